@@ -1,0 +1,48 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { ServerConfig } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import siteRoutes from './features/site/site-routes.js';
+import systemRoutes from './features/system/system-routes.js';
+import { loggerOptions } from './lib/logger.js';
+import apiDocs from './plugins/api-docs.js';
+import errorHandler from './plugins/error-handler.js';
+import security from './plugins/security.js';
+import webApp from './plugins/web-app.js';
+
+export interface BuildAppOptions {
+  config: ServerConfig;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the portal server in three stages (fastify/demo): external plugins, app plugins, routes.
+ * The caller owns the database handle and closes it after `app.close()`.
+ */
+export async function buildApp({ config, database, logger }: BuildAppOptions) {
+  const app = Fastify({
+    logger: logger ?? loggerOptions(config.logLevel),
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('database', database);
+
+  // 1. External plugins.
+  await app.register(security);
+  await app.register(apiDocs);
+  // 2. App plugins.
+  await app.register(errorHandler);
+  // 3. Routes.
+  await app.register(systemRoutes);
+  await app.register(siteRoutes);
+  await app.register(webApp);
+  return app;
+}
+
+export type PortalApp = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,17 @@
+import { loadConfig } from '../config.js';
+import { createDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { seedDemoData } from '../db/seed/index.js';
+
+// `npm run seed`: migrate, then add the demo data that is missing. Safe to run again.
+const config = loadConfig();
+const database = await createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+try {
+  await migrateToLatest(database.db, database.dialect);
+  const seeded = await seedDemoData(database.db);
+  console.log(
+    seeded.length ? `seeded: ${seeded.join(', ')} (${database.describe})` : `nothing to seed: demo data present (${database.describe})`,
+  );
+} finally {
+  await database.destroy();
+}

@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RuntimeConfig } from '@portal/shared';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository root, whether running from `src/` (tsx, vitest) or `dist/` (node). */
+export const REPO_ROOT = path.resolve(here, '../../..');
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** `postgres://…` selects PostgreSQL; otherwise SQLite at `sqliteFile`. */
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  /** Public address of this server; when unset, derived from each request's Host. */
+  publicUrl: string | undefined;
+  /** Runtime-configuration overrides; unset keys default to addresses on this server. */
+  runtime: Partial<RuntimeConfig>;
+  webDist: string;
+  logLevel: string;
+  bodyLimit: number;
+  /** Seed demo data on an empty database at start. */
+  seedDemo: boolean;
+  /** Graceful shutdown: how long in-flight requests get before the process exits anyway. */
+  shutdownGraceMs: number;
+  trustProxy: boolean;
+}
+
+/** Environment variable of each runtime-configuration key (documented in README.md). */
+export const RUNTIME_ENV: Record<keyof RuntimeConfig, string> = {
+  casLoginUrl: 'CAS_LOGIN_URL',
+  casLogoutUrl: 'CAS_LOGOUT_URL',
+  mainUrl: 'MAIN_URL',
+  mainVisitPrefix: 'MAIN_VISIT_PREFIX',
+  appCenterUrl: 'APP_CENTER_URL',
+  openServiceUrl: 'OPEN_SERVICE_URL',
+  tenantManageUrl: 'TENANT_MANAGE_URL',
+  operatePlatformUrl: 'OPERATE_PLATFORM_URL',
+  fileStaticUrl: 'FILE_STATIC_URL',
+  homeUrl: 'HOME_URL',
+  apiBaseUrl: 'API_BASE_URL',
+};
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const runtime: Partial<RuntimeConfig> = {};
+  for (const [key, envName] of Object.entries(RUNTIME_ENV) as [keyof RuntimeConfig, string][]) {
+    const value = env[envName];
+    if (value !== undefined && value !== '') runtime[key] = key === 'mainVisitPrefix' ? value : trimSlash(value);
+  }
+  const publicUrl = env.PUBLIC_URL ? trimSlash(env.PUBLIC_URL) : undefined;
+  if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+  return {
+    port: intFrom(env.PORT, 8070, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    sqliteFile: path.resolve(REPO_ROOT, env.SQLITE_FILE || 'data/portal.sqlite'),
+    publicUrl,
+    runtime,
+    webDist: path.resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimit: intFrom(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
+    seedDemo: env.SEED_DEMO !== '0',
+    shutdownGraceMs: intFrom(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
+    trustProxy: env.TRUST_PROXY === '1',
+  };
+}
+
+/** The runtime configuration for a visitor who reached this server at `origin`. */
+export function resolveRuntimeConfig(config: ServerConfig, origin: string): RuntimeConfig {
+  const base = config.publicUrl ?? origin;
+  return {
+    casLoginUrl: `${base}/cas/login`,
+    casLogoutUrl: `${base}/cas/logout`,
+    mainUrl: base,
+    mainVisitPrefix: '/',
+    appCenterUrl: `${base}/product`,
+    openServiceUrl: `${base}/open-service`,
+    tenantManageUrl: `${base}/console`,
+    operatePlatformUrl: `${base}/console`,
+    fileStaticUrl: `${base}/files`,
+    homeUrl: base,
+    apiBaseUrl: base,
+    ...config.runtime,
+  };
+}

@@ -1,0 +1,29 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { DialectName } from './database.js';
+import type { PortalMigration } from './migrations/helpers.js';
+import { siteMigration } from './migrations/0001-site.js';
+
+/** Every migration, in order. Add new ones here; names sort in application order. */
+const migrations: Record<string, PortalMigration> = {
+  '0001-site': siteMigration,
+};
+
+class PortalMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+
+  getMigrations(): Promise<Record<string, Migration>> {
+    const bound: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(migrations)) {
+      bound[name] = { up: (db) => m.up(db, this.dialect), down: (db) => m.down(db, this.dialect) };
+    }
+    return Promise.resolve(bound);
+  }
+}
+
+/** Brings the schema up to date; safe at every start and from several instances at once. */
+export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new PortalMigrationProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,102 @@
+import { decodeRuntimeConfig, RUNTIME_CONFIG_KEYS } from '@portal/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, testDialects } from '../../../testing/test-app.js';
+
+function decodeScript(body: string) {
+  const match = /^window\.getPortalConfig=function\(\)\{return "([A-Za-z0-9+/=]+)";\};\n$/.exec(body);
+  expect(match, body).not.toBeNull();
+  return decodeRuntimeConfig(match![1]!);
+}
+
+describe.each(testDialects())('system routes on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  it('GET /healthz checks the database', async () => {
+    const res = await t.app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'ok', database: dialect });
+  });
+
+  it('GET /config.js defines the global function returning base64 JSON with every key', async () => {
+    const res = await t.app.inject({ url: '/config.js', headers: { host: 'portal.test:8070' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const config = decodeScript(res.body);
+    expect(Object.keys(config).sort()).toEqual([...RUNTIME_CONFIG_KEYS].sort());
+    // Defaults point at the server the visitor reached, so every link works on a fresh install.
+    expect(config).toEqual({
+      casLoginUrl: 'http://portal.test:8070/cas/login',
+      casLogoutUrl: 'http://portal.test:8070/cas/logout',
+      mainUrl: 'http://portal.test:8070',
+      mainVisitPrefix: '/',
+      appCenterUrl: 'http://portal.test:8070/product',
+      openServiceUrl: 'http://portal.test:8070/open-service',
+      tenantManageUrl: 'http://portal.test:8070/console',
+      operatePlatformUrl: 'http://portal.test:8070/console',
+      fileStaticUrl: 'http://portal.test:8070/files',
+      homeUrl: 'http://portal.test:8070',
+      apiBaseUrl: 'http://portal.test:8070',
+    });
+  });
+
+  it('GET /openapi.json documents the routes and /docs serves the reference', async () => {
+    const res = await t.app.inject({ url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/config.js', '/web-api/portal/v1/site']));
+    const docs = await t.app.inject({ url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toContain('swagger');
+  });
+
+  it('sends a Content-Security-Policy that allows only the app’s own scripts', async () => {
+    const res = await t.app.inject({ url: '/healthz' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-(inline|eval)/);
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('runtime configuration from the environment', () => {
+  it('uses PUBLIC_URL and per-key overrides', async () => {
+    const t = await createTestApp('sqlite', {
+      PUBLIC_URL: 'https://portal.example.cn/',
+      CAS_LOGIN_URL: 'https://sso.example.cn/cas/login',
+      CAS_LOGOUT_URL: 'https://sso.example.cn/cas/logout',
+      MAIN_VISIT_PREFIX: '/#/',
+      FILE_STATIC_URL: 'https://static.example.cn/files/',
+    });
+    try {
+      const res = await t.app.inject({ url: '/config.js', headers: { host: 'evil.test' } });
+      const config = decodeScript(res.body);
+      expect(config.casLoginUrl).toBe('https://sso.example.cn/cas/login');
+      expect(config.casLogoutUrl).toBe('https://sso.example.cn/cas/logout');
+      expect(config.mainVisitPrefix).toBe('/#/');
+      expect(config.fileStaticUrl).toBe('https://static.example.cn/files');
+      // The Host header cannot steer links once PUBLIC_URL is set.
+      expect(config.homeUrl).toBe('https://portal.example.cn');
+      expect(config.appCenterUrl).toBe('https://portal.example.cn/product');
+      // Configured hosts are allowed by the CSP, nothing else.
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain('https://sso.example.cn');
+      expect(csp).not.toContain('evil.test');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a malformed PUBLIC_URL or PORT at start', async () => {
+    const { loadConfig } = await import('../../../config.js');
+    expect(() => loadConfig({ PUBLIC_URL: 'portal.example.cn' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).not.toThrow();
+  });
+});

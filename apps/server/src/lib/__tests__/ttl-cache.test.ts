@@ -1,0 +1,30 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ttlCache } from '../ttl-cache.js';
+
+describe('ttlCache', () => {
+  it('loads once for concurrent misses, serves from memory within the TTL, reloads after it or on invalidate', async () => {
+    let clock = 1_000;
+    let n = 0;
+    const load = vi.fn(async () => ++n);
+    const cache = ttlCache(100, load, () => clock);
+    expect(await Promise.all([cache.get(), cache.get(), cache.get()])).toEqual([1, 1, 1]);
+    expect(load).toHaveBeenCalledTimes(1);
+    clock += 99;
+    expect(await cache.get()).toBe(1);
+    clock += 2;
+    expect(await cache.get()).toBe(2);
+    cache.invalidate();
+    expect(await cache.get()).toBe(3);
+  });
+
+  it('does not keep a failed load', async () => {
+    let fail = true;
+    const cache = ttlCache(100, async () => {
+      if (fail) throw new Error('db down');
+      return 'ok';
+    });
+    await expect(cache.get()).rejects.toThrow('db down');
+    fail = false;
+    await expect(cache.get()).resolves.toBe('ok');
+  });
+});

@@ -1,0 +1,32 @@
+import { loadConfig } from './config.js';
+import { createPortalServer } from './server.js';
+
+const config = loadConfig();
+const server = await createPortalServer(config);
+const { app } = server;
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  // If something hangs, leave anyway after the grace period.
+  const timer = setTimeout(() => {
+    app.log.error('graceful shutdown timed out');
+    process.exit(1);
+  }, config.shutdownGraceMs);
+  timer.unref();
+  try {
+    await server.stop();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });
+const shown = config.publicUrl ?? `http://localhost:${config.port}`;
+console.log(`\nEngineering e+ portal is running at ${shown}\n`);

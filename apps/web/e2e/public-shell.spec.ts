@@ -1,0 +1,97 @@
+import { decodeRuntimeConfig } from '../../../packages/shared/src/runtime-config.js';
+import { expect, test } from '@playwright/test';
+
+test.describe('public shell', () => {
+  test('an unknown path shows the 404 page, whose back button logs out', async ({ page, baseURL }) => {
+    await page.goto('/no/such/page?x=1');
+    await expect(page).toHaveURL(/\/404$/);
+    await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
+    await expect(page).toHaveTitle('页面不存在 - Engineering e+');
+    // Logout goes to the central logout address with the home page as the service.
+    await page.route('**/cas/logout**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>logged out</p>' }));
+    await page.evaluate(() => sessionStorage.setItem('portal.token', 'bearer abc'));
+    await page.getByRole('button', { name: /返\s*回/ }).click();
+    await expect(page).toHaveURL(`${baseURL}/cas/logout?service=${encodeURIComponent(`${baseURL}/`)}`);
+    expect(await page.evaluate(() => sessionStorage.getItem('portal.token'))).toBeNull();
+  });
+
+  test('/config.js defines the global function with the documented keys', async ({ page, baseURL }) => {
+    await page.goto('/');
+    const encoded = await page.evaluate(() => (window as unknown as { getPortalConfig?: () => string }).getPortalConfig?.() ?? '');
+    const config = decodeRuntimeConfig(encoded);
+    expect(config.casLoginUrl).toBe(`${baseURL}/cas/login`);
+    expect(config.homeUrl).toBe(baseURL);
+    expect(config.fileStaticUrl).toBe(`${baseURL}/files`);
+  });
+
+  test('page titles are the route title plus the product title', async ({ page }) => {
+    await page.goto('/mark');
+    await expect(page).toHaveTitle('标识查询 - Engineering e+');
+    await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '行业资讯' }).click();
+    await expect(page).toHaveURL(/\/news$/);
+    await expect(page).toHaveTitle('行业资讯 - Engineering e+');
+    await page.getByRole('link', { name: '返回首页' }).first().click();
+    await expect(page).toHaveTitle('首页 - Engineering e+');
+  });
+
+  test('/redirect/{path*} replaces the route and keeps the query', async ({ page }) => {
+    await page.goto('/redirect/knowledge/detail?id=abc');
+    await expect(page).toHaveURL(/\/knowledge\/detail\?id=abc$/);
+    await expect(page).toHaveTitle('知识详情 - Engineering e+');
+  });
+
+  test('/403 shows 当前账号无权限 with links to the main site', async ({ page, baseURL }) => {
+    await page.goto('/403');
+    await expect(page.getByText('当前账号无权限')).toBeVisible();
+    await expect(page.getByRole('link', { name: '工程机械集团有限公司' })).toHaveAttribute('href', `${baseURL}/`);
+    await expect(page.getByRole('link', { name: /返回首页/ })).toHaveAttribute('href', `${baseURL}/`);
+  });
+
+  test('footer shows the address, links, legal statement, support and app QR code', async ({ page }) => {
+    await page.goto('/');
+    const footer = page.locator('footer.public-footer');
+    await expect(footer.getByText('江苏省徐州市经济技术开发区工业互联网产业园 8 号楼')).toBeVisible();
+    await expect(footer.getByText('技术支持：', { exact: false })).toBeVisible();
+    await expect(footer.locator('canvas')).toBeVisible();
+    await expect(footer.getByText('扫码下载 App')).toBeVisible();
+    await footer.locator('.public-footer__bottom').getByRole('link', { name: '用户协议' }).click();
+    await expect(page).toHaveURL(/\/agreement\.html$/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('用户协议');
+  });
+
+  test('the header logo returns home and the login button goes to the central login', async ({ page, baseURL }) => {
+    await page.goto('/settled');
+    await page.getByRole('link', { name: '返回首页' }).first().click();
+    await expect(page).toHaveURL(`${baseURL}/`);
+    const login = page.getByRole('link', { name: /登\s*录/ });
+    await expect(login).toHaveAttribute('href', new RegExp(`^${baseURL}/cas/login\\?service=`));
+  });
+
+  test('a progress bar shows while a route loads', async ({ page }) => {
+    // Hold the 404 page's code so the navigation from the unknown path stays in flight.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/not-found-page-.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/unknown-route', { waitUntil: 'commit' });
+    await expect(page.locator('#nprogress .bar')).toBeAttached();
+    release();
+    await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
+    await expect(page.locator('#nprogress')).toHaveCount(0);
+  });
+
+  test('the header menu scrolls sideways in 200 px steps @mobile', async ({ page }) => {
+    await page.goto('/');
+    const track = page.locator('.scroll-menu__track');
+    await expect(track.getByRole('link', { name: '远程运维' })).toBeAttached();
+    const right = page.getByRole('button', { name: '向右滚动菜单' });
+    await expect(right).toBeVisible();
+    const before = await track.evaluate((el) => el.scrollLeft);
+    await right.click();
+    await expect.poll(() => track.evaluate((el) => el.scrollLeft)).toBe(before + 200);
+    await page.getByRole('button', { name: '向左滚动菜单' }).click();
+    await expect.poll(() => track.evaluate((el) => el.scrollLeft)).toBe(before);
+  });
+});

@@ -1,0 +1,50 @@
+import { Navigate, type RouteObject, createBrowserRouter } from 'react-router';
+import { PublicLayout } from '@/components/layouts/public-layout';
+import { paths } from '@/config/paths';
+import { RedirectPage } from '@/features/errors/redirect-page';
+import { RootLayout } from './root-layout';
+
+const placeholder = () => import('@/features/placeholder/page-placeholder').then((m) => ({ Component: m.PagePlaceholder }));
+
+/** Public pages; pages of later features load the placeholder until they land. */
+const publicPages: RouteObject[] = [
+  { index: true, handle: { title: '首页' }, lazy: placeholder },
+  { path: paths.mark.path, handle: { title: '标识查询' }, lazy: placeholder },
+  { path: paths.settled.path, handle: { title: '入驻指南' }, lazy: placeholder },
+  { path: paths.news.path, handle: { title: '行业资讯' }, lazy: placeholder },
+  { path: paths.newsDetail.path, handle: { title: '资讯详情' }, lazy: placeholder },
+  { path: paths.knowledge.path, handle: { title: '行业知识' }, lazy: placeholder },
+  { path: paths.knowledgeDetail.path, handle: { title: '知识详情' }, lazy: placeholder },
+  { path: paths.remote.path, handle: { title: '远程运维' }, lazy: placeholder },
+  { path: paths.privacy.path, handle: { title: '隐私协议' }, lazy: placeholder },
+  { path: paths.service.path, handle: { title: '服务协议' }, lazy: placeholder },
+  { path: paths.product.path, handle: { title: '应用推荐' }, lazy: placeholder },
+  { path: paths.productDetail.path, handle: { title: '应用详情' }, lazy: placeholder },
+  { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    hydrateFallbackElement: <div className="app-loading" aria-busy="true" />,
+    children: [
+      { element: <PublicLayout />, children: publicPages },
+      {
+        path: paths.notFound.path,
+        handle: { title: '页面不存在' },
+        lazy: () => import('@/features/errors/not-found-page').then((m) => ({ Component: m.NotFoundPage })),
+      },
+      {
+        path: paths.forbidden.path,
+        handle: { title: '无权限' },
+        lazy: () => import('@/features/errors/forbidden-page').then((m) => ({ Component: m.ForbiddenPage })),
+      },
+      { path: paths.blank.path, handle: { title: '' }, element: <div className="blank-page" /> },
+      // Spec section 2: replaces the route with the given path and keeps the query.
+      { path: paths.redirect.path, element: <RedirectPage /> },
+      { path: '*', element: <Navigate to={paths.notFound.getHref()} replace /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes, { basename: '/' });

@@ -1,0 +1,27 @@
+/** Every route path of the app in one place (bulletproof-react style). */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  mark: { path: '/mark', getHref: (keyword?: string) => (keyword ? `/mark?keyword=${encodeURIComponent(keyword)}` : '/mark') },
+  settled: { path: '/settled', getHref: () => '/settled' },
+  news: { path: '/news', getHref: () => '/news' },
+  newsDetail: { path: '/news/detail', getHref: (id: string) => `/news/detail?id=${encodeURIComponent(id)}` },
+  knowledge: { path: '/knowledge', getHref: () => '/knowledge' },
+  knowledgeDetail: { path: '/knowledge/detail', getHref: (id: string) => `/knowledge/detail?id=${encodeURIComponent(id)}` },
+  remote: { path: '/remote', getHref: () => '/remote' },
+  privacy: { path: '/privacy', getHref: () => '/privacy' },
+  service: { path: '/service', getHref: () => '/service' },
+  product: { path: '/product', getHref: () => '/product' },
+  productDetail: { path: '/product/center/detail', getHref: (uuid: string) => `/product/center/detail?uuid=${encodeURIComponent(uuid)}` },
+  openService: { path: '/open-service', getHref: () => '/open-service' },
+  forbidden: { path: '/403', getHref: () => '/403' },
+  blank: { path: '/blank', getHref: () => '/blank' },
+  notFound: { path: '/404', getHref: () => '/404' },
+  redirect: { path: '/redirect/*', getHref: (fullPath: string) => `/redirect${fullPath}` },
+} as const;
+
+/** Product title; the page title is this plus the route title (spec section 1). */
+export const PRODUCT_TITLE = 'Engineering e+';
+
+export function pageTitle(routeTitle?: string): string {
+  return routeTitle ? `${routeTitle} - ${PRODUCT_TITLE}` : PRODUCT_TITLE;
+}

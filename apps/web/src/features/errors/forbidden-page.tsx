@@ -1,0 +1,29 @@
+import { Button, Result } from 'antd';
+import { getRuntimeConfig } from '@/config/runtime-config';
+import { useSiteInfo } from '@/features/site/api/get-site-info';
+import './error-page.css';
+
+/** Spec section 2: 当前账号无权限, an all-rights-reserved line with the group's name, a return link. */
+export function ForbiddenPage() {
+  const config = getRuntimeConfig();
+  const mainHref = config.mainUrl + config.mainVisitPrefix;
+  const { data: site } = useSiteInfo();
+  const groupName = site?.copyright.replace(/^©\s*\d{4}\s*/, '').replace(/\s*版权所有$/, '') ?? '工程机械集团有限公司';
+  return (
+    <main className="error-page">
+      <Result
+        status="403"
+        title="当前账号无权限"
+        subTitle=""
+        extra={
+          <Button type="primary" size="large" href={mainHref}>
+            返回首页
+          </Button>
+        }
+      />
+      <footer className="error-page__footer">
+        Copyright © {new Date().getFullYear()} <a href={mainHref}>{groupName}</a> All Rights Reserved. 版权所有
+      </footer>
+    </main>
+  );
+}

@@ -1,0 +1,21 @@
+import { Button, Result } from 'antd';
+import { logout } from '@/lib/auth';
+import './error-page.css';
+
+/** Spec section 2: page titled 页面不存在 with a back button that logs out. */
+export function NotFoundPage() {
+  return (
+    <main className="error-page">
+      <Result
+        status="404"
+        title="页面不存在"
+        subTitle="您访问的页面不存在或已被移除，请检查地址是否正确。"
+        extra={
+          <Button type="primary" size="large" onClick={logout}>
+            返回
+          </Button>
+        }
+      />
+    </main>
+  );
+}

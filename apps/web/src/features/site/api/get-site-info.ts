@@ -1,0 +1,16 @@
+import type { SiteInfo } from '@portal/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+export async function getSiteInfo(): Promise<SiteInfo> {
+  const res = await api().get<SiteInfo>('/web-api/portal/v1/site');
+  const site = res.data[0];
+  if (!site) throw new Error('站点信息为空');
+  return site;
+}
+
+export const getSiteInfoQueryOptions = () => queryOptions({ queryKey: ['site-info'], queryFn: getSiteInfo, staleTime: 10 * 60_000 });
+
+export function useSiteInfo() {
+  return useQuery(getSiteInfoQueryOptions());
+}

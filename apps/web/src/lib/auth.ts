@@ -1,0 +1,29 @@
+import { getRuntimeConfig } from '@/config/runtime-config';
+import { tokenStore } from './token';
+
+/** Keys of client state cleared at logout (session-scoped stores register here). */
+const logoutHandlers = new Set<() => void>();
+
+export function onLogout(handler: () => void): () => void {
+  logoutHandlers.add(handler);
+  return () => logoutHandlers.delete(handler);
+}
+
+/** The central login page, coming back to `target` (a path of this app) afterwards. */
+export function centralLoginUrl(target: string = window.location.pathname + window.location.search): string {
+  const config = getRuntimeConfig();
+  const back = new URL('/web/portal/cas/callback', config.apiBaseUrl);
+  back.searchParams.set('target', target);
+  return `${config.casLoginUrl}?service=${encodeURIComponent(back.toString())}`;
+}
+
+/**
+ * Logout (spec section 4): clear all user state, reset the router (a full page load does it),
+ * then go to the central logout address, which returns to the portal home.
+ */
+export function logout(): void {
+  tokenStore.clear();
+  for (const handler of logoutHandlers) handler();
+  const config = getRuntimeConfig();
+  window.location.assign(`${config.casLogoutUrl}?service=${encodeURIComponent(config.homeUrl + '/')}`);
+}

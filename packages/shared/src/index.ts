@@ -1,0 +1,3 @@
+export * from './response-codes.js';
+export * from './runtime-config.js';
+export * from './site.js';

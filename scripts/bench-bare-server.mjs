@@ -1,0 +1,16 @@
+// The baseline of `npm run bench`: a bare Fastify route answering the recorded bytes of each
+// endpoint from memory (no database, no plugins), started as its own process like the real server.
+import fs from 'node:fs';
+import Fastify from 'fastify';
+
+const [fixturesFile, port] = process.argv.slice(2);
+const fixtures = JSON.parse(fs.readFileSync(fixturesFile, 'utf8'));
+const app = Fastify({ logger: false });
+for (const [i, fixture] of fixtures.entries()) {
+  const body = Buffer.from(fixture.body, 'base64');
+  app.get(`/bare/${i}`, (_request, reply) => {
+    reply.header('content-type', fixture.contentType).send(body);
+  });
+}
+await app.listen({ port: Number(port), host: '127.0.0.1' });
+process.send?.('ready');

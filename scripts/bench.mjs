@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// `npm run bench`: measures the hot endpoints of the built server against a bare route answering
+// the same bytes from memory, in the same run on the same machine, plus the first-visit bundle.
+// A benchmark, never a test: it prints and writes reports/bench.json; it does not fail on numbers.
+import { fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import autocannon from 'autocannon';
+import { chromium } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '..');
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+
+/** Endpoints to measure; later features add theirs (path, and the Accept header a client sends). */
+const ENDPOINTS = [
+  { name: 'healthz', path: '/healthz' },
+  { name: 'runtime config', path: '/config.js' },
+  { name: 'site info', path: '/web-api/portal/v1/site' },
+  { name: 'page (index.html)', path: '/news', accept: 'text/html' },
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitFor(url, tries = 100) {
+  for (let i = 0; i < tries; i++) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function rssOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMiB: +(kb('VmRSS') / 1024).toFixed(1), peakMiB: +(kb('VmHWM') / 1024).toFixed(1) };
+}
+
+function load(url, accept, duration = DURATION) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration, headers: accept ? { accept } : {} }, (err, result) => {
+      if (err) reject(err);
+      else resolve(result);
+    });
+  });
+}
+
+const summary = (r) => ({
+  reqPerSec: Math.round(r.requests.average),
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  errors: r.errors + r.non2xx,
+});
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+const port = await freePort();
+const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SQLITE_FILE: path.join(dir, 'bench.sqlite'),
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const base = `http://127.0.0.1:${port}`;
+let bare;
+try {
+  await waitFor(`${base}/healthz`);
+
+  // Record each endpoint's answer; the bare server replays the same bytes.
+  const fixtures = [];
+  for (const e of ENDPOINTS) {
+    const res = await fetch(base + e.path, { headers: e.accept ? { accept: e.accept } : {} });
+    fixtures.push({
+      body: Buffer.from(await res.arrayBuffer()).toString('base64'),
+      contentType: res.headers.get('content-type') ?? 'text/plain',
+    });
+  }
+  const fixturesFile = path.join(dir, 'fixtures.json');
+  fs.writeFileSync(fixturesFile, JSON.stringify(fixtures));
+  const barePort = await freePort();
+  bare = fork(path.join(root, 'scripts/bench-bare-server.mjs'), [fixturesFile, String(barePort)], { stdio: 'inherit' });
+  await new Promise((resolve) => bare.once('message', resolve));
+
+  const rows = [];
+  for (const [i, e] of ENDPOINTS.entries()) {
+    const bareUrl = `http://127.0.0.1:${barePort}/bare/${i}`;
+    // One second of warm-up each, so both sides are measured with optimised code.
+    await load(bareUrl, undefined, 1);
+    await load(base + e.path, e.accept, 1);
+    const baseline = summary(await load(bareUrl));
+    const measured = summary(await load(base + e.path, e.accept));
+    rows.push({
+      endpoint: e.name,
+      path: e.path,
+      ...measured,
+      bare: baseline,
+      ratio: +(measured.reqPerSec / baseline.reqPerSec).toFixed(2),
+    });
+  }
+  const memory = rssOf(server.pid);
+
+  // What a first visit to / downloads: every script and stylesheet, gzip-compressed.
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const page = await browser.newPage();
+  const assets = [];
+  page.on('response', async (res) => {
+    const type = res.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    try {
+      assets.push({ type, url: new URL(res.url()).pathname, gzip: zlib.gzipSync(await res.body(), { level: 9 }).length });
+    } catch {
+      // a response without a body (redirect) downloads nothing
+    }
+  });
+  await page.goto(base + '/', { waitUntil: 'networkidle' });
+  await browser.close();
+  const sum = (type) => assets.filter((a) => a.type === type).reduce((t, a) => t + a.gzip, 0);
+  const firstVisit = { jsGzipBytes: sum('script'), cssGzipBytes: sum('stylesheet'), files: assets };
+
+  console.log(`\nendpoint              req/s    p50    p99   bare req/s  ratio  (${CONNECTIONS} connections, ${DURATION} s each)`);
+  for (const r of rows) {
+    console.log(
+      `${r.endpoint.padEnd(20)} ${String(r.reqPerSec).padStart(6)} ${String(r.p50).padStart(5)}ms ${String(r.p99).padStart(4)}ms ${String(r.bare.reqPerSec).padStart(11)}  ${r.ratio.toFixed(2)}${r.errors ? `  errors ${r.errors}` : ''}`,
+    );
+  }
+  console.log(`server memory after load: ${memory.rssMiB} MiB (peak ${memory.peakMiB} MiB)`);
+  console.log(
+    `first visit to /: ${(firstVisit.jsGzipBytes / 1024).toFixed(1)} KiB gzip JS, ${(firstVisit.cssGzipBytes / 1024).toFixed(1)} KiB gzip CSS`,
+  );
+  fs.mkdirSync(path.join(root, 'reports'), { recursive: true });
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    endpoints: rows,
+    memory,
+    firstVisit,
+  };
+  fs.writeFileSync(path.join(root, 'reports/bench.json'), JSON.stringify(report, null, 2));
+  console.log('report: reports/bench.json');
+} finally {
+  bare?.kill();
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  fs.rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Runs every suite (static checks, unit + API tests, browser tests), even after a failure, then
+// prints one total. Each suite's counts come from its JSON report; reports/summary.json keeps them.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const reports = path.join(root, 'reports');
+fs.rmSync(reports, { recursive: true, force: true });
+fs.mkdirSync(reports, { recursive: true });
+
+function run(command, args, env = {}) {
+  console.log(`\n▶ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const suites = [];
+
+// Static checks count one test each.
+for (const [name, command, args] of [
+  ['lint', 'npx', ['eslint', '.']],
+  ['format', 'npx', ['prettier', '--check', '.']],
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+]) {
+  const ok = run(command, args);
+  suites.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+}
+
+// Unit (shared, web) and API (server, on SQLite and on PostgreSQL when TEST_DATABASE_URL is set).
+const vitestReport = path.join(reports, 'vitest.json');
+const vitestOk = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+const vitest = readJson(vitestReport);
+if (vitest) {
+  const failed = vitest.numFailedTests + (vitest.numFailedTestSuites && !vitest.numFailedTests ? vitest.numFailedTestSuites : 0);
+  suites.push({
+    name: 'vitest',
+    passed: vitest.numPassedTests,
+    failed: failed || (vitestOk ? 0 : 1),
+    skipped: vitest.numPendingTests + vitest.numTodoTests,
+  });
+} else {
+  suites.push({ name: 'vitest', passed: 0, failed: 1 });
+}
+
+// Browser tests against the built server.
+const playwrightReport = path.join(reports, 'playwright.json');
+const playwrightOk = run('npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport });
+const playwright = readJson(playwrightReport);
+if (playwright?.stats) {
+  const { expected, unexpected, flaky, skipped } = playwright.stats;
+  suites.push({ name: 'playwright', passed: expected + flaky, failed: unexpected || (playwrightOk ? 0 : 1), skipped });
+} else {
+  suites.push({ name: 'playwright', passed: 0, failed: 1 });
+}
+
+const total = suites.reduce(
+  (t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + (s.skipped ?? 0) }),
+  {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  },
+);
+fs.writeFileSync(path.join(reports, 'summary.json'), JSON.stringify({ suites, total }, null, 2));
+console.log('\nsuite        passed  failed  skipped');
+for (const s of suites)
+  console.log(
+    `${s.name.padEnd(12)} ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${String(s.skipped ?? 0).padStart(7)}`,
+  );
+console.log(`tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+process.exit(total.failed === 0 ? 0 : 1);

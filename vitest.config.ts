@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const shared = fileURLToPath(new URL('./packages/shared/src/index.ts', import.meta.url));
+const webSrc = fileURLToPath(new URL('./apps/web/src', import.meta.url));
+
+/** Unit tests (shared, web) and API tests (server): `npm test` runs them all. */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias: { '@portal/shared': shared } },
+        test: { name: 'shared', environment: 'node', include: ['packages/shared/src/**/*.test.ts'] },
+      },
+      {
+        resolve: { alias: { '@portal/shared': shared } },
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['apps/server/src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias: { '@portal/shared': shared, '@': webSrc } },
+        test: {
+          name: 'web',
+          environment: 'happy-dom',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['apps/web/src/testing/setup.ts'],
+        },
+      },
+    ],
+  },
+});
