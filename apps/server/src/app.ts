@@ -2,6 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import applicationRoutes from './features/applications/application-routes.js';
+import contentRoutes from './features/content/content-routes.js';
+import fileRoutes from './features/files/file-routes.js';
+import homeRoutes from './features/home/home-routes.js';
 import siteRoutes from './features/site/site-routes.js';
 import systemRoutes from './features/system/system-routes.js';
 import { loggerOptions } from './lib/logger.js';
@@ -41,6 +45,10 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
+  await app.register(contentRoutes);
+  await app.register(applicationRoutes);
+  await app.register(homeRoutes);
+  await app.register(fileRoutes);
   await app.register(webApp);
   return app;
 }

@@ -17,6 +17,8 @@ export interface ServerConfig {
   /** Runtime-configuration overrides; unset keys default to addresses on this server. */
   runtime: Partial<RuntimeConfig>;
   webDist: string;
+  /** Uploaded files, served under /files/ (the demo images ship in apps/server/assets/files). */
+  filesDir: string;
   logLevel: string;
   bodyLimit: number;
   /** Seed demo data on an empty database at start. */
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl,
     runtime,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
+    filesDir: path.resolve(REPO_ROOT, env.FILES_DIR || 'data/files'),
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: intFrom(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
     seedDemo: env.SEED_DEMO !== '0',

@@ -2,10 +2,12 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import type { DialectName } from './database.js';
 import type { PortalMigration } from './migrations/helpers.js';
 import { siteMigration } from './migrations/0001-site.js';
+import { contentMigration } from './migrations/0002-content.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
   '0001-site': siteMigration,
+  '0002-content': contentMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -25,10 +25,88 @@ export interface FooterLinkTable {
   sort: number;
 }
 
+export interface CmsCategoryTable {
+  id: Generated<number>;
+  /** Stable code the API calls `categoryId` (news, policy, knowledge…). */
+  code: string;
+  name: string;
+  /** Which list shows it: `news` (/news) or `knowledge` (/knowledge). */
+  channel: string;
+  parent_id: number | null;
+  sort: number;
+  created_at: string;
+}
+
+export type ArticleStatus = 'draft' | 'published' | 'offline';
+
+export interface CmsArticleTable {
+  id: Generated<number>;
+  uuid: string;
+  title: string;
+  summary: string;
+  thumbnail: string | null;
+  /** Sanitised HTML. */
+  content: string;
+  /** Policy document number (文号). */
+  number: string | null;
+  category_id: number;
+  /** `YYYY-MM-DD HH:mm:ss`, China time; null until first published. */
+  publish_time: string | null;
+  data_source_name: string | null;
+  /** Policy validity in days; -1 or null means 长期有效. */
+  expiration_day: number | null;
+  status: ArticleStatus;
+  view_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** 1- and 2-character substrings of title and summary, for short Chinese search keys. */
+export interface CmsArticleGramTable {
+  gram: string;
+  article_id: number;
+}
+
+export interface AppApplicationTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  application_description: string;
+  image_path: string;
+  icon_path: string;
+  category: string;
+  provider: string;
+  content: string;
+  recommended: number;
+  sort: number;
+  status: string;
+  created_at: string;
+}
+
+/** Home page blocks: banners, quick links, KPI tiles, awards. */
+export interface HomeBlockTable {
+  id: Generated<number>;
+  kind: 'banner' | 'link' | 'kpi' | 'award';
+  title: string;
+  // Columns with defaults: optional on insert.
+  subtitle: Generated<string>;
+  icon: Generated<string>;
+  link_url: Generated<string>;
+  open_url_flag: Generated<number>;
+  kpi: Generated<string>;
+  uom: Generated<string>;
+  sort: number;
+}
+
 export interface Database {
   site_setting: SiteSettingTable;
   nav_item: NavItemTable;
   footer_link: FooterLinkTable;
+  cms_category: CmsCategoryTable;
+  cms_article: CmsArticleTable;
+  cms_article_gram: CmsArticleGramTable;
+  app_application: AppApplicationTable;
+  home_block: HomeBlockTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

@@ -17,6 +17,9 @@ async function apiDocs(app: FastifyInstance) {
       tags: [
         { name: 'system', description: '健康检查与运行时配置' },
         { name: 'site', description: '门户页头与页脚' },
+        { name: 'content', description: '行业资讯、行业知识与政策' },
+        { name: 'applications', description: '应用中心与推荐应用' },
+        { name: 'home', description: '首页区块' },
       ],
     },
   });

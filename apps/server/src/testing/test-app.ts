@@ -33,6 +33,7 @@ export async function createTestDatabase(
   const config = loadConfig({
     SQLITE_FILE: path.join(dir, 'portal.sqlite'),
     WEB_DIST: path.join(dir, 'no-web'),
+    FILES_DIR: path.join(dir, 'files'),
     LOG_LEVEL: 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { seedContent } from './content-seed.js';
 import { seedSite } from './site-seed.js';
 
 /** Seeds the demo data each module owns; every step is idempotent, so it runs at every start. */
 export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
-  const now = new Date().toISOString();
+  const now = new Date();
   const seeded: string[] = [];
-  if (await seedSite(db, now)) seeded.push('site');
+  if (await seedSite(db, now.toISOString())) seeded.push('site');
+  if (await seedContent(db, now)) seeded.push('content');
   return seeded;
 }

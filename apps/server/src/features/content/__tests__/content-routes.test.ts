@@ -1,0 +1,254 @@
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containsKey } from '../article-search.js';
+import { createTestApp, type TestApp, testDialects } from '../../../testing/test-app.js';
+
+interface Row {
+  id: number;
+  uuid: string;
+  title: string;
+  summary: string;
+  thumbnail: string | null;
+  publishTime: string;
+  categoryId: string;
+  categoryName: string;
+}
+
+describe.each(testDialects())('published content on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const list = async (query: string) => {
+    const res = await t.app.inject({ url: `/open-api/cms/v1/article/published/page/list${query}` });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const page = async (query: string): Promise<{ rows: Row[]; total: number }> => {
+    const { status, body } = await list(query);
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.code).toBe(20200);
+    return body.data[0];
+  };
+
+  it('answers the category trees, narrowed by channel; the first is the default', async () => {
+    const res = await t.app.inject({ url: '/open-api/cms/v1/category/tree?channel=news' });
+    const tree = res.json().data;
+    expect(tree.map((c: { categoryId: string }) => c.categoryId)).toEqual(['news', 'enterprise', 'policy']);
+    expect(tree[0]).toMatchObject({ categoryId: 'news', categoryName: '行业动态', children: [] });
+    expect(tree[2].children.map((c: { categoryName: string }) => c.categoryName)).toEqual(['国家政策', '地方政策']);
+    const knowledge = (await t.app.inject({ url: '/open-api/cms/v1/category/tree?channel=knowledge' })).json().data;
+    expect(knowledge.map((c: { categoryId: string }) => c.categoryId)).toEqual(['knowledge', 'standard', 'case']);
+    const all = (await t.app.inject({ url: '/open-api/cms/v1/category/tree' })).json().data;
+    expect(all).toHaveLength(6);
+    expect((await t.app.inject({ url: '/open-api/cms/v1/category/tree?channel=x' })).statusCode).toBe(400);
+  });
+
+  it('lists published articles newest first, 10 a page by default, with the total', async () => {
+    const first = await page('');
+    expect(first.total).toBe(60);
+    expect(first.rows).toHaveLength(10);
+    const times = first.rows.map((r) => r.publishTime);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(first.rows[0]).toEqual({
+      id: expect.any(Number),
+      uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      title: expect.any(String),
+      summary: expect.any(String),
+      thumbnail: expect.stringMatching(/^\/demo\/thumb-\d+\.svg$/),
+      publishTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      categoryId: expect.any(String),
+      categoryName: expect.any(String),
+    });
+    // offset = (page - 1) * limit: pages do not overlap and cover everything.
+    const second = await page('?offset=10&limit=10');
+    expect(second.rows[0]!.uuid).not.toBe(first.rows[0]!.uuid);
+    const everything = await page('?offset=0&limit=100');
+    expect(new Set(everything.rows.map((r) => r.uuid)).size).toBe(60);
+    expect((await page('?offset=55&limit=10')).rows).toHaveLength(5);
+  });
+
+  it('never lists drafts or offline articles', async () => {
+    const everything = await page('?limit=100');
+    expect(everything.rows.some((r) => r.title.includes('草稿') || r.title.includes('已下线'))).toBe(false);
+  });
+
+  it('filters by category including its sub-categories', async () => {
+    const policies = await page('?filterCategoryId=policy&limit=100');
+    expect(policies.total).toBe(12);
+    expect(new Set(policies.rows.map((r) => r.categoryId))).toEqual(new Set(['policy-national', 'policy-local']));
+    const local = await page('?filterCategoryId=policy-local&limit=100');
+    expect(local.total).toBe(5);
+    const unknown = await list('?filterCategoryId=nothing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: 1, msg: '资讯分类不存在' });
+  });
+
+  it.each([
+    ['标', 1],
+    ['标识', 2],
+    ['标识解析', 4],
+    ['工业互联网平台', 7],
+  ])('searches titles and summaries for %s (%i characters)', async (key) => {
+    const result = await page(`?searchKey=${encodeURIComponent(key)}&limit=100`);
+    expect(result.total).toBeGreaterThan(0);
+    for (const r of result.rows) expect(r.title + r.summary).toContain(key);
+    // The index answers exactly what a full scan would.
+    const everything = await page('?limit=100');
+    expect(result.total).toBe(everything.rows.filter((r) => (r.title + r.summary).includes(key)).length);
+  });
+
+  it('searches ASCII case-insensitively and combines search with category and dates', async () => {
+    const upper = await page(`?searchKey=APP&limit=100`);
+    const lower = await page(`?searchKey=app&limit=100`);
+    expect(upper.total).toBeGreaterThan(0);
+    expect(lower.total).toBe(upper.total);
+    const combined = await page(`?searchKey=${encodeURIComponent('平台')}&filterCategoryId=enterprise&limit=100`);
+    for (const r of combined.rows) expect(r.categoryId).toBe('enterprise');
+  });
+
+  it('treats script and query syntax in the search key as plain text', async () => {
+    for (const key of ['<script>alert(1)</script>', '" OR 1=1 --', '_', 'NEAR(a b)', "'; drop table cms_article; --", '*']) {
+      const result = await page(`?searchKey=${encodeURIComponent(key)}`);
+      expect(result).toEqual({ rows: [], total: 0 });
+    }
+    // LIKE wildcards are literal characters: '%' finds only the texts that contain one.
+    const percent = await page(`?searchKey=${encodeURIComponent('%')}&limit=100`);
+    expect(percent.total).toBeGreaterThan(0);
+    expect(percent.total).toBeLessThan(60);
+    for (const r of percent.rows) expect(r.title + r.summary).toContain('%');
+    expect((await page('')).total).toBe(60);
+  });
+
+  it('filters by publish date: a bare start is 00:00:00, a bare end 23:59:59', async () => {
+    const everything = (await page('?limit=100')).rows;
+    const day = everything[5]!.publishTime.slice(0, 10);
+    const sameDay = await page(`?filterStartTime=${day}&filterEndTime=${day}&limit=100`);
+    expect(sameDay.total).toBe(everything.filter((r) => r.publishTime.startsWith(day)).length);
+    expect(sameDay.total).toBeGreaterThan(0);
+    const explicit = await page(
+      `?filterStartTime=${encodeURIComponent(`${day} 00:00:00`)}&filterEndTime=${encodeURIComponent(`${day} 23:59:59`)}&limit=100`,
+    );
+    expect(explicit.total).toBe(sameDay.total);
+    const after = await page(`?filterStartTime=${day}&limit=100`);
+    expect(after.total).toBe(everything.filter((r) => r.publishTime >= `${day} 00:00:00`).length);
+    // Empty values mean no bound (a cleared date range).
+    expect((await page('?filterStartTime=&filterEndTime=')).total).toBe(60);
+  });
+
+  it.each([
+    ['a negative offset', '?offset=-1', '查询参数 offset 超出允许范围'],
+    ['a non-numeric offset', '?offset=abc', '查询参数 offset 类型不正确'],
+    ['a limit over 100', '?limit=101', '查询参数 limit 超出允许范围'],
+    ['a zero limit', '?limit=0', '查询参数 limit 超出允许范围'],
+    ['an unknown sort order', '?sortOrder=9', '查询参数 sortOrder 超出允许范围'],
+    ['a malformed date', '?filterStartTime=2026/01/01', '查询参数 filterStartTime 格式不正确'],
+    ['an impossible date', '?filterStartTime=2026-02-30', '开始时间不是有效的日期时间'],
+    ['an impossible time', `?filterEndTime=${encodeURIComponent('2026-01-01 24:00:00')}`, '结束时间不是有效的日期时间'],
+    ['a start after the end', '?filterStartTime=2026-05-02&filterEndTime=2026-05-01', '开始时间不能晚于结束时间'],
+    ['a malformed category', '?filterCategoryId=%3Cscript%3E', '查询参数 filterCategoryId 格式不正确'],
+  ])('refuses %s with code 1 and a Chinese message', async (_name, query, msg) => {
+    const { status, body } = await list(query);
+    expect(status).toBe(400);
+    expect(body).toEqual({ code: 1, msg });
+  });
+
+  it('orders by each documented sortOrder', async () => {
+    const by = async (order: number) => (await page(`?sortOrder=${order}&limit=100`)).rows;
+    const oldest = await by(1);
+    expect(oldest.map((r) => r.publishTime)).toEqual(oldest.map((r) => r.publishTime).sort());
+    const newest = await by(6);
+    expect(newest[0]!.uuid).toBe(oldest[oldest.length - 1]!.uuid);
+    const views = async (rows: Row[]) => {
+      const counts = new Map<string, number>();
+      for (const r of rows) {
+        const v = await t.database.db.selectFrom('cms_article').select('view_count').where('uuid', '=', r.uuid).executeTakeFirstOrThrow();
+        counts.set(r.uuid, v.view_count);
+      }
+      return rows.map((r) => counts.get(r.uuid)!);
+    };
+    const most = await views(await by(2));
+    expect(most).toEqual([...most].sort((a, b) => b - a));
+    const least = await views(await by(3));
+    expect(least).toEqual([...least].sort((a, b) => a - b));
+  });
+
+  it('answers a published article by uuid and counts the view', async () => {
+    const [policy] = (await page(`?filterCategoryId=policy-national&searchKey=${encodeURIComponent('指导意见')}`)).rows;
+    expect(policy).toBeDefined();
+    const get = () => t.app.inject({ url: `/open-api/cms/v1/article/${policy!.uuid}/detail` });
+    const first = (await get()).json();
+    expect(first.code).toBe(20200);
+    const article = first.data[0];
+    expect(article).toMatchObject({
+      uuid: policy!.uuid,
+      title: '关于深化新一代信息技术与制造业融合发展的指导意见',
+      number: '国发〔2026〕12号',
+      categoryId: 'policy-national',
+      dataSourceName: '国务院',
+      expirationDay: -1,
+    });
+    expect(article.content).toContain('<p>');
+    const second = (await get()).json().data[0];
+    expect(second.viewCount).toBe(article.viewCount + 1);
+  });
+
+  it('does not show drafts, offline or unknown articles', async () => {
+    const hidden = await t.database.db.selectFrom('cms_article').select(['uuid', 'status']).where('status', '!=', 'published').execute();
+    expect(hidden.map((h) => h.status).sort()).toEqual(['draft', 'offline']);
+    for (const id of [...hidden.map((h) => h.uuid), '00000000-0000-0000-0000-000000000000', 'not-a-uuid']) {
+      const res = await t.app.inject({ url: `/open-api/cms/v1/article/${id}/detail` });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: 1, msg: '文章不存在或已下线' });
+    }
+  });
+
+  it('seeds policies with every kind of expiry: -1, absent, under and over 365 days', async () => {
+    const rows = await t.database.db
+      .selectFrom('cms_article')
+      .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
+      .select(['cms_article.expiration_day', 'cms_article.number'])
+      .where('cms_category.code', 'like', 'policy%')
+      .execute();
+    const days = rows.map((r) => r.expiration_day);
+    expect(days).toContain(-1);
+    expect(days).toContain(null);
+    expect(days.some((d) => d !== null && d > 0 && d < 365)).toBe(true);
+    expect(days.some((d) => d !== null && d > 365)).toBe(true);
+    expect(rows.every((r) => r.number)).toBe(true);
+  });
+
+  it('answers searches from an index, never a full scan of the articles', async () => {
+    const db = t.database.db;
+    const plan = async (key: string) => {
+      const compiled = db.selectFrom('cms_article').select('id').where(containsKey(dialect, key)!).compile();
+      if (dialect === 'sqlite') {
+        const rows = await db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+        );
+        return rows.rows.map((r) => r.detail).join('\n');
+      }
+      return db.transaction().execute(async (trx) => {
+        // Tiny tables make a seq scan cheapest; forbid it to prove the index can answer.
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+        );
+        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    };
+    const short = await plan('标识');
+    expect(short).toMatch(/cms_article_gram/);
+    const long = await plan('标识解析');
+    if (dialect === 'sqlite') {
+      expect(long).toMatch(/VIRTUAL TABLE INDEX .*cms_article_fts|cms_article_fts VIRTUAL TABLE/);
+      expect(short).toMatch(
+        /USING (COVERING )?INDEX sqlite_autoindex_cms_article_gram|USING PRIMARY KEY|cms_article_gram_pk|USING COVERING INDEX/,
+      );
+    } else {
+      expect(long).toMatch(/Bitmap Index Scan on cms_article_search_trgm/);
+      expect(short).toMatch(/Index (Only )?Scan .*cms_article_gram/);
+    }
+  });
+});

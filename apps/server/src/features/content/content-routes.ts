@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
+import { BadRequestError } from '../../lib/errors.js';
+import { MAX_SEARCH_KEY } from './article-search.js';
+import { DEFAULT_SORT_ORDER, type SortOrder, categoryTree, publishedDetail, publishedPage } from './article-repository.js';
+
+const CategoryFields = {
+  id: Type.Integer(),
+  categoryId: Type.String(),
+  categoryName: Type.String(),
+  channel: Type.String(),
+};
+/** Categories are two levels deep (a channel's categories and their sub-categories). */
+const CategoryNodeSchema = Type.Object({
+  ...CategoryFields,
+  children: Type.Array(Type.Object({ ...CategoryFields, children: Type.Array(Type.Object({})) })),
+});
+
+const ArticleListItemSchema = Type.Object({
+  id: Type.Integer(),
+  uuid: Type.String(),
+  title: Type.String(),
+  summary: Type.String(),
+  thumbnail: Type.Union([Type.String(), Type.Null()]),
+  publishTime: Type.String(),
+  categoryId: Type.String(),
+  categoryName: Type.String(),
+});
+
+const ArticleDetailSchema = Type.Object({
+  ...ArticleListItemSchema.properties,
+  number: Type.Union([Type.String(), Type.Null()]),
+  dataSourceName: Type.Union([Type.String(), Type.Null()]),
+  expirationDay: Type.Union([Type.Integer(), Type.Null()]),
+  content: Type.String(),
+  viewCount: Type.Integer(),
+});
+
+const DateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$' });
+
+const PublishedQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, default: 0, description: '跳过的条数：(page-1)*limit' }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: '每页条数，1–100' }),
+  searchKey: Type.Optional(Type.String({ maxLength: 200, description: '标题或摘要包含的文字' })),
+  filterCategoryId: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_-]*$', description: '分类编码（含子分类）' })),
+  filterStartTime: Type.Optional(Type.Union([DateTime, Type.Literal('')], { description: '发布时间起 yyyy-MM-dd HH:mm:ss' })),
+  filterEndTime: Type.Optional(Type.Union([DateTime, Type.Literal('')], { description: '发布时间止 yyyy-MM-dd HH:mm:ss' })),
+  sortOrder: Type.Integer({
+    minimum: 1,
+    maximum: 6,
+    default: DEFAULT_SORT_ORDER,
+    description: '1 最早发布，2 最多浏览，3 最少浏览，4 标题，5 最近更新，6 最新发布（默认）',
+  }),
+});
+
+/** `yyyy-MM-dd[ HH:mm:ss]` that names a real moment; a bare date gets the start or end of the day. */
+function checkedTime(value: string | undefined, edge: 'start' | 'end', label: string): string | undefined {
+  if (!value) return undefined;
+  const full = value.length === 10 ? `${value} ${edge === 'start' ? '00:00:00' : '23:59:59'}` : value;
+  const [date = '', time = ''] = full.split(' ');
+  const [y, m, d] = date.split('-').map(Number);
+  const [hh, mm, ss] = time.split(':').map(Number);
+  const probe = new Date(Date.UTC(y!, m! - 1, d!, hh, mm, ss));
+  const real =
+    probe.getUTCFullYear() === y &&
+    probe.getUTCMonth() === m! - 1 &&
+    probe.getUTCDate() === d &&
+    probe.getUTCHours() === hh &&
+    probe.getUTCMinutes() === mm &&
+    probe.getUTCSeconds() === ss;
+  if (!real) throw new BadRequestError(`${label}不是有效的日期时间`);
+  return full;
+}
+
+/** Published content for the public site (spec section 7). */
+const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, dialect } = app.database;
+
+  app.get(
+    '/open-api/cms/v1/category/tree',
+    {
+      schema: {
+        tags: ['content'],
+        summary: '资讯分类树；channel 为 news 或 knowledge 时只返回该栏目的分类，第一个为默认分类',
+        querystring: Type.Object({ channel: Type.Optional(Type.Union([Type.Literal('news'), Type.Literal('knowledge')])) }),
+        response: { 200: Envelope(CategoryNodeSchema), ...errorResponses },
+      },
+    },
+    async (request) => ok(await categoryTree(db, request.query.channel)),
+  );
+
+  app.get(
+    '/open-api/cms/v1/article/published/page/list',
+    {
+      schema: {
+        tags: ['content'],
+        summary: '已发布文章分页列表',
+        querystring: PublishedQuerySchema,
+        response: { 200: Envelope(Page(ArticleListItemSchema)), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const start = checkedTime(q.filterStartTime, 'start', '开始时间');
+      const end = checkedTime(q.filterEndTime, 'end', '结束时间');
+      if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
+      const searchKey = q.searchKey?.trim().slice(0, MAX_SEARCH_KEY);
+      const page = await publishedPage(db, dialect, {
+        offset: q.offset,
+        limit: q.limit,
+        searchKey,
+        filterCategoryId: q.filterCategoryId || undefined,
+        filterStartTime: start,
+        filterEndTime: end,
+        sortOrder: q.sortOrder as SortOrder,
+      });
+      return ok(page);
+    },
+  );
+
+  app.get(
+    '/open-api/cms/v1/article/:id/detail',
+    {
+      schema: {
+        tags: ['content'],
+        summary: '已发布文章详情（按 uuid），计一次浏览',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Envelope(ArticleDetailSchema), ...errorResponses },
+      },
+    },
+    async (request) => ok(await publishedDetail(db, request.params.id)),
+  );
+};
+
+export default contentRoutes;
