@@ -4,6 +4,16 @@ import { paths } from '@/config/paths';
 import { RedirectPage } from '@/features/errors/redirect-page';
 import { RootLayout } from './root-layout';
 
+const newsList = () =>
+  import('@/features/articles/components/article-list-page').then((m) => ({ Component: () => <m.ArticleListPage channel="news" /> }));
+const knowledgeList = () =>
+  import('@/features/articles/components/article-list-page').then((m) => ({ Component: () => <m.ArticleListPage channel="knowledge" /> }));
+const newsDetail = () =>
+  import('@/features/articles/components/article-detail-page').then((m) => ({ Component: () => <m.ArticleDetailPage channel="news" /> }));
+const knowledgeDetail = () =>
+  import('@/features/articles/components/article-detail-page').then((m) => ({
+    Component: () => <m.ArticleDetailPage channel="knowledge" />,
+  }));
 const placeholder = () => import('@/features/placeholder/page-placeholder').then((m) => ({ Component: m.PagePlaceholder }));
 
 /** Public pages; pages of later features load the placeholder until they land. */
@@ -11,10 +21,10 @@ const publicPages: RouteObject[] = [
   { index: true, handle: { title: '首页' }, lazy: placeholder },
   { path: paths.mark.path, handle: { title: '标识查询' }, lazy: placeholder },
   { path: paths.settled.path, handle: { title: '入驻指南' }, lazy: placeholder },
-  { path: paths.news.path, handle: { title: '行业资讯' }, lazy: placeholder },
-  { path: paths.newsDetail.path, handle: { title: '资讯详情' }, lazy: placeholder },
-  { path: paths.knowledge.path, handle: { title: '行业知识' }, lazy: placeholder },
-  { path: paths.knowledgeDetail.path, handle: { title: '知识详情' }, lazy: placeholder },
+  { path: paths.news.path, handle: { title: '行业资讯' }, lazy: newsList },
+  { path: paths.newsDetail.path, handle: { title: '资讯详情' }, lazy: newsDetail },
+  { path: paths.knowledge.path, handle: { title: '行业知识' }, lazy: knowledgeList },
+  { path: paths.knowledgeDetail.path, handle: { title: '知识详情' }, lazy: knowledgeDetail },
   { path: paths.remote.path, handle: { title: '远程运维' }, lazy: placeholder },
   { path: paths.privacy.path, handle: { title: '隐私协议' }, lazy: placeholder },
   { path: paths.service.path, handle: { title: '服务协议' }, lazy: placeholder },

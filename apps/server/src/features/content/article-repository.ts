@@ -1,16 +1,9 @@
+import type { ArticleDetail, ArticleListItem, CategoryNode } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { containsKey } from './article-search.js';
-
-export interface CategoryNode {
-  id: number;
-  categoryId: string;
-  categoryName: string;
-  channel: string;
-  children: CategoryNode[];
-}
 
 /** The category trees, in display order; `channel` narrows to one list (news or knowledge). */
 export async function categoryTree(db: Kysely<Database>, channel?: string): Promise<CategoryNode[]> {
@@ -35,12 +28,12 @@ export async function categoryTree(db: Kysely<Database>, channel?: string): Prom
  * 1 earliest first, 2 most viewed, 3 least viewed, 4 title, 5 recently updated, 6 newest first.
  */
 export const SORT_ORDERS = {
-  1: { label: '最早发布', column: 'publish_time', direction: 'asc' },
-  2: { label: '最多浏览', column: 'view_count', direction: 'desc' },
-  3: { label: '最少浏览', column: 'view_count', direction: 'asc' },
-  4: { label: '标题排序', column: 'title', direction: 'asc' },
-  5: { label: '最近更新', column: 'updated_at', direction: 'desc' },
-  6: { label: '最新发布', column: 'publish_time', direction: 'desc' },
+  1: { column: 'publish_time', direction: 'asc' },
+  2: { column: 'view_count', direction: 'desc' },
+  3: { column: 'view_count', direction: 'asc' },
+  4: { column: 'title', direction: 'asc' },
+  5: { column: 'updated_at', direction: 'desc' },
+  6: { column: 'publish_time', direction: 'desc' },
 } as const;
 export type SortOrder = keyof typeof SORT_ORDERS;
 export const DEFAULT_SORT_ORDER: SortOrder = 6;
@@ -53,17 +46,6 @@ export interface PublishedQuery {
   filterStartTime?: string | undefined;
   filterEndTime?: string | undefined;
   sortOrder: SortOrder;
-}
-
-export interface ArticleListItem {
-  id: number;
-  uuid: string;
-  title: string;
-  summary: string;
-  thumbnail: string | null;
-  publishTime: string;
-  categoryId: string;
-  categoryName: string;
 }
 
 /** The category and its descendants, or a clear error for an unknown code. */
@@ -128,20 +110,14 @@ export async function publishedPage(
   };
 }
 
-export interface ArticleDetail extends ArticleListItem {
-  number: string | null;
-  dataSourceName: string | null;
-  expirationDay: number | null;
-  content: string;
-  viewCount: number;
-}
-
 /** A published article by uuid; counts the view. Drafts and offline articles are not found. */
 export async function publishedDetail(db: Kysely<Database>, uuid: string): Promise<ArticleDetail> {
   const row = await db
     .selectFrom('cms_article')
     .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
+    .leftJoin('cms_category as parent', 'parent.id', 'cms_category.parent_id')
     .select([
+      'parent.code as parentCode',
       'cms_article.id',
       'cms_article.uuid',
       'cms_article.title',
@@ -179,5 +155,7 @@ export async function publishedDetail(db: Kysely<Database>, uuid: string): Promi
     expirationDay: row.expiration_day,
     content: row.content,
     viewCount: row.view_count + 1,
+    // Spec section 3: the detail's category is `policy` or `news`; sub-categories report their tree.
+    rootCategoryId: row.parentCode ?? row.code,
   };
 }

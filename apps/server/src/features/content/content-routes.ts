@@ -35,6 +35,7 @@ const ArticleDetailSchema = Type.Object({
   expirationDay: Type.Union([Type.Integer(), Type.Null()]),
   content: Type.String(),
   viewCount: Type.Integer(),
+  rootCategoryId: Type.String({ description: '文章所属分类树的根：policy、news、knowledge…' }),
 });
 
 const DateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$' });

@@ -186,6 +186,7 @@ describe.each(testDialects())('published content on %s', (dialect) => {
       title: '关于深化新一代信息技术与制造业融合发展的指导意见',
       number: '国发〔2026〕12号',
       categoryId: 'policy-national',
+      rootCategoryId: 'policy',
       dataSourceName: '国务院',
       expirationDay: -1,
     });

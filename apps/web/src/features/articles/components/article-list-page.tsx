@@ -1,0 +1,148 @@
+import { DEFAULT_ARTICLE_SORT_ORDER, ARTICLE_SORT_ORDERS } from '@portal/shared';
+import { ReloadOutlined } from '@ant-design/icons';
+import { Button, Col, DatePicker, Empty, Input, Pagination, Row, Select, Skeleton, Tabs } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { paths } from '@/config/paths';
+import { type Channel, useCategories, usePublishedArticles } from '../api/articles';
+import { dateRangeBounds, pageOffset } from '../lib/article-format';
+import { ArticleCard } from './article-card';
+import './articles.css';
+
+/** Spec section 9: page size 10, first page 1. */
+export const ARTICLE_PAGE_SIZE = 10;
+
+const CHANNELS: Record<Channel, { title: string; intro: string; placeholder: string; detailHref: (id: string) => string }> = {
+  news: {
+    title: '行业资讯',
+    intro: '聚焦工业互联网政策、行业动态与企业新闻',
+    placeholder: '支持资讯标题快速过滤',
+    detailHref: paths.newsDetail.getHref,
+  },
+  knowledge: {
+    title: '行业知识',
+    intro: '工业知识、标准规范与应用案例，助力企业数字化转型',
+    placeholder: '支持标题快速过滤',
+    detailHref: paths.knowledgeDetail.getHref,
+  },
+};
+
+interface Filters {
+  searchKey: string;
+  range: [Dayjs, Dayjs] | null;
+  sortOrder: number;
+  page: number;
+}
+
+const INITIAL: Filters = { searchKey: '', range: null, sortOrder: DEFAULT_ARTICLE_SORT_ORDER, page: 1 };
+
+/** /news and /knowledge (spec sections 2, 4, 5, 9): category tabs, search, date range, sort, reset, paging. */
+export function ArticleListPage({ channel }: { channel: Channel }) {
+  const config = CHANNELS[channel];
+  const categories = useCategories(channel);
+  const [category, setCategory] = useState<string | undefined>();
+  const [typed, setTyped] = useState('');
+  const [filters, setFilters] = useState<Filters>(INITIAL);
+  // The first category is the default (spec section 3).
+  const activeCategory = category ?? categories.data?.[0]?.categoryId;
+
+  const range = filters.range ? dateRangeBounds(filters.range[0].format('YYYY-MM-DD'), filters.range[1].format('YYYY-MM-DD')) : undefined;
+  const articles = usePublishedArticles(
+    {
+      offset: pageOffset(filters.page, ARTICLE_PAGE_SIZE),
+      limit: ARTICLE_PAGE_SIZE,
+      searchKey: filters.searchKey,
+      filterCategoryId: activeCategory,
+      ...range,
+      sortOrder: filters.sortOrder,
+    },
+    activeCategory !== undefined,
+  );
+  // Any change of category, sort, date or reset goes back to page 1 (spec section 4).
+  const update = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch, page: patch.page ?? 1 }));
+  const total = articles.data?.total ?? 0;
+
+  return (
+    <div className="article-list">
+      <section className="article-list__hero">
+        <div className="article-list__hero-inner">
+          <h1>{config.title}</h1>
+          <p>{config.intro}</p>
+        </div>
+      </section>
+      <div className="article-list__container">
+        <Tabs
+          className="article-list__tabs"
+          activeKey={activeCategory}
+          onChange={(key) => {
+            setCategory(key);
+            update({});
+          }}
+          items={(categories.data ?? []).map((c) => ({ key: c.categoryId, label: c.categoryName }))}
+        />
+        <div className="article-list__filters">
+          <Input.Search
+            className="article-list__search"
+            allowClear
+            placeholder={config.placeholder}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            onSearch={(value) => update({ searchKey: value.trim() })}
+            enterButton="搜索"
+            aria-label={config.placeholder}
+          />
+          <DatePicker.RangePicker
+            className="article-list__range"
+            format="YYYY-MM-DD"
+            value={filters.range}
+            placeholder={['开始日期', '结束日期']}
+            onChange={(value) => update({ range: value && value[0] && value[1] ? [value[0], value[1]] : null })}
+          />
+          <Select
+            className="article-list__sort"
+            aria-label="排序方式"
+            value={filters.sortOrder}
+            onChange={(sortOrder) => update({ sortOrder })}
+            options={ARTICLE_SORT_ORDERS.map((o) => ({ value: o.value, label: o.label }))}
+          />
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              setTyped('');
+              setFilters(INITIAL);
+            }}
+          >
+            重置
+          </Button>
+        </div>
+        {articles.isPending && activeCategory !== undefined ? (
+          <Skeleton active paragraph={{ rows: 6 }} />
+        ) : total === 0 ? (
+          <Empty className="article-list__empty" description="暂无数据" />
+        ) : (
+          <Row gutter={[30, 30]} className="article-list__grid">
+            {articles.data?.rows.map((article) => (
+              <Col key={article.uuid} xs={24} sm={12} lg={8}>
+                <ArticleCard article={article} href={config.detailHref(article.uuid)} />
+              </Col>
+            ))}
+          </Row>
+        )}
+        {total > 0 && (
+          <Pagination
+            className="article-list__pagination"
+            current={filters.page}
+            pageSize={ARTICLE_PAGE_SIZE}
+            total={total}
+            showSizeChanger={false}
+            showTotal={(n) => `共 ${n} 条`}
+            onChange={(page) => {
+              update({ page });
+              window.scrollTo({ top: 0, behavior: 'smooth' });
+            }}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
