@@ -18,7 +18,11 @@ const placeholder = () => import('@/features/placeholder/page-placeholder').then
 
 /** Public pages; pages of later features load the placeholder until they land. */
 const publicPages: RouteObject[] = [
-  { index: true, handle: { title: '首页' }, lazy: placeholder },
+  {
+    index: true,
+    handle: { title: '首页' },
+    lazy: () => import('@/features/home/components/home-page').then((m) => ({ Component: m.HomePage })),
+  },
   { path: paths.mark.path, handle: { title: '标识查询' }, lazy: placeholder },
   { path: paths.settled.path, handle: { title: '入驻指南' }, lazy: placeholder },
   { path: paths.news.path, handle: { title: '行业资讯' }, lazy: newsList },

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { getSiteInfoQueryOptions } from '@/features/site/api/get-site-info';
+import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { routes } from '../router';
 
 beforeEach(() => {

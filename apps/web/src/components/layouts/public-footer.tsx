@@ -2,7 +2,7 @@ import { EnvironmentOutlined, MailOutlined, PhoneOutlined } from '@ant-design/ic
 import { QRCode } from 'antd';
 import { Link } from 'react-router';
 import { portalUrl } from '@/config/runtime-config';
-import { useSiteInfo } from '@/features/site/api/get-site-info';
+import { useSiteInfo } from '@/api/get-site-info';
 import { toTarget } from './nav-link';
 
 function FooterAnchor({ url, children }: { url: string; children: string }) {

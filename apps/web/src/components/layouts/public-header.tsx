@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { Link, useLocation } from 'react-router';
 import { getRuntimeConfig } from '@/config/runtime-config';
-import { useSiteInfo } from '@/features/site/api/get-site-info';
+import { useSiteInfo } from '@/api/get-site-info';
 import { centralLoginUrl } from '@/lib/auth';
 import { isActive, navTarget } from './nav-link';
 import { ScrollMenu } from './scroll-menu';

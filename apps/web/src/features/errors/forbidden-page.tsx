@@ -1,6 +1,6 @@
 import { Button, Result } from 'antd';
 import { getRuntimeConfig } from '@/config/runtime-config';
-import { useSiteInfo } from '@/features/site/api/get-site-info';
+import { useSiteInfo } from '@/api/get-site-info';
 import './error-page.css';
 
 /** Spec section 2: 当前账号无权限, an all-rights-reserved line with the group's name, a return link. */

@@ -1,0 +1,42 @@
+import type { ArticleListItem, HomeBlocks, PageResult, RecommendItem } from '@portal/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+/** Spec section 9: the home list asks for 4 and shows 3. */
+export const HOME_NEWS_LIMIT = 4;
+export const HOME_NEWS_SHOWN = 3;
+/** Spec section 9: the carousel shows at most 6 applications. */
+export const RECOMMEND_MAX = 6;
+
+export const getHomeBlocksQueryOptions = () =>
+  queryOptions({
+    queryKey: ['home-blocks'],
+    queryFn: async (): Promise<HomeBlocks> => {
+      const blocks = (await api().get<HomeBlocks>('/web-api/portal/v1/home')).data[0];
+      return blocks ?? { banners: [], links: [], awards: [], kpis: [] };
+    },
+  });
+
+export const useHomeBlocks = () => useQuery(getHomeBlocksQueryOptions());
+
+export const getLatestNewsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['home-news'],
+    queryFn: async (): Promise<ArticleListItem[]> => {
+      const res = await api().get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', {
+        params: { offset: 0, limit: HOME_NEWS_LIMIT, filterCategoryId: 'news', sortOrder: 6 },
+      });
+      return (res.data[0]?.rows ?? []).slice(0, HOME_NEWS_SHOWN);
+    },
+  });
+
+export const useLatestNews = () => useQuery(getLatestNewsQueryOptions());
+
+export const getRecommendedAppsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['recommend-apps'],
+    queryFn: async (): Promise<RecommendItem[]> =>
+      (await api().get<RecommendItem>('/web-api/iip-operate/recommendCenter/list')).data.slice(0, RECOMMEND_MAX),
+  });
+
+export const useRecommendedApps = () => useQuery(getRecommendedAppsQueryOptions());

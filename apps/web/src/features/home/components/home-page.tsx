@@ -1,0 +1,30 @@
+import 'swiper/css';
+import 'swiper/css/navigation';
+import 'swiper/css/pagination';
+import { useSiteInfo } from '@/api/get-site-info';
+import { useHomeBlocks } from '../api/home';
+import { BannerSection } from './banner-section';
+import { FloatTools } from './float-tools';
+import { NewsSection } from './news-section';
+import { RecommendSection } from './recommend-section';
+import { AboutSection, AdvantagesSection, AwardsAndSupplySections, DevToolsSection, ResourceMapSection } from './showcase-sections';
+import './home.css';
+
+/** Home (spec sections 1 and 2). */
+export function HomePage() {
+  const { data: blocks } = useHomeBlocks();
+  const { data: site } = useSiteInfo();
+  return (
+    <div className="home">
+      <BannerSection blocks={blocks} />
+      <NewsSection />
+      <RecommendSection />
+      <ResourceMapSection />
+      <AwardsAndSupplySections blocks={blocks} />
+      <AboutSection />
+      <AdvantagesSection />
+      <DevToolsSection />
+      {site && <FloatTools appDownloadUrl={site.appDownloadUrl} phone={site.phone} />}
+    </div>
+  );
+}

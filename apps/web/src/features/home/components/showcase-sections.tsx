@@ -1,0 +1,213 @@
+import {
+  ApiOutlined,
+  AppstoreOutlined,
+  ClusterOutlined,
+  ControlOutlined,
+  DeploymentUnitOutlined,
+  ExperimentOutlined,
+  MobileOutlined,
+  SafetyCertificateOutlined,
+  SafetyOutlined,
+  SmileOutlined,
+  SyncOutlined,
+  ThunderboltOutlined,
+} from '@ant-design/icons';
+import type { HomeBlocks } from '@portal/shared';
+import { getRuntimeConfig, fileUrl } from '@/config/runtime-config';
+import { BlockLink } from './banner-section';
+import { SectionHeading } from './news-section';
+
+/** Spec section 1: six advantages. */
+const ADVANTAGES = [
+  { icon: <AppstoreOutlined />, title: '通用', text: '覆盖设备接入、建模、监控、分析全流程，适配多行业多场景' },
+  { icon: <SafetyOutlined />, title: '安全', text: '等保三级防护，统一身份认证，数据分类分级与全程审计' },
+  { icon: <SmileOutlined />, title: '易用', text: '可视化配置、低代码开发，业务人员也能快速搭建应用' },
+  { icon: <ApiOutlined />, title: '可扩展', text: '开放接口与 SDK，微服务架构按需扩容，生态应用即插即用' },
+  { icon: <SafetyCertificateOutlined />, title: '稳定', text: '多活部署与实时监控，核心服务可用性 99.95%' },
+  { icon: <SyncOutlined />, title: '灵活', text: '公有云、私有化与混合部署，按需订阅，弹性计费' },
+];
+
+/** Spec section 1: the developer-tools showcase; spec section 2: tool links with fixed ids 01–06. */
+export const DEV_TOOLS = [
+  { id: '01', icon: <MobileOutlined />, title: '移动开发平台及 SDK', text: '跨端移动应用开发框架与设备接入 SDK' },
+  { id: '02', icon: <ControlOutlined />, title: '可视化编辑器', text: '拖拽式搭建看板、大屏与表单页面' },
+  { id: '03', icon: <SafetyCertificateOutlined />, title: '统一身份认证集成', text: '基于 CAS 的单点登录，快速接入平台账号' },
+  { id: '04', icon: <DeploymentUnitOutlined />, title: '物联网平台', text: '多协议设备接入、物模型与规则引擎' },
+  { id: '05', icon: <ClusterOutlined />, title: '微服务集群', text: '容器化部署、服务治理与弹性伸缩' },
+  { id: '06', icon: <ExperimentOutlined />, title: '工业机理模型', text: '沉淀行业知识的故障诊断与工艺优化模型' },
+] as const;
+
+export function devToolUrl(id: string): string {
+  return `${getRuntimeConfig().openServiceUrl}?toolId=${id}`;
+}
+
+const REGIONS: { name: string; x: number; y: number; devices: string; anchor?: 'end' }[] = [
+  { name: '华东', x: 74, y: 52, devices: '46.2 万台' },
+  { name: '华北', x: 66, y: 34, devices: '28.5 万台' },
+  { name: '华南', x: 66, y: 74, devices: '19.8 万台' },
+  { name: '华中', x: 57, y: 56, devices: '15.1 万台', anchor: 'end' },
+  { name: '西南', x: 42, y: 62, devices: '9.6 万台' },
+  { name: '西北', x: 34, y: 36, devices: '6.3 万台' },
+  { name: '东北', x: 80, y: 18, devices: '4.5 万台' },
+];
+
+/** 资源地图: where connected equipment and service outlets are. */
+export function ResourceMapSection() {
+  return (
+    <section className="home-section home-map">
+      <div className="home-container home-map__inner">
+        <div className="home-map__text">
+          <SectionHeading title="资源地图" subtitle="设备、服务网点与合作伙伴全国分布" />
+          <ul className="home-map__stats">
+            <li>
+              <strong>130 万+</strong>
+              <span>接入设备</span>
+            </li>
+            <li>
+              <strong>2 800+</strong>
+              <span>服务网点</span>
+            </li>
+            <li>
+              <strong>31</strong>
+              <span>覆盖省份</span>
+            </li>
+          </ul>
+        </div>
+        <svg className="home-map__svg" viewBox="0 0 100 90" role="img" aria-label="设备区域分布图">
+          <path
+            d="M18 40 L30 22 L48 18 L60 8 L78 6 L92 14 L86 26 L78 30 L82 44 L84 58 L76 72 L66 82 L54 80 L44 74 L34 70 L22 64 L10 56 Z"
+            fill="rgba(255,255,255,0.08)"
+            stroke="rgba(255,255,255,0.35)"
+            strokeWidth="0.6"
+          />
+          {REGIONS.map((r) => (
+            <g key={r.name}>
+              <circle cx={r.x} cy={r.y} r="3.2" className="home-map__pulse" />
+              <circle cx={r.x} cy={r.y} r="1.4" fill="#ffb020" />
+              <text x={r.anchor ? r.x - 2.6 : r.x + 2.6} y={r.y - 2.4} fontSize="3" fill="#fff" textAnchor={r.anchor ?? 'start'}>
+                {r.name} {r.devices}
+              </text>
+            </g>
+          ))}
+        </svg>
+      </div>
+    </section>
+  );
+}
+
+/** 荣誉资质 and 供需互助, from the editable home blocks. */
+export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undefined }) {
+  return (
+    <>
+      <section className="home-section">
+        <div className="home-container">
+          <SectionHeading title="荣誉资质" subtitle="权威认证，值得信赖" />
+          <div className="home-awards">
+            {(blocks?.awards ?? []).map((a) => (
+              <div className="home-award" key={a.title}>
+                <img src={fileUrl(a.icon)} alt="" width={48} height={48} />
+                <strong>{a.title}</strong>
+                <span>{a.subtitle}</span>
+              </div>
+            ))}
+          </div>
+        </div>
+      </section>
+      <section className="home-section home-section--tinted">
+        <div className="home-container">
+          <SectionHeading title="供需互助" subtitle="连接产业链上下游，让资源高效流动" />
+          <div className="home-supply">
+            {(blocks?.links ?? []).map((l) => (
+              <BlockLink key={l.title} block={l} className="home-supply__card">
+                <img src={fileUrl(l.icon)} alt="" width={44} height={44} />
+                <strong>{l.title}</strong>
+                <span>{l.subtitle}</span>
+              </BlockLink>
+            ))}
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}
+
+export function AboutSection() {
+  return (
+    <section className="home-section home-about">
+      <div className="home-container home-about__inner">
+        <div className="home-about__text">
+          <SectionHeading title="关于我们" subtitle="工程机械集团 · 工业互联网平台" />
+          <p>
+            工程机械集团始创于 1943
+            年，是国内工程机械行业规模最大、产品品种与系列最齐全的企业之一，产品覆盖挖掘机械、起重机械、铲土运输机械、桩工机械等领域，销往全球
+            190 多个国家和地区。
+          </p>
+          <p>
+            Engineering e+
+            工业互联网平台依托集团数十年的装备制造经验，面向工业企业提供设备建模、设备看板、监控告警、数据分析、基于二级节点标识的售后服务、工业物联网平台、物联网盒子、大屏看板与移动
+            App 等服务，助力企业降本、提质、增效。
+          </p>
+        </div>
+        <div className="home-about__facts">
+          <div>
+            <strong>80+</strong>
+            <span>年装备制造经验</span>
+          </div>
+          <div>
+            <strong>190+</strong>
+            <span>个国家和地区</span>
+          </div>
+          <div>
+            <strong>2 万+</strong>
+            <span>生态合作企业</span>
+          </div>
+          <div>
+            <strong>
+              <ThunderboltOutlined /> 7×24
+            </strong>
+            <span>小时运维保障</span>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function AdvantagesSection() {
+  return (
+    <section className="home-section home-section--tinted">
+      <div className="home-container">
+        <SectionHeading title="平台优势" subtitle="通用 · 安全 · 易用 · 可扩展 · 稳定 · 灵活" />
+        <div className="home-advantages">
+          {ADVANTAGES.map((a) => (
+            <div className="home-advantage" key={a.title}>
+              <span className="home-advantage__icon">{a.icon}</span>
+              <strong>{a.title}</strong>
+              <p>{a.text}</p>
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function DevToolsSection() {
+  return (
+    <section className="home-section">
+      <div className="home-container">
+        <SectionHeading title="开发者工具" subtitle="开放服务中心为开发者提供全栈工具链" />
+        <div className="home-tools">
+          {DEV_TOOLS.map((t) => (
+            <a className="home-tool" key={t.id} id={`tool-${t.id}`} href={devToolUrl(t.id)}>
+              <span className="home-tool__no">{t.id}</span>
+              <span className="home-tool__icon">{t.icon}</span>
+              <strong>{t.title}</strong>
+              <p>{t.text}</p>
+            </a>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
