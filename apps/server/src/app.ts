@@ -7,6 +7,7 @@ import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import homeRoutes from './features/home/home-routes.js';
 import siteRoutes from './features/site/site-routes.js';
+import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
 import { loggerOptions } from './lib/logger.js';
 import apiDocs from './plugins/api-docs.js';
@@ -49,6 +50,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(applicationRoutes);
   await app.register(homeRoutes);
   await app.register(fileRoutes);
+  await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
 }

@@ -14,6 +14,7 @@ const knowledgeDetail = () =>
   import('@/features/articles/components/article-detail-page').then((m) => ({
     Component: () => <m.ArticleDetailPage channel="knowledge" />,
   }));
+const agreement = () => import('@/features/agreements/agreement-page').then((m) => ({ Component: m.AgreementPage }));
 const placeholder = () => import('@/features/placeholder/page-placeholder').then((m) => ({ Component: m.PagePlaceholder }));
 
 /** Public pages; pages of later features load the placeholder until they land. */
@@ -24,16 +25,32 @@ const publicPages: RouteObject[] = [
     lazy: () => import('@/features/home/components/home-page').then((m) => ({ Component: m.HomePage })),
   },
   { path: paths.mark.path, handle: { title: '标识查询' }, lazy: placeholder },
-  { path: paths.settled.path, handle: { title: '入驻指南' }, lazy: placeholder },
+  {
+    path: paths.settled.path,
+    handle: { title: '入驻指南' },
+    lazy: () => import('@/features/settled/settled-page').then((m) => ({ Component: m.SettledPage })),
+  },
   { path: paths.news.path, handle: { title: '行业资讯' }, lazy: newsList },
   { path: paths.newsDetail.path, handle: { title: '资讯详情' }, lazy: newsDetail },
   { path: paths.knowledge.path, handle: { title: '行业知识' }, lazy: knowledgeList },
   { path: paths.knowledgeDetail.path, handle: { title: '知识详情' }, lazy: knowledgeDetail },
-  { path: paths.remote.path, handle: { title: '远程运维' }, lazy: placeholder },
-  { path: paths.privacy.path, handle: { title: '隐私协议' }, lazy: placeholder },
-  { path: paths.service.path, handle: { title: '服务协议' }, lazy: placeholder },
-  { path: paths.product.path, handle: { title: '应用推荐' }, lazy: placeholder },
-  { path: paths.productDetail.path, handle: { title: '应用详情' }, lazy: placeholder },
+  {
+    path: paths.remote.path,
+    handle: { title: '远程运维' },
+    lazy: () => import('@/components/static-page').then((m) => ({ Component: () => <m.StaticPage path="/remote" /> })),
+  },
+  { path: paths.privacy.path, handle: { title: '隐私协议' }, lazy: agreement },
+  { path: paths.service.path, handle: { title: '服务协议' }, lazy: agreement },
+  {
+    path: paths.product.path,
+    handle: { title: '应用推荐' },
+    lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationListPage })),
+  },
+  {
+    path: paths.productDetail.path,
+    handle: { title: '应用详情' },
+    lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
+  },
   { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
 ];
 

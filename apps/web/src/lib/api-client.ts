@@ -52,10 +52,12 @@ export interface ApiClientOptions {
   adapter?: AxiosAdapter;
 }
 
-function isOctetStream(response: AxiosResponse): boolean {
+/** Bytes (octet-stream, blob, arraybuffer) and static HTML pages are not envelopes: returned raw. */
+function isRawBody(response: AxiosResponse): boolean {
   const type = String(response.headers['content-type'] ?? '');
   const rt = response.config.responseType;
-  return type.includes('application/octet-stream') || rt === 'blob' || rt === 'arraybuffer';
+  if (response.status >= 400) return false;
+  return type.includes('application/octet-stream') || type.includes('text/html') || rt === 'blob' || rt === 'arraybuffer';
 }
 
 function fail(message: string, code?: number, status?: number): Promise<never> {
@@ -136,7 +138,7 @@ export function createApiClient(options: ApiClientOptions): AxiosInstance {
 
   instance.interceptors.response.use(
     (response) => {
-      if (isOctetStream(response)) return response.data as AxiosResponse;
+      if (isRawBody(response)) return response.data as AxiosResponse;
       const body = response.data as Envelope | null | undefined;
       if (body && typeof body === 'object' && 'rows' in body) return body as unknown as AxiosResponse;
       const code = typeof body?.code === 'number' ? body.code : undefined;
@@ -164,6 +166,8 @@ export interface ApiClient {
   delete<T>(url: string, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
   post<T>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
   put<T>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
+  /** A static HTML page (spec section 7: `/static{path}.htm`). */
+  html(url: string): Promise<string>;
   raw: AxiosInstance;
 }
 
@@ -173,6 +177,7 @@ export function typed(instance: AxiosInstance): ApiClient {
     delete: (url, config) => instance.delete(url, config),
     post: (url, data, config) => instance.post(url, data, config),
     put: (url, data, config) => instance.put(url, data, config),
+    html: (url) => instance.get(url, { responseType: 'text', headers: { Accept: 'text/html' } }),
     raw: instance,
   };
 }

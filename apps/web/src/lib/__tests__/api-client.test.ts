@@ -112,6 +112,11 @@ describe('api client: the error catalogue (spec section 8)', () => {
     await expect(api.raw.get('/export', { responseType: 'arraybuffer' })).resolves.toBe(bytes);
   });
 
+  it('a static HTML page is returned as text', async () => {
+    const { api } = client(() => ({ body: '<h1>远程运维</h1>', headers: { 'content-type': 'text/html; charset=utf-8' } }));
+    await expect(api.html('/static/remote.htm')).resolves.toBe('<h1>远程运维</h1>');
+  });
+
   it('a body with rows is passed unchanged', async () => {
     const body = { rows: [{ id: 1 }], total: 1 };
     const { api } = client(() => ({ body }));

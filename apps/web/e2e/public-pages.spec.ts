@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('other public pages', () => {
+  test('/product lists applications by category and opens a detail', async ({ page }) => {
+    await page.goto('/product');
+    await expect(page).toHaveTitle('应用推荐 - Engineering e+');
+    await expect(page.locator('.apps__card')).toHaveCount(10);
+    await page.getByText('运维服务', { exact: true }).first().click();
+    await expect(page.locator('.apps__card')).toHaveCount(2);
+    await page.locator('.apps__card', { hasText: '智能运维' }).click();
+    await expect(page).toHaveURL(/\/product\/center\/detail\?uuid=[0-9a-f-]{36}$/);
+    await expect(page.getByRole('heading', { level: 1, name: '智能运维' })).toBeVisible();
+    await expect(page.getByText('核心功能')).toBeVisible();
+  });
+
+  test('/settled shows both steps and its menu highlights the section in view', async ({ page }) => {
+    await page.goto('/settled');
+    await expect(page.getByRole('heading', { level: 2, name: '第一步 注册登录' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: '第二步 企业认证' })).toBeAttached();
+    await page.locator('.settled__menu').getByText('第二步 企业认证').click();
+    await expect(page.locator('.settled__menu .ant-anchor-link-title-active')).toHaveText('第二步 企业认证');
+    await page.locator('#faq').scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(page.locator('.settled__menu .ant-anchor-link-title-active')).toHaveText('常见问题');
+  });
+
+  test('/remote loads its static page from /static/remote.htm', async ({ page }) => {
+    const loaded = page.waitForResponse((r) => r.url().endsWith('/static/remote.htm') && r.status() === 200);
+    await page.goto('/remote');
+    await loaded;
+    await expect(page.getByRole('heading', { level: 1, name: '远程运维' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: '服务流程' })).toBeVisible();
+  });
+
+  test('/privacy and /service show the same agreement page', async ({ page }) => {
+    await page.goto('/privacy');
+    await expect(page.getByRole('tab', { name: '隐私协议' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('heading', { level: 1, name: '隐私协议' })).toBeVisible();
+    await page.getByRole('tab', { name: '服务协议' }).click();
+    await expect(page).toHaveURL(/\/service$/);
+    await expect(page.getByRole('heading', { level: 1, name: '服务协议' })).toBeVisible();
+    await page.goto('/service');
+    await expect(page.getByRole('tab', { name: '服务协议' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('a visitor browses every public page without being sent to log in', async ({ page, baseURL }) => {
+    for (const path of ['/', '/news', '/knowledge', '/product', '/settled', '/remote', '/privacy', '/service', '/mark', '/open-service']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      expect(page.url()).toBe(`${baseURL}${path}`);
+    }
+  });
+});
