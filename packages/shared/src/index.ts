@@ -2,3 +2,4 @@ export * from './response-codes.js';
 export * from './runtime-config.js';
 export * from './site.js';
 export * from './content.js';
+export * from './xss-corpus.js';

@@ -1,5 +1,16 @@
 import DOMPurify from 'dompurify';
 
+// Inline images may be data URLs of raster images; any other data URL (text/html…) is dropped.
+DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
+  if (
+    (data.attrName === 'src' || data.attrName === 'href') &&
+    /^\s*data:/i.test(data.attrValue) &&
+    !/^\s*data:image\/(png|jpe?g|gif|webp);/i.test(data.attrValue)
+  ) {
+    data.keepAttr = false;
+  }
+});
+
 /**
  * Article bodies are rich HTML, sanitised on write by the server and again here before render:
  * no script, no event handler, no `javascript:` URL, no frames or forms.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { replaceArticleGrams } from '../../features/content/article-search.js';
+import { sanitizeArticleHtml } from '../../features/content/sanitize-article.js';
 import type { ArticleStatus, Database, HomeBlockTable } from '../schema.js';
 
 type HomeKind = HomeBlockTable['kind'];
@@ -125,7 +126,7 @@ export async function seedContent(db: Kysely<Database>, now: Date): Promise<bool
           title: a.title,
           summary: a.summary,
           thumbnail,
-          content: articleHtml(a.summary, a.channel, thumbnail),
+          content: sanitizeArticleHtml(articleHtml(a.summary, a.channel, thumbnail)),
           number: a.number ?? null,
           category_id: categoryId.get(a.category)!,
           publish_time: status === 'draft' ? null : chinaTime(published),
