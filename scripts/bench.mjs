@@ -2,7 +2,7 @@
 // `npm run bench`: measures the hot endpoints of the built server against a bare route answering
 // the same bytes from memory, in the same run on the same machine, plus the first-visit bundle.
 // A benchmark, never a test: it prints and writes reports/bench.json; it does not fail on numbers.
-import { fork, spawn } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -21,7 +21,22 @@ const ENDPOINTS = [
   { name: 'runtime config', path: '/config.js' },
   { name: 'site info', path: '/web-api/portal/v1/site' },
   { name: 'page (index.html)', path: '/news', accept: 'text/html' },
+  { name: 'category tree', path: '/open-api/cms/v1/category/tree?channel=news' },
+  { name: 'published list', path: '/open-api/cms/v1/article/published/page/list?offset=0&limit=10' },
+  {
+    name: 'list, 3+ char key',
+    path: `/open-api/cms/v1/article/published/page/list?offset=0&limit=10&searchKey=${encodeURIComponent('挖掘机')}`,
+  },
+  {
+    name: 'list, 2-char key',
+    path: `/open-api/cms/v1/article/published/page/list?offset=0&limit=10&searchKey=${encodeURIComponent('标识')}`,
+  },
+  { name: 'article detail', path: '/open-api/cms/v1/article/{uuid}/detail' },
+  { name: 'recommended apps', path: '/web-api/iip-operate/recommendCenter/list' },
+  { name: 'home blocks', path: '/web-api/portal/v1/home' },
 ];
+/** Generated published articles in the bench database (issue targets are set at 100 000). */
+const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -85,6 +100,10 @@ const base = `http://127.0.0.1:${port}`;
 let bare;
 try {
   await waitFor(`${base}/healthz`);
+
+  // A real article for the detail endpoint.
+  const newest = await (await fetch(`${base}/open-api/cms/v1/article/published/page/list?offset=0&limit=1`)).json();
+  for (const e of ENDPOINTS) e.path = e.path.replace('{uuid}', newest.data[0].rows[0].uuid);
 
   // Record each endpoint's answer; the bare server replays the same bytes.
   const fixtures = [];

@@ -32,8 +32,15 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // One log line per request (below) instead of Fastify's two: half the logging cost.
+    disableRequestLogging: true,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ req: request, res: { statusCode: reply.statusCode }, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
+  });
 
   app.decorate('config', config);
   app.decorate('database', database);

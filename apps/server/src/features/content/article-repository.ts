@@ -4,6 +4,7 @@ import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { containsKey } from './article-search.js';
+import type { ViewCounter } from './view-counter.js';
 
 /** The category trees, in display order; `channel` narrows to one list (news or knowledge). */
 export async function categoryTree(db: Kysely<Database>, channel?: string): Promise<CategoryNode[]> {
@@ -111,7 +112,7 @@ export async function publishedPage(
 }
 
 /** A published article by uuid; counts the view. Drafts and offline articles are not found. */
-export async function publishedDetail(db: Kysely<Database>, uuid: string): Promise<ArticleDetail> {
+export async function publishedDetail(db: Kysely<Database>, uuid: string, views: ViewCounter): Promise<ArticleDetail> {
   const row = await db
     .selectFrom('cms_article')
     .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
@@ -136,11 +137,7 @@ export async function publishedDetail(db: Kysely<Database>, uuid: string): Promi
     .where('cms_article.status', '=', 'published')
     .executeTakeFirst();
   if (!row) throw new NotFoundError('文章不存在或已下线');
-  await db
-    .updateTable('cms_article')
-    .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
-    .where('id', '=', row.id)
-    .execute();
+  const unwritten = views.add(row.id);
   return {
     id: row.id,
     uuid: row.uuid,
@@ -154,7 +151,7 @@ export async function publishedDetail(db: Kysely<Database>, uuid: string): Promi
     dataSourceName: row.data_source_name,
     expirationDay: row.expiration_day,
     content: row.content,
-    viewCount: row.view_count + 1,
+    viewCount: row.view_count + unwritten,
     // Spec section 3: the detail's category is `policy` or `news`; sub-categories report their tree.
     rootCategoryId: row.parentCode ?? row.code,
   };

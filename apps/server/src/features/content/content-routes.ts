@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
+import { TtlLruCache } from '../../lib/lru-cache.js';
 import { MAX_SEARCH_KEY } from './article-search.js';
+import { ViewCounter } from './view-counter.js';
 import { DEFAULT_SORT_ORDER, type SortOrder, categoryTree, publishedDetail, publishedPage } from './article-repository.js';
 
 const CategoryFields = {
@@ -77,6 +79,10 @@ function checkedTime(value: string | undefined, edge: 'start' | 'end', label: st
 /** Published content for the public site (spec section 7). */
 const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, dialect } = app.database;
+  const views = new ViewCounter(db, (err) => app.log.error({ err }, 'could not write article views'));
+  app.addHook('onClose', () => views.close());
+  // Every visitor gets the same pages: micro-cached 5 s per instance (docs/architecture.md).
+  const pages = new TtlLruCache<Awaited<ReturnType<typeof publishedPage>>>(1000, 5_000);
 
   app.get(
     '/open-api/cms/v1/category/tree',
@@ -106,17 +112,16 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const start = checkedTime(q.filterStartTime, 'start', '开始时间');
       const end = checkedTime(q.filterEndTime, 'end', '结束时间');
       if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
-      const searchKey = q.searchKey?.trim().slice(0, MAX_SEARCH_KEY);
-      const page = await publishedPage(db, dialect, {
+      const query = {
         offset: q.offset,
         limit: q.limit,
-        searchKey,
+        searchKey: q.searchKey?.trim().slice(0, MAX_SEARCH_KEY) || undefined,
         filterCategoryId: q.filterCategoryId || undefined,
         filterStartTime: start,
         filterEndTime: end,
         sortOrder: q.sortOrder as SortOrder,
-      });
-      return ok(page);
+      };
+      return ok(await pages.get(JSON.stringify(query), () => publishedPage(db, dialect, query)));
     },
   );
 
@@ -130,7 +135,7 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(ArticleDetailSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await publishedDetail(db, request.params.id)),
+    async (request) => ok(await publishedDetail(db, request.params.id, views)),
   );
 };
 

@@ -195,6 +195,27 @@ describe.each(testDialects())('published content on %s', (dialect) => {
     expect(second.viewCount).toBe(article.viewCount + 1);
   });
 
+  it('writes counted views to the database in batches', async () => {
+    const { ViewCounter } = await import('../view-counter.js');
+    const row = await t.database.db
+      .selectFrom('cms_article')
+      .select(['id', 'view_count'])
+      .where('status', '=', 'published')
+      .executeTakeFirstOrThrow();
+    const counter = new ViewCounter(
+      t.database.db,
+      (err) => {
+        throw err;
+      },
+      60_000,
+    );
+    expect(counter.add(row.id)).toBe(1);
+    expect(counter.add(row.id)).toBe(2);
+    await counter.close();
+    const after = await t.database.db.selectFrom('cms_article').select('view_count').where('id', '=', row.id).executeTakeFirstOrThrow();
+    expect(after.view_count).toBe(row.view_count + 2);
+  });
+
   it('does not show drafts, offline or unknown articles', async () => {
     const hidden = await t.database.db.selectFrom('cms_article').select(['uuid', 'status']).where('status', '!=', 'published').execute();
     expect(hidden.map((h) => h.status).sort()).toEqual(['draft', 'offline']);

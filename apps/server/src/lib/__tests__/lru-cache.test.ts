@@ -1,0 +1,26 @@
+import { describe, expect, it, vi } from 'vitest';
+import { TtlLruCache } from '../lru-cache.js';
+
+describe('TtlLruCache', () => {
+  it('shares concurrent loads, expires after the TTL and evicts the least recently used', async () => {
+    let clock = 0;
+    const cache = new TtlLruCache<number>(2, 100, () => clock);
+    const load = vi.fn(async () => 1);
+    await Promise.all([cache.get('a', load), cache.get('a', load)]);
+    expect(load).toHaveBeenCalledTimes(1);
+    await cache.get('b', async () => 2);
+    await cache.get('a', load); // a is now the most recent
+    await cache.get('c', async () => 3); // evicts b
+    expect(cache.size).toBe(2);
+    const reloadB = vi.fn(async () => 22);
+    expect(await cache.get('b', reloadB)).toBe(22);
+    clock = 150;
+    expect(await cache.get('a', async () => 11)).toBe(11);
+  });
+
+  it('does not keep failures', async () => {
+    const cache = new TtlLruCache<string>(10, 1000);
+    await expect(cache.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.get('k', async () => 'ok')).toBe('ok');
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * A small LRU map with a time to live, for micro-caching answers that every visitor shares
+ * (the published lists). Concurrent misses for one key share one load; failures are not kept.
+ */
+export class TtlLruCache<T> {
+  readonly #entries = new Map<string, { value: T; until: number }>();
+  readonly #loading = new Map<string, Promise<T>>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.#entries.get(key);
+    if (hit && hit.until > this.now()) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      return Promise.resolve(hit.value);
+    }
+    const pending = this.#loading.get(key);
+    if (pending) return pending;
+    const loading = load()
+      .then((value) => {
+        this.#entries.delete(key);
+        this.#entries.set(key, { value, until: this.now() + this.ttlMs });
+        if (this.#entries.size > this.maxEntries) {
+          const oldest = this.#entries.keys().next().value;
+          if (oldest !== undefined) this.#entries.delete(oldest);
+        }
+        return value;
+      })
+      .finally(() => this.#loading.delete(key));
+    this.#loading.set(key, loading);
+    return loading;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
