@@ -86,14 +86,21 @@ const summary = (r) => ({
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
 const port = await freePort();
+const serverEnv = {
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  SQLITE_FILE: path.join(dir, 'bench.sqlite'),
+  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+};
+// Fill the bench database first (migrations, demo seed, then the generated articles).
+const generated = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/generate-articles.js'), String(ARTICLES)], {
+  env: serverEnv,
+  stdio: 'inherit',
+});
+if (generated.status !== 0) throw new Error('generating the bench articles failed');
 const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SQLITE_FILE: path.join(dir, 'bench.sqlite'),
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
-  },
+  env: serverEnv,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const base = `http://127.0.0.1:${port}`;
@@ -166,7 +173,9 @@ try {
   const sum = (type) => assets.filter((a) => a.type === type).reduce((t, a) => t + a.gzip, 0);
   const firstVisit = { jsGzipBytes: sum('script'), cssGzipBytes: sum('stylesheet'), files: assets };
 
-  console.log(`\nendpoint              req/s    p50    p99   bare req/s  ratio  (${CONNECTIONS} connections, ${DURATION} s each)`);
+  console.log(
+    `\nendpoint              req/s    p50    p99   bare req/s  ratio  (${CONNECTIONS} connections, ${DURATION} s each, ${ARTICLES} generated articles)`,
+  );
   for (const r of rows) {
     console.log(
       `${r.endpoint.padEnd(20)} ${String(r.reqPerSec).padStart(6)} ${String(r.p50).padStart(5)}ms ${String(r.p99).padStart(4)}ms ${String(r.bare.reqPerSec).padStart(11)}  ${r.ratio.toFixed(2)}${r.errors ? `  errors ${r.errors}` : ''}`,
@@ -181,6 +190,7 @@ try {
     date: new Date().toISOString(),
     node: process.version,
     cpus: os.cpus().length,
+    articles: ARTICLES,
     connections: CONNECTIONS,
     durationSeconds: DURATION,
     endpoints: rows,

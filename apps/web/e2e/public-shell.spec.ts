@@ -63,8 +63,13 @@ test.describe('public shell', () => {
     await page.goto('/settled');
     await page.getByRole('link', { name: '返回首页' }).first().click();
     await expect(page).toHaveURL(`${baseURL}/`);
-    const login = page.getByRole('link', { name: /登\s*录/ });
-    await expect(login).toHaveAttribute('href', new RegExp(`^${baseURL}/cas/login\\?service=`));
+    await expect(page.getByRole('heading', { name: '应用推荐' })).toBeVisible();
+    const login = page.locator('.public-header').getByRole('link', { name: /登\s*录/ });
+    // The login address comes back to the page the visitor is on now.
+    await expect(login).toHaveAttribute(
+      'href',
+      `${baseURL}/cas/login?service=${encodeURIComponent(`${baseURL}/web/portal/cas/callback?target=%2F`)}`,
+    );
   });
 
   test('a progress bar shows while a route loads', async ({ page }) => {

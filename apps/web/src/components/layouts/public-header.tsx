@@ -8,7 +8,7 @@ import { ScrollMenu } from './scroll-menu';
 
 /** Public header (spec section 2): logo back to home, scrolling menu, login entry. */
 export function PublicHeader() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const { data: site } = useSiteInfo();
   const config = getRuntimeConfig();
   const origin = window.location.origin;
@@ -40,7 +40,7 @@ export function PublicHeader() {
           })}
         </ScrollMenu>
         <div className="public-header__actions">
-          <Button type="primary" href={centralLoginUrl()}>
+          <Button type="primary" href={centralLoginUrl(pathname + search)}>
             登录
           </Button>
         </div>
