@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 const children = [
   spawn('npm', ['run', 'dev', '-w', 'apps/server'], {
     stdio: 'inherit',
-    env: { PORT: '8071', PUBLIC_URL: 'http://localhost:8070', ...process.env },
+    env: { PORT: '8071', PUBLIC_URL: 'http://localhost:8070', SMS_OUTBOX: '1', ...process.env },
   }),
   spawn('npm', ['run', 'dev', '-w', 'apps/web'], { stdio: 'inherit', env: { DEV_API_TARGET: 'http://localhost:8071', ...process.env } }),
 ];

@@ -14,6 +14,7 @@ const proxied = [
   '/web/',
   '/api/',
   '/cas',
+  '/dev/',
   '/files',
   '/static',
   '/docs',

@@ -3,14 +3,21 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import applicationRoutes from './features/applications/application-routes.js';
+import casRoutes from './features/cas/cas-routes.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import homeRoutes from './features/home/home-routes.js';
+import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
+import registerRoutes from './features/register/register-routes.js';
+import { createSmsSender } from './features/sms/create-sms-sender.js';
 import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
 import { loggerOptions } from './lib/logger.js';
+import cookie from '@fastify/cookie';
 import apiDocs from './plugins/api-docs.js';
+import auth from './plugins/auth.js';
+import csrf from './plugins/csrf.js';
 import errorHandler from './plugins/error-handler.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
@@ -47,15 +54,21 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
 
   // 1. External plugins.
   await app.register(security);
+  await app.register(cookie);
   await app.register(apiDocs);
   // 2. App plugins.
   await app.register(errorHandler);
+  await app.register(csrf);
+  await app.register(auth);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
   await app.register(contentRoutes);
   await app.register(applicationRoutes);
   await app.register(homeRoutes);
+  if (config.auth.casEmbedded) await app.register(casRoutes, { prefix: '/cas' });
+  await app.register(portalAuthRoutes);
+  await app.register(registerRoutes, { sender: createSmsSender(config.smsEnv, app.log) });
   await app.register(fileRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);

@@ -26,6 +26,30 @@ export interface ServerConfig {
   /** Graceful shutdown: how long in-flight requests get before the process exits anyway. */
   shutdownGraceMs: number;
   trustProxy: boolean;
+  auth: AuthConfig;
+  /** SMS_PROVIDER and the provider's keys (SMS_*, ALIYUN_SMS_*, TENCENT_SMS_*); never logged. */
+  smsEnv: Record<string, string | undefined>;
+}
+
+/** Login, sessions, tokens and SMS codes (README, "Configuration"). */
+export interface AuthConfig {
+  /** Serve the embedded CAS 3.0 server under /cas (CAS_EMBEDDED=0 when an external CAS is used). */
+  casEmbedded: boolean;
+  /** The CAS server the portal validates tickets at (…/cas); unset: the embedded one, over loopback. */
+  casServerUrl: string | undefined;
+  /** Extra service URL prefixes the embedded CAS accepts besides this portal (comma-separated). */
+  casServices: string[];
+  serviceTicketSeconds: number;
+  tgtHours: number;
+  tgtIdleMinutes: number;
+  loginMaxFailures: number;
+  loginLockMinutes: number;
+  loginAttemptsPerMinute: number;
+  sessionHours: number;
+  tokenMinutes: number;
+  smsIpDailyLimit: number;
+  /** Expose the development SMS outbox at /dev/sms-outbox (never with a real SMS provider). */
+  smsOutbox: boolean;
 }
 
 /** Environment variable of each runtime-configuration key (documented in README.md). */
@@ -76,6 +100,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     seedDemo: env.SEED_DEMO !== '0',
     shutdownGraceMs: intFrom(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
     trustProxy: env.TRUST_PROXY === '1',
+    smsEnv: Object.fromEntries(Object.entries(env).filter(([k]) => /^(SMS_|ALIYUN_SMS_|TENCENT_SMS_)/.test(k))),
+    auth: {
+      casEmbedded: env.CAS_EMBEDDED !== '0',
+      casServerUrl: env.CAS_SERVER_URL ? trimSlash(env.CAS_SERVER_URL) : undefined,
+      casServices: (env.CAS_SERVICES ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      serviceTicketSeconds: intFrom(env.CAS_ST_SECONDS, 10, 'CAS_ST_SECONDS'),
+      tgtHours: intFrom(env.CAS_TGT_HOURS, 8, 'CAS_TGT_HOURS'),
+      tgtIdleMinutes: intFrom(env.CAS_TGT_IDLE_MINUTES, 120, 'CAS_TGT_IDLE_MINUTES'),
+      loginMaxFailures: intFrom(env.LOGIN_MAX_FAILURES, 5, 'LOGIN_MAX_FAILURES'),
+      loginLockMinutes: intFrom(env.LOGIN_LOCK_MINUTES, 15, 'LOGIN_LOCK_MINUTES'),
+      loginAttemptsPerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_MINUTE, 20, 'LOGIN_ATTEMPTS_PER_MINUTE'),
+      sessionHours: intFrom(env.SESSION_HOURS, 8, 'SESSION_HOURS'),
+      tokenMinutes: intFrom(env.TOKEN_MINUTES, 30, 'TOKEN_MINUTES'),
+      smsIpDailyLimit: intFrom(env.SMS_IP_DAILY_LIMIT, 50, 'SMS_IP_DAILY_LIMIT'),
+      smsOutbox: env.SMS_OUTBOX === '1',
+    },
   };
 }
 

@@ -2,6 +2,11 @@ import type { DatabaseHandle } from './db/database.js';
 import type { ServerConfig } from './config.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: a state-changing route that does not need X-Requested-With (form posts, CAS single logout). */
+    csrf?: boolean;
+  }
+
   interface FastifyInstance {
     config: ServerConfig;
     database: DatabaseHandle;

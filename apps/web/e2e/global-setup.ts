@@ -13,6 +13,7 @@ export default async function globalSetup() {
     HOST: '127.0.0.1',
     SQLITE_FILE: path.join(dir, 'portal.sqlite'),
     LOG_LEVEL: 'warn',
+    SMS_OUTBOX: '1',
     DATABASE_URL: '',
   });
   const server = await createPortalServer(config);

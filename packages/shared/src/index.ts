@@ -3,3 +3,4 @@ export * from './runtime-config.js';
 export * from './site.js';
 export * from './content.js';
 export * from './xss-corpus.js';
+export * from './auth.js';

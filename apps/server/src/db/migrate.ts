@@ -1,13 +1,15 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DialectName } from './database.js';
 import type { PortalMigration } from './migrations/helpers.js';
 import { siteMigration } from './migrations/0001-site.js';
 import { contentMigration } from './migrations/0002-content.js';
+import { accountsMigration } from './migrations/0003-accounts.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
   '0001-site': siteMigration,
   '0002-content': contentMigration,
+  '0003-accounts': accountsMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {
@@ -24,7 +26,15 @@ class PortalMigrationProvider implements MigrationProvider {
 
 /** Brings the schema up to date; safe at every start and from several instances at once. */
 export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new PortalMigrationProvider(dialect) });
+  // On PostgreSQL, pin the bookkeeping tables to the connection's schema: Kysely otherwise finds them
+  // in any schema of the database (another app's, or a parallel test's) and skips creating its own.
+  const schema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: new PortalMigrationProvider(dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -98,6 +98,125 @@ export interface HomeBlockTable {
   sort: number;
 }
 
+/** Server-wide secrets generated at first start (HMAC keys, the password-transport RSA key pair). */
+export interface SystemSecretTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+export type CertificationStatus = 'pending' | 'certified' | 'rejected';
+
+export interface EnterpriseTable {
+  id: Generated<number>;
+  name: string;
+  certification_status: CertificationStatus;
+  created_at: string;
+}
+
+export type AccountStatus = 'active' | 'disabled';
+
+export interface AccountTable {
+  id: Generated<number>;
+  username: string;
+  name: string;
+  phone: string;
+  email: Generated<string>;
+  /** Staff number shown in the header state (spec section 3). */
+  number: string;
+  /** argon2id. */
+  password_hash: string;
+  enterprise_id: number | null;
+  status: AccountStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+}
+
+export interface RoleAuthorityTable {
+  role_id: number;
+  authority: string;
+}
+
+export interface AccountRoleTable {
+  account_id: number;
+  role_id: number;
+}
+
+export interface PortalMenuTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  auth_code: string;
+  name: string;
+  path: string;
+  title: string;
+  icon: Generated<string>;
+  sort: Generated<number>;
+}
+
+export interface CasTgtTable {
+  id: string;
+  account_id: number;
+  created_at: string;
+  last_used_at: string;
+  expires_at: string;
+}
+
+export interface CasStTable {
+  id: string;
+  tgt_id: string;
+  service: string;
+  created_at: string;
+  expires_at: string;
+  from_login: Generated<number>;
+  validated_at: string | null;
+}
+
+export interface LoginFailureTable {
+  username: string;
+  failures: number;
+  last_failed_at: string;
+  locked_until: string | null;
+}
+
+export interface PortalSessionTable {
+  id: string;
+  account_id: number;
+  service_ticket: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SmsCodeTable {
+  id: Generated<number>;
+  purpose: string;
+  phone: string;
+  ip: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  account_id: number | null;
+  username: string;
+  enterprise_id: number | null;
+  action: string;
+  target: Generated<string>;
+  ip: string;
+  outcome: 'success' | 'failure';
+  detail: Generated<string>;
+  created_at: string;
+}
+
 export interface Database {
   site_setting: SiteSettingTable;
   nav_item: NavItemTable;
@@ -107,6 +226,19 @@ export interface Database {
   cms_article_gram: CmsArticleGramTable;
   app_application: AppApplicationTable;
   home_block: HomeBlockTable;
+  system_secret: SystemSecretTable;
+  enterprise: EnterpriseTable;
+  account: AccountTable;
+  role: RoleTable;
+  role_authority: RoleAuthorityTable;
+  account_role: AccountRoleTable;
+  portal_menu: PortalMenuTable;
+  cas_tgt: CasTgtTable;
+  cas_st: CasStTable;
+  login_failure: LoginFailureTable;
+  portal_session: PortalSessionTable;
+  sms_code: SmsCodeTable;
+  audit_log: AuditLogTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

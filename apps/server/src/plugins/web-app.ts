@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import { ResponseCode } from '@portal/shared';
 
 /** Path prefixes that belong to the API: an unknown one answers JSON 404, never the SPA. */
-const API_PREFIXES = ['/open-api/', '/web-api/', '/web/', '/api/', '/cas/', '/files/', '/static/', '/docs', '/openapi.json'];
+const API_PREFIXES = ['/open-api/', '/web-api/', '/web/', '/api/', '/cas/', '/dev/', '/files/', '/static/', '/docs', '/openapi.json'];
 
 function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix));

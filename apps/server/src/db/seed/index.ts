@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { seedAccounts } from './accounts-seed.js';
 import { seedContent } from './content-seed.js';
 import { seedSite } from './site-seed.js';
 
@@ -9,5 +10,6 @@ export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
   const seeded: string[] = [];
   if (await seedSite(db, now.toISOString())) seeded.push('site');
   if (await seedContent(db, now)) seeded.push('content');
+  if (await seedAccounts(db, now.toISOString())) seeded.push('accounts');
   return seeded;
 }

@@ -30,7 +30,7 @@ describe.each(testDialects())('bad input on %s', (dialect) => {
   afterAll(() => t.close());
 
   const post = (url: string, payload: string, type = 'application/json') =>
-    t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': type } });
+    t.app.inject({ method: 'POST', url, payload, headers: { 'content-type': type, 'x-requested-with': 'XMLHttpRequest' } });
 
   it('accepts a valid request', async () => {
     const res = await post('/web-api/test/v1/echo/7?limit=5', JSON.stringify({ name: '张三', count: 2 }));

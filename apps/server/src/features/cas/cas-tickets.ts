@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** CAS 3.0 §3.1.1 / §3.7: ticket ids are long, secure random, `A-Za-z0-9-` only, with their prefix. */
+export const newServiceTicketId = () => `ST-${randomBytes(24).toString('hex')}`;
+export const newTgtId = () => `TGT-${randomBytes(32).toString('hex')}`;
+
+export const SERVICE_TICKET_PATTERN = /^ST-[A-Za-z0-9-]{1,250}$/;
+
+export interface TicketPolicy {
+  serviceTicketSeconds: number;
+  tgtHours: number;
+  tgtIdleMinutes: number;
+}
+
+const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
+
+export class TicketStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly policy: TicketPolicy,
+  ) {}
+
+  async createTgt(accountId: number, now = new Date()): Promise<string> {
+    const id = newTgtId();
+    const iso = now.toISOString();
+    await this.db
+      .insertInto('cas_tgt')
+      .values({ id, account_id: accountId, created_at: iso, last_used_at: iso, expires_at: later(now, this.policy.tgtHours * 3_600_000) })
+      .execute();
+    return id;
+  }
+
+  /** The live TGT of a TGC cookie (Apereo defaults: 8 h hard, 2 h idle); touches its idle clock. */
+  async liveTgt(id: string | undefined, now = new Date()): Promise<{ id: string; accountId: number } | undefined> {
+    if (!id?.startsWith('TGT-')) return undefined;
+    const row = await this.db
+      .selectFrom('cas_tgt')
+      .select(['id', 'account_id', 'last_used_at', 'expires_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const idleLimit = new Date(now.getTime() - this.policy.tgtIdleMinutes * 60_000).toISOString();
+    if (row.expires_at <= now.toISOString() || row.last_used_at <= idleLimit) {
+      return undefined;
+    }
+    await this.db.updateTable('cas_tgt').set({ last_used_at: now.toISOString() }).where('id', '=', id).execute();
+    return { id: row.id, accountId: row.account_id };
+  }
+
+  async issueServiceTicket(tgtId: string, service: string, fromLogin: boolean, now = new Date()): Promise<string> {
+    const id = newServiceTicketId();
+    await this.db
+      .insertInto('cas_st')
+      .values({
+        id,
+        tgt_id: tgtId,
+        service,
+        created_at: now.toISOString(),
+        expires_at: later(now, this.policy.serviceTicketSeconds * 1000),
+        from_login: fromLogin ? 1 : 0,
+      })
+      .execute();
+    return id;
+  }
+
+  /**
+   * Claims a service ticket for validation. CAS 3.0 §3.1.1: a ticket is valid for ONE validation
+   * attempt, whatever its outcome, so it is marked first and judged afterwards.
+   */
+  async claimServiceTicket(id: string, now = new Date()) {
+    const claimed = await this.db
+      .updateTable('cas_st')
+      .set({ validated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('validated_at', 'is', null)
+      .executeTakeFirst();
+    if (!claimed.numUpdatedRows) return undefined;
+    return this.db
+      .selectFrom('cas_st')
+      .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
+      .select(['cas_st.service', 'cas_st.expires_at', 'cas_st.from_login', 'cas_tgt.account_id'])
+      .where('cas_st.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Ends a TGT; answers the service tickets it issued (their services get a single-logout message). */
+  async destroyTgt(id: string): Promise<{ id: string; service: string }[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const tickets = await trx.selectFrom('cas_st').select(['id', 'service']).where('tgt_id', '=', id).execute();
+      await trx.deleteFrom('cas_tgt').where('id', '=', id).execute();
+      return tickets;
+    });
+  }
+
+  /** Ends every TGT of an account except `keep` (after a password change); answers the ended ones' tickets. */
+  async destroyAccountTgts(accountId: number, keep: string | undefined): Promise<{ id: string; service: string }[]> {
+    let query = this.db.selectFrom('cas_tgt').select('id').where('account_id', '=', accountId);
+    if (keep) query = query.where('id', '!=', keep);
+    const tgts = await query.execute();
+    const tickets: { id: string; service: string }[] = [];
+    for (const tgt of tgts) tickets.push(...(await this.destroyTgt(tgt.id)));
+    return tickets;
+  }
+
+  /** Housekeeping: expired TGTs (with their tickets) and old service tickets. */
+  async purgeExpired(now = new Date()): Promise<void> {
+    const iso = now.toISOString();
+    const idleLimit = new Date(now.getTime() - this.policy.tgtIdleMinutes * 60_000).toISOString();
+    await this.db
+      .deleteFrom('cas_tgt')
+      .where((eb) => eb.or([eb('expires_at', '<=', iso), eb('last_used_at', '<=', idleLimit)]))
+      .execute();
+  }
+}

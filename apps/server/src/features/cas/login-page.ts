@@ -1,0 +1,114 @@
+/** The embedded CAS server's pages: server-rendered HTML, no scripts (the CSP allows none inline). */
+
+const esc = (value: string) =>
+  value.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function layout(title: string, casBase: string, body: string): string {
+  return `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${esc(title)} - Engineering e+ 统一身份认证</title>
+<link rel="icon" href="${esc(casBase)}/assets/logo.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${esc(casBase)}/assets/login.css">
+</head>
+<body>
+<main class="cas">
+  <section class="cas-brand" aria-hidden="true">
+    <div class="cas-brand__logo"><img src="${esc(casBase)}/assets/logo.svg" alt="" width="40" height="40"><span>Engineering e+</span></div>
+    <h2>工业互联网平台</h2>
+    <p>一个账号，通行门户、应用中心、开放服务与控制台</p>
+    <ul>
+      <li>设备上云与远程运维</li>
+      <li>工业标识解析与产品追溯</li>
+      <li>工业 APP 与开发者工具</li>
+    </ul>
+  </section>
+  <section class="cas-card">${body}</section>
+</main>
+<footer class="cas-footer">© 2026 工程机械集团有限公司 版权所有 · 统一身份认证服务（CAS 3.0）</footer>
+</body>
+</html>`;
+}
+
+export interface LoginPageModel {
+  casBase: string;
+  portalBase: string;
+  service: string | undefined;
+  renew: boolean;
+  execution: string;
+  username?: string;
+  error?: string;
+}
+
+export function loginPage(m: LoginPageModel): string {
+  const action = `${m.casBase}/login${m.service ? `?service=${encodeURIComponent(m.service)}` : ''}`;
+  return layout(
+    '登录',
+    m.casBase,
+    `<h1>账号登录</h1>
+<p class="cas-card__sub">欢迎使用 Engineering e+ 统一身份认证</p>
+${m.error ? `<div class="cas-alert" role="alert">${esc(m.error)}</div>` : ''}
+<form method="post" action="${esc(action)}" class="cas-form" autocomplete="on">
+  <label for="username">账号</label>
+  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="请输入用户名或手机号" value="${esc(m.username ?? '')}"${m.username ? '' : ' autofocus'}>
+  <label for="password">密码</label>
+  <input id="password" name="password" type="password" required maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>
+  <input type="hidden" name="execution" value="${esc(m.execution)}">
+  ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
+  <button type="submit">登 录</button>
+</form>
+<div class="cas-links">
+  <a href="${esc(m.portalBase)}/?register=1">没有账号？立即注册</a>
+  <a href="${esc(m.portalBase)}/">返回门户首页</a>
+</div>`,
+  );
+}
+
+export function messagePage(casBase: string, title: string, text: string, links: { href: string; label: string }[]): string {
+  return layout(
+    title,
+    casBase,
+    `<h1>${esc(title)}</h1>
+<p class="cas-card__text">${esc(text)}</p>
+<div class="cas-links cas-links--buttons">${links.map((l) => `<a class="cas-button" href="${esc(l.href)}">${esc(l.label)}</a>`).join('')}</div>`,
+  );
+}
+
+export const LOGIN_CSS = `*{box-sizing:border-box}
+html,body{margin:0;height:100%}
+body{font-family:-apple-system,BlinkMacSystemFont,"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC",sans-serif;color:#1f2937;
+background:#eef3fb radial-gradient(circle at 12% 18%,rgba(22,119,255,.16),transparent 42%),radial-gradient(circle at 88% 80%,rgba(19,194,194,.14),transparent 40%);
+display:flex;flex-direction:column;min-height:100vh}
+.cas{flex:1;display:flex;align-items:center;justify-content:center;gap:0;padding:48px 16px}
+.cas-brand{width:420px;min-height:460px;padding:48px 40px;color:#fff;border-radius:16px 0 0 16px;
+background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shadow:0 20px 60px rgba(11,61,145,.25)}
+.cas-brand__logo{display:flex;align-items:center;gap:12px;font-size:22px;font-weight:700;letter-spacing:.5px}
+.cas-brand__logo img{background:#fff;border-radius:10px;padding:4px}
+.cas-brand h2{margin:56px 0 12px;font-size:30px;font-weight:700}
+.cas-brand p{margin:0 0 32px;opacity:.9;line-height:1.7}
+.cas-brand ul{margin:0;padding:0;list-style:none}
+.cas-brand li{padding:10px 0 10px 28px;position:relative;opacity:.95}
+.cas-brand li::before{content:"";position:absolute;left:0;top:15px;width:14px;height:14px;border-radius:50%;border:3px solid rgba(255,255,255,.85)}
+.cas-card{width:400px;min-height:460px;background:#fff;padding:48px 40px;border-radius:0 16px 16px 0;box-shadow:0 20px 60px rgba(15,23,42,.12)}
+.cas-card h1{margin:0;font-size:24px}
+.cas-card__sub,.cas-card__text{margin:8px 0 24px;color:#6b7280;line-height:1.7}
+.cas-alert{margin:0 0 16px;padding:10px 14px;border:1px solid #ffccc7;background:#fff2f0;color:#cf1322;border-radius:8px;font-size:14px}
+.cas-form{display:flex;flex-direction:column}
+.cas-form label{font-size:14px;color:#374151;margin:4px 0 6px}
+.cas-form input{height:42px;padding:0 12px;border:1px solid #d0d7e2;border-radius:8px;font-size:15px;margin-bottom:14px;outline:none;transition:border-color .2s,box-shadow .2s}
+.cas-form input:focus{border-color:#1677ff;box-shadow:0 0 0 3px rgba(22,119,255,.15)}
+.cas-form button,.cas-button{height:44px;margin-top:8px;border:0;border-radius:8px;background:#1677ff;color:#fff;font-size:16px;cursor:pointer;letter-spacing:2px;text-decoration:none;display:inline-flex;align-items:center;justify-content:center;padding:0 20px}
+.cas-form button:hover,.cas-button:hover{background:#4096ff}
+.cas-links{display:flex;justify-content:space-between;margin-top:20px;font-size:14px}
+.cas-links a{color:#1677ff;text-decoration:none}
+.cas-links--buttons{justify-content:flex-start;gap:12px}
+.cas-links--buttons .cas-button{color:#fff;margin:0}
+.cas-footer{text-align:center;color:#8a94a6;font-size:12px;padding:16px}
+@media (max-width:860px){.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
+`;
+
+/** The portal logo (same as the web app's favicon). */
+export const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1f6fff"/><stop offset="1" stop-color="#0f3d8c"/></linearGradient></defs><rect width="64" height="64" rx="14" fill="url(#g)"/><path d="M18 18h24v6H25v5h15v6H25v5h17v6H18z" fill="#fff"/><path d="M44 28h4v4h4v4h-4v4h-4v-4h-4v-4h4z" fill="#ffb020"/></svg>`;

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { logoutRequestXml } from './cas-responses.js';
+
+const SLO_TIMEOUT_MS = 3000;
+
+/**
+ * CAS single logout (protocol §2.3.3): POST a SAML LogoutRequest to every service that received a
+ * ticket in the ended session. Sent in parallel and awaited (briefly) so the portal session is gone
+ * before the browser lands back on it; errors are logged and otherwise ignored, as the protocol says.
+ */
+export async function sendSingleLogout(tickets: { id: string; service: string }[], log: FastifyBaseLogger): Promise<void> {
+  await Promise.all(
+    tickets.map(async (ticket) => {
+      const body = new URLSearchParams({ logoutRequest: logoutRequestXml(ticket.id, `LR-${randomBytes(12).toString('hex')}`, new Date()) });
+      try {
+        const res = await fetch(ticket.service, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(SLO_TIMEOUT_MS),
+        });
+        await res.arrayBuffer();
+      } catch (err) {
+        log.warn({ service: new URL(ticket.service).origin, err: (err as Error).message }, 'single logout message not delivered');
+      }
+    }),
+  );
+}

@@ -1,0 +1,359 @@
+import { privateDecrypt, constants as cryptoConstants } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
+import { type TSchema, Type } from 'typebox';
+import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
+import { acceptFormBodies } from '../../lib/form-body.js';
+import { requestOrigin } from '../../lib/request-origin.js';
+import { portalUser } from '../accounts/account-repository.js';
+import { hashPassword, verifyPassword } from '../accounts/passwords.js';
+import { passwordTransportKeys } from '../accounts/secrets.js';
+import { AuditAction, recordAudit } from '../audit/audit-log.js';
+import { sessionIndexOf } from '../cas/cas-responses.js';
+import { TicketStore } from '../cas/cas-tickets.js';
+import { sendSingleLogout } from '../cas/single-logout.js';
+import { TOKEN_TYPE } from './access-tokens.js';
+import { validateServiceTicket } from './cas-client.js';
+import { SESSION_COOKIE } from './portal-sessions.js';
+
+const CALLBACK_PATH = '/web/portal/cas/callback';
+
+/** A console route; menus nest three levels at most (deeper children are not sent). */
+function routerSchema(depth: number): TSchema {
+  return Type.Object({
+    authCode: Type.String(),
+    name: Type.String(),
+    path: Type.String(),
+    meta: Type.Object({ title: Type.String(), icon: Type.String() }),
+    children: depth > 1 ? Type.Array(routerSchema(depth - 1)) : Type.Array(Type.Object({}), { maxItems: 0 }),
+  });
+}
+const Router = routerSchema(3);
+const MenuEntry = Type.Object({
+  routers: Type.Array(Router),
+  user: Type.Object({
+    name: Type.String(),
+    username: Type.String(),
+    telephone: Type.String(),
+    number: Type.String(),
+    enterpriseName: Type.String(),
+    enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+  token: Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() }),
+  authorities: Type.Array(Type.String()),
+});
+const TokenAnswer = Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() });
+const AppMenu = Type.Object({ name: Type.String(), path: Type.String(), title: Type.String(), icon: Type.String() });
+const PasswordBody = Type.Object({
+  oldPassword: Type.String({ maxLength: 1024 }),
+  newPassword: Type.String({ maxLength: 1024 }),
+  confirmPassword: Type.String({ maxLength: 1024 }),
+});
+
+/**
+ * A redirect target after login: a path of this site only (no open redirect). Anything else,
+ * including `//host`, `/\host` and absolute URLs to other origins, becomes `/`.
+ */
+export function safeTarget(target: string | undefined, base: string): string {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/';
+  try {
+    const url = new URL(target, base);
+    if (url.origin !== new URL(base).origin) return '/';
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return '/';
+  }
+}
+
+/** The service URL the CAS saw: this request's URL without the `ticket` parameter. */
+function serviceUrl(base: string, rawUrl: string): string {
+  const [path = '', query = ''] = rawUrl.split('?', 2) as [string, string?];
+  const kept = query
+    .split('&')
+    .filter((p) => p && !p.startsWith('ticket='))
+    .join('&');
+  return `${base}${path}${kept ? `?${kept}` : ''}`;
+}
+
+const SILENT_SCRIPT = `(function(){var b=document.body;parent.postMessage({type:'portal-sso',loggedIn:b.getAttribute('data-logged-in')==='1'},location.origin);})();`;
+
+/**
+ * The portal side of login (docs/architecture.md, "Login, session and token"): the CAS callback,
+ * the menus call, the token endpoint, the password-transport key and the password change.
+ */
+const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  acceptFormBodies(app);
+  const { auth } = app.config;
+  const db = app.database.db;
+  const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
+
+  /** Where tickets are validated: the configured CAS, or the embedded one over loopback. */
+  function casServerUrl(): string {
+    if (auth.casServerUrl) return auth.casServerUrl;
+    const address = app.server.address() as AddressInfo | null;
+    const host = !address || address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${address?.port ?? app.config.port}/cas`;
+  }
+
+  const cookieOptions = (request: FastifyRequest) => ({
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: request.protocol === 'https',
+  });
+
+  function silentPage(reply: FastifyReply, loggedIn: boolean) {
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>SSO</title></head><body data-logged-in="${loggedIn ? '1' : '0'}"><script src="/web/portal/cas/silent.js"></script></body></html>`,
+      );
+  }
+
+  function failurePage(reply: FastifyReply, request: FastifyRequest, description: string) {
+    const login = new URL(`${portalBase(request)}/`);
+    const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
+    return reply
+      .code(401)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>登录失败 - Engineering e+</title>` +
+          `<link rel="stylesheet" href="/cas/assets/login.css"></head><body><main class="cas"><section class="cas-card" style="border-radius:16px">` +
+          `<h1>登录验证失败</h1><p class="cas-card__text">${esc(description)}，请重新登录。</p>` +
+          `<div class="cas-links cas-links--buttons"><a class="cas-button" href="${esc(login.toString())}">返回门户首页</a></div></section></main></body></html>`,
+      );
+  }
+
+  app.get(
+    CALLBACK_PATH,
+    {
+      schema: {
+        tags: ['portal-auth'],
+        summary: 'CAS 登录回调：校验票据、建立门户会话并返回原页面',
+        querystring: Type.Object({
+          target: Type.Optional(Type.String({ maxLength: 2000 })),
+          ticket: Type.Optional(Type.String({ maxLength: 300 })),
+          mode: Type.Optional(Type.Literal('silent')),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const base = portalBase(request);
+      const silent = request.query.mode === 'silent';
+      const target = safeTarget(request.query.target, base);
+      const { ticket } = request.query;
+      // gateway=true without an SSO session comes back without a ticket: browse on as a visitor.
+      if (!ticket) return silent ? silentPage(reply, false) : reply.code(303).header('location', target).send();
+
+      const validation = await validateServiceTicket(casServerUrl(), serviceUrl(base, request.url), ticket);
+      if (!validation.ok) {
+        request.log.warn({ cas: validation.code }, 'service ticket rejected');
+        return silent ? silentPage(reply, false) : failurePage(reply, request, validation.description);
+      }
+      const account = await db.selectFrom('account').select(['id', 'status']).where('username', '=', validation.user).executeTakeFirst();
+      if (!account || account.status !== 'active') {
+        return silent ? silentPage(reply, false) : failurePage(reply, request, '该账号未在门户开通或已停用');
+      }
+      await app.sessions.close(request.cookies[SESSION_COOKIE]);
+      const session = await app.sessions.open(account.id, ticket);
+      reply.setCookie(SESSION_COOKIE, session, cookieOptions(request));
+      return silent ? silentPage(reply, true) : reply.code(303).header('cache-control', 'no-store').header('location', target).send();
+    },
+  );
+
+  // CAS single logout (protocol §2.3.3): the CAS posts `logoutRequest` to the service URL.
+  app.post(
+    CALLBACK_PATH,
+    {
+      config: { csrf: false },
+      schema: {
+        tags: ['portal-auth'],
+        summary: 'CAS 单点登出通知',
+        body: Type.Object({ logoutRequest: Type.String({ maxLength: 10_000 }) }),
+      },
+    },
+    async (request, reply) => {
+      const serviceTicket = sessionIndexOf(request.body.logoutRequest);
+      if (!serviceTicket) throw new BadRequestError('单点登出请求格式不正确');
+      const closed = await app.sessions.closeByServiceTicket(serviceTicket);
+      request.log.info({ closed }, 'single logout');
+      return reply.code(200).type('text/plain; charset=utf-8').send('ok');
+    },
+  );
+
+  app.get('/web/portal/cas/silent.js', { schema: { hide: true } }, (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(SILENT_SCRIPT),
+  );
+
+  app.get(
+    '/web/portal/menu/list',
+    {
+      schema: {
+        tags: ['portal-auth'],
+        summary: '菜单、用户与令牌（访客为空列表）',
+        response: { 200: Envelope(MenuEntry), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const session = await app.sessions.fromCookie(request.cookies[SESSION_COOKIE]);
+      const profile = session && (await app.accounts.profile(session.accountId));
+      if (!session || !profile) return ok([]);
+      return ok({
+        routers: await app.accounts.routers(profile.authorities),
+        user: portalUser(profile),
+        token: {
+          token_type: TOKEN_TYPE,
+          access_token: app.tokens.issue(session.key, session.accountId),
+          expires_in: app.tokens.lifetimeSeconds,
+        },
+        authorities: profile.authorities,
+      });
+    },
+  );
+
+  app.get(
+    '/web/portal/app/menus',
+    {
+      schema: {
+        tags: ['portal-auth'],
+        summary: '门户应用菜单（控制台入口；非空表示需要登录）',
+        response: { 200: Envelope(AppMenu), ...errorResponses },
+      },
+    },
+    async () => ok(await app.accounts.appMenus()),
+  );
+
+  /** CORS for the token endpoint: registered origins only, with credentials. */
+  function allowOrigin(request: FastifyRequest, reply: FastifyReply) {
+    const origin = request.headers.origin;
+    if (!origin) return;
+    const registered = origin === portalBase(request) || auth.casServices.some((s) => new URL(s).origin === origin);
+    if (!registered) return;
+    reply
+      .header('access-control-allow-origin', origin)
+      .header('access-control-allow-credentials', 'true')
+      .header('access-control-allow-headers', 'X-Requested-With, Authorization, Content-Type')
+      .header('access-control-allow-methods', 'GET, OPTIONS')
+      .header('vary', 'Origin');
+  }
+
+  app.options('/web/portal/oauth/token', { schema: { hide: true } }, (request, reply) => {
+    allowOrigin(request, reply);
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/web/portal/oauth/token',
+    {
+      schema: {
+        tags: ['portal-auth'],
+        summary: '换取新的访问令牌（需登录会话）',
+        response: { 200: Envelope(TokenAnswer), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      allowOrigin(request, reply);
+      reply.header('cache-control', 'no-store');
+      const session = await app.sessions.fromCookie(request.cookies[SESSION_COOKIE]);
+      if (!session) throw new UnauthorizedError('登录已失效，请重新登录');
+      return ok({
+        token_type: TOKEN_TYPE,
+        access_token: app.tokens.issue(session.key, session.accountId),
+        expires_in: app.tokens.lifetimeSeconds,
+      });
+    },
+  );
+
+  app.get(
+    '/web/portal/account/public-key',
+    {
+      schema: {
+        tags: ['portal-auth'],
+        summary: '密码传输公钥（RSA-OAEP SHA-256，SPKI DER base64）',
+        response: { 200: Envelope(Type.Object({ algorithm: Type.String(), publicKey: Type.String() })), ...errorResponses },
+      },
+    },
+    async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: (await passwordTransportKeys(db)).publicKey }),
+  );
+
+  app.put(
+    '/web/portal/account/password',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['portal-auth'],
+        summary: '修改密码（三个字段均以 RSA-OAEP 加密后 base64 传输）',
+        body: PasswordBody,
+        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      if (!principal) throw new UnauthorizedError();
+      const { privateKey } = await passwordTransportKeys(db);
+      const decrypt = (value: string): string => {
+        try {
+          return privateDecrypt(
+            { key: privateKey, padding: cryptoConstants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+            Buffer.from(value, 'base64'),
+          ).toString('utf8');
+        } catch {
+          throw new BadRequestError('密码数据无法解密，请刷新页面后重试');
+        }
+      };
+      const oldPassword = decrypt(request.body.oldPassword);
+      const newPassword = decrypt(request.body.newPassword);
+      const confirmPassword = decrypt(request.body.confirmPassword);
+      // Spec section 5, "Change password", checked again on the server.
+      if (!oldPassword) throw new BadRequestError('请输入原密码');
+      if (!newPassword) throw new BadRequestError('请输入密码');
+      if ([...newPassword].length < PASSWORD_MIN) throw new BadRequestError('请输入至少6位密码');
+      if ([...newPassword].length > PASSWORD_MAX) throw new BadRequestError('密码最多18个字符');
+      if (!confirmPassword) throw new BadRequestError('请再次输入密码');
+      if (confirmPassword !== newPassword) throw new BadRequestError('两次输入密码不一致');
+
+      const audit = (outcome: 'success' | 'failure', detail: string) =>
+        recordAudit(db, request.log, {
+          accountId: principal.accountId,
+          username: principal.profile.username,
+          enterpriseId: principal.profile.enterpriseId,
+          action: AuditAction.PasswordChange,
+          ip: request.ip,
+          outcome,
+          detail,
+        });
+      const account = await db
+        .selectFrom('account')
+        .select('password_hash')
+        .where('id', '=', principal.accountId)
+        .executeTakeFirstOrThrow();
+      if (!(await verifyPassword(account.password_hash, oldPassword))) {
+        await audit('failure', '原密码错误');
+        throw new BadRequestError('原密码错误');
+      }
+      if (newPassword === oldPassword) throw new BadRequestError('新密码不能与原密码相同');
+      const passwordHash = await hashPassword(newPassword);
+      await db
+        .updateTable('account')
+        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+        .where('id', '=', principal.accountId)
+        .execute();
+      // Every other login of this account ends: its portal sessions, and with the embedded CAS its other SSO sessions.
+      await app.sessions.closeOthers(principal.accountId, principal.sessionKey);
+      if (auth.casEmbedded) {
+        const own = await db.selectFrom('cas_st').select('tgt_id').where('id', '=', principal.serviceTicket).executeTakeFirst();
+        await sendSingleLogout(await new TicketStore(db, auth).destroyAccountTgts(principal.accountId, own?.tgt_id), request.log);
+      }
+      await audit('success', '');
+      return ok([], '密码修改成功');
+    },
+  );
+};
+
+export default portalAuthRoutes;

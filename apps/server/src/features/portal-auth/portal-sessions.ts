@@ -1,0 +1,74 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+/** The portal's session cookie: a random id; the table keeps only its SHA-256. */
+export const SESSION_COOKIE = 'PORTAL_SESSION';
+
+const digest = (id: string) => createHash('sha256').update(id).digest('hex');
+
+export interface LiveSession {
+  /** The stored key (SHA-256 of the cookie); tokens name it. */
+  key: string;
+  accountId: number;
+  serviceTicket: string;
+}
+
+export class PortalSessions {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly hours: number,
+  ) {}
+
+  /** Opens a session for an account logged in through `serviceTicket`; answers the cookie value. */
+  async open(accountId: number, serviceTicket: string, now = new Date()): Promise<string> {
+    const id = randomBytes(32).toString('base64url');
+    await this.db
+      .insertInto('portal_session')
+      .values({
+        id: digest(id),
+        account_id: accountId,
+        service_ticket: serviceTicket,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + this.hours * 3_600_000).toISOString(),
+      })
+      .execute();
+    return id;
+  }
+
+  async fromCookie(cookie: string | undefined, now = new Date()): Promise<LiveSession | undefined> {
+    if (!cookie || cookie.length > 100) return undefined;
+    return this.byKey(digest(cookie), now);
+  }
+
+  async byKey(key: string, now = new Date()): Promise<LiveSession | undefined> {
+    const row = await this.db
+      .selectFrom('portal_session')
+      .innerJoin('account', 'account.id', 'portal_session.account_id')
+      .select(['portal_session.id', 'portal_session.account_id', 'portal_session.service_ticket', 'portal_session.expires_at'])
+      .where('portal_session.id', '=', key)
+      .where('account.status', '=', 'active')
+      .executeTakeFirst();
+    if (!row || row.expires_at <= now.toISOString()) return undefined;
+    return { key: row.id, accountId: row.account_id, serviceTicket: row.service_ticket };
+  }
+
+  async close(cookie: string | undefined): Promise<void> {
+    if (cookie) await this.db.deleteFrom('portal_session').where('id', '=', digest(cookie)).execute();
+  }
+
+  /** CAS single logout names the service ticket that opened the session. */
+  async closeByServiceTicket(serviceTicket: string): Promise<number> {
+    const r = await this.db.deleteFrom('portal_session').where('service_ticket', '=', serviceTicket).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** After a password change: every other session of the account ends. */
+  async closeOthers(accountId: number, keepKey: string): Promise<void> {
+    await this.db.deleteFrom('portal_session').where('account_id', '=', accountId).where('id', '!=', keepKey).execute();
+  }
+
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.db.deleteFrom('portal_session').where('expires_at', '<=', now.toISOString()).execute();
+  }
+}

@@ -1,0 +1,223 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  EMAIL_PATTERN,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  REGISTER_PHONE_PATTERN,
+  RegisterMessage,
+  Role,
+  SMS_PHONE_PATTERN,
+} from '@portal/shared';
+import { Type } from 'typebox';
+import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { hashPassword } from '../accounts/passwords.js';
+import { randomKey, sharedSecret } from '../accounts/secrets.js';
+import { AuditAction, recordAudit } from '../audit/audit-log.js';
+import { LogSmsSender } from '../sms/log-sms-sender.js';
+import type { SmsSender } from '../sms/sms-sender.js';
+import { SmsCodes } from './sms-codes.js';
+
+/** Mainland mobile numbers: spaces, dashes and a leading +86 / 0086 are stripped (protocols.md). */
+export function normalisePhone(raw: string): string {
+  return raw.replace(/[\s-]/g, '').replace(/^(\+86|0086)/, '');
+}
+
+/** Usernames: 3–32 letters, digits or underscores, starting with a letter (so a username is never a phone number). */
+const USERNAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{2,31}$/;
+
+const RegisterBody = Type.Object({
+  username: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 200 })),
+  enterpriseName: Type.Optional(Type.String({ maxLength: 200 })),
+  password: Type.Optional(Type.String({ maxLength: 200 })),
+  phone: Type.Optional(Type.String({ maxLength: 32 })),
+  smsCode: Type.Optional(Type.String({ maxLength: 32 })),
+});
+
+interface RegisterInput {
+  username: string;
+  email: string;
+  enterpriseName: string;
+  password: string;
+  phone: string;
+  smsCode: string;
+}
+
+/** Spec section 5, "Registration": the same rules and messages as the dialog, in the same order. */
+export function validateRegistration(body: Partial<Record<keyof RegisterInput, string | undefined>>): RegisterInput {
+  const username = (body.username ?? '').trim();
+  const email = (body.email ?? '').trim();
+  const enterpriseName = (body.enterpriseName ?? '').trim();
+  const password = body.password ?? '';
+  const phone = normalisePhone(body.phone ?? '');
+  const smsCode = (body.smsCode ?? '').trim();
+  if (!username) throw new BadRequestError(RegisterMessage.usernameRequired);
+  if (!USERNAME_PATTERN.test(username)) throw new BadRequestError('用户名为 3-32 位字母、数字或下划线，以字母开头');
+  if (email && (!EMAIL_PATTERN.test(email) || email.length > 100)) throw new BadRequestError(RegisterMessage.emailInvalid);
+  if (enterpriseName.length > 100) throw new BadRequestError('企业名称最多100个字符');
+  if (!password) throw new BadRequestError(RegisterMessage.passwordRequired);
+  if ([...password].length < PASSWORD_MIN) throw new BadRequestError(RegisterMessage.passwordTooShort);
+  if ([...password].length > PASSWORD_MAX) throw new BadRequestError(RegisterMessage.passwordTooLong);
+  if (!phone) throw new BadRequestError(RegisterMessage.phoneRequired);
+  if (!REGISTER_PHONE_PATTERN.test(phone)) throw new BadRequestError(RegisterMessage.phoneInvalid);
+  if (!smsCode) throw new BadRequestError(RegisterMessage.smsCodeRequired);
+  if (!/^\d{6}$/.test(smsCode)) throw new BadRequestError('验证码为 6 位数字');
+  return { username, email, enterpriseName, password, phone, smsCode };
+}
+
+/** Unique-constraint violations on either engine (a concurrent registration won the race). */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return (
+    e.code === '23505' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    (typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed'))
+  );
+}
+
+export interface RegisterRoutesOptions {
+  sender: SmsSender;
+}
+
+/** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7). */
+const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, { sender }) => {
+  const db = app.database.db;
+  const key = Buffer.from(await sharedSecret(db, 'sms-code-hmac', randomKey), 'base64');
+  const codes = new SmsCodes(db, app.database.dialect, key, app.config.auth.smsIpDailyLimit);
+
+  app.post(
+    '/web-api/register/v1/sms',
+    {
+      schema: {
+        tags: ['register'],
+        summary: '发送注册短信验证码',
+        querystring: Type.Object({ phone: Type.Optional(Type.String({ maxLength: 32 })) }),
+        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const phone = normalisePhone(request.query.phone ?? '');
+      if (!phone) throw new BadRequestError(RegisterMessage.phoneRequired);
+      if (!SMS_PHONE_PATTERN.test(phone)) throw new BadRequestError(RegisterMessage.phoneInvalid);
+      // The answer is the same whether or not the phone is registered (protocols.md).
+      const issued = await codes.issue('register', phone, request.ip);
+      try {
+        await sender.send({ phone, templateKey: 'register', params: { code: issued.code } });
+      } catch (err) {
+        await codes.withdraw(issued.id);
+        request.log.error({ err: (err as Error).message, provider: sender.name }, 'SMS not sent');
+        throw new AppError('短信发送失败，请稍后再试', 503);
+      }
+      return ok([], '验证码已发送，请注意查收');
+    },
+  );
+
+  app.post(
+    '/web-api/register/v1/user',
+    {
+      schema: {
+        tags: ['register'],
+        summary: '注册账号（手机号 + 短信验证码）',
+        body: RegisterBody,
+        response: { 200: Envelope(Type.Object({ username: Type.String() })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const input = validateRegistration(request.body);
+      const codeId = await codes.check('register', input.phone, input.smsCode);
+      const passwordHash = await hashPassword(input.password);
+      const now = new Date().toISOString();
+      let created: { accountId: number; enterpriseId: number | null };
+      try {
+        created = await db.transaction().execute(async (trx) => {
+          if (await trx.selectFrom('account').select('id').where('username', '=', input.username).executeTakeFirst()) {
+            throw new ConflictError('用户名已存在');
+          }
+          if (await trx.selectFrom('account').select('id').where('phone', '=', input.phone).executeTakeFirst()) {
+            throw new ConflictError('该手机号已注册，请直接登录');
+          }
+          let enterpriseId: number | null = null;
+          if (input.enterpriseName) {
+            if (await trx.selectFrom('enterprise').select('id').where('name', '=', input.enterpriseName).executeTakeFirst()) {
+              throw new ConflictError('该企业已注册，请联系企业管理员为您开通账号');
+            }
+            const row = await trx
+              .insertInto('enterprise')
+              .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            enterpriseId = row.id;
+          }
+          await SmsCodes.consume(trx, codeId);
+          const account = await trx
+            .insertInto('account')
+            .values({
+              username: input.username,
+              name: input.username,
+              phone: input.phone,
+              email: input.email,
+              number: '',
+              password_hash: passwordHash,
+              enterprise_id: enterpriseId,
+              status: 'active',
+              created_at: now,
+              updated_at: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          // Whoever registers an enterprise administers it (pending certification); others start as staff.
+          const roleCode = enterpriseId === null ? Role.EnterpriseStaff : Role.EnterpriseAdmin;
+          const role = await trx.selectFrom('role').select('id').where('code', '=', roleCode).executeTakeFirst();
+          if (role) await trx.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
+          return { accountId: account.id, enterpriseId };
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new ConflictError('用户名或手机号已注册');
+        throw err;
+      }
+      await recordAudit(db, request.log, {
+        accountId: created.accountId,
+        username: input.username,
+        enterpriseId: created.enterpriseId,
+        action: AuditAction.Register,
+        target: input.enterpriseName,
+        ip: request.ip,
+        outcome: 'success',
+      });
+      return ok({ username: input.username }, '注册成功，请使用账号和密码登录');
+    },
+  );
+
+  // The development outbox: only a development or test server with the log sender exposes it.
+  if (app.config.auth.smsOutbox && sender instanceof LogSmsSender) {
+    app.get(
+      '/dev/sms-outbox',
+      {
+        schema: {
+          tags: ['register'],
+          summary: '开发环境短信发件箱（仅开发/测试服务器）',
+          querystring: Type.Object({ phone: Type.Optional(Type.String({ maxLength: 32 })) }),
+          response: {
+            200: Envelope(
+              Type.Object({
+                phone: Type.String(),
+                templateKey: Type.String(),
+                params: Type.Record(Type.String(), Type.String()),
+                sentAt: Type.String(),
+              }),
+            ),
+            ...errorResponses,
+          },
+        },
+      },
+      async (request) => {
+        const entries = sender.outbox(request.query.phone ? normalisePhone(request.query.phone) : undefined);
+        if (!entries.length && request.query.phone) throw new NotFoundError('没有发往该手机号的短信');
+        return ok(entries);
+      },
+    );
+  }
+};
+
+export default registerRoutes;

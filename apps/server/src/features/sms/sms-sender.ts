@@ -1,0 +1,57 @@
+export type SmsTemplateKey = 'register' | 'login' | 'reset';
+
+export interface SmsMessage {
+  phone: string;
+  templateKey: SmsTemplateKey;
+  params: Record<string, string>;
+}
+
+export interface SmsSender {
+  readonly name: string;
+  /** True only for the development sender: codes may be shown to the developer instead of reaching a phone. */
+  readonly exposesCodes: boolean;
+  send(message: SmsMessage): Promise<void>;
+}
+
+/** Timeout for one provider call, so a hung provider cannot hold a request open. */
+export const SMS_TIMEOUT_MS = 10_000;
+
+const REDACTED = '***';
+
+/** Provider message kept for diagnosis, cut at "string to sign" (Aliyun SignatureDoesNotMatch echoes the signed query) and masked. */
+export function smsProviderError(providerMessage: unknown, sensitive: readonly string[]): Error {
+  const raw = typeof providerMessage === 'string' ? providerMessage : '';
+  let text = (raw.split(/string\s*to\s*sign/i)[0] ?? '').trim() || '服务商未返回原因';
+  for (const value of sensitive) {
+    if (value.length < 3) continue;
+    for (const form of new Set([value, encodeURIComponent(value), encodeURIComponent(encodeURIComponent(value))])) {
+      text = text.split(form).join(REDACTED);
+    }
+  }
+  if (text.length > 200) text = `${text.slice(0, 200)}…`;
+  return new Error(`短信发送失败：${text}`);
+}
+
+/** Reads a JSON body without trusting its shape; null when the body is not a JSON object. */
+export async function readJsonObject(response: Response): Promise<Record<string, unknown> | null> {
+  try {
+    const body: unknown = await response.json();
+    return isRecord(body) ? body : null;
+  } catch {
+    return null;
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Calls the provider with the shared timeout; the message stays generic, the original failure is kept as `cause` for logs. */
+export async function fetchWithTimeout(fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(SMS_TIMEOUT_MS) });
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    throw new Error(timedOut ? '短信发送失败：短信服务商响应超时' : '短信发送失败：无法连接短信服务商', { cause: error });
+  }
+}

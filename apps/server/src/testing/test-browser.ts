@@ -1,0 +1,112 @@
+import type { PortalApp } from '../app.js';
+
+interface StoredCookie {
+  value: string;
+  path: string;
+  httpOnly: boolean;
+  sameSite: string | undefined;
+}
+
+export interface BrowserResponse {
+  status: number;
+  url: string;
+  location: string | null;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * A minimal browser for API tests against a listening server: a cookie jar (paths honoured) and
+ * manual redirects, so each hop of a login flow can be asserted.
+ */
+export class TestBrowser {
+  readonly cookies = new Map<string, StoredCookie>();
+
+  constructor(readonly base: string) {}
+
+  cookieHeader(url: string): string {
+    const path = new URL(url, this.base).pathname;
+    return [...this.cookies.entries()]
+      .filter(([, c]) => path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : c.path + '/'))
+      .map(([name, c]) => `${name}=${c.value}`)
+      .join('; ');
+  }
+
+  private store(setCookies: string[]) {
+    for (const line of setCookies) {
+      const [pair = '', ...attrs] = line.split(';').map((s) => s.trim());
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const attr = (key: string) => attrs.find((a) => a.toLowerCase().startsWith(key.toLowerCase()));
+      const expired = /expires=thu, 01 jan 1970/i.test(line) || /max-age=0/i.test(line);
+      if (expired || value === '') {
+        this.cookies.delete(name);
+        continue;
+      }
+      this.cookies.set(name, {
+        value,
+        path: attr('path=')?.slice(5) ?? '/',
+        httpOnly: attrs.some((a) => a.toLowerCase() === 'httponly'),
+        sameSite: attr('samesite=')?.slice(9),
+      });
+    }
+  }
+
+  async fetch(url: string, init: RequestInit = {}): Promise<BrowserResponse> {
+    const absolute = new URL(url, this.base).toString();
+    const headers = new Headers(init.headers);
+    const cookie = this.cookieHeader(absolute);
+    if (cookie) headers.set('cookie', cookie);
+    const res = await fetch(absolute, { ...init, headers, redirect: 'manual' });
+    this.store(res.headers.getSetCookie());
+    return { status: res.status, url: absolute, location: res.headers.get('location'), headers: res.headers, text: await res.text() };
+  }
+
+  /** Follows redirects like a browser; answers every hop. */
+  async navigate(url: string, init: RequestInit = {}, maxHops = 10): Promise<BrowserResponse[]> {
+    const hops: BrowserResponse[] = [];
+    let next: string | null = url;
+    let request = init;
+    while (next && hops.length < maxHops) {
+      const res = await this.fetch(next, request);
+      hops.push(res);
+      next = res.status >= 300 && res.status < 400 && res.location ? new URL(res.location, res.url).toString() : null;
+      request = {};
+    }
+    return hops;
+  }
+
+  /** The CAS login form: GET it (for the execution token), then POST the credentials. */
+  async casLogin(username: string, password: string, service?: string): Promise<BrowserResponse[]> {
+    const query = service ? `?service=${encodeURIComponent(service)}` : '';
+    const form = await this.fetch(`/cas/login${query}`);
+    const execution = /name="execution" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+    return this.navigate(`/cas/login${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username, password, execution }).toString(),
+    });
+  }
+
+  /** Logs in through the CAS and the portal callback; answers the hops. */
+  async portalLogin(username: string, password: string, target = '/'): Promise<BrowserResponse[]> {
+    return this.casLogin(username, password, `${this.base}/web/portal/cas/callback?target=${encodeURIComponent(target)}`);
+  }
+
+  async json<T = { code: number; msg: string; data: unknown[] }>(
+    url: string,
+    init: RequestInit = {},
+  ): Promise<{ status: number; body: T }> {
+    const res = await this.fetch(url, init);
+    return { status: res.status, body: JSON.parse(res.text) as T };
+  }
+}
+
+/** Listens on a free loopback port (the portal validates tickets over HTTP); answers the base URL. */
+export async function listen(app: PortalApp): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}

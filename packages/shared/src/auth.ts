@@ -1,0 +1,76 @@
+/** Role codes: Spring-style authorities with the ROLE_ prefix, returned in the menus' `authorities`. */
+export const Role = {
+  PlatformOperator: 'ROLE_PLATFORM_OPERATOR',
+  EnterpriseAdmin: 'ROLE_ENTERPRISE_ADMIN',
+  EnterpriseStaff: 'ROLE_ENTERPRISE_STAFF',
+  /** Spec section 6: a restricted kind of staff; the header hides the console button for it. */
+  ServiceCustomerEmployee: 'ROLE_SERVICE_CUSTOMER_EMPLOYEE',
+} as const;
+export type RoleCode = (typeof Role)[keyof typeof Role];
+
+/** Authority codes of console menus and server routes (the server enforces the same codes). */
+export const Authority = {
+  Dashboard: 'dashboard',
+  Content: 'content',
+  ContentCategory: 'content:category',
+  ContentArticle: 'content:article',
+  ContentRecommend: 'content:recommend',
+  ContentHome: 'content:home',
+  Identifier: 'identifier',
+  IdentifierTemplate: 'identifier:template',
+  IdentifierRecord: 'identifier:record',
+  IdentifierAll: 'identifier:all-enterprises',
+  Audit: 'audit',
+  AuditAll: 'audit:all-enterprises',
+} as const;
+export type AuthorityCode = (typeof Authority)[keyof typeof Authority];
+
+/** A console route as the menus call returns it (spec section 3, "Menu response item"). */
+export interface PortalRouter {
+  authCode: string;
+  name: string;
+  path: string;
+  meta: { title: string; icon: string };
+  children: PortalRouter[];
+}
+
+export interface PortalUser {
+  name: string;
+  username: string;
+  telephone: string;
+  number: string;
+  enterpriseName: string;
+  enterpriseId: number | null;
+}
+
+/** `GET /web/portal/menu/list` for a logged-in user: `data[0]`. */
+export interface PortalMenuEntry {
+  routers: PortalRouter[];
+  user: PortalUser;
+  token: { token_type: string; access_token: string; expires_in: number };
+  authorities: string[];
+}
+
+/** Registration rules (spec section 5), shared by the dialog and the server. */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 18;
+/** The registration form's phone rule: 1, then 3/4/5/7/8/9, then 9 digits. */
+export const REGISTER_PHONE_PATTERN = /^1[345789]\d{9}$/;
+/** The SMS button accepts 3 to 9 as the second digit. */
+export const SMS_PHONE_PATTERN = /^1[3-9]\d{9}$/;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const SMS_CODE_PATTERN = /^\d{6}$/;
+
+/** Chinese messages of the registration table (spec section 5), identical on both sides. */
+export const RegisterMessage = {
+  usernameRequired: '请输入用户名',
+  emailInvalid: '请输入正确的邮箱地址',
+  passwordRequired: '请输入密码',
+  passwordTooShort: '请输入至少6位密码',
+  passwordTooLong: '密码最多18个字符',
+  confirmRequired: '请确认密码',
+  confirmMismatch: '两次输入的密码不一致',
+  phoneRequired: '请输入手机号',
+  phoneInvalid: '请输入正确的手机号',
+  smsCodeRequired: '请输入验证码',
+} as const;
