@@ -80,3 +80,12 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     },
   };
 }
+
+/** A token for a seeded account, through a session opened directly (no CAS round trip). */
+export async function tokenFor(t: TestApp, username: string): Promise<string> {
+  const account = await t.database.db.selectFrom('account').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+  const cookie = await t.app.sessions.open(account.id, `ST-test-${randomBytes(8).toString('hex')}`);
+  const session = await t.app.sessions.fromCookie(cookie);
+  if (!session) throw new Error('session did not open');
+  return `Bearer ${t.app.tokens.issue(session.key, account.id)}`;
+}

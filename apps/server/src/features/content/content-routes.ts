@@ -4,6 +4,7 @@ import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { TtlLruCache } from '../../lib/lru-cache.js';
 import { MAX_SEARCH_KEY } from './article-search.js';
+import contentAdminRoutes from './content-admin-routes.js';
 import { ViewCounter } from './view-counter.js';
 import { DEFAULT_SORT_ORDER, type SortOrder, categoryTree, publishedDetail, publishedPage } from './article-repository.js';
 
@@ -83,6 +84,8 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', () => views.close());
   // Every visitor gets the same pages: micro-cached 5 s per instance (docs/architecture.md).
   const pages = new TtlLruCache<Awaited<ReturnType<typeof publishedPage>>>(1000, 5_000);
+  // Operators' writes drop this instance's cache at once (other instances within the 5 s).
+  await app.register(contentAdminRoutes, { onChange: () => pages.clear() });
 
   app.get(
     '/open-api/cms/v1/category/tree',
