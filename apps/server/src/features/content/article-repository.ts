@@ -111,7 +111,10 @@ export async function publishedPage(
   };
 }
 
-/** A published article by uuid; counts the view. Drafts and offline articles are not found. */
+/**
+ * A published article by uuid, with its view count as of now (the database's count plus what this
+ * instance has counted and not yet written). Drafts and offline articles are not found.
+ */
 export async function publishedDetail(db: Kysely<Database>, uuid: string, views: ViewCounter): Promise<ArticleDetail> {
   const row = await db
     .selectFrom('cms_article')
@@ -137,7 +140,7 @@ export async function publishedDetail(db: Kysely<Database>, uuid: string, views:
     .where('cms_article.status', '=', 'published')
     .executeTakeFirst();
   if (!row) throw new NotFoundError('文章不存在或已下线');
-  const unwritten = views.add(row.id);
+  const unwritten = views.pending(row.id);
   return {
     id: row.id,
     uuid: row.uuid,

@@ -84,8 +84,15 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', () => views.close());
   // Every visitor gets the same pages: micro-cached 5 s per instance (docs/architecture.md).
   const pages = new TtlLruCache<Awaited<ReturnType<typeof publishedPage>>>(1000, 5_000);
-  // Operators' writes drop this instance's cache at once (other instances within the 5 s).
-  await app.register(contentAdminRoutes, { onChange: () => pages.clear() });
+  // Details likewise: the row is cached, the view count is brought up to date on every answer.
+  const details = new TtlLruCache<{ detail: Awaited<ReturnType<typeof publishedDetail>>; countedAtLoad: number }>(1000, 5_000);
+  // Operators' writes drop this instance's caches at once (other instances within the 5 s).
+  await app.register(contentAdminRoutes, {
+    onChange: () => {
+      pages.clear();
+      details.clear();
+    },
+  });
 
   app.get(
     '/open-api/cms/v1/category/tree',
@@ -138,7 +145,15 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(ArticleDetailSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await publishedDetail(db, request.params.id, views)),
+    async (request) => {
+      const { detail, countedAtLoad } = await details.get(request.params.id, async () => {
+        const loaded = await publishedDetail(db, request.params.id, views);
+        return { detail: loaded, countedAtLoad: views.counted(loaded.id) };
+      });
+      views.add(detail.id);
+      // The cached count plus every view this instance counted since it was loaded (this one included).
+      return ok({ ...detail, viewCount: detail.viewCount + views.counted(detail.id) - countedAtLoad });
+    },
   );
 };
 

@@ -8,6 +8,8 @@ import type { Database } from '../../db/schema.js';
  */
 export class ViewCounter {
   #pending = new Map<number, number>();
+  /** Views counted by this instance since it started, per article (written or not). */
+  #total = new Map<number, number>();
   readonly #timer: NodeJS.Timeout;
 
   constructor(
@@ -23,7 +25,18 @@ export class ViewCounter {
   add(articleId: number): number {
     const n = (this.#pending.get(articleId) ?? 0) + 1;
     this.#pending.set(articleId, n);
+    this.#total.set(articleId, (this.#total.get(articleId) ?? 0) + 1);
     return n;
+  }
+
+  /** Views of an article counted by this instance so far. */
+  counted(articleId: number): number {
+    return this.#total.get(articleId) ?? 0;
+  }
+
+  /** Counted here but not yet in the database. */
+  pending(articleId: number): number {
+    return this.#pending.get(articleId) ?? 0;
   }
 
   async flush(): Promise<void> {

@@ -84,7 +84,10 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
     expect((await publishedList(`&searchKey=${encodeURIComponent('正式上线')}`)).rows.map((r) => r.uuid)).toEqual([draft.uuid]);
     expect((await publishedList(`&searchKey=${encodeURIComponent('徐工集团发布')}`)).rows.map((r) => r.uuid)).not.toContain(draft.uuid);
 
+    // The detail is cached for a few seconds, but an operator's write drops the cache at once.
+    expect((await t.app.inject({ url: `/open-api/cms/v1/article/${draft.uuid}/detail` })).statusCode).toBe(200);
     expect((await call('POST', `/web-api/cms/v1/article/${draft.uuid}/unpublish`, operator)).json().msg).toBe('文章已下线');
+    expect((await t.app.inject({ url: `/open-api/cms/v1/article/${draft.uuid}/detail` })).statusCode).toBe(404);
     expect((await publishedList('')).rows.map((r) => r.uuid)).not.toContain(draft.uuid);
     const adminList = (await call('GET', '/web-api/cms/v1/article/page/list?status=offline', operator)).json().data[0];
     expect(adminList.rows.map((r: { uuid: string }) => r.uuid)).toContain(draft.uuid);
