@@ -10,6 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from '@playwright/test';
+import lighthouse from 'lighthouse';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -34,6 +35,7 @@ const ENDPOINTS = [
   { name: 'article detail', path: '/open-api/cms/v1/article/{uuid}/detail' },
   { name: 'recommended apps', path: '/web-api/iip-operate/recommendCenter/list' },
   { name: 'home blocks', path: '/web-api/portal/v1/home' },
+  { name: 'menus (visitor)', path: '/web/portal/menu/list' },
 ];
 /** Generated published articles in the bench database (issue targets are set at 100 000). */
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
@@ -170,6 +172,35 @@ try {
   });
   await page.goto(base + '/', { waitUntil: 'networkidle' });
   await browser.close();
+
+  // Lighthouse (mobile defaults: simulated slow 4G, 4x CPU slowdown), performance only.
+  const debugPort = await freePort();
+  const lhBrowser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: [`--remote-debugging-port=${debugPort}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  const lighthouseScores = [];
+  try {
+    for (const pagePath of ['/', '/news']) {
+      const result = await lighthouse(base + pagePath, {
+        port: debugPort,
+        onlyCategories: ['performance'],
+        output: 'json',
+        logLevel: 'error',
+      });
+      const audits = result.lhr.audits;
+      lighthouseScores.push({
+        path: pagePath,
+        performance: Math.round((result.lhr.categories.performance.score ?? 0) * 100),
+        fcp: audits['first-contentful-paint'].displayValue,
+        lcp: audits['largest-contentful-paint'].displayValue,
+        tbt: audits['total-blocking-time'].displayValue,
+        cls: audits['cumulative-layout-shift'].displayValue,
+      });
+    }
+  } finally {
+    await lhBrowser.close();
+  }
   const sum = (type) => assets.filter((a) => a.type === type).reduce((t, a) => t + a.gzip, 0);
   const firstVisit = { jsGzipBytes: sum('script'), cssGzipBytes: sum('stylesheet'), files: assets };
 
@@ -185,6 +216,11 @@ try {
   console.log(
     `first visit to /: ${(firstVisit.jsGzipBytes / 1024).toFixed(1)} KiB gzip JS, ${(firstVisit.cssGzipBytes / 1024).toFixed(1)} KiB gzip CSS`,
   );
+  for (const l of lighthouseScores) {
+    console.log(
+      `lighthouse (mobile) ${l.path.padEnd(6)} performance ${l.performance}  FCP ${l.fcp}  LCP ${l.lcp}  TBT ${l.tbt}  CLS ${l.cls}`,
+    );
+  }
   fs.mkdirSync(path.join(root, 'reports'), { recursive: true });
   const report = {
     date: new Date().toISOString(),
@@ -196,6 +232,7 @@ try {
     endpoints: rows,
     memory,
     firstVisit,
+    lighthouse: lighthouseScores,
   };
   fs.writeFileSync(path.join(root, 'reports/bench.json'), JSON.stringify(report, null, 2));
   console.log('report: reports/bench.json');

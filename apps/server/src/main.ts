@@ -1,4 +1,5 @@
 import { loadConfig } from './config.js';
+import { flushLogs } from './lib/logger.js';
 import { createPortalServer } from './server.js';
 
 const config = loadConfig();
@@ -13,14 +14,18 @@ async function shutdown(signal: string) {
   // If something hangs, leave anyway after the grace period.
   const timer = setTimeout(() => {
     app.log.error('graceful shutdown timed out');
+    flushLogs();
     process.exit(1);
   }, config.shutdownGraceMs);
   timer.unref();
   try {
     await server.stop();
+    app.log.info('stopped');
+    flushLogs();
     process.exit(0);
   } catch (err) {
     app.log.error({ err }, 'error during shutdown');
+    flushLogs();
     process.exit(1);
   }
 }
