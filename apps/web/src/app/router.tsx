@@ -2,6 +2,7 @@ import { Navigate, type RouteObject, createBrowserRouter } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
 import { RedirectPage } from '@/features/errors/redirect-page';
+import { PublicDialogs } from './public-dialogs';
 import { RootLayout } from './root-layout';
 
 const newsList = () =>
@@ -59,7 +60,7 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     hydrateFallbackElement: <div className="app-loading" aria-busy="true" />,
     children: [
-      { element: <PublicLayout />, children: publicPages },
+      { element: <PublicLayout dialogs={<PublicDialogs />} />, children: publicPages },
       {
         path: paths.notFound.path,
         handle: { title: '页面不存在' },

@@ -60,8 +60,15 @@ function isRawBody(response: AxiosResponse): boolean {
   return type.includes('application/octet-stream') || type.includes('text/html') || rt === 'blob' || rt === 'arraybuffer';
 }
 
-function fail(message: string, code?: number, status?: number): Promise<never> {
-  notify.error(message, TOAST_SECONDS);
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** The caller shows its own message for a failure (spec: 密码修改失败); no error toast. */
+    silent?: boolean;
+  }
+}
+
+function fail(message: string, code?: number, status?: number, silent = false): Promise<never> {
+  if (!silent) notify.error(message, TOAST_SECONDS);
   return Promise.reject(new ApiError(message, code, status));
 }
 
@@ -147,14 +154,14 @@ export function createApiClient(options: ApiClientOptions): AxiosInstance {
         return refreshAndReplay(response.config as PortalRequestConfig, code, response.status) as Promise<AxiosResponse>;
       }
       const msg = typeof body?.msg === 'string' && body.msg ? body.msg : 'Error';
-      return fail(msg, code, response.status);
+      return fail(msg, code, response.status, response.config.silent);
     },
     (error: unknown) => {
       if (axios.isCancel(error)) return Promise.reject(error);
       if (axios.isAxiosError(error) && (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT')) {
-        return fail(TIMEOUT_MESSAGE);
+        return fail(TIMEOUT_MESSAGE, undefined, undefined, error.config?.silent);
       }
-      return fail('网络连接失败，请稍后重试');
+      return fail('网络连接失败，请稍后重试', undefined, undefined, axios.isAxiosError(error) ? error.config?.silent : false);
     },
   );
   return instance;

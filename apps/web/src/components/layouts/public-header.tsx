@@ -1,15 +1,81 @@
-import { Button } from 'antd';
+import { AppstoreOutlined, DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { Role } from '@portal/shared';
+import { Avatar, Button, Dropdown } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
-import { centralLoginUrl } from '@/lib/auth';
+import { centralLoginUrl, logout } from '@/lib/auth';
+import { useHeaderStore, useIsLoggedIn } from '@/stores/header-store';
+import { useRegisterDialog } from '@/stores/register-dialog-store';
+import { useSessionStore } from '@/stores/session-store';
 import { isActive, navTarget } from './nav-link';
 import { ScrollMenu } from './scroll-menu';
 
-/** Public header (spec section 2): logo back to home, scrolling menu, login entry. */
+// Loaded when first opened: a visitor's first page does not download it.
+const ChangePasswordDialog = lazy(() => import('@/components/change-password-dialog').then((m) => ({ default: m.ChangePasswordDialog })));
+
+/** The logged-in user's corner: console entry, name and enterprise, user menu (spec section 2). */
+function UserCorner() {
+  const { name, enterpriseName } = useHeaderStore();
+  const authorities = useSessionStore((s) => s.authorities);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [passwordLoaded, setPasswordLoaded] = useState(false);
+  // Spec section 6: service-customer employees get no console button.
+  const showConsole = !authorities.includes(Role.ServiceCustomerEmployee);
+
+  return (
+    <>
+      {showConsole && (
+        <Button type="primary" href={getRuntimeConfig().tenantManageUrl} className="public-header__console">
+          控制台
+        </Button>
+      )}
+      <Dropdown
+        menu={{
+          items: [
+            ...(showConsole ? [{ key: 'console', icon: <AppstoreOutlined />, label: '进入控制台' }] : []),
+            { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
+            { type: 'divider' },
+            { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },
+          ],
+          onClick: ({ key }) => {
+            if (key === 'logout') logout();
+            if (key === 'console') window.location.assign(getRuntimeConfig().tenantManageUrl);
+            if (key === 'password') {
+              setPasswordLoaded(true);
+              setPasswordOpen(true);
+            }
+          },
+        }}
+        placement="bottomRight"
+        // Click, not hover: works the same with a mouse and on a phone.
+        trigger={['click']}
+      >
+        <button type="button" className="public-header__user" aria-label={`${name}，${enterpriseName}`}>
+          <Avatar size={32} icon={<UserOutlined />} className="public-header__avatar" />
+          <span className="public-header__user-text">
+            <strong>{name}</strong>
+            {enterpriseName && <small>{enterpriseName}</small>}
+          </span>
+          <DownOutlined className="public-header__user-caret" />
+        </button>
+      </Dropdown>
+      {passwordLoaded && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+/** Public header (spec section 2): logo back to home, scrolling menu, login entry or the user's corner. */
 export function PublicHeader() {
   const { pathname, search } = useLocation();
   const { data: site } = useSiteInfo();
+  const loggedIn = useIsLoggedIn();
+  const showRegister = useRegisterDialog((s) => s.show);
   const config = getRuntimeConfig();
   const origin = window.location.origin;
 
@@ -40,9 +106,18 @@ export function PublicHeader() {
           })}
         </ScrollMenu>
         <div className="public-header__actions">
-          <Button type="primary" href={centralLoginUrl(pathname + search)}>
-            登录
-          </Button>
+          {loggedIn ? (
+            <UserCorner />
+          ) : (
+            <>
+              <Button onClick={showRegister} className="public-header__register">
+                注册
+              </Button>
+              <Button type="primary" href={centralLoginUrl(pathname + search)}>
+                登录
+              </Button>
+            </>
+          )}
         </div>
       </div>
     </header>

@@ -1,10 +1,38 @@
-import { Outlet } from 'react-router';
+import { type ReactNode, useEffect } from 'react';
+import { Outlet, useSearchParams } from 'react-router';
+import { useMenus } from '@/api/get-menus';
+import { silentSingleSignOn } from '@/lib/silent-sso';
+import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { PublicFooter } from './public-footer';
 import { PublicHeader } from './public-header';
 import './public-layout.css';
 
-/** Layout of the public site: header, page, footer. */
-export function PublicLayout() {
+/**
+ * Layout of the public site: header, page, footer. It asks once who the visitor is (the menus call);
+ * a visitor gets one silent single sign-on check, and `?register=1` opens the registration dialog.
+ * `dialogs` are rendered by the app (features the shared layout must not import).
+ */
+export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
+  const { data: entry, isSuccess, refetch } = useMenus();
+  const [params] = useSearchParams();
+  const showRegister = useRegisterDialog((s) => s.show);
+  const wantsRegister = params.get('register') === '1';
+
+  useEffect(() => {
+    if (!isSuccess || entry) return;
+    let cancelled = false;
+    void silentSingleSignOn().then((loggedIn) => {
+      if (loggedIn && !cancelled) void refetch();
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [isSuccess, entry, refetch]);
+
+  useEffect(() => {
+    if (wantsRegister) showRegister();
+  }, [wantsRegister, showRegister]);
+
   return (
     <div className="public-layout">
       <PublicHeader />
@@ -12,6 +40,7 @@ export function PublicLayout() {
         <Outlet />
       </main>
       <PublicFooter />
+      {dialogs}
     </div>
   );
 }

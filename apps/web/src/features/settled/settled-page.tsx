@@ -1,6 +1,7 @@
 import { AuditOutlined, CheckCircleOutlined, IdcardOutlined, LoginOutlined, UserAddOutlined } from '@ant-design/icons';
-import { Anchor, Button, Collapse, Steps } from 'antd';
+import { Anchor, Button, Collapse, Space, Steps } from 'antd';
 import { centralLoginUrl } from '@/lib/auth';
+import { useRegisterDialog } from '@/stores/register-dialog-store';
 import './settled.css';
 
 const SECTIONS = [
@@ -12,6 +13,7 @@ const SECTIONS = [
 
 /** 入驻指南 (spec section 2): step 1 register and log in, step 2 enterprise certification; a sticky menu highlights the section in view. */
 export function SettledPage() {
+  const showRegister = useRegisterDialog((s) => s.show);
   return (
     <div className="settled">
       <section className="settled__hero">
@@ -47,13 +49,18 @@ export function SettledPage() {
           <section id="step-1" className="settled__section">
             <h2>第一步 注册登录</h2>
             <ol>
-              <li>点击页面右上角“登录”，在登录页选择“注册账号”，或在本页点击下方按钮。</li>
+              <li>点击页面右上角“注册”，或在登录页选择“没有账号？立即注册”，也可点击本页下方按钮。</li>
               <li>填写用户名、密码（6–18 位，区分大小写）与中国大陆手机号，获取并填写短信验证码；邮箱与企业名称可选填。</li>
               <li>注册成功后，使用账号（或手机号）和密码通过统一身份认证登录，一次登录即可访问平台全部应用。</li>
             </ol>
-            <Button type="primary" size="large" href={centralLoginUrl('/settled')}>
-              注册 / 登录
-            </Button>
+            <Space size="middle" wrap>
+              <Button type="primary" size="large" onClick={showRegister}>
+                立即注册
+              </Button>
+              <Button size="large" href={centralLoginUrl('/settled')}>
+                已有账号，去登录
+              </Button>
+            </Space>
           </section>
           <section id="step-2" className="settled__section">
             <h2>第二步 企业认证</h2>

@@ -212,3 +212,14 @@ describe('api client: token refresh queue', () => {
     expect(notify.error).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('api client: callers that show their own message', () => {
+  it('a silent call rejects with the server message and shows no toast', async () => {
+    const { api } = client(() => ({ status: 400, body: { code: 1, msg: '原密码错误' } }));
+    const failure = api.put('/web/portal/account/password', {}, { silent: true });
+    await expect(failure).rejects.toMatchObject({ message: '原密码错误', code: 1, status: 400 });
+    expect(notify.error).not.toHaveBeenCalled();
+    await expect(api.put('/web/portal/account/password', {})).rejects.toBeInstanceOf(ApiError);
+    expect(notify.error).toHaveBeenCalledWith('原密码错误', 3);
+  });
+});

@@ -2,6 +2,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { App, Breadcrumb, Result, Skeleton } from 'antd';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { useMenus } from '@/api/get-menus';
 import { centralLoginUrl } from '@/lib/auth';
 import { sanitizeHtml } from '@/lib/sanitize';
 import { useIsLoggedIn } from '@/stores/header-store';
@@ -20,12 +21,14 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
   const id = params.get('id') ?? '';
   const { data: article, isPending, isError } = useArticleDetail(id);
   const loggedIn = useIsLoggedIn();
+  // Wait for the session check, so a logged-in reader never sees the prompt flash.
+  const { isFetched: sessionKnown } = useMenus();
   const { modal } = App.useApp();
   const modalRef = useRef(modal);
 
   // Spec section 2: a visitor who is not logged in is asked to log in (确定 → central login), once.
   useEffect(() => {
-    if (loggedIn) return;
+    if (loggedIn || !sessionKnown) return;
     const dialog = modalRef.current.confirm({
       title: '请先登录',
       content: '登录后可查看完整内容并获取更多服务。',
@@ -34,7 +37,7 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
       onOk: () => window.location.assign(centralLoginUrl()),
     });
     return () => dialog.destroy();
-  }, [loggedIn]);
+  }, [loggedIn, sessionKnown]);
 
   const list = LIST[channel];
   if (!id || isError) {

@@ -1,0 +1,99 @@
+import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
+import { App, Form, Input, type InputRef, Modal } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { changePassword, getPasswordKey } from '@/api/change-password';
+import { ApiError } from '@/lib/api-client';
+import { encryptPassword, importPasswordKey } from '@/lib/encrypt-password';
+
+interface Values {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+/**
+ * Change password (spec sections 2, 4, 5): 原密码, 新密码, 确认新密码. On open the form and its
+ * validation are cleared and the first field focused; success → 密码修改成功 and close; failure →
+ * 密码修改失败 (the server's reason, e.g. 原密码错误, under the field it concerns).
+ */
+export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<Values>();
+  const first = useRef<InputRef>(null);
+  const [saving, setSaving] = useState(false);
+  const { message } = App.useApp();
+
+  useEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    const timer = setTimeout(() => first.current?.focus(), 50);
+    return () => clearTimeout(timer);
+  }, [open, form]);
+
+  const submit = async (values: Values) => {
+    setSaving(true);
+    try {
+      const key = await importPasswordKey((await getPasswordKey()).publicKey);
+      await changePassword({
+        oldPassword: await encryptPassword(key, values.oldPassword),
+        newPassword: await encryptPassword(key, values.newPassword),
+        confirmPassword: await encryptPassword(key, values.confirmPassword),
+      });
+      void message.success('密码修改成功');
+      onClose();
+    } catch (err) {
+      void message.error('密码修改失败');
+      if (err instanceof ApiError && err.message === '原密码错误') form.setFields([{ name: 'oldPassword', errors: ['原密码错误'] }]);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      title="修改密码"
+      open={open}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={saving}
+      forceRender
+    >
+      <Form<Values> form={form} layout="vertical" onFinish={(v) => void submit(v)} autoComplete="off">
+        <Form.Item
+          name="oldPassword"
+          label="原密码"
+          validateTrigger="onBlur"
+          rules={[{ required: true, message: '请输入原密码', validateTrigger: 'onBlur' }]}
+        >
+          <Input.Password ref={first} autoComplete="current-password" placeholder="请输入原密码" />
+        </Form.Item>
+        <Form.Item
+          name="newPassword"
+          label="新密码"
+          rules={[
+            { required: true, message: '请输入密码' },
+            { min: PASSWORD_MIN, message: '请输入至少6位密码' },
+            { max: PASSWORD_MAX, message: '密码最多18个字符' },
+          ]}
+        >
+          <Input.Password autoComplete="new-password" placeholder="6-16位，区分大小写" />
+        </Form.Item>
+        <Form.Item
+          name="confirmPassword"
+          label="确认新密码"
+          dependencies={['newPassword']}
+          rules={[
+            { required: true, message: '请再次输入密码' },
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string | undefined) =>
+                !value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error('两次输入密码不一致')),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" placeholder="请再次输入密码" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,128 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { App } from 'antd';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { registerUser, sendRegisterSms } from '../api/register';
+import { RegisterDialog } from '../components/register-dialog';
+import { SmsCodeButton } from '../components/sms-code-button';
+
+vi.mock('../api/register', () => ({
+  sendRegisterSms: vi.fn(() => Promise.resolve('验证码已发送，请注意查收')),
+  registerUser: vi.fn(() => Promise.resolve('注册成功，请使用账号和密码登录')),
+}));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+beforeEach(() => {
+  installRuntimeConfig();
+  vi.mocked(registerUser).mockClear();
+  vi.mocked(sendRegisterSms).mockClear();
+});
+afterEach(() => vi.useRealTimers());
+
+function renderDialog(onClose = vi.fn()) {
+  render(
+    <App>
+      <RegisterDialog open onClose={onClose} />
+    </App>,
+  );
+  return onClose;
+}
+
+const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
+const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
+const submit = () => fireEvent.click(screen.getByRole('button', { name: /注\s*册/ }));
+
+describe('registration dialog (spec section 5)', () => {
+  it('shows the required-field messages', async () => {
+    renderDialog();
+    submit();
+    for (const text of ['请输入用户名', '请输入密码', '请确认密码', '请输入手机号', '请输入验证码']) {
+      expect(await screen.findByText(text)).toBeTruthy();
+    }
+    expect(registerUser).not.toHaveBeenCalled();
+  });
+
+  it('checks email, password length, confirm and phone with the table messages', async () => {
+    renderDialog();
+    type('邮箱', 'not-an-email');
+    type('密码', '12345');
+    type('确认密码', '54321');
+    type('手机号', '16912345678');
+    submit();
+    expect(await screen.findByText('请输入正确的邮箱地址')).toBeTruthy();
+    expect(await screen.findByText('请输入至少6位密码')).toBeTruthy();
+    expect(await screen.findByText('两次输入的密码不一致')).toBeTruthy();
+    expect(await screen.findByText('请输入正确的手机号')).toBeTruthy();
+    type('密码', 'a'.repeat(19));
+    expect(await screen.findByText('密码最多18个字符')).toBeTruthy();
+    // Changing the password revalidates the confirmation.
+    type('确认密码', 'Secret#1');
+    type('密码', 'Secret#1');
+    await waitFor(() => expect(screen.queryByText('两次输入的密码不一致')).toBeNull());
+  });
+
+  it('registers, closes and confirms with 注册成功', async () => {
+    const onClose = renderDialog();
+    type('用户名', 'zhaolei');
+    type('密码', 'Secret#1');
+    type('确认密码', 'Secret#1');
+    type('手机号', '13912345678');
+    type('验证码', '123456');
+    submit();
+    await waitFor(() =>
+      expect(registerUser).toHaveBeenCalledWith({
+        username: 'zhaolei',
+        email: '',
+        enterpriseName: '',
+        password: 'Secret#1',
+        phone: '13912345678',
+        smsCode: '123456',
+      }),
+    );
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(await screen.findByText('注册成功，请使用账号和密码登录')).toBeTruthy();
+  });
+});
+
+describe('SMS button (spec section 4)', () => {
+  it('is enabled only for a valid phone (second digit 3 to 9)', () => {
+    const { rerender } = render(<SmsCodeButton phone="" onSend={vi.fn()} />);
+    const button = () => screen.getByRole('button');
+    expect(button().hasAttribute('disabled')).toBe(true);
+    rerender(<SmsCodeButton phone="12912345678" onSend={vi.fn()} />);
+    expect(button().hasAttribute('disabled')).toBe(true);
+    rerender(<SmsCodeButton phone="16912345678" onSend={vi.fn()} />);
+    expect(button().hasAttribute('disabled')).toBe(false);
+  });
+
+  it('counts down from 60 seconds after a send, then offers 获取验证码 again', async () => {
+    vi.useFakeTimers();
+    const onSend = vi.fn(() => Promise.resolve());
+    render(<SmsCodeButton phone="13912345678" onSend={onSend} />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
+    });
+    expect(onSend).toHaveBeenCalledWith('13912345678');
+    expect(screen.getByRole('button').textContent).toBe('60秒后重新获取');
+    expect(screen.getByRole('button').hasAttribute('disabled')).toBe(true);
+    for (let i = 0; i < 59; i++) {
+      await act(async () => {
+        vi.advanceTimersByTime(1000);
+      });
+    }
+    expect(screen.getByRole('button').textContent).toBe('1秒后重新获取');
+    await act(async () => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(screen.getByRole('button').textContent?.replace(/\s/g, '')).toBe('获取验证码');
+    expect(screen.getByRole('button').hasAttribute('disabled')).toBe(false);
+  });
+
+  it('a failed send does not start the countdown', async () => {
+    render(<SmsCodeButton phone="13912345678" onSend={() => Promise.reject(new Error('429'))} />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button'));
+    });
+    expect(screen.getByRole('button').textContent?.replace(/\s/g, '')).toBe('获取验证码');
+  });
+});

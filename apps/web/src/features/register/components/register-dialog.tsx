@@ -1,0 +1,125 @@
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, REGISTER_PHONE_PATTERN, RegisterMessage } from '@portal/shared';
+import { App, Button, Form, Input, Modal, Space } from 'antd';
+import { useState } from 'react';
+import { centralLoginUrl } from '@/lib/auth';
+import { notify } from '@/lib/notify';
+import { type RegisterInput, registerUser, sendRegisterSms } from '../api/register';
+import { SmsCodeButton } from './sms-code-button';
+import './register-dialog.css';
+
+/** Spec section 9: the registration dialog is 460 px wide. */
+export const REGISTER_DIALOG_WIDTH = 460;
+
+interface FormValues extends RegisterInput {
+  confirm: string;
+}
+
+/**
+ * The registration dialog (spec sections 2, 4, 5): username, email, enterprise name, password,
+ * confirm, phone and SMS code, with every rule and message of the section 5 table.
+ */
+export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<FormValues>();
+  const phone = Form.useWatch('phone', form) ?? '';
+  const [submitting, setSubmitting] = useState(false);
+  const { modal } = App.useApp();
+
+  const submit = async (values: FormValues) => {
+    setSubmitting(true);
+    try {
+      const { confirm: _confirm, ...input } = values;
+      await registerUser({ ...input, email: input.email ?? '', enterpriseName: input.enterpriseName ?? '' });
+      form.resetFields();
+      onClose();
+      // Spec section 8: registered → an info confirmation; OK leads to the central login.
+      modal.info({
+        title: '注册成功',
+        content: '注册成功，请使用账号和密码登录',
+        okText: '去登录',
+        onOk: () => window.location.assign(centralLoginUrl('/')),
+      });
+    } catch {
+      // the API client showed the server's message
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Modal
+      title="用户注册"
+      open={open}
+      width={REGISTER_DIALOG_WIDTH}
+      onCancel={onClose}
+      footer={null}
+      destroyOnHidden
+      className="register-dialog"
+    >
+      <Form<FormValues> form={form} layout="vertical" requiredMark="optional" onFinish={(v) => void submit(v)} autoComplete="off">
+        <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: RegisterMessage.usernameRequired }]}>
+          <Input placeholder="请输入用户名" maxLength={32} autoComplete="username" />
+        </Form.Item>
+        <Form.Item name="email" label="邮箱" rules={[{ pattern: EMAIL_PATTERN, message: RegisterMessage.emailInvalid }]}>
+          <Input placeholder="请输入邮箱（选填）" maxLength={100} autoComplete="email" />
+        </Form.Item>
+        <Form.Item name="enterpriseName" label="企业名称">
+          <Input placeholder="请输入企业名称（选填）" maxLength={100} autoComplete="organization" />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label="密码"
+          rules={[
+            { required: true, message: RegisterMessage.passwordRequired },
+            { min: PASSWORD_MIN, message: RegisterMessage.passwordTooShort },
+            { max: PASSWORD_MAX, message: RegisterMessage.passwordTooLong },
+          ]}
+        >
+          <Input.Password placeholder="6-16位，区分大小写" autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label="确认密码"
+          dependencies={['password']}
+          rules={[
+            { required: true, message: RegisterMessage.confirmRequired },
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string | undefined) =>
+                !value || getFieldValue('password') === value
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(RegisterMessage.confirmMismatch)),
+            }),
+          ]}
+        >
+          <Input.Password placeholder="请再次输入密码" autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="phone"
+          label="手机号"
+          rules={[
+            { required: true, message: RegisterMessage.phoneRequired },
+            { pattern: REGISTER_PHONE_PATTERN, message: RegisterMessage.phoneInvalid },
+          ]}
+        >
+          <Input placeholder="请输入手机号" maxLength={11} inputMode="numeric" autoComplete="tel" />
+        </Form.Item>
+        <Form.Item label="验证码" required className="register-dialog__sms">
+          <Space.Compact block>
+            <Form.Item name="smsCode" noStyle rules={[{ required: true, message: RegisterMessage.smsCodeRequired }]}>
+              <Input placeholder="请输入验证码" maxLength={6} inputMode="numeric" autoComplete="one-time-code" aria-label="验证码" />
+            </Form.Item>
+            <SmsCodeButton
+              phone={phone}
+              onSend={async (p) => {
+                const msg = await sendRegisterSms(p);
+                notify.success(msg || '验证码已发送，请注意查收');
+              }}
+            />
+          </Space.Compact>
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block size="large" loading={submitting}>
+          注册
+        </Button>
+      </Form>
+    </Modal>
+  );
+}
