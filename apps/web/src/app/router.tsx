@@ -53,6 +53,8 @@ const publicPages: RouteObject[] = [
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
   },
   { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
+  // The tenant console (tenantManageUrl) until the console shell lands.
+  { path: paths.console.path, handle: { title: '控制台' }, lazy: placeholder },
 ];
 
 export const routes: RouteObject[] = [

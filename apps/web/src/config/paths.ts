@@ -13,6 +13,7 @@ export const paths = {
   product: { path: '/product', getHref: () => '/product' },
   productDetail: { path: '/product/center/detail', getHref: (uuid: string) => `/product/center/detail?uuid=${encodeURIComponent(uuid)}` },
   openService: { path: '/open-service', getHref: () => '/open-service' },
+  console: { path: '/console/*', getHref: () => '/console' },
   forbidden: { path: '/403', getHref: () => '/403' },
   blank: { path: '/blank', getHref: () => '/blank' },
   notFound: { path: '/404', getHref: () => '/404' },

@@ -60,10 +60,10 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
           <Input placeholder="请输入用户名" maxLength={32} autoComplete="username" />
         </Form.Item>
         <Form.Item name="email" label="邮箱" rules={[{ pattern: EMAIL_PATTERN, message: RegisterMessage.emailInvalid }]}>
-          <Input placeholder="请输入邮箱（选填）" maxLength={100} autoComplete="email" />
+          <Input placeholder="请输入邮箱" maxLength={100} autoComplete="email" />
         </Form.Item>
         <Form.Item name="enterpriseName" label="企业名称">
-          <Input placeholder="请输入企业名称（选填）" maxLength={100} autoComplete="organization" />
+          <Input placeholder="请输入企业名称" maxLength={100} autoComplete="organization" />
         </Form.Item>
         <Form.Item
           name="password"
