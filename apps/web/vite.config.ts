@@ -21,7 +21,7 @@ const proxied = [
   '/openapi.json',
 ];
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   base: '/',
   plugins: [react()],
   resolve: { alias: { '@portal/shared': shared, '@': src } },
@@ -30,5 +30,11 @@ export default defineConfig({
     strictPort: true,
     proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }])),
   },
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 900 },
-});
+  // One stylesheet for the whole app: a server-rendered page is styled before any script loads.
+  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 900, cssCodeSplit: false },
+  // The server renderer (src/entry-server.tsx) is one self-contained file the API server imports.
+  ssr: { noExternal: true },
+  // Bundled libraries (antd, React) must take their production paths in the server renderer too, or
+  // its markup (class names) would differ from the browser's.
+  ...(isSsrBuild ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') }, publicDir: false } : {}),
+}));

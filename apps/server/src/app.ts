@@ -14,6 +14,7 @@ import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
 import { loggerOptions } from './lib/logger.js';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
@@ -54,6 +55,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
 
   // 1. External plugins.
   await app.register(security);
+  // gzip or brotli for pages and API answers over 1 KB; built assets ship precompressed (web-app.ts).
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
   await app.register(apiDocs);
   // 2. App plugins.

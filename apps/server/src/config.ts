@@ -17,6 +17,8 @@ export interface ServerConfig {
   /** Runtime-configuration overrides; unset keys default to addresses on this server. */
   runtime: Partial<RuntimeConfig>;
   webDist: string;
+  /** The web app's server renderer; public pages are plain index.html when it is missing or off. */
+  webSsrEntry: string | undefined;
   /** Uploaded files, served under /files/ (the demo images ship in apps/server/assets/files). */
   filesDir: string;
   logLevel: string;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     publicUrl,
     runtime,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
+    webSsrEntry: env.WEB_SSR === '0' ? undefined : path.resolve(REPO_ROOT, env.WEB_SSR_ENTRY || 'apps/web/dist-ssr/entry-server.js'),
     filesDir: path.resolve(REPO_ROOT, env.FILES_DIR || 'data/files'),
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimit: intFrom(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),

@@ -1,28 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../server/dist/config.js';
-import { createPortalServer } from '../../server/dist/server.js';
 
-/** Starts the built server (`npm run build` first) on a free port with a fresh SQLite database. */
+const root = path.resolve(import.meta.dirname, '../../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address !== 'string' ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilHealthy(base: string, server: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`e2e server exited with ${server.exitCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`e2e server did not become healthy in 60 s:\n${output()}`);
+}
+
+/**
+ * Starts the built server (`npm run build` first) as its own process, exactly as `npm start` runs it,
+ * on a free port with a fresh SQLite database.
+ */
 export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
-  const config = loadConfig({
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SQLITE_FILE: path.join(dir, 'portal.sqlite'),
-    LOG_LEVEL: 'warn',
-    SMS_OUTBOX: '1',
-    DATABASE_URL: '',
+  const port = await freePort();
+  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQLITE_FILE: path.join(dir, 'portal.sqlite'),
+      LOG_LEVEL: 'warn',
+      SMS_OUTBOX: '1',
+      DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const server = await createPortalServer(config);
-  await server.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = server.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('e2e server has no port');
-  process.env.E2E_BASE_URL = `http://127.0.0.1:${address.port}`;
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  server.stdout?.on('data', keep);
+  server.stderr?.on('data', keep);
+  const base = `http://127.0.0.1:${port}`;
+  await waitUntilHealthy(base, server, () => output);
+  process.env.E2E_BASE_URL = base;
   return async () => {
-    await server.stop();
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }

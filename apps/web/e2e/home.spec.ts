@@ -1,6 +1,24 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 
 test.describe('home', () => {
+  test('the first view arrives rendered by the server and the app hydrates it without errors', async ({ page }) => {
+    const html = await (await page.request.get('/', { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('<title>首页 - Engineering e+</title>');
+    for (const text of ['工业互联网平台 赋能智能制造', '新闻资讯', '应用推荐', '接入设备']) expect(html).toContain(text);
+    expect(html).toContain('id="portal-state"');
+
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    for (const path of ['/', '/news', '/knowledge']) {
+      await page.goto(path);
+      await expect(page.locator('html')).toHaveAttribute('data-app', 'ready');
+    }
+    expect(errors).toEqual([]);
+  });
+
   test('renders every section with data from the server', async ({ page }) => {
     await page.goto('/');
     await expect(page).toHaveTitle('首页 - Engineering e+');

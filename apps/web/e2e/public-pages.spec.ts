@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, silentCheckDone, test } from './fixtures.js';
 
 test.describe('other public pages', () => {
   test('/product lists applications by category and opens a detail', async ({ page }) => {
@@ -46,7 +46,7 @@ test.describe('other public pages', () => {
   test('a visitor browses every public page without being sent to log in', async ({ page, baseURL }) => {
     for (const path of ['/', '/news', '/knowledge', '/product', '/settled', '/remote', '/privacy', '/service', '/mark', '/open-service']) {
       await page.goto(path);
-      await page.waitForLoadState('networkidle');
+      await silentCheckDone(page);
       expect(page.url()).toBe(`${baseURL}${path}`);
     }
   });

@@ -1,5 +1,5 @@
 import { decodeRuntimeConfig } from '../../../packages/shared/src/runtime-config.js';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 
 test.describe('public shell', () => {
   test('an unknown path shows the 404 page, whose back button logs out', async ({ page, baseURL }) => {

@@ -4,3 +4,4 @@ export * from './site.js';
 export * from './content.js';
 export * from './xss-corpus.js';
 export * from './auth.js';
+export * from './ssr.js';

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ResponseCode } from '@portal/shared';
+import { createPageRenderer } from './page-renderer.js';
 
 /** Path prefixes that belong to the API: an unknown one answers JSON 404, never the SPA. */
 const API_PREFIXES = ['/open-api/', '/web-api/', '/web/', '/api/', '/cas/', '/dev/', '/files/', '/static/', '/docs', '/openapi.json'];
@@ -21,7 +22,8 @@ function isPageRequest(request: FastifyRequest): boolean {
 
 /**
  * Serves the built React app with history-mode fallback: any page path gets index.html and the
- * client router decides (unknown paths go to /404 there). Hashed assets are cached for a year.
+ * client router decides (unknown paths go to /404 there); public pages come with their first view
+ * rendered on the server (page-renderer.ts). Hashed assets are cached for a year.
  */
 async function webApp(app: FastifyInstance) {
   const root = app.config.webDist;
@@ -33,6 +35,8 @@ async function webApp(app: FastifyInstance) {
     await app.register(fastifyStatic, {
       root,
       index: false,
+      // The build writes .br and .gz next to each asset (scripts/precompress.mjs): no work per request.
+      preCompressed: true,
       // The build is immutable: list its files once at start, so page paths never touch the disk.
       wildcard: false,
       setHeaders(reply, filePath) {
@@ -45,11 +49,26 @@ async function webApp(app: FastifyInstance) {
     app.log.warn({ root }, 'web app is not built: run `npm run build` (pages answer 404 until then)');
   }
 
-  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
-  if (indexHtml) app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
+  const renderer = indexHtml ? await createPageRenderer(app, indexHtml.toString('utf8')) : undefined;
+  if (renderer) app.log.debug('public pages are rendered on the server');
+
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const rendered = request.method === 'GET' ? await renderer?.render(request) : undefined;
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(rendered ?? indexHtml);
+  };
+  if (indexHtml) {
+    app.get('/', { schema: { hide: true } }, sendIndex);
+    // Page paths are a route (not only the not-found handler) so that responses get compressed.
+    app.get('/*', { schema: { hide: true } }, async (request, reply) =>
+      isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
+    );
+  }
 
   const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (indexHtml && isPageRequest(request)) return sendIndex(reply);
+    if (indexHtml && isPageRequest(request)) return sendIndex(request, reply);
     return reply.status(404).send({ code: ResponseCode.Error, msg: '请求的接口不存在' });
   };
   // Rate limited like fastify/demo (guessing API paths is cheap for a scanner); page loads are not.

@@ -25,5 +25,10 @@ export function RootLayout() {
     document.title = pageTitle(title?.title);
   }, [title?.title]);
 
+  // The app is interactive (a server-rendered page is hydrated): `<html data-app="ready">`.
+  useEffect(() => {
+    document.documentElement.dataset.app = 'ready';
+  }, []);
+
   return <Outlet />;
 }

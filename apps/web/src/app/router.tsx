@@ -1,4 +1,4 @@
-import { Navigate, type RouteObject, createBrowserRouter } from 'react-router';
+import { type HydrationState, Navigate, type RouteObject, createBrowserRouter, matchRoutes } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
 import { RedirectPage } from '@/features/errors/redirect-page';
@@ -81,4 +81,20 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes, { basename: '/' });
+/**
+ * The browser router. A server-rendered page first loads the code of its matched lazy routes, so the
+ * first client render matches the HTML it hydrates (React Router's advice for lazy routes with SSR).
+ */
+export async function createRouter(hydrationData?: HydrationState) {
+  if (hydrationData) {
+    const lazyMatches = (matchRoutes(routes, window.location) ?? []).filter((m) => m.route.lazy);
+    await Promise.all(
+      lazyMatches.map(async (m) => {
+        const lazy = m.route.lazy;
+        if (typeof lazy !== 'function') return;
+        Object.assign(m.route, { ...(await lazy()), lazy: undefined });
+      }),
+    );
+  }
+  return createBrowserRouter(routes, { basename: '/', hydrationData });
+}

@@ -1,3 +1,4 @@
+import type { AxiosAdapter } from 'axios';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { createApiClient, typed } from './api-client';
 
@@ -12,4 +13,9 @@ let client: ReturnType<typeof typed> | undefined;
 export function api() {
   client ??= typed(createApiClient({ baseURL: getRuntimeConfig().apiBaseUrl, tokenUrl }));
   return client;
+}
+
+/** The server renderer answers the client's calls in-process instead of over HTTP. */
+export function setApiAdapter(adapter: AxiosAdapter): void {
+  client = typed(createApiClient({ baseURL: '', tokenUrl, adapter }));
 }

@@ -12,7 +12,7 @@ describe('web app serving (history mode)', () => {
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
     fs.writeFileSync(path.join(dist, 'agreement.html'), '<h1>用户协议</h1>');
-    t = await createTestApp('sqlite', { WEB_DIST: dist });
+    t = await createTestApp('sqlite', { WEB_DIST: dist, WEB_SSR: '0' });
   });
   afterAll(async () => {
     await t.close();
@@ -50,5 +50,89 @@ describe('web app serving (history mode)', () => {
     expect(res.body).not.toContain('root:');
     const encoded = await t.app.inject({ url: '/%2e%2e/%2e%2e/etc/passwd' });
     expect(encoded.body).not.toContain('root:');
+  });
+});
+
+/** A stand-in for the web app's server entry: it exercises the renderer's contract with the server. */
+const FAKE_ENTRY = `
+let renders = 0;
+export const entry = {
+  async render({ url, config, fetchLocal }) {
+    if (url.startsWith('/boom')) throw new Error('render failed');
+    if (url.startsWith('/plain')) return null;
+    renders += 1;
+    const tree = await fetchLocal({ method: 'GET', url: '/open-api/cms/v1/category/tree?channel=news' });
+    const categories = JSON.parse(tree.body).data;
+    return {
+      html: '<main data-renders="' + renders + '">' + categories.map((c) => c.categoryName).join('|') + '</main><p>' + '工业互联网'.repeat(300) + '</p>',
+      head: '<style data-test>main{color:red}</style>',
+      title: '行业资讯 - Engineering e+',
+      state: JSON.stringify({ note: '</script><script>alert(1)</script>', home: config.homeUrl }),
+    };
+  },
+};
+`;
+
+describe('server rendering of public pages', () => {
+  let t: TestApp;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ssr-'));
+  const entryFile = path.join(dist, 'entry-server.mjs');
+  beforeAll(async () => {
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><html><head><title>Engineering e+</title></head><body><div id="root"></div></body></html>',
+    );
+    fs.writeFileSync(entryFile, FAKE_ENTRY);
+    t = await createTestApp('sqlite', { WEB_DIST: dist, WEB_SSR_ENTRY: entryFile });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers: { accept: 'text/html', ...headers } });
+
+  it('puts the rendered markup, styles, title and data into the page, with data fetched from the API in-process', async () => {
+    const res = await page('/news');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toMatch(/<div id="root"><main data-renders="\d+">行业动态\|/);
+    expect(res.body).toContain('<style data-test>main{color:red}</style></head>');
+    expect(res.body).toContain('<title>行业资讯 - Engineering e+</title>');
+    const state = /<script type="application\/json" id="portal-state">(.*?)<\/script>/.exec(res.body)?.[1];
+    expect(state).toBeDefined();
+    // The data cannot close its script element early; it parses back to the same value.
+    expect(state).not.toContain('</script>');
+    expect(JSON.parse(state ?? '')).toEqual({ note: '</script><script>alert(1)</script>', home: expect.stringMatching(/^http:\/\//) });
+  });
+
+  it('shares a rendered page between visitors for a few seconds', async () => {
+    const first = await page('/knowledge?x=1');
+    const second = await page('/knowledge?x=1');
+    const renders = (body: string) => /data-renders="(\d+)"/.exec(body)?.[1];
+    expect(renders(second.body)).toBe(renders(first.body));
+    expect(renders((await page('/knowledge?x=2')).body)).not.toBe(renders(first.body));
+  });
+
+  it('answers the plain page when the renderer declines or fails', async () => {
+    for (const url of ['/plain', '/boom']) {
+      const res = await page(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<div id="root"></div>');
+      expect(res.body).not.toContain('portal-state');
+    }
+  });
+
+  it('compresses pages for browsers that accept it', async () => {
+    const res = await page('/news', { 'accept-encoding': 'br, gzip' });
+    expect(res.headers['content-encoding']).toBe('br');
+    const plain = await page('/plain', { 'accept-encoding': 'gzip' });
+    expect(plain.headers['content-encoding']).toBeUndefined(); // under 1 KB: not worth it
+  });
+
+  it('renders nothing for API paths and non-GET requests', async () => {
+    const api = await page('/web-api/unknown');
+    expect(api.statusCode).toBe(404);
+    const head = await t.app.inject({ method: 'HEAD', url: '/news', headers: { accept: 'text/html' } });
+    expect(head.statusCode).toBe(200);
   });
 });

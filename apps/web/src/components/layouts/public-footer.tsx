@@ -1,12 +1,12 @@
 import { EnvironmentOutlined, MailOutlined, PhoneOutlined } from '@ant-design/icons';
 import { QRCode } from 'antd';
 import { Link } from 'react-router';
-import { portalUrl } from '@/config/runtime-config';
+import { getRuntimeConfig, portalUrl } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
 import { toTarget } from './nav-link';
 
 function FooterAnchor({ url, children }: { url: string; children: string }) {
-  const target = toTarget(url.endsWith('.html') ? portalUrl(url) : url, window.location.origin);
+  const target = toTarget(url.endsWith('.html') ? portalUrl(url) : url, new URL(getRuntimeConfig().homeUrl).origin);
   // Static HTML pages (the user agreement) are files, not routes: load them as documents.
   if (target.kind === 'route' && !url.endsWith('.html')) return <Link to={target.to}>{children}</Link>;
   return <a href={target.kind === 'route' ? target.to : target.href}>{children}</a>;

@@ -77,7 +77,8 @@ export function PublicHeader() {
   const loggedIn = useIsLoggedIn();
   const showRegister = useRegisterDialog((s) => s.show);
   const config = getRuntimeConfig();
-  const origin = window.location.origin;
+  // The portal's own origin (from the runtime configuration, so the server renders the same links).
+  const origin = new URL(config.homeUrl).origin;
 
   return (
     <header className="public-header">

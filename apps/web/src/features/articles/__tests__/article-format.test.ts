@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateRangeBounds, expiryText, pageOffset, publishDateText } from '../lib/article-format';
+import { INITIAL_ARTICLE_FILTERS, articleListQuery, dateRangeBounds, expiryText, pageOffset, publishDateText } from '../lib/article-format';
 
 describe('article texts (spec sections 2, 5, 7, 9)', () => {
   it.each([
@@ -30,5 +30,24 @@ describe('article texts (spec sections 2, 5, 7, 9)', () => {
     });
     expect(pageOffset(1, 10)).toBe(0);
     expect(pageOffset(3, 10)).toBe(20);
+  });
+
+  it('builds the list call of the filters: the first view is page 1 of 10, sort 6, no dates', () => {
+    expect(articleListQuery(INITIAL_ARTICLE_FILTERS, 'news')).toEqual({
+      offset: 0,
+      limit: 10,
+      searchKey: '',
+      filterCategoryId: 'news',
+      sortOrder: 6,
+    });
+    expect(articleListQuery({ searchKey: '挖掘机', range: ['2026-01-01', '2026-01-31'], sortOrder: 1, page: 3 }, 'policy')).toEqual({
+      offset: 20,
+      limit: 10,
+      searchKey: '挖掘机',
+      filterCategoryId: 'policy',
+      filterStartTime: '2026-01-01 00:00:00',
+      filterEndTime: '2026-01-31 23:59:59',
+      sortOrder: 1,
+    });
   });
 });

@@ -1,16 +1,13 @@
-import { DEFAULT_ARTICLE_SORT_ORDER, ARTICLE_SORT_ORDERS } from '@portal/shared';
+import { ARTICLE_SORT_ORDERS } from '@portal/shared';
 import { ReloadOutlined } from '@ant-design/icons';
-import { Button, Col, DatePicker, Empty, Input, Pagination, Row, Select, Skeleton, Tabs } from 'antd';
+import { Button, DatePicker, Empty, Input, Pagination, Select, Skeleton, Tabs } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { paths } from '@/config/paths';
 import { type Channel, useCategories, usePublishedArticles } from '../api/articles';
-import { dateRangeBounds, pageOffset } from '../lib/article-format';
+import { ARTICLE_PAGE_SIZE, INITIAL_ARTICLE_FILTERS, articleListQuery } from '../lib/article-format';
 import { ArticleCard } from './article-card';
 import './articles.css';
-
-/** Spec section 9: page size 10, first page 1. */
-export const ARTICLE_PAGE_SIZE = 10;
 
 const CHANNELS: Record<Channel, { title: string; intro: string; placeholder: string; detailHref: (id: string) => string }> = {
   news: {
@@ -34,7 +31,7 @@ interface Filters {
   page: number;
 }
 
-const INITIAL: Filters = { searchKey: '', range: null, sortOrder: DEFAULT_ARTICLE_SORT_ORDER, page: 1 };
+const INITIAL: Filters = { ...INITIAL_ARTICLE_FILTERS, range: null };
 
 /** /news and /knowledge (spec sections 2, 4, 5, 9): category tabs, search, date range, sort, reset, paging. */
 export function ArticleListPage({ channel }: { channel: Channel }) {
@@ -46,16 +43,11 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
   // The first category is the default (spec section 3).
   const activeCategory = category ?? categories.data?.[0]?.categoryId;
 
-  const range = filters.range ? dateRangeBounds(filters.range[0].format('YYYY-MM-DD'), filters.range[1].format('YYYY-MM-DD')) : undefined;
   const articles = usePublishedArticles(
-    {
-      offset: pageOffset(filters.page, ARTICLE_PAGE_SIZE),
-      limit: ARTICLE_PAGE_SIZE,
-      searchKey: filters.searchKey,
-      filterCategoryId: activeCategory,
-      ...range,
-      sortOrder: filters.sortOrder,
-    },
+    articleListQuery(
+      { ...filters, range: filters.range ? [filters.range[0].format('YYYY-MM-DD'), filters.range[1].format('YYYY-MM-DD')] : null },
+      activeCategory,
+    ),
     activeCategory !== undefined,
   );
   // Any change of category, sort, date or reset goes back to page 1 (spec section 4).
@@ -120,13 +112,14 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
         ) : total === 0 ? (
           <Empty className="article-list__empty" description="暂无数据" />
         ) : (
-          <Row gutter={[30, 30]} className="article-list__grid">
+          // Spec section 2: three columns (span 8 of 24) with a 30 px gutter; two on tablets, one on phones.
+          <ul className="article-list__grid">
             {articles.data?.rows.map((article) => (
-              <Col key={article.uuid} xs={24} sm={12} lg={8}>
+              <li key={article.uuid}>
                 <ArticleCard article={article} href={config.detailHref(article.uuid)} />
-              </Col>
+              </li>
             ))}
-          </Row>
+          </ul>
         )}
         {total > 0 && (
           <Pagination

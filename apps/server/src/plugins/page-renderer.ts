@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { SSR_STATE_ELEMENT_ID, type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRenderResult } from '@portal/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { resolveRuntimeConfig } from '../config.js';
+import { requestOrigin } from '../lib/request-origin.js';
+
+/** Rendered visitor pages are shared for this long (the same freshness as the article detail cache). */
+const RENDER_TTL_MS = 5_000;
+const MAX_CACHED_PAGES = 500;
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+interface CachedPage {
+  expires: number;
+  html: Promise<string | undefined>;
+}
+
+/** `<` cannot end the JSON script element early once escaped. */
+function jsonForScript(json: string): string {
+  return json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function fillTemplate(template: string, page: SsrRenderResult): string {
+  const title = page.title.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return template
+    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+    .replace('</head>', `${page.head}</head>`)
+    .replace(
+      ROOT_ELEMENT,
+      `<div id="root">${page.html}</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${jsonForScript(page.state)}</script>`,
+    );
+}
+
+export interface PageRenderer {
+  /** The page's HTML with its first view rendered, or undefined to answer the plain index.html. */
+  render(request: FastifyRequest): Promise<string | undefined>;
+}
+
+/**
+ * Server rendering of public pages (the web app's `entry-server`): the first view arrives as HTML and
+ * the browser hydrates it. Data comes from the portal's own routes through `inject`, so pages render
+ * exactly what the API answers a visitor. Pages are the same for every visitor (no cookies are passed)
+ * and are cached for a few seconds, one render at a time per URL. A render that fails is logged and
+ * the plain index.html is served: the browser then renders the page itself.
+ */
+export async function createPageRenderer(app: FastifyInstance, template: string): Promise<PageRenderer | undefined> {
+  const entryFile = app.config.webSsrEntry;
+  if (!entryFile || !fs.existsSync(entryFile) || !template.includes(ROOT_ELEMENT)) return undefined;
+  const { entry } = (await import(pathToFileURL(entryFile).href)) as { entry: SsrEntry };
+
+  const fetchLocal = async (call: SsrFetchRequest): Promise<SsrFetchResponse> => {
+    const answer = await app.inject({ method: call.method as 'GET', url: call.url, headers: { accept: 'application/json' } });
+    return { status: answer.statusCode, contentType: String(answer.headers['content-type'] ?? ''), body: answer.body };
+  };
+  const cache = new Map<string, CachedPage>();
+
+  const renderFresh = async (request: FastifyRequest, origin: string): Promise<string | undefined> => {
+    try {
+      const page = await entry.render({ url: request.url, config: resolveRuntimeConfig(app.config, origin), fetchLocal });
+      return page ? fillTemplate(template, page) : undefined;
+    } catch (err) {
+      request.log.warn({ err, url: request.url }, 'server rendering failed; serving the plain page');
+      return undefined;
+    }
+  };
+
+  return {
+    render(request) {
+      const origin = requestOrigin(request);
+      const key = `${origin}${request.url}`;
+      const now = Date.now();
+      const hit = cache.get(key);
+      if (hit && hit.expires > now) return hit.html;
+      if (cache.size >= MAX_CACHED_PAGES) {
+        for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
+        if (cache.size >= MAX_CACHED_PAGES) cache.clear();
+      }
+      const html = renderFresh(request, origin);
+      cache.set(key, { expires: now + RENDER_TTL_MS, html });
+      return html;
+    },
+  };
+}
