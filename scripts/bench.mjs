@@ -21,7 +21,9 @@ const ENDPOINTS = [
   { name: 'healthz', path: '/healthz' },
   { name: 'runtime config', path: '/config.js' },
   { name: 'site info', path: '/web-api/portal/v1/site' },
-  { name: 'page (index.html)', path: '/news', accept: 'text/html' },
+  // Server-rendered pages (shared by visitors for 5 s).
+  { name: 'page / (rendered)', path: '/', accept: 'text/html' },
+  { name: 'page /news (rendered)', path: '/news', accept: 'text/html' },
   { name: 'category tree', path: '/open-api/cms/v1/category/tree?channel=news' },
   { name: 'published list', path: '/open-api/cms/v1/article/published/page/list?offset=0&limit=10' },
   {
@@ -160,17 +162,20 @@ try {
     ],
   });
   const page = await browser.newPage();
-  const assets = [];
-  page.on('response', async (res) => {
-    const type = res.request().resourceType();
-    if (type !== 'script' && type !== 'stylesheet') return;
-    try {
-      assets.push({ type, url: new URL(res.url()).pathname, gzip: zlib.gzipSync(await res.body(), { level: 9 }).length });
-    } catch {
-      // a response without a body (redirect) downloads nothing
-    }
+  const requested = new Map();
+  page.on('request', (req) => {
+    const type = req.resourceType();
+    if (type === 'script' || type === 'stylesheet') requested.set(req.url(), type);
   });
   await page.goto(base + '/', { waitUntil: 'networkidle' });
+  // Each script and stylesheet the visit asked for, fetched again and measured gzip-compressed.
+  const assets = [];
+  for (const [url, type] of requested) {
+    const res = await fetch(url);
+    if (!res.ok) continue;
+    const body = Buffer.from(await res.arrayBuffer());
+    assets.push({ type, url: new URL(url).pathname, gzip: zlib.gzipSync(body, { level: 9 }).length });
+  }
   await browser.close();
 
   // Lighthouse (mobile defaults: simulated slow 4G, 4x CPU slowdown), performance only.

@@ -43,11 +43,7 @@ test.describe('central login', () => {
     for (const path of ['/', '/news', '/knowledge', '/settled', '/mark', '/product', '/remote', '/privacy', '/service']) {
       await page.goto(path);
       await expect(page.locator('.public-header').getByRole('link', { name: /登\s*录/ })).toBeVisible();
-      // The first page runs the silent single sign-on check (hidden iframe, once per tab): wait until
-      // it has answered, so a redirect it caused could not be missed.
-      await page.waitForFunction(
-        () => sessionStorage.getItem('portal.sso-checked') === '1' && !document.querySelector('iframe[title="sso"]'),
-      );
+      await silentCheckDone(page);
       expect(new URL(page.url()).pathname).toBe(path);
     }
     expect(loginRequests).toEqual([]);

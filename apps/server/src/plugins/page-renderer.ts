@@ -7,7 +7,8 @@ import { requestOrigin } from '../lib/request-origin.js';
 
 /** Rendered visitor pages are shared for this long (the same freshness as the article detail cache). */
 const RENDER_TTL_MS = 5_000;
-const MAX_CACHED_PAGES = 500;
+// A rendered page is up to a few hundred KB (its inline styles): this bounds the cache to tens of MB.
+const MAX_CACHED_PAGES = 100;
 const ROOT_ELEMENT = '<div id="root"></div>';
 
 interface CachedPage {

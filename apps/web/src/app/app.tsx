@@ -1,14 +1,21 @@
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import type { ReactNode } from 'react';
 import { RouterProvider } from 'react-router';
 import { theme } from '@/config/theme';
 import type { createRouter } from './router';
 
-dayjs.locale('zh-cn');
+// Toasts and confirms are static calls (lib/notify.ts, the dialogs): they render outside the tree, so
+// they get the same locale and theme here. No antd <App> wrapper: it would put the code of every
+// feedback component into the first page load.
+ConfigProvider.config({
+  holderRender: (children) => (
+    <ConfigProvider locale={zhCN} theme={theme}>
+      {children}
+    </ConfigProvider>
+  ),
+});
 
 export function createQueryClient() {
   return new QueryClient({
@@ -23,9 +30,7 @@ export function createQueryClient() {
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <ConfigProvider locale={zhCN} theme={theme}>
-      <AntApp>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </ConfigProvider>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useMatches, useNavigation } from 'react-router';
-import NProgress from 'nprogress';
+import type NProgressModule from 'nprogress';
 import 'nprogress/nprogress.css';
 import { pageTitle } from '@/config/paths';
 
@@ -8,7 +8,17 @@ export interface RouteHandle {
   title?: string;
 }
 
-NProgress.configure({ showSpinner: false });
+type Progress = typeof NProgressModule;
+let progress: Promise<Progress> | undefined;
+
+/** The progress bar's code loads with the first route change, not with the first page. */
+function loadProgress(): Promise<Progress> {
+  progress ??= import('nprogress').then((m) => {
+    m.default.configure({ showSpinner: false });
+    return m.default;
+  });
+  return progress;
+}
 
 /** Progress bar on route changes and the page title (spec section 1: product title plus route title). */
 export function RootLayout() {
@@ -17,8 +27,9 @@ export function RootLayout() {
   const title = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
 
   useEffect(() => {
-    if (navigation.state === 'idle') NProgress.done();
-    else NProgress.start();
+    // Both wait on the same import, so a start always runs before its done.
+    if (navigation.state !== 'idle') void loadProgress().then((bar) => bar.start());
+    else if (progress) void progress.then((bar) => bar.done());
   }, [navigation.state]);
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
-import { App, Form, Input, type InputRef, Modal } from 'antd';
+import { Form, Input, type InputRef, Modal, message } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { changePassword, getPasswordKey } from '@/api/change-password';
 import { ApiError } from '@/lib/api-client';
@@ -20,7 +20,6 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const [form] = Form.useForm<Values>();
   const first = useRef<InputRef>(null);
   const [saving, setSaving] = useState(false);
-  const { message } = App.useApp();
 
   useEffect(() => {
     if (!open) return;

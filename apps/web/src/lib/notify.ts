@@ -1,11 +1,34 @@
-import { message } from 'antd';
+import type { MessageInstance } from 'antd/es/message/interface';
+
+type MessageApi = Pick<MessageInstance, 'error' | 'success'>;
+
+let loading: Promise<MessageApi> | undefined;
+
+/**
+ * antd's `message` loads with the first toast, not with the first page: most visits never show one.
+ * Toasts keep their order, since every call waits for the same promise.
+ */
+function messageApi(): Promise<MessageApi> {
+  loading ??= import('antd/es/message').then((m) => m.default);
+  return loading;
+}
+
+function show(kind: keyof MessageApi, text: string, seconds: number): void {
+  void messageApi().then(
+    (api) => void api[kind](text, seconds),
+    () => {
+      // The code failed to load (offline): forget the failure so the next toast tries again.
+      loading = undefined;
+    },
+  );
+}
 
 /** Toasts of the API client (spec section 8): errors stay 3 seconds. */
 export const notify = {
   error(text: string, seconds = 3): void {
-    void message.error(text, seconds);
+    show('error', text, seconds);
   },
   success(text: string, seconds = 3): void {
-    void message.success(text, seconds);
+    show('success', text, seconds);
   },
 };

@@ -1,5 +1,4 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { changePassword } from '@/api/change-password';
 import { ApiError } from '@/lib/api-client';
@@ -21,11 +20,7 @@ beforeEach(() => {
 });
 
 function renderDialog(onClose = vi.fn()) {
-  render(
-    <App>
-      <ChangePasswordDialog open onClose={onClose} />
-    </App>,
-  );
+  render(<ChangePasswordDialog open onClose={onClose} />);
   return onClose;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });

@@ -1,9 +1,14 @@
-import { EnvironmentOutlined, MailOutlined, PhoneOutlined } from '@ant-design/icons';
-import { QRCode } from 'antd';
 import { Link } from 'react-router';
 import { getRuntimeConfig, portalUrl } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
+import { LayoutIcon } from './layout-icon';
+import { LazyQrCode } from './lazy-qr-code';
 import { toTarget } from './nav-link';
+import { useIdleAfterLoad } from './use-idle-after-load';
+import { useNearViewport } from './use-near-viewport';
+
+/** How long after the page has loaded the footer's QR code loads anyway. */
+const QR_IDLE_DELAY_MS = 3000;
 
 function FooterAnchor({ url, children }: { url: string; children: string }) {
   const target = toTarget(url.endsWith('.html') ? portalUrl(url) : url, new URL(getRuntimeConfig().homeUrl).origin);
@@ -15,6 +20,10 @@ function FooterAnchor({ url, children }: { url: string; children: string }) {
 /** Public footer (spec section 2): address, links, legal statement, technical support, app QR code. */
 export function PublicFooter() {
   const { data: site } = useSiteInfo();
+  // The QR code's code is not part of the first view (the footer is below the fold): it loads when
+  // the footer comes near the viewport, or once the page has loaded and the browser is idle.
+  const [appRef, near] = useNearViewport<HTMLElement>('600px 0px');
+  const idle = useIdleAfterLoad(QR_IDLE_DELAY_MS);
   if (!site) return <footer className="public-footer public-footer--loading" />;
   return (
     <footer className="public-footer">
@@ -22,13 +31,13 @@ export function PublicFooter() {
         <section className="public-footer__contact" aria-label="联系我们">
           <h2>{site.name}</h2>
           <p>
-            <EnvironmentOutlined /> {site.address}
+            <LayoutIcon name="environment" /> {site.address}
           </p>
           <p>
-            <PhoneOutlined /> {site.phone}
+            <LayoutIcon name="phone" /> {site.phone}
           </p>
           <p>
-            <MailOutlined /> {site.email}
+            <LayoutIcon name="mail" /> {site.email}
           </p>
         </section>
         <div className="public-footer__links">
@@ -45,8 +54,8 @@ export function PublicFooter() {
             </section>
           ))}
         </div>
-        <section className="public-footer__app" aria-label="下载 App">
-          <QRCode value={portalUrl(site.appDownloadUrl)} size={112} bordered={false} bgColor="#ffffff" />
+        <section className="public-footer__app" aria-label="下载 App" ref={appRef}>
+          <LazyQrCode value={portalUrl(site.appDownloadUrl)} size={112} bgColor="#ffffff" load={near || idle} label="下载 App 的二维码" />
           <span>扫码下载 App</span>
         </section>
       </div>

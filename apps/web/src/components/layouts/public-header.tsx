@@ -1,66 +1,67 @@
-import { AppstoreOutlined, DownOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Role } from '@portal/shared';
-import { Avatar, Button, Dropdown } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
-import { centralLoginUrl, logout } from '@/lib/auth';
+import { centralLoginUrl } from '@/lib/auth';
 import { useHeaderStore, useIsLoggedIn } from '@/stores/header-store';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { useSessionStore } from '@/stores/session-store';
+import { LayoutIcon } from './layout-icon';
 import { isActive, navTarget } from './nav-link';
 import { ScrollMenu } from './scroll-menu';
+import './portal-button.css';
+import './public-header-user.css';
 
 // Loaded when first opened: a visitor's first page does not download it.
 const ChangePasswordDialog = lazy(() => import('@/components/change-password-dialog').then((m) => ({ default: m.ChangePasswordDialog })));
+// The dropdown loads once a session exists (the header shows the user's corner).
+const UserMenu = lazy(() => import('./user-menu'));
 
 /** The logged-in user's corner: console entry, name and enterprise, user menu (spec section 2). */
 function UserCorner() {
   const { name, enterpriseName } = useHeaderStore();
   const authorities = useSessionStore((s) => s.authorities);
+  const [menuOpen, setMenuOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [passwordLoaded, setPasswordLoaded] = useState(false);
   // Spec section 6: service-customer employees get no console button.
   const showConsole = !authorities.includes(Role.ServiceCustomerEmployee);
 
+  // Until the menu's code has loaded, a click on the trigger opens it as soon as it has.
+  const trigger = (onClick?: () => void) => (
+    <button type="button" className="public-header__user" aria-label={`${name}，${enterpriseName}`} onClick={onClick}>
+      <span className="public-header__avatar" aria-hidden="true">
+        <LayoutIcon name="user" />
+      </span>
+      <span className="public-header__user-text">
+        <strong>{name}</strong>
+        {enterpriseName && <small>{enterpriseName}</small>}
+      </span>
+      <LayoutIcon name="down" className="public-header__user-caret" />
+    </button>
+  );
+
   return (
     <>
       {showConsole && (
-        <Button type="primary" href={getRuntimeConfig().tenantManageUrl} className="public-header__console">
+        <a href={getRuntimeConfig().tenantManageUrl} className="portal-btn portal-btn--primary public-header__console">
           控制台
-        </Button>
+        </a>
       )}
-      <Dropdown
-        menu={{
-          items: [
-            ...(showConsole ? [{ key: 'console', icon: <AppstoreOutlined />, label: '进入控制台' }] : []),
-            { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
-            { type: 'divider' },
-            { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },
-          ],
-          onClick: ({ key }) => {
-            if (key === 'logout') logout();
-            if (key === 'console') window.location.assign(getRuntimeConfig().tenantManageUrl);
-            if (key === 'password') {
-              setPasswordLoaded(true);
-              setPasswordOpen(true);
-            }
-          },
-        }}
-        placement="bottomRight"
-        // Click, not hover: works the same with a mouse and on a phone.
-        trigger={['click']}
-      >
-        <button type="button" className="public-header__user" aria-label={`${name}，${enterpriseName}`}>
-          <Avatar size={32} icon={<UserOutlined />} className="public-header__avatar" />
-          <span className="public-header__user-text">
-            <strong>{name}</strong>
-            {enterpriseName && <small>{enterpriseName}</small>}
-          </span>
-          <DownOutlined className="public-header__user-caret" />
-        </button>
-      </Dropdown>
+      <Suspense fallback={trigger(() => setMenuOpen(true))}>
+        <UserMenu
+          open={menuOpen}
+          onOpenChange={setMenuOpen}
+          showConsole={showConsole}
+          onChangePassword={() => {
+            setPasswordLoaded(true);
+            setPasswordOpen(true);
+          }}
+        >
+          {trigger()}
+        </UserMenu>
+      </Suspense>
       {passwordLoaded && (
         <Suspense fallback={null}>
           <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
@@ -111,12 +112,13 @@ export function PublicHeader() {
             <UserCorner />
           ) : (
             <>
-              <Button onClick={showRegister} className="public-header__register">
-                注册
-              </Button>
-              <Button type="primary" href={centralLoginUrl(pathname + search)}>
-                登录
-              </Button>
+              {/* Two-character labels spaced as antd's buttons space them. */}
+              <button type="button" onClick={showRegister} className="portal-btn public-header__register">
+                注 册
+              </button>
+              <a href={centralLoginUrl(pathname + search)} className="portal-btn portal-btn--primary">
+                登 录
+              </a>
             </>
           )}
         </div>

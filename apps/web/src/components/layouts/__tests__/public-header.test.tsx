@@ -1,6 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { App } from 'antd';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
@@ -40,11 +39,9 @@ function renderHeader() {
   });
   render(
     <QueryClientProvider client={client}>
-      <App>
-        <MemoryRouter initialEntries={['/news?page=2']}>
-          <PublicHeader />
-        </MemoryRouter>
-      </App>
+      <MemoryRouter initialEntries={['/news?page=2']}>
+        <PublicHeader />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }
@@ -75,6 +72,15 @@ describe('public header (spec section 2)', () => {
     expect(screen.getByText('常州瑞驰液压科技有限公司')).toBeTruthy();
     expect(screen.getByRole('link', { name: '控制台' }).getAttribute('href')).toBe('http://localhost:3000/console');
     expect(screen.queryByRole('link', { name: /登\s*录/ })).toBeNull();
+  });
+
+  it('the user menu (loaded once a session exists) opens from the name with its three items', async () => {
+    useSessionStore.getState().setFromMenus(user(['ROLE_ENTERPRISE_ADMIN']));
+    renderHeader();
+    fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司' }));
+    expect(await screen.findByRole('menuitem', { name: /修改密码/ }, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: /进入控制台/ })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: /退出登录/ })).toBeTruthy();
   });
 
   it('a service-customer employee gets no console button', () => {

@@ -1,6 +1,6 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { App, Breadcrumb, Result, Skeleton } from 'antd';
-import { useEffect, useRef } from 'react';
+import { Breadcrumb, Modal, Result, Skeleton } from 'antd';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMenus } from '@/api/get-menus';
 import { centralLoginUrl } from '@/lib/auth';
@@ -23,13 +23,11 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
   const loggedIn = useIsLoggedIn();
   // Wait for the session check, so a logged-in reader never sees the prompt flash.
   const { isFetched: sessionKnown } = useMenus();
-  const { modal } = App.useApp();
-  const modalRef = useRef(modal);
 
   // Spec section 2: a visitor who is not logged in is asked to log in (确定 → central login), once.
   useEffect(() => {
     if (loggedIn || !sessionKnown) return;
-    const dialog = modalRef.current.confirm({
+    const dialog = Modal.confirm({
       title: '请先登录',
       content: '登录后可查看完整内容并获取更多服务。',
       okText: '确定',

@@ -2,6 +2,7 @@ import { ARTICLE_SORT_ORDERS } from '@portal/shared';
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Empty, Input, Pagination, Select, Skeleton, Tabs } from 'antd';
 import type { Dayjs } from 'dayjs';
+import '@/lib/dayjs';
 import { useState } from 'react';
 import { paths } from '@/config/paths';
 import { type Channel, useCategories, usePublishedArticles } from '../api/articles';

@@ -1,16 +1,21 @@
-import { CustomerServiceOutlined, MobileOutlined, VerticalAlignTopOutlined } from '@ant-design/icons';
-import { Popover, QRCode } from 'antd';
 import { useEffect, useState } from 'react';
+import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
 import { portalUrl } from '@/config/runtime-config';
 import { throttle } from '@/lib/throttle';
+import { HomeIcon } from './home-icon';
 
 /** Spec section 9: the widget appears at 400 px of scroll; the handler is throttled to 300 ms. */
 export const FLOAT_TOOLS_THRESHOLD = 400;
 export const FLOAT_TOOLS_THROTTLE_MS = 300;
+const QR_SIZE = 120;
 
-/** The floating tool widget: back to top, hotline, and the app QR code on hover (spec section 2). */
+/**
+ * The floating tool widget: back to top, hotline, and the app QR code on hover (spec section 2).
+ * Its bubbles open on hover and on keyboard focus (CSS); the QR code's code loads on the first one.
+ */
 export function FloatTools({ appDownloadUrl, phone }: { appDownloadUrl: string; phone: string }) {
   const [visible, setVisible] = useState(false);
+  const [wantsQr, setWantsQr] = useState(false);
   useEffect(() => {
     const onScroll = throttle(() => setVisible(window.scrollY >= FLOAT_TOOLS_THRESHOLD), FLOAT_TOOLS_THROTTLE_MS);
     window.addEventListener('scroll', onScroll, { passive: true });
@@ -21,38 +26,41 @@ export function FloatTools({ appDownloadUrl, phone }: { appDownloadUrl: string; 
     };
   }, []);
   if (!visible) return null;
+  const showQr = () => setWantsQr(true);
   return (
     <div className="float-tools" role="complementary" aria-label="悬浮工具">
-      <Popover
-        placement="left"
-        trigger="hover"
-        content={
-          <div className="float-tools__qr">
-            <QRCode value={portalUrl(appDownloadUrl)} size={120} bordered={false} />
-            <span>扫码下载 App</span>
-          </div>
-        }
-      >
-        <button type="button" className="float-tools__btn" aria-label="下载 App">
-          <MobileOutlined />
+      <div className="float-tools__item" onMouseEnter={showQr} onFocus={showQr}>
+        <button type="button" className="float-tools__btn" aria-label="下载 App" aria-describedby="float-tools-app">
+          <HomeIcon name="mobile" />
           <span className="float-tools__label">App</span>
         </button>
-      </Popover>
-      <Popover placement="left" trigger="hover" content={<span>服务热线：{phone}</span>}>
-        <button type="button" className="float-tools__btn" aria-label="联系我们">
-          <CustomerServiceOutlined />
+        <div className="float-tools__bubble" id="float-tools-app" role="tooltip">
+          <div className="float-tools__qr">
+            <LazyQrCode value={portalUrl(appDownloadUrl)} size={QR_SIZE} load={wantsQr} label="下载 App 的二维码" />
+            <span>扫码下载 App</span>
+          </div>
+        </div>
+      </div>
+      <div className="float-tools__item">
+        <button type="button" className="float-tools__btn" aria-label="联系我们" aria-describedby="float-tools-phone">
+          <HomeIcon name="customer-service" />
           <span className="float-tools__label">客服</span>
         </button>
-      </Popover>
-      <button
-        type="button"
-        className="float-tools__btn"
-        aria-label="回到顶部"
-        onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
-      >
-        <VerticalAlignTopOutlined />
-        <span className="float-tools__label">顶部</span>
-      </button>
+        <div className="float-tools__bubble" id="float-tools-phone" role="tooltip">
+          <span className="float-tools__phone">服务热线：{phone}</span>
+        </div>
+      </div>
+      <div className="float-tools__item">
+        <button
+          type="button"
+          className="float-tools__btn"
+          aria-label="回到顶部"
+          onClick={() => window.scrollTo({ top: 0, behavior: 'smooth' })}
+        >
+          <HomeIcon name="vertical-align-top" />
+          <span className="float-tools__label">顶部</span>
+        </button>
+      </div>
     </div>
   );
 }

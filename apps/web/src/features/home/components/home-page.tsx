@@ -1,6 +1,3 @@
-import 'swiper/css';
-import 'swiper/css/navigation';
-import 'swiper/css/pagination';
 import { useSiteInfo } from '@/api/get-site-info';
 import { useHomeBlocks } from '../api/home';
 import { BannerSection } from './banner-section';

@@ -1,5 +1,4 @@
 import { RightOutlined } from '@ant-design/icons';
-import { Empty } from 'antd';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { fileUrl } from '@/config/runtime-config';
@@ -27,16 +26,39 @@ export function SectionHeading({ title, subtitle, more }: { title: string; subti
   );
 }
 
+/** 暂无数据: a section with nothing to show (antd's simple empty image, without loading antd's Empty). */
+export function HomeEmpty() {
+  return (
+    <div className="home-empty" role="status">
+      <svg width="64" height="41" viewBox="0 0 64 41" aria-hidden="true">
+        <g transform="translate(0 1)" fill="none" fillRule="evenodd">
+          <ellipse fill="#f5f5f5" cx="32" cy="33" rx="32" ry="7" />
+          <g fillRule="nonzero" stroke="#d9d9d9">
+            <path d="M55 12.76L44.854 1.258C44.367.474 43.656 0 42.907 0H21.093c-.749 0-1.46.474-1.947 1.257L9 12.761V22h46v-9.24z" />
+            <path
+              d="M41.613 15.931c0-1.605.994-2.93 2.227-2.931H55v18.137C55 33.26 53.68 35 52.05 35h-40.1C10.32 35 9 33.259 9 31.137V13h11.16c1.233 0 2.227 1.323 2.227 2.928v.022c0 1.605 1.005 2.901 2.237 2.901h14.752c1.232 0 2.237-1.308 2.237-2.913v-.007z"
+              fill="#fafafa"
+            />
+          </g>
+        </g>
+      </svg>
+      <p>暂无数据</p>
+    </div>
+  );
+}
+
 /** The first 3 published news, the first highlighted (spec section 2). */
 export function NewsSection() {
-  const { data: news = [] } = useLatestNews();
-  const [lead, ...rest] = news;
+  const { data: news } = useLatestNews();
+  const [lead, ...rest] = news ?? [];
   return (
     <section className="home-section">
       <div className="home-container">
         <SectionHeading title="新闻资讯" subtitle="掌握工业互联网最新动态" more={{ to: paths.news.getHref(), label: '更多资讯' }} />
-        {!lead ? (
-          <Empty description="暂无数据" />
+        {!news ? (
+          <NewsPlaceholder />
+        ) : !lead ? (
+          <HomeEmpty />
         ) : (
           <div className="home-news">
             <a className="home-news__lead" href={paths.newsDetail.getHref(lead.uuid)} target="_blank" rel="noopener noreferrer">
@@ -66,6 +88,29 @@ export function NewsSection() {
         )}
       </div>
     </section>
+  );
+}
+
+/** While the news load: the lead and two list items at their final sizes, so nothing below moves. */
+function NewsPlaceholder() {
+  return (
+    <div className="home-news home-news--placeholder" aria-busy="true">
+      <div className="home-news__lead" />
+      <ul className="home-news__list">
+        {[0, 1].map((i) => (
+          <li key={i}>
+            <div className="home-news__item-placeholder">
+              <span className="home-date" />
+              <div>
+                <span className="home-placeholder-line home-placeholder-line--title" />
+                <span className="home-placeholder-line" />
+                <span className="home-placeholder-line home-placeholder-line--short" />
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -1,23 +1,85 @@
-import { Empty } from 'antd';
-import { Autoplay, Navigation, Pagination } from 'swiper/modules';
-import { Swiper, SwiperSlide } from 'swiper/react';
+import type { RecommendItem } from '@portal/shared';
+import { useEffect, useState } from 'react';
+import { useNearViewport } from '@/components/layouts/use-near-viewport';
 import { paths } from '@/config/paths';
-import { fileUrl, getRuntimeConfig } from '@/config/runtime-config';
 import { useRecommendedApps } from '../api/home';
-import { SectionHeading } from './news-section';
+import { HomeEmpty, SectionHeading } from './news-section';
+import { RecommendCard } from './recommend-card';
+import type * as RecommendCarouselModule from './recommend-carousel';
 
-/** Spec section 9: autoplay every 3000 ms, 3 per view. */
-export const RECOMMEND_AUTOPLAY_MS = 3000;
-/** Spec section 2: card backgrounds cycle among three defaults. */
-export const RECOMMEND_BACKGROUNDS = ['/demo/recommend-bg-1.svg', '/demo/recommend-bg-2.svg', '/demo/recommend-bg-3.svg'];
+export { RECOMMEND_AUTOPLAY_MS, RECOMMEND_BACKGROUNDS, appCenterDetailUrl } from './recommend-card';
 
-export function appCenterDetailUrl(applicationUuid: string): string {
-  return `${getRuntimeConfig().appCenterUrl}/center/detail?uuid=${encodeURIComponent(applicationUuid)}`;
+/** Swiper loads when the carousel is this close to the viewport, well before it is seen. */
+export const RECOMMEND_LOAD_MARGIN = '300px 0px';
+/** The most cards one view shows (3 per view at 992 px and wider). */
+const STATIC_CARDS = 3;
+
+type CarouselModule = typeof RecommendCarouselModule;
+let carouselModule: Promise<CarouselModule> | undefined;
+const loadCarousel = () => {
+  carouselModule ??= import('./recommend-carousel').catch((err: unknown) => {
+    carouselModule = undefined;
+    throw err;
+  });
+  return carouselModule;
+};
+
+/**
+ * The carousel's first view without Swiper: the first cards at Swiper's sizes (1, 2 or 3 per view,
+ * 24 px apart) and its dots, so the page neither moves nor changes when Swiper takes over. With no
+ * apps yet (they are loading) it shows empty cards of the same size.
+ */
+function StaticCarousel({ apps }: { apps: RecommendItem[] | undefined }) {
+  const dots = apps?.length ?? 0;
+  return (
+    <div className="home-recommend home-recommend--static" aria-busy={apps ? undefined : true}>
+      <div className="home-recommend__track">
+        {apps
+          ? apps.slice(0, STATIC_CARDS).map((app, i) => (
+              <div className="home-recommend__slide" key={app.applicationUuid}>
+                <RecommendCard app={app} index={i} />
+              </div>
+            ))
+          : Array.from({ length: STATIC_CARDS }, (_, i) => (
+              <div className="home-recommend__slide" key={i}>
+                <div className="home-recommend__card home-recommend__card--placeholder" />
+              </div>
+            ))}
+      </div>
+      {dots > 1 && (
+        <div className="home-recommend__dots" aria-hidden="true">
+          {Array.from({ length: dots }, (_, i) => (
+            <span key={i} className={`home-recommend__dot${i === 0 ? ' is-active' : ''}`} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
 }
 
 /** 应用推荐: the carousel of recommended applications (spec section 2). */
 export function RecommendSection() {
-  const { data: apps = [] } = useRecommendedApps();
+  const { data: apps } = useRecommendedApps();
+  const [slotRef, near] = useNearViewport<HTMLDivElement>(RECOMMEND_LOAD_MARGIN);
+  const [carousel, setCarousel] = useState<CarouselModule | null>(null);
+  const wanted = near && (apps?.length ?? 0) > 0;
+
+  useEffect(() => {
+    if (!wanted || carousel) return;
+    let live = true;
+    loadCarousel().then(
+      (m) => {
+        if (live) setCarousel(m);
+      },
+      () => {
+        // Offline: the static first view stays, and its cards still open the application center.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, carousel]);
+
   return (
     <section className="home-section home-section--tinted">
       <div className="home-container">
@@ -26,36 +88,15 @@ export function RecommendSection() {
           subtitle="精选工业 APP，按需订阅，开箱即用"
           more={{ to: paths.product.getHref(), label: '查看更多' }}
         />
-        {apps.length === 0 ? (
-          <Empty description="暂无数据" />
-        ) : (
-          <Swiper
-            className="home-recommend"
-            modules={[Autoplay, Navigation, Pagination]}
-            slidesPerView={1}
-            spaceBetween={24}
-            breakpoints={{ 640: { slidesPerView: 2 }, 992: { slidesPerView: 3 } }}
-            loop
-            autoplay={{ delay: RECOMMEND_AUTOPLAY_MS, disableOnInteraction: false }}
-            navigation
-            pagination={{ clickable: true }}
-          >
-            {apps.map((app, i) => (
-              <SwiperSlide key={app.applicationUuid}>
-                <button
-                  type="button"
-                  className="home-recommend__card"
-                  style={{ backgroundImage: `url("${fileUrl(RECOMMEND_BACKGROUNDS[i % RECOMMEND_BACKGROUNDS.length]!)}")` }}
-                  onClick={() => window.location.assign(appCenterDetailUrl(app.applicationUuid))}
-                >
-                  <img src={fileUrl(app.imagePath)} alt="" className="home-recommend__img" />
-                  <span className="home-recommend__name">{app.name}</span>
-                  <span className="home-recommend__desc">{app.applicationDescription}</span>
-                </button>
-              </SwiperSlide>
-            ))}
-          </Swiper>
-        )}
+        <div ref={slotRef}>
+          {apps?.length === 0 ? (
+            <HomeEmpty />
+          ) : carousel && apps ? (
+            <carousel.RecommendCarousel apps={apps} />
+          ) : (
+            <StaticCarousel apps={apps} />
+          )}
+        </div>
       </div>
     </section>
   );

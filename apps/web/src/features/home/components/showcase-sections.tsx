@@ -1,41 +1,28 @@
-import {
-  ApiOutlined,
-  AppstoreOutlined,
-  ClusterOutlined,
-  ControlOutlined,
-  DeploymentUnitOutlined,
-  ExperimentOutlined,
-  MobileOutlined,
-  SafetyCertificateOutlined,
-  SafetyOutlined,
-  SmileOutlined,
-  SyncOutlined,
-  ThunderboltOutlined,
-} from '@ant-design/icons';
 import type { HomeBlocks } from '@portal/shared';
 import { getRuntimeConfig, fileUrl } from '@/config/runtime-config';
 import { BlockLink } from './banner-section';
+import { HomeIcon, type HomeIconName } from './home-icon';
 import { SectionHeading } from './news-section';
 
 /** Spec section 1: six advantages. */
-const ADVANTAGES = [
-  { icon: <AppstoreOutlined />, title: '通用', text: '覆盖设备接入、建模、监控、分析全流程，适配多行业多场景' },
-  { icon: <SafetyOutlined />, title: '安全', text: '等保三级防护，统一身份认证，数据分类分级与全程审计' },
-  { icon: <SmileOutlined />, title: '易用', text: '可视化配置、低代码开发，业务人员也能快速搭建应用' },
-  { icon: <ApiOutlined />, title: '可扩展', text: '开放接口与 SDK，微服务架构按需扩容，生态应用即插即用' },
-  { icon: <SafetyCertificateOutlined />, title: '稳定', text: '多活部署与实时监控，核心服务可用性 99.95%' },
-  { icon: <SyncOutlined />, title: '灵活', text: '公有云、私有化与混合部署，按需订阅，弹性计费' },
+const ADVANTAGES: { icon: HomeIconName; title: string; text: string }[] = [
+  { icon: 'appstore', title: '通用', text: '覆盖设备接入、建模、监控、分析全流程，适配多行业多场景' },
+  { icon: 'safety', title: '安全', text: '等保三级防护，统一身份认证，数据分类分级与全程审计' },
+  { icon: 'smile', title: '易用', text: '可视化配置、低代码开发，业务人员也能快速搭建应用' },
+  { icon: 'api', title: '可扩展', text: '开放接口与 SDK，微服务架构按需扩容，生态应用即插即用' },
+  { icon: 'safety-certificate', title: '稳定', text: '多活部署与实时监控，核心服务可用性 99.95%' },
+  { icon: 'sync', title: '灵活', text: '公有云、私有化与混合部署，按需订阅，弹性计费' },
 ];
 
 /** Spec section 1: the developer-tools showcase; spec section 2: tool links with fixed ids 01–06. */
 export const DEV_TOOLS = [
-  { id: '01', icon: <MobileOutlined />, title: '移动开发平台及 SDK', text: '跨端移动应用开发框架与设备接入 SDK' },
-  { id: '02', icon: <ControlOutlined />, title: '可视化编辑器', text: '拖拽式搭建看板、大屏与表单页面' },
-  { id: '03', icon: <SafetyCertificateOutlined />, title: '统一身份认证集成', text: '基于 CAS 的单点登录，快速接入平台账号' },
-  { id: '04', icon: <DeploymentUnitOutlined />, title: '物联网平台', text: '多协议设备接入、物模型与规则引擎' },
-  { id: '05', icon: <ClusterOutlined />, title: '微服务集群', text: '容器化部署、服务治理与弹性伸缩' },
-  { id: '06', icon: <ExperimentOutlined />, title: '工业机理模型', text: '沉淀行业知识的故障诊断与工艺优化模型' },
-] as const;
+  { id: '01', icon: 'mobile', title: '移动开发平台及 SDK', text: '跨端移动应用开发框架与设备接入 SDK' },
+  { id: '02', icon: 'control', title: '可视化编辑器', text: '拖拽式搭建看板、大屏与表单页面' },
+  { id: '03', icon: 'safety-certificate', title: '统一身份认证集成', text: '基于 CAS 的单点登录，快速接入平台账号' },
+  { id: '04', icon: 'deployment-unit', title: '物联网平台', text: '多协议设备接入、物模型与规则引擎' },
+  { id: '05', icon: 'cluster', title: '微服务集群', text: '容器化部署、服务治理与弹性伸缩' },
+  { id: '06', icon: 'experiment', title: '工业机理模型', text: '沉淀行业知识的故障诊断与工艺优化模型' },
+] as const satisfies readonly { id: string; icon: HomeIconName; title: string; text: string }[];
 
 export function devToolUrl(id: string): string {
   return `${getRuntimeConfig().openServiceUrl}?toolId=${id}`;
@@ -95,6 +82,17 @@ export function ResourceMapSection() {
   );
 }
 
+/** While the home blocks load: four cards of the final size (home.css), so nothing below moves. */
+function placeholderCards(className: string, iconSize: number) {
+  return Array.from({ length: 4 }, (_, i) => (
+    <div className={`${className} home-card--placeholder`} key={i} aria-hidden="true">
+      <span className="home-card__icon-placeholder" style={{ width: iconSize, height: iconSize }} />
+      <span className="home-placeholder-line home-placeholder-line--title" />
+      <span className="home-placeholder-line home-placeholder-line--short" />
+    </div>
+  ));
+}
+
 /** 荣誉资质 and 供需互助, from the editable home blocks. */
 export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undefined }) {
   return (
@@ -103,13 +101,15 @@ export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undef
         <div className="home-container">
           <SectionHeading title="荣誉资质" subtitle="权威认证，值得信赖" />
           <div className="home-awards">
-            {(blocks?.awards ?? []).map((a) => (
-              <div className="home-award" key={a.title}>
-                <img src={fileUrl(a.icon)} alt="" width={48} height={48} />
-                <strong>{a.title}</strong>
-                <span>{a.subtitle}</span>
-              </div>
-            ))}
+            {blocks
+              ? blocks.awards.map((a) => (
+                  <div className="home-award" key={a.title}>
+                    <img src={fileUrl(a.icon)} alt="" width={48} height={48} />
+                    <strong>{a.title}</strong>
+                    <span>{a.subtitle}</span>
+                  </div>
+                ))
+              : placeholderCards('home-award', 48)}
           </div>
         </div>
       </section>
@@ -117,13 +117,15 @@ export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undef
         <div className="home-container">
           <SectionHeading title="供需互助" subtitle="连接产业链上下游，让资源高效流动" />
           <div className="home-supply">
-            {(blocks?.links ?? []).map((l) => (
-              <BlockLink key={l.title} block={l} className="home-supply__card">
-                <img src={fileUrl(l.icon)} alt="" width={44} height={44} />
-                <strong>{l.title}</strong>
-                <span>{l.subtitle}</span>
-              </BlockLink>
-            ))}
+            {blocks
+              ? blocks.links.map((l) => (
+                  <BlockLink key={l.title} block={l} className="home-supply__card">
+                    <img src={fileUrl(l.icon)} alt="" width={44} height={44} />
+                    <strong>{l.title}</strong>
+                    <span>{l.subtitle}</span>
+                  </BlockLink>
+                ))
+              : placeholderCards('home-supply__card', 44)}
           </div>
         </div>
       </section>
@@ -163,7 +165,7 @@ export function AboutSection() {
           </div>
           <div>
             <strong>
-              <ThunderboltOutlined /> 7×24
+              <HomeIcon name="thunderbolt" /> 7×24
             </strong>
             <span>小时运维保障</span>
           </div>
@@ -181,7 +183,9 @@ export function AdvantagesSection() {
         <div className="home-advantages">
           {ADVANTAGES.map((a) => (
             <div className="home-advantage" key={a.title}>
-              <span className="home-advantage__icon">{a.icon}</span>
+              <span className="home-advantage__icon">
+                <HomeIcon name={a.icon} />
+              </span>
               <strong>{a.title}</strong>
               <p>{a.text}</p>
             </div>
@@ -201,7 +205,9 @@ export function DevToolsSection() {
           {DEV_TOOLS.map((t) => (
             <a className="home-tool" key={t.id} id={`tool-${t.id}`} href={devToolUrl(t.id)}>
               <span className="home-tool__no">{t.id}</span>
-              <span className="home-tool__icon">{t.icon}</span>
+              <span className="home-tool__icon">
+                <HomeIcon name={t.icon} />
+              </span>
               <strong>{t.title}</strong>
               <p>{t.text}</p>
             </a>

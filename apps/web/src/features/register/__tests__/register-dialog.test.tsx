@@ -1,5 +1,5 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { App } from 'antd';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { registerUser, sendRegisterSms } from '../api/register';
@@ -17,14 +17,14 @@ beforeEach(() => {
   vi.mocked(registerUser).mockClear();
   vi.mocked(sendRegisterSms).mockClear();
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  // The success confirmation is a static modal (outside the rendered tree).
+  Modal.destroyAll();
+});
 
 function renderDialog(onClose = vi.fn()) {
-  render(
-    <App>
-      <RegisterDialog open onClose={onClose} />
-    </App>,
-  );
+  render(<RegisterDialog open onClose={onClose} />);
   return onClose;
 }
 
@@ -86,8 +86,8 @@ describe('registration dialog (spec section 5)', () => {
 
 describe('SMS button (spec section 4)', () => {
   it('is enabled only for a valid phone (second digit 3 to 9)', () => {
-    const { rerender } = render(<SmsCodeButton phone="" onSend={vi.fn()} />);
-    const button = () => screen.getByRole('button');
+    const { rerender, container } = render(<SmsCodeButton phone="" onSend={vi.fn()} />);
+    const button = () => within(container).getByRole('button');
     expect(button().hasAttribute('disabled')).toBe(true);
     rerender(<SmsCodeButton phone="12912345678" onSend={vi.fn()} />);
     expect(button().hasAttribute('disabled')).toBe(true);
@@ -98,31 +98,31 @@ describe('SMS button (spec section 4)', () => {
   it('counts down from 60 seconds after a send, then offers 获取验证码 again', async () => {
     vi.useFakeTimers();
     const onSend = vi.fn(() => Promise.resolve());
-    render(<SmsCodeButton phone="13912345678" onSend={onSend} />);
+    const { container } = render(<SmsCodeButton phone="13912345678" onSend={onSend} />);
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
+      fireEvent.click(within(container).getByRole('button', { name: '获取验证码' }));
     });
     expect(onSend).toHaveBeenCalledWith('13912345678');
-    expect(screen.getByRole('button').textContent).toBe('60秒后重新获取');
-    expect(screen.getByRole('button').hasAttribute('disabled')).toBe(true);
+    expect(within(container).getByRole('button').textContent).toBe('60秒后重新获取');
+    expect(within(container).getByRole('button').hasAttribute('disabled')).toBe(true);
     for (let i = 0; i < 59; i++) {
       await act(async () => {
         vi.advanceTimersByTime(1000);
       });
     }
-    expect(screen.getByRole('button').textContent).toBe('1秒后重新获取');
+    expect(within(container).getByRole('button').textContent).toBe('1秒后重新获取');
     await act(async () => {
       vi.advanceTimersByTime(1000);
     });
-    expect(screen.getByRole('button').textContent?.replace(/\s/g, '')).toBe('获取验证码');
-    expect(screen.getByRole('button').hasAttribute('disabled')).toBe(false);
+    expect(within(container).getByRole('button').textContent?.replace(/\s/g, '')).toBe('获取验证码');
+    expect(within(container).getByRole('button').hasAttribute('disabled')).toBe(false);
   });
 
   it('a failed send does not start the countdown', async () => {
-    render(<SmsCodeButton phone="13912345678" onSend={() => Promise.reject(new Error('429'))} />);
+    const { container } = render(<SmsCodeButton phone="13912345678" onSend={() => Promise.reject(new Error('429'))} />);
     await act(async () => {
-      fireEvent.click(screen.getByRole('button'));
+      fireEvent.click(within(container).getByRole('button'));
     });
-    expect(screen.getByRole('button').textContent?.replace(/\s/g, '')).toBe('获取验证码');
+    expect(within(container).getByRole('button').textContent?.replace(/\s/g, '')).toBe('获取验证码');
   });
 });

@@ -1,5 +1,5 @@
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, REGISTER_PHONE_PATTERN, RegisterMessage } from '@portal/shared';
-import { App, Button, Form, Input, Modal, Space } from 'antd';
+import { Button, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { centralLoginUrl } from '@/lib/auth';
 import { notify } from '@/lib/notify';
@@ -22,7 +22,6 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
   const [form] = Form.useForm<FormValues>();
   const phone = Form.useWatch('phone', form) ?? '';
   const [submitting, setSubmitting] = useState(false);
-  const { modal } = App.useApp();
 
   const submit = async (values: FormValues) => {
     setSubmitting(true);
@@ -32,7 +31,7 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
       form.resetFields();
       onClose();
       // Spec section 8: registered → an info confirmation; OK leads to the central login.
-      modal.info({
+      Modal.info({
         title: '注册成功',
         content: '注册成功，请使用账号和密码登录',
         okText: '去登录',

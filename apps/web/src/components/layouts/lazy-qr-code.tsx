@@ -1,0 +1,59 @@
+import type { QRCodeProps } from 'antd';
+import { type ComponentType, useEffect, useState } from 'react';
+import './lazy-qr-code.css';
+
+type QrCodeComponent = ComponentType<QRCodeProps>;
+
+let loading: Promise<QrCodeComponent> | undefined;
+
+/** antd's QR code (and the QR encoder) load on demand, not with the first page. */
+export function loadQrCode(): Promise<QrCodeComponent> {
+  loading ??= import('antd/es/qr-code').then(
+    (m) => m.default,
+    (err: unknown) => {
+      loading = undefined;
+      throw err;
+    },
+  );
+  return loading;
+}
+
+/**
+ * A QR code whose code loads once `load` is true. Until then (and on the server) it is a box of the
+ * same size, so nothing moves when the code is drawn.
+ */
+export function LazyQrCode({
+  value,
+  size,
+  bgColor,
+  load,
+  label,
+}: {
+  value: string;
+  size: number;
+  /** The QR code's background (antd's default: transparent). */
+  bgColor?: string;
+  load: boolean;
+  label: string;
+}) {
+  const [QrCode, setQrCode] = useState<QrCodeComponent | null>(null);
+  useEffect(() => {
+    if (!load || QrCode) return;
+    let live = true;
+    loadQrCode().then(
+      (component) => {
+        if (live) setQrCode(() => component);
+      },
+      () => {
+        // Offline: the box stays; the next mount tries again.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [load, QrCode]);
+  if (!QrCode) {
+    return <div className="lazy-qr" style={{ width: size, height: size, backgroundColor: bgColor }} role="img" aria-label={label} />;
+  }
+  return <QrCode value={value} size={size} bordered={false} bgColor={bgColor} />;
+}
