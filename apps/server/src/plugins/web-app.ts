@@ -60,9 +60,9 @@ async function webApp(app: FastifyInstance) {
       .send(rendered ?? indexHtml);
   };
   if (indexHtml) {
-    app.get('/', { schema: { hide: true } }, sendIndex);
+    app.get('/', { schema: { hide: true }, compress: {} }, sendIndex);
     // Page paths are a route (not only the not-found handler) so that responses get compressed.
-    app.get('/*', { schema: { hide: true } }, async (request, reply) =>
+    app.get('/*', { schema: { hide: true }, compress: {} }, async (request, reply) =>
       isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
     );
   }
