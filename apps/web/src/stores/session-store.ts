@@ -58,6 +58,3 @@ export const useSessionStore = create<SessionState>((set) => ({
 }));
 
 onLogout(() => useSessionStore.getState().clear());
-
-/** Whether the user holds at least one of `codes` (spec section 6, permission check). */
-export const useHasAuthority = (...codes: string[]) => useSessionStore((s) => codes.some((c) => s.authorities.includes(c)));
