@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import applicationRoutes from './features/applications/application-routes.js';
+import auditRoutes from './features/audit/audit-routes.js';
 import casRoutes from './features/cas/cas-routes.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
@@ -75,6 +76,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes, { sender: createSmsSender(config.smsEnv, app.log) });
   await app.register(fileRoutes);
+  await app.register(auditRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
