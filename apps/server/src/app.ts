@@ -4,6 +4,7 @@ import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import applicationRoutes from './features/applications/application-routes.js';
 import auditRoutes from './features/audit/audit-routes.js';
+import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import casRoutes from './features/cas/cas-routes.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
@@ -77,6 +78,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(registerRoutes, { sender: createSmsSender(config.smsEnv, app.log) });
   await app.register(fileRoutes);
   await app.register(auditRoutes);
+  await app.register(dashboardRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
