@@ -89,8 +89,9 @@ describe('recommended applications', () => {
     render(ui(APPS));
     expect(document.querySelector('.swiper')).toBeNull();
     FakeObserver.enter();
-    await vi.waitFor(() => expect(document.querySelector('.swiper.home-recommend')).not.toBeNull());
+    // Swiper's code loads now: give a busy machine time.
+    await vi.waitFor(() => expect(document.querySelector('.swiper.home-recommend')).not.toBeNull(), { timeout: 10_000 });
     expect(document.querySelector('.home-recommend--static')).toBeNull();
     expect(document.querySelectorAll('.swiper-slide .home-recommend__card').length).toBeGreaterThanOrEqual(6);
-  });
+  }, 20_000);
 });
