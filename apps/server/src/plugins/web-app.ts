@@ -67,14 +67,10 @@ async function webApp(app: FastifyInstance) {
     );
   }
 
-  const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (indexHtml && isPageRequest(request)) return sendIndex(request, reply);
-    return reply.status(404).send({ code: ResponseCode.Error, msg: '请求的接口不存在' });
-  };
-  // Rate limited like fastify/demo (guessing API paths is cheap for a scanner); page loads are not.
-  app.setNotFoundHandler(
-    { preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute', allowList: (request) => isPageRequest(request) }) },
-    notFound,
+  // Page paths are answered by the routes above: what is left is an unknown API path (JSON 404).
+  // Rate limited like fastify/demo: guessing API paths is cheap for a scanner.
+  app.setNotFoundHandler({ preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) }, async (_request, reply) =>
+    reply.status(404).send({ code: ResponseCode.Error, msg: '请求的接口不存在' }),
   );
 }
 
