@@ -20,7 +20,7 @@ export function getRuntimeConfig(): RuntimeConfig {
   return cached;
 }
 
-/** Tests set the configuration directly. */
+/** Tests and the server renderer set the configuration directly. */
 export function setRuntimeConfig(config: RuntimeConfig | undefined): void {
   cached = config;
 }

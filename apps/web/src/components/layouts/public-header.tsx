@@ -112,12 +112,11 @@ export function PublicHeader() {
             <UserCorner />
           ) : (
             <>
-              {/* Two-character labels spaced as antd's buttons space them. */}
-              <button type="button" onClick={showRegister} className="portal-btn public-header__register">
-                注 册
+              <button type="button" onClick={showRegister} className="portal-btn portal-btn--two-chars public-header__register">
+                注册
               </button>
-              <a href={centralLoginUrl(pathname + search)} className="portal-btn portal-btn--primary">
-                登 录
+              <a href={centralLoginUrl(pathname + search)} className="portal-btn portal-btn--primary portal-btn--two-chars">
+                登录
               </a>
             </>
           )}
