@@ -1,0 +1,105 @@
+import { Authority } from '@portal/shared';
+import { lazy } from 'react';
+import type { ConsoleRoute } from '@/features/console/console-route';
+
+/**
+ * The console's service routes (spec sections 4 and 6). Paths, names and authority codes match the
+ * server's menus (`db/seed/accounts-seed.ts`); the server's titles override these when they differ.
+ */
+export const consoleRoutes: ConsoleRoute[] = [
+  {
+    path: '/console/dashboard',
+    name: 'Dashboard',
+    authCode: Authority.Dashboard,
+    title: '工作台',
+    icon: 'dashboard',
+    affix: true,
+    component: lazy(() => import('@/features/dashboard/components/dashboard-page').then((m) => ({ default: m.DashboardPage }))),
+  },
+  {
+    path: '/console/content',
+    name: 'Content',
+    authCode: Authority.Content,
+    title: '内容管理',
+    icon: 'manage',
+    children: [
+      {
+        path: '/console/content/category',
+        name: 'ContentCategory',
+        authCode: Authority.ContentCategory,
+        title: '栏目管理',
+        icon: 'kanban',
+        component: lazy(() =>
+          import('@/features/content-admin/components/category-admin-page').then((m) => ({ default: m.CategoryAdminPage })),
+        ),
+      },
+      {
+        path: '/console/content/article',
+        name: 'ContentArticle',
+        authCode: Authority.ContentArticle,
+        title: '文章管理',
+        icon: 'statistics',
+        component: lazy(() =>
+          import('@/features/content-admin/components/article-admin-page').then((m) => ({ default: m.ArticleAdminPage })),
+        ),
+      },
+      {
+        path: '/console/content/recommend',
+        name: 'ContentRecommend',
+        authCode: Authority.ContentRecommend,
+        title: '推荐应用',
+        icon: 'application-list',
+        component: lazy(() =>
+          import('@/features/content-admin/components/recommend-admin-page').then((m) => ({ default: m.RecommendAdminPage })),
+        ),
+      },
+      {
+        path: '/console/content/home',
+        name: 'ContentHome',
+        authCode: Authority.ContentHome,
+        title: '首页配置',
+        icon: 'setup',
+        component: lazy(() =>
+          import('@/features/content-admin/components/home-blocks-admin-page').then((m) => ({ default: m.HomeBlocksAdminPage })),
+        ),
+      },
+    ],
+  },
+  {
+    path: '/console/identifier',
+    name: 'Identifier',
+    authCode: Authority.Identifier,
+    title: '标识管理',
+    icon: 'authentication-source',
+    children: [
+      {
+        path: '/console/identifier/template',
+        name: 'IdentifierTemplate',
+        authCode: Authority.IdentifierTemplate,
+        title: '前缀与模板',
+        icon: 'sync',
+        component: lazy(() =>
+          import('@/features/identifier-admin/components/template-admin-page').then((m) => ({ default: m.TemplateAdminPage })),
+        ),
+      },
+      {
+        path: '/console/identifier/record',
+        name: 'IdentifierRecord',
+        authCode: Authority.IdentifierRecord,
+        title: '标识记录',
+        icon: 'app-authorization',
+        component: lazy(() =>
+          import('@/features/identifier-admin/components/record-admin-page').then((m) => ({ default: m.RecordAdminPage })),
+        ),
+      },
+    ],
+  },
+  {
+    path: '/console/audit',
+    name: 'AuditLog',
+    authCode: Authority.Audit,
+    title: '操作日志',
+    icon: 'audit-operation-log',
+    component: lazy(() => import('@/features/audit-log/components/audit-log-page').then((m) => ({ default: m.AuditLogPage }))),
+  },
+];
