@@ -6,6 +6,8 @@ import { pageTitle } from '@/config/paths';
 
 export interface RouteHandle {
   title?: string;
+  /** The route's pages set the title themselves (the console: one route, many pages). */
+  titleFromPage?: boolean;
 }
 
 type Progress = typeof NProgressModule;
@@ -33,8 +35,8 @@ export function RootLayout() {
   }, [navigation.state]);
 
   useEffect(() => {
-    document.title = pageTitle(title?.title);
-  }, [title?.title]);
+    if (!title?.titleFromPage) document.title = pageTitle(title?.title);
+  }, [title?.title, title?.titleFromPage]);
 
   // The app is interactive (a server-rendered page is hydrated): `<html data-app="ready">`.
   useEffect(() => {

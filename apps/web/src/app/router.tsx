@@ -53,9 +53,18 @@ const publicPages: RouteObject[] = [
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
   },
   { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
-  // The tenant console (tenantManageUrl) until the console shell lands.
-  { path: paths.console.path, handle: { title: '控制台' }, lazy: placeholder },
 ];
+
+/**
+ * The tenant console (tenantManageUrl): one layout route that stays mounted for all its pages, so the
+ * pages of open tabs stay alive; its refresh route `/redirect/console/…` sits inside it for the same
+ * reason. The console titles its own pages.
+ */
+const consoleLayout: RouteObject = {
+  lazy: () => import('./console-app').then((m) => ({ Component: m.ConsoleApp })),
+  handle: { title: '控制台', titleFromPage: true },
+  children: [{ path: paths.console.path }, { path: paths.consoleRedirect.path }],
+};
 
 export const routes: RouteObject[] = [
   {
@@ -63,6 +72,7 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: <div className="app-loading" aria-busy="true" />,
     children: [
       { element: <PublicLayout dialogs={<PublicDialogs />} />, children: publicPages },
+      consoleLayout,
       {
         path: paths.notFound.path,
         handle: { title: '页面不存在' },

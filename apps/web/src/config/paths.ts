@@ -14,6 +14,7 @@ export const paths = {
   productDetail: { path: '/product/center/detail', getHref: (uuid: string) => `/product/center/detail?uuid=${encodeURIComponent(uuid)}` },
   openService: { path: '/open-service', getHref: () => '/open-service' },
   console: { path: '/console/*', getHref: () => '/console' },
+  consoleRedirect: { path: '/redirect/console/*', getHref: (fullPath: string) => `/redirect${fullPath}` },
   forbidden: { path: '/403', getHref: () => '/403' },
   blank: { path: '/blank', getHref: () => '/blank' },
   notFound: { path: '/404', getHref: () => '/404' },

@@ -22,10 +22,14 @@ function serverTitles(routers: PortalRouter[], into = new Map<string, string>())
  * children the same way, drop a parent left with no permitted child, and let the server's names
  * override route titles.
  */
-export function filterServiceRoutes(routes: ServiceRoute[], codes: readonly string[], routers: PortalRouter[] = []): ServiceRoute[] {
+export function filterServiceRoutes<T extends ServiceRoute & { children?: T[] }>(
+  routes: readonly T[],
+  codes: readonly string[],
+  routers: PortalRouter[] = [],
+): T[] {
   const allowed = new Set(codes);
   const titles = serverTitles(routers);
-  const walk = (list: ServiceRoute[]): ServiceRoute[] =>
+  const walk = (list: readonly T[]): T[] =>
     list.flatMap((route) => {
       if (!allowed.has(route.authCode)) return [];
       const title = titles.get(route.authCode) ?? route.title;

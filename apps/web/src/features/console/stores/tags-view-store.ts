@@ -78,9 +78,12 @@ export const useTagsViewStore = create<TagsViewState>((set) => {
 
 onLogout(() => useTagsViewStore.getState().clear());
 
-/** Spec section 4: after closing the active tag, go to the last visited tag, or `/` when none is left. */
-export function nextPathAfterClose(remaining: TagView[]): string {
-  return remaining.at(-1)?.fullPath ?? '/';
+/**
+ * Spec section 4: after closing the active tag, go to the last visited tag, or `/` when none is left
+ * (the console passes its own root, which leads to the first permitted page).
+ */
+export function nextPathAfterClose(remaining: TagView[], root = '/'): string {
+  return remaining.at(-1)?.fullPath ?? root;
 }
 
 /** Spec section 9 / style.md: the context menu's left edge keeps 105 px for the menu inside the bar. */

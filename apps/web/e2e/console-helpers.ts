@@ -1,0 +1,17 @@
+import { type Page, expect } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'Portal@2026';
+
+/** Opens the console as `username`: the guard sends a visitor to the central login and back. */
+export async function openConsole(page: Page, username: string, path = '/console'): Promise<void> {
+  // The guard leaves the app for the login page: do not wait for the app to become interactive.
+  await page.goto(path, { waitUntil: 'commit' });
+  await expect(page).toHaveURL(/\/cas\/login\?service=/);
+  await page.getByLabel('账号').fill(username);
+  await page.getByLabel('密码').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page.getByRole('navigation', { name: '控制台菜单' })).toBeAttached();
+}
+
+export const sidebarMenu = (page: Page) => page.getByRole('navigation', { name: '控制台菜单' }).getByRole('menu').first();
+export const tabs = (page: Page) => page.getByRole('tablist', { name: '已打开的页面' });

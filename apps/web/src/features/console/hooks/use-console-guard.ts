@@ -1,0 +1,88 @@
+import type { PortalMenuEntry } from '@portal/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { getMenusQueryOptions } from '@/api/get-menus';
+import { centralLoginUrl } from '@/lib/auth';
+import { getPortalAppMenus } from '../api/get-portal-app-menus';
+import type { ConsoleRoute } from '../console-route';
+import { filterServiceRoutes } from '../lib/filter-routes';
+import { LAST_URL_KEY } from '../settings';
+
+export type GuardState = { status: 'loading' } | { status: 'login' } | { status: 'ready'; routes: ConsoleRoute[] };
+
+function lastUrl(): { get(): string | null; set(url: string): void; clear(): void } {
+  const storage = (() => {
+    try {
+      return window.sessionStorage;
+    } catch {
+      return undefined;
+    }
+  })();
+  return {
+    get: () => storage?.getItem(LAST_URL_KEY) ?? null,
+    set: (url) => storage?.setItem(LAST_URL_KEY, url),
+    clear: () => storage?.removeItem(LAST_URL_KEY),
+  };
+}
+
+/** The permitted routes for a menus answer (spec sections 4 and 6); none for a visitor or a failure. */
+export function permittedRoutes(all: readonly ConsoleRoute[], entry: PortalMenuEntry | null | undefined): ConsoleRoute[] {
+  return entry ? filterServiceRoutes(all, entry.authorities, entry.routers) : [];
+}
+
+/**
+ * The route guard of spec section 4, run on the first navigation into the console:
+ * - menus non-empty: the session store and token are filled (getMenus), the service routes are
+ *   filtered by the returned codes, and a saved LAST_URL is cleared and becomes the redirect;
+ * - menus empty: the current URL is saved as LAST_URL and, when the portal-app-menus call returns
+ *   anything, the browser goes to the central login;
+ * - a failure: the routes are built with those available (none of the service routes).
+ */
+export function useConsoleGuard(all: readonly ConsoleRoute[]): GuardState {
+  const menus = useQuery(getMenusQueryOptions());
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const [visitor, setVisitor] = useState<'checking' | 'login' | 'none'>('checking');
+  const entry = menus.data;
+
+  // Reads the location of the moment the menus answered: the guard acts on the first navigation only.
+  const onMenus = useEffectEvent((answer: PortalMenuEntry | null) => {
+    const saved = lastUrl();
+    const here = pathname + search;
+    if (answer) {
+      const target = saved.get();
+      if (target) {
+        saved.clear();
+        if (target !== here) void navigate(target, { replace: true });
+      }
+      return () => undefined;
+    }
+    // A visitor: remember where they wanted to go, then log in if the console has anything to offer.
+    saved.set(here);
+    let cancelled = false;
+    getPortalAppMenus().then(
+      (appMenus) => {
+        if (cancelled) return;
+        if (appMenus.length > 0) {
+          setVisitor('login');
+          window.location.assign(centralLoginUrl(here));
+        } else setVisitor('none');
+      },
+      () => !cancelled && setVisitor('none'),
+    );
+    return () => {
+      cancelled = true;
+    };
+  });
+
+  useEffect(() => {
+    if (menus.isSuccess) return onMenus(entry ?? null);
+  }, [menus.isSuccess, entry]);
+
+  const routes = useMemo(() => permittedRoutes(all, entry), [all, entry]);
+  if (menus.isPending) return { status: 'loading' };
+  if (menus.isError) return { status: 'ready', routes: [] };
+  if (!entry) return visitor === 'none' ? { status: 'ready', routes: [] } : { status: visitor === 'login' ? 'login' : 'loading' };
+  return { status: 'ready', routes };
+}
