@@ -55,13 +55,24 @@ describe.each(testDialects())('system routes on %s', (dialect) => {
     expect(docs.body).toContain('swagger');
   });
 
-  it('sends a Content-Security-Policy that allows only the app’s own scripts', async () => {
-    const res = await t.app.inject({ url: '/healthz' });
+  it('sends pages a Content-Security-Policy that allows only the app’s own scripts', async () => {
+    const res = await t.app.inject({ url: '/cas/login' });
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-(inline|eval)/);
     expect(csp).toContain("object-src 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('sends API answers the short REST header set: nothing loads, nothing frames them', async () => {
+    for (const url of ['/healthz', '/open-api/cms/v1/category/tree', '/web/portal/menu/list', '/web-api/no-such-call']) {
+      const res = await t.app.inject({ url });
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-site');
+    }
   });
 });
 
