@@ -9,6 +9,7 @@ import casRoutes from './features/cas/cas-routes.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import homeRoutes from './features/home/home-routes.js';
+import identifierRoutes from './features/identifiers/identifier-routes.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import registerRoutes from './features/register/register-routes.js';
 import { createSmsSender } from './features/sms/create-sms-sender.js';
@@ -79,6 +80,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(fileRoutes);
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
+  await app.register(identifierRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
