@@ -206,6 +206,8 @@ const identifierAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> =
   });
 
   const isUniqueViolation = (err: unknown) => /unique|23505/i.test(String((err as { code?: unknown }).code ?? (err as Error).message));
+  /** A row written by someone else between the in-use check and the delete (SQLite / PostgreSQL 23503). */
+  const isForeignKeyViolation = (err: unknown) => /FOREIGNKEY|23503/i.test(String((err as { code?: unknown }).code ?? ''));
 
   async function enterpriseExists(id: number) {
     return (await db.selectFrom('enterprise').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -344,7 +346,12 @@ const identifierAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> =
         throw new ConflictError('该前缀下还有标识，不能删除');
       if (await db.selectFrom('idf_template').select('id').where('prefix_id', '=', row.id).executeTakeFirst())
         throw new ConflictError('该前缀下还有模板，不能删除');
-      await db.deleteFrom('idf_prefix').where('id', '=', row.id).execute();
+      try {
+        await db.deleteFrom('idf_prefix').where('id', '=', row.id).execute();
+      } catch (err) {
+        if (isForeignKeyViolation(err)) throw new ConflictError('该前缀下还有模板或标识，不能删除');
+        throw err;
+      }
       await audit(request, 'identifier.prefix.delete', row.prefix, row.name);
       return ok([], '标识前缀已删除');
     },
@@ -575,10 +582,15 @@ const identifierAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> =
       const existing = await templateFor(scopeOf(request), request.params.id);
       if (await db.selectFrom('idf_record').select('id').where('template_id', '=', existing.id).executeTakeFirst())
         throw new ConflictError('该模板下还有标识，不能删除');
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('idf_template_version').where('template_id', '=', existing.id).execute();
-        await trx.deleteFrom('idf_template').where('id', '=', existing.id).execute();
-      });
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('idf_template_version').where('template_id', '=', existing.id).execute();
+          await trx.deleteFrom('idf_template').where('id', '=', existing.id).execute();
+        });
+      } catch (err) {
+        if (isForeignKeyViolation(err)) throw new ConflictError('该模板下还有标识，不能删除');
+        throw err;
+      }
       await audit(request, 'identifier.template.delete', `${existing.prefix} ${existing.name}`);
       return ok([], '模板已删除');
     },

@@ -173,6 +173,15 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
       expect(empty.json()).toMatchObject({ responseCode: 102, message: '请输入标识' });
     });
 
+    it("answers a malformed %-escape in Handle form (the portal's other paths in the envelope)", async () => {
+      const res = await handleApi('88.118.8/EX%E4%B8');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ responseCode: 102, message: '标识含有无法解码的 % 编码' });
+      const other = await t.app.inject({ url: '/open-api/cms/v1/article/%E4%B8/detail' });
+      expect(other.statusCode).toBe(400);
+      expect(other.json()).toEqual({ code: 1, msg: '请求地址格式不正确' });
+    });
+
     it('answers a bad index filter in Handle form, not a 500', async () => {
       const res = await handleApi(`${HANDLE}?index=abc`);
       expect(res.statusCode).toBe(400);
