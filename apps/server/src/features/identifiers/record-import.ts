@@ -33,7 +33,10 @@ export function headerColumns(header: CsvRow, items: readonly TemplateItem[]): C
   let key: Columns['key'] | undefined;
   const mapped: Columns['items'] = [];
   const seen = new Set<string>();
-  header.fields.forEach((raw, index) => {
+  // Spreadsheets often save a few empty columns after the last one: those are ignored.
+  let width = header.fields.length;
+  while (width > 0 && header.fields[width - 1]!.trim() === '') width--;
+  header.fields.slice(0, width).forEach((raw, index) => {
     const title = raw.trim();
     if (!title) throw new BadRequestError(`第 1 行（表头）第 ${index + 1} 列没有列名`);
     const isHandle = (CSV_HANDLE_COLUMNS as readonly string[]).includes(title);
@@ -52,7 +55,7 @@ export function headerColumns(header: CsvRow, items: readonly TemplateItem[]): C
   if (!key) throw new BadRequestError('表头缺少“标识”或“标识后缀”列');
   const missing = active.find((item) => item.required && !seen.has(item.idType));
   if (missing) throw new BadRequestError(`表头缺少必填数据项“${missing.name}”`);
-  return { width: header.fields.length, key, items: mapped };
+  return { width, key, items: mapped };
 }
 
 interface PendingRow {

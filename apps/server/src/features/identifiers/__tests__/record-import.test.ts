@@ -99,6 +99,18 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
     expect(audit).toContainEqual({ target: '88.118.8 工程机械整机', detail: '共 10 行，导入 2 行，失败 8 行' });
   });
 
+  it('ignores empty columns a spreadsheet saved after the last one', async () => {
+    const csv = [`${HEADER},,`, `${row('IM-E-1')},,`, `${row('IM-E-2')},,多余`].join('\n');
+    expect((await upload(machinery, csv)).json().data[0]).toEqual({
+      total: 2,
+      imported: 1,
+      failed: 1,
+      errors: [{ line: 3, message: '列数多于表头' }],
+    });
+    const gap = await upload(machinery, `标识后缀,,产品名称\nIM-E-3,,装载机`);
+    expect(gap.json()).toEqual({ code: 1, msg: '第 1 行（表头）第 2 列没有列名' });
+  });
+
   it('takes idType headers and whole handles; a handle under another prefix is a bad row', async () => {
     const csv = [
       'handle,productName,productModel,serialNumber,productionDate,manufacturer,warrantyPeriod,serviceHotline',
