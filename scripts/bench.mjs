@@ -38,9 +38,28 @@ const ENDPOINTS = [
   { name: 'recommended apps', path: '/web-api/iip-operate/recommendCenter/list' },
   { name: 'home blocks', path: '/web-api/portal/v1/home' },
   { name: 'menus (visitor)', path: '/web/portal/menu/list' },
+  // Identifiers: each request resolves another of the generated handles (`{handle}`), so nothing is
+  // answered from a cache; the bare twin replays the first one's bytes.
+  { name: 'identity query', path: '/web-api/portal/v1/identity/query?handle={handle}', handles: 'encoded' },
+  { name: 'handle API', path: '/api/handles/{handle}', handles: 'raw' },
 ];
 /** Generated published articles in the bench database (issue targets are set at 100 000). */
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
+/** Generated identifiers (issue targets are set at 1 000 000), handles 88.118.99/BM-0000001…; 0 uses a demo identifier. */
+const IDENTIFIERS = Number(process.env.BENCH_IDENTIFIERS ?? 1_000_000);
+/** Rows of the timed CSV import (issue: 100 000 rows in well under a minute). */
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const benchHandle = (i) => (IDENTIFIERS > 0 ? `88.118.99/BM-${String(i + 1).padStart(7, '0')}` : '88.118.8/EX-2024-000123');
+/** A fixed pseudo-random walk over the generated handles: the same sequence on every run. */
+function handleWalk() {
+  let seed = 12345;
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return IDENTIFIERS > 0 ? seed % IDENTIFIERS : 0;
+  };
+}
+const handleIn = (pathTemplate, e, handle) =>
+  pathTemplate.replace('{handle}', e.handles === 'encoded' ? encodeURIComponent(handle) : handle);
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -72,12 +91,17 @@ function rssOf(pid) {
   return { rssMiB: +(kb('VmRSS') / 1024).toFixed(1), peakMiB: +(kb('VmHWM') / 1024).toFixed(1) };
 }
 
-function load(url, accept, duration = DURATION) {
+/** `vary`: a function giving each request its own path (identifier lookups). */
+function load(url, accept, duration = DURATION, vary) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration, headers: accept ? { accept } : {} }, (err, result) => {
-      if (err) reject(err);
-      else resolve(result);
-    });
+    const requests = vary ? [{ setupRequest: (request) => ({ ...request, path: vary() }) }] : undefined;
+    autocannon(
+      { url, connections: CONNECTIONS, duration, headers: accept ? { accept } : {}, ...(requests ? { requests } : {}) },
+      (err, result) => {
+        if (err) reject(err);
+        else resolve(result);
+      },
+    );
   });
 }
 
@@ -103,6 +127,21 @@ const generated = spawnSync(process.execPath, [path.join(root, 'apps/server/dist
   stdio: 'inherit',
 });
 if (generated.status !== 0) throw new Error('generating the bench articles failed');
+if (IDENTIFIERS > 0) {
+  const identifiers = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/generate-identifiers.js'), String(IDENTIFIERS)], {
+    env: serverEnv,
+    stdio: 'inherit',
+  });
+  if (identifiers.status !== 0) throw new Error('generating the bench identifiers failed');
+}
+// The CSV import, timed over HTTP on a database of its own (the demo data plus the imported rows).
+const imported = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/bench-import.js'), String(IMPORT_ROWS)], {
+  env: { ...serverEnv, SQLITE_FILE: path.join(dir, 'import.sqlite') },
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
+if (imported.status !== 0) throw new Error('the timed CSV import failed');
+const csvImport = JSON.parse(imported.stdout.trim().split('\n').pop());
 const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
   env: serverEnv,
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -114,7 +153,15 @@ try {
 
   // A real article for the detail endpoint.
   const newest = await (await fetch(`${base}/open-api/cms/v1/article/published/page/list?offset=0&limit=1`)).json();
-  for (const e of ENDPOINTS) e.path = e.path.replace('{uuid}', newest.data[0].rows[0].uuid);
+  for (const e of ENDPOINTS) {
+    e.path = e.path.replace('{uuid}', newest.data[0].rows[0].uuid);
+    if (e.handles) {
+      const pathTemplate = e.path;
+      const next = handleWalk();
+      e.vary = () => handleIn(pathTemplate, e, benchHandle(next()));
+      e.path = handleIn(pathTemplate, e, benchHandle(0));
+    }
+  }
 
   // Record each endpoint's answer; the bare server replays the same bytes.
   const fixtures = [];
@@ -136,9 +183,9 @@ try {
     const bareUrl = `http://127.0.0.1:${barePort}/bare/${i}`;
     // One second of warm-up each, so both sides are measured with optimised code.
     await load(bareUrl, undefined, 1);
-    await load(base + e.path, e.accept, 1);
+    await load(base + e.path, e.accept, 1, e.vary);
     const baseline = summary(await load(bareUrl));
-    const measured = summary(await load(base + e.path, e.accept));
+    const measured = summary(await load(base + e.path, e.accept, DURATION, e.vary));
     rows.push({
       endpoint: e.name,
       path: e.path,
@@ -210,7 +257,7 @@ try {
   const firstVisit = { jsGzipBytes: sum('script'), cssGzipBytes: sum('stylesheet'), files: assets };
 
   console.log(
-    `\nendpoint              req/s    p50    p99   bare req/s  ratio  (${CONNECTIONS} connections, ${DURATION} s each, ${ARTICLES} generated articles)`,
+    `\nendpoint              req/s    p50    p99   bare req/s  ratio  (${CONNECTIONS} connections, ${DURATION} s each, ${ARTICLES} generated articles, ${IDENTIFIERS} generated identifiers)`,
   );
   for (const r of rows) {
     console.log(
@@ -218,6 +265,9 @@ try {
     );
   }
   console.log(`server memory after load: ${memory.rssMiB} MiB (peak ${memory.peakMiB} MiB)`);
+  console.log(
+    `CSV import of ${csvImport.rows} rows over HTTP: ${csvImport.seconds.toFixed(1)} s (${csvImport.imported} imported, ${csvImport.failed} failed; peak memory ${csvImport.peakRssMiB} MiB, ${csvImport.database})`,
+  );
   console.log(
     `first visit to /: ${(firstVisit.jsGzipBytes / 1024).toFixed(1)} KiB gzip JS, ${(firstVisit.cssGzipBytes / 1024).toFixed(1)} KiB gzip CSS`,
   );
@@ -232,6 +282,8 @@ try {
     node: process.version,
     cpus: os.cpus().length,
     articles: ARTICLES,
+    identifiers: IDENTIFIERS,
+    csvImport,
     connections: CONNECTIONS,
     durationSeconds: DURATION,
     endpoints: rows,

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { HandleResponseCode, ResponseCode } from '@portal/shared';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import applicationRoutes from './features/applications/application-routes.js';
@@ -9,6 +10,7 @@ import casRoutes from './features/cas/cas-routes.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import homeRoutes from './features/home/home-routes.js';
+import identifierRoutes from './features/identifiers/identifier-routes.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import registerRoutes from './features/register/register-routes.js';
 import { createSmsSender } from './features/sms/create-sms-sender.js';
@@ -45,6 +47,14 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     // One log line per request (below) instead of Fastify's two: half the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
+    // A path with a malformed %-escape never reaches a route or the error handler: answer it as a bad
+    // request all the same (the Handle API in its own form: responseCode 102, invalid handle).
+    frameworkErrors: (_error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (request.url.startsWith('/api/handles/')) {
+        return reply.status(400).send({ responseCode: HandleResponseCode.InvalidHandle, message: '标识含有无法解码的 % 编码' });
+      }
+      return reply.status(400).send({ code: ResponseCode.Error, msg: '请求地址格式不正确' });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onResponse', (request, reply, done) => {
@@ -79,6 +89,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(fileRoutes);
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
+  await app.register(identifierRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

@@ -31,6 +31,18 @@ export interface ServerConfig {
   auth: AuthConfig;
   /** SMS_PROVIDER and the provider's keys (SMS_*, ALIYUN_SMS_*, TENCENT_SMS_*); never logged. */
   smsEnv: Record<string, string | undefined>;
+  identifiers: IdentifierConfig;
+}
+
+/** Identifier resolution (README, "Identifier resolution"). */
+export interface IdentifierConfig {
+  /** ttl (seconds) of this node's Handle values: how long resolvers may cache them. */
+  ttlSeconds: number;
+  /** A Handle-compatible resolver (`{url}/api/handles/{handle}`) for prefixes this node does not hold; unset: none. */
+  upstreamUrl: string | undefined;
+  upstreamTimeoutMs: number;
+  /** Most upstream answers kept in memory (each for its values' ttl). */
+  upstreamCacheEntries: number;
 }
 
 /** Login, sessions, tokens and SMS codes (README, "Configuration"). */
@@ -88,6 +100,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const publicUrl = env.PUBLIC_URL ? trimSlash(env.PUBLIC_URL) : undefined;
   if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+  const upstreamUrl = env.HANDLE_UPSTREAM_URL ? trimSlash(env.HANDLE_UPSTREAM_URL) : undefined;
+  if (upstreamUrl && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(upstreamUrl)) {
+    throw new Error(`HANDLE_UPSTREAM_URL must be an http(s) URL without query, got "${upstreamUrl}"`);
+  }
+  const upstreamTimeoutMs = intFrom(env.HANDLE_UPSTREAM_TIMEOUT_MS, 3000, 'HANDLE_UPSTREAM_TIMEOUT_MS');
+  if (upstreamTimeoutMs < 1) throw new Error('HANDLE_UPSTREAM_TIMEOUT_MS must be at least 1');
   return {
     port: intFrom(env.PORT, 8070, 'PORT'),
     host: env.HOST || '0.0.0.0',
@@ -121,6 +139,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       tokenMinutes: intFrom(env.TOKEN_MINUTES, 30, 'TOKEN_MINUTES'),
       smsIpDailyLimit: intFrom(env.SMS_IP_DAILY_LIMIT, 50, 'SMS_IP_DAILY_LIMIT'),
       smsOutbox: env.SMS_OUTBOX === '1',
+    },
+    identifiers: {
+      ttlSeconds: intFrom(env.HANDLE_TTL_SECONDS, 86_400, 'HANDLE_TTL_SECONDS'),
+      upstreamUrl,
+      upstreamTimeoutMs,
+      upstreamCacheEntries: intFrom(env.HANDLE_UPSTREAM_CACHE_ENTRIES, 10_000, 'HANDLE_UPSTREAM_CACHE_ENTRIES'),
     },
   };
 }

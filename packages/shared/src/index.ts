@@ -5,3 +5,4 @@ export * from './content.js';
 export * from './xss-corpus.js';
 export * from './auth.js';
 export * from './ssr.js';
+export * from './identifiers.js';

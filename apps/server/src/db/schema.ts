@@ -217,6 +217,51 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** Identifier prefixes (Handle / IDIS), each owned by one enterprise. */
+export interface IdfPrefixTable {
+  id: Generated<number>;
+  /** Dotted, e.g. `88.118.8`. */
+  prefix: string;
+  name: string;
+  enterprise_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A metadata template of a prefix; `version` is its latest version. */
+export interface IdfTemplateTable {
+  id: Generated<number>;
+  prefix_id: number;
+  name: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One version of a template, never changed once written. */
+export interface IdfTemplateVersionTable {
+  template_id: number;
+  version: number;
+  name: string;
+  /** JSON array of `TemplateItem` (@portal/shared). */
+  items: string;
+  created_at: string;
+  created_by: string;
+}
+
+/** An identifier record: its handle and item values as Handle values. */
+export interface IdfRecordTable {
+  id: Generated<number>;
+  handle: string;
+  prefix_id: number;
+  template_id: number;
+  template_version: number;
+  /** JSON array of `[index, type, value]` in template order. */
+  item_values: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   site_setting: SiteSettingTable;
   nav_item: NavItemTable;
@@ -239,6 +284,10 @@ export interface Database {
   portal_session: PortalSessionTable;
   sms_code: SmsCodeTable;
   audit_log: AuditLogTable;
+  idf_prefix: IdfPrefixTable;
+  idf_template: IdfTemplateTable;
+  idf_template_version: IdfTemplateVersionTable;
+  idf_record: IdfRecordTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

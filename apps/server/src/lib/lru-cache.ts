@@ -12,7 +12,8 @@ export class TtlLruCache<T> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(key: string, load: () => Promise<T>): Promise<T> {
+  /** `ttlOf` overrides the cache's TTL per loaded value (0 or less: answered but not kept). */
+  get(key: string, load: () => Promise<T>, ttlOf?: (value: T) => number): Promise<T> {
     const hit = this.#entries.get(key);
     if (hit && hit.until > this.now()) {
       this.#entries.delete(key);
@@ -24,7 +25,9 @@ export class TtlLruCache<T> {
     const loading = load()
       .then((value) => {
         this.#entries.delete(key);
-        this.#entries.set(key, { value, until: this.now() + this.ttlMs });
+        const ttl = ttlOf ? ttlOf(value) : this.ttlMs;
+        if (ttl <= 0) return value;
+        this.#entries.set(key, { value, until: this.now() + ttl });
         if (this.#entries.size > this.maxEntries) {
           const oldest = this.#entries.keys().next().value;
           if (oldest !== undefined) this.#entries.delete(oldest);

@@ -25,7 +25,11 @@ const publicPages: RouteObject[] = [
     handle: { title: '首页' },
     lazy: () => import('@/features/home/components/home-page').then((m) => ({ Component: m.HomePage })),
   },
-  { path: paths.mark.path, handle: { title: '标识查询' }, lazy: placeholder },
+  {
+    path: paths.mark.path,
+    handle: { title: '标识查询' },
+    lazy: () => import('@/features/mark/components/mark-page').then((m) => ({ Component: m.MarkPage })),
+  },
   {
     path: paths.settled.path,
     handle: { title: '入驻指南' },

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { seedAccounts } from './accounts-seed.js';
 import { seedContent } from './content-seed.js';
+import { seedIdentifiers } from './identifiers-seed.js';
 import { seedSite } from './site-seed.js';
 
 /** Seeds the demo data each module owns; every step is idempotent, so it runs at every start. */
@@ -11,5 +12,7 @@ export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
   if (await seedSite(db, now.toISOString())) seeded.push('site');
   if (await seedContent(db, now)) seeded.push('content');
   if (await seedAccounts(db, now.toISOString())) seeded.push('accounts');
+  // After the accounts: the demo prefixes belong to the demo enterprises.
+  if (await seedIdentifiers(db, now.toISOString())) seeded.push('identifiers');
   return seeded;
 }

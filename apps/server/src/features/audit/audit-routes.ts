@@ -22,6 +22,17 @@ export const AUDIT_ACTION_NAMES: Record<string, string> = {
   'content.category.update': '修改栏目',
   'content.category.delete': '删除栏目',
   'file.upload': '上传文件',
+  'identifier.prefix.create': '分配标识前缀',
+  'identifier.prefix.update': '修改标识前缀',
+  'identifier.prefix.delete': '删除标识前缀',
+  'identifier.template.create': '新建标识模板',
+  'identifier.template.update': '修改标识模板',
+  'identifier.template.delete': '删除标识模板',
+  'identifier.record.create': '新建标识',
+  'identifier.record.update': '修改标识',
+  'identifier.record.delete': '删除标识',
+  'identifier.record.import': '导入标识',
+  'identifier.record.export': '导出标识',
 };
 
 /** `yyyy-MM-dd HH:mm:ss` in China time, the format of every time filter of the portal (spec section 5). */

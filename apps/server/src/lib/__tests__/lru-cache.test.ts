@@ -23,4 +23,53 @@ describe('TtlLruCache', () => {
     await expect(cache.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.get('k', async () => 'ok')).toBe('ok');
   });
+
+  it('keeps each value for its own TTL and does not keep values whose TTL is 0', async () => {
+    let clock = 0;
+    const cache = new TtlLruCache<{ ttl: number; n: number }>(10, 100, () => clock);
+    await cache.get(
+      'short',
+      async () => ({ ttl: 10, n: 1 }),
+      (v) => v.ttl,
+    );
+    await cache.get(
+      'long',
+      async () => ({ ttl: 1000, n: 1 }),
+      (v) => v.ttl,
+    );
+    await cache.get(
+      'none',
+      async () => ({ ttl: 0, n: 1 }),
+      (v) => v.ttl,
+    );
+    expect(cache.size).toBe(2);
+    clock = 50;
+    expect(
+      (
+        await cache.get(
+          'short',
+          async () => ({ ttl: 10, n: 2 }),
+          (v) => v.ttl,
+        )
+      ).n,
+    ).toBe(2);
+    expect(
+      (
+        await cache.get(
+          'long',
+          async () => ({ ttl: 1000, n: 2 }),
+          (v) => v.ttl,
+        )
+      ).n,
+    ).toBe(1);
+    expect(
+      (
+        await cache.get(
+          'none',
+          async () => ({ ttl: 0, n: 2 }),
+          (v) => v.ttl,
+        )
+      ).n,
+    ).toBe(2);
+  });
 });

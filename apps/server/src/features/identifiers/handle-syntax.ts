@@ -1,0 +1,62 @@
+import { MAX_HANDLE_LENGTH } from '@portal/shared';
+
+export interface ParsedHandle {
+  handle: string;
+  prefix: string;
+  suffix: string;
+}
+
+export type HandleParse = ({ ok: true } & ParsedHandle) | { ok: false; message: string };
+
+export const EXAMPLE_HANDLE = '88.118.8/EX-2024-000123';
+
+/** C0 and C1 control characters and DEL: never part of an identifier. */
+export function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+/** A Handle prefix: dot-separated labels (88.118.8, 20.500.12345, 0.NA). */
+const PREFIX = /^[0-9A-Za-z]+(\.[0-9A-Za-z]+)*$/;
+
+/**
+ * Checks an identifier `<prefix>/<suffix>` (protocols: Handle System) and splits it at the first
+ * slash. Every refusal is one Chinese sentence the portal shows as it is.
+ */
+export function parseHandle(input: string): HandleParse {
+  if (input === '') return { ok: false, message: '请输入标识' };
+  if (input.length > MAX_HANDLE_LENGTH) return { ok: false, message: `标识过长：最多 ${MAX_HANDLE_LENGTH} 个字符` };
+  if (hasControlCharacter(input)) return { ok: false, message: '标识不能包含控制字符' };
+  const slash = input.indexOf('/');
+  if (slash < 0) return { ok: false, message: `标识格式不正确：应为“前缀/后缀”，如 ${EXAMPLE_HANDLE}` };
+  const prefix = input.slice(0, slash);
+  const suffix = input.slice(slash + 1);
+  if (!prefix) return { ok: false, message: '标识前缀不能为空' };
+  if (!suffix) return { ok: false, message: '标识后缀不能为空' };
+  if (!PREFIX.test(prefix)) return { ok: false, message: '标识前缀格式不正确：应为以点分隔的数字或字母，如 88.118.8' };
+  // "." and ".." segments would change the path of the upstream resolver's URL.
+  if (suffix.split('/').some((segment) => segment === '.' || segment === '..')) {
+    return { ok: false, message: '标识后缀格式不正确：不能含有“.”或“..”路径段' };
+  }
+  return { ok: true, handle: input, prefix, suffix };
+}
+
+/** Prefixes this node registers: numeric labels as IDIS assigns them (88.118.8). */
+export const REGISTERED_PREFIX = /^\d{1,10}(\.\d{1,10}){1,7}$/;
+export const REGISTERED_PREFIX_MESSAGE = '标识前缀格式不正确：应为以点分隔的数字，如 88.118.8';
+
+export const MAX_SUFFIX_LENGTH = 128;
+/** Suffixes of records created here: characters that need no escaping in a URL or a CSV file. */
+const NEW_SUFFIX = /^[A-Za-z0-9][A-Za-z0-9._:()/-]*$/;
+export const NEW_SUFFIX_MESSAGE = `标识后缀只能包含字母、数字和 - _ . : / ( )，以字母或数字开头，最长 ${MAX_SUFFIX_LENGTH} 个字符`;
+
+/** A new record's suffix, or the reason it is refused. */
+export function checkNewSuffix(suffix: string): string | undefined {
+  if (!suffix) return '标识后缀不能为空';
+  if (suffix.length > MAX_SUFFIX_LENGTH || !NEW_SUFFIX.test(suffix) || suffix.includes('//')) return NEW_SUFFIX_MESSAGE;
+  if (suffix.split('/').some((segment) => segment === '.' || segment === '..' || segment === ''))
+    return '标识后缀格式不正确：不能含有“.”或“..”路径段';
+  return undefined;
+}

@@ -1,0 +1,172 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { HandleResponseCode, type HandleApiResponse, type HandleValue, type IdentityQueryEntry } from '@portal/shared';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { AppError, BadRequestError } from '../../lib/errors.js';
+import { type ParsedHandle, parseHandle } from './handle-syntax.js';
+import { filterHandleValues, localIdentityEntry, parseItemValues, recordHandleValues, upstreamIdentityEntry } from './handle-values.js';
+import identifierAdminRoutes from './identifier-admin-routes.js';
+import { TemplateVersions, holdsPrefix, recordLookup } from './identifier-repository.js';
+import { RESOLVER_HOP_HEADER, UpstreamError, UpstreamResolver } from './upstream-resolver.js';
+
+const StringData = Type.Object({ format: Type.Literal('string'), value: Type.String() });
+const AdminData = Type.Object({
+  format: Type.Literal('admin'),
+  value: Type.Object({ handle: Type.String(), index: Type.Integer(), permissions: Type.String() }),
+});
+const HandleValueSchema = Type.Object({
+  index: Type.Integer(),
+  type: Type.String(),
+  data: Type.Union([StringData, AdminData]),
+  ttl: Type.Integer(),
+  timestamp: Type.String(),
+});
+const HandleResponseSchema = Type.Object({
+  responseCode: Type.Integer({ description: '1 成功，2 服务器错误，100 标识不存在，102 标识格式不正确，200 没有符合条件的值' }),
+  handle: Type.Optional(Type.String()),
+  values: Type.Optional(Type.Array(HandleValueSchema)),
+  message: Type.Optional(Type.String()),
+});
+
+const IdentityEntrySchema = Type.Object({
+  identity: Type.Object({
+    handle: Type.String(),
+    value: Type.Array(Type.Object({ index: Type.Integer(), type: Type.String(), data: StringData })),
+  }),
+  template: Type.Object({
+    name: Type.String(),
+    version: Type.Integer(),
+    items: Type.Array(Type.Object({ name: Type.String(), idType: Type.String(), idIndex: Type.Integer() })),
+  }),
+});
+
+/** HTTP status of each Handle responseCode (protocols: Handle.net JSON API). */
+const HANDLE_STATUS: Record<number, number> = {
+  [HandleResponseCode.Success]: 200,
+  [HandleResponseCode.Error]: 500,
+  [HandleResponseCode.HandleNotFound]: 404,
+  [HandleResponseCode.InvalidHandle]: 400,
+  [HandleResponseCode.ValuesNotFound]: 200,
+};
+
+type Resolution =
+  { source: 'local' | 'upstream'; handle: string; values: HandleValue[]; entry: IdentityQueryEntry } | { source: 'none'; handle: string };
+
+/**
+ * Public resolution of identifiers: the portal's lookup (spec section 7, "Identity lookup") and the
+ * Handle-compatible API. Local records answer from one unique-index lookup; handles under prefixes
+ * this node does not hold go to the configured upstream resolver.
+ */
+const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.database;
+  const { ttlSeconds, upstreamUrl, upstreamTimeoutMs, upstreamCacheEntries } = app.config.identifiers;
+  const templates = new TemplateVersions(db);
+  const recordByHandle = recordLookup(db);
+  const upstream = upstreamUrl
+    ? new UpstreamResolver({ baseUrl: upstreamUrl, timeoutMs: upstreamTimeoutMs, maxEntries: upstreamCacheEntries })
+    : undefined;
+
+  await app.register(identifierAdminRoutes, { templates });
+
+  async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Resolution> {
+    const record = await recordByHandle(parsed.handle);
+    if (record) {
+      const template = await templates.get(record.template_id, record.template_version);
+      if (!template) throw new Error(`template ${record.template_id} v${record.template_version} of ${record.handle} is missing`);
+      const itemValues = parseItemValues(record.item_values);
+      return {
+        source: 'local',
+        handle: record.handle,
+        values: recordHandleValues(record, parsed.prefix, template, ttlSeconds, itemValues),
+        entry: localIdentityEntry(record.handle, itemValues, template),
+      };
+    }
+    // A prefix this node holds is answered here, found or not; a request from another resolver is never passed on.
+    if (!upstream || request.headers[RESOLVER_HOP_HEADER] !== undefined || (await holdsPrefix(db, parsed.prefix))) {
+      return { source: 'none', handle: parsed.handle };
+    }
+    const answer = await upstream.resolve(parsed.handle);
+    if (!answer.found) return { source: 'none', handle: parsed.handle };
+    return { source: 'upstream', handle: parsed.handle, values: answer.values, entry: upstreamIdentityEntry(parsed.handle, answer.values) };
+  }
+
+  app.get(
+    '/web-api/portal/v1/identity/query',
+    {
+      schema: {
+        tags: ['identifiers'],
+        summary: '标识查询：标识记录及其模板；标识不存在时 data 为空列表',
+        querystring: Type.Object({
+          handle: Type.String({ maxLength: 1024, description: '标识，如 88.118.8/EX-2024-000123' }),
+        }),
+        response: { 200: Envelope(IdentityEntrySchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const parsed = parseHandle(request.query.handle.trim());
+      if (!parsed.ok) throw new BadRequestError(parsed.message);
+      let resolution: Resolution;
+      try {
+        resolution = await resolve(parsed, request);
+      } catch (err) {
+        if (err instanceof UpstreamError) {
+          request.log.warn({ err, handle: parsed.handle }, 'upstream handle resolution failed');
+          throw new AppError(err.message, err.kind === 'timeout' ? 504 : 502);
+        }
+        throw err;
+      }
+      return resolution.source === 'none' ? ok([], '未找到该标识') : ok([resolution.entry]);
+    },
+  );
+
+  const handleReply = (reply: FastifyReply, body: HandleApiResponse, status = HANDLE_STATUS[body.responseCode] ?? 500) =>
+    reply.status(status).header('access-control-allow-origin', '*').send(body);
+
+  app.get(
+    '/api/handles/*',
+    {
+      schema: {
+        tags: ['identifiers'],
+        summary: 'Handle.net JSON API 兼容的标识解析；type、index 可重复，按“或”筛选',
+        params: Type.Object({ '*': Type.String({ description: '标识，斜杠原样或写作 %2F' }) }),
+        querystring: Type.Object({
+          type: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 50 })),
+          index: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), { maxItems: 50 })),
+        }),
+        response: { '2xx': HandleResponseSchema, '4xx': HandleResponseSchema, '5xx': HandleResponseSchema },
+      },
+      // Every answer of this route is a Handle answer, errors included.
+      errorHandler(error: FastifyError, request, reply) {
+        if (error.validation) {
+          const field = error.validation[0]?.instancePath.replace(/^\//, '').split('/')[0];
+          const message = field === 'index' ? '查询参数 index 须为非负整数' : '查询参数不正确';
+          return handleReply(reply, { responseCode: HandleResponseCode.Error, message }, 400);
+        }
+        if (error instanceof UpstreamError) {
+          request.log.warn({ err: error }, 'upstream handle resolution failed');
+          return handleReply(reply, { responseCode: HandleResponseCode.Error, message: error.message });
+        }
+        request.log.error({ err: error }, 'unexpected error');
+        return handleReply(reply, { responseCode: HandleResponseCode.Error, message: '服务器内部错误，请稍后重试' });
+      },
+    },
+    async (request, reply) => {
+      const handle = request.params['*'];
+      const parsed = parseHandle(handle);
+      if (!parsed.ok) return handleReply(reply, { responseCode: HandleResponseCode.InvalidHandle, handle, message: parsed.message });
+      const resolution = await resolve(parsed, request);
+      if (resolution.source === 'none') {
+        return handleReply(reply, { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' });
+      }
+      const values = filterHandleValues(resolution.values, request.query.type ?? [], request.query.index ?? []);
+      return handleReply(reply, {
+        responseCode: values.length > 0 ? HandleResponseCode.Success : HandleResponseCode.ValuesNotFound,
+        handle: resolution.handle,
+        values,
+      });
+    },
+  );
+};
+
+export default identifierRoutes;

@@ -1,0 +1,125 @@
+import { HandleIndex, type TemplateItem, type TemplateItemInput } from '@portal/shared';
+import { BadRequestError } from '../../lib/errors.js';
+import { hasControlCharacter } from './handle-syntax.js';
+
+export const MAX_TEMPLATE_ITEMS = 50;
+export const MAX_ITEM_NAME = 32;
+/** Longest value of one item (a Handle value may be larger; a label's text is not). */
+export const MAX_VALUE_LENGTH = 2000;
+const ID_TYPE = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const MAX_INDEX = 2_147_483_647;
+
+/** A stored item value: Handle index, type (the item's idType) and the text. */
+export type ItemValue = [index: number, type: string, value: string];
+
+/** Types the Handle System gives a meaning of its own (HS_ADMIN, HS_SITE…) and the template's own value. */
+function reservedType(idType: string): boolean {
+  const upper = idType.toUpperCase();
+  return upper.startsWith('HS_') || upper === 'TEMPLATE';
+}
+
+/** Characters (code points), as a person counts them. */
+export function textLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * Checks a template's items and completes them: trimmed names, a stable `idIndex` (the one the same
+ * idType had in an earlier version, else the next free index from 2000, protocols: IDIS), state 1.
+ */
+export function normaliseItems(input: readonly TemplateItemInput[], earlier: readonly TemplateItem[] = []): TemplateItem[] {
+  if (input.length === 0) throw new BadRequestError('模板至少需要一个数据项');
+  if (input.length > MAX_TEMPLATE_ITEMS) throw new BadRequestError(`模板最多 ${MAX_TEMPLATE_ITEMS} 个数据项`);
+  const names = new Set<string>();
+  const types = new Set<string>();
+  const taken = new Set<number>();
+  const items = input.map((raw, i) => {
+    const name = raw.name.trim();
+    const idType = raw.idType.trim();
+    if (!name) throw new BadRequestError(`第 ${i + 1} 个数据项：请输入名称`);
+    if (textLength(name) > MAX_ITEM_NAME || hasControlCharacter(name))
+      throw new BadRequestError(`第 ${i + 1} 个数据项：名称最长 ${MAX_ITEM_NAME} 个字符，且不能包含控制字符`);
+    if (names.has(name)) throw new BadRequestError(`数据项名称“${name}”重复`);
+    names.add(name);
+    if (!ID_TYPE.test(idType)) throw new BadRequestError(`数据项“${name}”的类型标识只能包含字母、数字和下划线，以字母开头，最长 64 个字符`);
+    if (reservedType(idType)) throw new BadRequestError(`类型标识“${idType}”为 Handle 系统保留，请换一个`);
+    if (types.has(idType.toLowerCase())) throw new BadRequestError(`类型标识“${idType}”重复`);
+    types.add(idType.toLowerCase());
+    if (raw.idIndex !== undefined) {
+      if (!Number.isInteger(raw.idIndex) || raw.idIndex < HandleIndex.FirstItem || raw.idIndex > MAX_INDEX)
+        throw new BadRequestError(`数据项“${name}”的索引须为不小于 ${HandleIndex.FirstItem} 的整数`);
+      if (taken.has(raw.idIndex)) throw new BadRequestError(`索引 ${raw.idIndex} 重复`);
+      taken.add(raw.idIndex);
+    }
+    const { minLength, maxLength } = raw.metadata;
+    if (!Number.isInteger(minLength) || minLength < 0 || !Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_VALUE_LENGTH)
+      throw new BadRequestError(`数据项“${name}”的长度限制须在 0–${MAX_VALUE_LENGTH} 之间`);
+    if (minLength > maxLength) throw new BadRequestError(`数据项“${name}”的最小长度不能大于最大长度`);
+    return {
+      name,
+      idType,
+      idIndex: raw.idIndex,
+      required: raw.required,
+      state: raw.state ?? 1,
+      metadata: { type: 'string' as const, minLength, maxLength },
+    };
+  });
+  // Indexes of earlier versions stay with their idType, so a value keeps its Handle index across versions.
+  const earlierIndex = new Map(earlier.map((item) => [item.idType.toLowerCase(), item.idIndex]));
+  let next = Math.max(HandleIndex.FirstItem - 1, ...earlier.map((item) => item.idIndex), ...taken);
+  return items.map((item) => {
+    if (item.idIndex !== undefined) return { ...item, idIndex: item.idIndex };
+    const kept = earlierIndex.get(item.idType.toLowerCase());
+    if (kept !== undefined && !taken.has(kept)) {
+      taken.add(kept);
+      return { ...item, idIndex: kept };
+    }
+    do next++;
+    while (taken.has(next));
+    taken.add(next);
+    return { ...item, idIndex: next };
+  });
+}
+
+/** Why a value of `item` is refused, or undefined. */
+export function valueProblem(item: TemplateItem, value: string): string | undefined {
+  const length = textLength(value);
+  const { minLength, maxLength } = item.metadata;
+  if (hasControlCharacter(value)) return `“${item.name}”不能包含控制字符`;
+  if (length < Math.max(minLength, 1) || length > maxLength) {
+    return minLength > 1 ? `“${item.name}”长度应为 ${minLength}–${maxLength} 个字符` : `“${item.name}”最长 ${maxLength} 个字符`;
+  }
+  return undefined;
+}
+
+export type ValuesCheck = { ok: true; values: ItemValue[] } | { ok: false; message: string };
+
+/**
+ * Checks a record's values (idType → text) against a template version: every type must be an item
+ * in use, required items present, lengths within the item's metadata. Empty texts count as absent.
+ * Answers the values as Handle values in template order.
+ */
+export function checkValues(items: readonly TemplateItem[], values: Readonly<Record<string, string>>): ValuesCheck {
+  const byType = new Map(items.map((item) => [item.idType, item]));
+  for (const type of Object.keys(values)) {
+    const item = byType.get(type);
+    if (!item) return { ok: false, message: `模板中没有类型为“${type}”的数据项` };
+    if (item.state !== 1 && values[type]?.trim()) return { ok: false, message: `数据项“${item.name}”已停用，不能再填写` };
+  }
+  const out: ItemValue[] = [];
+  for (const item of items) {
+    if (item.state !== 1) continue;
+    // Own properties only: an idType such as "constructor" must not read Object.prototype.
+    const value = Object.hasOwn(values, item.idType) ? (values[item.idType] ?? '').trim() : '';
+    if (!value) {
+      if (item.required) return { ok: false, message: `“${item.name}”为必填项` };
+      continue;
+    }
+    const problem = valueProblem(item, value);
+    if (problem) return { ok: false, message: problem };
+    out.push([item.idIndex, item.idType, value]);
+  }
+  return { ok: true, values: out };
+}

@@ -1,0 +1,153 @@
+import type { IdentityQueryEntry } from '@portal/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { MARK_PLACEHOLDER, MarkPage } from '../components/mark-page';
+
+const get = vi.fn();
+vi.mock('@/lib/api', () => ({ api: () => ({ get }) }));
+const scrollTo = vi.fn();
+vi.mock('@/lib/scroll-to', () => ({ scrollTo: (...args: unknown[]) => scrollTo(...args) }));
+
+const ENTRY: IdentityQueryEntry = {
+  identity: {
+    handle: '88.118.8/EX-2024-000123',
+    value: [
+      { index: 2000, type: 'productName', data: { format: 'string', value: '中型履带式液压挖掘机' } },
+      { index: 2001, type: 'productModel', data: { format: 'string', value: 'HY-E215' } },
+    ],
+  },
+  template: {
+    name: '工程机械整机',
+    version: 1,
+    items: [
+      { name: '产品名称', idType: 'productName', idIndex: 2000 },
+      { name: '产品型号', idType: 'productModel', idIndex: 2001 },
+    ],
+  },
+};
+const found = (entry: IdentityQueryEntry) => Promise.resolve({ code: 20200, msg: '操作成功', data: [entry] });
+
+/** Shows the router's address, so a test can read it. */
+function Location() {
+  const l = useLocation();
+  return <output data-testid="location">{l.pathname + l.search}</output>;
+}
+const location = () => screen.getByTestId('location').textContent;
+
+function renderPage(url = '/mark') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[url]}>
+        <MarkPage />
+        <Location />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+const box = () => screen.getByPlaceholderText(MARK_PLACEHOLDER) as HTMLInputElement;
+/** A whole key press: the input ignores a second keydown until the key is released. */
+const pressEnter = () => {
+  fireEvent.keyDown(box(), { key: 'Enter', code: 'Enter', keyCode: 13 });
+  fireEvent.keyUp(box(), { key: 'Enter', code: 'Enter', keyCode: 13 });
+};
+
+beforeEach(() => {
+  installRuntimeConfig('https://portal.example.cn');
+  get.mockReset();
+  scrollTo.mockReset();
+});
+afterEach(() => vi.clearAllMocks());
+
+describe('/mark', () => {
+  it('fills the box from ?keyword= and searches at once, silently; the result shows mark then the items', async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    expect(box().value).toBe('88.118.8/EX-2024-000123');
+    expect(await screen.findByRole('heading', { level: 2, name: '88.118.8/EX-2024-000123' })).toBeTruthy();
+    expect(get).toHaveBeenCalledWith('/web-api/portal/v1/identity/query', { params: { handle: '88.118.8/EX-2024-000123' }, silent: true });
+    const labels = [...document.querySelectorAll('.mark-result__field dt')].map((e) => e.textContent);
+    const values = [...document.querySelectorAll('.mark-result__field dd')].map((e) => e.textContent);
+    expect(labels).toEqual(['产品名称', '产品型号']);
+    expect(values).toEqual(['中型履带式液压挖掘机', 'HY-E215']);
+    // Spec section 9: after the lookup the page scrolls to 400 px.
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(400));
+  });
+
+  it('searches on Enter, keeps the keyword in the address and trims it', async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage();
+    expect(get).not.toHaveBeenCalled();
+    fireEvent.change(box(), { target: { value: '  88.118.8/EX-2024-000123 ' } });
+    pressEnter();
+    expect(await screen.findByText('中型履带式液压挖掘机')).toBeTruthy();
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(location()).toBe('/mark?keyword=88.118.8%2FEX-2024-000123');
+    // Enter again on the same keyword searches again.
+    pressEnter();
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+  });
+
+  it('does not search for an empty keyword (spec section 5)', async () => {
+    renderPage('/mark?keyword=%20%20');
+    fireEvent.change(box(), { target: { value: '   ' } });
+    pressEnter();
+    await act(() => Promise.resolve());
+    expect(get).not.toHaveBeenCalled();
+  });
+
+  it('shows 暂无数据 when nothing is found, and the clear action empties the result', async () => {
+    get.mockReturnValue(Promise.resolve({ code: 20200, msg: '未找到该标识', data: [] }));
+    renderPage('/mark?keyword=88.118.8%2FNOPE');
+    expect(await screen.findByText('暂无数据')).toBeTruthy();
+    get.mockReturnValue(found(ENTRY));
+    fireEvent.change(box(), { target: { value: '88.118.8/EX-2024-000123' } });
+    pressEnter();
+    expect(await screen.findByRole('button', { name: '清空结果' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '清空结果' }));
+    expect(document.querySelector('.mark-result')).toBeNull();
+    expect(screen.queryByText('暂无数据')).toBeNull();
+    expect(box().value).toBe('');
+    expect(location()).toBe('/mark');
+  });
+
+  it("the search box's clear icon empties the result too", async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    await screen.findByText('HY-E215');
+    fireEvent.click(document.querySelector('.ant-input-clear-icon')!);
+    await waitFor(() => expect(document.querySelector('.mark-result')).toBeNull());
+    expect(box().value).toBe('');
+    expect(location()).toBe('/mark');
+  });
+
+  it('shows nothing at all when a search fails (spec section 8), keeping the previous result', async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    await screen.findByText('HY-E215');
+    get.mockReturnValue(Promise.reject(new Error('标识格式不正确')));
+    fireEvent.change(box(), { target: { value: 'no-slash' } });
+    pressEnter();
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+    await act(() => Promise.resolve());
+    expect(screen.getByText('HY-E215')).toBeTruthy();
+    expect(screen.queryByText('暂无数据')).toBeNull();
+    expect(scrollTo).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers a QR code of the absolute lookup address', async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    await screen.findByText('HY-E215');
+    expect(screen.getByText('扫码查看此标识')).toBeTruthy();
+    const qr = await waitFor(() => {
+      const el = document.querySelector('.mark-result__qr canvas, .mark-result__qr [role="img"]');
+      if (!el) throw new Error('no QR code yet');
+      return el;
+    });
+    expect(qr).toBeTruthy();
+  });
+});

@@ -1,0 +1,39 @@
+import { Button } from 'antd';
+import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
+import { paths } from '@/config/paths';
+import { portalUrl } from '@/config/runtime-config';
+import type { MarkField } from '../lib/mark-result';
+
+/**
+ * The result (spec section 2): the identifier (mark), then every template item as label and value in
+ * template order. Beyond the spec: a QR code of the identifier's lookup address, so a printed label
+ * can be scanned back to this page.
+ */
+export function MarkResultCard({ mark, fields, onClear }: { mark: string; fields: MarkField[]; onClear: () => void }) {
+  const lookupUrl = portalUrl(paths.mark.getHref(mark));
+  return (
+    <section className="mark-result" aria-label="查询结果">
+      <header className="mark-result__head">
+        <div className="mark-result__identity">
+          <span className="mark-result__tag">标识</span>
+          <h2 className="mark-result__mark">{mark}</h2>
+          <Button className="mark-result__clear" onClick={onClear}>
+            清空结果
+          </Button>
+        </div>
+        <figure className="mark-result__qr" title={lookupUrl}>
+          <LazyQrCode value={lookupUrl} size={120} bgColor="#fff" load label={`${mark} 的查询二维码`} />
+          <figcaption>扫码查看此标识</figcaption>
+        </figure>
+      </header>
+      <dl className="mark-result__fields">
+        {fields.map((field) => (
+          <div key={field.label} className="mark-result__field">
+            <dt>{field.label}</dt>
+            <dd>{field.value || '-'}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import type { IdentityQueryEntry } from '@portal/shared';
+
+export interface MarkField {
+  /** The template item's name. */
+  label: string;
+  /** The value whose type equals the item's idType; empty when the record has none. */
+  value: string;
+}
+
+/** What /mark shows: the identifier (`mark`) and its fields, or `{}` when nothing was found. */
+export interface MarkResult {
+  mark?: string;
+  fields?: MarkField[];
+}
+
+/**
+ * Spec section 3 ("Identity record from lookup"): the first entry's handle is `mark`, then each
+ * template item's name maps to the value whose type equals its idType, in template order. Without a
+ * first entry the result is an empty object.
+ */
+export function toMarkResult(data: readonly IdentityQueryEntry[]): MarkResult {
+  const entry = data[0];
+  if (!entry) return {};
+  const values = new Map<string, string>();
+  for (const v of entry.identity.value) if (!values.has(v.type)) values.set(v.type, v.data.value);
+  return {
+    mark: entry.identity.handle,
+    fields: entry.template.items.map((item) => ({ label: item.name, value: values.get(item.idType) ?? '' })),
+  };
+}
