@@ -4,12 +4,14 @@ import type { PortalMigration } from './migrations/helpers.js';
 import { siteMigration } from './migrations/0001-site.js';
 import { contentMigration } from './migrations/0002-content.js';
 import { accountsMigration } from './migrations/0003-accounts.js';
+import { consoleContentMigration } from './migrations/0004-console-content.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
   '0001-site': siteMigration,
   '0002-content': contentMigration,
   '0003-accounts': accountsMigration,
+  '0004-console-content': consoleContentMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {
