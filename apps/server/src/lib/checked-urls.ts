@@ -38,6 +38,6 @@ export function checkedLinkUrl(value: string | null | undefined, message: string
   if (v.length > MAX_URL_LENGTH) throw new BadRequestError(message);
   if (isHttpUrl(v)) return v;
   // Browsers read `/\host` and `//host` as another site; a site path has neither.
-  if (/^\/(?![/\\])[^\s"'<>\\\u0000-\u001f\u007f]*$/.test(v)) return v;
+  if (/^\/(?![/\\])[^\s"'<>\\\p{Cc}]*$/u.test(v)) return v;
   throw new BadRequestError(message);
 }
