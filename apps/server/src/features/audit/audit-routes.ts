@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
+import { AUDIT_EXPORT_MAX_ROWS, Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { chinaTime } from '../../db/seed/content-seed.js';
@@ -36,8 +36,6 @@ export const AUDIT_ACTION_NAMES: Record<string, string> = {
   'audit.export': '导出操作日志',
 };
 
-/** The most rows one export writes (newest first): a spreadsheet-sized file, a bounded request. */
-export const AUDIT_EXPORT_MAX_ROWS = 50_000;
 /** Rows read per query while the file streams out. */
 const EXPORT_BATCH = 1000;
 export const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
