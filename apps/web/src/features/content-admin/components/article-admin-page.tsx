@@ -22,7 +22,7 @@ import { Permission } from '@/components/permission';
 import { fileUrl } from '@/config/runtime-config';
 import '@/lib/dayjs';
 import { notify } from '@/lib/notify';
-import { parseTime } from '@/lib/time';
+import { chinaTimeText } from '@/lib/time';
 import type { PickedRange } from '@/lib/date-range';
 import {
   type AdminArticleRow,
@@ -146,7 +146,7 @@ export function ArticleAdminPage() {
       width: 170,
       render: (time: string) => time || <Typography.Text type="secondary">未发布</Typography.Text>,
     },
-    { title: '更新时间', dataIndex: 'updatedAt', width: 170, render: (time: string) => parseTime(new Date(time)) },
+    { title: '更新时间', dataIndex: 'updatedAt', width: 170, render: (time: string) => chinaTimeText(time) },
     {
       title: '操作',
       key: 'actions',

@@ -13,6 +13,7 @@ import {
 } from '@ant-design/icons';
 import Image from '@tiptap/extension-image';
 import { Placeholder } from '@tiptap/extensions';
+import { TextSelection } from '@tiptap/pm/state';
 import { type Editor, EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { Button, Divider, Input, Modal, Select, Spin, Tooltip } from 'antd';
@@ -69,6 +70,14 @@ async function insertImages(editor: Editor, files: readonly File[], setBusy: (bu
         .chain()
         .focus()
         .setImage({ src: uploaded.url, alt: file.name.replace(/\.[^.]+$/, '') })
+        // Continue typing after the image, not over it (the new image is selected as a node).
+        .command(({ tr, state }) => {
+          const end = tr.selection.to;
+          const paragraph = state.schema.nodes.paragraph;
+          if (!tr.doc.resolve(end).nodeAfter && paragraph) tr.insert(end, paragraph.create());
+          tr.setSelection(TextSelection.near(tr.doc.resolve(Math.min(end + 1, tr.doc.content.size))));
+          return true;
+        })
         .run();
     }
   } catch {
@@ -130,7 +139,7 @@ export function RichTextEditor({ value, onChange, placeholder = '请输入正文
         heading: { levels: [2, 3, 4] },
         code: false,
         codeBlock: false,
-        link: { openOnClick: false, autolink: true, defaultProtocol: 'https', protocols: ['http', 'https', 'mailto'] },
+        link: { openOnClick: false, autolink: true, defaultProtocol: 'https' },
       }),
       Image.configure({ inline: false, allowBase64: false }),
       Placeholder.configure({ placeholder }),
@@ -217,6 +226,7 @@ export function RichTextEditor({ value, onChange, placeholder = '请输入正文
           variant="borderless"
           aria-label="段落格式"
           className="rich-text-editor__heading"
+          style={{ width: 96 }}
           value={state?.heading ?? 0}
           options={HEADINGS.map((h) => ({ value: h.value, label: h.label }))}
           popupMatchSelectWidth={false}
@@ -284,6 +294,8 @@ export function RichTextEditor({ value, onChange, placeholder = '请输入正文
           accept={IMAGE_ACCEPT}
           multiple
           hidden
+          // antd forms style file inputs as blocks; the toolbar button opens this one.
+          style={{ display: 'none' }}
           data-testid="rich-text-image-input"
           onChange={(e) => {
             const files = Array.from(e.target.files ?? []);
