@@ -189,4 +189,51 @@ describe.each(testDialects())('首页配置 API on %s', (dialect) => {
     expect(over.json()).toEqual({ code: 1, msg: '指标最多 8 个' });
     expect(await blocks('kpi')).toHaveLength(8);
   });
+
+  it('an account holding only content:home may upload images and edit blocks, but not articles', async () => {
+    const db = t.database.db;
+    const now = new Date().toISOString();
+    const role = await db
+      .insertInto('role')
+      .values({ code: 'ROLE_HOME_EDITOR', name: '首页编辑' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('role_authority').values({ role_id: role.id, authority: 'content:home' }).execute();
+    const account = await db
+      .insertInto('account')
+      .values({
+        username: 'home-editor',
+        name: '赵敏',
+        phone: '13800000099',
+        number: 'E099',
+        password_hash: 'not-used',
+        enterprise_id: null,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
+    const editor = await tokenFor(t, 'home-editor');
+
+    const boundary = '----home-editor';
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/web-api/files/v1/upload',
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: editor, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.png"\r\nContent-Type: image/png\r\n\r\n`),
+        png,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    const icon = upload.json().data[0].path as string;
+    const created = await call('POST', BASE, editor, { ...banner, title: '首页编辑新建的横幅', icon });
+    expect(created.statusCode, created.body).toBe(200);
+    expect((await call('GET', '/web-api/cms/v1/article/page/list', editor)).statusCode).toBe(403);
+    expect((await call('GET', '/web-api/console/v1/application/list', editor)).statusCode).toBe(403);
+  });
 });
