@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import applicationRoutes from './features/applications/application-routes.js';
+import auditFailures from './features/audit/audit-failures.js';
 import auditRoutes from './features/audit/audit-routes.js';
 import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import casRoutes from './features/cas/cas-routes.js';
@@ -77,6 +78,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(errorHandler);
   await app.register(csrf);
   await app.register(auth);
+  await app.register(auditFailures);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);

@@ -5,6 +5,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false: a state-changing route that does not need X-Requested-With (form posts, CAS single logout). */
     csrf?: boolean;
+    /** A console write: a refused call by a logged-in user is recorded as a failure of this action. */
+    auditAction?: string;
   }
 
   interface FastifyInstance {

@@ -4,5 +4,6 @@ export * from './site.js';
 export * from './content.js';
 export * from './xss-corpus.js';
 export * from './auth.js';
+export * from './audit.js';
 export * from './ssr.js';
 export * from './identifiers.js';

@@ -5,6 +5,7 @@ import { siteMigration } from './migrations/0001-site.js';
 import { contentMigration } from './migrations/0002-content.js';
 import { accountsMigration } from './migrations/0003-accounts.js';
 import { identifiersMigration } from './migrations/0004-identifiers.js';
+import { consoleContentMigration } from './migrations/0005-console-content.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, PortalMigration> = {
   '0002-content': contentMigration,
   '0003-accounts': accountsMigration,
   '0004-identifiers': identifiersMigration,
+  '0005-console-content': consoleContentMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -96,6 +96,8 @@ export interface HomeBlockTable {
   kpi: Generated<string>;
   uom: Generated<string>;
   sort: number;
+  /** 0 hides the block from the public home without deleting it. */
+  enabled: Generated<number>;
 }
 
 /** Server-wide secrets generated at first start (HMAC keys, the password-transport RSA key pair). */

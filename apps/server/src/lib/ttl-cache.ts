@@ -6,21 +6,28 @@
 export function ttlCache<T>(ttlMs: number, load: () => Promise<T>, now: () => number = Date.now) {
   let value: { data: T; until: number } | undefined;
   let loading: Promise<T> | undefined;
+  // A load that started before an invalidate may have read the old data: it must not be kept.
+  let generation = 0;
   return {
     get(): Promise<T> {
       if (value && value.until > now()) return Promise.resolve(value.data);
-      loading ??= load()
+      if (loading) return loading;
+      const started = generation;
+      const current = load()
         .then((data) => {
-          value = { data, until: now() + ttlMs };
+          if (started === generation) value = { data, until: now() + ttlMs };
           return data;
         })
         .finally(() => {
-          loading = undefined;
+          if (loading === current) loading = undefined;
         });
-      return loading;
+      loading = current;
+      return current;
     },
     invalidate(): void {
+      generation += 1;
       value = undefined;
+      loading = undefined;
     },
   };
 }

@@ -60,6 +60,20 @@ function isRawBody(response: AxiosResponse): boolean {
   return type.includes('application/octet-stream') || type.includes('text/html') || rt === 'blob' || rt === 'arraybuffer';
 }
 
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== 'undefined' && value instanceof Blob;
+}
+
+/** The JSON envelope inside an error answer's bytes, or nothing usable. */
+async function bytesAsEnvelope(data: Blob | ArrayBuffer): Promise<Envelope | null> {
+  try {
+    const text = isBlob(data) ? await data.text() : new TextDecoder().decode(data);
+    return JSON.parse(text) as Envelope;
+  } catch {
+    return null;
+  }
+}
+
 declare module 'axios' {
   interface AxiosRequestConfig {
     /** The caller shows its own message for a failure (spec: 密码修改失败); no error toast. */
@@ -143,18 +157,26 @@ export function createApiClient(options: ApiClientOptions): AxiosInstance {
     return config;
   });
 
+  function settle(response: AxiosResponse): unknown {
+    if (isRawBody(response)) return response.data as AxiosResponse;
+    const body = response.data as Envelope | null | undefined;
+    if (body && typeof body === 'object' && 'rows' in body) return body as unknown as AxiosResponse;
+    const code = typeof body?.code === 'number' ? body.code : undefined;
+    if (code === ResponseCode.Success) return body as unknown as AxiosResponse;
+    if (code !== undefined && TOKEN_REFRESH_CODES.includes(code)) {
+      return refreshAndReplay(response.config as PortalRequestConfig, code, response.status) as Promise<AxiosResponse>;
+    }
+    const msg = typeof body?.msg === 'string' && body.msg ? body.msg : 'Error';
+    return fail(msg, code, response.status, response.config.silent);
+  }
+
   instance.interceptors.response.use(
     (response) => {
-      if (isRawBody(response)) return response.data as AxiosResponse;
-      const body = response.data as Envelope | null | undefined;
-      if (body && typeof body === 'object' && 'rows' in body) return body as unknown as AxiosResponse;
-      const code = typeof body?.code === 'number' ? body.code : undefined;
-      if (code === ResponseCode.Success) return body as unknown as AxiosResponse;
-      if (code !== undefined && TOKEN_REFRESH_CODES.includes(code)) {
-        return refreshAndReplay(response.config as PortalRequestConfig, code, response.status) as Promise<AxiosResponse>;
+      // A file download that failed answers a JSON envelope, delivered as bytes: read it as one.
+      if (response.status >= 400 && (isBlob(response.data) || response.data instanceof ArrayBuffer)) {
+        return bytesAsEnvelope(response.data).then((data) => settle({ ...response, data })) as Promise<AxiosResponse>;
       }
-      const msg = typeof body?.msg === 'string' && body.msg ? body.msg : 'Error';
-      return fail(msg, code, response.status, response.config.silent);
+      return settle(response) as AxiosResponse;
     },
     (error: unknown) => {
       if (axios.isCancel(error)) return Promise.reject(error);
@@ -175,6 +197,8 @@ export interface ApiClient {
   put<T>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
   /** A static HTML page (spec section 7: `/static{path}.htm`). */
   html(url: string): Promise<string>;
+  /** A file download (with the token); a refused download rejects with the server's message. */
+  blob(url: string, config?: AxiosRequestConfig): Promise<Blob>;
   raw: AxiosInstance;
 }
 
@@ -185,6 +209,7 @@ export function typed(instance: AxiosInstance): ApiClient {
     post: (url, data, config) => instance.post(url, data, config),
     put: (url, data, config) => instance.put(url, data, config),
     html: (url) => instance.get(url, { responseType: 'text', headers: { Accept: 'text/html' } }),
+    blob: (url, config) => instance.get(url, { ...config, responseType: 'blob' }),
     raw: instance,
   };
 }

@@ -58,3 +58,16 @@ export function formatTime(time: TimeInput, pattern?: string, now: number = Date
   if (pattern) return parseTime(date, pattern) ?? '';
   return `${date.getMonth() + 1}月${date.getDate()}日${date.getHours()}时${date.getMinutes()}分`;
 }
+
+/** China is UTC+8 all year (no daylight saving). */
+const CHINA_OFFSET_MS = 8 * 3_600_000;
+
+/**
+ * An instant (ISO text or Date) as China time `yyyy-MM-dd HH:mm:ss`, whatever the browser's zone:
+ * the server's other times (publish time, audit log) are China time too. Empty for an invalid input.
+ */
+export function chinaTimeText(instant: string | Date): string {
+  const ms = (instant instanceof Date ? instant : new Date(instant)).getTime();
+  if (Number.isNaN(ms)) return '';
+  return new Date(ms + CHINA_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+}

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { NotFoundError } from '../../lib/errors.js';
+import applicationAdminRoutes from './application-admin-routes.js';
 
 const RecommendItem = Type.Object({
   applicationUuid: Type.String(),
@@ -21,6 +22,7 @@ const RECOMMEND_LIMIT = 12;
 /** Applications of the application center: the recommended list and one application's detail. */
 const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
+  await app.register(applicationAdminRoutes);
   const columns = [
     'uuid as applicationUuid',
     'name',

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
@@ -43,4 +43,26 @@ export async function recordAudit(db: Kysely<Database>, log: FastifyBaseLogger, 
   } catch (err) {
     log.error({ err, action: entry.action }, 'audit log write failed');
   }
+}
+
+/** Records an action of the logged-in user who made `request` (console writes). */
+export function auditRequest(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  action: AuditActionCode,
+  target: string,
+  outcome: AuditEntry['outcome'] = 'success',
+  detail?: string,
+): Promise<void> {
+  const p = request.principal;
+  return recordAudit(db, request.log, {
+    accountId: p?.accountId ?? null,
+    username: p?.profile.username ?? '',
+    enterpriseId: p?.profile.enterpriseId ?? null,
+    action,
+    target,
+    ip: request.ip,
+    outcome,
+    ...(detail === undefined ? {} : { detail }),
+  });
 }

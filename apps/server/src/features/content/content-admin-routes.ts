@@ -9,7 +9,8 @@ import { type Static, Type } from 'typebox';
 import { chinaTime } from '../../db/seed/content-seed.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { checkedImagePath } from '../../lib/checked-urls.js';
+import { auditRequest } from '../audit/audit-log.js';
 import { MAX_SEARCH_KEY, containsKey, replaceArticleGrams } from './article-search.js';
 import { sanitizeArticleHtml } from './sanitize-article.js';
 
@@ -84,13 +85,10 @@ const UuidParams = Type.Object({ uuid: Type.String({ minLength: 1, maxLength: 64
 const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) });
 
 /** A thumbnail is a path under the file service (`/uploads/…`, `/demo/…`) or an http(s) URL. */
-function checkedThumbnail(value: string | null | undefined): string | null {
-  const v = value?.trim();
-  if (!v) return null;
-  if (/^\/[A-Za-z0-9/_.-]+$/.test(v) && !v.includes('..')) return v;
-  if (/^https?:\/\/[^\s"'<>]+$/.test(v)) return v;
-  throw new BadRequestError('缩略图地址格式不正确');
-}
+const checkedThumbnail = (value: string | null | undefined) => checkedImagePath(value, '缩略图地址格式不正确');
+
+/** `yyyy-MM-dd HH:mm:ss` (publish times are China-time texts of this form). */
+const ChinaDateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' });
 
 export interface ContentAdminOptions {
   /** Called after every write: the published pages' micro-cache is dropped. */
@@ -105,21 +103,15 @@ export interface ContentAdminOptions {
 const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async (app, { onChange }) => {
   const { db, dialect } = app.database;
   await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
-  const canArticles = { preHandler: app.requireAuthority(Authority.ContentArticle) };
-  const canCategories = { preHandler: app.requireAuthority(Authority.ContentCategory) };
-
-  const audit = (request: FastifyRequest, action: string, target: string) => {
-    const p = request.principal;
-    return recordAudit(db, request.log, {
-      accountId: p?.accountId ?? null,
-      username: p?.profile.username ?? '',
-      enterpriseId: p?.profile.enterpriseId ?? null,
-      action,
-      target,
-      ip: request.ip,
-      outcome: 'success',
-    });
+  // Authority is checked before the body is read or validated: without it every call is a 403.
+  const canArticles = { onRequest: app.requireAuthority(Authority.ContentArticle) };
+  const canCategories = { onRequest: app.requireAuthority(Authority.ContentCategory) };
+  // Every content page uploads images: article thumbnails and bodies, application images, home blocks.
+  const canUpload = {
+    onRequest: app.requireAuthority(Authority.ContentArticle, Authority.ContentRecommend, Authority.ContentHome),
   };
+
+  const audit = (request: FastifyRequest, action: string, target: string) => auditRequest(db, request, action, target);
 
   async function categoryByCode(code: string) {
     const row = await db
@@ -193,19 +185,30 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
           offset: Type.Integer({ minimum: 0, default: 0 }),
           limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
           searchKey: Type.Optional(Type.String({ maxLength: 200 })),
-          categoryId: Type.Optional(Type.String({ maxLength: 32 })),
+          categoryId: Type.Optional(Type.String({ maxLength: 32, description: '分类编码（含子分类）' })),
           status: Type.Optional(Type.Union([Status, Type.Literal('')])),
+          filterStartTime: Type.Optional(Type.Union([ChinaDateTime, Type.Literal('')], { description: '发布时间起（含）' })),
+          filterEndTime: Type.Optional(Type.Union([ChinaDateTime, Type.Literal('')], { description: '发布时间止（含）' })),
         }),
         response: { 200: Envelope(Page(AdminArticleRow)), ...errorResponses },
       },
     },
     async (request) => {
       const q = request.query;
-      let query = db.selectFrom('cms_article').innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id');
+      let query = db
+        .selectFrom('cms_article')
+        .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
+        .leftJoin('cms_category as parent', 'parent.id', 'cms_category.parent_id');
       const contains = q.searchKey ? containsKey(dialect, q.searchKey.slice(0, MAX_SEARCH_KEY)) : undefined;
       if (contains) query = query.where(contains);
       if (q.status) query = query.where('cms_article.status', '=', q.status);
-      if (q.categoryId) query = query.where('cms_category.code', '=', q.categoryId);
+      const categoryId = q.categoryId;
+      if (categoryId) query = query.where((eb) => eb.or([eb('cms_category.code', '=', categoryId), eb('parent.code', '=', categoryId)]));
+      if (q.filterStartTime && q.filterEndTime && q.filterStartTime > q.filterEndTime)
+        throw new BadRequestError('开始时间不能晚于结束时间');
+      // Drafts have no publish time: a time range shows published and offline articles only.
+      if (q.filterStartTime) query = query.where('cms_article.publish_time', '>=', q.filterStartTime);
+      if (q.filterEndTime) query = query.where('cms_article.publish_time', '<=', q.filterEndTime);
       const [count, rows] = await Promise.all([
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
         query
@@ -245,6 +248,7 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     '/web-api/cms/v1/article',
     {
       ...canArticles,
+      config: { auditAction: 'content.article.create' },
       schema: {
         tags: ['content-admin'],
         summary: '新建文章（草稿）',
@@ -274,6 +278,7 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     '/web-api/cms/v1/article/:uuid',
     {
       ...canArticles,
+      config: { auditAction: 'content.article.update' },
       schema: {
         tags: ['content-admin'],
         summary: '修改文章',
@@ -304,6 +309,7 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
       `/web-api/cms/v1/article/:uuid/${to === 'published' ? 'publish' : 'unpublish'}`,
       {
         ...canArticles,
+        config: { auditAction: to === 'published' ? 'content.article.publish' : 'content.article.unpublish' },
         schema: { tags: ['content-admin'], summary, params: UuidParams, response: { 200: Envelope(AdminArticle), ...errorResponses } },
       },
       async (request) => {
@@ -332,6 +338,7 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     '/web-api/cms/v1/article/:uuid',
     {
       ...canArticles,
+      config: { auditAction: 'content.article.delete' },
       schema: {
         tags: ['content-admin'],
         summary: '删除文章',
@@ -395,6 +402,7 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     '/web-api/cms/v1/category',
     {
       ...canCategories,
+      config: { auditAction: 'content.category.create' },
       schema: {
         tags: ['content-admin'],
         summary: '新建分类',
@@ -437,6 +445,7 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     '/web-api/cms/v1/category/:code',
     {
       ...canCategories,
+      config: { auditAction: 'content.category.update' },
       schema: {
         tags: ['content-admin'],
         summary: '修改分类名称与排序',
@@ -465,6 +474,7 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     '/web-api/cms/v1/category/:code',
     {
       ...canCategories,
+      config: { auditAction: 'content.category.delete' },
       schema: {
         tags: ['content-admin'],
         summary: '删除分类（须无子分类与文章）',
@@ -497,7 +507,8 @@ const contentAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
   app.post(
     '/web-api/files/v1/upload',
     {
-      ...canArticles,
+      ...canUpload,
+      config: { auditAction: 'file.upload' },
       schema: {
         tags: ['content-admin'],
         summary: '上传图片（PNG、JPEG、GIF、WebP，≤ 5 MB），返回 /files 下的路径',

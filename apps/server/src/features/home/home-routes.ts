@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { ttlCache } from '../../lib/ttl-cache.js';
+import homeAdminRoutes from './home-admin-routes.js';
 
 const LinkItem = Type.Object({
   title: Type.String(),
@@ -18,12 +19,19 @@ const HomeBlocks = Type.Object({
   kpis: Type.Array(KpiItem),
 });
 
-/** The editable blocks of the home page (banners, quick links, awards, KPI tiles). */
+/** The editable blocks of the home page (banners, quick links, awards, KPI tiles); disabled ones are left out. */
 const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   // Read on every home visit, edited rarely: 30 s per instance, like the header and footer.
   const blocks = ttlCache(30_000, async () => {
-    const rows = await db.selectFrom('home_block').selectAll().orderBy('kind').orderBy('sort').orderBy('id').execute();
+    const rows = await db
+      .selectFrom('home_block')
+      .selectAll()
+      .where('enabled', '=', 1)
+      .orderBy('kind')
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
     const link = (r: (typeof rows)[number]) => ({
       title: r.title,
       subtitle: r.subtitle,
@@ -38,6 +46,8 @@ const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       kpis: rows.filter((r) => r.kind === 'kpi').map((r) => ({ image: r.icon, kpi: r.kpi, uom: r.uom, name: r.title })),
     };
   });
+  // Operators' writes drop this instance's copy at once (other instances within the 30 s).
+  await app.register(homeAdminRoutes, { onChange: () => blocks.invalidate() });
 
   app.get(
     '/web-api/portal/v1/home',

@@ -28,3 +28,27 @@ describe('ttlCache', () => {
     await expect(cache.get()).resolves.toBe('ok');
   });
 });
+
+describe('ttlCache invalidated during a load', () => {
+  it('does not keep what the load read before the write, and the next get loads afresh', async () => {
+    let stored = 'old';
+    const releases: (() => void)[] = [];
+    const load = vi.fn(async () => {
+      const seen = stored;
+      await new Promise<void>((resolve) => releases.push(resolve));
+      return seen;
+    });
+    const cache = ttlCache(10_000, load);
+    const slow = cache.get();
+    // A write lands while the load is in flight.
+    stored = 'new';
+    cache.invalidate();
+    const fresh = cache.get();
+    releases[1]?.();
+    expect(await fresh).toBe('new');
+    releases[0]?.();
+    expect(await slow).toBe('old');
+    expect(await cache.get()).toBe('new');
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});

@@ -124,6 +124,46 @@ describe('api client: the error catalogue (spec section 8)', () => {
   });
 });
 
+describe('api client: file downloads', () => {
+  const jsonBlob = (body: unknown) => new Blob([JSON.stringify(body)], { type: 'application/json' });
+
+  it('resolves with the file as a Blob, sent with the token', async () => {
+    tokenStore.set('bearer abc');
+    const file = new Blob(['\uFEFF"时间"\r\n'], { type: 'text/csv' });
+    const { api, requests } = client(() => ({ body: file, headers: { 'content-type': 'text/csv; charset=utf-8' } }));
+    await expect(api.blob('/web-api/console/v1/audit/export', { params: { action: 'login' } })).resolves.toBe(file);
+    expect(requests[0]!.responseType).toBe('blob');
+    expect(requests[0]!.headers.get('Authorization')).toBe('bearer abc');
+    expect(requests[0]!.params).toEqual({ action: 'login' });
+  });
+
+  it('a refused download toasts and rejects with the Chinese message from the JSON in its bytes', async () => {
+    const { api } = client(() => ({ status: 403, body: jsonBlob({ code: 1, msg: '当前账号无权限' }) }));
+    const err = await api.blob('/export').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ message: '当前账号无权限', code: 1, status: 403 });
+    expect(notify.error).toHaveBeenCalledWith('当前账号无权限', 3);
+  });
+
+  it('an expired token during a download refreshes once and replays the download', async () => {
+    tokenStore.set('bearer old');
+    const file = new Blob(['ok'], { type: 'text/csv' });
+    const { api } = client((config) => {
+      if (config.url === TOKEN_URL) return ok([{ token_type: 'bearer', access_token: 'new' }]);
+      return config.headers.get('Authorization') === 'bearer new'
+        ? { body: file, headers: { 'content-type': 'text/csv' } }
+        : { status: 401, body: jsonBlob({ code: 20301, msg: '访问令牌已过期' }) };
+    });
+    await expect(api.blob('/export')).resolves.toBe(file);
+    expect(notify.error).not.toHaveBeenCalled();
+  });
+
+  it('an unreadable error body rejects with Error', async () => {
+    const { api } = client(() => ({ status: 500, body: new Blob(['<html>oops</html>']) }));
+    await expect(api.blob('/export')).rejects.toThrow('Error');
+  });
+});
+
 describe('api client: token refresh queue', () => {
   it.each([20300, 20301, 20302])('code %i fetches one token, stores "type token" and replays', async (code) => {
     tokenStore.set('bearer old');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTime, parseTime } from '../time';
+import { formatTime, parseTime, chinaTimeText } from '../time';
 
 // The tests run with TZ unset; dates are built in local time so the expectations hold anywhere.
 const at = (y: number, m: number, d: number, h = 0, i = 0, s = 0) => new Date(y, m - 1, d, h, i, s);
@@ -55,5 +55,13 @@ describe('formatTime (spec sections 4 and 9: 30 s, 3600 s, 86400 s, 172800 s)', 
     expect(formatTime(old.getTime(), undefined, now)).toBe('11月18日9时7分');
     expect(formatTime(old.getTime(), '{y}-{m}-{d}', now)).toBe('2026-11-18');
     expect(formatTime(Math.floor(old.getTime() / 1000), undefined, now)).toBe('11月18日9时7分');
+  });
+});
+
+describe('chinaTimeText', () => {
+  it('shows an instant in China time (UTC+8) whatever the browser zone', () => {
+    expect(chinaTimeText('2026-11-20T16:30:05.123Z')).toBe('2026-11-21 00:30:05');
+    expect(chinaTimeText(new Date(Date.UTC(2026, 0, 1, 0, 0, 0)))).toBe('2026-01-01 08:00:00');
+    expect(chinaTimeText('not a time')).toBe('');
   });
 });

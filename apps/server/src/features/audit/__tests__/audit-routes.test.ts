@@ -27,9 +27,12 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     const enterprises = await t.database.db.selectFrom('enterprise').select(['id', 'name']).execute();
     hengyue = enterprises.find((e) => e.name.startsWith('徐州恒岳'))?.id ?? -1;
     ruichi = enterprises.find((e) => e.name.startsWith('常州瑞驰'))?.id ?? -1;
+    const accounts = new Map(
+      (await t.database.db.selectFrom('account').select(['id', 'username']).execute()).map((a) => [a.username, a.id] as const),
+    );
     // Times are stored as ISO instants; 2026-11-20 09:00:00 China time is 01:00 UTC.
     const entry = (username: string, enterpriseId: number, action: string, iso: string, outcome: 'success' | 'failure' = 'success') => ({
-      account_id: null,
+      account_id: accounts.get(username) ?? null,
       username,
       enterprise_id: enterpriseId,
       action,
@@ -47,6 +50,7 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
         entry('staff', hengyue, 'login', '2026-11-21T03:00:00.000Z'),
         entry('admin', hengyue, 'password-change', '2026-11-21T15:59:59.500Z'),
         entry('service', ruichi, 'login', '2026-11-21T04:00:00.000Z'),
+        { ...entry('admin', hengyue, 'content.article.create', '2026-11-19T01:00:00.000Z'), target: '=HYPERLINK("http://x","点我"),2' },
       ])
       .execute();
   });
@@ -71,10 +75,16 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     const { body } = await list(admin);
     const rows = body.data[0]?.rows ?? [];
     expect(rows.every((r) => r.enterpriseId === hengyue)).toBe(true);
-    expect(rows.map((r) => r.action)).toEqual(['password-change', 'login', 'login-failed', 'login']);
-    expect(rows[0]).toMatchObject({ username: 'admin', actionName: '修改密码', createdAt: '2026-11-21 23:59:59' });
+    expect(rows.map((r) => r.action)).toEqual(['password-change', 'login', 'login-failed', 'login', 'content.article.create']);
+    expect(rows[0]).toMatchObject({
+      username: 'admin',
+      name: '张伟',
+      enterpriseName: '徐州恒岳重工机械有限公司',
+      actionName: '修改密码',
+      createdAt: '2026-11-21 23:59:59',
+    });
     expect(rows[2]).toMatchObject({ actionName: '登录失败', outcome: 'failure', createdAt: '2026-11-20 10:30:00' });
-    expect(body.data[0]?.total).toBe(4);
+    expect(body.data[0]?.total).toBe(5);
   });
 
   it('shows a platform operator every enterprise, and pages by offset and limit', async () => {
@@ -95,6 +105,11 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     expect(day?.rows.map((r) => r.action)).toEqual(['password-change', 'login']);
     expect((await list(admin, 'username=staff')).body.data[0]?.total).toBe(2);
     expect((await list(admin, 'action=login')).body.data[0]?.total).toBe(2);
+    // The user filter matches the account or its holder's name.
+    expect((await list(admin, `username=${encodeURIComponent('李娜')}`)).body.data[0]?.rows.map((r) => r.username)).toEqual([
+      'staff',
+      'staff',
+    ]);
     expect((await list(admin, 'outcome=failure')).body.data[0]?.rows.map((r) => r.username)).toEqual(['staff']);
   });
 
@@ -128,5 +143,98 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     const res = await list(admin, 'limit=1000');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(1);
+  });
+
+  const exportCsv = (token: string | undefined, query = '') =>
+    t.app.inject({
+      url: `/web-api/console/v1/audit/export${query ? `?${query}` : ''}`,
+      headers: { 'x-requested-with': 'XMLHttpRequest', ...(token ? { authorization: token } : {}) },
+    });
+  /** RFC 4180 records of a file whose every field is quoted (as the export writes them). */
+  const records = (body: string): string[][] => {
+    const rows: string[][] = [];
+    const field = /"((?:[^"]|"")*)"(,|\r\n)/gy;
+    const text = body.replace(/^\uFEFF/, '');
+    let row: string[] = [];
+    let consumed = 0;
+    for (let m = field.exec(text); m; m = field.exec(text)) {
+      consumed += m[0].length;
+      row.push((m[1] ?? '').replace(/""/g, '"'));
+      if (m[2] === '\r\n') {
+        rows.push(row);
+        row = [];
+      }
+    }
+    // Every byte belongs to a well-formed field.
+    expect(consumed).toBe(text.length);
+    return rows;
+  };
+
+  it('lists the filterable actions with their Chinese names', async () => {
+    const res = await t.app.inject({
+      url: '/web-api/console/v1/audit/actions',
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
+    });
+    const actions = res.json().data as { code: string; name: string }[];
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        { code: 'login', name: '登录' },
+        { code: 'content.application.reorder', name: '调整应用顺序' },
+        { code: 'content.home-block.update', name: '修改首页区块' },
+        { code: 'audit.export', name: '导出操作日志' },
+      ]),
+    );
+  });
+
+  it('exports CSV: UTF-8 with BOM, Chinese headers, the enterprise scope, newest first, a Chinese file name', async () => {
+    const res = await exportCsv(admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="audit-log-\d{14}\.csv"; filename\*=UTF-8''%E6%93%8D%E4%BD%9C%E6%97%A5%E5%BF%97-\d{14}\.csv$/,
+    );
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const [header, ...rows] = records(res.body);
+    expect(header).toEqual(['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明']);
+    // The export itself is recorded first, then the enterprise's entries; never another enterprise's.
+    expect(rows.map((r) => r[4])).toEqual(['导出操作日志', '修改密码', '登录', '登录失败', '登录', '新建文章']);
+    expect(rows.every((r) => r[3] === '徐州恒岳重工机械有限公司')).toBe(true);
+    expect(rows[1]).toEqual(['2026-11-21 23:59:59', 'admin', '张伟', '徐州恒岳重工机械有限公司', '修改密码', '', '10.1.2.3', '成功', '']);
+    expect(rows[3]?.[7]).toBe('失败');
+    // A formula in a cell is defused; its quotes and comma stay inside the field.
+    expect(rows[5]?.[5]).toBe(`'=HYPERLINK("http://x","点我"),2`);
+  });
+
+  it('exports with the same filters and scope as the list: an operator sees every enterprise', async () => {
+    const day = `filterStartTime=${encodeURIComponent('2026-11-21 00:00:00')}&filterEndTime=${encodeURIComponent('2026-11-21 23:59:59')}`;
+    const adminDay = records((await exportCsv(admin, day)).body).slice(1);
+    expect(adminDay.map((r) => r[4])).toEqual(['修改密码', '登录']);
+    const operatorDay = records((await exportCsv(operator, `${day}&action=login`)).body).slice(1);
+    expect(operatorDay.map((r) => r[1])).toEqual(['service', 'staff']);
+    expect(operatorDay[0]?.[3]).toBe('常州瑞驰液压科技有限公司');
+    const failures = records((await exportCsv(admin, 'outcome=failure&username=staff')).body).slice(1);
+    expect(failures.map((r) => r[4])).toEqual(['登录失败']);
+  });
+
+  it('refuses an export without the authority or with bad filters, as JSON', async () => {
+    expect((await exportCsv(undefined)).json().code).toBe(20300);
+    const forbidden = await exportCsv(staff);
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ code: 1, msg: '当前账号无权限' });
+    const bad = await exportCsv(admin, 'filterStartTime=yesterday');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ code: 1, msg: '开始时间格式应为 yyyy-MM-dd HH:mm:ss' });
+  });
+
+  it('records a refused console write as a failure with its message', async () => {
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/web-api/cms/v1/category',
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: operator },
+      payload: { code: 'Bad Code', name: '坏编码', channel: 'news' },
+    });
+    expect(refused.statusCode).toBe(400);
+    const latest = (await list(operator, 'action=content.category.create&outcome=failure')).body.data[0]?.rows[0];
+    expect(latest).toMatchObject({ username: 'operator', outcome: 'failure', detail: expect.stringContaining('分类编码') });
   });
 });

@@ -54,6 +54,41 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toEqual({ code: 1, msg: '当前账号无权限' });
     expect((await call('GET', '/web-api/cms/v1/category/list', staff)).statusCode).toBe(403);
+    // The authority is checked before the body: a malformed body still gets 403, not a schema message.
+    const malformed = await call('POST', '/web-api/cms/v1/article', staff, { title: 1 });
+    expect(malformed.statusCode).toBe(403);
+    expect((await call('POST', '/web-api/files/v1/upload', staff)).statusCode).toBe(403);
+  });
+
+  it('the management list filters by publish time (drafts have none) and by a category with its children', async () => {
+    type Row = { uuid: string; status: string; publishTime: string; categoryId: string };
+    const page = async (query: string) =>
+      (await call('GET', `/web-api/cms/v1/article/page/list?limit=100${query}`, operator)).json().data[0] as { rows: Row[]; total: number };
+    const all = await page('');
+    const dated = all.rows.filter((r) => r.publishTime).sort((a, b) => a.publishTime.localeCompare(b.publishTime));
+    const from = dated[1]!.publishTime;
+    const to = dated[3]!.publishTime;
+    const ranged = await page(`&filterStartTime=${encodeURIComponent(from)}&filterEndTime=${encodeURIComponent(to)}`);
+    expect(ranged.total).toBeGreaterThan(0);
+    expect(ranged.rows.every((r) => r.publishTime >= from && r.publishTime <= to && r.status !== 'draft')).toBe(true);
+    const reversed = await call(
+      'GET',
+      `/web-api/cms/v1/article/page/list?filterStartTime=${encodeURIComponent(to)}&filterEndTime=${encodeURIComponent(from)}`,
+      operator,
+    );
+    expect(from < to).toBe(true);
+    expect(reversed.json()).toEqual({ code: 1, msg: '开始时间不能晚于结束时间' });
+    const badTime = await call('GET', '/web-api/cms/v1/article/page/list?filterStartTime=2026-01-01', operator);
+    expect(badTime.statusCode).toBe(400);
+    const policy = await page('&categoryId=policy');
+    const categories = (await call('GET', '/web-api/cms/v1/category/list', operator)).json().data as {
+      categoryId: string;
+      parentId: string | null;
+    }[];
+    const policyFamily = new Set(['policy', ...categories.filter((c) => c.parentId === 'policy').map((c) => c.categoryId)]);
+    expect(policy.rows.length).toBeGreaterThan(0);
+    expect(policy.rows.every((r) => policyFamily.has(r.categoryId))).toBe(true);
+    expect(policy.rows.some((r) => r.categoryId !== 'policy')).toBe(true);
   });
 
   it('draft → published → offline → deleted, sanitised on write, searchable at once, audited', async () => {

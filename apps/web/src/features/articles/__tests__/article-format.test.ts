@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_ARTICLE_FILTERS, articleListQuery, dateRangeBounds, expiryText, pageOffset, publishDateText } from '../lib/article-format';
+import { dateRangeBounds, expiryText, publishDateText } from '@/lib/article-text';
+import { INITIAL_ARTICLE_FILTERS, articleListQuery, pageOffset } from '../lib/article-format';
 
 describe('article texts (spec sections 2, 5, 7, 9)', () => {
   it.each([

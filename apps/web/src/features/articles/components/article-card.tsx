@@ -2,7 +2,7 @@ import type { ArticleListItem } from '@portal/shared';
 import { CalendarOutlined } from '@ant-design/icons';
 import { fileUrl } from '@/config/runtime-config';
 import { FallbackImage } from '@/components/fallback-image';
-import { publishDateText } from '../lib/article-format';
+import { publishDateText } from '@/lib/article-text';
 
 /** One article in the 3-column grid; opens the detail in a new window (spec section 2). */
 export function ArticleCard({ article, href }: { article: ArticleListItem; href: string }) {

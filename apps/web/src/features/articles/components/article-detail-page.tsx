@@ -7,7 +7,7 @@ import { centralLoginUrl } from '@/lib/auth';
 import { sanitizeHtml } from '@/lib/sanitize';
 import { useIsLoggedIn } from '@/stores/header-store';
 import { type Channel, useArticleDetail } from '../api/articles';
-import { expiryText, publishDateText } from '../lib/article-format';
+import { expiryText, publishDateText } from '@/lib/article-text';
 import './article-detail.css';
 
 const LIST: Record<Channel, { title: string; href: string }> = {

@@ -24,10 +24,10 @@ export function AppMain({
         if (!Page) return null;
         return (
           <Activity key={page.name} mode={page === current ? 'visible' : 'hidden'} name={page.name}>
-            <section className="console-page" aria-label={page.title}>
+            <section className="console-view" aria-label={page.title}>
               <Suspense
                 fallback={
-                  <div className="console-page__loading">
+                  <div className="console-view__loading">
                     <Spin />
                   </div>
                 }

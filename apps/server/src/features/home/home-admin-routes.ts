@@ -1,0 +1,280 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Authority } from '@portal/shared';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Static, Type } from 'typebox';
+import type { Database, HomeBlockTable } from '../../db/schema.js';
+import { checkedImagePath, checkedLinkUrl } from '../../lib/checked-urls.js';
+import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { auditRequest } from '../audit/audit-log.js';
+
+export const HomeBlockAudit = {
+  Create: 'content.home-block.create',
+  Update: 'content.home-block.update',
+  Delete: 'content.home-block.delete',
+  Reorder: 'content.home-block.reorder',
+} as const;
+
+type Kind = HomeBlockTable['kind'];
+const KIND_NAMES: Record<Kind, string> = { banner: '横幅', link: '快捷入口', award: '荣誉资质', kpi: '指标' };
+/** Most blocks of a kind: the KPI strip is four tiles a row, two rows at most. */
+export const MAX_BLOCKS: Record<Kind, number> = { banner: 10, link: 12, award: 12, kpi: 8 };
+/** A KPI figure as the tile shows it: digits with an optional decimal part (130, 2.1). */
+const KPI_NUMBER = /^\d{1,12}(\.\d{1,4})?$/;
+
+const KindSchema = Type.Union([Type.Literal('banner'), Type.Literal('link'), Type.Literal('award'), Type.Literal('kpi')], {
+  description: 'banner 横幅，link 快捷入口，award 荣誉资质，kpi 指标',
+});
+
+const HomeBlockInput = Type.Object({
+  kind: KindSchema,
+  title: Type.String({ maxLength: 100, description: '标题；指标为指标名称（name）' }),
+  subtitle: Type.Optional(Type.String({ maxLength: 300 })),
+  icon: Type.Optional(Type.String({ maxLength: 500, description: '图片：上传接口返回的 path 或 http(s) 地址；指标为 image' })),
+  linkUrl: Type.Optional(Type.String({ maxLength: 500, description: 'http(s) 地址或以 / 开头的站内路径' })),
+  openUrlFlag: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description: '1 新窗口打开' })),
+  kpi: Type.Optional(Type.String({ maxLength: 32 })),
+  uom: Type.Optional(Type.String({ maxLength: 16 })),
+  enabled: Type.Boolean(),
+});
+
+const AdminHomeBlock = Type.Object({
+  id: Type.Integer(),
+  kind: KindSchema,
+  title: Type.String(),
+  subtitle: Type.String(),
+  icon: Type.String(),
+  linkUrl: Type.String(),
+  openUrlFlag: Type.Integer(),
+  kpi: Type.String(),
+  uom: Type.String(),
+  sort: Type.Integer(),
+  enabled: Type.Boolean(),
+});
+
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+type Row = Selectable<HomeBlockTable>;
+
+const toAdmin = (r: Row): Static<typeof AdminHomeBlock> => ({
+  id: r.id,
+  kind: r.kind,
+  title: r.title,
+  subtitle: r.subtitle,
+  icon: r.icon,
+  linkUrl: r.link_url,
+  openUrlFlag: r.open_url_flag,
+  kpi: r.kpi,
+  uom: r.uom,
+  sort: r.sort,
+  enabled: r.enabled === 1,
+});
+
+/** Checks a block by its kind; answers the columns to write. */
+export function homeBlockColumns(body: Static<typeof HomeBlockInput>) {
+  const kind = body.kind;
+  const title = body.title.trim();
+  if (!title) throw new BadRequestError(kind === 'kpi' ? '请输入指标名称' : '请输入标题');
+  const icon = checkedImagePath(body.icon, '图片地址格式不正确');
+  if (!icon) throw new BadRequestError('请上传图片');
+  const base = { kind, title, icon, enabled: body.enabled ? 1 : 0 };
+  if (kind === 'kpi') {
+    const kpi = (body.kpi ?? '').trim();
+    if (!kpi) throw new BadRequestError('请输入指标数值');
+    if (!KPI_NUMBER.test(kpi)) throw new BadRequestError('指标数值须为数字，如 130 或 2.1');
+    return { ...base, subtitle: '', link_url: '', open_url_flag: 0, kpi, uom: (body.uom ?? '').trim() };
+  }
+  const linkUrl = checkedLinkUrl(body.linkUrl, '链接地址须为 http(s) 地址或以 / 开头的站内路径');
+  // Banners and quick links are buttons: they need somewhere to go. Awards may just be shown.
+  if (!linkUrl && kind !== 'award') throw new BadRequestError('请输入链接地址');
+  return {
+    ...base,
+    subtitle: (body.subtitle ?? '').trim(),
+    link_url: linkUrl ?? '',
+    open_url_flag: body.openUrlFlag ?? 0,
+    kpi: '',
+    uom: '',
+  };
+}
+
+/** The home page needs a banner: the last enabled one may be neither switched off nor deleted. */
+async function refuseLastBanner(trx: Transaction<Database> | Kysely<Database>, id: number) {
+  const others = await trx
+    .selectFrom('home_block')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('kind', '=', 'banner')
+    .where('enabled', '=', 1)
+    .where('id', '<>', id)
+    .executeTakeFirstOrThrow();
+  if (Number(others.n) === 0) throw new ConflictError('首页至少保留一个启用的横幅');
+}
+
+async function refuseDuplicateTitle(db: Kysely<Database>, kind: Kind, title: string, exceptId?: number) {
+  let query = db.selectFrom('home_block').select('id').where('kind', '=', kind).where('title', '=', title);
+  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+  if (await query.executeTakeFirst()) throw new ConflictError(`已有同名的${KIND_NAMES[kind]}`);
+}
+
+export interface HomeAdminOptions {
+  /** Called after every write: the public home blocks' cache is dropped. */
+  onChange(): void;
+}
+
+/**
+ * 首页配置 (authority content:home): banners, quick links, awards and KPI tiles of the public home,
+ * with their order and an enabled switch. Links are http(s) or paths of this site only.
+ */
+const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app, { onChange }) => {
+  const { db } = app.database;
+  const guard = app.requireAuthority(Authority.ContentHome);
+
+  async function byId(id: number): Promise<Row> {
+    const row = await db.selectFrom('home_block').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new NotFoundError('首页区块不存在');
+    return row;
+  }
+
+  const listOf = (kind?: Kind) => {
+    let query = db.selectFrom('home_block').selectAll();
+    if (kind) query = query.where('kind', '=', kind);
+    return query.orderBy('kind').orderBy('sort').orderBy('id').execute();
+  };
+
+  app.get(
+    '/web-api/console/v1/home-block/list',
+    {
+      onRequest: guard,
+      schema: {
+        tags: ['console'],
+        summary: '首页区块列表（含停用的），按类型与顺序',
+        querystring: Type.Object({ kind: Type.Optional(KindSchema) }),
+        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+      },
+    },
+    async (request) => ok((await listOf(request.query.kind)).map(toAdmin)),
+  );
+
+  app.post(
+    '/web-api/console/v1/home-block',
+    {
+      onRequest: guard,
+      config: { auditAction: HomeBlockAudit.Create },
+      schema: {
+        tags: ['console'],
+        summary: '新建首页区块（排在同类最后）',
+        body: HomeBlockInput,
+        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const columns = homeBlockColumns(request.body);
+      await refuseDuplicateTitle(db, columns.kind, columns.title);
+      const id = await db.transaction().execute(async (trx) => {
+        const stats = await trx
+          .selectFrom('home_block')
+          .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number | null>('sort').as('sort')])
+          .where('kind', '=', columns.kind)
+          .executeTakeFirstOrThrow();
+        if (Number(stats.n) >= MAX_BLOCKS[columns.kind]) {
+          throw new ConflictError(`${KIND_NAMES[columns.kind]}最多 ${MAX_BLOCKS[columns.kind]} 个`);
+        }
+        const row = await trx
+          .insertInto('home_block')
+          .values({ ...columns, sort: Number(stats.sort ?? 0) + 1 })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return row.id;
+      });
+      await auditRequest(db, request, HomeBlockAudit.Create, `${KIND_NAMES[columns.kind]} ${columns.title}`);
+      onChange();
+      return ok(toAdmin(await byId(id)), '已创建');
+    },
+  );
+
+  app.put(
+    '/web-api/console/v1/home-block/order',
+    {
+      onRequest: guard,
+      config: { auditAction: HomeBlockAudit.Reorder },
+      schema: {
+        tags: ['console'],
+        summary: '调整同类区块的顺序：按新顺序给出该类全部区块的 id',
+        body: Type.Object({ kind: KindSchema, ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 100 }) }),
+        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { kind, ids } = request.body;
+      if (new Set(ids).size !== ids.length) throw new BadRequestError('排序列表中有重复的区块');
+      await db.transaction().execute(async (trx) => {
+        const rows = await trx.selectFrom('home_block').select('id').where('kind', '=', kind).execute();
+        const known = new Set(rows.map((r) => r.id));
+        if (rows.length !== ids.length || ids.some((id) => !known.has(id))) throw new ConflictError('区块列表已变化，请刷新后重试');
+        for (const [i, id] of ids.entries()) {
+          await trx
+            .updateTable('home_block')
+            .set({ sort: i + 1 })
+            .where('id', '=', id)
+            .execute();
+        }
+      });
+      await auditRequest(db, request, HomeBlockAudit.Reorder, KIND_NAMES[kind]);
+      onChange();
+      return ok((await listOf(kind)).map(toAdmin), '顺序已保存');
+    },
+  );
+
+  app.put(
+    '/web-api/console/v1/home-block/:id',
+    {
+      onRequest: guard,
+      config: { auditAction: HomeBlockAudit.Update },
+      schema: {
+        tags: ['console'],
+        summary: '修改首页区块（类型不可改）',
+        params: IdParams,
+        body: HomeBlockInput,
+        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const existing = await byId(request.params.id);
+      if (request.body.kind !== existing.kind) throw new BadRequestError('区块类型不能修改');
+      const columns = homeBlockColumns(request.body);
+      await refuseDuplicateTitle(db, columns.kind, columns.title, existing.id);
+      await db.transaction().execute(async (trx) => {
+        if (existing.kind === 'banner' && existing.enabled === 1 && columns.enabled === 0) await refuseLastBanner(trx, existing.id);
+        await trx.updateTable('home_block').set(columns).where('id', '=', existing.id).execute();
+      });
+      await auditRequest(db, request, HomeBlockAudit.Update, `${KIND_NAMES[columns.kind]} ${columns.title}`);
+      onChange();
+      return ok(toAdmin(await byId(existing.id)), '已保存');
+    },
+  );
+
+  app.delete(
+    '/web-api/console/v1/home-block/:id',
+    {
+      onRequest: guard,
+      config: { auditAction: HomeBlockAudit.Delete },
+      schema: {
+        tags: ['console'],
+        summary: '删除首页区块（最后一个启用的横幅不能删除）',
+        params: IdParams,
+        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const existing = await byId(request.params.id);
+      await db.transaction().execute(async (trx) => {
+        if (existing.kind === 'banner' && existing.enabled === 1) await refuseLastBanner(trx, existing.id);
+        await trx.deleteFrom('home_block').where('id', '=', existing.id).execute();
+      });
+      await auditRequest(db, request, HomeBlockAudit.Delete, `${KIND_NAMES[existing.kind]} ${existing.title}`);
+      onChange();
+      return ok([], '已删除');
+    },
+  );
+};
+
+export default homeAdminRoutes;

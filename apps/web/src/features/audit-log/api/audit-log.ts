@@ -1,0 +1,51 @@
+import type { AuditLogRow, PageResult } from '@portal/shared';
+import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { saveBlob } from '@/lib/download';
+import type { AuditFilterParams, AuditListQuery } from '../lib/audit-filters';
+
+export interface AuditAction {
+  code: string;
+  name: string;
+}
+
+/** `GET /web-api/console/v1/audit/actions`: the action codes the log filter accepts, with Chinese names. */
+export async function getAuditActions(): Promise<AuditAction[]> {
+  return (await api().get<AuditAction>('/web-api/console/v1/audit/actions')).data;
+}
+
+export const getAuditActionsQueryOptions = () =>
+  queryOptions({ queryKey: ['audit-log', 'actions'], queryFn: getAuditActions, staleTime: Infinity });
+
+export function useAuditActions() {
+  return useQuery(getAuditActionsQueryOptions());
+}
+
+export async function getAuditLog(query: AuditListQuery): Promise<PageResult<AuditLogRow>> {
+  const res = await api().get<PageResult<AuditLogRow>>('/web-api/console/v1/audit/page/list', { params: query });
+  return res.data[0] ?? { rows: [], total: 0 };
+}
+
+export const getAuditLogQueryOptions = (query: AuditListQuery) =>
+  queryOptions({
+    queryKey: ['audit-log', 'page', query],
+    queryFn: () => getAuditLog(query),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export function useAuditLog(query: AuditListQuery) {
+  return useQuery(getAuditLogQueryOptions(query));
+}
+
+/** Downloads the CSV of the filtered log with the user's token and hands it to the browser. */
+export async function exportAuditLog(params: AuditFilterParams, filename: string): Promise<void> {
+  const file = await api().blob('/web-api/console/v1/audit/export', { params });
+  saveBlob(file, filename);
+}
+
+export function useExportAuditLog() {
+  return useMutation({
+    mutationFn: ({ params, filename }: { params: AuditFilterParams; filename: string }) => exportAuditLog(params, filename),
+  });
+}

@@ -1,0 +1,61 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { notify } from '@/lib/notify';
+import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { RichTextEditor, isEmptyHtml } from '../components/rich-text-editor';
+
+const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const UPLOADED = { path: '/uploads/2026/05/pic.png', url: 'http://localhost:3000/files/uploads/2026/05/pic.png' };
+
+beforeEach(() => {
+  installRuntimeConfig();
+  vi.mocked(notify.error).mockClear();
+  fake.api = createFakeApi({ 'POST /web-api/files/v1/upload': [UPLOADED] });
+});
+
+describe('empty bodies', () => {
+  it.each(['', '<p></p>', '<p> </p><p>&nbsp;</p>', '<h2></h2>'])('%j is empty', (html) => expect(isEmptyHtml(html)).toBe(true));
+  it.each(['<p>正文</p>', '<img src="/files/a.png">', '<p><img src="x"></p>'])('%j is not', (html) =>
+    expect(isEmptyHtml(html)).toBe(false),
+  );
+});
+
+describe('rich-text editor', () => {
+  it('shows the given HTML and follows a new value from the form', async () => {
+    const { container, rerender } = render(<RichTextEditor value="<p>第一段<strong>加粗</strong></p>" />);
+    await waitFor(() => expect(container.querySelector('.ProseMirror strong')?.textContent).toBe('加粗'));
+    rerender(<RichTextEditor value="<h2>小标题</h2>" />);
+    await waitFor(() => expect(container.querySelector('.ProseMirror h2')?.textContent).toBe('小标题'));
+  });
+
+  it('uploads a chosen image to the server and inserts it with the file service address', async () => {
+    const onChange = vi.fn();
+    render(<RichTextEditor value="<p>图文</p>" onChange={onChange} />);
+    const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], '现场照片.png', { type: 'image/png' });
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('rich-text-image-input'), { target: { files: [file] } });
+    });
+    await waitFor(() => expect(onChange).toHaveBeenCalled());
+    const html = String(onChange.mock.calls.at(-1)?.[0]);
+    expect(html).toContain(`<img src="${UPLOADED.url}" alt="现场照片">`);
+    const [url, form] = fake.api!.post.mock.calls[0]!;
+    expect(url).toBe('/web-api/files/v1/upload');
+    expect((form as FormData).get('file')).toBeInstanceOf(Blob);
+  });
+
+  it('refuses a file that is not a PNG, JPEG, GIF or WebP image before sending it', async () => {
+    const onChange = vi.fn();
+    render(<RichTextEditor value="<p>图文</p>" onChange={onChange} />);
+    const svg = new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' });
+    await act(async () => {
+      fireEvent.change(screen.getByTestId('rich-text-image-input'), { target: { files: [svg] } });
+    });
+    expect(notify.error).toHaveBeenCalledWith('只能上传 PNG、JPEG、GIF 或 WebP 图片');
+    expect(fake.api!.post).not.toHaveBeenCalled();
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});

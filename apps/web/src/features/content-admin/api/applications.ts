@@ -1,0 +1,97 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { contentAdminKeys } from './keys';
+
+export type ApplicationStatus = 'published' | 'offline';
+
+/** `GET /web-api/console/v1/application/list`: every application in display order. */
+export interface AdminApplication {
+  id: number;
+  applicationUuid: string;
+  name: string;
+  applicationDescription: string;
+  imagePath: string;
+  iconPath: string;
+  category: string;
+  provider: string;
+  content: string;
+  recommended: boolean;
+  status: ApplicationStatus;
+  sort: number;
+  createdAt: string;
+}
+
+export interface ApplicationInput {
+  name: string;
+  applicationDescription: string;
+  imagePath: string;
+  iconPath: string;
+  category: string;
+  provider: string;
+  content: string;
+  recommended: boolean;
+  status: ApplicationStatus;
+}
+
+/** The editable fields of an application, e.g. to flip one switch and send the rest unchanged. */
+export function applicationInput(app: AdminApplication): ApplicationInput {
+  const { name, applicationDescription, imagePath, iconPath, category, provider, content, recommended, status } = app;
+  return { name, applicationDescription, imagePath, iconPath, category, provider, content, recommended, status };
+}
+
+export async function getAdminApplications(): Promise<AdminApplication[]> {
+  return (await api().get<AdminApplication>('/web-api/console/v1/application/list')).data;
+}
+
+export const getAdminApplicationsQueryOptions = () =>
+  queryOptions({ queryKey: contentAdminKeys.applications, queryFn: getAdminApplications, staleTime: 10_000 });
+
+export function useAdminApplications() {
+  return useQuery(getAdminApplicationsQueryOptions());
+}
+
+const BASE = '/web-api/console/v1/application';
+
+export const createApplication = async (input: ApplicationInput) => (await api().post<AdminApplication>(BASE, input)).msg;
+export const updateApplication = async ({ uuid, input }: { uuid: string; input: ApplicationInput }) =>
+  (await api().put<AdminApplication>(`${BASE}/${encodeURIComponent(uuid)}`, input)).msg;
+export const deleteApplication = async (uuid: string) => (await api().delete<unknown>(`${BASE}/${encodeURIComponent(uuid)}`)).msg;
+export const reorderApplications = async (uuids: string[]) => (await api().put<AdminApplication>(`${BASE}/order`, { uuids })).msg;
+
+/** An application write: the console list and the public recommended list reload afterwards. */
+function useApplicationMutation<T>(write: (input: T) => Promise<string>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: contentAdminKeys.applications }),
+        queryClient.invalidateQueries({ queryKey: ['recommend-apps'] }),
+      ]);
+    },
+  });
+}
+
+export const useCreateApplication = () => useApplicationMutation(createApplication);
+export const useUpdateApplication = () => useApplicationMutation(updateApplication);
+export const useDeleteApplication = () => useApplicationMutation(deleteApplication);
+
+/** Reorders at once on screen (the server confirms); a refused order goes back to the server's. */
+export function useReorderApplications() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: reorderApplications,
+    onMutate: async (uuids) => {
+      await queryClient.cancelQueries({ queryKey: contentAdminKeys.applications });
+      queryClient.setQueryData<AdminApplication[]>(contentAdminKeys.applications, (apps) =>
+        apps ? uuids.map((u) => apps.find((a) => a.applicationUuid === u)).filter((a): a is AdminApplication => Boolean(a)) : apps,
+      );
+    },
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: contentAdminKeys.applications }),
+        queryClient.invalidateQueries({ queryKey: ['recommend-apps'] }),
+      ]);
+    },
+  });
+}

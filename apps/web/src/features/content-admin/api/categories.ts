@@ -1,0 +1,55 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { contentAdminKeys } from './keys';
+
+export type Channel = 'news' | 'knowledge';
+
+/** `GET /web-api/cms/v1/category/list`: every category, flat, with its article count. */
+export interface AdminCategory {
+  id: number;
+  categoryId: string;
+  categoryName: string;
+  channel: Channel;
+  parentId: string | null;
+  sort: number;
+  articleCount: number;
+}
+
+export interface CategoryInput {
+  code: string;
+  name: string;
+  channel: Channel;
+  parentId?: string | null;
+  sort?: number;
+}
+
+export async function getAdminCategories(): Promise<AdminCategory[]> {
+  return (await api().get<AdminCategory>('/web-api/cms/v1/category/list')).data;
+}
+
+export const getAdminCategoriesQueryOptions = () =>
+  queryOptions({ queryKey: contentAdminKeys.categories, queryFn: getAdminCategories, staleTime: 30_000 });
+
+export function useAdminCategories() {
+  return useQuery(getAdminCategoriesQueryOptions());
+}
+
+export const createCategory = async (input: CategoryInput) =>
+  (await api().post<{ categoryId: string }>('/web-api/cms/v1/category', input)).msg;
+export const updateCategory = async ({ code, name, sort }: { code: string; name: string; sort?: number }) =>
+  (await api().put<unknown>(`/web-api/cms/v1/category/${encodeURIComponent(code)}`, { name, ...(sort === undefined ? {} : { sort }) })).msg;
+export const deleteCategory = async (code: string) =>
+  (await api().delete<unknown>(`/web-api/cms/v1/category/${encodeURIComponent(code)}`)).msg;
+
+/** A category write: the list (and the article filters that show categories) reload afterwards. */
+function useCategoryMutation<T>(write: (input: T) => Promise<string>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: contentAdminKeys.categories }),
+  });
+}
+
+export const useCreateCategory = () => useCategoryMutation(createCategory);
+export const useUpdateCategory = () => useCategoryMutation(updateCategory);
+export const useDeleteCategory = () => useCategoryMutation(deleteCategory);
