@@ -55,7 +55,16 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Path prefixes whose answers are data, not pages (the CAS pages and the login callback are pages). */
-const API_PATHS = ['/open-api/', '/web-api/', '/api/', '/healthz', '/web/portal/menu/', '/web/portal/oauth/', '/web/portal/account/', '/web/portal/app/'];
+const API_PATHS = [
+  '/open-api/',
+  '/web-api/',
+  '/api/',
+  '/healthz',
+  '/web/portal/menu/',
+  '/web/portal/oauth/',
+  '/web/portal/account/',
+  '/web/portal/app/',
+];
 
 export function isApiAnswer(url: string): boolean {
   for (const prefix of API_PATHS) if (url.startsWith(prefix)) return true;
