@@ -10,6 +10,7 @@ import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import casRoutes from './features/cas/cas-routes.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
+import imageUploadRoutes from './features/files/image-upload-routes.js';
 import homeRoutes from './features/home/home-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
@@ -89,6 +90,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes, { sender: createSmsSender(config.smsEnv, app.log) });
   await app.register(fileRoutes);
+  await app.register(imageUploadRoutes);
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
   await app.register(identifierRoutes);

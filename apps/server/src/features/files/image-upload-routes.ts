@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Authority } from '@portal/shared';
+import { Type } from 'typebox';
+import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { AppError, BadRequestError } from '../../lib/errors.js';
+import { auditRequest } from '../audit/audit-log.js';
+
+/** Largest uploaded image. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** Accepted images, recognised by their first bytes (the declared type is not trusted). SVG is refused: it can carry script. */
+export function imageTypeOf(head: Buffer): { ext: string; mime: string } | undefined {
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { ext: 'png', mime: 'image/png' };
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return { ext: 'jpg', mime: 'image/jpeg' };
+  if (head.subarray(0, 6).toString('latin1') === 'GIF87a' || head.subarray(0, 6).toString('latin1') === 'GIF89a')
+    return { ext: 'gif', mime: 'image/gif' };
+  if (head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP')
+    return { ext: 'webp', mime: 'image/webp' };
+  return undefined;
+}
+
+/** `POST /web-api/files/v1/upload`: images for every content page (articles, applications, home blocks). */
+const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.database;
+  await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
+  // Authority is checked before the body is read: without one of these every call is a 403.
+  const canUpload = {
+    onRequest: app.requireAuthority(Authority.ContentArticle, Authority.ContentRecommend, Authority.ContentHome),
+  };
+
+  app.post(
+    '/web-api/files/v1/upload',
+    {
+      ...canUpload,
+      config: { auditAction: 'file.upload' },
+      schema: {
+        tags: ['content-admin'],
+        summary: '上传图片（PNG、JPEG、GIF、WebP，≤ 5 MB），返回 /files 下的路径',
+        consumes: ['multipart/form-data'],
+        response: { 200: Envelope(Type.Object({ path: Type.String(), url: Type.String() })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      let file;
+      try {
+        file = await request.file();
+      } catch {
+        throw new BadRequestError('请以 multipart/form-data 上传图片');
+      }
+      if (!file) throw new BadRequestError('请选择要上传的图片');
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch {
+        throw new AppError('图片不能超过 5 MB', 413);
+      }
+      const type = imageTypeOf(bytes);
+      if (!type) throw new BadRequestError('只能上传 PNG、JPEG、GIF 或 WebP 图片');
+      const now = new Date();
+      const folder = `uploads/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+      const name = `${randomUUID()}.${type.ext}`;
+      await fs.mkdir(path.join(app.config.filesDir, folder), { recursive: true });
+      await fs.writeFile(path.join(app.config.filesDir, folder, name), bytes, { flag: 'wx' });
+      const relative = `/${folder}/${name}`;
+      await auditRequest(db, request, 'file.upload', relative);
+      const base = app.config.runtime.fileStaticUrl ?? `${app.config.publicUrl ?? `${request.protocol}://${request.host}`}/files`;
+      return ok({ path: relative, url: `${base}${relative}` }, '图片已上传');
+    },
+  );
+};
+
+export default imageUploadRoutes;
