@@ -6,6 +6,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, whether running from `src/` (tsx, vitest) or `dist/` (node). */
 export const REPO_ROOT = path.resolve(here, '../../..');
 
+export type AccessLog = 'all' | 'errors' | 'off';
+const ACCESS_LOGS: readonly AccessLog[] = ['all', 'errors', 'off'];
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -22,6 +25,8 @@ export interface ServerConfig {
   /** Uploaded files, served under /files/ (the demo images ship in apps/server/assets/files). */
   filesDir: string;
   logLevel: string;
+  /** Which requests get an access-log line: `errors` (4xx/5xx and slow ones), `all`, or `off`. */
+  accessLog: AccessLog;
   bodyLimit: number;
   /** Seed demo data on an empty database at start. */
   seedDemo: boolean;
@@ -104,6 +109,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (upstreamUrl && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(upstreamUrl)) {
     throw new Error(`HANDLE_UPSTREAM_URL must be an http(s) URL without query, got "${upstreamUrl}"`);
   }
+  const accessLog = (env.ACCESS_LOG || 'errors') as AccessLog;
+  if (!ACCESS_LOGS.includes(accessLog)) throw new Error(`ACCESS_LOG must be one of ${ACCESS_LOGS.join(', ')}, got "${env.ACCESS_LOG}"`);
   const upstreamTimeoutMs = intFrom(env.HANDLE_UPSTREAM_TIMEOUT_MS, 3000, 'HANDLE_UPSTREAM_TIMEOUT_MS');
   if (upstreamTimeoutMs < 1) throw new Error('HANDLE_UPSTREAM_TIMEOUT_MS must be at least 1');
   return {
@@ -117,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webSsrEntry: env.WEB_SSR === '0' ? undefined : path.resolve(REPO_ROOT, env.WEB_SSR_ENTRY || 'apps/web/dist-ssr/entry-server.js'),
     filesDir: path.resolve(REPO_ROOT, env.FILES_DIR || 'data/files'),
     logLevel: env.LOG_LEVEL || 'info',
+    accessLog,
     bodyLimit: intFrom(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
     seedDemo: env.SEED_DEMO !== '0',
     shutdownGraceMs: intFrom(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),

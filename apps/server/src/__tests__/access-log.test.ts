@@ -1,0 +1,56 @@
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { loggerOptions } from '../lib/logger.js';
+import { createTestDatabase, type TestDatabase } from '../testing/test-app.js';
+
+/** Builds the app with the production logger options, writing its lines into an array. */
+async function appWithLog(env: Record<string, string>) {
+  const db: TestDatabase = await createTestDatabase('sqlite', env);
+  const lines: { msg: string; req?: { url: string }; res?: { statusCode: number } }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
+      callback();
+    },
+  });
+  const app = await buildApp({ config: db.config, database: db.database, logger: { ...loggerOptions('info'), stream } });
+  return {
+    app,
+    lines,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+describe('access log (ACCESS_LOG)', () => {
+  it('by default logs only the requests that failed', async () => {
+    const t = await appWithLog({});
+    close = t.close;
+    await t.app.inject({ url: '/healthz' });
+    await t.app.inject({ url: '/web-api/no-such-call' });
+    const requests = t.lines.filter((l) => l.msg === 'request');
+    expect(requests.map((l) => [l.req?.url, l.res?.statusCode])).toEqual([['/web-api/no-such-call', 404]]);
+  });
+
+  it('ACCESS_LOG=all logs every request, with secrets in the URL masked', async () => {
+    const t = await appWithLog({ ACCESS_LOG: 'all' });
+    close = t.close;
+    await t.app.inject({ url: '/healthz?ticket=ST-secret&x=1' });
+    const requests = t.lines.filter((l) => l.msg === 'request');
+    expect(requests.map((l) => l.req?.url)).toEqual(['/healthz?ticket=***&x=1']);
+  });
+
+  it('refuses an unknown ACCESS_LOG value at start', () => {
+    expect(() => loadConfig({ ACCESS_LOG: 'verbose' })).toThrow(/ACCESS_LOG/);
+  });
+});
