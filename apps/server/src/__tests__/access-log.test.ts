@@ -15,7 +15,9 @@ async function appWithLog(env: Record<string, string>) {
       callback();
     },
   });
-  const app = await buildApp({ config: db.config, database: db.database, logger: { ...loggerOptions('info'), stream } });
+  const options = loggerOptions('info');
+  if (typeof options !== 'object') throw new Error('the portal logs through pino options');
+  const app = await buildApp({ config: db.config, database: db.database, logger: { ...options, stream } });
   return {
     app,
     lines,
