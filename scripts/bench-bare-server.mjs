@@ -8,9 +8,12 @@ const fixtures = JSON.parse(fs.readFileSync(fixturesFile, 'utf8'));
 const app = Fastify({ logger: false });
 for (const [i, fixture] of fixtures.entries()) {
   const body = Buffer.from(fixture.body, 'base64');
-  app.get(`/bare/${i}`, (_request, reply) => {
+  const answer = (_request, reply) => {
     reply.header('content-type', fixture.contentType).send(body);
-  });
+  };
+  app.get(`/bare/${i}`, answer);
+  // Varying endpoints (identifier lookups) send a different path each time: the twin ignores it.
+  app.get(`/bare/${i}/*`, answer);
 }
 await app.listen({ port: Number(port), host: '127.0.0.1' });
 process.send?.('ready');

@@ -1,4 +1,5 @@
 import { ResponseCode } from '@portal/shared';
+import type { FastifyReply } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 
 /** `{ code: 20200, msg, data: [...] }`: single objects sit at `data[0]`. */
@@ -28,3 +29,20 @@ export const errorResponses = {
   '4xx': ErrorEnvelope,
   '5xx': ErrorEnvelope,
 } as const;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A cacheable answer: `payload` serialized by the route's own response schema (the same bytes the
+ * route would send), so a cache can keep the text and send it again without serializing.
+ */
+export function serializedAnswer(reply: FastifyReply, payload: unknown): string {
+  const text = reply.serialize(payload);
+  if (typeof text !== 'string') throw new Error('a JSON response schema serializes to text');
+  return text;
+}
+
+/** Sends text made by `serializedAnswer` (typed routes only accept their schema's object). */
+export function sendSerialized(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type(JSON_TYPE).send(text);
+}

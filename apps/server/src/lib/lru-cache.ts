@@ -5,6 +5,8 @@
 export class TtlLruCache<T> {
   readonly #entries = new Map<string, { value: T; until: number }>();
   readonly #loading = new Map<string, Promise<T>>();
+  /** Bumped by clear(): a load that began before it must not store what it read. */
+  #generation = 0;
 
   constructor(
     private readonly maxEntries: number,
@@ -22,8 +24,10 @@ export class TtlLruCache<T> {
     }
     const pending = this.#loading.get(key);
     if (pending) return pending;
+    const generation = this.#generation;
     const loading = load()
       .then((value) => {
+        if (generation !== this.#generation) return value;
         this.#entries.delete(key);
         const ttl = ttlOf ? ttlOf(value) : this.ttlMs;
         if (ttl <= 0) return value;
@@ -41,6 +45,8 @@ export class TtlLruCache<T> {
 
   clear(): void {
     this.#entries.clear();
+    this.#loading.clear();
+    this.#generation += 1;
   }
 
   get size(): number {

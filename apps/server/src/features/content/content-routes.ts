@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
+import { Envelope, Page, errorResponses, ok, sendSerialized, serializedAnswer } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { TtlLruCache } from '../../lib/lru-cache.js';
 import { MAX_SEARCH_KEY } from './article-search.js';
@@ -77,15 +77,46 @@ function checkedTime(value: string | undefined, edge: 'start' | 'end', label: st
   return full;
 }
 
+/** Stands in for the view count while a detail is serialized; no real count is negative. */
+const VIEW_COUNT_MARK = -7_000_000_001;
+
+interface SerializedDetail {
+  id: number;
+  viewCount: number;
+  countedAtLoad: number;
+  /** The serialized answer up to the view count's value, and after it. */
+  head: string;
+  tail: string;
+}
+
+/**
+ * Splits a serialized detail at its view count. Quotes inside strings are escaped in JSON, so the
+ * unescaped `"viewCount":` of the mark can only be the field itself.
+ */
+function serializeAroundViewCount(json: string, detail: { id: number; viewCount: number }, countedAtLoad: number): SerializedDetail {
+  const mark = `"viewCount":${VIEW_COUNT_MARK}`;
+  const at = json.indexOf(mark);
+  if (at < 0 || json.indexOf(mark, at + 1) >= 0) throw new Error('article detail: the view count mark must occur once');
+  const valueAt = at + '"viewCount":'.length;
+  return {
+    id: detail.id,
+    viewCount: detail.viewCount,
+    countedAtLoad,
+    head: json.slice(0, valueAt),
+    tail: json.slice(valueAt + String(VIEW_COUNT_MARK).length),
+  };
+}
+
 /** Published content for the public site (spec section 7). */
 const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, dialect } = app.database;
   const views = new ViewCounter(db, (err) => app.log.error({ err }, 'could not write article views'));
   app.addHook('onClose', () => views.close());
   // Every visitor gets the same pages: micro-cached 5 s per instance (docs/architecture.md).
-  const pages = new TtlLruCache<Awaited<ReturnType<typeof publishedPage>>>(1000, 5_000);
-  // Details likewise: the row is cached, the view count is brought up to date on every answer.
-  const details = new TtlLruCache<{ detail: Awaited<ReturnType<typeof publishedDetail>>; countedAtLoad: number }>(1000, 5_000);
+  // What is kept is the serialized answer: a hit is sent as it is, without serializing again.
+  const pages = new TtlLruCache<string>(1000, 5_000);
+  // Details likewise, serialized around the view count, which is brought up to date on every answer.
+  const details = new TtlLruCache<SerializedDetail>(1000, 5_000);
   // Operators' writes drop this instance's caches at once (other instances within the 5 s).
   await app.register(contentAdminRoutes, {
     onChange: () => {
@@ -117,7 +148,7 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Page(ArticleListItemSchema)), ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const start = checkedTime(q.filterStartTime, 'start', '开始时间');
       const end = checkedTime(q.filterEndTime, 'end', '结束时间');
@@ -131,7 +162,8 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         filterEndTime: end,
         sortOrder: q.sortOrder as SortOrder,
       };
-      return ok(await pages.get(JSON.stringify(query), () => publishedPage(db, dialect, query)));
+      const body = await pages.get(JSON.stringify(query), async () => serializedAnswer(reply, ok(await publishedPage(db, dialect, query))));
+      return sendSerialized(reply, body);
     },
   );
 
@@ -145,14 +177,19 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(ArticleDetailSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const { detail, countedAtLoad } = await details.get(request.params.id, async () => {
+    async (request, reply) => {
+      const cached = await details.get(request.params.id, async () => {
         const loaded = await publishedDetail(db, request.params.id, views);
-        return { detail: loaded, countedAtLoad: views.counted(loaded.id) };
+        return serializeAroundViewCount(
+          serializedAnswer(reply, ok({ ...loaded, viewCount: VIEW_COUNT_MARK })),
+          loaded,
+          views.counted(loaded.id),
+        );
       });
-      views.add(detail.id);
+      views.add(cached.id);
       // The cached count plus every view this instance counted since it was loaded (this one included).
-      return ok({ ...detail, viewCount: detail.viewCount + views.counted(detail.id) - countedAtLoad });
+      const viewCount = cached.viewCount + views.counted(cached.id) - cached.countedAtLoad;
+      return sendSerialized(reply, cached.head + viewCount + cached.tail);
     },
   );
 };

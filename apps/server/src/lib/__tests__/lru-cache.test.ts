@@ -18,6 +18,16 @@ describe('TtlLruCache', () => {
     expect(await cache.get('a', async () => 11)).toBe(11);
   });
 
+  it('a load that began before clear() does not put the old value back', async () => {
+    const cache = new TtlLruCache<string>(10, 1000);
+    let finish: (value: string) => void = () => undefined;
+    const before = cache.get('k', () => new Promise<string>((resolve) => (finish = resolve)));
+    cache.clear(); // a write happened while the old value was being read
+    finish('old');
+    expect(await before).toBe('old');
+    expect(await cache.get('k', async () => 'new')).toBe('new');
+  });
+
   it('does not keep failures', async () => {
     const cache = new TtlLruCache<string>(10, 1000);
     await expect(cache.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');

@@ -193,6 +193,10 @@ describe.each(testDialects())('published content on %s', (dialect) => {
     expect(article.content).toContain('<p>');
     const second = (await get()).json().data[0];
     expect(second.viewCount).toBe(article.viewCount + 1);
+    // Served from the cached serialized answer: the same article, the count still rising, still JSON.
+    const third = await get();
+    expect(third.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(third.json().data[0]).toEqual({ ...article, viewCount: article.viewCount + 2 });
   });
 
   it('writes counted views to the database in batches', async () => {
