@@ -15,6 +15,11 @@ import lighthouse from 'lighthouse';
 const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+/** `BENCH_ONLY=detail,identity`: measure only the endpoints whose names contain one of these words. */
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((w) => w.trim())
+  .filter(Boolean);
 
 /** Endpoints to measure; later features add theirs (path, and the Accept header a client sends). */
 const ENDPOINTS = [
@@ -180,6 +185,7 @@ try {
 
   const rows = [];
   for (const [i, e] of ENDPOINTS.entries()) {
+    if (ONLY.length > 0 && !ONLY.some((word) => e.name.includes(word))) continue;
     const bareUrl = `http://127.0.0.1:${barePort}/bare/${i}`;
     // The bare twin of a varying endpoint gets the same varying paths (it ignores them), so the load
     // generator does the same work per request on both sides.
