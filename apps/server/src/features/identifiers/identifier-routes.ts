@@ -50,8 +50,10 @@ const HANDLE_STATUS: Record<number, number> = {
   [HandleResponseCode.ValuesNotFound]: 200,
 };
 
+/** A found identifier; each caller builds only the form it answers in (portal entry or Handle values). */
 type Resolution =
-  { source: 'local' | 'upstream'; handle: string; values: HandleValue[]; entry: IdentityQueryEntry } | { source: 'none'; handle: string };
+  | { source: 'local' | 'upstream'; handle: string; values: () => HandleValue[]; entry: () => IdentityQueryEntry }
+  | { source: 'none'; handle: string };
 
 /**
  * Public resolution of identifiers: the portal's lookup (spec section 7, "Identity lookup") and the
@@ -78,8 +80,8 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return {
         source: 'local',
         handle: record.handle,
-        values: recordHandleValues(record, parsed.prefix, template, ttlSeconds, itemValues),
-        entry: localIdentityEntry(record.handle, itemValues, template),
+        values: () => recordHandleValues(record, parsed.prefix, template, ttlSeconds, itemValues),
+        entry: () => localIdentityEntry(record.handle, itemValues, template),
       };
     }
     // A prefix this node holds is answered here, found or not; a request from another resolver is never passed on.
@@ -88,7 +90,12 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     const answer = await upstream.resolve(parsed.handle);
     if (!answer.found) return { source: 'none', handle: parsed.handle };
-    return { source: 'upstream', handle: parsed.handle, values: answer.values, entry: upstreamIdentityEntry(parsed.handle, answer.values) };
+    return {
+      source: 'upstream',
+      handle: parsed.handle,
+      values: () => answer.values,
+      entry: () => upstreamIdentityEntry(parsed.handle, answer.values),
+    };
   }
 
   app.get(
@@ -116,7 +123,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         throw err;
       }
-      return resolution.source === 'none' ? ok([], '未找到该标识') : ok([resolution.entry]);
+      return resolution.source === 'none' ? ok([], '未找到该标识') : ok([resolution.entry()]);
     },
   );
 
@@ -159,7 +166,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (resolution.source === 'none') {
         return handleReply(reply, { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' });
       }
-      const values = filterHandleValues(resolution.values, request.query.type ?? [], request.query.index ?? []);
+      const values = filterHandleValues(resolution.values(), request.query.type ?? [], request.query.index ?? []);
       return handleReply(reply, {
         responseCode: values.length > 0 ? HandleResponseCode.Success : HandleResponseCode.ValuesNotFound,
         handle: resolution.handle,
