@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Envelope } from '../../lib/envelope.js';
-import { MAX_TEMPLATE_ITEMS, MAX_VALUE_LENGTH } from './template-items.js';
+import { MAX_TEMPLATE_ITEMS, MAX_VALUE_LENGTH } from '@portal/shared';
 
 // TypeBox schemas of the identifier management API (shapes in `@portal/shared` identifiers.ts).
 
@@ -36,6 +36,11 @@ export const PrefixSchema = Type.Object({
   recordCount: Type.Integer(),
   createdAt: Type.String(),
   updatedAt: Type.String(),
+});
+export const EnterpriseOptionSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  certificationStatus: Type.Union([Type.Literal('pending'), Type.Literal('certified'), Type.Literal('rejected')]),
 });
 export const TemplateSchema = Type.Object({
   id: Type.Integer(),

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
+import { Authority, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
 import { Type } from 'typebox';
 import { chinaTime } from '../../db/seed/content-seed.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import { REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from './handle-syntax.js';
 import {
   type IdentifierAdminOptions,
   type Scope,
@@ -14,7 +13,7 @@ import {
   scopeOf,
   tags,
 } from './identifier-admin-context.js';
-import { Empty, PrefixParams, PrefixSchema } from './identifier-admin-schemas.js';
+import { Empty, EnterpriseOptionSchema, PrefixParams, PrefixSchema } from './identifier-admin-schemas.js';
 
 /** Identifier prefixes: every user reads the prefixes they may see; platform operators assign them to enterprises. */
 const prefixAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
@@ -80,6 +79,22 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = asy
     },
     async (request) =>
       ok(await prefixRows(scopeOf(request), request.query.enterpriseId === undefined ? {} : { enterpriseId: request.query.enterpriseId })),
+  );
+
+  app.get(
+    '/web-api/identity/v1/enterprise/list',
+    {
+      ...canPrefixes,
+      schema: {
+        tags,
+        summary: '可分配标识前缀的企业（平台运营）',
+        response: { 200: Envelope(EnterpriseOptionSchema), ...errorResponses },
+      },
+    },
+    async () => {
+      const rows = await db.selectFrom('enterprise').select(['id', 'name', 'certification_status']).orderBy('id').execute();
+      return ok(rows.map((r) => ({ id: r.id, name: r.name, certificationStatus: r.certification_status })));
+    },
   );
 
   app.post(

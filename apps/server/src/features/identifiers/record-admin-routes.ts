@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, MAX_HANDLE_LENGTH } from '@portal/shared';
+import { Authority, MAX_HANDLE_LENGTH, checkNewSuffix } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import { checkNewSuffix } from './handle-syntax.js';
 import type { TemplateVersionInfo } from './handle-values.js';
 import {
   type IdentifierAdminOptions,
