@@ -1,4 +1,4 @@
-import type { TemplateItem } from './identifiers.js';
+import { HandleIndex, type TemplateItem } from './identifiers.js';
 
 /**
  * The rules of identifier management that the console checks before sending and the server checks
@@ -34,6 +34,32 @@ export function textLength(text: string): number {
 export function isReservedIdType(idType: string): boolean {
   const upper = idType.toUpperCase();
   return upper.startsWith('HS_') || upper === 'TEMPLATE';
+}
+
+/**
+ * The Handle index of each item: its own when given, else the one the same idType had in an earlier
+ * version (a value keeps its index across versions), else the next free one after every index in use,
+ * from 2000 (protocols: IDIS).
+ */
+export function assignItemIndexes(
+  items: readonly { idType: string; idIndex?: number | undefined }[],
+  earlier: readonly { idType: string; idIndex: number }[] = [],
+): number[] {
+  const taken = new Set(items.flatMap((item) => (item.idIndex === undefined ? [] : [item.idIndex])));
+  const earlierIndex = new Map(earlier.map((item) => [item.idType.toLowerCase(), item.idIndex]));
+  let next = Math.max(HandleIndex.FirstItem - 1, ...earlier.map((item) => item.idIndex), ...taken);
+  return items.map((item) => {
+    if (item.idIndex !== undefined) return item.idIndex;
+    const kept = earlierIndex.get(item.idType.toLowerCase());
+    if (kept !== undefined && !taken.has(kept)) {
+      taken.add(kept);
+      return kept;
+    }
+    do next++;
+    while (taken.has(next));
+    taken.add(next);
+    return next;
+  });
 }
 
 /** The message for a required item left empty. */

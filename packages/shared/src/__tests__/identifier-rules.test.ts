@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkNewSuffix, isReservedIdType, requiredValueMessage, textLength, valueProblem } from '../identifier-rules.js';
+import {
+  assignItemIndexes,
+  checkNewSuffix,
+  isReservedIdType,
+  requiredValueMessage,
+  textLength,
+  valueProblem,
+} from '../identifier-rules.js';
 
 const item = (minLength: number, maxLength: number) => ({ name: '产品型号', metadata: { type: 'string' as const, minLength, maxLength } });
 
@@ -25,5 +32,17 @@ describe('identifier rules shared by console and server', () => {
     expect(checkNewSuffix('')).toBe('标识后缀不能为空');
     expect(checkNewSuffix('-x')).toMatch(/^标识后缀只能包含字母、数字/);
     expect(checkNewSuffix('a/../b')).toBe('标识后缀格式不正确：不能含有“.”或“..”路径段');
+  });
+
+  it('assigns indexes from 2000 in order, keeps given ones and an idType’s earlier index', () => {
+    expect(assignItemIndexes([{ idType: 'a' }, { idType: 'b' }, { idType: 'c' }])).toEqual([2000, 2001, 2002]);
+    expect(assignItemIndexes([{ idType: 'a', idIndex: 2005 }, { idType: 'b' }])).toEqual([2005, 2006]);
+    // "b" was 2001 once and was dropped; it comes back with 2001, a new type goes after every index used so far.
+    const earlier = [
+      { idType: 'a', idIndex: 2000 },
+      { idType: 'b', idIndex: 2001 },
+      { idType: 'x', idIndex: 2007 },
+    ];
+    expect(assignItemIndexes([{ idType: 'a', idIndex: 2000 }, { idType: 'new' }, { idType: 'B' }], earlier)).toEqual([2000, 2008, 2001]);
   });
 });

@@ -1,5 +1,6 @@
 import {
   HandleIndex,
+  assignItemIndexes,
   ID_TYPE_PATTERN,
   MAX_ITEM_NAME,
   MAX_TEMPLATE_ITEMS,
@@ -62,20 +63,8 @@ export function normaliseItems(input: readonly TemplateItemInput[], earlier: rea
     };
   });
   // Indexes of earlier versions stay with their idType, so a value keeps its Handle index across versions.
-  const earlierIndex = new Map(earlier.map((item) => [item.idType.toLowerCase(), item.idIndex]));
-  let next = Math.max(HandleIndex.FirstItem - 1, ...earlier.map((item) => item.idIndex), ...taken);
-  return items.map((item) => {
-    if (item.idIndex !== undefined) return { ...item, idIndex: item.idIndex };
-    const kept = earlierIndex.get(item.idType.toLowerCase());
-    if (kept !== undefined && !taken.has(kept)) {
-      taken.add(kept);
-      return { ...item, idIndex: kept };
-    }
-    do next++;
-    while (taken.has(next));
-    taken.add(next);
-    return { ...item, idIndex: next };
-  });
+  const indexes = assignItemIndexes(items, earlier);
+  return items.map((item, i) => ({ ...item, idIndex: indexes[i]! }));
 }
 
 export type ValuesCheck = { ok: true; values: ItemValue[] } | { ok: false; message: string };
