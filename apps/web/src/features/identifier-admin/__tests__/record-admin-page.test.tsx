@@ -80,7 +80,7 @@ describe('标识记录 list', () => {
     expect(lookup.getAttribute('rel')).toContain('noopener');
     expect(screen.getByText('共 1 条')).toBeTruthy();
 
-    fireEvent.change(screen.getByPlaceholderText('标识或后缀开头，如 EX-2024'), { target: { value: ' EX-1 ' } });
+    fireEvent.change(screen.getByPlaceholderText('按标识或后缀开头搜索'), { target: { value: ' EX-1 ' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, searchKey: 'EX-1' }));
   });

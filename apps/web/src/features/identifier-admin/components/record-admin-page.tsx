@@ -102,74 +102,88 @@ export function RecordAdminPage() {
       },
     });
 
-  const columns: TableColumnsType<IdentifierRecord> = [
-    {
-      title: '标识',
-      dataIndex: 'handle',
-      render: (handle: string) => (
-        <Typography.Text copyable={{ text: handle, tooltips: ['复制标识', '已复制'] }} className="record-admin__handle">
-          {handle}
-        </Typography.Text>
-      ),
-    },
-    {
-      title: '模板',
-      dataIndex: 'templateName',
-      width: 190,
-      render: (name: string, row) => {
-        const latest = templateById.get(row.templateId)?.version;
-        return (
-          <Space size={4} wrap>
-            <span>{name}</span>
-            {latest !== undefined && latest !== row.templateVersion ? (
-              <Tooltip title={`模板已更新到 v${latest}，编辑保存后升级`}>
-                <Tag color="orange">v{row.templateVersion}</Tag>
-              </Tooltip>
-            ) : (
-              <Tag>v{row.templateVersion}</Tag>
-            )}
-          </Space>
-        );
-      },
-    },
-    {
-      title: '主要信息',
-      key: 'summary',
-      ellipsis: { showTitle: true },
-      render: (_: unknown, row) => summary(row, templateById.get(row.templateId)) || <Typography.Text type="secondary">—</Typography.Text>,
-    },
-    { title: '更新时间', dataIndex: 'updatedAt', width: 170 },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 150,
-      // A pinned column would cover most of a phone's width.
-      fixed: wide ? 'right' : undefined,
-      render: (_: unknown, row) => (
-        <Space size={0} className="identifier-admin__row-actions">
-          <Typography.Link
-            href={paths.mark.getHref(row.handle)}
-            target="_blank"
-            rel="noopener noreferrer"
-            aria-label={`在标识查询中查看 ${row.handle}`}
-            className="record-admin__lookup"
-          >
-            查询
-          </Typography.Link>
-          {canWrite && (
-            <>
-              <Button type="link" size="small" onClick={() => setEditing({ record: row })}>
-                编辑
-              </Button>
-              <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-                删除
-              </Button>
-            </>
-          )}
-        </Space>
-      ),
-    },
-  ];
+  const templateTag = (row: IdentifierRecord) => {
+    const latest = templateById.get(row.templateId)?.version;
+    return latest !== undefined && latest !== row.templateVersion ? (
+      <Tooltip title={`模板已更新到 v${latest}，编辑保存后升级`}>
+        <Tag color="orange">v{row.templateVersion}</Tag>
+      </Tooltip>
+    ) : (
+      <Tag>v{row.templateVersion}</Tag>
+    );
+  };
+  const handleText = (handle: string) => (
+    <Typography.Text copyable={{ text: handle, tooltips: ['复制标识', '已复制'] }} className="record-admin__handle">
+      {handle}
+    </Typography.Text>
+  );
+  const rowActions = (row: IdentifierRecord) => (
+    <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="identifier-admin__row-actions">
+      <Typography.Link
+        href={paths.mark.getHref(row.handle)}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={`在标识查询中查看 ${row.handle}`}
+        className="record-admin__lookup"
+      >
+        查询
+      </Typography.Link>
+      {canWrite && (
+        <>
+          <Button type="link" size="small" onClick={() => setEditing({ record: row })}>
+            编辑
+          </Button>
+          <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+            删除
+          </Button>
+        </>
+      )}
+    </Space>
+  );
+
+  const columns: TableColumnsType<IdentifierRecord> = wide
+    ? [
+        { title: '标识', dataIndex: 'handle', render: handleText },
+        {
+          title: '模板',
+          dataIndex: 'templateName',
+          width: 190,
+          render: (name: string, row) => (
+            <Space size={4} wrap>
+              <span>{name}</span>
+              {templateTag(row)}
+            </Space>
+          ),
+        },
+        {
+          title: '主要信息',
+          key: 'summary',
+          ellipsis: { showTitle: true },
+          render: (_: unknown, row) =>
+            summary(row, templateById.get(row.templateId)) || <Typography.Text type="secondary">—</Typography.Text>,
+        },
+        { title: '更新时间', dataIndex: 'updatedAt', width: 170 },
+        { title: '操作', key: 'actions', width: 150, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
+      ]
+    : // A phone shows one column of facts per record and the actions beside it, without sideways scrolling.
+      [
+        {
+          title: '标识',
+          dataIndex: 'handle',
+          render: (handle: string, row) => (
+            <div className="record-admin__card">
+              {handleText(handle)}
+              <span className="record-admin__meta">
+                {row.templateName} {templateTag(row)}
+              </span>
+              <Typography.Text type="secondary" className="record-admin__meta">
+                {summary(row, templateById.get(row.templateId), 2)}
+              </Typography.Text>
+            </div>
+          ),
+        },
+        { title: '操作', key: 'actions', width: 64, render: (_: unknown, row) => rowActions(row) },
+      ];
 
   const templateOptions = templateList
     .filter((t) => !filterPrefix || t.prefix === filterPrefix)
@@ -181,13 +195,13 @@ export function RecordAdminPage() {
       filters={
         <Form form={form} layout="inline" onFinish={search} initialValues={{ searchKey: '' }}>
           <Form.Item name="searchKey">
-            <Input allowClear placeholder="标识或后缀开头，如 EX-2024" prefix={<SearchOutlined />} style={{ width: 240 }} maxLength={255} />
+            <Input allowClear placeholder="按标识或后缀开头搜索" prefix={<SearchOutlined />} style={{ width: 210 }} maxLength={255} />
           </Form.Item>
           <Form.Item name="prefix">
             <Select
               allowClear
               placeholder="全部前缀"
-              style={{ width: 200 }}
+              style={{ width: 160 }}
               popupMatchSelectWidth={false}
               loading={prefixes.isPending}
               options={prefixList.map((p) => ({ value: p.prefix, label: prefixLabel(p, allEnterprises) }))}
@@ -201,7 +215,7 @@ export function RecordAdminPage() {
             <Select
               allowClear
               placeholder="全部模板"
-              style={{ width: 180 }}
+              style={{ width: 150 }}
               popupMatchSelectWidth={false}
               loading={templates.isPending}
               options={templateOptions}
@@ -248,7 +262,7 @@ export function RecordAdminPage() {
         dataSource={records.data?.rows ?? []}
         loading={records.isFetching}
         pagination={false}
-        scroll={{ x: 1000 }}
+        scroll={wide ? { x: 1000 } : undefined}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
       />

@@ -93,7 +93,7 @@ export function RecordFormDrawer({
     <Drawer
       title={record ? `编辑标识 ${record.handle}` : '新建标识'}
       open={open}
-      size="min(640px, 100vw)"
+      size="min(760px, 100vw)"
       onClose={onClose}
       destroyOnHidden
       mask={{ closable: false }}
@@ -184,21 +184,24 @@ export function RecordFormDrawer({
             <legend>
               数据项（{template.name} v{template.version}）
             </legend>
-            {activeItems(template).map((item) => (
-              <Form.Item
-                key={`${template.id}-${item.idType}`}
-                name={['values', item.idType]}
-                label={item.name}
-                required={item.required}
-                extra={itemHint(item)}
-                rules={[{ validator: (_, value: string | undefined) => reject(itemValueProblem(item, value)) }]}
-              >
-                <Input
-                  autoComplete="off"
-                  count={{ show: item.metadata.maxLength <= 200, max: item.metadata.maxLength, strategy: textLength }}
-                />
-              </Form.Item>
-            ))}
+            <div className="record-form__grid">
+              {activeItems(template).map((item) => (
+                <Form.Item
+                  key={`${template.id}-${item.idType}`}
+                  className={item.metadata.maxLength > 64 ? 'record-form__item--wide' : undefined}
+                  name={['values', item.idType]}
+                  label={item.name}
+                  required={item.required}
+                  extra={itemHint(item)}
+                  rules={[{ validator: (_, value: string | undefined) => reject(itemValueProblem(item, value)) }]}
+                >
+                  <Input
+                    autoComplete="off"
+                    count={{ show: item.metadata.maxLength <= 200, max: item.metadata.maxLength, strategy: textLength }}
+                  />
+                </Form.Item>
+              ))}
+            </div>
           </fieldset>
         )}
       </Form>

@@ -118,7 +118,7 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
             type="info"
             showIcon
             className="template-form__notice"
-            title={`保存后成为版本 v${template.version + 1}：已有的 ${template.recordCount} 个标识仍按写入时的版本显示，编辑时升级到新版本。不再使用的数据项请停用，而不是删除。`}
+            title={`保存后成为版本 v${template.version + 1}：已有的 ${template.recordCount} 个标识仍按写入时的版本显示，编辑时升级到新版本。已有数据项的类型标识是标识数据的键，不能修改；不再使用的数据项请停用，而不是删除。`}
           />
         )}
         <Form.List
@@ -166,6 +166,7 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                     </span>
                     <Form.Item
                       name={[field.name, 'name']}
+                      className="template-items__name"
                       label={<span className="template-items__mobile-label">名称</span>}
                       validateFirst
                       rules={[{ validator: () => reject(itemNameProblem(form.getFieldValue('items') ?? [], i)) }]}
@@ -174,6 +175,7 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                     </Form.Item>
                     <Form.Item
                       name={[field.name, 'idType']}
+                      className="template-items__type"
                       label={<span className="template-items__mobile-label">类型标识</span>}
                       rules={[{ validator: () => reject(idTypeProblem(form.getFieldValue('items') ?? [], i)) }]}
                     >
@@ -181,6 +183,7 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                     </Form.Item>
                     <Form.Item
                       name={[field.name, 'minLength']}
+                      className="template-items__min"
                       label={<span className="template-items__mobile-label">最小长度</span>}
                       rules={[{ validator: () => reject(lengthProblem(form.getFieldValue(['items', i]), 'minLength')) }]}
                     >
@@ -188,18 +191,27 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                     </Form.Item>
                     <Form.Item
                       name={[field.name, 'maxLength']}
+                      className="template-items__max"
                       label={<span className="template-items__mobile-label">最大长度</span>}
                       dependencies={[['items', field.name, 'minLength']]}
                       rules={[{ validator: () => reject(lengthProblem(form.getFieldValue(['items', i]), 'maxLength')) }]}
                     >
                       <InputNumber min={1} max={MAX_VALUE_LENGTH} precision={0} aria-label={`第 ${n} 项 最大长度`} />
                     </Form.Item>
-                    <Form.Item name={[field.name, 'required']} valuePropName="checked" className="template-items__check">
+                    <Form.Item
+                      name={[field.name, 'required']}
+                      valuePropName="checked"
+                      className="template-items__check template-items__required"
+                    >
                       <Checkbox aria-label={`第 ${n} 项 必填`}>
                         <span className="template-items__mobile-label">必填</span>
                       </Checkbox>
                     </Form.Item>
-                    <Form.Item name={[field.name, 'active']} valuePropName="checked" className="template-items__check">
+                    <Form.Item
+                      name={[field.name, 'active']}
+                      valuePropName="checked"
+                      className="template-items__check template-items__active"
+                    >
                       <Switch size="small" checkedChildren="在用" unCheckedChildren="停用" aria-label={`第 ${n} 项 在用`} />
                     </Form.Item>
                     <span className="template-items__actions">
