@@ -9,6 +9,7 @@ import {
   recordValues,
 } from '../lib/record-form';
 import { INITIAL_RECORD_FILTERS, exportFilename, recordListQuery } from '../lib/record-query';
+import { importFileProblem, importVerdict } from '../components/record-import-dialog';
 import { idTypeProblem, itemNameProblem, lengthProblem, previewIndexes, toTemplateForm, toTemplateItems } from '../lib/template-form';
 import { HENGYUE, ITEMS, MACHINES, PARTS, RECORD, RUICHI, VERSIONS } from './fixtures';
 
@@ -122,5 +123,29 @@ describe('template form', () => {
     expect(lengthProblem(rows[2], 'minLength')).toBe('长度限制须在 0–2000 之间');
     expect(lengthProblem(rows[2], 'maxLength')).toBe('长度限制须在 0–2000 之间');
     expect(lengthProblem(rows[3], 'maxLength')).toBe('长度限制须在 0–2000 之间');
+  });
+});
+
+describe('import summary', () => {
+  it('says whether everything, nothing or part was imported, and how many errors it lists', () => {
+    const errors = (n: number) => Array.from({ length: n }, (_, i) => ({ line: i + 2, message: '“产品名称”为必填项' }));
+    expect(importVerdict({ total: 0, imported: 0, failed: 0, errors: [] })).toEqual({
+      type: 'info',
+      text: '文件中没有数据行（第 1 行为表头）',
+    });
+    expect(importVerdict({ total: 5, imported: 5, failed: 0, errors: [] })).toEqual({ type: 'success', text: '全部 5 行已导入' });
+    expect(importVerdict({ total: 2, imported: 0, failed: 2, errors: errors(2) })).toEqual({
+      type: 'error',
+      text: '2 行都未导入，原因见下表。修改后重新导入。',
+    });
+    expect(importVerdict({ total: 5000, imported: 3000, failed: 2000, errors: errors(1000) }).text).toBe(
+      '3000 行已导入，2000 行未导入，下面列出前 1000 行（最多 1000 行）。修改后只需重新导入这些行。',
+    );
+  });
+
+  it('refuses a file that is not CSV or too large before sending', () => {
+    expect(importFileProblem({ name: 'a.CSV', size: 10 })).toBeNull();
+    expect(importFileProblem({ name: 'a.xlsx', size: 10 })).toBe('请选择 CSV 文件（.csv）');
+    expect(importFileProblem({ name: 'a.csv', size: 257 * 1024 * 1024 })).toBe('文件不能超过 256 MB');
   });
 });

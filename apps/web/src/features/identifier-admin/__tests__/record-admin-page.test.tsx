@@ -224,7 +224,8 @@ describe('标识记录 CSV', () => {
     expect(stats).toEqual(['数据行3', '成功导入2', '失败1']);
     const errorRow = within(summary).getByText('“出厂编号”长度应为 4–12 个字符').closest('tr') as HTMLElement;
     expect(within(errorRow).getByText('3')).toBeTruthy();
-    expect(within(summary).getByText('有 1 行未导入，其余行已导入。修改后只需重新导入这些行。')).toBeTruthy();
+    expect(within(summary).getByText('2 行已导入，1 行未导入，原因见下表。修改后只需重新导入这些行。')).toBeTruthy();
+    expect(within(summary).getByText('工程机械整机 · machines.csv')).toBeTruthy();
   });
 
   it('exports the filtered template with the token-carrying client; without a template filter it cannot choose', async () => {

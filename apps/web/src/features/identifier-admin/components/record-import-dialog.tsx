@@ -16,40 +16,44 @@ export function importFileProblem(file: { name: string; size: number }): string 
   return null;
 }
 
+/** What the summary says first: all imported, none, or some (bad rows wrote nothing, good ones were kept). */
+export function importVerdict(result: IdentifierImportResult): { type: 'success' | 'info' | 'warning' | 'error'; text: string } {
+  if (result.total === 0) return { type: 'info', text: '文件中没有数据行（第 1 行为表头）' };
+  if (result.failed === 0) return { type: 'success', text: `全部 ${result.imported} 行已导入` };
+  const listed =
+    result.failed > result.errors.length ? `下面列出前 ${result.errors.length} 行（最多 ${MAX_IMPORT_ERRORS} 行）` : '原因见下表';
+  if (result.imported === 0) return { type: 'error', text: `${result.failed} 行都未导入，${listed}。修改后重新导入。` };
+  return { type: 'warning', text: `${result.imported} 行已导入，${result.failed} 行未导入，${listed}。修改后只需重新导入这些行。` };
+}
+
 /** The summary of an import: counts, then each bad row with its CSV line number. */
-export function ImportSummary({ result }: { result: IdentifierImportResult }) {
+export function ImportSummary({ result, caption }: { result: IdentifierImportResult; caption?: string }) {
+  const verdict = importVerdict(result);
   return (
     <div className="record-import__summary" aria-label="导入结果">
+      {caption && (
+        <Typography.Paragraph type="secondary" className="record-import__caption">
+          {caption}
+        </Typography.Paragraph>
+      )}
       <div className="record-import__stats">
         <Statistic title="数据行" value={result.total} />
         <Statistic title="成功导入" value={result.imported} styles={{ content: { color: '#00b42a' } }} />
         <Statistic title="失败" value={result.failed} styles={result.failed > 0 ? { content: { color: '#f53f3f' } } : {}} />
       </div>
-      {result.failed === 0 ? (
-        <Alert type="success" showIcon title={`全部 ${result.imported} 行已导入`} />
-      ) : (
-        <>
-          <Alert
-            type="warning"
-            showIcon
-            title={
-              result.failed > result.errors.length
-                ? `有 ${result.failed} 行未导入，下面列出前 ${result.errors.length} 行（最多 ${MAX_IMPORT_ERRORS} 行）。修改后只需重新导入这些行。`
-                : `有 ${result.failed} 行未导入，其余行已导入。修改后只需重新导入这些行。`
-            }
-          />
-          <Table
-            rowKey={(e) => `${e.line}-${e.message}`}
-            size="small"
-            className="record-import__errors"
-            columns={[
-              { title: '行号', dataIndex: 'line', width: 80 },
-              { title: '原因', dataIndex: 'message' },
-            ]}
-            dataSource={result.errors}
-            pagination={result.errors.length > 10 ? { pageSize: 10, showSizeChanger: false, size: 'small' } : false}
-          />
-        </>
+      <Alert type={verdict.type} showIcon title={verdict.text} />
+      {result.errors.length > 0 && (
+        <Table
+          rowKey={(e) => `${e.line}-${e.message}`}
+          size="small"
+          className="record-import__errors"
+          columns={[
+            { title: '行号', dataIndex: 'line', width: 80 },
+            { title: '原因', dataIndex: 'message' },
+          ]}
+          dataSource={result.errors}
+          pagination={result.errors.length > 10 ? { pageSize: 10, showSizeChanger: false, size: 'small' } : false}
+        />
       )}
     </div>
   );
@@ -77,6 +81,7 @@ export function RecordImportDialog({
   const importer = useImportRecords();
   const template = templates.find((t) => t.id === templateId);
   const result = importer.data;
+  const sent = importer.variables;
 
   const reset = () => {
     setFile(null);
@@ -125,7 +130,10 @@ export function RecordImportDialog({
       mask={{ closable: false }}
     >
       {result ? (
-        <ImportSummary result={result} />
+        <ImportSummary
+          result={result}
+          caption={sent ? `${templates.find((t) => t.id === sent.templateId)?.name ?? ''} · ${sent.filename}` : undefined}
+        />
       ) : (
         <Form layout="vertical" className="record-import">
           {importer.error && <Alert type="error" showIcon title={importer.error.message} className="identifier-admin__form-error" />}

@@ -39,7 +39,9 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
   const create = useCreateTemplate();
   const update = useUpdateTemplate();
   // `preserve`: the rows' idIndex has no field of its own, and it tells existing items from new ones.
-  const rows = (Form.useWatch('items', { form, preserve: true }) ?? []) as Partial<ItemRow>[];
+  const initial = template ? toTemplateForm(template) : EMPTY_TEMPLATE_FORM;
+  // Until the form has mounted the watch is empty: the initial rows stand in, so existing items never flash as new.
+  const rows = (Form.useWatch('items', { form, preserve: true }) ?? initial.items) as Partial<ItemRow>[];
   // Indexes of every earlier version: an idType that comes back gets its old index, new ones go after all.
   const earlier = useMemo(() => (versions.data ?? []).flatMap((v) => v.items).concat(template?.items ?? []), [versions.data, template]);
   const indexes = previewIndexes(rows, earlier);
@@ -93,7 +95,7 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
         </div>
       }
     >
-      <Form form={form} layout="vertical" initialValues={template ? toTemplateForm(template) : EMPTY_TEMPLATE_FORM} clearOnDestroy>
+      <Form form={form} layout="vertical" initialValues={initial} clearOnDestroy>
         {error && <Alert type="error" showIcon title={error} className="identifier-admin__form-error" />}
         <div className="template-form__head">
           <Form.Item
