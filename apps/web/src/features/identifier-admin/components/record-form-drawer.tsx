@@ -2,6 +2,7 @@ import { type IdentifierPrefix, type IdentifierRecord, type IdentifierTemplate, 
 import { Alert, Button, Descriptions, Drawer, Form, Input, Select, Space, Typography } from 'antd';
 import { notify } from '@/lib/notify';
 import { useCreateRecord, useUpdateRecord } from '../api/records';
+import { scrollToFirstError } from '../lib/form-errors';
 import {
   type RecordFormValues,
   activeItems,
@@ -66,7 +67,8 @@ export function RecordFormDrawer({
     let values: RecordFormValues;
     try {
       values = await form.validateFields();
-    } catch {
+    } catch (err) {
+      scrollToFirstError(form, err);
       return;
     }
     if (!template) return;

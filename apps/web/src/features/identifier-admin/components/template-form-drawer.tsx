@@ -4,6 +4,7 @@ import { Alert, Button, Checkbox, Drawer, Form, Input, InputNumber, Space, Switc
 import { useMemo } from 'react';
 import { notify } from '@/lib/notify';
 import { useCreateTemplate, useTemplateVersions, useUpdateTemplate } from '../api/templates';
+import { scrollToFirstError } from '../lib/form-errors';
 import {
   EMPTY_TEMPLATE_FORM,
   type ItemRow,
@@ -50,7 +51,8 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
   const submit = async () => {
     try {
       await form.validateFields();
-    } catch {
+    } catch (err) {
+      scrollToFirstError(form, err);
       return;
     }
     // Every value of the store, with the indexes of existing items (they have no field).
