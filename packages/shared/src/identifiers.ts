@@ -106,6 +106,13 @@ export interface IdentifierPrefix {
   updatedAt: string;
 }
 
+/** `GET /web-api/identity/v1/enterprise/list` (operators): the enterprises a prefix can be assigned to. */
+export interface EnterpriseOption {
+  id: number;
+  name: string;
+  certificationStatus: 'pending' | 'certified' | 'rejected';
+}
+
 export interface IdentifierPrefixInput {
   prefix: string;
   name: string;

@@ -7,3 +7,4 @@ export * from './auth.js';
 export * from './audit.js';
 export * from './ssr.js';
 export * from './identifiers.js';
+export * from './identifier-rules.js';

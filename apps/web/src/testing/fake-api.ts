@@ -15,13 +15,10 @@ export interface FakeReply {
 /** `{ code: 20200, data }`, the server's success envelope. */
 export const okReply = (data: unknown[]): FakeReply => ({ body: { code: 20200, msg: '操作成功', data } });
 
-/**
- * Answers the app's API client in memory (tests): every request is recorded and answered by
- * `handler`, by method and path.
- */
-export function installFakeApi(handler: (method: string, path: string, config: InternalAxiosRequestConfig) => FakeReply) {
+/** An axios adapter answering in memory (tests): every request is recorded and answered by `handler`, by method and path. */
+export function createFakeAdapter(handler: (method: string, path: string, config: InternalAxiosRequestConfig) => FakeReply) {
   const requests: { method: string; path: string }[] = [];
-  setApiAdapter(async (config) => {
+  const adapter = async (config: InternalAxiosRequestConfig): Promise<AxiosResponse> => {
     const method = (config.method ?? 'get').toUpperCase();
     const path = new URL(config.url ?? '/', 'http://app.test').pathname;
     requests.push({ method, path });
@@ -36,7 +33,17 @@ export function installFakeApi(handler: (method: string, path: string, config: I
     if (config.validateStatus && !config.validateStatus(response.status))
       throw new AxiosError('bad status', undefined, config, undefined, response);
     return Promise.resolve(response);
-  });
+  };
+  return { adapter, requests };
+}
+
+/**
+ * Answers the app's API client in memory (tests): every request is recorded and answered by
+ * `handler`, by method and path.
+ */
+export function installFakeApi(handler: (method: string, path: string, config: InternalAxiosRequestConfig) => FakeReply) {
+  const { adapter, requests } = createFakeAdapter(handler);
+  setApiAdapter(adapter);
   return requests;
 }
 

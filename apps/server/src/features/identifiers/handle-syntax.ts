@@ -1,4 +1,4 @@
-import { MAX_HANDLE_LENGTH } from '@portal/shared';
+import { MAX_HANDLE_LENGTH, hasControlCharacter } from '@portal/shared';
 
 export interface ParsedHandle {
   handle: string;
@@ -10,14 +10,6 @@ export type HandleParse = ({ ok: true } & ParsedHandle) | { ok: false; message: 
 
 export const EXAMPLE_HANDLE = '88.118.8/EX-2024-000123';
 
-/** C0 and C1 control characters and DEL: never part of an identifier. */
-export function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
-  }
-  return false;
-}
 /** A Handle prefix: dot-separated labels (88.118.8, 20.500.12345, 0.NA). */
 const PREFIX = /^[0-9A-Za-z]+(\.[0-9A-Za-z]+)*$/;
 
@@ -41,22 +33,4 @@ export function parseHandle(input: string): HandleParse {
     return { ok: false, message: '标识后缀格式不正确：不能含有“.”或“..”路径段' };
   }
   return { ok: true, handle: input, prefix, suffix };
-}
-
-/** Prefixes this node registers: numeric labels as IDIS assigns them (88.118.8). */
-export const REGISTERED_PREFIX = /^\d{1,10}(\.\d{1,10}){1,7}$/;
-export const REGISTERED_PREFIX_MESSAGE = '标识前缀格式不正确：应为以点分隔的数字，如 88.118.8';
-
-export const MAX_SUFFIX_LENGTH = 128;
-/** Suffixes of records created here: characters that need no escaping in a URL or a CSV file. */
-const NEW_SUFFIX = /^[A-Za-z0-9][A-Za-z0-9._:()/-]*$/;
-export const NEW_SUFFIX_MESSAGE = `标识后缀只能包含字母、数字和 - _ . : / ( )，以字母或数字开头，最长 ${MAX_SUFFIX_LENGTH} 个字符`;
-
-/** A new record's suffix, or the reason it is refused. */
-export function checkNewSuffix(suffix: string): string | undefined {
-  if (!suffix) return '标识后缀不能为空';
-  if (suffix.length > MAX_SUFFIX_LENGTH || !NEW_SUFFIX.test(suffix) || suffix.includes('//')) return NEW_SUFFIX_MESSAGE;
-  if (suffix.split('/').some((segment) => segment === '.' || segment === '..' || segment === ''))
-    return '标识后缀格式不正确：不能含有“.”或“..”路径段';
-  return undefined;
 }

@@ -4,13 +4,13 @@ import {
   type IdentifierImportResult,
   MAX_HANDLE_LENGTH,
   MAX_IMPORT_ERRORS,
+  checkNewSuffix,
   type TemplateItem,
 } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { CsvDecoder, CsvReader, type CsvRow, importedCell } from './csv.js';
-import { checkNewSuffix } from './handle-syntax.js';
 import type { TemplateVersionInfo } from './handle-values.js';
 import { checkValues } from './template-items.js';
 

@@ -1,29 +1,24 @@
-import { HandleIndex, type TemplateItem, type TemplateItemInput } from '@portal/shared';
+import {
+  HandleIndex,
+  assignItemIndexes,
+  ID_TYPE_PATTERN,
+  MAX_ITEM_NAME,
+  MAX_TEMPLATE_ITEMS,
+  MAX_VALUE_LENGTH,
+  type TemplateItem,
+  type TemplateItemInput,
+  hasControlCharacter,
+  isReservedIdType,
+  requiredValueMessage,
+  textLength,
+  valueProblem,
+} from '@portal/shared';
 import { BadRequestError } from '../../lib/errors.js';
-import { hasControlCharacter } from './handle-syntax.js';
 
-export const MAX_TEMPLATE_ITEMS = 50;
-export const MAX_ITEM_NAME = 32;
-/** Longest value of one item (a Handle value may be larger; a label's text is not). */
-export const MAX_VALUE_LENGTH = 2000;
-const ID_TYPE = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const MAX_INDEX = 2_147_483_647;
 
 /** A stored item value: Handle index, type (the item's idType) and the text. */
 export type ItemValue = [index: number, type: string, value: string];
-
-/** Types the Handle System gives a meaning of its own (HS_ADMIN, HS_SITE…) and the template's own value. */
-function reservedType(idType: string): boolean {
-  const upper = idType.toUpperCase();
-  return upper.startsWith('HS_') || upper === 'TEMPLATE';
-}
-
-/** Characters (code points), as a person counts them. */
-export function textLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
 
 /**
  * Checks a template's items and completes them: trimmed names, a stable `idIndex` (the one the same
@@ -43,8 +38,9 @@ export function normaliseItems(input: readonly TemplateItemInput[], earlier: rea
       throw new BadRequestError(`第 ${i + 1} 个数据项：名称最长 ${MAX_ITEM_NAME} 个字符，且不能包含控制字符`);
     if (names.has(name)) throw new BadRequestError(`数据项名称“${name}”重复`);
     names.add(name);
-    if (!ID_TYPE.test(idType)) throw new BadRequestError(`数据项“${name}”的类型标识只能包含字母、数字和下划线，以字母开头，最长 64 个字符`);
-    if (reservedType(idType)) throw new BadRequestError(`类型标识“${idType}”为 Handle 系统保留，请换一个`);
+    if (!ID_TYPE_PATTERN.test(idType))
+      throw new BadRequestError(`数据项“${name}”的类型标识只能包含字母、数字和下划线，以字母开头，最长 64 个字符`);
+    if (isReservedIdType(idType)) throw new BadRequestError(`类型标识“${idType}”为 Handle 系统保留，请换一个`);
     if (types.has(idType.toLowerCase())) throw new BadRequestError(`类型标识“${idType}”重复`);
     types.add(idType.toLowerCase());
     if (raw.idIndex !== undefined) {
@@ -67,31 +63,8 @@ export function normaliseItems(input: readonly TemplateItemInput[], earlier: rea
     };
   });
   // Indexes of earlier versions stay with their idType, so a value keeps its Handle index across versions.
-  const earlierIndex = new Map(earlier.map((item) => [item.idType.toLowerCase(), item.idIndex]));
-  let next = Math.max(HandleIndex.FirstItem - 1, ...earlier.map((item) => item.idIndex), ...taken);
-  return items.map((item) => {
-    if (item.idIndex !== undefined) return { ...item, idIndex: item.idIndex };
-    const kept = earlierIndex.get(item.idType.toLowerCase());
-    if (kept !== undefined && !taken.has(kept)) {
-      taken.add(kept);
-      return { ...item, idIndex: kept };
-    }
-    do next++;
-    while (taken.has(next));
-    taken.add(next);
-    return { ...item, idIndex: next };
-  });
-}
-
-/** Why a value of `item` is refused, or undefined. */
-export function valueProblem(item: TemplateItem, value: string): string | undefined {
-  const length = textLength(value);
-  const { minLength, maxLength } = item.metadata;
-  if (hasControlCharacter(value)) return `“${item.name}”不能包含控制字符`;
-  if (length < Math.max(minLength, 1) || length > maxLength) {
-    return minLength > 1 ? `“${item.name}”长度应为 ${minLength}–${maxLength} 个字符` : `“${item.name}”最长 ${maxLength} 个字符`;
-  }
-  return undefined;
+  const indexes = assignItemIndexes(items, earlier);
+  return items.map((item, i) => ({ ...item, idIndex: indexes[i]! }));
 }
 
 export type ValuesCheck = { ok: true; values: ItemValue[] } | { ok: false; message: string };
@@ -114,7 +87,7 @@ export function checkValues(items: readonly TemplateItem[], values: Readonly<Rec
     // Own properties only: an idType such as "constructor" must not read Object.prototype.
     const value = Object.hasOwn(values, item.idType) ? (values[item.idType] ?? '').trim() : '';
     if (!value) {
-      if (item.required) return { ok: false, message: `“${item.name}”为必填项` };
+      if (item.required) return { ok: false, message: requiredValueMessage(item) };
       continue;
     }
     const problem = valueProblem(item, value);

@@ -81,6 +81,22 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
       expect((await call('GET', `/web-api/identity/v1/prefix/list?enterpriseId=${ruichi}`, operator)).json().data).toHaveLength(1);
     });
 
+    it('lists the enterprises a prefix can be assigned to, for operators only', async () => {
+      const list = await call('GET', '/web-api/identity/v1/enterprise/list', operator);
+      expect(list.statusCode).toBe(200);
+      expect(list.json().data).toEqual(
+        expect.arrayContaining([
+          { id: hengyue, name: '徐州恒岳重工机械有限公司', certificationStatus: 'certified' },
+          { id: ruichi, name: '常州瑞驰液压科技有限公司', certificationStatus: 'certified' },
+        ]),
+      );
+      for (const token of [admin, staff]) {
+        const denied = await call('GET', '/web-api/identity/v1/enterprise/list', token);
+        expect(denied.statusCode).toBe(403);
+        expect(denied.json()).toEqual({ code: 1, msg: '当前账号无权限' });
+      }
+    });
+
     it('operators assign, rename, move and delete prefixes; bad ones are refused and nothing is written', async () => {
       const before = await snapshot();
       for (const [body, status, msg] of [

@@ -1,0 +1,217 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Authority, MAX_HANDLE_LENGTH, checkNewSuffix } from '@portal/shared';
+import { Type } from 'typebox';
+import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
+import { BadRequestError, ConflictError } from '../../lib/errors.js';
+import type { TemplateVersionInfo } from './handle-values.js';
+import {
+  type IdentifierAdminOptions,
+  type Scope,
+  identifierAdminContext,
+  isUniqueViolation,
+  scopeOf,
+  tags,
+  toRecord,
+} from './identifier-admin-context.js';
+import { Empty, IdParams, RecordSchema, ValuesInput } from './identifier-admin-schemas.js';
+import { checkValues } from './template-items.js';
+
+/** Identifier records (identifier:record): paged list and search, create, edit and delete, values checked against the template. */
+const recordAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
+  const { db } = app.database;
+  const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(db, templates);
+  const canRecords = { preHandler: app.requireAuthority(Authority.IdentifierRecord) };
+
+  /** Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes` (index ranges, no scan). */
+  const searchRanges = (key: string, prefixes: readonly string[]) => [
+    ...(key.includes('/') ? [key] : []),
+    ...prefixes.map((p) => `${p}/${key}`),
+  ];
+
+  app.get(
+    '/web-api/identity/v1/record/page/list',
+    {
+      ...canRecords,
+      schema: {
+        tags,
+        summary: '标识分页列表（新的在前）：按前缀、模板筛选，按标识或后缀开头搜索',
+        querystring: Type.Object({
+          offset: Type.Integer({ minimum: 0, default: 0 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          prefix: Type.Optional(Type.String({ maxLength: 64 })),
+          templateId: Type.Optional(Type.Integer({ minimum: 1 })),
+          searchKey: Type.Optional(Type.String({ maxLength: MAX_HANDLE_LENGTH })),
+        }),
+        response: { 200: Envelope(Page(RecordSchema)), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const q = request.query;
+      const prefixName = q.prefix?.trim() || undefined;
+      let query = db
+        .selectFrom('idf_record')
+        .innerJoin('idf_prefix', 'idf_prefix.id', 'idf_record.prefix_id')
+        .innerJoin('idf_template', 'idf_template.id', 'idf_record.template_id');
+      let visible: string[];
+      if (prefixName) {
+        const prefix = await prefixFor(scope, prefixName, 'bad-request');
+        query = query.where('idf_record.prefix_id', '=', prefix.id);
+        visible = [prefix.prefix];
+      } else {
+        let prefixes = db.selectFrom('idf_prefix').select(['id', 'prefix']);
+        if (!scope.all) prefixes = prefixes.where('enterprise_id', '=', scope.enterpriseId ?? -1);
+        const rows = await prefixes.execute();
+        if (!scope.all) {
+          if (rows.length === 0) return ok({ rows: [], total: 0 });
+          query = query.where(
+            'idf_record.prefix_id',
+            'in',
+            rows.map((r) => r.id),
+          );
+        }
+        visible = rows.map((r) => r.prefix);
+      }
+      if (q.templateId !== undefined) query = query.where('idf_record.template_id', '=', q.templateId);
+      const key = q.searchKey?.trim();
+      if (key) {
+        const ranges = searchRanges(key, visible);
+        if (ranges.length === 0) return ok({ rows: [], total: 0 });
+        query = query.where((eb) =>
+          eb.or(ranges.map((from) => eb.and([eb('idf_record.handle', '>=', from), eb('idf_record.handle', '<', `${from}\uffff`)]))),
+        );
+      }
+      const [count, rows] = await Promise.all([
+        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        query
+          .selectAll('idf_record')
+          .select(['idf_prefix.prefix', 'idf_template.name as template_name'])
+          .orderBy('idf_record.id', 'desc')
+          .offset(q.offset)
+          .limit(q.limit)
+          .execute(),
+      ]);
+      return ok({ total: Number(count.n), rows: rows.map(toRecord) });
+    },
+  );
+
+  app.get(
+    '/web-api/identity/v1/record/:id',
+    {
+      ...canRecords,
+      schema: { tags, summary: '标识详情', params: IdParams, response: { 200: Envelope(RecordSchema), ...errorResponses } },
+    },
+    async (request) => ok(toRecord(await recordFor(scopeOf(request), request.params.id))),
+  );
+
+  /** The template's latest version, which must belong to `prefixId`. */
+  async function templateOfPrefix(scope: Scope, templateId: number, prefixId: number): Promise<TemplateVersionInfo> {
+    const template = await templateFor(scope, templateId, 'bad-request');
+    if (template.prefix_id !== prefixId) throw new BadRequestError('模板不属于该标识前缀');
+    return template.latest;
+  }
+
+  const checkedValues = (template: TemplateVersionInfo, values: Record<string, string>) => {
+    const checked = checkValues(template.items, values);
+    if (!checked.ok) throw new BadRequestError(checked.message);
+    return checked.values;
+  };
+
+  app.post(
+    '/web-api/identity/v1/record',
+    {
+      ...canRecords,
+      schema: {
+        tags,
+        summary: '新建标识：数据项按模板最新版本校验',
+        body: Type.Object({
+          prefix: Type.String({ maxLength: 64 }),
+          suffix: Type.String({ maxLength: MAX_HANDLE_LENGTH }),
+          templateId: Type.Integer({ minimum: 1 }),
+          values: ValuesInput,
+        }),
+        response: { 200: Envelope(RecordSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const prefix = await prefixFor(scope, request.body.prefix.trim(), 'bad-request');
+      const suffix = request.body.suffix.trim();
+      const suffixProblem = checkNewSuffix(suffix);
+      if (suffixProblem) throw new BadRequestError(suffixProblem);
+      const handle = `${prefix.prefix}/${suffix}`;
+      if (handle.length > MAX_HANDLE_LENGTH) throw new BadRequestError(`标识过长：最多 ${MAX_HANDLE_LENGTH} 个字符`);
+      const template = await templateOfPrefix(scope, request.body.templateId, prefix.id);
+      const values = checkedValues(template, request.body.values);
+      const now = new Date().toISOString();
+      let id: number;
+      try {
+        id = (
+          await db
+            .insertInto('idf_record')
+            .values({
+              handle,
+              prefix_id: prefix.id,
+              template_id: template.templateId,
+              template_version: template.version,
+              item_values: JSON.stringify(values),
+              created_at: now,
+              updated_at: now,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new ConflictError(`标识 ${handle} 已存在`);
+        throw err;
+      }
+      await audit(request, 'identifier.record.create', handle, `${template.name} v${template.version}`);
+      return ok(toRecord(await recordFor(scope, id)), '标识已创建');
+    },
+  );
+
+  app.put(
+    '/web-api/identity/v1/record/:id',
+    {
+      ...canRecords,
+      schema: {
+        tags,
+        summary: '修改标识的数据项（按所选模板的最新版本校验，记录随之升到该版本）',
+        params: IdParams,
+        body: Type.Object({ templateId: Type.Optional(Type.Integer({ minimum: 1 })), values: ValuesInput }),
+        response: { 200: Envelope(RecordSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      const existing = await recordFor(scope, request.params.id);
+      const template = await templateOfPrefix(scope, request.body.templateId ?? existing.template_id, existing.prefix_id);
+      const values = checkedValues(template, request.body.values);
+      await db
+        .updateTable('idf_record')
+        .set({
+          template_id: template.templateId,
+          template_version: template.version,
+          item_values: JSON.stringify(values),
+          updated_at: new Date().toISOString(),
+        })
+        .where('id', '=', existing.id)
+        .execute();
+      await audit(request, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
+      return ok(toRecord(await recordFor(scope, existing.id)), '标识已保存');
+    },
+  );
+
+  app.delete(
+    '/web-api/identity/v1/record/:id',
+    { ...canRecords, schema: { tags, summary: '删除标识', params: IdParams, response: { 200: Empty, ...errorResponses } } },
+    async (request) => {
+      const existing = await recordFor(scopeOf(request), request.params.id);
+      await db.deleteFrom('idf_record').where('id', '=', existing.id).execute();
+      await audit(request, 'identifier.record.delete', existing.handle);
+      return ok([], '标识已删除');
+    },
+  );
+};
+
+export default recordAdminRoutes;

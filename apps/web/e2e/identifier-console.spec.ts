@@ -1,0 +1,137 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.js';
+import { openConsole, sidebarMenu } from './console-helpers.js';
+
+/** A suffix no other run of this spec has used (each run starts on a fresh database, the two projects share it). */
+const unique = (head: string) => `${head}-${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1000)}`;
+
+/** The required items of the demo template 工程机械整机 (88.118.8). */
+const MACHINE = {
+  产品名称: '电动小型挖掘机',
+  产品型号: 'HY-E20E',
+  出厂编号: 'HYE20E2600001',
+  生产日期: '2026-03-18',
+  生产厂家: '徐州恒岳重工机械有限公司',
+  质保期: '24 个月',
+  售后电话: '400-820-8888',
+};
+
+const recordsTable = (page: Page) => page.locator('.console-page .ant-table');
+const rowOf = (page: Page, handle: string) => recordsTable(page).getByRole('row').filter({ hasText: handle });
+
+async function fillItems(form: Locator, values: Record<string, string>) {
+  for (const [label, value] of Object.entries(values)) await form.getByLabel(label, { exact: true }).fill(value);
+}
+
+test.describe('标识管理 in the console', () => {
+  test('staff registers an identifier under 88.118.8 and a visitor finds it with its values on /mark', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const suffix = unique('E2E');
+    const handle = `88.118.8/${suffix}`;
+    await openConsole(page, 'staff', '/console/identifier/record');
+    await expect(page).toHaveURL(/\/console\/identifier\/record$/);
+    await page.getByRole('button', { name: /新建标识/ }).click();
+    const form = page.getByRole('dialog', { name: '新建标识' });
+    await expect(form.getByText('88.118.8/', { exact: true })).toBeVisible();
+
+    // The client checks the template's rules before sending.
+    await form.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(form.getByText('“产品名称”为必填项')).toBeVisible();
+    await expect(form.getByText('标识后缀不能为空')).toBeVisible();
+    await form.getByLabel('生产日期', { exact: true }).fill('2026-3-18');
+    await form.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(form.getByText('“生产日期”长度应为 10–10 个字符')).toBeVisible();
+
+    await form.getByLabel('标识后缀').fill(suffix);
+    await fillItems(form, MACHINE);
+    await form.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('标识已创建')).toBeVisible();
+    await expect(form).toBeHidden();
+    const row = rowOf(page, handle);
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('电动小型挖掘机 · HY-E20E');
+
+    // The row's lookup opens the public page in a new window.
+    const [popup] = await Promise.all([page.waitForEvent('popup'), row.getByRole('link', { name: `在标识查询中查看 ${handle}` }).click()]);
+    await expect(popup).toHaveURL(`${baseURL}/mark?keyword=${encodeURIComponent(handle)}`);
+    await popup.close();
+
+    // A visitor (no session) finds it with the values.
+    const visitor = await browser.newContext({ baseURL });
+    const lookup = await visitor.newPage();
+    await lookup.goto(`/mark?keyword=${encodeURIComponent(handle)}`);
+    const result = lookup.getByRole('region', { name: '查询结果' });
+    await expect(result.getByRole('heading', { level: 2 })).toHaveText(handle);
+    const labels = await result.locator('.mark-result__field dt').allTextContents();
+    const values = await result.locator('.mark-result__field dd').allTextContents();
+    const shown = Object.fromEntries(labels.map((label, i) => [label, values[i]]));
+    expect(shown).toMatchObject(MACHINE);
+    await visitor.close();
+  });
+
+  test('a CSV import with one bad row reports its line number and keeps the good rows', async ({ page }) => {
+    const head = unique('CSV');
+    await openConsole(page, 'staff', '/console/identifier/record');
+    await page.getByRole('button', { name: /批量导入/ }).click();
+    const dialog = page.getByRole('dialog', { name: '批量导入标识' });
+    await expect(dialog.getByText('88.118.8 · 工程机械整机（v1）')).toBeVisible();
+    const csv = [
+      '标识后缀,产品名称,产品型号,出厂编号,生产日期,生产厂家,质保期,售后电话',
+      `${head}-1,轮式装载机,HY-L30,HYL30260001,2026-01-05,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
+      `${head}-2,轮式装载机,HY-L30,HYL30260002,2026-1-5,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
+      `${head}-3,轮式装载机,HY-L50,HYL50260003,2026-01-07,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
+    ].join('\r\n');
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'loaders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByRole('button', { name: /开始导入/ }).click();
+
+    const summary = dialog.getByLabel('导入结果');
+    await expect(summary.locator('.ant-statistic')).toHaveText([/数据行\s*3/, /成功导入\s*2/, /失败\s*1/]);
+    const bad = summary.getByRole('row').filter({ hasText: '“生产日期”长度应为 10–10 个字符' });
+    await expect(bad.getByRole('cell').first()).toHaveText('3');
+    await dialog.getByRole('button', { name: /完\s*成/ }).click();
+
+    await page.getByPlaceholder('按标识或后缀开头搜索').fill(head);
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect(recordsTable(page).locator('tbody tr.ant-table-row')).toHaveCount(2);
+    await expect(rowOf(page, `88.118.8/${head}-1`)).toHaveCount(1);
+    await expect(rowOf(page, `88.118.8/${head}-3`)).toHaveCount(1);
+    await expect(rowOf(page, `88.118.8/${head}-2`)).toHaveCount(0);
+  });
+
+  test('staff does not see 前缀与模板 and its address goes to /403', async ({ page }) => {
+    await openConsole(page, 'staff');
+    await sidebarMenu(page).getByText('标识管理').click();
+    await expect(sidebarMenu(page)).toContainText('标识记录');
+    await expect(sidebarMenu(page)).not.toContainText('前缀与模板');
+    await page.goto('/console/identifier/template');
+    await expect(page).toHaveURL(/\/403$/);
+    await expect(page.getByText('当前账号无权限')).toBeVisible();
+  });
+});
+
+test.describe('标识管理 on a phone', () => {
+  test('the record page lists identifiers and the create form fits the screen @mobile', async ({ page }) => {
+    await openConsole(page, 'staff', '/console/identifier/record');
+    await expect(recordsTable(page).locator('tbody tr.ant-table-row').first()).toBeVisible();
+    // No sideways scrolling of the page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.getByRole('button', { name: /新建标识/ }).click();
+    const form = page.getByRole('dialog', { name: '新建标识' });
+    await expect(form.getByLabel('产品名称', { exact: true })).toBeVisible();
+    // The drawer slides in: measure once it has arrived.
+    await expect.poll(async () => (await form.boundingBox())?.x).toBe(0);
+    expect((await form.boundingBox())?.width).toBeLessThanOrEqual(375);
+    for (const field of [
+      form.getByLabel('标识后缀'),
+      form.getByLabel('产品名称', { exact: true }),
+      form.getByRole('button', { name: /保\s*存/ }),
+    ]) {
+      const b = await field.boundingBox();
+      expect(b && b.x >= 0 && b.x + b.width <= 375, await field.evaluate((el) => el.outerHTML.slice(0, 80))).toBe(true);
+    }
+    expect(await form.locator('.ant-drawer-body').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  });
+});

@@ -1,0 +1,88 @@
+import type { IdentifierPrefix, IdentifierRecord, IdentifierTemplate, IdentifierTemplateVersion, TemplateItem } from '@portal/shared';
+
+const item = (name: string, idType: string, idIndex: number, required: boolean, minLength: number, maxLength: number): TemplateItem => ({
+  name,
+  idType,
+  idIndex,
+  required,
+  state: 1,
+  metadata: { type: 'string', minLength, maxLength },
+});
+
+/** Two required items with length rules, an optional one and a retired one. */
+export const ITEMS: TemplateItem[] = [
+  item('产品名称', 'productName', 2000, true, 1, 20),
+  item('出厂编号', 'serialNumber', 2001, true, 4, 12),
+  item('颜色', 'color', 2002, false, 1, 8),
+  { ...item('旧型号', 'oldModel', 2003, false, 1, 8), state: 0 },
+];
+
+export const HENGYUE: IdentifierPrefix = {
+  id: 1,
+  prefix: '88.118.8',
+  name: '恒岳重工工程机械产品标识',
+  enterpriseId: 1,
+  enterpriseName: '徐州恒岳重工机械有限公司',
+  templateCount: 2,
+  recordCount: 1,
+  createdAt: '2026-01-03 09:30:00',
+  updatedAt: '2026-01-03 09:30:00',
+};
+
+export const RUICHI: IdentifierPrefix = {
+  ...HENGYUE,
+  id: 2,
+  prefix: '88.118.16',
+  name: '瑞驰液压元件产品标识',
+  enterpriseId: 2,
+  enterpriseName: '常州瑞驰液压科技有限公司',
+  templateCount: 0,
+  recordCount: 0,
+};
+
+export const MACHINES: IdentifierTemplate = {
+  id: 5,
+  prefix: '88.118.8',
+  name: '工程机械整机',
+  version: 2,
+  items: ITEMS,
+  recordCount: 1,
+  createdAt: '2026-01-03 09:30:00',
+  updatedAt: '2026-02-01 10:00:00',
+};
+
+export const PARTS: IdentifierTemplate = {
+  ...MACHINES,
+  id: 6,
+  name: '配件',
+  version: 1,
+  items: [item('配件名称', 'partName', 2000, true, 1, 32)],
+  recordCount: 0,
+};
+
+/** Written with version 1; has a value of the item retired since. */
+export const RECORD: IdentifierRecord = {
+  id: 9,
+  handle: '88.118.8/EX-1',
+  prefix: '88.118.8',
+  suffix: 'EX-1',
+  templateId: 5,
+  templateName: '工程机械整机',
+  templateVersion: 1,
+  values: { productName: '中型履带式液压挖掘机', serialNumber: 'HYE2150001', oldModel: 'E215' },
+  createdAt: '2026-01-05 08:00:00',
+  updatedAt: '2026-01-05 08:00:00',
+};
+
+export const VERSIONS: IdentifierTemplateVersion[] = [
+  { templateId: 5, version: 2, name: '工程机械整机', items: ITEMS, createdAt: '2026-02-01 10:00:00', createdBy: 'admin' },
+  {
+    templateId: 5,
+    version: 1,
+    name: '工程机械整机',
+    // "weight" (2009) was dropped in version 2: a new item goes after it.
+    items: [...ITEMS.slice(0, 2), item('整机重量', 'weight', 2009, false, 1, 16)],
+    createdAt: '2026-01-03 09:30:00',
+    createdBy: 'operator',
+  },
+];

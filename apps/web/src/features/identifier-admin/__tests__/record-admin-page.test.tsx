@@ -1,0 +1,268 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Modal } from 'antd';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { saveBlob } from '@/lib/download';
+import { useSessionStore } from '@/stores/session-store';
+import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { renderWithProviders } from '@/testing/render';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { RecordAdminPage } from '../components/record-admin-page';
+import { HENGYUE, MACHINES, PARTS, RECORD, RUICHI } from './fixtures';
+
+const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const RECORDS = '/web-api/identity/v1/record';
+
+beforeEach(() => {
+  installRuntimeConfig();
+  useSessionStore.setState({ authorities: ['identifier', 'identifier:record'] });
+  fake.api = createFakeApi({
+    'GET /web-api/identity/v1/prefix/list': [HENGYUE],
+    'GET /web-api/identity/v1/template/list': [MACHINES, PARTS],
+    [`GET ${RECORDS}/page/list`]: [{ rows: [RECORD], total: 1 }],
+    [`POST ${RECORDS}`]: (body) => [{ ...RECORD, id: 10, ...(body as object) }],
+    [`PUT ${RECORDS}/9`]: [RECORD],
+    [`DELETE ${RECORDS}/9`]: [],
+    [`POST ${RECORDS}/import`]: [{ total: 3, imported: 2, failed: 1, errors: [{ line: 3, message: '“出厂编号”长度应为 4–12 个字符' }] }],
+  });
+  vi.mocked(saveBlob).mockClear();
+});
+afterEach(() => {
+  Modal.destroyAll();
+  useSessionStore.getState().clear();
+});
+
+const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${RECORDS}/page/list`).map(([, config]) => config?.params);
+const fieldErrors = (root: HTMLElement) => Array.from(root.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
+const drawer = (title: string) =>
+  waitFor(() => {
+    const heading = Array.from(document.querySelectorAll('.ant-drawer-title')).find((t) => t.textContent === title);
+    const panel = heading?.closest<HTMLElement>('.ant-drawer');
+    if (!panel) throw new Error(`the drawer ${title} has not opened`);
+    return panel;
+  });
+const dialog = (title: string) =>
+  waitFor(() => {
+    const heading = Array.from(document.querySelectorAll('.ant-modal-title')).find((t) => t.textContent === title);
+    const modal = heading?.closest<HTMLElement>('.ant-modal');
+    if (!modal) throw new Error(`the dialog ${title} has not opened`);
+    return modal;
+  });
+
+/** Picks `label` in the antd Select inside `root` whose field is labelled `field`. */
+async function pick(root: HTMLElement, selector: string, label: string) {
+  const select = root.querySelector<HTMLElement>(selector);
+  if (!select) throw new Error(`no select ${selector}`);
+  fireEvent.mouseDown(select.querySelector('.ant-select-selector, .ant-select-content') ?? select);
+  const option = await waitFor(() => {
+    const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-select-item-option')).find((o) => o.textContent === label);
+    if (!found) throw new Error(`no option ${label}`);
+    return found;
+  });
+  fireEvent.click(option);
+}
+
+describe('标识记录 list', () => {
+  it('shows the records page 1 at 20 a page, searches from page 1, and links each handle to the public lookup in a new window', async () => {
+    renderWithProviders(<RecordAdminPage />);
+    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
+    expect(within(row).getByText('中型履带式液压挖掘机 · HYE2150001')).toBeTruthy();
+    // Written with v1 while the template is at v2.
+    expect(within(row).getByText('v1')).toBeTruthy();
+    const lookup = within(row).getByRole('link', { name: '在标识查询中查看 88.118.8/EX-1' });
+    expect(lookup.getAttribute('href')).toBe('/mark?keyword=88.118.8%2FEX-1');
+    expect(lookup.getAttribute('target')).toBe('_blank');
+    expect(lookup.getAttribute('rel')).toContain('noopener');
+    expect(screen.getByText('共 1 条')).toBeTruthy();
+
+    fireEvent.change(screen.getByPlaceholderText('按标识或后缀开头搜索'), { target: { value: ' EX-1 ' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, searchKey: 'EX-1' }));
+  });
+
+  it('deletes only after the confirm dialog', async () => {
+    renderWithProviders(<RecordAdminPage />);
+    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
+    expect(fake.api!.delete).not.toHaveBeenCalled();
+    const confirm = (await screen.findByText(/确定删除标识 88\.118\.8\/EX-1 吗/)).closest('.ant-modal') as HTMLElement;
+    fireEvent.click(within(confirm).getByRole('button', { name: /删\s*除/ }));
+    await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${RECORDS}/9`));
+  });
+
+  it('hides the write actions from an account with only read access to identifiers', async () => {
+    useSessionStore.setState({ authorities: ['identifier', 'identifier:template'] });
+    renderWithProviders(<RecordAdminPage />);
+    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    expect(screen.queryByRole('button', { name: /新建标识/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /批量导入/ })).toBeNull();
+    expect(within(row).queryByRole('button', { name: /编\s*辑/ })).toBeNull();
+    expect(within(row).getByRole('link', { name: /在标识查询中查看/ })).toBeTruthy();
+  });
+});
+
+describe('标识记录 form generated from the template', () => {
+  it('has one field per item in use, checks required items and lengths before sending, then sends the trimmed values', async () => {
+    renderWithProviders(<RecordAdminPage />);
+    await screen.findByText('88.118.8/EX-1');
+    fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
+    const panel = await drawer('新建标识');
+    // The first prefix and its first template are preselected; the retired item is not offered.
+    await within(panel).findByLabelText('产品名称');
+    expect(within(panel).getByLabelText('出厂编号')).toBeTruthy();
+    expect(within(panel).getByLabelText('颜色')).toBeTruthy();
+    expect(within(panel).queryByLabelText('旧型号')).toBeNull();
+    expect(within(panel).getByText('88.118.8/')).toBeTruthy();
+    expect(within(panel).getByText('serialNumber · 4–12 个字符')).toBeTruthy();
+
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(fieldErrors(panel)).toEqual(['标识后缀不能为空', '“产品名称”为必填项', '“出厂编号”为必填项']));
+
+    fireEvent.change(within(panel).getByLabelText('标识后缀'), { target: { value: '-bad' } });
+    fireEvent.change(within(panel).getByLabelText('产品名称'), { target: { value: '挖'.repeat(21) } });
+    fireEvent.change(within(panel).getByLabelText('出厂编号'), { target: { value: 'HY1' } });
+    fireEvent.change(within(panel).getByLabelText('颜色'), { target: { value: '黄色黄色黄色黄色黄' } });
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() =>
+      expect(fieldErrors(panel)).toEqual([
+        '标识后缀只能包含字母、数字和 - _ . : / ( )，以字母或数字开头，最长 128 个字符',
+        '“产品名称”最长 20 个字符',
+        '“出厂编号”长度应为 4–12 个字符',
+        '“颜色”最长 8 个字符',
+      ]),
+    );
+    expect(fake.api!.post).not.toHaveBeenCalled();
+
+    fireEvent.change(within(panel).getByLabelText('标识后缀'), { target: { value: ' EX-2 ' } });
+    fireEvent.change(within(panel).getByLabelText('产品名称'), { target: { value: ' 轮式装载机 ' } });
+    fireEvent.change(within(panel).getByLabelText('出厂编号'), { target: { value: 'HYL500002' } });
+    fireEvent.change(within(panel).getByLabelText('颜色'), { target: { value: '' } });
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(fake.api!.post).toHaveBeenCalledTimes(1));
+    expect(fake.api!.post.mock.calls[0]).toEqual([
+      RECORDS,
+      { prefix: '88.118.8', suffix: 'EX-2', templateId: 5, values: { productName: '轮式装载机', serialNumber: 'HYL500002' } },
+    ]);
+  });
+
+  it('shows the server’s refusal in the form and keeps it open', async () => {
+    fake.api!.routes[`POST ${RECORDS}`] = () => {
+      throw new ApiError('标识 88.118.8/EX-1 已存在', 1, 409);
+    };
+    renderWithProviders(<RecordAdminPage />);
+    await screen.findByText('88.118.8/EX-1');
+    fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
+    const panel = await drawer('新建标识');
+    fireEvent.change(await within(panel).findByLabelText('标识后缀'), { target: { value: 'EX-1' } });
+    fireEvent.change(within(panel).getByLabelText('产品名称'), { target: { value: '挖掘机' } });
+    fireEvent.change(within(panel).getByLabelText('出厂编号'), { target: { value: 'HY0001' } });
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    expect(await within(panel).findByText('标识 88.118.8/EX-1 已存在')).toBeTruthy();
+    expect(within(panel).getByLabelText('产品名称')).toBeTruthy();
+  });
+
+  it('edits a record with the template’s latest items, saying it moves to that version and what it drops', async () => {
+    renderWithProviders(<RecordAdminPage />);
+    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
+    const panel = await drawer('编辑标识 88.118.8/EX-1');
+    expect(((await within(panel).findByLabelText('产品名称')) as HTMLInputElement).value).toBe('中型履带式液压挖掘机');
+    expect(within(panel).getByText('该标识按 v1 写入，保存后按当前版本 v2 校验并升级。')).toBeTruthy();
+    expect(within(panel).getByText('所选模板中没有或已停用这些数据项，保存后不再保留：旧型号')).toBeTruthy();
+    fireEvent.change(within(panel).getByLabelText('颜色'), { target: { value: '黄色' } });
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() =>
+      expect(fake.api!.put).toHaveBeenCalledWith(`${RECORDS}/9`, {
+        templateId: 5,
+        values: { productName: '中型履带式液压挖掘机', serialNumber: 'HYE2150001', color: '黄色' },
+      }),
+    );
+  });
+});
+
+describe('标识记录 CSV', () => {
+  it('imports the picked file for the picked template and shows the summary with the bad rows’ line numbers', async () => {
+    renderWithProviders(<RecordAdminPage />);
+    await screen.findByText('88.118.8/EX-1');
+    fireEvent.click(screen.getByRole('button', { name: /批量导入/ }));
+    const modal = await dialog('批量导入标识');
+    const start = () => within(modal).getByRole('button', { name: /开始导入/ }) as HTMLButtonElement;
+    expect(start().disabled).toBe(true);
+    await pick(modal, '.ant-select', '88.118.8 · 工程机械整机（v2）');
+
+    // The header-only import file of the chosen template.
+    fireEvent.click(within(modal).getByRole('button', { name: /下载导入模板/ }));
+    const [template, templateName] = vi.mocked(saveBlob).mock.calls[0]!;
+    expect(await template.text()).toBe('\uFEFF标识后缀,产品名称,出厂编号,颜色\r\n');
+    expect(templateName).toBe('标识导入模板-88.118.8-工程机械整机.csv');
+
+    // The upload control renders a fresh input after each pick.
+    const input = () => modal.querySelector('input[type=file]') as HTMLInputElement;
+    fireEvent.change(input(), { target: { files: [new File(['x'], 'machines.xlsx')] } });
+    expect(await within(modal).findByText('请选择 CSV 文件（.csv）')).toBeTruthy();
+    const csv = new File(['标识后缀,产品名称,出厂编号\r\nEX-7,挖掘机,HY0007\r\nEX-8,挖掘机,HY\r\nEX-9,挖掘机,HY0009\r\n'], 'machines.csv', {
+      type: 'text/csv',
+    });
+    fireEvent.change(input(), { target: { files: [csv] } });
+    await waitFor(() => expect(start().disabled).toBe(false));
+    fireEvent.click(start());
+
+    await waitFor(() => expect(fake.api!.post).toHaveBeenCalledTimes(1));
+    const [url, body, config] = fake.api!.post.mock.calls[0]!;
+    expect(url).toBe(`${RECORDS}/import`);
+    expect(config?.params).toEqual({ templateId: 5 });
+    expect((body as FormData).get('file')).toBeInstanceOf(File);
+    expect(((body as FormData).get('file') as File).name).toBe('machines.csv');
+
+    const summary = await within(modal).findByLabelText('导入结果');
+    const stats = Array.from(summary.querySelectorAll('.ant-statistic'), (s) => s.textContent);
+    expect(stats).toEqual(['数据行3', '成功导入2', '失败1']);
+    const errorRow = within(summary).getByText('“出厂编号”长度应为 4–12 个字符').closest('tr') as HTMLElement;
+    expect(within(errorRow).getByText('3')).toBeTruthy();
+    expect(within(summary).getByText('2 行已导入，1 行未导入，原因见下表。修改后只需重新导入这些行。')).toBeTruthy();
+    expect(within(summary).getByText('工程机械整机 · machines.csv')).toBeTruthy();
+  });
+
+  it('exports the filtered template with the token-carrying client; without a template filter it cannot choose', async () => {
+    renderWithProviders(<RecordAdminPage />);
+    await screen.findByText('88.118.8/EX-1');
+    const exportButton = () => screen.getByRole('button', { name: /导出 CSV/ }) as HTMLButtonElement;
+    // Two templates and none filtered: which one to export is unknown.
+    expect(exportButton().disabled).toBe(true);
+
+    await pick(document.body, '.console-page__filters .ant-form-item:nth-child(3) .ant-select', '工程机械整机');
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, templateId: 5 }));
+    await waitFor(() => expect(exportButton().disabled).toBe(false));
+    fireEvent.click(exportButton());
+    await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
+    expect(fake.api!.blob).toHaveBeenCalledWith(`${RECORDS}/export`, expect.objectContaining({ params: { templateId: 5 } }));
+    expect(vi.mocked(saveBlob).mock.calls[0]![1]).toMatch(/^标识-工程机械整机-\d{14}\.csv$/);
+  });
+});
+
+describe('标识记录 operator vs enterprise view', () => {
+  it('operators see every enterprise’s prefixes named with the enterprise; enterprise staff see theirs without', async () => {
+    fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE, RUICHI];
+    useSessionStore.setState({ authorities: ['identifier', 'identifier:record', 'identifier:all-enterprises'] });
+    const { unmount } = renderWithProviders(<RecordAdminPage />);
+    await screen.findByText('88.118.8/EX-1');
+    await pick(
+      document.body,
+      '.console-page__filters .ant-form-item:nth-child(2) .ant-select',
+      '88.118.16 瑞驰液压元件产品标识（常州瑞驰液压科技有限公司）',
+    );
+    unmount();
+
+    fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE];
+    useSessionStore.setState({ authorities: ['identifier', 'identifier:record'] });
+    renderWithProviders(<RecordAdminPage />);
+    await screen.findByText('88.118.8/EX-1');
+    await pick(document.body, '.console-page__filters .ant-form-item:nth-child(2) .ant-select', '88.118.8 恒岳重工工程机械产品标识');
+  });
+});

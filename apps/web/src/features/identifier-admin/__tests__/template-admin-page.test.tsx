@@ -1,0 +1,225 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Modal } from 'antd';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApiClient, typed } from '@/lib/api-client';
+import { notify } from '@/lib/notify';
+import { useSessionStore } from '@/stores/session-store';
+import { type FakeApi, createFakeAdapter, createFakeApi } from '@/testing/fake-api';
+import { renderWithProviders } from '@/testing/render';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { TemplateAdminPage } from '../components/template-admin-page';
+import { HENGYUE, MACHINES, PARTS, RUICHI, VERSIONS } from './fixtures';
+
+const fake = vi.hoisted(() => ({ api: undefined as unknown }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const OPERATOR = ['identifier', 'identifier:template', 'identifier:record', 'identifier:all-enterprises'];
+const ENTERPRISE_ADMIN = ['identifier', 'identifier:template', 'identifier:record'];
+const api = () => fake.api as FakeApi;
+
+beforeEach(() => {
+  installRuntimeConfig();
+  vi.mocked(notify.success).mockClear();
+  vi.mocked(notify.error).mockClear();
+  useSessionStore.setState({ authorities: ENTERPRISE_ADMIN });
+  fake.api = createFakeApi({
+    'GET /web-api/identity/v1/prefix/list': [HENGYUE],
+    'GET /web-api/identity/v1/template/list': [MACHINES, PARTS, { ...PARTS, id: 7, prefix: '88.118.16', name: '液压元件' }],
+    'GET /web-api/identity/v1/template/5/version/list': VERSIONS,
+    'GET /web-api/identity/v1/enterprise/list': [
+      { id: 1, name: '徐州恒岳重工机械有限公司', certificationStatus: 'certified' },
+      { id: 2, name: '常州瑞驰液压科技有限公司', certificationStatus: 'certified' },
+      { id: 4, name: '新注册企业', certificationStatus: 'pending' },
+    ],
+    'POST /web-api/identity/v1/prefix': [HENGYUE],
+    'POST /web-api/identity/v1/template': (body) => [{ ...MACHINES, id: 8, ...(body as object) }],
+    'PUT /web-api/identity/v1/template/5': [{ ...MACHINES, version: 3 }],
+  });
+});
+afterEach(() => {
+  Modal.destroyAll();
+  useSessionStore.getState().clear();
+});
+
+const fieldErrors = (root: HTMLElement) => Array.from(root.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
+const overlay = (kind: 'drawer' | 'modal', title: string) =>
+  waitFor(() => {
+    const heading = Array.from(document.querySelectorAll(`.ant-${kind}-title`)).find((t) => t.textContent?.startsWith(title));
+    const root = heading?.closest<HTMLElement>(`.ant-${kind}`);
+    if (!root) throw new Error(`${title} has not opened`);
+    return root;
+  });
+const section = (name: string) => screen.findByRole('region', { name });
+const rowsOf = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLElement>('[data-testid="template-item-row"]'));
+const indexTexts = (root: HTMLElement) =>
+  rowsOf(root).map((r) => r.querySelector('.template-items__index')?.textContent?.replace(/索引/, '').trim());
+
+describe('前缀与模板: operator vs enterprise view', () => {
+  it('an enterprise administrator sees their prefixes read-only, without the enterprise column', async () => {
+    renderWithProviders(<TemplateAdminPage />);
+    const prefixes = await section('标识前缀');
+    await within(prefixes).findByText('88.118.8');
+    expect(within(prefixes).queryByRole('columnheader', { name: '所属企业' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /分配前缀/ })).toBeNull();
+    expect(within(prefixes).queryByRole('button', { name: /编\s*辑/ })).toBeNull();
+    // Templates of the (only) prefix, not another prefix's.
+    const templates = await section('元数据模板');
+    expect(within(templates).getByText('工程机械整机')).toBeTruthy();
+    expect(within(templates).getByText('配件')).toBeTruthy();
+    expect(within(templates).queryByText('液压元件')).toBeNull();
+    expect(within(templates).getByRole('button', { name: /新建模板/ })).toBeTruthy();
+    expect(api().get).not.toHaveBeenCalledWith('/web-api/identity/v1/enterprise/list', undefined);
+  });
+
+  it('an operator sees every enterprise, switches prefix, and assigns a prefix checked before sending', async () => {
+    useSessionStore.setState({ authorities: OPERATOR });
+    api().routes['GET /web-api/identity/v1/prefix/list'] = [RUICHI, HENGYUE];
+    renderWithProviders(<TemplateAdminPage />);
+    const prefixes = await section('标识前缀');
+    await within(prefixes).findByText('88.118.16');
+    expect(within(prefixes).getByRole('columnheader', { name: '所属企业' })).toBeTruthy();
+    expect(within(prefixes).getByText('常州瑞驰液压科技有限公司')).toBeTruthy();
+    expect(within(await section('元数据模板')).getByText('液压元件')).toBeTruthy();
+    fireEvent.click(within(prefixes).getByText('88.118.8'));
+    expect(await within(await section('元数据模板')).findByText('工程机械整机')).toBeTruthy();
+    expect(within(await section('元数据模板')).queryByText('液压元件')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: /分配前缀/ }));
+    const modal = await overlay('modal', '分配标识前缀');
+    fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(fieldErrors(modal)).toEqual(['请输入标识前缀', '请输入前缀名称', '请选择所属企业']));
+    fireEvent.change(within(modal).getByLabelText('标识前缀'), { target: { value: 'abc' } });
+    await waitFor(() => expect(fieldErrors(modal)[0]).toBe('标识前缀格式不正确：应为以点分隔的数字，如 88.118.8'));
+    expect(api().post).not.toHaveBeenCalled();
+
+    fireEvent.change(within(modal).getByLabelText('标识前缀'), { target: { value: ' 88.118.20 ' } });
+    fireEvent.change(within(modal).getByLabelText('前缀名称'), { target: { value: '新企业产品标识' } });
+    fireEvent.mouseDown(modal.querySelector('.ant-select .ant-select-content, .ant-select .ant-select-selector') ?? modal);
+    fireEvent.click(await screen.findByText('新注册企业（待认证）'));
+    fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() =>
+      expect(api().post).toHaveBeenCalledWith('/web-api/identity/v1/prefix', {
+        prefix: '88.118.20',
+        name: '新企业产品标识',
+        enterpriseId: 4,
+      }),
+    );
+  });
+});
+
+describe('前缀与模板: templates', () => {
+  it('shows each template’s version and its history', async () => {
+    renderWithProviders(<TemplateAdminPage />);
+    const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('v2')).toBeTruthy();
+    expect(within(row).getByText('3 项在用，1 项停用')).toBeTruthy();
+    fireEvent.click(within(row).getByText('历史'));
+    const history = await overlay('drawer', '「工程机械整机」的版本历史');
+    expect(await within(history).findByText('v1')).toBeTruthy();
+    expect(within(history).getByText('当前')).toBeTruthy();
+    expect(within(history).getByText(/2026-01-03 09:30:00 · operator · 3 个数据项/)).toBeTruthy();
+  });
+
+  it('creates a template: indexes from 2000 in order, every item checked with the server’s words before sending', async () => {
+    renderWithProviders(<TemplateAdminPage />);
+    await within(await section('元数据模板')).findByText('工程机械整机');
+    fireEvent.click(screen.getByRole('button', { name: /新建模板/ }));
+    const panel = await overlay('drawer', '新建模板');
+    fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
+    fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
+    await waitFor(() => expect(rowsOf(panel)).toHaveLength(3));
+    expect(indexTexts(panel)).toEqual(['2000 新', '2001 新', '2002 新']);
+
+    fireEvent.change(within(panel).getByLabelText('第 1 项 名称'), { target: { value: '产品名称' } });
+    fireEvent.change(within(panel).getByLabelText('第 1 项 类型标识'), { target: { value: 'productName' } });
+    fireEvent.change(within(panel).getByLabelText('第 2 项 名称'), { target: { value: '产品名称' } });
+    fireEvent.change(within(panel).getByLabelText('第 2 项 类型标识'), { target: { value: 'HS_ADMIN' } });
+    fireEvent.change(within(panel).getByLabelText('第 3 项 类型标识'), { target: { value: '型号' } });
+    fireEvent.change(within(panel).getByLabelText('第 3 项 最小长度'), { target: { value: '9' } });
+    fireEvent.change(within(panel).getByLabelText('第 3 项 最大长度'), { target: { value: '3' } });
+    fireEvent.click(within(panel).getByRole('button', { name: /创建模板/ }));
+    await waitFor(() =>
+      expect(fieldErrors(panel)).toEqual([
+        '请输入模板名称',
+        '数据项名称“产品名称”重复',
+        '类型标识“HS_ADMIN”为 Handle 系统保留，请换一个',
+        '请输入数据项名称',
+        '类型标识只能包含字母、数字和下划线，以字母开头，最长 64 个字符',
+        '最小长度不能大于最大长度',
+      ]),
+    );
+    expect(api().post).not.toHaveBeenCalled();
+
+    fireEvent.change(within(panel).getByLabelText('模板名称'), { target: { value: ' 整机 ' } });
+    fireEvent.change(within(panel).getByLabelText('第 2 项 名称'), { target: { value: '产品型号' } });
+    fireEvent.change(within(panel).getByLabelText('第 2 项 类型标识'), { target: { value: 'productModel' } });
+    fireEvent.click(within(panel).getByRole('button', { name: '第 3 项 删除' }));
+    await waitFor(() => expect(rowsOf(panel)).toHaveLength(2));
+    fireEvent.click(within(panel).getByRole('button', { name: /创建模板/ }));
+    await waitFor(() => expect(api().post).toHaveBeenCalledTimes(1));
+    expect(api().post.mock.calls[0]).toEqual([
+      '/web-api/identity/v1/template',
+      {
+        prefix: '88.118.8',
+        name: '整机',
+        items: [
+          { name: '产品名称', idType: 'productName', required: true, state: 1, metadata: { type: 'string', minLength: 0, maxLength: 64 } },
+          {
+            name: '产品型号',
+            idType: 'productModel',
+            required: false,
+            state: 1,
+            metadata: { type: 'string', minLength: 0, maxLength: 64 },
+          },
+        ],
+      },
+    ]);
+    expect(notify.success).toHaveBeenCalled();
+  });
+
+  it('edits a template into a new version: existing items keep their index and type, a new one goes after every index ever used', async () => {
+    renderWithProviders(<TemplateAdminPage />);
+    const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
+    const panel = await overlay('drawer', '编辑模板「工程机械整机」');
+    expect(within(panel).getByText('当前版本 v2')).toBeTruthy();
+    expect((within(panel).getByLabelText('第 1 项 类型标识') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
+    // Version 1 had index 2009: the new item gets 2010 once the history has loaded.
+    await waitFor(() => expect(indexTexts(panel)).toEqual(['2000', '2001', '2002', '2003', '2010 新']));
+    fireEvent.change(within(panel).getByLabelText('第 5 项 名称'), { target: { value: '发动机型号' } });
+    fireEvent.change(within(panel).getByLabelText('第 5 项 类型标识'), { target: { value: 'engineModel' } });
+    fireEvent.click(within(panel).getByRole('switch', { name: '第 3 项 在用' }));
+    fireEvent.click(within(panel).getByRole('button', { name: '第 5 项 上移' }));
+    fireEvent.click(within(panel).getByRole('button', { name: /保存为新版本/ }));
+    await waitFor(() => expect(api().put).toHaveBeenCalledTimes(1));
+    const [url, body] = api().put.mock.calls[0]!;
+    expect(url).toBe('/web-api/identity/v1/template/5');
+    const items = (body as { items: { idType: string; idIndex?: number; state: number }[] }).items;
+    expect(items.map((i) => [i.idType, i.idIndex, i.state])).toEqual([
+      ['productName', 2000, 1],
+      ['serialNumber', 2001, 1],
+      ['color', 2002, 0],
+      ['engineModel', undefined, 1],
+      ['oldModel', 2003, 0],
+    ]);
+  });
+
+  it('shows the server’s refusal to delete a template that records use', async () => {
+    // The app's own client over an in-memory server, so the toast is the one the user sees.
+    const server = createFakeAdapter((method, path) => {
+      if (method === 'DELETE') return { status: 409, body: { code: 1, msg: '该模板下还有标识，不能删除' } };
+      return { body: { code: 20200, msg: '操作成功', data: path.endsWith('/prefix/list') ? [HENGYUE] : [MACHINES] } };
+    });
+    fake.api = typed(createApiClient({ baseURL: '', tokenUrl: () => '/web/portal/oauth/token', adapter: server.adapter }));
+    renderWithProviders(<TemplateAdminPage />);
+    const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
+    const confirm = (await screen.findByText(/确定删除模板「工程机械整机」/)).closest('.ant-modal') as HTMLElement;
+    fireEvent.click(within(confirm).getByRole('button', { name: /删\s*除/ }));
+    await waitFor(() => expect(notify.error).toHaveBeenCalledWith('该模板下还有标识，不能删除', 3));
+    expect(server.requests).toContainEqual({ method: 'DELETE', path: '/web-api/identity/v1/template/5' });
+    expect(notify.success).not.toHaveBeenCalled();
+  });
+});
