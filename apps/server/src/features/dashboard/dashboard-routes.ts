@@ -38,7 +38,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/web-api/console/v1/dashboard',
     {
-      preHandler: app.requireAuthority(Authority.Dashboard),
+      onRequest: app.requireAuthority(Authority.Dashboard),
       schema: { tags: ['console'], summary: '工作台统计', response: { 200: Envelope(Dashboard), ...errorResponses } },
     },
     async () => {

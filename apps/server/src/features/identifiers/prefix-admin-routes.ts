@@ -19,8 +19,8 @@ import { Empty, EnterpriseOptionSchema, PrefixParams, PrefixSchema } from './ide
 const prefixAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
   const { db } = app.database;
   const { audit, prefixFor } = identifierAdminContext(db, templates);
-  const canRead = { preHandler: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
-  const canPrefixes = { preHandler: app.requireAuthority(Authority.IdentifierAll) };
+  const canRead = { onRequest: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
+  const canPrefixes = { onRequest: app.requireAuthority(Authority.IdentifierAll) };
 
   async function enterpriseExists(id: number) {
     return (await db.selectFrom('enterprise').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;

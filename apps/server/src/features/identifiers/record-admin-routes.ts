@@ -20,7 +20,7 @@ import { checkValues } from './template-items.js';
 const recordAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
   const { db } = app.database;
   const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(db, templates);
-  const canRecords = { preHandler: app.requireAuthority(Authority.IdentifierRecord) };
+  const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
 
   /** Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes` (index ranges, no scan). */
   const searchRanges = (key: string, prefixes: readonly string[]) => [

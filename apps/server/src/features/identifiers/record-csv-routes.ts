@@ -17,7 +17,7 @@ export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 const recordCsvRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
   const { db } = app.database;
   const { audit, templateFor } = identifierAdminContext(db, templates);
-  const canRecords = { preHandler: app.requireAuthority(Authority.IdentifierRecord) };
+  const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
 
   app.post(
     '/web-api/identity/v1/record/import',

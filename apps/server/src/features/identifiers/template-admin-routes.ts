@@ -20,8 +20,8 @@ import { normaliseItems } from './template-items.js';
 const templateAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
   const { db } = app.database;
   const { audit, prefixFor, templateFor } = identifierAdminContext(db, templates);
-  const canRead = { preHandler: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
-  const canTemplates = { preHandler: app.requireAuthority(Authority.IdentifierTemplate) };
+  const canRead = { onRequest: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
+  const canTemplates = { onRequest: app.requireAuthority(Authority.IdentifierTemplate) };
 
   async function templateRows(scope: Scope, where: { prefix?: string; id?: number }) {
     let query = db

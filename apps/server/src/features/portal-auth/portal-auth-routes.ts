@@ -285,7 +285,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/web/portal/account/password',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['portal-auth'],
         summary: '修改密码（三个字段均以 RSA-OAEP 加密后 base64 传输）',

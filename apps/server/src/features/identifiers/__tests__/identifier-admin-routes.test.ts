@@ -62,6 +62,9 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
       (await call('POST', '/web-api/identity/v1/prefix', admin, { prefix: '88.118.9', name: 'x', enterpriseId: hengyue })).statusCode,
     ).toBe(403);
     expect((await call('GET', '/web-api/identity/v1/template/list', staff)).statusCode).toBe(200);
+    // The authority is checked before the body: a malformed write from an account without it is a 403 too.
+    expect((await call('POST', '/web-api/identity/v1/record', service, { nonsense: true })).statusCode).toBe(403);
+    expect((await call('POST', '/web-api/identity/v1/template', staff, { items: 'not a list' })).statusCode).toBe(403);
   });
 
   describe('prefixes', () => {
