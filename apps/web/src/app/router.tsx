@@ -67,7 +67,11 @@ const publicPages: RouteObject[] = [
 const consoleLayout: RouteObject = {
   lazy: () => import('./console-app').then((m) => ({ Component: m.ConsoleApp })),
   handle: { title: '控制台', titleFromPage: true },
-  children: [{ path: paths.console.path }, { path: paths.consoleRedirect.path }],
+  // The layout renders the pages itself (kept alive per tab): the child routes only match paths.
+  children: [
+    { path: paths.console.path, element: null },
+    { path: paths.consoleRedirect.path, element: null },
+  ],
 };
 
 export const routes: RouteObject[] = [
