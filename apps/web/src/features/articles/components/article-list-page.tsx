@@ -115,9 +115,9 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
         ) : (
           // Spec section 2: three columns (span 8 of 24) with a 30 px gutter; two on tablets, one on phones.
           <ul className="article-list__grid">
-            {articles.data?.rows.map((article) => (
+            {articles.data?.rows.map((article, index) => (
               <li key={article.uuid}>
-                <ArticleCard article={article} href={config.detailHref(article.uuid)} />
+                <ArticleCard article={article} href={config.detailHref(article.uuid)} firstRow={index < 3} />
               </li>
             ))}
           </ul>
