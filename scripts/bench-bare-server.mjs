@@ -1,5 +1,6 @@
 // The baseline of `npm run bench`: a bare Fastify route answering the recorded bytes of each
-// endpoint from memory (no database, no plugins), started as its own process like the real server.
+// endpoint (its body and response headers) from memory (no database, no plugins, no hooks), started
+// as its own process like the real server.
 import fs from 'node:fs';
 import Fastify from 'fastify';
 
@@ -9,7 +10,7 @@ const app = Fastify({ logger: false });
 for (const [i, fixture] of fixtures.entries()) {
   const body = Buffer.from(fixture.body, 'base64');
   const answer = (_request, reply) => {
-    reply.header('content-type', fixture.contentType).send(body);
+    reply.headers(fixture.headers).send(body);
   };
   app.get(`/bare/${i}`, answer);
   // Varying endpoints (identifier lookups) send a different path each time: the twin ignores it.

