@@ -94,13 +94,22 @@ function applicationColumns(body: Static<typeof ApplicationInput>) {
   };
 }
 
+export interface ApplicationAdminOptions {
+  /** Called after every successful write: the public lists' cache is dropped. */
+  onChange(): void;
+}
+
 /**
  * 推荐应用 management (authority content:recommend): every application of the application center,
- * recommended or not, in display order. The public recommended list, the application center and
- * its detail read the same table without a cache, so a write shows at once.
+ * recommended or not, in display order. A successful write drops this instance's cache of the public
+ * lists before its answer is sent, so the writer sees it at once (other instances within 5 s).
  */
-const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions> = async (app, { onChange }) => {
   const { db } = app.database;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method !== 'GET' && reply.statusCode < 400) onChange();
+    done(null, payload);
+  });
   const guard = app.requireAuthority(Authority.ContentRecommend);
 
   async function byUuid(uuid: string): Promise<Row> {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { Envelope, errorResponses, ok, sendSerialized, serializedAnswer } from '../../lib/envelope.js';
+import { TtlLruCache } from '../../lib/lru-cache.js';
 import { NotFoundError } from '../../lib/errors.js';
 import applicationAdminRoutes from './application-admin-routes.js';
 
@@ -22,7 +23,10 @@ const RECOMMEND_LIMIT = 12;
 /** Applications of the application center: the recommended list and one application's detail. */
 const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
-  await app.register(applicationAdminRoutes);
+  // The lists every home page and application center visit asks for: serialized answers kept 5 s,
+  // dropped at once by a write on this instance.
+  const lists = new TtlLruCache<string>(4, 5_000);
+  await app.register(applicationAdminRoutes, { onChange: () => lists.clear() });
   const columns = [
     'uuid as applicationUuid',
     'name',
@@ -42,17 +46,25 @@ const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(RecommendItem), ...errorResponses },
       },
     },
-    async () =>
-      ok(
-        await db
-          .selectFrom('app_application')
-          .select(columns)
-          .where('status', '=', 'published')
-          .where('recommended', '=', 1)
-          .orderBy('sort')
-          .orderBy('id')
-          .limit(RECOMMEND_LIMIT)
-          .execute(),
+    async (_request, reply) =>
+      sendSerialized(
+        reply,
+        await lists.get('recommended', async () =>
+          serializedAnswer(
+            reply,
+            ok(
+              await db
+                .selectFrom('app_application')
+                .select(columns)
+                .where('status', '=', 'published')
+                .where('recommended', '=', 1)
+                .orderBy('sort')
+                .orderBy('id')
+                .limit(RECOMMEND_LIMIT)
+                .execute(),
+            ),
+          ),
+        ),
       ),
   );
 
@@ -65,8 +77,24 @@ const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(RecommendItem), ...errorResponses },
       },
     },
-    async () =>
-      ok(await db.selectFrom('app_application').select(columns).where('status', '=', 'published').orderBy('sort').orderBy('id').execute()),
+    async (_request, reply) =>
+      sendSerialized(
+        reply,
+        await lists.get('all', async () =>
+          serializedAnswer(
+            reply,
+            ok(
+              await db
+                .selectFrom('app_application')
+                .select(columns)
+                .where('status', '=', 'published')
+                .orderBy('sort')
+                .orderBy('id')
+                .execute(),
+            ),
+          ),
+        ),
+      ),
   );
 
   app.get(

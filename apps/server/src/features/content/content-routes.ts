@@ -118,10 +118,13 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Details likewise, serialized around the view count, which is brought up to date on every answer.
   const details = new TtlLruCache<SerializedDetail>(1000, 5_000);
   // Operators' writes drop this instance's caches at once (other instances within the 5 s).
+  // The category trees, asked by every list page visit.
+  const trees = new TtlLruCache<string>(4, 5_000);
   await app.register(contentAdminRoutes, {
     onChange: () => {
       pages.clear();
       details.clear();
+      trees.clear();
     },
   });
 
@@ -135,7 +138,13 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CategoryNodeSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await categoryTree(db, request.query.channel)),
+    async (request, reply) =>
+      sendSerialized(
+        reply,
+        await trees.get(request.query.channel ?? '', async () =>
+          serializedAnswer(reply, ok(await categoryTree(db, request.query.channel))),
+        ),
+      ),
   );
 
   app.get(
