@@ -1,27 +1,13 @@
 import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Authority } from '@portal/shared';
-import {
-  Button,
-  DatePicker,
-  Form,
-  Input,
-  Modal,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  TreeSelect,
-  Typography,
-  Grid,
-} from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, Table, type TableColumnsType, Tag, TreeSelect, Typography, Grid } from 'antd';
 import { useMemo, useState } from 'react';
 import { Pagination } from '@/components/pagination';
+import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { Permission } from '@/components/permission';
 import { fileUrl } from '@/config/runtime-config';
 import '@/lib/dayjs';
-import { notify } from '@/lib/notify';
 import { chinaTimeText } from '@/lib/time';
 import type { PickedRange } from '@/lib/date-range';
 import {
@@ -92,21 +78,7 @@ export function ArticleAdminPage() {
   };
 
   const confirmThen = (title: string, content: string, okText: string, run: () => Promise<{ msg: string } | string>, danger = false) =>
-    Modal.confirm({
-      title,
-      content,
-      okText,
-      cancelText: '取消',
-      okButtonProps: danger ? { danger: true } : {},
-      onOk: async () => {
-        try {
-          const result = await run();
-          notify.success(typeof result === 'string' ? result : result.msg);
-        } catch {
-          // The API client has shown the server's message; the dialog closes.
-        }
-      },
-    });
+    confirmAction({ title, content, okText, danger, run });
 
   const columns: TableColumnsType<AdminArticleRow> = [
     {

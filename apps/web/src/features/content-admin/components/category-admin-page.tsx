@@ -2,6 +2,7 @@ import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Authority } from '@portal/shared';
 import { Alert, Button, Form, Input, InputNumber, Modal, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { Permission } from '@/components/permission';
 import { notify } from '@/lib/notify';
@@ -160,20 +161,14 @@ export function CategoryAdminPage() {
   const [folded, setFolded] = useState<ReadonlySet<string>>(new Set());
   const expanded = tree.filter((c) => c.children && !folded.has(c.categoryId)).map((c) => c.categoryId);
 
+  // The server refuses a category with children or articles; the API client shows its reason.
   const confirmDelete = (category: AdminCategory) =>
-    Modal.confirm({
+    confirmAction({
       title: '删除分类',
       content: `确定删除分类「${category.categoryName}」吗？`,
       okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          notify.success(await remove.mutateAsync(category.categoryId));
-        } catch {
-          // The server's reason (children or articles) is shown by the API client.
-        }
-      },
+      danger: true,
+      run: () => remove.mutateAsync(category.categoryId),
     });
 
   const columns: TableColumnsType<CategoryTreeNode> = [

@@ -1,4 +1,4 @@
-import { ArrowDownOutlined, ArrowUpOutlined, ExportOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ExportOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Authority } from '@portal/shared';
 import {
   Alert,
@@ -19,6 +19,8 @@ import {
   Grid,
 } from 'antd';
 import { useMemo, useState } from 'react';
+import { confirmAction } from '@/components/confirm-action';
+import { OrderCell } from './order-cell';
 import { ConsolePage } from '@/components/console-page';
 import { usePermission } from '@/components/permission';
 import { fileUrl } from '@/config/runtime-config';
@@ -206,19 +208,12 @@ function KindTable({
     }
   };
   const confirmDelete = (block: AdminHomeBlock) =>
-    Modal.confirm({
+    confirmAction({
       title: `删除${KIND_NAMES[kind]}`,
       content: `确定删除「${block.title}」吗？删除后不可恢复；只想暂时不显示可以停用。`,
       okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          notify.success(await remove.mutateAsync(block.id));
-        } catch {
-          // The server's reason is shown by the API client.
-        }
-      },
+      danger: true,
+      run: () => remove.mutateAsync(block.id),
     });
 
   const columns: TableColumnsType<AdminHomeBlock> = [
@@ -227,25 +222,12 @@ function KindTable({
       key: 'order',
       width: 110,
       render: (_: unknown, _row, index) => (
-        <span className="content-admin__order">
-          <span className="content-admin__order-index">{index + 1}</span>
-          <Button
-            type="text"
-            size="small"
-            aria-label="上移"
-            icon={<ArrowUpOutlined />}
-            disabled={!canEdit || index === 0 || reorder.isPending}
-            onClick={() => reorder.mutate({ kind, ids: moved(blocks, index, -1).map((b) => b.id) })}
-          />
-          <Button
-            type="text"
-            size="small"
-            aria-label="下移"
-            icon={<ArrowDownOutlined />}
-            disabled={!canEdit || index === blocks.length - 1 || reorder.isPending}
-            onClick={() => reorder.mutate({ kind, ids: moved(blocks, index, 1).map((b) => b.id) })}
-          />
-        </span>
+        <OrderCell
+          index={index}
+          count={blocks.length}
+          disabled={!canEdit || reorder.isPending}
+          onMove={(delta) => reorder.mutate({ kind, ids: moved(blocks, index, delta).map((b) => b.id) })}
+        />
       ),
     },
     {

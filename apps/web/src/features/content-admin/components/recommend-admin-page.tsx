@@ -1,4 +1,4 @@
-import { ArrowDownOutlined, ArrowUpOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Authority } from '@portal/shared';
 import {
   Alert,
@@ -19,6 +19,8 @@ import {
   Grid,
 } from 'antd';
 import { useMemo, useState } from 'react';
+import { confirmAction } from '@/components/confirm-action';
+import { OrderCell } from './order-cell';
 import { ConsolePage } from '@/components/console-page';
 import { usePermission } from '@/components/permission';
 import { fileUrl } from '@/config/runtime-config';
@@ -247,22 +249,15 @@ export function RecommendAdminPage() {
     reorder.mutate(moved(list, index, delta).map((a) => a.applicationUuid));
   };
   const confirmDelete = (app: AdminApplication) =>
-    Modal.confirm({
+    confirmAction({
       title: '删除应用',
       content:
         app.status === 'published'
           ? `「${app.name}」仍在上架，须先下架再删除。确定要尝试删除吗？`
           : `确定删除「${app.name}」吗？删除后不可恢复。`,
       okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          notify.success(await remove.mutateAsync(app.applicationUuid));
-        } catch {
-          // The server's reason is shown by the API client.
-        }
-      },
+      danger: true,
+      run: () => remove.mutateAsync(app.applicationUuid),
     });
 
   const columns: TableColumnsType<AdminApplication> = [
@@ -271,25 +266,7 @@ export function RecommendAdminPage() {
       key: 'order',
       width: 110,
       render: (_: unknown, _row, index) => (
-        <span className="content-admin__order">
-          <span className="content-admin__order-index">{index + 1}</span>
-          <Button
-            type="text"
-            size="small"
-            aria-label="上移"
-            icon={<ArrowUpOutlined />}
-            disabled={!canEdit || index === 0 || reorder.isPending}
-            onClick={() => move(index, -1)}
-          />
-          <Button
-            type="text"
-            size="small"
-            aria-label="下移"
-            icon={<ArrowDownOutlined />}
-            disabled={!canEdit || index === list.length - 1 || reorder.isPending}
-            onClick={() => move(index, 1)}
-          />
-        </span>
+        <OrderCell index={index} count={list.length} disabled={!canEdit || reorder.isPending} onMove={(delta) => move(index, delta)} />
       ),
     },
     {

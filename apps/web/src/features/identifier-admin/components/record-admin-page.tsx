@@ -1,7 +1,8 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, UploadOutlined } from '@ant-design/icons';
 import { Authority, type IdentifierRecord, type IdentifierTemplate } from '@portal/shared';
-import { Button, Form, Grid, Input, Modal, Select, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Button, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { Pagination } from '@/components/pagination';
 import { Permission, usePermission } from '@/components/permission';
@@ -87,19 +88,12 @@ export function RecordAdminPage() {
   };
 
   const confirmDelete = (row: IdentifierRecord) =>
-    Modal.confirm({
+    confirmAction({
       title: '删除标识',
       content: `确定删除标识 ${row.handle} 吗？删除后该标识在标识查询中将查不到。`,
       okText: '删除',
-      okButtonProps: { danger: true },
-      cancelText: '取消',
-      onOk: async () => {
-        try {
-          notify.success(await remove.mutateAsync(row.id));
-        } catch {
-          // shown by the API client
-        }
-      },
+      danger: true,
+      run: () => remove.mutateAsync(row.id),
     });
 
   const templateTag = (row: IdentifierRecord) => {

@@ -1,10 +1,10 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Authority, type IdentifierPrefix, type IdentifierTemplate } from '@portal/shared';
-import { Button, Empty, Grid, Modal, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Button, Empty, Grid, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { Permission, usePermission } from '@/components/permission';
-import { notify } from '@/lib/notify';
 import { useDeletePrefix, usePrefixes } from '../api/prefixes';
 import { useDeleteTemplate, useTemplates } from '../api/templates';
 import { PrefixDialog } from './prefix-dialog';
@@ -12,21 +12,9 @@ import { type TemplateFormTarget, TemplateFormDrawer } from './template-form-dra
 import { TemplateVersionsDrawer } from './template-versions-drawer';
 import './identifier-admin.css';
 
+// The API client shows the server's reason for a refusal (e.g. records still use the template).
 const confirmDelete = (title: string, content: string, run: () => Promise<string>) =>
-  Modal.confirm({
-    title,
-    content,
-    okText: '删除',
-    okButtonProps: { danger: true },
-    cancelText: '取消',
-    onOk: async () => {
-      try {
-        notify.success(await run());
-      } catch {
-        // The API client has shown the server's reason (e.g. records still use the template).
-      }
-    },
-  });
+  confirmAction({ title, content, okText: '删除', danger: true, run });
 
 /**
  * 前缀与模板: the identifier prefixes the user may see and, for the chosen prefix, its metadata
