@@ -1,8 +1,9 @@
-import { DownloadOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { AUDIT_EXPORT_MAX_ROWS, type AuditLogRow, type AuditOutcome, Authority } from '@portal/shared';
-import { Button, DatePicker, Form, Input, Modal, Select, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, Modal, Select, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
+import { FilterButtons } from '@/components/filter-buttons';
 import { ConsolePage } from '@/components/console-page';
 import { Pagination } from '@/components/pagination';
 import { usePermission } from '@/components/permission';
@@ -170,16 +171,7 @@ export function AuditLogPage() {
               options={(Object.keys(OUTCOME_NAMES) as AuditOutcome[]).map((o) => ({ value: o, label: OUTCOME_NAMES[o] }))}
             />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                查询
-              </Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>
-                重置
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={reset} />
         </Form>
       }
       actions={

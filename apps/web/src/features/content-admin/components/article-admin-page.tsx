@@ -1,9 +1,10 @@
-import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { Authority } from '@portal/shared';
 import { Button, DatePicker, Form, Input, Select, Space, Table, type TableColumnsType, Tag, TreeSelect, Typography, Grid } from 'antd';
 import { useMemo, useState } from 'react';
 import { Pagination } from '@/components/pagination';
 import { confirmAction } from '@/components/confirm-action';
+import { FilterButtons } from '@/components/filter-buttons';
 import { ConsolePage } from '@/components/console-page';
 import { Permission } from '@/components/permission';
 import { fileUrl } from '@/config/runtime-config';
@@ -202,16 +203,7 @@ export function ArticleAdminPage() {
           <Form.Item name="range">
             <DatePicker.RangePicker placeholder={['发布开始日期', '发布结束日期']} style={{ width: 260 }} />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                查询
-              </Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>
-                重置
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={reset} />
         </Form>
       }
       actions={

@@ -1,8 +1,9 @@
-import { DownloadOutlined, PlusOutlined, ReloadOutlined, SearchOutlined, UploadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, PlusOutlined, SearchOutlined, UploadOutlined } from '@ant-design/icons';
 import { Authority, type IdentifierRecord, type IdentifierTemplate } from '@portal/shared';
 import { Button, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
+import { FilterButtons } from '@/components/filter-buttons';
 import { ConsolePage } from '@/components/console-page';
 import { Pagination } from '@/components/pagination';
 import { Permission, usePermission } from '@/components/permission';
@@ -215,16 +216,7 @@ export function RecordAdminPage() {
               options={templateOptions}
             />
           </Form.Item>
-          <Form.Item>
-            <Space>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
-                查询
-              </Button>
-              <Button onClick={reset} icon={<ReloadOutlined />}>
-                重置
-              </Button>
-            </Space>
-          </Form.Item>
+          <FilterButtons onReset={reset} />
         </Form>
       }
       actions={
