@@ -21,6 +21,7 @@ import {
 import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { OrderCell } from './order-cell';
+import { rowActionsColumn } from './row-actions-column';
 import { ConsolePage } from '@/components/console-page';
 import { usePermission } from '@/components/permission';
 import { fileUrl } from '@/config/runtime-config';
@@ -317,24 +318,7 @@ export function RecommendAdminPage() {
         />
       ),
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 130,
-      // A pinned column would cover most of a phone's width.
-      fixed: wide ? 'right' : undefined,
-      render: (_: unknown, row) =>
-        canEdit && (
-          <Space size={0} className="content-admin__row-actions">
-            <Button type="link" size="small" onClick={() => setEditing(row)}>
-              编辑
-            </Button>
-            <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-              删除
-            </Button>
-          </Space>
-        ),
-    },
+    rowActionsColumn({ wide, canEdit, onEdit: setEditing, onDelete: confirmDelete }),
   ];
 
   return (
