@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import { auditRequest } from '../audit/audit-log.js';
 import type { ContentAdminOptions } from './content-admin-routes.js';
 
@@ -121,8 +122,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = asyn
           .values({ code, name, channel: b.channel, parent_id: parentId, sort: b.sort ?? 0, created_at: new Date().toISOString() })
           .execute();
       } catch (err) {
-        if (/unique|23505/i.test(String((err as { code?: unknown }).code ?? (err as Error).message)))
-          throw new ConflictError('分类编码已存在');
+        if (isUniqueViolation(err)) throw new ConflictError('分类编码已存在');
         throw err;
       }
       await auditRequest(db, request, 'content.category.create', `${code} ${name}`);

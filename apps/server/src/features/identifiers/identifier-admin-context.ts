@@ -112,7 +112,3 @@ export const toRecord = (r: {
   createdAt: chinaTime(new Date(r.created_at)),
   updatedAt: chinaTime(new Date(r.updated_at)),
 });
-
-export const isUniqueViolation = (err: unknown) => /unique|23505/i.test(String((err as { code?: unknown }).code ?? (err as Error).message));
-/** A row written by someone else between the in-use check and the delete (SQLite / PostgreSQL 23503). */
-export const isForeignKeyViolation = (err: unknown) => /FOREIGNKEY|23503/i.test(String((err as { code?: unknown }).code ?? ''));

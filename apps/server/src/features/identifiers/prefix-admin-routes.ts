@@ -4,15 +4,8 @@ import { Type } from 'typebox';
 import { chinaTime } from '../../db/seed/content-seed.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import {
-  type IdentifierAdminOptions,
-  type Scope,
-  identifierAdminContext,
-  isForeignKeyViolation,
-  isUniqueViolation,
-  scopeOf,
-  tags,
-} from './identifier-admin-context.js';
+import { type IdentifierAdminOptions, type Scope, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, EnterpriseOptionSchema, PrefixParams, PrefixSchema } from './identifier-admin-schemas.js';
 
 /** Identifier prefixes: every user reads the prefixes they may see; platform operators assign them to enterprises. */

@@ -4,15 +4,8 @@ import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import type { TemplateVersionInfo } from './handle-values.js';
-import {
-  type IdentifierAdminOptions,
-  type Scope,
-  identifierAdminContext,
-  isUniqueViolation,
-  scopeOf,
-  tags,
-  toRecord,
-} from './identifier-admin-context.js';
+import { type IdentifierAdminOptions, type Scope, identifierAdminContext, scopeOf, tags, toRecord } from './identifier-admin-context.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, IdParams, RecordSchema, ValuesInput } from './identifier-admin-schemas.js';
 import { checkValues } from './template-items.js';
 

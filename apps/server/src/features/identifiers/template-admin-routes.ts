@@ -4,15 +4,8 @@ import { Type } from 'typebox';
 import { chinaTime } from '../../db/seed/content-seed.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import {
-  type IdentifierAdminOptions,
-  type Scope,
-  identifierAdminContext,
-  isForeignKeyViolation,
-  isUniqueViolation,
-  scopeOf,
-  tags,
-} from './identifier-admin-context.js';
+import { type IdentifierAdminOptions, type Scope, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, IdParams, TemplateItemsInput, TemplateSchema, TemplateVersionSchema } from './identifier-admin-schemas.js';
 import { normaliseItems } from './template-items.js';
 

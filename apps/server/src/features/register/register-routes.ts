@@ -13,6 +13,7 @@ import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { randomKey, sharedSecret } from '../accounts/secrets.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import { AuditAction, recordAudit } from '../audit/audit-log.js';
 import { LogSmsSender } from '../sms/log-sms-sender.js';
 import type { SmsSender } from '../sms/sms-sender.js';
@@ -64,16 +65,6 @@ export function validateRegistration(body: Partial<Record<keyof RegisterInput, s
   if (!smsCode) throw new BadRequestError(RegisterMessage.smsCodeRequired);
   if (!/^\d{6}$/.test(smsCode)) throw new BadRequestError('验证码为 6 位数字');
   return { username, email, enterpriseName, password, phone, smsCode };
-}
-
-/** Unique-constraint violations on either engine (a concurrent registration won the race). */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  return (
-    e.code === '23505' ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    (typeof e.message === 'string' && e.message.includes('UNIQUE constraint failed'))
-  );
 }
 
 export interface RegisterRoutesOptions {
