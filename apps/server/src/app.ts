@@ -19,7 +19,7 @@ import { createSmsSender } from './features/sms/create-sms-sender.js';
 import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
-import { loggerOptions } from './lib/logger.js';
+import { lazyChildLoggerFactory, loggerOptions } from './lib/logger.js';
 import compress from '@fastify/compress';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
@@ -50,6 +50,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     forceCloseConnections: 'idle',
     // One log line per request (below) instead of Fastify's two: half the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
     // A path with a malformed %-escape never reaches a route or the error handler: answer it as a bad
     // request all the same (the Handle API in its own form: responseCode 102, invalid handle).

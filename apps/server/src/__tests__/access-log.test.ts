@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/test-app.js';
 /** Builds the app with the production logger options, writing its lines into an array. */
 async function appWithLog(env: Record<string, string>) {
   const db: TestDatabase = await createTestDatabase('sqlite', env);
-  const lines: { msg: string; req?: { url: string }; res?: { statusCode: number } }[] = [];
+  const lines: { msg: string; reqId?: string; req?: { url: string }; res?: { statusCode: number } }[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as (typeof lines)[number]);
@@ -50,6 +50,18 @@ describe('access log (ACCESS_LOG)', () => {
     await t.app.inject({ url: '/healthz?ticket=ST-secret&x=1' });
     const requests = t.lines.filter((l) => l.msg === 'request');
     expect(requests.map((l) => l.req?.url)).toEqual(['/healthz?ticket=***&x=1']);
+  });
+
+  it("binds each line to its request's id, though a request's logger is built only when it logs", async () => {
+    const t = await appWithLog({ ACCESS_LOG: 'all' });
+    close = t.close;
+    await t.app.inject({ url: '/healthz' });
+    await t.app.inject({ url: '/web-api/no-such-call' });
+    const ids = t.lines.filter((l) => l.msg === 'request').map((l) => l.reqId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^req-/);
+    expect(ids[1]).toMatch(/^req-/);
+    expect(ids[0]).not.toBe(ids[1]);
   });
 
   it('refuses an unknown ACCESS_LOG value at start', () => {

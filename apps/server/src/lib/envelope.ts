@@ -2,8 +2,11 @@ import { ResponseCode } from '@portal/shared';
 import type { FastifyReply } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 
+/** The `msg` of a success envelope unless a route says otherwise. */
+export const OK_MESSAGE = '操作成功';
+
 /** `{ code: 20200, msg, data: [...] }`: single objects sit at `data[0]`. */
-export function ok<T>(data: T[] | T, msg = '操作成功') {
+export function ok<T>(data: T[] | T, msg = OK_MESSAGE) {
   return { code: ResponseCode.Success, msg, data: Array.isArray(data) ? data : [data] };
 }
 
@@ -32,17 +35,23 @@ export const errorResponses = {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * A cacheable answer: `payload` serialized by the route's own response schema (the same bytes the
- * route would send), so a cache can keep the text and send it again without serializing.
- */
-export function serializedAnswer(reply: FastifyReply, payload: unknown): string {
+/** `payload` as JSON text by the route's own response schema (the same text the route would send). */
+export function serializedText(reply: FastifyReply, payload: unknown): string {
   const text = reply.serialize(payload);
   if (typeof text !== 'string') throw new Error('a JSON response schema serializes to text');
   return text;
 }
 
-/** Sends text made by `serializedAnswer` (typed routes only accept their schema's object). */
-export function sendSerialized(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type(JSON_TYPE).send(text);
+/**
+ * A cacheable answer: `payload` serialized by the route's own response schema and encoded as UTF-8
+ * once, so a cache hit is sent as it is (no serializing, no measuring and encoding the text again:
+ * a tenth of a cached detail's time went to that).
+ */
+export function serializedAnswer(reply: FastifyReply, payload: unknown): Buffer {
+  return Buffer.from(serializedText(reply, payload));
+}
+
+/** Sends an answer made by `serializedAnswer`, or JSON text (typed routes only accept their schema's object). */
+export function sendSerialized(reply: FastifyReply, body: Buffer | string): FastifyReply {
+  return reply.type(JSON_TYPE).send(body);
 }

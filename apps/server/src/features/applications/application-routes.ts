@@ -25,7 +25,7 @@ const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   // The lists every home page and application center visit asks for: serialized answers kept 5 s,
   // dropped at once by a write on this instance.
-  const lists = new TtlLruCache<string>(4, 5_000);
+  const lists = new TtlLruCache<Buffer>(4, 5_000);
   await app.register(applicationAdminRoutes, { onChange: () => lists.clear() });
   const columns = [
     'uuid as applicationUuid',

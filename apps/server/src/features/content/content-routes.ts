@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Envelope, Page, errorResponses, ok, sendSerialized, serializedAnswer } from '../../lib/envelope.js';
+import { Envelope, Page, errorResponses, ok, sendSerialized, serializedAnswer, serializedText } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { TtlLruCache } from '../../lib/lru-cache.js';
 import { MAX_SEARCH_KEY } from './article-search.js';
@@ -84,9 +84,9 @@ interface SerializedDetail {
   id: number;
   viewCount: number;
   countedAtLoad: number;
-  /** The serialized answer up to the view count's value, and after it. */
-  head: string;
-  tail: string;
+  /** The serialized answer (UTF-8) up to the view count's value, and after it. */
+  head: Buffer;
+  tail: Buffer;
 }
 
 /**
@@ -102,8 +102,8 @@ function serializeAroundViewCount(json: string, detail: { id: number; viewCount:
     id: detail.id,
     viewCount: detail.viewCount,
     countedAtLoad,
-    head: json.slice(0, valueAt),
-    tail: json.slice(valueAt + String(VIEW_COUNT_MARK).length),
+    head: Buffer.from(json.slice(0, valueAt)),
+    tail: Buffer.from(json.slice(valueAt + String(VIEW_COUNT_MARK).length)),
   };
 }
 
@@ -114,12 +114,12 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onClose', () => views.close());
   // Every visitor gets the same pages: micro-cached 5 s per instance (docs/architecture.md).
   // What is kept is the serialized answer: a hit is sent as it is, without serializing again.
-  const pages = new TtlLruCache<string>(1000, 5_000);
+  const pages = new TtlLruCache<Buffer>(1000, 5_000);
   // Details likewise, serialized around the view count, which is brought up to date on every answer.
   const details = new TtlLruCache<SerializedDetail>(1000, 5_000);
   // Operators' writes drop this instance's caches at once (other instances within the 5 s).
   // The category trees, asked by every list page visit.
-  const trees = new TtlLruCache<string>(4, 5_000);
+  const trees = new TtlLruCache<Buffer>(4, 5_000);
   await app.register(contentAdminRoutes, {
     onChange: () => {
       pages.clear();
@@ -190,7 +190,7 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const cached = await details.get(request.params.id, async () => {
         const loaded = await publishedDetail(db, request.params.id, views);
         return serializeAroundViewCount(
-          serializedAnswer(reply, ok({ ...loaded, viewCount: VIEW_COUNT_MARK })),
+          serializedText(reply, ok({ ...loaded, viewCount: VIEW_COUNT_MARK })),
           loaded,
           views.counted(loaded.id),
         );
@@ -198,7 +198,7 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       views.add(cached.id);
       // The cached count plus every view this instance counted since it was loaded (this one included).
       const viewCount = cached.viewCount + views.counted(cached.id) - cached.countedAtLoad;
-      return sendSerialized(reply, cached.head + viewCount + cached.tail);
+      return sendSerialized(reply, Buffer.concat([cached.head, Buffer.from(String(viewCount)), cached.tail]));
     },
   );
 };
