@@ -49,3 +49,43 @@ describe('SQLite pragmas', () => {
     }
   });
 });
+
+describe('SQLite row reader (the read-only connection of point lookups)', () => {
+  it('reads committed rows, never a transaction still open on the writer, and cannot write', async () => {
+    const t = await createTestDatabase('sqlite', {}, { seed: false });
+    try {
+      const { db, rowReader } = t.database;
+      if (!rowReader) throw new Error('SQLite has a row reader');
+      const byKey = rowReader<{ title: string }>('select title from nav_item where key = ?');
+      expect(byKey(['home'])).toBeUndefined();
+      await db.insertInto('nav_item').values({ key: 'home', title: '首页', sort: 1, enabled: 1 }).execute();
+      expect(byKey(['home'])).toEqual({ title: '首页' });
+
+      let seenDuringTransaction: unknown = 'not read';
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('nav_item').values({ key: 'news', title: '新闻', sort: 2, enabled: 1 }).execute();
+          seenDuringTransaction = byKey(['news']);
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      expect(seenDuringTransaction).toBeUndefined();
+      expect(byKey(['news'])).toBeUndefined();
+
+      const write = rowReader(`insert into nav_item (key, title) values ('x', 'x') returning id`);
+      expect(() => write([])).toThrow(/readonly/);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it.skipIf(!testDialects().includes('postgres'))('is SQLite only: on PostgreSQL callers use Kysely', async () => {
+    const t = await createTestDatabase('postgres', {}, { seed: false });
+    try {
+      expect(t.database.rowReader).toBeUndefined();
+    } finally {
+      await t.drop();
+    }
+  });
+});

@@ -49,7 +49,7 @@ export function recordHandleValues(
 ): HandleValue[] {
   const created = handleTimestamp(record.created_at);
   const updated = handleTimestamp(record.updated_at);
-  return [
+  const values: HandleValue[] = [
     {
       index: HandleIndex.Admin,
       type: 'HS_ADMIN',
@@ -58,28 +58,28 @@ export function recordHandleValues(
       timestamp: created,
     },
     { index: HandleIndex.Template, type: 'TEMPLATE', data: { format: 'string', value: templateValue(template) }, ttl, timestamp: updated },
-    ...itemValues.map(([index, type, value]) => ({
-      index,
-      type,
-      data: { format: 'string' as const, value },
-      ttl,
-      timestamp: updated,
-    })),
   ];
+  for (const [index, type, value] of itemValues) values.push({ index, type, data: { format: 'string', value }, ttl, timestamp: updated });
+  return values;
+}
+
+/** The template half of a portal lookup answer: the version's items in use. */
+export function templateInUse(template: TemplateVersionInfo): IdentityQueryEntry['template'] {
+  return {
+    name: template.name,
+    version: template.version,
+    items: template.items.filter((item) => item.state === 1).map(({ name, idType, idIndex }) => ({ name, idType, idIndex })),
+  };
 }
 
 /** The portal's lookup answer for a local record: its item values and its template version's items in use. */
-export function localIdentityEntry(handle: string, itemValues: ItemValue[], template: TemplateVersionInfo): IdentityQueryEntry {
+export function localIdentityEntry(handle: string, itemValues: readonly ItemValue[], template: TemplateVersionInfo): IdentityQueryEntry {
   return {
     identity: {
       handle,
       value: itemValues.map(([index, type, value]) => ({ index, type, data: { format: 'string', value } })),
     },
-    template: {
-      name: template.name,
-      version: template.version,
-      items: template.items.filter((item) => item.state === 1).map(({ name, idType, idIndex }) => ({ name, idType, idIndex })),
-    },
+    template: templateInUse(template),
   };
 }
 
@@ -107,8 +107,12 @@ export function upstreamIdentityEntry(handle: string, values: readonly HandleVal
  * `type=` and `index=` filters of the Handle API: repeatable and OR'ed; no filter keeps every value.
  * Types compare without regard to ASCII case.
  */
-export function filterHandleValues(values: readonly HandleValue[], types: readonly string[], indexes: readonly number[]): HandleValue[] {
-  if (types.length === 0 && indexes.length === 0) return [...values];
+export function filterHandleValues(
+  values: readonly HandleValue[],
+  types: readonly string[],
+  indexes: readonly number[],
+): readonly HandleValue[] {
+  if (types.length === 0 && indexes.length === 0) return values;
   const wanted = new Set(types.map((t) => t.toUpperCase()));
   const at = new Set(indexes);
   return values.filter((v) => wanted.has(v.type.toUpperCase()) || at.has(v.index));

@@ -2,44 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HandleResponseCode, type HandleApiResponse, type HandleValue, type IdentityQueryEntry } from '@portal/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { errorResponses, ok, sendSerialized } from '../../lib/envelope.js';
 import { AppError, BadRequestError } from '../../lib/errors.js';
 import { type ParsedHandle, parseHandle } from './handle-syntax.js';
-import { filterHandleValues, localIdentityEntry, parseItemValues, recordHandleValues, upstreamIdentityEntry } from './handle-values.js';
+import { filterHandleValues, parseItemValues, recordHandleValues, upstreamIdentityEntry } from './handle-values.js';
+import { HandleResponseSchema, IdentityAnswerSchema, handleValuesAnswer, localIdentityAnswer } from './identifier-answers.js';
 import identifierAdminRoutes from './identifier-admin-routes.js';
 import { TemplateVersions, holdsPrefix, recordLookup } from './identifier-repository.js';
 import { RESOLVER_HOP_HEADER, UpstreamError, UpstreamResolver } from './upstream-resolver.js';
-
-const StringData = Type.Object({ format: Type.Literal('string'), value: Type.String() });
-const AdminData = Type.Object({
-  format: Type.Literal('admin'),
-  value: Type.Object({ handle: Type.String(), index: Type.Integer(), permissions: Type.String() }),
-});
-const HandleValueSchema = Type.Object({
-  index: Type.Integer(),
-  type: Type.String(),
-  data: Type.Union([StringData, AdminData]),
-  ttl: Type.Integer(),
-  timestamp: Type.String(),
-});
-const HandleResponseSchema = Type.Object({
-  responseCode: Type.Integer({ description: '1 成功，2 服务器错误，100 标识不存在，102 标识格式不正确，200 没有符合条件的值' }),
-  handle: Type.Optional(Type.String()),
-  values: Type.Optional(Type.Array(HandleValueSchema)),
-  message: Type.Optional(Type.String()),
-});
-
-const IdentityEntrySchema = Type.Object({
-  identity: Type.Object({
-    handle: Type.String(),
-    value: Type.Array(Type.Object({ index: Type.Integer(), type: Type.String(), data: StringData })),
-  }),
-  template: Type.Object({
-    name: Type.String(),
-    version: Type.Integer(),
-    items: Type.Array(Type.Object({ name: Type.String(), idType: Type.String(), idIndex: Type.Integer() })),
-  }),
-});
 
 /** HTTP status of each Handle responseCode (protocols: Handle.net JSON API). */
 const HANDLE_STATUS: Record<number, number> = {
@@ -50,9 +20,13 @@ const HANDLE_STATUS: Record<number, number> = {
   [HandleResponseCode.ValuesNotFound]: 200,
 };
 
-/** A found identifier; each caller builds only the form it answers in (portal entry or Handle values). */
+/**
+ * A found identifier; each caller builds only the form it answers in (Handle values, or the portal's
+ * answer: written as text for a local record, an entry for the schema serializer for an upstream one).
+ */
 type Resolution =
-  | { source: 'local' | 'upstream'; handle: string; values: () => HandleValue[]; entry: () => IdentityQueryEntry }
+  | { source: 'local'; handle: string; values: () => HandleValue[]; answerText: () => string }
+  | { source: 'upstream'; handle: string; values: () => HandleValue[]; entry: () => IdentityQueryEntry }
   | { source: 'none'; handle: string };
 
 /**
@@ -64,7 +38,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const { ttlSeconds, upstreamUrl, upstreamTimeoutMs, upstreamCacheEntries } = app.config.identifiers;
   const templates = new TemplateVersions(db);
-  const recordByHandle = recordLookup(db);
+  const recordByHandle = recordLookup(app.database);
   const upstream = upstreamUrl
     ? new UpstreamResolver({ baseUrl: upstreamUrl, timeoutMs: upstreamTimeoutMs, maxEntries: upstreamCacheEntries })
     : undefined;
@@ -74,14 +48,15 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Resolution> {
     const record = await recordByHandle(parsed.handle);
     if (record) {
-      const template = await templates.get(record.template_id, record.template_version);
+      const template =
+        templates.cached(record.template_id, record.template_version) ?? (await templates.get(record.template_id, record.template_version));
       if (!template) throw new Error(`template ${record.template_id} v${record.template_version} of ${record.handle} is missing`);
       const itemValues = parseItemValues(record.item_values);
       return {
         source: 'local',
         handle: record.handle,
         values: () => recordHandleValues(record, parsed.prefix, template, ttlSeconds, itemValues),
-        entry: () => localIdentityEntry(record.handle, itemValues, template),
+        answerText: () => localIdentityAnswer(record.handle, itemValues, template),
       };
     }
     // A prefix this node holds is answered here, found or not; a request from another resolver is never passed on.
@@ -107,10 +82,10 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({
           handle: Type.String({ maxLength: 1024, description: '标识，如 88.118.8/EX-2024-000123' }),
         }),
-        response: { 200: Envelope(IdentityEntrySchema), ...errorResponses },
+        response: { 200: IdentityAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const parsed = parseHandle(request.query.handle.trim());
       if (!parsed.ok) throw new BadRequestError(parsed.message);
       let resolution: Resolution;
@@ -123,7 +98,9 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         throw err;
       }
-      return resolution.source === 'none' ? ok([], '未找到该标识') : ok([resolution.entry()]);
+      if (resolution.source === 'none') return ok([], '未找到该标识');
+      if (resolution.source === 'local') return sendSerialized(reply, resolution.answerText());
+      return ok([resolution.entry()]);
     },
   );
 
@@ -167,11 +144,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return handleReply(reply, { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' });
       }
       const values = filterHandleValues(resolution.values(), request.query.type ?? [], request.query.index ?? []);
-      return handleReply(reply, {
-        responseCode: values.length > 0 ? HandleResponseCode.Success : HandleResponseCode.ValuesNotFound,
-        handle: resolution.handle,
-        values,
-      });
+      return sendSerialized(reply.header('access-control-allow-origin', '*'), handleValuesAnswer(resolution.handle, values));
     },
   );
 };

@@ -1,0 +1,96 @@
+import { HandleResponseCode, type HandleValue, ResponseCode } from '@portal/shared';
+import { Type } from 'typebox';
+import { Envelope, OK_MESSAGE } from '../../lib/envelope.js';
+import { type TemplateVersionInfo, templateInUse } from './handle-values.js';
+import type { ItemValue } from './template-items.js';
+
+// The answers of the public resolution (spec section 7 "Identity lookup" and the Handle.net JSON API)
+// and the JSON text of their hot case: a found record. The schemas are the routes' response schemas
+// (OpenAPI, and the serializer of every other answer); the writers below produce exactly what the
+// schema serializer would, without its per-request cost (tested against it in identifier-answers.test.ts):
+// the template half of a portal answer is written once per template version, and only the item values
+// are escaped per request. Measured: 24 µs of a 70 µs lookup went to serializing the answer.
+
+const StringData = Type.Object({ format: Type.Literal('string'), value: Type.String() });
+const AdminData = Type.Object({
+  format: Type.Literal('admin'),
+  value: Type.Object({ handle: Type.String(), index: Type.Integer(), permissions: Type.String() }),
+});
+const HandleValueSchema = Type.Object({
+  index: Type.Integer(),
+  type: Type.String(),
+  data: Type.Union([StringData, AdminData]),
+  ttl: Type.Integer(),
+  timestamp: Type.String(),
+});
+export const HandleResponseSchema = Type.Object({
+  responseCode: Type.Integer({ description: '1 成功，2 服务器错误，100 标识不存在，102 标识格式不正确，200 没有符合条件的值' }),
+  handle: Type.Optional(Type.String()),
+  values: Type.Optional(Type.Array(HandleValueSchema)),
+  message: Type.Optional(Type.String()),
+});
+
+export const IdentityEntrySchema = Type.Object({
+  identity: Type.Object({
+    handle: Type.String(),
+    value: Type.Array(Type.Object({ index: Type.Integer(), type: Type.String(), data: StringData })),
+  }),
+  template: Type.Object({
+    name: Type.String(),
+    version: Type.Integer(),
+    items: Type.Array(Type.Object({ name: Type.String(), idType: Type.String(), idIndex: Type.Integer() })),
+  }),
+});
+export const IdentityAnswerSchema = Envelope(IdentityEntrySchema);
+
+const str = JSON.stringify;
+const ENVELOPE_HEAD = `{"code":${ResponseCode.Success},"msg":${str(OK_MESSAGE)},"data":[`;
+
+/** `,"template":{…}}]}`: the end of a portal answer, per template version (versions never change). */
+const answerTails = new WeakMap<TemplateVersionInfo, string>();
+
+function answerTail(template: TemplateVersionInfo): string {
+  let tail = answerTails.get(template);
+  if (tail === undefined) {
+    const { name, version, items } = templateInUse(template);
+    tail = `,"template":${str({ name, version, items })}}]}`;
+    answerTails.set(template, tail);
+  }
+  return tail;
+}
+
+/** The portal's lookup answer for a local record: `ok([localIdentityEntry(…)])` as JSON text. */
+export function localIdentityAnswer(handle: string, itemValues: readonly ItemValue[], template: TemplateVersionInfo): string {
+  let text = `${ENVELOPE_HEAD}{"identity":{"handle":${str(handle)},"value":[`;
+  for (let i = 0; i < itemValues.length; i++) {
+    const [index, type, value] = itemValues[i]!;
+    if (i > 0) text += ',';
+    text += `{"index":${index},"type":${str(type)},"data":{"format":"string","value":${str(value)}}}`;
+  }
+  return `${text}]}${answerTail(template)}`;
+}
+
+/** A found handle's Handle API answer: responseCode 1 with its values, or 200 when the filters left none. */
+export function handleValuesAnswer(handle: string, values: readonly HandleValue[]): string {
+  const code = values.length > 0 ? HandleResponseCode.Success : HandleResponseCode.ValuesNotFound;
+  let text = `{"responseCode":${code},"handle":${str(handle)},"values":[`;
+  // A record's values share their ttl and mostly their timestamp: their text is written once.
+  let ttl = NaN;
+  let timestamp = '';
+  let end = '';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
+    if (value.ttl !== ttl || value.timestamp !== timestamp) {
+      ({ ttl, timestamp } = value);
+      end = `,"ttl":${ttl},"timestamp":${str(timestamp)}}`;
+    }
+    const { data } = value;
+    const dataText =
+      data.format === 'string'
+        ? `{"format":"string","value":${str(data.value)}}`
+        : `{"format":"admin","value":{"handle":${str(data.value.handle)},"index":${data.value.index},"permissions":${str(data.value.permissions)}}}`;
+    if (i > 0) text += ',';
+    text += `{"index":${value.index},"type":${str(value.type)},"data":${dataText}${end}`;
+  }
+  return `${text}]}`;
+}
