@@ -17,4 +17,5 @@ for (const [i, fixture] of fixtures.entries()) {
   app.get(`/bare/${i}/*`, answer);
 }
 await app.listen({ port: Number(port), host: '127.0.0.1' });
-process.send?.('ready');
+// The bench waits for this line.
+process.stdout.write('ready\n');

@@ -1,3 +1,5 @@
+// First: V8 settings that must be in place before anything is allocated.
+import './v8-flags.js';
 import { loadConfig } from './config.js';
 import { flushLogs } from './lib/logger.js';
 import { createPortalServer } from './server.js';
