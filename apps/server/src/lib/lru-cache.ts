@@ -15,13 +15,18 @@ export class TtlLruCache<T> {
   ) {}
 
   /** `ttlOf` overrides the cache's TTL per loaded value (0 or less: answered but not kept). */
-  get(key: string, load: () => Promise<T>, ttlOf?: (value: T) => number): Promise<T> {
+  /** A value still fresh, without waiting (a hit answered synchronously), or undefined. */
+  peek(key: string): T | undefined {
     const hit = this.#entries.get(key);
-    if (hit && hit.until > this.now()) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return Promise.resolve(hit.value);
-    }
+    if (!hit || hit.until <= this.now()) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit.value;
+  }
+
+  get(key: string, load: () => Promise<T>, ttlOf?: (value: T) => number): Promise<T> {
+    const hit = this.peek(key);
+    if (hit !== undefined) return Promise.resolve(hit);
     const pending = this.#loading.get(key);
     if (pending) return pending;
     const generation = this.#generation;

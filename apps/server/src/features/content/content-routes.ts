@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok, sendSerialized, serializedAnswer, serializedText } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
@@ -186,21 +187,35 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(ArticleDetailSchema), ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const cached = await details.get(request.params.id, async () => {
-        const loaded = await publishedDetail(db, request.params.id, views);
-        return serializeAroundViewCount(
-          serializedText(reply, ok({ ...loaded, viewCount: VIEW_COUNT_MARK })),
-          loaded,
-          views.counted(loaded.id),
-        );
-      });
-      views.add(cached.id);
-      // The cached count plus every view this instance counted since it was loaded (this one included).
-      const viewCount = cached.viewCount + views.counted(cached.id) - cached.countedAtLoad;
-      return sendSerialized(reply, Buffer.concat([cached.head, Buffer.from(String(viewCount)), cached.tail]));
+    (request, reply) => {
+      // A cached detail is answered at once; only a miss waits for the database.
+      const hit = details.peek(request.params.id);
+      if (hit) {
+        sendDetail(reply, hit);
+        return;
+      }
+      return details
+        .get(request.params.id, async () => {
+          const loaded = await publishedDetail(db, request.params.id, views);
+          return serializeAroundViewCount(
+            serializedText(reply, ok({ ...loaded, viewCount: VIEW_COUNT_MARK })),
+            loaded,
+            views.counted(loaded.id),
+          );
+        })
+        .then((cached) => {
+          sendDetail(reply, cached);
+        });
     },
   );
+
+  /** Counts the view and sends the detail with its count brought up to date. */
+  function sendDetail(reply: FastifyReply, cached: SerializedDetail): void {
+    views.add(cached.id);
+    // The cached count plus every view this instance counted since it was loaded (this one included).
+    const viewCount = cached.viewCount + views.counted(cached.id) - cached.countedAtLoad;
+    sendSerialized(reply, Buffer.concat([cached.head, Buffer.from(String(viewCount)), cached.tail]));
+  }
 };
 
 export default contentRoutes;

@@ -43,7 +43,14 @@ export const IdentityEntrySchema = Type.Object({
 });
 export const IdentityAnswerSchema = Envelope(IdentityEntrySchema);
 
-const str = JSON.stringify;
+/** Characters JSON.stringify writes other than as themselves: quote, backslash, controls, surrogates. */
+// eslint-disable-next-line no-control-regex -- the control characters are what is looked for
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string as JSON text: most values (types, dates, plain Chinese text) need no escaping at all. */
+function str(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
+}
 const ENVELOPE_HEAD = `{"code":${ResponseCode.Success},"msg":${str(OK_MESSAGE)},"data":[`;
 
 /** `,"template":{…}}]}`: the end of a portal answer, per template version (versions never change). */
@@ -53,7 +60,7 @@ function answerTail(template: TemplateVersionInfo): string {
   let tail = answerTails.get(template);
   if (tail === undefined) {
     const { name, version, items } = templateInUse(template);
-    tail = `,"template":${str({ name, version, items })}}]}`;
+    tail = `,"template":${JSON.stringify({ name, version, items })}}]}`;
     answerTails.set(template, tail);
   }
   return tail;

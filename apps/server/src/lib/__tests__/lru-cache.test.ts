@@ -28,6 +28,20 @@ describe('TtlLruCache', () => {
     expect(await cache.get('k', async () => 'new')).toBe('new');
   });
 
+  it('peek answers a fresh value at once, refreshes its place, and nothing once expired or absent', async () => {
+    let clock = 0;
+    const cache = new TtlLruCache<number>(2, 100, () => clock);
+    expect(cache.peek('a')).toBeUndefined();
+    await cache.get('a', async () => 1);
+    await cache.get('b', async () => 2);
+    expect(cache.peek('a')).toBe(1); // a is now the most recent
+    await cache.get('c', async () => 3); // evicts b
+    expect(cache.peek('b')).toBeUndefined();
+    expect(cache.peek('a')).toBe(1);
+    clock = 100;
+    expect(cache.peek('a')).toBeUndefined();
+  });
+
   it('does not keep failures', async () => {
     const cache = new TtlLruCache<string>(10, 1000);
     await expect(cache.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');

@@ -10,6 +10,7 @@ import type { ItemValue } from '../template-items.js';
 // Strings that JSON must escape, and characters it must not mangle.
 const AWKWARD = [
   '引号"与反斜杠\\',
+  '孤立代理\ud800项',
   '换行\n制表\t回车\r',
   '控制字符\u0001\u001f',
   '</script><b onclick="x">',
