@@ -20,7 +20,6 @@ import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
 import { lazyChildLoggerFactory, loggerOptions } from './lib/logger.js';
-import compress from '@fastify/compress';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
@@ -81,10 +80,6 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
 
   // 1. External plugins.
   await app.register(security);
-  // gzip or brotli for the pages (over 1 KB; web-app.ts); built assets ship precompressed. API answers
-  // are left to the reverse proxy: per-request compression hooks on every route cost a third of the
-  // API's throughput (npm run bench).
-  await app.register(compress, { global: false, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(apiDocs);
   // 2. App plugins.
   await app.register(errorHandler);

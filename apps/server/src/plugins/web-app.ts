@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -59,19 +60,25 @@ async function webApp(app: FastifyInstance) {
       .type('text/html; charset=utf-8')
       .send(rendered ?? indexHtml);
   };
-  if (indexHtml) {
-    app.get('/', { schema: { hide: true }, compress: {} }, sendIndex);
-    // Page paths are a route (not only the not-found handler) so that responses get compressed.
-    app.get('/*', { schema: { hide: true }, compress: {} }, async (request, reply) =>
-      isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
-    );
-  }
-
-  // Page paths are answered by the routes above: what is left is an unknown API path (JSON 404).
+  // Page paths are answered by the routes below: what is left is an unknown API path (JSON 404).
   // Rate limited like fastify/demo: guessing API paths is cheap for a scanner.
   app.setNotFoundHandler({ preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) }, async (_request, reply) =>
     reply.status(404).send({ code: ResponseCode.Error, msg: '请求的接口不存在' }),
   );
+
+  if (indexHtml) {
+    // Pages are compressed here (gzip or brotli, over 1 KB); built assets ship precompressed and API
+    // answers are left to the reverse proxy. Registered in this scope only, so the compression hooks
+    // run for page routes and not on every API call.
+    await app.register(async (pages) => {
+      await pages.register(compress, { global: false, threshold: 1024, encodings: ['br', 'gzip'] });
+      pages.get('/', { schema: { hide: true }, compress: {} }, sendIndex);
+      // Page paths are a route (not only the not-found handler) so that responses get compressed.
+      pages.get('/*', { schema: { hide: true }, compress: {} }, async (request, reply) =>
+        isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
+      );
+    });
+  }
 }
 
 export default fp(webApp, { name: 'web-app', dependencies: ['security'] });

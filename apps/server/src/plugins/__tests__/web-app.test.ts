@@ -127,6 +127,14 @@ describe('server rendering of public pages', () => {
     expect(res.headers['content-encoding']).toBe('br');
     const plain = await page('/plain', { 'accept-encoding': 'gzip' });
     expect(plain.headers['content-encoding']).toBeUndefined(); // under 1 KB: not worth it
+    // API answers are left to the reverse proxy, however large.
+    const api = await t.app.inject({
+      url: '/open-api/cms/v1/article/published/page/list?offset=0&limit=10',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(api.statusCode).toBe(200);
+    expect(api.rawPayload.length).toBeGreaterThan(1024);
+    expect(api.headers['content-encoding']).toBeUndefined();
   });
 
   it('renders nothing for API paths and non-GET requests', async () => {
