@@ -36,6 +36,26 @@ export function templateValue(template: Pick<TemplateVersionInfo, 'name' | 'vers
   return `${template.name} v${template.version}`;
 }
 
+/** The values every record has before its items: HS_ADMIN at 100 and TEMPLATE at 1001. */
+export function recordHeadValues(record: StoredRecord, prefix: string, template: TemplateVersionInfo, ttl: number): HandleValue[] {
+  return [
+    {
+      index: HandleIndex.Admin,
+      type: 'HS_ADMIN',
+      data: { format: 'admin', value: { handle: `0.NA/${prefix}`, index: 200, permissions: ADMIN_PERMISSIONS } },
+      ttl,
+      timestamp: handleTimestamp(record.created_at),
+    },
+    {
+      index: HandleIndex.Template,
+      type: 'TEMPLATE',
+      data: { format: 'string', value: templateValue(template) },
+      ttl,
+      timestamp: handleTimestamp(record.updated_at),
+    },
+  ];
+}
+
 /**
  * A record as Handle values: HS_ADMIN at 100 (the prefix's administrator, `0.NA/{prefix}`),
  * TEMPLATE at 1001, then the item values from 2000 (protocols: IDIS on Handle).
@@ -45,20 +65,10 @@ export function recordHandleValues(
   prefix: string,
   template: TemplateVersionInfo,
   ttl: number,
-  itemValues: ItemValue[] = parseItemValues(record.item_values),
+  itemValues: readonly ItemValue[] = parseItemValues(record.item_values),
 ): HandleValue[] {
-  const created = handleTimestamp(record.created_at);
+  const values = recordHeadValues(record, prefix, template, ttl);
   const updated = handleTimestamp(record.updated_at);
-  const values: HandleValue[] = [
-    {
-      index: HandleIndex.Admin,
-      type: 'HS_ADMIN',
-      data: { format: 'admin', value: { handle: `0.NA/${prefix}`, index: 200, permissions: ADMIN_PERMISSIONS } },
-      ttl,
-      timestamp: created,
-    },
-    { index: HandleIndex.Template, type: 'TEMPLATE', data: { format: 'string', value: templateValue(template) }, ttl, timestamp: updated },
-  ];
   for (const [index, type, value] of itemValues) values.push({ index, type, data: { format: 'string', value }, ttl, timestamp: updated });
   return values;
 }

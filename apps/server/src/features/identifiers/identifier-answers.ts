@@ -1,7 +1,7 @@
 import { HandleResponseCode, type HandleValue, ResponseCode } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, OK_MESSAGE } from '../../lib/envelope.js';
-import { type TemplateVersionInfo, templateInUse } from './handle-values.js';
+import { type StoredRecord, type TemplateVersionInfo, handleTimestamp, recordHeadValues, templateInUse } from './handle-values.js';
 import type { ItemValue } from './template-items.js';
 
 // The answers of the public resolution (spec section 7 "Identity lookup" and the Handle.net JSON API)
@@ -77,6 +77,17 @@ export function localIdentityAnswer(handle: string, itemValues: readonly ItemVal
   return `${text}]}${answerTail(template)}`;
 }
 
+/** One Handle value as JSON text; `end` is its `,"ttl":…,"timestamp":…}`. */
+function handleValueText({ index, type, data }: HandleValue, end: string): string {
+  const dataText =
+    data.format === 'string'
+      ? `{"format":"string","value":${str(data.value)}}`
+      : `{"format":"admin","value":{"handle":${str(data.value.handle)},"index":${data.value.index},"permissions":${str(data.value.permissions)}}}`;
+  return `{"index":${index},"type":${str(type)},"data":${dataText}${end}`;
+}
+
+const valueEnd = (ttl: number, timestamp: string) => `,"ttl":${ttl},"timestamp":${str(timestamp)}}`;
+
 /** A found handle's Handle API answer: responseCode 1 with its values, or 200 when the filters left none. */
 export function handleValuesAnswer(handle: string, values: readonly HandleValue[]): string {
   const code = values.length > 0 ? HandleResponseCode.Success : HandleResponseCode.ValuesNotFound;
@@ -89,15 +100,36 @@ export function handleValuesAnswer(handle: string, values: readonly HandleValue[
     const value = values[i]!;
     if (value.ttl !== ttl || value.timestamp !== timestamp) {
       ({ ttl, timestamp } = value);
-      end = `,"ttl":${ttl},"timestamp":${str(timestamp)}}`;
+      end = valueEnd(ttl, timestamp);
     }
-    const { data } = value;
-    const dataText =
-      data.format === 'string'
-        ? `{"format":"string","value":${str(data.value)}}`
-        : `{"format":"admin","value":{"handle":${str(data.value.handle)},"index":${data.value.index},"permissions":${str(data.value.permissions)}}}`;
     if (i > 0) text += ',';
-    text += `{"index":${value.index},"type":${str(value.type)},"data":${dataText}${end}`;
+    text += handleValueText(value, end);
+  }
+  return `${text}]}`;
+}
+
+/**
+ * A local record's whole Handle API answer (no type or index filter), written from its stored item
+ * values without a value object for each: the same text as
+ * `handleValuesAnswer(record.handle, recordHandleValues(…))`.
+ */
+export function localHandleAnswer(
+  record: StoredRecord,
+  prefix: string,
+  template: TemplateVersionInfo,
+  ttl: number,
+  itemValues: readonly ItemValue[],
+): string {
+  let text = `{"responseCode":${HandleResponseCode.Success},"handle":${str(record.handle)},"values":[`;
+  const head = recordHeadValues(record, prefix, template, ttl);
+  for (let i = 0; i < head.length; i++) {
+    const value = head[i]!;
+    if (i > 0) text += ',';
+    text += handleValueText(value, valueEnd(value.ttl, value.timestamp));
+  }
+  const end = valueEnd(ttl, handleTimestamp(record.updated_at));
+  for (const [index, type, value] of itemValues) {
+    text += `,{"index":${index},"type":${str(type)},"data":{"format":"string","value":${str(value)}}${end}`;
   }
   return `${text}]}`;
 }

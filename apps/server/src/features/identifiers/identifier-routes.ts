@@ -6,7 +6,13 @@ import { errorResponses, ok, sendSerialized } from '../../lib/envelope.js';
 import { AppError, BadRequestError } from '../../lib/errors.js';
 import { type ParsedHandle, parseHandle } from './handle-syntax.js';
 import { filterHandleValues, parseItemValues, recordHandleValues, upstreamIdentityEntry } from './handle-values.js';
-import { HandleResponseSchema, IdentityAnswerSchema, handleValuesAnswer, localIdentityAnswer } from './identifier-answers.js';
+import {
+  HandleResponseSchema,
+  IdentityAnswerSchema,
+  handleValuesAnswer,
+  localHandleAnswer,
+  localIdentityAnswer,
+} from './identifier-answers.js';
 import identifierAdminRoutes from './identifier-admin-routes.js';
 import { TemplateVersions, holdsPrefix, recordLookup } from './identifier-repository.js';
 import { RESOLVER_HOP_HEADER, UpstreamError, UpstreamResolver } from './upstream-resolver.js';
@@ -25,7 +31,7 @@ const HANDLE_STATUS: Record<number, number> = {
  * answer: written as text for a local record, an entry for the schema serializer for an upstream one).
  */
 type Resolution =
-  | { source: 'local'; handle: string; values: () => HandleValue[]; answerText: () => string }
+  | { source: 'local'; handle: string; values: () => HandleValue[]; answerText: () => string; handleText: () => string }
   | { source: 'upstream'; handle: string; values: () => HandleValue[]; entry: () => IdentityQueryEntry }
   | { source: 'none'; handle: string };
 
@@ -57,6 +63,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         handle: record.handle,
         values: () => recordHandleValues(record, parsed.prefix, template, ttlSeconds, itemValues),
         answerText: () => localIdentityAnswer(record.handle, itemValues, template),
+        handleText: () => localHandleAnswer(record, parsed.prefix, template, ttlSeconds, itemValues),
       };
     }
     // A prefix this node holds is answered here, found or not; a request from another resolver is never passed on.
@@ -143,8 +150,12 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (resolution.source === 'none') {
         return handleReply(reply, { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' });
       }
-      const values = filterHandleValues(resolution.values(), request.query.type ?? [], request.query.index ?? []);
-      return sendSerialized(reply.header('access-control-allow-origin', '*'), handleValuesAnswer(resolution.handle, values));
+      const types = request.query.type ?? [];
+      const indexes = request.query.index ?? [];
+      const cors = reply.header('access-control-allow-origin', '*');
+      if (resolution.source === 'local' && types.length === 0 && indexes.length === 0) return sendSerialized(cors, resolution.handleText());
+      const values = filterHandleValues(resolution.values(), types, indexes);
+      return sendSerialized(cors, handleValuesAnswer(resolution.handle, values));
     },
   );
 };

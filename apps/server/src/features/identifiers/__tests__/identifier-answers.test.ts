@@ -3,8 +3,14 @@ import Fastify from 'fastify';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../../lib/envelope.js';
-import { localIdentityEntry, type TemplateVersionInfo } from '../handle-values.js';
-import { HandleResponseSchema, IdentityAnswerSchema, handleValuesAnswer, localIdentityAnswer } from '../identifier-answers.js';
+import { localIdentityEntry, recordHandleValues, type StoredRecord, type TemplateVersionInfo } from '../handle-values.js';
+import {
+  HandleResponseSchema,
+  IdentityAnswerSchema,
+  handleValuesAnswer,
+  localHandleAnswer,
+  localIdentityAnswer,
+} from '../identifier-answers.js';
 import type { ItemValue } from '../template-items.js';
 
 // Strings that JSON must escape, and characters it must not mangle.
@@ -112,5 +118,26 @@ describe('the Handle API answer written as text', () => {
     const text = handleValuesAnswer('88.118.8/A', []);
     expect(text).toBe(await serializedBySchema(HandleResponseSchema, body));
     expect(JSON.parse(text)).toEqual(body);
+  });
+
+  it("writes a local record's whole answer from its stored values, as the generic writer does from value objects", async () => {
+    const record: StoredRecord = {
+      handle: '88.118.8/EX"2024\\001',
+      template_id: TEMPLATE.templateId,
+      template_version: TEMPLATE.version,
+      item_values: JSON.stringify(VALUES),
+      created_at: '2024-11-19T08:00:00.123Z',
+      updated_at: '2024-11-20T09:30:00.456Z',
+    };
+    const values = recordHandleValues(record, '88.118.8', TEMPLATE, 86400, VALUES);
+    const text = localHandleAnswer(record, '88.118.8', TEMPLATE, 86400, VALUES);
+    expect(text).toBe(handleValuesAnswer(record.handle, values));
+    expect(text).toBe(
+      await serializedBySchema(HandleResponseSchema, { responseCode: HandleResponseCode.Success, handle: record.handle, values }),
+    );
+    expect(JSON.parse(text).values.map((v: { index: number }) => v.index)).toEqual([100, 1001, ...VALUES.map(([index]) => index)]);
+    expect(localHandleAnswer(record, '88.118.8', TEMPLATE, 60, [])).toBe(
+      handleValuesAnswer(record.handle, recordHandleValues(record, '88.118.8', TEMPLATE, 60, [])),
+    );
   });
 });
