@@ -30,7 +30,7 @@ export const HandleResponseSchema = Type.Object({
   message: Type.Optional(Type.String()),
 });
 
-export const IdentityEntrySchema = Type.Object({
+const IdentityEntrySchema = Type.Object({
   identity: Type.Object({
     handle: Type.String(),
     value: Type.Array(Type.Object({ index: Type.Integer(), type: Type.String(), data: StringData })),
@@ -51,6 +51,7 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 function str(value: string): string {
   return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
 }
+
 const ENVELOPE_HEAD = `{"code":${ResponseCode.Success},"msg":${str(OK_MESSAGE)},"data":[`;
 
 /** `,"template":{…}}]}`: the end of a portal answer, per template version (versions never change). */
