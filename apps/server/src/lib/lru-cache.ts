@@ -14,7 +14,6 @@ export class TtlLruCache<T> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** `ttlOf` overrides the cache's TTL per loaded value (0 or less: answered but not kept). */
   /** A value still fresh, without waiting (a hit answered synchronously), or undefined. */
   peek(key: string): T | undefined {
     const hit = this.#entries.get(key);
@@ -24,6 +23,7 @@ export class TtlLruCache<T> {
     return hit.value;
   }
 
+  /** `ttlOf` overrides the cache's TTL per loaded value (0 or less: answered but not kept). */
   get(key: string, load: () => Promise<T>, ttlOf?: (value: T) => number): Promise<T> {
     const hit = this.peek(key);
     if (hit !== undefined) return Promise.resolve(hit);
