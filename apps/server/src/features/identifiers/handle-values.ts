@@ -82,17 +82,6 @@ export function templateInUse(template: TemplateVersionInfo): IdentityQueryEntry
   };
 }
 
-/** The portal's lookup answer for a local record: its item values and its template version's items in use. */
-export function localIdentityEntry(handle: string, itemValues: readonly ItemValue[], template: TemplateVersionInfo): IdentityQueryEntry {
-  return {
-    identity: {
-      handle,
-      value: itemValues.map(([index, type, value]) => ({ index, type, data: { format: 'string', value } })),
-    },
-    template: templateInUse(template),
-  };
-}
-
 /**
  * The portal's lookup answer for a record resolved upstream. A Handle answer carries no template,
  * so each string value (other than HS_* and TEMPLATE) is its own item, labelled with its type.

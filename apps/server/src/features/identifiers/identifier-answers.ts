@@ -67,7 +67,7 @@ function answerTail(template: TemplateVersionInfo): string {
   return tail;
 }
 
-/** The portal's lookup answer for a local record: `ok([localIdentityEntry(…)])` as JSON text. */
+/** The portal's lookup answer for a local record (spec section 3, "Identity record from lookup") as JSON text. */
 export function localIdentityAnswer(handle: string, itemValues: readonly ItemValue[], template: TemplateVersionInfo): string {
   let text = `${ENVELOPE_HEAD}{"identity":{"handle":${str(handle)},"value":[`;
   for (let i = 0; i < itemValues.length; i++) {

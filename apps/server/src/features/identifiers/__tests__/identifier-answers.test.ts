@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import { ok } from '../../../lib/envelope.js';
-import { localIdentityEntry, recordHandleValues, type StoredRecord, type TemplateVersionInfo } from '../handle-values.js';
+import { recordHandleValues, type StoredRecord, type TemplateVersionInfo } from '../handle-values.js';
 import {
   HandleResponseSchema,
   IdentityAnswerSchema,
@@ -57,7 +57,20 @@ async function serializedBySchema(schema: object, body: unknown): Promise<string
 describe('the identity lookup answer written as text', () => {
   it('is byte for byte what the response schema serializes from the entry object', async () => {
     const handle = '88.118.8/EX-"2024"\\000123';
-    const entry = ok([localIdentityEntry(handle, VALUES, TEMPLATE)]);
+    // The answer as an object: each value in stored order, then the template's items in use.
+    const entry = ok([
+      {
+        identity: { handle, value: VALUES.map(([index, type, value]) => ({ index, type, data: { format: 'string', value } })) },
+        template: {
+          name: TEMPLATE.name,
+          version: TEMPLATE.version,
+          items: [
+            { name: '产品名称', idType: 'productName', idIndex: 2000 },
+            { name: '备注\n说明', idType: 'note\\"x', idIndex: 2002 },
+          ],
+        },
+      },
+    ]);
     const text = localIdentityAnswer(handle, VALUES, TEMPLATE);
     expect(text).toBe(await serializedBySchema(IdentityAnswerSchema, entry));
     const parsed: unknown = JSON.parse(text);
