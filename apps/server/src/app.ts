@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HandleResponseCode, ResponseCode } from '@portal/shared';
-import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import applicationRoutes from './features/applications/application-routes.js';
@@ -19,6 +19,7 @@ import { createSmsSender } from './features/sms/create-sms-sender.js';
 import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
+import { AccessLogController } from './lib/access-log.js';
 import { lazyChildLoggerFactory, loggerOptions } from './lib/logger.js';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
@@ -26,9 +27,6 @@ import csrf from './plugins/csrf.js';
 import errorHandler from './plugins/error-handler.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
-
-/** A request this slow is logged whatever ACCESS_LOG says (unless off). */
-const SLOW_REQUEST_MS = 1000;
 
 export interface BuildAppOptions {
   config: ServerConfig;
@@ -47,8 +45,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     trustProxy: config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // One log line per request (below) instead of Fastify's two: half the logging cost.
-    logController: new LogController({ disableRequestLogging: true }),
+    // At most one access-log line per request (lib/access-log.ts) instead of Fastify's two.
+    logController: new AccessLogController(config.accessLog),
     childLoggerFactory: lazyChildLoggerFactory,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
     // A path with a malformed %-escape never reaches a route or the error handler: answer it as a bad
@@ -60,20 +58,6 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
       return reply.status(400).send({ code: ResponseCode.Error, msg: '请求地址格式不正确' });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-
-  // Access log: one line per request (ACCESS_LOG=all) or, by default, only for requests that failed or
-  // took a second or more. A log line per request costs a hot read endpoint about a third of its
-  // throughput (npm run bench), and the reverse proxy in front keeps the full access log anyway.
-  const accessLog = config.accessLog;
-  if (accessLog !== 'off') {
-    app.addHook('onResponse', (request, reply, done) => {
-      const ms = reply.elapsedTime;
-      if (accessLog === 'all' || reply.statusCode >= 400 || ms >= SLOW_REQUEST_MS) {
-        request.log.info({ req: request, res: { statusCode: reply.statusCode }, ms: Math.round(ms) }, 'request');
-      }
-      done();
-    });
-  }
 
   app.decorate('config', config);
   app.decorate('database', database);
