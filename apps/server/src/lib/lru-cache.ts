@@ -5,6 +5,8 @@
 export class TtlLruCache<T> {
   readonly #entries = new Map<string, { value: T; until: number }>();
   readonly #loading = new Map<string, Promise<T>>();
+  /** The most recently used entry (last in `#entries`' order): a run of hits on it moves nothing. */
+  #newest: { value: T; until: number } | undefined;
   /** Bumped by clear(): a load that began before it must not store what it read. */
   #generation = 0;
 
@@ -18,8 +20,11 @@ export class TtlLruCache<T> {
   peek(key: string): T | undefined {
     const hit = this.#entries.get(key);
     if (!hit || hit.until <= this.now()) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, hit);
+    if (hit !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      this.#newest = hit;
+    }
     return hit.value;
   }
 
@@ -36,7 +41,9 @@ export class TtlLruCache<T> {
         this.#entries.delete(key);
         const ttl = ttlOf ? ttlOf(value) : this.ttlMs;
         if (ttl <= 0) return value;
-        this.#entries.set(key, { value, until: this.now() + ttl });
+        const entry = { value, until: this.now() + ttl };
+        this.#entries.set(key, entry);
+        this.#newest = entry;
         if (this.#entries.size > this.maxEntries) {
           const oldest = this.#entries.keys().next().value;
           if (oldest !== undefined) this.#entries.delete(oldest);
@@ -50,6 +57,7 @@ export class TtlLruCache<T> {
 
   clear(): void {
     this.#entries.clear();
+    this.#newest = undefined;
     this.#loading.clear();
     this.#generation += 1;
   }

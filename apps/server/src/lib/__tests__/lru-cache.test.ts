@@ -42,6 +42,21 @@ describe('TtlLruCache', () => {
     expect(cache.peek('a')).toBeUndefined();
   });
 
+  it('repeated hits on the most recent entry keep the order right', async () => {
+    const cache = new TtlLruCache<number>(2, 100, () => 0);
+    await cache.get('a', async () => 1);
+    await cache.get('b', async () => 2);
+    expect(cache.peek('b')).toBe(2); // already the most recent
+    expect(cache.peek('a')).toBe(1);
+    expect(cache.peek('a')).toBe(1); // a run of hits on a
+    await cache.get('c', async () => 3); // evicts b, the least recent
+    expect(cache.peek('b')).toBeUndefined();
+    expect(cache.peek('c')).toBe(3);
+    expect(cache.peek('a')).toBe(1);
+    await cache.get('d', async () => 4); // evicts c
+    expect([cache.peek('c'), cache.peek('a'), cache.peek('d')]).toEqual([undefined, 1, 4]);
+  });
+
   it('does not keep failures', async () => {
     const cache = new TtlLruCache<string>(10, 1000);
     await expect(cache.get('k', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
