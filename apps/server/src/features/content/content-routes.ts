@@ -214,7 +214,14 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     views.add(cached.id);
     // The cached count plus every view this instance counted since it was loaded (this one included).
     const viewCount = cached.viewCount + views.counted(cached.id) - cached.countedAtLoad;
-    sendSerialized(reply, Buffer.concat([cached.head, Buffer.from(String(viewCount)), cached.tail]));
+    // One buffer, written in place (the count is ASCII digits).
+    const count = String(viewCount);
+    const { head, tail } = cached;
+    const body = Buffer.allocUnsafe(head.length + count.length + tail.length);
+    head.copy(body, 0);
+    body.write(count, head.length, 'latin1');
+    tail.copy(body, head.length + count.length);
+    sendSerialized(reply, body);
   }
 };
 
