@@ -48,6 +48,29 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * The reader's lookups of one event-loop turn share one read transaction. SQLite takes and drops a
+ * WAL read lock for every transaction (two fcntl calls): under load one turn answers many lookups,
+ * which now pay for it once. The transaction ends when the turn is over (setImmediate) and at once
+ * when this process writes (`end`, after every write statement), so a read after a write here sees
+ * it; a write by another process is seen from the next turn on.
+ */
+function readerSnapshot(reader: SQLite.Database) {
+  const begin = reader.prepare('begin');
+  const commit = reader.prepare('commit');
+  const end = () => {
+    if (reader.open && reader.inTransaction) commit.run();
+  };
+  return {
+    begin(): void {
+      if (reader.inTransaction) return;
+      begin.run();
+      setImmediate(end);
+    },
+    end,
+  };
+}
+
 export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (isPostgresUrl(options.databaseUrl)) {
     const schema = options.pgSchema;
@@ -87,19 +110,23 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   // Random reads of a large table (identifier lookups over a million records) read the file through a
   // memory map instead of a read(2) per page: measured +20–40 % on the identity query.
   sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  const db = new Kysely<Database>({ dialect: new PortalSqliteDialect(sqlite) });
   // The read-only connection of `rowReader` (WAL: readers never wait for the writer and see the last
   // commit). Opened after the writer has switched the file to WAL.
   const reader = new SQLite(options.sqliteFile, { readonly: true });
   reader.pragma('busy_timeout = 5000');
   reader.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  const snapshot = readerSnapshot(reader);
+  const db = new Kysely<Database>({ dialect: new PortalSqliteDialect(sqlite, snapshot.end) });
   return {
     db,
     dialect: 'sqlite',
     describe: `sqlite ${options.sqliteFile}`,
     rowReader: <R>(sql: string) => {
       const statement = reader.prepare<unknown[], R>(sql);
-      return (parameters: readonly unknown[]) => statement.get(...parameters);
+      return (parameters: readonly unknown[]) => {
+        snapshot.begin();
+        return statement.get(...parameters);
+      };
     },
     // The reader first: the writer, closing last, checkpoints the WAL and removes it.
     destroy: async () => {

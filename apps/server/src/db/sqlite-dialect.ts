@@ -22,7 +22,10 @@ class SqliteConnection implements DatabaseConnection {
   readonly #db: SqliteDatabase;
   readonly #statements = new Map<string, Statement>();
 
-  constructor(db: SqliteDatabase) {
+  constructor(
+    db: SqliteDatabase,
+    private readonly onWrite: () => void,
+  ) {
     this.#db = db;
   }
 
@@ -47,6 +50,7 @@ class SqliteConnection implements DatabaseConnection {
     const params = compiledQuery.parameters as unknown[];
     if (stmt.reader) return Promise.resolve({ rows: stmt.all(...params) as R[] });
     const { changes, lastInsertRowid } = stmt.run(...params);
+    this.onWrite();
     return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
   }
 
@@ -81,9 +85,9 @@ class QueuedSqliteDriver implements Driver {
   readonly #mutex = new FifoMutex();
   readonly #connection: SqliteConnection;
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, onWrite: () => void) {
     this.#db = db;
-    this.#connection = new SqliteConnection(db);
+    this.#connection = new SqliteConnection(db, onWrite);
   }
 
   async init(): Promise<void> {}
@@ -119,12 +123,16 @@ class QueuedSqliteDriver implements Driver {
 export class PortalSqliteDialect extends SqliteDialect {
   readonly #db: SqliteDatabase;
 
-  constructor(db: SqliteDatabase) {
+  /** `onWrite` runs after every statement that is not a read (writes, begin, commit, rollback). */
+  constructor(
+    db: SqliteDatabase,
+    private readonly onWrite: () => void = () => undefined,
+  ) {
     super({ database: db });
     this.#db = db;
   }
 
   override createDriver(): Driver {
-    return new QueuedSqliteDriver(this.#db);
+    return new QueuedSqliteDriver(this.#db, this.onWrite);
   }
 }

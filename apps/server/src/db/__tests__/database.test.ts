@@ -1,3 +1,4 @@
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate.js';
@@ -76,6 +77,28 @@ describe('SQLite row reader (the read-only connection of point lookups)', () => 
       const write = rowReader(`insert into nav_item (key, title) values ('x', 'x') returning id`);
       expect(() => write([])).toThrow(/readonly/);
     } finally {
+      await t.drop();
+    }
+  });
+
+  it("shares one snapshot per event-loop turn: another process's commit is seen from the next turn", async () => {
+    const t = await createTestDatabase('sqlite', {}, { seed: false });
+    const other = new SQLite(t.config.sqliteFile);
+    try {
+      const { rowReader } = t.database;
+      if (!rowReader) throw new Error('SQLite has a row reader');
+      const byKey = rowReader<{ title: string }>('select title from nav_item where key = ?');
+      expect(byKey(['about'])).toBeUndefined();
+      other.prepare(`insert into nav_item (key, title, sort, enabled) values ('about', '关于我们', 3, 1)`).run();
+      // The same turn still reads its snapshot; the next one reads the commit.
+      expect(byKey(['about'])).toBeUndefined();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(byKey(['about'])).toEqual({ title: '关于我们' });
+      // A snapshot held until the turn ends does not stop the writer from checkpointing afterwards.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(other.pragma('wal_checkpoint(TRUNCATE)', { simple: true })).toBe(0);
+    } finally {
+      other.close();
       await t.drop();
     }
   });
