@@ -15,6 +15,7 @@ import {
 } from './identifier-answers.js';
 import identifierAdminRoutes from './identifier-admin-routes.js';
 import { TemplateVersions, holdsPrefix, recordLookup } from './identifier-repository.js';
+import type { StoredRecord, TemplateVersionInfo } from './handle-values.js';
 import { RESOLVER_HOP_HEADER, UpstreamError, UpstreamResolver } from './upstream-resolver.js';
 
 /** HTTP status of each Handle responseCode (protocols: Handle.net JSON API). */
@@ -51,20 +52,37 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   await app.register(identifierAdminRoutes, { templates });
 
-  async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Resolution> {
-    const record = await recordByHandle(parsed.handle);
+  type LocalResolution = Extract<Resolution, { source: 'local' }>;
+  type Lookup = ReturnType<typeof recordByHandle>;
+
+  function localResolution(record: StoredRecord, prefix: string, template: TemplateVersionInfo): LocalResolution {
+    const itemValues = parseItemValues(record.item_values);
+    return {
+      source: 'local',
+      handle: record.handle,
+      values: () => recordHandleValues(record, prefix, template, ttlSeconds, itemValues),
+      answerText: () => localIdentityAnswer(record.handle, itemValues, template),
+      handleText: () => localHandleAnswer(record, prefix, template, ttlSeconds, itemValues),
+    };
+  }
+
+  /**
+   * A local record answered at once, without a promise, when its lookup was synchronous (SQLite) and
+   * its template version is cached: the hot case of both routes. Anything else goes to `resolve`.
+   */
+  function resolvedNow(lookup: Lookup, parsed: ParsedHandle): LocalResolution | undefined {
+    if (lookup === undefined || lookup instanceof Promise) return undefined;
+    const template = templates.cached(lookup.template_id, lookup.template_version);
+    return template && localResolution(lookup, parsed.prefix, template);
+  }
+
+  async function resolve(parsed: ParsedHandle, request: FastifyRequest, lookup: Lookup): Promise<Resolution> {
+    const record = await lookup;
     if (record) {
       const template =
         templates.cached(record.template_id, record.template_version) ?? (await templates.get(record.template_id, record.template_version));
       if (!template) throw new Error(`template ${record.template_id} v${record.template_version} of ${record.handle} is missing`);
-      const itemValues = parseItemValues(record.item_values);
-      return {
-        source: 'local',
-        handle: record.handle,
-        values: () => recordHandleValues(record, parsed.prefix, template, ttlSeconds, itemValues),
-        answerText: () => localIdentityAnswer(record.handle, itemValues, template),
-        handleText: () => localHandleAnswer(record, parsed.prefix, template, ttlSeconds, itemValues),
-      };
+      return localResolution(record, parsed.prefix, template);
     }
     // A prefix this node holds is answered here, found or not; a request from another resolver is never passed on.
     if (!upstream || request.headers[RESOLVER_HOP_HEADER] !== undefined || (await holdsPrefix(db, parsed.prefix))) {
@@ -92,24 +110,34 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: IdentityAnswerSchema, ...errorResponses },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const parsed = parseHandle(request.query.handle.trim());
       if (!parsed.ok) throw new BadRequestError(parsed.message);
-      let resolution: Resolution;
-      try {
-        resolution = await resolve(parsed, request);
-      } catch (err) {
-        if (err instanceof UpstreamError) {
-          request.log.warn({ err, handle: parsed.handle }, 'upstream handle resolution failed');
-          throw new AppError(err.message, err.kind === 'timeout' ? 504 : 502);
-        }
-        throw err;
+      const lookup = recordByHandle(parsed.handle);
+      const now = resolvedNow(lookup, parsed);
+      if (now) {
+        sendSerialized(reply, now.answerText());
+        return;
       }
-      if (resolution.source === 'none') return ok([], '未找到该标识');
-      if (resolution.source === 'local') return sendSerialized(reply, resolution.answerText());
-      return ok([resolution.entry()]);
+      return identityAnswer(parsed, request, reply, lookup);
     },
   );
+
+  async function identityAnswer(parsed: ParsedHandle, request: FastifyRequest, reply: FastifyReply, lookup: Lookup) {
+    let resolution: Resolution;
+    try {
+      resolution = await resolve(parsed, request, lookup);
+    } catch (err) {
+      if (err instanceof UpstreamError) {
+        request.log.warn({ err, handle: parsed.handle }, 'upstream handle resolution failed');
+        throw new AppError(err.message, err.kind === 'timeout' ? 504 : 502);
+      }
+      throw err;
+    }
+    if (resolution.source === 'none') return ok([], '未找到该标识');
+    if (resolution.source === 'local') return sendSerialized(reply, resolution.answerText());
+    return ok([resolution.entry()]);
+  }
 
   const handleReply = (reply: FastifyReply, body: HandleApiResponse, status = HANDLE_STATUS[body.responseCode] ?? 500) =>
     reply.status(status).header('access-control-allow-origin', '*').send(body);
@@ -142,22 +170,42 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return handleReply(reply, { responseCode: HandleResponseCode.Error, message: '服务器内部错误，请稍后重试' });
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const handle = request.params['*'];
       const parsed = parseHandle(handle);
-      if (!parsed.ok) return handleReply(reply, { responseCode: HandleResponseCode.InvalidHandle, handle, message: parsed.message });
-      const resolution = await resolve(parsed, request);
-      if (resolution.source === 'none') {
-        return handleReply(reply, { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' });
+      if (!parsed.ok) {
+        handleReply(reply, { responseCode: HandleResponseCode.InvalidHandle, handle, message: parsed.message });
+        return;
       }
-      const types = request.query.type ?? [];
-      const indexes = request.query.index ?? [];
-      const cors = reply.header('access-control-allow-origin', '*');
-      if (resolution.source === 'local' && types.length === 0 && indexes.length === 0) return sendSerialized(cors, resolution.handleText());
-      const values = filterHandleValues(resolution.values(), types, indexes);
-      return sendSerialized(cors, handleValuesAnswer(resolution.handle, values));
+      const lookup = recordByHandle(parsed.handle);
+      const now = resolvedNow(lookup, parsed);
+      if (now) {
+        sendHandleValues(request, reply, now);
+        return;
+      }
+      return resolve(parsed, request, lookup).then((resolution) => {
+        if (resolution.source === 'none') {
+          handleReply(reply, { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' });
+        } else {
+          sendHandleValues(request, reply, resolution);
+        }
+      });
     },
   );
+
+  /** A found identifier's values, all of them or those the `type` and `index` filters ask for. */
+  function sendHandleValues(
+    request: FastifyRequest<{ Querystring: { type?: string[]; index?: number[] } }>,
+    reply: FastifyReply,
+    resolution: Exclude<Resolution, { source: 'none' }>,
+  ): FastifyReply {
+    const types = request.query.type ?? [];
+    const indexes = request.query.index ?? [];
+    const cors = reply.header('access-control-allow-origin', '*');
+    if (resolution.source === 'local' && types.length === 0 && indexes.length === 0) return sendSerialized(cors, resolution.handleText());
+    const values = filterHandleValues(resolution.values(), types, indexes);
+    return sendSerialized(cors, handleValuesAnswer(resolution.handle, values));
+  }
 };
 
 export default identifierRoutes;
