@@ -14,7 +14,8 @@ export interface StoredRecord {
   handle: string;
   template_id: number;
   template_version: number;
-  item_values: string;
+  /** The item values as stored: UTF-8 JSON text of `ItemValue[]`, read as bytes (see answer-bytes.ts). */
+  item_values: Buffer;
   created_at: string;
   updated_at: string;
 }
@@ -31,13 +32,22 @@ export function parseItemValues(json: string): ItemValue[] {
   return JSON.parse(json) as ItemValue[];
 }
 
+export function parseStoredItemValues(json: Buffer): ItemValue[] {
+  return parseItemValues(json.toString('utf8'));
+}
+
 /** The TEMPLATE value (index 1001): the template and the version the record was written with. */
 export function templateValue(template: Pick<TemplateVersionInfo, 'name' | 'version'>): string {
   return `${template.name} v${template.version}`;
 }
 
 /** The values every record has before its items: HS_ADMIN at 100 and TEMPLATE at 1001. */
-export function recordHeadValues(record: StoredRecord, prefix: string, template: TemplateVersionInfo, ttl: number): HandleValue[] {
+export function recordHeadValues(
+  record: Pick<StoredRecord, 'created_at' | 'updated_at'>,
+  prefix: string,
+  template: TemplateVersionInfo,
+  ttl: number,
+): HandleValue[] {
   return [
     {
       index: HandleIndex.Admin,
@@ -65,7 +75,7 @@ export function recordHandleValues(
   prefix: string,
   template: TemplateVersionInfo,
   ttl: number,
-  itemValues: readonly ItemValue[] = parseItemValues(record.item_values),
+  itemValues: readonly ItemValue[] = parseStoredItemValues(record.item_values),
 ): HandleValue[] {
   const values = recordHeadValues(record, prefix, template, ttl);
   const updated = handleTimestamp(record.updated_at);

@@ -1,7 +1,15 @@
 import { HandleResponseCode, type HandleValue, ResponseCode } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, OK_MESSAGE } from '../../lib/envelope.js';
-import { type StoredRecord, type TemplateVersionInfo, handleTimestamp, recordHeadValues, templateInUse } from './handle-values.js';
+import { handleAnswerBytes, identityAnswerBytes } from './answer-bytes.js';
+import {
+  type StoredRecord,
+  type TemplateVersionInfo,
+  handleTimestamp,
+  parseStoredItemValues,
+  recordHeadValues,
+  templateInUse,
+} from './handle-values.js';
 import type { ItemValue } from './template-items.js';
 
 // The answers of the public resolution (spec section 7 "Identity lookup" and the Handle.net JSON API)
@@ -54,28 +62,42 @@ function str(value: string): string {
 
 const ENVELOPE_HEAD = `{"code":${ResponseCode.Success},"msg":${str(OK_MESSAGE)},"data":[`;
 
-/** `,"template":{…}}]}`: the end of a portal answer, per template version (versions never change). */
-const answerTails = new WeakMap<TemplateVersionInfo, string>();
+/** `]},"template":{…}}]}`: the end of a portal answer, per template version (versions never change). */
+const answerTails = new WeakMap<TemplateVersionInfo, { text: string; bytes: Buffer }>();
 
-function answerTail(template: TemplateVersionInfo): string {
+function answerTail(template: TemplateVersionInfo): { text: string; bytes: Buffer } {
   let tail = answerTails.get(template);
   if (tail === undefined) {
     const { name, version, items } = templateInUse(template);
-    tail = `,"template":${JSON.stringify({ name, version, items })}}]}`;
+    const text = `]},"template":${JSON.stringify({ name, version, items })}}]}`;
+    tail = { text, bytes: Buffer.from(text) };
     answerTails.set(template, tail);
   }
   return tail;
 }
 
+const identityHead = (handle: string) => `${ENVELOPE_HEAD}{"identity":{"handle":${str(handle)},"value":[`;
+
 /** The portal's lookup answer for a local record (spec section 3, "Identity record from lookup") as JSON text. */
 export function localIdentityAnswer(handle: string, itemValues: readonly ItemValue[], template: TemplateVersionInfo): string {
-  let text = `${ENVELOPE_HEAD}{"identity":{"handle":${str(handle)},"value":[`;
+  let text = identityHead(handle);
   for (let i = 0; i < itemValues.length; i++) {
     const [index, type, value] = itemValues[i]!;
     if (i > 0) text += ',';
     text += `{"index":${index},"type":${str(type)},"data":{"format":"string","value":${str(value)}}}`;
   }
-  return `${text}]}${answerTail(template)}`;
+  return `${text}${answerTail(template).text}`;
+}
+
+/**
+ * The same answer from the record's stored item values (UTF-8 JSON): copied as bytes when stored as
+ * JSON.stringify writes them (answer-bytes.ts), else parsed and written as text.
+ */
+export function storedIdentityAnswer(handle: string, itemValuesJson: Buffer, template: TemplateVersionInfo): Buffer | string {
+  return (
+    identityAnswerBytes(identityHead(handle), itemValuesJson, answerTail(template).bytes) ??
+    localIdentityAnswer(handle, parseStoredItemValues(itemValuesJson), template)
+  );
 }
 
 /** One Handle value as JSON text; `end` is its `,"ttl":…,"timestamp":…}`. */
@@ -109,9 +131,41 @@ export function handleValuesAnswer(handle: string, values: readonly HandleValue[
   return `${text}]}`;
 }
 
+/** A local record's Handle answer around its handle and HS_ADMIN and TEMPLATE timestamps (the rest is per template version). */
+interface HandleHeadPieces {
+  prefix: string;
+  ttl: number;
+  /** From `,"values":[` to HS_ADMIN's timestamp. */
+  toCreated: string;
+  /** From HS_ADMIN's timestamp to TEMPLATE's. */
+  toUpdated: string;
+}
+const handleHeads = new WeakMap<TemplateVersionInfo, HandleHeadPieces>();
+
+function handleHeadPieces(prefix: string, template: TemplateVersionInfo, ttl: number): HandleHeadPieces {
+  let pieces = handleHeads.get(template);
+  if (pieces === undefined || pieces.prefix !== prefix || pieces.ttl !== ttl) {
+    // A value's text without its end, then its own `,"ttl":…,"timestamp":` before the timestamp.
+    const [admin, templateValue] = recordHeadValues({ created_at: '', updated_at: '' }, prefix, template, ttl).map(
+      (value) => `${handleValueText(value, '')},"ttl":${ttl},"timestamp":`,
+    );
+    pieces = { prefix, ttl, toCreated: `,"values":[${admin}`, toUpdated: `},${templateValue}` };
+    handleHeads.set(template, pieces);
+  }
+  return pieces;
+}
+
+/** A local record's Handle API answer up to its first item value: HS_ADMIN and TEMPLATE. */
+function localHandleHead(record: StoredRecord, prefix: string, template: TemplateVersionInfo, ttl: number): string {
+  const { toCreated, toUpdated } = handleHeadPieces(prefix, template, ttl);
+  const created = str(handleTimestamp(record.created_at));
+  const updated = str(handleTimestamp(record.updated_at));
+  return `{"responseCode":${HandleResponseCode.Success},"handle":${str(record.handle)}${toCreated}${created}${toUpdated}${updated}}`;
+}
+
 /**
- * A local record's whole Handle API answer (no type or index filter), written from its stored item
- * values without a value object for each: the same text as
+ * A local record's whole Handle API answer (no type or index filter), written from its item values
+ * without a value object for each: the same text as
  * `handleValuesAnswer(record.handle, recordHandleValues(…))`.
  */
 export function localHandleAnswer(
@@ -121,16 +175,21 @@ export function localHandleAnswer(
   ttl: number,
   itemValues: readonly ItemValue[],
 ): string {
-  let text = `{"responseCode":${HandleResponseCode.Success},"handle":${str(record.handle)},"values":[`;
-  const head = recordHeadValues(record, prefix, template, ttl);
-  for (let i = 0; i < head.length; i++) {
-    const value = head[i]!;
-    if (i > 0) text += ',';
-    text += handleValueText(value, valueEnd(value.ttl, value.timestamp));
-  }
+  let text = localHandleHead(record, prefix, template, ttl);
   const end = valueEnd(ttl, handleTimestamp(record.updated_at));
   for (const [index, type, value] of itemValues) {
     text += `,{"index":${index},"type":${str(type)},"data":{"format":"string","value":${str(value)}}${end}`;
   }
   return `${text}]}`;
+}
+
+/** The same answer from the record's stored item values: bytes copied when it can (see storedIdentityAnswer). */
+export function storedHandleAnswer(record: StoredRecord, prefix: string, template: TemplateVersionInfo, ttl: number): Buffer | string {
+  return (
+    handleAnswerBytes(
+      localHandleHead(record, prefix, template, ttl),
+      record.item_values,
+      valueEnd(ttl, handleTimestamp(record.updated_at)),
+    ) ?? localHandleAnswer(record, prefix, template, ttl, parseStoredItemValues(record.item_values))
+  );
 }

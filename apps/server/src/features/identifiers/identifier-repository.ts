@@ -1,5 +1,5 @@
 import type { TemplateItem } from '@portal/shared';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { StoredRecord, TemplateVersionInfo } from './handle-values.js';
@@ -57,14 +57,17 @@ export class TemplateVersions {
  */
 export function recordLookup(database: DatabaseHandle): (handle: string) => StoredRecord | undefined | Promise<StoredRecord | undefined> {
   const { db } = database;
-  const { sql } = db
+  // The item values as their UTF-8 bytes: the answers copy them (answer-bytes.ts).
+  const itemValuesBytes =
+    database.dialect === 'sqlite' ? sql<Buffer>`cast(item_values as blob)` : sql<Buffer>`convert_to(item_values, 'UTF8')`;
+  const { sql: query } = db
     .selectFrom('idf_record')
-    .select(['handle', 'template_id', 'template_version', 'item_values', 'created_at', 'updated_at'])
+    .select(['handle', 'template_id', 'template_version', itemValuesBytes.as('item_values'), 'created_at', 'updated_at'])
     .where('handle', '=', '')
     .compile();
-  const read = database.rowReader?.<StoredRecord>(sql);
+  const read = database.rowReader?.<StoredRecord>(query);
   if (read) return (handle) => read([handle]);
-  return async (handle) => (await db.executeQuery<StoredRecord>(CompiledQuery.raw(sql, [handle]))).rows[0];
+  return async (handle) => (await db.executeQuery<StoredRecord>(CompiledQuery.raw(query, [handle]))).rows[0];
 }
 
 /** Whether this node holds `prefix` (its handles are never resolved upstream). */

@@ -5,13 +5,13 @@ import { Type } from 'typebox';
 import { errorResponses, ok, sendSerialized } from '../../lib/envelope.js';
 import { AppError, BadRequestError } from '../../lib/errors.js';
 import { type ParsedHandle, parseHandle } from './handle-syntax.js';
-import { filterHandleValues, parseItemValues, recordHandleValues, upstreamIdentityEntry } from './handle-values.js';
+import { filterHandleValues, recordHandleValues, upstreamIdentityEntry } from './handle-values.js';
 import {
   HandleResponseSchema,
   IdentityAnswerSchema,
   handleValuesAnswer,
-  localHandleAnswer,
-  localIdentityAnswer,
+  storedHandleAnswer,
+  storedIdentityAnswer,
 } from './identifier-answers.js';
 import identifierAdminRoutes from './identifier-admin-routes.js';
 import { TemplateVersions, holdsPrefix, recordLookup } from './identifier-repository.js';
@@ -32,7 +32,7 @@ const HANDLE_STATUS: Record<number, number> = {
  * answer: written as text for a local record, an entry for the schema serializer for an upstream one).
  */
 type Resolution =
-  | { source: 'local'; handle: string; values: () => HandleValue[]; answerText: () => string; handleText: () => string }
+  | { source: 'local'; handle: string; values: () => HandleValue[]; answer: () => Buffer | string; handleAnswer: () => Buffer | string }
   | { source: 'upstream'; handle: string; values: () => HandleValue[]; entry: () => IdentityQueryEntry }
   | { source: 'none'; handle: string };
 
@@ -56,13 +56,12 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   type Lookup = ReturnType<typeof recordByHandle>;
 
   function localResolution(record: StoredRecord, prefix: string, template: TemplateVersionInfo): LocalResolution {
-    const itemValues = parseItemValues(record.item_values);
     return {
       source: 'local',
       handle: record.handle,
-      values: () => recordHandleValues(record, prefix, template, ttlSeconds, itemValues),
-      answerText: () => localIdentityAnswer(record.handle, itemValues, template),
-      handleText: () => localHandleAnswer(record, prefix, template, ttlSeconds, itemValues),
+      values: () => recordHandleValues(record, prefix, template, ttlSeconds),
+      answer: () => storedIdentityAnswer(record.handle, record.item_values, template),
+      handleAnswer: () => storedHandleAnswer(record, prefix, template, ttlSeconds),
     };
   }
 
@@ -116,7 +115,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const lookup = recordByHandle(parsed.handle);
       const now = resolvedNow(lookup, parsed);
       if (now) {
-        sendSerialized(reply, now.answerText());
+        sendSerialized(reply, now.answer());
         return;
       }
       return identityAnswer(parsed, request, reply, lookup);
@@ -135,7 +134,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       throw err;
     }
     if (resolution.source === 'none') return ok([], '未找到该标识');
-    if (resolution.source === 'local') return sendSerialized(reply, resolution.answerText());
+    if (resolution.source === 'local') return sendSerialized(reply, resolution.answer());
     return ok([resolution.entry()]);
   }
 
@@ -202,7 +201,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const types = request.query.type ?? [];
     const indexes = request.query.index ?? [];
     const cors = reply.header('access-control-allow-origin', '*');
-    if (resolution.source === 'local' && types.length === 0 && indexes.length === 0) return sendSerialized(cors, resolution.handleText());
+    if (resolution.source === 'local' && types.length === 0 && indexes.length === 0) return sendSerialized(cors, resolution.handleAnswer());
     const values = filterHandleValues(resolution.values(), types, indexes);
     return sendSerialized(cors, handleValuesAnswer(resolution.handle, values));
   }

@@ -10,6 +10,8 @@ import {
   handleValuesAnswer,
   localHandleAnswer,
   localIdentityAnswer,
+  storedHandleAnswer,
+  storedIdentityAnswer,
 } from '../identifier-answers.js';
 import type { ItemValue } from '../template-items.js';
 
@@ -138,7 +140,7 @@ describe('the Handle API answer written as text', () => {
       handle: '88.118.8/EX"2024\\001',
       template_id: TEMPLATE.templateId,
       template_version: TEMPLATE.version,
-      item_values: JSON.stringify(VALUES),
+      item_values: Buffer.from(JSON.stringify(VALUES)),
       created_at: '2024-11-19T08:00:00.123Z',
       updated_at: '2024-11-20T09:30:00.456Z',
     };
@@ -151,6 +153,110 @@ describe('the Handle API answer written as text', () => {
     expect(JSON.parse(text).values.map((v: { index: number }) => v.index)).toEqual([100, 1001, ...VALUES.map(([index]) => index)]);
     expect(localHandleAnswer(record, '88.118.8', TEMPLATE, 60, [])).toBe(
       handleValuesAnswer(record.handle, recordHandleValues(record, '88.118.8', TEMPLATE, 60, [])),
+    );
+  });
+});
+
+describe('answers written from the stored item values', () => {
+  const record = (itemValues: string | Buffer): StoredRecord => ({
+    handle: '88.118.8/EX-2024-中文"1',
+    template_id: TEMPLATE.templateId,
+    template_version: TEMPLATE.version,
+    item_values: Buffer.isBuffer(itemValues) ? itemValues : Buffer.from(itemValues),
+    created_at: '2024-11-19T08:00:00.123Z',
+    updated_at: '2024-11-20T09:30:00.456Z',
+  });
+  /** What the text writers answer from the parsed values (tested above against the schema serializer). */
+  const textAnswers = (r: StoredRecord, values: ItemValue[]) => ({
+    identity: localIdentityAnswer(r.handle, values, TEMPLATE),
+    handle: localHandleAnswer(r, '88.118.8', TEMPLATE, 86400, values),
+  });
+  const storedAnswers = (r: StoredRecord) => ({
+    identity: storedIdentityAnswer(r.handle, r.item_values, TEMPLATE),
+    handle: storedHandleAnswer(r, '88.118.8', TEMPLATE, 86400),
+  });
+
+  // Every escape JSON.stringify writes (short forms and \u00xx), raw Chinese, emoji and U+2028.
+  const CANONICAL: ItemValue[] = [
+    [2000, 'productName', '大型履带式液压挖掘机'],
+    [2001, 'note\\"x', '引号"与反斜杠\\ 换行\n制表\t回车\r退格\b换页\f'],
+    [2002, 'ctl', '控制字符\u0000\u0001\u001f\u007f'],
+    [2003, 'emoji', '𠮷🚜 与扩展汉字\u2028'],
+    [2004, 'empty', ''],
+    [0, 'zero', '</script><b onclick="x">'],
+  ];
+
+  it('copies values stored as JSON.stringify writes them: the same bytes as the text writers', () => {
+    const r = record(JSON.stringify(CANONICAL));
+    const stored = storedAnswers(r);
+    expect(Buffer.isBuffer(stored.identity)).toBe(true);
+    expect(Buffer.isBuffer(stored.handle)).toBe(true);
+    const text = textAnswers(r, CANONICAL);
+    expect(stored.identity.toString()).toBe(text.identity);
+    expect(stored.handle.toString()).toBe(text.handle);
+  });
+
+  it('answers a record with no values and one with many (more than the scanner first holds)', () => {
+    for (const values of [[], Array.from({ length: 300 }, (_, i): ItemValue => [2000 + i, `t${i}`, `值${i}`])]) {
+      const r = record(JSON.stringify(values));
+      const stored = storedAnswers(r);
+      expect(Buffer.isBuffer(stored.handle)).toBe(true);
+      expect(stored.identity.toString()).toBe(textAnswers(r, values).identity);
+      expect(stored.handle.toString()).toBe(textAnswers(r, values).handle);
+      expect(JSON.parse(stored.handle.toString()).values).toHaveLength(2 + values.length);
+    }
+  });
+
+  it.each([
+    ['whitespace', '[[2000, "productName", "甲"]]'],
+    ['an escaped slash', '[[2000,"productName","a\\/b"]]'],
+    ['a needless \\u escape', '[[2000,"productName","\\u4e2d"]]'],
+    ['an escaped surrogate pair', '[[2000,"productName","\\ud83d\\ude9c"]]'],
+    ['a lone surrogate', JSON.stringify([[2000, 'productName', '孤立代理\ud800项']])],
+    ['upper-case hex', '[[2000,"productName","\\u001F"]]'],
+    ['a short form written long', '[[2000,"productName","\\u000a"]]'],
+    ['a negative index', '[[-1,"productName","甲"]]'],
+    ['a fractional index', '[[2000.5,"productName","甲"]]'],
+    ['a fourth field', '[[2000,"productName","甲",1]]'],
+  ])('falls back to the text writers for values stored with %s, and answers the same', (_, json) => {
+    const r = record(json);
+    const values = JSON.parse(json) as ItemValue[];
+    const stored = storedAnswers(r);
+    expect(typeof stored.identity).toBe('string');
+    expect(typeof stored.handle).toBe('string');
+    expect(stored).toEqual(textAnswers(r, values));
+  });
+
+  it.each([
+    ['a leading zero', '[[02000,"productName","甲"]]'],
+    ['a raw control character', '[[2000,"productName","a\tb"]]'],
+    ['an unterminated string', '[[2000,"productName","甲]]'],
+    ['an unclosed list', '[[2000,"productName","甲"]'],
+    ['text after the list', '[[2000,"productName","甲"]]x'],
+  ])('never copies text that is not JSON (%s): it goes to the parser, which refuses it', (_, json) => {
+    const r = record(json);
+    expect(() => storedIdentityAnswer(r.handle, r.item_values, TEMPLATE)).toThrow(SyntaxError);
+    expect(() => storedHandleAnswer(r, '88.118.8', TEMPLATE, 86400)).toThrow(SyntaxError);
+  });
+
+  it('falls back for bytes that are not UTF-8, and still answers valid JSON', () => {
+    const r = record(Buffer.concat([Buffer.from('[[2000,"productName","'), Buffer.from([0xe4, 0xb8]), Buffer.from('"]]')]));
+    const stored = storedAnswers(r);
+    expect(typeof stored.handle).toBe('string');
+    expect(JSON.parse(stored.handle.toString()).values[2].data.value).toBe('\ufffd');
+  });
+
+  it('answers each record its own handle and timestamps, with the head of its template version', () => {
+    const a = record('[[2000,"productName","甲"]]');
+    const b = { ...record('[[2000,"productName","乙"]]'), handle: '88.118.8/B', created_at: '2025-01-01T00:00:00.000Z' };
+    const other = { ...TEMPLATE, version: 4, name: '新版本' };
+    expect(JSON.parse(storedHandleAnswer(a, '88.118.8', TEMPLATE, 86400).toString()).values[0].timestamp).toBe('2024-11-19T08:00:00Z');
+    const answerB = JSON.parse(storedHandleAnswer(b, '88.118.9', other, 60).toString());
+    expect(answerB.handle).toBe('88.118.8/B');
+    expect(answerB.values[0]).toMatchObject({ ttl: 60, timestamp: '2025-01-01T00:00:00Z', data: { value: { handle: '0.NA/88.118.9' } } });
+    expect(answerB.values[1].data.value).toBe('新版本 v4');
+    expect(storedHandleAnswer(b, '88.118.9', other, 60).toString()).toBe(
+      localHandleAnswer(b, '88.118.9', other, 60, [[2000, 'productName', '乙']]),
     );
   });
 });
