@@ -1,8 +1,12 @@
 // The baseline of `npm run bench`: a bare Fastify route answering the recorded bytes of each
 // endpoint (its body and response headers) from memory (no database, no plugins, no hooks), started
-// as its own process like the real server.
-import fs from 'node:fs';
-import Fastify from 'fastify';
+// as its own process like the real server, with the same V8 settings as the server's main.ts (they
+// can only make the twin faster), loaded before Fastify as there.
+import '../apps/server/dist/v8-flags.js';
+import '../apps/server/dist/v8-tick-object.js';
+
+const { default: fs } = await import('node:fs');
+const { default: Fastify } = await import('fastify');
 
 const [fixturesFile, port] = process.argv.slice(2);
 const fixtures = JSON.parse(fs.readFileSync(fixturesFile, 'utf8'));

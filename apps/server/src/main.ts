@@ -1,8 +1,11 @@
-// First: V8 settings that must be in place before anything is allocated.
+// First: V8 settings that must be in place before anything is allocated. The server's modules are
+// imported after them (dynamic imports), so not even loading them runs before.
 import './v8-flags.js';
-import { loadConfig } from './config.js';
-import { flushLogs } from './lib/logger.js';
-import { createPortalServer } from './server.js';
+import './v8-tick-object.js';
+
+const { loadConfig } = await import('./config.js');
+const { flushLogs } = await import('./lib/logger.js');
+const { createPortalServer } = await import('./server.js');
 
 const config = loadConfig();
 const server = await createPortalServer(config);
