@@ -98,7 +98,7 @@ function scanItemValues(json: Uint8Array): number {
 
 const ascii = (text: string): Uint8Array => Buffer.from(text, 'latin1');
 
-/** Copies `source[from, to)` to `target` at `at`; answers the end. Pieces are short: a loop beats a native call. */
+/** Copies `source[from, to)` to `target` at `at`; answers the end. A loop for short pieces beats a native call. */
 function put(target: Uint8Array, at: number, source: Uint8Array, from = 0, to = source.length): number {
   if (to - from > 24) {
     target.set(from === 0 && to === source.length ? source : source.subarray(from, to), at);
