@@ -1,4 +1,4 @@
-import { type Page, expect } from '@playwright/test';
+import { type Locator, type Page, expect } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Portal@2026';
 
@@ -15,3 +15,15 @@ export async function openConsole(page: Page, username: string, path = '/console
 
 export const sidebarMenu = (page: Page) => page.getByRole('navigation', { name: '控制台菜单' }).getByRole('menu').first();
 export const tabs = (page: Page) => page.getByRole('tablist', { name: '已打开的页面' });
+
+/**
+ * Picks `option` in an antd select and waits until the select shows it. Under load a click can land
+ * while the dropdown is still opening and be lost, so the pick is retried until it shows.
+ */
+export async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
+  await expect(async () => {
+    await select.click();
+    await page.locator('.ant-select-dropdown:visible').getByText(option, { exact: true }).click({ timeout: 2_000 });
+    await expect(select).toContainText(option, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+}

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.js';
-import { openConsole, sidebarMenu, tabs } from './console-helpers.js';
+import { chooseOption, openConsole, sidebarMenu, tabs } from './console-helpers.js';
 
 test.describe('console pages in the shell', () => {
   test('a half-typed form survives a tab switch, refresh clears it; close others keeps the affix tab; closing the active tab goes to the last', async ({
@@ -43,8 +43,7 @@ test.describe('console pages in the shell', () => {
     await page.getByRole('button', { name: /新建文章/ }).click();
     const drawer = page.getByRole('dialog', { name: '新建文章' });
     await drawer.getByLabel('标题').fill(title);
-    await drawer.locator('.ant-form-item').filter({ hasText: '分类' }).locator('.ant-select').click();
-    await page.locator('.ant-select-dropdown').getByText('行业动态', { exact: true }).click();
+    await chooseOption(page, drawer.locator('.ant-form-item').filter({ hasText: '分类' }).locator('.ant-select'), '行业动态');
     await drawer.getByLabel('摘要').fill('端到端测试：由控制台发布的资讯。');
     await drawer.getByRole('textbox', { name: '正文' }).fill('这是一篇由平台运营在控制台撰写并发布的资讯正文。');
     await drawer.getByRole('button', { name: '保存并发布' }).click();
