@@ -29,7 +29,8 @@ const HANDLE_STATUS: Record<number, number> = {
 
 /**
  * A found identifier; each caller builds only the form it answers in (Handle values, or the portal's
- * answer: written as text for a local record, an entry for the schema serializer for an upstream one).
+ * answer: JSON bytes written from a local record's stored values, an entry for the schema serializer
+ * for an upstream one).
  */
 type Resolution =
   | { source: 'local'; handle: string; values: () => HandleValue[]; answer: () => Buffer | string; handleAnswer: () => Buffer | string }
