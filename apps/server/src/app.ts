@@ -20,11 +20,13 @@ import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
 import { AccessLogController } from './lib/access-log.js';
-import { lazyChildLoggerFactory, loggerOptions } from './lib/logger.js';
+import { CacheRegistry } from './lib/cache.js';
+import { loggerOptions } from './lib/logger.js';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
 import errorHandler from './plugins/error-handler.js';
+import httpCache from './plugins/http-cache.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 
@@ -47,7 +49,6 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     forceCloseConnections: 'idle',
     // At most one access-log line per request (lib/access-log.ts) instead of Fastify's two.
     logController: new AccessLogController(config.accessLog),
-    childLoggerFactory: lazyChildLoggerFactory,
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
     // A path with a malformed %-escape never reaches a route or the error handler: answer it as a bad
     // request all the same (the Handle API in its own form: responseCode 102, invalid handle).
@@ -61,9 +62,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
 
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('caches', new CacheRegistry());
 
   // 1. External plugins.
   await app.register(security);
+  await app.register(httpCache);
   await app.register(apiDocs);
   // 2. App plugins.
   await app.register(errorHandler);

@@ -3,7 +3,7 @@ import { loadConfig } from '../config.js';
 import { createDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { seedDemoData } from '../db/seed/index.js';
-import { chinaTime } from '../db/seed/content-seed.js';
+import { chinaTime } from '../lib/china-time.js';
 import { articleGrams } from '../features/content/article-search.js';
 
 // Benchmark data: `node dist/cli/generate-articles.js [count]` adds generated published articles

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { chinaTime } from '../../lib/china-time.js';
 import { replaceArticleGrams } from '../../features/content/article-search.js';
 import { sanitizeArticleHtml } from '../../features/content/sanitize-article.js';
 import type { ArticleStatus, Database, HomeBlockTable } from '../schema.js';
 
 type HomeKind = HomeBlockTable['kind'];
 import { APPLICATIONS, CASES, CATEGORIES, ENTERPRISE, KNOWLEDGE, NEWS, POLICIES, STANDARDS } from './content-data.js';
-
-/** `YYYY-MM-DD HH:mm:ss` in China time (UTC+8, no daylight saving). */
-export function chinaTime(date: Date): string {
-  return new Date(date.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
-}
 
 const PARAGRAPHS: Record<string, string[]> = {
   news: [

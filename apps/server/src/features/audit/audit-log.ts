@@ -2,15 +2,48 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-/** Actions the audit log records (the console's 操作日志 shows their Chinese names). */
-export const AuditAction = {
-  Login: 'login',
-  LoginFailed: 'login-failed',
-  Logout: 'logout',
-  Register: 'register',
-  PasswordChange: 'password-change',
+/** Every action the audit log records, with the Chinese name the console's 操作日志 shows. */
+export const AUDIT_ACTIONS = {
+  login: '登录',
+  'login-failed': '登录失败',
+  logout: '退出登录',
+  register: '注册',
+  'password-change': '修改密码',
+  'content.article.create': '新建文章',
+  'content.article.update': '修改文章',
+  'content.article.publish': '发布文章',
+  'content.article.unpublish': '下线文章',
+  'content.article.delete': '删除文章',
+  'content.category.create': '新建栏目',
+  'content.category.update': '修改栏目',
+  'content.category.delete': '删除栏目',
+  'content.application.create': '新建应用',
+  'content.application.update': '修改应用',
+  'content.application.delete': '删除应用',
+  'content.application.reorder': '调整应用顺序',
+  'content.home-block.create': '新建首页区块',
+  'content.home-block.update': '修改首页区块',
+  'content.home-block.delete': '删除首页区块',
+  'content.home-block.reorder': '调整首页区块顺序',
+  'file.upload': '上传文件',
+  'identifier.prefix.create': '分配标识前缀',
+  'identifier.prefix.update': '修改标识前缀',
+  'identifier.prefix.delete': '删除标识前缀',
+  'identifier.template.create': '新建标识模板',
+  'identifier.template.update': '修改标识模板',
+  'identifier.template.delete': '删除标识模板',
+  'identifier.record.create': '新建标识',
+  'identifier.record.update': '修改标识',
+  'identifier.record.delete': '删除标识',
+  'identifier.record.import': '导入标识',
+  'identifier.record.export': '导出标识',
+  'audit.export': '导出操作日志',
 } as const;
-export type AuditActionCode = (typeof AuditAction)[keyof typeof AuditAction] | (string & {});
+export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
+
+export function isAuditAction(code: string): code is AuditActionCode {
+  return Object.hasOwn(AUDIT_ACTIONS, code);
+}
 
 export interface AuditEntry {
   accountId: number | null;

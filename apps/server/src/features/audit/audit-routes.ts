@@ -3,62 +3,20 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUDIT_EXPORT_MAX_ROWS, Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { chinaTime } from '../../db/seed/content-seed.js';
+import { chinaTime, parseChinaTime } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { UTF8_BOM, attachmentDisposition, csvLine } from './audit-csv.js';
-import { AuditAction, auditRequest } from './audit-log.js';
-
-/** Chinese names of the recorded actions (the console's 操作日志 and its action filter). */
-export const AUDIT_ACTION_NAMES: Record<string, string> = {
-  [AuditAction.Login]: '登录',
-  [AuditAction.LoginFailed]: '登录失败',
-  [AuditAction.Logout]: '退出登录',
-  [AuditAction.Register]: '注册',
-  [AuditAction.PasswordChange]: '修改密码',
-  'content.article.create': '新建文章',
-  'content.article.update': '修改文章',
-  'content.article.publish': '发布文章',
-  'content.article.unpublish': '下线文章',
-  'content.article.delete': '删除文章',
-  'content.category.create': '新建栏目',
-  'content.category.update': '修改栏目',
-  'content.category.delete': '删除栏目',
-  'content.application.create': '新建应用',
-  'content.application.update': '修改应用',
-  'content.application.delete': '删除应用',
-  'content.application.reorder': '调整应用顺序',
-  'content.home-block.create': '新建首页区块',
-  'content.home-block.update': '修改首页区块',
-  'content.home-block.delete': '删除首页区块',
-  'content.home-block.reorder': '调整首页区块顺序',
-  'file.upload': '上传文件',
-  'identifier.prefix.create': '分配标识前缀',
-  'identifier.prefix.update': '修改标识前缀',
-  'identifier.prefix.delete': '删除标识前缀',
-  'identifier.template.create': '新建标识模板',
-  'identifier.template.update': '修改标识模板',
-  'identifier.template.delete': '删除标识模板',
-  'identifier.record.create': '新建标识',
-  'identifier.record.update': '修改标识',
-  'identifier.record.delete': '删除标识',
-  'identifier.record.import': '导入标识',
-  'identifier.record.export': '导出标识',
-  'audit.export': '导出操作日志',
-};
+import { AUDIT_ACTIONS, auditRequest, isAuditAction } from './audit-log.js';
 
 /** Rows read per query while the file streams out. */
 const EXPORT_BATCH = 1000;
 export const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
 
-/** `yyyy-MM-dd HH:mm:ss` in China time, the format of every time filter of the portal (spec section 5). */
-const CHINA_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
-/** A China-time text as the ISO instant the log stores, or a clear error. */
+/** A China-time filter bound (spec section 5: yyyy-MM-dd HH:mm:ss) as the ISO instant the log stores. */
 function chinaTimeToIso(text: string, label: string): string {
-  const m = CHINA_TIME.exec(text);
-  const date = m ? new Date(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}+08:00`) : undefined;
-  if (!date || Number.isNaN(date.getTime()) || chinaTime(date) !== text) throw new BadRequestError(`${label}格式应为 yyyy-MM-dd HH:mm:ss`);
+  const date = parseChinaTime(text);
+  if (!date) throw new BadRequestError(`${label}格式应为 yyyy-MM-dd HH:mm:ss`);
   return date.toISOString();
 }
 
@@ -103,7 +61,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const start = q.filterStartTime ? chinaTimeToIso(q.filterStartTime, '开始时间') : undefined;
     const end = q.filterEndTime ? chinaTimeToIso(q.filterEndTime, '结束时间') : undefined;
     if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
-    if (q.action && !(q.action in AUDIT_ACTION_NAMES)) throw new BadRequestError('未知的操作类型');
+    if (q.action && !isAuditAction(q.action)) throw new BadRequestError('未知的操作类型');
 
     let query = db
       .selectFrom('audit_log')
@@ -140,7 +98,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     enterpriseId: r.enterprise_id,
     enterpriseName: r.enterpriseName ?? '',
     action: r.action,
-    actionName: AUDIT_ACTION_NAMES[r.action] ?? r.action,
+    actionName: isAuditAction(r.action) ? AUDIT_ACTIONS[r.action] : r.action,
     target: r.target,
     ip: r.ip,
     outcome: r.outcome === 'failure' ? 'failure' : 'success',
@@ -158,7 +116,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Object({ code: Type.String(), name: Type.String() })), ...errorResponses },
       },
     },
-    async () => ok(Object.entries(AUDIT_ACTION_NAMES).map(([code, name]) => ({ code, name }))),
+    async () => ok(Object.entries(AUDIT_ACTIONS).map(([code, name]) => ({ code, name }))),
   );
 
   app.get(

@@ -1,4 +1,5 @@
 /** CAS 3.0 validation answers (protocol §2.5–2.7, appendix A): XML by default, JSON on `format=JSON`. */
+import escapeHtml from 'escape-html';
 
 export type CasFailureCode =
   | 'INVALID_REQUEST'
@@ -11,8 +12,8 @@ export type CasFailureCode =
 
 export type CasAttributes = Record<string, string | string[]>;
 
-const xmlEscape = (value: string) =>
-  value.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+// escape-html's character references (&#39; for ') are XML's too.
+const xmlEscape = escapeHtml;
 
 const NS = 'xmlns:cas="http://www.yale.edu/tp/cas"';
 

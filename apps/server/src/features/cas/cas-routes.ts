@@ -7,7 +7,7 @@ import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { AccountRepository } from '../accounts/account-repository.js';
 import { verifyPassword } from '../accounts/passwords.js';
-import { AuditAction, recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../audit/audit-log.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { ServiceRegistry } from './cas-services.js';
 import { SERVICE_TICKET_PATTERN, TicketStore } from './cas-tickets.js';
@@ -194,7 +194,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           accountId: account?.id ?? null,
           username: login,
           enterpriseId: null,
-          action: AuditAction.LoginFailed,
+          action: 'login-failed',
           ip: request.ip,
           outcome: 'failure',
           detail: left === 0 ? '密码错误次数过多，账号已锁定' : '用户名或密码错误',
@@ -215,7 +215,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         accountId: account.id,
         username: account.username,
         enterpriseId: profile?.enterpriseId ?? null,
-        action: AuditAction.Login,
+        action: 'login',
         target: service ? new URL(service).origin : '',
         ip: request.ip,
         outcome: 'success',
@@ -242,7 +242,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           accountId: row.account_id,
           username: profile?.username ?? '',
           enterpriseId: profile?.enterpriseId ?? null,
-          action: AuditAction.Logout,
+          action: 'logout',
           ip: request.ip,
           outcome: 'success',
         });

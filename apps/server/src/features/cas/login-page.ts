@@ -1,7 +1,6 @@
-/** The embedded CAS server's pages: server-rendered HTML, no scripts (the CSP allows none inline). */
+import escapeHtml from 'escape-html';
 
-const esc = (value: string) =>
-  value.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+/** The embedded CAS server's pages: server-rendered HTML, no scripts (the CSP allows none inline). */
 
 function layout(title: string, casBase: string, body: string): string {
   return `<!doctype html>
@@ -10,14 +9,14 @@ function layout(title: string, casBase: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${esc(title)} - Engineering e+ 统一身份认证</title>
-<link rel="icon" href="${esc(casBase)}/assets/logo.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${esc(casBase)}/assets/login.css">
+<title>${escapeHtml(title)} - Engineering e+ 统一身份认证</title>
+<link rel="icon" href="${escapeHtml(casBase)}/assets/logo.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${escapeHtml(casBase)}/assets/login.css">
 </head>
 <body>
 <main class="cas">
   <section class="cas-brand" aria-hidden="true">
-    <div class="cas-brand__logo"><img src="${esc(casBase)}/assets/logo.svg" alt="" width="40" height="40"><span>Engineering e+</span></div>
+    <div class="cas-brand__logo"><img src="${escapeHtml(casBase)}/assets/logo.svg" alt="" width="40" height="40"><span>Engineering e+</span></div>
     <h2>工业互联网平台</h2>
     <p>一个账号，通行门户、应用中心、开放服务与控制台</p>
     <ul>
@@ -50,19 +49,19 @@ export function loginPage(m: LoginPageModel): string {
     m.casBase,
     `<h1>账号登录</h1>
 <p class="cas-card__sub">欢迎使用 Engineering e+ 统一身份认证</p>
-${m.error ? `<div class="cas-alert" role="alert">${esc(m.error)}</div>` : ''}
-<form method="post" action="${esc(action)}" class="cas-form" autocomplete="on">
+${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` : ''}
+<form method="post" action="${escapeHtml(action)}" class="cas-form" autocomplete="on">
   <label for="username">账号</label>
-  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="请输入用户名或手机号" value="${esc(m.username ?? '')}"${m.username ? '' : ' autofocus'}>
+  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="请输入用户名或手机号" value="${escapeHtml(m.username ?? '')}"${m.username ? '' : ' autofocus'}>
   <label for="password">密码</label>
   <input id="password" name="password" type="password" required maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>
-  <input type="hidden" name="execution" value="${esc(m.execution)}">
+  <input type="hidden" name="execution" value="${escapeHtml(m.execution)}">
   ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
   <button type="submit">登 录</button>
 </form>
 <div class="cas-links">
-  <a href="${esc(m.portalBase)}/?register=1">没有账号？立即注册</a>
-  <a href="${esc(m.portalBase)}/">返回门户首页</a>
+  <a href="${escapeHtml(m.portalBase)}/?register=1">没有账号？立即注册</a>
+  <a href="${escapeHtml(m.portalBase)}/">返回门户首页</a>
 </div>`,
   );
 }
@@ -71,9 +70,9 @@ export function messagePage(casBase: string, title: string, text: string, links:
   return layout(
     title,
     casBase,
-    `<h1>${esc(title)}</h1>
-<p class="cas-card__text">${esc(text)}</p>
-<div class="cas-links cas-links--buttons">${links.map((l) => `<a class="cas-button" href="${esc(l.href)}">${esc(l.label)}</a>`).join('')}</div>`,
+    `<h1>${escapeHtml(title)}</h1>
+<p class="cas-card__text">${escapeHtml(text)}</p>
+<div class="cas-links cas-links--buttons">${links.map((l) => `<a class="cas-button" href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('')}</div>`,
   );
 }
 

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Authority } from '@portal/shared';
 import { type Static, Type } from 'typebox';
-import { chinaTime } from '../../db/seed/content-seed.js';
+import { chinaTime } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
-import { auditRequest } from '../audit/audit-log.js';
+import { type AuditActionCode, auditRequest } from '../audit/audit-log.js';
 import { MAX_SEARCH_KEY, containsKey, replaceArticleGrams } from './article-search.js';
 import { categoryByCode } from './category-admin-routes.js';
 import type { ContentAdminOptions } from './content-admin-routes.js';
@@ -60,7 +60,7 @@ const ChinaDateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2
 const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async (app, { onChange }) => {
   const { db, dialect } = app.database;
   const canArticles = { onRequest: app.requireAuthority(Authority.ContentArticle) };
-  const audit = (request: FastifyRequest, action: string, target: string) => auditRequest(db, request, action, target);
+  const audit = (request: FastifyRequest, action: AuditActionCode, target: string) => auditRequest(db, request, action, target);
 
   async function articleRow(uuid: string) {
     const row = await db

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok, sendSerialized, serializedAnswer, serializedText } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { TtlLruCache } from '../../lib/lru-cache.js';
+import { chinaTimeBound } from '../../lib/china-time.js';
 import { MAX_SEARCH_KEY } from './article-search.js';
 import contentAdminRoutes from './content-admin-routes.js';
 import { ViewCounter } from './view-counter.js';
@@ -59,22 +60,11 @@ const PublishedQuerySchema = Type.Object({
   }),
 });
 
-/** `yyyy-MM-dd[ HH:mm:ss]` that names a real moment; a bare date gets the start or end of the day. */
+/** A filter bound that names a real moment (a bare date takes the start or end of its day), or a clear error. */
 function checkedTime(value: string | undefined, edge: 'start' | 'end', label: string): string | undefined {
   if (!value) return undefined;
-  const full = value.length === 10 ? `${value} ${edge === 'start' ? '00:00:00' : '23:59:59'}` : value;
-  const [date = '', time = ''] = full.split(' ');
-  const [y, m, d] = date.split('-').map(Number);
-  const [hh, mm, ss] = time.split(':').map(Number);
-  const probe = new Date(Date.UTC(y!, m! - 1, d!, hh, mm, ss));
-  const real =
-    probe.getUTCFullYear() === y &&
-    probe.getUTCMonth() === m! - 1 &&
-    probe.getUTCDate() === d &&
-    probe.getUTCHours() === hh &&
-    probe.getUTCMinutes() === mm &&
-    probe.getUTCSeconds() === ss;
-  if (!real) throw new BadRequestError(`${label}不是有效的日期时间`);
+  const full = chinaTimeBound(value, edge);
+  if (!full) throw new BadRequestError(`${label}不是有效的日期时间`);
   return full;
 }
 

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import { Type } from 'typebox';
-import { chinaTime } from '../../db/seed/content-seed.js';
+import { chinaTime } from '../../lib/china-time.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
-import { AuditAction } from '../audit/audit-log.js';
 
 /** The charts cover the last 14 days, today included (China dates). */
 export const DASHBOARD_DAYS = 14;
@@ -65,7 +64,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .executeTakeFirstOrThrow(),
         db
           .selectFrom('audit_log')
-          .where('action', '=', AuditAction.Login)
+          .where('action', '=', 'login')
           .where('created_at', '>=', weekAgoIso)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),

@@ -1,10 +1,10 @@
 import { Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { chinaTime } from '../../db/seed/content-seed.js';
+import { chinaTime } from '../../lib/china-time.js';
 import type { Database } from '../../db/schema.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { type AuditActionCode, recordAudit } from '../audit/audit-log.js';
 import { parseItemValues } from './handle-values.js';
 import type { TemplateVersions } from './identifier-repository.js';
 
@@ -33,7 +33,7 @@ const forbidden = (prefix: string) => new ForbiddenError(`标识前缀 ${prefix}
  * a prefix, template or record that refuse one of another enterprise (403) unless the scope sees all.
  */
 export function identifierAdminContext(db: Kysely<Database>, templates: TemplateVersions) {
-  const audit = (request: FastifyRequest, action: string, target: string, detail?: string) => {
+  const audit = (request: FastifyRequest, action: AuditActionCode, target: string, detail?: string) => {
     const p = request.principal;
     return recordAudit(db, request.log, {
       accountId: p?.accountId ?? null,

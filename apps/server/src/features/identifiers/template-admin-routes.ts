@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, type TemplateItem } from '@portal/shared';
 import { Type } from 'typebox';
-import { chinaTime } from '../../db/seed/content-seed.js';
+import { chinaTime } from '../../lib/china-time.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { type IdentifierAdminOptions, type Scope, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';

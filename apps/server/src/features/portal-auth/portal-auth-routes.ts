@@ -12,13 +12,14 @@ import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { passwordTransportKeys } from '../accounts/secrets.js';
-import { AuditAction, recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../audit/audit-log.js';
 import { sessionIndexOf } from '../cas/cas-responses.js';
 import { TicketStore } from '../cas/cas-tickets.js';
 import { sendSingleLogout } from '../cas/single-logout.js';
 import { TOKEN_TYPE } from './access-tokens.js';
 import { validateServiceTicket } from './cas-client.js';
 import { SESSION_COOKIE } from './portal-sessions.js';
+import escapeHtml from 'escape-html';
 
 const CALLBACK_PATH = '/web/portal/cas/callback';
 
@@ -119,7 +120,6 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   function failurePage(reply: FastifyReply, request: FastifyRequest, description: string) {
     const login = new URL(`${portalBase(request)}/`);
-    const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c] ?? c);
     return reply
       .code(401)
       .header('cache-control', 'no-store')
@@ -127,8 +127,8 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .send(
         `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>登录失败 - Engineering e+</title>` +
           `<link rel="stylesheet" href="/cas/assets/login.css"></head><body><main class="cas"><section class="cas-card" style="border-radius:16px">` +
-          `<h1>登录验证失败</h1><p class="cas-card__text">${esc(description)}，请重新登录。</p>` +
-          `<div class="cas-links cas-links--buttons"><a class="cas-button" href="${esc(login.toString())}">返回门户首页</a></div></section></main></body></html>`,
+          `<h1>登录验证失败</h1><p class="cas-card__text">${escapeHtml(description)}，请重新登录。</p>` +
+          `<div class="cas-links cas-links--buttons"><a class="cas-button" href="${escapeHtml(login.toString())}">返回门户首页</a></div></section></main></body></html>`,
       );
   }
 
@@ -326,7 +326,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           accountId: principal.accountId,
           username: principal.profile.username,
           enterpriseId: principal.profile.enterpriseId,
-          action: AuditAction.PasswordChange,
+          action: 'password-change',
           ip: request.ip,
           outcome,
           detail,

@@ -14,7 +14,7 @@ import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../l
 import { hashPassword } from '../accounts/passwords.js';
 import { randomKey, sharedSecret } from '../accounts/secrets.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { AuditAction, recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../audit/audit-log.js';
 import { LogSmsSender } from '../sms/log-sms-sender.js';
 import type { SmsSender } from '../sms/sms-sender.js';
 import { SmsCodes } from './sms-codes.js';
@@ -171,7 +171,7 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
         accountId: created.accountId,
         username: input.username,
         enterpriseId: created.enterpriseId,
-        action: AuditAction.Register,
+        action: 'register',
         target: input.enterpriseName,
         ip: request.ip,
         outcome: 'success',

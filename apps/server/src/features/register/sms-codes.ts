@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, BadRequestError, TooManyRequestsError } from '../../lib/errors.js';
+import { chinaClock } from '../../lib/china-time.js';
 
 /**
  * SMS verification codes (docs: protocols.md "SMS verification codes"; NIST SP 800-63B, OWASP):
@@ -23,13 +24,6 @@ export type SmsPurpose = 'register';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** China time `M月D日 HH:mm`, for "try again at …" messages. */
-function chinaClock(date: Date): string {
-  const t = new Date(date.getTime() + 8 * HOUR);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${t.getUTCMonth() + 1}月${t.getUTCDate()}日 ${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}`;
-}
 
 export class SmsCodes {
   constructor(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chinaTime } from '../../../db/seed/content-seed.js';
+import { chinaTime } from '../../../lib/china-time.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { DASHBOARD_DAYS, lastChinaDates } from '../dashboard-routes.js';
 

@@ -1,0 +1,50 @@
+import { LRUCache } from 'lru-cache';
+
+/** What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`). */
+export type CacheGroup = 'site' | 'content' | 'identifiers';
+
+export interface LoadingCacheOptions<V> {
+  /** Most entries kept. */
+  max: number;
+  /** Milliseconds an entry is kept; 0: until evicted or cleared. */
+  ttl: number;
+  /** Reads a missing value; `undefined` is answered but not kept. `setTtl` overrides `ttl` for this value. */
+  load: (key: string, setTtl: (ms: number) => void) => Promise<V | undefined>;
+  /** Bounds the cache by the sum of `sizeOf` over its entries instead of only by count. */
+  maxSize?: number;
+  sizeOf?: (value: V) => number;
+}
+
+export interface LoadingCache<V> {
+  get(key: string): Promise<V | undefined>;
+}
+
+/**
+ * The server's in-process caches (lru-cache): bounded, with a time to live, concurrent misses of one
+ * key share one load, and a clear drops what a load still in flight would have stored. Public answers
+ * are cached over HTTP (plugins/http-cache.ts); these hold what the server itself reads often.
+ */
+export class CacheRegistry {
+  readonly #groups = new Map<CacheGroup, { clear(): void }[]>();
+
+  create<V extends object>(group: CacheGroup, options: LoadingCacheOptions<V>): LoadingCache<V> {
+    const cache = new LRUCache<string, V>({
+      max: options.max,
+      ttl: options.ttl,
+      ...(options.maxSize && options.sizeOf ? { maxSize: options.maxSize, sizeCalculation: options.sizeOf } : {}),
+      fetchMethod: async (key, _stale, { options: fetchOptions }) =>
+        options.load(key, (ms) => {
+          fetchOptions.ttl = ms;
+        }),
+    });
+    const members = this.#groups.get(group) ?? [];
+    members.push(cache);
+    this.#groups.set(group, members);
+    return { get: (key) => cache.fetch(key) };
+  }
+
+  /** Drops every entry of the group's caches on this instance (others see the write within their TTL). */
+  clear(group: CacheGroup): void {
+    for (const cache of this.#groups.get(group) ?? []) cache.clear();
+  }
+}

@@ -1,0 +1,40 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import httpCache, { CONTENT_CACHE } from '../http-cache.js';
+
+async function appWithRoutes() {
+  const app = Fastify({ logger: false });
+  await app.register(httpCache);
+  app.get('/public', { config: { publicCache: CONTENT_CACHE } }, async () => ({ code: 20200, data: ['公开'] }));
+  app.get('/public-missing', { config: { publicCache: CONTENT_CACHE } }, async (_request, reply) =>
+    reply.status(404).send({ code: 1, msg: '不存在' }),
+  );
+  app.get('/mine', async () => ({ code: 20200, data: ['我的'] }));
+  app.get('/own-header', async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').send({ ok: true }));
+  return app;
+}
+
+describe('HTTP caching', () => {
+  it('lets shared caches keep a public read, and answers 304 while its ETag matches', async () => {
+    const app = await appWithRoutes();
+    const first = await app.inject({ url: '/public' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('public, max-age=0, s-maxage=10, stale-while-revalidate=60');
+    const etag = first.headers.etag;
+    expect(etag).toBeTruthy();
+    const again = await app.inject({ url: '/public', headers: { 'if-none-match': String(etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const changed = await app.inject({ url: '/public', headers: { 'if-none-match': '"something-else"' } });
+    expect(changed.statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('keeps errors, caller-dependent answers out of every cache, and leaves a route’s own header', async () => {
+    const app = await appWithRoutes();
+    expect((await app.inject({ url: '/public-missing' })).headers['cache-control']).toBe('private, no-store');
+    expect((await app.inject({ url: '/mine' })).headers['cache-control']).toBe('private, no-store');
+    expect((await app.inject({ url: '/own-header' })).headers['cache-control']).toBe('public, max-age=86400');
+    await app.close();
+  });
+});

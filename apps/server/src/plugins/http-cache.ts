@@ -1,0 +1,43 @@
+import etag from '@fastify/etag';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * How long shared caches (the reverse proxy, a CDN) may keep a public answer, in seconds. Browsers
+ * revalidate every time (`max-age=0` unless given) and get 304 while the ETag still matches.
+ */
+export interface PublicCachePolicy {
+  sMaxAge: number;
+  staleWhileRevalidate: number;
+  maxAge?: number;
+}
+
+/** Published content, category trees, applications: an edit shows within seconds everywhere. */
+export const CONTENT_CACHE: PublicCachePolicy = { sMaxAge: 10, staleWhileRevalidate: 60 };
+/** Header, footer, home blocks and other site settings: edited rarely, read by every page. */
+export const SITE_CACHE: PublicCachePolicy = { sMaxAge: 60, staleWhileRevalidate: 600 };
+
+export function publicCacheControl({ sMaxAge, staleWhileRevalidate, maxAge = 0 }: PublicCachePolicy): string {
+  return `public, max-age=${maxAge}, s-maxage=${sMaxAge}, stale-while-revalidate=${staleWhileRevalidate}`;
+}
+
+/** What depends on the caller (sessions, tokens, console data, errors) is never stored anywhere. */
+export const PRIVATE_NO_STORE = 'private, no-store';
+
+/**
+ * HTTP caching: an ETag on every answer with a body (304 when `If-None-Match` matches), and a
+ * Cache-Control on every answer that has none yet: the route's `publicCache` policy for a 200,
+ * `private, no-store` for everything else.
+ */
+async function httpCache(app: FastifyInstance) {
+  await app.register(etag);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) {
+      const policy = reply.routeOptions.config.publicCache;
+      reply.header('cache-control', policy && reply.statusCode === 200 ? publicCacheControl(policy) : PRIVATE_NO_STORE);
+    }
+    return payload;
+  });
+}
+
+export default fp(httpCache, { name: 'http-cache' });
