@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RuntimeConfig } from '@portal/shared';
+import type { AccessLog } from './lib/access-log.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, whether running from `src/` (tsx, vitest) or `dist/` (node). */
 export const REPO_ROOT = path.resolve(here, '../../..');
 
-export type AccessLog = 'all' | 'errors' | 'off';
 const ACCESS_LOGS: readonly AccessLog[] = ['all', 'errors', 'off'];
 
 export interface ServerConfig {

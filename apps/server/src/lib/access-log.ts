@@ -1,18 +1,15 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import type { AccessLog } from '../config.js';
+
+/** ACCESS_LOG: every request, only failed or slow ones, or none. */
+export type AccessLog = 'all' | 'errors' | 'off';
 
 /** A request this slow is logged whatever ACCESS_LOG says (unless off). */
 export const SLOW_REQUEST_MS = 1000;
 
 /**
  * The access log: one line per request (ACCESS_LOG=all) or, by default, only for requests that
- * failed or took a second or more, instead of Fastify's two lines per request. A log line per request
- * costs a hot read endpoint about a third of its throughput (npm run bench), and the reverse proxy in
- * front keeps the full access log anyway.
- *
- * Written as Fastify's log controller (its extension point for its own request lines), not as an
- * onResponse hook: Fastify calls `requestCompleted` when a response has finished in any case, and a
- * hook would add a hook runner to every request.
+ * failed or took a second or more, instead of Fastify's two lines per request: the reverse proxy in
+ * front keeps the full access log. Fastify's log controller is its extension point for these lines.
  */
 export class AccessLogController extends LogController {
   constructor(private readonly mode: AccessLog) {
