@@ -25,10 +25,16 @@ import { loggerOptions } from './lib/logger.js';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
-import errorHandler from './plugins/error-handler.js';
+import allowedHosts from './plugins/allowed-hosts.js';
+import errorHandler, { answerClientError } from './plugins/error-handler.js';
 import httpCache from './plugins/http-cache.js';
+import inputGuard from './plugins/input-guard.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
 
 export interface BuildAppOptions {
   config: ServerConfig;
@@ -44,12 +50,16 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    // A number trusts that many hops from the socket: X-Forwarded-For entries further left are the client's to forge.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // At most one access-log line per request (lib/access-log.ts) instead of Fastify's two.
     logController: new AccessLogController(config.accessLog),
     ajv: { customOptions: { allErrors: false, coerceTypes: 'array', removeAdditional: true } },
+    // What Node's HTTP parser refuses (headers too large, malformed requests) never reaches Fastify's
+    // routes: answer it in the envelope too.
+    clientErrorHandler: answerClientError,
     // A path with a malformed %-escape never reaches a route or the error handler: answer it as a bad
     // request all the same (the Handle API in its own form: responseCode 102, invalid handle).
     frameworkErrors: (_error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -65,11 +75,13 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   app.decorate('caches', new CacheRegistry());
 
   // 1. External plugins.
+  await app.register(allowedHosts);
   await app.register(security);
   await app.register(httpCache);
   await app.register(apiDocs);
   // 2. App plugins.
   await app.register(errorHandler);
+  await app.register(inputGuard);
   await app.register(csrf);
   await app.register(auth);
   await app.register(auditFailures);

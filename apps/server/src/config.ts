@@ -15,8 +15,13 @@ export interface ServerConfig {
   /** `postgres://…` selects PostgreSQL; otherwise SQLite at `sqliteFile`. */
   databaseUrl: string | undefined;
   sqliteFile: string;
-  /** Public address of this server; when unset, derived from each request's Host. */
+  /** Public address of this server: every absolute address the server builds starts with it when set. */
   publicUrl: string | undefined;
+  /**
+   * The hosts this server answers for (PUBLIC_URL's and ALLOWED_HOSTS'; by default only loopback on
+   * PORT). A request for any other Host gets 421 and never becomes an address the server builds.
+   */
+  allowedHosts: AllowedHost[];
   /** Runtime-configuration overrides; unset keys default to addresses on this server. */
   runtime: Partial<RuntimeConfig>;
   webDist: string;
@@ -32,12 +37,26 @@ export interface ServerConfig {
   seedDemo: boolean;
   /** Graceful shutdown: how long in-flight requests get before the process exits anyway. */
   shutdownGraceMs: number;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a number of proxy hops, or the proxies' addresses (TRUST_PROXY). */
+  trustProxy: boolean | number | string;
+  /** What /docs and /openapi.json list: the public APIs only, every route, or nothing (API_DOCS). */
+  apiDocs: ApiDocs;
+  /** Most bytes of uploaded files one enterprise may keep (UPLOAD_QUOTA_MB). */
+  uploadQuotaBytes: number;
   auth: AuthConfig;
   /** SMS_PROVIDER and the provider's keys (SMS_*, ALIYUN_SMS_*, TENCENT_SMS_*); never logged. */
   smsEnv: Record<string, string | undefined>;
   identifiers: IdentifierConfig;
 }
+
+/** A host name (lower case, IPv6 without brackets) and the port it must come with, if any. */
+export interface AllowedHost {
+  hostname: string;
+  port?: number;
+}
+
+export type ApiDocs = 'public' | 'all' | 'off';
+const API_DOCS: readonly ApiDocs[] = ['public', 'all', 'off'];
 
 /** Identifier resolution (README, "Identifier resolution"). */
 export interface IdentifierConfig {
@@ -93,6 +112,42 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return n;
 }
 
+/** `host`, `host:port`, `[v6]` or `[v6]:port` as an allowed host. */
+function allowedHost(entry: string, name: string): AllowedHost {
+  let url: URL;
+  try {
+    url = new URL(`http://${entry}`);
+  } catch {
+    throw new Error(`${name} must list host names or host:port, got "${entry}"`);
+  }
+  if (url.pathname !== '/' || url.search || url.username || url.password)
+    throw new Error(`${name} must list host names or host:port, got "${entry}"`);
+  const hostname = url.hostname.replace(/^\[|\]$/g, '');
+  const port = /:\d+$/.test(entry) ? Number(entry.slice(entry.lastIndexOf(':') + 1)) : undefined;
+  return port === undefined ? { hostname } : { hostname, port };
+}
+
+function allowedHosts(publicUrl: string | undefined, list: string | undefined, port: number): AllowedHost[] {
+  const hosts: AllowedHost[] = [];
+  if (publicUrl) hosts.push({ hostname: new URL(publicUrl).hostname.replace(/^\[|\]$/g, '') });
+  for (const entry of (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean))
+    hosts.push(allowedHost(entry, 'ALLOWED_HOSTS'));
+  if (hosts.length > 0) return hosts;
+  // A fresh install answers on loopback only: http://localhost:8070 works, nothing else.
+  return ['localhost', '127.0.0.1', '::1'].map((hostname) => ({ hostname, port }));
+}
+
+/** TRUST_PROXY: `0`/unset none, a number of hops (`1`: the one proxy in front), or proxy addresses/CIDRs. */
+function trustProxyFrom(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true' || value === 'false') throw new Error('TRUST_PROXY takes a number of hops or proxy addresses, not true/false');
+  return value;
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
@@ -111,14 +166,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const accessLog = (env.ACCESS_LOG || 'errors') as AccessLog;
   if (!ACCESS_LOGS.includes(accessLog)) throw new Error(`ACCESS_LOG must be one of ${ACCESS_LOGS.join(', ')}, got "${env.ACCESS_LOG}"`);
+  const apiDocs = (env.API_DOCS || 'public') as ApiDocs;
+  if (!API_DOCS.includes(apiDocs)) throw new Error(`API_DOCS must be one of ${API_DOCS.join(', ')}, got "${env.API_DOCS}"`);
+  const port = intFrom(env.PORT, 8070, 'PORT');
   const upstreamTimeoutMs = intFrom(env.HANDLE_UPSTREAM_TIMEOUT_MS, 3000, 'HANDLE_UPSTREAM_TIMEOUT_MS');
   if (upstreamTimeoutMs < 1) throw new Error('HANDLE_UPSTREAM_TIMEOUT_MS must be at least 1');
   return {
-    port: intFrom(env.PORT, 8070, 'PORT'),
+    port,
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
     sqliteFile: path.resolve(REPO_ROOT, env.SQLITE_FILE || 'data/portal.sqlite'),
     publicUrl,
+    allowedHosts: allowedHosts(publicUrl, env.ALLOWED_HOSTS, port),
     runtime,
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
     webSsrEntry: env.WEB_SSR === '0' ? undefined : path.resolve(REPO_ROOT, env.WEB_SSR_ENTRY || 'apps/web/dist-ssr/entry-server.js'),
@@ -128,7 +187,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimit: intFrom(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
     seedDemo: env.SEED_DEMO !== '0',
     shutdownGraceMs: intFrom(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
-    trustProxy: env.TRUST_PROXY === '1',
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    apiDocs,
+    uploadQuotaBytes: intFrom(env.UPLOAD_QUOTA_MB, 500, 'UPLOAD_QUOTA_MB') * 1024 * 1024,
     smsEnv: Object.fromEntries(Object.entries(env).filter(([k]) => /^(SMS_|ALIYUN_SMS_|TENCENT_SMS_)/.test(k))),
     auth: {
       casEmbedded: env.CAS_EMBEDDED !== '0',

@@ -1,4 +1,4 @@
-import { ResponseCode } from '@portal/shared';
+import { HandleResponseCode, ResponseCode } from '@portal/shared';
 
 /**
  * An error whose message is safe to show to the user (Chinese). The HTTP status tells the class;
@@ -59,4 +59,12 @@ export class TokenError extends AppError {
     const message = kind === 'missing' ? '缺少访问令牌' : kind === 'expired' ? '访问令牌已过期' : '访问令牌无效';
     super(message, 401, code);
   }
+}
+
+/**
+ * The body of an error answered outside a route's own handler (framework errors, refused hosts,
+ * malformed requests): the envelope, or a Handle answer under the Handle API (Handle.net JSON API).
+ */
+export function errorBody(url: string | undefined, msg: string): { code: number; msg: string } | { responseCode: number; message: string } {
+  return url?.startsWith('/api/handles/') ? { responseCode: HandleResponseCode.Error, message: msg } : { code: ResponseCode.Error, msg };
 }

@@ -1,7 +1,8 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ResponseCode } from '@portal/shared';
-import { AppError } from '../lib/errors.js';
+import { AppError, errorBody } from '../lib/errors.js';
 
 interface ValidationIssue {
   keyword: string;
@@ -65,6 +66,20 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
 
 function send(reply: FastifyReply, status: number, code: number, msg: string) {
   return reply.status(status).type('application/json; charset=utf-8').send({ code, msg });
+}
+
+/** Node's parser errors: 431 for headers over the limit, 400 for anything else malformed. */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify(errorBody(undefined, tooLarge ? '请求头过大' : '请求格式不正确'));
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The one error handler (fastify/demo style): user errors get their Chinese message, 5xx hides details. */

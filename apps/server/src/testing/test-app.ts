@@ -31,6 +31,8 @@ export async function createTestDatabase(
   const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (dialect === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
   const config = loadConfig({
+    // fastify.inject sends `Host: localhost:80`: the loopback host the server answers for by default.
+    PORT: '80',
     SQLITE_FILE: path.join(dir, 'portal.sqlite'),
     WEB_DIST: path.join(dir, 'no-web'),
     FILES_DIR: path.join(dir, 'files'),
