@@ -4,9 +4,31 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 
-/** OpenAPI document at /openapi.json, built from the routes' TypeBox schemas; the UI at /docs. */
+/** What a visitor calls without logging in: listed by default (API_DOCS=public). */
+const PUBLIC_API_PREFIXES = [
+  '/open-api/',
+  '/web-api/portal/v1/',
+  '/web-api/iip-operate/recommendCenter/',
+  '/web-api/register/v1/',
+  '/api/handles/',
+  '/healthz',
+  '/config.js',
+];
+
+export function isPublicApi(url: string): boolean {
+  return PUBLIC_API_PREFIXES.some((prefix) => url.startsWith(prefix));
+}
+
+/**
+ * OpenAPI document at /openapi.json, built from the routes' TypeBox schemas; the UI at /docs.
+ * API_DOCS=public (default) lists the public APIs only, `all` also the console, account and CAS
+ * routes, `off` serves neither.
+ */
 async function apiDocs(app: FastifyInstance) {
+  const mode = app.config.apiDocs;
+  if (mode === 'off') return;
   await app.register(swagger, {
+    transform: ({ schema, url }) => ({ schema: mode === 'all' || isPublicApi(url) ? schema : { ...schema, hide: true }, url }),
     openapi: {
       info: {
         title: 'Engineering e+ 门户 API',

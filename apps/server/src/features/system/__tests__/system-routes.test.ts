@@ -22,7 +22,7 @@ describe.each(testDialects())('system routes on %s', (dialect) => {
   });
 
   it('GET /config.js defines the global function returning base64 JSON with every key', async () => {
-    const res = await t.app.inject({ url: '/config.js', headers: { host: 'portal.test:8070' } });
+    const res = await t.app.inject({ url: '/config.js', headers: { host: 'localhost' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/javascript/);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -30,17 +30,17 @@ describe.each(testDialects())('system routes on %s', (dialect) => {
     expect(Object.keys(config).sort()).toEqual([...RUNTIME_CONFIG_KEYS].sort());
     // Defaults point at the server the visitor reached, so every link works on a fresh install.
     expect(config).toEqual({
-      casLoginUrl: 'http://portal.test:8070/cas/login',
-      casLogoutUrl: 'http://portal.test:8070/cas/logout',
-      mainUrl: 'http://portal.test:8070',
+      casLoginUrl: 'http://localhost/cas/login',
+      casLogoutUrl: 'http://localhost/cas/logout',
+      mainUrl: 'http://localhost',
       mainVisitPrefix: '/',
-      appCenterUrl: 'http://portal.test:8070/product',
-      openServiceUrl: 'http://portal.test:8070/open-service',
-      tenantManageUrl: 'http://portal.test:8070/console',
-      operatePlatformUrl: 'http://portal.test:8070/console',
-      fileStaticUrl: 'http://portal.test:8070/files',
-      homeUrl: 'http://portal.test:8070',
-      apiBaseUrl: 'http://portal.test:8070',
+      appCenterUrl: 'http://localhost/product',
+      openServiceUrl: 'http://localhost/open-service',
+      tenantManageUrl: 'http://localhost/console',
+      operatePlatformUrl: 'http://localhost/console',
+      fileStaticUrl: 'http://localhost/files',
+      homeUrl: 'http://localhost',
+      apiBaseUrl: 'http://localhost',
     });
   });
 
@@ -86,13 +86,14 @@ describe('runtime configuration from the environment', () => {
       FILE_STATIC_URL: 'https://static.example.cn/files/',
     });
     try {
-      const res = await t.app.inject({ url: '/config.js', headers: { host: 'evil.test' } });
+      // Another Host is refused outright (421): it can never steer the links.
+      expect((await t.app.inject({ url: '/config.js', headers: { host: 'evil.test' } })).statusCode).toBe(421);
+      const res = await t.app.inject({ url: '/config.js', headers: { host: 'portal.example.cn' } });
       const config = decodeScript(res.body);
       expect(config.casLoginUrl).toBe('https://sso.example.cn/cas/login');
       expect(config.casLogoutUrl).toBe('https://sso.example.cn/cas/logout');
       expect(config.mainVisitPrefix).toBe('/#/');
       expect(config.fileStaticUrl).toBe('https://static.example.cn/files');
-      // The Host header cannot steer links once PUBLIC_URL is set.
       expect(config.homeUrl).toBe('https://portal.example.cn');
       expect(config.appCenterUrl).toBe('https://portal.example.cn/product');
       // Configured hosts are allowed by the CSP, nothing else.
