@@ -8,3 +8,4 @@ export * from './audit.js';
 export * from './ssr.js';
 export * from './identifiers.js';
 export * from './identifier-rules.js';
+export * from './redirect-target.js';
