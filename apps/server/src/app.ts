@@ -13,6 +13,13 @@ import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
 import homeRoutes from './features/home/home-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
+import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
+import prefixRepository from './features/identifiers/prefix-repository.js';
+import recordAdminRoutes from './features/identifiers/record-admin-routes.js';
+import recordCsvRoutes from './features/identifiers/record-csv-routes.js';
+import recordRepository from './features/identifiers/record-repository.js';
+import templateAdminRoutes from './features/identifiers/template-admin-routes.js';
+import templateRepository from './features/identifiers/template-repository.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import registerRoutes from './features/register/register-routes.js';
 import { createSmsSender } from './features/sms/create-sms-sender.js';
@@ -27,7 +34,7 @@ import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
 import allowedHosts from './plugins/allowed-hosts.js';
 import errorHandler, { answerClientError } from './plugins/error-handler.js';
-import httpCache from './plugins/http-cache.js';
+import httpCache, { PRIVATE_NO_STORE } from './plugins/http-cache.js';
 import inputGuard from './plugins/input-guard.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
@@ -61,8 +68,10 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     // routes: answer it in the envelope too.
     clientErrorHandler: answerClientError,
     // A path with a malformed %-escape never reaches a route or the error handler: answer it as a bad
-    // request all the same (the Handle API in its own form: responseCode 102, invalid handle).
+    // request all the same (the Handle API in its own form: responseCode 102, invalid handle). Such an
+    // answer never reaches the HTTP caching hook: it says itself that it is not to be kept.
     frameworkErrors: (_error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('cache-control', PRIVATE_NO_STORE);
       if (request.url.startsWith('/api/handles/')) {
         return reply.status(400).send({ responseCode: HandleResponseCode.InvalidHandle, message: '标识含有无法解码的 % 编码' });
       }
@@ -85,6 +94,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(csrf);
   await app.register(auth);
   await app.register(auditFailures);
+  await app.register(prefixRepository);
+  await app.register(templateRepository);
+  await app.register(recordRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -99,6 +111,10 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(auditRoutes);
   await app.register(dashboardRoutes);
   await app.register(identifierRoutes);
+  await app.register(prefixAdminRoutes);
+  await app.register(templateAdminRoutes);
+  await app.register(recordAdminRoutes);
+  await app.register(recordCsvRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

@@ -13,13 +13,6 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** A short description for logs, without credentials. */
   describe: string;
-  /**
-   * SQLite only: `sql` prepared once on a second, read-only connection, as a synchronous reader of
-   * its first row. For the hottest point lookups (a public identifier resolution): no query builder,
-   * no wait for the single read-write connection, and it sees committed data only. PostgreSQL has
-   * none; callers fall back to Kysely.
-   */
-  rowReader?: <R>(sql: string) => (parameters: readonly unknown[]) => R | undefined;
   destroy(): Promise<void>;
 }
 
@@ -46,29 +39,6 @@ export function redactUrl(url: string): string {
   } catch {
     return 'postgres://(unparsable url)';
   }
-}
-
-/**
- * The reader's lookups of one event-loop turn share one read transaction. SQLite takes and drops a
- * WAL read lock for every transaction (two fcntl calls): under load one turn answers many lookups,
- * which now pay for it once. The transaction ends when the turn is over (setImmediate) and at once
- * when this process writes (`end`, after every write statement), so a read after a write here sees
- * it; a write by another process is seen from the next turn on.
- */
-function readerSnapshot(reader: SQLite.Database) {
-  const begin = reader.prepare('begin');
-  const commit = reader.prepare('commit');
-  const end = () => {
-    if (reader.open && reader.inTransaction) commit.run();
-  };
-  return {
-    begin(): void {
-      if (reader.inTransaction) return;
-      begin.run();
-      setImmediate(end);
-    },
-    end,
-  };
 }
 
 export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -107,31 +77,13 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  // Random reads of a large table (identifier lookups over a million records) read the file through a
-  // memory map instead of a read(2) per page: measured +20–40 % on the identity query.
+  // Random reads of a large table (identifier lookups) go through a memory map, not a read(2) per page.
   sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  // The read-only connection of `rowReader` (WAL: readers never wait for the writer and see the last
-  // commit). Opened after the writer has switched the file to WAL.
-  const reader = new SQLite(options.sqliteFile, { readonly: true });
-  reader.pragma('busy_timeout = 5000');
-  reader.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  const snapshot = readerSnapshot(reader);
-  const db = new Kysely<Database>({ dialect: new PortalSqliteDialect(sqlite, snapshot.end) });
+  const db = new Kysely<Database>({ dialect: new PortalSqliteDialect(sqlite) });
   return {
     db,
     dialect: 'sqlite',
     describe: `sqlite ${options.sqliteFile}`,
-    rowReader: <R>(sql: string) => {
-      const statement = reader.prepare<unknown[], R>(sql);
-      return (parameters: readonly unknown[]) => {
-        snapshot.begin();
-        return statement.get(...parameters);
-      };
-    },
-    // The reader first: the writer, closing last, checkpoints the WAL and removes it.
-    destroy: async () => {
-      reader.close();
-      await db.destroy();
-    },
+    destroy: () => db.destroy(),
   };
 }

@@ -14,18 +14,14 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * SQLite has one connection. Kysely's own driver guards it with a mutex whose waiters all wake on
- * every release and race for it again (quadratic under 50 concurrent requests: 5 000 queued
- * `select 1` took 4.5 s here). This one hands the connection to the next waiter in FIFO order and
- * reuses prepared statements.
+ * every release and race for it again (quadratic in the number of queued queries). This one hands
+ * the connection to the next waiter in FIFO order and reuses prepared statements.
  */
 class SqliteConnection implements DatabaseConnection {
   readonly #db: SqliteDatabase;
   readonly #statements = new Map<string, Statement>();
 
-  constructor(
-    db: SqliteDatabase,
-    private readonly onWrite: () => void,
-  ) {
+  constructor(db: SqliteDatabase) {
     this.#db = db;
   }
 
@@ -50,7 +46,6 @@ class SqliteConnection implements DatabaseConnection {
     const params = compiledQuery.parameters as unknown[];
     if (stmt.reader) return Promise.resolve({ rows: stmt.all(...params) as R[] });
     const { changes, lastInsertRowid } = stmt.run(...params);
-    this.onWrite();
     return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
   }
 
@@ -85,9 +80,9 @@ class QueuedSqliteDriver implements Driver {
   readonly #mutex = new FifoMutex();
   readonly #connection: SqliteConnection;
 
-  constructor(db: SqliteDatabase, onWrite: () => void) {
+  constructor(db: SqliteDatabase) {
     this.#db = db;
-    this.#connection = new SqliteConnection(db, onWrite);
+    this.#connection = new SqliteConnection(db);
   }
 
   async init(): Promise<void> {}
@@ -123,16 +118,12 @@ class QueuedSqliteDriver implements Driver {
 export class PortalSqliteDialect extends SqliteDialect {
   readonly #db: SqliteDatabase;
 
-  /** `onWrite` runs after every statement that is not a read (writes, begin, commit, rollback). */
-  constructor(
-    db: SqliteDatabase,
-    private readonly onWrite: () => void = () => undefined,
-  ) {
+  constructor(db: SqliteDatabase) {
     super({ database: db });
     this.#db = db;
   }
 
   override createDriver(): Driver {
-    return new QueuedSqliteDriver(this.#db, this.onWrite);
+    return new QueuedSqliteDriver(this.#db);
   }
 }

@@ -21,6 +21,16 @@ export class BadRequestError extends AppError {
   }
 }
 
+/** Malformed request input (plugins/input-guard.ts), with the part of the request it was found in. */
+export class InputError extends BadRequestError {
+  constructor(
+    readonly part: 'params' | 'query' | 'body',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export class UnauthorizedError extends AppError {
   constructor(message = '请先登录') {
     super(message, 401);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { BadRequestError } from '../lib/errors.js';
+import { InputError } from '../lib/errors.js';
 
 /**
  * Control characters no text of the portal contains: NUL breaks PostgreSQL text and SQLite's full-text
@@ -34,10 +34,11 @@ function* leaves(value: unknown, path: string): Generator<[string, unknown]> {
 function check(part: keyof typeof WHERE, value: unknown): void {
   const controls = part === 'body' ? BODY_CONTROL : LINE_CONTROL;
   for (const [path, leaf] of leaves(value, '')) {
-    const name = path ? `${WHERE[part]} ${path} ` : WHERE[part];
-    if (typeof leaf === 'string' && controls.test(leaf)) throw new BadRequestError(`${name}含有不允许的控制字符`);
+    // A wildcard path (`/api/handles/*`) is the address itself.
+    const name = path === '*' ? '请求地址' : path ? `${WHERE[part]} ${path} ` : WHERE[part];
+    if (typeof leaf === 'string' && controls.test(leaf)) throw new InputError(part, `${name}含有不允许的控制字符`);
     if (typeof leaf === 'number' && (!Number.isFinite(leaf) || (Number.isInteger(leaf) && Math.abs(leaf) > MAX_INT))) {
-      throw new BadRequestError(`${name}超出允许范围`);
+      throw new InputError(part, `${name}超出允许范围`);
     }
   }
 }

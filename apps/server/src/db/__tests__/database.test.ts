@@ -1,4 +1,3 @@
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate.js';
@@ -35,6 +34,63 @@ describe.each(testDialects())('database on %s', (dialect) => {
       await t.drop();
     }
   });
+
+  it('shows a row written with INSERT … RETURNING to reads started in the same turn as its answer, and to concurrent ones', async () => {
+    const t = await createTestDatabase(dialect, {}, { seed: false });
+    try {
+      const { db } = t.database;
+      const byKey = (key: string) => db.selectFrom('nav_item').select('title').where('key', '=', key).executeTakeFirst();
+      // Reads queued before and around the write, then reads started synchronously when its answer arrives.
+      const earlier = byKey('home');
+      const seenAtOnce = db
+        .insertInto('nav_item')
+        .values({ key: 'home', title: '首页', sort: 1, enabled: 1 })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then(() => Promise.all([byKey('home'), byKey('home')]));
+      const [before, after] = await Promise.all([earlier, seenAtOnce]);
+      expect(before).toBeUndefined();
+      expect(after).toEqual([{ title: '首页' }, { title: '首页' }]);
+    } finally {
+      await t.drop();
+    }
+  });
+
+  it('answers many concurrent queries around a transaction; a rolled-back transaction leaves nothing', async () => {
+    const t = await createTestDatabase(dialect, {}, { seed: false });
+    try {
+      const { db } = t.database;
+      const count = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('nav_item')
+              .select((eb) => eb.fn.countAll<string | number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const failed = db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('nav_item').values({ key: 'news', title: '新闻', sort: 2, enabled: 1 }).execute();
+          throw new Error('roll back');
+        })
+        .then(
+          () => 'committed',
+          (err: Error) => err.message,
+        );
+      const counts = await Promise.all(Array.from({ length: 200 }, count));
+      expect(await failed).toBe('roll back');
+      expect(counts.every((n) => n === 0)).toBe(true);
+      expect(await count()).toBe(0);
+      await db
+        .transaction()
+        .execute((trx) => trx.insertInto('nav_item').values({ key: 'news', title: '新闻', sort: 2, enabled: 1 }).execute());
+      expect(await count()).toBe(1);
+    } finally {
+      await t.drop();
+    }
+  });
 });
 
 describe('SQLite pragmas', () => {
@@ -45,68 +101,6 @@ describe('SQLite pragmas', () => {
       expect(mode.rows[0]?.journal_mode).toBe('wal');
       const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(t.database.db);
       expect(fk.rows[0]?.foreign_keys).toBe(1);
-    } finally {
-      await t.drop();
-    }
-  });
-});
-
-describe('SQLite row reader (the read-only connection of point lookups)', () => {
-  it('reads committed rows, never a transaction still open on the writer, and cannot write', async () => {
-    const t = await createTestDatabase('sqlite', {}, { seed: false });
-    try {
-      const { db, rowReader } = t.database;
-      if (!rowReader) throw new Error('SQLite has a row reader');
-      const byKey = rowReader<{ title: string }>('select title from nav_item where key = ?');
-      expect(byKey(['home'])).toBeUndefined();
-      await db.insertInto('nav_item').values({ key: 'home', title: '首页', sort: 1, enabled: 1 }).execute();
-      expect(byKey(['home'])).toEqual({ title: '首页' });
-
-      let seenDuringTransaction: unknown = 'not read';
-      await db
-        .transaction()
-        .execute(async (trx) => {
-          await trx.insertInto('nav_item').values({ key: 'news', title: '新闻', sort: 2, enabled: 1 }).execute();
-          seenDuringTransaction = byKey(['news']);
-          throw new Error('roll back');
-        })
-        .catch(() => undefined);
-      expect(seenDuringTransaction).toBeUndefined();
-      expect(byKey(['news'])).toBeUndefined();
-
-      const write = rowReader(`insert into nav_item (key, title) values ('x', 'x') returning id`);
-      expect(() => write([])).toThrow(/readonly/);
-    } finally {
-      await t.drop();
-    }
-  });
-
-  it("shares one snapshot per event-loop turn: another process's commit is seen from the next turn", async () => {
-    const t = await createTestDatabase('sqlite', {}, { seed: false });
-    const other = new SQLite(t.config.sqliteFile);
-    try {
-      const { rowReader } = t.database;
-      if (!rowReader) throw new Error('SQLite has a row reader');
-      const byKey = rowReader<{ title: string }>('select title from nav_item where key = ?');
-      expect(byKey(['about'])).toBeUndefined();
-      other.prepare(`insert into nav_item (key, title, sort, enabled) values ('about', '关于我们', 3, 1)`).run();
-      // The same turn still reads its snapshot; the next one reads the commit.
-      expect(byKey(['about'])).toBeUndefined();
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(byKey(['about'])).toEqual({ title: '关于我们' });
-      // A snapshot held until the turn ends does not stop the writer from checkpointing afterwards.
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(other.pragma('wal_checkpoint(TRUNCATE)', { simple: true })).toBe(0);
-    } finally {
-      other.close();
-      await t.drop();
-    }
-  });
-
-  it.skipIf(!testDialects().includes('postgres'))('is SQLite only: on PostgreSQL callers use Kysely', async () => {
-    const t = await createTestDatabase('postgres', {}, { seed: false });
-    try {
-      expect(t.database.rowReader).toBeUndefined();
     } finally {
       await t.drop();
     }

@@ -1,4 +1,5 @@
 import { TextDecoder } from 'node:util';
+import { type Stringifier, stringify } from 'csv-stringify';
 
 /** One CSV record: the physical line it starts on (1-based), its fields, and why it is malformed. */
 export interface CsvRow {
@@ -168,22 +169,25 @@ export class CsvDecoder {
   }
 }
 
-/** Cells a spreadsheet would run as a formula (OWASP: CSV injection) start with these. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One CSV line (CRLF): fields quoted when they hold a comma, quote or line break; formula starts defused with `'`. */
-export function csvLine(fields: readonly string[]): string {
-  return (
-    fields
-      .map((raw) => {
-        const value = FORMULA_START.test(raw) ? `'${raw}` : raw;
-        return /[",\r\n]/.test(value) || value !== value.trim() ? `"${value.replace(/"/g, '""')}"` : value;
-      })
-      .join(',') + '\r\n'
-  );
+/**
+ * The export's CSV writer (RFC 4180, CRLF line ends): a UTF-8 BOM first, so that Excel reads the file
+ * as UTF-8 (Chinese would be garbled otherwise); fields with a comma, quote, line break or edge
+ * whitespace quoted; cells a spreadsheet would run as a formula start with `'` (OWASP: CSV injection).
+ */
+export function csvWriter(): Stringifier {
+  return stringify({
+    bom: true,
+    record_delimiter: 'windows',
+    quote_record_delimiter: true,
+    quoted_match: /^\s|\s$/,
+    escape_formulas: true,
+  });
 }
 
-/** Undoes `csvLine`'s formula guard when a file exported here is imported again. */
+/** Cells `csvWriter` defused: a formula start (csv-stringify's list, full-width forms included) after `'`. */
+const DEFUSED_FORMULA = /^'[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/** Undoes `csvWriter`'s formula guard when a file exported here is imported again. */
 export function importedCell(value: string): string {
-  return value.length > 1 && value[0] === "'" && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
+  return DEFUSED_FORMULA.test(value) ? value.slice(1) : value;
 }

@@ -14,8 +14,8 @@ export interface StoredRecord {
   handle: string;
   template_id: number;
   template_version: number;
-  /** The item values as stored: UTF-8 JSON text of `ItemValue[]`, read as bytes (see answer-bytes.ts). */
-  item_values: Buffer;
+  /** JSON text of `ItemValue[]`. */
+  item_values: string;
   created_at: string;
   updated_at: string;
 }
@@ -24,7 +24,7 @@ export interface StoredRecord {
 const ADMIN_PERMISSIONS = '011111110011';
 
 /** Handle timestamps: ISO-8601 UTC in whole seconds (protocols: Handle.net JSON API). */
-export function handleTimestamp(iso: string): string {
+function handleTimestamp(iso: string): string {
   return `${iso.slice(0, 19)}Z`;
 }
 
@@ -32,22 +32,17 @@ export function parseItemValues(json: string): ItemValue[] {
   return JSON.parse(json) as ItemValue[];
 }
 
-export function parseStoredItemValues(json: Buffer): ItemValue[] {
-  return parseItemValues(json.toString('utf8'));
-}
-
 /** The TEMPLATE value (index 1001): the template and the version the record was written with. */
-export function templateValue(template: Pick<TemplateVersionInfo, 'name' | 'version'>): string {
+function templateValue(template: Pick<TemplateVersionInfo, 'name' | 'version'>): string {
   return `${template.name} v${template.version}`;
 }
 
-/** The values every record has before its items: HS_ADMIN at 100 and TEMPLATE at 1001. */
-export function recordHeadValues(
-  record: Pick<StoredRecord, 'created_at' | 'updated_at'>,
-  prefix: string,
-  template: TemplateVersionInfo,
-  ttl: number,
-): HandleValue[] {
+/**
+ * A record as Handle values: HS_ADMIN at 100 (the prefix's administrator, `0.NA/{prefix}`),
+ * TEMPLATE at 1001, then the item values from 2000 (protocols: IDIS on Handle).
+ */
+export function recordHandleValues(record: StoredRecord, prefix: string, template: TemplateVersionInfo, ttl: number): HandleValue[] {
+  const updated = handleTimestamp(record.updated_at);
   return [
     {
       index: HandleIndex.Admin,
@@ -61,34 +56,33 @@ export function recordHeadValues(
       type: 'TEMPLATE',
       data: { format: 'string', value: templateValue(template) },
       ttl,
-      timestamp: handleTimestamp(record.updated_at),
+      timestamp: updated,
     },
+    ...parseItemValues(record.item_values).map(([index, type, value]): HandleValue => ({
+      index,
+      type,
+      data: { format: 'string', value },
+      ttl,
+      timestamp: updated,
+    })),
   ];
 }
 
 /**
- * A record as Handle values: HS_ADMIN at 100 (the prefix's administrator, `0.NA/{prefix}`),
- * TEMPLATE at 1001, then the item values from 2000 (protocols: IDIS on Handle).
+ * The portal's lookup answer for a local record (spec section 3, "Identity record from lookup"): its
+ * item values, and the items in use of the template version it was written with.
  */
-export function recordHandleValues(
-  record: StoredRecord,
-  prefix: string,
-  template: TemplateVersionInfo,
-  ttl: number,
-  itemValues: readonly ItemValue[] = parseStoredItemValues(record.item_values),
-): HandleValue[] {
-  const values = recordHeadValues(record, prefix, template, ttl);
-  const updated = handleTimestamp(record.updated_at);
-  for (const [index, type, value] of itemValues) values.push({ index, type, data: { format: 'string', value }, ttl, timestamp: updated });
-  return values;
-}
-
-/** The template half of a portal lookup answer: the version's items in use. */
-export function templateInUse(template: TemplateVersionInfo): IdentityQueryEntry['template'] {
+export function recordIdentityEntry(record: StoredRecord, template: TemplateVersionInfo): IdentityQueryEntry {
   return {
-    name: template.name,
-    version: template.version,
-    items: template.items.filter((item) => item.state === 1).map(({ name, idType, idIndex }) => ({ name, idType, idIndex })),
+    identity: {
+      handle: record.handle,
+      value: parseItemValues(record.item_values).map(([index, type, value]) => ({ index, type, data: { format: 'string', value } })),
+    },
+    template: {
+      name: template.name,
+      version: template.version,
+      items: template.items.filter((item) => item.state === 1).map(({ name, idType, idIndex }) => ({ name, idType, idIndex })),
+    },
   };
 }
 
@@ -116,11 +110,7 @@ export function upstreamIdentityEntry(handle: string, values: readonly HandleVal
  * `type=` and `index=` filters of the Handle API: repeatable and OR'ed; no filter keeps every value.
  * Types compare without regard to ASCII case.
  */
-export function filterHandleValues(
-  values: readonly HandleValue[],
-  types: readonly string[],
-  indexes: readonly number[],
-): readonly HandleValue[] {
+export function filterHandleValues(values: HandleValue[], types: readonly string[], indexes: readonly number[]): HandleValue[] {
   if (types.length === 0 && indexes.length === 0) return values;
   const wanted = new Set(types.map((t) => t.toUpperCase()));
   const at = new Set(indexes);

@@ -1,21 +1,12 @@
 import { Authority } from '@portal/shared';
-import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { chinaTime } from '../../lib/china-time.js';
-import type { Database } from '../../db/schema.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { type AuditActionCode, recordAudit } from '../audit/audit-log.js';
-import { parseItemValues } from './handle-values.js';
-import type { TemplateVersions } from './identifier-repository.js';
 
 export interface Scope {
   /** identifier:all-enterprises (platform operators): every enterprise's prefixes. */
   all: boolean;
   enterpriseId: number | null;
-}
-
-export interface IdentifierAdminOptions {
-  templates: TemplateVersions;
 }
 
 /** The OpenAPI tag of every management route. */
@@ -29,13 +20,15 @@ export function scopeOf(request: FastifyRequest): Scope {
 const forbidden = (prefix: string) => new ForbiddenError(`标识前缀 ${prefix} 属于其他企业，无权操作`);
 
 /**
- * The helpers every management route module shares: the audit of a successful write, and lookups of
- * a prefix, template or record that refuse one of another enterprise (403) unless the scope sees all.
+ * The console's identifier management (issue: registry and management) is split over the prefix,
+ * template, record and CSV route modules; these are the helpers they share: the audit of a
+ * successful write, and lookups of a prefix, template or record that refuse one of another
+ * enterprise (403) unless the scope sees all.
  */
-export function identifierAdminContext(db: Kysely<Database>, templates: TemplateVersions) {
+export function identifierAdminContext(app: FastifyInstance) {
   const audit = (request: FastifyRequest, action: AuditActionCode, target: string, detail?: string) => {
     const p = request.principal;
-    return recordAudit(db, request.log, {
+    return recordAudit(app.database.db, request.log, {
       accountId: p?.accountId ?? null,
       username: p?.profile.username ?? '',
       enterpriseId: p?.profile.enterpriseId ?? null,
@@ -49,7 +42,7 @@ export function identifierAdminContext(db: Kysely<Database>, templates: Template
 
   /** A prefix the user may work on; `missing` decides between 404 (named in the path) and 400 (named in a body). */
   async function prefixFor(scope: Scope, prefix: string, missing: 'not-found' | 'bad-request') {
-    const row = await db.selectFrom('idf_prefix').selectAll().where('prefix', '=', prefix).executeTakeFirst();
+    const row = await app.prefixRepository.byPrefix(prefix);
     if (!row) {
       const message = `标识前缀 ${prefix} 不存在`;
       throw missing === 'not-found' ? new NotFoundError(message) : new BadRequestError(message);
@@ -58,30 +51,18 @@ export function identifierAdminContext(db: Kysely<Database>, templates: Template
     return row;
   }
 
+  /** A template the user may work on, with its latest version. */
   async function templateFor(scope: Scope, id: number, missing: 'not-found' | 'bad-request' = 'not-found') {
-    const row = await db
-      .selectFrom('idf_template')
-      .innerJoin('idf_prefix', 'idf_prefix.id', 'idf_template.prefix_id')
-      .selectAll('idf_template')
-      .select(['idf_prefix.prefix', 'idf_prefix.enterprise_id'])
-      .where('idf_template.id', '=', id)
-      .executeTakeFirst();
+    const row = await app.templateRepository.byId(id);
     if (!row) throw missing === 'not-found' ? new NotFoundError('模板不存在') : new BadRequestError('模板不存在');
     if (!scope.all && row.enterprise_id !== scope.enterpriseId) throw forbidden(row.prefix);
-    const latest = await templates.get(row.id, row.version);
+    const latest = await app.templateRepository.version(row.id, row.version);
     if (!latest) throw new Error(`template ${row.id} v${row.version} is missing`);
     return { ...row, latest };
   }
 
   async function recordFor(scope: Scope, id: number) {
-    const row = await db
-      .selectFrom('idf_record')
-      .innerJoin('idf_prefix', 'idf_prefix.id', 'idf_record.prefix_id')
-      .innerJoin('idf_template', 'idf_template.id', 'idf_record.template_id')
-      .selectAll('idf_record')
-      .select(['idf_prefix.prefix', 'idf_prefix.enterprise_id', 'idf_template.name as template_name'])
-      .where('idf_record.id', '=', id)
-      .executeTakeFirst();
+    const row = await app.recordRepository.byId(id);
     if (!row) throw new NotFoundError('标识不存在');
     if (!scope.all && row.enterprise_id !== scope.enterpriseId) throw forbidden(row.prefix);
     return row;
@@ -89,26 +70,3 @@ export function identifierAdminContext(db: Kysely<Database>, templates: Template
 
   return { audit, prefixFor, templateFor, recordFor };
 }
-
-export const toRecord = (r: {
-  id: number;
-  handle: string;
-  prefix: string;
-  template_id: number;
-  template_name: string;
-  template_version: number;
-  item_values: string;
-  created_at: string;
-  updated_at: string;
-}) => ({
-  id: r.id,
-  handle: r.handle,
-  prefix: r.prefix,
-  suffix: r.handle.slice(r.prefix.length + 1),
-  templateId: r.template_id,
-  templateName: r.template_name,
-  templateVersion: r.template_version,
-  values: Object.fromEntries(parseItemValues(r.item_values).map(([, type, value]) => [type, value])),
-  createdAt: chinaTime(new Date(r.created_at)),
-  updatedAt: chinaTime(new Date(r.updated_at)),
-});

@@ -1,22 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HandleResponseCode, type HandleApiResponse, type HandleValue, type IdentityQueryEntry } from '@portal/shared';
+import { HandleResponseCode, type HandleApiResponse, type HandleValue } from '@portal/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses, ok, sendSerialized } from '../../lib/envelope.js';
-import { AppError, BadRequestError } from '../../lib/errors.js';
+import { errorResponses, ok } from '../../lib/envelope.js';
+import { AppError, BadRequestError, InputError } from '../../lib/errors.js';
 import { type ParsedHandle, parseHandle } from './handle-syntax.js';
-import { filterHandleValues, recordHandleValues, upstreamIdentityEntry } from './handle-values.js';
 import {
-  HandleResponseSchema,
-  IdentityAnswerSchema,
-  handleValuesAnswer,
-  storedHandleAnswer,
-  storedIdentityAnswer,
-} from './identifier-answers.js';
-import identifierAdminRoutes from './identifier-admin-routes.js';
-import { TemplateVersions, holdsPrefix, recordLookup } from './identifier-repository.js';
-import type { StoredRecord, TemplateVersionInfo } from './handle-values.js';
-import { RESOLVER_HOP_HEADER, UpstreamError, UpstreamResolver } from './upstream-resolver.js';
+  type StoredRecord,
+  type TemplateVersionInfo,
+  filterHandleValues,
+  recordHandleValues,
+  recordIdentityEntry,
+  upstreamIdentityEntry,
+} from './handle-values.js';
+import { HandleResponseSchema, IdentityAnswerSchema } from './identifier-answers.js';
+import { NOT_FOUND_TTL_SECONDS, RESOLVER_HOP_HEADER, UpstreamError, answerTtlSeconds, upstreamResolver } from './upstream-resolver.js';
 
 /** HTTP status of each Handle responseCode (protocols: Handle.net JSON API). */
 const HANDLE_STATUS: Record<number, number> = {
@@ -27,15 +25,13 @@ const HANDLE_STATUS: Record<number, number> = {
   [HandleResponseCode.ValuesNotFound]: 200,
 };
 
-/**
- * A found identifier; each caller builds only the form it answers in (Handle values, or the portal's
- * answer: JSON bytes written from a local record's stored values, an entry for the schema serializer
- * for an upstream one).
- */
-type Resolution =
-  | { source: 'local'; handle: string; values: () => HandleValue[]; answer: () => Buffer | string; handleAnswer: () => Buffer | string }
-  | { source: 'upstream'; handle: string; values: () => HandleValue[]; entry: () => IdentityQueryEntry }
-  | { source: 'none'; handle: string };
+/** A found identifier: a local record, or the values an upstream resolver answered. */
+type Found =
+  | { source: 'local'; prefix: string; record: StoredRecord; template: TemplateVersionInfo }
+  | { source: 'upstream'; handle: string; values: HandleValue[] };
+
+/** Shared caches and clients may keep an answer as long as a resolver may keep its values: their ttl (Handle.net JSON API). */
+const keepFor = (reply: FastifyReply, seconds: number) => reply.header('cache-control', `public, max-age=${seconds}, s-maxage=${seconds}`);
 
 /**
  * Public resolution of identifiers: the portal's lookup (spec section 7, "Identity lookup") and the
@@ -43,60 +39,32 @@ type Resolution =
  * this node does not hold go to the configured upstream resolver.
  */
 const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
   const { ttlSeconds, upstreamUrl, upstreamTimeoutMs, upstreamCacheEntries } = app.config.identifiers;
-  const templates = new TemplateVersions(db);
-  const recordByHandle = recordLookup(app.database);
   const upstream = upstreamUrl
-    ? new UpstreamResolver({ baseUrl: upstreamUrl, timeoutMs: upstreamTimeoutMs, maxEntries: upstreamCacheEntries })
+    ? upstreamResolver(app.caches, { baseUrl: upstreamUrl, timeoutMs: upstreamTimeoutMs, maxEntries: upstreamCacheEntries })
     : undefined;
 
-  await app.register(identifierAdminRoutes, { templates });
-
-  type LocalResolution = Extract<Resolution, { source: 'local' }>;
-  type Lookup = ReturnType<typeof recordByHandle>;
-
-  function localResolution(record: StoredRecord, prefix: string, template: TemplateVersionInfo): LocalResolution {
-    return {
-      source: 'local',
-      handle: record.handle,
-      values: () => recordHandleValues(record, prefix, template, ttlSeconds),
-      answer: () => storedIdentityAnswer(record.handle, record.item_values, template),
-      handleAnswer: () => storedHandleAnswer(record, prefix, template, ttlSeconds),
-    };
-  }
-
-  /**
-   * A local record answered at once, without a promise, when its lookup was synchronous (SQLite) and
-   * its template version is cached: the hot case of both routes. Anything else goes to `resolve`.
-   */
-  function resolvedNow(lookup: Lookup, parsed: ParsedHandle): LocalResolution | undefined {
-    if (lookup === undefined || lookup instanceof Promise) return undefined;
-    const template = templates.cached(lookup.template_id, lookup.template_version);
-    return template && localResolution(lookup, parsed.prefix, template);
-  }
-
-  async function resolve(parsed: ParsedHandle, request: FastifyRequest, lookup: Lookup): Promise<Resolution> {
-    const record = await lookup;
+  async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Found | undefined> {
+    const record = await app.recordRepository.byHandle(parsed.handle);
     if (record) {
-      const template =
-        templates.cached(record.template_id, record.template_version) ?? (await templates.get(record.template_id, record.template_version));
+      const template = await app.templateRepository.version(record.template_id, record.template_version);
       if (!template) throw new Error(`template ${record.template_id} v${record.template_version} of ${record.handle} is missing`);
-      return localResolution(record, parsed.prefix, template);
+      return { source: 'local', prefix: parsed.prefix, record, template };
     }
     // A prefix this node holds is answered here, found or not; a request from another resolver is never passed on.
-    if (!upstream || request.headers[RESOLVER_HOP_HEADER] !== undefined || (await holdsPrefix(db, parsed.prefix))) {
-      return { source: 'none', handle: parsed.handle };
+    if (!upstream || request.headers[RESOLVER_HOP_HEADER] !== undefined || (await app.prefixRepository.holds(parsed.prefix))) {
+      return undefined;
     }
     const answer = await upstream.resolve(parsed.handle);
-    if (!answer.found) return { source: 'none', handle: parsed.handle };
-    return {
-      source: 'upstream',
-      handle: parsed.handle,
-      values: () => answer.values,
-      entry: () => upstreamIdentityEntry(parsed.handle, answer.values),
-    };
+    return answer.found ? { source: 'upstream', handle: parsed.handle, values: answer.values } : undefined;
   }
+
+  const keepFound = (reply: FastifyReply, found: Found) =>
+    keepFor(reply, found.source === 'local' ? ttlSeconds : answerTtlSeconds(found.values));
+  /** "Not found" for a resolver's hop request only means "not held here": no shared cache may keep it for everyone. */
+  const keepNotFound = (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.headers[RESOLVER_HOP_HEADER] === undefined) keepFor(reply, NOT_FOUND_TTL_SECONDS);
+  };
 
   app.get(
     '/web-api/portal/v1/identity/query',
@@ -110,34 +78,27 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: IdentityAnswerSchema, ...errorResponses },
       },
     },
-    (request, reply) => {
+    async (request, reply) => {
       const parsed = parseHandle(request.query.handle.trim());
       if (!parsed.ok) throw new BadRequestError(parsed.message);
-      const lookup = recordByHandle(parsed.handle);
-      const now = resolvedNow(lookup, parsed);
-      if (now) {
-        sendSerialized(reply, now.answer());
-        return;
-      }
-      return identityAnswer(parsed, request, reply, lookup);
-    },
-  );
-
-  async function identityAnswer(parsed: ParsedHandle, request: FastifyRequest, reply: FastifyReply, lookup: Lookup) {
-    let resolution: Resolution;
-    try {
-      resolution = await resolve(parsed, request, lookup);
-    } catch (err) {
-      if (err instanceof UpstreamError) {
+      let found: Found | undefined;
+      try {
+        found = await resolve(parsed, request);
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
         request.log.warn({ err, handle: parsed.handle }, 'upstream handle resolution failed');
         throw new AppError(err.message, err.kind === 'timeout' ? 504 : 502);
       }
-      throw err;
-    }
-    if (resolution.source === 'none') return ok([], '未找到该标识');
-    if (resolution.source === 'local') return sendSerialized(reply, resolution.answer());
-    return ok([resolution.entry()]);
-  }
+      if (!found) {
+        keepNotFound(request, reply);
+        return ok([], '未找到该标识');
+      }
+      keepFound(reply, found);
+      return ok(
+        found.source === 'local' ? recordIdentityEntry(found.record, found.template) : upstreamIdentityEntry(found.handle, found.values),
+      );
+    },
+  );
 
   const handleReply = (reply: FastifyReply, body: HandleApiResponse, status = HANDLE_STATUS[body.responseCode] ?? 500) =>
     reply.status(status).header('access-control-allow-origin', '*').send(body);
@@ -162,6 +123,10 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
           const message = field === 'index' ? '查询参数 index 须为非负整数' : '查询参数不正确';
           return handleReply(reply, { responseCode: HandleResponseCode.Error, message }, 400);
         }
+        if (error instanceof InputError) {
+          const responseCode = error.part === 'params' ? HandleResponseCode.InvalidHandle : HandleResponseCode.Error;
+          return handleReply(reply, { responseCode, message: error.message }, 400);
+        }
         if (error instanceof UpstreamError) {
           request.log.warn({ err: error }, 'upstream handle resolution failed');
           return handleReply(reply, { responseCode: HandleResponseCode.Error, message: error.message });
@@ -170,42 +135,27 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return handleReply(reply, { responseCode: HandleResponseCode.Error, message: '服务器内部错误，请稍后重试' });
       },
     },
-    (request, reply) => {
+    async (request, reply): Promise<HandleApiResponse> => {
       const handle = request.params['*'];
+      reply.header('access-control-allow-origin', '*');
       const parsed = parseHandle(handle);
       if (!parsed.ok) {
-        handleReply(reply, { responseCode: HandleResponseCode.InvalidHandle, handle, message: parsed.message });
-        return;
+        reply.status(400);
+        return { responseCode: HandleResponseCode.InvalidHandle, handle, message: parsed.message };
       }
-      const lookup = recordByHandle(parsed.handle);
-      const now = resolvedNow(lookup, parsed);
-      if (now) {
-        sendHandleValues(request, reply, now);
-        return;
+      const found = await resolve(parsed, request);
+      if (!found) {
+        keepNotFound(request, reply);
+        reply.status(404);
+        return { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' };
       }
-      return resolve(parsed, request, lookup).then((resolution) => {
-        if (resolution.source === 'none') {
-          handleReply(reply, { responseCode: HandleResponseCode.HandleNotFound, handle, message: '标识不存在' });
-        } else {
-          sendHandleValues(request, reply, resolution);
-        }
-      });
+      keepFound(reply, found);
+      const all = found.source === 'local' ? recordHandleValues(found.record, found.prefix, found.template, ttlSeconds) : found.values;
+      const values = filterHandleValues(all, request.query.type ?? [], request.query.index ?? []);
+      const responseCode = values.length > 0 ? HandleResponseCode.Success : HandleResponseCode.ValuesNotFound;
+      return { responseCode, handle: parsed.handle, values };
     },
   );
-
-  /** A found identifier's values, all of them or those the `type` and `index` filters ask for. */
-  function sendHandleValues(
-    request: FastifyRequest<{ Querystring: { type?: string[]; index?: number[] } }>,
-    reply: FastifyReply,
-    resolution: Exclude<Resolution, { source: 'none' }>,
-  ): FastifyReply {
-    const types = request.query.type ?? [];
-    const indexes = request.query.index ?? [];
-    const cors = reply.header('access-control-allow-origin', '*');
-    if (resolution.source === 'local' && types.length === 0 && indexes.length === 0) return sendSerialized(cors, resolution.handleAnswer());
-    const values = filterHandleValues(resolution.values(), types, indexes);
-    return sendSerialized(cors, handleValuesAnswer(resolution.handle, values));
-  }
 };
 
 export default identifierRoutes;

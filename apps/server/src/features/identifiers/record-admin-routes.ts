@@ -4,21 +4,22 @@ import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import type { TemplateVersionInfo } from './handle-values.js';
-import { type IdentifierAdminOptions, type Scope, identifierAdminContext, scopeOf, tags, toRecord } from './identifier-admin-context.js';
+import { type Scope, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { toRecord } from './record-repository.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, IdParams, RecordSchema, ValuesInput } from './identifier-admin-schemas.js';
 import { checkValues } from './template-items.js';
 
 /** Identifier records (identifier:record): paged list and search, create, edit and delete, values checked against the template. */
-const recordAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
-  const { db } = app.database;
-  const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(db, templates);
+const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const records = app.recordRepository;
+  const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(app);
   const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
 
   /** Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes` (index ranges, no scan). */
-  const searchRanges = (key: string, prefixes: readonly string[]) => [
+  const searchRanges = (key: string, prefixes: readonly { prefix: string }[]) => [
     ...(key.includes('/') ? [key] : []),
-    ...prefixes.map((p) => `${p}/${key}`),
+    ...prefixes.map(({ prefix }) => `${prefix}/${key}`),
   ];
 
   app.get(
@@ -42,49 +43,21 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = asy
       const scope = scopeOf(request);
       const q = request.query;
       const prefixName = q.prefix?.trim() || undefined;
-      let query = db
-        .selectFrom('idf_record')
-        .innerJoin('idf_prefix', 'idf_prefix.id', 'idf_record.prefix_id')
-        .innerJoin('idf_template', 'idf_template.id', 'idf_record.template_id');
-      let visible: string[];
-      if (prefixName) {
-        const prefix = await prefixFor(scope, prefixName, 'bad-request');
-        query = query.where('idf_record.prefix_id', '=', prefix.id);
-        visible = [prefix.prefix];
-      } else {
-        let prefixes = db.selectFrom('idf_prefix').select(['id', 'prefix']);
-        if (!scope.all) prefixes = prefixes.where('enterprise_id', '=', scope.enterpriseId ?? -1);
-        const rows = await prefixes.execute();
-        if (!scope.all) {
-          if (rows.length === 0) return ok({ rows: [], total: 0 });
-          query = query.where(
-            'idf_record.prefix_id',
-            'in',
-            rows.map((r) => r.id),
-          );
-        }
-        visible = rows.map((r) => r.prefix);
-      }
-      if (q.templateId !== undefined) query = query.where('idf_record.template_id', '=', q.templateId);
+      const visible = prefixName ? [await prefixFor(scope, prefixName, 'bad-request')] : await app.prefixRepository.visible(scope);
+      if (visible.length === 0) return ok({ rows: [], total: 0 });
       const key = q.searchKey?.trim();
-      if (key) {
-        const ranges = searchRanges(key, visible);
-        if (ranges.length === 0) return ok({ rows: [], total: 0 });
-        query = query.where((eb) =>
-          eb.or(ranges.map((from) => eb.and([eb('idf_record.handle', '>=', from), eb('idf_record.handle', '<', `${from}\uffff`)]))),
-        );
-      }
-      const [count, rows] = await Promise.all([
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-        query
-          .selectAll('idf_record')
-          .select(['idf_prefix.prefix', 'idf_template.name as template_name'])
-          .orderBy('idf_record.id', 'desc')
-          .offset(q.offset)
-          .limit(q.limit)
-          .execute(),
-      ]);
-      return ok({ total: Number(count.n), rows: rows.map(toRecord) });
+      const startsWith = key ? searchRanges(key, visible) : undefined;
+      if (startsWith?.length === 0) return ok({ rows: [], total: 0 });
+      return ok(
+        await records.page({
+          // Operators see every prefix: no filter unless one is chosen.
+          prefixIds: prefixName || !scope.all ? visible.map((p) => p.id) : undefined,
+          templateId: q.templateId,
+          startsWith,
+          offset: q.offset,
+          limit: q.limit,
+        }),
+      );
     },
   );
 
@@ -136,24 +109,9 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = asy
       if (handle.length > MAX_HANDLE_LENGTH) throw new BadRequestError(`标识过长：最多 ${MAX_HANDLE_LENGTH} 个字符`);
       const template = await templateOfPrefix(scope, request.body.templateId, prefix.id);
       const values = checkedValues(template, request.body.values);
-      const now = new Date().toISOString();
       let id: number;
       try {
-        id = (
-          await db
-            .insertInto('idf_record')
-            .values({
-              handle,
-              prefix_id: prefix.id,
-              template_id: template.templateId,
-              template_version: template.version,
-              item_values: JSON.stringify(values),
-              created_at: now,
-              updated_at: now,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
+        id = await records.create({ handle, prefixId: prefix.id, template, itemValues: JSON.stringify(values) });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError(`标识 ${handle} 已存在`);
         throw err;
@@ -180,16 +138,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = asy
       const existing = await recordFor(scope, request.params.id);
       const template = await templateOfPrefix(scope, request.body.templateId ?? existing.template_id, existing.prefix_id);
       const values = checkedValues(template, request.body.values);
-      await db
-        .updateTable('idf_record')
-        .set({
-          template_id: template.templateId,
-          template_version: template.version,
-          item_values: JSON.stringify(values),
-          updated_at: new Date().toISOString(),
-        })
-        .where('id', '=', existing.id)
-        .execute();
+      await records.update(existing.id, { template, itemValues: JSON.stringify(values) });
       await audit(request, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
       return ok(toRecord(await recordFor(scope, existing.id)), '标识已保存');
     },
@@ -200,7 +149,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = asy
     { ...canRecords, schema: { tags, summary: '删除标识', params: IdParams, response: { 200: Empty, ...errorResponses } } },
     async (request) => {
       const existing = await recordFor(scopeOf(request), request.params.id);
-      await db.deleteFrom('idf_record').where('id', '=', existing.id).execute();
+      await records.delete(existing.id);
       await audit(request, 'identifier.record.delete', existing.handle);
       return ok([], '标识已删除');
     },

@@ -1,12 +1,14 @@
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, CSV_HANDLE_COLUMNS } from '@portal/shared';
+import { create as contentDisposition } from 'content-disposition';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError } from '../../lib/errors.js';
-import { CsvRecordTooLongError, csvLine } from './csv.js';
+import { CsvRecordTooLongError, csvWriter } from './csv.js';
 import { parseItemValues } from './handle-values.js';
-import { type IdentifierAdminOptions, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { ImportResultSchema } from './identifier-admin-schemas.js';
 import { importRecords } from './record-import.js';
 
@@ -14,9 +16,9 @@ import { importRecords } from './record-import.js';
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
 /** CSV import (streamed, line-numbered errors) and export of a template's records (identifier:record). */
-const recordCsvRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async (app, { templates }) => {
-  const { db } = app.database;
-  const { audit, templateFor } = identifierAdminContext(db, templates);
+const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(multipart, { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10, parts: 20 } });
+  const { audit, templateFor } = identifierAdminContext(app);
   const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
 
   app.post(
@@ -46,7 +48,11 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async
       if (!file) throw new BadRequestError('请选择要导入的 CSV 文件');
       let result;
       try {
-        result = await importRecords(db, { prefixId: template.prefix_id, prefix: template.prefix, template: template.latest }, file.file);
+        result = await importRecords(
+          app.recordRepository,
+          { prefixId: template.prefix_id, prefix: template.prefix, template: template.latest },
+          file.file,
+        );
       } catch (err) {
         if (err instanceof CsvRecordTooLongError) throw new BadRequestError(err.message);
         if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('文件不能超过 256 MB', 413);
@@ -79,37 +85,23 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox<IdentifierAdminOptions> = async
       const template = await templateFor(scopeOf(request), request.query.templateId);
       const items = template.latest.items.filter((item) => item.state === 1);
       const rows = async function* () {
-        // Excel takes a file with a BOM as UTF-8 (Chinese headers and values would be garbled otherwise).
-        yield `\uFEFF${csvLine([CSV_HANDLE_COLUMNS[0], ...items.map((item) => item.name)])}`;
-        let after = 0;
-        for (;;) {
-          const page = await db
-            .selectFrom('idf_record')
-            .select(['id', 'handle', 'item_values'])
-            .where('template_id', '=', template.id)
-            .where('id', '>', after)
-            .orderBy('id')
-            .limit(1000)
-            .execute();
-          if (page.length === 0) return;
-          let chunk = '';
-          for (const r of page) {
-            const values = new Map(parseItemValues(r.item_values).map(([, type, value]) => [type, value]));
-            chunk += csvLine([r.handle, ...items.map((item) => values.get(item.idType) ?? '')]);
-          }
-          yield chunk;
-          after = page[page.length - 1]!.id;
+        yield [CSV_HANDLE_COLUMNS[0], ...items.map((item) => item.name)];
+        for await (const r of app.recordRepository.ofTemplate(template.id)) {
+          const values = new Map(parseItemValues(r.item_values).map(([, type, value]) => [type, value]));
+          yield [r.handle, ...items.map((item) => values.get(item.idType) ?? '')];
         }
       };
       await audit(request, 'identifier.record.export', `${template.prefix} ${template.name}`);
-      const filename = `${template.prefix}-${template.name}.csv`;
+      const csv = pipeline(Readable.from(rows()), csvWriter(), (err) => {
+        if (err) request.log.error({ err }, 'identifier export failed');
+      });
       return reply
         .type('text/csv; charset=utf-8')
         .header(
           'content-disposition',
-          `attachment; filename="identifiers-${template.id}.csv"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+          contentDisposition(`${template.prefix}-${template.name}.csv`, { fallback: `identifiers-${template.id}.csv` }),
         )
-        .send(Readable.from(rows()));
+        .send(csv);
     },
   );
 };

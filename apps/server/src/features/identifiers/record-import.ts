@@ -7,11 +7,10 @@ import {
   checkNewSuffix,
   type TemplateItem,
 } from '@portal/shared';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { CsvDecoder, CsvReader, type CsvRow, importedCell } from './csv.js';
 import type { TemplateVersionInfo } from './handle-values.js';
+import type { NewRecord, RecordRepository } from './record-repository.js';
 import { checkValues } from './template-items.js';
 
 /** Rows per INSERT: few statements, well under both engines' parameter limits (7 columns × 1000). */
@@ -58,10 +57,8 @@ export function headerColumns(header: CsvRow, items: readonly TemplateItem[]): C
   return { width, key, items: mapped };
 }
 
-interface PendingRow {
+interface PendingRow extends NewRecord {
   line: number;
-  handle: string;
-  itemValues: string;
 }
 
 export interface ImportTarget {
@@ -77,10 +74,9 @@ export interface ImportTarget {
  * in the database or earlier in the file, is a bad row.
  */
 export async function importRecords(
-  db: Kysely<Database>,
+  records: Pick<RecordRepository, 'insertNew'>,
   target: ImportTarget,
   file: AsyncIterable<Uint8Array>,
-  now: () => string = () => new Date().toISOString(),
 ): Promise<IdentifierImportResult> {
   const result: IdentifierImportResult = { total: 0, imported: 0, failed: 0, errors: [] };
   const fail = (line: number, message: string) => {
@@ -94,24 +90,7 @@ export async function importRecords(
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    const at = now();
-    const inserted = await db
-      .insertInto('idf_record')
-      .values(
-        rows.map((r) => ({
-          handle: r.handle,
-          prefix_id: target.prefixId,
-          template_id: target.template.templateId,
-          template_version: target.template.version,
-          item_values: r.itemValues,
-          created_at: at,
-          updated_at: at,
-        })),
-      )
-      .onConflict((oc) => oc.column('handle').doNothing())
-      .returning('handle')
-      .execute();
-    const written = new Set(inserted.map((r) => r.handle));
+    const written = new Set(await records.insertNew(target, rows));
     // Rows of one handle within the batch: the first is the one written.
     for (const row of rows) {
       if (written.delete(row.handle)) result.imported++;

@@ -6,7 +6,11 @@ async function documentedPaths(env: Record<string, string>) {
   try {
     const res = await t.app.inject({ url: '/openapi.json' });
     const docs = await t.app.inject({ url: '/docs/' });
-    return { status: res.statusCode, docs: docs.statusCode, paths: res.statusCode === 200 ? Object.keys(res.json<{ paths: object }>().paths) : [] };
+    return {
+      status: res.statusCode,
+      docs: docs.statusCode,
+      paths: res.statusCode === 200 ? Object.keys(res.json<{ paths: object }>().paths) : [],
+    };
   } finally {
     await t.close();
   }

@@ -1,5 +1,6 @@
+import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { CsvDecoder, CsvReader, CsvRecordTooLongError, MAX_RECORD_CHARS, csvLine, importedCell } from '../csv.js';
+import { CsvDecoder, CsvReader, CsvRecordTooLongError, MAX_RECORD_CHARS, csvWriter, importedCell } from '../csv.js';
 
 /** Reads `text` fed in pieces of `size` characters. */
 function readAll(text: string, size = text.length) {
@@ -65,15 +66,29 @@ describe('CsvDecoder', () => {
   });
 });
 
-describe('csvLine', () => {
-  it('quotes what needs quoting and defuses formulas, and the import undoes the guard', () => {
-    expect(csvLine(['88.118.8/EX-1', '含,逗号', '引"号', '两\n行', ' 空格 '])).toBe(
-      '88.118.8/EX-1,"含,逗号","引""号","两\n行"," 空格 "\r\n',
+/** The bytes `csvWriter` writes for `rows`. */
+async function written(rows: string[][]): Promise<Buffer> {
+  const writer = csvWriter();
+  for (const row of rows) writer.write(row);
+  writer.end();
+  return buffer(writer);
+}
+
+describe('csvWriter', () => {
+  it('writes a BOM and CRLF lines, quotes what needs quoting and defuses formulas; the import undoes the guard', async () => {
+    const bytes = await written([
+      ['88.118.8/EX-1', '含,逗号', '引"号', '两\n行', ' 空格 '],
+      ['=HYPERLINK("x")', '+1', '@SUM(A1)', '-2', 'ok', '＝1'],
+    ]);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8').slice(1)).toBe(
+      '88.118.8/EX-1,"含,逗号","引""号","两\n行"," 空格 "\r\n' + `"'=HYPERLINK(""x"")",'+1,'@SUM(A1),'-2,ok,'＝1\r\n`,
     );
-    expect(csvLine(['=HYPERLINK("x")', '+1', '@SUM(A1)', '-2', 'ok'])).toBe(`"'=HYPERLINK(""x"")",'+1,'@SUM(A1),'-2,ok\r\n`);
     expect(importedCell('\'=HYPERLINK("x")')).toBe('=HYPERLINK("x")');
+    expect(importedCell("'＝1")).toBe('＝1');
     expect(importedCell("'普通")).toBe("'普通");
-    const [row] = readAll(csvLine(['=1+1', '"a"']));
+    const text = (await written([['=1+1', '"a"']])).toString('utf8');
+    const [row] = readAll(new CsvDecoder().decode(Buffer.from(text)));
     expect(row?.fields.map(importedCell)).toEqual(['=1+1', '"a"']);
   });
 });

@@ -310,7 +310,7 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
         [{ values: { ...values, productModel: 'M'.repeat(33) } }, '“产品型号”最长 32 个字符'],
         [{ values: { ...values, color: '黄色' } }, '模板中没有类型为“color”的数据项'],
         [{ values: { ...values, constructor: 'x' } }, '模板中没有类型为“constructor”的数据项'],
-        [{ values: { ...values, productName: '挖掘机\u0007' } }, '“产品名称”不能包含控制字符'],
+        [{ values: { ...values, productName: '挖掘机\u0007' } }, '请求体 values.productName 含有不允许的控制字符'],
         [{ suffix: '' }, '标识后缀不能为空'],
         [{ suffix: 'EX 2025' }, '标识后缀只能包含字母、数字和 - _ . : / ( )，以字母或数字开头，最长 128 个字符'],
         [{ suffix: 'EX/../x' }, '标识后缀格式不正确：不能含有“.”或“..”路径段'],

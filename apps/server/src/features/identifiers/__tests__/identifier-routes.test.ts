@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, testDialects } from '../../../testing/test-app.js';
+import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 
 const HANDLE = '88.118.8/EX-2024-000123';
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -81,8 +81,8 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
         ['88.118.8EX-1', '标识格式不正确：应为“前缀/后缀”，如 88.118.8/EX-2024-000123'],
         ['88.118.8/', '标识后缀不能为空'],
         ['/EX-1', '标识前缀不能为空'],
-        ['88.118.8/EX\u0000-1', '标识不能包含控制字符'],
-        ['88.118.8/EX\u001b[31m', '标识不能包含控制字符'],
+        ['88.118.8/EX\u0000-1', '查询参数 handle 含有不允许的控制字符'],
+        ['88.118.8/EX\u001b[31m', '查询参数 handle 含有不允许的控制字符'],
         ['88.118.8/EX\u0085', '标识不能包含控制字符'],
         [`88.118.8/${'A'.repeat(247)}`, '标识过长：最多 255 个字符'],
         ['88..118/EX-1', '标识前缀格式不正确：应为以点分隔的数字或字母，如 88.118.8'],
@@ -160,7 +160,7 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
       for (const [path, message] of [
         ['88.118.8', '标识格式不正确：应为“前缀/后缀”，如 88.118.8/EX-2024-000123'],
         ['88.118.8%2F', '标识后缀不能为空'],
-        ['88.118.8/A%00B', '标识不能包含控制字符'],
+        ['88.118.8/A%00B', '请求地址含有不允许的控制字符'],
         [`88.118.8/${'B'.repeat(250)}`, '标识过长：最多 255 个字符'],
       ]) {
         const res = await handleApi(path!);
@@ -186,6 +186,116 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
       const res = await handleApi(`${HANDLE}?index=abc`);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ responseCode: 2, message: '查询参数 index 须为非负整数' });
+    });
+  });
+
+  describe('HTTP caching', () => {
+    const KEEP_TTL = 'public, max-age=86400, s-maxage=86400';
+    const KEEP_NOT_FOUND = 'public, max-age=60, s-maxage=60';
+
+    it("lets shared caches keep a found identifier for its values' ttl, and 'not found' for a minute", async () => {
+      for (const url of [
+        `/web-api/portal/v1/identity/query?handle=${HANDLE}`,
+        `/api/handles/${HANDLE}`,
+        `/api/handles/${HANDLE}?type=URL`,
+      ]) {
+        const res = await t.app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['cache-control'], url).toBe(KEEP_TTL);
+      }
+      expect((await query('88.118.8/EX-2024-999999')).headers['cache-control']).toBe(KEEP_NOT_FOUND);
+      const missing = await handleApi('88.118.8/NOPE-1');
+      expect(missing.statusCode).toBe(404);
+      expect(missing.headers['cache-control']).toBe(KEEP_NOT_FOUND);
+    });
+
+    it('never keeps malformed identifiers or errors', async () => {
+      for (const res of [
+        await query('88.118.8EX-1'),
+        await t.app.inject({ url: '/web-api/portal/v1/identity/query' }),
+        await handleApi('88.118.8'),
+        await handleApi(`${HANDLE}?index=abc`),
+        await handleApi('88.118.8/EX%E4%B8'),
+      ]) {
+        expect(res.statusCode).toBe(400);
+        expect(res.headers['cache-control']).toBe('private, no-store');
+      }
+    });
+
+    it('answers 304 to a matching If-None-Match on both routes', async () => {
+      for (const url of [`/web-api/portal/v1/identity/query?handle=${HANDLE}`, `/api/handles/${HANDLE}`, '/api/handles/88.118.8/NOPE-1']) {
+        const first = await t.app.inject({ url });
+        const etag = first.headers.etag;
+        expect(etag, url).toMatch(/^(W\/)?".+"$/);
+        const again = await t.app.inject({ url, headers: { 'if-none-match': String(etag) } });
+        expect(again.statusCode, url).toBe(304);
+        expect(again.body, url).toBe('');
+        const changed = await t.app.inject({ url, headers: { 'if-none-match': '"another"' } });
+        expect(changed.statusCode, url).toBe(first.statusCode);
+        expect(changed.body, url).toBe(first.body);
+      }
+    });
+  });
+
+  describe('a record written with INSERT … RETURNING resolves in the same turn as the write answers', () => {
+    let staff: string;
+    let machinery: number;
+    const values = (n: string) => ({
+      productName: '小型履带式液压挖掘机',
+      productModel: 'HY-E60',
+      serialNumber: `SN-${n}`,
+      productionDate: '2025-03-18',
+      manufacturer: '徐州恒岳重工机械有限公司',
+      warrantyPeriod: '36个月',
+      serviceHotline: '0516-87886000',
+    });
+    beforeAll(async () => {
+      staff = await tokenFor(t, 'staff');
+      const templates = (await t.app.inject({ url: '/web-api/identity/v1/template/list', headers: { authorization: staff } })).json().data;
+      machinery = templates.find((x: { name: string }) => x.name === '工程机械整机').id;
+    });
+
+    /** Both lookups of `handle`, started as soon as `write` answers, with nothing awaited in between. */
+    const resolvedAtOnce = async (handle: string, write: Promise<{ statusCode: number; body: string }>) => {
+      // Lookups running while the write does may see either state; they keep the read path busy.
+      const during = Promise.all(Array.from({ length: 10 }, () => query(handle)));
+      const [portal, handleAnswer] = await write.then((res) => {
+        expect(res.statusCode, res.body).toBe(200);
+        return Promise.all([query(handle), handleApi(handle)]);
+      });
+      await during;
+      expect(portal.json().data[0]?.identity.handle).toBe(handle);
+      expect(handleAnswer.statusCode).toBe(200);
+      expect(handleAnswer.json().handle).toBe(handle);
+    };
+
+    it('after a record is created in the console', async () => {
+      const write = t.app.inject({
+        method: 'POST',
+        url: '/web-api/identity/v1/record',
+        headers: { 'x-requested-with': 'XMLHttpRequest', authorization: staff },
+        payload: { prefix: '88.118.8', suffix: 'TURN-0001', templateId: machinery, values: values('0001') },
+      });
+      await resolvedAtOnce('88.118.8/TURN-0001', write);
+    });
+
+    it('after a CSV import', async () => {
+      const boundary = '----same-turn';
+      const csv = [
+        '标识后缀,产品名称,产品型号,出厂编号,生产日期,生产厂家,质保期,售后电话',
+        'TURN-0002,挖掘机,HY-E60,SN-2,2025-03-18,恒岳,36个月,0516',
+      ].join('\r\n');
+      const write = t.app.inject({
+        method: 'POST',
+        url: `/web-api/identity/v1/record/import?templateId=${machinery}`,
+        headers: {
+          'x-requested-with': 'XMLHttpRequest',
+          authorization: staff,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+      });
+      await resolvedAtOnce('88.118.8/TURN-0002', write);
     });
   });
 

@@ -131,11 +131,14 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
       { name: 'serialNumber', idType: 'serialNumber', idIndex: 2001 },
     ]);
     expect(entry.template.name).toBe('泵类产品 v1');
+    // Kept by shared caches for the upstream values' ttl (1 s there), like the upstream's own answer.
+    expect(portal.headers['cache-control']).toBe('public, max-age=1, s-maxage=1');
 
     const handle = await node.app.inject({ url: `/api/handles/${REMOTE}?type=serialNumber&index=100` });
     expect(handle.statusCode).toBe(200);
     const body = handle.json();
     expect(body.responseCode).toBe(1);
+    expect(handle.headers['cache-control']).toBe('public, max-age=1, s-maxage=1');
     expect(body.values.map((v: { index: number; type: string; ttl: number }) => [v.index, v.type, v.ttl])).toEqual([
       [100, 'HS_ADMIN', 1],
       [2001, 'serialNumber', 1],
@@ -155,8 +158,10 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
     expect((await node.app.inject({ url: '/api/handles/88.118.8/UPSTREAM-ONLY-1' })).json().responseCode).toBe(100);
   });
 
-  it('never passes on a request that came from another resolver (no loops)', async () => {
-    expect((await query(node, REMOTE, { 'x-handle-resolver-hop': '1' })).json().data).toEqual([]);
+  it('never passes on a request that came from another resolver (no loops), and lets no shared cache keep that answer', async () => {
+    const hop = await query(node, REMOTE, { 'x-handle-resolver-hop': '1' });
+    expect(hop.json().data).toEqual([]);
+    expect(hop.headers['cache-control']).toBe('private, no-store');
   });
 
   it("keeps an upstream answer for its values' ttl, then asks again", async () => {
@@ -190,8 +195,10 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
         const portal = await query(t, REMOTE);
         expect(portal.statusCode).toBe(502);
         expect(portal.json()).toEqual({ code: 1, msg: '上游标识解析服务不可用，请稍后重试' });
+        expect(portal.headers['cache-control']).toBe('private, no-store');
         const handle = await t.app.inject({ url: `/api/handles/${REMOTE}` });
         expect(handle.statusCode).toBe(500);
+        expect(handle.headers['cache-control']).toBe('private, no-store');
         expect(handle.json()).toEqual({ responseCode: 2, message: '上游标识解析服务不可用，请稍后重试' });
         // Local identifiers are unaffected.
         expect((await query(t, '88.118.8/EX-2024-000123')).json().data).toHaveLength(1);
