@@ -3,6 +3,8 @@ import { HandleResponseCode, ResponseCode } from '@portal/shared';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import applicationAdminRoutes from './features/applications/application-admin-routes.js';
+import applicationRepository from './features/applications/application-repository.js';
 import applicationRoutes from './features/applications/application-routes.js';
 import auditFailures from './features/audit/audit-failures.js';
 import auditRoutes from './features/audit/audit-routes.js';
@@ -73,11 +75,13 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(csrf);
   await app.register(auth);
   await app.register(auditFailures);
+  await app.register(applicationRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
   await app.register(contentRoutes);
   await app.register(applicationRoutes);
+  await app.register(applicationAdminRoutes);
   await app.register(homeRoutes);
   if (config.auth.casEmbedded) await app.register(casRoutes, { prefix: '/cas' });
   await app.register(portalAuthRoutes);
