@@ -13,11 +13,14 @@ import casRoutes from './features/cas/cas-routes.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
+import homeAdminRoutes from './features/home/home-admin-routes.js';
+import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import registerRoutes from './features/register/register-routes.js';
 import { createSmsSender } from './features/sms/create-sms-sender.js';
+import siteRepository from './features/site/site-repository.js';
 import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRoutes from './features/system/system-routes.js';
@@ -75,7 +78,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(csrf);
   await app.register(auth);
   await app.register(auditFailures);
+  await app.register(siteRepository);
   await app.register(applicationRepository);
+  await app.register(homeBlockRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -83,6 +88,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(applicationRoutes);
   await app.register(applicationAdminRoutes);
   await app.register(homeRoutes);
+  await app.register(homeAdminRoutes);
   if (config.auth.casEmbedded) await app.register(casRoutes, { prefix: '/cas' });
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes, { sender: createSmsSender(config.smsEnv, app.log) });
