@@ -10,6 +10,10 @@ import auditFailures from './features/audit/audit-failures.js';
 import auditRoutes from './features/audit/audit-routes.js';
 import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import casRoutes from './features/cas/cas-routes.js';
+import articleAdminRoutes from './features/content/article-admin-routes.js';
+import articleRepository from './features/content/article-repository.js';
+import categoryAdminRoutes from './features/content/category-admin-routes.js';
+import categoryRepository from './features/content/category-repository.js';
 import contentRoutes from './features/content/content-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
@@ -79,12 +83,16 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(auth);
   await app.register(auditFailures);
   await app.register(siteRepository);
+  await app.register(categoryRepository);
+  await app.register(articleRepository);
   await app.register(applicationRepository);
   await app.register(homeBlockRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
   await app.register(contentRoutes);
+  await app.register(articleAdminRoutes);
+  await app.register(categoryAdminRoutes);
   await app.register(applicationRoutes);
   await app.register(applicationAdminRoutes);
   await app.register(homeRoutes);
