@@ -147,15 +147,15 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
         summary: row.summary,
         thumbnail: row.thumbnail,
         publishTime: row.publish_time ?? '',
-        categoryId: row.code,
-        categoryName: row.name,
+        // Spec section 3: the detail's category is `policy` or `news` (policy shows its number and expiry).
+        categoryId: (row.parentCode ?? row.code) === 'policy' ? 'policy' : 'news',
+        subCategoryId: row.code,
+        subCategoryName: row.name,
         number: row.number,
         dataSourceName: row.data_source_name,
         expirationDay: row.expiration_day,
         content: row.content,
         viewCount: row.view_count,
-        // Spec section 3: the detail's category is `policy` or `news`; sub-categories report their tree.
-        rootCategoryId: row.parentCode ?? row.code,
       };
     },
 

@@ -32,13 +32,17 @@ const ArticleFields = {
 const ArticleListItemSchema = Type.Object({ ...ArticleFields, categoryId: Type.String(), categoryName: Type.String() });
 
 const ArticleDetailSchema = Type.Object({
-  ...ArticleListItemSchema.properties,
+  ...ArticleFields,
+  categoryId: Type.Union([Type.Literal('policy'), Type.Literal('news')], {
+    description: 'policy：政策法规及其子分类（显示文号与有效期）；news：其他文章（含行业知识）',
+  }),
+  subCategoryId: Type.String({ description: '文章所在分类的编码（列表项的 categoryId）' }),
+  subCategoryName: Type.String({ description: '文章所在分类的名称' }),
   number: Type.Union([Type.String(), Type.Null()]),
   dataSourceName: Type.Union([Type.String(), Type.Null()]),
   expirationDay: Type.Union([Type.Integer(), Type.Null()]),
   content: Type.String(),
   viewCount: Type.Integer(),
-  rootCategoryId: Type.String({ description: '文章所属分类树的根：policy、news、knowledge…' }),
 });
 
 const DateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$' });

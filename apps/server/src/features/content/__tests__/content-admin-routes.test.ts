@@ -143,7 +143,7 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
     );
   });
 
-  it('console answers are never stored', async () => {
+  it('an article filed at the policy root is a policy in the public detail; console answers are never stored', async () => {
     const created = await call('POST', '/web-api/cms/v1/article', operator, {
       ...article,
       categoryId: 'policy',
@@ -153,7 +153,12 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
     const { uuid } = created.json().data[0];
     expect((await call('POST', `/web-api/cms/v1/article/${uuid}/publish`, operator)).statusCode).toBe(200);
     const detail = await t.app.inject({ url: `/open-api/cms/v1/article/${uuid}/detail` });
-    expect(detail.json().data[0]).toMatchObject({ categoryId: 'policy', rootCategoryId: 'policy', number: '工信部〔2026〕3号' });
+    expect(detail.json().data[0]).toMatchObject({
+      categoryId: 'policy',
+      subCategoryId: 'policy',
+      subCategoryName: '政策法规',
+      number: '工信部〔2026〕3号',
+    });
     const consoleRead = await call('GET', `/web-api/cms/v1/article/${uuid}`, operator);
     expect(consoleRead.statusCode).toBe(200);
     expect(consoleRead.headers['cache-control']).toBe('private, no-store');

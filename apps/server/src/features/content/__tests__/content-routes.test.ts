@@ -185,14 +185,31 @@ describe.each(testDialects())('published content on %s', (dialect) => {
       uuid: policy!.uuid,
       title: '关于深化新一代信息技术与制造业融合发展的指导意见',
       number: '国发〔2026〕12号',
-      categoryId: 'policy-national',
-      rootCategoryId: 'policy',
+      categoryId: 'policy',
+      subCategoryId: 'policy-national',
+      subCategoryName: '国家政策',
       dataSourceName: '国务院',
       expirationDay: -1,
     });
     expect(article.content).toContain('<p>');
     const second = (await get()).json().data[0];
     expect(second).toEqual({ ...article, viewCount: article.viewCount + 1 });
+  });
+
+  it('names the detail policy or news (spec section 3); the filed category travels in subCategoryId', async () => {
+    const detailOf = async (category: string) => {
+      const [row] = (await page(`?filterCategoryId=${category}&limit=1`)).rows;
+      return (await t.app.inject({ url: `/open-api/cms/v1/article/${row!.uuid}/detail` })).json().data[0];
+    };
+    expect(await detailOf('policy-local')).toMatchObject({
+      categoryId: 'policy',
+      subCategoryId: 'policy-local',
+      subCategoryName: '地方政策',
+    });
+    expect(await detailOf('news')).toMatchObject({ categoryId: 'news', subCategoryId: 'news', subCategoryName: '行业动态' });
+    expect(await detailOf('enterprise')).toMatchObject({ categoryId: 'news', subCategoryId: 'enterprise', subCategoryName: '企业新闻' });
+    // Knowledge articles are shown in the same view without the policy fields.
+    expect(await detailOf('standard')).toMatchObject({ categoryId: 'news', subCategoryId: 'standard', subCategoryName: '标准规范' });
   });
 
   it('writes counted views to the database within seconds (the console shows them)', async () => {
