@@ -21,7 +21,12 @@ export interface ArticleListItem {
   categoryName: string;
 }
 
-export interface ArticleDetail extends ArticleListItem {
+export interface ArticleDetail extends Omit<ArticleListItem, 'categoryId' | 'categoryName'> {
+  /** Spec section 3: `policy` for the policy tree (its number and expiry are shown), `news` for every other article. */
+  categoryId: 'policy' | 'news';
+  /** The category the article is filed under (what the list item calls categoryId and categoryName). */
+  subCategoryId: string;
+  subCategoryName: string;
   /** Policy document number, shown only for policies. */
   number: string | null;
   dataSourceName: string | null;
@@ -30,8 +35,6 @@ export interface ArticleDetail extends ArticleListItem {
   /** Sanitised HTML. */
   content: string;
   viewCount: number;
-  /** The category tree the article belongs to: `policy`, `news`, `knowledge`… */
-  rootCategoryId: string;
 }
 
 export interface ArticleQuery {

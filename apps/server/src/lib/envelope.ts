@@ -35,23 +35,7 @@ export const errorResponses = {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** `payload` as JSON text by the route's own response schema (the same text the route would send). */
-export function serializedText(reply: FastifyReply, payload: unknown): string {
-  const text = reply.serialize(payload);
-  if (typeof text !== 'string') throw new Error('a JSON response schema serializes to text');
-  return text;
-}
-
-/**
- * A cacheable answer: `payload` serialized by the route's own response schema and encoded as UTF-8
- * once, so a cache hit is sent as it is (no serializing, no measuring and encoding the text again:
- * a tenth of a cached detail's time went to that).
- */
-export function serializedAnswer(reply: FastifyReply, payload: unknown): Buffer {
-  return Buffer.from(serializedText(reply, payload));
-}
-
-/** Sends an answer made by `serializedAnswer`, or JSON text (typed routes only accept their schema's object). */
+/** Sends JSON text (typed routes only accept their schema's object). */
 export function sendSerialized(reply: FastifyReply, body: Buffer | string): FastifyReply {
   return reply.type(JSON_TYPE).send(body);
 }

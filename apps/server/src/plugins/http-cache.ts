@@ -34,7 +34,9 @@ async function httpCache(app: FastifyInstance) {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) {
       const policy = reply.routeOptions.config.publicCache;
-      reply.header('cache-control', policy && reply.statusCode === 200 ? publicCacheControl(policy) : PRIVATE_NO_STORE);
+      // A 304 carries the Cache-Control its 200 would have (RFC 9110 §15.4.5).
+      const cacheable = reply.statusCode === 200 || reply.statusCode === 304;
+      reply.header('cache-control', policy && cacheable ? publicCacheControl(policy) : PRIVATE_NO_STORE);
     }
     return payload;
   });

@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
-import type { Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
-import type { AppApplicationTable } from '../../db/schema.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
 import { sanitizeArticleHtml } from '../content/sanitize-article.js';
-
-export const ApplicationAudit = {
-  Create: 'content.application.create',
-  Update: 'content.application.update',
-  Delete: 'content.application.delete',
-  Reorder: 'content.application.reorder',
-} as const;
+import type { ApplicationColumns, ApplicationRow as Row } from './application-repository.js';
 
 const ApplicationStatus = Type.Union([Type.Literal('published'), Type.Literal('offline')], {
   description: 'published 上架（应用中心可见），offline 下架',
@@ -51,8 +43,6 @@ const AdminApplication = Type.Object({
 
 const UuidParams = Type.Object({ uuid: Type.String({ minLength: 1, maxLength: 64 }) });
 
-type Row = Selectable<AppApplicationTable>;
-
 const toAdmin = (r: Row): Static<typeof AdminApplication> => ({
   id: r.id,
   applicationUuid: r.uuid,
@@ -70,7 +60,7 @@ const toAdmin = (r: Row): Static<typeof AdminApplication> => ({
 });
 
 /** Checks an application body; answers the columns to write. */
-function applicationColumns(body: Static<typeof ApplicationInput>) {
+function applicationColumns(body: Static<typeof ApplicationInput>): ApplicationColumns {
   const name = body.name.trim();
   if (!name) throw new BadRequestError('请输入应用名称');
   const description = body.applicationDescription.trim();
@@ -94,34 +84,23 @@ function applicationColumns(body: Static<typeof ApplicationInput>) {
   };
 }
 
-export interface ApplicationAdminOptions {
-  /** Called after every successful write: the public lists' cache is dropped. */
-  onChange(): void;
-}
-
 /**
  * 推荐应用 management (authority content:recommend): every application of the application center,
- * recommended or not, in display order. A successful write drops this instance's cache of the public
- * lists before its answer is sent, so the writer sees it at once (other instances within 5 s).
+ * recommended or not, in display order. A write drops this instance's cached content.
  */
-const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions> = async (app, { onChange }) => {
+const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.method !== 'GET' && reply.statusCode < 400) onChange();
-    done(null, payload);
-  });
+  const applications = app.applicationRepository;
   const guard = app.requireAuthority(Authority.ContentRecommend);
 
   async function byUuid(uuid: string): Promise<Row> {
-    const row = await db.selectFrom('app_application').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+    const row = await applications.byUuid(uuid);
     if (!row) throw new NotFoundError('应用不存在');
     return row;
   }
 
   async function refuseDuplicateName(name: string, exceptId?: number) {
-    let query = db.selectFrom('app_application').select('id').where('name', '=', name);
-    if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-    if (await query.executeTakeFirst()) throw new ConflictError('应用名称已存在');
+    if (await applications.nameTaken(name, exceptId)) throw new ConflictError('应用名称已存在');
   }
 
   app.get(
@@ -134,14 +113,14 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
         response: { 200: Envelope(AdminApplication), ...errorResponses },
       },
     },
-    async () => ok((await db.selectFrom('app_application').selectAll().orderBy('sort').orderBy('id').execute()).map(toAdmin)),
+    async () => ok((await applications.all()).map(toAdmin)),
   );
 
   app.post(
     '/web-api/console/v1/application',
     {
       onRequest: guard,
-      config: { auditAction: ApplicationAudit.Create },
+      config: { auditAction: 'content.application.create' },
       schema: {
         tags: ['console'],
         summary: '新建应用（排在最后，生成 applicationUuid）',
@@ -153,17 +132,9 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
       const columns = applicationColumns(request.body);
       await refuseDuplicateName(columns.name);
       const uuid = randomUUID();
-      await db.transaction().execute(async (trx) => {
-        const last = await trx
-          .selectFrom('app_application')
-          .select((eb) => eb.fn.max<number | null>('sort').as('sort'))
-          .executeTakeFirst();
-        await trx
-          .insertInto('app_application')
-          .values({ ...columns, uuid, sort: Number(last?.sort ?? 0) + 1, created_at: new Date().toISOString() })
-          .execute();
-      });
-      await auditRequest(db, request, ApplicationAudit.Create, columns.name);
+      await applications.create(columns, uuid);
+      app.caches.clear('content');
+      await auditRequest(db, request, 'content.application.create', columns.name);
       return ok(toAdmin(await byUuid(uuid)), '应用已创建');
     },
   );
@@ -172,7 +143,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
     '/web-api/console/v1/application/order',
     {
       onRequest: guard,
-      config: { auditAction: ApplicationAudit.Reorder },
+      config: { auditAction: 'content.application.reorder' },
       schema: {
         tags: ['console'],
         summary: '调整应用顺序：按新顺序给出全部应用的 applicationUuid',
@@ -183,21 +154,11 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
     async (request) => {
       const { uuids } = request.body;
       if (new Set(uuids).size !== uuids.length) throw new BadRequestError('排序列表中有重复的应用');
-      await db.transaction().execute(async (trx) => {
-        const rows = await trx.selectFrom('app_application').select(['id', 'uuid']).execute();
-        const ids = new Map(rows.map((r) => [r.uuid, r.id]));
-        // A list made before another write (a new or deleted application) would lose or misplace one.
-        if (rows.length !== uuids.length || uuids.some((u) => !ids.has(u))) throw new ConflictError('应用列表已变化，请刷新后重试');
-        for (const [i, uuid] of uuids.entries()) {
-          await trx
-            .updateTable('app_application')
-            .set({ sort: i + 1 })
-            .where('id', '=', ids.get(uuid) ?? -1)
-            .execute();
-        }
-      });
-      await auditRequest(db, request, ApplicationAudit.Reorder, `${uuids.length} 个应用`);
-      return ok((await db.selectFrom('app_application').selectAll().orderBy('sort').orderBy('id').execute()).map(toAdmin), '顺序已保存');
+      // A list made before another write (a new or deleted application) would lose or misplace one.
+      if (!(await applications.reorder(uuids))) throw new ConflictError('应用列表已变化，请刷新后重试');
+      app.caches.clear('content');
+      await auditRequest(db, request, 'content.application.reorder', `${uuids.length} 个应用`);
+      return ok((await applications.all()).map(toAdmin), '顺序已保存');
     },
   );
 
@@ -205,7 +166,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
     '/web-api/console/v1/application/:uuid',
     {
       onRequest: guard,
-      config: { auditAction: ApplicationAudit.Update },
+      config: { auditAction: 'content.application.update' },
       schema: {
         tags: ['console'],
         summary: '修改应用（applicationUuid 与顺序不变）',
@@ -218,8 +179,9 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
       const existing = await byUuid(request.params.uuid);
       const columns = applicationColumns(request.body);
       await refuseDuplicateName(columns.name, existing.id);
-      await db.updateTable('app_application').set(columns).where('id', '=', existing.id).execute();
-      await auditRequest(db, request, ApplicationAudit.Update, columns.name);
+      await applications.update(existing.id, columns);
+      app.caches.clear('content');
+      await auditRequest(db, request, 'content.application.update', columns.name);
       return ok(toAdmin(await byUuid(existing.uuid)), '应用已保存');
     },
   );
@@ -228,7 +190,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
     '/web-api/console/v1/application/:uuid',
     {
       onRequest: guard,
-      config: { auditAction: ApplicationAudit.Delete },
+      config: { auditAction: 'content.application.delete' },
       schema: {
         tags: ['console'],
         summary: '删除应用（须先下架）',
@@ -240,8 +202,9 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox<ApplicationAdminOptions>
       const existing = await byUuid(request.params.uuid);
       // A listed application may be open in visitors' browsers and linked from the home carousel.
       if (existing.status === 'published') throw new ConflictError('应用已上架，请先下架再删除');
-      await db.deleteFrom('app_application').where('id', '=', existing.id).execute();
-      await auditRequest(db, request, ApplicationAudit.Delete, existing.name);
+      await applications.delete(existing.id);
+      app.caches.clear('content');
+      await auditRequest(db, request, 'content.application.delete', existing.name);
       return ok([], '应用已删除');
     },
   );

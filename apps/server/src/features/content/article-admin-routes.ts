@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Authority } from '@portal/shared';
 import { type Static, Type } from 'typebox';
 import { chinaTime } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
-import { type AuditActionCode, auditRequest } from '../audit/audit-log.js';
-import { MAX_SEARCH_KEY, containsKey, replaceArticleGrams } from './article-search.js';
-import { categoryByCode } from './category-admin-routes.js';
-import type { ContentAdminOptions } from './content-admin-routes.js';
+import { auditRequest } from '../audit/audit-log.js';
+import type { ArticleColumns } from './article-repository.js';
 import { sanitizeArticleHtml } from './sanitize-article.js';
 
 const Status = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('offline')]);
@@ -55,50 +52,27 @@ const ChinaDateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2
 
 /**
  * Articles for platform operators (authority content:article): draft → published → offline. HTML is
- * sanitised on write; every write lands in the audit log and drops the published pages' cache.
+ * sanitised on write; every write lands in the audit log and drops this instance's cached content.
  */
-const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async (app, { onChange }) => {
-  const { db, dialect } = app.database;
+const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.database;
+  const articles = app.articleRepository;
   const canArticles = { onRequest: app.requireAuthority(Authority.ContentArticle) };
-  const audit = (request: FastifyRequest, action: AuditActionCode, target: string) => auditRequest(db, request, action, target);
 
-  async function articleRow(uuid: string) {
-    const row = await db
-      .selectFrom('cms_article')
-      .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
-      .selectAll('cms_article')
-      .select(['cms_category.code', 'cms_category.name'])
-      .where('cms_article.uuid', '=', uuid)
-      .executeTakeFirst();
-    if (!row) throw new NotFoundError('文章不存在');
-    return row;
+  async function existing(uuid: string) {
+    const article = await articles.byUuid(uuid);
+    if (!article) throw new NotFoundError('文章不存在');
+    return article;
   }
 
-  const toAdmin = (r: Awaited<ReturnType<typeof articleRow>>) => ({
-    id: r.id,
-    uuid: r.uuid,
-    title: r.title,
-    summary: r.summary,
-    thumbnail: r.thumbnail,
-    content: r.content,
-    number: r.number,
-    categoryId: r.code,
-    categoryName: r.name,
-    dataSourceName: r.data_source_name,
-    expirationDay: r.expiration_day,
-    status: r.status,
-    publishTime: r.publish_time ?? '',
-    viewCount: r.view_count,
-    updatedAt: r.updated_at,
-  });
-
   /** Checks and cleans an article body; answers the columns to write. */
-  async function articleColumns(body: Static<typeof ArticleInput>) {
+  async function articleColumns(body: Static<typeof ArticleInput>): Promise<ArticleColumns> {
     const title = body.title.trim();
     if (!title) throw new BadRequestError('请输入文章标题');
     const content = sanitizeArticleHtml(body.content);
     if (!content.replace(/<[^>]*>/g, '').trim() && !/<img\s/i.test(content)) throw new BadRequestError('请输入文章正文');
-    const category = await categoryByCode(db, body.categoryId.trim());
+    const category = await app.categoryRepository.byCode(body.categoryId.trim());
+    if (!category) throw new BadRequestError('分类不存在');
     return {
       title,
       summary: (body.summary ?? '').trim(),
@@ -132,38 +106,19 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     },
     async (request) => {
       const q = request.query;
-      let query = db
-        .selectFrom('cms_article')
-        .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
-        .leftJoin('cms_category as parent', 'parent.id', 'cms_category.parent_id');
-      const contains = q.searchKey ? containsKey(dialect, q.searchKey.slice(0, MAX_SEARCH_KEY)) : undefined;
-      if (contains) query = query.where(contains);
-      if (q.status) query = query.where('cms_article.status', '=', q.status);
-      const categoryId = q.categoryId;
-      if (categoryId) query = query.where((eb) => eb.or([eb('cms_category.code', '=', categoryId), eb('parent.code', '=', categoryId)]));
       if (q.filterStartTime && q.filterEndTime && q.filterStartTime > q.filterEndTime)
         throw new BadRequestError('开始时间不能晚于结束时间');
-      // Drafts have no publish time: a time range shows published and offline articles only.
-      if (q.filterStartTime) query = query.where('cms_article.publish_time', '>=', q.filterStartTime);
-      if (q.filterEndTime) query = query.where('cms_article.publish_time', '<=', q.filterEndTime);
-      const [count, rows] = await Promise.all([
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-        query
-          .selectAll('cms_article')
-          .select(['cms_category.code', 'cms_category.name'])
-          .orderBy('cms_article.updated_at', 'desc')
-          .orderBy('cms_article.id', 'desc')
-          .offset(q.offset)
-          .limit(q.limit)
-          .execute(),
-      ]);
-      return ok({
-        total: Number(count.n),
-        rows: rows.map((r) => {
-          const { content: _content, ...row } = toAdmin(r);
-          return row;
+      return ok(
+        await articles.adminPage({
+          offset: q.offset,
+          limit: q.limit,
+          searchKey: q.searchKey,
+          categoryCode: q.categoryId,
+          status: q.status || undefined,
+          filterStartTime: q.filterStartTime,
+          filterEndTime: q.filterEndTime,
         }),
-      });
+      );
     },
   );
 
@@ -178,7 +133,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
         response: { 200: Envelope(AdminArticle), ...errorResponses },
       },
     },
-    async (request) => ok(toAdmin(await articleRow(request.params.uuid))),
+    async (request) => ok(await existing(request.params.uuid)),
   );
 
   app.post(
@@ -195,19 +150,11 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
     },
     async (request) => {
       const columns = await articleColumns(request.body);
-      const now = new Date().toISOString();
       const uuid = randomUUID();
-      await db.transaction().execute(async (trx) => {
-        const row = await trx
-          .insertInto('cms_article')
-          .values({ ...columns, uuid, status: 'draft', publish_time: null, view_count: 0, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await replaceArticleGrams(trx, row.id, columns.title, columns.summary);
-      });
-      await audit(request, 'content.article.create', columns.title);
-      onChange();
-      return ok(toAdmin(await articleRow(uuid)), '文章已保存为草稿');
+      await articles.create(columns, uuid);
+      app.caches.clear('content');
+      await auditRequest(db, request, 'content.article.create', columns.title);
+      return ok(await existing(uuid), '文章已保存为草稿');
     },
   );
 
@@ -225,19 +172,12 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
       },
     },
     async (request) => {
-      const existing = await articleRow(request.params.uuid);
+      const article = await existing(request.params.uuid);
       const columns = await articleColumns(request.body);
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('cms_article')
-          .set({ ...columns, updated_at: new Date().toISOString() })
-          .where('id', '=', existing.id)
-          .execute();
-        await replaceArticleGrams(trx, existing.id, columns.title, columns.summary);
-      });
-      await audit(request, 'content.article.update', columns.title);
-      onChange();
-      return ok(toAdmin(await articleRow(existing.uuid)), '文章已保存');
+      await articles.update(article.id, columns);
+      app.caches.clear('content');
+      await auditRequest(db, request, 'content.article.update', columns.title);
+      return ok(await existing(article.uuid), '文章已保存');
     },
   );
 
@@ -250,22 +190,15 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
         schema: { tags: ['content-admin'], summary, params: UuidParams, response: { 200: Envelope(AdminArticle), ...errorResponses } },
       },
       async (request) => {
-        const existing = await articleRow(request.params.uuid);
-        if (existing.status === to) throw new ConflictError(to === 'published' ? '文章已发布' : '文章已下线');
-        if (to === 'offline' && existing.status !== 'published') throw new ConflictError('只有已发布的文章可以下线');
-        await db
-          .updateTable('cms_article')
-          .set({
-            status: to,
-            // The first publication fixes the publish time; republishing keeps it.
-            publish_time: to === 'published' ? (existing.publish_time ?? chinaTime(new Date())) : existing.publish_time,
-            updated_at: new Date().toISOString(),
-          })
-          .where('id', '=', existing.id)
-          .execute();
-        await audit(request, to === 'published' ? 'content.article.publish' : 'content.article.unpublish', existing.title);
-        onChange();
-        return ok(toAdmin(await articleRow(existing.uuid)), message);
+        const article = await existing(request.params.uuid);
+        if (article.status === to) throw new ConflictError(to === 'published' ? '文章已发布' : '文章已下线');
+        if (to === 'offline' && article.status !== 'published') throw new ConflictError('只有已发布的文章可以下线');
+        // The first publication fixes the publish time; republishing keeps it.
+        const publishTime = article.publishTime || (to === 'published' ? chinaTime(new Date()) : null);
+        await articles.setStatus(article.id, to, publishTime);
+        app.caches.clear('content');
+        await auditRequest(db, request, to === 'published' ? 'content.article.publish' : 'content.article.unpublish', article.title);
+        return ok(await existing(article.uuid), message);
       },
     );
   transition('published', '发布文章', '文章已发布');
@@ -284,10 +217,10 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async
       },
     },
     async (request) => {
-      const existing = await articleRow(request.params.uuid);
-      await db.deleteFrom('cms_article').where('id', '=', existing.id).execute();
-      await audit(request, 'content.article.delete', existing.title);
-      onChange();
+      const article = await existing(request.params.uuid);
+      await articles.delete(article.id);
+      app.caches.clear('content');
+      await auditRequest(db, request, 'content.article.delete', article.title);
       return ok([], '文章已删除');
     },
   );

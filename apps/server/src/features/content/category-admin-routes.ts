@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../db/schema.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { auditRequest } from '../audit/audit-log.js';
-import type { ContentAdminOptions } from './content-admin-routes.js';
 
 const CategoryInput = Type.Object({
   code: Type.String({ maxLength: 32 }),
@@ -32,20 +29,10 @@ const AdminCategory = Type.Object({
 
 const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) });
 
-/** The category with `code`, or a clear error (also used to check an article's category). */
-export async function categoryByCode(db: Kysely<Database>, code: string) {
-  const row = await db
-    .selectFrom('cms_category')
-    .select(['id', 'code', 'channel', 'parent_id'])
-    .where('code', '=', code)
-    .executeTakeFirst();
-  if (!row) throw new BadRequestError('分类不存在');
-  return row;
-}
-
 /** Categories for platform operators (authority content:category): two levels, deleted only when empty. */
-const categoryAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = async (app, { onChange }) => {
+const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
+  const categories = app.categoryRepository;
   const canCategories = { onRequest: app.requireAuthority(Authority.ContentCategory) };
 
   app.get(
@@ -54,39 +41,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = asyn
       ...canCategories,
       schema: { tags: ['content-admin'], summary: '分类列表（含文章数）', response: { 200: Envelope(AdminCategory), ...errorResponses } },
     },
-    async () => {
-      const rows = await db
-        .selectFrom('cms_category')
-        .leftJoin('cms_category as parent', 'parent.id', 'cms_category.parent_id')
-        .select((eb) => [
-          'cms_category.id',
-          'cms_category.code',
-          'cms_category.name',
-          'cms_category.channel',
-          'cms_category.sort',
-          'parent.code as parentCode',
-          eb
-            .selectFrom('cms_article')
-            .select(eb.fn.countAll<number>().as('n'))
-            .whereRef('cms_article.category_id', '=', 'cms_category.id')
-            .as('articleCount'),
-        ])
-        .orderBy('cms_category.channel')
-        .orderBy('cms_category.sort')
-        .orderBy('cms_category.id')
-        .execute();
-      return ok(
-        rows.map((r) => ({
-          id: r.id,
-          categoryId: r.code,
-          categoryName: r.name,
-          channel: r.channel,
-          parentId: r.parentCode,
-          sort: r.sort,
-          articleCount: Number(r.articleCount ?? 0),
-        })),
-      );
-    },
+    async () => ok(await categories.adminList()),
   );
 
   app.post(
@@ -109,24 +64,21 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = asyn
       if (!name) throw new BadRequestError('请输入分类名称');
       let parentId: number | null = null;
       if (b.parentId) {
-        const parent = await categoryByCode(db, b.parentId);
+        const parent = await categories.byCode(b.parentId);
+        if (!parent) throw new BadRequestError('分类不存在');
         if (parent.parent_id !== null) throw new BadRequestError('分类最多两级');
         if (parent.channel !== b.channel) throw new BadRequestError('子分类须与上级分类属于同一栏目');
         parentId = parent.id;
       }
-      if (await db.selectFrom('cms_category').select('id').where('code', '=', code).executeTakeFirst())
-        throw new ConflictError('分类编码已存在');
+      if (await categories.byCode(code)) throw new ConflictError('分类编码已存在');
       try {
-        await db
-          .insertInto('cms_category')
-          .values({ code, name, channel: b.channel, parent_id: parentId, sort: b.sort ?? 0, created_at: new Date().toISOString() })
-          .execute();
+        await categories.create({ code, name, channel: b.channel, parentId, sort: b.sort ?? 0 });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError('分类编码已存在');
         throw err;
       }
+      app.caches.clear('content');
       await auditRequest(db, request, 'content.category.create', `${code} ${name}`);
-      onChange();
       return ok({ categoryId: code }, '分类已创建');
     },
   );
@@ -147,15 +99,11 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = asyn
     async (request) => {
       const name = request.body.name.trim();
       if (!name) throw new BadRequestError('请输入分类名称');
-      const category = await db.selectFrom('cms_category').select('id').where('code', '=', request.params.code).executeTakeFirst();
+      const category = await categories.byCode(request.params.code);
       if (!category) throw new NotFoundError('分类不存在');
-      await db
-        .updateTable('cms_category')
-        .set({ name, ...(request.body.sort === undefined ? {} : { sort: request.body.sort }) })
-        .where('id', '=', category.id)
-        .execute();
+      await categories.update(category.id, { name, sort: request.body.sort });
+      app.caches.clear('content');
       await auditRequest(db, request, 'content.category.update', `${request.params.code} ${name}`);
-      onChange();
       return ok([], '分类已保存');
     },
   );
@@ -173,21 +121,13 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox<ContentAdminOptions> = asyn
       },
     },
     async (request) => {
-      const category = await db
-        .selectFrom('cms_category')
-        .select(['id', 'name'])
-        .where('code', '=', request.params.code)
-        .executeTakeFirst();
+      const category = await categories.byCode(request.params.code);
       if (!category) throw new NotFoundError('分类不存在');
-      if (await db.selectFrom('cms_category').select('id').where('parent_id', '=', category.id).executeTakeFirst()) {
-        throw new ConflictError('该分类下还有子分类，不能删除');
-      }
-      if (await db.selectFrom('cms_article').select('id').where('category_id', '=', category.id).executeTakeFirst()) {
-        throw new ConflictError('该分类下还有文章，不能删除');
-      }
-      await db.deleteFrom('cms_category').where('id', '=', category.id).execute();
+      if (await categories.hasChildren(category.id)) throw new ConflictError('该分类下还有子分类，不能删除');
+      if (await categories.hasArticles(category.id)) throw new ConflictError('该分类下还有文章，不能删除');
+      await categories.delete(category.id);
+      app.caches.clear('content');
       await auditRequest(db, request, 'content.category.delete', `${request.params.code} ${category.name}`);
-      onChange();
       return ok([], '分类已删除');
     },
   );

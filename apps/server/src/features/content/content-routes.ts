@@ -1,14 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { Envelope, Page, errorResponses, ok, sendSerialized, serializedAnswer, serializedText } from '../../lib/envelope.js';
-import { BadRequestError } from '../../lib/errors.js';
-import { TtlLruCache } from '../../lib/lru-cache.js';
 import { chinaTimeBound } from '../../lib/china-time.js';
+import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
+import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { CONTENT_CACHE } from '../../plugins/http-cache.js';
+import { DEFAULT_SORT_ORDER, type SortOrder } from './article-repository.js';
 import { MAX_SEARCH_KEY } from './article-search.js';
-import contentAdminRoutes from './content-admin-routes.js';
 import { ViewCounter } from './view-counter.js';
-import { DEFAULT_SORT_ORDER, type SortOrder, categoryTree, publishedDetail, publishedPage } from './article-repository.js';
 
 const CategoryFields = {
   id: Type.Integer(),
@@ -22,25 +21,28 @@ const CategoryNodeSchema = Type.Object({
   children: Type.Array(Type.Object({ ...CategoryFields, children: Type.Array(Type.Object({})) })),
 });
 
-const ArticleListItemSchema = Type.Object({
+const ArticleFields = {
   id: Type.Integer(),
   uuid: Type.String(),
   title: Type.String(),
   summary: Type.String(),
   thumbnail: Type.Union([Type.String(), Type.Null()]),
   publishTime: Type.String(),
-  categoryId: Type.String(),
-  categoryName: Type.String(),
-});
+};
+const ArticleListItemSchema = Type.Object({ ...ArticleFields, categoryId: Type.String(), categoryName: Type.String() });
 
 const ArticleDetailSchema = Type.Object({
-  ...ArticleListItemSchema.properties,
+  ...ArticleFields,
+  categoryId: Type.Union([Type.Literal('policy'), Type.Literal('news')], {
+    description: 'policy：政策法规及其子分类（显示文号与有效期）；news：其他文章（含行业知识）',
+  }),
+  subCategoryId: Type.String({ description: '文章所在分类的编码（列表项的 categoryId）' }),
+  subCategoryName: Type.String({ description: '文章所在分类的名称' }),
   number: Type.Union([Type.String(), Type.Null()]),
   dataSourceName: Type.Union([Type.String(), Type.Null()]),
   expirationDay: Type.Union([Type.Integer(), Type.Null()]),
   content: Type.String(),
   viewCount: Type.Integer(),
-  rootCategoryId: Type.String({ description: '文章所属分类树的根：policy、news、knowledge…' }),
 });
 
 const DateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$' });
@@ -68,60 +70,19 @@ function checkedTime(value: string | undefined, edge: 'start' | 'end', label: st
   return full;
 }
 
-/** Stands in for the view count while a detail is serialized; no real count is negative. */
-const VIEW_COUNT_MARK = -7_000_000_001;
-
-interface SerializedDetail {
-  id: number;
-  viewCount: number;
-  countedAtLoad: number;
-  /** The serialized answer (UTF-8) up to the view count's value, and after it. */
-  head: Buffer;
-  tail: Buffer;
-}
-
-/**
- * Splits a serialized detail at its view count. Quotes inside strings are escaped in JSON, so the
- * unescaped `"viewCount":` of the mark can only be the field itself.
- */
-function serializeAroundViewCount(json: string, detail: { id: number; viewCount: number }, countedAtLoad: number): SerializedDetail {
-  const mark = `"viewCount":${VIEW_COUNT_MARK}`;
-  const at = json.indexOf(mark);
-  if (at < 0 || json.indexOf(mark, at + 1) >= 0) throw new Error('article detail: the view count mark must occur once');
-  const valueAt = at + '"viewCount":'.length;
-  return {
-    id: detail.id,
-    viewCount: detail.viewCount,
-    countedAtLoad,
-    head: Buffer.from(json.slice(0, valueAt)),
-    tail: Buffer.from(json.slice(valueAt + String(VIEW_COUNT_MARK).length)),
-  };
-}
-
-/** Published content for the public site (spec section 7). */
+/** Published content for the public site (spec section 7), cached by shared caches for a few seconds. */
 const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, dialect } = app.database;
-  const views = new ViewCounter(db, (err) => app.log.error({ err }, 'could not write article views'));
+  const articles = app.articleRepository;
+  const views = new ViewCounter(
+    (batch) => articles.addViews(batch),
+    (err) => app.log.error({ err }, 'could not write article views'),
+  );
   app.addHook('onClose', () => views.close());
-  // Every visitor gets the same pages: micro-cached 5 s per instance (docs/architecture.md).
-  // What is kept is the serialized answer: a hit is sent as it is, without serializing again.
-  const pages = new TtlLruCache<Buffer>(1000, 5_000);
-  // Details likewise, serialized around the view count, which is brought up to date on every answer.
-  const details = new TtlLruCache<SerializedDetail>(1000, 5_000);
-  // Operators' writes drop this instance's caches at once (other instances within the 5 s).
-  // The category trees, asked by every list page visit.
-  const trees = new TtlLruCache<Buffer>(4, 5_000);
-  await app.register(contentAdminRoutes, {
-    onChange: () => {
-      pages.clear();
-      details.clear();
-      trees.clear();
-    },
-  });
 
   app.get(
     '/open-api/cms/v1/category/tree',
     {
+      config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['content'],
         summary: '资讯分类树；channel 为 news 或 knowledge 时只返回该栏目的分类，第一个为默认分类',
@@ -129,18 +90,13 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CategoryNodeSchema), ...errorResponses },
       },
     },
-    async (request, reply) =>
-      sendSerialized(
-        reply,
-        await trees.get(request.query.channel ?? '', async () =>
-          serializedAnswer(reply, ok(await categoryTree(db, request.query.channel))),
-        ),
-      ),
+    async (request) => ok(await app.categoryRepository.tree(request.query.channel)),
   );
 
   app.get(
     '/open-api/cms/v1/article/published/page/list',
     {
+      config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['content'],
         summary: '已发布文章分页列表',
@@ -148,28 +104,30 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Page(ArticleListItemSchema)), ...errorResponses },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const q = request.query;
       const start = checkedTime(q.filterStartTime, 'start', '开始时间');
       const end = checkedTime(q.filterEndTime, 'end', '结束时间');
       if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
-      const query = {
+      const categoryIds = q.filterCategoryId ? await app.categoryRepository.withDescendants(q.filterCategoryId) : undefined;
+      if (q.filterCategoryId && !categoryIds) throw new NotFoundError('资讯分类不存在');
+      const page = await articles.publishedPage({
         offset: q.offset,
         limit: q.limit,
         searchKey: q.searchKey?.trim().slice(0, MAX_SEARCH_KEY) || undefined,
-        filterCategoryId: q.filterCategoryId || undefined,
+        categoryIds,
         filterStartTime: start,
         filterEndTime: end,
         sortOrder: q.sortOrder as SortOrder,
-      };
-      const body = await pages.get(JSON.stringify(query), async () => serializedAnswer(reply, ok(await publishedPage(db, dialect, query))));
-      return sendSerialized(reply, body);
+      });
+      return ok(page);
     },
   );
 
   app.get(
     '/open-api/cms/v1/article/:id/detail',
     {
+      config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['content'],
         summary: '已发布文章详情（按 uuid），计一次浏览',
@@ -177,42 +135,19 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(ArticleDetailSchema), ...errorResponses },
       },
     },
-    (request, reply) => {
-      // A cached detail is answered at once; only a miss waits for the database.
-      const hit = details.peek(request.params.id);
-      if (hit) {
-        sendDetail(reply, hit);
-        return;
-      }
-      return details
-        .get(request.params.id, async () => {
-          const loaded = await publishedDetail(db, request.params.id, views);
-          return serializeAroundViewCount(
-            serializedText(reply, ok({ ...loaded, viewCount: VIEW_COUNT_MARK })),
-            loaded,
-            views.counted(loaded.id),
-          );
-        })
-        .then((cached) => {
-          sendDetail(reply, cached);
-        });
+    async (request, reply) => {
+      const article = await articles.publishedDetail(request.params.id);
+      if (!article) throw new NotFoundError('文章不存在或已下线');
+      // The view count rises with every read; a weak ETag over the rest lets a browser's copy be
+      // revalidated (304) until the article itself changes (RFC 9110 section 8.8.1).
+      const version = createHash('sha1')
+        .update(JSON.stringify({ ...article, viewCount: 0 }))
+        .digest('base64url');
+      reply.header('etag', `W/"${version}"`);
+      // The database's count plus this instance's views not yet written, this one included.
+      return ok({ ...article, viewCount: article.viewCount + views.add(article.id) });
     },
   );
-
-  /** Counts the view and sends the detail with its count brought up to date. */
-  function sendDetail(reply: FastifyReply, cached: SerializedDetail): void {
-    views.add(cached.id);
-    // The cached count plus every view this instance counted since it was loaded (this one included).
-    const viewCount = cached.viewCount + views.counted(cached.id) - cached.countedAtLoad;
-    // One buffer, written in place (the count is ASCII digits).
-    const count = String(viewCount);
-    const { head, tail } = cached;
-    const body = Buffer.allocUnsafe(head.length + count.length + tail.length);
-    head.copy(body, 0);
-    body.write(count, head.length, 'latin1');
-    tail.copy(body, head.length + count.length);
-    sendSerialized(reply, body);
-  }
 };
 
 export default contentRoutes;

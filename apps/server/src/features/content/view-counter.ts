@@ -1,19 +1,17 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-
 /**
  * Article views are counted in memory and added to the database once a second
  * (`view_count = view_count + n`), so a read never waits for a write lock. Several instances
  * each add their own increments; on shutdown the last ones are flushed.
  */
 export class ViewCounter {
+  /** Views not yet written, and the batch being written now: both still missing from the database. */
   #pending = new Map<number, number>();
-  /** Views counted by this instance since it started, per article (written or not). */
-  #total = new Map<number, number>();
+  #writing = new Map<number, number>();
+  #flushing: Promise<void> | undefined;
   readonly #timer: NodeJS.Timeout;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly write: (batch: ReadonlyMap<number, number>) => Promise<void>,
     private readonly onError: (err: unknown) => void,
     intervalMs = 1000,
   ) {
@@ -21,47 +19,39 @@ export class ViewCounter {
     this.#timer.unref();
   }
 
-  /** Counts one view; returns how many are not yet written for this article. */
+  /** Counts one view; answers how many views of this article the database does not have yet. */
   add(articleId: number): number {
     const n = (this.#pending.get(articleId) ?? 0) + 1;
     this.#pending.set(articleId, n);
-    this.#total.set(articleId, (this.#total.get(articleId) ?? 0) + 1);
-    return n;
+    return n + (this.#writing.get(articleId) ?? 0);
   }
 
-  /** Views of an article counted by this instance so far. */
-  counted(articleId: number): number {
-    return this.#total.get(articleId) ?? 0;
+  /** Writes the views counted so far (one batch at a time). */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#writeBatch().finally(() => {
+      this.#flushing = undefined;
+    });
+    return this.#flushing;
   }
 
-  /** Counted here but not yet in the database. */
-  pending(articleId: number): number {
-    return this.#pending.get(articleId) ?? 0;
-  }
-
-  async flush(): Promise<void> {
+  async #writeBatch(): Promise<void> {
     if (this.#pending.size === 0) return;
     const batch = this.#pending;
+    this.#writing = batch;
     this.#pending = new Map();
     try {
-      await this.db.transaction().execute(async (trx) => {
-        for (const [id, n] of batch) {
-          await trx
-            .updateTable('cms_article')
-            .set((eb) => ({ view_count: eb('view_count', '+', n) }))
-            .where('id', '=', id)
-            .execute();
-        }
-      });
+      await this.write(batch);
     } catch (err) {
       // Keep the counts for the next try.
       for (const [id, n] of batch) this.#pending.set(id, (this.#pending.get(id) ?? 0) + n);
       this.onError(err);
     }
+    this.#writing = new Map();
   }
 
   async close(): Promise<void> {
     clearInterval(this.#timer);
+    await this.#flushing;
     await this.flush();
   }
 }

@@ -1,26 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
-import type { Kysely, Selectable, Transaction } from 'kysely';
 import { type Static, Type } from 'typebox';
-import type { Database, HomeBlockTable } from '../../db/schema.js';
 import { checkedImagePath, checkedLinkUrl } from '../../lib/checked-urls.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
+import type { HomeBlockColumns, HomeBlockKind as Kind, HomeBlockRow as Row } from './home-block-repository.js';
 
-export const HomeBlockAudit = {
-  Create: 'content.home-block.create',
-  Update: 'content.home-block.update',
-  Delete: 'content.home-block.delete',
-  Reorder: 'content.home-block.reorder',
-} as const;
-
-type Kind = HomeBlockTable['kind'];
 const KIND_NAMES: Record<Kind, string> = { banner: '横幅', link: '快捷入口', award: '荣誉资质', kpi: '指标' };
 /** Most blocks of a kind: the KPI strip is four tiles a row, two rows at most. */
-export const MAX_BLOCKS: Record<Kind, number> = { banner: 10, link: 12, award: 12, kpi: 8 };
+const MAX_BLOCKS: Record<Kind, number> = { banner: 10, link: 12, award: 12, kpi: 8 };
 /** A KPI figure as the tile shows it: digits with an optional decimal part (130, 2.1). */
 const KPI_NUMBER = /^\d{1,12}(\.\d{1,4})?$/;
+/** The home page needs a banner: the last enabled one may be neither switched off nor deleted. */
+const LAST_BANNER = '首页至少保留一个启用的横幅';
 
 const KindSchema = Type.Union([Type.Literal('banner'), Type.Literal('link'), Type.Literal('award'), Type.Literal('kpi')], {
   description: 'banner 横幅，link 快捷入口，award 荣誉资质，kpi 指标',
@@ -54,8 +47,6 @@ const AdminHomeBlock = Type.Object({
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
-type Row = Selectable<HomeBlockTable>;
-
 const toAdmin = (r: Row): Static<typeof AdminHomeBlock> => ({
   id: r.id,
   kind: r.kind,
@@ -71,7 +62,7 @@ const toAdmin = (r: Row): Static<typeof AdminHomeBlock> => ({
 });
 
 /** Checks a block by its kind; answers the columns to write. */
-export function homeBlockColumns(body: Static<typeof HomeBlockInput>) {
+function homeBlockColumns(body: Static<typeof HomeBlockInput>): HomeBlockColumns {
   const kind = body.kind;
   const title = body.title.trim();
   if (!title) throw new BadRequestError(kind === 'kpi' ? '请输入指标名称' : '请输入标题');
@@ -97,48 +88,24 @@ export function homeBlockColumns(body: Static<typeof HomeBlockInput>) {
   };
 }
 
-/** The home page needs a banner: the last enabled one may be neither switched off nor deleted. */
-async function refuseLastBanner(trx: Transaction<Database> | Kysely<Database>, id: number) {
-  const others = await trx
-    .selectFrom('home_block')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('kind', '=', 'banner')
-    .where('enabled', '=', 1)
-    .where('id', '<>', id)
-    .executeTakeFirstOrThrow();
-  if (Number(others.n) === 0) throw new ConflictError('首页至少保留一个启用的横幅');
-}
-
-async function refuseDuplicateTitle(db: Kysely<Database>, kind: Kind, title: string, exceptId?: number) {
-  let query = db.selectFrom('home_block').select('id').where('kind', '=', kind).where('title', '=', title);
-  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-  if (await query.executeTakeFirst()) throw new ConflictError(`已有同名的${KIND_NAMES[kind]}`);
-}
-
-export interface HomeAdminOptions {
-  /** Called after every write: the public home blocks' cache is dropped. */
-  onChange(): void;
-}
-
 /**
  * 首页配置 (authority content:home): banners, quick links, awards and KPI tiles of the public home,
  * with their order and an enabled switch. Links are http(s) or paths of this site only.
  */
-const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app, { onChange }) => {
+const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
+  const blocks = app.homeBlockRepository;
   const guard = app.requireAuthority(Authority.ContentHome);
 
   async function byId(id: number): Promise<Row> {
-    const row = await db.selectFrom('home_block').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await blocks.byId(id);
     if (!row) throw new NotFoundError('首页区块不存在');
     return row;
   }
 
-  const listOf = (kind?: Kind) => {
-    let query = db.selectFrom('home_block').selectAll();
-    if (kind) query = query.where('kind', '=', kind);
-    return query.orderBy('kind').orderBy('sort').orderBy('id').execute();
-  };
+  async function refuseDuplicateTitle(kind: Kind, title: string, exceptId?: number) {
+    if (await blocks.titleTaken(kind, title, exceptId)) throw new ConflictError(`已有同名的${KIND_NAMES[kind]}`);
+  }
 
   app.get(
     '/web-api/console/v1/home-block/list',
@@ -151,14 +118,14 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
         response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
       },
     },
-    async (request) => ok((await listOf(request.query.kind)).map(toAdmin)),
+    async (request) => ok((await blocks.list(request.query.kind)).map(toAdmin)),
   );
 
   app.post(
     '/web-api/console/v1/home-block',
     {
       onRequest: guard,
-      config: { auditAction: HomeBlockAudit.Create },
+      config: { auditAction: 'content.home-block.create' },
       schema: {
         tags: ['console'],
         summary: '新建首页区块（排在同类最后）',
@@ -168,25 +135,11 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
     },
     async (request) => {
       const columns = homeBlockColumns(request.body);
-      await refuseDuplicateTitle(db, columns.kind, columns.title);
-      const id = await db.transaction().execute(async (trx) => {
-        const stats = await trx
-          .selectFrom('home_block')
-          .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number | null>('sort').as('sort')])
-          .where('kind', '=', columns.kind)
-          .executeTakeFirstOrThrow();
-        if (Number(stats.n) >= MAX_BLOCKS[columns.kind]) {
-          throw new ConflictError(`${KIND_NAMES[columns.kind]}最多 ${MAX_BLOCKS[columns.kind]} 个`);
-        }
-        const row = await trx
-          .insertInto('home_block')
-          .values({ ...columns, sort: Number(stats.sort ?? 0) + 1 })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return row.id;
-      });
-      await auditRequest(db, request, HomeBlockAudit.Create, `${KIND_NAMES[columns.kind]} ${columns.title}`);
-      onChange();
+      await refuseDuplicateTitle(columns.kind, columns.title);
+      const id = await blocks.createLast(columns, MAX_BLOCKS[columns.kind]);
+      if (id === undefined) throw new ConflictError(`${KIND_NAMES[columns.kind]}最多 ${MAX_BLOCKS[columns.kind]} 个`);
+      app.caches.clear('site');
+      await auditRequest(db, request, 'content.home-block.create', `${KIND_NAMES[columns.kind]} ${columns.title}`);
       return ok(toAdmin(await byId(id)), '已创建');
     },
   );
@@ -195,7 +148,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
     '/web-api/console/v1/home-block/order',
     {
       onRequest: guard,
-      config: { auditAction: HomeBlockAudit.Reorder },
+      config: { auditAction: 'content.home-block.reorder' },
       schema: {
         tags: ['console'],
         summary: '调整同类区块的顺序：按新顺序给出该类全部区块的 id',
@@ -206,21 +159,10 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
     async (request) => {
       const { kind, ids } = request.body;
       if (new Set(ids).size !== ids.length) throw new BadRequestError('排序列表中有重复的区块');
-      await db.transaction().execute(async (trx) => {
-        const rows = await trx.selectFrom('home_block').select('id').where('kind', '=', kind).execute();
-        const known = new Set(rows.map((r) => r.id));
-        if (rows.length !== ids.length || ids.some((id) => !known.has(id))) throw new ConflictError('区块列表已变化，请刷新后重试');
-        for (const [i, id] of ids.entries()) {
-          await trx
-            .updateTable('home_block')
-            .set({ sort: i + 1 })
-            .where('id', '=', id)
-            .execute();
-        }
-      });
-      await auditRequest(db, request, HomeBlockAudit.Reorder, KIND_NAMES[kind]);
-      onChange();
-      return ok((await listOf(kind)).map(toAdmin), '顺序已保存');
+      if (!(await blocks.reorder(kind, ids))) throw new ConflictError('区块列表已变化，请刷新后重试');
+      app.caches.clear('site');
+      await auditRequest(db, request, 'content.home-block.reorder', KIND_NAMES[kind]);
+      return ok((await blocks.list(kind)).map(toAdmin), '顺序已保存');
     },
   );
 
@@ -228,7 +170,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
     '/web-api/console/v1/home-block/:id',
     {
       onRequest: guard,
-      config: { auditAction: HomeBlockAudit.Update },
+      config: { auditAction: 'content.home-block.update' },
       schema: {
         tags: ['console'],
         summary: '修改首页区块（类型不可改）',
@@ -241,13 +183,10 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
       const existing = await byId(request.params.id);
       if (request.body.kind !== existing.kind) throw new BadRequestError('区块类型不能修改');
       const columns = homeBlockColumns(request.body);
-      await refuseDuplicateTitle(db, columns.kind, columns.title, existing.id);
-      await db.transaction().execute(async (trx) => {
-        if (existing.kind === 'banner' && existing.enabled === 1 && columns.enabled === 0) await refuseLastBanner(trx, existing.id);
-        await trx.updateTable('home_block').set(columns).where('id', '=', existing.id).execute();
-      });
-      await auditRequest(db, request, HomeBlockAudit.Update, `${KIND_NAMES[columns.kind]} ${columns.title}`);
-      onChange();
+      await refuseDuplicateTitle(columns.kind, columns.title, existing.id);
+      if (!(await blocks.writeKeepingABanner(existing, columns))) throw new ConflictError(LAST_BANNER);
+      app.caches.clear('site');
+      await auditRequest(db, request, 'content.home-block.update', `${KIND_NAMES[columns.kind]} ${columns.title}`);
       return ok(toAdmin(await byId(existing.id)), '已保存');
     },
   );
@@ -256,7 +195,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
     '/web-api/console/v1/home-block/:id',
     {
       onRequest: guard,
-      config: { auditAction: HomeBlockAudit.Delete },
+      config: { auditAction: 'content.home-block.delete' },
       schema: {
         tags: ['console'],
         summary: '删除首页区块（最后一个启用的横幅不能删除）',
@@ -266,12 +205,9 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox<HomeAdminOptions> = async (app,
     },
     async (request) => {
       const existing = await byId(request.params.id);
-      await db.transaction().execute(async (trx) => {
-        if (existing.kind === 'banner' && existing.enabled === 1) await refuseLastBanner(trx, existing.id);
-        await trx.deleteFrom('home_block').where('id', '=', existing.id).execute();
-      });
-      await auditRequest(db, request, HomeBlockAudit.Delete, `${KIND_NAMES[existing.kind]} ${existing.title}`);
-      onChange();
+      if (!(await blocks.writeKeepingABanner(existing, undefined))) throw new ConflictError(LAST_BANNER);
+      app.caches.clear('site');
+      await auditRequest(db, request, 'content.home-block.delete', `${KIND_NAMES[existing.kind]} ${existing.title}`);
       return ok([], '已删除');
     },
   );

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
-import { ttlCache } from '../../lib/ttl-cache.js';
-import homeAdminRoutes from './home-admin-routes.js';
+import { SITE_CACHE } from '../../plugins/http-cache.js';
 
 const LinkItem = Type.Object({
   title: Type.String(),
@@ -21,44 +20,20 @@ const HomeBlocks = Type.Object({
 
 /** The editable blocks of the home page (banners, quick links, awards, KPI tiles); disabled ones are left out. */
 const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-  // Read on every home visit, edited rarely: 30 s per instance, like the header and footer.
-  const blocks = ttlCache(30_000, async () => {
-    const rows = await db
-      .selectFrom('home_block')
-      .selectAll()
-      .where('enabled', '=', 1)
-      .orderBy('kind')
-      .orderBy('sort')
-      .orderBy('id')
-      .execute();
-    const link = (r: (typeof rows)[number]) => ({
-      title: r.title,
-      subtitle: r.subtitle,
-      icon: r.icon,
-      linkUrl: r.link_url,
-      openUrlFlag: r.open_url_flag,
-    });
-    return {
-      banners: rows.filter((r) => r.kind === 'banner').map(link),
-      links: rows.filter((r) => r.kind === 'link').map(link),
-      awards: rows.filter((r) => r.kind === 'award').map(link),
-      kpis: rows.filter((r) => r.kind === 'kpi').map((r) => ({ image: r.icon, kpi: r.kpi, uom: r.uom, name: r.title })),
-    };
-  });
-  // Operators' writes drop this instance's copy at once (other instances within the 30 s).
-  await app.register(homeAdminRoutes, { onChange: () => blocks.invalidate() });
+  // Read by every home render and visit, edited rarely: kept 30 s on this instance; console writes clear it.
+  const blocks = app.caches.create('site', { max: 1, ttl: 30_000, load: () => app.homeBlockRepository.enabledBlocks() });
 
   app.get(
     '/web-api/portal/v1/home',
     {
+      config: { publicCache: SITE_CACHE },
       schema: {
         tags: ['home'],
         summary: '首页区块：横幅、快捷入口、荣誉资质、指标',
         response: { 200: Envelope(HomeBlocks), ...errorResponses },
       },
     },
-    async () => ok(await blocks.get()),
+    async () => ok((await blocks.get('home'))!),
   );
 };
 

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
-import { ttlCache } from '../../lib/ttl-cache.js';
-import { getSiteInfo } from './site-repository.js';
+import { SITE_CACHE } from '../../plugins/http-cache.js';
 
 const Link = Type.Object({ title: Type.String(), url: Type.String() });
 export const SiteInfoSchema = Type.Object({
@@ -20,18 +19,19 @@ export const SiteInfoSchema = Type.Object({
 
 /** What the public header and footer show (spec section 2, "Public header and footer"). */
 const siteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Read by every page load, edited rarely: kept 30 s per instance (docs/architecture.md).
-  const site = ttlCache(30_000, () => getSiteInfo(app.database.db));
+  // Read by every page render and load, edited rarely: kept 30 s on this instance.
+  const site = app.caches.create('site', { max: 1, ttl: 30_000, load: () => app.siteRepository.siteInfo() });
   app.get(
     '/web-api/portal/v1/site',
     {
+      config: { publicCache: SITE_CACHE },
       schema: {
         tags: ['site'],
         summary: '门户页头菜单与页脚信息',
         response: { 200: Envelope(SiteInfoSchema), ...errorResponses },
       },
     },
-    async () => ok(await site.get()),
+    async () => ok((await site.get('site'))!),
   );
 };
 

@@ -25,6 +25,7 @@ describe('HTTP caching', () => {
     const again = await app.inject({ url: '/public', headers: { 'if-none-match': String(etag) } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    expect(again.headers['cache-control']).toBe('public, max-age=0, s-maxage=10, stale-while-revalidate=60');
     const changed = await app.inject({ url: '/public', headers: { 'if-none-match': '"something-else"' } });
     expect(changed.statusCode).toBe(200);
     await app.close();

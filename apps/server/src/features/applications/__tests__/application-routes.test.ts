@@ -31,6 +31,24 @@ describe.each(testDialects())('applications on %s', (dialect) => {
     expect(res.json().data[0]).toMatchObject({ name: '智能运维', content: expect.stringContaining('<p>') });
   });
 
+  it('lets shared caches keep the public reads for seconds and answers 304 while the ETag matches', async () => {
+    const [first] = (await t.app.inject({ url: '/open-api/app/v1/list' })).json().data;
+    for (const url of [
+      '/web-api/iip-operate/recommendCenter/list',
+      '/open-api/app/v1/list',
+      `/open-api/app/v1/dtl?appId=${first.applicationUuid}`,
+    ]) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('public, max-age=0, s-maxage=10, stale-while-revalidate=60');
+      expect(res.headers.etag, url).toMatch(/^"[^"]+"$/);
+      const again = await t.app.inject({ url, headers: { 'if-none-match': String(res.headers.etag) } });
+      expect(again.statusCode, url).toBe(304);
+      expect(again.body, url).toBe('');
+    }
+    expect((await t.app.inject({ url: '/open-api/app/v1/dtl?appId=nope' })).headers['cache-control']).toBe('private, no-store');
+  });
+
   it('refuses an unknown or missing appId', async () => {
     const unknown = await t.app.inject({ url: '/open-api/app/v1/dtl?appId=nope' });
     expect(unknown.statusCode).toBe(404);

@@ -119,7 +119,7 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
     expect((await publishedList(`&searchKey=${encodeURIComponent('正式上线')}`)).rows.map((r) => r.uuid)).toEqual([draft.uuid]);
     expect((await publishedList(`&searchKey=${encodeURIComponent('徐工集团发布')}`)).rows.map((r) => r.uuid)).not.toContain(draft.uuid);
 
-    // The detail is cached for a few seconds, but an operator's write drops the cache at once.
+    // An operator's write shows in the next public read on this instance.
     expect((await t.app.inject({ url: `/open-api/cms/v1/article/${draft.uuid}/detail` })).statusCode).toBe(200);
     expect((await call('POST', `/web-api/cms/v1/article/${draft.uuid}/unpublish`, operator)).json().msg).toBe('文章已下线');
     expect((await t.app.inject({ url: `/open-api/cms/v1/article/${draft.uuid}/detail` })).statusCode).toBe(404);
@@ -141,6 +141,28 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
         'content.article.delete',
       ]),
     );
+  });
+
+  it('an article filed at the policy root is a policy in the public detail; console answers are never stored', async () => {
+    const created = await call('POST', '/web-api/cms/v1/article', operator, {
+      ...article,
+      categoryId: 'policy',
+      number: '工信部〔2026〕3号',
+    });
+    expect(created.headers['cache-control']).toBe('private, no-store');
+    const { uuid } = created.json().data[0];
+    expect((await call('POST', `/web-api/cms/v1/article/${uuid}/publish`, operator)).statusCode).toBe(200);
+    const detail = await t.app.inject({ url: `/open-api/cms/v1/article/${uuid}/detail` });
+    expect(detail.json().data[0]).toMatchObject({
+      categoryId: 'policy',
+      subCategoryId: 'policy',
+      subCategoryName: '政策法规',
+      number: '工信部〔2026〕3号',
+    });
+    const consoleRead = await call('GET', `/web-api/cms/v1/article/${uuid}`, operator);
+    expect(consoleRead.statusCode).toBe(200);
+    expect(consoleRead.headers['cache-control']).toBe('private, no-store');
+    expect((await call('DELETE', `/web-api/cms/v1/article/${uuid}`, operator)).json().msg).toBe('文章已删除');
   });
 
   it('refuses bad articles with a Chinese message and writes nothing', async () => {

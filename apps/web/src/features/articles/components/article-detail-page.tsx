@@ -45,7 +45,7 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
       </div>
     );
   }
-  const isPolicy = article?.rootCategoryId === 'policy';
+  const isPolicy = article?.categoryId === 'policy';
   return (
     <div className="article-detail">
       <div className="article-detail__container">
