@@ -1,5 +1,4 @@
 import { ResponseCode } from '@portal/shared';
-import type { FastifyReply } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 
 /** The `msg` of a success envelope unless a route says otherwise. */
@@ -32,10 +31,3 @@ export const errorResponses = {
   '4xx': ErrorEnvelope,
   '5xx': ErrorEnvelope,
 } as const;
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Sends JSON text (typed routes only accept their schema's object). */
-export function sendSerialized(reply: FastifyReply, body: Buffer | string): FastifyReply {
-  return reply.type(JSON_TYPE).send(body);
-}
