@@ -7,6 +7,7 @@ import applicationAdminRoutes from './features/applications/application-admin-ro
 import applicationRepository from './features/applications/application-repository.js';
 import applicationRoutes from './features/applications/application-routes.js';
 import auditFailures from './features/audit/audit-failures.js';
+import auditRepository from './features/audit/audit-repository.js';
 import auditRoutes from './features/audit/audit-routes.js';
 import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import casRoutes from './features/cas/cas-routes.js';
@@ -102,6 +103,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(inputGuard);
   await app.register(csrf);
   await app.register(auth);
+  await app.register(auditRepository);
   await app.register(auditFailures);
   await app.register(prefixRepository);
   await app.register(templateRepository);

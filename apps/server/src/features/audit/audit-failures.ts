@@ -2,7 +2,6 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.js';
 import { describeValidation } from '../../plugins/error-handler.js';
-import { auditRequest } from './audit-log.js';
 
 /** The message the user saw, never an internal error's text. */
 function refusal(error: FastifyError): string {
@@ -21,8 +20,8 @@ async function auditFailures(app: FastifyInstance) {
     const action = request.routeOptions.config.auditAction;
     if (!action || !request.principal) return;
     const params = request.params && typeof request.params === 'object' ? Object.values(request.params) : [];
-    await auditRequest(app.database.db, request, action, params.map(String).join(' '), 'failure', refusal(error));
+    await app.auditRepository.recordRequest(request, action, params.map(String).join(' '), 'failure', refusal(error));
   });
 }
 
-export default fp(auditFailures, { name: 'audit-failures', dependencies: ['auth'] });
+export default fp(auditFailures, { name: 'audit-failures', dependencies: ['auth', 'audit-repository'] });

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUDIT_EXPORT_MAX_ROWS, Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
@@ -6,12 +6,11 @@ import { type Static, Type } from 'typebox';
 import { chinaTime, parseChinaTime } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
-import { UTF8_BOM, attachmentDisposition, csvLine } from './audit-csv.js';
-import { AUDIT_ACTIONS, auditRequest, isAuditAction } from './audit-log.js';
+import { attachment, csvWriter } from './audit-csv.js';
+import { AUDIT_ACTIONS, isAuditAction } from './audit-log.js';
+import type { AuditFilters, AuditLogEntry, AuditScope } from './audit-repository.js';
 
-/** Rows read per query while the file streams out. */
-const EXPORT_BATCH = 1000;
-export const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
+const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
 
 /** A China-time filter bound (spec section 5: yyyy-MM-dd HH:mm:ss) as the ISO instant the log stores. */
 function chinaTimeToIso(text: string, label: string): string {
@@ -52,46 +51,25 @@ const FilterQuery = Type.Object(Filters);
  * enterprise's entries; platform operators (audit:all-enterprises) see every entry.
  */
 const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.database.db;
   const guard = app.requireAuthority(Authority.Audit, Authority.AuditAll);
 
-  /** The log as this user may see it, with the filters applied; refuses bad filters. */
-  function filtered(request: FastifyRequest, q: Static<typeof FilterQuery>) {
+  /** Whose entries the caller sees; an account without an enterprise sees only its own. */
+  function scopeOf(request: FastifyRequest): AuditScope {
     const profile = request.principal?.profile;
+    if (profile?.authorities.includes(Authority.AuditAll)) return { all: true };
+    return profile?.enterpriseId ? { enterpriseId: profile.enterpriseId } : { accountId: request.principal?.accountId ?? -1 };
+  }
+
+  /** The filters of a list or export query; refuses bad ones. */
+  function filtersOf(q: Static<typeof FilterQuery>): AuditFilters {
     const start = q.filterStartTime ? chinaTimeToIso(q.filterStartTime, '开始时间') : undefined;
     const end = q.filterEndTime ? chinaTimeToIso(q.filterEndTime, '结束时间') : undefined;
     if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
     if (q.action && !isAuditAction(q.action)) throw new BadRequestError('未知的操作类型');
-
-    let query = db
-      .selectFrom('audit_log')
-      .leftJoin('account', 'account.id', 'audit_log.account_id')
-      .leftJoin('enterprise', 'enterprise.id', 'audit_log.enterprise_id');
-    if (!profile?.authorities.includes(Authority.AuditAll)) {
-      // An account without an enterprise sees only its own entries.
-      query = profile?.enterpriseId
-        ? query.where('audit_log.enterprise_id', '=', profile.enterpriseId)
-        : query.where('audit_log.account_id', '=', request.principal?.accountId ?? -1);
-    }
-    if (start) query = query.where('audit_log.created_at', '>=', start);
-    if (end) query = query.where('audit_log.created_at', '<=', end.replace('.000Z', '.999Z'));
-    const username = q.username?.trim();
-    if (username) query = query.where((eb) => eb.or([eb('audit_log.username', '=', username), eb('account.name', '=', username)]));
-    if (q.action) query = query.where('audit_log.action', '=', q.action);
-    if (q.outcome) query = query.where('audit_log.outcome', '=', q.outcome);
-    return query;
+    return { start, end, username: q.username, action: q.action, outcome: q.outcome };
   }
 
-  type Filtered = ReturnType<typeof filtered>;
-  const rowsOf = (query: Filtered) =>
-    query
-      .selectAll('audit_log')
-      .select(['account.name as accountName', 'enterprise.name as enterpriseName'])
-      .orderBy('audit_log.created_at', 'desc')
-      .orderBy('audit_log.id', 'desc');
-  type LogRow = Awaited<ReturnType<ReturnType<typeof rowsOf>['execute']>>[number];
-
-  const toApi = (r: LogRow): Static<typeof AuditRow> => ({
+  const toApi = (r: AuditLogEntry): Static<typeof AuditRow> => ({
     id: r.id,
     username: r.username,
     name: r.accountName ?? '',
@@ -135,13 +113,9 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const q = request.query;
-      const query = filtered(request, q);
-      const [count, rows] = await Promise.all([
-        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-        rowsOf(query).offset(q.offset).limit(q.limit).execute(),
-      ]);
-      return ok({ total: Number(count.n), rows: rows.map(toApi) });
+      const { offset, limit } = request.query;
+      const { total, rows } = await app.auditRepository.page(scopeOf(request), filtersOf(request.query), offset, limit);
+      return ok({ total, rows: rows.map(toApi) });
     },
   );
 
@@ -155,63 +129,35 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: `导出操作日志 CSV（UTF-8 带 BOM，筛选条件同分页列表，最多 ${AUDIT_EXPORT_MAX_ROWS} 条，最新的在前）`,
         produces: ['text/csv'],
         querystring: FilterQuery,
-        // The file streams out: documented as a string, typed as the stream the handler sends.
+        // The file streams out: documented as a string, typed as the stream the handler answers.
         response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'text/csv; charset=utf-8' }), ...errorResponses },
       },
     },
     async (request, reply) => {
       const q = request.query;
-      const query = filtered(request, q);
-      async function* csv() {
-        yield UTF8_BOM + csvLine(AUDIT_CSV_HEADERS);
-        let written = 0;
-        let after: { createdAt: string; id: number } | undefined;
-        // Keyset pages (time, id) newest first: each query is short and other requests interleave.
-        while (written < AUDIT_EXPORT_MAX_ROWS) {
-          const cursor = after;
-          const batch = await rowsOf(
-            cursor
-              ? query.where((eb) =>
-                  eb.or([
-                    eb('audit_log.created_at', '<', cursor.createdAt),
-                    eb.and([eb('audit_log.created_at', '=', cursor.createdAt), eb('audit_log.id', '<', cursor.id)]),
-                  ]),
-                )
-              : query,
-          )
-            .limit(Math.min(EXPORT_BATCH, AUDIT_EXPORT_MAX_ROWS - written))
-            .execute();
-          if (batch.length === 0) return;
-          yield batch
-            .map((r) => {
-              const row = toApi(r);
-              return csvLine([
-                row.createdAt,
-                row.username,
-                row.name,
-                row.enterpriseName,
-                row.actionName,
-                row.target,
-                row.ip,
-                row.outcome === 'success' ? '成功' : '失败',
-                row.detail,
-              ]);
-            })
-            .join('');
-          written += batch.length;
-          const last = batch[batch.length - 1];
-          if (!last || batch.length < EXPORT_BATCH) return;
-          after = { createdAt: last.created_at, id: last.id };
+      const entries = app.auditRepository.stream(scopeOf(request), filtersOf(q), AUDIT_EXPORT_MAX_ROWS);
+      async function* records() {
+        for await (const entry of entries) {
+          const row = toApi(entry);
+          yield [
+            row.createdAt,
+            row.username,
+            row.name,
+            row.enterpriseName,
+            row.actionName,
+            row.target,
+            row.ip,
+            row.outcome === 'success' ? '成功' : '失败',
+            row.detail,
+          ];
         }
       }
       const filters = [q.filterStartTime, q.filterEndTime, q.username, q.action, q.outcome].filter(Boolean).join(' ');
-      await auditRequest(db, request, 'audit.export', filters || '全部');
+      await app.auditRepository.recordRequest(request, 'audit.export', filters || '全部');
       const stamp = chinaTime(new Date()).replace(/[-: ]/g, '');
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachmentDisposition(`操作日志-${stamp}.csv`, `audit-log-${stamp}.csv`))
-        .header('cache-control', 'no-store')
-        .send(Readable.from(csv()));
+      reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`操作日志-${stamp}.csv`, `audit-log-${stamp}.csv`));
+      // A failed read destroys the writer, and with it the answer (Fastify logs the error).
+      return pipeline(Readable.from(records()), csvWriter(AUDIT_CSV_HEADERS), () => undefined);
     },
   );
 };

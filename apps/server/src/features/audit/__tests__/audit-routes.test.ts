@@ -190,8 +190,9 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     const res = await exportCsv(admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('private, no-store');
     expect(res.headers['content-disposition']).toMatch(
-      /^attachment; filename="audit-log-\d{14}\.csv"; filename\*=UTF-8''%E6%93%8D%E4%BD%9C%E6%97%A5%E5%BF%97-\d{14}\.csv$/,
+      /^attachment; filename=audit-log-\d{14}\.csv; filename\*=UTF-8''%E6%93%8D%E4%BD%9C%E6%97%A5%E5%BF%97-\d{14}\.csv$/,
     );
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const [header, ...rows] = records(res.body);
