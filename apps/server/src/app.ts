@@ -9,13 +9,14 @@ import applicationRoutes from './features/applications/application-routes.js';
 import auditFailures from './features/audit/audit-failures.js';
 import auditRepository from './features/audit/audit-repository.js';
 import auditRoutes from './features/audit/audit-routes.js';
-import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import casRoutes from './features/cas/cas-routes.js';
 import articleAdminRoutes from './features/content/article-admin-routes.js';
 import articleRepository from './features/content/article-repository.js';
 import categoryAdminRoutes from './features/content/category-admin-routes.js';
 import categoryRepository from './features/content/category-repository.js';
 import contentRoutes from './features/content/content-routes.js';
+import dashboardRepository from './features/dashboard/dashboard-repository.js';
+import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
@@ -113,6 +114,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(articleRepository);
   await app.register(applicationRepository);
   await app.register(homeBlockRepository);
+  await app.register(dashboardRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);

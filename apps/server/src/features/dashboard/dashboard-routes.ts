@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import { Type } from 'typebox';
-import { chinaTime } from '../../lib/china-time.js';
+import { chinaTime, parseChinaTime } from '../../lib/china-time.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 
 /** The charts cover the last 14 days, today included (China dates). */
@@ -22,9 +22,12 @@ const Dashboard = Type.Object({
   mostViewed: Type.Array(Type.Object({ uuid: Type.String(), title: Type.String(), viewCount: Type.Integer() })),
 });
 
+/** The China date (`yyyy-MM-dd`) of an instant. */
+const chinaDate = (date: Date) => chinaTime(date).slice(0, 10);
+
 /** The last `days` China dates, oldest first (`yyyy-MM-dd`). */
 export function lastChinaDates(now: Date, days: number): string[] {
-  return Array.from({ length: days }, (_, i) => chinaTime(new Date(now.getTime() - (days - 1 - i) * DAY_MS)).slice(0, 10));
+  return Array.from({ length: days }, (_, i) => chinaDate(new Date(now.getTime() - (days - 1 - i) * DAY_MS)));
 }
 
 /**
@@ -32,8 +35,6 @@ export function lastChinaDates(now: Date, days: number): string[] {
  * articles published per day, registrations per day, views, the most viewed articles.
  */
 const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const db = app.database.db;
-
   app.get(
     '/web-api/console/v1/dashboard',
     {
@@ -43,67 +44,22 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => {
       const now = new Date();
       const dates = lastChinaDates(now, DASHBOARD_DAYS);
-      const first = dates[0] ?? '';
-      // The first China day starts at 16:00 UTC of the day before.
-      const windowStartIso = new Date(`${first}T00:00:00+08:00`).toISOString();
-      const weekAgoIso = new Date(now.getTime() - 7 * DAY_MS).toISOString();
-
-      const [articles, accounts, enterprises, logins, published, registered, mostViewed] = await Promise.all([
-        db
-          .selectFrom('cms_article')
-          .where('status', '=', 'published')
-          .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('view_count').as('views')])
-          .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('account')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('enterprise')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-        db
-          .selectFrom('audit_log')
-          .where('action', '=', 'login')
-          .where('created_at', '>=', weekAgoIso)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-        // Publish times are China-time texts: the first 10 characters are the date.
-        db
-          .selectFrom('cms_article')
-          .where('status', '=', 'published')
-          .where('publish_time', '>=', `${first} 00:00:00`)
-          .select((eb) => [eb.fn<string>('substr', ['publish_time', eb.lit(1), eb.lit(10)]).as('day'), eb.fn.countAll<number>().as('n')])
-          .groupBy('day')
-          .execute(),
-        db.selectFrom('account').where('created_at', '>=', windowStartIso).select('created_at').execute(),
-        db
-          .selectFrom('cms_article')
-          .where('status', '=', 'published')
-          .select(['uuid', 'title', 'view_count'])
-          .orderBy('view_count', 'desc')
-          .orderBy('id', 'desc')
-          .limit(5)
-          .execute(),
-      ]);
-
-      const publishedByDay = new Map(published.map((r) => [r.day, Number(r.n)]));
+      const firstDay = dates[0]!;
+      const f = await app.dashboardRepository.figures({
+        firstDay,
+        since: parseChinaTime(`${firstDay} 00:00:00`)!.toISOString(),
+        weekAgo: new Date(now.getTime() - 7 * DAY_MS).toISOString(),
+      });
       const registeredByDay = new Map<string, number>();
-      for (const r of registered) {
-        const day = chinaTime(new Date(r.created_at)).slice(0, 10);
+      for (const createdAt of f.registrationTimes) {
+        const day = chinaDate(new Date(createdAt));
         registeredByDay.set(day, (registeredByDay.get(day) ?? 0) + 1);
       }
       return ok({
-        kpis: {
-          publishedArticles: Number(articles.n),
-          totalViews: Number(articles.views ?? 0),
-          accounts: Number(accounts.n),
-          enterprises: Number(enterprises.n),
-          loginsLast7Days: Number(logins.n),
-        },
-        publishedPerDay: dates.map((date) => ({ date, count: publishedByDay.get(date) ?? 0 })),
+        kpis: f.kpis,
+        publishedPerDay: dates.map((date) => ({ date, count: f.publishedPerDay.get(date) ?? 0 })),
         registrationsPerDay: dates.map((date) => ({ date, count: registeredByDay.get(date) ?? 0 })),
-        mostViewed: mostViewed.map((r) => ({ uuid: r.uuid, title: r.title, viewCount: r.view_count })),
+        mostViewed: f.mostViewed,
       });
     },
   );
