@@ -1,6 +1,9 @@
-import type { PortalRouter, PortalUser } from '@portal/shared';
+import { type PortalRouter, type PortalUser, Role } from '@portal/shared';
+import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { ConflictError } from '../../lib/errors.js';
 
 export interface AccountProfile {
   id: number;
@@ -26,6 +29,82 @@ export class AccountRepository {
       .select(['id', 'username', 'password_hash', 'status'])
       .where((eb) => eb.or([eb('username', '=', login), eb('phone', '=', login)]))
       .executeTakeFirst();
+  }
+
+  /** The portal opens sessions for the CAS user of that name. */
+  findByUsername(username: string) {
+    return this.db.selectFrom('account').select(['id', 'status']).where('username', '=', username).executeTakeFirst();
+  }
+
+  async passwordHash(accountId: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('account').select('password_hash').where('id', '=', accountId).executeTakeFirst();
+    return row?.password_hash;
+  }
+
+  async setPasswordHash(accountId: number, passwordHash: string): Promise<void> {
+    await this.db
+      .updateTable('account')
+      .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+      .where('id', '=', accountId)
+      .execute();
+  }
+
+  /**
+   * Registration (spec section 5): the account, and its enterprise when named, in one transaction with
+   * `spendCode` (the SMS code); a taken username, phone or enterprise name refuses it all.
+   */
+  async register(
+    input: { username: string; email: string; enterpriseName: string; phone: string; passwordHash: string },
+    spendCode: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<{ accountId: number; enterpriseId: number | null }> {
+    const now = new Date().toISOString();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        if (await trx.selectFrom('account').select('id').where('username', '=', input.username).executeTakeFirst()) {
+          throw new ConflictError('用户名已存在');
+        }
+        if (await trx.selectFrom('account').select('id').where('phone', '=', input.phone).executeTakeFirst()) {
+          throw new ConflictError('该手机号已注册，请直接登录');
+        }
+        let enterpriseId: number | null = null;
+        if (input.enterpriseName) {
+          if (await trx.selectFrom('enterprise').select('id').where('name', '=', input.enterpriseName).executeTakeFirst()) {
+            throw new ConflictError('该企业已注册，请联系企业管理员为您开通账号');
+          }
+          const row = await trx
+            .insertInto('enterprise')
+            .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          enterpriseId = row.id;
+        }
+        await spendCode(trx);
+        const account = await trx
+          .insertInto('account')
+          .values({
+            username: input.username,
+            name: input.username,
+            phone: input.phone,
+            email: input.email,
+            number: '',
+            password_hash: input.passwordHash,
+            enterprise_id: enterpriseId,
+            status: 'active',
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // Whoever registers an enterprise administers it (pending certification); others start as staff.
+        const roleCode = enterpriseId === null ? Role.EnterpriseStaff : Role.EnterpriseAdmin;
+        const role = await trx.selectFrom('role').select('id').where('code', '=', roleCode).executeTakeFirst();
+        if (role) await trx.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
+        return { accountId: account.id, enterpriseId };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError('用户名或手机号已注册');
+      throw err;
+    }
   }
 
   async profile(accountId: number): Promise<AccountProfile | undefined> {
@@ -109,3 +188,16 @@ export function portalUser(p: AccountProfile): PortalUser {
     enterpriseId: p.enterpriseId,
   };
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accountRepository: AccountRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('accountRepository', new AccountRepository(app.database.db));
+  },
+  { name: 'account-repository' },
+);

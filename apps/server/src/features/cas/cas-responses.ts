@@ -46,8 +46,3 @@ export function logoutRequestXml(serviceTicket: string, id: string, now: Date): 
     `<saml:NameID>@NOT_USED@</saml:NameID><samlp:SessionIndex>${xmlEscape(serviceTicket)}</samlp:SessionIndex></samlp:LogoutRequest>`
   );
 }
-
-/** The service ticket named by a single-logout message, if it is one. */
-export function sessionIndexOf(logoutRequest: string): string | undefined {
-  return /<samlp:SessionIndex>\s*(ST-[A-Za-z0-9-]+)\s*<\/samlp:SessionIndex>/.exec(logoutRequest)?.[1];
-}

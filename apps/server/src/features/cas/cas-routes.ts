@@ -3,15 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ErrorEnvelope, errorResponses } from '../../lib/envelope.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
-import { AccountRepository } from '../accounts/account-repository.js';
 import { verifyPassword } from '../accounts/passwords.js';
-import { recordAudit } from '../audit/audit-log.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { ServiceRegistry } from './cas-services.js';
-import { SERVICE_TICKET_PATTERN, TicketStore } from './cas-tickets.js';
-import { AttemptWindow, LoginGuard } from './login-guard.js';
+import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import { LOGIN_CSS, LOGO_SVG, loginPage, messagePage } from './login-page.js';
 import { sendSingleLogout } from './single-logout.js';
 
@@ -40,46 +38,67 @@ const ValidateQuery = Type.Object({
 });
 const LogoutQuery = Type.Object({ service: Type.Optional(Type.String({ maxLength: 2000 })) });
 
+/** The CAS pages: HTML (also for refusals such as a wrong password), or a 303 to the service. */
+const Html = Type.String({ description: 'text/html; charset=utf-8' });
+const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
+/** CAS 3.0 §2.5–2.7 and appendix A: XML by default, JSON on `format=JSON`. */
+const ValidationAnswer = Type.Union([
+  Type.String({ description: 'application/xml; charset=utf-8' }),
+  Type.Object({
+    serviceResponse: Type.Object({
+      authenticationSuccess: Type.Optional(
+        Type.Object({
+          user: Type.String(),
+          attributes: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))),
+        }),
+      ),
+      authenticationFailure: Type.Optional(Type.Object({ code: Type.String(), description: Type.String() })),
+    }),
+  }),
+]);
+
 const isTrue = (v: string | undefined) => v === 'true' || v === '1';
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * The embedded CAS 3.0 server (docs/architecture.md, "Login"): login page, logout with single
  * logout, and the CAS 1/2/3 validation endpoints. Any CAS 3.0 server can replace it by configuration.
+ * Its answers depend on the caller and keep the default `private, no-store` (CAS 3.0 §2.2.4).
  */
 const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Cookies are parsed and set only by the login routes: an onRequest and an onSend hook less on every other call.
   await app.register(cookie);
   acceptFormBodies(app);
   const { auth } = app.config;
-  const db = app.database.db;
-  const tickets = new TicketStore(db, auth);
-  const accounts = new AccountRepository(db);
-  const guard = new LoginGuard(db, { maxFailures: auth.loginMaxFailures, lockMinutes: auth.loginLockMinutes });
-  const attempts = new AttemptWindow(auth.loginAttemptsPerMinute);
+  const { accountRepository: accounts, casTickets: tickets, loginGuard: guard } = app;
   const registry = new ServiceRegistry(auth.casServices);
+  // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
+  const loginAttempts = app.createRateLimit({ max: auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
   const casBase = (request: FastifyRequest) => `${portalBase(request)}/cas`;
   const secure = (request: FastifyRequest) => request.protocol === 'https';
 
-  // Housekeeping: expired TGTs and their tickets, every 10 minutes (no timer keeps the process alive).
-  const purge = setInterval(
-    () => void tickets.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'ticket purge failed')),
-    600_000,
-  );
-  purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
-
-  function html(reply: FastifyReply, status: number, body: string) {
-    return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  function html(reply: FastifyReply, status: number, body: string): string {
+    reply.code(status).type('text/html; charset=utf-8');
+    return body;
   }
 
-  /** After login: 303 to the service with its ticket, never cached (CAS 3.0 §2.2.4). */
+  /** After login: 303 to the service with its ticket (CAS 3.0 §2.2.4). */
   function redirectWithTicket(reply: FastifyReply, service: string, ticket: string) {
     const url = new URL(service);
     url.searchParams.append('ticket', ticket);
-    return reply.code(303).header('cache-control', 'no-store').header('location', url.toString()).send();
+    return reply.redirect(url.toString(), 303);
+  }
+
+  function unregisteredService(request: FastifyRequest, reply: FastifyReply) {
+    return html(
+      reply,
+      403,
+      messagePage(casBase(request), '未授权的服务', '该应用未在统一身份认证中注册，不能使用此处登录。', [
+        { href: `${portalBase(request)}/`, label: '返回门户首页' },
+      ]),
+    );
   }
 
   function executionToken(request: FastifyRequest, reply: FastifyReply): string {
@@ -111,28 +130,20 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   }
 
-  app.get('/assets/login.css', { schema: { hide: true } }, (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(LOGIN_CSS),
-  );
-  app.get('/assets/logo.svg', { schema: { hide: true } }, (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=3600').type('image/svg+xml').send(LOGO_SVG),
-  );
+  const asset = (type: string, body: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'public, max-age=3600').type(type);
+    return body;
+  };
+  app.get('/assets/login.css', { schema: { hide: true, response: { 200: Type.String() } } }, asset('text/css; charset=utf-8', LOGIN_CSS));
+  app.get('/assets/logo.svg', { schema: { hide: true, response: { 200: Type.String() } } }, asset('image/svg+xml', LOGO_SVG));
 
   app.get(
     '/login',
-    { schema: { tags: ['cas'], summary: 'CAS 登录页（SSO、renew、gateway）', querystring: LoginQuery } },
+    { schema: { tags: ['cas'], summary: 'CAS 登录页（SSO、renew、gateway）', querystring: LoginQuery, response: PageAnswers } },
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew);
-      if (service !== undefined && !registry.isRegistered(service, portalBase(request))) {
-        return html(
-          reply,
-          403,
-          messagePage(casBase(request), '未授权的服务', '该应用未在统一身份认证中注册，不能使用此处登录。', [
-            { href: `${portalBase(request)}/`, label: '返回门户首页' },
-          ]),
-        );
-      }
+      if (service !== undefined && !registry.isRegistered(service, portalBase(request))) return unregisteredService(request, reply);
       const tgt = await tickets.liveTgt(request.cookies[TGC]);
       if (tgt && !renew) {
         if (service) return redirectWithTicket(reply, service, await tickets.issueServiceTicket(tgt.id, service, false));
@@ -147,16 +158,17 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       // CAS 3.0 §2.1.1: gateway without an SSO session goes back to the service without a ticket; renew wins over gateway.
-      if (service && isTrue(request.query.gateway) && !renew) {
-        return reply.code(303).header('cache-control', 'no-store').header('location', service).send();
-      }
+      if (service && isTrue(request.query.gateway) && !renew) return reply.redirect(service, 303);
       return renderLogin(request, reply, 200, { service, renew });
     },
   );
 
   app.post(
     '/login',
-    { config: { csrf: false }, schema: { tags: ['cas'], summary: 'CAS 登录（提交账号密码）', querystring: LoginQuery, body: LoginBody } },
+    {
+      config: { csrf: false },
+      schema: { tags: ['cas'], summary: 'CAS 登录（提交账号密码）', querystring: LoginQuery, body: LoginBody, response: PageAnswers },
+    },
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew) || isTrue(request.body.renew);
@@ -164,21 +176,16 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const password = request.body.password ?? '';
       const page = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, username: login, error });
 
-      if (service !== undefined && !registry.isRegistered(service, portalBase(request))) {
-        return html(
-          reply,
-          403,
-          messagePage(casBase(request), '未授权的服务', '该应用未在统一身份认证中注册，不能使用此处登录。', [
-            { href: `${portalBase(request)}/`, label: '返回门户首页' },
-          ]),
-        );
-      }
+      if (service !== undefined && !registry.isRegistered(service, portalBase(request))) return unregisteredService(request, reply);
       const expected = request.cookies[EXECUTION];
       if (!expected || !request.body.execution || !sameToken(expected, request.body.execution)) {
         return page(400, '登录页面已过期，请重新输入账号和密码');
       }
-      const wait = attempts.hit(request.ip);
-      if (wait > 0) return page(429, `登录尝试过于频繁，请 ${wait} 秒后再试`);
+      const attempt = await loginAttempts(request);
+      if (!attempt.isAllowed && attempt.isExceeded) {
+        reply.header('retry-after', attempt.ttlInSeconds);
+        return page(429, `登录尝试过于频繁，请 ${attempt.ttlInSeconds} 秒后再试`);
+      }
       if (!login) return page(400, '请输入用户名或手机号');
       if (!password) return page(400, '请输入密码');
 
@@ -190,7 +197,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const valid = await verifyPassword(account?.password_hash, password);
       if (!account || !valid) {
         const left = await guard.recordFailure(key);
-        await recordAudit(db, request.log, {
+        await app.auditRepository.record(request.log, {
           accountId: account?.id ?? null,
           username: login,
           enterpriseId: null,
@@ -211,7 +218,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const tgt = await tickets.createTgt(account.id);
       reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
       const profile = await accounts.profile(account.id);
-      await recordAudit(db, request.log, {
+      await app.auditRepository.record(request.log, {
         accountId: account.id,
         username: account.username,
         enterpriseId: profile?.enterpriseId ?? null,
@@ -231,37 +238,39 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/logout', { schema: { tags: ['cas'], summary: 'CAS 退出（单点登出）', querystring: LogoutQuery } }, async (request, reply) => {
-    const tgt = request.cookies[TGC];
-    if (tgt?.startsWith('TGT-')) {
-      const row = await db.selectFrom('cas_tgt').select('account_id').where('id', '=', tgt).executeTakeFirst();
-      await sendSingleLogout(await tickets.destroyTgt(tgt), request.log);
-      if (row) {
-        const profile = await accounts.profile(row.account_id);
-        await recordAudit(db, request.log, {
-          accountId: row.account_id,
-          username: profile?.username ?? '',
-          enterpriseId: profile?.enterpriseId ?? null,
-          action: 'logout',
-          ip: request.ip,
-          outcome: 'success',
-        });
+  app.get(
+    '/logout',
+    { schema: { tags: ['cas'], summary: 'CAS 退出（单点登出）', querystring: LogoutQuery, response: PageAnswers } },
+    async (request, reply) => {
+      const tgt = request.cookies[TGC];
+      if (tgt?.startsWith('TGT-')) {
+        const accountId = await tickets.accountOfTgt(tgt);
+        await sendSingleLogout(await tickets.destroyTgt(tgt), request.log);
+        if (accountId !== undefined) {
+          const profile = await accounts.profile(accountId);
+          await app.auditRepository.record(request.log, {
+            accountId,
+            username: profile?.username ?? '',
+            enterpriseId: profile?.enterpriseId ?? null,
+            action: 'logout',
+            ip: request.ip,
+            outcome: 'success',
+          });
+        }
       }
-    }
-    reply.clearCookie(TGC, { path: '/cas' });
-    const { service } = request.query;
-    // Only registered services get the redirect (no open redirect).
-    if (registry.isRegistered(service, portalBase(request))) {
-      return reply.code(303).header('cache-control', 'no-store').header('location', service).send();
-    }
-    return html(
-      reply,
-      200,
-      messagePage(casBase(request), '您已安全退出', '统一身份认证会话已结束，所有应用均已退出。', [
-        { href: `${portalBase(request)}/`, label: '返回门户首页' },
-      ]),
-    );
-  });
+      reply.clearCookie(TGC, { path: '/cas' });
+      const { service } = request.query;
+      // Only registered services get the redirect (no open redirect).
+      if (registry.isRegistered(service, portalBase(request))) return reply.redirect(service, 303);
+      return html(
+        reply,
+        200,
+        messagePage(casBase(request), '您已安全退出', '统一身份认证会话已结束，所有应用均已退出。', [
+          { href: `${portalBase(request)}/`, label: '返回门户首页' },
+        ]),
+      );
+    },
+  );
 
   /** Validates a service ticket; answers the account or a CAS failure code. */
   async function validate(q: {
@@ -301,43 +310,47 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
   }
 
-  app.get('/validate', { schema: { tags: ['cas'], summary: 'CAS 1.0 票据校验', querystring: ValidateQuery } }, async (request, reply) => {
-    const result = await validate(request.query);
-    const who = result.ok ? await attributesOf(result.accountId) : undefined;
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/plain; charset=utf-8')
-      .send(who ? `yes\n${who.user}\n` : 'no\n');
-  });
-
-  const serviceValidate =
-    (withAttributes: boolean) =>
-    async (
-      request: FastifyRequest<{ Querystring: { service?: string; ticket?: string; renew?: string; pgtUrl?: string; format?: string } }>,
-      reply: FastifyReply,
-    ) => {
-      const format = (request.query.format ?? 'XML').toUpperCase();
-      const send = (body: { xml: string; json: unknown }) =>
-        format === 'JSON'
-          ? reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(body.json))
-          : reply.header('cache-control', 'no-store').type('application/xml; charset=utf-8').send(body.xml);
-      const fail = (code: CasFailureCode, description: string) =>
-        send({ xml: failureXml(code, description), json: failureJson(code, description) });
-      if (format !== 'XML' && format !== 'JSON')
-        return fail('INVALID_REQUEST', `format ${request.query.format ?? ''} 不受支持（XML 或 JSON）`);
+  app.get(
+    '/validate',
+    {
+      schema: {
+        tags: ['cas'],
+        summary: 'CAS 1.0 票据校验',
+        querystring: ValidateQuery,
+        response: { 200: Type.String({ description: 'text/plain：yes 与账号两行，或 no' }), ...errorResponses },
+      },
+    },
+    async (request) => {
       const result = await validate(request.query);
-      if (!result.ok) return fail(result.code, result.description);
-      const who = await attributesOf(result.accountId);
-      if (!who) return fail('INVALID_TICKET', '账号不可用');
-      const attributes = withAttributes ? { ...who.attributes, isFromNewLogin: String(result.fromLogin) } : undefined;
-      return send({ xml: successXml(who.user, attributes), json: successJson(who.user, attributes) });
-    };
+      const who = result.ok ? await attributesOf(result.accountId) : undefined;
+      return who ? `yes\n${who.user}\n` : 'no\n';
+    },
+  );
 
-  const validateSchema = (summary: string) => ({ schema: { tags: ['cas'], summary, querystring: ValidateQuery } });
-  app.get('/serviceValidate', validateSchema('CAS 2.0 票据校验'), serviceValidate(false));
-  app.get('/proxyValidate', validateSchema('CAS 2.0 票据校验（代理）'), serviceValidate(false));
-  app.get('/p3/serviceValidate', validateSchema('CAS 3.0 票据校验（含属性）'), serviceValidate(true));
-  app.get('/p3/proxyValidate', validateSchema('CAS 3.0 票据校验（代理，含属性）'), serviceValidate(true));
+  for (const [path, summary, withAttributes] of [
+    ['/serviceValidate', 'CAS 2.0 票据校验', false],
+    ['/proxyValidate', 'CAS 2.0 票据校验（代理）', false],
+    ['/p3/serviceValidate', 'CAS 3.0 票据校验（含属性）', true],
+    ['/p3/proxyValidate', 'CAS 3.0 票据校验（代理，含属性）', true],
+  ] as const) {
+    app.get(
+      path,
+      { schema: { tags: ['cas'], summary, querystring: ValidateQuery, response: { 200: ValidationAnswer, ...errorResponses } } },
+      async (request, reply) => {
+        const format = (request.query.format ?? 'XML').toUpperCase();
+        const json = format === 'JSON';
+        if (!json) reply.type('application/xml; charset=utf-8');
+        const fail = (code: CasFailureCode, description: string) => (json ? failureJson(code, description) : failureXml(code, description));
+        if (format !== 'XML' && !json) return fail('INVALID_REQUEST', `format ${request.query.format ?? ''} 不受支持（XML 或 JSON）`);
+        const result = await validate(request.query);
+        if (!result.ok) return fail(result.code, result.description);
+        const who = await attributesOf(result.accountId);
+        if (!who) return fail('INVALID_TICKET', '账号不可用');
+        const attributes = withAttributes ? { ...who.attributes, isFromNewLogin: String(result.fromLogin) } : undefined;
+        return json ? successJson(who.user, attributes) : successXml(who.user, attributes);
+      },
+    );
+  }
 };
 
 export default casRoutes;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
@@ -94,10 +95,20 @@ export class TicketStore {
     });
   }
 
-  /** Ends every TGT of an account except `keep` (after a password change); answers the ended ones' tickets. */
-  async destroyAccountTgts(accountId: number, keep: string | undefined): Promise<{ id: string; service: string }[]> {
+  /** The account a TGT (live or not) belongs to. */
+  async accountOfTgt(id: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('cas_tgt').select('account_id').where('id', '=', id).executeTakeFirst();
+    return row?.account_id;
+  }
+
+  /**
+   * Ends every TGT of an account except the one that issued `keepServiceTicket` (after a password
+   * change); answers the ended ones' tickets.
+   */
+  async destroyAccountTgts(accountId: number, keepServiceTicket: string): Promise<{ id: string; service: string }[]> {
+    const keep = await this.db.selectFrom('cas_st').select('tgt_id').where('id', '=', keepServiceTicket).executeTakeFirst();
     let query = this.db.selectFrom('cas_tgt').select('id').where('account_id', '=', accountId);
-    if (keep) query = query.where('id', '!=', keep);
+    if (keep) query = query.where('id', '!=', keep.tgt_id);
     const tgts = await query.execute();
     const tickets: { id: string; service: string }[] = [];
     for (const tgt of tgts) tickets.push(...(await this.destroyTgt(tgt.id)));
@@ -114,3 +125,23 @@ export class TicketStore {
       .execute();
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    casTickets: TicketStore;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('casTickets', new TicketStore(app.database.db, app.config.auth));
+    // Housekeeping: expired TGTs and their tickets, every 10 minutes (no timer keeps the process alive).
+    const purge = setInterval(
+      () => void app.casTickets.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'ticket purge failed')),
+      600_000,
+    );
+    purge.unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+  },
+  { name: 'cas-tickets' },
+);

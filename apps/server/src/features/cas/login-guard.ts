@@ -1,9 +1,10 @@
+import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 export interface LockPolicy {
-  maxFailures: number;
-  lockMinutes: number;
+  loginMaxFailures: number;
+  loginLockMinutes: number;
 }
 
 /**
@@ -32,13 +33,13 @@ export class LoginGuard {
       const previous = row && !(row.locked_until && row.locked_until <= now.toISOString()) ? row.failures : 0;
       const failures = previous + 1;
       const lockedUntil =
-        failures >= this.policy.maxFailures ? new Date(now.getTime() + this.policy.lockMinutes * 60_000).toISOString() : null;
+        failures >= this.policy.loginMaxFailures ? new Date(now.getTime() + this.policy.loginLockMinutes * 60_000).toISOString() : null;
       await trx
         .insertInto('login_failure')
         .values({ username: key, failures, last_failed_at: now.toISOString(), locked_until: lockedUntil })
         .onConflict((oc) => oc.column('username').doUpdateSet({ failures, last_failed_at: now.toISOString(), locked_until: lockedUntil }))
         .execute();
-      return Math.max(0, this.policy.maxFailures - failures);
+      return Math.max(0, this.policy.loginMaxFailures - failures);
     });
   }
 
@@ -47,26 +48,15 @@ export class LoginGuard {
   }
 }
 
-/** Per-client-IP attempt window for the login form (in memory: a burst limiter in front of the lock). */
-export class AttemptWindow {
-  private readonly hits = new Map<string, number[]>();
-
-  constructor(
-    private readonly perMinute: number,
-    private readonly maxKeys = 10_000,
-  ) {}
-
-  /** Records an attempt; answers the seconds to wait, or 0 when allowed. */
-  hit(key: string, now = Date.now()): number {
-    const recent = (this.hits.get(key) ?? []).filter((t) => t > now - 60_000);
-    if (recent.length >= this.perMinute) {
-      this.hits.set(key, recent);
-      return Math.max(1, Math.ceil((recent[0]! + 60_000 - now) / 1000));
-    }
-    recent.push(now);
-    this.hits.delete(key);
-    this.hits.set(key, recent);
-    if (this.hits.size > this.maxKeys) this.hits.delete(this.hits.keys().next().value!);
-    return 0;
+declare module 'fastify' {
+  interface FastifyInstance {
+    loginGuard: LoginGuard;
   }
 }
+
+export default fp(
+  async (app) => {
+    app.decorate('loginGuard', new LoginGuard(app.database.db, app.config.auth));
+  },
+  { name: 'login-guard' },
+);

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
 
 export const TOKEN_TYPE = 'Bearer';
 
@@ -51,3 +52,16 @@ export class AccessTokens {
     return createHmac('sha256', this.key).update(payload).digest('base64url');
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tokens: AccessTokens;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('tokens', new AccessTokens(await app.systemRepository.sharedKey('access-token-hmac'), app.config.auth.tokenMinutes));
+  },
+  { name: 'access-tokens', dependencies: ['system-repository'] },
+);

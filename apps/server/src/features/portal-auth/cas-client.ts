@@ -40,3 +40,8 @@ export async function validateServiceTicket(
     description: typeof failure?.description === 'string' ? failure.description : '认证服务的应答无法识别',
   };
 }
+
+/** The service ticket named by a single-logout message (CAS 3.0 §2.3.3: `SessionIndex`), if it is one. */
+export function sessionIndexOf(logoutRequest: string): string | undefined {
+  return /<samlp:SessionIndex>\s*(ST-[A-Za-z0-9-]+)\s*<\/samlp:SessionIndex>/.exec(logoutRequest)?.[1];
+}

@@ -1,23 +1,19 @@
-import { privateDecrypt, constants as cryptoConstants } from 'node:crypto';
+import { generateKeyPairSync, privateDecrypt, constants as cryptoConstants } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
-import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
-import { passwordTransportKeys } from '../accounts/secrets.js';
-import { recordAudit } from '../audit/audit-log.js';
-import { sessionIndexOf } from '../cas/cas-responses.js';
-import { TicketStore } from '../cas/cas-tickets.js';
 import { sendSingleLogout } from '../cas/single-logout.js';
 import { TOKEN_TYPE } from './access-tokens.js';
-import { validateServiceTicket } from './cas-client.js';
+import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
 import { SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
 
@@ -91,7 +87,6 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
   acceptFormBodies(app);
   const { auth } = app.config;
-  const db = app.database.db;
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
 
   /** Where tickets are validated: the configured CAS, or the embedded one over loopback. */
@@ -109,27 +104,35 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     secure: request.protocol === 'https',
   });
 
-  function silentPage(reply: FastifyReply, loggedIn: boolean) {
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(
-        `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>SSO</title></head><body data-logged-in="${loggedIn ? '1' : '0'}"><script src="/web/portal/cas/silent.js"></script></body></html>`,
-      );
+  // The callback's pages depend on the caller: they keep the default `private, no-store`.
+  function silentPage(reply: FastifyReply, loggedIn: boolean): string {
+    reply.type('text/html; charset=utf-8');
+    return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>SSO</title></head><body data-logged-in="${loggedIn ? '1' : '0'}"><script src="/web/portal/cas/silent.js"></script></body></html>`;
   }
 
-  function failurePage(reply: FastifyReply, request: FastifyRequest, description: string) {
+  function failurePage(reply: FastifyReply, request: FastifyRequest, description: string): string {
     const login = new URL(`${portalBase(request)}/`);
-    return reply
-      .code(401)
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(
-        `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>登录失败 - Engineering e+</title>` +
-          `<link rel="stylesheet" href="/cas/assets/login.css"></head><body><main class="cas"><section class="cas-card" style="border-radius:16px">` +
-          `<h1>登录验证失败</h1><p class="cas-card__text">${escapeHtml(description)}，请重新登录。</p>` +
-          `<div class="cas-links cas-links--buttons"><a class="cas-button" href="${escapeHtml(login.toString())}">返回门户首页</a></div></section></main></body></html>`,
-      );
+    reply.code(401).type('text/html; charset=utf-8');
+    return (
+      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>登录失败 - Engineering e+</title>` +
+      `<link rel="stylesheet" href="/cas/assets/login.css"></head><body><main class="cas"><section class="cas-card" style="border-radius:16px">` +
+      `<h1>登录验证失败</h1><p class="cas-card__text">${escapeHtml(description)}，请重新登录。</p>` +
+      `<div class="cas-links cas-links--buttons"><a class="cas-button" href="${escapeHtml(login.toString())}">返回门户首页</a></div></section></main></body></html>`
+    );
+  }
+
+  /** The password-transport key pair, generated once for all instances (spec section 5, "Change password"). */
+  async function transportKeys(): Promise<{ publicKey: string; privateKey: string }> {
+    const value = await app.systemRepository.sharedSecret('password-transport-rsa', () => {
+      const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+        modulusLength: 2048,
+        publicKeyEncoding: { type: 'spki', format: 'der' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      });
+      // The browser imports the SPKI DER (base64) for RSA-OAEP SHA-256; the PKCS#8 PEM never leaves the server.
+      return JSON.stringify({ publicKey: publicKey.toString('base64'), privateKey });
+    });
+    return JSON.parse(value) as { publicKey: string; privateKey: string };
   }
 
   app.get(
@@ -143,6 +146,8 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ticket: Type.Optional(Type.String({ maxLength: 300 })),
           mode: Type.Optional(Type.Literal('silent')),
         }),
+        // 303 back to the target; HTML in silent mode and when the ticket is refused.
+        response: { 200: Type.String({ description: 'text/html' }), ...errorResponses, '4xx': Type.Union([Type.String(), ErrorEnvelope]) },
       },
     },
     async (request, reply) => {
@@ -151,21 +156,21 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const target = safeTarget(request.query.target, base);
       const { ticket } = request.query;
       // gateway=true without an SSO session comes back without a ticket: browse on as a visitor.
-      if (!ticket) return silent ? silentPage(reply, false) : reply.code(303).header('location', target).send();
+      if (!ticket) return silent ? silentPage(reply, false) : reply.redirect(target, 303);
 
       const validation = await validateServiceTicket(casServerUrl(), serviceUrl(base, request.url), ticket);
       if (!validation.ok) {
         request.log.warn({ cas: validation.code }, 'service ticket rejected');
         return silent ? silentPage(reply, false) : failurePage(reply, request, validation.description);
       }
-      const account = await db.selectFrom('account').select(['id', 'status']).where('username', '=', validation.user).executeTakeFirst();
+      const account = await app.accountRepository.findByUsername(validation.user);
       if (!account || account.status !== 'active') {
         return silent ? silentPage(reply, false) : failurePage(reply, request, '该账号未在门户开通或已停用');
       }
       await app.sessions.close(request.cookies[SESSION_COOKIE]);
       const session = await app.sessions.open(account.id, ticket);
       reply.setCookie(SESSION_COOKIE, session, cookieOptions(request));
-      return silent ? silentPage(reply, true) : reply.code(303).header('cache-control', 'no-store').header('location', target).send();
+      return silent ? silentPage(reply, true) : reply.redirect(target, 303);
     },
   );
 
@@ -178,20 +183,22 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['portal-auth'],
         summary: 'CAS 单点登出通知',
         body: Type.Object({ logoutRequest: Type.String({ maxLength: 10_000 }) }),
+        response: { 200: Type.String({ description: 'text/plain: ok' }), ...errorResponses },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const serviceTicket = sessionIndexOf(request.body.logoutRequest);
       if (!serviceTicket) throw new BadRequestError('单点登出请求格式不正确');
       const closed = await app.sessions.closeByServiceTicket(serviceTicket);
       request.log.info({ closed }, 'single logout');
-      return reply.code(200).type('text/plain; charset=utf-8').send('ok');
+      return 'ok';
     },
   );
 
-  app.get('/web/portal/cas/silent.js', { schema: { hide: true } }, (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(SILENT_SCRIPT),
-  );
+  app.get('/web/portal/cas/silent.js', { schema: { hide: true, response: { 200: Type.String() } } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8');
+    return SILENT_SCRIPT;
+  });
 
   app.get(
     '/web/portal/menu/list',
@@ -202,13 +209,12 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(MenuEntry), ...errorResponses },
       },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+    async (request) => {
       const session = await app.sessions.fromCookie(request.cookies[SESSION_COOKIE]);
-      const profile = session && (await app.accounts.profile(session.accountId));
+      const profile = session && (await app.accountRepository.profile(session.accountId));
       if (!session || !profile) return ok([]);
       return ok({
-        routers: await app.accounts.routers(profile.authorities),
+        routers: await app.accountRepository.routers(profile.authorities),
         user: portalUser(profile),
         token: {
           token_type: TOKEN_TYPE,
@@ -229,7 +235,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AppMenu), ...errorResponses },
       },
     },
-    async () => ok(await app.accounts.appMenus()),
+    async () => ok(await app.accountRepository.appMenus()),
   );
 
   /** CORS for the token endpoint: registered origins only, with credentials. */
@@ -246,9 +252,10 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('vary', 'Origin');
   }
 
-  app.options('/web/portal/oauth/token', { schema: { hide: true } }, (request, reply) => {
+  app.options('/web/portal/oauth/token', { schema: { hide: true, response: { 204: Type.Null() } } }, async (request, reply) => {
     allowOrigin(request, reply);
-    return reply.code(204).send();
+    reply.code(204);
+    return null;
   });
 
   app.get(
@@ -262,7 +269,6 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       allowOrigin(request, reply);
-      reply.header('cache-control', 'no-store');
       const session = await app.sessions.fromCookie(request.cookies[SESSION_COOKIE]);
       if (!session) throw new UnauthorizedError('登录已失效，请重新登录');
       return ok({
@@ -282,7 +288,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Object({ algorithm: Type.String(), publicKey: Type.String() })), ...errorResponses },
       },
     },
-    async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: (await passwordTransportKeys(db)).publicKey }),
+    async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: (await transportKeys()).publicKey }),
   );
 
   app.put(
@@ -299,7 +305,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
-      const { privateKey } = await passwordTransportKeys(db);
+      const { privateKey } = await transportKeys();
       const decrypt = (value: string): string => {
         try {
           return privateDecrypt(
@@ -322,36 +328,17 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (confirmPassword !== newPassword) throw new BadRequestError('两次输入密码不一致');
 
       const audit = (outcome: 'success' | 'failure', detail: string) =>
-        recordAudit(db, request.log, {
-          accountId: principal.accountId,
-          username: principal.profile.username,
-          enterpriseId: principal.profile.enterpriseId,
-          action: 'password-change',
-          ip: request.ip,
-          outcome,
-          detail,
-        });
-      const account = await db
-        .selectFrom('account')
-        .select('password_hash')
-        .where('id', '=', principal.accountId)
-        .executeTakeFirstOrThrow();
-      if (!(await verifyPassword(account.password_hash, oldPassword))) {
+        app.auditRepository.recordRequest(request, 'password-change', '', outcome, detail);
+      if (!(await verifyPassword(await app.accountRepository.passwordHash(principal.accountId), oldPassword))) {
         await audit('failure', '原密码错误');
         throw new BadRequestError('原密码错误');
       }
       if (newPassword === oldPassword) throw new BadRequestError('新密码不能与原密码相同');
-      const passwordHash = await hashPassword(newPassword);
-      await db
-        .updateTable('account')
-        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
-        .where('id', '=', principal.accountId)
-        .execute();
+      await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword));
       // Every other login of this account ends: its portal sessions, and with the embedded CAS its other SSO sessions.
       await app.sessions.closeOthers(principal.accountId, principal.sessionKey);
       if (auth.casEmbedded) {
-        const own = await db.selectFrom('cas_st').select('tgt_id').where('id', '=', principal.serviceTicket).executeTakeFirst();
-        await sendSingleLogout(await new TicketStore(db, auth).destroyAccountTgts(principal.accountId, own?.tgt_id), request.log);
+        await sendSingleLogout(await app.casTickets.destroyAccountTgts(principal.accountId, principal.serviceTicket), request.log);
       }
       await audit('success', '');
       return ok([], '密码修改成功');

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
@@ -72,3 +73,23 @@ export class PortalSessions {
     await this.db.deleteFrom('portal_session').where('expires_at', '<=', now.toISOString()).execute();
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: PortalSessions;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('sessions', new PortalSessions(app.database.db, app.config.auth.sessionHours));
+    // Housekeeping every 10 minutes (no timer keeps the process alive).
+    const purge = setInterval(
+      () => void app.sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed')),
+      600_000,
+    );
+    purge.unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+  },
+  { name: 'portal-sessions' },
+);

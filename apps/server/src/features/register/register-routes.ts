@@ -1,23 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  EMAIL_PATTERN,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  REGISTER_PHONE_PATTERN,
-  RegisterMessage,
-  Role,
-  SMS_PHONE_PATTERN,
-} from '@portal/shared';
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, REGISTER_PHONE_PATTERN, RegisterMessage, SMS_PHONE_PATTERN } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
-import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { hashPassword } from '../accounts/passwords.js';
-import { randomKey, sharedSecret } from '../accounts/secrets.js';
-import { isUniqueViolation } from '../../lib/db-errors.js';
-import { recordAudit } from '../audit/audit-log.js';
 import { LogSmsSender } from '../sms/log-sms-sender.js';
 import type { SmsSender } from '../sms/sms-sender.js';
-import { SmsCodes } from './sms-codes.js';
 
 /** Mainland mobile numbers: spaces, dashes and a leading +86 / 0086 are stripped (protocols.md). */
 export function normalisePhone(raw: string): string {
@@ -73,9 +61,7 @@ export interface RegisterRoutesOptions {
 
 /** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7). */
 const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, { sender }) => {
-  const db = app.database.db;
-  const key = Buffer.from(await sharedSecret(db, 'sms-code-hmac', randomKey), 'base64');
-  const codes = new SmsCodes(db, app.database.dialect, key, app.config.auth.smsIpDailyLimit);
+  const codes = app.smsCodes;
 
   app.post(
     '/web-api/register/v1/sms',
@@ -117,57 +103,10 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     async (request) => {
       const input = validateRegistration(request.body);
       const codeId = await codes.check('register', input.phone, input.smsCode);
-      const passwordHash = await hashPassword(input.password);
-      const now = new Date().toISOString();
-      let created: { accountId: number; enterpriseId: number | null };
-      try {
-        created = await db.transaction().execute(async (trx) => {
-          if (await trx.selectFrom('account').select('id').where('username', '=', input.username).executeTakeFirst()) {
-            throw new ConflictError('用户名已存在');
-          }
-          if (await trx.selectFrom('account').select('id').where('phone', '=', input.phone).executeTakeFirst()) {
-            throw new ConflictError('该手机号已注册，请直接登录');
-          }
-          let enterpriseId: number | null = null;
-          if (input.enterpriseName) {
-            if (await trx.selectFrom('enterprise').select('id').where('name', '=', input.enterpriseName).executeTakeFirst()) {
-              throw new ConflictError('该企业已注册，请联系企业管理员为您开通账号');
-            }
-            const row = await trx
-              .insertInto('enterprise')
-              .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            enterpriseId = row.id;
-          }
-          await SmsCodes.consume(trx, codeId);
-          const account = await trx
-            .insertInto('account')
-            .values({
-              username: input.username,
-              name: input.username,
-              phone: input.phone,
-              email: input.email,
-              number: '',
-              password_hash: passwordHash,
-              enterprise_id: enterpriseId,
-              status: 'active',
-              created_at: now,
-              updated_at: now,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          // Whoever registers an enterprise administers it (pending certification); others start as staff.
-          const roleCode = enterpriseId === null ? Role.EnterpriseStaff : Role.EnterpriseAdmin;
-          const role = await trx.selectFrom('role').select('id').where('code', '=', roleCode).executeTakeFirst();
-          if (role) await trx.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
-          return { accountId: account.id, enterpriseId };
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError('用户名或手机号已注册');
-        throw err;
-      }
-      await recordAudit(db, request.log, {
+      const created = await app.accountRepository.register({ ...input, passwordHash: await hashPassword(input.password) }, (trx) =>
+        codes.consume(trx, codeId),
+      );
+      await app.auditRepository.record(request.log, {
         accountId: created.accountId,
         username: input.username,
         enterpriseId: created.enterpriseId,

@@ -1,4 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
@@ -144,7 +145,7 @@ export class SmsCodes {
   }
 
   /** Spends a checked code inside the caller's transaction; a code already spent refuses the work. */
-  static async consume(trx: Kysely<Database>, id: number, now = new Date()): Promise<void> {
+  async consume(trx: Kysely<Database>, id: number, now = new Date()): Promise<void> {
     const spent = await trx
       .updateTable('sms_code')
       .set({ consumed_at: now.toISOString() })
@@ -154,3 +155,17 @@ export class SmsCodes {
     if (!spent.numUpdatedRows) throw new AppError('验证码已失效，请重新获取', 400);
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    smsCodes: SmsCodes;
+  }
+}
+
+export default fp(
+  async (app) => {
+    const key = await app.systemRepository.sharedKey('sms-code-hmac');
+    app.decorate('smsCodes', new SmsCodes(app.database.db, app.database.dialect, key, app.config.auth.smsIpDailyLimit));
+  },
+  { name: 'sms-codes', dependencies: ['system-repository'] },
+);

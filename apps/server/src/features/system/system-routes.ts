@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RUNTIME_CONFIG_GLOBAL, encodeRuntimeConfig } from '@portal/shared';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { resolveRuntimeConfig } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
@@ -25,7 +24,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async () => {
       try {
-        await sql`select 1`.execute(app.database.db);
+        await app.systemRepository.ping();
       } catch (err) {
         app.log.error({ err }, 'health check: database unreachable');
         throw new AppError('数据库不可用', 503);
@@ -45,8 +44,8 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const encoded = encodeRuntimeConfig(resolveRuntimeConfig(app.config, requestOrigin(request)));
-      // The value is per deployment (and per Host when PUBLIC_URL is unset): never cache it.
-      reply.header('cache-control', 'no-store').type('application/javascript; charset=utf-8');
+      // The value is per deployment (and per Host when PUBLIC_URL is unset): left `private, no-store`.
+      reply.type('application/javascript; charset=utf-8');
       return `window.${RUNTIME_CONFIG_GLOBAL}=function(){return ${JSON.stringify(encoded)};};\n`;
     },
   );

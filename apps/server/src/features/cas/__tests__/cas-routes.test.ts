@@ -30,7 +30,7 @@ describe.each(testDialects())('embedded CAS 3.0 server on %s', (dialect) => {
     const browser = new TestBrowser(base);
     const page = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
     expect(page.status).toBe(200);
-    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('cache-control')).toBe('private, no-store');
     expect(page.text).toContain('账号登录');
     expect(page.text).toContain('placeholder="请输入用户名或手机号"');
     expect(page.text).toMatch(/name="execution" value="[a-f0-9]{32}"/);
@@ -49,7 +49,7 @@ describe.each(testDialects())('embedded CAS 3.0 server on %s', (dialect) => {
   it('logs in by username or phone, sets the TGC and redirects with a service ticket (303, no-store)', async () => {
     const { browser, hop } = await loginTicket();
     expect(hop?.status).toBe(303);
-    expect(hop?.headers.get('cache-control')).toBe('no-store');
+    expect(hop?.headers.get('cache-control')).toBe('private, no-store');
     expect(hop?.location).toMatch(new RegExp(`^${base}/demo-app/login\\?from=%2Fnews&ticket=ST-[A-Za-z0-9-]+$`));
     expect(browser.cookies.get('TGC')).toMatchObject({ path: '/cas', httpOnly: true, sameSite: 'Lax' });
     const byPhone = new TestBrowser(base);
@@ -83,7 +83,8 @@ describe.each(testDialects())('embedded CAS 3.0 server on %s', (dialect) => {
     expect(cas2.text).toContain('<cas:user>admin</cas:user>');
     expect(cas2.text).not.toContain('cas:attributes');
     const other = await loginTicket();
-    expect((await validate('validate', { service, ticket: other.ticket })).text).toBe('yes\nadmin\n');
+    const cas1 = await validate('validate', { service, ticket: other.ticket });
+    expect([cas1.type, cas1.text]).toEqual(['text/plain; charset=utf-8', 'yes\nadmin\n']);
     expect((await validate('validate', { service, ticket: other.ticket })).text).toBe('no\n');
   });
 
@@ -189,5 +190,42 @@ describe.each(testDialects())('embedded CAS 3.0 server on %s', (dialect) => {
     // Unknown accounts get the same answer as wrong passwords.
     const unknown = await browser.casLogin('nobody', 'whatever');
     expect(unknown[0]?.text).toContain('用户名或密码错误');
+  });
+});
+
+describe.each(testDialects())('login burst window per client IP on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { LOGIN_ATTEMPTS_PER_MINUTE: '2' });
+  });
+  afterAll(() => t.close());
+
+  const execution = 'a'.repeat(32);
+  const post = (ip: string, username = 'staff') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/cas/login',
+      remoteAddress: ip,
+      cookies: { CASEXEC: execution },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ username, password: 'wrong-password', execution }).toString(),
+    });
+
+  it('answers the login page with 429 and the seconds to wait once an IP exceeds its attempts a minute', async () => {
+    expect((await post('10.9.0.1')).statusCode).toBe(401);
+    expect((await post('10.9.0.1', 'admin')).statusCode).toBe(401);
+    const refused = await post('10.9.0.1', 'operator');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(refused.headers['cache-control']).toBe('private, no-store');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toMatch(/登录尝试过于频繁，请 (60|59) 秒后再试/);
+    expect(refused.body).toContain('账号登录');
+    expect(refused.body).toContain('value="operator"');
+    // The refused attempt never reached the password check: no failure recorded for that account.
+    const failures = await t.database.db.selectFrom('login_failure').select('username').where('username', '=', 'operator').execute();
+    expect(failures).toEqual([]);
+    // Another client is not affected.
+    expect((await post('10.9.0.2')).statusCode).toBe(401);
   });
 });

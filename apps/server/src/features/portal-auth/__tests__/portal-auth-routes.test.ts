@@ -84,6 +84,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     const browser = new TestBrowser(base);
     const res = await browser.json('/web/portal/menu/list');
     expect(res.body).toEqual({ code: 20200, msg: '操作成功', data: [] });
+    expect((await browser.fetch('/web/portal/menu/list')).headers.get('cache-control')).toBe('private, no-store');
     const apps = await browser.json<{ data: { title: string }[] }>('/web/portal/app/menus');
     expect(apps.body.data.map((a) => a.title)).toEqual(['工作台', '内容管理', '标识管理', '操作日志']);
   });
@@ -93,6 +94,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(hops.slice(0, 2).map((h) => h.status)).toEqual([303, 303]);
     expect(hops[1]?.location).toBe('/news/detail?id=abc');
     expect(browser.cookies.get('PORTAL_SESSION')).toMatchObject({ path: '/', httpOnly: true, sameSite: 'Lax' });
+    expect(hops[1]?.headers.get('cache-control')).toBe('private, no-store');
     const [entry] = await menus(browser);
     expect(entry?.user).toEqual({
       name: '张伟',

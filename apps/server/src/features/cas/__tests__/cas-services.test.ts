@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AttemptWindow } from '../login-guard.js';
 import { ServiceRegistry } from '../cas-services.js';
-
-describe('login attempt window', () => {
-  it('allows N attempts a minute per key, then says how long to wait', () => {
-    const w = new AttemptWindow(3);
-    const t0 = 1_000_000;
-    expect([w.hit('ip', t0), w.hit('ip', t0 + 1), w.hit('ip', t0 + 2)]).toEqual([0, 0, 0]);
-    expect(w.hit('ip', t0 + 10_000)).toBe(50);
-    expect(w.hit('other', t0 + 10_000)).toBe(0);
-    expect(w.hit('ip', t0 + 60_001)).toBe(0);
-  });
-});
 
 describe('CAS service registry', () => {
   const registry = new ServiceRegistry(['https://apps.example.cn/center']);
