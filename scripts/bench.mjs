@@ -232,6 +232,8 @@ async function capacity(stack, { name, database, connections, next }) {
     p99AtCapacity: best ? best.p99 : null,
     saturatedReqPerSec: saturated.reqPerSec,
     saturatedP99: saturated.p99,
+    /** Failed requests (socket errors, timeouts, non-2xx answers) in the saturated run. */
+    errors: saturated.errors,
     cacheHitShare: total ? +(hits / total).toFixed(2) : 0,
     cacheStatuses: statuses,
     runs,
@@ -457,7 +459,7 @@ try {
   console.log('scenario                                database  conns  capacity  p99 at cap  saturated req/s  p99  cache hits');
   for (const r of rows) {
     console.log(
-      `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}`,
+      `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}${r.errors ? `  (${r.errors} failed requests)` : ''}`,
     );
   }
   const w = report.pageWeight;
@@ -479,9 +481,9 @@ try {
     );
   fs.mkdirSync(path.join(root, 'reports'), { recursive: true });
   fs.writeFileSync(path.join(root, 'reports/bench.json'), JSON.stringify(report, null, 2));
-  console.log(
-    `report: reports/bench.json; generated databases kept in ${path.relative(root, DATA_DIR) || DATA_DIR} (delete it to free the space)`,
-  );
+  const kept = [`${path.relative(root, DATA_DIR) || DATA_DIR}/bench-${IDENTIFIERS}.sqlite`];
+  if (PG_URL) kept.push(`schema bench_${IDENTIFIERS} of BENCH_DATABASE_URL`);
+  console.log(`report: reports/bench.json; generated data kept for the next run in ${kept.join(' and ')} (drop it to free the space)`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
