@@ -60,6 +60,7 @@ const enc = encodeURIComponent;
 const LIST = '/open-api/cms/v1/article/published/page/list';
 const HTML = 'text/html,application/xhtml+xml';
 const JSON_ACCEPT = 'application/json, text/plain, */*';
+const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /** Search keys as visitors type them (words of the generated titles and summaries), 1–5 characters. */
 const SEARCH_WORDS = [
@@ -163,16 +164,15 @@ function memoryOf(pid) {
 
 // --------------------------------------------------------------------------------------------- load
 
-/** One autocannon run; `next()` gives each request's path and Accept header. */
-function load(base, { connections, duration, next, rate }) {
+/** Closed loop (autocannon): each of `connections` sends its next request when the last is answered. */
+function load(base, { connections, duration, next }) {
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url: base,
         connections,
         duration,
-        ...(rate ? { overallRate: rate } : {}),
-        headers: { 'accept-encoding': 'gzip, deflate, br' },
+        headers: { 'accept-encoding': ACCEPT_ENCODING },
         requests: [
           {
             setupRequest(request) {
@@ -182,29 +182,77 @@ function load(base, { connections, duration, next, rate }) {
           },
         ],
       },
-      (err, result) => (err ? reject(err) : resolve(result)),
+      (err, r) =>
+        err
+          ? reject(err)
+          : resolve({
+              offered: null,
+              reqPerSec: Math.round(r.requests.average),
+              p50: r.latency.p50,
+              p99: r.latency.p99,
+              errors: r.errors + r.timeouts + r.non2xx,
+            }),
     );
   });
 }
 
-const brief = (r, rate) => ({
-  offered: rate ?? null,
-  reqPerSec: Math.round(r.requests.average),
-  p50: r.latency.p50,
-  p99: r.latency.p99,
-  errors: r.errors + r.timeouts + r.non2xx,
-});
+/**
+ * Open loop at `rate` requests/s over at most `connections` connections (autocannon's own rate limit
+ * sends each second's requests in one burst). A request's latency counts from when it was due, so
+ * time spent waiting for a free connection counts too (no coordinated omission).
+ */
+async function paced(base, { connections, duration, next, rate }) {
+  const { hostname, port } = new URL(base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies = [];
+  let errors = 0;
+  const pending = [];
+  const total = Math.round(rate * duration);
+  const start = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const now = performance.now();
+    for (; sent < total && start + (sent * 1000) / rate <= now; sent++) {
+      const due = start + (sent * 1000) / rate;
+      const { path: p, accept } = next();
+      pending.push(
+        new Promise((resolve) => {
+          const request = http.get({ hostname, port, path: p, agent, headers: { accept, 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
+            res.resume();
+            res.on('end', () => {
+              latencies.push(performance.now() - due);
+              if (res.statusCode !== 200) errors++;
+              resolve();
+            });
+          });
+          request.setTimeout(10_000, () => request.destroy(new Error('timeout')));
+          request.on('error', () => {
+            errors++;
+            resolve();
+          });
+        }),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(pending);
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((x, y) => x - y);
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return { offered: rate, reqPerSec: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors };
+}
 
 /**
  * The request rate held with p99 < P99_MS: the saturated rate when its p99 is under the bound,
- * otherwise a bisection of offered rates (autocannon's overallRate) below it, BENCH_STEPS runs.
+ * otherwise a bisection of offered rates below it (open loop), BENCH_STEPS runs.
  */
 async function capacity(stack, { name, database, connections, next }) {
   process.stdout.write(`${name} (${database}, ${connections} connections)…`);
   const logFrom = stack.logSize();
   await load(stack.base, { connections, duration: 2, next }); // warm-up
   const runs = [];
-  const saturated = brief(await load(stack.base, { connections, duration: DURATION, next }));
+  const saturated = await load(stack.base, { connections, duration: DURATION, next });
   runs.push(saturated);
   const held = (r, rate) => r.p99 < P99_MS && r.errors === 0 && (!rate || r.reqPerSec >= 0.95 * rate);
   let best = held(saturated) ? saturated : undefined;
@@ -213,7 +261,7 @@ async function capacity(stack, { name, database, connections, next }) {
     let hi = saturated.reqPerSec;
     for (let step = 0; step < STEPS && hi - lo > 10; step++) {
       const rate = Math.round((lo + hi) / 2);
-      const r = brief(await load(stack.base, { connections, duration: DURATION, next, rate }), rate);
+      const r = await paced(stack.base, { connections, duration: DURATION, next, rate });
       runs.push(r);
       if (held(r, rate)) {
         lo = rate;
