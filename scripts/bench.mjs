@@ -48,12 +48,28 @@ if (!fs.existsSync(CHROME)) {
 if (IDENTIFIERS < 1) throw new Error('BENCH_IDENTIFIERS must be at least 1');
 
 const benchHandle = (i) => `88.118.99/BM-${String(i + 1).padStart(7, '0')}`;
-/** A fixed pseudo-random walk over the generated handles: the same sequence on every run. */
+const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b));
+/**
+ * The generated handles in a fixed scattered order without repeats: step i visits (i·STEP) mod N,
+ * STEP prime to N, so no lookup is answered from a cache until all N have been asked for.
+ */
 function handleWalk() {
-  let seed = 12345;
+  let step = 7_368_787;
+  while (gcd(step, IDENTIFIERS) !== 1) step += 2;
+  let i = 0;
+  return () => benchHandle((i++ * step) % IDENTIFIERS);
+}
+/** One walk for the whole run: a later load never asks for a handle an earlier one left in nginx's cache. */
+const nextHandle = handleWalk();
+/** mulberry32: a small seeded generator of numbers in [0, 1), the same sequence on every run. */
+function seeded(seed) {
+  let a = seed >>> 0;
   return () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return benchHandle(seed % IDENTIFIERS);
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 const enc = encodeURIComponent;
@@ -292,7 +308,6 @@ async function capacity(stack, { name, database, connections, next }) {
 
 /** The mix: public pages and API reads in turn; identifier lookups walk over the generated handles. */
 function mixOf(uuid) {
-  const walk = handleWalk();
   const entries = [
     () => ({ path: '/', accept: HTML }),
     () => ({ path: '/news', accept: HTML }),
@@ -301,25 +316,23 @@ function mixOf(uuid) {
     () => ({ path: `${LIST}?offset=0&limit=10&searchKey=${enc('挖掘机')}`, accept: JSON_ACCEPT }),
     () => ({ path: '/open-api/cms/v1/category/tree?channel=news', accept: JSON_ACCEPT }),
     () => ({ path: `/open-api/cms/v1/article/${uuid}/detail`, accept: JSON_ACCEPT }),
-    () => ({ path: `/web-api/portal/v1/identity/query?handle=${enc(walk())}`, accept: JSON_ACCEPT }),
-    () => ({ path: `/api/handles/${walk()}`, accept: JSON_ACCEPT }),
+    () => ({ path: `/web-api/portal/v1/identity/query?handle=${enc(nextHandle())}`, accept: JSON_ACCEPT }),
+    () => ({ path: `/api/handles/${nextHandle()}`, accept: JSON_ACCEPT }),
   ];
   let i = 0;
   return { entries, next: () => entries[i++ % entries.length]() };
 }
 
 function identityQueries() {
-  const walk = handleWalk();
-  return () => ({ path: `/web-api/portal/v1/identity/query?handle=${enc(walk())}`, accept: JSON_ACCEPT });
+  return () => ({ path: `/web-api/portal/v1/identity/query?handle=${enc(nextHandle())}`, accept: JSON_ACCEPT });
 }
 
 /** Searches as visitors make them: a word and one of its first 50 result pages, in a fixed order. */
 function searches() {
-  let seed = 777;
+  const random = seeded(777);
   return () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    const word = SEARCH_WORDS[seed % SEARCH_WORDS.length];
-    const page = (seed >> 8) % 50;
+    const word = SEARCH_WORDS[Math.floor(random() * SEARCH_WORDS.length)];
+    const page = Math.floor(random() * 50);
     return { path: `${LIST}?offset=${page * 10}&limit=10&searchKey=${enc(word)}`, accept: JSON_ACCEPT };
   };
 }
