@@ -204,8 +204,10 @@ function load(base, { connections, duration, next }) {
           : resolve({
               offered: null,
               reqPerSec: Math.round(r.requests.average),
-              p50: r.latency.p50,
-              p99: r.latency.p99,
+              answered: r.latency.totalCount,
+              // Latencies of answered requests only: none answered within the run is no latency at all.
+              p50: r.latency.totalCount ? r.latency.p50 : null,
+              p99: r.latency.totalCount ? r.latency.p99 : null,
               errors: r.errors + r.timeouts + r.non2xx,
             }),
     );
@@ -255,7 +257,7 @@ async function paced(base, { connections, duration, next, rate }) {
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((x, y) => x - y);
-  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const at = (q) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]) : null);
   return { offered: rate, reqPerSec: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors };
 }
 
@@ -270,12 +272,12 @@ async function capacity(stack, { name, database, connections, next }) {
   const runs = [];
   const saturated = await load(stack.base, { connections, duration: DURATION, next });
   runs.push(saturated);
-  const held = (r, rate) => r.p99 < P99_MS && r.errors === 0 && (!rate || r.reqPerSec >= 0.95 * rate);
+  const held = (r, rate) => r.p99 !== null && r.p99 < P99_MS && r.errors === 0 && (!rate || r.reqPerSec >= 0.95 * rate);
   let best = held(saturated) ? saturated : undefined;
   if (!best) {
     let lo = 0;
     let hi = saturated.reqPerSec;
-    for (let step = 0; step < STEPS && hi - lo > 10; step++) {
+    for (let step = 0; step < STEPS && hi - lo >= Math.max(2, hi / 20); step++) {
       const rate = Math.round((lo + hi) / 2);
       const r = await paced(stack.base, { connections, duration: DURATION, next, rate });
       runs.push(r);
@@ -520,7 +522,7 @@ try {
   console.log('scenario                                database  conns  capacity  p99 at cap  saturated req/s  p99  cache hits');
   for (const r of rows) {
     console.log(
-      `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}${r.errors ? `  (${r.errors} failed requests)` : ''}`,
+      `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99 ?? '–'} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}${r.errors ? `  (${r.errors} failed requests)` : ''}`,
     );
   }
   const w = report.pageWeight;
