@@ -8,6 +8,8 @@ const webSrc = fileURLToPath(new URL('./apps/web/src', import.meta.url));
 export default defineConfig({
   test: {
     projects: [
+      // docs/deploy/nginx.conf run by Debian's nginx (scripts/nginx-config.test.mjs).
+      { test: { name: 'deploy', environment: 'node', include: ['scripts/**/*.test.mjs'], testTimeout: 30_000 } },
       {
         resolve: { alias: { '@portal/shared': shared } },
         test: { name: 'shared', environment: 'node', include: ['packages/shared/src/**/*.test.ts'] },

@@ -1,113 +1,126 @@
 #!/usr/bin/env node
-// `npm run bench`: measures the hot endpoints of the built server against a bare route answering
-// the same bytes from memory, in the same run on the same machine, plus the first-visit bundle.
-// A benchmark, never a test: it prints and writes reports/bench.json; it does not fail on numbers.
+// `npm run bench`: the capacity of the portal as deployed. Debian's nginx runs docs/deploy/nginx.conf
+// (plain HTTP on a loopback port, its cache and logs in a temp folder) in front of the built server
+// (`node apps/server/dist/main.js`, TRUST_PROXY=1), on generated data kept between runs. For each load
+// it finds the request rate held with p99 under BENCH_P99_MS, then weighs the pages a first visit loads.
+// A benchmark, never a test: it prints a table and writes reports/bench.json; numbers never fail it.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import autocannon from 'autocannon';
 import { chromium } from '@playwright/test';
+import autocannon from 'autocannon';
 import lighthouse from 'lighthouse';
-import v8 from 'node:v8';
-
-// The load generator is a long-lived Node process too: keep V8 from moving its per-request garbage to
-// the old generation (see apps/server/src/v8-flags.ts), or the bare twin is measured slower some runs.
-v8.setFlagsFromString('--no-allocation-site-pretenuring');
+import pg from 'pg';
+import { NGINX_MISSING, findNginx, freePort, localConfig, startNginx } from './nginx-config.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION = Number(process.env.BENCH_DURATION ?? 3);
-/** Alternating rounds per endpoint (bare twin, then server): noise of the machine falls on both sides. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** `BENCH_ONLY=detail,identity`: measure only the endpoints whose names contain one of these words. */
-const ONLY = (process.env.BENCH_ONLY ?? '')
-  .split(',')
-  .map((w) => w.trim())
-  .filter(Boolean);
+const envNumber = (name, fallback) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  return value;
+};
+/** Generated identifiers (handles 88.118.99/BM-0000001…) and published articles. */
+const IDENTIFIERS = envNumber('BENCH_IDENTIFIERS', 10_000_000);
+const ARTICLES = envNumber('BENCH_ARTICLES', 100_000);
+/** Rows of the timed CSV import (0: none). */
+const IMPORT_ROWS = envNumber('BENCH_IMPORT_ROWS', 100_000);
+/** Seconds per load run, rate-search steps below the saturated rate, and the latency bound. */
+const DURATION = envNumber('BENCH_DURATION', 5);
+const STEPS = envNumber('BENCH_STEPS', 4);
+const P99_MS = envNumber('BENCH_P99_MS', 100);
+const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0';
+/** Generated databases live here between runs, one per identifier count. */
+const DATA_DIR = path.resolve(root, process.env.BENCH_DATA_DIR || 'data/bench');
+const PG_URL = process.env.BENCH_DATABASE_URL || '';
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-/** Endpoints to measure; later features add theirs (path, and the Accept header a client sends). */
-const ENDPOINTS = [
-  { name: 'healthz', path: '/healthz' },
-  { name: 'runtime config', path: '/config.js' },
-  { name: 'site info', path: '/web-api/portal/v1/site' },
-  // Server-rendered pages (shared by visitors for 5 s).
-  { name: 'page / (rendered)', path: '/', accept: 'text/html' },
-  { name: 'page /news (rendered)', path: '/news', accept: 'text/html' },
-  { name: 'category tree', path: '/open-api/cms/v1/category/tree?channel=news' },
-  { name: 'published list', path: '/open-api/cms/v1/article/published/page/list?offset=0&limit=10' },
-  {
-    name: 'list, 3+ char key',
-    path: `/open-api/cms/v1/article/published/page/list?offset=0&limit=10&searchKey=${encodeURIComponent('挖掘机')}`,
-  },
-  {
-    name: 'list, 2-char key',
-    path: `/open-api/cms/v1/article/published/page/list?offset=0&limit=10&searchKey=${encodeURIComponent('标识')}`,
-  },
-  { name: 'article detail', path: '/open-api/cms/v1/article/{uuid}/detail' },
-  { name: 'recommended apps', path: '/web-api/iip-operate/recommendCenter/list' },
-  { name: 'home blocks', path: '/web-api/portal/v1/home' },
-  { name: 'menus (visitor)', path: '/web/portal/menu/list' },
-  // Identifiers: each request resolves another of the generated handles (`{handle}`), so nothing is
-  // answered from a cache; the bare twin replays the first one's bytes.
-  { name: 'identity query', path: '/web-api/portal/v1/identity/query?handle={handle}', handles: 'encoded' },
-  { name: 'handle API', path: '/api/handles/{handle}', handles: 'raw' },
-];
-/** Headers of the connection and the transfer, which the bare server sets itself. */
-const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-encoding', 'transfer-encoding']);
-/** Generated published articles in the bench database (issue targets are set at 100 000). */
-const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
-/** Generated identifiers (issue targets are set at 1 000 000), handles 88.118.99/BM-0000001…; 0 uses a demo identifier. */
-const IDENTIFIERS = Number(process.env.BENCH_IDENTIFIERS ?? 1_000_000);
-/** Rows of the timed CSV import (issue: 100 000 rows in well under a minute). */
-const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
-const benchHandle = (i) => (IDENTIFIERS > 0 ? `88.118.99/BM-${String(i + 1).padStart(7, '0')}` : '88.118.8/EX-2024-000123');
-/** A fixed pseudo-random walk over the generated handles: the same sequence on every run. */
+const nginx = findNginx();
+if (!nginx) {
+  console.error(`npm run bench measures the portal behind nginx, as deployed (docs/deploy/README.md).\n${NGINX_MISSING}`);
+  process.exit(1);
+}
+if (!fs.existsSync(CHROME)) {
+  console.error(`npm run bench weighs the first visit in Chromium: apt-get install chromium (or set CHROME_PATH)`);
+  process.exit(1);
+}
+if (IDENTIFIERS < 1) throw new Error('BENCH_IDENTIFIERS must be at least 1');
+
+const benchHandle = (i) => `88.118.99/BM-${String(i + 1).padStart(7, '0')}`;
+const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b));
+/**
+ * The generated handles in a fixed scattered order without repeats: step i visits (i·STEP) mod N,
+ * STEP prime to N, so no lookup is answered from a cache until all N have been asked for.
+ */
 function handleWalk() {
-  let seed = 12345;
+  let step = 7_368_787;
+  while (gcd(step, IDENTIFIERS) !== 1) step += 2;
+  let i = 0;
+  return () => benchHandle((i++ * step) % IDENTIFIERS);
+}
+/** One walk for the whole run: a later load never asks for a handle an earlier one left in nginx's cache. */
+const nextHandle = handleWalk();
+/** mulberry32: a small seeded generator of numbers in [0, 1), the same sequence on every run. */
+function seeded(seed) {
+  let a = seed >>> 0;
   return () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return IDENTIFIERS > 0 ? seed % IDENTIFIERS : 0;
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const handleIn = (pathTemplate, e, handle) =>
-  pathTemplate.replace('{handle}', e.handles === 'encoded' ? encodeURIComponent(handle) : handle);
+const enc = encodeURIComponent;
+const LIST = '/open-api/cms/v1/article/published/page/list';
+const HTML = 'text/html,application/xhtml+xml';
+const JSON_ACCEPT = 'application/json, text/plain, */*';
+const ACCEPT_ENCODING = 'gzip, deflate, br';
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+/** Search keys as visitors type them (words of the generated titles and summaries), 1–5 characters. */
+const SEARCH_WORDS = [
+  ...['挖掘机', '起重机', '装载机', '工业互联网', '标识解析', '设备上云', '数字孪生', '预测性维护', '智能制造', '边缘计算', '数据安全'],
+  ...['江苏', '山东', '广东', '浙江', '湖南', '四川', '标识', '工业', '案例', '报告', '政策', '维护'],
+  ...['应用实践', '发展报告', '技术指南', '典型案例', '市场分析', '政策解读', '运维经验', '创新成果'],
+];
+
+// ---------------------------------------------------------------------------------------------- data
+
+function run(script, args, env) {
+  const result = spawnSync(process.execPath, [path.join(root, script), ...args], { env: { ...process.env, ...env }, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed`);
 }
 
-/**
- * With two or more cores and taskset (util-linux), the servers run on the last core and the load
- * generator on the others, so neither steals the other's core: the ratio measures the server, and
- * runs repeat within a few per cent instead of ±20 %.
- */
-const CPUS = os.availableParallelism();
-const canPin = CPUS >= 2 && spawnSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' }).status === 0;
-const SERVER_CPU = String(CPUS - 1);
-const LOAD_CPUS = CPUS > 2 ? `0-${CPUS - 2}` : '0';
-/** Runs `node args` (on the server core when pinning). */
-function spawnServer(args, options) {
-  return canPin ? spawn('taskset', ['-c', SERVER_CPU, process.execPath, ...args], options) : spawn(process.execPath, args, options);
-}
-function pinSelf(cpus) {
-  if (canPin) spawnSync('taskset', ['-pc', cpus, String(process.pid)], { stdio: 'ignore' });
+/** Fills (or keeps) a database with the generated articles and identifiers; answers the seconds it took. */
+function generate(label, env) {
+  const started = Date.now();
+  console.log(`\n== data on ${label}: ${ARTICLES} articles, ${IDENTIFIERS} identifiers (generated once, kept between runs)`);
+  run('apps/server/dist/cli/generate-articles.js', [String(ARTICLES)], env);
+  run('apps/server/dist/cli/generate-identifiers.js', [String(IDENTIFIERS)], env);
+  return +((Date.now() - started) / 1000).toFixed(1);
 }
 
-async function waitFor(url, tries = 100) {
-  for (let i = 0; i < tries; i++) {
+/** BENCH_DATABASE_URL with the search path set to a schema of its own (created here). */
+async function pgSchemaUrl(schema) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`create schema if not exists ${schema}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(PG_URL);
+  url.searchParams.set('options', `-c search_path=${schema},public`);
+  return url.toString();
+}
+
+// ---------------------------------------------------------------------------------------- processes
+
+async function waitFor(url) {
+  for (let i = 0; i < 300; i++) {
     try {
-      const res = await fetch(url);
-      if (res.ok) return;
+      if ((await fetch(url)).ok) return;
     } catch {
       // not up yet
     }
@@ -116,260 +129,424 @@ async function waitFor(url, tries = 100) {
   throw new Error(`${url} did not come up`);
 }
 
-function rssOf(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  const mib = (key) => +(kb(key) / 1024).toFixed(1);
-  // The SQLite file is memory-mapped: its pages count in RSS but are the OS page cache's (RssFile).
-  // The server's own memory is RssAnon.
-  return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM'), anonMiB: mib('RssAnon'), fileMiB: mib('RssFile') };
+/** The built server on `port` and nginx in front of it on `proxyPort`, with an empty cache. */
+async function startStack({ label, env, port, proxyPort, dir }) {
+  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TRUST_PROXY: '1',
+      PUBLIC_URL: `http://127.0.0.1:${proxyPort}`,
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  await waitFor(`http://127.0.0.1:${port}/healthz`);
+  const nginxDir = path.join(dir, `nginx-${label}`);
+  fs.mkdirSync(nginxDir);
+  const config = localConfig({ dir: nginxDir, upstreams: [`127.0.0.1:${port}`], httpPort: proxyPort });
+  for (const note of config.notes) console.log(`nginx: ${note}`);
+  const proxy = await startNginx(nginx, nginxDir, config.text, proxyPort);
+  const accessLog = path.join(nginxDir, 'access.log');
+  return {
+    base: `http://127.0.0.1:${proxyPort}`,
+    pid: server.pid,
+    /** Counts of nginx's cache statuses in the access log from byte `from` on. */
+    cacheStatuses(from = 0) {
+      const text = fs.readFileSync(accessLog, 'utf8').slice(from);
+      const counts = {};
+      for (const m of text.matchAll(/ cache=(\S+) /g)) counts[m[1]] = (counts[m[1]] ?? 0) + 1;
+      return counts;
+    },
+    logSize: () => (fs.existsSync(accessLog) ? fs.statSync(accessLog).size : 0),
+    async stop() {
+      await proxy.stop();
+      server.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
-/** `vary`: a function giving each request its own path (identifier lookups). */
-function load(url, accept, duration = DURATION, vary) {
+function memoryOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mib = (key) => +(Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1);
+  // The SQLite file is memory-mapped: its pages count in RSS but are the OS page cache's (RssFile).
+  return { anonMiB: mib('RssAnon'), rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
+}
+
+// --------------------------------------------------------------------------------------------- load
+
+/** Closed loop (autocannon): each of `connections` sends its next request when the last is answered. */
+function load(base, { connections, duration, next }) {
   return new Promise((resolve, reject) => {
-    const requests = vary ? [{ setupRequest: (request) => ({ ...request, path: vary() }) }] : undefined;
     autocannon(
-      { url, connections: CONNECTIONS, duration, headers: accept ? { accept } : {}, ...(requests ? { requests } : {}) },
-      (err, result) => {
-        if (err) reject(err);
-        else resolve(result);
+      {
+        url: base,
+        connections,
+        duration,
+        headers: { 'accept-encoding': ACCEPT_ENCODING },
+        requests: [
+          {
+            setupRequest(request) {
+              const { path: p, accept } = next();
+              return { ...request, path: p, headers: { ...request.headers, accept } };
+            },
+          },
+        ],
       },
+      (err, r) =>
+        err
+          ? reject(err)
+          : resolve({
+              offered: null,
+              reqPerSec: Math.round(r.requests.average),
+              answered: r.latency.totalCount,
+              // Latencies of answered requests only: none answered within the run is no latency at all.
+              p50: r.latency.totalCount ? r.latency.p50 : null,
+              p99: r.latency.totalCount ? r.latency.p99 : null,
+              errors: r.errors + r.timeouts + r.non2xx,
+            }),
     );
   });
 }
 
-/** Rounds together: the mean rate over all of them, the worst round's latencies. */
-const summary = (runs) => ({
-  reqPerSec: Math.round(runs.reduce((t, r) => t + r.requests.average, 0) / runs.length),
-  p50: Math.max(...runs.map((r) => r.latency.p50)),
-  p99: Math.max(...runs.map((r) => r.latency.p99)),
-  errors: runs.reduce((t, r) => t + r.errors + r.non2xx, 0),
-});
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
-const port = await freePort();
-const serverEnv = {
-  ...process.env,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  SQLITE_FILE: path.join(dir, 'bench.sqlite'),
-  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
-};
-// Fill the bench database first (migrations, demo seed, then the generated articles).
-const generated = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/generate-articles.js'), String(ARTICLES)], {
-  env: serverEnv,
-  stdio: 'inherit',
-});
-if (generated.status !== 0) throw new Error('generating the bench articles failed');
-if (IDENTIFIERS > 0) {
-  const identifiers = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/generate-identifiers.js'), String(IDENTIFIERS)], {
-    env: serverEnv,
-    stdio: 'inherit',
-  });
-  if (identifiers.status !== 0) throw new Error('generating the bench identifiers failed');
+/**
+ * Open loop at `rate` requests/s over at most `connections` connections (autocannon's own rate limit
+ * sends each second's requests in one burst). A request's latency counts from when it was due, so
+ * time spent waiting for a free connection counts too (no coordinated omission).
+ */
+async function paced(base, { connections, duration, next, rate }) {
+  const { hostname, port } = new URL(base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies = [];
+  let errors = 0;
+  const pending = [];
+  const total = Math.round(rate * duration);
+  const start = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const now = performance.now();
+    for (; sent < total && start + (sent * 1000) / rate <= now; sent++) {
+      const due = start + (sent * 1000) / rate;
+      const { path: p, accept } = next();
+      pending.push(
+        new Promise((resolve) => {
+          const request = http.get({ hostname, port, path: p, agent, headers: { accept, 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
+            res.resume();
+            res.on('end', () => {
+              latencies.push(performance.now() - due);
+              if (res.statusCode !== 200) errors++;
+              resolve();
+            });
+          });
+          request.setTimeout(10_000, () => request.destroy(new Error('timeout')));
+          request.on('error', () => {
+            errors++;
+            resolve();
+          });
+        }),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(pending);
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((x, y) => x - y);
+  const at = (q) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]) : null);
+  return { offered: rate, reqPerSec: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors };
 }
-// The CSV import, timed over HTTP on a database of its own (the demo data plus the imported rows).
-const imported = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/bench-import.js'), String(IMPORT_ROWS)], {
-  env: { ...serverEnv, SQLITE_FILE: path.join(dir, 'import.sqlite') },
-  stdio: ['ignore', 'pipe', 'inherit'],
-  encoding: 'utf8',
-});
-if (imported.status !== 0) throw new Error('the timed CSV import failed');
-const csvImport = JSON.parse(imported.stdout.trim().split('\n').pop());
-const server = spawnServer([path.join(root, 'apps/server/dist/main.js')], {
-  env: serverEnv,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const base = `http://127.0.0.1:${port}`;
-let bare;
-try {
-  await waitFor(`${base}/healthz`);
 
-  // A real article for the detail endpoint.
-  const newest = await (await fetch(`${base}/open-api/cms/v1/article/published/page/list?offset=0&limit=1`)).json();
-  for (const e of ENDPOINTS) {
-    e.path = e.path.replace('{uuid}', newest.data[0].rows[0].uuid);
-    if (e.handles) {
-      const pathTemplate = e.path;
-      const next = handleWalk();
-      e.vary = () => handleIn(pathTemplate, e, benchHandle(next()));
-      e.path = handleIn(pathTemplate, e, benchHandle(0));
+/**
+ * The request rate held with p99 < P99_MS: the saturated rate when its p99 is under the bound,
+ * otherwise a bisection of offered rates below it (open loop), BENCH_STEPS runs.
+ */
+async function capacity(stack, { name, database, connections, next }) {
+  process.stdout.write(`${name} (${database}, ${connections} connections)…`);
+  const logFrom = stack.logSize();
+  await load(stack.base, { connections, duration: 2, next }); // warm-up
+  const runs = [];
+  const saturated = await load(stack.base, { connections, duration: DURATION, next });
+  runs.push(saturated);
+  const held = (r, rate) => r.p99 !== null && r.p99 < P99_MS && r.errors === 0 && (!rate || r.reqPerSec >= 0.95 * rate);
+  let best = held(saturated) ? saturated : undefined;
+  if (!best) {
+    let lo = 0;
+    let hi = saturated.reqPerSec;
+    for (let step = 0; step < STEPS && hi - lo >= Math.max(2, hi / 20); step++) {
+      const rate = Math.round((lo + hi) / 2);
+      const r = await paced(stack.base, { connections, duration: DURATION, next, rate });
+      runs.push(r);
+      if (held(r, rate)) {
+        lo = rate;
+        best = r;
+      } else hi = rate;
     }
   }
+  const statuses = stack.cacheStatuses(logFrom);
+  const total = Object.values(statuses).reduce((t, n) => t + n, 0);
+  const hits = (statuses.HIT ?? 0) + (statuses.STALE ?? 0) + (statuses.UPDATING ?? 0) + (statuses.REVALIDATED ?? 0);
+  const row = {
+    scenario: name,
+    database,
+    connections,
+    capacity: best ? best.reqPerSec : 0,
+    p99AtCapacity: best ? best.p99 : null,
+    saturatedReqPerSec: saturated.reqPerSec,
+    saturatedP99: saturated.p99,
+    /** Failed requests (socket errors, timeouts, non-2xx answers) in the saturated run. */
+    errors: saturated.errors,
+    cacheHitShare: total ? +(hits / total).toFixed(2) : 0,
+    cacheStatuses: statuses,
+    runs,
+  };
+  console.log(` ${row.capacity} req/s`);
+  return row;
+}
 
-  // Record each endpoint's answer; the bare server replays the same bytes.
-  const fixtures = [];
-  for (const e of ENDPOINTS) {
-    const res = await fetch(base + e.path, { headers: e.accept ? { accept: e.accept } : {} });
-    fixtures.push({
-      body: Buffer.from(await res.arrayBuffer()).toString('base64'),
-      // The same response headers too (security headers, content type…): the twin answers the same
-      // bytes, so the load generator parses as much on both sides and the ratio is the server's work.
-      headers: Object.fromEntries([...res.headers].filter(([name]) => !TRANSPORT_HEADERS.has(name))),
-    });
+/** The mix: public pages and API reads in turn; identifier lookups walk over the generated handles. */
+function mixOf(uuid) {
+  const entries = [
+    () => ({ path: '/', accept: HTML }),
+    () => ({ path: '/news', accept: HTML }),
+    () => ({ path: `/news/detail?id=${uuid}`, accept: HTML }),
+    () => ({ path: `${LIST}?offset=0&limit=10`, accept: JSON_ACCEPT }),
+    () => ({ path: `${LIST}?offset=0&limit=10&searchKey=${enc('挖掘机')}`, accept: JSON_ACCEPT }),
+    () => ({ path: '/open-api/cms/v1/category/tree?channel=news', accept: JSON_ACCEPT }),
+    () => ({ path: `/open-api/cms/v1/article/${uuid}/detail`, accept: JSON_ACCEPT }),
+    () => ({ path: `/web-api/portal/v1/identity/query?handle=${enc(nextHandle())}`, accept: JSON_ACCEPT }),
+    () => ({ path: `/api/handles/${nextHandle()}`, accept: JSON_ACCEPT }),
+  ];
+  let i = 0;
+  return { entries, next: () => entries[i++ % entries.length]() };
+}
+
+function identityQueries() {
+  return () => ({ path: `/web-api/portal/v1/identity/query?handle=${enc(nextHandle())}`, accept: JSON_ACCEPT });
+}
+
+/** Searches as visitors make them: a word and one of its first 50 result pages, in a fixed order. */
+function searches() {
+  const random = seeded(777);
+  return () => {
+    const word = SEARCH_WORDS[Math.floor(random() * SEARCH_WORDS.length)];
+    const page = Math.floor(random() * 50);
+    return { path: `${LIST}?offset=${page * 10}&limit=10&searchKey=${enc(word)}`, accept: JSON_ACCEPT };
+  };
+}
+
+/** Each path of the mix answers 200 through nginx before anything is measured. */
+async function checkPaths(base, entries) {
+  for (const entry of entries) {
+    const { path: p, accept } = entry();
+    const res = await fetch(base + p, { headers: { accept } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${p} answered ${res.status} through nginx`);
   }
-  const fixturesFile = path.join(dir, 'fixtures.json');
-  fs.writeFileSync(fixturesFile, JSON.stringify(fixtures));
-  const barePort = await freePort();
-  bare = spawnServer([path.join(root, 'scripts/bench-bare-server.mjs'), fixturesFile, String(barePort)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve, reject) => {
-    bare.stdout.once('data', resolve);
-    bare.once('exit', () => reject(new Error('the bare server did not start')));
-  });
-  bare.removeAllListeners('exit');
-  pinSelf(LOAD_CPUS);
+}
 
-  const rows = [];
-  for (const [i, e] of ENDPOINTS.entries()) {
-    if (ONLY.length > 0 && !ONLY.some((word) => e.name.includes(word))) continue;
-    const bareUrl = `http://127.0.0.1:${barePort}/bare/${i}`;
-    // The bare twin of a varying endpoint gets the same varying paths (it ignores them), so the load
-    // generator does the same work per request on both sides.
-    const bareVary = e.vary && (() => `/bare/${i}/${e.vary().replace(/^\//, '')}`);
-    // One second of warm-up each, so both sides are measured with optimised code.
-    await load(bareUrl, undefined, 1, bareVary);
-    await load(base + e.path, e.accept, 1, e.vary);
-    const bareRuns = [];
-    const runs = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      bareRuns.push(await load(bareUrl, undefined, DURATION, bareVary));
-      runs.push(await load(base + e.path, e.accept, DURATION, e.vary));
-    }
-    const baseline = summary(bareRuns);
-    const measured = summary(runs);
-    rows.push({
-      endpoint: e.name,
-      path: e.path,
-      ...measured,
-      bare: baseline,
-      ratio: +(measured.reqPerSec / baseline.reqPerSec).toFixed(2),
-    });
-  }
-  // The server process (taskset execs node in place, so its pid is the server's).
-  const memory = rssOf(server.pid);
-  pinSelf(`0-${CPUS - 1}`);
+// ------------------------------------------------------------------------------------- page weight
 
-  // What a first visit to / downloads: every script and stylesheet, gzip-compressed.
+/** Bytes of one answer as sent (`accept-encoding` as given, nothing decoded). */
+function transferBytes(url, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let bytes = 0;
+        res.on('data', (c) => (bytes += c.length));
+        res.on('end', () => resolve({ status: res.statusCode, bytes, encoding: res.headers['content-encoding'] ?? 'identity' }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/** What a first visit to / downloads (gzip, as nginx sends it) and the HTML of three pages. */
+async function pageWeight(base, uuid) {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: CHROME,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  const page = await browser.newPage();
   const requested = new Map();
-  page.on('request', (req) => {
-    const type = req.resourceType();
-    if (type === 'script' || type === 'stylesheet') requested.set(req.url(), type);
-  });
-  await page.goto(base + '/', { waitUntil: 'networkidle' });
-  // Each script and stylesheet the visit asked for, fetched again and measured gzip-compressed.
-  const assets = [];
-  for (const [url, type] of requested) {
-    const res = await fetch(url);
-    if (!res.ok) continue;
-    const body = Buffer.from(await res.arrayBuffer());
-    assets.push({ type, url: new URL(url).pathname, gzip: zlib.gzipSync(body, { level: 9 }).length });
+  try {
+    const page = await browser.newPage();
+    page.on('request', (req) => {
+      const type = req.resourceType();
+      if (type === 'script' || type === 'stylesheet') requested.set(req.url(), type);
+    });
+    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
+  } finally {
+    await browser.close();
   }
-  await browser.close();
+  const files = [];
+  for (const [url, type] of requested) {
+    const sent = await transferBytes(url, { 'accept-encoding': 'gzip' });
+    if (sent.status === 200) files.push({ type, path: new URL(url).pathname, gzipBytes: sent.bytes, encoding: sent.encoding });
+  }
+  const sum = (type) => files.filter((f) => f.type === type).reduce((t, f) => t + f.gzipBytes, 0);
+  const html = [];
+  for (const p of ['/', '/news', `/news/detail?id=${uuid}`]) {
+    const plain = await transferBytes(base + p, { accept: HTML, 'accept-encoding': 'identity' });
+    const gzip = await transferBytes(base + p, { accept: HTML, 'accept-encoding': 'gzip' });
+    html.push({ path: p, bytes: plain.bytes, gzipBytes: gzip.bytes });
+  }
+  return { jsGzipBytes: sum('script'), cssGzipBytes: sum('stylesheet'), files, html };
+}
 
-  // Lighthouse (mobile defaults: simulated slow 4G, 4x CPU slowdown), performance only.
+/** Lighthouse 12 (mobile defaults: simulated slow 4G, 4× CPU slowdown), performance only. */
+async function lighthouseScores(base) {
   const debugPort = await freePort();
-  const lhBrowser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  const browser = await chromium.launch({
+    executablePath: CHROME,
     args: [`--remote-debugging-port=${debugPort}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
-  const lighthouseScores = [];
+  const scores = [];
   try {
     for (const pagePath of ['/', '/news']) {
-      // A run can fail on its own (a runtime error, no score): one more try, then say why.
-      let result;
-      for (let attempt = 0; attempt < 2; attempt++) {
-        result = await lighthouse(base + pagePath, {
-          port: debugPort,
-          onlyCategories: ['performance'],
-          output: 'json',
-          logLevel: 'error',
-        });
-        if (!result.lhr.runtimeError && result.lhr.categories.performance.score !== null) break;
-      }
-      if (result.lhr.runtimeError || result.lhr.categories.performance.score === null) {
-        const why = result.lhr.runtimeError ? `${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}` : 'no score';
-        lighthouseScores.push({ path: pagePath, error: why });
+      const { lhr } = await lighthouse(base + pagePath, {
+        port: debugPort,
+        onlyCategories: ['performance'],
+        output: 'json',
+        logLevel: 'error',
+      });
+      const score = lhr.categories.performance.score;
+      if (lhr.runtimeError || score === null) {
+        scores.push({ path: pagePath, error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : 'no score' });
         continue;
       }
-      const audits = result.lhr.audits;
-      lighthouseScores.push({
+      scores.push({
         path: pagePath,
-        performance: Math.round((result.lhr.categories.performance.score ?? 0) * 100),
-        fcp: audits['first-contentful-paint'].displayValue,
-        lcp: audits['largest-contentful-paint'].displayValue,
-        tbt: audits['total-blocking-time'].displayValue,
-        cls: audits['cumulative-layout-shift'].displayValue,
+        performance: Math.round(score * 100),
+        fcp: lhr.audits['first-contentful-paint'].displayValue,
+        lcp: lhr.audits['largest-contentful-paint'].displayValue,
+        tbt: lhr.audits['total-blocking-time'].displayValue,
+        cls: lhr.audits['cumulative-layout-shift'].displayValue,
       });
     }
   } finally {
-    await lhBrowser.close();
+    await browser.close();
   }
-  const sum = (type) => assets.filter((a) => a.type === type).reduce((t, a) => t + a.gzip, 0);
-  const firstVisit = { jsGzipBytes: sum('script'), cssGzipBytes: sum('stylesheet'), files: assets };
+  return scores;
+}
 
+// --------------------------------------------------------------------------------------------- main
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'));
+// nginx's workers may run as its unprivileged user: they write the cache in here.
+fs.chmodSync(dir, 0o755);
+const rows = [];
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  nginx: spawnSync(nginx, ['-v'], { encoding: 'utf8' }).stderr.trim(),
+  cpus: os.availableParallelism(),
+  articles: ARTICLES,
+  identifiers: IDENTIFIERS,
+  p99LimitMs: P99_MS,
+  durationSeconds: DURATION,
+  steps: STEPS,
+  generationSeconds: {},
+  capacity: rows,
+};
+const databases = [{ label: 'sqlite', env: { DATABASE_URL: '', SQLITE_FILE: path.join(DATA_DIR, `bench-${IDENTIFIERS}.sqlite`) } }];
+if (PG_URL) databases.push({ label: 'postgres', env: { DATABASE_URL: await pgSchemaUrl(`bench_${IDENTIFIERS}`) } });
+else
   console.log(
-    `\nendpoint              req/s    p50    p99   bare req/s  ratio  (${CONNECTIONS} connections, ${ROUNDS}×${DURATION} s each side${canPin ? `, servers on core ${SERVER_CPU}, load on ${LOAD_CPUS}` : ''}, ${ARTICLES} generated articles, ${IDENTIFIERS} generated identifiers)`,
+    '\nPostgreSQL part skipped: BENCH_DATABASE_URL is not set (postgres://user:password@host:5432/database; the bench works in a schema of its own)',
   );
+
+try {
+  for (const db of databases) report.generationSeconds[db.label] = generate(db.label, db.env);
+  const port = await freePort();
+  const proxyPort = await freePort();
+  for (const db of databases) {
+    console.log(`\n== load on ${db.label}, through nginx (p99 bound ${P99_MS} ms, ${DURATION} s runs)`);
+    const stack = await startStack({ label: db.label, env: db.env, port, proxyPort, dir });
+    try {
+      const listed = await fetch(`${stack.base}${LIST}?offset=0&limit=1&filterCategoryId=news`);
+      if (!listed.ok) throw new Error(`the article list answered ${listed.status} through nginx: ${await listed.text()}`);
+      const uuid = (await listed.json()).data[0]?.rows[0]?.uuid;
+      if (!uuid) throw new Error('no published news article to open');
+      if (db.label === 'sqlite') {
+        const mix = mixOf(uuid);
+        await checkPaths(stack.base, mix.entries);
+        for (const connections of [50, 200]) {
+          rows.push(await capacity(stack, { name: 'mix of pages and API reads', database: db.label, connections, next: mix.next }));
+        }
+      }
+      rows.push(
+        await capacity(stack, {
+          name: `identity query (${IDENTIFIERS} ids)`,
+          database: db.label,
+          connections: 50,
+          next: identityQueries(),
+        }),
+      );
+      rows.push(
+        await capacity(stack, { name: `article search (${ARTICLES} articles)`, database: db.label, connections: 50, next: searches() }),
+      );
+      if (db.label === 'sqlite') {
+        report.serverMemory = memoryOf(stack.pid);
+        process.stdout.write('page weight…');
+        report.pageWeight = await pageWeight(stack.base, uuid);
+        console.log(' done');
+        if (LIGHTHOUSE) {
+          process.stdout.write('lighthouse…');
+          report.lighthouse = await lighthouseScores(stack.base);
+          console.log(' done');
+        }
+      }
+    } finally {
+      await stack.stop();
+    }
+  }
+  if (IMPORT_ROWS > 0) {
+    // The CSV import over HTTP, on a database of its own (the demo data plus the imported rows).
+    const imported = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/bench-import.js'), String(IMPORT_ROWS)], {
+      env: { ...process.env, DATABASE_URL: '', SQLITE_FILE: path.join(dir, 'import.sqlite') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+    });
+    if (imported.status !== 0) throw new Error('the timed CSV import failed');
+    report.csvImport = JSON.parse(imported.stdout.trim().split('\n').pop());
+  }
+
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  console.log(
+    `\ncapacity: requests/s held with p99 < ${P99_MS} ms, through nginx (2 workers) on ${report.cpus} cores shared with the server and the load generator`,
+  );
+  console.log('scenario                                database  conns  capacity  p99 at cap  saturated req/s  p99  cache hits');
   for (const r of rows) {
     console.log(
-      `${r.endpoint.padEnd(20)} ${String(r.reqPerSec).padStart(6)} ${String(r.p50).padStart(5)}ms ${String(r.p99).padStart(4)}ms ${String(r.bare.reqPerSec).padStart(11)}  ${r.ratio.toFixed(2)}${r.errors ? `  errors ${r.errors}` : ''}`,
+      `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99 ?? '–'} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}${r.errors ? `  (${r.errors} failed requests)` : ''}`,
     );
   }
-  console.log(
-    `server memory after load: ${memory.anonMiB} MiB of its own (RSS ${memory.rssMiB} MiB with ${memory.fileMiB} MiB of mapped database and code pages; peak RSS ${memory.peakMiB} MiB)`,
-  );
-  console.log(
-    `CSV import of ${csvImport.rows} rows over HTTP: ${csvImport.seconds.toFixed(1)} s (${csvImport.imported} imported, ${csvImport.failed} failed; peak memory ${csvImport.peakRssMiB} MiB, ${csvImport.database})`,
-  );
-  console.log(
-    `first visit to /: ${(firstVisit.jsGzipBytes / 1024).toFixed(1)} KiB gzip JS, ${(firstVisit.cssGzipBytes / 1024).toFixed(1)} KiB gzip CSS`,
-  );
-  for (const l of lighthouseScores) {
-    if (l.error) {
-      console.log(`lighthouse (mobile) ${l.path.padEnd(6)} failed twice: ${l.error}`);
-      continue;
-    }
+  const w = report.pageWeight;
+  console.log(`\nfirst visit to /: ${kib(w.jsGzipBytes)} gzip JS, ${kib(w.cssGzipBytes)} gzip CSS (${w.files.length} files)`);
+  for (const h of w.html) console.log(`HTML ${h.path.padEnd(52)} ${kib(h.bytes).padStart(10)} (${kib(h.gzipBytes)} gzip)`);
+  const m = report.serverMemory;
+  console.log(`server memory after the load (SQLite): ${m.anonMiB} MiB of its own, RSS ${m.rssMiB} MiB, peak ${m.peakMiB} MiB`);
+  for (const l of report.lighthouse ?? []) {
     console.log(
-      `lighthouse (mobile) ${l.path.padEnd(6)} performance ${l.performance}  FCP ${l.fcp}  LCP ${l.lcp}  TBT ${l.tbt}  CLS ${l.cls}`,
+      l.error
+        ? `lighthouse (mobile) ${l.path.padEnd(6)} failed: ${l.error}`
+        : `lighthouse (mobile) ${l.path.padEnd(6)} performance ${l.performance}  FCP ${l.fcp}  LCP ${l.lcp}  TBT ${l.tbt}  CLS ${l.cls}`,
     );
   }
+  const c = report.csvImport;
+  if (c)
+    console.log(
+      `CSV import of ${c.rows} rows over HTTP: ${c.seconds.toFixed(1)} s (${c.imported} imported, ${c.failed} failed, peak ${c.peakRssMiB} MiB)`,
+    );
   fs.mkdirSync(path.join(root, 'reports'), { recursive: true });
-  const report = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.cpus().length,
-    articles: ARTICLES,
-    identifiers: IDENTIFIERS,
-    csvImport,
-    connections: CONNECTIONS,
-    durationSeconds: DURATION,
-    rounds: ROUNDS,
-    pinned: canPin ? { servers: SERVER_CPU, load: LOAD_CPUS } : null,
-    endpoints: rows,
-    memory,
-    firstVisit,
-    lighthouse: lighthouseScores,
-  };
   fs.writeFileSync(path.join(root, 'reports/bench.json'), JSON.stringify(report, null, 2));
-  console.log('report: reports/bench.json');
+  const kept = [`${path.relative(root, DATA_DIR) || DATA_DIR}/bench-${IDENTIFIERS}.sqlite`];
+  if (PG_URL) kept.push(`schema bench_${IDENTIFIERS} of BENCH_DATABASE_URL`);
+  console.log(`report: reports/bench.json; generated data kept for the next run in ${kept.join(' and ')} (drop it to free the space)`);
 } finally {
-  bare?.kill();
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -36,20 +36,31 @@ for (const [name, command, args] of [
   suites.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
 }
 
-// Unit (shared, web) and API (server, on SQLite and on PostgreSQL when TEST_DATABASE_URL is set).
+/** A Vitest JSON report as one suite's counts (a run that failed before reporting counts as one failure). */
+function vitestSuite(name, report, ok) {
+  if (!report) return { name, passed: 0, failed: 1 };
+  const failed = report.numFailedTests + (report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0);
+  return { name, passed: report.numPassedTests, failed: failed || (ok ? 0 : 1), skipped: report.numPendingTests + report.numTodoTests };
+}
+
+// Unit (shared, web), API (server, on SQLite and on PostgreSQL when TEST_DATABASE_URL is set) and the
+// deploy config (nginx).
 const vitestReport = path.join(reports, 'vitest.json');
 const vitestOk = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
-const vitest = readJson(vitestReport);
-if (vitest) {
-  const failed = vitest.numFailedTests + (vitest.numFailedTestSuites && !vitest.numFailedTests ? vitest.numFailedTestSuites : 0);
-  suites.push({
-    name: 'vitest',
-    passed: vitest.numPassedTests,
-    failed: failed || (vitestOk ? 0 : 1),
-    skipped: vitest.numPendingTests + vitest.numTodoTests,
-  });
-} else {
-  suites.push({ name: 'vitest', passed: 0, failed: 1 });
+suites.push(vitestSuite('vitest', readJson(vitestReport), vitestOk));
+
+// The same under Node 22 LTS when TEST_NODE22=1 (.ci/run sets it): scripts/node22.mjs fetches Node 22
+// from npm and builds better-sqlite3 for it outside node_modules. TEST_NODE22_DATABASE_URL: its own
+// PostgreSQL database, if given.
+if (process.env.TEST_NODE22 === '1') {
+  const node22Report = path.join(reports, 'vitest-node22.json');
+  const database = process.env.TEST_NODE22_DATABASE_URL ? { TEST_DATABASE_URL: process.env.TEST_NODE22_DATABASE_URL } : {};
+  const node22Ok = run(
+    process.execPath,
+    ['scripts/node22.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${node22Report}`],
+    database,
+  );
+  suites.push(vitestSuite('vitest node22', readJson(node22Report), node22Ok));
 }
 
 // Browser tests against the built server.
@@ -72,10 +83,10 @@ const total = suites.reduce(
   },
 );
 fs.writeFileSync(path.join(reports, 'summary.json'), JSON.stringify({ suites, total }, null, 2));
-console.log('\nsuite        passed  failed  skipped');
+console.log('\nsuite          passed  failed  skipped');
 for (const s of suites)
   console.log(
-    `${s.name.padEnd(12)} ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${String(s.skipped ?? 0).padStart(7)}`,
+    `${s.name.padEnd(14)} ${String(s.passed).padStart(6)}  ${String(s.failed).padStart(6)}  ${String(s.skipped ?? 0).padStart(7)}`,
   );
 console.log(`tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed === 0 ? 0 : 1);

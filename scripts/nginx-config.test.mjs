@@ -1,0 +1,179 @@
+// docs/deploy/nginx.conf as Debian's nginx runs it (only paths, ports and certificates rewritten), in
+// front of a stub portal that answers with the Cache-Control headers the portal sends.
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  NGINX_MISSING,
+  brotliInstalled,
+  findNginx,
+  freePort,
+  localConfig,
+  makeTestCertificate,
+  startNginx,
+  testConfig,
+} from './nginx-config.mjs';
+
+const nginx = findNginx();
+if (!nginx) console.warn(`docs/deploy/nginx.conf is not checked: ${NGINX_MISSING}`);
+
+/** Stub portal: each answer's headers come from its path; `seen` keeps every request it received. */
+function stubPortal() {
+  const seen = [];
+  const big = JSON.stringify({ code: 20200, data: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `标题 ${i}` })) });
+  const server = http.createServer((request, response) => {
+    let bytes = 0;
+    request.on('data', (chunk) => (bytes += chunk.length));
+    request.on('end', () => {
+      seen.push({ method: request.method, url: request.url, headers: request.headers, bytes });
+      const url = new URL(request.url, 'http://stub');
+      if (url.pathname.startsWith('/assets/')) {
+        response.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'public, max-age=31536000, immutable' });
+        response.end('export const x = 1;\n');
+      } else if (url.pathname.startsWith('/public')) {
+        response.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'public, s-maxage=60, stale-while-revalidate=60',
+        });
+        response.end(big);
+      } else if (url.pathname.startsWith('/private')) {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store' });
+        response.end(big);
+      } else {
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(JSON.stringify({ bytes }));
+      }
+    });
+  });
+  return { server, seen, count: (pathname) => seen.filter((r) => r.url === pathname).length };
+}
+
+/** One request to nginx, bytes as sent (no decompression). */
+function send(port, pathname, { tls = true, method = 'GET', headers = {}, body } = {}) {
+  const client = tls ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: pathname,
+        headers: { host: 'portal.example.com', ...headers },
+        ...(tls ? { rejectUnauthorized: false, servername: 'portal.example.com' } : {}),
+        agent: false,
+      },
+      (response) => {
+        const chunks = [];
+        response.on('data', (c) => chunks.push(c));
+        response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+describe.skipIf(!nginx)('docs/deploy/nginx.conf on nginx', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-test-'));
+  const stub = stubPortal();
+  let tls;
+  let proxy;
+
+  beforeAll(async () => {
+    await new Promise((resolve) => stub.server.listen(0, '127.0.0.1', resolve));
+    tls = { ...makeTestCertificate(dir), httpPort: await freePort(), httpsPort: await freePort() };
+    const { text } = localConfig({ dir, upstreams: [`127.0.0.1:${stub.server.address().port}`], tls });
+    proxy = await startNginx(nginx, dir, text, tls.httpsPort);
+  });
+
+  afterAll(async () => {
+    await proxy?.stop();
+    await new Promise((resolve) => stub.server.close(resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is accepted by nginx -t with its TLS server block', () => {
+    const { text } = localConfig({ dir, upstreams: ['127.0.0.1:8070'], tls });
+    const checked = testConfig(nginx, dir, text);
+    expect(checked.output).toContain('test is successful');
+    expect(checked.ok).toBe(true);
+  });
+
+  it('sends plain HTTP to HTTPS', async () => {
+    const answer = await send(tls.httpPort, '/news?page=2', { tls: false });
+    expect(answer.status).toBe(301);
+    expect(answer.headers.location).toBe('https://portal.example.com/news?page=2');
+  });
+
+  it("passes Host, the scheme and the client's own address (not one the client claims)", async () => {
+    await send(tls.httpsPort, '/echo-headers', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const seen = stub.seen.findLast((r) => r.url === '/echo-headers');
+    expect(seen.headers.host).toBe('portal.example.com');
+    expect(seen.headers['x-forwarded-proto']).toBe('https');
+    expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
+    // Keep-alive to the upstream: HTTP/1.1 without `Connection: close`.
+    expect(seen.headers.connection).toBeUndefined();
+  });
+
+  it('answers a public read from its cache the second time', async () => {
+    const first = await send(tls.httpsPort, '/public/list?page=1');
+    const second = await send(tls.httpsPort, '/public/list?page=1');
+    expect(first.status).toBe(200);
+    expect(second.headers['x-cache-status']).toBe('HIT');
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(stub.count('/public/list?page=1')).toBe(1);
+  });
+
+  it('neither reads nor fills the cache for a signed-in visitor or an API client', async () => {
+    const signedIn = { cookie: 'theme=dark; PORTAL_SESSION=abc' };
+    const client = { authorization: 'Bearer t' };
+    for (const headers of [signedIn, client, signedIn]) {
+      const answer = await send(tls.httpsPort, '/public/tree', { headers });
+      expect(answer.headers['x-cache-status']).toBe('BYPASS');
+    }
+    await send(tls.httpsPort, '/public/tree');
+    expect(stub.count('/public/tree')).toBe(4);
+  });
+
+  it('never caches private answers or answers without Cache-Control', async () => {
+    for (let i = 0; i < 2; i++) {
+      await send(tls.httpsPort, '/private/me');
+      await send(tls.httpsPort, '/plain');
+    }
+    expect(stub.count('/private/me')).toBe(2);
+    expect(stub.count('/plain')).toBe(2);
+  });
+
+  it('compresses JSON for clients that accept it', async () => {
+    const gzip = await send(tls.httpsPort, '/private/me', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await send(tls.httpsPort, '/private/me');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gzip.body.length).toBeLessThan(plain.body.length);
+    if (brotliInstalled()) {
+      const br = await send(tls.httpsPort, '/private/me', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+    }
+  });
+
+  it("limits request bodies to the server's 1 MiB, more on the upload and import routes", async () => {
+    const body = Buffer.alloc(2 * 1024 * 1024, 'a');
+    const headers = { 'content-type': 'text/csv' };
+    const refused = await send(tls.httpsPort, '/web-api/portal/v1/anything', { method: 'POST', headers, body });
+    expect(refused.status).toBe(413);
+    const imported = await send(tls.httpsPort, '/web-api/identity/v1/record/import', { method: 'POST', headers, body });
+    expect(imported.status).toBe(200);
+    expect(JSON.parse(imported.body.toString()).bytes).toBe(body.length);
+  });
+
+  it('lets browsers keep hashed build files for a year', async () => {
+    await send(tls.httpsPort, '/assets/index-abc123.js');
+    const again = await send(tls.httpsPort, '/assets/index-abc123.js');
+    expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(again.headers['x-cache-status']).toBe('HIT');
+  });
+});
