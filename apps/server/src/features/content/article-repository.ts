@@ -77,14 +77,16 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
     /** A page of published articles and the total (spec section 7: `data[0] = { rows, total }`). */
     async publishedPage(q: PublishedQuery): Promise<{ rows: ArticleListItem[]; total: number }> {
       const match = q.searchKey ? containsKey(dialect, q.searchKey) : undefined;
-      let base = withCategory().where('cms_article.status', '=', 'published');
-      if (q.categoryIds) base = base.where('cms_article.category_id', 'in', q.categoryIds);
-      if (q.filterStartTime) base = base.where('cms_article.publish_time', '>=', q.filterStartTime);
-      if (q.filterEndTime) base = base.where('cms_article.publish_time', '<=', q.filterEndTime);
-      if (match) base = base.where(match);
+      // The filters read the article row alone: the total is counted on its indexes, without the joins.
+      let matching = db.selectFrom('cms_article').where('cms_article.status', '=', 'published');
+      if (q.categoryIds) matching = matching.where('cms_article.category_id', 'in', q.categoryIds);
+      if (q.filterStartTime) matching = matching.where('cms_article.publish_time', '>=', q.filterStartTime);
+      if (q.filterEndTime) matching = matching.where('cms_article.publish_time', '<=', q.filterEndTime);
+      if (match) matching = matching.where(match);
       const sort = SORT_ORDERS[q.sortOrder];
       const [rows, count] = await Promise.all([
-        base
+        matching
+          .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
           .select([
             'cms_article.id',
             'cms_article.uuid',
@@ -100,7 +102,7 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
           .limit(q.limit)
           .offset(q.offset)
           .execute(),
-        base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+        matching.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return {
         total: Number(count.n),
