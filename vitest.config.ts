@@ -29,6 +29,10 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['apps/web/src/testing/setup.ts'],
+          // Page tests render antd and load lazy modules: on a busy 2-core CI runner one can take
+          // well over vitest's 5 s default without anything being wrong.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
     ],

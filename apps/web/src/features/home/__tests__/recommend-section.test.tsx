@@ -93,5 +93,5 @@ describe('recommended applications', () => {
     await vi.waitFor(() => expect(document.querySelector('.swiper.home-recommend')).not.toBeNull(), { timeout: 10_000 });
     expect(document.querySelector('.home-recommend--static')).toBeNull();
     expect(document.querySelectorAll('.swiper-slide .home-recommend__card').length).toBeGreaterThanOrEqual(6);
-  }, 20_000);
+  });
 });

@@ -163,7 +163,7 @@ describe('标识记录 form generated from the template', () => {
     fireEvent.change(within(panel).getByLabelText('出厂编号'), { target: { value: 'HY0001' } });
     fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
     // Validation and the refused save are asynchronous: allow for a busy test machine.
-    expect(await within(panel).findByText('标识 88.118.8/EX-1 已存在', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(await within(panel).findByText('标识 88.118.8/EX-1 已存在')).toBeTruthy();
     expect(within(panel).getByLabelText('产品名称')).toBeTruthy();
   });
 
