@@ -3,7 +3,7 @@ import { Button, Card, Col, Empty, Progress, Result, Row, Skeleton, Typography }
 import { type ReactNode, useMemo } from 'react';
 import { ConsolePage } from '@/components/console-page';
 import { portalUrl } from '@/config/runtime-config';
-import { useSessionStore } from '@/stores/session-store';
+import { useSession } from '@/hooks/use-session';
 import { type Dashboard, useDashboard } from '../api/get-dashboard';
 import { dailyChartOption, seriesTotal } from '../lib/dashboard-charts';
 import { DailyChart } from './daily-chart';
@@ -71,7 +71,7 @@ function TopArticles({ rows }: { rows: Dashboard['mostViewed'] }) {
  */
 export function DashboardPage() {
   const dashboard = useDashboard();
-  const name = useSessionStore((s) => s.name);
+  const name = useSession()?.name ?? '';
   const data = dashboard.data;
   const published = useMemo(() => dailyChartOption(data?.publishedPerDay ?? [], 'line', '发布文章', '#1456d9'), [data?.publishedPerDay]);
   const registered = useMemo(

@@ -3,10 +3,10 @@ import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { saveBlob } from '@/lib/download';
-import { useSessionStore } from '@/stores/session-store';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { menusEntry } from '@/testing/session';
 import { RecordAdminPage } from '../components/record-admin-page';
 import { HENGYUE, MACHINES, PARTS, RECORD, RUICHI } from './fixtures';
 
@@ -16,10 +16,10 @@ vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }));
 vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
 
 const RECORDS = '/web-api/identity/v1/record';
+const RECORD_KEEPER = ['identifier', 'identifier:record'];
 
 beforeEach(() => {
   installRuntimeConfig();
-  useSessionStore.setState({ authorities: ['identifier', 'identifier:record'] });
   fake.api = createFakeApi({
     'GET /web-api/identity/v1/prefix/list': [HENGYUE],
     'GET /web-api/identity/v1/template/list': [MACHINES, PARTS],
@@ -33,7 +33,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   Modal.destroyAll();
-  useSessionStore.getState().clear();
 });
 
 const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${RECORDS}/page/list`).map(([, config]) => config?.params);
@@ -68,7 +67,7 @@ async function pick(root: HTMLElement, selector: string, label: string) {
 
 describe('标识记录 list', () => {
   it('shows the records page 1 at 20 a page, searches from page 1, and links each handle to the public lookup in a new window', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
     expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
     expect(within(row).getByText('中型履带式液压挖掘机 · HYE2150001')).toBeTruthy();
@@ -86,7 +85,7 @@ describe('标识记录 list', () => {
   });
 
   it('deletes only after the confirm dialog', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     expect(fake.api!.delete).not.toHaveBeenCalled();
@@ -96,8 +95,7 @@ describe('标识记录 list', () => {
   });
 
   it('hides the write actions from an account with only read access to identifiers', async () => {
-    useSessionStore.setState({ authorities: ['identifier', 'identifier:template'] });
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(['identifier', 'identifier:template']) });
     const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
     expect(screen.queryByRole('button', { name: /新建标识/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /批量导入/ })).toBeNull();
@@ -108,7 +106,7 @@ describe('标识记录 list', () => {
 
 describe('标识记录 form generated from the template', () => {
   it('has one field per item in use, checks required items and lengths before sending, then sends the trimmed values', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
     const panel = await drawer('新建标识');
@@ -154,7 +152,7 @@ describe('标识记录 form generated from the template', () => {
     fake.api!.routes[`POST ${RECORDS}`] = () => {
       throw new ApiError('标识 88.118.8/EX-1 已存在', 1, 409);
     };
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
     const panel = await drawer('新建标识');
@@ -168,7 +166,7 @@ describe('标识记录 form generated from the template', () => {
   });
 
   it('edits a record with the template’s latest items, saying it moves to that version and what it drops', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
     const panel = await drawer('编辑标识 88.118.8/EX-1');
@@ -188,7 +186,7 @@ describe('标识记录 form generated from the template', () => {
 
 describe('标识记录 CSV', () => {
   it('imports the picked file for the picked template and shows the summary with the bad rows’ line numbers', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /批量导入/ }));
     const modal = await dialog('批量导入标识');
@@ -230,7 +228,7 @@ describe('标识记录 CSV', () => {
   });
 
   it('exports the filtered template with the token-carrying client; without a template filter it cannot choose', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     const exportButton = () => screen.getByRole('button', { name: /导出 CSV/ }) as HTMLButtonElement;
     // Two templates and none filtered: which one to export is unknown.
@@ -250,8 +248,7 @@ describe('标识记录 CSV', () => {
 describe('标识记录 operator vs enterprise view', () => {
   it('operators see every enterprise’s prefixes named with the enterprise; enterprise staff see theirs without', async () => {
     fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE, RUICHI];
-    useSessionStore.setState({ authorities: ['identifier', 'identifier:record', 'identifier:all-enterprises'] });
-    const { unmount } = renderWithProviders(<RecordAdminPage />);
+    const { unmount } = renderWithProviders(<RecordAdminPage />, { session: menusEntry([...RECORD_KEEPER, 'identifier:all-enterprises']) });
     await screen.findByText('88.118.8/EX-1');
     await pick(
       document.body,
@@ -261,8 +258,7 @@ describe('标识记录 operator vs enterprise view', () => {
     unmount();
 
     fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE];
-    useSessionStore.setState({ authorities: ['identifier', 'identifier:record'] });
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     await pick(document.body, '.console-page__filters .ant-form-item:nth-child(2) .ant-select', '88.118.8 恒岳重工工程机械产品标识');
   });

@@ -3,10 +3,10 @@ import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, typed } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
-import { useSessionStore } from '@/stores/session-store';
 import { type FakeApi, createFakeAdapter, createFakeApi } from '@/testing/fake-api';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { menusEntry } from '@/testing/session';
 import { TemplateAdminPage } from '../components/template-admin-page';
 import { HENGYUE, MACHINES, PARTS, RUICHI, VERSIONS } from './fixtures';
 
@@ -22,7 +22,6 @@ beforeEach(() => {
   installRuntimeConfig();
   vi.mocked(notify.success).mockClear();
   vi.mocked(notify.error).mockClear();
-  useSessionStore.setState({ authorities: ENTERPRISE_ADMIN });
   fake.api = createFakeApi({
     'GET /web-api/identity/v1/prefix/list': [HENGYUE],
     'GET /web-api/identity/v1/template/list': [MACHINES, PARTS, { ...PARTS, id: 7, prefix: '88.118.16', name: '液压元件' }],
@@ -39,7 +38,6 @@ beforeEach(() => {
 });
 afterEach(() => {
   Modal.destroyAll();
-  useSessionStore.getState().clear();
 });
 
 const fieldErrors = (root: HTMLElement) => Array.from(root.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
@@ -57,7 +55,7 @@ const indexTexts = (root: HTMLElement) =>
 
 describe('前缀与模板: operator vs enterprise view', () => {
   it('an enterprise administrator sees their prefixes read-only, without the enterprise column', async () => {
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     const prefixes = await section('标识前缀');
     await within(prefixes).findByText('88.118.8');
     expect(within(prefixes).queryByRole('columnheader', { name: '所属企业' })).toBeNull();
@@ -73,9 +71,8 @@ describe('前缀与模板: operator vs enterprise view', () => {
   });
 
   it('an operator sees every enterprise, switches prefix, and assigns a prefix checked before sending', async () => {
-    useSessionStore.setState({ authorities: OPERATOR });
     api().routes['GET /web-api/identity/v1/prefix/list'] = [RUICHI, HENGYUE];
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(OPERATOR) });
     const prefixes = await section('标识前缀');
     await within(prefixes).findByText('88.118.16');
     expect(within(prefixes).getByRole('columnheader', { name: '所属企业' })).toBeTruthy();
@@ -110,7 +107,7 @@ describe('前缀与模板: operator vs enterprise view', () => {
 
 describe('前缀与模板: templates', () => {
   it('shows each template’s version and its history', async () => {
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
     expect(within(row).getByText('v2')).toBeTruthy();
     expect(within(row).getByText('3 项在用，1 项停用')).toBeTruthy();
@@ -122,7 +119,7 @@ describe('前缀与模板: templates', () => {
   });
 
   it('creates a template: indexes from 2000 in order, every item checked with the server’s words before sending', async () => {
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     await within(await section('元数据模板')).findByText('工程机械整机');
     fireEvent.click(screen.getByRole('button', { name: /新建模板/ }));
     const panel = await overlay('drawer', '新建模板');
@@ -179,7 +176,7 @@ describe('前缀与模板: templates', () => {
   });
 
   it('edits a template into a new version: existing items keep their index and type, a new one goes after every index ever used', async () => {
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
     const panel = await overlay('drawer', '编辑模板「工程机械整机」');
@@ -213,7 +210,7 @@ describe('前缀与模板: templates', () => {
       return { body: { code: 20200, msg: '操作成功', data: path.endsWith('/prefix/list') ? [HENGYUE] : [MACHINES] } };
     });
     fake.api = typed(createApiClient({ baseURL: '', tokenUrl: () => '/web/portal/oauth/token', adapter: server.adapter }));
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
     fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     const confirm = (await screen.findByText(/确定删除模板「工程机械整机」/)).closest('.ant-modal') as HTMLElement;
