@@ -14,7 +14,11 @@ export async function openConsole(page: Page, username: string, path = '/console
 }
 
 export const sidebarMenu = (page: Page) => page.getByRole('navigation', { name: '控制台菜单' }).getByRole('menu').first();
-export const tabs = (page: Page) => page.getByRole('tablist', { name: '已打开的页面' });
+/** The bar of open pages; each page is a link there, the open one marked `aria-current="page"`. */
+export const tabs = (page: Page) => page.getByRole('navigation', { name: '已打开的页面' });
+export const tabLinks = (page: Page) => tabs(page).getByRole('link');
+export const tab = (page: Page, title: string) => tabs(page).getByRole('link', { name: title, exact: true });
+export const currentTab = (page: Page) => tabs(page).locator('a[aria-current="page"]');
 
 /**
  * Picks `option` in an antd select and waits until the select shows it. Under load a click can land

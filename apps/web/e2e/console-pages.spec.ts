@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.js';
-import { chooseOption, openConsole, sidebarMenu, tabs } from './console-helpers.js';
+import { chooseOption, openConsole, sidebarMenu, tab, tabLinks, tabs } from './console-helpers.js';
 
 test.describe('console pages in the shell', () => {
   test('a half-typed form survives a tab switch, refresh clears it; close others keeps the affix tab; closing the active tab goes to the last', async ({
@@ -13,23 +13,23 @@ test.describe('console pages in the shell', () => {
     await search.fill('半截的关键');
     await menu.getByText('栏目管理').click();
     await menu.getByText('操作日志').click();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '文章管理', '栏目管理', '操作日志']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '文章管理', '栏目管理', '操作日志']);
 
     // Back to the article tab: the text typed there is still there.
-    await tabs(page).getByRole('tab', { name: '文章管理' }).click();
+    await tab(page, '文章管理').click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
     await expect(page.getByPlaceholder('按标题或摘要搜索')).toHaveValue('半截的关键');
 
     // Refresh drops the page's kept state.
-    await tabs(page).getByRole('tab', { name: '文章管理' }).click({ button: 'right' });
+    await tab(page, '文章管理').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '刷新' }).click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
     await expect(page.getByPlaceholder('按标题或摘要搜索')).toHaveValue('');
 
     // Close others: the affix tab stays.
-    await tabs(page).getByRole('tab', { name: '文章管理' }).click({ button: 'right' });
+    await tab(page, '文章管理').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '关闭其他' }).click();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '文章管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '文章管理']);
 
     // Closing the active tab goes to the last one left.
     await menu.getByText('操作日志').click();

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.js';
-import { openConsole, sidebarMenu, tabs } from './console-helpers.js';
+import { currentTab, openConsole, sidebarMenu, tab, tabLinks, tabs } from './console-helpers.js';
 
 test.describe('console shell', () => {
   test('a visitor is sent to the central login and lands on the page they asked for', async ({ page }) => {
@@ -43,38 +43,75 @@ test.describe('console shell', () => {
     await menu.getByText('栏目管理').click();
     await menu.getByText('文章管理').click();
     await menu.getByText('操作日志').click();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '操作日志', '栏目管理', '文章管理']);
-    await expect(tabs(page).getByRole('tab', { selected: true })).toHaveText('操作日志');
+    await expect(tabLinks(page)).toHaveText(['工作台', '操作日志', '栏目管理', '文章管理']);
+    await expect(currentTab(page)).toHaveText('操作日志');
     // The affix tab has no close button.
     await expect(tabs(page).getByRole('button', { name: '关闭 工作台' })).toHaveCount(0);
 
     await tabs(page).getByRole('button', { name: '关闭 操作日志' }).click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '栏目管理', '文章管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理', '文章管理']);
 
-    await tabs(page).getByRole('tab', { name: '栏目管理' }).click({ button: 'right' });
+    await tab(page, '栏目管理').click({ button: 'right' });
     const contextMenu = page.getByRole('menu').filter({ hasText: '关闭其他' });
     await expect(contextMenu.getByRole('menuitem')).toHaveText(['刷新', '关闭', '关闭其他', '关闭所有']);
     await contextMenu.getByRole('menuitem', { name: '关闭其他' }).click();
     await expect(page).toHaveURL(/\/console\/content\/category$/);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '栏目管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理']);
 
     // The tabs survive a reload of the browser tab.
     await page.reload();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '栏目管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理']);
 
-    await tabs(page).getByRole('tab', { name: '栏目管理' }).click({ button: 'right' });
+    await tab(page, '栏目管理').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '关闭所有' }).click();
     await expect(page).toHaveURL(/\/console\/dashboard$/);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台']);
+    await expect(tabLinks(page)).toHaveText(['工作台']);
+  });
+
+  test('tabs from the keyboard: Tab reaches a close button, Enter closes; Shift+F10 or the ContextMenu key opens the menu', async ({
+    page,
+  }) => {
+    await openConsole(page, 'operator');
+    const menu = sidebarMenu(page);
+    await menu.getByText('操作日志').click();
+    await menu.getByText('内容管理').click();
+    await menu.getByText('栏目管理').click();
+    await expect(tabLinks(page)).toHaveText(['工作台', '操作日志', '栏目管理']);
+
+    // The close button follows its tab in the tab order and closes it; the focus moves to the next tab.
+    await tab(page, '操作日志').focus();
+    await page.keyboard.press('Tab');
+    await expect(tabs(page).getByRole('button', { name: '关闭 操作日志' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理']);
+    await expect(tab(page, '栏目管理')).toBeFocused();
+    await expect(page).toHaveURL(/\/console\/content\/category$/);
+
+    // Shift+F10 opens the menu on its first item; Escape closes it and gives the focus back.
+    await page.keyboard.press('Shift+F10');
+    const contextMenu = page.getByRole('menu', { name: '标签“栏目管理”' });
+    await expect(contextMenu.getByRole('menuitem', { name: '刷新' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(contextMenu).toHaveCount(0);
+    await expect(tab(page, '栏目管理')).toBeFocused();
+
+    // The ContextMenu key too; the arrows move, Space runs 关闭 and the last visited tab opens.
+    await page.keyboard.press('ContextMenu');
+    await expect(contextMenu.getByRole('menuitem', { name: '刷新' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(contextMenu.getByRole('menuitem', { name: '关闭', exact: true })).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(contextMenu).toHaveCount(0);
+    await expect(tabLinks(page)).toHaveText(['工作台']);
+    await expect(page).toHaveURL(/\/console\/dashboard$/);
+    await expect(currentTab(page)).toHaveText('工作台');
   });
 
   test('the context menu stays inside the bar (105 px allowance)', async ({ page }) => {
     await openConsole(page, 'operator');
     const bar = await tabs(page).boundingBox();
-    await tabs(page)
-      .getByRole('tab', { name: '工作台' })
-      .click({ button: 'right', position: { x: 5, y: 5 } });
+    await tab(page, '工作台').click({ button: 'right', position: { x: 5, y: 5 } });
     const menu = page.getByRole('menu').filter({ hasText: '关闭所有' });
     await expect(menu).toBeVisible();
     const box = await menu.boundingBox();

@@ -1,6 +1,6 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { lazy, useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -164,7 +164,7 @@ describe('console tabs keep their pages alive (spec section 4)', () => {
     // The affix tab came first, then the visited pages, once each.
     expect(useTagsViewStore.getState().visitedViews.map((v) => v.title)).toEqual(['工作台', '文章管理', '审计日志']);
 
-    fireEvent.contextMenu(screen.getByRole('tab', { name: /文章管理/ }));
+    fireEvent.contextMenu(within(screen.getByRole('navigation', { name: '已打开的页面' })).getByRole('link', { name: '文章管理' }));
     fireEvent.click(screen.getByRole('menuitem', { name: '刷新' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/console/content/article'));
     await waitFor(() => expect((screen.getByLabelText('文章页') as HTMLInputElement).value).toBe(''));
