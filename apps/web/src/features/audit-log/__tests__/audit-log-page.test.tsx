@@ -80,7 +80,7 @@ describe('操作日志 page', () => {
   it('shows the log with account, name, action, IP and outcome; enterprise column only for all-enterprise viewers', async () => {
     renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit']) });
     expect(await screen.findByText('李娜')).toBeTruthy();
-    const row = screen.getByText('10.1.2.3').closest('tr') as HTMLElement;
+    const row = screen.getByRole('row', { name: /10\.1\.2\.3/ });
     expect(within(row).getByText('staff')).toBeTruthy();
     expect(within(row).getByText('登录失败')).toBeTruthy();
     expect(within(row).getByText('失败')).toBeTruthy();

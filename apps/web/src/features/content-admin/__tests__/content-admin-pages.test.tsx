@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
@@ -69,16 +70,10 @@ afterEach(() => {
   Modal.destroyAll();
 });
 
-const fieldErrors = (modal: HTMLElement) => Array.from(modal.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
-/** The open dialog, once it has rendered. */
 /** The open dialog titled `title`, once it has rendered. */
-const dialog = (title: string) =>
-  waitFor(() => {
-    const heading = Array.from(document.querySelectorAll('.ant-modal-title')).find((t) => t.textContent === title);
-    const modal = heading?.closest<HTMLElement>('.ant-modal');
-    if (!modal) throw new Error(`the dialog ${title} has not opened`);
-    return modal;
-  });
+const dialog = (title: string) => screen.findByRole('dialog', { name: title });
+/** The table row showing `text`. */
+const row = (text: string) => screen.findByRole('row', { name: new RegExp(text) });
 
 describe('栏目管理', () => {
   it('checks the code with the server rule before sending, then creates a top-level category', async () => {
@@ -103,12 +98,11 @@ describe('栏目管理', () => {
 
   it('deletes only after the confirm dialog', async () => {
     renderWithProviders(<CategoryAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
-    const row = (await screen.findByText('行业动态')).closest('tr') as HTMLElement;
-    fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
+    fireEvent.click(within(await row('行业动态')).getByRole('button', { name: /删\s*除/ }));
     expect(fake.api!.delete).not.toHaveBeenCalled();
-    const confirm = await screen.findByText('确定删除分类「行业动态」吗？');
-    const buttons = confirm.closest('.ant-modal') as HTMLElement;
-    fireEvent.click(within(buttons).getByRole('button', { name: /删\s*除/ }));
+    const confirm = await dialog('删除分类');
+    expect(within(confirm).getByText('确定删除分类「行业动态」吗？')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: /删\s*除/ }));
     await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith('/web-api/cms/v1/category/news'));
   });
 });
@@ -141,9 +135,9 @@ describe('首页配置', () => {
 
   it('moves a banner down by sending the whole new order of its kind', async () => {
     renderWithProviders(<HomeBlocksAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
-    const row = (await screen.findByText('横幅一')).closest('tr') as HTMLElement;
-    expect((within(row).getByRole('button', { name: '上移' }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.click(within(row).getByRole('button', { name: '下移' }));
+    const banner = await row('横幅一');
+    expect((within(banner).getByRole('button', { name: '上移' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(banner).getByRole('button', { name: '下移' }));
     await waitFor(() =>
       expect(fake.api!.put).toHaveBeenCalledWith('/web-api/console/v1/home-block/order', { kind: 'banner', ids: [2, 1, 3] }),
     );
@@ -153,9 +147,9 @@ describe('首页配置', () => {
 describe('推荐应用', () => {
   it('marks what the home carousel shows, reorders with every uuid, and switches a recommendation keeping the other fields', async () => {
     renderWithProviders(<RecommendAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
-    const first = (await screen.findByText('应用1')).closest('tr') as HTMLElement;
+    const first = await row('应用1');
     expect(within(first).getByText('首页轮播')).toBeTruthy();
-    expect(within(screen.getByText('应用3').closest('tr') as HTMLElement).queryByText('首页轮播')).toBeNull();
+    expect(within(await row('应用3')).queryByText('首页轮播')).toBeNull();
 
     fireEvent.click(within(first).getByRole('button', { name: '下移' }));
     await waitFor(() =>

@@ -48,7 +48,7 @@ function TopArticles({ rows }: { rows: Dashboard['mostViewed'] }) {
   if (rows.length === 0) return <Empty description="暂无数据" image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   const max = Math.max(...rows.map((r) => r.viewCount), 1);
   return (
-    <ol className="dashboard__top">
+    <ol className="dashboard__top" aria-label="热门文章">
       {rows.map((r, i) => (
         <li key={r.uuid} className="dashboard__top-item">
           <span className={`dashboard__rank${i < 3 ? ' is-top' : ''}`}>{i + 1}</span>

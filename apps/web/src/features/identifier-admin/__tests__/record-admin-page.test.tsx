@@ -4,8 +4,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { saveBlob } from '@/lib/download';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
 import { RecordAdminPage } from '../components/record-admin-page';
 import { HENGYUE, MACHINES, PARTS, RECORD, RUICHI } from './fixtures';
@@ -36,39 +38,18 @@ afterEach(() => {
 });
 
 const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${RECORDS}/page/list`).map(([, config]) => config?.params);
-const fieldErrors = (root: HTMLElement) => Array.from(root.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
-const drawer = (title: string) =>
-  waitFor(() => {
-    const heading = Array.from(document.querySelectorAll('.ant-drawer-title')).find((t) => t.textContent === title);
-    const panel = heading?.closest<HTMLElement>('.ant-drawer');
-    if (!panel) throw new Error(`the drawer ${title} has not opened`);
-    return panel;
-  });
-const dialog = (title: string) =>
-  waitFor(() => {
-    const heading = Array.from(document.querySelectorAll('.ant-modal-title')).find((t) => t.textContent === title);
-    const modal = heading?.closest<HTMLElement>('.ant-modal');
-    if (!modal) throw new Error(`the dialog ${title} has not opened`);
-    return modal;
-  });
-
-/** Picks `label` in the antd Select inside `root` whose field is labelled `field`. */
-async function pick(root: HTMLElement, selector: string, label: string) {
-  const select = root.querySelector<HTMLElement>(selector);
-  if (!select) throw new Error(`no select ${selector}`);
-  fireEvent.mouseDown(select.querySelector('.ant-select-selector, .ant-select-content') ?? select);
-  const option = await waitFor(() => {
-    const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-select-item-option')).find((o) => o.textContent === label);
-    if (!found) throw new Error(`no option ${label}`);
-    return found;
-  });
-  fireEvent.click(option);
-}
+/** The drawer or dialog titled `title`, once open. */
+const drawer = (title: string) => screen.findByRole('dialog', { name: title });
+const dialog = drawer;
+/** The records table's row of `handle`. */
+const recordRow = (handle: string) => screen.findByRole('row', { name: new RegExp(handle.replace(/[.]/g, '\\.')) });
+/** Picks `option` in the select named `name` inside `root`. */
+const pick = (root: HTMLElement, name: string, option: string) => chooseOption(within(root).getByRole('combobox', { name }), option);
 
 describe('标识记录 list', () => {
   it('shows the records page 1 at 20 a page, searches from page 1, and links each handle to the public lookup in a new window', async () => {
     renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    const row = await recordRow('88.118.8/EX-1');
     expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
     expect(within(row).getByText('中型履带式液压挖掘机 · HYE2150001')).toBeTruthy();
     // Written with v1 while the template is at v2.
@@ -86,17 +67,18 @@ describe('标识记录 list', () => {
 
   it('deletes only after the confirm dialog', async () => {
     renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    const row = await recordRow('88.118.8/EX-1');
     fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     expect(fake.api!.delete).not.toHaveBeenCalled();
-    const confirm = (await screen.findByText(/确定删除标识 88\.118\.8\/EX-1 吗/)).closest('.ant-modal') as HTMLElement;
+    const confirm = await dialog('删除标识');
+    expect(within(confirm).getByText(/确定删除标识 88\.118\.8\/EX-1 吗/)).toBeTruthy();
     fireEvent.click(within(confirm).getByRole('button', { name: /删\s*除/ }));
     await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${RECORDS}/9`));
   });
 
   it('hides the write actions from an account with only read access to identifiers', async () => {
     renderWithProviders(<RecordAdminPage />, { session: menusEntry(['identifier', 'identifier:template']) });
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    const row = await recordRow('88.118.8/EX-1');
     expect(screen.queryByRole('button', { name: /新建标识/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /批量导入/ })).toBeNull();
     expect(within(row).queryByRole('button', { name: /编\s*辑/ })).toBeNull();
@@ -167,7 +149,7 @@ describe('标识记录 form generated from the template', () => {
 
   it('edits a record with the template’s latest items, saying it moves to that version and what it drops', async () => {
     renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    const row = await recordRow('88.118.8/EX-1');
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
     const panel = await drawer('编辑标识 88.118.8/EX-1');
     expect(((await within(panel).findByLabelText('产品名称')) as HTMLInputElement).value).toBe('中型履带式液压挖掘机');
@@ -192,7 +174,7 @@ describe('标识记录 CSV', () => {
     const modal = await dialog('批量导入标识');
     const start = () => within(modal).getByRole('button', { name: /开始导入/ }) as HTMLButtonElement;
     expect(start().disabled).toBe(true);
-    await pick(modal, '.ant-select', '88.118.8 · 工程机械整机（v2）');
+    await pick(modal, '导入模板', '88.118.8 · 工程机械整机（v2）');
 
     // The header-only import file of the chosen template.
     fireEvent.click(within(modal).getByRole('button', { name: /下载导入模板/ }));
@@ -201,7 +183,7 @@ describe('标识记录 CSV', () => {
     expect(templateName).toBe('标识导入模板-88.118.8-工程机械整机.csv');
 
     // The upload control renders a fresh input after each pick.
-    const input = () => modal.querySelector('input[type=file]') as HTMLInputElement;
+    const input = () => within(modal).getByLabelText('CSV 文件');
     fireEvent.change(input(), { target: { files: [new File(['x'], 'machines.xlsx')] } });
     expect(await within(modal).findByText('请选择 CSV 文件（.csv）')).toBeTruthy();
     const csv = new File(['标识后缀,产品名称,出厂编号\r\nEX-7,挖掘机,HY0007\r\nEX-8,挖掘机,HY\r\nEX-9,挖掘机,HY0009\r\n'], 'machines.csv', {
@@ -218,11 +200,11 @@ describe('标识记录 CSV', () => {
     expect((body as FormData).get('file')).toBeInstanceOf(File);
     expect(((body as FormData).get('file') as File).name).toBe('machines.csv');
 
-    const summary = await within(modal).findByLabelText('导入结果');
-    const stats = Array.from(summary.querySelectorAll('.ant-statistic'), (s) => s.textContent);
-    expect(stats).toEqual(['数据行3', '成功导入2', '失败1']);
-    const errorRow = within(summary).getByText('“出厂编号”长度应为 4–12 个字符').closest('tr') as HTMLElement;
-    expect(within(errorRow).getByText('3')).toBeTruthy();
+    const summary = await within(modal).findByRole('region', { name: '导入结果' });
+    const stats = within(within(summary).getByRole('list', { name: '导入统计' })).getAllByRole('listitem');
+    expect(stats.map((s) => s.textContent)).toEqual(['数据行3', '成功导入2', '失败1']);
+    const errorRow = within(summary).getByRole('row', { name: /“出厂编号”长度应为 4–12 个字符/ });
+    expect(within(errorRow).getByRole('cell', { name: '3' })).toBeTruthy();
     expect(within(summary).getByText('2 行已导入，1 行未导入，原因见下表。修改后只需重新导入这些行。')).toBeTruthy();
     expect(within(summary).getByText('工程机械整机 · machines.csv')).toBeTruthy();
   });
@@ -234,7 +216,7 @@ describe('标识记录 CSV', () => {
     // Two templates and none filtered: which one to export is unknown.
     expect(exportButton().disabled).toBe(true);
 
-    await pick(document.body, '.console-page__filters .ant-form-item:nth-child(3) .ant-select', '工程机械整机');
+    await pick(document.body, '模板', '工程机械整机');
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, templateId: 5 }));
     await waitFor(() => expect(exportButton().disabled).toBe(false));
@@ -250,16 +232,12 @@ describe('标识记录 operator vs enterprise view', () => {
     fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE, RUICHI];
     const { unmount } = renderWithProviders(<RecordAdminPage />, { session: menusEntry([...RECORD_KEEPER, 'identifier:all-enterprises']) });
     await screen.findByText('88.118.8/EX-1');
-    await pick(
-      document.body,
-      '.console-page__filters .ant-form-item:nth-child(2) .ant-select',
-      '88.118.16 瑞驰液压元件产品标识（常州瑞驰液压科技有限公司）',
-    );
+    await pick(document.body, '标识前缀', '88.118.16 瑞驰液压元件产品标识（常州瑞驰液压科技有限公司）');
     unmount();
 
     fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE];
     renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
-    await pick(document.body, '.console-page__filters .ant-form-item:nth-child(2) .ant-select', '88.118.8 恒岳重工工程机械产品标识');
+    await pick(document.body, '标识前缀', '88.118.8 恒岳重工工程机械产品标识');
   });
 });
