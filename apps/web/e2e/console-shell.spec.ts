@@ -1,12 +1,12 @@
 import { expect, test } from './fixtures.js';
-import { currentTab, openConsole, sidebarMenu, tab, tabLinks, tabs } from './console-helpers.js';
+import { breadcrumb, currentTab, openConsole, sidebar, sidebarMenu, tab, tabLinks, tabs } from './console-helpers.js';
 
 test.describe('console shell', () => {
   test('a visitor is sent to the central login and lands on the page they asked for', async ({ page }) => {
     await openConsole(page, 'operator', '/console/audit');
     await expect(page).toHaveURL(/\/console\/audit$/);
     await expect(page).toHaveTitle('操作日志 - Engineering e+');
-    await expect(page.locator('.console-breadcrumb')).toHaveText(/操作日志/);
+    await expect(breadcrumb(page)).toHaveText(/操作日志/);
   });
 
   test('the root goes to the first permitted page; the breadcrumb follows the matched routes', async ({ page }) => {
@@ -15,23 +15,23 @@ test.describe('console shell', () => {
     await sidebarMenu(page).getByText('内容管理').click();
     await sidebarMenu(page).getByText('文章管理').click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
-    await expect(page.locator('.console-breadcrumb')).toHaveText('内容管理/文章管理');
+    await expect(breadcrumb(page)).toHaveText('内容管理/文章管理');
     await expect(page).toHaveTitle('文章管理 - Engineering e+');
-    await expect(page.locator('.console-navbar')).toContainText('Engineering e+ 平台运营中心');
+    await expect(page.getByRole('banner')).toContainText('Engineering e+ 平台运营中心');
     await expect(page.getByRole('button', { name: '全屏' })).toBeVisible();
   });
 
   test('collapsing the sidebar is remembered across a reload (cookie sidebarStatus)', async ({ page, context }) => {
     await openConsole(page, 'operator');
-    const sidebar = page.locator('.console__sidebar');
-    await expect(sidebar).toHaveCSS('width', '210px');
+    const aside = sidebar(page);
+    await expect(aside).toHaveCSS('width', '210px');
     await page.getByRole('button', { name: '收起菜单' }).click();
-    await expect(sidebar).toHaveCSS('width', '54px');
+    await expect(aside).toHaveCSS('width', '54px');
     expect((await context.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0');
     await page.reload();
-    await expect(page.locator('.console__sidebar')).toHaveCSS('width', '54px');
+    await expect(sidebar(page)).toHaveCSS('width', '54px');
     await page.getByRole('button', { name: '展开菜单' }).click();
-    await expect(page.locator('.console__sidebar')).toHaveCSS('width', '210px');
+    await expect(sidebar(page)).toHaveCSS('width', '210px');
     expect((await context.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('1');
   });
 
@@ -118,7 +118,7 @@ test.describe('console shell', () => {
     expect(bar && box).toBeTruthy();
     if (bar && box) expect(box.x).toBeLessThanOrEqual(bar.x + bar.width - 105);
     // Any click elsewhere closes it.
-    await page.locator('.console-main').click({ position: { x: 5, y: 5 } });
+    await page.getByRole('main').click({ position: { x: 5, y: 5 } });
     await expect(menu).toHaveCount(0);
   });
 
@@ -175,19 +175,20 @@ test.describe('console shell', () => {
 test.describe('console shell on a phone', () => {
   test('the sidebar is a drawer that closes on navigation and on a click outside; no fullscreen button @mobile', async ({ page }) => {
     await openConsole(page, 'operator');
-    const sidebar = page.locator('.console__sidebar');
-    await expect(sidebar).not.toBeInViewport();
+    const aside = sidebar(page);
+    await expect(aside).not.toBeInViewport();
     await expect(page.getByRole('button', { name: '全屏' })).toHaveCount(0);
 
     await page.getByRole('button', { name: '展开菜单' }).click();
-    await expect(sidebar).toBeInViewport();
+    await expect(aside).toBeInViewport();
     await sidebarMenu(page).getByText('操作日志').click();
     await expect(page).toHaveURL(/\/console\/audit$/);
-    await expect(sidebar).not.toBeInViewport();
+    await expect(aside).not.toBeInViewport();
 
     await page.getByRole('button', { name: '展开菜单' }).click();
-    await expect(sidebar).toBeInViewport();
-    await page.locator('.console__overlay').click({ position: { x: 340, y: 400 } });
-    await expect(sidebar).not.toBeInViewport();
+    await expect(aside).toBeInViewport();
+    // The dimmed page beside the drawer.
+    await page.mouse.click(340, 400);
+    await expect(aside).not.toBeInViewport();
   });
 });

@@ -115,7 +115,7 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
           <Empty className="article-list__empty" description="暂无数据" />
         ) : (
           // Spec section 2: three columns (span 8 of 24) with a 30 px gutter; two on tablets, one on phones.
-          <ul className="article-list__grid">
+          <ul className="article-list__grid" aria-label="文章">
             {articles.data?.rows.map((article, index) => (
               <li key={article.uuid}>
                 <ArticleCard article={article} href={config.detailHref(article.uuid)} firstRow={index < 3} />

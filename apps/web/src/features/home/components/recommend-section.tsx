@@ -94,7 +94,7 @@ export function RecommendSection() {
   }, [wanted, carousel]);
 
   return (
-    <section className="home-section home-section--tinted">
+    <section className="home-section home-section--tinted" aria-label="应用推荐">
       <div className="home-container">
         <SectionHeading
           title="应用推荐"
