@@ -31,6 +31,13 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['apps/web/src/testing/setup.ts'],
+          // antd gives every element the same id under NODE_ENV=test, which ties every dialog to
+          // one title (aria-labelledby); the tests find dialogs and fields by their names.
+          env: { NODE_ENV: 'development' },
+          // Page tests render antd and load lazy modules: on a busy 2-core CI runner one can take
+          // well over vitest's 5 s default without anything being wrong.
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
     ],

@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 
-const cards = (page: Page) => page.locator('.article-card');
+/** The article cards: links in the list of articles. */
+const cards = (page: Page) => page.getByRole('list', { name: '文章' }).getByRole('link');
+const pager = (page: Page) => page.getByRole('navigation', { name: '分页' });
 
 /** Waits for the next published-list call and returns its query parameters. */
 function nextListCall(page: Page) {
@@ -30,11 +32,11 @@ test.describe('news and knowledge lists', () => {
     await expect(cards(page)).toHaveCount(10);
     await expect(page.getByText('共 20 条')).toBeVisible();
     await expect(page.getByPlaceholder('支持资讯标题快速过滤')).toBeVisible();
-    const firstTitle = await cards(page).first().locator('h3').textContent();
+    const firstTitle = await cards(page).first().getByRole('heading', { level: 3 }).textContent();
     const second = nextListCall(page);
-    await page.locator('.ant-pagination').getByTitle('2').click();
+    await pager(page).getByLabel('第 2 页').click();
     expect(await second).toMatchObject({ offset: '10', limit: '10' });
-    await expect(cards(page).first().locator('h3')).not.toHaveText(firstTitle ?? '');
+    await expect(cards(page).first().getByRole('heading', { level: 3 })).not.toHaveText(firstTitle ?? '');
     // Changing the category goes back to page 1.
     const policy = nextListCall(page);
     await page.getByRole('tab', { name: '政策法规' }).click();
@@ -54,8 +56,8 @@ test.describe('news and knowledge lists', () => {
     await expect(cards(page).first()).toContainText('挖掘机');
     await search.fill('不存在的关键词ZZZ');
     await page.getByRole('button', { name: /搜\s*索/ }).click();
-    await expect(page.locator('.ant-empty-description', { hasText: '暂无数据' })).toBeVisible();
-    await expect(page.locator('.ant-pagination')).toHaveCount(0);
+    await expect(page.getByText('暂无数据', { exact: true }).filter({ visible: true })).toBeVisible();
+    await expect(pager(page)).toHaveCount(0);
     await page.getByRole('button', { name: /重\s*置/ }).click();
     await expect(search).toHaveValue('');
     await expect(page.getByText('共 20 条')).toBeVisible();
@@ -65,7 +67,7 @@ test.describe('news and knowledge lists', () => {
     await page.goto('/news');
     await expect(cards(page)).toHaveCount(10);
     const paged = nextListCall(page);
-    await page.locator('.ant-pagination').getByTitle('2').click();
+    await pager(page).getByLabel('第 2 页').click();
     expect(await paged).toMatchObject({ offset: '10' });
     const call = nextListCall(page);
     await page.getByPlaceholder('开始日期').click();
@@ -75,24 +77,25 @@ test.describe('news and knowledge lists', () => {
     await page.keyboard.press('Enter');
     expect(await call).toMatchObject({ filterStartTime: '2020-01-01 00:00:00', filterEndTime: '2099-12-31 23:59:59', offset: '0' });
     await expect(page.getByText('共 20 条')).toBeVisible();
-    await page.locator('.article-list__range').hover();
-    await page.locator('.article-list__range .ant-picker-clear').click();
+    // The range's clear button shows while the pointer is over it.
+    await page.getByPlaceholder('开始日期').hover();
+    await page.getByRole('button', { name: '清除', exact: true }).click();
     // Both bounds are gone (the unfiltered first page may come from the query cache).
     await expect(page.getByPlaceholder('开始日期')).toHaveValue('');
     await expect(page.getByPlaceholder('结束日期')).toHaveValue('');
     await expect(page.getByText('共 20 条')).toBeVisible();
-    await expect(page.locator('.ant-pagination-item-active')).toHaveText('1');
+    await expect(pager(page).getByLabel('第 1 页')).toHaveAttribute('aria-current', 'page');
   });
 
   test('news: sort order changes the order and returns to page 1', async ({ page }) => {
     await page.goto('/news');
     await expect(cards(page)).toHaveCount(10);
-    const newest = await cards(page).first().locator('time').textContent();
+    const newest = await cards(page).first().getByRole('time').textContent();
     const call = nextListCall(page);
     await page.getByLabel('排序方式').click();
     await page.getByTitle('最早发布').click();
     expect(await call).toMatchObject({ sortOrder: '1', offset: '0' });
-    await expect(cards(page).first().locator('time')).not.toHaveText(newest ?? '');
+    await expect(cards(page).first().getByRole('time')).not.toHaveText(newest ?? '');
   });
 
   test('knowledge: its own tabs and placeholder; a broken image shows the placeholder', async ({ page }) => {
@@ -112,7 +115,7 @@ test.describe('article detail', () => {
     await page.getByPlaceholder('支持资讯标题快速过滤').fill('指导意见');
     await page.getByPlaceholder('支持资讯标题快速过滤').press('Enter');
     await expect(cards(page)).toHaveCount(1);
-    const listDate = await cards(page).first().locator('time').textContent();
+    const listDate = await cards(page).first().getByRole('time').textContent();
     const [detail] = await Promise.all([context.waitForEvent('page'), cards(page).first().click()]);
     await expect(detail).toHaveURL(/\/news\/detail\?id=[0-9a-f-]{36}$/);
     await expect(detail.getByRole('heading', { level: 1 })).toHaveText('关于深化新一代信息技术与制造业融合发展的指导意见');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, silentCheckDone, test } from './fixtures.js';
+import { animationsDone, expect, silentCheckDone, test } from './fixtures.js';
 
 const DEMO_PASSWORD = 'Portal@2026';
 
@@ -12,22 +12,26 @@ async function casLogin(page: Page, username: string, password: string) {
   await page.getByRole('button', { name: /登\s*录/ }).click();
 }
 
-/** Opens the header's user menu and chooses an item. */
-async function userMenu(page: Page, trigger: string, item: string, shows: () => Promise<void>) {
-  await page.locator('.public-header').getByText(trigger, { exact: true }).click();
+/** The public header (the page's banner landmark). */
+const header = (page: Page) => page.getByRole('banner');
+
+/** Opens the header's user menu (its button is named after the user) and chooses an item. */
+async function userMenu(page: Page, user: string, item: string, shows: () => Promise<void>) {
+  await header(page)
+    .getByRole('button', { name: new RegExp(`^${user}，`) })
+    .click();
   // Click only once the menu has finished sliding in (its items move while it animates).
-  const menu = page.locator('.ant-dropdown').filter({ has: page.getByRole('menuitem', { name: new RegExp(item) }) });
-  await expect(menu).toBeVisible();
-  await expect(menu).not.toHaveClass(/slide-up-(appear|enter)/);
-  await page.getByRole('menuitem', { name: new RegExp(item) }).click();
+  const menuItem = page.getByRole('menu').getByRole('menuitem', { name: new RegExp(item) });
+  await expect(menuItem).toBeVisible();
+  await animationsDone(menuItem);
+  await menuItem.click();
   await shows();
 }
 
 /** Logs in from the header's login button and lands back on `path`. */
 async function loginFromHeader(page: Page, path: string, username: string, password = DEMO_PASSWORD) {
   await page.goto(path);
-  await page
-    .locator('.public-header')
+  await header(page)
     .getByRole('link', { name: /登\s*录/ })
     .click();
   await casLogin(page, username, password);
@@ -42,7 +46,7 @@ test.describe('central login', () => {
     });
     for (const path of ['/', '/news', '/knowledge', '/settled', '/mark', '/product', '/remote', '/privacy', '/service']) {
       await page.goto(path);
-      await expect(page.locator('.public-header').getByRole('link', { name: /登\s*录/ })).toBeVisible();
+      await expect(header(page).getByRole('link', { name: /登\s*录/ })).toBeVisible();
       await silentCheckDone(page);
       expect(new URL(page.url()).pathname).toBe(path);
     }
@@ -52,20 +56,23 @@ test.describe('central login', () => {
 
   test('log in at the CAS, see name and enterprise, single sign-on survives a new tab, log out', async ({ page, context }) => {
     await loginFromHeader(page, '/news', 'admin');
-    const header = page.locator('.public-header');
-    await expect(header.getByText('张伟')).toBeVisible();
-    await expect(header.getByText('徐州恒岳重工机械有限公司')).toBeVisible();
-    await expect(header.getByRole('link', { name: '控制台' }).or(header.getByRole('button', { name: '控制台' }))).toBeVisible();
+    await expect(header(page).getByText('张伟')).toBeVisible();
+    await expect(header(page).getByText('徐州恒岳重工机械有限公司')).toBeVisible();
+    await expect(
+      header(page)
+        .getByRole('link', { name: '控制台' })
+        .or(header(page).getByRole('button', { name: '控制台' })),
+    ).toBeVisible();
 
     // A second tab of the same browser is logged in too (the portal session cookie).
     const second = await context.newPage();
     await second.goto('/knowledge');
-    await expect(second.locator('.public-header').getByText('张伟')).toBeVisible();
+    await expect(header(second).getByText('张伟')).toBeVisible();
     await second.close();
 
     // Logout (spec section 4): the CAS ends the SSO session and single logout ends the portal session.
     await userMenu(page, '张伟', '退出登录', () => expect(page).toHaveURL(/\/$/));
-    await expect(header.getByRole('link', { name: /登\s*录/ })).toBeVisible();
+    await expect(header(page).getByRole('link', { name: /登\s*录/ })).toBeVisible();
     const menus = await page.request.get('/web/portal/menu/list');
     expect((await menus.json()).data).toEqual([]);
   });
@@ -79,27 +86,26 @@ test.describe('central login', () => {
     await expect(page.getByRole('heading', { name: '登录成功' })).toBeVisible();
     expect((await context.cookies()).some((c) => c.name === 'PORTAL_SESSION')).toBe(false);
     await page.goto('/news');
-    await expect(page.locator('.public-header').getByText('李娜')).toBeVisible();
+    await expect(header(page).getByText('李娜')).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/news');
   });
 
   test('a service-customer employee sees no console button', async ({ page }) => {
     await loginFromHeader(page, '/', 'service');
-    const header = page.locator('.public-header');
-    await expect(header.getByText('王强')).toBeVisible();
-    await expect(header.getByText('常州瑞驰液压科技有限公司')).toBeVisible();
-    await expect(header.getByText('控制台')).toHaveCount(0);
+    await expect(header(page).getByText('王强')).toBeVisible();
+    await expect(header(page).getByText('常州瑞驰液压科技有限公司')).toBeVisible();
+    await expect(header(page).getByText('控制台')).toHaveCount(0);
   });
 
   test('the detail page sends a visitor to the central login from 请先登录', async ({ page, context }) => {
     const list = await page.request.get('/open-api/cms/v1/article/published/page/list?offset=0&limit=1');
     const uuid = (await list.json()).data[0].rows[0].uuid as string;
     await page.goto(`/news/detail?id=${uuid}`);
-    await expect(page.locator('.ant-modal-confirm-title', { hasText: '请先登录' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: '请先登录' })).toBeVisible();
     await page.getByRole('button', { name: /确\s*定/ }).click();
     await casLogin(page, 'operator', DEMO_PASSWORD);
     await expect(page).toHaveURL(new RegExp(`/news/detail\\?id=${uuid}$`));
-    await expect(page.locator('.ant-modal-confirm-title', { hasText: '请先登录' })).toHaveCount(0);
+    await expect(page.getByRole('dialog', { name: '请先登录' })).toHaveCount(0);
     expect((await context.cookies()).find((c) => c.name === 'PORTAL_SESSION')?.httpOnly).toBe(true);
   });
 });
@@ -113,12 +119,7 @@ test.describe('registration', () => {
     await page.goto('/?register=1');
     const dialog = page.getByRole('dialog', { name: '用户注册' });
     await expect(dialog).toBeVisible();
-    expect(
-      await dialog
-        .locator('.ant-modal-content, .ant-modal-container')
-        .first()
-        .evaluate((el) => el.getBoundingClientRect().width),
-    ).toBeLessThanOrEqual(460);
+    expect((await dialog.boundingBox())?.width).toBeLessThanOrEqual(460);
 
     // Client-side rules first.
     await dialog.getByRole('button', { name: /注\s*册/ }).click();
@@ -148,8 +149,7 @@ test.describe('registration', () => {
     await page.getByRole('button', { name: '去登录' }).click();
 
     await casLogin(page, username, 'First#2026');
-    const header = page.locator('.public-header');
-    await expect(header.getByText(`苏州${username}智能装备有限公司`)).toBeVisible();
+    await expect(header(page).getByText(`苏州${username}智能装备有限公司`)).toBeVisible();
 
     // Change the password from the header's user menu.
     const pwd = page.getByRole('dialog', { name: '修改密码' });
@@ -160,14 +160,16 @@ test.describe('registration', () => {
     await pwd.getByRole('button', { name: /确\s*定|保\s*存|提\s*交/ }).click();
     await expect(page.getByText('密码修改成功')).toBeVisible();
 
-    await userMenu(page, username, '退出登录', () => expect(header.getByRole('link', { name: /登\s*录/ })).toBeVisible());
+    await userMenu(page, username, '退出登录', () => expect(header(page).getByRole('link', { name: /登\s*录/ })).toBeVisible());
 
-    await header.getByRole('link', { name: /登\s*录/ }).click();
+    await header(page)
+      .getByRole('link', { name: /登\s*录/ })
+      .click();
     await casLogin(page, username, 'First#2026');
     await expect(page.getByText(/用户名或密码错误/)).toBeVisible();
     await page.getByLabel('密码').fill('Second#2026');
     await page.getByRole('button', { name: /登\s*录/ }).click();
-    await expect(header.getByText(`苏州${username}智能装备有限公司`)).toBeVisible();
+    await expect(header(page).getByText(`苏州${username}智能装备有限公司`)).toBeVisible();
   });
 });
 
@@ -194,6 +196,6 @@ test.describe('content write API', () => {
 
     await page.goto('/news');
     await page.getByRole('tab', { name: '企业新闻' }).click();
-    await expect(page.locator('.article-card h3').first()).toHaveText(title);
+    await expect(page.getByRole('list', { name: '文章' }).getByRole('heading', { level: 3 }).first()).toHaveText(title);
   });
 });

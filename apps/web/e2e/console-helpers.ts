@@ -13,17 +13,24 @@ export async function openConsole(page: Page, username: string, path = '/console
   await expect(page.getByRole('navigation', { name: '控制台菜单' })).toBeAttached();
 }
 
+export const sidebar = (page: Page) => page.getByRole('complementary', { name: '侧边栏' });
+export const breadcrumb = (page: Page) => page.getByRole('navigation', { name: '当前位置' });
 export const sidebarMenu = (page: Page) => page.getByRole('navigation', { name: '控制台菜单' }).getByRole('menu').first();
-export const tabs = (page: Page) => page.getByRole('tablist', { name: '已打开的页面' });
+/** The bar of open pages; each page is a link there, the open one marked `aria-current="page"`. */
+export const tabs = (page: Page) => page.getByRole('navigation', { name: '已打开的页面' });
+export const tabLinks = (page: Page) => tabs(page).getByRole('link');
+export const tab = (page: Page, title: string) => tabs(page).getByRole('link', { name: title, exact: true });
+export const currentTab = (page: Page) => tabs(page).locator('a[aria-current="page"]');
 
 /**
- * Picks `option` in an antd select and waits until the select shows it. Under load a click can land
- * while the dropdown is still opening and be lost, so the pick is retried until it shows.
+ * Picks `option` in the tree select labelled `label` inside `scope` (a form) and waits until the
+ * select shows it (antd puts the chosen label in a `title`). Under load a click can land while the
+ * dropdown is still opening and be lost, so the pick is retried until it shows.
  */
-export async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
+export async function chooseTreeOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
   await expect(async () => {
-    await select.click();
-    await page.locator('.ant-select-dropdown:visible').getByText(option, { exact: true }).click({ timeout: 2_000 });
-    await expect(select).toContainText(option, { timeout: 1_000 });
+    await scope.getByRole('combobox', { name: label }).click();
+    await page.getByRole('treeitem', { name: option, exact: true }).click({ timeout: 2_000 });
+    await expect(scope.getByTitle(option, { exact: true })).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
 }

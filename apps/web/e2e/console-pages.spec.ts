@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.js';
-import { chooseOption, openConsole, sidebarMenu, tabs } from './console-helpers.js';
+import { breadcrumb, chooseTreeOption, openConsole, sidebarMenu, tab, tabLinks, tabs } from './console-helpers.js';
 
 test.describe('console pages in the shell', () => {
   test('a half-typed form survives a tab switch, refresh clears it; close others keeps the affix tab; closing the active tab goes to the last', async ({
@@ -13,23 +13,23 @@ test.describe('console pages in the shell', () => {
     await search.fill('半截的关键');
     await menu.getByText('栏目管理').click();
     await menu.getByText('操作日志').click();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '文章管理', '栏目管理', '操作日志']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '文章管理', '栏目管理', '操作日志']);
 
     // Back to the article tab: the text typed there is still there.
-    await tabs(page).getByRole('tab', { name: '文章管理' }).click();
+    await tab(page, '文章管理').click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
     await expect(page.getByPlaceholder('按标题或摘要搜索')).toHaveValue('半截的关键');
 
     // Refresh drops the page's kept state.
-    await tabs(page).getByRole('tab', { name: '文章管理' }).click({ button: 'right' });
+    await tab(page, '文章管理').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '刷新' }).click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
     await expect(page.getByPlaceholder('按标题或摘要搜索')).toHaveValue('');
 
     // Close others: the affix tab stays.
-    await tabs(page).getByRole('tab', { name: '文章管理' }).click({ button: 'right' });
+    await tab(page, '文章管理').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '关闭其他' }).click();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '文章管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '文章管理']);
 
     // Closing the active tab goes to the last one left.
     await menu.getByText('操作日志').click();
@@ -38,12 +38,14 @@ test.describe('console pages in the shell', () => {
   });
 
   test('an operator publishes an article; a visitor sees it on /news and the audit log shows the publish', async ({ page, browser }) => {
+    // Two browsers, the console's drawer and the public list's cache: more than one page's 30 s on a busy machine.
+    test.slow();
     const title = `控制台发布验证 ${Date.now()}`;
     await openConsole(page, 'operator', '/console/content/article');
     await page.getByRole('button', { name: /新建文章/ }).click();
     const drawer = page.getByRole('dialog', { name: '新建文章' });
     await drawer.getByLabel('标题').fill(title);
-    await chooseOption(page, drawer.locator('.ant-form-item').filter({ hasText: '分类' }).locator('.ant-select'), '行业动态');
+    await chooseTreeOption(page, drawer, '分类', '行业动态');
     await drawer.getByLabel('摘要').fill('端到端测试：由控制台发布的资讯。');
     await drawer.getByRole('textbox', { name: '正文' }).fill('这是一篇由平台运营在控制台撰写并发布的资讯正文。');
     await drawer.getByRole('button', { name: '保存并发布' }).click();
@@ -76,7 +78,7 @@ test.describe('console pages on a phone', () => {
       await page.getByRole('button', { name: '展开菜单' }).click();
       if (group) await sidebarMenu(page).getByText(group).click();
       await sidebarMenu(page).getByText(item).click();
-      await expect(page.locator('.console-breadcrumb')).toContainText(item);
+      await expect(breadcrumb(page)).toContainText(item);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, item).toBeLessThanOrEqual(0);
     }

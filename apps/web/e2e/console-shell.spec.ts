@@ -1,12 +1,12 @@
 import { expect, test } from './fixtures.js';
-import { openConsole, sidebarMenu, tabs } from './console-helpers.js';
+import { breadcrumb, currentTab, openConsole, sidebar, sidebarMenu, tab, tabLinks, tabs } from './console-helpers.js';
 
 test.describe('console shell', () => {
   test('a visitor is sent to the central login and lands on the page they asked for', async ({ page }) => {
     await openConsole(page, 'operator', '/console/audit');
     await expect(page).toHaveURL(/\/console\/audit$/);
     await expect(page).toHaveTitle('操作日志 - Engineering e+');
-    await expect(page.locator('.console-breadcrumb')).toHaveText(/操作日志/);
+    await expect(breadcrumb(page)).toHaveText(/操作日志/);
   });
 
   test('the root goes to the first permitted page; the breadcrumb follows the matched routes', async ({ page }) => {
@@ -15,23 +15,23 @@ test.describe('console shell', () => {
     await sidebarMenu(page).getByText('内容管理').click();
     await sidebarMenu(page).getByText('文章管理').click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
-    await expect(page.locator('.console-breadcrumb')).toHaveText('内容管理/文章管理');
+    await expect(breadcrumb(page)).toHaveText('内容管理/文章管理');
     await expect(page).toHaveTitle('文章管理 - Engineering e+');
-    await expect(page.locator('.console-navbar')).toContainText('Engineering e+ 平台运营中心');
+    await expect(page.getByRole('banner')).toContainText('Engineering e+ 平台运营中心');
     await expect(page.getByRole('button', { name: '全屏' })).toBeVisible();
   });
 
   test('collapsing the sidebar is remembered across a reload (cookie sidebarStatus)', async ({ page, context }) => {
     await openConsole(page, 'operator');
-    const sidebar = page.locator('.console__sidebar');
-    await expect(sidebar).toHaveCSS('width', '210px');
+    const aside = sidebar(page);
+    await expect(aside).toHaveCSS('width', '210px');
     await page.getByRole('button', { name: '收起菜单' }).click();
-    await expect(sidebar).toHaveCSS('width', '54px');
+    await expect(aside).toHaveCSS('width', '54px');
     expect((await context.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('0');
     await page.reload();
-    await expect(page.locator('.console__sidebar')).toHaveCSS('width', '54px');
+    await expect(sidebar(page)).toHaveCSS('width', '54px');
     await page.getByRole('button', { name: '展开菜单' }).click();
-    await expect(page.locator('.console__sidebar')).toHaveCSS('width', '210px');
+    await expect(sidebar(page)).toHaveCSS('width', '210px');
     expect((await context.cookies()).find((c) => c.name === 'sidebarStatus')?.value).toBe('1');
   });
 
@@ -43,45 +43,82 @@ test.describe('console shell', () => {
     await menu.getByText('栏目管理').click();
     await menu.getByText('文章管理').click();
     await menu.getByText('操作日志').click();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '操作日志', '栏目管理', '文章管理']);
-    await expect(tabs(page).getByRole('tab', { selected: true })).toHaveText('操作日志');
+    await expect(tabLinks(page)).toHaveText(['工作台', '操作日志', '栏目管理', '文章管理']);
+    await expect(currentTab(page)).toHaveText('操作日志');
     // The affix tab has no close button.
     await expect(tabs(page).getByRole('button', { name: '关闭 工作台' })).toHaveCount(0);
 
     await tabs(page).getByRole('button', { name: '关闭 操作日志' }).click();
     await expect(page).toHaveURL(/\/console\/content\/article$/);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '栏目管理', '文章管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理', '文章管理']);
 
-    await tabs(page).getByRole('tab', { name: '栏目管理' }).click({ button: 'right' });
+    await tab(page, '栏目管理').click({ button: 'right' });
     const contextMenu = page.getByRole('menu').filter({ hasText: '关闭其他' });
     await expect(contextMenu.getByRole('menuitem')).toHaveText(['刷新', '关闭', '关闭其他', '关闭所有']);
     await contextMenu.getByRole('menuitem', { name: '关闭其他' }).click();
     await expect(page).toHaveURL(/\/console\/content\/category$/);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '栏目管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理']);
 
     // The tabs survive a reload of the browser tab.
     await page.reload();
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台', '栏目管理']);
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理']);
 
-    await tabs(page).getByRole('tab', { name: '栏目管理' }).click({ button: 'right' });
+    await tab(page, '栏目管理').click({ button: 'right' });
     await page.getByRole('menuitem', { name: '关闭所有' }).click();
     await expect(page).toHaveURL(/\/console\/dashboard$/);
-    await expect(tabs(page).getByRole('tab')).toHaveText(['工作台']);
+    await expect(tabLinks(page)).toHaveText(['工作台']);
+  });
+
+  test('tabs from the keyboard: Tab reaches a close button, Enter closes; Shift+F10 or the ContextMenu key opens the menu', async ({
+    page,
+  }) => {
+    await openConsole(page, 'operator');
+    const menu = sidebarMenu(page);
+    await menu.getByText('操作日志').click();
+    await menu.getByText('内容管理').click();
+    await menu.getByText('栏目管理').click();
+    await expect(tabLinks(page)).toHaveText(['工作台', '操作日志', '栏目管理']);
+
+    // The close button follows its tab in the tab order and closes it; the focus moves to the next tab.
+    await tab(page, '操作日志').focus();
+    await page.keyboard.press('Tab');
+    await expect(tabs(page).getByRole('button', { name: '关闭 操作日志' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(tabLinks(page)).toHaveText(['工作台', '栏目管理']);
+    await expect(tab(page, '栏目管理')).toBeFocused();
+    await expect(page).toHaveURL(/\/console\/content\/category$/);
+
+    // Shift+F10 opens the menu on its first item; Escape closes it and gives the focus back.
+    await page.keyboard.press('Shift+F10');
+    const contextMenu = page.getByRole('menu', { name: '标签“栏目管理”' });
+    await expect(contextMenu.getByRole('menuitem', { name: '刷新' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(contextMenu).toHaveCount(0);
+    await expect(tab(page, '栏目管理')).toBeFocused();
+
+    // The ContextMenu key too; the arrows move, Space runs 关闭 and the last visited tab opens.
+    await page.keyboard.press('ContextMenu');
+    await expect(contextMenu.getByRole('menuitem', { name: '刷新' })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(contextMenu.getByRole('menuitem', { name: '关闭', exact: true })).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(contextMenu).toHaveCount(0);
+    await expect(tabLinks(page)).toHaveText(['工作台']);
+    await expect(page).toHaveURL(/\/console\/dashboard$/);
+    await expect(currentTab(page)).toHaveText('工作台');
   });
 
   test('the context menu stays inside the bar (105 px allowance)', async ({ page }) => {
     await openConsole(page, 'operator');
     const bar = await tabs(page).boundingBox();
-    await tabs(page)
-      .getByRole('tab', { name: '工作台' })
-      .click({ button: 'right', position: { x: 5, y: 5 } });
+    await tab(page, '工作台').click({ button: 'right', position: { x: 5, y: 5 } });
     const menu = page.getByRole('menu').filter({ hasText: '关闭所有' });
     await expect(menu).toBeVisible();
     const box = await menu.boundingBox();
     expect(bar && box).toBeTruthy();
     if (bar && box) expect(box.x).toBeLessThanOrEqual(bar.x + bar.width - 105);
     // Any click elsewhere closes it.
-    await page.locator('.console-main').click({ position: { x: 5, y: 5 } });
+    await page.getByRole('main').click({ position: { x: 5, y: 5 } });
     await expect(menu).toHaveCount(0);
   });
 
@@ -138,19 +175,20 @@ test.describe('console shell', () => {
 test.describe('console shell on a phone', () => {
   test('the sidebar is a drawer that closes on navigation and on a click outside; no fullscreen button @mobile', async ({ page }) => {
     await openConsole(page, 'operator');
-    const sidebar = page.locator('.console__sidebar');
-    await expect(sidebar).not.toBeInViewport();
+    const aside = sidebar(page);
+    await expect(aside).not.toBeInViewport();
     await expect(page.getByRole('button', { name: '全屏' })).toHaveCount(0);
 
     await page.getByRole('button', { name: '展开菜单' }).click();
-    await expect(sidebar).toBeInViewport();
+    await expect(aside).toBeInViewport();
     await sidebarMenu(page).getByText('操作日志').click();
     await expect(page).toHaveURL(/\/console\/audit$/);
-    await expect(sidebar).not.toBeInViewport();
+    await expect(aside).not.toBeInViewport();
 
     await page.getByRole('button', { name: '展开菜单' }).click();
-    await expect(sidebar).toBeInViewport();
-    await page.locator('.console__overlay').click({ position: { x: 340, y: 400 } });
-    await expect(sidebar).not.toBeInViewport();
+    await expect(aside).toBeInViewport();
+    // The dimmed page beside the drawer.
+    await page.mouse.click(340, 400);
+    await expect(aside).not.toBeInViewport();
   });
 });

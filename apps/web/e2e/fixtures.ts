@@ -1,4 +1,4 @@
-import { type Page, test as base, expect } from '@playwright/test';
+import { type Locator, type Page, test as base, expect } from '@playwright/test';
 
 /**
  * Public pages arrive rendered by the server and become interactive once the app has hydrated them
@@ -30,4 +30,16 @@ export { expect };
  */
 export async function silentCheckDone(page: Page): Promise<void> {
   await page.waitForFunction(() => sessionStorage.getItem('portal.sso-checked') === '1' && !document.querySelector('iframe[title="sso"]'));
+}
+
+/**
+ * Resolves once `locator`'s element and its ancestors have finished animating: antd slides menus and
+ * dialogs in, and an item clicked while it moves can be missed.
+ */
+export async function animationsDone(locator: Locator): Promise<void> {
+  await locator.evaluate(async (el) => {
+    const running: Animation[] = [];
+    for (let node: Element | null = el; node; node = node.parentElement) running.push(...node.getAnimations());
+    await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+  });
 }

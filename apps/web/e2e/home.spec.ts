@@ -1,4 +1,8 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
+
+/** The developer tools' links (开发者工具). */
+const devTools = (page: Page) => page.getByRole('region', { name: '开发者工具' }).getByRole('link');
 
 test.describe('home', () => {
   test('the first view arrives rendered by the server and the app hydrates it without errors', async ({ page }) => {
@@ -27,18 +31,22 @@ test.describe('home', () => {
     }
     await expect(page.getByText('工业互联网平台 赋能智能制造').first()).toBeAttached();
     await expect(page.getByText('接入设备').first()).toBeVisible();
-    // News: 3 articles, one highlighted, dates split into day and month; the link goes to /news.
-    await expect(page.locator('.home-news__lead')).toHaveCount(1);
-    await expect(page.locator('.home-news__list li')).toHaveCount(2);
-    await expect(page.locator('.home-news .home-date strong').first()).toHaveText(/^\d{2}$/);
-    await expect(page.locator('.home-news .home-date span').first()).toHaveText(/^\d{4}-\d{2}$/);
+    // News: 3 articles, one highlighted (the lead, outside the list of the other two), dates split
+    // into day and month; the link goes to /news.
+    const news = page.getByRole('region', { name: '新闻资讯' });
+    await expect(news.getByRole('heading', { level: 3 })).toHaveCount(3);
+    await expect(news.getByRole('list').getByRole('listitem')).toHaveCount(2);
+    await expect(news.getByRole('time').first()).toHaveText(/^\d{2}\d{4}-\d{2}$/);
     await expect(page.getByRole('link', { name: /更多资讯/ })).toHaveAttribute('href', '/news');
     // Six advantages and six developer tools with fixed ids 01–06.
+    const advantages = page.getByRole('region', { name: '平台优势' });
     for (const a of ['通用', '安全', '易用', '可扩展', '稳定', '灵活'])
-      await expect(page.locator('.home-advantage strong', { hasText: a })).toHaveCount(1);
-    await expect(page.locator('.home-tool')).toHaveCount(6);
-    for (const id of ['01', '02', '03', '04', '05', '06']) {
-      await expect(page.locator(`#tool-${id}`)).toHaveAttribute('href', new RegExp(`/open-service\\?toolId=${id}$`));
+      await expect(advantages.getByText(a, { exact: true })).toHaveCount(1);
+    const tools = devTools(page);
+    await expect(tools).toHaveCount(6);
+    for (const [i, id] of ['01', '02', '03', '04', '05', '06'].entries()) {
+      await expect(tools.nth(i)).toHaveAttribute('id', `tool-${id}`);
+      await expect(tools.nth(i)).toHaveAttribute('href', new RegExp(`/open-service\\?toolId=${id}$`));
     }
   });
 
@@ -47,35 +55,32 @@ test.describe('home', () => {
     baseURL,
   }) => {
     await page.goto('/');
-    const carousel = page.locator('.home-recommend');
+    const carousel = page.getByRole('group', { name: '推荐应用' });
     await carousel.scrollIntoViewIfNeeded();
-    const bullets = carousel.locator('.swiper-pagination-bullet');
+    // Swiper has taken over once its dots are buttons, one per app.
+    const bullets = carousel.getByRole('button', { name: /^第 \d+ 个应用$/ });
     await expect(bullets).toHaveCount(6);
-    await expect(carousel.locator('.swiper-slide-visible, .swiper-slide').first()).toBeVisible();
-    const visibleCards = await carousel.locator('.home-recommend__card').evaluateAll(
-      (cards) =>
-        cards.filter((c) => {
-          const r = c.getBoundingClientRect();
-          const box = c.closest('.swiper')!.getBoundingClientRect();
-          return r.left >= box.left - 1 && r.right <= box.right + 1;
-        }).length,
-    );
-    expect(visibleCards).toBe(3);
-    const activeBefore = await bullets.evaluateAll((b) => b.findIndex((x) => x.classList.contains('swiper-pagination-bullet-active')));
+    const slides = carousel.getByRole('group', { name: /^\d+ \/ 6$/ });
+    await expect(slides.first()).toBeVisible();
+    const box = (await carousel.boundingBox())!;
+    const edges = await slides.evaluateAll((els) => els.map((e) => [e.getBoundingClientRect().left, e.getBoundingClientRect().right]));
+    expect(edges.filter(([left, right]) => left! >= box.x - 1 && right! <= box.x + box.width + 1)).toHaveLength(3);
+    const current = () => bullets.evaluateAll((b) => b.findIndex((x) => x.getAttribute('aria-current') === 'true'));
+    const activeBefore = await current();
     // Autoplay: 3000 ms per step.
-    await expect
-      .poll(() => bullets.evaluateAll((b) => b.findIndex((x) => x.classList.contains('swiper-pagination-bullet-active'))), {
-        timeout: 8000,
-      })
-      .not.toBe(activeBefore);
+    await expect.poll(current, { timeout: 8000 }).not.toBe(activeBefore);
     await page.route('**/product/center/detail**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>app</p>' }));
-    await carousel.locator('.swiper-slide-active .home-recommend__card').click();
+    // The active slide (its dot is current) is the first one in view.
+    await carousel
+      .getByRole('group', { name: `${(await current()) + 1} / 6` })
+      .getByRole('button')
+      .click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/product/center/detail\\?uuid=[0-9a-f-]{36}$`));
   });
 
   test('the floating tools appear after 400 px of scroll and show the app QR code on hover', async ({ page }) => {
     await page.goto('/');
-    await expect(page.locator('.home-tool')).toHaveCount(6);
+    await expect(devTools(page)).toHaveCount(6);
     await expect(page.getByRole('complementary', { name: '悬浮工具' })).toHaveCount(0);
     await page.evaluate(() => window.scrollTo(0, 390));
     await page.waitForTimeout(400);
@@ -84,7 +89,10 @@ test.describe('home', () => {
     const tools = page.getByRole('complementary', { name: '悬浮工具' });
     await expect(tools).toBeVisible();
     await tools.getByRole('button', { name: '下载 App' }).hover();
-    await expect(page.locator('.float-tools__qr canvas')).toBeVisible();
+    const qr = tools.getByRole('img', { name: '下载 App 的二维码' });
+    await expect(qr).toBeVisible();
+    // Drawn: the busy placeholder box has given way to the code.
+    await expect(qr).not.toHaveAttribute('aria-busy', 'true');
     await tools.getByRole('button', { name: '回到顶部' }).click();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeLessThan(400);
     await expect(tools).toBeHidden();

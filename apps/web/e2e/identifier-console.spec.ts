@@ -16,8 +16,13 @@ const MACHINE = {
   售后电话: '400-820-8888',
 };
 
-const recordsTable = (page: Page) => page.locator('.console-page .ant-table');
-const rowOf = (page: Page, handle: string) => recordsTable(page).getByRole('row').filter({ hasText: handle });
+const recordsTable = (page: Page) => page.getByRole('region', { name: '标识记录' }).getByRole('table');
+/** The table's data rows (the header row has column headers, not cells). */
+const recordRows = (page: Page) =>
+  recordsTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
+const rowOf = (page: Page, handle: string) => recordRows(page).filter({ hasText: handle });
 
 async function fillItems(form: Locator, values: Record<string, string>) {
   for (const [label, value] of Object.entries(values)) await form.getByLabel(label, { exact: true }).fill(value);
@@ -65,8 +70,8 @@ test.describe('标识管理 in the console', () => {
     await lookup.goto(`/mark?keyword=${encodeURIComponent(handle)}`);
     const result = lookup.getByRole('region', { name: '查询结果' });
     await expect(result.getByRole('heading', { level: 2 })).toHaveText(handle);
-    const labels = await result.locator('.mark-result__field dt').allTextContents();
-    const values = await result.locator('.mark-result__field dd').allTextContents();
+    const labels = await result.getByRole('term').allTextContents();
+    const values = await result.getByRole('definition').allTextContents();
     const shown = Object.fromEntries(labels.map((label, i) => [label, values[i]]));
     expect(shown).toMatchObject(MACHINE);
     await visitor.close();
@@ -84,18 +89,22 @@ test.describe('标识管理 in the console', () => {
       `${head}-2,轮式装载机,HY-L30,HYL30260002,2026-1-5,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
       `${head}-3,轮式装载机,HY-L50,HYL50260003,2026-01-07,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
     ].join('\r\n');
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'loaders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByLabel('CSV 文件').setInputFiles({ name: 'loaders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByRole('button', { name: /开始导入/ }).click();
 
-    const summary = dialog.getByLabel('导入结果');
-    await expect(summary.locator('.ant-statistic')).toHaveText([/数据行\s*3/, /成功导入\s*2/, /失败\s*1/]);
+    const summary = dialog.getByRole('region', { name: '导入结果' });
+    await expect(summary.getByRole('list', { name: '导入统计' }).getByRole('listitem')).toHaveText([
+      /数据行\s*3/,
+      /成功导入\s*2/,
+      /失败\s*1/,
+    ]);
     const bad = summary.getByRole('row').filter({ hasText: '“生产日期”长度应为 10–10 个字符' });
     await expect(bad.getByRole('cell').first()).toHaveText('3');
     await dialog.getByRole('button', { name: /完\s*成/ }).click();
 
     await page.getByPlaceholder('按标识或后缀开头搜索').fill(head);
     await page.getByRole('button', { name: /查\s*询/ }).click();
-    await expect(recordsTable(page).locator('tbody tr.ant-table-row')).toHaveCount(2);
+    await expect(recordRows(page)).toHaveCount(2);
     await expect(rowOf(page, `88.118.8/${head}-1`)).toHaveCount(1);
     await expect(rowOf(page, `88.118.8/${head}-3`)).toHaveCount(1);
     await expect(rowOf(page, `88.118.8/${head}-2`)).toHaveCount(0);
@@ -115,7 +124,7 @@ test.describe('标识管理 in the console', () => {
 test.describe('标识管理 on a phone', () => {
   test('the record page lists identifiers and the create form fits the screen @mobile', async ({ page }) => {
     await openConsole(page, 'staff', '/console/identifier/record');
-    await expect(recordsTable(page).locator('tbody tr.ant-table-row').first()).toBeVisible();
+    await expect(recordRows(page).first()).toBeVisible();
     // No sideways scrolling of the page.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.getByRole('button', { name: /新建标识/ }).click();
@@ -132,6 +141,13 @@ test.describe('标识管理 on a phone', () => {
       const b = await field.boundingBox();
       expect(b && b.x >= 0 && b.x + b.width <= 375, await field.evaluate((el) => el.outerHTML.slice(0, 80))).toBe(true);
     }
-    expect(await form.locator('.ant-drawer-body').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // Nothing inside the drawer scrolls sideways.
+    const sideways = await form.evaluate(
+      (dialog) =>
+        [...dialog.querySelectorAll('*')].filter(
+          (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth,
+        ).length,
+    );
+    expect(sideways).toBe(0);
   });
 });

@@ -7,8 +7,8 @@ const result = (page: Page) => page.getByRole('region', { name: '查询结果' }
 
 /** The label → value pairs the result shows, in order. */
 async function fields(page: Page) {
-  const labels = await page.locator('.mark-result__field dt').allTextContents();
-  const values = await page.locator('.mark-result__field dd').allTextContents();
+  const labels = await result(page).getByRole('term').allTextContents();
+  const values = await result(page).getByRole('definition').allTextContents();
   return labels.map((label, i) => [label, values[i]]);
 }
 
@@ -29,7 +29,7 @@ test.describe('标识查询 /mark', () => {
       ['出厂编号', 'HYE21524000123'],
       ['生产日期', '2024-11-19'],
     ]);
-    expect(await page.locator('.mark-result__field dt').allTextContents()).toEqual([
+    expect(await result(page).getByRole('term').allTextContents()).toEqual([
       '产品名称',
       '产品型号',
       '出厂编号',
@@ -44,12 +44,11 @@ test.describe('标识查询 /mark', () => {
     ]);
     await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(400);
     // The QR code is drawn, and its address (shown on hover) is this lookup's, absolute.
-    await expect(result(page).locator('.mark-result__qr canvas')).toBeVisible();
+    const qr = result(page).getByRole('img', { name: `${HANDLE} 的查询二维码` });
+    await expect(qr).toBeVisible();
+    await expect(qr).not.toHaveAttribute('aria-busy', 'true');
     await expect(page.getByText('扫码查看此标识')).toBeVisible();
-    await expect(result(page).locator('.mark-result__qr')).toHaveAttribute(
-      'title',
-      `${baseURL}/mark?keyword=${encodeURIComponent(HANDLE)}`,
-    );
+    await expect(result(page).getByRole('figure')).toHaveAttribute('title', `${baseURL}/mark?keyword=${encodeURIComponent(HANDLE)}`);
   });
 
   test('Enter searches, the address keeps the keyword, and the clear action empties the result', async ({ page }) => {
@@ -78,7 +77,7 @@ test.describe('标识查询 /mark', () => {
     expect(calls).toBe(0);
     await box(page).fill('88.118.8/EX-2099-000001');
     await box(page).press('Enter');
-    await expect(page.locator('.mark__empty .ant-empty-description')).toHaveText('暂无数据');
+    await expect(page.getByText('暂无数据', { exact: true }).filter({ visible: true })).toBeVisible();
     await expect(result(page)).toHaveCount(0);
     expect(calls).toBe(1);
   });
@@ -91,9 +90,10 @@ test.describe('标识查询 /mark', () => {
     await box(page).press('Enter');
     await refused;
     await page.waitForTimeout(500);
-    await expect(page.locator('.ant-message')).toHaveCount(0);
+    // No toast (antd's toasts are alerts).
+    await expect(page.getByRole('alert')).toHaveCount(0);
     await expect(result(page).getByRole('heading', { level: 2 })).toHaveText(HANDLE);
-    await expect(page.locator('.mark__empty')).toHaveCount(0);
+    await expect(page.getByText('暂无数据', { exact: true }).filter({ visible: true })).toHaveCount(0);
   });
 
   test('on a phone the result fits the screen @mobile', async ({ page }) => {
@@ -104,7 +104,9 @@ test.describe('标识查询 /mark', () => {
     const box375 = await result(page).boundingBox();
     expect(box375?.width).toBeLessThanOrEqual(375);
     // Fields stack in one column: every label starts at the same x.
-    const xs = await page.locator('.mark-result__field dt').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
+    const xs = await result(page)
+      .getByRole('term')
+      .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().x)));
     expect(new Set(xs).size).toBe(1);
     await box(page).fill('88.118.8/LD-2024-000101');
     await box(page).press('Enter');

@@ -4,10 +4,11 @@ test.describe('other public pages', () => {
   test('/product lists applications by category and opens a detail', async ({ page }) => {
     await page.goto('/product');
     await expect(page).toHaveTitle('应用推荐 - Engineering e+');
-    await expect(page.locator('.apps__card')).toHaveCount(10);
+    const apps = page.getByRole('list', { name: '应用' }).getByRole('link');
+    await expect(apps).toHaveCount(10);
     await page.getByText('运维服务', { exact: true }).first().click();
-    await expect(page.locator('.apps__card')).toHaveCount(2);
-    await page.locator('.apps__card', { hasText: '智能运维' }).click();
+    await expect(apps).toHaveCount(2);
+    await apps.filter({ hasText: '智能运维' }).click();
     await expect(page).toHaveURL(/\/product\/center\/detail\?uuid=[0-9a-f-]{36}$/);
     await expect(page.getByRole('heading', { level: 1, name: '智能运维' })).toBeVisible();
     await expect(page.getByText('核心功能')).toBeVisible();
@@ -17,11 +18,13 @@ test.describe('other public pages', () => {
     await page.goto('/settled');
     await expect(page.getByRole('heading', { level: 2, name: '第一步 注册登录' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: '第二步 企业认证' })).toBeAttached();
-    await page.locator('.settled__menu').getByText('第二步 企业认证').click();
-    await expect(page.locator('.settled__menu .ant-anchor-link-title-active')).toHaveText('第二步 企业认证');
-    await page.locator('#faq').scrollIntoViewIfNeeded();
+    const menu = page.getByRole('complementary', { name: '本页目录' });
+    const highlighted = menu.locator('[aria-current="location"]');
+    await menu.getByRole('link', { name: '第二步 企业认证' }).click();
+    await expect(highlighted).toHaveText('第二步 企业认证');
+    await page.getByRole('heading', { level: 2, name: '常见问题' }).scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await expect(page.locator('.settled__menu .ant-anchor-link-title-active')).toHaveText('常见问题');
+    await expect(highlighted).toHaveText('常见问题');
   });
 
   test('/remote loads its static page from /static/remote.htm', async ({ page }) => {

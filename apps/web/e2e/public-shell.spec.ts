@@ -49,12 +49,16 @@ test.describe('public shell', () => {
 
   test('footer shows the address, links, legal statement, support and app QR code', async ({ page }) => {
     await page.goto('/');
-    const footer = page.locator('footer.public-footer');
+    const footer = page.getByRole('contentinfo');
     await expect(footer.getByText('江苏省徐州市经济技术开发区工业互联网产业园 8 号楼')).toBeVisible();
     await expect(footer.getByText('技术支持：', { exact: false })).toBeVisible();
-    await expect(footer.locator('canvas')).toBeVisible();
+    const qr = footer.getByRole('img', { name: '下载 App 的二维码' });
+    await expect(qr).toBeVisible();
+    // Drawn: the busy placeholder box has given way to the code.
+    await expect(qr).not.toHaveAttribute('aria-busy', 'true');
     await expect(footer.getByText('扫码下载 App')).toBeVisible();
-    await footer.locator('.public-footer__bottom').getByRole('link', { name: '用户协议' }).click();
+    // The legal statement's link in the bottom line (the link groups have one too).
+    await footer.getByText('法律声明：').getByRole('link', { name: '用户协议' }).click();
     await expect(page).toHaveURL(/\/agreement\.html$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('用户协议');
   });
@@ -64,7 +68,7 @@ test.describe('public shell', () => {
     await page.getByRole('link', { name: '返回首页' }).first().click();
     await expect(page).toHaveURL(`${baseURL}/`);
     await expect(page.getByRole('heading', { name: '应用推荐' })).toBeVisible();
-    const login = page.locator('.public-header').getByRole('link', { name: /登\s*录/ });
+    const login = page.getByRole('banner').getByRole('link', { name: /登\s*录/ });
     // The login address comes back to the page the visitor is on now.
     await expect(login).toHaveAttribute(
       'href',
@@ -81,15 +85,15 @@ test.describe('public shell', () => {
       await route.continue();
     });
     await page.goto('/unknown-route', { waitUntil: 'commit' });
-    await expect(page.locator('#nprogress .bar')).toBeAttached();
+    await expect(page.getByRole('progressbar', { name: '页面加载中' })).toBeAttached();
     release();
     await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
-    await expect(page.locator('#nprogress')).toHaveCount(0);
+    await expect(page.getByRole('progressbar', { name: '页面加载中' })).toHaveCount(0);
   });
 
   test('the header menu scrolls sideways in 200 px steps @mobile', async ({ page }) => {
     await page.goto('/');
-    const track = page.locator('.scroll-menu__track');
+    const track = page.getByRole('navigation', { name: '主导航' });
     await expect(track.getByRole('link', { name: '远程运维' })).toBeAttached();
     const right = page.getByRole('button', { name: '向右滚动菜单' });
     await expect(right).toBeVisible();

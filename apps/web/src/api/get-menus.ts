@@ -1,16 +1,17 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { useSessionStore } from '@/stores/session-store';
+import { tokenStore } from '@/lib/token';
 
 /**
  * `GET /web/portal/menu/list` (spec section 7): `data[0]` for a logged-in user, an empty list for a
- * visitor. A logged-in answer fills the session and header stores and the token.
+ * visitor. The answer is the user state (`hooks/use-session.ts`); its token goes to the token store,
+ * which the API client sends. A cancelled call (logout) stores nothing.
  */
-export async function getMenus(): Promise<PortalMenuEntry | null> {
-  const res = await api().get<PortalMenuEntry>('/web/portal/menu/list');
+export async function getMenus({ signal }: { signal?: AbortSignal } = {}): Promise<PortalMenuEntry | null> {
+  const res = await api().get<PortalMenuEntry>('/web/portal/menu/list', { signal });
   const entry = res.data[0] ?? null;
-  if (entry) useSessionStore.getState().setFromMenus(entry);
+  if (entry) tokenStore.set(`${entry.token.token_type} ${entry.token.access_token}`);
   return entry;
 }
 

@@ -1,9 +1,10 @@
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { RouterProvider } from 'react-router';
 import { theme } from '@/config/theme';
+import { onLogout } from '@/lib/auth';
 import type { createRouter } from './router';
 
 // Toasts and confirms are static calls (lib/notify.ts, the dialogs): they render outside the tree, so
@@ -26,8 +27,23 @@ export function createQueryClient() {
   });
 }
 
+/**
+ * Spec section 4, logout clears all user state: the user is the menus answer in the query cache, and
+ * the cache holds what they were allowed to read. The page then leaves for the central logout, so
+ * nothing may fetch it back meanwhile (a reader drawn again would otherwise ask for the menus).
+ */
+function clearQueriesOnLogout(queryClient: QueryClient): () => void {
+  return onLogout(() => {
+    const defaults = queryClient.getDefaultOptions();
+    queryClient.setDefaultOptions({ ...defaults, queries: { ...defaults.queries, enabled: false } });
+    queryClient.removeQueries();
+  });
+}
+
 /** Providers shared by the browser and the server renderer, so both produce the same markup. */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  // An effect: the server renderer never logs anyone out.
+  useEffect(() => clearQueriesOnLogout(queryClient), [queryClient]);
   return (
     <ConfigProvider locale={zhCN} theme={theme}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

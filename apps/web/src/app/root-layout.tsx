@@ -16,7 +16,12 @@ let progress: Promise<Progress> | undefined;
 /** The progress bar's code loads with the first route change, not with the first page. */
 function loadProgress(): Promise<Progress> {
   progress ??= import('nprogress').then((m) => {
-    m.default.configure({ showSpinner: false });
+    // A named progress bar (nprogress's own template says role="bar", which is no role).
+    m.default.configure({
+      showSpinner: false,
+      template: '<div class="bar" role="progressbar" aria-label="页面加载中"><div class="peg"></div></div>',
+      barSelector: '[role="progressbar"]',
+    });
     return m.default;
   });
   return progress;

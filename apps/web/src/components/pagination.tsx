@@ -1,10 +1,28 @@
-import { Pagination as AntPagination } from 'antd';
+import { Pagination as AntPagination, type PaginationProps as AntPaginationProps } from 'antd';
 import { scrollTo } from '@/lib/scroll-to';
 
 /** Spec section 9: the generic pagination's defaults. */
 export const PAGINATION_DEFAULTS = { page: 1, limit: 20, sizes: [10, 20, 30, 50] } as const;
 /** Style.md: after a change the page scrolls to the top over 800 ms. */
 export const PAGINATION_SCROLL_MS = 800;
+
+/** The pager's region, so a reader (or a test) finds it by name. */
+export const PAGINATION_LABEL = '分页';
+
+/**
+ * antd's page buttons carry only a bare number and no mark of the current page: each gets the name
+ * 第 n 页, and the current one `aria-current="page"`.
+ */
+export function pageItemRender(current: number): AntPaginationProps['itemRender'] {
+  return (page, type, element) =>
+    type === 'page' ? (
+      <a rel="nofollow" aria-label={`第 ${page} 页`} aria-current={page === current ? 'page' : undefined}>
+        {page}
+      </a>
+    ) : (
+      element
+    );
+}
 
 export interface PaginationProps {
   /** Required: the spec shows paging only with a total number. */
@@ -33,7 +51,7 @@ export function Pagination({
 }: PaginationProps) {
   if (hidden) return null;
   return (
-    <div className="portal-pagination">
+    <nav className="portal-pagination" aria-label={PAGINATION_LABEL}>
       <AntPagination
         current={page}
         pageSize={limit}
@@ -42,11 +60,12 @@ export function Pagination({
         showSizeChanger
         showQuickJumper
         showTotal={(n) => `共 ${n} 条`}
+        itemRender={pageItemRender(page)}
         onChange={(nextPage, nextLimit) => {
           onChange({ page: nextLimit !== limit ? 1 : nextPage, limit: nextLimit });
           if (autoScroll) scrollTo(0, PAGINATION_SCROLL_MS);
         }}
       />
-    </div>
+    </nav>
   );
 }

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { useSessionStore } from '@/stores/session-store';
+import { useAuthorities } from '@/hooks/use-session';
 
 /** Whether the user holds at least one of `codes` (spec section 6); for code paths. */
 export function usePermission(): (codes: readonly string[]) => boolean {
-  const authorities = useSessionStore((s) => s.authorities);
+  const authorities = useAuthorities();
   return (codes) => codes.some((code) => authorities.includes(code));
 }
 

@@ -1,12 +1,14 @@
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { tokenStore } from './token';
 
-/** Keys of client state cleared at logout (session-scoped stores register here). */
+/** Clearers of client state run at logout (the query cache, session-scoped stores). */
 const logoutHandlers = new Set<() => void>();
 
 export function onLogout(handler: () => void): () => void {
   logoutHandlers.add(handler);
-  return () => logoutHandlers.delete(handler);
+  return () => {
+    logoutHandlers.delete(handler);
+  };
 }
 
 /** The central login page, coming back to `target` (a path of this app) afterwards. */

@@ -20,7 +20,7 @@ export function loadQrCode(): Promise<QrCodeComponent> {
 
 /**
  * A QR code whose code loads once `load` is true. Until then (and on the server) it is a box of the
- * same size, so nothing moves when the code is drawn.
+ * same size, so nothing moves when the code is drawn; both are an image named `label`, the box busy.
  */
 export function LazyQrCode({
   value,
@@ -53,7 +53,15 @@ export function LazyQrCode({
     };
   }, [load, QrCode]);
   if (!QrCode) {
-    return <div className="lazy-qr" style={{ width: size, height: size, backgroundColor: bgColor }} role="img" aria-label={label} />;
+    return (
+      <div
+        className="lazy-qr"
+        style={{ width: size, height: size, backgroundColor: bgColor }}
+        role="img"
+        aria-label={label}
+        aria-busy="true"
+      />
+    );
   }
-  return <QrCode value={value} size={size} bordered={false} bgColor={bgColor} />;
+  return <QrCode value={value} size={size} bordered={false} bgColor={bgColor} aria-label={label} />;
 }

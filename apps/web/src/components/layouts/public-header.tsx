@@ -3,10 +3,9 @@ import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
+import { useIsLoggedIn, useSession } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
-import { useHeaderStore, useIsLoggedIn } from '@/stores/header-store';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
-import { useSessionStore } from '@/stores/session-store';
 import { LayoutIcon } from './layout-icon';
 import { isActive, navTarget } from './nav-link';
 import { ScrollMenu } from './scroll-menu';
@@ -20,8 +19,10 @@ const UserMenu = lazy(() => import('./user-menu'));
 
 /** The logged-in user's corner: console entry, name and enterprise, user menu (spec section 2). */
 function UserCorner() {
-  const { name, enterpriseName } = useHeaderStore();
-  const authorities = useSessionStore((s) => s.authorities);
+  const session = useSession();
+  const name = session?.name ?? '';
+  const enterpriseName = session?.enterpriseName ?? '';
+  const authorities = session?.authorities ?? [];
   const [menuOpen, setMenuOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [passwordLoaded, setPasswordLoaded] = useState(false);

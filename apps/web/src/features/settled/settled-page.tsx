@@ -1,5 +1,6 @@
 import { AuditOutlined, CheckCircleOutlined, IdcardOutlined, LoginOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Anchor, Button, Collapse, Space, Steps } from 'antd';
+import { useState } from 'react';
 import { centralLoginUrl } from '@/lib/auth';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import './settled.css';
@@ -11,9 +12,16 @@ const SECTIONS = [
   { key: 'faq', href: '#faq', title: '常见问题' },
 ];
 
+/** The section the menu highlights; at the bottom of the page the last one, which cannot reach the top. */
+function currentAnchor(active: string): string {
+  return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2 ? SECTIONS[SECTIONS.length - 1]!.href : active;
+}
+
 /** 入驻指南 (spec section 2): step 1 register and log in, step 2 enterprise certification; a sticky menu highlights the section in view. */
 export function SettledPage() {
   const showRegister = useRegisterDialog((s) => s.show);
+  // antd marks the highlighted link only by a class: readers are told with aria-current.
+  const [current, setCurrent] = useState('');
   return (
     <div className="settled">
       <section className="settled__hero">
@@ -21,17 +29,17 @@ export function SettledPage() {
         <p>两步完成入驻，开启企业数字化之旅</p>
       </section>
       <div className="settled__layout">
-        <aside className="settled__menu">
+        <aside className="settled__menu" aria-label="本页目录">
           <Anchor
             offsetTop={80}
             targetOffset={88}
-            // At the bottom of the page the last section cannot reach the top: highlight it anyway.
-            getCurrentAnchor={(active) =>
-              window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2
-                ? SECTIONS[SECTIONS.length - 1]!.href
-                : active
-            }
-            items={SECTIONS.map((s) => ({ key: s.key, href: s.href, title: s.title }))}
+            getCurrentAnchor={currentAnchor}
+            onChange={(link) => setCurrent(currentAnchor(link))}
+            items={SECTIONS.map((s) => ({
+              key: s.key,
+              href: s.href,
+              title: <span aria-current={s.href === current ? 'location' : undefined}>{s.title}</span>,
+            }))}
           />
         </aside>
         <div className="settled__content">

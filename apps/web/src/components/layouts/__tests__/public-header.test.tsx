@@ -1,30 +1,28 @@
+import type { PortalMenuEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
-import { useHeaderStore } from '@/stores/header-store';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
-import { useSessionStore } from '@/stores/session-store';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { menusEntry, setSession } from '@/testing/session';
 import { PublicHeader } from '../public-header';
 
-const user = (authorities: string[]) => ({
-  routers: [],
-  user: {
+const user = (authorities: string[]) =>
+  menusEntry(authorities, {
     name: '王强',
     username: 'service',
     telephone: '13800000003',
     number: 'RC0105',
     enterpriseName: '常州瑞驰液压科技有限公司',
     enterpriseId: 2,
-  },
-  token: { token_type: 'Bearer', access_token: 'a.b', expires_in: 1800 },
-  authorities,
-});
+  });
 
-function renderHeader() {
+/** The header as the menus answer `session` (null: a visitor) leaves it. */
+function renderHeader(session: PortalMenuEntry | null) {
   const client = new QueryClient();
+  setSession(client, session);
   client.setQueryData(getSiteInfoQueryOptions().queryKey, {
     name: '',
     nav: [],
@@ -48,14 +46,12 @@ function renderHeader() {
 
 beforeEach(() => {
   installRuntimeConfig();
-  useSessionStore.getState().clear();
-  useHeaderStore.getState().clear();
   useRegisterDialog.getState().hide();
 });
 
 describe('public header (spec section 2)', () => {
   it('visitors see 登录 (back to this page) and 注册', () => {
-    renderHeader();
+    renderHeader(null);
     const login = screen.getByRole('link', { name: /登\s*录/ });
     expect(login.getAttribute('href')).toBe(
       `http://localhost:3000/cas/login?service=${encodeURIComponent('http://localhost:3000/web/portal/cas/callback?target=%2Fnews%3Fpage%3D2')}`,
@@ -66,8 +62,7 @@ describe('public header (spec section 2)', () => {
   });
 
   it('a logged-in user sees name, enterprise and the console button to the tenant-manage address', () => {
-    useSessionStore.getState().setFromMenus(user(['ROLE_ENTERPRISE_ADMIN']));
-    renderHeader();
+    renderHeader(user(['ROLE_ENTERPRISE_ADMIN']));
     expect(screen.getByText('王强')).toBeTruthy();
     expect(screen.getByText('常州瑞驰液压科技有限公司')).toBeTruthy();
     expect(screen.getByRole('link', { name: '控制台' }).getAttribute('href')).toBe('http://localhost:3000/console');
@@ -75,17 +70,15 @@ describe('public header (spec section 2)', () => {
   });
 
   it('the user menu (loaded once a session exists) opens from the name with its three items', async () => {
-    useSessionStore.getState().setFromMenus(user(['ROLE_ENTERPRISE_ADMIN']));
-    renderHeader();
+    renderHeader(user(['ROLE_ENTERPRISE_ADMIN']));
     fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司' }));
-    expect(await screen.findByRole('menuitem', { name: /修改密码/ }, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByRole('menuitem', { name: /修改密码/ })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: /进入控制台/ })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: /退出登录/ })).toBeTruthy();
-  }, 20_000);
+  });
 
   it('a service-customer employee gets no console button', () => {
-    useSessionStore.getState().setFromMenus(user(['ROLE_SERVICE_CUSTOMER_EMPLOYEE', 'dashboard']));
-    renderHeader();
+    renderHeader(user(['ROLE_SERVICE_CUSTOMER_EMPLOYEE', 'dashboard']));
     expect(screen.getByText('王强')).toBeTruthy();
     expect(screen.queryByText('控制台')).toBeNull();
   });

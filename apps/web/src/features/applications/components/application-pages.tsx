@@ -30,21 +30,23 @@ export function ApplicationListPage() {
         ) : shown.length === 0 ? (
           <Empty description="暂无数据" />
         ) : (
-          <div className="apps__grid">
+          <ul className="apps__grid" aria-label="应用">
             {shown.map((app) => (
-              <Link key={app.applicationUuid} className="apps__card" to={paths.productDetail.getHref(app.applicationUuid)}>
-                <FallbackImage className="apps__img" src={fileUrl(app.imagePath)} alt={app.name} />
-                <div className="apps__body">
-                  <strong>{app.name}</strong>
-                  <p>{app.applicationDescription}</p>
-                  <div className="apps__meta">
-                    <Tag color="blue">{app.category}</Tag>
-                    <span>{app.provider}</span>
+              <li key={app.applicationUuid}>
+                <Link className="apps__card" to={paths.productDetail.getHref(app.applicationUuid)}>
+                  <FallbackImage className="apps__img" src={fileUrl(app.imagePath)} alt={app.name} />
+                  <div className="apps__body">
+                    <strong>{app.name}</strong>
+                    <p>{app.applicationDescription}</p>
+                    <div className="apps__meta">
+                      <Tag color="blue">{app.category}</Tag>
+                      <span>{app.provider}</span>
+                    </div>
                   </div>
-                </div>
-              </Link>
+                </Link>
+              </li>
             ))}
-          </div>
+          </ul>
         )}
       </div>
     </div>

@@ -4,6 +4,7 @@ import { Button, DatePicker, Empty, Input, Pagination, Select, Skeleton, Tabs } 
 import type { Dayjs } from 'dayjs';
 import '@/lib/dayjs';
 import { useState } from 'react';
+import { PAGINATION_LABEL, pageItemRender } from '@/components/pagination';
 import { paths } from '@/config/paths';
 import { type Channel, useCategories, usePublishedArticles } from '../api/articles';
 import { ARTICLE_PAGE_SIZE, INITIAL_ARTICLE_FILTERS, articleListQuery } from '../lib/article-format';
@@ -114,7 +115,7 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
           <Empty className="article-list__empty" description="暂无数据" />
         ) : (
           // Spec section 2: three columns (span 8 of 24) with a 30 px gutter; two on tablets, one on phones.
-          <ul className="article-list__grid">
+          <ul className="article-list__grid" aria-label="文章">
             {articles.data?.rows.map((article, index) => (
               <li key={article.uuid}>
                 <ArticleCard article={article} href={config.detailHref(article.uuid)} firstRow={index < 3} />
@@ -123,18 +124,20 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
           </ul>
         )}
         {total > 0 && (
-          <Pagination
-            className="article-list__pagination"
-            current={filters.page}
-            pageSize={ARTICLE_PAGE_SIZE}
-            total={total}
-            showSizeChanger={false}
-            showTotal={(n) => `共 ${n} 条`}
-            onChange={(page) => {
-              update({ page });
-              window.scrollTo({ top: 0, behavior: 'smooth' });
-            }}
-          />
+          <nav className="article-list__pagination" aria-label={PAGINATION_LABEL}>
+            <Pagination
+              current={filters.page}
+              pageSize={ARTICLE_PAGE_SIZE}
+              total={total}
+              showSizeChanger={false}
+              showTotal={(n) => `共 ${n} 条`}
+              itemRender={pageItemRender(filters.page)}
+              onChange={(page) => {
+                update({ page });
+                window.scrollTo({ top: 0, behavior: 'smooth' });
+              }}
+            />
+          </nav>
         )}
       </div>
     </div>

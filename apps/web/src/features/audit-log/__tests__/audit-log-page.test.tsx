@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveBlob } from '@/lib/download';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
-import { useSessionStore } from '@/stores/session-store';
+import { menusEntry } from '@/testing/session';
 import { AuditLogPage } from '../components/audit-log-page';
 import { INITIAL_AUDIT_FILTERS, auditFilterParams, auditListQuery, exportFilename } from '../lib/audit-filters';
 
@@ -31,7 +31,6 @@ const ROW = {
 
 beforeEach(() => {
   installRuntimeConfig();
-  useSessionStore.setState({ authorities: ['audit'] });
   fake.api = createFakeApi({
     'GET /web-api/console/v1/audit/page/list': [{ rows: [ROW], total: 1 }],
     'GET /web-api/console/v1/audit/actions': [
@@ -41,7 +40,6 @@ beforeEach(() => {
   });
   vi.mocked(saveBlob).mockClear();
 });
-afterEach(() => useSessionStore.getState().clear());
 
 const listCalls = () =>
   fake.api!.get.mock.calls.filter(([url]) => url === '/web-api/console/v1/audit/page/list').map(([, config]) => config?.params);
@@ -80,9 +78,9 @@ describe('操作日志 filters → query parameters', () => {
 
 describe('操作日志 page', () => {
   it('shows the log with account, name, action, IP and outcome; enterprise column only for all-enterprise viewers', async () => {
-    renderWithProviders(<AuditLogPage />);
+    renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit']) });
     expect(await screen.findByText('李娜')).toBeTruthy();
-    const row = screen.getByText('10.1.2.3').closest('tr') as HTMLElement;
+    const row = screen.getByRole('row', { name: /10\.1\.2\.3/ });
     expect(within(row).getByText('staff')).toBeTruthy();
     expect(within(row).getByText('登录失败')).toBeTruthy();
     expect(within(row).getByText('失败')).toBeTruthy();
@@ -92,7 +90,7 @@ describe('操作日志 page', () => {
   });
 
   it('applies the user filter on 查询 from page 1, and exports the same filters as CSV with the token-carrying client', async () => {
-    renderWithProviders(<AuditLogPage />);
+    renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit']) });
     await screen.findByText('李娜');
     fireEvent.change(screen.getByPlaceholderText('账号或姓名'), { target: { value: ' 李娜 ' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
@@ -107,7 +105,7 @@ describe('操作日志 page', () => {
   });
 
   it('resets every filter with 重置', async () => {
-    renderWithProviders(<AuditLogPage />);
+    renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit']) });
     await screen.findByText('李娜');
     fireEvent.change(screen.getByPlaceholderText('账号或姓名'), { target: { value: 'admin' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
@@ -118,8 +116,7 @@ describe('操作日志 page', () => {
   });
 
   it('shows the enterprise column to accounts that see every enterprise', async () => {
-    useSessionStore.setState({ authorities: ['audit', 'audit:all-enterprises'] });
-    renderWithProviders(<AuditLogPage />);
+    renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit', 'audit:all-enterprises']) });
     expect(await screen.findByText('徐州恒岳重工机械有限公司')).toBeTruthy();
   });
 });

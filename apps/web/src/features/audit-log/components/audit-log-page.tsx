@@ -158,6 +158,7 @@ export function AuditLogPage() {
               allowClear
               showSearch={{ optionFilterProp: 'label' }}
               placeholder="全部操作"
+              aria-label="操作"
               style={{ width: 170 }}
               loading={actions.isPending}
               options={(actions.data ?? []).map((a) => ({ value: a.code, label: a.name }))}
@@ -167,6 +168,7 @@ export function AuditLogPage() {
             <Select
               allowClear
               placeholder="全部结果"
+              aria-label="结果"
               style={{ width: 110 }}
               options={(Object.keys(OUTCOME_NAMES) as AuditOutcome[]).map((o) => ({ value: o, label: OUTCOME_NAMES[o] }))}
             />

@@ -1,6 +1,6 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { lazy, useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -90,8 +90,6 @@ function at(url: string, answers: Record<string, () => FakeReply>) {
   return { router, requests };
 }
 
-const LOADS = { timeout: 10_000 };
-
 beforeEach(() => {
   installRuntimeConfig();
   tokenStore.clear();
@@ -102,8 +100,8 @@ afterEach(() => vi.restoreAllMocks());
 describe('console route guard (spec section 4)', () => {
   it('keeps only the routes whose authority the user holds; the root goes to the first of them', async () => {
     const { router } = at('/console', { 'GET /web/portal/menu/list': () => okReply([entry(['dashboard', 'audit'])]) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/console/dashboard'), LOADS);
-    const menu = await screen.findByRole('navigation', { name: '控制台菜单' }, LOADS);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/console/dashboard'));
+    const menu = await screen.findByRole('navigation', { name: '控制台菜单' });
     expect(menu.textContent).toContain('工作台');
     expect(menu.textContent).not.toContain('内容管理');
     // The server's name overrides the route's title.
@@ -113,19 +111,19 @@ describe('console route guard (spec section 4)', () => {
 
   it('never shows a page the account may not open, even when its address is typed', async () => {
     const { router } = at('/console/content/article', { 'GET /web/portal/menu/list': () => okReply([entry(['dashboard'])]) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/403'), LOADS);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/403'));
     expect(screen.queryByLabelText('文章页')).toBeNull();
   });
 
   it('an unknown console address goes to /404', async () => {
     const { router } = at('/console/nothing', { 'GET /web/portal/menu/list': () => okReply([entry(['dashboard'])]) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/404'), LOADS);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/404'));
   });
 
   it('a saved LAST_URL is cleared and becomes the redirect', async () => {
     sessionStorage.setItem(LAST_URL_KEY, '/console/audit?from=login');
     const { router } = at('/console', { 'GET /web/portal/menu/list': () => okReply([entry(['dashboard', 'audit'])]) });
-    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/console/audit?from=login'), LOADS);
+    await waitFor(() => expect(router.state.location.pathname + router.state.location.search).toBe('/console/audit?from=login'));
     expect(sessionStorage.getItem(LAST_URL_KEY)).toBeNull();
   });
 
@@ -136,7 +134,7 @@ describe('console route guard (spec section 4)', () => {
       'GET /web/portal/menu/list': () => okReply([]),
       'GET /web/portal/app/menus': () => okReply([{ name: 'Dashboard', path: '/console/dashboard', title: '工作台', icon: 'dashboard' }]),
     });
-    await waitFor(() => expect(assign).toHaveBeenCalledOnce(), LOADS);
+    await waitFor(() => expect(assign).toHaveBeenCalledOnce());
     expect(sessionStorage.getItem(LAST_URL_KEY)).toBe('/console/audit?x=1');
     expect(requests.map((r) => r.path)).toEqual(['/web/portal/menu/list', '/web/portal/app/menus']);
     const login = new URL(String(assign.mock.calls[0]?.[0]));
@@ -148,7 +146,7 @@ describe('console route guard (spec section 4)', () => {
     const { router } = at('/console', {
       'GET /web/portal/menu/list': () => ({ status: 500, body: { code: 1, msg: '服务器内部错误，请稍后重试' } }),
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/blank'), LOADS);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/blank'));
   });
 });
 
@@ -157,18 +155,18 @@ describe('console tabs keep their pages alive (spec section 4)', () => {
     const { router } = at('/console/content/article', {
       'GET /web/portal/menu/list': () => okReply([entry(['dashboard', 'content', 'content:article', 'audit'])]),
     });
-    fireEvent.change(await screen.findByLabelText('文章页', undefined, LOADS), { target: { value: '半截标题' } });
+    fireEvent.change(await screen.findByLabelText('文章页'), { target: { value: '半截标题' } });
     await act(() => router.navigate('/console/audit'));
-    await screen.findByLabelText('日志页', undefined, LOADS);
+    await screen.findByLabelText('日志页');
     await act(() => router.navigate('/console/content/article'));
     expect((screen.getByLabelText('文章页') as HTMLInputElement).value).toBe('半截标题');
 
     // The affix tab came first, then the visited pages, once each.
     expect(useTagsViewStore.getState().visitedViews.map((v) => v.title)).toEqual(['工作台', '文章管理', '审计日志']);
 
-    fireEvent.contextMenu(screen.getByRole('tab', { name: /文章管理/ }));
+    fireEvent.contextMenu(within(screen.getByRole('navigation', { name: '已打开的页面' })).getByRole('link', { name: '文章管理' }));
     fireEvent.click(screen.getByRole('menuitem', { name: '刷新' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/console/content/article'), LOADS);
-    await waitFor(() => expect((screen.getByLabelText('文章页') as HTMLInputElement).value).toBe(''), LOADS);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/console/content/article'));
+    await waitFor(() => expect((screen.getByLabelText('文章页') as HTMLInputElement).value).toBe(''));
   });
 });

@@ -10,5 +10,5 @@ export function ConsoleBreadcrumb({ chain }: { chain: readonly ConsoleRoute[] })
       key: r.path,
       title: r.component && i < all.length - 1 ? <Link to={r.path}>{r.title}</Link> : <span>{r.title}</span>,
     }));
-  return <Breadcrumb className="console-breadcrumb" items={items} />;
+  return <Breadcrumb className="console-breadcrumb" aria-label="当前位置" items={items} />;
 }

@@ -99,7 +99,7 @@ function ConsoleShell({ all, permitted }: { all: readonly ConsoleRoute[]; permit
     <ConfigProvider theme={menuTheme}>
       <div className={classes}>
         {mobile && sidebar.opened && <div className="console__overlay" aria-hidden="true" onClick={() => closeSidebar(false)} />}
-        <aside className="console__sidebar">
+        <aside className="console__sidebar" aria-label="侧边栏">
           <Sidebar routes={permitted} activeChain={chain.map((r) => r.path)} collapsed={!sidebar.opened && !mobile} />
         </aside>
         <div className="console__main">

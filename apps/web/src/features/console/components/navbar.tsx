@@ -3,7 +3,7 @@ import { Avatar, Dropdown } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { logout } from '@/lib/auth';
-import { useSessionStore } from '@/stores/session-store';
+import { useSession } from '@/hooks/use-session';
 import type { ConsoleRoute } from '../console-route';
 import { useAppStore } from '../stores/app-store';
 import { ConsoleBreadcrumb } from './console-breadcrumb';
@@ -19,7 +19,9 @@ const ChangePasswordDialog = lazy(() => import('@/components/change-password-dia
  */
 export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
   const { sidebar, device, toggleSidebar } = useAppStore();
-  const { name, enterpriseName } = useSessionStore();
+  const session = useSession();
+  const name = session?.name ?? '';
+  const enterpriseName = session?.enterpriseName ?? '';
   const [dialog, setDialog] = useState<'info' | 'password' | null>(null);
   const [passwordLoaded, setPasswordLoaded] = useState(false);
 

@@ -33,7 +33,7 @@ export function permittedRoutes(all: readonly ConsoleRoute[], entry: PortalMenuE
 
 /**
  * The route guard of spec section 4, run on the first navigation into the console:
- * - menus non-empty: the session store and token are filled (getMenus), the service routes are
+ * - menus non-empty: the answer is the user state and the token is stored (getMenus), the service routes are
  *   filtered by the returned codes, and a saved LAST_URL is cleared and becomes the redirect;
  * - menus empty: the current URL is saved as LAST_URL and, when the portal-app-menus call returns
  *   anything, the browser goes to the central login;

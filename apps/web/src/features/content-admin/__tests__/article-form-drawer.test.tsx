@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { ChangeEvent } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import type { AdminArticle } from '../api/articles';
@@ -14,9 +15,9 @@ vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } })
 // The editor itself is tested on its own; here a plain text box stands in for it.
 vi.mock('../components/rich-text-editor', async (importOriginal) => ({
   ...(await importOriginal<typeof RichTextEditorModule>()),
-  RichTextEditor: ({ value, onChange, id }: { value?: string; onChange?(html: string): void; id?: string }) => (
+  RichTextEditor: ({ value, onChange, placeholder: _placeholder, status: _status, ...field }: RichTextEditorModule.RichTextEditorProps) => (
     <textarea
-      id={id}
+      {...field}
       aria-label="正文编辑器"
       value={value ?? ''}
       onChange={(e: ChangeEvent<HTMLTextAreaElement>) => onChange?.(e.target.value)}
@@ -59,14 +60,12 @@ beforeEach(() => {
 });
 
 const saveDraft = () => fireEvent.click(screen.getByRole('button', { name: '保存草稿' }));
-/** The messages under the fields. */
-const fieldErrors = () => Array.from(document.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
 
 describe('article form', () => {
   it('shows the Chinese messages of the required fields and sends nothing', async () => {
     renderWithProviders(<ArticleFormDrawer target="new" onClose={vi.fn()} />);
     saveDraft();
-    await waitFor(() => expect(fieldErrors()).toEqual(['请输入文章标题', '请选择分类', '请输入文章正文']));
+    await waitFor(() => expect(fieldErrors(document.body)).toEqual(['请输入文章标题', '请选择分类', '请输入文章正文']));
     expect(fake.api!.post).not.toHaveBeenCalled();
   });
 
@@ -74,7 +73,7 @@ describe('article form', () => {
     renderWithProviders(<ArticleFormDrawer target="new" onClose={vi.fn()} />);
     fireEvent.change(screen.getByLabelText('正文编辑器'), { target: { value: '<p> </p><p>&nbsp;</p>' } });
     saveDraft();
-    await waitFor(() => expect(fieldErrors()).toContain('请输入文章正文'));
+    await waitFor(() => expect(fieldErrors(document.body)).toContain('请输入文章正文'));
   });
 
   it('edits a policy: shows its number and validity, saves blanks as null and the new validity', async () => {

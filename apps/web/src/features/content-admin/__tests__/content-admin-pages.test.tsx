@@ -1,10 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useSessionStore } from '@/stores/session-store';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { menusEntry } from '@/testing/session';
 import type { AdminApplication } from '../api/applications';
 import type { AdminHomeBlock } from '../api/home-blocks';
 import { CategoryAdminPage } from '../components/category-admin-page';
@@ -49,9 +50,10 @@ const app = (n: number, recommended = true): AdminApplication => ({
   createdAt: '2026-01-01T00:00:00.000Z',
 });
 
+const CONTENT_EDITOR = ['content:category', 'content:home', 'content:recommend'];
+
 beforeEach(() => {
   installRuntimeConfig();
-  useSessionStore.setState({ authorities: ['content:category', 'content:home', 'content:recommend'] });
   fake.api = createFakeApi({
     'GET /web-api/cms/v1/category/list': CATEGORIES,
     'POST /web-api/cms/v1/category': [{ categoryId: 'smart-factory' }],
@@ -66,23 +68,16 @@ beforeEach(() => {
 });
 afterEach(() => {
   Modal.destroyAll();
-  useSessionStore.getState().clear();
 });
 
-const fieldErrors = (modal: HTMLElement) => Array.from(modal.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
-/** The open dialog, once it has rendered. */
 /** The open dialog titled `title`, once it has rendered. */
-const dialog = (title: string) =>
-  waitFor(() => {
-    const heading = Array.from(document.querySelectorAll('.ant-modal-title')).find((t) => t.textContent === title);
-    const modal = heading?.closest<HTMLElement>('.ant-modal');
-    if (!modal) throw new Error(`the dialog ${title} has not opened`);
-    return modal;
-  });
+const dialog = (title: string) => screen.findByRole('dialog', { name: title });
+/** The table row showing `text`. */
+const row = (text: string) => screen.findByRole('row', { name: new RegExp(text) });
 
 describe('栏目管理', () => {
   it('checks the code with the server rule before sending, then creates a top-level category', async () => {
-    renderWithProviders(<CategoryAdminPage />);
+    renderWithProviders(<CategoryAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
     await screen.findByText('行业动态');
     fireEvent.click(screen.getByRole('button', { name: /新建分类/ }));
     const modal = await dialog('新建分类');
@@ -102,20 +97,19 @@ describe('栏目管理', () => {
   });
 
   it('deletes only after the confirm dialog', async () => {
-    renderWithProviders(<CategoryAdminPage />);
-    const row = (await screen.findByText('行业动态')).closest('tr') as HTMLElement;
-    fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
+    renderWithProviders(<CategoryAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
+    fireEvent.click(within(await row('行业动态')).getByRole('button', { name: /删\s*除/ }));
     expect(fake.api!.delete).not.toHaveBeenCalled();
-    const confirm = await screen.findByText('确定删除分类「行业动态」吗？');
-    const buttons = confirm.closest('.ant-modal') as HTMLElement;
-    fireEvent.click(within(buttons).getByRole('button', { name: /删\s*除/ }));
+    const confirm = await dialog('删除分类');
+    expect(within(confirm).getByText('确定删除分类「行业动态」吗？')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: /删\s*除/ }));
     await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith('/web-api/cms/v1/category/news'));
   });
 });
 
 describe('首页配置', () => {
   it('refuses a script link and a missing image under the fields', async () => {
-    renderWithProviders(<HomeBlocksAdminPage />);
+    renderWithProviders(<HomeBlocksAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
     await screen.findByText('横幅一');
     fireEvent.click(screen.getByRole('button', { name: /新建横幅/ }));
     const modal = await dialog('新建横幅');
@@ -127,7 +121,7 @@ describe('首页配置', () => {
   });
 
   it('KPI figures must be numbers', async () => {
-    renderWithProviders(<HomeBlocksAdminPage />);
+    renderWithProviders(<HomeBlocksAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
     await screen.findByText('横幅一');
     fireEvent.click(screen.getByRole('tab', { name: /指标/ }));
     fireEvent.click(await screen.findByRole('button', { name: /新建指标/ }));
@@ -140,10 +134,10 @@ describe('首页配置', () => {
   });
 
   it('moves a banner down by sending the whole new order of its kind', async () => {
-    renderWithProviders(<HomeBlocksAdminPage />);
-    const row = (await screen.findByText('横幅一')).closest('tr') as HTMLElement;
-    expect((within(row).getByRole('button', { name: '上移' }) as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.click(within(row).getByRole('button', { name: '下移' }));
+    renderWithProviders(<HomeBlocksAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
+    const banner = await row('横幅一');
+    expect((within(banner).getByRole('button', { name: '上移' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(banner).getByRole('button', { name: '下移' }));
     await waitFor(() =>
       expect(fake.api!.put).toHaveBeenCalledWith('/web-api/console/v1/home-block/order', { kind: 'banner', ids: [2, 1, 3] }),
     );
@@ -152,10 +146,10 @@ describe('首页配置', () => {
 
 describe('推荐应用', () => {
   it('marks what the home carousel shows, reorders with every uuid, and switches a recommendation keeping the other fields', async () => {
-    renderWithProviders(<RecommendAdminPage />);
-    const first = (await screen.findByText('应用1')).closest('tr') as HTMLElement;
+    renderWithProviders(<RecommendAdminPage />, { session: menusEntry(CONTENT_EDITOR) });
+    const first = await row('应用1');
     expect(within(first).getByText('首页轮播')).toBeTruthy();
-    expect(within(screen.getByText('应用3').closest('tr') as HTMLElement).queryByText('首页轮播')).toBeNull();
+    expect(within(await row('应用3')).queryByText('首页轮播')).toBeNull();
 
     fireEvent.click(within(first).getByRole('button', { name: '下移' }));
     await waitFor(() =>
@@ -179,8 +173,7 @@ describe('推荐应用', () => {
   });
 
   it('hides the write controls from an account without content:recommend', async () => {
-    useSessionStore.setState({ authorities: [] });
-    renderWithProviders(<RecommendAdminPage />);
+    renderWithProviders(<RecommendAdminPage />, { session: menusEntry([]) });
     await screen.findByText('应用1');
     expect(screen.queryByRole('button', { name: /新建应用/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /编\s*辑/ })).toBeNull();

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { notify } from '@/lib/notify';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
@@ -26,10 +26,22 @@ describe('empty bodies', () => {
 
 describe('rich-text editor', () => {
   it('shows the given HTML and follows a new value from the form', async () => {
-    const { container, rerender } = render(<RichTextEditor value="<p>第一段<strong>加粗</strong></p>" />);
-    await waitFor(() => expect(container.querySelector('.ProseMirror strong')?.textContent).toBe('加粗'));
+    const { rerender } = render(<RichTextEditor value="<p>第一段<strong>加粗</strong></p>" />);
+    const body = () => within(screen.getByRole('textbox', { name: '正文' }));
+    expect(await body().findByRole('strong')).toHaveProperty('textContent', '加粗');
     rerender(<RichTextEditor value="<h2>小标题</h2>" />);
-    await waitFor(() => expect(container.querySelector('.ProseMirror h2')?.textContent).toBe('小标题'));
+    expect(await body().findByRole('heading', { level: 2, name: '小标题' })).toBeTruthy();
+  });
+
+  it('carries the form item’s error link and required mark on its text box, and drops them with the error', async () => {
+    const { rerender } = render(<RichTextEditor aria-required="true" aria-invalid="true" aria-describedby="content_help" />);
+    const box = screen.getByRole('textbox', { name: '正文' });
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(box.getAttribute('aria-describedby')).toBe('content_help');
+    expect(box.getAttribute('aria-required')).toBe('true');
+    rerender(<RichTextEditor aria-required="true" />);
+    await waitFor(() => expect(box.getAttribute('aria-invalid')).toBeNull());
+    expect(box.getAttribute('aria-describedby')).toBeNull();
   });
 
   it('uploads a chosen image to the server and inserts it with the file service address', async () => {
@@ -37,7 +49,7 @@ describe('rich-text editor', () => {
     render(<RichTextEditor value="<p>图文</p>" onChange={onChange} />);
     const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], '现场照片.png', { type: 'image/png' });
     await act(async () => {
-      fireEvent.change(screen.getByTestId('rich-text-image-input'), { target: { files: [file] } });
+      fireEvent.change(screen.getByLabelText('选择要插入的图片'), { target: { files: [file] } });
     });
     await waitFor(() => expect(onChange).toHaveBeenCalled());
     const html = String(onChange.mock.calls.at(-1)?.[0]);
@@ -52,7 +64,7 @@ describe('rich-text editor', () => {
     render(<RichTextEditor value="<p>图文</p>" onChange={onChange} />);
     const svg = new File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' });
     await act(async () => {
-      fireEvent.change(screen.getByTestId('rich-text-image-input'), { target: { files: [svg] } });
+      fireEvent.change(screen.getByLabelText('选择要插入的图片'), { target: { files: [svg] } });
     });
     expect(notify.error).toHaveBeenCalledWith('只能上传 PNG、JPEG、GIF 或 WebP 图片');
     expect(fake.api!.post).not.toHaveBeenCalled();

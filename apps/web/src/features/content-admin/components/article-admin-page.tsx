@@ -187,6 +187,7 @@ export function ArticleAdminPage() {
               allowClear
               treeData={options}
               placeholder="全部分类"
+              aria-label="分类"
               treeDefaultExpandAll
               style={{ width: 170 }}
               popupMatchSelectWidth={false}
@@ -196,6 +197,7 @@ export function ArticleAdminPage() {
             <Select
               allowClear
               placeholder="全部状态"
+              aria-label="状态"
               style={{ width: 120 }}
               options={(Object.keys(ARTICLE_STATUS_NAMES) as ArticleStatus[]).map((s) => ({ value: s, label: ARTICLE_STATUS_NAMES[s] }))}
             />

@@ -154,6 +154,8 @@ export function ArticleFormDrawer({ target, onClose }: ArticleFormDrawerProps) {
               <TreeSelect
                 treeData={options}
                 placeholder="请选择分类"
+                // antd's label does not reach a tree select's input.
+                aria-label="分类"
                 treeDefaultExpandAll
                 loading={categories.isPending}
                 popupMatchSelectWidth={false}

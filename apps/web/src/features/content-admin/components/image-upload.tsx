@@ -15,13 +15,17 @@ export interface ImageUploadProps {
   /** Box shape: a wide banner or a square icon. */
   shape?: 'wide' | 'square';
   id?: string;
+  /** From the form item: the button announces the field's error and whether one is needed. */
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean | 'true' | 'false';
+  'aria-required'?: boolean | 'true' | 'false';
 }
 
 /**
  * Picks an image, uploads it to the file service at once and holds its path; shows what is stored.
  * Type and size are checked before sending with the server's own words.
  */
-export function ImageUpload({ value, onChange, hint, shape = 'square', id }: ImageUploadProps) {
+export function ImageUpload({ value, onChange, hint, shape = 'square', id, ...aria }: ImageUploadProps) {
   const [uploading, setUploading] = useState(false);
   return (
     <div className={`image-upload image-upload--${shape}`}>
@@ -48,7 +52,14 @@ export function ImageUpload({ value, onChange, hint, shape = 'square', id }: Ima
             .finally(() => setUploading(false));
         }}
       >
-        <button type="button" id={id} className="image-upload__box" aria-label={value ? '更换图片' : '上传图片'} disabled={uploading}>
+        <button
+          type="button"
+          id={id}
+          className="image-upload__box"
+          aria-label={value ? '更换图片' : '上传图片'}
+          {...aria}
+          disabled={uploading}
+        >
           {value ? (
             <>
               <img src={fileUrl(value)} alt="" className="image-upload__img" />

@@ -31,6 +31,24 @@ export interface RichTextEditorProps {
   /** Marks the frame red, like antd inputs, when the form item has an error. */
   status?: 'error' | '';
   id?: string;
+  /** From the form item: the editor announces the field's error and that it is needed. */
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean | 'true' | 'false';
+  'aria-required'?: boolean | 'true' | 'false';
+}
+
+type FieldAria = Pick<RichTextEditorProps, 'id' | 'aria-describedby' | 'aria-invalid' | 'aria-required'>;
+
+/** The editable area's attributes: a multi-line text box named 正文, with the form item's links. */
+function contentAttributes(field: FieldAria): Record<string, string> {
+  const attributes: Record<string, string> = {
+    class: 'rich-text-editor__content',
+    'aria-label': '正文',
+    role: 'textbox',
+    'aria-multiline': 'true',
+  };
+  for (const [name, value] of Object.entries(field)) if (value !== undefined && value !== false) attributes[name] = String(value);
+  return attributes;
 }
 
 /** An editor with nothing in it answers `<p></p>`; the form treats that as empty. */
@@ -122,7 +140,7 @@ function ToolButton({
  * The article body editor (TipTap on ProseMirror): headings, emphasis, lists, quotes, links, rules
  * and images uploaded to the server (toolbar, paste or drop). It writes HTML; the server cleans it.
  */
-export function RichTextEditor({ value, onChange, placeholder = '请输入正文…', status, id }: RichTextEditorProps) {
+export function RichTextEditor({ value, onChange, placeholder = '请输入正文…', status, ...field }: RichTextEditorProps) {
   const [busy, setBusy] = useState(false);
   const [linkOpen, setLinkOpen] = useState(false);
   const [linkValue, setLinkValue] = useState('');
@@ -146,13 +164,7 @@ export function RichTextEditor({ value, onChange, placeholder = '请输入正文
     ],
     content: value ?? '',
     editorProps: {
-      attributes: {
-        class: 'rich-text-editor__content',
-        ...(id ? { id } : {}),
-        'aria-label': '正文',
-        role: 'textbox',
-        'aria-multiline': 'true',
-      },
+      attributes: contentAttributes(field),
       handlePaste: (_view, event) => {
         const files = Array.from(event.clipboardData?.files ?? []);
         if (!editorRef.current || !files.some((f) => f.type.startsWith('image/'))) return false;
@@ -172,6 +184,14 @@ export function RichTextEditor({ value, onChange, placeholder = '请输入正文
   useLayoutEffect(() => {
     editorRef.current = editor;
   }, [editor]);
+
+  // The form item's error comes and goes without the text changing: the attributes follow it.
+  const { id, 'aria-describedby': describedBy, 'aria-invalid': invalid, 'aria-required': required } = field;
+  useEffect(() => {
+    if (!editor || editor.isDestroyed) return;
+    const attributes = contentAttributes({ id, 'aria-describedby': describedBy, 'aria-invalid': invalid, 'aria-required': required });
+    editor.setOptions({ editorProps: { ...editor.options.editorProps, attributes } });
+  }, [editor, id, describedBy, invalid, required]);
 
   // The form sets a new value (another article, a reset): show it without echoing it back.
   useEffect(() => {
@@ -296,7 +316,7 @@ export function RichTextEditor({ value, onChange, placeholder = '请输入正文
           hidden
           // antd forms style file inputs as blocks; the toolbar button opens this one.
           style={{ display: 'none' }}
-          data-testid="rich-text-image-input"
+          aria-label="选择要插入的图片"
           onChange={(e) => {
             const files = Array.from(e.target.files ?? []);
             e.target.value = '';

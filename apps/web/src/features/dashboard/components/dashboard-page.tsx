@@ -3,7 +3,7 @@ import { Button, Card, Col, Empty, Progress, Result, Row, Skeleton, Typography }
 import { type ReactNode, useMemo } from 'react';
 import { ConsolePage } from '@/components/console-page';
 import { portalUrl } from '@/config/runtime-config';
-import { useSessionStore } from '@/stores/session-store';
+import { useSession } from '@/hooks/use-session';
 import { type Dashboard, useDashboard } from '../api/get-dashboard';
 import { dailyChartOption, seriesTotal } from '../lib/dashboard-charts';
 import { DailyChart } from './daily-chart';
@@ -48,7 +48,7 @@ function TopArticles({ rows }: { rows: Dashboard['mostViewed'] }) {
   if (rows.length === 0) return <Empty description="暂无数据" image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   const max = Math.max(...rows.map((r) => r.viewCount), 1);
   return (
-    <ol className="dashboard__top">
+    <ol className="dashboard__top" aria-label="热门文章">
       {rows.map((r, i) => (
         <li key={r.uuid} className="dashboard__top-item">
           <span className={`dashboard__rank${i < 3 ? ' is-top' : ''}`}>{i + 1}</span>
@@ -71,7 +71,7 @@ function TopArticles({ rows }: { rows: Dashboard['mostViewed'] }) {
  */
 export function DashboardPage() {
   const dashboard = useDashboard();
-  const name = useSessionStore((s) => s.name);
+  const name = useSession()?.name ?? '';
   const data = dashboard.data;
   const published = useMemo(() => dailyChartOption(data?.publishedPerDay ?? [], 'line', '发布文章', '#1456d9'), [data?.publishedPerDay]);
   const registered = useMemo(

@@ -1,5 +1,5 @@
 import type { LinkBlock } from '@portal/shared';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -20,7 +20,9 @@ const ui = (banners = BANNERS) => (
     <BannerCarousel banners={banners} />
   </MemoryRouter>
 );
-const activeTitle = () => document.querySelector('.home-banner__slide.is-active h2')?.textContent;
+/** The title of the slide shown: the others are out of the accessibility tree. */
+const activeTitle = () => screen.getByRole('heading', { level: 2 }).textContent;
+const carousel = () => screen.getByRole('group', { name: '横幅轮播' });
 
 beforeEach(() => {
   installRuntimeConfig();
@@ -34,20 +36,29 @@ describe('banner carousel', () => {
   it('renders every slide on the server, the first one shown, the others inert', () => {
     const html = renderToString(ui());
     for (const b of BANNERS) expect(html).toContain(b.title);
-    const doc = new DOMParser().parseFromString(html, 'text/html');
-    const slides = [...doc.querySelectorAll('.home-banner__slide')];
-    expect(slides.map((s) => s.classList.contains('is-active'))).toEqual([true, false, false]);
+    // The server's markup as the browser first shows it, before any script runs.
+    const page = document.body.appendChild(document.createElement('div'));
+    page.innerHTML = html;
+    const slides = within(page)
+      .getAllByRole('group', { hidden: true })
+      .filter((g) => g.getAttribute('aria-roledescription') === 'slide');
+    expect(slides.map((s) => s.getAttribute('aria-label'))).toEqual(['1 / 3', '2 / 3', '3 / 3']);
+    // Only the first is in the accessibility tree.
+    expect(within(page).getByRole('group', { name: '1 / 3' })).toBe(slides[0]);
+    expect(within(page).queryByRole('group', { name: '2 / 3' })).toBeNull();
+    expect(within(page).getByRole('heading', { level: 2 }).textContent).toBe('第一张');
     expect(slides.map((s) => s.hasAttribute('inert'))).toEqual([false, true, true]);
+    page.remove();
   });
 
   it('advances every 5 s and wraps around; the links and 了解更多 stay', () => {
     render(ui());
     expect(activeTitle()).toBe('第一张');
-    expect([...document.querySelectorAll('.home-banner__carousel a')].map((a) => a.getAttribute('href'))).toEqual([
-      '/settled',
-      '/product',
-      '/mark',
-    ]);
+    expect(
+      within(carousel())
+        .getAllByRole('link', { hidden: true })
+        .map((a) => a.getAttribute('href')),
+    ).toEqual(['/settled', '/product', '/mark']);
     // Only the slide shown is in the accessibility tree.
     expect(screen.getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['/settled']);
     act(() => vi.advanceTimersByTime(BANNER_AUTOPLAY_MS));
@@ -64,11 +75,10 @@ describe('banner carousel', () => {
     fireEvent.click(screen.getByRole('button', { name: '第 3 张：第三张' }));
     expect(activeTitle()).toBe('第三张');
     expect(screen.getByRole('button', { name: '第 3 张：第三张' }).getAttribute('aria-current')).toBe('true');
-    const carousel = document.querySelector('.home-banner__carousel')!;
-    fireEvent.mouseEnter(carousel);
+    fireEvent.mouseEnter(carousel());
     act(() => vi.advanceTimersByTime(3 * BANNER_AUTOPLAY_MS));
     expect(activeTitle()).toBe('第三张');
-    fireEvent.mouseLeave(carousel);
+    fireEvent.mouseLeave(carousel());
     act(() => vi.advanceTimersByTime(BANNER_AUTOPLAY_MS));
     expect(activeTitle()).toBe('第一张');
   });

@@ -52,7 +52,9 @@ export function BannerCarousel({ banners }: { banners: LinkBlock[] }) {
   return (
     <div
       className="home-banner__carousel"
+      role="group"
       aria-roledescription="carousel"
+      aria-label="横幅轮播"
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}

@@ -52,7 +52,7 @@ export function NewsSection() {
   const { data: news } = useLatestNews();
   const [lead, ...rest] = news ?? [];
   return (
-    <section className="home-section">
+    <section className="home-section" aria-label="新闻资讯">
       <div className="home-container">
         <SectionHeading title="新闻资讯" subtitle="掌握工业互联网最新动态" more={{ to: paths.news.getHref(), label: '更多资讯' }} />
         {!news ? (

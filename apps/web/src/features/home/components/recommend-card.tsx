@@ -3,6 +3,8 @@ import { fileUrl, getRuntimeConfig } from '@/config/runtime-config';
 
 /** Spec section 9: autoplay every 3000 ms, 3 per view. */
 export const RECOMMEND_AUTOPLAY_MS = 3000;
+/** The carousel's accessible name, the same before and after Swiper takes over. */
+export const RECOMMEND_CAROUSEL_LABEL = '推荐应用';
 /** Spec section 2: card backgrounds cycle among three defaults. */
 export const RECOMMEND_BACKGROUNDS = ['/demo/recommend-bg-1.svg', '/demo/recommend-bg-2.svg', '/demo/recommend-bg-3.svg'];
 

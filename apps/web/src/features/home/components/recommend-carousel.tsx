@@ -1,10 +1,10 @@
 import type { RecommendItem } from '@portal/shared';
-import { Autoplay, Navigation, Pagination } from 'swiper/modules';
+import { A11y, Autoplay, Navigation, Pagination } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
 import 'swiper/css';
 import 'swiper/css/navigation';
 import 'swiper/css/pagination';
-import { RECOMMEND_AUTOPLAY_MS, RecommendCard } from './recommend-card';
+import { RECOMMEND_AUTOPLAY_MS, RECOMMEND_CAROUSEL_LABEL, RecommendCard } from './recommend-card';
 
 /**
  * The recommended-application carousel (spec sections 2 and 9): 3 per view, loop, autoplay, arrows
@@ -14,7 +14,19 @@ export function RecommendCarousel({ apps }: { apps: RecommendItem[] }) {
   return (
     <Swiper
       className="home-recommend"
-      modules={[Autoplay, Navigation, Pagination]}
+      modules={[A11y, Autoplay, Navigation, Pagination]}
+      // Arrows and dots are named buttons a keyboard reaches; the carousel is named like its first view.
+      a11y={{
+        containerRole: 'group',
+        containerRoleDescriptionMessage: 'carousel',
+        containerMessage: RECOMMEND_CAROUSEL_LABEL,
+        prevSlideMessage: '上一个',
+        nextSlideMessage: '下一个',
+        firstSlideMessage: '已是第一个',
+        lastSlideMessage: '已是最后一个',
+        paginationBulletMessage: '第 {{index}} 个应用',
+        slideLabelMessage: '{{index}} / {{slidesLength}}',
+      }}
       slidesPerView={1}
       spaceBetween={24}
       breakpoints={{ 640: { slidesPerView: 2 }, 992: { slidesPerView: 3 } }}

@@ -4,7 +4,7 @@ import { useNearViewport } from '@/components/layouts/use-near-viewport';
 import { paths } from '@/config/paths';
 import { useRecommendedApps } from '../api/home';
 import { HomeEmpty, SectionHeading } from './news-section';
-import { RecommendCard } from './recommend-card';
+import { RECOMMEND_CAROUSEL_LABEL, RecommendCard } from './recommend-card';
 import type * as RecommendCarouselModule from './recommend-carousel';
 
 export { RECOMMEND_AUTOPLAY_MS, RECOMMEND_BACKGROUNDS, appCenterDetailUrl } from './recommend-card';
@@ -24,6 +24,13 @@ const loadCarousel = () => {
   return carouselModule;
 };
 
+/** A slide as Swiper's accessibility module labels it, so the first view reads the same. */
+const slideAria = (i: number, count: number) => ({
+  role: 'group',
+  'aria-roledescription': 'slide',
+  'aria-label': `${i + 1} / ${count}`,
+});
+
 /**
  * The carousel's first view without Swiper: the first cards at Swiper's sizes (1, 2 or 3 per view,
  * 24 px apart) and its dots, so the page neither moves nor changes when Swiper takes over. With no
@@ -32,16 +39,22 @@ const loadCarousel = () => {
 function StaticCarousel({ apps }: { apps: RecommendItem[] | undefined }) {
   const dots = apps?.length ?? 0;
   return (
-    <div className="home-recommend home-recommend--static" aria-busy={apps ? undefined : true}>
+    <div
+      className="home-recommend home-recommend--static"
+      role="group"
+      aria-roledescription="carousel"
+      aria-label={RECOMMEND_CAROUSEL_LABEL}
+      aria-busy={apps ? undefined : true}
+    >
       <div className="home-recommend__track">
         {apps
           ? apps.slice(0, STATIC_CARDS).map((app, i) => (
-              <div className="home-recommend__slide" key={app.applicationUuid}>
+              <div className="home-recommend__slide" key={app.applicationUuid} {...slideAria(i, apps.length)}>
                 <RecommendCard app={app} index={i} />
               </div>
             ))
           : Array.from({ length: STATIC_CARDS }, (_, i) => (
-              <div className="home-recommend__slide" key={i}>
+              <div className="home-recommend__slide" key={i} {...slideAria(i, STATIC_CARDS)}>
                 <div className="home-recommend__card home-recommend__card--placeholder" />
               </div>
             ))}
@@ -81,7 +94,7 @@ export function RecommendSection() {
   }, [wanted, carousel]);
 
   return (
-    <section className="home-section home-section--tinted">
+    <section className="home-section home-section--tinted" aria-label="应用推荐">
       <div className="home-container">
         <SectionHeading
           title="应用推荐"

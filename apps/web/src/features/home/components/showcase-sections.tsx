@@ -41,7 +41,7 @@ const REGIONS: { name: string; x: number; y: number; devices: string; anchor?: '
 /** 资源地图: where connected equipment and service outlets are. */
 export function ResourceMapSection() {
   return (
-    <section className="home-section home-map">
+    <section className="home-section home-map" aria-label="资源地图">
       <div className="home-container home-map__inner">
         <div className="home-map__text">
           <SectionHeading title="资源地图" subtitle="设备、服务网点与合作伙伴全国分布" />
@@ -97,7 +97,7 @@ function placeholderCards(className: string, iconSize: number) {
 export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undefined }) {
   return (
     <>
-      <section className="home-section">
+      <section className="home-section" aria-label="荣誉资质">
         <div className="home-container">
           <SectionHeading title="荣誉资质" subtitle="权威认证，值得信赖" />
           <div className="home-awards">
@@ -113,7 +113,7 @@ export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undef
           </div>
         </div>
       </section>
-      <section className="home-section home-section--tinted">
+      <section className="home-section home-section--tinted" aria-label="供需互助">
         <div className="home-container">
           <SectionHeading title="供需互助" subtitle="连接产业链上下游，让资源高效流动" />
           <div className="home-supply">
@@ -135,7 +135,7 @@ export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undef
 
 export function AboutSection() {
   return (
-    <section className="home-section home-about">
+    <section className="home-section home-about" aria-label="关于我们">
       <div className="home-container home-about__inner">
         <div className="home-about__text">
           <SectionHeading title="关于我们" subtitle="工程机械集团 · 工业互联网平台" />
@@ -177,7 +177,7 @@ export function AboutSection() {
 
 export function AdvantagesSection() {
   return (
-    <section className="home-section home-section--tinted">
+    <section className="home-section home-section--tinted" aria-label="平台优势">
       <div className="home-container">
         <SectionHeading title="平台优势" subtitle="通用 · 安全 · 易用 · 可扩展 · 稳定 · 灵活" />
         <div className="home-advantages">
@@ -198,7 +198,7 @@ export function AdvantagesSection() {
 
 export function DevToolsSection() {
   return (
-    <section className="home-section">
+    <section className="home-section" aria-label="开发者工具">
       <div className="home-container">
         <SectionHeading title="开发者工具" subtitle="开放服务中心为开发者提供全栈工具链" />
         <div className="home-tools">

@@ -3,10 +3,12 @@ import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { saveBlob } from '@/lib/download';
-import { useSessionStore } from '@/stores/session-store';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { chooseOption } from '@/testing/select';
+import { menusEntry } from '@/testing/session';
 import { RecordAdminPage } from '../components/record-admin-page';
 import { HENGYUE, MACHINES, PARTS, RECORD, RUICHI } from './fixtures';
 
@@ -16,10 +18,10 @@ vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }));
 vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
 
 const RECORDS = '/web-api/identity/v1/record';
+const RECORD_KEEPER = ['identifier', 'identifier:record'];
 
 beforeEach(() => {
   installRuntimeConfig();
-  useSessionStore.setState({ authorities: ['identifier', 'identifier:record'] });
   fake.api = createFakeApi({
     'GET /web-api/identity/v1/prefix/list': [HENGYUE],
     'GET /web-api/identity/v1/template/list': [MACHINES, PARTS],
@@ -33,43 +35,21 @@ beforeEach(() => {
 });
 afterEach(() => {
   Modal.destroyAll();
-  useSessionStore.getState().clear();
 });
 
 const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${RECORDS}/page/list`).map(([, config]) => config?.params);
-const fieldErrors = (root: HTMLElement) => Array.from(root.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
-const drawer = (title: string) =>
-  waitFor(() => {
-    const heading = Array.from(document.querySelectorAll('.ant-drawer-title')).find((t) => t.textContent === title);
-    const panel = heading?.closest<HTMLElement>('.ant-drawer');
-    if (!panel) throw new Error(`the drawer ${title} has not opened`);
-    return panel;
-  });
-const dialog = (title: string) =>
-  waitFor(() => {
-    const heading = Array.from(document.querySelectorAll('.ant-modal-title')).find((t) => t.textContent === title);
-    const modal = heading?.closest<HTMLElement>('.ant-modal');
-    if (!modal) throw new Error(`the dialog ${title} has not opened`);
-    return modal;
-  });
-
-/** Picks `label` in the antd Select inside `root` whose field is labelled `field`. */
-async function pick(root: HTMLElement, selector: string, label: string) {
-  const select = root.querySelector<HTMLElement>(selector);
-  if (!select) throw new Error(`no select ${selector}`);
-  fireEvent.mouseDown(select.querySelector('.ant-select-selector, .ant-select-content') ?? select);
-  const option = await waitFor(() => {
-    const found = Array.from(document.querySelectorAll<HTMLElement>('.ant-select-item-option')).find((o) => o.textContent === label);
-    if (!found) throw new Error(`no option ${label}`);
-    return found;
-  });
-  fireEvent.click(option);
-}
+/** The drawer or dialog titled `title`, once open. */
+const drawer = (title: string) => screen.findByRole('dialog', { name: title });
+const dialog = drawer;
+/** The records table's row of `handle`. */
+const recordRow = (handle: string) => screen.findByRole('row', { name: new RegExp(handle.replace(/[.]/g, '\\.')) });
+/** Picks `option` in the select named `name` inside `root`. */
+const pick = (root: HTMLElement, name: string, option: string) => chooseOption(within(root).getByRole('combobox', { name }), option);
 
 describe('标识记录 list', () => {
   it('shows the records page 1 at 20 a page, searches from page 1, and links each handle to the public lookup in a new window', async () => {
-    renderWithProviders(<RecordAdminPage />);
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    const row = await recordRow('88.118.8/EX-1');
     expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
     expect(within(row).getByText('中型履带式液压挖掘机 · HYE2150001')).toBeTruthy();
     // Written with v1 while the template is at v2.
@@ -86,19 +66,19 @@ describe('标识记录 list', () => {
   });
 
   it('deletes only after the confirm dialog', async () => {
-    renderWithProviders(<RecordAdminPage />);
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    const row = await recordRow('88.118.8/EX-1');
     fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     expect(fake.api!.delete).not.toHaveBeenCalled();
-    const confirm = (await screen.findByText(/确定删除标识 88\.118\.8\/EX-1 吗/)).closest('.ant-modal') as HTMLElement;
+    const confirm = await dialog('删除标识');
+    expect(within(confirm).getByText(/确定删除标识 88\.118\.8\/EX-1 吗/)).toBeTruthy();
     fireEvent.click(within(confirm).getByRole('button', { name: /删\s*除/ }));
     await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${RECORDS}/9`));
   });
 
   it('hides the write actions from an account with only read access to identifiers', async () => {
-    useSessionStore.setState({ authorities: ['identifier', 'identifier:template'] });
-    renderWithProviders(<RecordAdminPage />);
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(['identifier', 'identifier:template']) });
+    const row = await recordRow('88.118.8/EX-1');
     expect(screen.queryByRole('button', { name: /新建标识/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /批量导入/ })).toBeNull();
     expect(within(row).queryByRole('button', { name: /编\s*辑/ })).toBeNull();
@@ -108,7 +88,7 @@ describe('标识记录 list', () => {
 
 describe('标识记录 form generated from the template', () => {
   it('has one field per item in use, checks required items and lengths before sending, then sends the trimmed values', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
     const panel = await drawer('新建标识');
@@ -154,7 +134,7 @@ describe('标识记录 form generated from the template', () => {
     fake.api!.routes[`POST ${RECORDS}`] = () => {
       throw new ApiError('标识 88.118.8/EX-1 已存在', 1, 409);
     };
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
     const panel = await drawer('新建标识');
@@ -163,13 +143,13 @@ describe('标识记录 form generated from the template', () => {
     fireEvent.change(within(panel).getByLabelText('出厂编号'), { target: { value: 'HY0001' } });
     fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
     // Validation and the refused save are asynchronous: allow for a busy test machine.
-    expect(await within(panel).findByText('标识 88.118.8/EX-1 已存在', undefined, { timeout: 10_000 })).toBeTruthy();
+    expect(await within(panel).findByText('标识 88.118.8/EX-1 已存在')).toBeTruthy();
     expect(within(panel).getByLabelText('产品名称')).toBeTruthy();
   });
 
   it('edits a record with the template’s latest items, saying it moves to that version and what it drops', async () => {
-    renderWithProviders(<RecordAdminPage />);
-    const row = (await screen.findByText('88.118.8/EX-1')).closest('tr') as HTMLElement;
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    const row = await recordRow('88.118.8/EX-1');
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
     const panel = await drawer('编辑标识 88.118.8/EX-1');
     expect(((await within(panel).findByLabelText('产品名称')) as HTMLInputElement).value).toBe('中型履带式液压挖掘机');
@@ -188,13 +168,13 @@ describe('标识记录 form generated from the template', () => {
 
 describe('标识记录 CSV', () => {
   it('imports the picked file for the picked template and shows the summary with the bad rows’ line numbers', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /批量导入/ }));
     const modal = await dialog('批量导入标识');
     const start = () => within(modal).getByRole('button', { name: /开始导入/ }) as HTMLButtonElement;
     expect(start().disabled).toBe(true);
-    await pick(modal, '.ant-select', '88.118.8 · 工程机械整机（v2）');
+    await pick(modal, '导入模板', '88.118.8 · 工程机械整机（v2）');
 
     // The header-only import file of the chosen template.
     fireEvent.click(within(modal).getByRole('button', { name: /下载导入模板/ }));
@@ -203,7 +183,7 @@ describe('标识记录 CSV', () => {
     expect(templateName).toBe('标识导入模板-88.118.8-工程机械整机.csv');
 
     // The upload control renders a fresh input after each pick.
-    const input = () => modal.querySelector('input[type=file]') as HTMLInputElement;
+    const input = () => within(modal).getByLabelText('CSV 文件');
     fireEvent.change(input(), { target: { files: [new File(['x'], 'machines.xlsx')] } });
     expect(await within(modal).findByText('请选择 CSV 文件（.csv）')).toBeTruthy();
     const csv = new File(['标识后缀,产品名称,出厂编号\r\nEX-7,挖掘机,HY0007\r\nEX-8,挖掘机,HY\r\nEX-9,挖掘机,HY0009\r\n'], 'machines.csv', {
@@ -220,23 +200,23 @@ describe('标识记录 CSV', () => {
     expect((body as FormData).get('file')).toBeInstanceOf(File);
     expect(((body as FormData).get('file') as File).name).toBe('machines.csv');
 
-    const summary = await within(modal).findByLabelText('导入结果');
-    const stats = Array.from(summary.querySelectorAll('.ant-statistic'), (s) => s.textContent);
-    expect(stats).toEqual(['数据行3', '成功导入2', '失败1']);
-    const errorRow = within(summary).getByText('“出厂编号”长度应为 4–12 个字符').closest('tr') as HTMLElement;
-    expect(within(errorRow).getByText('3')).toBeTruthy();
+    const summary = await within(modal).findByRole('region', { name: '导入结果' });
+    const stats = within(within(summary).getByRole('list', { name: '导入统计' })).getAllByRole('listitem');
+    expect(stats.map((s) => s.textContent)).toEqual(['数据行3', '成功导入2', '失败1']);
+    const errorRow = within(summary).getByRole('row', { name: /“出厂编号”长度应为 4–12 个字符/ });
+    expect(within(errorRow).getByRole('cell', { name: '3' })).toBeTruthy();
     expect(within(summary).getByText('2 行已导入，1 行未导入，原因见下表。修改后只需重新导入这些行。')).toBeTruthy();
     expect(within(summary).getByText('工程机械整机 · machines.csv')).toBeTruthy();
   });
 
   it('exports the filtered template with the token-carrying client; without a template filter it cannot choose', async () => {
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
     const exportButton = () => screen.getByRole('button', { name: /导出 CSV/ }) as HTMLButtonElement;
     // Two templates and none filtered: which one to export is unknown.
     expect(exportButton().disabled).toBe(true);
 
-    await pick(document.body, '.console-page__filters .ant-form-item:nth-child(3) .ant-select', '工程机械整机');
+    await pick(document.body, '模板', '工程机械整机');
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, templateId: 5 }));
     await waitFor(() => expect(exportButton().disabled).toBe(false));
@@ -250,20 +230,14 @@ describe('标识记录 CSV', () => {
 describe('标识记录 operator vs enterprise view', () => {
   it('operators see every enterprise’s prefixes named with the enterprise; enterprise staff see theirs without', async () => {
     fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE, RUICHI];
-    useSessionStore.setState({ authorities: ['identifier', 'identifier:record', 'identifier:all-enterprises'] });
-    const { unmount } = renderWithProviders(<RecordAdminPage />);
+    const { unmount } = renderWithProviders(<RecordAdminPage />, { session: menusEntry([...RECORD_KEEPER, 'identifier:all-enterprises']) });
     await screen.findByText('88.118.8/EX-1');
-    await pick(
-      document.body,
-      '.console-page__filters .ant-form-item:nth-child(2) .ant-select',
-      '88.118.16 瑞驰液压元件产品标识（常州瑞驰液压科技有限公司）',
-    );
+    await pick(document.body, '标识前缀', '88.118.16 瑞驰液压元件产品标识（常州瑞驰液压科技有限公司）');
     unmount();
 
     fake.api!.routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE];
-    useSessionStore.setState({ authorities: ['identifier', 'identifier:record'] });
-    renderWithProviders(<RecordAdminPage />);
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
     await screen.findByText('88.118.8/EX-1');
-    await pick(document.body, '.console-page__filters .ant-form-item:nth-child(2) .ant-select', '88.118.8 恒岳重工工程机械产品标识');
+    await pick(document.body, '标识前缀', '88.118.8 恒岳重工工程机械产品标识');
   });
 });

@@ -3,10 +3,12 @@ import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, typed } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
-import { useSessionStore } from '@/stores/session-store';
 import { type FakeApi, createFakeAdapter, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { chooseOption } from '@/testing/select';
+import { menusEntry } from '@/testing/session';
 import { TemplateAdminPage } from '../components/template-admin-page';
 import { HENGYUE, MACHINES, PARTS, RUICHI, VERSIONS } from './fixtures';
 
@@ -22,7 +24,6 @@ beforeEach(() => {
   installRuntimeConfig();
   vi.mocked(notify.success).mockClear();
   vi.mocked(notify.error).mockClear();
-  useSessionStore.setState({ authorities: ENTERPRISE_ADMIN });
   fake.api = createFakeApi({
     'GET /web-api/identity/v1/prefix/list': [HENGYUE],
     'GET /web-api/identity/v1/template/list': [MACHINES, PARTS, { ...PARTS, id: 7, prefix: '88.118.16', name: '液压元件' }],
@@ -39,25 +40,22 @@ beforeEach(() => {
 });
 afterEach(() => {
   Modal.destroyAll();
-  useSessionStore.getState().clear();
 });
 
-const fieldErrors = (root: HTMLElement) => Array.from(root.querySelectorAll('.ant-form-item-explain-error'), (e) => e.textContent);
-const overlay = (kind: 'drawer' | 'modal', title: string) =>
-  waitFor(() => {
-    const heading = Array.from(document.querySelectorAll(`.ant-${kind}-title`)).find((t) => t.textContent?.startsWith(title));
-    const root = heading?.closest<HTMLElement>(`.ant-${kind}`);
-    if (!root) throw new Error(`${title} has not opened`);
-    return root;
-  });
+/** The drawer or dialog whose title is `title`, once open. */
+const overlay = (title: string | RegExp) => screen.findByRole('dialog', { name: title });
 const section = (name: string) => screen.findByRole('region', { name });
-const rowsOf = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLElement>('[data-testid="template-item-row"]'));
+/** The 元数据模板 table's row of the template `name`. */
+const templateRow = async (name: string) => within(await section('元数据模板')).findByRole('row', { name: new RegExp(name) });
+/** The item rows of the template form: 第 1 项, 第 2 项… */
+const rowsOf = (root: HTMLElement) => within(root).queryAllByRole('group', { name: /^第 \d+ 项$/ });
+/** Each item's index, marked 新 for one the server has not assigned yet. */
 const indexTexts = (root: HTMLElement) =>
-  rowsOf(root).map((r) => r.querySelector('.template-items__index')?.textContent?.replace(/索引/, '').trim());
+  rowsOf(root).map((r) => `${within(r).getByText(/^\d{4}$/).textContent}${within(r).queryByText('新') ? ' 新' : ''}`);
 
 describe('前缀与模板: operator vs enterprise view', () => {
   it('an enterprise administrator sees their prefixes read-only, without the enterprise column', async () => {
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     const prefixes = await section('标识前缀');
     await within(prefixes).findByText('88.118.8');
     expect(within(prefixes).queryByRole('columnheader', { name: '所属企业' })).toBeNull();
@@ -73,9 +71,8 @@ describe('前缀与模板: operator vs enterprise view', () => {
   });
 
   it('an operator sees every enterprise, switches prefix, and assigns a prefix checked before sending', async () => {
-    useSessionStore.setState({ authorities: OPERATOR });
     api().routes['GET /web-api/identity/v1/prefix/list'] = [RUICHI, HENGYUE];
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(OPERATOR) });
     const prefixes = await section('标识前缀');
     await within(prefixes).findByText('88.118.16');
     expect(within(prefixes).getByRole('columnheader', { name: '所属企业' })).toBeTruthy();
@@ -86,7 +83,7 @@ describe('前缀与模板: operator vs enterprise view', () => {
     expect(within(await section('元数据模板')).queryByText('液压元件')).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: /分配前缀/ }));
-    const modal = await overlay('modal', '分配标识前缀');
+    const modal = await overlay('分配标识前缀');
     fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(fieldErrors(modal)).toEqual(['请输入标识前缀', '请输入前缀名称', '请选择所属企业']));
     fireEvent.change(within(modal).getByLabelText('标识前缀'), { target: { value: 'abc' } });
@@ -95,8 +92,7 @@ describe('前缀与模板: operator vs enterprise view', () => {
 
     fireEvent.change(within(modal).getByLabelText('标识前缀'), { target: { value: ' 88.118.20 ' } });
     fireEvent.change(within(modal).getByLabelText('前缀名称'), { target: { value: '新企业产品标识' } });
-    fireEvent.mouseDown(modal.querySelector('.ant-select .ant-select-content, .ant-select .ant-select-selector') ?? modal);
-    fireEvent.click(await screen.findByText('新注册企业（待认证）'));
+    await chooseOption(within(modal).getByRole('combobox', { name: '所属企业' }), '新注册企业（待认证）');
     fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() =>
       expect(api().post).toHaveBeenCalledWith('/web-api/identity/v1/prefix', {
@@ -110,22 +106,22 @@ describe('前缀与模板: operator vs enterprise view', () => {
 
 describe('前缀与模板: templates', () => {
   it('shows each template’s version and its history', async () => {
-    renderWithProviders(<TemplateAdminPage />);
-    const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
+    const row = await templateRow('工程机械整机');
     expect(within(row).getByText('v2')).toBeTruthy();
     expect(within(row).getByText('3 项在用，1 项停用')).toBeTruthy();
     fireEvent.click(within(row).getByText('历史'));
-    const history = await overlay('drawer', '「工程机械整机」的版本历史');
+    const history = await overlay('「工程机械整机」的版本历史');
     expect(await within(history).findByText('v1')).toBeTruthy();
     expect(within(history).getByText('当前')).toBeTruthy();
     expect(within(history).getByText(/2026-01-03 09:30:00 · operator · 3 个数据项/)).toBeTruthy();
   });
 
   it('creates a template: indexes from 2000 in order, every item checked with the server’s words before sending', async () => {
-    renderWithProviders(<TemplateAdminPage />);
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     await within(await section('元数据模板')).findByText('工程机械整机');
     fireEvent.click(screen.getByRole('button', { name: /新建模板/ }));
-    const panel = await overlay('drawer', '新建模板');
+    const panel = await overlay('新建模板');
     fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
     fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
     await waitFor(() => expect(rowsOf(panel)).toHaveLength(3));
@@ -179,10 +175,10 @@ describe('前缀与模板: templates', () => {
   });
 
   it('edits a template into a new version: existing items keep their index and type, a new one goes after every index ever used', async () => {
-    renderWithProviders(<TemplateAdminPage />);
-    const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
+    const row = await templateRow('工程机械整机');
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
-    const panel = await overlay('drawer', '编辑模板「工程机械整机」');
+    const panel = await overlay(/^编辑模板「工程机械整机」/);
     expect(within(panel).getByText('当前版本 v2')).toBeTruthy();
     expect((within(panel).getByLabelText('第 1 项 类型标识') as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
@@ -213,10 +209,11 @@ describe('前缀与模板: templates', () => {
       return { body: { code: 20200, msg: '操作成功', data: path.endsWith('/prefix/list') ? [HENGYUE] : [MACHINES] } };
     });
     fake.api = typed(createApiClient({ baseURL: '', tokenUrl: () => '/web/portal/oauth/token', adapter: server.adapter }));
-    renderWithProviders(<TemplateAdminPage />);
-    const row = (await within(await section('元数据模板')).findByText('工程机械整机')).closest('tr') as HTMLElement;
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
+    const row = await templateRow('工程机械整机');
     fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
-    const confirm = (await screen.findByText(/确定删除模板「工程机械整机」/)).closest('.ant-modal') as HTMLElement;
+    const confirm = await overlay('删除模板');
+    expect(within(confirm).getByText(/确定删除模板「工程机械整机」/)).toBeTruthy();
     fireEvent.click(within(confirm).getByRole('button', { name: /删\s*除/ }));
     await waitFor(() => expect(notify.error).toHaveBeenCalledWith('该模板下还有标识，不能删除', 3));
     expect(server.requests).toContainEqual({ method: 'DELETE', path: '/web-api/identity/v1/template/5' });

@@ -196,6 +196,7 @@ export function RecordAdminPage() {
             <Select
               allowClear
               placeholder="全部前缀"
+              aria-label="标识前缀"
               style={{ width: 160 }}
               popupMatchSelectWidth={false}
               loading={prefixes.isPending}
@@ -210,6 +211,7 @@ export function RecordAdminPage() {
             <Select
               allowClear
               placeholder="全部模板"
+              aria-label="模板"
               style={{ width: 150 }}
               popupMatchSelectWidth={false}
               loading={templates.isPending}

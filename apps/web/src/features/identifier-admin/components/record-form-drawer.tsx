@@ -1,5 +1,5 @@
 import { type IdentifierPrefix, type IdentifierRecord, type IdentifierTemplate, checkNewSuffix, textLength } from '@portal/shared';
-import { Alert, Button, Descriptions, Drawer, Form, Input, Select, Space, Typography } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Form, Input, type InputProps, Select, Space, Typography } from 'antd';
 import { notify } from '@/lib/notify';
 import { useCreateRecord, useUpdateRecord } from '../api/records';
 import { scrollToFirstError } from '../lib/form-errors';
@@ -19,6 +19,19 @@ export interface RecordFormTarget {
   /** Preselected for a new record (the list's filters). */
   prefix?: string;
   templateId?: number;
+}
+
+/**
+ * The suffix box behind its prefix. One form control (not an input nested in a field), so the label,
+ * the error and the hint reach the input for a screen reader.
+ */
+function SuffixInput({ handlePrefix, ...input }: InputProps & { handlePrefix: string | undefined }) {
+  return (
+    <Space.Compact block>
+      {handlePrefix && <Space.Addon>{handlePrefix}/</Space.Addon>}
+      <Input {...input} placeholder="如 EX-2024-000123" autoComplete="off" />
+    </Space.Compact>
+  );
 }
 
 const reject = (message: string | undefined) => (message ? Promise.reject(new Error(message)) : Promise.resolve());
@@ -152,17 +165,14 @@ export function RecordFormDrawer({
           />
         </Form.Item>
         {!record && (
-          <Form.Item label="标识后缀" required extra="字母、数字和 - _ . : / ( )，以字母或数字开头，如 EX-2024-000123">
-            <Space.Compact block>
-              {prefix && <Space.Addon>{prefix}/</Space.Addon>}
-              <Form.Item
-                name="suffix"
-                noStyle
-                rules={[{ validator: (_, value: string | undefined) => reject(checkNewSuffix((value ?? '').trim())) }]}
-              >
-                <Input placeholder="如 EX-2024-000123" autoComplete="off" aria-label="标识后缀" />
-              </Form.Item>
-            </Space.Compact>
+          <Form.Item
+            label="标识后缀"
+            name="suffix"
+            required
+            extra="字母、数字和 - _ . : / ( )，以字母或数字开头，如 EX-2024-000123"
+            rules={[{ validator: (_, value: string | undefined) => reject(checkNewSuffix((value ?? '').trim())) }]}
+          >
+            <SuffixInput handlePrefix={prefix} />
           </Form.Item>
         )}
         {record && template && record.templateVersion !== template.version && record.templateId === template.id && (

@@ -30,16 +30,16 @@ export function importVerdict(result: IdentifierImportResult): { type: 'success'
 export function ImportSummary({ result, caption }: { result: IdentifierImportResult; caption?: string }) {
   const verdict = importVerdict(result);
   return (
-    <div className="record-import__summary" aria-label="导入结果">
+    <section className="record-import__summary" aria-label="导入结果">
       {caption && (
         <Typography.Paragraph type="secondary" className="record-import__caption">
           {caption}
         </Typography.Paragraph>
       )}
-      <div className="record-import__stats">
-        <Statistic title="数据行" value={result.total} />
-        <Statistic title="成功导入" value={result.imported} styles={{ content: { color: '#00b42a' } }} />
-        <Statistic title="失败" value={result.failed} styles={result.failed > 0 ? { content: { color: '#f53f3f' } } : {}} />
+      <div className="record-import__stats" role="list" aria-label="导入统计">
+        <Statistic role="listitem" title="数据行" value={result.total} />
+        <Statistic role="listitem" title="成功导入" value={result.imported} styles={{ content: { color: '#00b42a' } }} />
+        <Statistic role="listitem" title="失败" value={result.failed} styles={result.failed > 0 ? { content: { color: '#f53f3f' } } : {}} />
       </div>
       <Alert type={verdict.type} showIcon title={verdict.text} />
       {result.errors.length > 0 && (
@@ -55,7 +55,7 @@ export function ImportSummary({ result, caption }: { result: IdentifierImportRes
           pagination={result.errors.length > 10 ? { pageSize: 10, showSizeChanger: false, size: 'small' } : false}
         />
       )}
-    </div>
+    </section>
   );
 }
 
@@ -164,6 +164,8 @@ export function RecordImportDialog({
           </div>
           <Form.Item label="CSV 文件" required validateStatus={fileError ? 'error' : undefined} help={fileError ?? undefined}>
             <Upload.Dragger
+              // The file input (hidden behind the drop zone) is the field's control.
+              aria-label="CSV 文件"
               accept=".csv,text/csv"
               maxCount={1}
               disabled={importer.isPending}

@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { type IdentifierPrefix, type IdentifierTemplate, MAX_TEMPLATE_ITEMS, MAX_VALUE_LENGTH } from '@portal/shared';
-import { Alert, Button, Checkbox, Drawer, Form, Input, InputNumber, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Checkbox, Drawer, Form, Input, InputNumber, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
 import { notify } from '@/lib/notify';
 import { useCreateTemplate, useTemplateVersions, useUpdateTemplate } from '../api/templates';
@@ -72,10 +72,10 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
   return (
     <Drawer
       title={
-        <Space wrap>
+        <span className="template-form__title">
           {template ? `编辑模板「${template.name}」` : '新建模板'}
           {template && <Tag color="blue">当前版本 v{template.version}</Tag>}
-        </Space>
+        </span>
       }
       open={target !== null}
       size="min(1080px, 100vw)"
@@ -157,7 +157,7 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                 const isNew = row?.idIndex === undefined;
                 const n = i + 1;
                 return (
-                  <div key={field.key} className="template-items__row" data-testid="template-item-row">
+                  <div key={field.key} className="template-items__row" role="group" aria-label={`第 ${n} 项`}>
                     <span className="template-items__index">
                       <span className="template-items__mobile-label">索引</span>
                       {isNew ? (

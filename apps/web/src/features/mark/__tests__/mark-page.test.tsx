@@ -1,6 +1,6 @@
 import type { IdentityQueryEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installRuntimeConfig } from '@/testing/runtime-config';
@@ -33,9 +33,9 @@ const found = (entry: IdentityQueryEntry) => Promise.resolve({ code: 20200, msg:
 /** Shows the router's address, so a test can read it. */
 function Location() {
   const l = useLocation();
-  return <output data-testid="location">{l.pathname + l.search}</output>;
+  return <output aria-label="地址">{l.pathname + l.search}</output>;
 }
-const location = () => screen.getByTestId('location').textContent;
+const location = () => screen.getByRole('status', { name: '地址' }).textContent;
 
 function renderPage(url = '/mark') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -49,6 +49,7 @@ function renderPage(url = '/mark') {
   );
 }
 const box = () => screen.getByPlaceholderText(MARK_PLACEHOLDER) as HTMLInputElement;
+const result = () => screen.getByRole('region', { name: '查询结果' });
 /** A whole key press: the input ignores a second keydown until the key is released. */
 const pressEnter = () => {
   fireEvent.keyDown(box(), { key: 'Enter', code: 'Enter', keyCode: 13 });
@@ -69,10 +70,9 @@ describe('/mark', () => {
     expect(box().value).toBe('88.118.8/EX-2024-000123');
     expect(await screen.findByRole('heading', { level: 2, name: '88.118.8/EX-2024-000123' })).toBeTruthy();
     expect(get).toHaveBeenCalledWith('/web-api/portal/v1/identity/query', { params: { handle: '88.118.8/EX-2024-000123' }, silent: true });
-    const labels = [...document.querySelectorAll('.mark-result__field dt')].map((e) => e.textContent);
-    const values = [...document.querySelectorAll('.mark-result__field dd')].map((e) => e.textContent);
-    expect(labels).toEqual(['产品名称', '产品型号']);
-    expect(values).toEqual(['中型履带式液压挖掘机', 'HY-E215']);
+    const shown = within(result());
+    expect(shown.getAllByRole('term').map((e) => e.textContent)).toEqual(['产品名称', '产品型号']);
+    expect(shown.getAllByRole('definition').map((e) => e.textContent)).toEqual(['中型履带式液压挖掘机', 'HY-E215']);
     // Spec section 9: after the lookup the page scrolls to 400 px.
     await waitFor(() => expect(scrollTo).toHaveBeenCalledWith(400));
   });
@@ -108,7 +108,7 @@ describe('/mark', () => {
     pressEnter();
     expect(await screen.findByRole('button', { name: '清空结果' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '清空结果' }));
-    expect(document.querySelector('.mark-result')).toBeNull();
+    expect(screen.queryByRole('region', { name: '查询结果' })).toBeNull();
     expect(screen.queryByText('暂无数据')).toBeNull();
     expect(box().value).toBe('');
     expect(location()).toBe('/mark');
@@ -118,8 +118,8 @@ describe('/mark', () => {
     get.mockReturnValue(found(ENTRY));
     renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
     await screen.findByText('HY-E215');
-    fireEvent.click(document.querySelector('.ant-input-clear-icon')!);
-    await waitFor(() => expect(document.querySelector('.mark-result')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: '清空输入' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: '查询结果' })).toBeNull());
     expect(box().value).toBe('');
     expect(location()).toBe('/mark');
   });
@@ -143,11 +143,6 @@ describe('/mark', () => {
     renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
     await screen.findByText('HY-E215');
     expect(screen.getByText('扫码查看此标识')).toBeTruthy();
-    const qr = await waitFor(() => {
-      const el = document.querySelector('.mark-result__qr canvas, .mark-result__qr [role="img"]');
-      if (!el) throw new Error('no QR code yet');
-      return el;
-    });
-    expect(qr).toBeTruthy();
+    expect(await within(result()).findByRole('img', { name: '88.118.8/EX-2024-000123 的查询二维码' })).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { ApartmentOutlined, DeploymentUnitOutlined, QrcodeOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, CloseCircleFilled, DeploymentUnitOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { Empty, Input } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -85,7 +85,8 @@ export function MarkPage() {
           <Input.Search
             className="mark__search"
             size="large"
-            allowClear
+            // antd names the cross after its icon (close-circle).
+            allowClear={{ clearIcon: <CloseCircleFilled aria-label="清空输入" /> }}
             enterButton="查询"
             placeholder={MARK_PLACEHOLDER}
             aria-label="标识"

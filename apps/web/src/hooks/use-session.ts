@@ -1,0 +1,55 @@
+import type { PortalMenuEntry, PortalRouter } from '@portal/shared';
+import { useQuery } from '@tanstack/react-query';
+import { getMenusQueryOptions } from '@/api/get-menus';
+
+/**
+ * Spec section 3, "User session state", read from the menus answer (the one source; nothing copies
+ * it). Not here: the API token, kept by `lib/token` because the token refresh replaces it (spec
+ * section 7), and the e-mail, which the menus answer does not carry.
+ */
+export interface Session {
+  name: string;
+  /** Staff number, or the login name for a user without one (the header's login indicator). */
+  number: string;
+  loginName: string;
+  phone: string;
+  authorities: readonly string[];
+  menus: readonly PortalRouter[];
+  enterpriseId: number | null;
+  enterpriseName: string;
+}
+
+export function sessionFromMenus(entry: PortalMenuEntry | null): Session | null {
+  if (!entry) return null;
+  const { user } = entry;
+  return {
+    name: user.name,
+    number: user.number || user.username,
+    loginName: user.username,
+    phone: user.telephone,
+    authorities: entry.authorities,
+    menus: entry.routers,
+    enterpriseId: user.enterpriseId,
+    enterpriseName: user.enterpriseName,
+  };
+}
+
+const NO_AUTHORITIES: readonly string[] = [];
+
+/**
+ * The logged-in user, or null for a visitor and until the menus call has answered. Reading it never
+ * asks the server again: the public layout and the console guard own the menus call.
+ */
+export function useSession(): Session | null {
+  return useQuery({ ...getMenusQueryOptions(), select: sessionFromMenus, refetchOnMount: false }).data ?? null;
+}
+
+/** Spec section 3, header state: someone is logged in. */
+export function useIsLoggedIn(): boolean {
+  return useSession() !== null;
+}
+
+/** Spec section 6: the authorities of the menus answer (none for a visitor). */
+export function useAuthorities(): readonly string[] {
+  return useSession()?.authorities ?? NO_AUTHORITIES;
+}
