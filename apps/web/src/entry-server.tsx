@@ -7,7 +7,7 @@ import { renderToString } from 'react-dom/server';
 import { type StaticHandlerContext, StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { AppProviders, createQueryClient } from '@/app/app';
-import type { RouteHandle } from '@/app/root-layout';
+import type { RouteHandle } from '@/config/paths';
 import { routes } from '@/app/router';
 import { pageTitle, paths } from '@/config/paths';
 import { setRuntimeConfig } from '@/config/runtime-config';
