@@ -52,15 +52,22 @@ export async function createPageRenderer(app: FastifyInstance, template: string)
   if (!entryFile || !fs.existsSync(entryFile) || !template.includes(ROOT_ELEMENT)) return undefined;
   const { entry } = (await import(pathToFileURL(entryFile).href)) as { entry: SsrEntry };
 
-  const fetchLocal = async (call: SsrFetchRequest): Promise<SsrFetchResponse> => {
-    const answer = await app.inject({ method: call.method as 'GET', url: call.url, headers: { accept: 'application/json' } });
-    return { status: answer.statusCode, contentType: String(answer.headers['content-type'] ?? ''), body: answer.body };
-  };
+  // The page request's Host was checked by allowed-hosts: the in-process calls carry the same one.
+  const fetchLocal =
+    (host: string) =>
+    async (call: SsrFetchRequest): Promise<SsrFetchResponse> => {
+      const answer = await app.inject({ method: call.method as 'GET', url: call.url, headers: { accept: 'application/json', host } });
+      return { status: answer.statusCode, contentType: String(answer.headers['content-type'] ?? ''), body: answer.body };
+    };
   const cache = new Map<string, CachedPage>();
 
   const renderFresh = async (request: FastifyRequest, origin: string): Promise<string | undefined> => {
     try {
-      const page = await entry.render({ url: request.url, config: resolveRuntimeConfig(app.config, origin), fetchLocal });
+      const page = await entry.render({
+        url: request.url,
+        config: resolveRuntimeConfig(app.config, origin),
+        fetchLocal: fetchLocal(request.host),
+      });
       return page ? fillTemplate(template, page) : undefined;
     } catch (err) {
       request.log.warn({ err, url: request.url }, 'server rendering failed; serving the plain page');
