@@ -14,6 +14,8 @@ function messageApi(): Promise<MessageApi> {
 }
 
 function show(kind: keyof MessageApi, text: string, seconds: number): void {
+  // The server renderer has no document to show a toast in: the browser's own render shows the failure.
+  if (typeof document === 'undefined') return;
   void messageApi().then(
     (api) => void api[kind](text, seconds),
     () => {
