@@ -1,4 +1,3 @@
-import { StyleProvider, createCache, extractStyle } from '@ant-design/cssinjs';
 import { type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRenderRequest, type SsrRenderResult } from '@portal/shared';
 import { type QueryClient, dehydrate } from '@tanstack/react-query';
 import axios, { type AxiosAdapter, AxiosHeaders } from 'axios';
@@ -85,19 +84,15 @@ async function render(request: SsrRenderRequest): Promise<SsrRenderResult | null
 
   // The configuration is per request origin: set it right before the synchronous render.
   setRuntimeConfig(request.config);
-  const cache = createCache();
   const html = renderToString(
     <StrictMode>
-      <StyleProvider cache={cache}>
-        <AppProviders queryClient={queryClient}>
-          <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
-        </AppProviders>
-      </StyleProvider>
+      <AppProviders queryClient={queryClient}>
+        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+      </AppProviders>
     </StrictMode>,
   );
   return {
     html,
-    head: extractStyle(cache),
     title: pageTitle(routeTitle(context)),
     state: JSON.stringify(dehydrate(queryClient)),
   };

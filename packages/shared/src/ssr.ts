@@ -24,8 +24,6 @@ export interface SsrRenderRequest {
 export interface SsrRenderResult {
   /** Markup for `#root`. */
   html: string;
-  /** Style elements for `<head>` (component styles of the rendered markup). */
-  head: string;
   /** The page title (spec section 1). */
   title: string;
   /** JSON of the data the page rendered with, for the browser to start from. */

@@ -7,7 +7,7 @@ import { requestOrigin } from '../lib/request-origin.js';
 
 /** Rendered visitor pages are shared for this long (the same freshness as the article detail cache). */
 const RENDER_TTL_MS = 5_000;
-// A rendered page is up to a few hundred KB (its inline styles): this bounds the cache to tens of MB.
+// A rendered page is some tens of KB: this bounds the cache to a few MB.
 const MAX_CACHED_PAGES = 100;
 const ROOT_ELEMENT = '<div id="root"></div>';
 
@@ -28,7 +28,6 @@ function fillTemplate(template: string, page: SsrRenderResult): string {
   const title = page.title.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return template
     .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
-    .replace('</head>', `${page.head}</head>`)
     .replace(
       ROOT_ELEMENT,
       `<div id="root">${page.html}</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${jsonForScript(page.state)}</script>`,

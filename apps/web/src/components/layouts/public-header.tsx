@@ -1,7 +1,9 @@
 import { Role } from '@portal/shared';
+import { ConfigProvider } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { getRuntimeConfig } from '@/config/runtime-config';
+import { theme } from '@/config/theme';
 import { useSiteInfo } from '@/api/get-site-info';
 import { centralLoginUrl } from '@/lib/auth';
 import { useHeaderStore, useIsLoggedIn } from '@/stores/header-store';
@@ -42,8 +44,9 @@ function UserCorner() {
     </button>
   );
 
+  // Only the browser shows a user's corner: its antd parts (menu, password dialog) generate their styles.
   return (
-    <>
+    <ConfigProvider theme={theme}>
       {showConsole && (
         <a href={getRuntimeConfig().tenantManageUrl} className="portal-btn portal-btn--primary public-header__console">
           控制台
@@ -67,7 +70,7 @@ function UserCorner() {
           <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
         </Suspense>
       )}
-    </>
+    </ConfigProvider>
   );
 }
 
