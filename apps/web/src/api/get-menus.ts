@@ -1,6 +1,7 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 import { useSessionStore } from '@/stores/session-store';
 
 /**
@@ -14,7 +15,8 @@ export async function getMenus(): Promise<PortalMenuEntry | null> {
   return entry;
 }
 
-export const getMenusQueryOptions = () => queryOptions({ queryKey: ['menus'], queryFn: getMenus, staleTime: 5 * 60_000, retry: false });
+export const getMenusQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.menus, queryFn: getMenus, staleTime: 5 * 60_000, retry: false });
 
 export function useMenus() {
   return useQuery(getMenusQueryOptions());

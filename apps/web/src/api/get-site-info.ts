@@ -1,6 +1,7 @@
 import type { SiteInfo } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 export async function getSiteInfo(): Promise<SiteInfo> {
   const res = await api().get<SiteInfo>('/web-api/portal/v1/site');
@@ -9,7 +10,7 @@ export async function getSiteInfo(): Promise<SiteInfo> {
   return site;
 }
 
-export const getSiteInfoQueryOptions = () => queryOptions({ queryKey: ['site-info'], queryFn: getSiteInfo, staleTime: 10 * 60_000 });
+export const getSiteInfoQueryOptions = () => queryOptions({ queryKey: queryKeys.siteInfo, queryFn: getSiteInfo, staleTime: 10 * 60_000 });
 
 export function useSiteInfo() {
   return useQuery(getSiteInfoQueryOptions());

@@ -1,6 +1,7 @@
 import type { ArticleDetail, ArticleListItem, ArticleQuery, CategoryNode, PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 export type Channel = 'news' | 'knowledge';
 
@@ -9,7 +10,7 @@ export async function getCategories(channel: Channel): Promise<CategoryNode[]> {
 }
 
 export const getCategoriesQueryOptions = (channel: Channel) =>
-  queryOptions({ queryKey: ['categories', channel], queryFn: () => getCategories(channel), staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: queryKeys.categories.tree(channel), queryFn: () => getCategories(channel), staleTime: 5 * 60_000 });
 
 export function useCategories(channel: Channel) {
   return useQuery(getCategoriesQueryOptions(channel));
@@ -23,7 +24,11 @@ export async function getPublishedArticles(query: ArticleQuery): Promise<PageRes
 }
 
 export const getPublishedArticlesQueryOptions = (query: ArticleQuery) =>
-  queryOptions({ queryKey: ['published-articles', query], queryFn: () => getPublishedArticles(query), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: queryKeys.articles.published(query),
+    queryFn: () => getPublishedArticles(query),
+    placeholderData: keepPreviousData,
+  });
 
 export function usePublishedArticles(query: ArticleQuery, enabled = true) {
   return useQuery({ ...getPublishedArticlesQueryOptions(query), enabled });
@@ -36,5 +41,5 @@ export async function getArticleDetail(id: string): Promise<ArticleDetail> {
 }
 
 export function useArticleDetail(id: string) {
-  return useQuery({ queryKey: ['article', id], queryFn: () => getArticleDetail(id), enabled: id !== '', staleTime: 0 });
+  return useQuery({ queryKey: queryKeys.articles.detail(id), queryFn: () => getArticleDetail(id), enabled: id !== '', staleTime: 0 });
 }

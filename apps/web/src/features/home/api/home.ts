@@ -1,6 +1,7 @@
 import type { ArticleListItem, HomeBlocks, PageResult, RecommendItem } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Spec section 9: the home list asks for 4 and shows 3. */
 export const HOME_NEWS_LIMIT = 4;
@@ -10,7 +11,7 @@ export const RECOMMEND_MAX = 6;
 
 export const getHomeBlocksQueryOptions = () =>
   queryOptions({
-    queryKey: ['home-blocks'],
+    queryKey: queryKeys.homeBlocks.published,
     queryFn: async (): Promise<HomeBlocks> => {
       const blocks = (await api().get<HomeBlocks>('/web-api/portal/v1/home')).data[0];
       return blocks ?? { banners: [], links: [], awards: [], kpis: [] };
@@ -21,7 +22,7 @@ export const useHomeBlocks = () => useQuery(getHomeBlocksQueryOptions());
 
 export const getLatestNewsQueryOptions = () =>
   queryOptions({
-    queryKey: ['home-news'],
+    queryKey: queryKeys.articles.latestNews,
     queryFn: async (): Promise<ArticleListItem[]> => {
       const res = await api().get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', {
         params: { offset: 0, limit: HOME_NEWS_LIMIT, filterCategoryId: 'news', sortOrder: 6 },
@@ -34,7 +35,7 @@ export const useLatestNews = () => useQuery(getLatestNewsQueryOptions());
 
 export const getRecommendedAppsQueryOptions = () =>
   queryOptions({
-    queryKey: ['recommend-apps'],
+    queryKey: queryKeys.applications.recommended,
     queryFn: async (): Promise<RecommendItem[]> =>
       (await api().get<RecommendItem>('/web-api/iip-operate/recommendCenter/list')).data.slice(0, RECOMMEND_MAX),
   });
