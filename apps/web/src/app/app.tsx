@@ -1,8 +1,10 @@
+import type { RuntimeConfig } from '@portal/shared';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { RouterProvider } from 'react-router';
+import { RuntimeConfigContext } from '@/config/runtime-config';
 import { theme } from '@/config/theme';
 import type { createRouter } from './router';
 
@@ -17,27 +19,28 @@ ConfigProvider.config({
   ),
 });
 
-export function createQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      // The API client already toasts errors; one retry would toast twice.
-      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 60_000 },
-    },
-  });
-}
-
 /** Providers shared by the browser and the server renderer, so both produce the same markup. */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+export function AppProviders({ queryClient, config, children }: { queryClient: QueryClient; config: RuntimeConfig; children: ReactNode }) {
   return (
     <ConfigProvider locale={zhCN} theme={theme}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <RuntimeConfigContext value={config}>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </RuntimeConfigContext>
     </ConfigProvider>
   );
 }
 
-export function App({ queryClient, router }: { queryClient: QueryClient; router: Awaited<ReturnType<typeof createRouter>> }) {
+export function App({
+  queryClient,
+  router,
+  config,
+}: {
+  queryClient: QueryClient;
+  router: Awaited<ReturnType<typeof createRouter>>;
+  config: RuntimeConfig;
+}) {
   return (
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient} config={config}>
       <RouterProvider router={router} />
     </AppProviders>
   );

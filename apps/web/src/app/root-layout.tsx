@@ -3,12 +3,7 @@ import { Outlet, useMatches, useNavigation } from 'react-router';
 import type NProgressModule from 'nprogress';
 import 'nprogress/nprogress.css';
 import { pageTitle } from '@/config/paths';
-
-export interface RouteHandle {
-  title?: string;
-  /** The route's pages set the title themselves (the console: one route, many pages). */
-  titleFromPage?: boolean;
-}
+import type { RouteHandle } from '@/lib/page-url';
 
 type Progress = typeof NProgressModule;
 let progress: Promise<Progress> | undefined;

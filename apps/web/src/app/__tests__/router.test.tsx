@@ -4,6 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
+import { routerContext } from '@/lib/query-client';
 import { routes } from '../router';
 
 beforeEach(() => {
@@ -28,7 +29,6 @@ beforeEach(() => {
 const LOADS = { timeout: 10_000 };
 
 function at(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
   const queryClient = new QueryClient();
   queryClient.setQueryData(getSiteInfoQueryOptions().queryKey, {
     name: 'Engineering e+ 工业互联网平台',
@@ -42,6 +42,7 @@ function at(url: string) {
     appDownloadUrl: '/product',
     linkGroups: [],
   });
+  const router = createMemoryRouter(routes, { initialEntries: [url], getContext: () => routerContext(queryClient) });
   render(
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

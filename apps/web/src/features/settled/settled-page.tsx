@@ -1,5 +1,7 @@
 import { AuditOutlined, CheckCircleOutlined, IdcardOutlined, LoginOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Anchor, Button, Collapse, Space, Steps } from 'antd';
+import { paths } from '@/config/paths';
+import { useRuntimeConfig } from '@/config/runtime-config';
 import { centralLoginUrl } from '@/lib/auth';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import './settled.css';
@@ -14,6 +16,7 @@ const SECTIONS = [
 /** 入驻指南 (spec section 2): step 1 register and log in, step 2 enterprise certification; a sticky menu highlights the section in view. */
 export function SettledPage() {
   const showRegister = useRegisterDialog((s) => s.show);
+  const config = useRuntimeConfig();
   return (
     <div className="settled">
       <section className="settled__hero">
@@ -57,7 +60,7 @@ export function SettledPage() {
               <Button type="primary" size="large" onClick={showRegister}>
                 立即注册
               </Button>
-              <Button size="large" href={centralLoginUrl('/settled')}>
+              <Button size="large" href={centralLoginUrl(paths.settled.getHref(), config)}>
                 已有账号，去登录
               </Button>
             </Space>

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { useHeaderStore } from '@/stores/header-store';
@@ -23,6 +23,7 @@ const user = (authorities: string[]) => ({
   authorities,
 });
 
+/** The header on /news, whose page reads `page` (and not `utm_source`). */
 function renderHeader() {
   const client = new QueryClient();
   client.setQueryData(getSiteInfoQueryOptions().queryKey, {
@@ -37,11 +38,12 @@ function renderHeader() {
     appDownloadUrl: '',
     linkGroups: [],
   });
+  const router = createMemoryRouter([{ path: '/news', handle: { searchParams: ['page'] }, element: <PublicHeader /> }], {
+    initialEntries: ['/news?utm_source=mail&page=2'],
+  });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/news?page=2']}>
-        <PublicHeader />
-      </MemoryRouter>
+      <RouterProvider router={router} />
     </QueryClientProvider>,
   );
 }
@@ -54,7 +56,7 @@ beforeEach(() => {
 });
 
 describe('public header (spec section 2)', () => {
-  it('visitors see 登录 (back to this page) and 注册', () => {
+  it('visitors see 登录 (back to this page, with the query parameters it reads) and 注册', () => {
     renderHeader();
     const login = screen.getByRole('link', { name: /登\s*录/ });
     expect(login.getAttribute('href')).toBe(
