@@ -1,54 +1,33 @@
-import { StyleProvider, createCache, extractStyle } from '@ant-design/cssinjs';
 import { type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRenderRequest, type SsrRenderResult } from '@portal/shared';
-import { type QueryClient, dehydrate } from '@tanstack/react-query';
+import { dehydrate } from '@tanstack/react-query';
 import axios, { type AxiosAdapter, AxiosHeaders } from 'axios';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { type StaticHandlerContext, StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
-import { getSiteInfoQueryOptions } from '@/api/get-site-info';
-import { AppProviders, createQueryClient } from '@/app/app';
-import type { RouteHandle } from '@/config/paths';
+import { type StaticHandlerContext, StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
+import { AppProviders } from '@/app/app';
 import { routes } from '@/app/router';
-import { pageTitle, paths } from '@/config/paths';
-import { setRuntimeConfig } from '@/config/runtime-config';
-import { type Channel, getCategoriesQueryOptions, getPublishedArticlesQueryOptions } from '@/features/articles/api/articles';
-import { INITIAL_ARTICLE_FILTERS, articleListQuery } from '@/features/articles/lib/article-format';
-import { getHomeBlocksQueryOptions, getLatestNewsQueryOptions, getRecommendedAppsQueryOptions } from '@/features/home/api/home';
-import { setApiAdapter } from '@/lib/api';
+import type { ServerState } from '@/app/server-state';
+import { pageTitle } from '@/config/paths';
+import { createPortalApi } from '@/lib/api';
+import { type RouteHandle, pageHandle, pageUrl } from '@/lib/page-url';
+import { createQueryClient, routerContext } from '@/lib/query-client';
 
 /**
- * Server rendering of the busiest public pages: the first view arrives as HTML (fast first paint on a
- * phone) and the browser hydrates it. Only visitor content is rendered here; who is logged in is found
- * out in the browser, as on every other page.
+ * Server rendering of the public pages a visitor lands on (routes with `handle.ssr`): the first view
+ * arrives as HTML (fast first paint on a phone) and the browser hydrates it. The page's data comes
+ * from the same route loaders the browser runs, into a query client of this render. Only visitor
+ * content is rendered here; who is logged in is found out in the browser.
  */
 
-type Prefetch = (queryClient: QueryClient) => Promise<unknown>;
+const handler = createStaticHandler(routes);
 
-const articleList =
-  (channel: Channel): Prefetch =>
-  async (queryClient) => {
-    const categories = await queryClient.fetchQuery(getCategoriesQueryOptions(channel));
-    const first = categories[0]?.categoryId;
-    if (first !== undefined)
-      await queryClient.prefetchQuery(getPublishedArticlesQueryOptions(articleListQuery(INITIAL_ARTICLE_FILTERS, first)));
-  };
-
-/**
- * Pages rendered on the server, with the data each shows in its first view. The others (article and
- * application details, agreements, console) render in the browser: they show sanitised HTML, which
- * needs the browser's DOM, or belong to a user.
- */
-const PREFETCH: Partial<Record<string, Prefetch>> = {
-  [paths.home.path]: (queryClient) =>
-    Promise.all([
-      queryClient.prefetchQuery(getHomeBlocksQueryOptions()),
-      queryClient.prefetchQuery(getLatestNewsQueryOptions()),
-      queryClient.prefetchQuery(getRecommendedAppsQueryOptions()),
-    ]),
-  [paths.news.path]: articleList('news'),
-  [paths.knowledge.path]: articleList('knowledge'),
-  [paths.settled.path]: () => Promise.resolve(),
-};
+/** The URL a page renders from, or null when the server does not render it (see `SsrEntry.pageUrl`). */
+function serverPageUrl(url: string): string | null {
+  // Appended, not resolved: a path like `//x` stays a path.
+  const { pathname, search } = new URL(`http://ssr.invalid${url}`);
+  const page = pageHandle((matchRoutes(routes, pathname) ?? []).map((m) => ({ handle: m.route.handle as unknown })));
+  return page?.ssr ? pageUrl(pathname, search, page.searchParams) : null;
+}
 
 /** Answers the API client's calls through the server's own routes, in-process. */
 function localAdapter(fetchLocal: (request: SsrFetchRequest) => Promise<SsrFetchResponse>): AxiosAdapter {
@@ -65,42 +44,24 @@ function localAdapter(fetchLocal: (request: SsrFetchRequest) => Promise<SsrFetch
   };
 }
 
-let adapterFor: SsrRenderRequest['fetchLocal'] | undefined;
-
 async function render(request: SsrRenderRequest): Promise<SsrRenderResult | null> {
-  if (adapterFor !== request.fetchLocal) {
-    setApiAdapter(localAdapter(request.fetchLocal));
-    adapterFor = request.fetchLocal;
-  }
-  const url = new URL(request.url, request.config.homeUrl);
-  const prefetch = PREFETCH[url.pathname];
-  if (!prefetch) return null;
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(url));
+  if (serverPageUrl(request.url) === null) return null;
+  const queryClient = createQueryClient(createPortalApi(request.config, localAdapter(request.fetchLocal)));
+  const context = await handler.query(new Request(new URL(request.url, request.config.homeUrl)), {
+    requestContext: routerContext(queryClient),
+  });
   // A redirect or a route whose code failed to load: the browser router handles it.
   if (context instanceof Response || context.statusCode !== 200) return null;
 
-  const queryClient = createQueryClient();
-  await Promise.all([queryClient.prefetchQuery(getSiteInfoQueryOptions()), prefetch(queryClient)]);
-
-  // The configuration is per request origin: set it right before the synchronous render.
-  setRuntimeConfig(request.config);
-  const cache = createCache();
   const html = renderToString(
     <StrictMode>
-      <StyleProvider cache={cache}>
-        <AppProviders queryClient={queryClient}>
-          <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
-        </AppProviders>
-      </StyleProvider>
+      <AppProviders queryClient={queryClient} config={request.config}>
+        <StaticRouterProvider router={createStaticRouter(handler.dataRoutes, context)} context={context} hydrate={false} />
+      </AppProviders>
     </StrictMode>,
   );
-  return {
-    html,
-    head: extractStyle(cache),
-    title: pageTitle(routeTitle(context)),
-    state: JSON.stringify(dehydrate(queryClient)),
-  };
+  const state: ServerState = { queries: dehydrate(queryClient), loaderData: context.loaderData };
+  return { html, title: pageTitle(routeTitle(context)), state: JSON.stringify(state) };
 }
 
 function routeTitle(context: StaticHandlerContext): string | undefined {
@@ -108,4 +69,4 @@ function routeTitle(context: StaticHandlerContext): string | undefined {
     string | undefined;
 }
 
-export const entry: SsrEntry = { render };
+export const entry: SsrEntry = { pageUrl: serverPageUrl, render };

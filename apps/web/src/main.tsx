@@ -1,4 +1,6 @@
 import { SSR_STATE_ELEMENT_ID } from '@portal/shared';
+// antd's styles first (vite.config.ts extracts them at build time), so the app's own rules override them.
+import 'virtual:antd.css';
 import './styles/global.css';
 
 const root = document.getElementById('root');

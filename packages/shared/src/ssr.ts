@@ -14,7 +14,7 @@ export interface SsrFetchResponse {
 }
 
 export interface SsrRenderRequest {
-  /** Path and query of the page. */
+  /** The page's URL as `SsrEntry.pageUrl` gave it. */
   url: string;
   /** The runtime configuration `/config.js` gives the same request (spec section 3). */
   config: RuntimeConfig;
@@ -24,8 +24,6 @@ export interface SsrRenderRequest {
 export interface SsrRenderResult {
   /** Markup for `#root`. */
   html: string;
-  /** Style elements for `<head>` (component styles of the rendered markup). */
-  head: string;
   /** The page title (spec section 1). */
   title: string;
   /** JSON of the data the page rendered with, for the browser to start from. */
@@ -34,6 +32,13 @@ export interface SsrRenderResult {
 
 /** The web app's server entry (built by `vite build --ssr`). */
 export interface SsrEntry {
+  /**
+   * The URL the server renders a page from: its path and the query parameters the page reads (the
+   * others do not change it), or null when the page is rendered in the browser only. Requests with
+   * the same page URL share one rendered page.
+   */
+  pageUrl(url: string): string | null;
+  /** Renders the page at a URL `pageUrl` gave; null: serve the plain index.html. */
   render(request: SsrRenderRequest): Promise<SsrRenderResult | null>;
 }
 

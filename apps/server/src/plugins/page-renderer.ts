@@ -2,18 +2,19 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { SSR_STATE_ELEMENT_ID, type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRenderResult } from '@portal/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { resolveRuntimeConfig } from '../config.js';
 import { requestOrigin } from '../lib/request-origin.js';
 
 /** Rendered visitor pages are shared for this long (the same freshness as the article detail cache). */
 const RENDER_TTL_MS = 5_000;
-// A rendered page is up to a few hundred KB (its inline styles): this bounds the cache to tens of MB.
-const MAX_CACHED_PAGES = 100;
+// A rendered page is some tens of KB: this bounds the cache to a few tens of MB.
+const MAX_CACHED_PAGES = 500;
 const ROOT_ELEMENT = '<div id="root"></div>';
 
-interface CachedPage {
-  expires: number;
-  html: Promise<string | undefined>;
+/** A rendered page, or none: the render failed or declined, and the plain index.html is served. */
+interface RenderedPage {
+  html: string | undefined;
 }
 
 /** `<` cannot end the JSON script element early once escaped. */
@@ -28,7 +29,6 @@ function fillTemplate(template: string, page: SsrRenderResult): string {
   const title = page.title.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return template
     .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
-    .replace('</head>', `${page.head}</head>`)
     .replace(
       ROOT_ELEMENT,
       `<div id="root">${page.html}</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${jsonForScript(page.state)}</script>`,
@@ -44,8 +44,10 @@ export interface PageRenderer {
  * Server rendering of public pages (the web app's `entry-server`): the first view arrives as HTML and
  * the browser hydrates it. Data comes from the portal's own routes through `inject`, so pages render
  * exactly what the API answers a visitor. Pages are the same for every visitor (no cookies are passed)
- * and are cached for a few seconds, one render at a time per URL. A render that fails is logged and
- * the plain index.html is served: the browser then renders the page itself.
+ * and are shared for a few seconds by page URL: the path and the query parameters the page reads, so
+ * other parameters (tracking tags, cache busters) never cause a render. Concurrent requests for a page
+ * share one render. A render that fails is logged and the plain index.html is served: the browser then
+ * renders the page itself.
  */
 export async function createPageRenderer(app: FastifyInstance, template: string): Promise<PageRenderer | undefined> {
   const entryFile = app.config.webSsrEntry;
@@ -59,36 +61,30 @@ export async function createPageRenderer(app: FastifyInstance, template: string)
       const answer = await app.inject({ method: call.method as 'GET', url: call.url, headers: { accept: 'application/json', host } });
       return { status: answer.statusCode, contentType: String(answer.headers['content-type'] ?? ''), body: answer.body };
     };
-  const cache = new Map<string, CachedPage>();
 
-  const renderFresh = async (request: FastifyRequest, origin: string): Promise<string | undefined> => {
-    try {
-      const page = await entry.render({
-        url: request.url,
-        config: resolveRuntimeConfig(app.config, origin),
-        fetchLocal: fetchLocal(request.host),
-      });
-      return page ? fillTemplate(template, page) : undefined;
-    } catch (err) {
-      request.log.warn({ err, url: request.url }, 'server rendering failed; serving the plain page');
-      return undefined;
-    }
-  };
+  const cache = new LRUCache<string, RenderedPage, { request: FastifyRequest; origin: string; url: string }>({
+    max: MAX_CACHED_PAGES,
+    ttl: RENDER_TTL_MS,
+    // A failed render is kept for the same few seconds: a broken page is not rendered again per request.
+    fetchMethod: async (_key, _stale, { context: { request, origin, url } }) => {
+      try {
+        const page = await entry.render({ url, config: resolveRuntimeConfig(app.config, origin), fetchLocal: fetchLocal(request.host) });
+        return { html: page ? fillTemplate(template, page) : undefined };
+      } catch (err) {
+        request.log.warn({ err, url: request.url }, 'server rendering failed; serving the plain page');
+        return { html: undefined };
+      }
+    },
+  });
 
   return {
-    render(request) {
+    async render(request) {
+      const url = entry.pageUrl(request.url);
+      if (url === null) return undefined;
       const origin = requestOrigin(request);
-      const key = `${origin}${request.url}`;
-      const now = Date.now();
-      const hit = cache.get(key);
-      if (hit && hit.expires > now) return hit.html;
-      if (cache.size >= MAX_CACHED_PAGES) {
-        for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
-        if (cache.size >= MAX_CACHED_PAGES) cache.clear();
-      }
-      const html = renderFresh(request, origin);
-      cache.set(key, { expires: now + RENDER_TTL_MS, html });
-      return html;
+      // The runtime configuration (hosts in the page) depends on the origin the visitor reached.
+      const page = await cache.fetch(`${origin}${url}`, { context: { request, origin, url } });
+      return page?.html;
     },
   };
 }

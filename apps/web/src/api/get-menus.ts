@@ -1,6 +1,7 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 import { tokenStore } from '@/lib/token';
 
 /**
@@ -15,7 +16,8 @@ export async function getMenus({ signal }: { signal?: AbortSignal } = {}): Promi
   return entry;
 }
 
-export const getMenusQueryOptions = () => queryOptions({ queryKey: ['menus'], queryFn: getMenus, staleTime: 5 * 60_000, retry: false });
+export const getMenusQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.menus, queryFn: getMenus, staleTime: 5 * 60_000, retry: false });
 
 export function useMenus() {
   return useQuery(getMenusQueryOptions());

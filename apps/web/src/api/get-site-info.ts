@@ -1,15 +1,18 @@
 import type { SiteInfo } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import type { ApiClient } from '@/lib/api-client';
+import { apiOf } from '@/lib/query-client';
+import { queryKeys } from '@/lib/query-keys';
 
-export async function getSiteInfo(): Promise<SiteInfo> {
-  const res = await api().get<SiteInfo>('/web-api/portal/v1/site');
+export async function getSiteInfo(api: ApiClient): Promise<SiteInfo> {
+  const res = await api.get<SiteInfo>('/web-api/portal/v1/site');
   const site = res.data[0];
   if (!site) throw new Error('站点信息为空');
   return site;
 }
 
-export const getSiteInfoQueryOptions = () => queryOptions({ queryKey: ['site-info'], queryFn: getSiteInfo, staleTime: 10 * 60_000 });
+export const getSiteInfoQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.siteInfo, queryFn: ({ client }) => getSiteInfo(apiOf(client)), staleTime: 10 * 60_000 });
 
 export function useSiteInfo() {
   return useQuery(getSiteInfoQueryOptions());

@@ -1,8 +1,10 @@
+import type { RuntimeConfig } from '@portal/shared';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { RouterProvider } from 'react-router';
+import { RuntimeConfigContext } from '@/config/runtime-config';
 import { theme } from '@/config/theme';
 import { onLogout } from '@/lib/auth';
 import type { createRouter } from './router';
@@ -18,15 +20,6 @@ ConfigProvider.config({
   ),
 });
 
-export function createQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      // The API client already toasts errors; one retry would toast twice.
-      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 60_000 },
-    },
-  });
-}
-
 /**
  * Spec section 4, logout clears all user state: the user is the menus answer in the query cache, and
  * the cache holds what they were allowed to read. The page then leaves for the central logout, so
@@ -41,19 +34,29 @@ function clearQueriesOnLogout(queryClient: QueryClient): () => void {
 }
 
 /** Providers shared by the browser and the server renderer, so both produce the same markup. */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+export function AppProviders({ queryClient, config, children }: { queryClient: QueryClient; config: RuntimeConfig; children: ReactNode }) {
   // An effect: the server renderer never logs anyone out.
   useEffect(() => clearQueriesOnLogout(queryClient), [queryClient]);
   return (
     <ConfigProvider locale={zhCN} theme={theme}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <RuntimeConfigContext value={config}>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </RuntimeConfigContext>
     </ConfigProvider>
   );
 }
 
-export function App({ queryClient, router }: { queryClient: QueryClient; router: Awaited<ReturnType<typeof createRouter>> }) {
+export function App({
+  queryClient,
+  router,
+  config,
+}: {
+  queryClient: QueryClient;
+  router: Awaited<ReturnType<typeof createRouter>>;
+  config: RuntimeConfig;
+}) {
   return (
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient} config={config}>
       <RouterProvider router={router} />
     </AppProviders>
   );

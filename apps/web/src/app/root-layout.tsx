@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { Outlet, useMatches, useNavigation } from 'react-router';
 import type NProgressModule from 'nprogress';
 import 'nprogress/nprogress.css';
-import { type RouteHandle, pageTitle } from '@/config/paths';
+import { pageTitle } from '@/config/paths';
+import type { RouteHandle } from '@/lib/page-url';
 
 type Progress = typeof NProgressModule;
 let progress: Promise<Progress> | undefined;

@@ -1,9 +1,41 @@
-import { type HydrationState, Navigate, type RouteObject, createBrowserRouter, matchRoutes } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  type HydrationState,
+  type LoaderFunction,
+  Navigate,
+  type RouteObject,
+  type ShouldRevalidateFunction,
+  createBrowserRouter,
+  matchRoutes,
+} from 'react-router';
+import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
+import { type Channel, loadArticleList } from '@/features/articles/api/articles';
+import { ARTICLE_LIST_SEARCH_PARAMS } from '@/features/articles/lib/article-format';
 import { RedirectPage } from '@/features/errors/redirect-page';
+import { loadHome } from '@/features/home/api/home';
+import { queryClientContext, routerContext } from '@/lib/query-client';
 import { PublicDialogs } from './public-dialogs';
 import { RootLayout } from './root-layout';
+
+/**
+ * A route's data: the loader fills the query cache (in the browser, or per page on the server) and
+ * the page reads it with the same queries. A failed call is the page's to show (its query is in
+ * error, the API client toasts), not a routing error.
+ */
+function loads(load: (queryClient: QueryClient, search: URLSearchParams) => Promise<unknown>): LoaderFunction {
+  return async ({ context, request }) => {
+    await load(context.get(queryClientContext), new URL(request.url).searchParams).catch(() => undefined);
+    return null;
+  };
+}
+
+/** A list's filters change its URL's query; its own queries follow them, so the loader runs again only on arrival. */
+const onArrival: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  currentUrl.pathname !== nextUrl.pathname && defaultShouldRevalidate;
+
+const articleList = (channel: Channel) => loads((queryClient, search) => loadArticleList(queryClient, channel, search));
 
 const newsList = () =>
   import('@/features/articles/components/article-list-page').then((m) => ({ Component: () => <m.ArticleListPage channel="news" /> }));
@@ -18,27 +50,45 @@ const knowledgeDetail = () =>
 const agreement = () => import('@/features/agreements/agreement-page').then((m) => ({ Component: m.AgreementPage }));
 const placeholder = () => import('@/features/placeholder/page-placeholder').then((m) => ({ Component: m.PagePlaceholder }));
 
-/** Public pages; pages of later features load the placeholder until they land. */
+/**
+ * Public pages; pages of later features load the placeholder until they land. A page's `handle`
+ * (`RouteHandle`) declares the query parameters it reads and whether the server renders it: the
+ * pages a visitor lands on. Article and application details render in the browser: they show
+ * sanitised HTML, which needs the browser's DOM.
+ */
 const publicPages: RouteObject[] = [
   {
     index: true,
-    handle: { title: '首页' },
+    handle: { title: '首页', ssr: true },
+    loader: loads(loadHome),
     lazy: () => import('@/features/home/components/home-page').then((m) => ({ Component: m.HomePage })),
   },
   {
     path: paths.mark.path,
-    handle: { title: '标识查询' },
+    handle: { title: '标识查询', searchParams: ['keyword'] },
     lazy: () => import('@/features/mark/components/mark-page').then((m) => ({ Component: m.MarkPage })),
   },
   {
     path: paths.settled.path,
-    handle: { title: '入驻指南' },
+    handle: { title: '入驻指南', ssr: true },
     lazy: () => import('@/features/settled/settled-page').then((m) => ({ Component: m.SettledPage })),
   },
-  { path: paths.news.path, handle: { title: '行业资讯' }, lazy: newsList },
-  { path: paths.newsDetail.path, handle: { title: '资讯详情' }, lazy: newsDetail },
-  { path: paths.knowledge.path, handle: { title: '行业知识' }, lazy: knowledgeList },
-  { path: paths.knowledgeDetail.path, handle: { title: '知识详情' }, lazy: knowledgeDetail },
+  {
+    path: paths.news.path,
+    handle: { title: '行业资讯', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
+    loader: articleList('news'),
+    shouldRevalidate: onArrival,
+    lazy: newsList,
+  },
+  { path: paths.newsDetail.path, handle: { title: '资讯详情', searchParams: ['id'] }, lazy: newsDetail },
+  {
+    path: paths.knowledge.path,
+    handle: { title: '行业知识', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
+    loader: articleList('knowledge'),
+    shouldRevalidate: onArrival,
+    lazy: knowledgeList,
+  },
+  { path: paths.knowledgeDetail.path, handle: { title: '知识详情', searchParams: ['id'] }, lazy: knowledgeDetail },
   {
     path: paths.remote.path,
     handle: { title: '远程运维' },
@@ -53,7 +103,7 @@ const publicPages: RouteObject[] = [
   },
   {
     path: paths.productDetail.path,
-    handle: { title: '应用详情' },
+    handle: { title: '应用详情', searchParams: ['uuid'] },
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
   },
   { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
@@ -79,7 +129,12 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     hydrateFallbackElement: <div className="app-loading" aria-busy="true" />,
     children: [
-      { element: <PublicLayout dialogs={<PublicDialogs />} />, children: publicPages },
+      {
+        element: <PublicLayout dialogs={<PublicDialogs />} />,
+        // The header and footer show the site information.
+        loader: loads((queryClient) => queryClient.ensureQueryData(getSiteInfoQueryOptions())),
+        children: publicPages,
+      },
       consoleLayout,
       {
         path: paths.notFound.path,
@@ -100,10 +155,11 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * The browser router. A server-rendered page first loads the code of its matched lazy routes, so the
- * first client render matches the HTML it hydrates (React Router's advice for lazy routes with SSR).
+ * The browser router; its loaders fill `queryClient`. A server-rendered page first loads the code of
+ * its matched lazy routes, so the first client render matches the HTML it hydrates (React Router's
+ * advice for lazy routes with SSR), and starts from the loader data the server rendered with.
  */
-export async function createRouter(hydrationData?: HydrationState) {
+export async function createRouter(queryClient: QueryClient, hydrationData?: HydrationState) {
   if (hydrationData) {
     const lazyMatches = (matchRoutes(routes, window.location) ?? []).filter((m) => m.route.lazy);
     await Promise.all(
@@ -114,5 +170,5 @@ export async function createRouter(hydrationData?: HydrationState) {
       }),
     );
   }
-  return createBrowserRouter(routes, { basename: '/', hydrationData });
+  return createBrowserRouter(routes, { basename: '/', hydrationData, getContext: () => routerContext(queryClient) });
 }

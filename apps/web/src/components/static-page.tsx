@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Empty, Skeleton } from 'antd';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 import { sanitizeHtml } from '@/lib/sanitize';
 import './static-page.css';
 
@@ -11,7 +12,7 @@ export function staticPageUrl(routePath: string): string {
 
 export function StaticPage({ path }: { path: string }) {
   const { data, isPending, isError } = useQuery({
-    queryKey: ['static-page', path],
+    queryKey: queryKeys.staticPage(path),
     queryFn: () => api().html(staticPageUrl(path)),
     staleTime: 10 * 60_000,
   });

@@ -22,13 +22,6 @@ export const paths = {
 } as const;
 
 /** Product title; the page title is this plus the route title (spec section 1). */
-/** What a route declares in its `handle`. */
-export interface RouteHandle {
-  title?: string;
-  /** The route's pages set the title themselves (the console: one route, many pages). */
-  titleFromPage?: boolean;
-}
-
 export const PRODUCT_TITLE = 'Engineering e+';
 
 export function pageTitle(routeTitle?: string): string {

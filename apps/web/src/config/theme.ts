@@ -16,4 +16,41 @@ export const theme: ThemeConfig = {
     fontFamily:
       "-apple-system, BlinkMacSystemFont, 'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', 'Noto Sans CJK SC', 'Helvetica Neue', Arial, sans-serif",
   },
+  // A named CSS-variable scope (not one per React id), so the markup matches the stylesheet the build
+  // extracts from this theme. Its hashed class comes from the tokens, the same in both.
+  cssVar: { key: 'css-var-portal' },
+  // antd generates the styles of the components it renders (the console, dialogs, toasts).
+  zeroRuntime: false,
 };
+
+/**
+ * The public pages (the ones the server renders) take antd's styles from that stylesheet instead:
+ * antd's zero-runtime mode. Pages carry no inline copy of the styles and hydration does not compute
+ * them again. What only the browser shows there (dialogs, a logged-in user's menu) goes back to
+ * `theme`, so the stylesheet holds what the pages render.
+ */
+export const publicTheme: ThemeConfig = { ...theme, zeroRuntime: true };
+
+/**
+ * The antd components the public pages render under `publicTheme`. The build (vite.config.ts)
+ * writes their styles for `theme` into the app's stylesheet.
+ */
+export const PUBLIC_ANTD_COMPONENTS = [
+  'Anchor',
+  'Breadcrumb',
+  'Button',
+  'Collapse',
+  'DatePicker',
+  'Empty',
+  'Input',
+  'Pagination',
+  'QRCode',
+  'Result',
+  'Segmented',
+  'Select',
+  'Skeleton',
+  'Space',
+  'Steps',
+  'Tabs',
+  'Tag',
+];

@@ -1,21 +1,27 @@
+import type { RuntimeConfig } from '@portal/shared';
 import type { AxiosAdapter } from 'axios';
 import { getRuntimeConfig } from '@/config/runtime-config';
-import { createApiClient, typed } from './api-client';
+import { type ApiClient, createApiClient, typed } from './api-client';
 
 /** The token endpoint sits on the central login (CAS) host (spec section 7). */
-function tokenUrl(): string {
-  return `${new URL(getRuntimeConfig().casLoginUrl).origin}/web/portal/oauth/token`;
+function tokenUrl(config: RuntimeConfig): string {
+  return `${new URL(config.casLoginUrl).origin}/web/portal/oauth/token`;
 }
 
-let client: ReturnType<typeof typed> | undefined;
+/** An API client for a runtime configuration; the server renderer passes an adapter that answers in-process. */
+export function createPortalApi(config: RuntimeConfig, adapter?: AxiosAdapter): ApiClient {
+  return typed(createApiClient({ baseURL: adapter ? '' : config.apiBaseUrl, tokenUrl: () => tokenUrl(config), adapter }));
+}
 
-/** The app's API client, created on first use so it reads the runtime configuration once loaded. */
-export function api() {
-  client ??= typed(createApiClient({ baseURL: getRuntimeConfig().apiBaseUrl, tokenUrl }));
+let client: ApiClient | undefined;
+
+/** The browser's API client, created on first use so it reads the runtime configuration once loaded. */
+export function api(): ApiClient {
+  client ??= createPortalApi(getRuntimeConfig());
   return client;
 }
 
-/** The server renderer answers the client's calls in-process instead of over HTTP. */
+/** Tests answer the browser client's calls in memory. */
 export function setApiAdapter(adapter: AxiosAdapter): void {
-  client = typed(createApiClient({ baseURL: '', tokenUrl, adapter }));
+  client = typed(createApiClient({ baseURL: '', tokenUrl: () => tokenUrl(getRuntimeConfig()), adapter }));
 }

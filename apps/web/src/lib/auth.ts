@@ -1,3 +1,4 @@
+import type { RuntimeConfig } from '@portal/shared';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { tokenStore } from './token';
 
@@ -11,9 +12,14 @@ export function onLogout(handler: () => void): () => void {
   };
 }
 
-/** The central login page, coming back to `target` (a path of this app) afterwards. */
-export function centralLoginUrl(target: string = window.location.pathname + window.location.search): string {
-  const config = getRuntimeConfig();
+/**
+ * The central login page, coming back to `target` (a path of this app) afterwards. Links rendered on
+ * the server pass the request's configuration.
+ */
+export function centralLoginUrl(
+  target: string = window.location.pathname + window.location.search,
+  config: RuntimeConfig = getRuntimeConfig(),
+): string {
   const back = new URL('/web/portal/cas/callback', config.apiBaseUrl);
   back.searchParams.set('target', target);
   return `${config.casLoginUrl}?service=${encodeURIComponent(back.toString())}`;

@@ -56,7 +56,17 @@ describe('web app serving (history mode)', () => {
 /** A stand-in for the web app's server entry: it exercises the renderer's contract with the server. */
 const FAKE_ENTRY = `
 let renders = 0;
+// The pages it renders and the query parameters each reads.
+const PAGES = { '/news': ['page'], '/knowledge': ['page'], '/plain': [], '/boom': [] };
 export const entry = {
+  pageUrl(url) {
+    const { pathname, searchParams } = new URL('http://entry.test' + url);
+    const reads = PAGES[pathname];
+    if (!reads) return null;
+    const kept = new URLSearchParams();
+    for (const name of reads) if (searchParams.get(name)) kept.set(name, searchParams.get(name));
+    return kept.size ? pathname + '?' + kept : pathname;
+  },
   async render({ url, config, fetchLocal }) {
     if (url.startsWith('/boom')) throw new Error('render failed');
     if (url.startsWith('/plain')) return null;
@@ -64,8 +74,7 @@ export const entry = {
     const tree = await fetchLocal({ method: 'GET', url: '/open-api/cms/v1/category/tree?channel=news' });
     const categories = JSON.parse(tree.body).data;
     return {
-      html: '<main data-renders="' + renders + '">' + categories.map((c) => c.categoryName).join('|') + '</main><p>' + '工业互联网'.repeat(300) + '</p>',
-      head: '<style data-test>main{color:red}</style>',
+      html: '<main data-renders="' + renders + '" data-url="' + url + '">' + categories.map((c) => c.categoryName).join('|') + '</main><p>' + '工业互联网'.repeat(300) + '</p>',
       title: '行业资讯 - Engineering e+',
       state: JSON.stringify({ note: '</script><script>alert(1)</script>', home: config.homeUrl }),
     };
@@ -91,12 +100,12 @@ describe('server rendering of public pages', () => {
   });
 
   const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers: { accept: 'text/html', ...headers } });
+  const rendered = (body: string) => /<main data-renders="(\d+)" data-url="([^"]*)">/.exec(body)?.slice(1);
 
-  it('puts the rendered markup, styles, title and data into the page, with data fetched from the API in-process', async () => {
+  it('puts the rendered markup, title and data into the page, with data fetched from the API in-process', async () => {
     const res = await page('/news');
     expect(res.statusCode).toBe(200);
-    expect(res.body).toMatch(/<div id="root"><main data-renders="\d+">行业动态\|/);
-    expect(res.body).toContain('<style data-test>main{color:red}</style></head>');
+    expect(res.body).toMatch(/<div id="root"><main data-renders="\d+" data-url="\/news">行业动态\|/);
     expect(res.body).toContain('<title>行业资讯 - Engineering e+</title>');
     const state = /<script type="application\/json" id="portal-state">(.*?)<\/script>/.exec(res.body)?.[1];
     expect(state).toBeDefined();
@@ -105,16 +114,19 @@ describe('server rendering of public pages', () => {
     expect(JSON.parse(state ?? '')).toEqual({ note: '</script><script>alert(1)</script>', home: expect.stringMatching(/^http:\/\//) });
   });
 
-  it('shares a rendered page between visitors for a few seconds', async () => {
-    const first = await page('/knowledge?x=1');
-    const second = await page('/knowledge?x=1');
-    const renders = (body: string) => /data-renders="(\d+)"/.exec(body)?.[1];
-    expect(renders(second.body)).toBe(renders(first.body));
-    expect(renders((await page('/knowledge?x=2')).body)).not.toBe(renders(first.body));
+  it('shares a rendered page for a few seconds between URLs that differ only in parameters the page does not read', async () => {
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => page(`/knowledge?utm_source=${i}&x=${i * 7}`)));
+    const pages = new Set(answers.map((res) => rendered(res.body)?.join(' ')));
+    expect(pages).toEqual(new Set([expect.stringMatching(/^\d+ \/knowledge$/)]));
+    // A parameter the page reads is a page of its own, rendered from its page URL.
+    const second = rendered((await page('/knowledge?x=1&page=2')).body);
+    expect(second?.[1]).toBe('/knowledge?page=2');
+    expect(second?.[0]).not.toBe(rendered(answers[0]?.body ?? '')?.[0]);
+    expect(rendered((await page('/knowledge?page=2&y=3')).body)).toEqual(second);
   });
 
-  it('answers the plain page when the renderer declines or fails', async () => {
-    for (const url of ['/plain', '/boom']) {
+  it('answers the plain page for pages the server does not render, and when the renderer declines or fails', async () => {
+    for (const url of ['/mark?keyword=x', '/plain', '/boom']) {
       const res = await page(url);
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<div id="root"></div>');

@@ -4,6 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
+import { routerContext } from '@/lib/query-client';
 import { routes } from '../router';
 
 beforeEach(() => {
@@ -25,7 +26,6 @@ beforeEach(() => {
 });
 
 function at(url: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [url] });
   const queryClient = new QueryClient();
   queryClient.setQueryData(getSiteInfoQueryOptions().queryKey, {
     name: 'Engineering e+ 工业互联网平台',
@@ -39,6 +39,7 @@ function at(url: string) {
     appDownloadUrl: '/product',
     linkGroups: [],
   });
+  const router = createMemoryRouter(routes, { initialEntries: [url], getContext: () => routerContext(queryClient) });
   render(
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

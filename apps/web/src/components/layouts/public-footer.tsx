@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { getRuntimeConfig, portalUrl } from '@/config/runtime-config';
+import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
 import { LayoutIcon } from './layout-icon';
 import { LazyQrCode } from './lazy-qr-code';
@@ -11,7 +11,8 @@ import { useNearViewport } from './use-near-viewport';
 const QR_IDLE_DELAY_MS = 3000;
 
 function FooterAnchor({ url, children }: { url: string; children: string }) {
-  const target = toTarget(url.endsWith('.html') ? portalUrl(url) : url, new URL(getRuntimeConfig().homeUrl).origin);
+  const config = useRuntimeConfig();
+  const target = toTarget(url.endsWith('.html') ? portalUrl(config, url) : url, new URL(config.homeUrl).origin);
   // Static HTML pages (the user agreement) are files, not routes: load them as documents.
   if (target.kind === 'route' && !url.endsWith('.html')) return <Link to={target.to}>{children}</Link>;
   return <a href={target.kind === 'route' ? target.to : target.href}>{children}</a>;
@@ -20,6 +21,7 @@ function FooterAnchor({ url, children }: { url: string; children: string }) {
 /** Public footer (spec section 2): address, links, legal statement, technical support, app QR code. */
 export function PublicFooter() {
   const { data: site } = useSiteInfo();
+  const config = useRuntimeConfig();
   // The QR code's code is not part of the first view (the footer is below the fold): it loads when
   // the footer comes near the viewport, or once the page has loaded and the browser is idle.
   const [appRef, near] = useNearViewport<HTMLElement>('600px 0px');
@@ -55,7 +57,13 @@ export function PublicFooter() {
           ))}
         </div>
         <section className="public-footer__app" aria-label="下载 App" ref={appRef}>
-          <LazyQrCode value={portalUrl(site.appDownloadUrl)} size={112} bgColor="#ffffff" load={near || idle} label="下载 App 的二维码" />
+          <LazyQrCode
+            value={portalUrl(config, site.appDownloadUrl)}
+            size={112}
+            bgColor="#ffffff"
+            load={near || idle}
+            label="下载 App 的二维码"
+          />
           <span>扫码下载 App</span>
         </section>
       </div>

@@ -1,10 +1,13 @@
 import { Role } from '@portal/shared';
+import { ConfigProvider } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { getRuntimeConfig } from '@/config/runtime-config';
+import { useRuntimeConfig } from '@/config/runtime-config';
+import { theme } from '@/config/theme';
 import { useSiteInfo } from '@/api/get-site-info';
 import { useIsLoggedIn, useSession } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
+import { usePageUrl } from '@/lib/page-url';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { LayoutIcon } from './layout-icon';
 import { isActive, navTarget } from './nav-link';
@@ -28,6 +31,7 @@ function UserCorner() {
   const [passwordLoaded, setPasswordLoaded] = useState(false);
   // Spec section 6: service-customer employees get no console button.
   const showConsole = !authorities.includes(Role.ServiceCustomerEmployee);
+  const config = useRuntimeConfig();
 
   // Until the menu's code has loaded, a click on the trigger opens it as soon as it has.
   const trigger = (onClick?: () => void) => (
@@ -43,10 +47,11 @@ function UserCorner() {
     </button>
   );
 
+  // Only the browser shows a user's corner: its antd parts (menu, password dialog) generate their styles.
   return (
-    <>
+    <ConfigProvider theme={theme}>
       {showConsole && (
-        <a href={getRuntimeConfig().tenantManageUrl} className="portal-btn portal-btn--primary public-header__console">
+        <a href={config.tenantManageUrl} className="portal-btn portal-btn--primary public-header__console">
           控制台
         </a>
       )}
@@ -68,17 +73,19 @@ function UserCorner() {
           <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
         </Suspense>
       )}
-    </>
+    </ConfigProvider>
   );
 }
 
 /** Public header (spec section 2): logo back to home, scrolling menu, login entry or the user's corner. */
 export function PublicHeader() {
-  const { pathname, search } = useLocation();
+  const { pathname } = useLocation();
+  // The login comes back to this page: the same link on the server and in the browser.
+  const page = usePageUrl();
   const { data: site } = useSiteInfo();
   const loggedIn = useIsLoggedIn();
   const showRegister = useRegisterDialog((s) => s.show);
-  const config = getRuntimeConfig();
+  const config = useRuntimeConfig();
   // The portal's own origin (from the runtime configuration, so the server renders the same links).
   const origin = new URL(config.homeUrl).origin;
 
@@ -116,7 +123,7 @@ export function PublicHeader() {
               <button type="button" onClick={showRegister} className="portal-btn portal-btn--two-chars public-header__register">
                 注册
               </button>
-              <a href={centralLoginUrl(pathname + search)} className="portal-btn portal-btn--primary portal-btn--two-chars">
+              <a href={centralLoginUrl(page, config)} className="portal-btn portal-btn--primary portal-btn--two-chars">
                 登录
               </a>
             </>

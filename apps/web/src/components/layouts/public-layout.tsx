@@ -1,6 +1,8 @@
+import { ConfigProvider } from 'antd';
 import { type ReactNode, useEffect } from 'react';
 import { Outlet, useSearchParams } from 'react-router';
 import { useMenus } from '@/api/get-menus';
+import { publicTheme } from '@/config/theme';
 import { silentSingleSignOn } from '@/lib/silent-sso';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { PublicFooter } from './public-footer';
@@ -10,7 +12,9 @@ import './public-layout.css';
 /**
  * Layout of the public site: header, page, footer. It asks once who the visitor is (the menus call);
  * a visitor gets one silent single sign-on check, and `?register=1` opens the registration dialog.
- * `dialogs` are rendered by the app (features the shared layout must not import).
+ * `dialogs` are rendered by the app (features the shared layout must not import). The header, page
+ * and footer take antd's styles from the build-time stylesheet (`publicTheme`); the dialogs, which
+ * only the browser shows, generate theirs.
  */
 export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
   const { data: entry, isSuccess, refetch } = useMenus();
@@ -35,11 +39,13 @@ export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
 
   return (
     <div className="public-layout">
-      <PublicHeader />
-      <main className="public-layout__main">
-        <Outlet />
-      </main>
-      <PublicFooter />
+      <ConfigProvider theme={publicTheme}>
+        <PublicHeader />
+        <main className="public-layout__main">
+          <Outlet />
+        </main>
+        <PublicFooter />
+      </ConfigProvider>
       {dialogs}
     </div>
   );

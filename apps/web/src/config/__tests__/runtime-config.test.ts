@@ -32,11 +32,10 @@ describe('runtime configuration in the browser', () => {
   });
 
   it('prefixes relative file paths with the static-file base and keeps absolute ones', () => {
-    window.getPortalConfig = () => encodeRuntimeConfig(config);
-    expect(fileUrl('/upload/a.png')).toBe('http://static.test/files/upload/a.png');
-    expect(fileUrl('upload/a.png')).toBe('http://static.test/files/upload/a.png');
-    expect(fileUrl('https://cdn.test/a.png')).toBe('https://cdn.test/a.png');
-    expect(portalUrl('/agreement.html')).toBe('http://portal.test/agreement.html');
+    expect(fileUrl(config, '/upload/a.png')).toBe('http://static.test/files/upload/a.png');
+    expect(fileUrl(config, 'upload/a.png')).toBe('http://static.test/files/upload/a.png');
+    expect(fileUrl(config, 'https://cdn.test/a.png')).toBe('https://cdn.test/a.png');
+    expect(portalUrl(config, '/agreement.html')).toBe('http://portal.test/agreement.html');
   });
 
   it('titles pages "route title - Engineering e+"', () => {

@@ -1,11 +1,11 @@
 import { Button, Result } from 'antd';
-import { getRuntimeConfig } from '@/config/runtime-config';
+import { useRuntimeConfig } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
 import './error-page.css';
 
 /** Spec section 2: 当前账号无权限, an all-rights-reserved line with the group's name, a return link. */
 export function ForbiddenPage() {
-  const config = getRuntimeConfig();
+  const config = useRuntimeConfig();
   const mainHref = config.mainUrl + config.mainVisitPrefix;
   const { data: site } = useSiteInfo();
   const groupName = site?.copyright.replace(/^©\s*\d{4}\s*/, '').replace(/\s*版权所有$/, '') ?? '工程机械集团有限公司';

@@ -1,6 +1,6 @@
 import { Button, Result } from 'antd';
 import { Link, useMatches } from 'react-router';
-import type { RouteHandle } from '@/config/paths';
+import type { RouteHandle } from '@/lib/page-url';
 import './page-placeholder.css';
 
 /** Stands in for a page whose feature has not landed yet; names the page and links home. */

@@ -1,6 +1,8 @@
 import { AuditOutlined, CheckCircleOutlined, IdcardOutlined, LoginOutlined, UserAddOutlined } from '@ant-design/icons';
 import { Anchor, Button, Collapse, Space, Steps } from 'antd';
 import { useState } from 'react';
+import { paths } from '@/config/paths';
+import { useRuntimeConfig } from '@/config/runtime-config';
 import { centralLoginUrl } from '@/lib/auth';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import './settled.css';
@@ -22,6 +24,7 @@ export function SettledPage() {
   const showRegister = useRegisterDialog((s) => s.show);
   // antd marks the highlighted link only by a class: readers are told with aria-current.
   const [current, setCurrent] = useState('');
+  const config = useRuntimeConfig();
   return (
     <div className="settled">
       <section className="settled__hero">
@@ -65,7 +68,7 @@ export function SettledPage() {
               <Button type="primary" size="large" onClick={showRegister}>
                 立即注册
               </Button>
-              <Button size="large" href={centralLoginUrl('/settled')}>
+              <Button size="large" href={centralLoginUrl(paths.settled.getHref(), config)}>
                 已有账号，去登录
               </Button>
             </Space>

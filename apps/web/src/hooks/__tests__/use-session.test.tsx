@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useMenus } from '@/api/get-menus';
 import { AppProviders } from '@/app/app';
+import { getRuntimeConfig } from '@/config/runtime-config';
 import { logout } from '@/lib/auth';
 import { tokenStore } from '@/lib/token';
 import { installFakeApi, okReply } from '@/testing/fake-api';
@@ -20,7 +21,11 @@ function withMenus(answer: PortalMenuEntry[]) {
     method === 'GET' && path === '/web/portal/menu/list' ? okReply(answer) : { status: 404, body: { code: 1, msg: '请求的接口不存在' } },
   );
   const queryClient = createTestQueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => <AppProviders queryClient={queryClient}>{children}</AppProviders>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <AppProviders queryClient={queryClient} config={getRuntimeConfig()}>
+      {children}
+    </AppProviders>
+  );
   return { requests, queryClient, wrapper };
 }
 

@@ -1,7 +1,7 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
@@ -19,7 +19,7 @@ const user = (authorities: string[]) =>
     enterpriseId: 2,
   });
 
-/** The header as the menus answer `session` (null: a visitor) leaves it. */
+/** The header on /news (whose page reads `page`, not `utm_source`) as the menus answer `session` (null: a visitor) leaves it. */
 function renderHeader(session: PortalMenuEntry | null) {
   const client = new QueryClient();
   setSession(client, session);
@@ -35,11 +35,12 @@ function renderHeader(session: PortalMenuEntry | null) {
     appDownloadUrl: '',
     linkGroups: [],
   });
+  const router = createMemoryRouter([{ path: '/news', handle: { searchParams: ['page'] }, element: <PublicHeader /> }], {
+    initialEntries: ['/news?utm_source=mail&page=2'],
+  });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/news?page=2']}>
-        <PublicHeader />
-      </MemoryRouter>
+      <RouterProvider router={router} />
     </QueryClientProvider>,
   );
 }
@@ -50,7 +51,7 @@ beforeEach(() => {
 });
 
 describe('public header (spec section 2)', () => {
-  it('visitors see 登录 (back to this page) and 注册', () => {
+  it('visitors see 登录 (back to this page, with the query parameters it reads) and 注册', () => {
     renderHeader(null);
     const login = screen.getByRole('link', { name: /登\s*录/ });
     expect(login.getAttribute('href')).toBe(

@@ -3,7 +3,7 @@ import { Empty, Result, Segmented, Skeleton, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { fileUrl } from '@/config/runtime-config';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { FallbackImage } from '@/components/fallback-image';
 import { sanitizeHtml } from '@/lib/sanitize';
 import { useApplicationDetail, useApplications } from '../api/applications';
@@ -13,6 +13,7 @@ const ALL = '全部';
 
 /** /product: the application center's list (the header's 应用推荐, the carousel's 查看更多). */
 export function ApplicationListPage() {
+  const config = useRuntimeConfig();
   const { data: apps = [], isPending } = useApplications();
   const [category, setCategory] = useState(ALL);
   const categories = [ALL, ...new Set(apps.map((a) => a.category))];
@@ -34,7 +35,7 @@ export function ApplicationListPage() {
             {shown.map((app) => (
               <li key={app.applicationUuid}>
                 <Link className="apps__card" to={paths.productDetail.getHref(app.applicationUuid)}>
-                  <FallbackImage className="apps__img" src={fileUrl(app.imagePath)} alt={app.name} />
+                  <FallbackImage className="apps__img" src={fileUrl(config, app.imagePath)} alt={app.name} />
                   <div className="apps__body">
                     <strong>{app.name}</strong>
                     <p>{app.applicationDescription}</p>
@@ -55,6 +56,7 @@ export function ApplicationListPage() {
 
 /** /product/center/detail?uuid=: the application detail the home carousel opens by default. */
 export function ApplicationDetailPage() {
+  const config = useRuntimeConfig();
   const [params] = useSearchParams();
   const uuid = params.get('uuid') ?? '';
   const { data: app, isPending, isError } = useApplicationDetail(uuid);
@@ -70,7 +72,7 @@ export function ApplicationDetailPage() {
         <Skeleton active paragraph={{ rows: 8 }} />
       ) : (
         <article className="apps-detail__paper">
-          <FallbackImage className="apps-detail__img" src={fileUrl(app.imagePath)} alt={app.name} />
+          <FallbackImage className="apps-detail__img" src={fileUrl(config, app.imagePath)} alt={app.name} />
           <div>
             <h1>{app.name}</h1>
             <div className="apps__meta">

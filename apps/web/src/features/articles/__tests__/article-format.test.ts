@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { dateRangeBounds, expiryText, publishDateText } from '@/lib/article-text';
-import { INITIAL_ARTICLE_FILTERS, articleListQuery, pageOffset } from '../lib/article-format';
+import {
+  INITIAL_ARTICLE_FILTERS,
+  articleListQuery,
+  articleListSearch,
+  pageOffset,
+  readArticleListView,
+  shownCategory,
+} from '../lib/article-format';
 
 describe('article texts (spec sections 2, 5, 7, 9)', () => {
   it.each([
@@ -50,5 +57,44 @@ describe('article texts (spec sections 2, 5, 7, 9)', () => {
       filterEndTime: '2026-01-31 23:59:59',
       sortOrder: 1,
     });
+  });
+});
+
+describe('a list view in the URL (/news, /knowledge)', () => {
+  const read = (query: string) => readArticleListView(new URLSearchParams(query));
+
+  it('reads the defaults from an empty query: first category, page 1, sort 6, no search or dates', () => {
+    expect(read('')).toEqual({ ...INITIAL_ARTICLE_FILTERS, category: undefined });
+  });
+
+  it('reads and writes every filter, leaving the defaults out', () => {
+    const view = {
+      category: 'policy',
+      page: 3,
+      searchKey: '挖掘机',
+      sortOrder: 1,
+      range: ['2026-01-01', '2026-01-31'] as [string, string],
+    };
+    const query = articleListSearch(view).toString();
+    expect(query).toBe('category=policy&page=3&keyword=%E6%8C%96%E6%8E%98%E6%9C%BA&sort=1&from=2026-01-01&to=2026-01-31');
+    expect(read(query)).toEqual(view);
+    expect(articleListSearch({ ...INITIAL_ARTICLE_FILTERS, category: undefined }).toString()).toBe('');
+  });
+
+  it('falls back to the default of a parameter that makes no sense', () => {
+    expect(read('page=0&sort=99&keyword=%20%20&from=2026-01-01')).toEqual({ ...INITIAL_ARTICLE_FILTERS, category: undefined });
+    expect(read('page=abc&to=2026-13').page).toBe(1);
+    expect(read('page=2.5').page).toBe(1);
+  });
+
+  it('shows the asked category if the channel has it, otherwise the first', () => {
+    const categories = [
+      { id: 1, categoryId: 'news', categoryName: '行业动态', channel: 'news', children: [] },
+      { id: 2, categoryId: 'policy', categoryName: '政策法规', channel: 'news', children: [] },
+    ];
+    expect(shownCategory(categories, 'policy')).toBe('policy');
+    expect(shownCategory(categories, 'nope')).toBe('news');
+    expect(shownCategory(categories, undefined)).toBe('news');
+    expect(shownCategory(undefined, 'policy')).toBeUndefined();
   });
 });

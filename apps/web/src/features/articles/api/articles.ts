@@ -1,40 +1,64 @@
 import type { ArticleDetail, ArticleListItem, ArticleQuery, CategoryNode, PageResult } from '@portal/shared';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { type QueryClient, keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { ApiClient } from '@/lib/api-client';
+import { apiOf } from '@/lib/query-client';
+import { queryKeys } from '@/lib/query-keys';
+import { articleListQuery, readArticleListView, shownCategory } from '../lib/article-format';
 
 export type Channel = 'news' | 'knowledge';
 
-export async function getCategories(channel: Channel): Promise<CategoryNode[]> {
-  return (await api().get<CategoryNode>('/open-api/cms/v1/category/tree', { params: { channel } })).data;
+export async function getCategories(api: ApiClient, channel: Channel): Promise<CategoryNode[]> {
+  return (await api.get<CategoryNode>('/open-api/cms/v1/category/tree', { params: { channel } })).data;
 }
 
 export const getCategoriesQueryOptions = (channel: Channel) =>
-  queryOptions({ queryKey: ['categories', channel], queryFn: () => getCategories(channel), staleTime: 5 * 60_000 });
+  queryOptions({
+    queryKey: queryKeys.categories.tree(channel),
+    queryFn: ({ client }) => getCategories(apiOf(client), channel),
+    staleTime: 5 * 60_000,
+  });
 
 export function useCategories(channel: Channel) {
   return useQuery(getCategoriesQueryOptions(channel));
 }
 
 /** Spec section 7: `data[0].rows` and `data[0].total`. Empty filters are not sent. */
-export async function getPublishedArticles(query: ArticleQuery): Promise<PageResult<ArticleListItem>> {
+export async function getPublishedArticles(api: ApiClient, query: ArticleQuery): Promise<PageResult<ArticleListItem>> {
   const params = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
-  const res = await api().get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', { params });
+  const res = await api.get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', { params });
   return res.data[0] ?? { rows: [], total: 0 };
 }
 
 export const getPublishedArticlesQueryOptions = (query: ArticleQuery) =>
-  queryOptions({ queryKey: ['published-articles', query], queryFn: () => getPublishedArticles(query), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: queryKeys.articles.published(query),
+    queryFn: ({ client }) => getPublishedArticles(apiOf(client), query),
+    placeholderData: keepPreviousData,
+  });
 
 export function usePublishedArticles(query: ArticleQuery, enabled = true) {
   return useQuery({ ...getPublishedArticlesQueryOptions(query), enabled });
 }
 
-export async function getArticleDetail(id: string): Promise<ArticleDetail> {
-  const article = (await api().get<ArticleDetail>(`/open-api/cms/v1/article/${encodeURIComponent(id)}/detail`)).data[0];
+/** The data of /news or /knowledge for a URL (their route loader): the categories, then the view's page of articles. */
+export async function loadArticleList(queryClient: QueryClient, channel: Channel, search: URLSearchParams): Promise<void> {
+  const categories = await queryClient.ensureQueryData(getCategoriesQueryOptions(channel));
+  const view = readArticleListView(search);
+  const category = shownCategory(categories, view.category);
+  if (category !== undefined) await queryClient.ensureQueryData(getPublishedArticlesQueryOptions(articleListQuery(view, category)));
+}
+
+export async function getArticleDetail(api: ApiClient, id: string): Promise<ArticleDetail> {
+  const article = (await api.get<ArticleDetail>(`/open-api/cms/v1/article/${encodeURIComponent(id)}/detail`)).data[0];
   if (!article) throw new Error('文章不存在');
   return article;
 }
 
 export function useArticleDetail(id: string) {
-  return useQuery({ queryKey: ['article', id], queryFn: () => getArticleDetail(id), enabled: id !== '', staleTime: 0 });
+  return useQuery({
+    queryKey: queryKeys.articles.detail(id),
+    queryFn: ({ client }) => getArticleDetail(apiOf(client), id),
+    enabled: id !== '',
+    staleTime: 0,
+  });
 }

@@ -1,13 +1,21 @@
-import { ARTICLE_SORT_ORDERS } from '@portal/shared';
+import { ARTICLE_SORT_ORDERS, DEFAULT_ARTICLE_SORT_ORDER } from '@portal/shared';
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Empty, Input, Pagination, Select, Skeleton, Tabs } from 'antd';
-import type { Dayjs } from 'dayjs';
+import dayjs from 'dayjs';
 import '@/lib/dayjs';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { PAGINATION_LABEL, pageItemRender } from '@/components/pagination';
 import { paths } from '@/config/paths';
 import { type Channel, useCategories, usePublishedArticles } from '../api/articles';
-import { ARTICLE_PAGE_SIZE, INITIAL_ARTICLE_FILTERS, articleListQuery } from '../lib/article-format';
+import {
+  ARTICLE_PAGE_SIZE,
+  type ArticleListView,
+  articleListQuery,
+  articleListSearch,
+  readArticleListView,
+  shownCategory,
+} from '../lib/article-format';
 import { ArticleCard } from './article-card';
 import './articles.css';
 
@@ -26,34 +34,24 @@ const CHANNELS: Record<Channel, { title: string; intro: string; placeholder: str
   },
 };
 
-interface Filters {
-  searchKey: string;
-  range: [Dayjs, Dayjs] | null;
-  sortOrder: number;
-  page: number;
-}
-
-const INITIAL: Filters = { ...INITIAL_ARTICLE_FILTERS, range: null };
-
-/** /news and /knowledge (spec sections 2, 4, 5, 9): category tabs, search, date range, sort, reset, paging. */
+/**
+ * /news and /knowledge (spec sections 2, 4, 5, 9): category tabs, search, date range, sort, reset, paging.
+ * The view (category and filters) is the URL's query (`ARTICLE_LIST_SEARCH_PARAMS`), read by the
+ * route loader too.
+ */
 export function ArticleListPage({ channel }: { channel: Channel }) {
   const config = CHANNELS[channel];
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view = readArticleListView(searchParams);
   const categories = useCategories(channel);
-  const [category, setCategory] = useState<string | undefined>();
-  const [typed, setTyped] = useState('');
-  const [filters, setFilters] = useState<Filters>(INITIAL);
-  // The first category is the default (spec section 3).
-  const activeCategory = category ?? categories.data?.[0]?.categoryId;
+  const [typed, setTyped] = useState(view.searchKey);
+  const activeCategory = shownCategory(categories.data, view.category);
 
-  const articles = usePublishedArticles(
-    articleListQuery(
-      { ...filters, range: filters.range ? [filters.range[0].format('YYYY-MM-DD'), filters.range[1].format('YYYY-MM-DD')] : null },
-      activeCategory,
-    ),
-    activeCategory !== undefined,
-  );
-  // Any change of category, sort, date or reset goes back to page 1 (spec section 4).
-  const update = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch, page: patch.page ?? 1 }));
+  const articles = usePublishedArticles(articleListQuery(view, activeCategory), activeCategory !== undefined);
+  // Any change of category, sort, date or reset goes back to page 1 (spec section 4). The view
+  // replaces the history entry: filtering is not a navigation the back button should replay.
+  const update = (patch: Partial<ArticleListView>) =>
+    setSearchParams(articleListSearch({ ...view, ...patch, page: patch.page ?? 1 }), { replace: true });
   const total = articles.data?.total ?? 0;
 
   return (
@@ -68,10 +66,7 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
         <Tabs
           className="article-list__tabs"
           activeKey={activeCategory}
-          onChange={(key) => {
-            setCategory(key);
-            update({});
-          }}
+          onChange={(category) => update({ category })}
           items={(categories.data ?? []).map((c) => ({ key: c.categoryId, label: c.categoryName }))}
         />
         <div className="article-list__filters">
@@ -88,14 +83,16 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
           <DatePicker.RangePicker
             className="article-list__range"
             format="YYYY-MM-DD"
-            value={filters.range}
+            value={view.range ? [dayjs(view.range[0]), dayjs(view.range[1])] : null}
             placeholder={['开始日期', '结束日期']}
-            onChange={(value) => update({ range: value && value[0] && value[1] ? [value[0], value[1]] : null })}
+            onChange={(value) =>
+              update({ range: value && value[0] && value[1] ? [value[0].format('YYYY-MM-DD'), value[1].format('YYYY-MM-DD')] : null })
+            }
           />
           <Select
             className="article-list__sort"
             aria-label="排序方式"
-            value={filters.sortOrder}
+            value={view.sortOrder}
             onChange={(sortOrder) => update({ sortOrder })}
             options={ARTICLE_SORT_ORDERS.map((o) => ({ value: o.value, label: o.label }))}
           />
@@ -103,7 +100,7 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
             icon={<ReloadOutlined />}
             onClick={() => {
               setTyped('');
-              setFilters(INITIAL);
+              update({ searchKey: '', range: null, sortOrder: DEFAULT_ARTICLE_SORT_ORDER });
             }}
           >
             重置
@@ -126,12 +123,12 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
         {total > 0 && (
           <nav className="article-list__pagination" aria-label={PAGINATION_LABEL}>
             <Pagination
-              current={filters.page}
+              current={view.page}
               pageSize={ARTICLE_PAGE_SIZE}
               total={total}
               showSizeChanger={false}
               showTotal={(n) => `共 ${n} 条`}
-              itemRender={pageItemRender(filters.page)}
+              itemRender={pageItemRender(view.page)}
               onChange={(page) => {
                 update({ page });
                 window.scrollTo({ top: 0, behavior: 'smooth' });

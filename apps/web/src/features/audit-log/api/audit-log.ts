@@ -1,6 +1,7 @@
 import type { AuditLogRow, PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 import { saveBlob } from '@/lib/download';
 import type { AuditFilterParams, AuditListQuery } from '../lib/audit-filters';
 
@@ -15,7 +16,7 @@ export async function getAuditActions(): Promise<AuditAction[]> {
 }
 
 export const getAuditActionsQueryOptions = () =>
-  queryOptions({ queryKey: ['audit-log', 'actions'], queryFn: getAuditActions, staleTime: Infinity });
+  queryOptions({ queryKey: queryKeys.auditLog.actions, queryFn: getAuditActions, staleTime: Infinity });
 
 export function useAuditActions() {
   return useQuery(getAuditActionsQueryOptions());
@@ -28,7 +29,7 @@ export async function getAuditLog(query: AuditListQuery): Promise<PageResult<Aud
 
 export const getAuditLogQueryOptions = (query: AuditListQuery) =>
   queryOptions({
-    queryKey: ['audit-log', 'page', query],
+    queryKey: queryKeys.auditLog.page(query),
     queryFn: () => getAuditLog(query),
     placeholderData: keepPreviousData,
     staleTime: 0,

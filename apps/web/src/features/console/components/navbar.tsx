@@ -1,7 +1,7 @@
 import { DownOutlined, HomeOutlined, IdcardOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Dropdown } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { getRuntimeConfig } from '@/config/runtime-config';
+import { useRuntimeConfig } from '@/config/runtime-config';
 import { logout } from '@/lib/auth';
 import { useSession } from '@/hooks/use-session';
 import type { ConsoleRoute } from '../console-route';
@@ -19,6 +19,7 @@ const ChangePasswordDialog = lazy(() => import('@/components/change-password-dia
  */
 export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
   const { sidebar, device, toggleSidebar } = useAppStore();
+  const config = useRuntimeConfig();
   const session = useSession();
   const name = session?.name ?? '';
   const enterpriseName = session?.enterpriseName ?? '';
@@ -36,7 +37,7 @@ export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
           </span>
         )}
         {device !== 'mobile' && <FullscreenButton />}
-        <a className="console-navbar__icon" href={getRuntimeConfig().homeUrl} aria-label="门户首页" title="门户首页">
+        <a className="console-navbar__icon" href={config.homeUrl} aria-label="门户首页" title="门户首页">
           <HomeOutlined />
         </a>
         <button type="button" className="console-navbar__icon" aria-label="退出登录" title="退出登录" onClick={logout}>

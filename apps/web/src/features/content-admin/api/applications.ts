@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { contentAdminKeys } from './keys';
+import { queryKeys } from '@/lib/query-keys';
 
 export type ApplicationStatus = 'published' | 'offline';
 
@@ -44,7 +44,7 @@ export async function getAdminApplications(): Promise<AdminApplication[]> {
 }
 
 export const getAdminApplicationsQueryOptions = () =>
-  queryOptions({ queryKey: contentAdminKeys.applications, queryFn: getAdminApplications, staleTime: 10_000 });
+  queryOptions({ queryKey: queryKeys.applications.admin, queryFn: getAdminApplications, staleTime: 10_000 });
 
 export function useAdminApplications() {
   return useQuery(getAdminApplicationsQueryOptions());
@@ -58,17 +58,12 @@ export const updateApplication = async ({ uuid, input }: { uuid: string; input: 
 export const deleteApplication = async (uuid: string) => (await api().delete<unknown>(`${BASE}/${encodeURIComponent(uuid)}`)).msg;
 export const reorderApplications = async (uuids: string[]) => (await api().put<AdminApplication>(`${BASE}/order`, { uuids })).msg;
 
-/** An application write: the console list and the public recommended list reload afterwards. */
+/** An application write: every view of the applications reloads (the console list, /product, the home carousel). */
 function useApplicationMutation<T>(write: (input: T) => Promise<string>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: contentAdminKeys.applications }),
-        queryClient.invalidateQueries({ queryKey: ['recommend-apps'] }),
-      ]);
-    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.applications.all }),
   });
 }
 
@@ -82,16 +77,11 @@ export function useReorderApplications() {
   return useMutation({
     mutationFn: reorderApplications,
     onMutate: async (uuids) => {
-      await queryClient.cancelQueries({ queryKey: contentAdminKeys.applications });
-      queryClient.setQueryData<AdminApplication[]>(contentAdminKeys.applications, (apps) =>
+      await queryClient.cancelQueries({ queryKey: queryKeys.applications.admin });
+      queryClient.setQueryData<AdminApplication[]>(queryKeys.applications.admin, (apps) =>
         apps ? uuids.map((u) => apps.find((a) => a.applicationUuid === u)).filter((a): a is AdminApplication => Boolean(a)) : apps,
       );
     },
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: contentAdminKeys.applications }),
-        queryClient.invalidateQueries({ queryKey: ['recommend-apps'] }),
-      ]);
-    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.applications.all }),
   });
 }

@@ -1,7 +1,7 @@
 import type { PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { contentAdminKeys } from './keys';
+import { queryKeys } from '@/lib/query-keys';
 
 export type ArticleStatus = 'draft' | 'published' | 'offline';
 
@@ -57,7 +57,7 @@ export async function getAdminArticles(query: AdminArticleQuery): Promise<PageRe
 
 export const getAdminArticlesQueryOptions = (query: AdminArticleQuery) =>
   queryOptions({
-    queryKey: [...contentAdminKeys.articles, query],
+    queryKey: queryKeys.articles.adminList(query),
     queryFn: () => getAdminArticles(query),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
@@ -74,7 +74,7 @@ export async function getAdminArticle(uuid: string): Promise<AdminArticle> {
 }
 
 export const getAdminArticleQueryOptions = (uuid: string) =>
-  queryOptions({ queryKey: contentAdminKeys.article(uuid), queryFn: () => getAdminArticle(uuid), staleTime: 0 });
+  queryOptions({ queryKey: queryKeys.articles.adminDetail(uuid), queryFn: () => getAdminArticle(uuid), staleTime: 0 });
 
 export function useAdminArticle(uuid: string | undefined) {
   return useQuery({ ...getAdminArticleQueryOptions(uuid ?? ''), enabled: Boolean(uuid) });
@@ -101,21 +101,16 @@ export const unpublishArticle = async (uuid: string) =>
 export const deleteArticle = async (uuid: string) =>
   (await api().delete<unknown>(`/web-api/cms/v1/article/${encodeURIComponent(uuid)}`)).msg;
 
-/** An article write: the lists, the article and the categories' article counts reload afterwards. */
+/** An article write: every view of the articles (console and public) and the categories' article counts reload afterwards. */
 function useArticleMutation<T, R>(write: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: contentAdminKeys.articles }),
-        queryClient.invalidateQueries({ queryKey: ['content-admin', 'article'] }),
-        queryClient.invalidateQueries({ queryKey: contentAdminKeys.categories }),
-        // The public lists in this tab show a published or withdrawn article at their next view.
-        queryClient.invalidateQueries({ queryKey: ['published-articles'] }),
-        queryClient.invalidateQueries({ queryKey: ['home-news'] }),
-      ]);
-    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.articles.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.categories.admin }),
+      ]),
   });
 }
 

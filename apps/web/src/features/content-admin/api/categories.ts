@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { contentAdminKeys } from './keys';
+import { queryKeys } from '@/lib/query-keys';
 
 export type Channel = 'news' | 'knowledge';
 
@@ -28,7 +28,7 @@ export async function getAdminCategories(): Promise<AdminCategory[]> {
 }
 
 export const getAdminCategoriesQueryOptions = () =>
-  queryOptions({ queryKey: contentAdminKeys.categories, queryFn: getAdminCategories, staleTime: 30_000 });
+  queryOptions({ queryKey: queryKeys.categories.admin, queryFn: getAdminCategories, staleTime: 30_000 });
 
 export function useAdminCategories() {
   return useQuery(getAdminCategoriesQueryOptions());
@@ -41,12 +41,16 @@ export const updateCategory = async ({ code, name, sort }: { code: string; name:
 export const deleteCategory = async (code: string) =>
   (await api().delete<unknown>(`/web-api/cms/v1/category/${encodeURIComponent(code)}`)).msg;
 
-/** A category write: the list (and the article filters that show categories) reload afterwards. */
+/** A category write: the console list, the public category tabs and the articles (their category names) reload afterwards. */
 function useCategoryMutation<T>(write: (input: T) => Promise<string>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: contentAdminKeys.categories }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.categories.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.articles.all }),
+      ]),
   });
 }
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { contentAdminKeys } from './keys';
+import { queryKeys } from '@/lib/query-keys';
 
 export type HomeBlockKind = 'banner' | 'link' | 'award' | 'kpi';
 
@@ -42,7 +42,7 @@ export async function getAdminHomeBlocks(): Promise<AdminHomeBlock[]> {
 }
 
 export const getAdminHomeBlocksQueryOptions = () =>
-  queryOptions({ queryKey: contentAdminKeys.homeBlocks, queryFn: getAdminHomeBlocks, staleTime: 10_000 });
+  queryOptions({ queryKey: queryKeys.homeBlocks.admin, queryFn: getAdminHomeBlocks, staleTime: 10_000 });
 
 export function useAdminHomeBlocks() {
   return useQuery(getAdminHomeBlocksQueryOptions());
@@ -62,12 +62,7 @@ function useHomeBlockMutation<T>(write: (input: T) => Promise<string>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: contentAdminKeys.homeBlocks }),
-        queryClient.invalidateQueries({ queryKey: ['home-blocks'] }),
-      ]);
-    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.homeBlocks.all }),
   });
 }
 
@@ -81,18 +76,13 @@ export function useReorderHomeBlocks() {
   return useMutation({
     mutationFn: reorderHomeBlocks,
     onMutate: async ({ kind, ids }) => {
-      await queryClient.cancelQueries({ queryKey: contentAdminKeys.homeBlocks });
-      queryClient.setQueryData<AdminHomeBlock[]>(contentAdminKeys.homeBlocks, (blocks) => {
+      await queryClient.cancelQueries({ queryKey: queryKeys.homeBlocks.admin });
+      queryClient.setQueryData<AdminHomeBlock[]>(queryKeys.homeBlocks.admin, (blocks) => {
         if (!blocks) return blocks;
         const position = new Map(ids.map((id, i) => [id, i + 1]));
         return blocks.map((b) => (b.kind === kind ? { ...b, sort: position.get(b.id) ?? b.sort } : b));
       });
     },
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: contentAdminKeys.homeBlocks }),
-        queryClient.invalidateQueries({ queryKey: ['home-blocks'] }),
-      ]);
-    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.homeBlocks.all }),
   });
 }

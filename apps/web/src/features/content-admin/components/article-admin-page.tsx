@@ -7,7 +7,7 @@ import { confirmAction } from '@/components/confirm-action';
 import { FilterButtons } from '@/components/filter-buttons';
 import { ConsolePage } from '@/components/console-page';
 import { Permission } from '@/components/permission';
-import { fileUrl } from '@/config/runtime-config';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import '@/lib/dayjs';
 import { chinaTimeText } from '@/lib/time';
 import type { PickedRange } from '@/lib/date-range';
@@ -41,6 +41,7 @@ interface FilterForm {
  * date, paged 20 at a time; create and edit in a drawer, preview, publish, unpublish, delete.
  */
 export function ArticleAdminPage() {
+  const config = useRuntimeConfig();
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
   const [filters, setFilters] = useState<ArticleAdminFilters>(INITIAL_ARTICLE_ADMIN_FILTERS);
   const [editing, setEditing] = useState<'new' | string | null>(null);
@@ -88,7 +89,7 @@ export function ArticleAdminPage() {
       render: (title: string, row) => (
         <div className="content-admin__title-cell">
           {row.thumbnail ? (
-            <img className="content-admin__thumb" src={fileUrl(row.thumbnail)} alt="" loading="lazy" />
+            <img className="content-admin__thumb" src={fileUrl(config, row.thumbnail)} alt="" loading="lazy" />
           ) : (
             <span className="content-admin__thumb content-admin__thumb--empty">无图</span>
           )}

@@ -24,7 +24,7 @@ import { OrderCell } from './order-cell';
 import { rowActionsColumn } from './row-actions-column';
 import { ConsolePage } from '@/components/console-page';
 import { usePermission } from '@/components/permission';
-import { fileUrl } from '@/config/runtime-config';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
 import {
   type AdminHomeBlock,
@@ -195,6 +195,7 @@ function KindTable({
   canEdit: boolean;
   onEdit(b: AdminHomeBlock): void;
 }) {
+  const config = useRuntimeConfig();
   const update = useUpdateHomeBlock();
   const remove = useDeleteHomeBlock();
   const reorder = useReorderHomeBlocks();
@@ -238,7 +239,7 @@ function KindTable({
         <div className="content-admin__title-cell">
           <img
             className={`content-admin__thumb content-admin__thumb--${kind === 'banner' ? 'banner' : 'square'}`}
-            src={fileUrl(row.icon)}
+            src={fileUrl(config, row.icon)}
             alt=""
             loading="lazy"
           />

@@ -1,7 +1,7 @@
 import { DeleteOutlined, LoadingOutlined, PlusOutlined, SwapOutlined } from '@ant-design/icons';
 import { Button, Upload } from 'antd';
 import { useState } from 'react';
-import { fileUrl } from '@/config/runtime-config';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
 import { IMAGE_ACCEPT, imageFileProblem, uploadImage } from '../api/upload-image';
 import './image-upload.css';
@@ -26,6 +26,7 @@ export interface ImageUploadProps {
  * Type and size are checked before sending with the server's own words.
  */
 export function ImageUpload({ value, onChange, hint, shape = 'square', id, ...aria }: ImageUploadProps) {
+  const config = useRuntimeConfig();
   const [uploading, setUploading] = useState(false);
   return (
     <div className={`image-upload image-upload--${shape}`}>
@@ -62,7 +63,7 @@ export function ImageUpload({ value, onChange, hint, shape = 'square', id, ...ar
         >
           {value ? (
             <>
-              <img src={fileUrl(value)} alt="" className="image-upload__img" />
+              <img src={fileUrl(config, value)} alt="" className="image-upload__img" />
               <span className="image-upload__mask">{uploading ? <LoadingOutlined /> : <SwapOutlined />} 更换</span>
             </>
           ) : (

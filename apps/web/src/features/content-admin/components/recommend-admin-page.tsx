@@ -24,7 +24,7 @@ import { OrderCell } from './order-cell';
 import { rowActionsColumn } from './row-actions-column';
 import { ConsolePage } from '@/components/console-page';
 import { usePermission } from '@/components/permission';
-import { fileUrl } from '@/config/runtime-config';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
 import {
   type AdminApplication,
@@ -218,6 +218,7 @@ function ApplicationDialog({
  * delete once withdrawn.
  */
 export function RecommendAdminPage() {
+  const config = useRuntimeConfig();
   const apps = useAdminApplications();
   const update = useUpdateApplication();
   const remove = useDeleteApplication();
@@ -275,7 +276,7 @@ export function RecommendAdminPage() {
       dataIndex: 'name',
       render: (name: string, row) => (
         <div className="content-admin__title-cell">
-          <img className="content-admin__thumb" src={fileUrl(row.imagePath)} alt="" loading="lazy" />
+          <img className="content-admin__thumb" src={fileUrl(config, row.imagePath)} alt="" loading="lazy" />
           <div className="content-admin__title-text">
             <Space size={4}>
               <Typography.Text strong>{name}</Typography.Text>

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 
 export interface DayCount {
   /** China date `yyyy-MM-dd`. */
@@ -29,7 +30,7 @@ export async function getDashboard(): Promise<Dashboard> {
 }
 
 export const getDashboardQueryOptions = () =>
-  queryOptions({ queryKey: ['dashboard'], queryFn: getDashboard, staleTime: 30_000, refetchInterval: 5 * 60_000 });
+  queryOptions({ queryKey: queryKeys.dashboard, queryFn: getDashboard, staleTime: 30_000, refetchInterval: 5 * 60_000 });
 
 export function useDashboard() {
   return useQuery(getDashboardQueryOptions());

@@ -2,7 +2,7 @@ import { BankOutlined, EyeOutlined, FileDoneOutlined, LoginOutlined, ReloadOutli
 import { Button, Card, Col, Empty, Progress, Result, Row, Skeleton, Typography } from 'antd';
 import { type ReactNode, useMemo } from 'react';
 import { ConsolePage } from '@/components/console-page';
-import { portalUrl } from '@/config/runtime-config';
+import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { useSession } from '@/hooks/use-session';
 import { type Dashboard, useDashboard } from '../api/get-dashboard';
 import { dailyChartOption, seriesTotal } from '../lib/dashboard-charts';
@@ -45,6 +45,7 @@ function KpiTiles({ kpis }: { kpis: Dashboard['kpis'] | undefined }) {
 }
 
 function TopArticles({ rows }: { rows: Dashboard['mostViewed'] }) {
+  const config = useRuntimeConfig();
   if (rows.length === 0) return <Empty description="暂无数据" image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   const max = Math.max(...rows.map((r) => r.viewCount), 1);
   return (
@@ -53,7 +54,12 @@ function TopArticles({ rows }: { rows: Dashboard['mostViewed'] }) {
         <li key={r.uuid} className="dashboard__top-item">
           <span className={`dashboard__rank${i < 3 ? ' is-top' : ''}`}>{i + 1}</span>
           <div className="dashboard__top-main">
-            <a href={portalUrl(`/news/detail?id=${encodeURIComponent(r.uuid)}`)} target="_blank" rel="noopener noreferrer" title={r.title}>
+            <a
+              href={portalUrl(config, `/news/detail?id=${encodeURIComponent(r.uuid)}`)}
+              target="_blank"
+              rel="noopener noreferrer"
+              title={r.title}
+            >
               {r.title}
             </a>
             <Progress percent={Math.round((r.viewCount / max) * 100)} showInfo={false} size="small" strokeColor="#1456d9" />

@@ -1,6 +1,7 @@
 import type { ArticleListItem, HomeBlocks, PageResult, RecommendItem } from '@portal/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiOf } from '@/lib/query-client';
+import { queryKeys } from '@/lib/query-keys';
 
 /** Spec section 9: the home list asks for 4 and shows 3. */
 export const HOME_NEWS_LIMIT = 4;
@@ -10,9 +11,9 @@ export const RECOMMEND_MAX = 6;
 
 export const getHomeBlocksQueryOptions = () =>
   queryOptions({
-    queryKey: ['home-blocks'],
-    queryFn: async (): Promise<HomeBlocks> => {
-      const blocks = (await api().get<HomeBlocks>('/web-api/portal/v1/home')).data[0];
+    queryKey: queryKeys.homeBlocks.published,
+    queryFn: async ({ client }): Promise<HomeBlocks> => {
+      const blocks = (await apiOf(client).get<HomeBlocks>('/web-api/portal/v1/home')).data[0];
       return blocks ?? { banners: [], links: [], awards: [], kpis: [] };
     },
   });
@@ -21,9 +22,9 @@ export const useHomeBlocks = () => useQuery(getHomeBlocksQueryOptions());
 
 export const getLatestNewsQueryOptions = () =>
   queryOptions({
-    queryKey: ['home-news'],
-    queryFn: async (): Promise<ArticleListItem[]> => {
-      const res = await api().get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', {
+    queryKey: queryKeys.articles.latestNews,
+    queryFn: async ({ client }): Promise<ArticleListItem[]> => {
+      const res = await apiOf(client).get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', {
         params: { offset: 0, limit: HOME_NEWS_LIMIT, filterCategoryId: 'news', sortOrder: 6 },
       });
       return (res.data[0]?.rows ?? []).slice(0, HOME_NEWS_SHOWN);
@@ -34,9 +35,18 @@ export const useLatestNews = () => useQuery(getLatestNewsQueryOptions());
 
 export const getRecommendedAppsQueryOptions = () =>
   queryOptions({
-    queryKey: ['recommend-apps'],
-    queryFn: async (): Promise<RecommendItem[]> =>
-      (await api().get<RecommendItem>('/web-api/iip-operate/recommendCenter/list')).data.slice(0, RECOMMEND_MAX),
+    queryKey: queryKeys.applications.recommended,
+    queryFn: async ({ client }): Promise<RecommendItem[]> =>
+      (await apiOf(client).get<RecommendItem>('/web-api/iip-operate/recommendCenter/list')).data.slice(0, RECOMMEND_MAX),
   });
 
 export const useRecommendedApps = () => useQuery(getRecommendedAppsQueryOptions());
+
+/** The home page's data (its route loader): banners and blocks, the latest news, the recommended applications. */
+export async function loadHome(queryClient: QueryClient): Promise<void> {
+  await Promise.allSettled([
+    queryClient.ensureQueryData(getHomeBlocksQueryOptions()),
+    queryClient.ensureQueryData(getLatestNewsQueryOptions()),
+    queryClient.ensureQueryData(getRecommendedAppsQueryOptions()),
+  ]);
+}

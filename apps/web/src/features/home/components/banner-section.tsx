@@ -2,7 +2,7 @@ import type { HomeBlocks, KpiTile, LinkBlock } from '@portal/shared';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import '@/components/layouts/portal-button.css';
-import { fileUrl } from '@/config/runtime-config';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 
 /** Each banner shows 5 s, then the next (the last is followed by the first). */
 export const BANNER_AUTOPLAY_MS = 5000;
@@ -37,6 +37,7 @@ export function BlockLink({ block, className, children }: { block: LinkBlock; cl
  * pauses it. Its height is fixed, so the page does not move while the banners load.
  */
 export function BannerCarousel({ banners }: { banners: LinkBlock[] }) {
+  const config = useRuntimeConfig();
   const [active, setActive] = useState(0);
   const [paused, setPaused] = useState(false);
   const count = banners.length;
@@ -66,7 +67,7 @@ export function BannerCarousel({ banners }: { banners: LinkBlock[] }) {
           <div
             key={b.title}
             className={`home-banner__slide${shown ? ' is-active' : ''}`}
-            style={{ backgroundImage: `url("${fileUrl(b.icon)}")` }}
+            style={{ backgroundImage: `url("${fileUrl(config, b.icon)}")` }}
             role="group"
             aria-roledescription="slide"
             aria-label={`${i + 1} / ${count}`}
@@ -102,13 +103,14 @@ export function BannerCarousel({ banners }: { banners: LinkBlock[] }) {
 }
 
 function KpiTiles({ kpis }: { kpis: KpiTile[] | undefined }) {
+  const config = useRuntimeConfig();
   if (kpis?.length === 0) return null;
   return (
     <div className="home-kpis">
       {kpis
         ? kpis.map((k) => (
             <div className="home-kpi" key={k.name}>
-              <img src={fileUrl(k.image)} alt="" width={40} height={40} />
+              <img src={fileUrl(config, k.image)} alt="" width={40} height={40} />
               <div>
                 <strong>
                   {k.kpi}

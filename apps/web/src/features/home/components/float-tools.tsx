@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
-import { portalUrl } from '@/config/runtime-config';
+import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { throttle } from '@/lib/throttle';
 import { HomeIcon } from './home-icon';
 
@@ -14,6 +14,7 @@ const QR_SIZE = 120;
  * Its bubbles open on hover and on keyboard focus (CSS); the QR code's code loads on the first one.
  */
 export function FloatTools({ appDownloadUrl, phone }: { appDownloadUrl: string; phone: string }) {
+  const config = useRuntimeConfig();
   const [visible, setVisible] = useState(false);
   const [wantsQr, setWantsQr] = useState(false);
   useEffect(() => {
@@ -36,7 +37,7 @@ export function FloatTools({ appDownloadUrl, phone }: { appDownloadUrl: string; 
         </button>
         <div className="float-tools__bubble" id="float-tools-app" role="tooltip">
           <div className="float-tools__qr">
-            <LazyQrCode value={portalUrl(appDownloadUrl)} size={QR_SIZE} load={wantsQr} label="下载 App 的二维码" />
+            <LazyQrCode value={portalUrl(config, appDownloadUrl)} size={QR_SIZE} load={wantsQr} label="下载 App 的二维码" />
             <span>扫码下载 App</span>
           </div>
         </div>

@@ -1,7 +1,7 @@
 import { RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { fileUrl } from '@/config/runtime-config';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { FallbackImage } from '@/components/fallback-image';
 import { useLatestNews } from '../api/home';
 
@@ -50,6 +50,7 @@ export function HomeEmpty() {
 /** The first 3 published news, the first highlighted (spec section 2). */
 export function NewsSection() {
   const { data: news } = useLatestNews();
+  const config = useRuntimeConfig();
   const [lead, ...rest] = news ?? [];
   return (
     <section className="home-section" aria-label="新闻资讯">
@@ -62,7 +63,7 @@ export function NewsSection() {
         ) : (
           <div className="home-news">
             <a className="home-news__lead" href={paths.newsDetail.getHref(lead.uuid)} target="_blank" rel="noopener noreferrer">
-              {lead.thumbnail && <FallbackImage className="home-news__lead-img" src={fileUrl(lead.thumbnail)} alt={lead.title} />}
+              {lead.thumbnail && <FallbackImage className="home-news__lead-img" src={fileUrl(config, lead.thumbnail)} alt={lead.title} />}
               <div className="home-news__lead-text">
                 <DateBadge publishTime={lead.publishTime} />
                 <div>

@@ -1,5 +1,6 @@
 import type { HomeBlocks } from '@portal/shared';
-import { getRuntimeConfig, fileUrl } from '@/config/runtime-config';
+import type { RuntimeConfig } from '@portal/shared';
+import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { BlockLink } from './banner-section';
 import { HomeIcon, type HomeIconName } from './home-icon';
 import { SectionHeading } from './news-section';
@@ -24,8 +25,8 @@ export const DEV_TOOLS = [
   { id: '06', icon: 'experiment', title: '工业机理模型', text: '沉淀行业知识的故障诊断与工艺优化模型' },
 ] as const satisfies readonly { id: string; icon: HomeIconName; title: string; text: string }[];
 
-export function devToolUrl(id: string): string {
-  return `${getRuntimeConfig().openServiceUrl}?toolId=${id}`;
+export function devToolUrl(config: RuntimeConfig, id: string): string {
+  return `${config.openServiceUrl}?toolId=${id}`;
 }
 
 const REGIONS: { name: string; x: number; y: number; devices: string; anchor?: 'end' }[] = [
@@ -95,6 +96,7 @@ function placeholderCards(className: string, iconSize: number) {
 
 /** 荣誉资质 and 供需互助, from the editable home blocks. */
 export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undefined }) {
+  const config = useRuntimeConfig();
   return (
     <>
       <section className="home-section" aria-label="荣誉资质">
@@ -104,7 +106,7 @@ export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undef
             {blocks
               ? blocks.awards.map((a) => (
                   <div className="home-award" key={a.title}>
-                    <img src={fileUrl(a.icon)} alt="" width={48} height={48} />
+                    <img src={fileUrl(config, a.icon)} alt="" width={48} height={48} />
                     <strong>{a.title}</strong>
                     <span>{a.subtitle}</span>
                   </div>
@@ -120,7 +122,7 @@ export function AwardsAndSupplySections({ blocks }: { blocks: HomeBlocks | undef
             {blocks
               ? blocks.links.map((l) => (
                   <BlockLink key={l.title} block={l} className="home-supply__card">
-                    <img src={fileUrl(l.icon)} alt="" width={44} height={44} />
+                    <img src={fileUrl(config, l.icon)} alt="" width={44} height={44} />
                     <strong>{l.title}</strong>
                     <span>{l.subtitle}</span>
                   </BlockLink>
@@ -197,13 +199,14 @@ export function AdvantagesSection() {
 }
 
 export function DevToolsSection() {
+  const config = useRuntimeConfig();
   return (
     <section className="home-section" aria-label="开发者工具">
       <div className="home-container">
         <SectionHeading title="开发者工具" subtitle="开放服务中心为开发者提供全栈工具链" />
         <div className="home-tools">
           {DEV_TOOLS.map((t) => (
-            <a className="home-tool" key={t.id} id={`tool-${t.id}`} href={devToolUrl(t.id)}>
+            <a className="home-tool" key={t.id} id={`tool-${t.id}`} href={devToolUrl(config, t.id)}>
               <span className="home-tool__no">{t.id}</span>
               <span className="home-tool__icon">
                 <HomeIcon name={t.icon} />

@@ -1,7 +1,7 @@
 import type { EnterpriseOption, IdentifierPrefix, IdentifierPrefixInput, IdentifierPrefixUpdate } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { identifierAdminKeys } from './keys';
+import { queryKeys } from '@/lib/query-keys';
 
 const BASE = '/web-api/identity/v1/prefix';
 
@@ -11,7 +11,7 @@ export async function getPrefixes(): Promise<IdentifierPrefix[]> {
 }
 
 export const getPrefixesQueryOptions = () =>
-  queryOptions({ queryKey: identifierAdminKeys.prefixes, queryFn: getPrefixes, staleTime: 10_000 });
+  queryOptions({ queryKey: queryKeys.identifiers.prefixes, queryFn: getPrefixes, staleTime: 10_000 });
 
 export function usePrefixes() {
   return useQuery(getPrefixesQueryOptions());
@@ -23,7 +23,7 @@ export async function getEnterprises(): Promise<EnterpriseOption[]> {
 }
 
 export const getEnterprisesQueryOptions = () =>
-  queryOptions({ queryKey: identifierAdminKeys.enterprises, queryFn: getEnterprises, staleTime: 60_000 });
+  queryOptions({ queryKey: queryKeys.identifiers.enterprises, queryFn: getEnterprises, staleTime: 60_000 });
 
 export function useEnterprises(enabled: boolean) {
   return useQuery({ ...getEnterprisesQueryOptions(), enabled });
@@ -40,7 +40,7 @@ function usePrefixMutation<T>(write: (input: T) => Promise<string>) {
   return useMutation({
     mutationFn: write,
     onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: identifierAdminKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.identifiers.all });
     },
   });
 }

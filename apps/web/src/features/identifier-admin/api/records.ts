@@ -1,7 +1,7 @@
 import type { IdentifierRecord, IdentifierRecordInput, IdentifierRecordQuery, IdentifierRecordUpdate, PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { identifierAdminKeys, publicIdentityKey } from './keys';
+import { queryKeys } from '@/lib/query-keys';
 
 const BASE = '/web-api/identity/v1/record';
 
@@ -13,7 +13,7 @@ export async function getRecords(query: IdentifierRecordQuery): Promise<PageResu
 
 export const getRecordsQueryOptions = (query: IdentifierRecordQuery) =>
   queryOptions({
-    queryKey: [...identifierAdminKeys.records, query],
+    queryKey: queryKeys.identifiers.records(query),
     queryFn: () => getRecords(query),
     placeholderData: keepPreviousData,
     staleTime: 0,
@@ -42,13 +42,7 @@ export const deleteRecord = async (id: number) => (await api().delete<unknown>(`
 /** Invalidates what a record write changes: the lists, the counts on prefixes and templates, and /mark's answers in this tab. */
 export function useInvalidateRecords() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: identifierAdminKeys.records }),
-      queryClient.invalidateQueries({ queryKey: identifierAdminKeys.prefixes }),
-      queryClient.invalidateQueries({ queryKey: identifierAdminKeys.templates }),
-      queryClient.invalidateQueries({ queryKey: publicIdentityKey }),
-    ]);
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.identifiers.all });
 }
 
 function useRecordMutation<T, R>(write: (input: T) => Promise<R>) {

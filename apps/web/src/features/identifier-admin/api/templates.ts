@@ -1,7 +1,7 @@
 import type { IdentifierTemplate, IdentifierTemplateInput, IdentifierTemplateUpdate, IdentifierTemplateVersion } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { identifierAdminKeys } from './keys';
+import { queryKeys } from '@/lib/query-keys';
 
 const BASE = '/web-api/identity/v1/template';
 
@@ -11,7 +11,7 @@ export async function getTemplates(): Promise<IdentifierTemplate[]> {
 }
 
 export const getTemplatesQueryOptions = () =>
-  queryOptions({ queryKey: identifierAdminKeys.templates, queryFn: getTemplates, staleTime: 10_000 });
+  queryOptions({ queryKey: queryKeys.identifiers.templates, queryFn: getTemplates, staleTime: 10_000 });
 
 export function useTemplates() {
   return useQuery(getTemplatesQueryOptions());
@@ -24,7 +24,7 @@ export async function getTemplateVersions(id: number): Promise<IdentifierTemplat
 
 export const getTemplateVersionsQueryOptions = (id: number) =>
   // Versions never change once written; a new one arrives with a template write, which invalidates this.
-  queryOptions({ queryKey: identifierAdminKeys.templateVersions(id), queryFn: () => getTemplateVersions(id), staleTime: 60_000 });
+  queryOptions({ queryKey: queryKeys.identifiers.templateVersions(id), queryFn: () => getTemplateVersions(id), staleTime: 60_000 });
 
 export function useTemplateVersions(id: number | undefined) {
   return useQuery({ ...getTemplateVersionsQueryOptions(id ?? 0), enabled: id !== undefined });
@@ -52,7 +52,7 @@ function useTemplateMutation<T, R>(write: (input: T) => Promise<R>) {
   return useMutation({
     mutationFn: write,
     onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: identifierAdminKeys.all });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.identifiers.all });
     },
   });
 }

@@ -2,6 +2,7 @@ import type { IdentityQueryEntry } from '@portal/shared';
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
 import { type MarkResult, toMarkResult } from '../lib/mark-result';
 
 /**
@@ -14,7 +15,7 @@ export async function getIdentity(handle: string): Promise<IdentityQueryEntry[]>
 
 export const getIdentityQueryOptions = (handle: string) =>
   // Every search asks the server again: an identifier's record may have just been written.
-  queryOptions({ queryKey: ['identity', handle], queryFn: () => getIdentity(handle), staleTime: 0, gcTime: 60_000 });
+  queryOptions({ queryKey: queryKeys.identifiers.identity(handle), queryFn: () => getIdentity(handle), staleTime: 0, gcTime: 60_000 });
 
 /**
  * The lookup's state (spec section 4, "Identity result"): none until a search returns, set on the

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
 import { paths } from '@/config/paths';
-import { portalUrl } from '@/config/runtime-config';
+import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
 import type { MarkField } from '../lib/mark-result';
 
 /**
@@ -10,7 +10,7 @@ import type { MarkField } from '../lib/mark-result';
  * can be scanned back to this page.
  */
 export function MarkResultCard({ mark, fields, onClear }: { mark: string; fields: MarkField[]; onClear: () => void }) {
-  const lookupUrl = portalUrl(paths.mark.getHref(mark));
+  const lookupUrl = portalUrl(useRuntimeConfig(), paths.mark.getHref(mark));
   return (
     <section className="mark-result" aria-label="查询结果">
       <header className="mark-result__head">

@@ -1,0 +1,54 @@
+/**
+ * Every query key of the app, grouped by the server resource it reads. A write invalidates its
+ * resource's `all` key, so every view of that resource in the tab reloads: the console's lists and
+ * the public pages alike (editing an application refreshes /product and the home carousel too).
+ */
+export const queryKeys = {
+  siteInfo: ['site-info'] as const,
+  menus: ['menus'] as const,
+  staticPage: (path: string) => ['static-page', path] as const,
+  dashboard: ['dashboard'] as const,
+  auditLog: {
+    actions: ['audit-log', 'actions'] as const,
+    page: (query: object) => ['audit-log', 'page', query] as const,
+  },
+  articles: {
+    all: ['articles'] as const,
+    published: (query: object) => ['articles', 'published', query] as const,
+    /** The home page's news block. */
+    latestNews: ['articles', 'latest-news'] as const,
+    detail: (id: string) => ['articles', 'detail', id] as const,
+    adminList: (query: object) => ['articles', 'admin-list', query] as const,
+    adminDetail: (uuid: string) => ['articles', 'admin-detail', uuid] as const,
+  },
+  categories: {
+    all: ['categories'] as const,
+    tree: (channel: string) => ['categories', 'tree', channel] as const,
+    /** The console's flat list, with article counts. */
+    admin: ['categories', 'admin'] as const,
+  },
+  applications: {
+    all: ['applications'] as const,
+    /** /product. */
+    published: ['applications', 'published'] as const,
+    detail: (uuid: string) => ['applications', 'detail', uuid] as const,
+    /** The home page's carousel. */
+    recommended: ['applications', 'recommended'] as const,
+    admin: ['applications', 'admin'] as const,
+  },
+  homeBlocks: {
+    all: ['home-blocks'] as const,
+    published: ['home-blocks', 'published'] as const,
+    admin: ['home-blocks', 'admin'] as const,
+  },
+  identifiers: {
+    all: ['identifiers'] as const,
+    prefixes: ['identifiers', 'prefixes'] as const,
+    enterprises: ['identifiers', 'enterprises'] as const,
+    templates: ['identifiers', 'templates'] as const,
+    templateVersions: (id: number) => ['identifiers', 'template-versions', id] as const,
+    records: (query: object) => ['identifiers', 'records', query] as const,
+    /** /mark's lookups. */
+    identity: (handle: string) => ['identifiers', 'identity', handle] as const,
+  },
+};
