@@ -63,10 +63,17 @@ const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = new Date();
       const folder = `uploads/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
       const name = `${randomUUID()}.${type.ext}`;
-      await fs.mkdir(path.join(app.config.filesDir, folder), { recursive: true });
-      await fs.writeFile(path.join(app.config.filesDir, folder, name), bytes, { flag: 'wx' });
+      const stored = path.join(app.config.filesDir, folder, name);
       const relative = `/${folder}/${name}`;
-      await auditRequest(db, request, 'file.upload', relative);
+      await fs.mkdir(path.dirname(stored), { recursive: true });
+      await fs.writeFile(stored, bytes, { flag: 'wx' });
+      // The file is kept only once its audit row is committed.
+      try {
+        await db.transaction().execute((trx) => auditRequest(trx, request, 'file.upload', relative));
+      } catch (err) {
+        await fs.rm(stored, { force: true });
+        throw err;
+      }
       const base = app.config.runtime.fileStaticUrl ?? `${app.config.publicUrl ?? `${request.protocol}://${request.host}`}/files`;
       return ok({ path: relative, url: `${base}${relative}` }, '图片已上传');
     },
