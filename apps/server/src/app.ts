@@ -22,6 +22,7 @@ import dashboardRepository from './features/dashboard/dashboard-repository.js';
 import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
+import uploadRepository from './features/files/upload-repository.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
 import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
@@ -125,6 +126,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(articleRepository);
   await app.register(applicationRepository);
   await app.register(homeBlockRepository);
+  await app.register(uploadRepository);
   await app.register(casTickets);
   await app.register(loginGuard);
   await app.register(smsCodes);

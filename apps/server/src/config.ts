@@ -67,6 +67,16 @@ export interface IdentifierConfig {
   upstreamTimeoutMs: number;
   /** Most upstream answers kept in memory (each for its values' ttl). */
   upstreamCacheEntries: number;
+  /** Most memory (bytes, approximated by the answers' JSON length) the kept upstream answers may take. */
+  upstreamCacheBytes: number;
+  /** Largest upstream answer read (bytes): a longer one is cut off and refused. */
+  upstreamMaxBytes: number;
+  /** Most values an upstream answer may carry. */
+  upstreamMaxValues: number;
+  /** Upstream lookups one client IP may cause per minute (answers from this node's cache do not count). */
+  upstreamPerIpPerMinute: number;
+  /** Upstream lookups this instance makes per second, all clients together. */
+  upstreamPerSecond: number;
 }
 
 /** Login, sessions, tokens and SMS codes (README, "Configuration"). */
@@ -109,6 +119,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function positiveIntFrom(value: string | undefined, fallback: number, name: string): number {
+  const n = intFrom(value, fallback, name);
+  if (n < 1) throw new Error(`${name} must be at least 1`);
   return n;
 }
 
@@ -169,8 +185,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const apiDocs = (env.API_DOCS || 'public') as ApiDocs;
   if (!API_DOCS.includes(apiDocs)) throw new Error(`API_DOCS must be one of ${API_DOCS.join(', ')}, got "${env.API_DOCS}"`);
   const port = intFrom(env.PORT, 8070, 'PORT');
-  const upstreamTimeoutMs = intFrom(env.HANDLE_UPSTREAM_TIMEOUT_MS, 3000, 'HANDLE_UPSTREAM_TIMEOUT_MS');
-  if (upstreamTimeoutMs < 1) throw new Error('HANDLE_UPSTREAM_TIMEOUT_MS must be at least 1');
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -212,8 +226,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     identifiers: {
       ttlSeconds: intFrom(env.HANDLE_TTL_SECONDS, 86_400, 'HANDLE_TTL_SECONDS'),
       upstreamUrl,
-      upstreamTimeoutMs,
+      upstreamTimeoutMs: positiveIntFrom(env.HANDLE_UPSTREAM_TIMEOUT_MS, 3000, 'HANDLE_UPSTREAM_TIMEOUT_MS'),
       upstreamCacheEntries: intFrom(env.HANDLE_UPSTREAM_CACHE_ENTRIES, 10_000, 'HANDLE_UPSTREAM_CACHE_ENTRIES'),
+      upstreamCacheBytes: positiveIntFrom(env.HANDLE_UPSTREAM_CACHE_MB, 32, 'HANDLE_UPSTREAM_CACHE_MB') * 1024 * 1024,
+      upstreamMaxBytes: positiveIntFrom(env.HANDLE_UPSTREAM_MAX_KB, 256, 'HANDLE_UPSTREAM_MAX_KB') * 1024,
+      upstreamMaxValues: positiveIntFrom(env.HANDLE_UPSTREAM_MAX_VALUES, 500, 'HANDLE_UPSTREAM_MAX_VALUES'),
+      upstreamPerIpPerMinute: positiveIntFrom(env.HANDLE_UPSTREAM_IP_PER_MINUTE, 60, 'HANDLE_UPSTREAM_IP_PER_MINUTE'),
+      upstreamPerSecond: positiveIntFrom(env.HANDLE_UPSTREAM_PER_SECOND, 20, 'HANDLE_UPSTREAM_PER_SECOND'),
     },
   };
 }

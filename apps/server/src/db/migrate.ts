@@ -6,6 +6,7 @@ import { contentMigration } from './migrations/0002-content.js';
 import { accountsMigration } from './migrations/0003-accounts.js';
 import { identifiersMigration } from './migrations/0004-identifiers.js';
 import { consoleContentMigration } from './migrations/0005-console-content.js';
+import { uploadQuotaMigration } from './migrations/0006-upload-quota.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, PortalMigration> = {
   '0003-accounts': accountsMigration,
   '0004-identifiers': identifiersMigration,
   '0005-console-content': consoleContentMigration,
+  '0006-upload-quota': uploadQuotaMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -116,6 +116,25 @@ export interface EnterpriseTable {
   created_at: string;
 }
 
+/** An uploaded file, counted against its enterprise's quota (UPLOAD_QUOTA_MB). */
+export interface UploadedFileTable {
+  id: Generated<number>;
+  /** The uploader's enterprise; null for an account without one. */
+  enterprise_id: number | null;
+  account_id: number | null;
+  /** The path under /files, e.g. /uploads/2026/05/….png. */
+  path: string;
+  bytes: number;
+  created_at: string;
+}
+
+/** Bytes of each enterprise's uploaded files (0: accounts without an enterprise). */
+export interface UploadUsageTable {
+  enterprise_id: number;
+  /** bigint: only ever raised in SQL, never read (PostgreSQL would answer a string). */
+  bytes: number;
+}
+
 export type AccountStatus = 'active' | 'disabled';
 
 export interface AccountTable {
@@ -286,6 +305,8 @@ export interface Database {
   portal_session: PortalSessionTable;
   sms_code: SmsCodeTable;
   audit_log: AuditLogTable;
+  uploaded_file: UploadedFileTable;
+  upload_usage: UploadUsageTable;
   idf_prefix: IdfPrefixTable;
   idf_template: IdfTemplateTable;
   idf_template_version: IdfTemplateVersionTable;

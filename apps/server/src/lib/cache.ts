@@ -17,6 +17,8 @@ export interface LoadingCacheOptions<V> {
 
 export interface LoadingCache<V> {
   get(key: string): Promise<V | undefined>;
+  /** Whether `get` would answer from memory: a fresh entry, not a load in flight. */
+  has(key: string): boolean;
 }
 
 /**
@@ -40,7 +42,7 @@ export class CacheRegistry {
     const members = this.#groups.get(group) ?? [];
     members.push(cache);
     this.#groups.set(group, members);
-    return { get: (key) => cache.fetch(key) };
+    return { get: (key) => cache.fetch(key), has: (key) => cache.has(key) };
   }
 
   /** Drops every entry of the group's caches on this instance (others see the write within their TTL). */

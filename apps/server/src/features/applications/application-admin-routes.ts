@@ -132,9 +132,11 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const columns = applicationColumns(request.body);
       await refuseDuplicateName(columns.name);
       const uuid = randomUUID();
-      await applications.create(columns, uuid);
+      await db.transaction().execute(async (trx) => {
+        await applications.create(columns, uuid, trx);
+        await auditRequest(trx, request, 'content.application.create', columns.name);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.application.create', columns.name);
       return ok(toAdmin(await byUuid(uuid)), '应用已创建');
     },
   );
@@ -155,9 +157,11 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { uuids } = request.body;
       if (new Set(uuids).size !== uuids.length) throw new BadRequestError('排序列表中有重复的应用');
       // A list made before another write (a new or deleted application) would lose or misplace one.
-      if (!(await applications.reorder(uuids))) throw new ConflictError('应用列表已变化，请刷新后重试');
+      await db.transaction().execute(async (trx) => {
+        if (!(await applications.reorder(uuids, trx))) throw new ConflictError('应用列表已变化，请刷新后重试');
+        await auditRequest(trx, request, 'content.application.reorder', `${uuids.length} 个应用`);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.application.reorder', `${uuids.length} 个应用`);
       return ok((await applications.all()).map(toAdmin), '顺序已保存');
     },
   );
@@ -179,9 +183,11 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await byUuid(request.params.uuid);
       const columns = applicationColumns(request.body);
       await refuseDuplicateName(columns.name, existing.id);
-      await applications.update(existing.id, columns);
+      await db.transaction().execute(async (trx) => {
+        await applications.update(existing.id, columns, trx);
+        await auditRequest(trx, request, 'content.application.update', columns.name);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.application.update', columns.name);
       return ok(toAdmin(await byUuid(existing.uuid)), '应用已保存');
     },
   );
@@ -202,9 +208,11 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await byUuid(request.params.uuid);
       // A listed application may be open in visitors' browsers and linked from the home carousel.
       if (existing.status === 'published') throw new ConflictError('应用已上架，请先下架再删除');
-      await applications.delete(existing.id);
+      await db.transaction().execute(async (trx) => {
+        await applications.delete(existing.id, trx);
+        await auditRequest(trx, request, 'content.application.delete', existing.name);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.application.delete', existing.name);
       return ok([], '应用已删除');
     },
   );

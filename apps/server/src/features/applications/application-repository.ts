@@ -2,6 +2,7 @@ import type { ApplicationDetail, RecommendItem } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AppApplicationTable, Database } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,9 +63,9 @@ export function createApplicationRepository(db: Kysely<Database>) {
       return (await query.executeTakeFirst()) !== undefined;
     },
 
-    /** Adds an application after the last one. */
-    async create(columns: ApplicationColumns, uuid: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    /** Adds an application after the last one. Writes take the caller's transaction as `trx` (with its audit row). */
+    async create(columns: ApplicationColumns, uuid: string, trx = db): Promise<void> {
+      await inTransaction(trx, async (trx) => {
         const last = await trx
           .selectFrom('app_application')
           .select((eb) => eb.fn.max<number | null>('sort').as('sort'))
@@ -77,8 +78,8 @@ export function createApplicationRepository(db: Kysely<Database>) {
     },
 
     /** Orders the applications as `uuids` lists them; false when `uuids` is not exactly every application. */
-    reorder(uuids: string[]): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+    reorder(uuids: string[], trx = db): Promise<boolean> {
+      return inTransaction(trx, async (trx) => {
         const rows = await trx.selectFrom('app_application').select(['id', 'uuid']).execute();
         const ids = new Map(rows.map((r) => [r.uuid, r.id]));
         if (rows.length !== uuids.length || uuids.some((u) => !ids.has(u))) return false;
@@ -93,12 +94,12 @@ export function createApplicationRepository(db: Kysely<Database>) {
       });
     },
 
-    async update(id: number, columns: ApplicationColumns): Promise<void> {
-      await db.updateTable('app_application').set(columns).where('id', '=', id).execute();
+    async update(id: number, columns: ApplicationColumns, trx = db): Promise<void> {
+      await trx.updateTable('app_application').set(columns).where('id', '=', id).execute();
     },
 
-    async delete(id: number): Promise<void> {
-      await db.deleteFrom('app_application').where('id', '=', id).execute();
+    async delete(id: number, trx = db): Promise<void> {
+      await trx.deleteFrom('app_application').where('id', '=', id).execute();
     },
   };
 }

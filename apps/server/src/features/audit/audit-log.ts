@@ -56,39 +56,42 @@ export interface AuditEntry {
   detail?: string;
 }
 
-/** Records who did what, when, from where and how it ended. A failure to record is logged, never thrown. */
+const auditRow = (entry: AuditEntry) => ({
+  account_id: entry.accountId,
+  username: entry.username.slice(0, 64),
+  enterprise_id: entry.enterpriseId,
+  action: entry.action,
+  target: (entry.target ?? '').slice(0, 200),
+  ip: entry.ip.slice(0, 64),
+  outcome: entry.outcome,
+  detail: (entry.detail ?? '').slice(0, 500),
+  created_at: new Date().toISOString(),
+});
+
+/**
+ * Records who did what, when, from where and how it ended. Given a transaction (a console write and
+ * its audit row, committed together), a failure to record throws and the write rolls back; otherwise
+ * it is logged, never thrown.
+ */
 export async function recordAudit(db: Kysely<Database>, log: FastifyBaseLogger, entry: AuditEntry): Promise<void> {
   try {
-    await db
-      .insertInto('audit_log')
-      .values({
-        account_id: entry.accountId,
-        username: entry.username.slice(0, 64),
-        enterprise_id: entry.enterpriseId,
-        action: entry.action,
-        target: (entry.target ?? '').slice(0, 200),
-        ip: entry.ip.slice(0, 64),
-        outcome: entry.outcome,
-        detail: (entry.detail ?? '').slice(0, 500),
-        created_at: new Date().toISOString(),
-      })
-      .execute();
+    await db.insertInto('audit_log').values(auditRow(entry)).execute();
   } catch (err) {
+    if (db.isTransaction) throw err;
     log.error({ err, action: entry.action }, 'audit log write failed');
   }
 }
 
-/** Records an action of the logged-in user who made `request` (console writes). */
-export function auditRequest(
-  db: Kysely<Database>,
+/** The audit entry of an action of the logged-in user who made `request` (console writes). */
+export function requestAuditEntry(
   request: FastifyRequest,
   action: AuditActionCode,
   target: string,
   outcome: AuditEntry['outcome'] = 'success',
   detail?: string,
-): Promise<void> {
+): AuditEntry {
   const p = request.principal;
-  return recordAudit(db, request.log, {
+  return {
     accountId: p?.accountId ?? null,
     username: p?.profile.username ?? '',
     enterpriseId: p?.profile.enterpriseId ?? null,
@@ -97,5 +100,45 @@ export function auditRequest(
     ip: request.ip,
     outcome,
     ...(detail === undefined ? {} : { detail }),
-  });
+  };
+}
+
+/** Records an action of the logged-in user who made `request`; pass the write's transaction as `db`. */
+export function auditRequest(
+  db: Kysely<Database>,
+  request: FastifyRequest,
+  action: AuditActionCode,
+  target: string,
+  outcome: AuditEntry['outcome'] = 'success',
+  detail?: string,
+): Promise<void> {
+  return recordAudit(db, request.log, requestAuditEntry(request, action, target, outcome, detail));
+}
+
+/**
+ * A write committed in several transactions (a CSV import, batch by batch) keeps one audit row: the
+ * first batch's transaction inserts it, each later one updates its detail, so no committed batch is
+ * ever without it.
+ */
+export function progressiveAudit(entry: AuditEntry) {
+  let id: number | undefined;
+  return {
+    /** Inside the batch's transaction: a failure throws and the batch rolls back. */
+    async record(trx: Kysely<Database>, detail: string): Promise<void> {
+      if (id === undefined) {
+        const row = await trx
+          .insertInto('audit_log')
+          .values(auditRow({ ...entry, detail }))
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        id = row.id;
+      } else {
+        await trx
+          .updateTable('audit_log')
+          .set({ detail: detail.slice(0, 500) })
+          .where('id', '=', id)
+          .execute();
+      }
+    },
+  };
 }

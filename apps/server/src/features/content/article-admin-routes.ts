@@ -151,9 +151,11 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const columns = await articleColumns(request.body);
       const uuid = randomUUID();
-      await articles.create(columns, uuid);
+      await db.transaction().execute(async (trx) => {
+        await articles.create(columns, uuid, trx);
+        await auditRequest(trx, request, 'content.article.create', columns.title);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.article.create', columns.title);
       return ok(await existing(uuid), '文章已保存为草稿');
     },
   );
@@ -174,9 +176,11 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const article = await existing(request.params.uuid);
       const columns = await articleColumns(request.body);
-      await articles.update(article.id, columns);
+      await db.transaction().execute(async (trx) => {
+        await articles.update(article.id, columns, trx);
+        await auditRequest(trx, request, 'content.article.update', columns.title);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.article.update', columns.title);
       return ok(await existing(article.uuid), '文章已保存');
     },
   );
@@ -195,9 +199,11 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (to === 'offline' && article.status !== 'published') throw new ConflictError('只有已发布的文章可以下线');
         // The first publication fixes the publish time; republishing keeps it.
         const publishTime = article.publishTime || (to === 'published' ? chinaTime(new Date()) : null);
-        await articles.setStatus(article.id, to, publishTime);
+        await db.transaction().execute(async (trx) => {
+          await articles.setStatus(article.id, to, publishTime, trx);
+          await auditRequest(trx, request, to === 'published' ? 'content.article.publish' : 'content.article.unpublish', article.title);
+        });
         app.caches.clear('content');
-        await auditRequest(db, request, to === 'published' ? 'content.article.publish' : 'content.article.unpublish', article.title);
         return ok(await existing(article.uuid), message);
       },
     );
@@ -218,9 +224,11 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const article = await existing(request.params.uuid);
-      await articles.delete(article.id);
+      await db.transaction().execute(async (trx) => {
+        await articles.delete(article.id, trx);
+        await auditRequest(trx, request, 'content.article.delete', article.title);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.article.delete', article.title);
       return ok([], '文章已删除');
     },
   );

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { ArticleStatus, CmsArticleTable, Database } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import { MAX_SEARCH_KEY, containsKey, replaceArticleGrams } from './article-search.js';
 
 declare module 'fastify' {
@@ -194,10 +195,10 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
 
     byUuid: adminRow,
 
-    /** A new draft with its search grams. */
-    async create(columns: ArticleColumns, uuid: string): Promise<void> {
+    /** A new draft with its search grams. Writes take the caller's transaction as `trx` (with its audit row). */
+    async create(columns: ArticleColumns, uuid: string, trx = db): Promise<void> {
       const now = new Date().toISOString();
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(trx, async (trx) => {
         const row = await trx
           .insertInto('cms_article')
           .values({ ...columns, uuid, status: 'draft', publish_time: null, view_count: 0, created_at: now, updated_at: now })
@@ -207,8 +208,8 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
       });
     },
 
-    async update(id: number, columns: ArticleColumns): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    async update(id: number, columns: ArticleColumns, trx = db): Promise<void> {
+      await inTransaction(trx, async (trx) => {
         await trx
           .updateTable('cms_article')
           .set({ ...columns, updated_at: new Date().toISOString() })
@@ -218,16 +219,16 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
       });
     },
 
-    async setStatus(id: number, status: ArticleStatus, publishTime: string | null): Promise<void> {
-      await db
+    async setStatus(id: number, status: ArticleStatus, publishTime: string | null, trx = db): Promise<void> {
+      await trx
         .updateTable('cms_article')
         .set({ status, publish_time: publishTime, updated_at: new Date().toISOString() })
         .where('id', '=', id)
         .execute();
     },
 
-    async delete(id: number): Promise<void> {
-      await db.deleteFrom('cms_article').where('id', '=', id).execute();
+    async delete(id: number, trx = db): Promise<void> {
+      await trx.deleteFrom('cms_article').where('id', '=', id).execute();
     },
 
     /** Adds counted views (`view_count = view_count + n`) in one transaction. */

@@ -72,13 +72,15 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (await categories.byCode(code)) throw new ConflictError('分类编码已存在');
       try {
-        await categories.create({ code, name, channel: b.channel, parentId, sort: b.sort ?? 0 });
+        await db.transaction().execute(async (trx) => {
+          await categories.create({ code, name, channel: b.channel, parentId, sort: b.sort ?? 0 }, trx);
+          await auditRequest(trx, request, 'content.category.create', `${code} ${name}`);
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError('分类编码已存在');
         throw err;
       }
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.category.create', `${code} ${name}`);
       return ok({ categoryId: code }, '分类已创建');
     },
   );
@@ -101,9 +103,11 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!name) throw new BadRequestError('请输入分类名称');
       const category = await categories.byCode(request.params.code);
       if (!category) throw new NotFoundError('分类不存在');
-      await categories.update(category.id, { name, sort: request.body.sort });
+      await db.transaction().execute(async (trx) => {
+        await categories.update(category.id, { name, sort: request.body.sort }, trx);
+        await auditRequest(trx, request, 'content.category.update', `${request.params.code} ${name}`);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.category.update', `${request.params.code} ${name}`);
       return ok([], '分类已保存');
     },
   );
@@ -125,9 +129,11 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!category) throw new NotFoundError('分类不存在');
       if (await categories.hasChildren(category.id)) throw new ConflictError('该分类下还有子分类，不能删除');
       if (await categories.hasArticles(category.id)) throw new ConflictError('该分类下还有文章，不能删除');
-      await categories.delete(category.id);
+      await db.transaction().execute(async (trx) => {
+        await categories.delete(category.id, trx);
+        await auditRequest(trx, request, 'content.category.delete', `${request.params.code} ${category.name}`);
+      });
       app.caches.clear('content');
-      await auditRequest(db, request, 'content.category.delete', `${request.params.code} ${category.name}`);
       return ok([], '分类已删除');
     },
   );

@@ -83,16 +83,17 @@ export function createCategoryRepository(db: Kysely<Database>) {
       }));
     },
 
-    async create(values: { code: string; name: string; channel: string; parentId: number | null; sort: number }): Promise<void> {
+    /** Writes take the caller's transaction as `trx` (with its audit row). */
+    async create(values: { code: string; name: string; channel: string; parentId: number | null; sort: number }, trx = db): Promise<void> {
       const { parentId, ...rest } = values;
-      await db
+      await trx
         .insertInto('cms_category')
         .values({ ...rest, parent_id: parentId, created_at: new Date().toISOString() })
         .execute();
     },
 
-    async update(id: number, values: { name: string; sort?: number | undefined }): Promise<void> {
-      await db
+    async update(id: number, values: { name: string; sort?: number | undefined }, trx = db): Promise<void> {
+      await trx
         .updateTable('cms_category')
         .set({ name: values.name, ...(values.sort === undefined ? {} : { sort: values.sort }) })
         .where('id', '=', id)
@@ -107,8 +108,8 @@ export function createCategoryRepository(db: Kysely<Database>) {
       return (await db.selectFrom('cms_article').select('id').where('category_id', '=', id).executeTakeFirst()) !== undefined;
     },
 
-    async delete(id: number): Promise<void> {
-      await db.deleteFrom('cms_category').where('id', '=', id).execute();
+    async delete(id: number, trx = db): Promise<void> {
+      await trx.deleteFrom('cms_category').where('id', '=', id).execute();
     },
   };
 }

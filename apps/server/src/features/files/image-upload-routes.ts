@@ -26,6 +26,7 @@ export function imageTypeOf(head: Buffer): { ext: string; mime: string } | undef
 /** `POST /web-api/files/v1/upload`: images for every content page (articles, applications, home blocks). */
 const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
+  const { uploadQuotaBytes } = app.config;
   await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
   // Authority is checked before the body is read: without one of these every call is a 403.
   const canUpload = {
@@ -39,7 +40,7 @@ const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auditAction: 'file.upload' },
       schema: {
         tags: ['content-admin'],
-        summary: '上传图片（PNG、JPEG、GIF、WebP，≤ 5 MB），返回 /files 下的路径',
+        summary: '上传图片（PNG、JPEG、GIF、WebP，≤ 5 MB，计入本企业的上传空间 UPLOAD_QUOTA_MB），返回 /files 下的路径',
         consumes: ['multipart/form-data'],
         response: { 200: Envelope(Type.Object({ path: Type.String(), url: Type.String() })), ...errorResponses },
       },
@@ -63,10 +64,28 @@ const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const now = new Date();
       const folder = `uploads/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
       const name = `${randomUUID()}.${type.ext}`;
-      await fs.mkdir(path.join(app.config.filesDir, folder), { recursive: true });
-      await fs.writeFile(path.join(app.config.filesDir, folder, name), bytes, { flag: 'wx' });
+      const stored = path.join(app.config.filesDir, folder, name);
       const relative = `/${folder}/${name}`;
-      await auditRequest(db, request, 'file.upload', relative);
+      await fs.mkdir(path.dirname(stored), { recursive: true });
+      await fs.writeFile(stored, bytes, { flag: 'wx' });
+      // The file is kept only once its quota charge and audit row are committed.
+      try {
+        await db.transaction().execute(async (trx) => {
+          const upload = {
+            enterpriseId: request.principal?.profile.enterpriseId ?? null,
+            accountId: request.principal?.accountId ?? null,
+            path: relative,
+            bytes: bytes.length,
+          };
+          if (!(await app.uploadRepository.record(upload, uploadQuotaBytes, trx))) {
+            throw new AppError(`上传空间已用完：企业上传文件上限为 ${Math.floor(uploadQuotaBytes / 1024 / 1024)} MB`, 413);
+          }
+          await auditRequest(trx, request, 'file.upload', relative);
+        });
+      } catch (err) {
+        await fs.rm(stored, { force: true });
+        throw err;
+      }
       const base = app.config.runtime.fileStaticUrl ?? `${app.config.publicUrl ?? `${request.protocol}://${request.host}`}/files`;
       return ok({ path: relative, url: `${base}${relative}` }, '图片已上传');
     },

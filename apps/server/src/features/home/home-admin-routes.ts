@@ -136,10 +136,13 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const columns = homeBlockColumns(request.body);
       await refuseDuplicateTitle(columns.kind, columns.title);
-      const id = await blocks.createLast(columns, MAX_BLOCKS[columns.kind]);
-      if (id === undefined) throw new ConflictError(`${KIND_NAMES[columns.kind]}最多 ${MAX_BLOCKS[columns.kind]} 个`);
+      const id = await db.transaction().execute(async (trx) => {
+        const created = await blocks.createLast(columns, MAX_BLOCKS[columns.kind], trx);
+        if (created === undefined) throw new ConflictError(`${KIND_NAMES[columns.kind]}最多 ${MAX_BLOCKS[columns.kind]} 个`);
+        await auditRequest(trx, request, 'content.home-block.create', `${KIND_NAMES[columns.kind]} ${columns.title}`);
+        return created;
+      });
       app.caches.clear('site');
-      await auditRequest(db, request, 'content.home-block.create', `${KIND_NAMES[columns.kind]} ${columns.title}`);
       return ok(toAdmin(await byId(id)), '已创建');
     },
   );
@@ -159,9 +162,11 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { kind, ids } = request.body;
       if (new Set(ids).size !== ids.length) throw new BadRequestError('排序列表中有重复的区块');
-      if (!(await blocks.reorder(kind, ids))) throw new ConflictError('区块列表已变化，请刷新后重试');
+      await db.transaction().execute(async (trx) => {
+        if (!(await blocks.reorder(kind, ids, trx))) throw new ConflictError('区块列表已变化，请刷新后重试');
+        await auditRequest(trx, request, 'content.home-block.reorder', KIND_NAMES[kind]);
+      });
       app.caches.clear('site');
-      await auditRequest(db, request, 'content.home-block.reorder', KIND_NAMES[kind]);
       return ok((await blocks.list(kind)).map(toAdmin), '顺序已保存');
     },
   );
@@ -184,9 +189,11 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.body.kind !== existing.kind) throw new BadRequestError('区块类型不能修改');
       const columns = homeBlockColumns(request.body);
       await refuseDuplicateTitle(columns.kind, columns.title, existing.id);
-      if (!(await blocks.writeKeepingABanner(existing, columns))) throw new ConflictError(LAST_BANNER);
+      await db.transaction().execute(async (trx) => {
+        if (!(await blocks.writeKeepingABanner(existing, columns, trx))) throw new ConflictError(LAST_BANNER);
+        await auditRequest(trx, request, 'content.home-block.update', `${KIND_NAMES[columns.kind]} ${columns.title}`);
+      });
       app.caches.clear('site');
-      await auditRequest(db, request, 'content.home-block.update', `${KIND_NAMES[columns.kind]} ${columns.title}`);
       return ok(toAdmin(await byId(existing.id)), '已保存');
     },
   );
@@ -205,9 +212,11 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const existing = await byId(request.params.id);
-      if (!(await blocks.writeKeepingABanner(existing, undefined))) throw new ConflictError(LAST_BANNER);
+      await db.transaction().execute(async (trx) => {
+        if (!(await blocks.writeKeepingABanner(existing, undefined, trx))) throw new ConflictError(LAST_BANNER);
+        await auditRequest(trx, request, 'content.home-block.delete', `${KIND_NAMES[existing.kind]} ${existing.title}`);
+      });
       app.caches.clear('site');
-      await auditRequest(db, request, 'content.home-block.delete', `${KIND_NAMES[existing.kind]} ${existing.title}`);
       return ok([], '已删除');
     },
   );

@@ -2,6 +2,7 @@ import type { HomeBlocks } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, HomeBlockTable } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,9 +55,12 @@ export function createHomeBlockRepository(db: Kysely<Database>) {
       return (await query.executeTakeFirst()) !== undefined;
     },
 
-    /** Adds a block after the last of its kind; answers its id, or undefined when the kind already has `max`. */
-    createLast(columns: HomeBlockColumns, max: number): Promise<number | undefined> {
-      return db.transaction().execute(async (trx) => {
+    /**
+     * Adds a block after the last of its kind; answers its id, or undefined when the kind already has
+     * `max`. Writes take the caller's transaction as `trx` (with its audit row).
+     */
+    createLast(columns: HomeBlockColumns, max: number, trx = db): Promise<number | undefined> {
+      return inTransaction(trx, async (trx) => {
         const stats = await trx
           .selectFrom('home_block')
           .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.max<number | null>('sort').as('sort')])
@@ -73,8 +77,8 @@ export function createHomeBlockRepository(db: Kysely<Database>) {
     },
 
     /** Orders the blocks of a kind as `ids` lists them; false when `ids` is not exactly that kind's blocks. */
-    reorder(kind: HomeBlockKind, ids: number[]): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+    reorder(kind: HomeBlockKind, ids: number[], trx = db): Promise<boolean> {
+      return inTransaction(trx, async (trx) => {
         const rows = await trx.selectFrom('home_block').select('id').where('kind', '=', kind).execute();
         const known = new Set(rows.map((r) => r.id));
         if (rows.length !== ids.length || ids.some((id) => !known.has(id))) return false;
@@ -93,8 +97,8 @@ export function createHomeBlockRepository(db: Kysely<Database>) {
      * Writes a block, or deletes it (`columns` undefined), unless that leaves the home page without an
      * enabled banner: answers false then and writes nothing.
      */
-    writeKeepingABanner(existing: HomeBlockRow, columns: HomeBlockColumns | undefined): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+    writeKeepingABanner(existing: HomeBlockRow, columns: HomeBlockColumns | undefined, trx = db): Promise<boolean> {
+      return inTransaction(trx, async (trx) => {
         const removesBanner = existing.kind === 'banner' && existing.enabled === 1 && (!columns || columns.enabled === 0);
         if (removesBanner) {
           const others = await trx

@@ -1,7 +1,9 @@
 import { Authority } from '@portal/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { type AuditActionCode, recordAudit } from '../audit/audit-log.js';
+import { type AuditActionCode, auditRequest } from '../audit/audit-log.js';
 
 export interface Scope {
   /** identifier:all-enterprises (platform operators): every enterprise's prefixes. */
@@ -22,23 +24,12 @@ const forbidden = (prefix: string) => new ForbiddenError(`标识前缀 ${prefix}
 /**
  * The console's identifier management (issue: registry and management) is split over the prefix,
  * template, record and CSV route modules; these are the helpers they share: the audit of a
- * successful write, and lookups of a prefix, template or record that refuse one of another
+ * successful write (in the write's transaction `trx`), and lookups of a prefix, template or record that refuse one of another
  * enterprise (403) unless the scope sees all.
  */
 export function identifierAdminContext(app: FastifyInstance) {
-  const audit = (request: FastifyRequest, action: AuditActionCode, target: string, detail?: string) => {
-    const p = request.principal;
-    return recordAudit(app.database.db, request.log, {
-      accountId: p?.accountId ?? null,
-      username: p?.profile.username ?? '',
-      enterpriseId: p?.profile.enterpriseId ?? null,
-      action,
-      target,
-      ip: request.ip,
-      outcome: 'success',
-      ...(detail ? { detail } : {}),
-    });
-  };
+  const audit = (trx: Kysely<Database>, request: FastifyRequest, action: AuditActionCode, target: string, detail?: string) =>
+    auditRequest(trx, request, action, target, 'success', detail);
 
   /** A prefix the user may work on; `missing` decides between 404 (named in the path) and 400 (named in a body). */
   async function prefixFor(scope: Scope, prefix: string, missing: 'not-found' | 'bad-request') {

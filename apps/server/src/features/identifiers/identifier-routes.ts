@@ -39,10 +39,30 @@ const keepFor = (reply: FastifyReply, seconds: number) => reply.header('cache-co
  * this node does not hold go to the configured upstream resolver.
  */
 const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { ttlSeconds, upstreamUrl, upstreamTimeoutMs, upstreamCacheEntries } = app.config.identifiers;
-  const upstream = upstreamUrl
-    ? upstreamResolver(app.caches, { baseUrl: upstreamUrl, timeoutMs: upstreamTimeoutMs, maxEntries: upstreamCacheEntries })
+  const config = app.config.identifiers;
+  const { ttlSeconds } = config;
+  const upstream = config.upstreamUrl
+    ? upstreamResolver(app.caches, {
+        baseUrl: config.upstreamUrl,
+        timeoutMs: config.upstreamTimeoutMs,
+        maxEntries: config.upstreamCacheEntries,
+        maxCacheBytes: config.upstreamCacheBytes,
+        maxBytes: config.upstreamMaxBytes,
+        maxValues: config.upstreamMaxValues,
+      })
     : undefined;
+  // Lookups that reach the upstream (answers from memory do not count): a window per client IP, and
+  // a rate for the whole instance, so no client can turn this node into a relay of its own load.
+  const perClient = app.createRateLimit({ max: config.upstreamPerIpPerMinute, timeWindow: 60_000 });
+  const overall = app.createRateLimit({ max: config.upstreamPerSecond, timeWindow: 1000, keyGenerator: () => 'upstream' });
+  const admit = (request: FastifyRequest) => async () => {
+    const client = await perClient(request);
+    if (!client.isAllowed && client.isExceeded) {
+      throw new UpstreamError('标识解析请求过于频繁，请稍后再试', 'busy', client.ttlInSeconds);
+    }
+    const all = await overall(request);
+    if (!all.isAllowed && all.isExceeded) throw new UpstreamError('上游标识解析服务繁忙，请稍后再试', 'busy', all.ttlInSeconds);
+  };
 
   async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Found | undefined> {
     const record = await app.recordRepository.byHandle(parsed.handle);
@@ -55,7 +75,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!upstream || request.headers[RESOLVER_HOP_HEADER] !== undefined || (await app.prefixRepository.holds(parsed.prefix))) {
       return undefined;
     }
-    const answer = await upstream.resolve(parsed.handle);
+    const answer = await upstream.resolve(parsed.handle, admit(request));
     return answer.found ? { source: 'upstream', handle: parsed.handle, values: answer.values } : undefined;
   }
 
@@ -87,7 +107,8 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
         request.log.warn({ err, handle: parsed.handle }, 'upstream handle resolution failed');
-        throw new AppError(err.message, err.kind === 'timeout' ? 504 : 502);
+        if (err.kind === 'busy') reply.header('retry-after', err.retryAfterSeconds ?? 1);
+        throw new AppError(err.message, err.statusCode);
       }
       if (!found) {
         keepNotFound(request, reply);
@@ -129,7 +150,9 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         if (error instanceof UpstreamError) {
           request.log.warn({ err: error }, 'upstream handle resolution failed');
-          return handleReply(reply, { responseCode: HandleResponseCode.Error, message: error.message });
+          const body = { responseCode: HandleResponseCode.Error, message: error.message };
+          if (error.kind !== 'busy') return handleReply(reply, body);
+          return handleReply(reply.header('retry-after', error.retryAfterSeconds ?? 1), body, 429);
         }
         request.log.error({ err: error }, 'unexpected error');
         return handleReply(reply, { responseCode: HandleResponseCode.Error, message: '服务器内部错误，请稍后重试' });

@@ -9,6 +9,7 @@ import { Empty, EnterpriseOptionSchema, PrefixParams, PrefixSchema } from './ide
 
 /** Identifier prefixes: every user reads the prefixes they may see; platform operators assign them to enterprises. */
 const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.database;
   const prefixes = app.prefixRepository;
   const { audit, prefixFor } = identifierAdminContext(app);
   const canRead = { onRequest: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
@@ -63,12 +64,14 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!name) throw new BadRequestError('请输入前缀名称');
       if (!(await prefixes.enterpriseExists(request.body.enterpriseId))) throw new BadRequestError('企业不存在');
       try {
-        await prefixes.create({ prefix, name, enterpriseId: request.body.enterpriseId });
+        await db.transaction().execute(async (trx) => {
+          await prefixes.create({ prefix, name, enterpriseId: request.body.enterpriseId }, trx);
+          await audit(trx, request, 'identifier.prefix.create', prefix, name);
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError(`标识前缀 ${prefix} 已存在`);
         throw err;
       }
-      await audit(request, 'identifier.prefix.create', prefix, name);
       return ok((await prefixes.list({ all: true, enterpriseId: null }, { prefix }))[0]!, '标识前缀已创建');
     },
   );
@@ -90,9 +93,11 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = request.body.name.trim();
       if (!name) throw new BadRequestError('请输入前缀名称');
       if (!(await prefixes.enterpriseExists(request.body.enterpriseId))) throw new BadRequestError('企业不存在');
-      await prefixes.update(row.id, { name, enterpriseId: request.body.enterpriseId });
       const moved = row.enterprise_id !== request.body.enterpriseId ? `，所属企业 ${row.enterprise_id} → ${request.body.enterpriseId}` : '';
-      await audit(request, 'identifier.prefix.update', row.prefix, `${name}${moved}`);
+      await db.transaction().execute(async (trx) => {
+        await prefixes.update(row.id, { name, enterpriseId: request.body.enterpriseId }, trx);
+        await audit(trx, request, 'identifier.prefix.update', row.prefix, `${name}${moved}`);
+      });
       return ok((await prefixes.list({ all: true, enterpriseId: null }, { prefix: row.prefix }))[0]!, '标识前缀已保存');
     },
   );
@@ -108,12 +113,14 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await prefixes.hasRecords(row.id)) throw new ConflictError('该前缀下还有标识，不能删除');
       if (await prefixes.hasTemplates(row.id)) throw new ConflictError('该前缀下还有模板，不能删除');
       try {
-        await prefixes.delete(row.id);
+        await db.transaction().execute(async (trx) => {
+          await prefixes.delete(row.id, trx);
+          await audit(trx, request, 'identifier.prefix.delete', row.prefix, row.name);
+        });
       } catch (err) {
         if (isForeignKeyViolation(err)) throw new ConflictError('该前缀下还有模板或标识，不能删除');
         throw err;
       }
-      await audit(request, 'identifier.prefix.delete', row.prefix, row.name);
       return ok([], '标识前缀已删除');
     },
   );

@@ -80,16 +80,17 @@ export function createPrefixRepository(db: Kysely<Database>) {
     enterpriseExists: async (id: number) =>
       (await db.selectFrom('enterprise').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
 
-    async create(values: { prefix: string; name: string; enterpriseId: number }) {
+    /** Writes take the caller's transaction as `trx` (with its audit row). */
+    async create(values: { prefix: string; name: string; enterpriseId: number }, trx = db) {
       const now = new Date().toISOString();
-      await db
+      await trx
         .insertInto('idf_prefix')
         .values({ prefix: values.prefix, name: values.name, enterprise_id: values.enterpriseId, created_at: now, updated_at: now })
         .execute();
     },
 
-    async update(id: number, values: { name: string; enterpriseId: number }) {
-      await db
+    async update(id: number, values: { name: string; enterpriseId: number }, trx = db) {
+      await trx
         .updateTable('idf_prefix')
         .set({ name: values.name, enterprise_id: values.enterpriseId, updated_at: new Date().toISOString() })
         .where('id', '=', id)
@@ -99,8 +100,8 @@ export function createPrefixRepository(db: Kysely<Database>) {
     hasTemplates: (prefixId: number) => has('idf_template', prefixId),
     hasRecords: (prefixId: number) => has('idf_record', prefixId),
 
-    async delete(id: number) {
-      await db.deleteFrom('idf_prefix').where('id', '=', id).execute();
+    async delete(id: number, trx = db) {
+      await trx.deleteFrom('idf_prefix').where('id', '=', id).execute();
     },
   };
 }

@@ -12,6 +12,7 @@ import { checkValues } from './template-items.js';
 
 /** Identifier records (identifier:record): paged list and search, create, edit and delete, values checked against the template. */
 const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.database;
   const records = app.recordRepository;
   const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(app);
   const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
@@ -111,12 +112,15 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const values = checkedValues(template, request.body.values);
       let id: number;
       try {
-        id = await records.create({ handle, prefixId: prefix.id, template, itemValues: JSON.stringify(values) });
+        id = await db.transaction().execute(async (trx) => {
+          const created = await records.create({ handle, prefixId: prefix.id, template, itemValues: JSON.stringify(values) }, trx);
+          await audit(trx, request, 'identifier.record.create', handle, `${template.name} v${template.version}`);
+          return created;
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError(`标识 ${handle} 已存在`);
         throw err;
       }
-      await audit(request, 'identifier.record.create', handle, `${template.name} v${template.version}`);
       return ok(toRecord(await recordFor(scope, id)), '标识已创建');
     },
   );
@@ -138,8 +142,10 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await recordFor(scope, request.params.id);
       const template = await templateOfPrefix(scope, request.body.templateId ?? existing.template_id, existing.prefix_id);
       const values = checkedValues(template, request.body.values);
-      await records.update(existing.id, { template, itemValues: JSON.stringify(values) });
-      await audit(request, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
+      await db.transaction().execute(async (trx) => {
+        await records.update(existing.id, { template, itemValues: JSON.stringify(values) }, trx);
+        await audit(trx, request, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
+      });
       return ok(toRecord(await recordFor(scope, existing.id)), '标识已保存');
     },
   );
@@ -149,8 +155,10 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { ...canRecords, schema: { tags, summary: '删除标识', params: IdParams, response: { 200: Empty, ...errorResponses } } },
     async (request) => {
       const existing = await recordFor(scopeOf(request), request.params.id);
-      await records.delete(existing.id);
-      await audit(request, 'identifier.record.delete', existing.handle);
+      await db.transaction().execute(async (trx) => {
+        await records.delete(existing.id, trx);
+        await audit(trx, request, 'identifier.record.delete', existing.handle);
+      });
       return ok([], '标识已删除');
     },
   );

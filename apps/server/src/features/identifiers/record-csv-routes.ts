@@ -6,11 +6,13 @@ import { create as contentDisposition } from 'content-disposition';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError } from '../../lib/errors.js';
+import { progressiveAudit, requestAuditEntry } from '../audit/audit-log.js';
 import { CsvRecordTooLongError, csvWriter } from './csv.js';
 import { parseItemValues } from './handle-values.js';
 import { identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { ImportResultSchema } from './identifier-admin-schemas.js';
-import { importRecords } from './record-import.js';
+import { type ImportTarget, importRecords } from './record-import.js';
+import type { NewRecord } from './record-repository.js';
 
 /** Largest CSV upload (about two million rows of a typical template). */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
@@ -18,6 +20,7 @@ export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 /** CSV import (streamed, line-numbered errors) and export of a template's records (identifier:record). */
 const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10, parts: 20 } });
+  const { db } = app.database;
   const { audit, templateFor } = identifierAdminContext(app);
   const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
 
@@ -46,10 +49,23 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new BadRequestError('请以 multipart/form-data 上传 CSV 文件');
       }
       if (!file) throw new BadRequestError('请选择要导入的 CSV 文件');
+      // Each batch commits with the import's one audit row (inserted by the first, updated by the
+      // others): an import cut short keeps what it wrote, and its audit row says how far it got.
+      const trail = progressiveAudit(requestAuditEntry(request, 'identifier.record.import', `${template.prefix} ${template.name}`));
+      let imported = 0;
+      const batches = {
+        insertNew: (target: ImportTarget, rows: readonly NewRecord[]) =>
+          db.transaction().execute(async (trx) => {
+            const written = await app.recordRepository.insertNew(target, rows, trx);
+            imported += written.length;
+            await trail.record(trx, `导入未完成：已导入 ${imported} 行`);
+            return written;
+          }),
+      };
       let result;
       try {
         result = await importRecords(
-          app.recordRepository,
+          batches,
           { prefixId: template.prefix_id, prefix: template.prefix, template: template.latest },
           file.file,
         );
@@ -58,12 +74,8 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('文件不能超过 256 MB', 413);
         throw err;
       }
-      await audit(
-        request,
-        'identifier.record.import',
-        `${template.prefix} ${template.name}`,
-        `共 ${result.total} 行，导入 ${result.imported} 行，失败 ${result.failed} 行`,
-      );
+      const summary = `共 ${result.total} 行，导入 ${result.imported} 行，失败 ${result.failed} 行`;
+      await db.transaction().execute((trx) => trail.record(trx, summary));
       return ok(result, `导入完成：成功 ${result.imported} 行，失败 ${result.failed} 行`);
     },
   );
@@ -91,7 +103,7 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
           yield [r.handle, ...items.map((item) => values.get(item.idType) ?? '')];
         }
       };
-      await audit(request, 'identifier.record.export', `${template.prefix} ${template.name}`);
+      await audit(db, request, 'identifier.record.export', `${template.prefix} ${template.name}`);
       const csv = pipeline(Readable.from(rows()), csvWriter(), (err) => {
         if (err) request.log.error({ err }, 'identifier export failed');
       });

@@ -105,10 +105,10 @@ export function createRecordRepository(db: Kysely<Database>) {
       return { total: Number(count.n), rows: rows.map(toRecord) };
     },
 
-    /** A new record; answers its id. */
-    async create(values: { handle: string; prefixId: number; template: TemplateVersionInfo; itemValues: string }) {
+    /** A new record; answers its id. Writes take the caller's transaction as `trx` (with its audit row). */
+    async create(values: { handle: string; prefixId: number; template: TemplateVersionInfo; itemValues: string }, trx = db) {
       const now = new Date().toISOString();
-      const { id } = await db
+      const { id } = await trx
         .insertInto('idf_record')
         .values({
           handle: values.handle,
@@ -125,8 +125,8 @@ export function createRecordRepository(db: Kysely<Database>) {
     },
 
     /** New values of a record, checked against `template`, which the record moves to. */
-    async update(id: number, values: { template: TemplateVersionInfo; itemValues: string }) {
-      await db
+    async update(id: number, values: { template: TemplateVersionInfo; itemValues: string }, trx = db) {
+      await trx
         .updateTable('idf_record')
         .set({
           template_id: values.template.templateId,
@@ -138,17 +138,17 @@ export function createRecordRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async delete(id: number) {
-      await db.deleteFrom('idf_record').where('id', '=', id).execute();
+    async delete(id: number, trx = db) {
+      await trx.deleteFrom('idf_record').where('id', '=', id).execute();
     },
 
     /**
      * Writes records of one prefix and template in one statement (all or nothing), skipping handles
      * that exist; answers the handles written.
      */
-    async insertNew(target: { prefixId: number; template: TemplateVersionInfo }, records: readonly NewRecord[]) {
+    async insertNew(target: { prefixId: number; template: TemplateVersionInfo }, records: readonly NewRecord[], trx = db) {
       const now = new Date().toISOString();
-      const inserted = await db
+      const inserted = await trx
         .insertInto('idf_record')
         .values(
           records.map((r) => ({

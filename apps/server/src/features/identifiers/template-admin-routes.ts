@@ -11,6 +11,7 @@ import { normaliseItems } from './template-items.js';
 
 /** Versioned metadata templates of a prefix (identifier:template writes; every identifier authority reads). */
 const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.database;
   const templates = app.templateRepository;
   const { audit, prefixFor, templateFor } = identifierAdminContext(app);
   const canRead = { onRequest: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
@@ -90,12 +91,15 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const items = normaliseItems(request.body.items);
       let id: number;
       try {
-        id = await templates.create({ prefixId: prefix.id, name, items, createdBy: createdBy(request) });
+        id = await db.transaction().execute(async (trx) => {
+          const created = await templates.create({ prefixId: prefix.id, name, items, createdBy: createdBy(request) }, trx);
+          await audit(trx, request, 'identifier.template.create', `${prefix.prefix} ${name}`, `版本 1，${items.length} 个数据项`);
+          return created;
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError(`前缀 ${prefix.prefix} 下已有名为“${name}”的模板`);
         throw err;
       }
-      await audit(request, 'identifier.template.create', `${prefix.prefix} ${name}`, `版本 1，${items.length} 个数据项`);
       return ok((await templates.list(scope, { id }))[0]!, '模板已创建');
     },
   );
@@ -122,12 +126,15 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       let version: number;
       try {
-        version = await templates.addVersion(existing.id, { name, items, createdBy: createdBy(request) });
+        version = await db.transaction().execute(async (trx) => {
+          const added = await templates.addVersion(existing.id, { name, items, createdBy: createdBy(request) }, trx);
+          await audit(trx, request, 'identifier.template.update', `${existing.prefix} ${name}`, `版本 ${added}，${items.length} 个数据项`);
+          return added;
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError(`前缀 ${existing.prefix} 下已有名为“${name}”的模板`);
         throw err;
       }
-      await audit(request, 'identifier.template.update', `${existing.prefix} ${name}`, `版本 ${version}，${items.length} 个数据项`);
       return ok((await templates.list(scope, { id: existing.id }))[0]!, `模板已保存为版本 ${version}`);
     },
   );
@@ -142,12 +149,14 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await templateFor(scopeOf(request), request.params.id);
       if (await templates.inUse(existing.id)) throw new ConflictError('该模板下还有标识，不能删除');
       try {
-        await templates.delete(existing.id);
+        await db.transaction().execute(async (trx) => {
+          await templates.delete(existing.id, trx);
+          await audit(trx, request, 'identifier.template.delete', `${existing.prefix} ${existing.name}`);
+        });
       } catch (err) {
         if (isForeignKeyViolation(err)) throw new ConflictError('该模板下还有标识，不能删除');
         throw err;
       }
-      await audit(request, 'identifier.template.delete', `${existing.prefix} ${existing.name}`);
       return ok([], '模板已删除');
     },
   );

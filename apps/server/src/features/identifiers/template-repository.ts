@@ -2,6 +2,7 @@ import type { TemplateItem } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { CacheRegistry } from '../../lib/cache.js';
 import { chinaTime } from '../../lib/china-time.js';
 import type { TemplateVersionInfo } from './handle-values.js';
@@ -123,10 +124,10 @@ export function createTemplateRepository(db: Kysely<Database>, caches: CacheRegi
       }));
     },
 
-    /** Version 1 of a new template; answers its id. */
-    create(values: { prefixId: number; name: string; items: TemplateItem[]; createdBy: string }) {
+    /** Version 1 of a new template; answers its id. Writes take the caller's transaction as `trx` (with its audit row). */
+    create(values: { prefixId: number; name: string; items: TemplateItem[]; createdBy: string }, trx = db) {
       const now = new Date().toISOString();
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(trx, async (trx) => {
         const { id } = await trx
           .insertInto('idf_template')
           .values({ prefix_id: values.prefixId, name: values.name, version: 1, created_at: now, updated_at: now })
@@ -138,9 +139,9 @@ export function createTemplateRepository(db: Kysely<Database>, caches: CacheRegi
     },
 
     /** Saves a new version of a template; answers its number. */
-    addVersion(templateId: number, values: { name: string; items: TemplateItem[]; createdBy: string }) {
+    addVersion(templateId: number, values: { name: string; items: TemplateItem[]; createdBy: string }, trx = db) {
       const now = new Date().toISOString();
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(trx, async (trx) => {
         // The version is raised in the row itself, so two concurrent edits get two versions.
         const { version } = await trx
           .updateTable('idf_template')
@@ -162,8 +163,8 @@ export function createTemplateRepository(db: Kysely<Database>, caches: CacheRegi
     inUse: async (templateId: number) =>
       (await db.selectFrom('idf_record').select('id').where('template_id', '=', templateId).executeTakeFirst()) !== undefined,
 
-    delete(templateId: number) {
-      return db.transaction().execute(async (trx) => {
+    delete(templateId: number, trx = db) {
+      return inTransaction(trx, async (trx) => {
         await trx.deleteFrom('idf_template_version').where('template_id', '=', templateId).execute();
         await trx.deleteFrom('idf_template').where('id', '=', templateId).execute();
       });

@@ -14,15 +14,25 @@ const MAX_TTL_SECONDS = 86_400;
 
 export type UpstreamAnswer = { found: true; values: HandleValue[] } | { found: false };
 
+/** HTTP status of each kind of upstream failure on the portal's lookup. */
+const UPSTREAM_STATUS = { timeout: 504, failed: 502, busy: 429 } as const;
+
 export class UpstreamError extends Error {
+  readonly statusCode: number;
+
   constructor(
     message: string,
-    readonly kind: 'timeout' | 'failed',
+    readonly kind: keyof typeof UPSTREAM_STATUS,
+    /** For `busy`: seconds until a lookup may reach the upstream again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'UpstreamError';
+    this.statusCode = UPSTREAM_STATUS[kind];
   }
 }
+
+const UNRECOGNISED = '上游标识解析服务返回了无法识别的结果';
 
 const UpstreamValue = Type.Object({
   index: Type.Integer({ minimum: 0 }),
@@ -47,6 +57,11 @@ export interface UpstreamOptions {
   baseUrl: string;
   timeoutMs: number;
   maxEntries: number;
+  /** Memory the kept answers may take, approximated by their values' JSON length. */
+  maxCacheBytes: number;
+  /** Largest answer read: the body is streamed and the request aborted past it. */
+  maxBytes: number;
+  maxValues: number;
 }
 
 /** `/api/handles/{prefix}/{suffix}` with each segment escaped; "." and ".." segments never reach here (handle-syntax). */
@@ -62,12 +77,15 @@ export function answerTtlSeconds(values: readonly HandleValue[]): number {
 /**
  * Resolves handles of prefixes this node does not hold at a Handle-compatible resolver (protocols:
  * Handle.net JSON API). Answers are cached for their values' shortest ttl, "not found" for a
- * minute; failures are not cached. Concurrent lookups of one handle share one request.
+ * minute; failures are not cached. Concurrent lookups of one handle share one request. An answer
+ * over `maxBytes` or `maxValues` is refused, and the cache is bounded by memory as well as entries.
  */
 export function upstreamResolver(caches: CacheRegistry, options: UpstreamOptions) {
   const answers = caches.create<UpstreamAnswer>('identifiers', {
     max: options.maxEntries,
     ttl: NOT_FOUND_TTL_SECONDS * 1000,
+    maxSize: options.maxCacheBytes,
+    sizeOf: (answer) => (answer.found ? JSON.stringify(answer.values).length : 0) + 64,
     async load(handle, setTtl) {
       const answer = await fetchAnswer(options, handle);
       if (answer.found) setTtl(answerTtlSeconds(answer.values) * 1000);
@@ -75,36 +93,70 @@ export function upstreamResolver(caches: CacheRegistry, options: UpstreamOptions
     },
   });
   return {
-    // A load dropped by a cache clear answers undefined: ask again, uncached.
-    resolve: async (handle: string): Promise<UpstreamAnswer> => (await answers.get(handle)) ?? fetchAnswer(options, handle),
+    /**
+     * The upstream's answer for `handle`: from memory, or after `admit` lets the lookup reach the
+     * upstream (it throws to refuse). A load dropped by a cache clear answers undefined: ask again, uncached.
+     */
+    async resolve(handle: string, admit: () => Promise<void>): Promise<UpstreamAnswer> {
+      if (!answers.has(handle)) await admit();
+      return (await answers.get(handle)) ?? fetchAnswer(options, handle);
+    },
   };
 }
 
+const timedOut = (err: unknown) => err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+const timeoutError = () => new UpstreamError('上游标识解析服务响应超时，请稍后重试', 'timeout');
+
+/** The body as text, read as it arrives: past `maxBytes` the request is aborted and the answer refused. */
+async function readLimited(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () => new UpstreamError('上游标识解析服务返回的结果过大', 'failed');
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function fetchAnswer(options: UpstreamOptions, handle: string): Promise<UpstreamAnswer> {
-  let response: Response;
+  let text: string;
   try {
-    response = await fetch(options.baseUrl + upstreamPath(handle), {
+    // The timeout covers the whole exchange, the body included.
+    const response = await fetch(options.baseUrl + upstreamPath(handle), {
       headers: { accept: 'application/json', [RESOLVER_HOP_HEADER]: '1' },
       signal: AbortSignal.timeout(options.timeoutMs),
       redirect: 'error',
     });
+    text = await readLimited(response, options.maxBytes);
   } catch (err) {
-    const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    throw timedOut
-      ? new UpstreamError('上游标识解析服务响应超时，请稍后重试', 'timeout')
-      : new UpstreamError('上游标识解析服务不可用，请稍后重试', 'failed');
+    if (err instanceof UpstreamError) throw err;
+    throw timedOut(err) ? timeoutError() : new UpstreamError('上游标识解析服务不可用，请稍后重试', 'failed');
   }
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
-    throw new UpstreamError('上游标识解析服务返回了无法识别的结果', 'failed');
+    throw new UpstreamError(UNRECOGNISED, 'failed');
   }
-  if (!Value.Check(UpstreamBody, body)) throw new UpstreamError('上游标识解析服务返回了无法识别的结果', 'failed');
+  if (!Value.Check(UpstreamBody, body)) throw new UpstreamError(UNRECOGNISED, 'failed');
   if (body.responseCode === HandleResponseCode.HandleNotFound) return { found: false };
   if (body.responseCode !== HandleResponseCode.Success && body.responseCode !== HandleResponseCode.ValuesNotFound) {
     throw new UpstreamError(`上游标识解析服务返回错误（responseCode ${body.responseCode}）`, 'failed');
   }
+  if ((body.values?.length ?? 0) > options.maxValues) throw new UpstreamError('上游标识解析服务返回的标识值过多', 'failed');
   const now = new Date().toISOString();
   const values: HandleValue[] = [];
   for (const raw of body.values ?? []) {

@@ -32,7 +32,21 @@ describe('identifier configuration', () => {
       upstreamUrl: undefined,
       upstreamTimeoutMs: 3000,
       upstreamCacheEntries: 10000,
+      upstreamCacheBytes: 32 * 1024 * 1024,
+      upstreamMaxBytes: 256 * 1024,
+      upstreamMaxValues: 500,
+      upstreamPerIpPerMinute: 60,
+      upstreamPerSecond: 20,
     });
+    for (const name of [
+      'HANDLE_UPSTREAM_CACHE_MB',
+      'HANDLE_UPSTREAM_MAX_KB',
+      'HANDLE_UPSTREAM_MAX_VALUES',
+      'HANDLE_UPSTREAM_IP_PER_MINUTE',
+      'HANDLE_UPSTREAM_PER_SECOND',
+    ]) {
+      expect(() => loadConfig({ [name]: '0' })).toThrow(name);
+    }
     expect(loadConfig({ HANDLE_UPSTREAM_URL: 'https://hdl.example.cn/' }).identifiers.upstreamUrl).toBe('https://hdl.example.cn');
   });
 });
@@ -255,6 +269,163 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
         });
       } finally {
         await recorder.close();
+      }
+    });
+  });
+
+  describe('limits on what the upstream costs this node', () => {
+    const withNode = async (upstreamUrl: string, env: Record<string, string>, check: (t: TestApp) => Promise<void>) => {
+      const t = await createTestApp(dialect, { HANDLE_UPSTREAM_URL: upstreamUrl, HANDLE_UPSTREAM_TIMEOUT_MS: '3000', ...env });
+      try {
+        await check(t);
+      } finally {
+        await t.close();
+      }
+    };
+    /** A Handle answer of `count` string values of `size` characters each. */
+    const answerOf = (count: number, size = 8) =>
+      JSON.stringify({
+        responseCode: 1,
+        handle: REMOTE,
+        values: Array.from({ length: count }, (_, i) => ({
+          index: 2000 + i,
+          type: `item${i}`,
+          data: { format: 'string', value: 'v'.repeat(size) },
+          ttl: 86400,
+        })),
+      });
+    /** An upstream that knows every handle and counts the lookups that reach it. */
+    const countingUpstream = async (body: string) => {
+      const seen: string[] = [];
+      const server = await fakeUpstream((req, res) => {
+        seen.push(req.url ?? '');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      });
+      return { ...server, seen };
+    };
+    const handleApi = (t: TestApp, handle: string, remoteAddress = '127.0.0.1') =>
+      t.app.inject({ url: `/api/handles/${handle}`, remoteAddress });
+    const lookup = (t: TestApp, handle: string, remoteAddress = '127.0.0.1') =>
+      t.app.inject({ url: `/web-api/portal/v1/identity/query?handle=${encodeURIComponent(handle)}`, remoteAddress });
+
+    it('refuses an answer larger than HANDLE_UPSTREAM_MAX_KB, whether its length is declared or not', async () => {
+      const declared = await countingUpstream(answerOf(1, 300 * 1024));
+      try {
+        await withNode(declared.url, {}, async (t) => {
+          const portal = await query(t, REMOTE);
+          expect(portal.statusCode).toBe(502);
+          expect(portal.json()).toEqual({ code: 1, msg: '上游标识解析服务返回的结果过大' });
+          const handle = await handleApi(t, REMOTE);
+          expect(handle.statusCode).toBe(500);
+          expect(handle.json()).toEqual({ responseCode: 2, message: '上游标识解析服务返回的结果过大' });
+        });
+        await withNode(declared.url, { HANDLE_UPSTREAM_MAX_KB: '512' }, async (t) => {
+          expect((await query(t, REMOTE)).statusCode).toBe(200);
+        });
+      } finally {
+        await declared.close();
+      }
+      // An answer that never ends: cut off at the limit, long before the timeout.
+      let cutOff = false;
+      const endless = await fakeUpstream((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"responseCode":1,"values":[{"index":2000,"type":"a","data":{"format":"string","value":"');
+        const timer = setInterval(() => res.write('v'.repeat(64 * 1024)), 2);
+        res.on('close', () => {
+          clearInterval(timer);
+          cutOff = true;
+        });
+      });
+      try {
+        await withNode(endless.url, { HANDLE_UPSTREAM_TIMEOUT_MS: '10000' }, async (t) => {
+          const started = Date.now();
+          const portal = await query(t, REMOTE);
+          expect(portal.statusCode).toBe(502);
+          expect(portal.json()).toEqual({ code: 1, msg: '上游标识解析服务返回的结果过大' });
+          expect(Date.now() - started).toBeLessThan(5000);
+          await expect.poll(() => cutOff).toBe(true);
+        });
+      } finally {
+        await endless.close();
+      }
+    });
+
+    it('refuses an answer with more values than HANDLE_UPSTREAM_MAX_VALUES', async () => {
+      const many = await countingUpstream(answerOf(501));
+      try {
+        await withNode(many.url, {}, async (t) => {
+          const portal = await query(t, REMOTE);
+          expect(portal.statusCode).toBe(502);
+          expect(portal.json()).toEqual({ code: 1, msg: '上游标识解析服务返回的标识值过多' });
+          expect((await handleApi(t, REMOTE)).json()).toEqual({ responseCode: 2, message: '上游标识解析服务返回的标识值过多' });
+        });
+        await withNode(many.url, { HANDLE_UPSTREAM_MAX_VALUES: '501' }, async (t) => {
+          expect((await query(t, REMOTE)).json().data[0].identity.value).toHaveLength(501);
+        });
+      } finally {
+        await many.close();
+      }
+    });
+
+    it('keeps upstream answers within HANDLE_UPSTREAM_CACHE_MB of memory', async () => {
+      // Answers of about 200 KB: five fit in 1 MB, a sixth pushes the oldest out.
+      const large = await countingUpstream(answerOf(1, 200 * 1000));
+      try {
+        await withNode(large.url, { HANDLE_UPSTREAM_CACHE_MB: '1' }, async (t) => {
+          const handles = ['A', 'B', 'C', 'D', 'E', 'F'].map((s) => `88.200.1/${s}`);
+          expect((await query(t, handles[0]!)).statusCode).toBe(200);
+          expect((await query(t, handles[0]!)).statusCode).toBe(200);
+          expect(large.seen).toHaveLength(1);
+          for (const handle of handles.slice(1)) expect((await query(t, handle)).statusCode).toBe(200);
+          expect(large.seen).toHaveLength(6);
+          expect((await query(t, handles[0]!)).statusCode).toBe(200);
+          expect(large.seen).toHaveLength(7);
+        });
+      } finally {
+        await large.close();
+      }
+    });
+
+    it('limits the upstream lookups of each client IP; answers from memory and local identifiers are not limited', async () => {
+      const upstream = await countingUpstream(answerOf(1));
+      try {
+        await withNode(upstream.url, { HANDLE_UPSTREAM_IP_PER_MINUTE: '3' }, async (t) => {
+          for (const suffix of ['A', 'B', 'C']) expect((await lookup(t, `88.200.1/${suffix}`)).statusCode).toBe(200);
+          const refused = await lookup(t, '88.200.1/D');
+          expect(refused.statusCode).toBe(429);
+          expect(refused.json()).toEqual({ code: 1, msg: '标识解析请求过于频繁，请稍后再试' });
+          expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+          expect(refused.headers['cache-control']).toBe('private, no-store');
+          const handle = await handleApi(t, '88.200.1/E');
+          expect(handle.statusCode).toBe(429);
+          expect(handle.json()).toEqual({ responseCode: 2, message: '标识解析请求过于频繁，请稍后再试' });
+          expect(handle.headers['retry-after']).toBeDefined();
+          // What this node already holds still answers, and so does what it never asks upstream for.
+          expect((await lookup(t, '88.200.1/A')).statusCode).toBe(200);
+          expect((await handleApi(t, '88.200.1/B')).statusCode).toBe(200);
+          expect((await lookup(t, '88.118.8/EX-2024-000123')).json().data).toHaveLength(1);
+          // Another client has its own window.
+          expect((await lookup(t, '88.200.1/D', '10.0.0.2')).statusCode).toBe(200);
+          expect(upstream.seen).toHaveLength(4);
+        });
+      } finally {
+        await upstream.close();
+      }
+    });
+
+    it('limits the upstream lookups of the whole instance per second (HANDLE_UPSTREAM_PER_SECOND)', async () => {
+      const upstream = await countingUpstream(answerOf(1));
+      try {
+        await withNode(upstream.url, { HANDLE_UPSTREAM_PER_SECOND: '2' }, async (t) => {
+          const answers = await Promise.all(['A', 'B', 'C'].map((s, i) => lookup(t, `88.200.1/${s}`, `10.0.0.${i + 1}`)));
+          expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 429]);
+          expect(answers.find((a) => a.statusCode === 429)!.json()).toEqual({ code: 1, msg: '上游标识解析服务繁忙，请稍后再试' });
+          expect(upstream.seen).toHaveLength(2);
+          await new Promise((r) => setTimeout(r, 1100));
+          expect((await lookup(t, '88.200.1/C', '10.0.0.3')).statusCode).toBe(200);
+        });
+      } finally {
+        await upstream.close();
       }
     });
   });
