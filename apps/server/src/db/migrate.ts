@@ -7,6 +7,7 @@ import { accountsMigration } from './migrations/0003-accounts.js';
 import { identifiersMigration } from './migrations/0004-identifiers.js';
 import { consoleContentMigration } from './migrations/0005-console-content.js';
 import { uploadQuotaMigration } from './migrations/0006-upload-quota.js';
+import { finiteIntegersMigration } from './migrations/0007-finite-integers.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, PortalMigration> = {
   '0004-identifiers': identifiersMigration,
   '0005-console-content': consoleContentMigration,
   '0006-upload-quota': uploadQuotaMigration,
+  '0007-finite-integers': finiteIntegersMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {
