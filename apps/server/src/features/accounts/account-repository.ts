@@ -78,7 +78,6 @@ export class AccountRepository {
             .executeTakeFirstOrThrow();
           enterpriseId = row.id;
         }
-        await spendCode(trx);
         const account = await trx
           .insertInto('account')
           .values({
@@ -99,7 +98,9 @@ export class AccountRepository {
         const roleCode = enterpriseId === null ? Role.EnterpriseStaff : Role.EnterpriseAdmin;
         const role = await trx.selectFrom('role').select('id').where('code', '=', roleCode).executeTakeFirst();
         if (role) await trx.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
-        return { accountId: account.id, enterpriseId };
+        const created = { accountId: account.id, enterpriseId };
+        await within(trx, created);
+        return created;
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError('用户名或手机号已注册');

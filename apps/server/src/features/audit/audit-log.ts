@@ -56,7 +56,11 @@ export interface AuditEntry {
   detail?: string;
 }
 
-/** Records who did what, when, from where and how it ended. A failure to record is logged, never thrown. */
+/**
+ * Records who did what, when, from where and how it ended. Given a transaction, the row commits with
+ * the write it records and a failure to record rolls that write back; otherwise a failure is logged,
+ * never thrown.
+ */
 export async function recordAudit(db: Kysely<Database>, log: FastifyBaseLogger, entry: AuditEntry): Promise<void> {
   try {
     await db
@@ -75,6 +79,7 @@ export async function recordAudit(db: Kysely<Database>, log: FastifyBaseLogger, 
       .execute();
   } catch (err) {
     log.error({ err, action: entry.action }, 'audit log write failed');
+    if (db.isTransaction) throw err;
   }
 }
 
