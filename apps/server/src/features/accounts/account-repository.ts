@@ -41,21 +41,25 @@ export class AccountRepository {
     return row?.password_hash;
   }
 
-  async setPasswordHash(accountId: number, passwordHash: string): Promise<void> {
-    await this.db
-      .updateTable('account')
-      .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
-      .where('id', '=', accountId)
-      .execute();
+  /** A new password; `within` (what the change ends, its audit row) commits with it. */
+  async setPasswordHash<T>(accountId: number, passwordHash: string, within: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('account')
+        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+        .where('id', '=', accountId)
+        .execute();
+      return within(trx);
+    });
   }
 
   /**
    * Registration (spec section 5): the account, and its enterprise when named, in one transaction with
-   * `spendCode` (the SMS code); a taken username, phone or enterprise name refuses it all.
+   * `within` (spending the SMS code, the audit row); a taken username, phone or enterprise name refuses it all.
    */
   async register(
     input: { username: string; email: string; enterpriseName: string; phone: string; passwordHash: string },
-    spendCode: (trx: Kysely<Database>) => Promise<void>,
+    within: (trx: Kysely<Database>, created: { accountId: number; enterpriseId: number | null }) => Promise<void>,
   ): Promise<{ accountId: number; enterpriseId: number | null }> {
     const now = new Date().toISOString();
     try {

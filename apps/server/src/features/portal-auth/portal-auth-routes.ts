@@ -6,11 +6,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
-import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
+import { AppError, BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
+import { auditRequest } from '../audit/audit-log.js';
+import { ServiceRegistry } from '../cas/cas-services.js';
 import { sendSingleLogout } from '../cas/single-logout.js';
 import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
@@ -18,6 +20,8 @@ import { SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
 
 const CALLBACK_PATH = '/web/portal/cas/callback';
+/** Password-change attempts per account a minute (besides the account lockout). */
+const PASSWORD_CHANGES_PER_MINUTE = 5;
 
 /** A console route; menus nest three levels at most (deeper children are not sent). */
 function routerSchema(depth: number): TSchema {
@@ -88,6 +92,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { auth } = app.config;
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
+  const registry = new ServiceRegistry(auth.casServices);
 
   /** Where tickets are validated: the configured CAS, or the embedded one over loopback. */
   function casServerUrl(): string {
@@ -242,8 +247,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function allowOrigin(request: FastifyRequest, reply: FastifyReply) {
     const origin = request.headers.origin;
     if (!origin) return;
-    const registered = origin === portalBase(request) || auth.casServices.some((s) => new URL(s).origin === origin);
-    if (!registered) return;
+    if (!registry.isRegisteredOrigin(origin, portalBase(request))) return;
     reply
       .header('access-control-allow-origin', origin)
       .header('access-control-allow-credentials', 'true')
@@ -295,6 +299,17 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/web/portal/account/password',
     {
       onRequest: app.authenticate,
+      config: {
+        // Guessing the current password from a stolen session: a few tries a minute per account.
+        rateLimit: {
+          max: PASSWORD_CHANGES_PER_MINUTE,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          keyGenerator: (request) => `account:${request.principal?.accountId ?? request.ip}`,
+          errorResponseBuilder: (_request, context) =>
+            new TooManyRequestsError(`修改密码尝试过于频繁，请 ${Math.ceil(context.ttl / 1000)} 秒后再试`),
+        },
+      },
       schema: {
         tags: ['portal-auth'],
         summary: '修改密码（三个字段均以 RSA-OAEP 加密后 base64 传输）',
@@ -327,20 +342,27 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!confirmPassword) throw new BadRequestError('请再次输入密码');
       if (confirmPassword !== newPassword) throw new BadRequestError('两次输入密码不一致');
 
-      const audit = (outcome: 'success' | 'failure', detail: string) =>
-        app.auditRepository.recordRequest(request, 'password-change', '', outcome, detail);
+      // A wrong current password counts toward the account's lockout, as a wrong password at the CAS does.
+      const key = { accountId: principal.accountId };
+      const attempt = await app.loginGuard.attempt(key);
+      if (attempt.locked) throw new AppError(`密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, 423);
       if (!(await verifyPassword(await app.accountRepository.passwordHash(principal.accountId), oldPassword))) {
-        await audit('failure', '原密码错误');
+        const detail = attempt.left === 0 ? '原密码错误次数过多，账号已锁定' : '原密码错误';
+        await app.auditRepository.recordRequest(request, 'password-change', '', 'failure', detail);
+        if (attempt.left === 0) throw new AppError(`密码错误次数过多，账号已锁定，请 ${auth.loginLockMinutes} 分钟后再试`, 423);
         throw new BadRequestError('原密码错误');
       }
+      await app.loginGuard.succeeded(key);
       if (newPassword === oldPassword) throw new BadRequestError('新密码不能与原密码相同');
-      await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword));
-      // Every other login of this account ends: its portal sessions, and with the embedded CAS its other SSO sessions.
-      await app.sessions.closeOthers(principal.accountId, principal.sessionKey);
-      if (auth.casEmbedded) {
-        await sendSingleLogout(await app.casTickets.destroyAccountTgts(principal.accountId, principal.serviceTicket), request.log);
-      }
-      await audit('success', '');
+      // The new password, the end of every other login of this account (its portal sessions, and with
+      // the embedded CAS its other SSO sessions) and the audit row commit together.
+      const ended = await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword), async (trx) => {
+        await app.sessions.closeOthers(principal.accountId, principal.sessionKey, trx);
+        const tickets = auth.casEmbedded ? await app.casTickets.destroyAccountTgts(trx, principal.accountId, principal.serviceTicket) : [];
+        await auditRequest(trx, request, 'password-change', '');
+        return tickets;
+      });
+      await sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
       return ok([], '密码修改成功');
     },
   );

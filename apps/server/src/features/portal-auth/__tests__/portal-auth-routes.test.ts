@@ -1,4 +1,5 @@
 import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects } from '../../../testing/test-app.js';
@@ -12,6 +13,30 @@ interface MenuEntry {
   token: { token_type: string; access_token: string };
   authorities: string[];
 }
+
+const xhr = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
+const menus = async (browser: TestBrowser) => (await browser.json<{ code: number; data: MenuEntry[] }>('/web/portal/menu/list')).body.data;
+const encrypt = async (browser: TestBrowser, text: string) => {
+  const { body } = await browser.json<{ data: { publicKey: string }[] }>('/web/portal/account/public-key');
+  const key = createPublicKey({ key: Buffer.from(body.data[0]?.publicKey ?? '', 'base64'), format: 'der', type: 'spki' });
+  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(text)).toString('base64');
+};
+const changePassword = async (
+  browser: TestBrowser,
+  token: string,
+  oldPassword: string,
+  newPassword: string,
+  confirmPassword = newPassword,
+) =>
+  browser.json('/web/portal/account/password', {
+    method: 'PUT',
+    headers: { ...xhr, authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      oldPassword: await encrypt(browser, oldPassword),
+      newPassword: await encrypt(browser, newPassword),
+      confirmPassword: await encrypt(browser, confirmPassword),
+    }),
+  });
 
 describe('login redirect targets', () => {
   it('keeps paths of this site and turns everything else into /', () => {
@@ -51,34 +76,11 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
   afterAll(() => t.close());
 
   const xhr = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
-  const menus = async (browser: TestBrowser) =>
-    (await browser.json<{ code: number; data: MenuEntry[] }>('/web/portal/menu/list')).body.data;
   const loggedIn = async (username: string, password = DEMO_PASSWORD, target = '/news') => {
     const browser = new TestBrowser(base);
     const hops = await browser.portalLogin(username, password, target);
     return { browser, hops };
   };
-  const encrypt = async (browser: TestBrowser, text: string) => {
-    const { body } = await browser.json<{ data: { publicKey: string }[] }>('/web/portal/account/public-key');
-    const key = createPublicKey({ key: Buffer.from(body.data[0]?.publicKey ?? '', 'base64'), format: 'der', type: 'spki' });
-    return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(text)).toString('base64');
-  };
-  const changePassword = async (
-    browser: TestBrowser,
-    token: string,
-    oldPassword: string,
-    newPassword: string,
-    confirmPassword = newPassword,
-  ) =>
-    browser.json('/web/portal/account/password', {
-      method: 'PUT',
-      headers: { ...xhr, authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        oldPassword: await encrypt(browser, oldPassword),
-        newPassword: await encrypt(browser, newPassword),
-        confirmPassword: await encrypt(browser, confirmPassword),
-      }),
-    });
 
   it('a visitor gets an empty menu list and the portal app menus', async () => {
     const browser = new TestBrowser(base);
@@ -234,5 +236,75 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(await menus(browser)).toEqual([]);
     const token = await browser.json('/web/portal/oauth/token');
     expect(token.status).toBe(401);
+  });
+});
+
+describe.each(testDialects())('current-password guessing on %s', (dialect) => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { LOGIN_MAX_FAILURES: '3', LOGIN_LOCK_MINUTES: '15', LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
+    base = await listen(t.app);
+  });
+  afterAll(() => t.close());
+
+  const session = async (username: string) => {
+    const browser = new TestBrowser(base);
+    await browser.portalLogin(username, DEMO_PASSWORD);
+    return { browser, token: (await menus(browser))[0]?.token.access_token ?? '' };
+  };
+
+  it('wrong current passwords count toward the account lockout, with the CAS; a locked account changes nothing', async () => {
+    const { browser, token } = await session('staff');
+    expect((await changePassword(browser, token, 'guess-one', 'NewPass#2026')).body).toEqual({ code: 1, msg: '原密码错误' });
+    // The same account's counter, whichever login names it (here its phone number at the CAS).
+    const cas = await new TestBrowser(base).casLogin('13800000002', 'guess-two');
+    expect(cas[0]?.text).toContain('用户名或密码错误，还可尝试 1 次');
+    const third = await changePassword(browser, token, 'guess-three', 'NewPass#2026');
+    expect(third.status).toBe(423);
+    expect(third.body).toEqual({ code: 1, msg: '密码错误次数过多，账号已锁定，请 15 分钟后再试' });
+    // Locked: the right current password changes nothing and the CAS refuses the login.
+    const right = await changePassword(browser, token, DEMO_PASSWORD, 'NewPass#2026');
+    expect(right.status).toBe(423);
+    expect(right.body.msg).toMatch(/^密码错误次数过多，账号已锁定，请 1[45] 分钟后再试$/);
+    expect((await new TestBrowser(base).casLogin('staff', DEMO_PASSWORD))[0]?.status).toBe(423);
+    expect((await new TestBrowser(base).casLogin('staff', 'NewPass#2026'))[0]?.status).toBe(423);
+  });
+
+  it('answers 429 in Chinese after a few password changes a minute per account', async () => {
+    const { browser, token } = await session('operator');
+    for (let i = 0; i < 5; i++) {
+      expect((await changePassword(browser, token, 'wrong-old', 'NewPass#2026', 'Other#2026')).body.msg).toBe('两次输入密码不一致');
+    }
+    const res = await browser.fetch('/web/portal/account/password', {
+      method: 'PUT',
+      headers: { ...xhr, authorization: `Bearer ${token}` },
+      body: JSON.stringify({ oldPassword: 'x', newPassword: 'y', confirmPassword: 'y' }),
+    });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = JSON.parse(res.text) as { code: number; msg: string };
+    expect(body.code).toBe(1);
+    expect(body.msg).toMatch(/^修改密码尝试过于频繁，请 \d+ 秒后再试$/);
+    // Another account is not affected.
+    const other = await session('admin');
+    expect((await changePassword(other.browser, other.token, 'x', 'NewPass#2026', 'Other#2026')).body.msg).toBe('两次输入密码不一致');
+  });
+
+  it('a password change whose audit row cannot be written is not committed', async () => {
+    const { browser, token } = await session('service');
+    const other = await session('service');
+    await sql`alter table audit_log rename to audit_log_away`.execute(t.database.db);
+    try {
+      const res = await changePassword(browser, token, DEMO_PASSWORD, 'NewPass#2026');
+      expect(res.status).toBe(500);
+      expect(res.body.code).toBe(1);
+    } finally {
+      await sql`alter table audit_log_away rename to audit_log`.execute(t.database.db);
+    }
+    // The old password still holds and the other session is still open.
+    expect((await new TestBrowser(base).casLogin('service', 'NewPass#2026'))[0]?.status).toBe(401);
+    expect((await new TestBrowser(base).casLogin('service', DEMO_PASSWORD))[0]?.status).toBe(200);
+    expect((await menus(other.browser))[0]?.user.username).toBe('service');
   });
 });
