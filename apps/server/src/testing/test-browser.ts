@@ -89,9 +89,15 @@ export class TestBrowser {
     });
   }
 
-  /** Logs in through the CAS and the portal callback; answers the hops. */
+  /**
+   * Logs in as the web app does: the portal's login start (its state cookie), the CAS form, the
+   * portal callback; answers the hops from the form on.
+   */
   async portalLogin(username: string, password: string, target = '/'): Promise<BrowserResponse[]> {
-    return this.casLogin(username, password, `${this.base}/web/portal/cas/callback?target=${encodeURIComponent(target)}`);
+    const start = await this.fetch(`/web/portal/cas/login?target=${encodeURIComponent(target)}`);
+    const service = new URL(start.location ?? '', this.base).searchParams.get('service');
+    if (start.status !== 303 || !service) throw new Error(`login start answered ${start.status}`);
+    return this.casLogin(username, password, service);
   }
 
   async json<T = { code: number; msg: string; data: unknown[] }>(

@@ -13,16 +13,17 @@ export function onLogout(handler: () => void): () => void {
 }
 
 /**
- * The central login page, coming back to `target` (a path of this app) afterwards. Links rendered on
- * the server pass the request's configuration.
+ * The central login, coming back to `target` (a path of this app) afterwards. It starts at the
+ * portal server, which binds the login to this browser (login CSRF) before sending it to the CAS.
+ * Links rendered on the server pass the request's configuration.
  */
 export function centralLoginUrl(
   target: string = window.location.pathname + window.location.search,
   config: RuntimeConfig = getRuntimeConfig(),
 ): string {
-  const back = new URL('/web/portal/cas/callback', config.apiBaseUrl);
-  back.searchParams.set('target', target);
-  return `${config.casLoginUrl}?service=${encodeURIComponent(back.toString())}`;
+  const start = new URL('/web/portal/cas/login', config.apiBaseUrl);
+  start.searchParams.set('target', target);
+  return start.toString();
 }
 
 /**

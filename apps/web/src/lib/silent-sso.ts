@@ -15,10 +15,10 @@ export function silentSingleSignOn(): Promise<boolean> {
   } catch {
     return Promise.resolve(false);
   }
-  const config = getRuntimeConfig();
-  const service = new URL('/web/portal/cas/callback', config.apiBaseUrl);
-  service.searchParams.set('mode', 'silent');
-  const expectedOrigin = service.origin;
+  // The portal server starts the check (binding it to this browser) and asks the CAS with gateway=true.
+  const start = new URL('/web/portal/cas/login', getRuntimeConfig().apiBaseUrl);
+  start.searchParams.set('mode', 'silent');
+  const expectedOrigin = start.origin;
   return new Promise((resolve) => {
     const frame = document.createElement('iframe');
     frame.hidden = true;
@@ -37,7 +37,7 @@ export function silentSingleSignOn(): Promise<boolean> {
     };
     const timer = setTimeout(() => finish(false), TIMEOUT_MS);
     window.addEventListener('message', onMessage);
-    frame.src = `${config.casLoginUrl}?service=${encodeURIComponent(service.toString())}&gateway=true`;
+    frame.src = start.toString();
     document.body.appendChild(frame);
   });
 }

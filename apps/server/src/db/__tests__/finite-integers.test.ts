@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../testing/test-app.js';
 import { finiteIntegersMigration } from '../migrations/0007-finite-integers.js';
@@ -14,7 +14,8 @@ describe('repair of non-integer values in integer columns (SQLite)', () => {
       const broken = await t.app.inject({ url: `/open-api/cms/v1/article/${article.uuid}/detail` });
       expect(broken.statusCode).toBe(500);
 
-      await finiteIntegersMigration.up(db, 'sqlite');
+      // Migrations work on an untyped database (they describe the schema); the app's handle is one.
+      await finiteIntegersMigration.up(db as unknown as Kysely<unknown>, 'sqlite');
       const detail = await t.app.inject({ url: `/open-api/cms/v1/article/${article.uuid}/detail` });
       expect(detail.statusCode).toBe(200);
       expect(detail.json().data[0].expirationDay).toBeNull();

@@ -41,21 +41,25 @@ export class AccountRepository {
     return row?.password_hash;
   }
 
-  async setPasswordHash(accountId: number, passwordHash: string): Promise<void> {
-    await this.db
-      .updateTable('account')
-      .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
-      .where('id', '=', accountId)
-      .execute();
+  /** A new password; `within` (what the change ends, its audit row) commits with it. */
+  async setPasswordHash<T>(accountId: number, passwordHash: string, within: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('account')
+        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+        .where('id', '=', accountId)
+        .execute();
+      return within(trx);
+    });
   }
 
   /**
    * Registration (spec section 5): the account, and its enterprise when named, in one transaction with
-   * `spendCode` (the SMS code); a taken username, phone or enterprise name refuses it all.
+   * `within` (spending the SMS code, the audit row); a taken username, phone or enterprise name refuses it all.
    */
   async register(
     input: { username: string; email: string; enterpriseName: string; phone: string; passwordHash: string },
-    spendCode: (trx: Kysely<Database>) => Promise<void>,
+    within: (trx: Kysely<Database>, created: { accountId: number; enterpriseId: number | null }) => Promise<void>,
   ): Promise<{ accountId: number; enterpriseId: number | null }> {
     const now = new Date().toISOString();
     try {
@@ -78,7 +82,6 @@ export class AccountRepository {
             .executeTakeFirstOrThrow();
           enterpriseId = row.id;
         }
-        await spendCode(trx);
         const account = await trx
           .insertInto('account')
           .values({
@@ -99,7 +102,9 @@ export class AccountRepository {
         const roleCode = enterpriseId === null ? Role.EnterpriseStaff : Role.EnterpriseAdmin;
         const role = await trx.selectFrom('role').select('id').where('code', '=', roleCode).executeTakeFirst();
         if (role) await trx.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
-        return { accountId: account.id, enterpriseId };
+        const created = { accountId: account.id, enterpriseId };
+        await within(trx, created);
+        return created;
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError('用户名或手机号已注册');

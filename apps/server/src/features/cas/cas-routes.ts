@@ -7,9 +7,11 @@ import { ErrorEnvelope, errorResponses } from '../../lib/envelope.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { verifyPassword } from '../accounts/passwords.js';
+import { recordAudit } from '../audit/audit-log.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { ServiceRegistry } from './cas-services.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
+import type { LockKey } from './login-guard.js';
 import { LOGIN_CSS, LOGO_SVG, loginPage, messagePage } from './login-page.js';
 import { sendSingleLogout } from './single-logout.js';
 
@@ -85,11 +87,15 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** After login: 303 to the service with its ticket (CAS 3.0 §2.2.4). */
-  function redirectWithTicket(reply: FastifyReply, service: string, ticket: string) {
+  function redirectWithTicket(reply: FastifyReply, service: URL, ticket: string) {
     const url = new URL(service);
     url.searchParams.append('ticket', ticket);
     return reply.redirect(url.toString(), 303);
   }
+
+  /** Single logout to the services of ended tickets that are still registered (never a redirect). */
+  const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
+    sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
 
   function unregisteredService(request: FastifyRequest, reply: FastifyReply) {
     return html(
@@ -143,10 +149,11 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew);
-      if (service !== undefined && !registry.isRegistered(service, portalBase(request))) return unregisteredService(request, reply);
+      const serviceUrl = registry.registered(service, portalBase(request));
+      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
       const tgt = await tickets.liveTgt(request.cookies[TGC]);
       if (tgt && !renew) {
-        if (service) return redirectWithTicket(reply, service, await tickets.issueServiceTicket(tgt.id, service, false));
+        if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt.id, service, false));
         const profile = await accounts.profile(tgt.accountId);
         return html(
           reply,
@@ -158,7 +165,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       // CAS 3.0 §2.1.1: gateway without an SSO session goes back to the service without a ticket; renew wins over gateway.
-      if (service && isTrue(request.query.gateway) && !renew) return reply.redirect(service, 303);
+      if (serviceUrl && isTrue(request.query.gateway) && !renew) return reply.redirect(serviceUrl.href, 303);
       return renderLogin(request, reply, 200, { service, renew });
     },
   );
@@ -176,27 +183,28 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const password = request.body.password ?? '';
       const page = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, username: login, error });
 
-      if (service !== undefined && !registry.isRegistered(service, portalBase(request))) return unregisteredService(request, reply);
+      const serviceUrl = registry.registered(service, portalBase(request));
+      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
       const expected = request.cookies[EXECUTION];
       if (!expected || !request.body.execution || !sameToken(expected, request.body.execution)) {
         return page(400, '登录页面已过期，请重新输入账号和密码');
       }
-      const attempt = await loginAttempts(request);
-      if (!attempt.isAllowed && attempt.isExceeded) {
-        reply.header('retry-after', attempt.ttlInSeconds);
-        return page(429, `登录尝试过于频繁，请 ${attempt.ttlInSeconds} 秒后再试`);
+      const burst = await loginAttempts(request);
+      if (!burst.isAllowed && burst.isExceeded) {
+        reply.header('retry-after', burst.ttlInSeconds);
+        return page(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`);
       }
       if (!login) return page(400, '请输入用户名或手机号');
       if (!password) return page(400, '请输入密码');
 
-      const key = login.toLowerCase();
-      const locked = await guard.lockedMinutes(key);
-      if (locked > 0) return page(423, `密码错误次数过多，账号已锁定，请 ${locked} 分钟后再试`);
-
+      // Failures count per account, whichever login (username or phone) named it; names that match
+      // no account count per client IP.
       const account = await accounts.findForLogin(login);
+      const key: LockKey = account ? { accountId: account.id } : { ip: request.ip };
+      const attempt = await guard.attempt(key);
+      if (attempt.locked) return page(423, `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
       const valid = await verifyPassword(account?.password_hash, password);
       if (!account || !valid) {
-        const left = await guard.recordFailure(key);
         await app.auditRepository.record(request.log, {
           accountId: account?.id ?? null,
           username: login,
@@ -204,30 +212,35 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           action: 'login-failed',
           ip: request.ip,
           outcome: 'failure',
-          detail: left === 0 ? '密码错误次数过多，账号已锁定' : '用户名或密码错误',
+          detail: attempt.left === 0 ? '密码错误次数过多，账号已锁定' : '用户名或密码错误',
         });
-        if (left === 0) return page(423, `密码错误次数过多，账号已锁定，请 ${auth.loginLockMinutes} 分钟后再试`);
-        return page(401, `用户名或密码错误，还可尝试 ${left} 次`);
+        if (attempt.left === 0) return page(423, `密码错误次数过多，账号已锁定，请 ${auth.loginLockMinutes} 分钟后再试`);
+        return page(401, `用户名或密码错误，还可尝试 ${attempt.left} 次`);
       }
-      if (account.status !== 'active') return page(403, '账号已停用，请联系企业管理员');
-      await guard.reset(key);
+      if (account.status !== 'active') {
+        await guard.succeeded(key);
+        return page(403, '账号已停用，请联系企业管理员');
+      }
 
       // A fresh login replaces any SSO session this browser had.
       const previous = request.cookies[TGC];
-      if (previous?.startsWith('TGT-')) await sendSingleLogout(await tickets.destroyTgt(previous), request.log);
-      const tgt = await tickets.createTgt(account.id);
-      reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+      if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
       const profile = await accounts.profile(account.id);
-      await app.auditRepository.record(request.log, {
-        accountId: account.id,
-        username: account.username,
-        enterpriseId: profile?.enterpriseId ?? null,
-        action: 'login',
-        target: service ? new URL(service).origin : '',
-        ip: request.ip,
-        outcome: 'success',
+      // The SSO session, the fresh count and the audit row commit together.
+      const tgt = await tickets.createTgt(account.id, async (trx) => {
+        await guard.succeeded(key, trx);
+        await recordAudit(trx, request.log, {
+          accountId: account.id,
+          username: account.username,
+          enterpriseId: profile?.enterpriseId ?? null,
+          action: 'login',
+          target: serviceUrl?.origin ?? '',
+          ip: request.ip,
+          outcome: 'success',
+        });
       });
-      if (service) return redirectWithTicket(reply, service, await tickets.issueServiceTicket(tgt, service, true));
+      reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+      if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt, service, true));
       return html(
         reply,
         200,
@@ -243,12 +256,28 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags: ['cas'], summary: 'CAS 退出（单点登出）', querystring: LogoutQuery, response: PageAnswers } },
     async (request, reply) => {
       const tgt = request.cookies[TGC];
+      const service = registry.registered(request.query.service, portalBase(request));
+      // A logout another site asked for (a link or an image on its page) waits for the user's
+      // confirmation on this site; same-site links, typed addresses and clients without Fetch
+      // metadata log out at once (W3C Fetch Metadata, `Sec-Fetch-Site`).
+      if (tgt?.startsWith('TGT-') && request.headers['sec-fetch-site'] === 'cross-site') {
+        const confirm = `${casBase(request)}/logout${service ? `?service=${encodeURIComponent(service.href)}` : ''}`;
+        return html(
+          reply,
+          200,
+          messagePage(casBase(request), '确认退出登录', '是否退出统一身份认证？退出后，通过它登录的所有应用都将退出登录。', [
+            { href: confirm, label: '确认退出' },
+            { href: `${portalBase(request)}/`, label: '返回门户首页' },
+          ]),
+        );
+      }
       if (tgt?.startsWith('TGT-')) {
         const accountId = await tickets.accountOfTgt(tgt);
-        await sendSingleLogout(await tickets.destroyTgt(tgt), request.log);
-        if (accountId !== undefined) {
-          const profile = await accounts.profile(accountId);
-          await app.auditRepository.record(request.log, {
+        const profile = accountId === undefined ? undefined : await accounts.profile(accountId);
+        // The ended session and its audit row commit together.
+        const ended = await tickets.destroyTgt(tgt, async (trx) => {
+          if (accountId === undefined) return;
+          await recordAudit(trx, request.log, {
             accountId,
             username: profile?.username ?? '',
             enterpriseId: profile?.enterpriseId ?? null,
@@ -256,12 +285,12 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
             ip: request.ip,
             outcome: 'success',
           });
-        }
+        });
+        await singleLogout(request, ended);
       }
       reply.clearCookie(TGC, { path: '/cas' });
-      const { service } = request.query;
       // Only registered services get the redirect (no open redirect).
-      if (registry.isRegistered(service, portalBase(request))) return reply.redirect(service, 303);
+      if (service) return reply.redirect(service.href, 303);
       return html(
         reply,
         200,

@@ -1,7 +1,11 @@
+import { parseRedirectUrl } from '@portal/shared';
+
 /**
  * The embedded CAS server's service registry (CAS 3.0 §2.1.1: services must be registered; compare
  * scheme, host, port and path prefix exactly). This portal is registered by default; CAS_SERVICES
- * adds others. A service that is not registered gets no ticket and no logout redirect.
+ * adds others. A service that is not registered gets no ticket, no logout redirect and no
+ * single-logout message. The address is parsed by the one redirect check (`parseRedirectUrl`), as a
+ * browser would read it, before its prefix is compared.
  */
 export class ServiceRegistry {
   private readonly prefixes: URL[];
@@ -10,18 +14,11 @@ export class ServiceRegistry {
     this.prefixes = extra.map((p) => new URL(p));
   }
 
-  /** Whether `service` may receive tickets; `portalBase` is this portal's own address. */
-  isRegistered(service: string | undefined, portalBase: string): service is string {
-    if (!service) return false;
-    let url: URL;
-    try {
-      url = new URL(service);
-    } catch {
-      return false;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-    if (url.username || url.password) return false;
-    return [new URL(portalBase + '/'), ...this.prefixes].some((prefix) => matches(url, prefix));
+  /** The parsed address of `service` if it is registered; `portalBase` is this portal's own address. */
+  registered(service: string | undefined, portalBase: string): URL | undefined {
+    const url = parseRedirectUrl(service);
+    if (!url) return undefined;
+    return [new URL(`${portalBase}/`), ...this.prefixes].some((prefix) => matches(url, prefix)) ? url : undefined;
   }
 
   /** Origins allowed to call the token endpoint with credentials (CORS). */

@@ -23,13 +23,17 @@ export class TicketStore {
     private readonly policy: TicketPolicy,
   ) {}
 
-  async createTgt(accountId: number, now = new Date()): Promise<string> {
+  /** Opens an SSO session; `within` (the login's audit row) commits with it. */
+  async createTgt(accountId: number, within: (trx: Kysely<Database>) => Promise<void>, now = new Date()): Promise<string> {
     const id = newTgtId();
     const iso = now.toISOString();
-    await this.db
-      .insertInto('cas_tgt')
-      .values({ id, account_id: accountId, created_at: iso, last_used_at: iso, expires_at: later(now, this.policy.tgtHours * 3_600_000) })
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('cas_tgt')
+        .values({ id, account_id: accountId, created_at: iso, last_used_at: iso, expires_at: later(now, this.policy.tgtHours * 3_600_000) })
+        .execute();
+      await within(trx);
+    });
     return id;
   }
 
@@ -86,11 +90,15 @@ export class TicketStore {
       .executeTakeFirst();
   }
 
-  /** Ends a TGT; answers the service tickets it issued (their services get a single-logout message). */
-  async destroyTgt(id: string): Promise<{ id: string; service: string }[]> {
+  /**
+   * Ends a TGT; answers the service tickets it issued (their services get a single-logout message).
+   * `within` (the logout's audit row) commits with it, when there was a TGT to end.
+   */
+  async destroyTgt(id: string, within?: (trx: Kysely<Database>) => Promise<void>): Promise<{ id: string; service: string }[]> {
     return this.db.transaction().execute(async (trx) => {
       const tickets = await trx.selectFrom('cas_st').select(['id', 'service']).where('tgt_id', '=', id).execute();
-      await trx.deleteFrom('cas_tgt').where('id', '=', id).execute();
+      const ended = await trx.deleteFrom('cas_tgt').where('id', '=', id).executeTakeFirst();
+      if (ended.numDeletedRows > 0n && within) await within(trx);
       return tickets;
     });
   }
@@ -103,15 +111,20 @@ export class TicketStore {
 
   /**
    * Ends every TGT of an account except the one that issued `keepServiceTicket` (after a password
-   * change); answers the ended ones' tickets.
+   * change, inside its transaction); answers the ended ones' tickets.
    */
-  async destroyAccountTgts(accountId: number, keepServiceTicket: string): Promise<{ id: string; service: string }[]> {
-    const keep = await this.db.selectFrom('cas_st').select('tgt_id').where('id', '=', keepServiceTicket).executeTakeFirst();
-    let query = this.db.selectFrom('cas_tgt').select('id').where('account_id', '=', accountId);
+  async destroyAccountTgts(
+    trx: Kysely<Database>,
+    accountId: number,
+    keepServiceTicket: string,
+  ): Promise<{ id: string; service: string }[]> {
+    const keep = await trx.selectFrom('cas_st').select('tgt_id').where('id', '=', keepServiceTicket).executeTakeFirst();
+    let query = trx.selectFrom('cas_tgt').select('id').where('account_id', '=', accountId);
     if (keep) query = query.where('id', '!=', keep.tgt_id);
-    const tgts = await query.execute();
-    const tickets: { id: string; service: string }[] = [];
-    for (const tgt of tgts) tickets.push(...(await this.destroyTgt(tgt.id)));
+    const tgts = (await query.execute()).map((t) => t.id);
+    if (tgts.length === 0) return [];
+    const tickets = await trx.selectFrom('cas_st').select(['id', 'service']).where('tgt_id', 'in', tgts).execute();
+    await trx.deleteFrom('cas_tgt').where('id', 'in', tgts).execute();
     return tickets;
   }
 

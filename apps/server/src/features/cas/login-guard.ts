@@ -8,8 +8,22 @@ export interface LockPolicy {
 }
 
 /**
+ * Whose wrong passwords are counted: an account (whatever login named it, username or phone), or,
+ * for names that match no account, the client IP.
+ */
+export type LockKey = { accountId: number } | { ip: string };
+
+/** A password attempt: refused while locked, else how many more may fail before the lock. */
+export type Attempt = { locked: true; minutes: number } | { locked: false; left: number };
+
+// The table's key column is named `username` from before accounts were the key; it holds these.
+const keyOf = (key: LockKey) => ('accountId' in key ? `account:${key.accountId}` : `ip:${key.ip}`.slice(0, 64));
+
+/**
  * Account lockout after repeated wrong passwords (OWASP authentication cheat sheet): the counter
- * lives in the database so every server instance sees it; a success or the end of a lock resets it.
+ * lives in the database so every server instance sees it. Each attempt is counted before its
+ * password is checked, in one statement, so parallel guesses cannot get past the limit; a verified
+ * password or the end of a lock starts a fresh count.
  */
 export class LoginGuard {
   constructor(
@@ -17,34 +31,48 @@ export class LoginGuard {
     private readonly policy: LockPolicy,
   ) {}
 
-  /** Minutes left on a lock of `key` (a lower-cased login), or 0. */
-  async lockedMinutes(key: string, now = new Date()): Promise<number> {
-    const row = await this.db.selectFrom('login_failure').select('locked_until').where('username', '=', key).executeTakeFirst();
-    if (!row?.locked_until) return 0;
-    const left = new Date(row.locked_until).getTime() - now.getTime();
-    return left > 0 ? Math.ceil(left / 60_000) : 0;
+  /** Counts an attempt for `key`; answers whether it may be checked, and how many may fail after it. */
+  async attempt(key: LockKey, now = new Date()): Promise<Attempt> {
+    const max = Math.max(1, this.policy.loginMaxFailures);
+    const iso = now.toISOString();
+    const lockUntil = new Date(now.getTime() + this.policy.loginLockMinutes * 60_000).toISOString();
+    const row = await this.db
+      .insertInto('login_failure')
+      .values({ username: keyOf(key), failures: 1, last_failed_at: iso, locked_until: max <= 1 ? lockUntil : null })
+      .onConflict((oc) =>
+        oc.column('username').doUpdateSet((eb) => {
+          // A lock that has run out starts a fresh count.
+          const next = eb
+            .case()
+            .when('login_failure.locked_until', '<=', iso)
+            .then(1)
+            .else(eb('login_failure.failures', '+', 1))
+            .end();
+          return {
+            failures: next,
+            last_failed_at: iso,
+            locked_until: eb
+              .case()
+              .when('login_failure.locked_until', '>', iso)
+              .then(eb.ref('login_failure.locked_until'))
+              .when(next, '>=', max)
+              .then(lockUntil)
+              .else(null)
+              .end(),
+          };
+        }),
+      )
+      .returning(['failures', 'locked_until'])
+      .executeTakeFirstOrThrow();
+    if (row.failures > max && row.locked_until) {
+      return { locked: true, minutes: Math.max(1, Math.ceil((new Date(row.locked_until).getTime() - now.getTime()) / 60_000)) };
+    }
+    return { locked: false, left: Math.max(0, max - row.failures) };
   }
 
-  /** Records a failure; answers the attempts left before a lock (0 = locked now). */
-  async recordFailure(key: string, now = new Date()): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('login_failure').select(['failures', 'locked_until']).where('username', '=', key).executeTakeFirst();
-      // A lock that has run out starts a fresh count.
-      const previous = row && !(row.locked_until && row.locked_until <= now.toISOString()) ? row.failures : 0;
-      const failures = previous + 1;
-      const lockedUntil =
-        failures >= this.policy.loginMaxFailures ? new Date(now.getTime() + this.policy.loginLockMinutes * 60_000).toISOString() : null;
-      await trx
-        .insertInto('login_failure')
-        .values({ username: key, failures, last_failed_at: now.toISOString(), locked_until: lockedUntil })
-        .onConflict((oc) => oc.column('username').doUpdateSet({ failures, last_failed_at: now.toISOString(), locked_until: lockedUntil }))
-        .execute();
-      return Math.max(0, this.policy.loginMaxFailures - failures);
-    });
-  }
-
-  async reset(key: string): Promise<void> {
-    await this.db.deleteFrom('login_failure').where('username', '=', key).execute();
+  /** The password was right: the count starts again (inside the caller's transaction when given). */
+  async succeeded(key: LockKey, db: Kysely<Database> = this.db): Promise<void> {
+    await db.deleteFrom('login_failure').where('username', '=', keyOf(key)).execute();
   }
 }
 

@@ -1,16 +1,19 @@
-import { generateKeyPairSync, privateDecrypt, constants as cryptoConstants } from 'node:crypto';
+import { generateKeyPairSync, privateDecrypt, randomBytes, timingSafeEqual, constants as cryptoConstants } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
+import { PASSWORD_MAX, PASSWORD_MIN, siteRedirectPath } from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
-import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
+import { resolveRuntimeConfig } from '../../config.js';
+import { AppError, BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
+import { auditRequest } from '../audit/audit-log.js';
+import { ServiceRegistry } from '../cas/cas-services.js';
 import { sendSingleLogout } from '../cas/single-logout.js';
 import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
@@ -18,6 +21,19 @@ import { SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
 
 const CALLBACK_PATH = '/web/portal/cas/callback';
+/** Where a login starts (the web app's login links and its silent single sign-on go here). */
+const LOGIN_PATH = '/web/portal/cas/login';
+/**
+ * Login CSRF (OWASP login CSRF; RFC 6749 §10.12's `state`): a random state in an HttpOnly cookie set
+ * where this browser started the login, and in the callback address the CAS returns to; the callback
+ * takes a ticket only when both agree. The silent check keeps its own, so it never voids a visible login.
+ */
+const LOGIN_STATE = 'PORTAL_LOGIN_STATE';
+const SILENT_STATE = 'PORTAL_SSO_STATE';
+const STATE_PATH = '/web/portal/cas';
+const STATE_SECONDS = 600;
+/** Password-change attempts per account a minute (besides the account lockout). */
+const PASSWORD_CHANGES_PER_MINUTE = 5;
 
 /** A console route; menus nest three levels at most (deeper children are not sent). */
 function routerSchema(depth: number): TSchema {
@@ -51,20 +67,7 @@ const PasswordBody = Type.Object({
   confirmPassword: Type.String({ maxLength: 1024 }),
 });
 
-/**
- * A redirect target after login: a path of this site only (no open redirect). Anything else,
- * including `//host`, `/\host` and absolute URLs to other origins, becomes `/`.
- */
-export function safeTarget(target: string | undefined, base: string): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/';
-  try {
-    const url = new URL(target, base);
-    if (url.origin !== new URL(base).origin) return '/';
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return '/';
-  }
-}
+const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The service URL the CAS saw: this request's URL without the `ticket` parameter. */
 function serviceUrl(base: string, rawUrl: string): string {
@@ -88,6 +91,9 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { auth } = app.config;
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
+  const registry = new ServiceRegistry(auth.casServices);
+  /** A page of this site to return to: anything else (other hosts, `//`, `/\`, encoded tricks) is the home page. */
+  const targetOf = (request: FastifyRequest, target: string | undefined) => siteRedirectPath(target, portalBase(request)) ?? '/';
 
   /** Where tickets are validated: the configured CAS, or the embedded one over loopback. */
   function casServerUrl(): string {
@@ -103,6 +109,13 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     sameSite: 'lax' as const,
     secure: request.protocol === 'https',
   });
+  // Lax: the CAS sends the browser back with a top-level GET, also from another site.
+  const stateCookieOptions = (request: FastifyRequest) => ({ ...cookieOptions(request), path: STATE_PATH, maxAge: STATE_SECONDS });
+
+  /** The login start for `target` (a second try after a refused state says so, so it cannot loop). */
+  function loginStart(target: string, retry: boolean): string {
+    return `${LOGIN_PATH}?${new URLSearchParams({ target, ...(retry ? { retry: '1' } : {}) }).toString()}`;
+  }
 
   // The callback's pages depend on the caller: they keep the default `private, no-store`.
   function silentPage(reply: FastifyReply, loggedIn: boolean): string {
@@ -136,15 +149,48 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
+    LOGIN_PATH,
+    {
+      schema: {
+        tags: ['portal-auth'],
+        summary: '开始登录：记录本浏览器的登录状态并转到统一身份认证',
+        querystring: Type.Object({
+          target: Type.Optional(Type.String({ maxLength: 2000 })),
+          mode: Type.Optional(Type.Literal('silent')),
+          retry: Type.Optional(Type.Literal('1')),
+        }),
+        // 303 to the CAS login (with gateway=true in silent mode).
+        response: { ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const base = portalBase(request);
+      const silent = request.query.mode === 'silent';
+      const state = randomBytes(16).toString('base64url');
+      reply.setCookie(silent ? SILENT_STATE : LOGIN_STATE, state, stateCookieOptions(request));
+      const callback = new URLSearchParams(silent ? { mode: 'silent' } : { target: targetOf(request, request.query.target) });
+      if (request.query.retry && !silent) callback.set('retry', '1');
+      callback.set('state', state);
+      const login = new URL(resolveRuntimeConfig(app.config, base).casLoginUrl);
+      login.searchParams.set('service', `${base}${CALLBACK_PATH}?${callback.toString()}`);
+      // CAS 3.0 §2.1.1: gateway asks the CAS without showing its login form.
+      if (silent) login.searchParams.set('gateway', 'true');
+      return reply.redirect(login.toString(), 303);
+    },
+  );
+
+  app.get(
     CALLBACK_PATH,
     {
       schema: {
         tags: ['portal-auth'],
-        summary: 'CAS 登录回调：校验票据、建立门户会话并返回原页面',
+        summary: 'CAS 登录回调：核对登录状态、校验票据、建立门户会话并返回原页面',
         querystring: Type.Object({
           target: Type.Optional(Type.String({ maxLength: 2000 })),
           ticket: Type.Optional(Type.String({ maxLength: 300 })),
           mode: Type.Optional(Type.Literal('silent')),
+          state: Type.Optional(Type.String({ maxLength: 100 })),
+          retry: Type.Optional(Type.Literal('1')),
         }),
         // 303 back to the target; HTML in silent mode and when the ticket is refused.
         response: { 200: Type.String({ description: 'text/html' }), ...errorResponses, '4xx': Type.Union([Type.String(), ErrorEnvelope]) },
@@ -153,10 +199,22 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const base = portalBase(request);
       const silent = request.query.mode === 'silent';
-      const target = safeTarget(request.query.target, base);
-      const { ticket } = request.query;
+      const target = targetOf(request, request.query.target);
+      const { ticket, state } = request.query;
+      const stateCookie = silent ? SILENT_STATE : LOGIN_STATE;
+      const expected = request.cookies[stateCookie];
+      // A state is good for one return from the CAS.
+      if (expected !== undefined) reply.clearCookie(stateCookie, { path: STATE_PATH });
       // gateway=true without an SSO session comes back without a ticket: browse on as a visitor.
       if (!ticket) return silent ? silentPage(reply, false) : reply.redirect(target, 303);
+      // A ticket for a login this browser did not start (another site's link, a stale tab) opens no
+      // session: the login starts again from here, once.
+      if (!expected || !state || !sameToken(expected, state)) {
+        request.log.warn('login callback without its state');
+        if (silent) return silentPage(reply, false);
+        if (request.query.retry) return failurePage(reply, request, '登录状态已失效');
+        return reply.redirect(loginStart(target, true), 303);
+      }
 
       const validation = await validateServiceTicket(casServerUrl(), serviceUrl(base, request.url), ticket);
       if (!validation.ok) {
@@ -242,8 +300,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function allowOrigin(request: FastifyRequest, reply: FastifyReply) {
     const origin = request.headers.origin;
     if (!origin) return;
-    const registered = origin === portalBase(request) || auth.casServices.some((s) => new URL(s).origin === origin);
-    if (!registered) return;
+    if (!registry.isRegisteredOrigin(origin, portalBase(request))) return;
     reply
       .header('access-control-allow-origin', origin)
       .header('access-control-allow-credentials', 'true')
@@ -295,6 +352,17 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/web/portal/account/password',
     {
       onRequest: app.authenticate,
+      config: {
+        // Guessing the current password from a stolen session: a few tries a minute per account.
+        rateLimit: {
+          max: PASSWORD_CHANGES_PER_MINUTE,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          keyGenerator: (request) => `account:${request.principal?.accountId ?? request.ip}`,
+          errorResponseBuilder: (_request, context) =>
+            new TooManyRequestsError(`修改密码尝试过于频繁，请 ${Math.ceil(context.ttl / 1000)} 秒后再试`),
+        },
+      },
       schema: {
         tags: ['portal-auth'],
         summary: '修改密码（三个字段均以 RSA-OAEP 加密后 base64 传输）',
@@ -327,20 +395,27 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!confirmPassword) throw new BadRequestError('请再次输入密码');
       if (confirmPassword !== newPassword) throw new BadRequestError('两次输入密码不一致');
 
-      const audit = (outcome: 'success' | 'failure', detail: string) =>
-        app.auditRepository.recordRequest(request, 'password-change', '', outcome, detail);
+      // A wrong current password counts toward the account's lockout, as a wrong password at the CAS does.
+      const key = { accountId: principal.accountId };
+      const attempt = await app.loginGuard.attempt(key);
+      if (attempt.locked) throw new AppError(`密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, 423);
       if (!(await verifyPassword(await app.accountRepository.passwordHash(principal.accountId), oldPassword))) {
-        await audit('failure', '原密码错误');
+        const detail = attempt.left === 0 ? '原密码错误次数过多，账号已锁定' : '原密码错误';
+        await app.auditRepository.recordRequest(request, 'password-change', '', 'failure', detail);
+        if (attempt.left === 0) throw new AppError(`密码错误次数过多，账号已锁定，请 ${auth.loginLockMinutes} 分钟后再试`, 423);
         throw new BadRequestError('原密码错误');
       }
+      await app.loginGuard.succeeded(key);
       if (newPassword === oldPassword) throw new BadRequestError('新密码不能与原密码相同');
-      await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword));
-      // Every other login of this account ends: its portal sessions, and with the embedded CAS its other SSO sessions.
-      await app.sessions.closeOthers(principal.accountId, principal.sessionKey);
-      if (auth.casEmbedded) {
-        await sendSingleLogout(await app.casTickets.destroyAccountTgts(principal.accountId, principal.serviceTicket), request.log);
-      }
-      await audit('success', '');
+      // The new password, the end of every other login of this account (its portal sessions, and with
+      // the embedded CAS its other SSO sessions) and the audit row commit together.
+      const ended = await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword), async (trx) => {
+        await app.sessions.closeOthers(principal.accountId, principal.sessionKey, trx);
+        const tickets = auth.casEmbedded ? await app.casTickets.destroyAccountTgts(trx, principal.accountId, principal.serviceTicket) : [];
+        await auditRequest(trx, request, 'password-change', '');
+        return tickets;
+      });
+      await sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
       return ok([], '密码修改成功');
     },
   );

@@ -64,9 +64,9 @@ export class PortalSessions {
     return Number(r.numDeletedRows);
   }
 
-  /** After a password change: every other session of the account ends. */
-  async closeOthers(accountId: number, keepKey: string): Promise<void> {
-    await this.db.deleteFrom('portal_session').where('account_id', '=', accountId).where('id', '!=', keepKey).execute();
+  /** After a password change (inside its transaction): every other session of the account ends. */
+  async closeOthers(accountId: number, keepKey: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db.deleteFrom('portal_session').where('account_id', '=', accountId).where('id', '!=', keepKey).execute();
   }
 
   async purgeExpired(now = new Date()): Promise<void> {

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { hashPassword } from '../accounts/passwords.js';
+import { recordAudit } from '../audit/audit-log.js';
 import { LogSmsSender } from '../sms/log-sms-sender.js';
 import type { SmsSender } from '../sms/sms-sender.js';
 
@@ -102,18 +103,20 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     },
     async (request) => {
       const input = validateRegistration(request.body);
+      // Spends one of the code's tries, also when the registration is refused below (409).
       const codeId = await codes.check('register', input.phone, input.smsCode);
-      const created = await app.accountRepository.register({ ...input, passwordHash: await hashPassword(input.password) }, (trx) =>
-        codes.consume(trx, codeId),
-      );
-      await app.auditRepository.record(request.log, {
-        accountId: created.accountId,
-        username: input.username,
-        enterpriseId: created.enterpriseId,
-        action: 'register',
-        target: input.enterpriseName,
-        ip: request.ip,
-        outcome: 'success',
+      // The account, the spent code and the audit row commit together.
+      await app.accountRepository.register({ ...input, passwordHash: await hashPassword(input.password) }, async (trx, created) => {
+        await codes.consume(trx, codeId);
+        await recordAudit(trx, request.log, {
+          accountId: created.accountId,
+          username: input.username,
+          enterpriseId: created.enterpriseId,
+          action: 'register',
+          target: input.enterpriseName,
+          ip: request.ip,
+          outcome: 'success',
+        });
       });
       return ok({ username: input.username }, '注册成功，请使用账号和密码登录');
     },

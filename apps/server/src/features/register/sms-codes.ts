@@ -115,30 +115,35 @@ export class SmsCodes {
   }
 
   /**
-   * Checks a code without spending it; a wrong code costs one of the 5 tries (committed on its own,
-   * so it counts even when the caller's work fails). Answers the code row's id for `consume`.
+   * Checks a code without consuming it. Every check spends one of its 5 tries, whether the code is
+   * wrong or the work it allows is refused afterwards (a taken username or enterprise name), so one
+   * code cannot probe names without limit; the try is taken in one statement before the comparison,
+   * so parallel checks cannot exceed the limit either. Answers the code row's id for `consume`.
    */
   async check(purpose: SmsPurpose, phone: string, code: string, now = new Date()): Promise<number> {
     const row = await this.db
       .selectFrom('sms_code')
-      .select(['id', 'code_hash', 'attempts', 'expires_at'])
+      .select(['id', 'code_hash', 'expires_at'])
       .where('phone', '=', phone)
       .where('purpose', '=', purpose)
       .where('consumed_at', 'is', null)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
-    if (!row || row.expires_at <= now.toISOString() || row.attempts >= SMS_POLICY.maxAttempts) {
-      throw new BadRequestError('验证码已失效，请重新获取');
-    }
+    const tried =
+      row && row.expires_at > now.toISOString()
+        ? await this.db
+            .updateTable('sms_code')
+            .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+            .where('id', '=', row.id)
+            .where('attempts', '<', SMS_POLICY.maxAttempts)
+            .returning('attempts')
+            .executeTakeFirst()
+        : undefined;
+    if (!row || !tried) throw new BadRequestError('验证码已失效，请重新获取');
     const expected = Buffer.from(row.code_hash, 'hex');
     const given = Buffer.from(this.hash(purpose, phone, code), 'hex');
     if (!timingSafeEqual(expected, given)) {
-      await this.db
-        .updateTable('sms_code')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', row.id)
-        .execute();
-      const left = SMS_POLICY.maxAttempts - row.attempts - 1;
+      const left = SMS_POLICY.maxAttempts - tried.attempts;
       throw new BadRequestError(left > 0 ? `验证码错误，还可尝试 ${left} 次` : '验证码错误次数过多，请重新获取');
     }
     return row.id;

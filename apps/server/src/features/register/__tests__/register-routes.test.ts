@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDialects } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
@@ -194,7 +195,7 @@ describe.each(testDialects())('SMS codes and registration on %s', (dialect) => {
     expect(await db().selectFrom('account').select('id').where('username', '=', 'qianwei').executeTakeFirst()).toBeUndefined();
   });
 
-  it('refuses a taken username, phone or enterprise without spending the code', async () => {
+  it('refuses a taken username, phone or enterprise; the code still registers after a refusal or two', async () => {
     const phone = '13912340006';
     await sendSms(phone);
     const smsCode = await outboxCode(phone);
@@ -210,6 +211,56 @@ describe.each(testDialects())('SMS codes and registration on %s', (dialect) => {
     const adminCode = await outboxCode('13800000001');
     const takenPhone = await register({ ...base, smsCode: adminCode, username: 'zhouwu', phone: '13800000001' });
     expect(takenPhone.json()).toEqual({ code: 1, msg: '该手机号已注册，请直接登录' });
+  });
+
+  it("each refused registration spends one of the code's 5 tries: one code cannot probe names without limit", async () => {
+    const phone = '13912340009';
+    await sendSms(phone);
+    const smsCode = await outboxCode(phone);
+    const body = { email: '', enterpriseName: '', password: 'Probe#2026', phone, smsCode };
+    for (const [username, enterpriseName] of [
+      ['admin', ''],
+      ['operator', ''],
+      ['probe1', '徐州恒岳重工机械有限公司'],
+      ['staff', ''],
+      ['probe2', '常州瑞驰液压科技有限公司'],
+    ] as const) {
+      const res = await register({ ...body, username, enterpriseName });
+      expect([username, res.statusCode]).toEqual([username, 409]);
+    }
+    const sixth = await register({ ...body, username: 'service' });
+    expect(sixth.statusCode).toBe(400);
+    expect(sixth.json()).toEqual({ code: 1, msg: '验证码已失效，请重新获取' });
+    // Spent: not even a free name registers with it.
+    expect((await register({ ...body, username: 'freshname' })).json()).toEqual({ code: 1, msg: '验证码已失效，请重新获取' });
+    expect(await db().selectFrom('account').select('id').where('username', '=', 'freshname').executeTakeFirst()).toBeUndefined();
+    // Wrong codes and refusals draw on the same tries.
+    await age(phone, 61_000);
+    await sendSms(phone);
+    const fresh = await outboxCode(phone);
+    const wrong = fresh === '000000' ? '111111' : '000000';
+    expect((await register({ ...body, smsCode: wrong, username: 'freshname' })).json().msg).toBe('验证码错误，还可尝试 4 次');
+    expect((await register({ ...body, smsCode: fresh, username: 'admin' })).statusCode).toBe(409);
+    expect((await register({ ...body, smsCode: wrong, username: 'freshname' })).json().msg).toBe('验证码错误，还可尝试 2 次');
+  });
+
+  it('a registration whose audit row cannot be written is not committed', async () => {
+    const phone = '13912340010';
+    await sendSms(phone);
+    const smsCode = await outboxCode(phone);
+    const body = { username: 'audited', email: '', enterpriseName: '苏州审计测试有限公司', password: 'Audit#2026', phone, smsCode };
+    await sql`alter table audit_log rename to audit_log_away`.execute(db());
+    try {
+      const res = await register(body);
+      expect(res.statusCode).toBe(500);
+      expect(res.json().code).toBe(1);
+    } finally {
+      await sql`alter table audit_log_away rename to audit_log`.execute(db());
+    }
+    // Nothing was written: the names are free and the code (not consumed) still registers.
+    expect((await register(body)).json()).toEqual({ code: 20200, msg: '注册成功，请使用账号和密码登录', data: [{ username: 'audited' }] });
+    const audit = await db().selectFrom('audit_log').select('action').where('username', '=', 'audited').execute();
+    expect(audit.map((a) => a.action)).toEqual(['register']);
   });
 
   it('validates the body on the server with the dialog messages', async () => {
