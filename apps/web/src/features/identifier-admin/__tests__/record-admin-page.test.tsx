@@ -138,8 +138,10 @@ describe('标识记录 form generated from the template', () => {
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
     const panel = await drawer('新建标识');
-    fireEvent.change(await within(panel).findByLabelText('标识后缀'), { target: { value: 'EX-1' } });
-    fireEvent.change(within(panel).getByLabelText('产品名称'), { target: { value: '挖掘机' } });
+    // The item fields come with the template: type only once they are there (the form settles then).
+    const productName = await within(panel).findByLabelText('产品名称');
+    fireEvent.change(within(panel).getByLabelText('标识后缀'), { target: { value: 'EX-1' } });
+    fireEvent.change(productName, { target: { value: '挖掘机' } });
     fireEvent.change(within(panel).getByLabelText('出厂编号'), { target: { value: 'HY0001' } });
     fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
     // Validation and the refused save are asynchronous: allow for a busy test machine.
