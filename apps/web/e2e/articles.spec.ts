@@ -125,7 +125,8 @@ test.describe('article detail', () => {
     await expect(detail.getByText('来源：国务院')).toBeVisible();
     // 请先登录: 确定 goes to the central login.
     await expect(detail.getByRole('dialog', { name: '请先登录' })).toBeVisible();
-    await detail.route('**/cas/login**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>cas</p>' }));
+    // The login starts at the portal (it binds the login to this browser), which sends it on to the CAS.
+    await detail.route(`${baseURL}/cas/login**`, (route) => route.fulfill({ contentType: 'text/html', body: '<p>cas</p>' }));
     await detail.getByRole('button', { name: /确\s*定/ }).click();
     await expect(detail).toHaveURL(new RegExp(`^${baseURL}/cas/login\\?service=`));
   });
