@@ -58,6 +58,16 @@ export type ArticleColumns = Pick<
 >;
 
 /** Articles (`cms_article`), their search grams and view counts. */
+/** The article columns a list item shows; the detail reads them too. */
+const LIST_ITEM_COLUMNS = [
+  'cms_article.id',
+  'cms_article.uuid',
+  'cms_article.title',
+  'cms_article.summary',
+  'cms_article.thumbnail',
+  'cms_article.publish_time',
+] as const;
+
 export function createArticleRepository(db: Kysely<Database>, dialect: DialectName) {
   const withCategory = () =>
     db
@@ -88,16 +98,7 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
       const [rows, count] = await Promise.all([
         matching
           .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
-          .select([
-            'cms_article.id',
-            'cms_article.uuid',
-            'cms_article.title',
-            'cms_article.summary',
-            'cms_article.thumbnail',
-            'cms_article.publish_time',
-            'cms_category.code',
-            'cms_category.name',
-          ])
+          .select([...LIST_ITEM_COLUMNS, 'cms_category.code', 'cms_category.name'])
           .orderBy(`cms_article.${sort.column}`, sort.direction)
           .orderBy('cms_article.id', sort.direction)
           .limit(q.limit)
@@ -125,12 +126,7 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
       const row = await withCategory()
         .select([
           'parent.code as parentCode',
-          'cms_article.id',
-          'cms_article.uuid',
-          'cms_article.title',
-          'cms_article.summary',
-          'cms_article.thumbnail',
-          'cms_article.publish_time',
+          ...LIST_ITEM_COLUMNS,
           'cms_article.number',
           'cms_article.data_source_name',
           'cms_article.expiration_day',
