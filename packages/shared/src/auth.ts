@@ -19,9 +19,18 @@ export const Authority = {
   Identifier: 'identifier',
   IdentifierTemplate: 'identifier:template',
   IdentifierRecord: 'identifier:record',
+  /** Deleting and importing identifier records (bulk changes), apart from viewing and editing them. */
+  IdentifierRecordManage: 'identifier:record:manage',
   IdentifierAll: 'identifier:all-enterprises',
   Audit: 'audit',
   AuditAll: 'audit:all-enterprises',
+  /** 组织与账号 (an enterprise's own people). */
+  Org: 'org',
+  OrgAccount: 'org:account',
+  OrgGroup: 'org:group',
+  OrgRole: 'org:role',
+  /** 租户管理 (platform operators). */
+  Tenant: 'tenant',
 } as const;
 export type AuthorityCode = (typeof Authority)[keyof typeof Authority];
 

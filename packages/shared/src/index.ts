@@ -9,3 +9,4 @@ export * from './ssr.js';
 export * from './identifiers.js';
 export * from './identifier-rules.js';
 export * from './redirect-target.js';
+export * from './tenant.js';

@@ -1,6 +1,8 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { DialectName } from './database.js';
 import type { PortalMigration } from './migrations/helpers.js';
+import type { Database } from './schema.js';
+import { syncAccessStructure } from './structure/access-structure.js';
 import { siteMigration } from './migrations/0001-site.js';
 import { contentMigration } from './migrations/0002-content.js';
 import { accountsMigration } from './migrations/0003-accounts.js';
@@ -8,6 +10,7 @@ import { identifiersMigration } from './migrations/0004-identifiers.js';
 import { consoleContentMigration } from './migrations/0005-console-content.js';
 import { uploadQuotaMigration } from './migrations/0006-upload-quota.js';
 import { finiteIntegersMigration } from './migrations/0007-finite-integers.js';
+import { tenantAdminMigration } from './migrations/0008-tenant-admin.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -18,6 +21,7 @@ const migrations: Record<string, PortalMigration> = {
   '0005-console-content': consoleContentMigration,
   '0006-upload-quota': uploadQuotaMigration,
   '0007-finite-integers': finiteIntegersMigration,
+  '0008-tenant-admin': tenantAdminMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {
@@ -32,7 +36,7 @@ class PortalMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; safe at every start and from several instances at once. */
+/** Brings the schema, the system roles and the menus up to date; safe at every start and from several instances at once. */
 export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): Promise<string[]> {
   // On PostgreSQL, pin the bookkeeping tables to the connection's schema: Kysely otherwise finds them
   // in any schema of the database (another app's, or a parallel test's) and skips creating its own.
@@ -45,5 +49,7 @@ export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): P
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  // System roles and console menus are code: they follow the schema (db/structure/access-structure.ts).
+  await syncAccessStructure(db as unknown as Kysely<Database>);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -109,10 +109,14 @@ export interface SystemSecretTable {
 
 export type CertificationStatus = 'pending' | 'certified' | 'rejected';
 
+export type EnterpriseStatus = 'active' | 'disabled';
+
 export interface EnterpriseTable {
   id: Generated<number>;
   name: string;
   certification_status: CertificationStatus;
+  /** A disabled enterprise's accounts cannot log in. */
+  status: Generated<EnterpriseStatus>;
   created_at: string;
 }
 
@@ -135,7 +139,8 @@ export interface UploadUsageTable {
   bytes: number;
 }
 
-export type AccountStatus = 'active' | 'disabled';
+/** `deleted` is soft: the username and phone stay reserved and audit rows keep their names. */
+export type AccountStatus = 'active' | 'disabled' | 'deleted';
 
 export interface AccountTable {
   id: Generated<number>;
@@ -149,14 +154,21 @@ export interface AccountTable {
   password_hash: string;
   enterprise_id: number | null;
   status: AccountStatus;
+  /** 1: the central login asks for a new password before anything else (set by 新增 and 重置密码). */
+  must_change_password: Generated<number>;
+  last_login_at: string | null;
+  deleted_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
+/** A role: a system role (enterprise_id NULL) or an enterprise's custom role; codes are unique per enterprise. */
 export interface RoleTable {
   id: Generated<number>;
+  enterprise_id: number | null;
   code: string;
   name: string;
+  description: Generated<string>;
 }
 
 export interface RoleAuthorityTable {
@@ -167,6 +179,52 @@ export interface RoleAuthorityTable {
 export interface AccountRoleTable {
   account_id: number;
   role_id: number;
+}
+
+export interface AccountGroupTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  name: string;
+  description: Generated<string>;
+  created_at: string;
+}
+
+export interface AccountGroupMemberTable {
+  group_id: number;
+  account_id: number;
+  created_at: string;
+}
+
+/** Roles granted to a group apply to its members. */
+export interface AccountGroupRoleTable {
+  group_id: number;
+  role_id: number;
+}
+
+export type JoinRequestStatus = 'pending' | 'approved' | 'rejected';
+
+/** Registration that named an existing enterprise: its administrators approve or reject it. */
+export interface JoinRequestTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  account_id: number;
+  status: JoinRequestStatus;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: number | null;
+}
+
+/** 邀请成员: a one-time code sent to a phone; registering with it joins the enterprise at once. */
+export interface EnterpriseInvitationTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  phone: string;
+  code_hash: string;
+  invited_by: number | null;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
 }
 
 export interface PortalMenuTable {
@@ -298,6 +356,11 @@ export interface Database {
   role: RoleTable;
   role_authority: RoleAuthorityTable;
   account_role: AccountRoleTable;
+  account_group: AccountGroupTable;
+  account_group_member: AccountGroupMemberTable;
+  account_group_role: AccountGroupRoleTable;
+  join_request: JoinRequestTable;
+  enterprise_invitation: EnterpriseInvitationTable;
   portal_menu: PortalMenuTable;
   cas_tgt: CasTgtTable;
   cas_st: CasStTable;

@@ -32,7 +32,7 @@ async function auth(app: FastifyInstance) {
     const session = await app.sessions.byKey(check.sessionKey);
     if (!session || session.accountId !== check.accountId) throw new TokenError('invalid');
     const profile = await app.accountRepository.profile(session.accountId);
-    if (!profile || profile.status !== 'active') throw new TokenError('invalid');
+    if (!profile?.usable) throw new TokenError('invalid');
     request.principal = { accountId: session.accountId, sessionKey: session.key, serviceTicket: session.serviceTicket, profile };
   });
 

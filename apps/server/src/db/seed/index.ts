@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import { seedAccounts } from './accounts-seed.js';
+import { seedAccounts, seedOrganisation } from './accounts-seed.js';
 import { seedContent } from './content-seed.js';
 import { seedIdentifiers } from './identifiers-seed.js';
 import { seedSite } from './site-seed.js';
@@ -12,6 +12,7 @@ export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
   if (await seedSite(db, now.toISOString())) seeded.push('site');
   if (await seedContent(db, now)) seeded.push('content');
   if (await seedAccounts(db, now.toISOString())) seeded.push('accounts');
+  if (await seedOrganisation(db, now.toISOString())) seeded.push('organisation');
   // After the accounts: the demo prefixes belong to the demo enterprises.
   if (await seedIdentifiers(db, now.toISOString())) seeded.push('identifiers');
   return seeded;

@@ -15,25 +15,57 @@ export interface AccountProfile {
   status: string;
   enterpriseId: number | null;
   enterpriseName: string;
-  /** Role codes and the authority codes they grant, sorted, without duplicates. */
+  /** Active, in an active enterprise (or none): may log in and use sessions. */
+  usable: boolean;
+  /** Set by 新增 and 重置密码: the central login asks for a new password first. */
+  mustChangePassword: boolean;
+  /** Role codes and the authority codes they grant (own roles and the account's groups' roles), sorted, without duplicates. */
   authorities: string[];
+}
+
+/** An account may log in and keep sessions when it is active and its enterprise (if any) is too (issue 16: 停用). */
+export function isUsable(status: string, enterpriseStatus: string | null): boolean {
+  return status === 'active' && (enterpriseStatus ?? 'active') === 'active';
 }
 
 export class AccountRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Login accepts a username or the account's phone number. */
-  findForLogin(login: string) {
-    return this.db
+  /** Login accepts a username or the account's phone number; a deleted account is no longer found. */
+  async findForLogin(login: string) {
+    const row = await this.db
       .selectFrom('account')
-      .select(['id', 'username', 'password_hash', 'status'])
-      .where((eb) => eb.or([eb('username', '=', login), eb('phone', '=', login)]))
+      .leftJoin('enterprise', 'enterprise.id', 'account.enterprise_id')
+      .select([
+        'account.id',
+        'account.username',
+        'account.password_hash',
+        'account.status',
+        'account.must_change_password',
+        'enterprise.status as enterprise_status',
+      ])
+      .where((eb) => eb.or([eb('account.username', '=', login), eb('account.phone', '=', login)]))
+      .where('account.status', '!=', 'deleted')
       .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      username: row.username,
+      password_hash: row.password_hash,
+      mustChangePassword: row.must_change_password === 1,
+      usable: isUsable(row.status, row.enterprise_status),
+    };
   }
 
-  /** The portal opens sessions for the CAS user of that name. */
-  findByUsername(username: string) {
-    return this.db.selectFrom('account').select(['id', 'status']).where('username', '=', username).executeTakeFirst();
+  /** The portal opens sessions for the CAS user of that name, if it may still log in. */
+  async findUsableByUsername(username: string): Promise<{ id: number } | undefined> {
+    const row = await this.db
+      .selectFrom('account')
+      .leftJoin('enterprise', 'enterprise.id', 'account.enterprise_id')
+      .select(['account.id', 'account.status', 'enterprise.status as enterprise_status'])
+      .where('account.username', '=', username)
+      .executeTakeFirst();
+    return row && isUsable(row.status, row.enterprise_status) ? { id: row.id } : undefined;
   }
 
   async passwordHash(accountId: number): Promise<string | undefined> {
@@ -126,16 +158,24 @@ export class AccountRepository {
         'account.status',
         'account.enterprise_id',
         'enterprise.name as enterprise_name',
+        'enterprise.status as enterprise_status',
+        'account.must_change_password',
       ])
       .where('account.id', '=', accountId)
       .executeTakeFirst();
     if (!row) return undefined;
+    // Spec section 6 and issue 16: an account holds its own roles and those of its groups.
+    const direct = this.db.selectFrom('account_role').select('account_role.role_id').where('account_role.account_id', '=', accountId);
+    const viaGroups = this.db
+      .selectFrom('account_group_member')
+      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
+      .select('account_group_role.role_id')
+      .where('account_group_member.account_id', '=', accountId);
     const grants = await this.db
-      .selectFrom('account_role')
-      .innerJoin('role', 'role.id', 'account_role.role_id')
+      .selectFrom('role')
       .leftJoin('role_authority', 'role_authority.role_id', 'role.id')
       .select(['role.code', 'role_authority.authority'])
-      .where('account_role.account_id', '=', accountId)
+      .where('role.id', 'in', direct.union(viaGroups))
       .execute();
     const authorities = new Set<string>();
     for (const g of grants) {
@@ -152,6 +192,9 @@ export class AccountRepository {
       status: row.status,
       enterpriseId: row.enterprise_id,
       enterpriseName: row.enterprise_name ?? '',
+      // A disabled enterprise's accounts are as good as disabled (issue 16, 租户管理).
+      usable: isUsable(row.status, row.enterprise_status),
+      mustChangePassword: row.must_change_password === 1,
       authorities: [...authorities].sort(),
     };
   }

@@ -9,7 +9,6 @@ import { requestOrigin } from '../../lib/request-origin.js';
 import { verifyPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
-import { ServiceRegistry } from './cas-services.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import type { LockKey } from './login-guard.js';
 import { LOGIN_CSS, LOGO_SVG, loginPage, messagePage } from './login-page.js';
@@ -73,7 +72,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { auth } = app.config;
   const { accountRepository: accounts, casTickets: tickets, loginGuard: guard } = app;
-  const registry = new ServiceRegistry(auth.casServices);
+  const registry = app.casServices;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
   const loginAttempts = app.createRateLimit({ max: auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
@@ -217,7 +216,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (attempt.left === 0) return page(423, `密码错误次数过多，账号已锁定，请 ${auth.loginLockMinutes} 分钟后再试`);
         return page(401, `用户名或密码错误，还可尝试 ${attempt.left} 次`);
       }
-      if (account.status !== 'active') {
+      if (!account.usable) {
         await guard.succeeded(key);
         return page(403, '账号已停用，请联系企业管理员');
       }
@@ -323,7 +322,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   async function attributesOf(accountId: number): Promise<{ user: string; attributes: CasAttributes } | undefined> {
     const p = await accounts.profile(accountId);
-    if (!p || p.status !== 'active') return undefined;
+    if (!p?.usable) return undefined;
     return {
       user: p.username,
       attributes: {

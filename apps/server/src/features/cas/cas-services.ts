@@ -1,3 +1,4 @@
+import fp from 'fastify-plugin';
 import { parseRedirectUrl } from '@portal/shared';
 
 /**
@@ -32,4 +33,18 @@ function matches(url: URL, prefix: URL): boolean {
   if (url.protocol !== prefix.protocol || url.hostname !== prefix.hostname || url.port !== prefix.port) return false;
   const base = prefix.pathname.endsWith('/') ? prefix.pathname : prefix.pathname + '/';
   return url.pathname === prefix.pathname || url.pathname.startsWith(base);
+}
+
+/** The one registry of the server, from configuration (CAS_SERVICES). */
+export default fp(
+  async (app) => {
+    app.decorate('casServices', new ServiceRegistry(app.config.auth.casServices));
+  },
+  { name: 'cas-services' },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    casServices: ServiceRegistry;
+  }
 }

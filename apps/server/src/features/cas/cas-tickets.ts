@@ -128,6 +128,18 @@ export class TicketStore {
     return tickets;
   }
 
+  /** Ends every TGT of these accounts (停用, 删除, an enterprise 停用), inside the caller's transaction; answers their tickets. */
+  async destroyAllOf(trx: Kysely<Database>, accountIds: readonly number[]): Promise<{ id: string; service: string }[]> {
+    const tickets = await trx
+      .selectFrom('cas_st')
+      .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
+      .select(['cas_st.id', 'cas_st.service'])
+      .where('cas_tgt.account_id', 'in', accountIds)
+      .execute();
+    await trx.deleteFrom('cas_tgt').where('account_id', 'in', accountIds).execute();
+    return tickets;
+  }
+
   /** Housekeeping: expired TGTs (with their tickets) and old service tickets. */
   async purgeExpired(now = new Date()): Promise<void> {
     const iso = now.toISOString();

@@ -13,7 +13,6 @@ import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { auditRequest } from '../audit/audit-log.js';
-import { ServiceRegistry } from '../cas/cas-services.js';
 import { sendSingleLogout } from '../cas/single-logout.js';
 import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
@@ -91,7 +90,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { auth } = app.config;
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
-  const registry = new ServiceRegistry(auth.casServices);
+  const registry = app.casServices;
   /** A page of this site to return to: anything else (other hosts, `//`, `/\`, encoded tricks) is the home page. */
   const targetOf = (request: FastifyRequest, target: string | undefined) => siteRedirectPath(target, portalBase(request)) ?? '/';
 
@@ -221,8 +220,8 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.log.warn({ cas: validation.code }, 'service ticket rejected');
         return silent ? silentPage(reply, false) : failurePage(reply, request, validation.description);
       }
-      const account = await app.accountRepository.findByUsername(validation.user);
-      if (!account || account.status !== 'active') {
+      const account = await app.accountRepository.findUsableByUsername(validation.user);
+      if (!account) {
         return silent ? silentPage(reply, false) : failurePage(reply, request, '该账号未在门户开通或已停用');
       }
       await app.sessions.close(request.cookies[SESSION_COOKIE]);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { isUsable } from '../accounts/account-repository.js';
 
 /** The portal's session cookie: a random id; the table keeps only its SHA-256. */
 export const SESSION_COOKIE = 'PORTAL_SESSION';
@@ -46,11 +47,18 @@ export class PortalSessions {
     const row = await this.db
       .selectFrom('portal_session')
       .innerJoin('account', 'account.id', 'portal_session.account_id')
-      .select(['portal_session.id', 'portal_session.account_id', 'portal_session.service_ticket', 'portal_session.expires_at'])
+      .leftJoin('enterprise', 'enterprise.id', 'account.enterprise_id')
+      .select([
+        'portal_session.id',
+        'portal_session.account_id',
+        'portal_session.service_ticket',
+        'portal_session.expires_at',
+        'account.status',
+        'enterprise.status as enterprise_status',
+      ])
       .where('portal_session.id', '=', key)
-      .where('account.status', '=', 'active')
       .executeTakeFirst();
-    if (!row || row.expires_at <= now.toISOString()) return undefined;
+    if (!row || row.expires_at <= now.toISOString() || !isUsable(row.status, row.enterprise_status)) return undefined;
     return { key: row.id, accountId: row.account_id, serviceTicket: row.service_ticket };
   }
 
@@ -67,6 +75,11 @@ export class PortalSessions {
   /** After a password change (inside its transaction): every other session of the account ends. */
   async closeOthers(accountId: number, keepKey: string, db: Kysely<Database> = this.db): Promise<void> {
     await db.deleteFrom('portal_session').where('account_id', '=', accountId).where('id', '!=', keepKey).execute();
+  }
+
+  /** Every session of these accounts ends (停用, 删除, an enterprise 停用), inside the caller's transaction. */
+  async closeAllOf(trx: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
+    await trx.deleteFrom('portal_session').where('account_id', 'in', accountIds).execute();
   }
 
   async purgeExpired(now = new Date()): Promise<void> {

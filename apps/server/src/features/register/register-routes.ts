@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, REGISTER_PHONE_PATTERN, RegisterMessage, SMS_PHONE_PATTERN } from '@portal/shared';
+import {
+  EMAIL_PATTERN,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  REGISTER_PHONE_PATTERN,
+  RegisterMessage,
+  SMS_PHONE_PATTERN,
+  USERNAME_PATTERN,
+} from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
@@ -12,9 +20,6 @@ import type { SmsSender } from '../sms/sms-sender.js';
 export function normalisePhone(raw: string): string {
   return raw.replace(/[\s-]/g, '').replace(/^(\+86|0086)/, '');
 }
-
-/** Usernames: 3–32 letters, digits or underscores, starting with a letter (so a username is never a phone number). */
-const USERNAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{2,31}$/;
 
 const RegisterBody = Type.Object({
   username: Type.Optional(Type.String({ maxLength: 200 })),

@@ -7,7 +7,7 @@ import { listen, TestBrowser } from '../../../testing/test-browser.js';
 import { AccessTokens } from '../access-tokens.js';
 
 interface MenuEntry {
-  routers: { authCode: string; name: string; path: string; meta: { title: string; icon: string }; children: { name: string }[] }[];
+  routers: { authCode: string; name: string; path: string; meta: { title: string; icon: string }; children: { name: string; meta: { title: string } }[] }[];
   user: { name: string; username: string; telephone: string; number: string; enterpriseName: string; enterpriseId: number | null };
   token: { token_type: string; access_token: string };
   authorities: string[];
@@ -75,7 +75,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(res.body).toEqual({ code: 20200, msg: '操作成功', data: [] });
     expect((await browser.fetch('/web/portal/menu/list')).headers.get('cache-control')).toBe('private, no-store');
     const apps = await browser.json<{ data: { title: string }[] }>('/web/portal/app/menus');
-    expect(apps.body.data.map((a) => a.title)).toEqual(['工作台', '内容管理', '标识管理', '操作日志']);
+    expect(apps.body.data.map((a) => a.title)).toEqual(['工作台', '组织与账号', '租户管理', '内容管理', '标识管理', '操作日志']);
   });
 
   it('the callback validates the ticket over HTTP, opens an HttpOnly session and returns to the target', async () => {
@@ -96,17 +96,18 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(entry?.authorities).toContain('ROLE_ENTERPRISE_ADMIN');
     expect(entry?.token.access_token).toMatch(/^[\w-]+\.[\w-]+$/);
     // Routers are filtered by authority: an enterprise admin has no content management.
-    expect(entry?.routers.map((r) => r.meta.title)).toEqual(['工作台', '标识管理', '操作日志']);
-    expect(entry?.routers[1]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
+    expect(entry?.routers.map((r) => r.meta.title)).toEqual(['工作台', '组织与账号', '标识管理', '操作日志']);
+    expect(entry?.routers[1]?.children.map((c) => c.meta.title)).toEqual(['账号管理', '账号组', '角色管理']);
+    expect(entry?.routers[2]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
   });
 
-  it('menus follow the role: operator sees content management, a service-customer employee only the dashboard', async () => {
+  it('menus follow the role: operator sees tenants and content management, a service-customer employee no console', async () => {
     const operator = (await menus((await loggedIn('operator')).browser))[0];
-    expect(operator?.routers.map((r) => r.meta.title)).toEqual(['工作台', '内容管理', '标识管理', '操作日志']);
-    expect(operator?.routers[1]?.children).toHaveLength(4);
+    expect(operator?.routers.map((r) => r.meta.title)).toEqual(['工作台', '组织与账号', '租户管理', '内容管理', '标识管理', '操作日志']);
+    expect(operator?.routers[3]?.children).toHaveLength(4);
     const service = (await menus((await loggedIn('service')).browser))[0];
-    expect(service?.authorities).toContain('ROLE_SERVICE_CUSTOMER_EMPLOYEE');
-    expect(service?.routers.map((r) => r.path)).toEqual(['/console/dashboard']);
+    expect(service?.authorities).toEqual(['ROLE_SERVICE_CUSTOMER_EMPLOYEE']);
+    expect(service?.routers).toEqual([]);
   });
 
   it('an open redirect through the target is refused', async () => {

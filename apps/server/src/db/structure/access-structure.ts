@@ -1,0 +1,199 @@
+import { Authority, Role } from '@portal/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+/**
+ * The system roles and console menus are part of the product, not demo data: they are brought up to
+ * date after the migrations at every start (also with SEED_DEMO=0), so a new menu or authority
+ * reaches existing installations. Enterprises' custom roles are theirs and never touched here.
+ */
+
+export const SYSTEM_ROLES: { code: string; name: string; description: string; authorities: string[] }[] = [
+  {
+    code: Role.PlatformOperator,
+    name: '平台运营',
+    description: '平台运营人员：租户、内容、标识节点与全平台日志',
+    authorities: [
+      Authority.Dashboard,
+      Authority.Org,
+      Authority.OrgAccount,
+      Authority.OrgGroup,
+      Authority.OrgRole,
+      Authority.Tenant,
+      Authority.Content,
+      Authority.ContentCategory,
+      Authority.ContentArticle,
+      Authority.ContentRecommend,
+      Authority.ContentHome,
+      Authority.Identifier,
+      Authority.IdentifierTemplate,
+      Authority.IdentifierRecord,
+      Authority.IdentifierRecordManage,
+      Authority.IdentifierAll,
+      Authority.Audit,
+      Authority.AuditAll,
+    ],
+  },
+  {
+    code: Role.EnterpriseAdmin,
+    name: '企业管理员',
+    description: '管理本企业的账号、账号组、角色、标识与操作日志',
+    authorities: [
+      Authority.Dashboard,
+      Authority.Org,
+      Authority.OrgAccount,
+      Authority.OrgGroup,
+      Authority.OrgRole,
+      Authority.Identifier,
+      Authority.IdentifierTemplate,
+      Authority.IdentifierRecord,
+      Authority.IdentifierRecordManage,
+      Authority.Audit,
+    ],
+  },
+  {
+    code: Role.EnterpriseStaff,
+    name: '普通员工',
+    description: '查看工作台，查看、新增和编辑本企业的标识记录',
+    authorities: [Authority.Dashboard, Authority.Identifier, Authority.IdentifierRecord],
+  },
+  // Spec section 6: customers' employees use the portal and its applications, never the console.
+  { code: Role.ServiceCustomerEmployee, name: '客户员工', description: '企业为其客户开通的账号，不使用控制台', authorities: [] },
+];
+
+interface MenuDefinition {
+  name: string;
+  path: string;
+  title: string;
+  /** A name from the spec's icon set (section 2, "Admin shell"). */
+  icon: string;
+  authCode: string;
+  children?: Omit<MenuDefinition, 'children'>[];
+}
+
+/** Console menus in display order; children follow their parent. */
+export const MENUS: MenuDefinition[] = [
+  { name: 'Dashboard', path: '/console/dashboard', title: '工作台', icon: 'dashboard', authCode: Authority.Dashboard },
+  {
+    name: 'Org',
+    path: '/console/org',
+    title: '组织与账号',
+    icon: 'account-group',
+    authCode: Authority.Org,
+    children: [
+      { name: 'OrgAccount', path: '/console/org/account', title: '账号管理', icon: 'account-manage', authCode: Authority.OrgAccount },
+      { name: 'OrgGroup', path: '/console/org/group', title: '账号组', icon: 'account-group', authCode: Authority.OrgGroup },
+      { name: 'OrgRole', path: '/console/org/role', title: '角色管理', icon: 'role', authCode: Authority.OrgRole },
+    ],
+  },
+  { name: 'Tenant', path: '/console/tenant', title: '租户管理', icon: 'kanban', authCode: Authority.Tenant },
+  {
+    name: 'Content',
+    path: '/console/content',
+    title: '内容管理',
+    icon: 'manage',
+    authCode: Authority.Content,
+    children: [
+      {
+        name: 'ContentCategory',
+        path: '/console/content/category',
+        title: '栏目管理',
+        icon: 'kanban',
+        authCode: Authority.ContentCategory,
+      },
+      {
+        name: 'ContentArticle',
+        path: '/console/content/article',
+        title: '文章管理',
+        icon: 'statistics',
+        authCode: Authority.ContentArticle,
+      },
+      {
+        name: 'ContentRecommend',
+        path: '/console/content/recommend',
+        title: '推荐应用',
+        icon: 'application-list',
+        authCode: Authority.ContentRecommend,
+      },
+      { name: 'ContentHome', path: '/console/content/home', title: '首页配置', icon: 'setup', authCode: Authority.ContentHome },
+    ],
+  },
+  {
+    name: 'Identifier',
+    path: '/console/identifier',
+    title: '标识管理',
+    icon: 'authentication-source',
+    authCode: Authority.Identifier,
+    children: [
+      {
+        name: 'IdentifierTemplate',
+        path: '/console/identifier/template',
+        title: '前缀与模板',
+        icon: 'sync',
+        authCode: Authority.IdentifierTemplate,
+      },
+      {
+        name: 'IdentifierRecord',
+        path: '/console/identifier/record',
+        title: '标识记录',
+        icon: 'app-authorization',
+        authCode: Authority.IdentifierRecord,
+      },
+    ],
+  },
+  { name: 'AuditLog', path: '/console/audit', title: '操作日志', icon: 'audit-operation-log', authCode: Authority.Audit },
+];
+
+/** Upserts the system roles (with exactly their authorities) and the menus; safe from several instances at once. */
+export async function syncAccessStructure(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const role of SYSTEM_ROLES) {
+      await trx
+        .insertInto('role')
+        .values({ enterprise_id: null, code: role.code, name: role.name, description: role.description })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      const { id } = await trx
+        .selectFrom('role')
+        .select('id')
+        .where('enterprise_id', 'is', null)
+        .where('code', '=', role.code)
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('role').set({ name: role.name, description: role.description }).where('id', '=', id).execute();
+      let stale = trx.deleteFrom('role_authority').where('role_id', '=', id);
+      if (role.authorities.length) stale = stale.where('authority', 'not in', role.authorities);
+      await stale.execute();
+      if (role.authorities.length) {
+        await trx
+          .insertInto('role_authority')
+          .values(role.authorities.map((authority) => ({ role_id: id, authority })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+    }
+
+    let sort = 0;
+    const upsert = async (menu: Omit<MenuDefinition, 'children'>, parentId: number | null) => {
+      const values = {
+        parent_id: parentId,
+        auth_code: menu.authCode,
+        name: menu.name,
+        path: menu.path,
+        title: menu.title,
+        icon: menu.icon,
+        sort: ++sort,
+      };
+      await trx
+        .insertInto('portal_menu')
+        .values(values)
+        .onConflict((oc) => oc.column('name').doUpdateSet({ ...values }))
+        .execute();
+      const { id } = await trx.selectFrom('portal_menu').select('id').where('name', '=', menu.name).executeTakeFirstOrThrow();
+      return id;
+    };
+    for (const menu of MENUS) {
+      const id = await upsert(menu, null);
+      for (const child of menu.children ?? []) await upsert(child, id);
+    }
+  });
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { requestOrigin } from '../../lib/request-origin.js';
+import { sendSingleLogout } from './single-logout.js';
+
+export type EndedTickets = { id: string; service: string }[];
+
+/**
+ * Ends every session of some accounts when an administrator disables or deletes them, or an operator
+ * disables their enterprise (issue 16): their portal sessions and SSO sessions end inside the
+ * caller's transaction, and after it commits the applications that hold their tickets get a CAS
+ * single logout (protocol §2.3.3).
+ */
+export class SsoSessions {
+  constructor(private readonly app: FastifyInstance) {}
+
+  /** Inside the caller's transaction; answers the tickets whose services must hear of it. */
+  async end(trx: Kysely<Database>, accountIds: readonly number[]): Promise<EndedTickets> {
+    if (accountIds.length === 0) return [];
+    await this.app.sessions.closeAllOf(trx, accountIds);
+    return this.app.casTickets.destroyAllOf(trx, accountIds);
+  }
+
+  /** After the commit: single logout to the registered services of the ended tickets. */
+  async notify(request: FastifyRequest, tickets: EndedTickets): Promise<void> {
+    const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
+    await sendSingleLogout(tickets, (service) => this.app.casServices.registered(service, portalBase), request.log);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ssoSessions: SsoSessions;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('ssoSessions', new SsoSessions(app));
+  },
+  { name: 'sso-sessions', dependencies: ['portal-sessions', 'cas-tickets', 'cas-services'] },
+);
