@@ -1,9 +1,9 @@
-import { type PortalRouter, type PortalUser, Role } from '@portal/shared';
+import { Authority, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { ConflictError } from '../../lib/errors.js';
+import { BadRequestError, ConflictError } from '../../lib/errors.js';
 
 export interface AccountProfile {
   id: number;
@@ -197,6 +197,47 @@ export class AccountRepository {
       mustChangePassword: row.must_change_password === 1,
       authorities: [...authorities].sort(),
     };
+  }
+
+  /**
+   * The accounts of an enterprise that administer it: active and holding `org:account` through one of
+   * their roles or their groups' roles (issue 16, guard rails).
+   */
+  async administrators(enterpriseId: number, db: Kysely<Database> = this.db): Promise<number[]> {
+    const direct = db
+      .selectFrom('account_role')
+      .innerJoin('role_authority', 'role_authority.role_id', 'account_role.role_id')
+      .select('account_role.account_id')
+      .where('role_authority.authority', '=', Authority.OrgAccount);
+    const viaGroups = db
+      .selectFrom('account_group_member')
+      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
+      .innerJoin('role_authority', 'role_authority.role_id', 'account_group_role.role_id')
+      .select('account_group_member.account_id')
+      .where('role_authority.authority', '=', Authority.OrgAccount);
+    const rows = await db
+      .selectFrom('account')
+      .select('id')
+      .where('enterprise_id', '=', enterpriseId)
+      .where('status', '=', 'active')
+      .where('id', 'in', direct.union(viaGroups))
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Guard rails of every write that changes who administers an enterprise, called inside its
+   * transaction before the commit: the enterprise keeps an administrator and the acting administrator
+   * stays one (no one disables, deletes or demotes themself). Throwing rolls the write back.
+   */
+  async assertAdministratorsRemain(trx: Kysely<Database>, enterpriseId: number, actorAccountId: number): Promise<void> {
+    const admins = await this.administrators(enterpriseId, trx);
+    if (admins.length === 0) throw new ConflictError('企业至少需要保留一名启用的管理员');
+    const actor = await trx.selectFrom('account').select('enterprise_id').where('id', '=', actorAccountId).executeTakeFirst();
+    // Operators acting on another enterprise are not its administrators to begin with.
+    if (actor?.enterprise_id === enterpriseId && !admins.includes(actorAccountId)) {
+      throw new BadRequestError('不能停用、删除或降级自己的账号');
+    }
   }
 
   /** The console menus the holder of `authorities` may see (spec section 6: a parent without permitted children is dropped). */
