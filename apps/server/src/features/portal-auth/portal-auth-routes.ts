@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PASSWORD_MAX, PASSWORD_MIN, siteRedirectPath } from '@portal/shared';
+import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage, siteRedirectPath } from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import { resolveRuntimeConfig } from '../../config.js';
@@ -387,12 +387,12 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const newPassword = decrypt(request.body.newPassword);
       const confirmPassword = decrypt(request.body.confirmPassword);
       // Spec section 5, "Change password", checked again on the server.
-      if (!oldPassword) throw new BadRequestError('请输入原密码');
-      if (!newPassword) throw new BadRequestError('请输入密码');
-      if ([...newPassword].length < PASSWORD_MIN) throw new BadRequestError('请输入至少6位密码');
-      if ([...newPassword].length > PASSWORD_MAX) throw new BadRequestError('密码最多18个字符');
-      if (!confirmPassword) throw new BadRequestError('请再次输入密码');
-      if (confirmPassword !== newPassword) throw new BadRequestError('两次输入密码不一致');
+      if (!oldPassword) throw new BadRequestError(PasswordChangeMessage.oldRequired);
+      if (!newPassword) throw new BadRequestError(PasswordChangeMessage.newRequired);
+      if ([...newPassword].length < PASSWORD_MIN) throw new BadRequestError(RegisterMessage.passwordTooShort);
+      if ([...newPassword].length > PASSWORD_MAX) throw new BadRequestError(RegisterMessage.passwordTooLong);
+      if (!confirmPassword) throw new BadRequestError(PasswordChangeMessage.confirmRequired);
+      if (confirmPassword !== newPassword) throw new BadRequestError(PasswordChangeMessage.confirmMismatch);
 
       // A wrong current password counts toward the account's lockout, as a wrong password at the CAS does.
       const key = { accountId: principal.accountId };
@@ -405,7 +405,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new BadRequestError('原密码错误');
       }
       await app.loginGuard.succeeded(key);
-      if (newPassword === oldPassword) throw new BadRequestError('新密码不能与原密码相同');
+      if (newPassword === oldPassword) throw new BadRequestError(PasswordChangeMessage.sameAsOld);
       // The new password, the end of every other login of this account (its portal sessions, and with
       // the embedded CAS its other SSO sessions) and the audit row commit together.
       const ended = await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword), async (trx) => {
