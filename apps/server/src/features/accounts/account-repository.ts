@@ -78,11 +78,17 @@ export class AccountRepository {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('account')
-        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+        // A password the account holder chose ends the must-change state of an initial one.
+        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: new Date().toISOString() })
         .where('id', '=', accountId)
         .execute();
       return within(trx);
     });
+  }
+
+  /** The last successful login (账号管理's 最近登录, the dashboard's active accounts), inside the login's transaction. */
+  async markLoggedIn(trx: Kysely<Database>, accountId: number): Promise<void> {
+    await trx.updateTable('account').set({ last_login_at: new Date().toISOString() }).where('id', '=', accountId).execute();
   }
 
   /**
