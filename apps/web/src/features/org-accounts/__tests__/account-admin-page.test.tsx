@@ -172,7 +172,7 @@ describe('账号管理 list', () => {
     expect(vi.mocked(saveBlob).mock.calls[0]![1]).toMatch(/^账号-\d{14}\.csv$/);
   });
 
-  it('offers 解锁 only on a locked account, 启用 on a disabled one, and neither 停用 nor 删除 on the caller’s own row', async () => {
+  it('offers 解锁 only on a locked account (停用 then under 更多), 启用 on a disabled one, and neither 停用 nor 删除 on the caller’s own row', async () => {
     renderPage();
     const own = await accountRow('admin');
     expect(within(own).getByText('我')).toBeTruthy();
@@ -182,7 +182,12 @@ describe('账号管理 list', () => {
 
     expect(within(await accountRow('staff')).queryByRole('button', { name: /解\s*锁/ })).toBeNull();
     expect(within(await accountRow('chenming')).getByRole('button', { name: /启\s*用/ })).toBeTruthy();
-    fireEvent.click(within(await accountRow('wangfang')).getByRole('button', { name: /解\s*锁/ }));
+    // A locked account's row shows 解锁 and keeps 停用 under 更多.
+    const locked = await accountRow('wangfang');
+    expect(within(locked).queryByRole('button', { name: /停\s*用/ })).toBeNull();
+    fireEvent.click(within(locked).getByRole('button', { name: '更多操作：wangfang' }));
+    expect(await screen.findByRole('menuitem', { name: '停用' })).toBeTruthy();
+    fireEvent.click(within(locked).getByRole('button', { name: /解\s*锁/ }));
     await waitFor(() => expect(fake.api!.post).toHaveBeenCalledWith(`${API}/account/3/unlock`));
     // Every write reloads the list.
     await waitFor(() => expect(listCalls()).toHaveLength(2));

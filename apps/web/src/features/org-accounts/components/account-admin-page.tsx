@@ -15,6 +15,7 @@ import { ConsolePage } from '@/components/console-page';
 import { FilterButtons } from '@/components/filter-buttons';
 import { Pagination } from '@/components/pagination';
 import { notify } from '@/lib/notify';
+import { formatTime } from '@/lib/time';
 import { useAccounts, useDeleteAccount, useOrgOptions, useSetAccountStatus, useUnlockAccount } from '../api/accounts';
 import { useExportAccounts } from '../api/account-transfer';
 import { usePendingJoinRequestCount } from '../api/join-requests';
@@ -134,35 +135,44 @@ export function AccountAdminPage() {
     }
   };
 
+  const statusAction = (row: AccountRow) =>
+    row.state === 'disabled' ? (
+      <Button type="link" size="small" onClick={() => void enable(row)}>
+        启用
+      </Button>
+    ) : (
+      <Button type="link" size="small" danger onClick={() => confirmDisable(row)}>
+        停用
+      </Button>
+    );
+  // Three actions at most in the row (编辑, the state's own action, 更多): the column stays narrow enough for 1440 px without scrolling.
   const rowActions = (row: AccountRow) => (
     <Space size={0} className="org-accounts__row-actions">
       <Button type="link" size="small" onClick={() => setEditing({ account: row })}>
         编辑
       </Button>
-      {!row.self && row.state === 'locked' && (
-        <Button type="link" size="small" onClick={() => void unlockRow(row)}>
-          解锁
-        </Button>
-      )}
       {!row.self &&
-        (row.state === 'disabled' ? (
-          <Button type="link" size="small" onClick={() => void enable(row)}>
-            启用
+        (row.state === 'locked' ? (
+          <Button type="link" size="small" onClick={() => void unlockRow(row)}>
+            解锁
           </Button>
         ) : (
-          <Button type="link" size="small" danger onClick={() => confirmDisable(row)}>
-            停用
-          </Button>
+          statusAction(row)
         ))}
       {!row.self && (
         <Dropdown
           trigger={['click']}
           menu={{
             items: [
+              ...(row.state === 'locked' ? [{ key: 'disable', label: '停用', danger: true }] : []),
               { key: 'reset-password', label: '重置密码' },
               { key: 'delete', label: '删除', danger: true },
             ],
-            onClick: ({ key }) => (key === 'delete' ? confirmDelete(row) : setResetting(row)),
+            onClick: ({ key }) => {
+              if (key === 'disable') confirmDisable(row);
+              else if (key === 'delete') confirmDelete(row);
+              else setResetting(row);
+            },
           }}
         >
           <Button type="link" size="small" aria-label={`更多操作：${row.username}`}>
@@ -177,7 +187,7 @@ export function AccountAdminPage() {
     {
       title: '账号',
       dataIndex: 'username',
-      width: 150,
+      width: 120,
       fixed: wide ? 'left' : undefined,
       render: (username: string, row) => (
         <Space size={4}>
@@ -186,20 +196,26 @@ export function AccountAdminPage() {
         </Space>
       ),
     },
-    { title: '姓名', dataIndex: 'name', width: 110, ellipsis: { showTitle: true } },
-    { title: '手机号', dataIndex: 'phone', width: 125 },
-    { title: '邮箱', dataIndex: 'email', width: 190, ellipsis: { showTitle: true }, render: (email: string) => email || secondary('—') },
-    { title: '账号组', dataIndex: 'groups', width: 160, ellipsis: { showTitle: true }, render: names },
-    { title: '角色', dataIndex: 'roles', width: 160, ellipsis: { showTitle: true }, render: names },
+    { title: '姓名', dataIndex: 'name', width: 80, ellipsis: { showTitle: true } },
+    { title: '手机号', dataIndex: 'phone', width: 115 },
+    // The one column without a width: it takes what the others leave.
+    { title: '邮箱', dataIndex: 'email', ellipsis: { showTitle: true }, render: (email: string) => email || secondary('—') },
+    { title: '账号组', dataIndex: 'groups', width: 120, ellipsis: { showTitle: true }, render: names },
+    { title: '角色', dataIndex: 'roles', width: 110, ellipsis: { showTitle: true }, render: names },
     {
       title: '状态',
       dataIndex: 'state',
-      width: 80,
+      width: 72,
       render: (state: AccountState) => <Tag color={STATE_COLORS[state]}>{ACCOUNT_STATE_LABELS[state]}</Tag>,
     },
-    { title: '最近登录', dataIndex: 'lastLoginAt', width: 170, render: (at: string) => at || secondary('从未登录') },
-    { title: '创建时间', dataIndex: 'createdAt', width: 170 },
-    { title: '操作', key: 'actions', width: 210, fixed: wide ? 'right' : undefined, render: (_: unknown, row) => rowActions(row) },
+    {
+      title: '最近登录',
+      dataIndex: 'lastLoginAt',
+      width: 105,
+      render: (at: string) => (at ? <span title={at}>{formatTime(at, '{y}-{m}-{d}')}</span> : secondary('从未登录')),
+    },
+    { title: '创建时间', dataIndex: 'createdAt', width: 105, render: (at: string) => <span title={at}>{at.slice(0, 10)}</span> },
+    { title: '操作', key: 'actions', width: 170, fixed: wide ? 'right' : undefined, render: (_: unknown, row) => rowActions(row) },
   ];
 
   return (
@@ -253,39 +269,37 @@ export function AccountAdminPage() {
           <FilterButtons onReset={reset} />
         </Form>
       }
-      actions={
-        <>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
-            新增
-          </Button>
-          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
-            导入
-          </Button>
-          <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>
-            导出
-          </Button>
-          <Button icon={<UserAddOutlined />} onClick={() => setInviting(true)}>
-            邀请成员
-          </Button>
-          <Badge count={pending} size="small">
-            <Button
-              icon={<SolutionOutlined />}
-              onClick={() => setJoinRequestsOpen(true)}
-              aria-label={pending > 0 ? `加入申请（${pending} 条待审批）` : '加入申请'}
-            >
-              加入申请
-            </Button>
-          </Badge>
-        </>
-      }
     >
+      <div className="org-accounts__actions" role="toolbar" aria-label="账号操作">
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+          新增
+        </Button>
+        <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+          导入
+        </Button>
+        <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>
+          导出
+        </Button>
+        <Button icon={<UserAddOutlined />} onClick={() => setInviting(true)}>
+          邀请成员
+        </Button>
+        <Badge count={pending} size="small">
+          <Button
+            icon={<SolutionOutlined />}
+            onClick={() => setJoinRequestsOpen(true)}
+            aria-label={pending > 0 ? `加入申请（${pending} 条待审批）` : '加入申请'}
+          >
+            加入申请
+          </Button>
+        </Badge>
+      </div>
       <Table<AccountRow>
         rowKey="id"
         columns={columns}
         dataSource={accounts.data?.rows ?? []}
         loading={accounts.isFetching}
         pagination={false}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 1150 }}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
       />

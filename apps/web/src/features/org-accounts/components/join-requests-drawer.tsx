@@ -1,5 +1,5 @@
 import type { JoinRequestRow } from '@portal/shared';
-import { Button, Drawer, Space, Table, type TableColumnsType } from 'antd';
+import { Button, Drawer, Grid, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { PAGINATION_DEFAULTS, Pagination } from '@/components/pagination';
@@ -18,6 +18,7 @@ export function JoinRequestsDrawer({ open, onClose }: { open: boolean; onClose()
   const approve = useApproveJoinRequest();
   const reject = useRejectJoinRequest();
   const total = requests.data?.total ?? 0;
+  const wide = Grid.useBreakpoint().md ?? true;
 
   const confirmApprove = (row: JoinRequestRow) =>
     confirmAction({
@@ -35,27 +36,42 @@ export function JoinRequestsDrawer({ open, onClose }: { open: boolean; onClose()
       run: () => reject.mutateAsync(row.id),
     });
 
-  const columns: TableColumnsType<JoinRequestRow> = [
-    { title: '账号', dataIndex: 'username', width: 130 },
-    { title: '手机号', dataIndex: 'phone', width: 120 },
-    { title: '邮箱', dataIndex: 'email', width: 180, ellipsis: { showTitle: true }, render: (email: string) => email || '—' },
-    { title: '申请时间', dataIndex: 'createdAt', width: 170 },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 120,
-      render: (_: unknown, row) => (
-        <Space size={0} className="org-accounts__row-actions">
-          <Button type="link" size="small" onClick={() => confirmApprove(row)}>
-            通过
-          </Button>
-          <Button type="link" size="small" danger onClick={() => confirmReject(row)}>
-            拒绝
-          </Button>
-        </Space>
-      ),
-    },
-  ];
+  const actions = (row: JoinRequestRow) => (
+    <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="org-accounts__row-actions">
+      <Button type="link" size="small" onClick={() => confirmApprove(row)}>
+        通过
+      </Button>
+      <Button type="link" size="small" danger onClick={() => confirmReject(row)}>
+        拒绝
+      </Button>
+    </Space>
+  );
+  const email = (text: string) => text || <Typography.Text type="secondary">—</Typography.Text>;
+
+  const columns: TableColumnsType<JoinRequestRow> = wide
+    ? [
+        { title: '账号', dataIndex: 'username', width: 130 },
+        { title: '手机号', dataIndex: 'phone', width: 120 },
+        { title: '邮箱', dataIndex: 'email', ellipsis: { showTitle: true }, render: email },
+        { title: '申请时间', dataIndex: 'createdAt', width: 170 },
+        { title: '操作', key: 'actions', width: 120, render: (_: unknown, row) => actions(row) },
+      ]
+    : // A phone shows each request's facts in one column, the decisions beside them.
+      [
+        {
+          title: '申请',
+          dataIndex: 'username',
+          render: (username: string, row) => (
+            <div className="org-accounts__card">
+              <strong>{username}</strong>
+              <span>{row.phone}</span>
+              <span>{email(row.email)}</span>
+              <Typography.Text type="secondary">{row.createdAt}</Typography.Text>
+            </div>
+          ),
+        },
+        { title: '操作', key: 'actions', width: 72, render: (_: unknown, row) => actions(row) },
+      ];
 
   return (
     <Drawer title="加入申请" open={open} size="min(820px, 100vw)" onClose={onClose} className="org-accounts__join-requests">
@@ -65,7 +81,6 @@ export function JoinRequestsDrawer({ open, onClose }: { open: boolean; onClose()
         dataSource={requests.data?.rows ?? []}
         loading={requests.isFetching}
         pagination={false}
-        scroll={{ x: 720 }}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
       />
