@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import accountRepository from './features/accounts/account-repository.js';
+import passwordTransport from './features/accounts/password-transport.js';
 import applicationAdminRoutes from './features/applications/application-admin-routes.js';
 import applicationRepository from './features/applications/application-repository.js';
 import applicationRoutes from './features/applications/application-routes.js';
@@ -115,6 +116,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(csrf);
   await app.register(systemRepository);
   await app.register(accountRepository);
+  await app.register(passwordTransport);
   await app.register(portalSessions);
   await app.register(accessTokens);
   await app.register(auth);
