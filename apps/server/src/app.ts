@@ -29,6 +29,9 @@ import uploadRepository from './features/files/upload-repository.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
 import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
+import accountAdminRepository from './features/org/account-admin-repository.js';
+import accountAdminRoutes from './features/org/account-admin-routes.js';
+import orgOptionsRoutes from './features/org/org-options-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
 import prefixRepository from './features/identifiers/prefix-repository.js';
@@ -138,6 +141,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(smsCodes);
   await app.register(smsSender);
   await app.register(dashboardRepository);
+  await app.register(accountAdminRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -160,6 +164,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(templateAdminRoutes);
   await app.register(recordAdminRoutes);
   await app.register(recordCsvRoutes);
+  await app.register(orgOptionsRoutes);
+  await app.register(accountAdminRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
