@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import accountRepository from './features/accounts/account-repository.js';
+import passwordTransport from './features/accounts/password-transport.js';
 import applicationAdminRoutes from './features/applications/application-admin-routes.js';
 import applicationRepository from './features/applications/application-repository.js';
 import applicationRoutes from './features/applications/application-routes.js';
@@ -28,6 +29,9 @@ import uploadRepository from './features/files/upload-repository.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
 import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
+import accountAdminRepository from './features/org/account-admin-repository.js';
+import accountAdminRoutes from './features/org/account-admin-routes.js';
+import orgOptionsRoutes from './features/org/org-options-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
 import prefixRepository from './features/identifiers/prefix-repository.js';
@@ -41,7 +45,7 @@ import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import portalSessions from './features/portal-auth/portal-sessions.js';
 import registerRoutes from './features/register/register-routes.js';
 import smsCodes from './features/register/sms-codes.js';
-import { createSmsSender } from './features/sms/create-sms-sender.js';
+import smsSender from './features/sms/sms-plugin.js';
 import siteRepository from './features/site/site-repository.js';
 import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
@@ -115,6 +119,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(csrf);
   await app.register(systemRepository);
   await app.register(accountRepository);
+  await app.register(passwordTransport);
   await app.register(portalSessions);
   await app.register(accessTokens);
   await app.register(auth);
@@ -134,7 +139,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(ssoSessions);
   await app.register(loginGuard);
   await app.register(smsCodes);
+  await app.register(smsSender);
   await app.register(dashboardRepository);
+  await app.register(accountAdminRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -147,7 +154,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(homeAdminRoutes);
   if (config.auth.casEmbedded) await app.register(casRoutes, { prefix: '/cas' });
   await app.register(portalAuthRoutes);
-  await app.register(registerRoutes, { sender: createSmsSender(config.smsEnv, app.log) });
+  await app.register(registerRoutes);
   await app.register(fileRoutes);
   await app.register(imageUploadRoutes);
   await app.register(auditRoutes);
@@ -157,6 +164,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(templateAdminRoutes);
   await app.register(recordAdminRoutes);
   await app.register(recordCsvRoutes);
+  await app.register(orgOptionsRoutes);
+  await app.register(accountAdminRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

@@ -1,6 +1,7 @@
 import { Authority, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
@@ -23,13 +24,19 @@ export interface AccountProfile {
   authorities: string[];
 }
 
+/** Guard rails (issue 16): what an administrator is told who tries to disable, delete or demote themself. */
+export const SELF_DEMOTION_REFUSED = '不能停用、删除或降级自己的账号';
+
 /** An account may log in and keep sessions when it is active and its enterprise (if any) is too (issue 16: 停用). */
 export function isUsable(status: string, enterpriseStatus: string | null): boolean {
   return status === 'active' && (enterpriseStatus ?? 'active') === 'active';
 }
 
 export class AccountRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   /** Login accepts a username or the account's phone number; a deleted account is no longer found. */
   async findForLogin(login: string) {
@@ -237,12 +244,17 @@ export class AccountRepository {
    * stays one (no one disables, deletes or demotes themself). Throwing rolls the write back.
    */
   async assertAdministratorsRemain(trx: Kysely<Database>, enterpriseId: number, actorAccountId: number): Promise<void> {
+    // Two such writes at once (two administrators disabling each other): on PostgreSQL the second waits
+    // here for the first to commit and then counts with its result; SQLite runs one write transaction at a time.
+    if (this.dialect === 'postgres') {
+      await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forUpdate().execute();
+    }
     const admins = await this.administrators(enterpriseId, trx);
     if (admins.length === 0) throw new ConflictError('企业至少需要保留一名启用的管理员');
     const actor = await trx.selectFrom('account').select('enterprise_id').where('id', '=', actorAccountId).executeTakeFirst();
     // Operators acting on another enterprise are not its administrators to begin with.
     if (actor?.enterprise_id === enterpriseId && !admins.includes(actorAccountId)) {
-      throw new BadRequestError('不能停用、删除或降级自己的账号');
+      throw new BadRequestError(SELF_DEMOTION_REFUSED);
     }
   }
 
@@ -292,7 +304,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('accountRepository', new AccountRepository(app.database.db));
+    app.decorate('accountRepository', new AccountRepository(app.database.db, app.database.dialect));
   },
   { name: 'account-repository' },
 );
