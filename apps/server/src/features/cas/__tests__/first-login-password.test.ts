@@ -51,12 +51,7 @@ describe.each(testDialects())('first login with an initial password on %s', (dia
     const replay = await submit(browser, { change, execution, password: 'Other#2026', confirm: 'Other#2026' });
     expect(replay.text).toContain('修改密码页面已过期');
 
-    const audit = await t.database.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('username', '=', 'liuyang')
-      .orderBy('id')
-      .execute();
+    const audit = await t.database.db.selectFrom('audit_log').select('action').where('username', '=', 'liuyang').orderBy('id').execute();
     expect(audit.map((a) => a.action)).toEqual(['password-first-change', 'login']);
 
     const later = new TestBrowser(base);
