@@ -28,6 +28,10 @@ import uploadRepository from './features/files/upload-repository.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
 import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
+import groupRepository from './features/org/group-repository.js';
+import groupRoutes from './features/org/group-routes.js';
+import roleRepository from './features/org/role-repository.js';
+import roleRoutes from './features/org/role-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
 import prefixRepository from './features/identifiers/prefix-repository.js';
@@ -135,6 +139,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(loginGuard);
   await app.register(smsCodes);
   await app.register(dashboardRepository);
+  await app.register(groupRepository);
+  await app.register(roleRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -157,6 +163,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(templateAdminRoutes);
   await app.register(recordAdminRoutes);
   await app.register(recordCsvRoutes);
+  await app.register(groupRoutes);
+  await app.register(roleRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

@@ -229,10 +229,18 @@ export class AccountRepository {
    * Guard rails of every write that changes who administers an enterprise, called inside its
    * transaction before the commit: the enterprise keeps an administrator and the acting administrator
    * stays one (no one disables, deletes or demotes themself). Throwing rolls the write back.
+   * `actorWasAdministrator` false: the actor manages groups or roles without org:account, so has no
+   * administration of its own to lose.
    */
-  async assertAdministratorsRemain(trx: Kysely<Database>, enterpriseId: number, actorAccountId: number): Promise<void> {
+  async assertAdministratorsRemain(
+    trx: Kysely<Database>,
+    enterpriseId: number,
+    actorAccountId: number,
+    actorWasAdministrator = true,
+  ): Promise<void> {
     const admins = await this.administrators(enterpriseId, trx);
     if (admins.length === 0) throw new ConflictError('企业至少需要保留一名启用的管理员');
+    if (!actorWasAdministrator) return;
     const actor = await trx.selectFrom('account').select('enterprise_id').where('id', '=', actorAccountId).executeTakeFirst();
     // Operators acting on another enterprise are not its administrators to begin with.
     if (actor?.enterprise_id === enterpriseId && !admins.includes(actorAccountId)) {
