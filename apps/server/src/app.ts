@@ -51,6 +51,8 @@ import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRepository from './features/system/system-repository.js';
 import systemRoutes from './features/system/system-routes.js';
+import tenantRepository from './features/tenants/tenant-repository.js';
+import tenantRoutes from './features/tenants/tenant-routes.js';
 import { AccessLogController } from './lib/access-log.js';
 import { CacheRegistry } from './lib/cache.js';
 import { loggerOptions } from './lib/logger.js';
@@ -141,6 +143,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(dashboardRepository);
   await app.register(groupRepository);
   await app.register(roleRepository);
+  await app.register(tenantRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -165,6 +168,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(recordCsvRoutes);
   await app.register(groupRoutes);
   await app.register(roleRoutes);
+  await app.register(tenantRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
