@@ -45,7 +45,7 @@ import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import portalSessions from './features/portal-auth/portal-sessions.js';
 import registerRoutes from './features/register/register-routes.js';
 import smsCodes from './features/register/sms-codes.js';
-import { createSmsSender } from './features/sms/create-sms-sender.js';
+import smsSender from './features/sms/sms-plugin.js';
 import siteRepository from './features/site/site-repository.js';
 import siteRoutes from './features/site/site-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
@@ -140,6 +140,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(ssoSessions);
   await app.register(loginGuard);
   await app.register(smsCodes);
+  await app.register(smsSender);
   await app.register(dashboardRepository);
   await app.register(groupRepository);
   await app.register(roleRepository);
@@ -156,7 +157,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(homeAdminRoutes);
   if (config.auth.casEmbedded) await app.register(casRoutes, { prefix: '/cas' });
   await app.register(portalAuthRoutes);
-  await app.register(registerRoutes, { sender: createSmsSender(config.smsEnv, app.log) });
+  await app.register(registerRoutes);
   await app.register(fileRoutes);
   await app.register(imageUploadRoutes);
   await app.register(auditRoutes);

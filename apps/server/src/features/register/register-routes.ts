@@ -14,7 +14,6 @@ import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { LogSmsSender } from '../sms/log-sms-sender.js';
-import type { SmsSender } from '../sms/sms-sender.js';
 
 /** Mainland mobile numbers: spaces, dashes and a leading +86 / 0086 are stripped (protocols.md). */
 export function normalisePhone(raw: string): string {
@@ -61,13 +60,10 @@ export function validateRegistration(body: Partial<Record<keyof RegisterInput, s
   return { username, email, enterpriseName, password, phone, smsCode };
 }
 
-export interface RegisterRoutesOptions {
-  sender: SmsSender;
-}
-
 /** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7). */
-const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, { sender }) => {
+const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const codes = app.smsCodes;
+  const sender = app.smsSender;
 
   app.post(
     '/web-api/register/v1/sms',
