@@ -30,6 +30,10 @@ import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
 import groupRepository from './features/org/group-repository.js';
 import groupRoutes from './features/org/group-routes.js';
+import invitationRepository from './features/org/invitation-repository.js';
+import invitationRoutes from './features/org/invitation-routes.js';
+import joinRequestRepository from './features/org/join-request-repository.js';
+import joinRoutes from './features/org/join-routes.js';
 import roleRepository from './features/org/role-repository.js';
 import roleRoutes from './features/org/role-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
@@ -144,6 +148,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(dashboardRepository);
   await app.register(groupRepository);
   await app.register(roleRepository);
+  await app.register(joinRequestRepository);
+  await app.register(invitationRepository);
   await app.register(tenantRepository);
   // 3. Routes.
   await app.register(systemRoutes);
@@ -169,6 +175,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(recordCsvRoutes);
   await app.register(groupRoutes);
   await app.register(roleRoutes);
+  await app.register(joinRoutes);
+  await app.register(invitationRoutes);
   await app.register(tenantRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);

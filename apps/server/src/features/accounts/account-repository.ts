@@ -23,6 +23,13 @@ export interface AccountProfile {
   authorities: string[];
 }
 
+/** A registered account: its enterprise, or the existing enterprise it asks to join. */
+export interface RegisteredAccount {
+  accountId: number;
+  enterpriseId: number | null;
+  requested: { id: number; name: string } | null;
+}
+
 /** An account may log in and keep sessions when it is active and its enterprise (if any) is too (issue 16: 停用). */
 export function isUsable(status: string, enterpriseStatus: string | null): boolean {
   return status === 'active' && (enterpriseStatus ?? 'active') === 'active';
@@ -86,13 +93,16 @@ export class AccountRepository {
   }
 
   /**
-   * Registration (spec section 5): the account, and its enterprise when named, in one transaction with
-   * `within` (spending the SMS code, the audit row); a taken username, phone or enterprise name refuses it all.
+   * Registration (spec section 5, issue 16), in one transaction with `within` (spending the SMS code or
+   * the invitation, the audit rows); a taken username or phone refuses it all. Naming a new enterprise
+   * creates it, administered by the new account. Naming an existing one makes an account without an
+   * enterprise whose 加入申请 the caller records (`requested`), unless the code was that enterprise's
+   * invitation (`invitedTo`): then the account joins it at once as staff.
    */
   async register(
-    input: { username: string; email: string; enterpriseName: string; phone: string; passwordHash: string },
-    within: (trx: Kysely<Database>, created: { accountId: number; enterpriseId: number | null }) => Promise<void>,
-  ): Promise<{ accountId: number; enterpriseId: number | null }> {
+    input: { username: string; email: string; enterpriseName: string; phone: string; passwordHash: string; invitedTo?: number | undefined },
+    within: (trx: Kysely<Database>, created: RegisteredAccount) => Promise<void>,
+  ): Promise<RegisteredAccount> {
     const now = new Date().toISOString();
     try {
       return await this.db.transaction().execute(async (trx) => {
@@ -102,17 +112,26 @@ export class AccountRepository {
         if (await trx.selectFrom('account').select('id').where('phone', '=', input.phone).executeTakeFirst()) {
           throw new ConflictError('该手机号已注册，请直接登录');
         }
-        let enterpriseId: number | null = null;
-        if (input.enterpriseName) {
-          if (await trx.selectFrom('enterprise').select('id').where('name', '=', input.enterpriseName).executeTakeFirst()) {
-            throw new ConflictError('该企业已注册，请联系企业管理员为您开通账号');
+        let enterpriseId: number | null = input.invitedTo ?? null;
+        let requested: RegisteredAccount['requested'] = null;
+        let founded = false;
+        if (enterpriseId === null && input.enterpriseName) {
+          const existing = await trx
+            .selectFrom('enterprise')
+            .select(['id', 'name'])
+            .where('name', '=', input.enterpriseName)
+            .executeTakeFirst();
+          if (existing) {
+            requested = existing;
+          } else {
+            const row = await trx
+              .insertInto('enterprise')
+              .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            enterpriseId = row.id;
+            founded = true;
           }
-          const row = await trx
-            .insertInto('enterprise')
-            .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          enterpriseId = row.id;
         }
         const account = await trx
           .insertInto('account')
@@ -131,10 +150,15 @@ export class AccountRepository {
           .returning('id')
           .executeTakeFirstOrThrow();
         // Whoever registers an enterprise administers it (pending certification); others start as staff.
-        const roleCode = enterpriseId === null ? Role.EnterpriseStaff : Role.EnterpriseAdmin;
-        const role = await trx.selectFrom('role').select('id').where('code', '=', roleCode).executeTakeFirst();
+        const roleCode = founded ? Role.EnterpriseAdmin : Role.EnterpriseStaff;
+        const role = await trx
+          .selectFrom('role')
+          .select('id')
+          .where('enterprise_id', 'is', null)
+          .where('code', '=', roleCode)
+          .executeTakeFirst();
         if (role) await trx.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
-        const created = { accountId: account.id, enterpriseId };
+        const created = { accountId: account.id, enterpriseId, requested };
         await within(trx, created);
         return created;
       });
