@@ -80,6 +80,11 @@ export class AccountRepository {
     return row?.password_hash;
   }
 
+  /** A successful login, in the login's transaction: 账号管理's 最近登录 and 工作台's active accounts read it. */
+  async recordLogin(trx: Kysely<Database>, accountId: number, at = new Date()): Promise<void> {
+    await trx.updateTable('account').set({ last_login_at: at.toISOString() }).where('id', '=', accountId).execute();
+  }
+
   /** A new password; `within` (what the change ends, its audit row) commits with it. */
   async setPasswordHash<T>(accountId: number, passwordHash: string, within: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {

@@ -225,9 +225,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const previous = request.cookies[TGC];
       if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
       const profile = await accounts.profile(account.id);
-      // The SSO session, the fresh count and the audit row commit together.
+      // The SSO session, the fresh count, the login time and the audit row commit together.
       const tgt = await tickets.createTgt(account.id, async (trx) => {
         await guard.succeeded(key, trx);
+        await accounts.recordLogin(trx, account.id);
         await recordAudit(trx, request.log, {
           accountId: account.id,
           username: account.username,
