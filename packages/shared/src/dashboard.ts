@@ -39,6 +39,8 @@ export interface Dashboard {
   loginsPerDay: DayCount[];
   /** Identifier prefixes and records held. */
   identifiers: { prefixes: number; records: number };
+  /** Lookups of those records the portal answered (its page and the Handle API) per China date, the last DASHBOARD_DAYS. */
+  lookupsPerDay: DayCount[];
   /** Operators only; null for an enterprise. */
   platform: PlatformDashboard | null;
 }

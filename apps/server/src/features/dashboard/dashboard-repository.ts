@@ -8,7 +8,8 @@ export type DashboardScope = { enterpriseId: number } | { platform: true };
 /** Instants (ISO) the figures count from. */
 export interface DashboardSince {
   now: string;
-  /** The first of the charts' China dates, 00:00 China time. */
+  /** The first of the charts' China dates (`yyyy-MM-dd`) and the instant it starts (00:00 China time). */
+  firstDay: string;
   chartStart: string;
   weekAgo: string;
   monthAgo: string;
@@ -27,11 +28,13 @@ export function createDashboardRepository(db: Kysely<Database>) {
   return {
     /**
      * The figures of 工作台 for a scope (issue 16): accounts by state, active accounts, logins per hour
-     * since `chartStart` (the route sums them per China date), identifier prefixes and records.
+     * since `chartStart` (the route sums them per China date), identifier prefixes and records, and
+     * lookups of those records per China date since `firstDay`.
      */
     async figures(scope: DashboardScope, since: DashboardSince) {
       const own = 'enterpriseId' in scope;
-      const [states, active, logins, prefixes, records] = await Promise.all([
+      const ownPrefixes = own ? db.selectFrom('idf_prefix').select('id').where('enterprise_id', '=', scope.enterpriseId) : undefined;
+      const [states, active, logins, prefixes, records, lookups] = await Promise.all([
         accountsOf(scope)
           .leftJoin('login_failure', (join) => join.on(sql<boolean>`login_failure.username = 'account:' || account.id`))
           .select((eb) => [
@@ -64,14 +67,14 @@ export function createDashboardRepository(db: Kysely<Database>) {
         (own ? db.selectFrom('idf_prefix').where('enterprise_id', '=', scope.enterpriseId) : db.selectFrom('idf_prefix'))
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
-        (own
-          ? db
-              .selectFrom('idf_record')
-              .where('prefix_id', 'in', db.selectFrom('idf_prefix').select('id').where('enterprise_id', '=', scope.enterpriseId))
-          : db.selectFrom('idf_record')
-        )
+        (ownPrefixes ? db.selectFrom('idf_record').where('prefix_id', 'in', ownPrefixes) : db.selectFrom('idf_record'))
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
+        (ownPrefixes ? db.selectFrom('idf_lookup_day').where('prefix_id', 'in', ownPrefixes) : db.selectFrom('idf_lookup_day'))
+          .where('day', '>=', since.firstDay)
+          .select((eb) => ['day', eb.fn.sum<number>('lookups').as('n')])
+          .groupBy('day')
+          .execute(),
       ]);
       const total = Number(states.total);
       const disabled = Number(states.disabled ?? 0);
@@ -82,6 +85,7 @@ export function createDashboardRepository(db: Kysely<Database>) {
         activeLast30Days: Number(active.month ?? 0),
         loginsPerHour: logins.map((r) => ({ hour: r.hour, count: Number(r.n) })),
         identifiers: { prefixes: Number(prefixes.n), records: Number(records.n) },
+        lookupsPerDay: new Map(lookups.map((r) => [r.day, Number(r.n)])),
       };
     },
 

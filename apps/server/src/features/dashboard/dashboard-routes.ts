@@ -22,6 +22,7 @@ const DashboardSchema = Type.Object({
   activeLast30Days: Type.Integer(),
   loginsPerDay: Series,
   identifiers: Type.Object({ prefixes: Type.Integer(), records: Type.Integer() }),
+  lookupsPerDay: Series,
   platform: Type.Union([
     Type.Object({
       publishedArticles: Type.Integer(),
@@ -62,12 +63,13 @@ const empty = (dates: readonly string[]): Dashboard => ({
   activeLast30Days: 0,
   loginsPerDay: dates.map((date) => ({ date, count: 0 })),
   identifiers: { prefixes: 0, records: 0 },
+  lookupsPerDay: dates.map((date) => ({ date, count: 0 })),
   platform: null,
 });
 
 /**
  * 工作台 (issue 16): an enterprise account sees its enterprise's figures — accounts by state, active
- * accounts, logins per day, identifiers; operators (authority tenant) see the platform's, with its
+ * accounts, logins per day, identifiers and their lookups per day; operators (authority tenant) see the platform's, with its
  * content and registrations. No account sees another enterprise's figures.
  */
 const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -96,6 +98,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!scope) return ok(empty(dates));
       const f = await app.dashboardRepository.figures(scope, {
         now: now.toISOString(),
+        firstDay,
         chartStart,
         weekAgo: new Date(now.getTime() - 7 * DAY_MS).toISOString(),
         monthAgo: new Date(now.getTime() - 30 * DAY_MS).toISOString(),
@@ -109,6 +112,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
           f.loginsPerHour.map((h) => ({ at: h.hour, count: h.count })),
         ),
         identifiers: f.identifiers,
+        lookupsPerDay: dates.map((date) => ({ date, count: f.lookupsPerDay.get(date) ?? 0 })),
       };
       if (!platform) {
         const own: Dashboard = { scope: 'enterprise', enterpriseName: profile.enterpriseName, ...figures, platform: null };

@@ -148,6 +148,35 @@ describe.each(testDialects())('工作台 API on %s', (dialect) => {
     expect(ruichi.activeLast7Days).toBe(ruichiBefore.activeLast7Days);
   });
 
+  it("counts the lookups of its own enterprise's identifiers per day, through the portal and the Handle API", async () => {
+    const before = await dashboard(admin);
+    const ruichiBefore = await dashboard(rcadmin);
+    const platformBefore = await dashboard(operator);
+    const ruichiHandle = await t.database.db
+      .selectFrom('idf_record')
+      .innerJoin('idf_prefix', 'idf_prefix.id', 'idf_record.prefix_id')
+      .select('idf_record.handle')
+      .where('idf_prefix.enterprise_id', '=', enterprises.get(RUICHI)!)
+      .executeTakeFirstOrThrow();
+    for (const url of [
+      '/web-api/portal/v1/identity/query?handle=88.118.8/EX-2024-000123',
+      '/api/handles/88.118.8/EX-2024-000123',
+      `/api/handles/${ruichiHandle.handle}`,
+      // Not found: nobody's lookup.
+      '/api/handles/88.118.8/NO-SUCH-RECORD',
+    ]) {
+      expect((await t.app.inject({ url })).statusCode).toBeLessThan(500);
+    }
+    // Counted in memory, written within a second.
+    await expect
+      .poll(async () => on((await dashboard(admin)).lookupsPerDay, today()), { timeout: 5000 })
+      .toBe((on(before.lookupsPerDay, today()) ?? 0) + 2);
+    const ruichi = await dashboard(rcadmin);
+    expect(on(ruichi.lookupsPerDay, today())).toBe((on(ruichiBefore.lookupsPerDay, today()) ?? 0) + 1);
+    expect(ruichi.lookupsPerDay).toHaveLength(DASHBOARD_DAYS);
+    expect(on((await dashboard(operator)).lookupsPerDay, today())).toBe((on(platformBefore.lookupsPerDay, today()) ?? 0) + 3);
+  });
+
   it('shows an account without an enterprise no one else’s figures', async () => {
     // sunhao registered without an enterprise (waiting for 恒岳's approval): staff, like every such registration.
     const db = t.database.db;
@@ -167,6 +196,7 @@ describe.each(testDialects())('工作台 API on %s', (dialect) => {
       platform: null,
     });
     expect(total(d.loginsPerDay)).toBe(0);
+    expect(total(d.lookupsPerDay)).toBe(0);
   });
 
   it('shows operators the platform: every enterprise together, content and registrations', async () => {
