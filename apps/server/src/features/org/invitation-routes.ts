@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, TenantMessage, TenantRules } from '@portal/shared';
+import { Authority, REGISTER_PHONE_PATTERN, TenantMessage, TenantRules } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
@@ -32,6 +32,8 @@ const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const phone = request.body.phone.trim();
       const problem = TenantRules.phone(phone);
       if (problem) throw new BadRequestError(problem);
+      // The invitee registers with this phone: one the registration form refuses (spec section 5) is no use.
+      if (!REGISTER_PHONE_PATTERN.test(phone)) throw new BadRequestError(TenantMessage.phoneInvalid);
       if (await invitations.phoneRegistered(phone)) throw new ConflictError(TenantMessage.phoneTaken);
       const invitation = await db
         .transaction()

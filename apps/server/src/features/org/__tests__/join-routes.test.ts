@@ -177,6 +177,8 @@ describe.each(testDialects())('加入申请 and 邀请成员 on %s', (dialect) =
     for (const [phone, status, msg] of [
       ['', 400, TenantMessage.phoneRequired],
       ['12345', 400, TenantMessage.phoneInvalid],
+      // A number the registration form refuses (1, then 3/4/5/7/8/9) could never use the invitation.
+      ['16612345678', 400, TenantMessage.phoneInvalid],
       // Registered already (any enterprise): no one to invite.
       ['13800000021', 409, TenantMessage.phoneTaken],
     ] as const) {
