@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import type { ServerConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import accountRepository from './features/accounts/account-repository.js';
+import passwordTransport from './features/accounts/password-transport.js';
 import applicationAdminRoutes from './features/applications/application-admin-routes.js';
 import applicationRepository from './features/applications/application-repository.js';
 import applicationRoutes from './features/applications/application-routes.js';
@@ -28,12 +29,15 @@ import uploadRepository from './features/files/upload-repository.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
 import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
+import accountAdminRepository from './features/org/account-admin-repository.js';
+import accountAdminRoutes from './features/org/account-admin-routes.js';
 import groupRepository from './features/org/group-repository.js';
 import groupRoutes from './features/org/group-routes.js';
 import invitationRepository from './features/org/invitation-repository.js';
 import invitationRoutes from './features/org/invitation-routes.js';
 import joinRequestRepository from './features/org/join-request-repository.js';
 import joinRoutes from './features/org/join-routes.js';
+import orgOptionsRoutes from './features/org/org-options-routes.js';
 import roleRepository from './features/org/role-repository.js';
 import roleRoutes from './features/org/role-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
@@ -125,6 +129,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(csrf);
   await app.register(systemRepository);
   await app.register(accountRepository);
+  await app.register(passwordTransport);
   await app.register(portalSessions);
   await app.register(accessTokens);
   await app.register(auth);
@@ -146,6 +151,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(smsCodes);
   await app.register(smsSender);
   await app.register(dashboardRepository);
+  await app.register(accountAdminRepository);
   await app.register(groupRepository);
   await app.register(roleRepository);
   await app.register(joinRequestRepository);
@@ -173,6 +179,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(templateAdminRoutes);
   await app.register(recordAdminRoutes);
   await app.register(recordCsvRoutes);
+  await app.register(orgOptionsRoutes);
+  await app.register(accountAdminRoutes);
   await app.register(groupRoutes);
   await app.register(roleRoutes);
   await app.register(joinRoutes);

@@ -17,6 +17,25 @@ export const consoleRoutes: ConsoleRoute[] = [
     component: lazy(() => import('@/features/dashboard/components/dashboard-page').then((m) => ({ default: m.DashboardPage }))),
   },
   {
+    path: '/console/org',
+    name: 'Org',
+    authCode: Authority.Org,
+    title: '组织与账号',
+    icon: 'account-group',
+    children: [
+      {
+        path: '/console/org/account',
+        name: 'OrgAccount',
+        authCode: Authority.OrgAccount,
+        title: '账号管理',
+        icon: 'account-manage',
+        component: lazy(() =>
+          import('@/features/org-accounts/components/account-admin-page').then((m) => ({ default: m.AccountAdminPage })),
+        ),
+      },
+    ],
+  },
+  {
     path: '/console/content',
     name: 'Content',
     authCode: Authority.Content,

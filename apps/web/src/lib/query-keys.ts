@@ -12,6 +12,18 @@ export const queryKeys = {
     actions: ['audit-log', 'actions'] as const,
     page: (query: object) => ['audit-log', 'page', query] as const,
   },
+  /**
+   * 组织与账号: accounts, account groups, roles and join requests show each other's facts (an
+   * account's groups, a group's member count, a role's account count), so every org write
+   * invalidates `all`.
+   */
+  org: {
+    all: ['org'] as const,
+    /** The groups and roles the account filters and forms offer. */
+    options: ['org', 'options'] as const,
+    accounts: (query: object) => ['org', 'accounts', query] as const,
+    joinRequests: (query: object) => ['org', 'join-requests', query] as const,
+  },
   articles: {
     all: ['articles'] as const,
     published: (query: object) => ['articles', 'published', query] as const,

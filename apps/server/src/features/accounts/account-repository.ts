@@ -1,6 +1,7 @@
 import { Authority, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
@@ -30,13 +31,19 @@ export interface RegisteredAccount {
   requested: { id: number; name: string } | null;
 }
 
+/** Guard rails (issue 16): what an administrator is told who tries to disable, delete or demote themself. */
+export const SELF_DEMOTION_REFUSED = '不能停用、删除或降级自己的账号';
+
 /** An account may log in and keep sessions when it is active and its enterprise (if any) is too (issue 16: 停用). */
 export function isUsable(status: string, enterpriseStatus: string | null): boolean {
   return status === 'active' && (enterpriseStatus ?? 'active') === 'active';
 }
 
 export class AccountRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   /** Login accepts a username or the account's phone number; a deleted account is no longer found. */
   async findForLogin(login: string) {
@@ -80,21 +87,22 @@ export class AccountRepository {
     return row?.password_hash;
   }
 
-  /** A successful login, in the login's transaction: 账号管理's 最近登录 and 工作台's active accounts read it. */
-  async recordLogin(trx: Kysely<Database>, accountId: number, at = new Date()): Promise<void> {
-    await trx.updateTable('account').set({ last_login_at: at.toISOString() }).where('id', '=', accountId).execute();
-  }
-
   /** A new password; `within` (what the change ends, its audit row) commits with it. */
   async setPasswordHash<T>(accountId: number, passwordHash: string, within: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('account')
-        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+        // A password the account holder chose ends the must-change state of an initial one.
+        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: new Date().toISOString() })
         .where('id', '=', accountId)
         .execute();
       return within(trx);
     });
+  }
+
+  /** The last successful login (账号管理's 最近登录, the dashboard's active accounts), inside the login's transaction. */
+  async markLoggedIn(trx: Kysely<Database>, accountId: number): Promise<void> {
+    await trx.updateTable('account').set({ last_login_at: new Date().toISOString() }).where('id', '=', accountId).execute();
   }
 
   /**
@@ -267,13 +275,18 @@ export class AccountRepository {
     actorAccountId: number,
     actorWasAdministrator = true,
   ): Promise<void> {
+    // Two such writes at once (two administrators disabling each other): on PostgreSQL the second waits
+    // here for the first to commit and then counts with its result; SQLite runs one write transaction at a time.
+    if (this.dialect === 'postgres') {
+      await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forUpdate().execute();
+    }
     const admins = await this.administrators(enterpriseId, trx);
     if (admins.length === 0) throw new ConflictError('企业至少需要保留一名启用的管理员');
     if (!actorWasAdministrator) return;
     const actor = await trx.selectFrom('account').select('enterprise_id').where('id', '=', actorAccountId).executeTakeFirst();
     // Operators acting on another enterprise are not its administrators to begin with.
     if (actor?.enterprise_id === enterpriseId && !admins.includes(actorAccountId)) {
-      throw new BadRequestError('不能停用、删除或降级自己的账号');
+      throw new BadRequestError(SELF_DEMOTION_REFUSED);
     }
   }
 
@@ -323,7 +336,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('accountRepository', new AccountRepository(app.database.db));
+    app.decorate('accountRepository', new AccountRepository(app.database.db, app.database.dialect));
   },
   { name: 'account-repository' },
 );
