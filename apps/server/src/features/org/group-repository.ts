@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { containsText } from '../../lib/text-search.js';
+import { ACCOUNT_LOCK_PREFIX } from '../cas/login-guard.js';
 
 /** What 新建 and 编辑 of 账号组 write. */
 export interface GroupInput {
@@ -18,8 +19,8 @@ export interface GroupRef {
 }
 
 /**
- * 锁定 is an active account whose wrong passwords locked it (features/cas/login-guard.ts keys its
- * counter `account:<id>`); a disabled account shows 停用 whatever its counter.
+ * 锁定 is an active account whose wrong passwords locked it (the login guard's counter of the
+ * account); a disabled account shows 停用 whatever its counter.
  */
 export function accountState(status: string, lockedUntil: string | null, now = new Date()): AccountState {
   if (status !== 'active') return 'disabled';
@@ -34,7 +35,9 @@ export class GroupRepository {
   private people(enterpriseId: number) {
     return this.db
       .selectFrom('account')
-      .leftJoin('login_failure', (join) => join.on(sql<boolean>`login_failure.username = 'account:' || account.id`))
+      .leftJoin('login_failure', (join) =>
+        join.on(sql<boolean>`login_failure.username = cast(${ACCOUNT_LOCK_PREFIX} as varchar(16)) || cast(account.id as varchar(20))`),
+      )
       .select(['account.id', 'account.username', 'account.name', 'account.phone', 'account.status', 'login_failure.locked_until'])
       .where('account.enterprise_id', '=', enterpriseId)
       .where('account.status', '!=', 'deleted');
