@@ -1,8 +1,13 @@
 import { type RawBuilder, sql } from 'kysely';
 
+/** LIKE's own wildcards (and its escape character) escaped with `\`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
 /** `%key%` with LIKE's own wildcards escaped, lower-cased: the key as typed, anywhere in the text. */
 export function containsPattern(key: string): string {
-  return `%${key.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  return `%${escapeLike(key.toLowerCase())}%`;
 }
 
 /**

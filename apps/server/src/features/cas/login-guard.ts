@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 export interface LockPolicy {
@@ -21,6 +21,11 @@ export type Attempt = { locked: true; minutes: number } | { locked: false; left:
  * prefix and the account's id (账号管理 reads an account's lock by it), or `ip:` and an address.
  */
 export const ACCOUNT_LOCK_PREFIX = 'account:';
+
+/** Join condition of an account (`account.id`) and its lock row (`login_failure` under `alias`), for 锁定 in lists. */
+export function accountLockRow(alias: string) {
+  return sql<boolean>`${sql.ref(`${alias}.username`)} = cast(${ACCOUNT_LOCK_PREFIX} as varchar(16)) || cast(account.id as varchar(20))`;
+}
 const keyOf = (key: LockKey) => ('accountId' in key ? `${ACCOUNT_LOCK_PREFIX}${key.accountId}` : `ip:${key.ip}`.slice(0, 64));
 
 /**

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { escapeLike } from '../../lib/text-search.js';
 
 /** Longest search key accepted; longer keys are cut (a title is at most 200 characters). */
 export const MAX_SEARCH_KEY = 50;
@@ -40,10 +41,6 @@ export async function replaceArticleGrams(db: Kysely<Database>, articleId: numbe
       .values(grams.slice(i, i + 400).map((gram) => ({ gram, article_id: articleId })))
       .execute();
   }
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
 /**

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ACCOUNT_LOCK_PREFIX } from '../cas/login-guard.js';
+import { accountLockRow } from '../cas/login-guard.js';
 
 /** Whose figures: one enterprise's, or the whole platform's (operators). */
 export type DashboardScope = { enterpriseId: number } | { platform: true };
@@ -37,9 +37,7 @@ export function createDashboardRepository(db: Kysely<Database>) {
       const ownPrefixes = own ? db.selectFrom('idf_prefix').select('id').where('enterprise_id', '=', scope.enterpriseId) : undefined;
       const [states, active, logins, prefixes, records, lookups] = await Promise.all([
         accountsOf(scope)
-          .leftJoin('login_failure', (join) =>
-            join.on(sql<boolean>`login_failure.username = cast(${ACCOUNT_LOCK_PREFIX} as varchar(16)) || cast(account.id as varchar(20))`),
-          )
+          .leftJoin('login_failure', (join) => join.on(accountLockRow('login_failure')))
           .select((eb) => [
             eb.fn.countAll<number>().as('total'),
             eb.fn.sum<number>(eb.case().when('account.status', '=', 'disabled').then(1).else(0).end()).as('disabled'),

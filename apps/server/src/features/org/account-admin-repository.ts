@@ -1,8 +1,9 @@
 import { type AccountState, type NamedRef, TENANT_SYSTEM_ROLES } from '@portal/shared';
 import fp from 'fastify-plugin';
-import { type ExpressionBuilder, type Kysely, type UpdateQueryBuilder, type UpdateResult, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { ACCOUNT_LOCK_PREFIX } from '../cas/login-guard.js';
+import { accountLockRow } from '../cas/login-guard.js';
+import { containsText } from '../../lib/text-search.js';
 
 /** 账号管理's filters (list and export). */
 export interface AccountFilters {
@@ -56,10 +57,6 @@ const LOOKUP_BATCH = 500;
 /** Accounts per insert (11 columns each). */
 const CREATE_BATCH = 200;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -84,21 +81,12 @@ export class AccountAdminRepository {
     const iso = now.toISOString();
     let query = this.db
       .selectFrom('account')
-      .leftJoin('login_failure as lock', (join) =>
-        join.on(sql<boolean>`lock.username = cast(${ACCOUNT_LOCK_PREFIX} as varchar(16)) || cast(account.id as varchar(20))`),
-      )
+      .leftJoin('login_failure as lock', (join) => join.on(accountLockRow('lock')))
       .where('account.enterprise_id', '=', enterpriseId)
       .where('account.status', 'in', ['active', 'disabled']);
     const keyword = f.keyword?.trim();
     if (keyword) {
-      const pattern = `%${escapeLike(keyword.toLowerCase())}%`;
-      query = query.where((eb) =>
-        eb.or([
-          sql<boolean>`lower(account.username) like ${pattern} escape '\\'`,
-          sql<boolean>`lower(account.name) like ${pattern} escape '\\'`,
-          sql<boolean>`account.phone like ${pattern} escape '\\'`,
-        ]),
-      );
+      query = query.where((eb) => eb.or(['account.username', 'account.name', 'account.phone'].map((c) => containsText(c, keyword))));
     }
     const lockedNow = (eb: AccountScope) => eb.and([eb('lock.locked_until', 'is not', null), eb('lock.locked_until', '>', iso)]);
     if (f.state === 'disabled') query = query.where('account.status', '=', 'disabled');

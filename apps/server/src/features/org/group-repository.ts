@@ -1,10 +1,10 @@
 import type { AccountGroupMemberRow, AccountGroupRow, AccountState } from '@portal/shared';
 import fp from 'fastify-plugin';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { containsText } from '../../lib/text-search.js';
-import { ACCOUNT_LOCK_PREFIX } from '../cas/login-guard.js';
+import { accountLockRow } from '../cas/login-guard.js';
 
 /** What 新建 and 编辑 of 账号组 write. */
 export interface GroupInput {
@@ -35,9 +35,7 @@ export class GroupRepository {
   private people(enterpriseId: number) {
     return this.db
       .selectFrom('account')
-      .leftJoin('login_failure', (join) =>
-        join.on(sql<boolean>`login_failure.username = cast(${ACCOUNT_LOCK_PREFIX} as varchar(16)) || cast(account.id as varchar(20))`),
-      )
+      .leftJoin('login_failure', (join) => join.on(accountLockRow('login_failure')))
       .select(['account.id', 'account.username', 'account.name', 'account.phone', 'account.status', 'login_failure.locked_until'])
       .where('account.enterprise_id', '=', enterpriseId)
       .where('account.status', '!=', 'deleted');
