@@ -15,6 +15,7 @@ import casRoutes from './features/cas/cas-routes.js';
 import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
 import loginGuard from './features/cas/login-guard.js';
+import loginLogRepository from './features/login-log/login-log-repository.js';
 import ssoSessions from './features/cas/sso-sessions.js';
 import articleAdminRoutes from './features/content/article-admin-routes.js';
 import articleRepository from './features/content/article-repository.js';
@@ -148,6 +149,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(casTickets);
   await app.register(ssoSessions);
   await app.register(loginGuard);
+  await app.register(loginLogRepository);
   await app.register(smsCodes);
   await app.register(smsSender);
   await app.register(dashboardRepository);

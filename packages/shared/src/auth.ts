@@ -31,6 +31,17 @@ export const Authority = {
   OrgRole: 'org:role',
   /** 租户管理 (platform operators). */
   Tenant: 'tenant',
+  /** 应用管理 (issue 17): the enterprise's applications on single sign-on and who may use them. */
+  App: 'app',
+  AppList: 'app:list',
+  AppAuthorization: 'app:authorization',
+  /** 安全中心: security settings, live sessions, login log. */
+  Security: 'security',
+  SecuritySetting: 'security:setting',
+  SecuritySession: 'security:session',
+  SecurityLoginLog: 'security:login-log',
+  /** 统计分析. */
+  Statistics: 'statistics',
 } as const;
 export type AuthorityCode = (typeof Authority)[keyof typeof Authority];
 

@@ -11,3 +11,4 @@ export * from './identifier-rules.js';
 export * from './redirect-target.js';
 export * from './tenant.js';
 export * from './dashboard.js';
+export * from './sso.js';

@@ -129,6 +129,24 @@ export const TENANT_AUTHORITY_TREE: AuthorityNode[] = [
       { code: Authority.IdentifierRecordManage, title: '标识记录（删除、导入）' },
     ],
   },
+  {
+    code: Authority.App,
+    title: '应用管理',
+    children: [
+      { code: Authority.AppList, title: '应用列表' },
+      { code: Authority.AppAuthorization, title: '应用授权' },
+    ],
+  },
+  {
+    code: Authority.Security,
+    title: '安全中心',
+    children: [
+      { code: Authority.SecuritySetting, title: '安全设置' },
+      { code: Authority.SecuritySession, title: '在线会话' },
+      { code: Authority.SecurityLoginLog, title: '登录日志' },
+    ],
+  },
+  { code: Authority.Statistics, title: '统计分析' },
   { code: Authority.Audit, title: '操作日志' },
 ];
 

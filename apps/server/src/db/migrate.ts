@@ -12,6 +12,7 @@ import { uploadQuotaMigration } from './migrations/0006-upload-quota.js';
 import { finiteIntegersMigration } from './migrations/0007-finite-integers.js';
 import { tenantAdminMigration } from './migrations/0008-tenant-admin.js';
 import { identifierLookupsMigration } from './migrations/0009-identifier-lookups.js';
+import { ssoSecurityMigration } from './migrations/0010-sso-security.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, PortalMigration> = {
   '0007-finite-integers': finiteIntegersMigration,
   '0008-tenant-admin': tenantAdminMigration,
   '0009-identifier-lookups': identifierLookupsMigration,
+  '0010-sso-security': ssoSecurityMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -158,6 +158,12 @@ export interface AccountTable {
   must_change_password: Generated<number>;
   last_login_at: string | null;
   deleted_at: string | null;
+  /** When the holder last set the password (expiry counts from here; null: before issue 17, counts as now). */
+  password_changed_at: string | null;
+  /** TOTP (RFC 6238) base32 secret once enrolled; the last accepted time step (each code works once). */
+  totp_secret: string | null;
+  totp_enabled_at: string | null;
+  totp_last_step: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -227,6 +233,92 @@ export interface EnterpriseInvitationTable {
   consumed_at: string | null;
 }
 
+export type SsoApplicationStatus = 'enabled' | 'disabled';
+
+/** 应用列表: an enterprise's application on single sign-on. */
+export interface SsoApplicationTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  name: string;
+  icon: Generated<string>;
+  category: Generated<string>;
+  description: Generated<string>;
+  protocol: Generated<string>;
+  logout_url: Generated<string>;
+  /** Released attribute names, comma-separated. */
+  attributes: Generated<string>;
+  all_members: Generated<number>;
+  status: Generated<SsoApplicationStatus>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** 服务地址: a URL prefix of an application, found by its host. */
+export interface SsoApplicationServiceTable {
+  id: Generated<number>;
+  application_id: number;
+  enterprise_id: number;
+  prefix: string;
+  host: string;
+}
+
+export type GrantSubjectType = 'group' | 'role' | 'account';
+
+/** 应用授权: who may sign in to an application. */
+export interface SsoAppGrantTable {
+  application_id: number;
+  subject_type: GrantSubjectType;
+  subject_id: number;
+}
+
+export type TwoFactorMode = 'off' | 'admins' | 'all';
+
+/** 安全设置 of an enterprise (no row: the platform defaults from configuration). */
+export interface SecurityPolicyTable {
+  enterprise_id: number;
+  password_min_length: number;
+  /** Required character classes, comma-separated: lower, upper, digit, symbol. */
+  password_classes: Generated<string>;
+  password_no_username: Generated<number>;
+  password_history: Generated<number>;
+  password_expiry_days: Generated<number>;
+  lock_max_failures: number;
+  lock_minutes: number;
+  session_idle_minutes: number;
+  session_max_hours: number;
+  two_factor: Generated<TwoFactorMode>;
+  updated_at: string;
+}
+
+export interface AccountRecoveryCodeTable {
+  account_id: number;
+  code_hash: string;
+  used_at: string | null;
+}
+
+export interface PasswordHistoryTable {
+  id: Generated<number>;
+  account_id: number;
+  password_hash: string;
+  created_at: string;
+}
+
+/** 登录日志: one sign-in attempt. */
+export interface LoginLogTable {
+  id: Generated<number>;
+  enterprise_id: number | null;
+  account_id: number | null;
+  username: string;
+  name: Generated<string>;
+  result: 'success' | 'failure';
+  reason: Generated<string>;
+  application_id: number | null;
+  application_name: Generated<string>;
+  ip: Generated<string>;
+  user_agent: Generated<string>;
+  created_at: string;
+}
+
 export interface PortalMenuTable {
   id: Generated<number>;
   parent_id: number | null;
@@ -244,6 +336,9 @@ export interface CasTgtTable {
   created_at: string;
   last_used_at: string;
   expires_at: string;
+  /** The client that opened the SSO session (在线会话). */
+  ip: Generated<string>;
+  user_agent: Generated<string>;
 }
 
 export interface CasStTable {
@@ -254,6 +349,8 @@ export interface CasStTable {
   expires_at: string;
   from_login: Generated<number>;
   validated_at: string | null;
+  /** The enterprise application (sso_application) the ticket was issued for; null for the portal and CAS_SERVICES. */
+  application_id: number | null;
 }
 
 export interface LoginFailureTable {
@@ -367,6 +464,13 @@ export interface Database {
   account_group_member: AccountGroupMemberTable;
   account_group_role: AccountGroupRoleTable;
   join_request: JoinRequestTable;
+  sso_application: SsoApplicationTable;
+  sso_application_service: SsoApplicationServiceTable;
+  sso_app_grant: SsoAppGrantTable;
+  security_policy: SecurityPolicyTable;
+  account_recovery_code: AccountRecoveryCodeTable;
+  password_history: PasswordHistoryTable;
+  login_log: LoginLogTable;
   enterprise_invitation: EnterpriseInvitationTable;
   portal_menu: PortalMenuTable;
   cas_tgt: CasTgtTable;

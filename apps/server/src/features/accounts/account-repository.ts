@@ -56,6 +56,8 @@ export class AccountRepository {
         'account.password_hash',
         'account.status',
         'account.must_change_password',
+        'account.name',
+        'account.enterprise_id',
         'enterprise.status as enterprise_status',
       ])
       .where((eb) => eb.or([eb('account.username', '=', login), eb('account.phone', '=', login)]))
@@ -68,6 +70,11 @@ export class AccountRepository {
       password_hash: row.password_hash,
       mustChangePassword: row.must_change_password === 1,
       usable: isUsable(row.status, row.enterprise_status),
+      name: row.name,
+      enterpriseId: row.enterprise_id,
+      /** Why an unusable account may not log in (登录日志's reason). */
+      refusal:
+        row.status !== 'active' ? ('disabled' as const) : row.enterprise_status === 'disabled' ? ('enterprise-disabled' as const) : null,
     };
   }
 

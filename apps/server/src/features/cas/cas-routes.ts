@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PasswordChangeMessage, TenantRules } from '@portal/shared';
+import { type LoginFailureReason, PasswordChangeMessage, TenantRules } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
@@ -11,6 +11,7 @@ import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
+import type { LoginAttempt } from '../login-log/login-log-repository.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import type { LockKey } from './login-guard.js';
@@ -169,9 +170,22 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const previous = request.cookies[TGC];
     if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
     const profile = await accounts.profile(account.id);
-    const tgt = await tickets.createTgt(account.id, async (trx) => {
+    const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+    const tgt = await tickets.createTgt(account.id, client, async (trx) => {
       await within?.(trx);
       await accounts.markLoggedIn(trx, account.id);
+      await app.loginLog.record(
+        request.log,
+        {
+          accountId: account.id,
+          username: account.username,
+          enterpriseId: profile?.enterpriseId ?? null,
+          name: profile?.name ?? '',
+          result: 'success',
+          ...client,
+        },
+        trx,
+      );
       await recordAudit(trx, request.log, {
         accountId: account.id,
         username: account.username,
@@ -252,9 +266,23 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const account = await accounts.findForLogin(login);
       const key: LockKey = account ? { accountId: account.id } : { ip: request.ip };
       const attempt = await guard.attempt(key);
-      if (attempt.locked) return page(423, `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
+      const attemptOf = (result: 'success' | 'failure', reason?: LoginFailureReason): LoginAttempt => ({
+        accountId: account?.id ?? null,
+        username: account?.username ?? login,
+        enterpriseId: account?.enterpriseId ?? null,
+        name: account?.name ?? '',
+        result,
+        ...(reason ? { reason } : {}),
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+      });
+      if (attempt.locked) {
+        await app.loginLog.record(request.log, attemptOf('failure', 'locked'));
+        return page(423, `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
+      }
       const valid = await verifyPassword(account?.password_hash, password);
       if (!account || !valid) {
+        await app.loginLog.record(request.log, attemptOf('failure', account ? 'bad-password' : 'unknown-account'));
         await app.auditRepository.record(request.log, {
           accountId: account?.id ?? null,
           username: login,
@@ -269,6 +297,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (!account.usable) {
         await guard.succeeded(key);
+        await app.loginLog.record(request.log, attemptOf('failure', account.refusal ?? 'disabled'));
         return page(403, '账号已停用，请联系企业管理员');
       }
 

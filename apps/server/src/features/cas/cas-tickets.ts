@@ -23,14 +23,27 @@ export class TicketStore {
     private readonly policy: TicketPolicy,
   ) {}
 
-  /** Opens an SSO session; `within` (the login's audit row) commits with it. */
-  async createTgt(accountId: number, within: (trx: Kysely<Database>) => Promise<void>, now = new Date()): Promise<string> {
+  /** Opens an SSO session for a client (在线会话 shows it); `within` (the login's audit row) commits with it. */
+  async createTgt(
+    accountId: number,
+    client: { ip: string; userAgent: string },
+    within: (trx: Kysely<Database>) => Promise<void>,
+    now = new Date(),
+  ): Promise<string> {
     const id = newTgtId();
     const iso = now.toISOString();
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('cas_tgt')
-        .values({ id, account_id: accountId, created_at: iso, last_used_at: iso, expires_at: later(now, this.policy.tgtHours * 3_600_000) })
+        .values({
+          id,
+          account_id: accountId,
+          created_at: iso,
+          last_used_at: iso,
+          expires_at: later(now, this.policy.tgtHours * 3_600_000),
+          ip: client.ip.slice(0, 64),
+          user_agent: client.userAgent.slice(0, 500),
+        })
         .execute();
       await within(trx);
     });

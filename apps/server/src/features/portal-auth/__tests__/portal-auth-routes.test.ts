@@ -81,7 +81,17 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(res.body).toEqual({ code: 20200, msg: '操作成功', data: [] });
     expect((await browser.fetch('/web/portal/menu/list')).headers.get('cache-control')).toBe('private, no-store');
     const apps = await browser.json<{ data: { title: string }[] }>('/web/portal/app/menus');
-    expect(apps.body.data.map((a) => a.title)).toEqual(['工作台', '组织与账号', '租户管理', '内容管理', '标识管理', '操作日志']);
+    expect(apps.body.data.map((a) => a.title)).toEqual([
+      '工作台',
+      '组织与账号',
+      '应用管理',
+      '安全中心',
+      '统计分析',
+      '租户管理',
+      '内容管理',
+      '标识管理',
+      '操作日志',
+    ]);
   });
 
   it('the callback validates the ticket over HTTP, opens an HttpOnly session and returns to the target', async () => {
@@ -102,15 +112,34 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(entry?.authorities).toContain('ROLE_ENTERPRISE_ADMIN');
     expect(entry?.token.access_token).toMatch(/^[\w-]+\.[\w-]+$/);
     // Routers are filtered by authority: an enterprise admin has no content management.
-    expect(entry?.routers.map((r) => r.meta.title)).toEqual(['工作台', '组织与账号', '标识管理', '操作日志']);
+    expect(entry?.routers.map((r) => r.meta.title)).toEqual([
+      '工作台',
+      '组织与账号',
+      '应用管理',
+      '安全中心',
+      '统计分析',
+      '标识管理',
+      '操作日志',
+    ]);
     expect(entry?.routers[1]?.children.map((c) => c.meta.title)).toEqual(['账号管理', '账号组', '角色管理']);
-    expect(entry?.routers[2]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
+    expect(entry?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
+    expect(entry?.routers[5]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
   });
 
   it('menus follow the role: operator sees tenants and content management, a service-customer employee no console', async () => {
     const operator = (await menus((await loggedIn('operator')).browser))[0];
-    expect(operator?.routers.map((r) => r.meta.title)).toEqual(['工作台', '组织与账号', '租户管理', '内容管理', '标识管理', '操作日志']);
-    expect(operator?.routers[3]?.children).toHaveLength(4);
+    expect(operator?.routers.map((r) => r.meta.title)).toEqual([
+      '工作台',
+      '组织与账号',
+      '应用管理',
+      '安全中心',
+      '统计分析',
+      '租户管理',
+      '内容管理',
+      '标识管理',
+      '操作日志',
+    ]);
+    expect(operator?.routers[6]?.children).toHaveLength(4);
     const service = (await menus((await loggedIn('service')).browser))[0];
     expect(service?.authorities).toEqual(['ROLE_SERVICE_CUSTOMER_EMPLOYEE']);
     expect(service?.routers).toEqual([]);

@@ -1,0 +1,151 @@
+/**
+ * Tenant administration II (issue 17): applications on single sign-on, app authorization, security
+ * settings, sessions and the login log. Shapes of the console calls and the rules both sides check.
+ */
+
+/** Attributes an application may receive at ticket validation (CAS 3.0 `<cas:attributes>`). */
+export const RELEASABLE_ATTRIBUTES = ['name', 'telephone', 'email', 'enterpriseName', 'number', 'groups', 'roles'] as const;
+export type ReleasableAttribute = (typeof RELEASABLE_ATTRIBUTES)[number];
+export const ATTRIBUTE_LABELS: Record<ReleasableAttribute, string> = {
+  name: '姓名 name',
+  telephone: '手机号 telephone',
+  email: '邮箱 email',
+  enterpriseName: '企业名称 enterpriseName',
+  number: '工号 number',
+  groups: '账号组 groups',
+  roles: '角色 roles',
+};
+
+export const SSO_PROTOCOLS = { cas3: 'CAS 3.0' } as const;
+export type SsoProtocol = keyof typeof SSO_PROTOCOLS;
+export type SsoApplicationStatus = 'enabled' | 'disabled';
+export const SSO_APPLICATION_STATUS_LABELS: Record<SsoApplicationStatus, string> = { enabled: '启用', disabled: '停用' };
+/** Most service addresses per application. */
+export const MAX_SERVICE_PREFIXES = 10;
+
+/** A row of 应用列表 (`GET /web-api/console/v1/sso-app/page/list`) and its detail. */
+export interface SsoApplicationRow {
+  id: number;
+  name: string;
+  /** Relative path of the uploaded icon ('' for none). */
+  icon: string;
+  category: string;
+  description: string;
+  protocol: SsoProtocol;
+  servicePrefixes: string[];
+  logoutUrl: string;
+  attributes: ReleasableAttribute[];
+  status: SsoApplicationStatus;
+  allMembers: boolean;
+  createdAt: string;
+  /** 集成配置: the CAS addresses an integrator copies (built from the server's configuration). */
+  integration: { loginUrl: string; validateUrl: string; logoutUrl: string; casServerUrlPrefix: string };
+}
+
+export interface SsoApplicationBody {
+  name: string;
+  icon?: string;
+  category?: string;
+  description?: string;
+  protocol: SsoProtocol;
+  servicePrefixes: string[];
+  logoutUrl?: string;
+  attributes: ReleasableAttribute[];
+  status: SsoApplicationStatus;
+}
+
+export type GrantSubjectType = 'group' | 'role' | 'account';
+/** 应用授权 of one application (`GET/PUT /web-api/console/v1/sso-app/{id}/grants`). */
+export interface SsoAppGrants {
+  allMembers: boolean;
+  groups: { id: number; name: string }[];
+  roles: { id: number; name: string }[];
+  accounts: { id: number; name: string; username: string }[];
+}
+export interface SsoAppGrantsBody {
+  allMembers: boolean;
+  groupIds: number[];
+  roleIds: number[];
+  accountIds: number[];
+}
+
+/** 我的应用 (`GET /web-api/portal/v1/my-apps`): the applications the user may open, each through the central login. */
+export interface MyApplication {
+  id: number;
+  name: string;
+  icon: string;
+  category: string;
+  description: string;
+  /** The application's first service address: opening it starts its own CAS login. */
+  url: string;
+}
+
+export type PasswordClass = 'lower' | 'upper' | 'digit' | 'symbol';
+export const PASSWORD_CLASS_LABELS: Record<PasswordClass, string> = {
+  lower: '小写字母',
+  upper: '大写字母',
+  digit: '数字',
+  symbol: '特殊字符',
+};
+export type TwoFactorMode = 'off' | 'admins' | 'all';
+export const TWO_FACTOR_LABELS: Record<TwoFactorMode, string> = { off: '关闭', admins: '仅管理员', all: '全员' };
+
+/** 安全设置 (`GET/PUT /web-api/console/v1/security/policy`). */
+export interface SecurityPolicy {
+  passwordMinLength: number;
+  passwordClasses: PasswordClass[];
+  passwordNoUsername: boolean;
+  /** Refuse the last N passwords (0: off). */
+  passwordHistory: number;
+  /** Days before a password must be changed (0: never). */
+  passwordExpiryDays: number;
+  lockMaxFailures: number;
+  lockMinutes: number;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  twoFactor: TwoFactorMode;
+}
+
+/** Why a sign-in failed (登录日志's 结果), with the Chinese text the console shows. */
+export const LOGIN_FAILURE_REASONS = {
+  'bad-password': '密码错误',
+  'unknown-account': '账号不存在',
+  locked: '账号锁定',
+  disabled: '账号停用',
+  'enterprise-disabled': '企业停用',
+  'not-authorized': '无权访问应用',
+  'two-factor-failed': '二次验证失败',
+  'password-expired': '密码已过期',
+} as const;
+export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
+
+/** A row of 登录日志 (`GET /web-api/console/v1/login-log/page/list`). */
+export interface LoginLogRow {
+  id: number;
+  createdAt: string;
+  username: string;
+  name: string;
+  result: 'success' | 'failure';
+  reason: LoginFailureReason | '';
+  reasonText: string;
+  applicationName: string;
+  ip: string;
+  browser: string;
+  os: string;
+}
+
+/** A row of 在线会话 (`GET /web-api/console/v1/session/page/list`) and of one's own sessions in 个人信息. */
+export interface SessionRow {
+  /** An opaque handle of the SSO session (never the TGT id itself). */
+  id: string;
+  username: string;
+  name: string;
+  ip: string;
+  browser: string;
+  os: string;
+  loginAt: string;
+  lastActiveAt: string;
+  applications: string[];
+  /** The session of the browser asking (个人信息 marks it 当前). */
+  current: boolean;
+}
