@@ -51,4 +51,21 @@ export const queryKeys = {
     /** /mark's lookups. */
     identity: (handle: string) => ['identifiers', 'identity', handle] as const,
   },
+  /**
+   * 组织与账号: one resource for the enterprise's accounts, groups and roles. A write to one changes what
+   * the others show (a group's roles, a role's account count, the options lists), so writes invalidate `all`.
+   */
+  org: {
+    all: ['org'] as const,
+    /** The groups and roles the pickers offer. */
+    options: ['org', 'options'] as const,
+    groups: (query: object) => ['org', 'groups', query] as const,
+    groupMembers: (groupId: number, query: object) => ['org', 'group-members', groupId, query] as const,
+    groupCandidates: (groupId: number, keyword: string) => ['org', 'group-candidates', groupId, keyword] as const,
+    roles: ['org', 'roles'] as const,
+  },
+  tenants: {
+    all: ['tenants'] as const,
+    page: (query: object) => ['tenants', 'page', query] as const,
+  },
 };
