@@ -30,7 +30,7 @@ function GroupMembers({ group }: { group: AccountGroupRow }) {
 
   const columns: TableColumnsType<GroupMemberRow> = [
     {
-      title: '账号',
+      title: '成员',
       dataIndex: 'username',
       render: (username: string, row) => (
         <div className="org-groups__member">

@@ -8,7 +8,7 @@ import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
 import { RoleAdminPage } from '../components/role-admin-page';
-import { authoritiesOf, checkedKeysOf } from '../lib/authority-tree';
+import { authoritiesOf, checkedKeysOf, grantedTreeData } from '../lib/authority-tree';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -61,6 +61,14 @@ describe('authority tree ↔ role codes', () => {
     expect(checkedKeysOf(['org', 'org:group', 'audit'])).toEqual(['org:group', 'audit']);
     expect(authoritiesOf(['audit', 'org:group'], ['org'])).toEqual(['org', 'org:group', 'audit']);
   });
+
+  it('a read-only view keeps only the granted part of the tree', () => {
+    expect(grantedTreeData(['dashboard', 'identifier', 'identifier:record'])).toEqual([
+      { key: 'dashboard', title: '工作台' },
+      { key: 'identifier', title: '标识管理', children: [{ key: 'identifier:record', title: '标识记录（查看、新增、编辑）' }] },
+    ]);
+    expect(grantedTreeData([])).toEqual([]);
+  });
 });
 
 describe('角色管理 list', () => {
@@ -82,15 +90,13 @@ describe('角色管理 list', () => {
       expect(screen.getByRole('columnheader', { name: header })).toBeTruthy();
   });
 
-  it('shows a system role’s authorities in the tree, which cannot be changed', async () => {
+  it('shows what a system role grants, read-only', async () => {
     renderWithProviders(<RoleAdminPage />, { session });
     fireEvent.click(within(await roleRow('普通员工')).getByRole('button', { name: /查\s*看/ }));
     const drawer = await screen.findByRole('dialog', { name: '查看角色「普通员工」' });
-    expect(box(drawer, '工作台').getAttribute('aria-checked')).toBe('true');
-    expect(box(drawer, '标识记录（查看、新增、编辑）').getAttribute('aria-checked')).toBe('true');
-    expect(box(drawer, '标识管理').getAttribute('aria-checked')).toBe('mixed');
-    expect(box(drawer, '账号管理').getAttribute('aria-checked')).toBe('false');
-    expect(box(drawer, '账号管理').getAttribute('aria-disabled')).toBe('true');
+    const granted = within(within(drawer).getByRole('group', { name: '权限' })).getAllByRole('treeitem');
+    expect(granted.map((item) => item.textContent)).toEqual(['工作台', '标识管理', '标识记录（查看、新增、编辑）']);
+    expect(within(drawer).queryByRole('checkbox')).toBeNull();
     expect(within(drawer).queryByRole('button', { name: /保\s*存/ })).toBeNull();
   });
 });

@@ -1,31 +1,19 @@
 import { CaretDownOutlined } from '@ant-design/icons';
 import { Tree } from 'antd';
-import { AUTHORITY_TREE_DATA, authoritiesOf, checkedKeysOf } from '../lib/authority-tree';
+import { AUTHORITY_TREE_DATA, authoritiesOf, checkedKeysOf, grantedTreeData } from '../lib/authority-tree';
 
-/**
- * The authorities of a role as a tree with checkboxes (a form control: `value` and `onChange` carry
- * the codes). Read-only when `disabled` (system roles).
- */
-export function AuthorityTree({
-  value = [],
-  onChange,
-  disabled = false,
-  id,
-}: {
-  value?: string[];
-  onChange?: (codes: string[]) => void;
-  disabled?: boolean;
-  id?: string;
-}) {
+// The expand caret is decoration: left named, it would start every parent's name ("caret-down 标识管理").
+const caret = <CaretDownOutlined aria-hidden />;
+
+/** The authorities of a role as a tree with checkboxes (a form control: `value` and `onChange` carry the codes). */
+export function AuthorityTree({ value = [], onChange, id }: { value?: string[]; onChange?: (codes: string[]) => void; id?: string }) {
   return (
     <div id={id} className="org-roles__tree">
       <Tree
         checkable
         selectable={false}
         defaultExpandAll
-        // The expand caret is decoration: left named, it would start every parent's name ("caret-down 标识管理").
-        switcherIcon={<CaretDownOutlined aria-hidden />}
-        disabled={disabled}
+        switcherIcon={caret}
         treeData={AUTHORITY_TREE_DATA}
         checkedKeys={checkedKeysOf(value)}
         onCheck={(checked, info) => {
@@ -33,6 +21,15 @@ export function AuthorityTree({
           onChange?.(authoritiesOf(keys.map(String), (info.halfCheckedKeys ?? []).map(String)));
         }}
       />
+    </div>
+  );
+}
+
+/** The authorities a role holds, read-only: only the granted part of the tree. */
+export function GrantedAuthorities({ authorities }: { authorities: string[] }) {
+  return (
+    <div className="org-roles__tree" role="group" aria-label="权限">
+      <Tree selectable={false} defaultExpandAll switcherIcon={caret} treeData={grantedTreeData(authorities)} />
     </div>
   );
 }

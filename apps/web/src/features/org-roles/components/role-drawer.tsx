@@ -3,7 +3,7 @@ import { Alert, Button, Descriptions, Drawer, Form, Input, Tag, Typography } fro
 import { sharedRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useCreateRole, useUpdateRole } from '../api/roles';
-import { AuthorityTree } from './authority-tree';
+import { AuthorityTree, GrantedAuthorities } from './authority-tree';
 
 /** What the drawer shows: a role to look at, a custom role to edit, or a new one. */
 export type RoleDrawerTarget = { mode: 'view'; role: RoleRow } | { mode: 'edit'; role: RoleRow } | { mode: 'create' };
@@ -46,7 +46,7 @@ function RoleView({ role }: { role: RoleRow }) {
       {role.authorities.length === 0 ? (
         <Typography.Text type="secondary">该角色没有控制台权限</Typography.Text>
       ) : (
-        <AuthorityTree value={role.authorities} disabled />
+        <GrantedAuthorities authorities={role.authorities} />
       )}
     </>
   );

@@ -50,5 +50,17 @@ export function authoritiesOf(checked: readonly string[], halfChecked: readonly 
   return ORDER.filter((code) => picked.has(code));
 }
 
+/** The part of the tree a role holds: granted leaves under their parents, for reading (no checkboxes). */
+export function grantedTreeData(
+  authorities: readonly string[],
+  nodes: readonly AuthorityTreeNode[] = AUTHORITY_TREE_DATA,
+): AuthorityTreeNode[] {
+  return nodes.flatMap((node) => {
+    if (!node.children) return authorities.includes(node.key) ? [node] : [];
+    const children = grantedTreeData(authorities, node.children);
+    return children.length > 0 ? [{ ...node, children }] : [];
+  });
+}
+
 /** The Chinese name of a code (its title in the tree), or the code itself. */
 export const authorityTitle = (code: string) => TITLES.get(code) ?? code;
