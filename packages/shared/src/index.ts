@@ -10,3 +10,4 @@ export * from './identifiers.js';
 export * from './identifier-rules.js';
 export * from './redirect-target.js';
 export * from './tenant.js';
+export * from './dashboard.js';
