@@ -141,6 +141,28 @@ export const TENANT_GRANTABLE_AUTHORITIES: readonly string[] = flatten(TENANT_AU
 
 export const isTenantGrantable = (code: string) => TENANT_GRANTABLE_AUTHORITIES.includes(code);
 
+function parentsOf(nodes: readonly AuthorityNode[], parent: string | undefined, into: Map<string, string>): Map<string, string> {
+  for (const n of nodes) {
+    if (parent) into.set(n.code, parent);
+    parentsOf(n.children ?? [], n.code, into);
+  }
+  return into;
+}
+const TENANT_AUTHORITY_PARENTS = parentsOf(TENANT_AUTHORITY_TREE, undefined, new Map());
+
+/**
+ * The authorities a custom role grants for the codes picked in the tree: each code with its parents
+ * (a page's menu sits under its parent's, which the menu shows only to holders of the parent code),
+ * sorted, without duplicates.
+ */
+export function withTenantParents(codes: readonly string[]): string[] {
+  const granted = new Set<string>();
+  for (const code of codes) {
+    for (let c: string | undefined = code; c; c = TENANT_AUTHORITY_PARENTS.get(c)) granted.add(c);
+  }
+  return [...granted].sort();
+}
+
 /** 账号管理's 状态 filter and column: 锁定 is an active account whose password failures locked it. */
 export type AccountState = 'active' | 'disabled' | 'locked';
 export const ACCOUNT_STATE_LABELS: Record<AccountState, string> = { active: '正常', disabled: '停用', locked: '锁定' };
@@ -193,6 +215,23 @@ export interface AccountUpdateBody {
   roleIds: number[];
 }
 
+/** Body of 新建 and 编辑 of 账号组 (`POST /web-api/console/v1/account-group`, `PUT …/account-group/{id}`). */
+export interface AccountGroupBody {
+  name: string;
+  description?: string;
+  /** Roles granted to every member: the tenant system roles and the enterprise's custom roles. */
+  roleIds: number[];
+}
+
+/** A member of an account group (`GET …/account-group/{id}/members`), or a candidate to add (`…/candidates`). */
+export interface AccountGroupMemberRow {
+  id: number;
+  username: string;
+  name: string;
+  phone: string;
+  state: AccountState;
+}
+
 export interface AccountGroupRow {
   id: number;
   name: string;
@@ -213,6 +252,16 @@ export interface RoleRow {
   /** Accounts holding it directly or through a group. */
   accountCount: number;
 }
+
+/** Body of 新建 of 角色管理 (`POST /web-api/console/v1/role`); 编辑 sends the same without the code, which never changes. */
+export interface RoleCreateBody {
+  code: string;
+  name: string;
+  description?: string;
+  /** Codes of TENANT_AUTHORITY_TREE; the server adds their parents (withTenantParents). */
+  authorities: string[];
+}
+export type RoleUpdateBody = Omit<RoleCreateBody, 'code'>;
 
 export type JoinRequestStatus = 'pending' | 'approved' | 'rejected';
 export const JOIN_REQUEST_STATUS_LABELS: Record<JoinRequestStatus, string> = { pending: '待审批', approved: '已通过', rejected: '已拒绝' };
