@@ -1,4 +1,4 @@
-import type { AccountState, PageResult } from '@portal/shared';
+import type { AccountGroupMemberRow, PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -7,21 +7,14 @@ import { useOrgMutation } from './groups';
 
 const BASE = '/web-api/console/v1/account-group';
 
-/** A member of a group, or an account that may join it. */
-export interface GroupMemberRow {
-  id: number;
-  username: string;
-  name: string;
-  phone: string;
-  state: AccountState;
-}
-
 /** Most candidates one search offers in 添加成员. */
 export const CANDIDATE_LIMIT = 50;
 
 /** `GET /account-group/{id}/members`: one page of the group's members. */
-export async function getGroupMembers(groupId: number, query: MemberListQuery): Promise<PageResult<GroupMemberRow>> {
-  return (await api().get<PageResult<GroupMemberRow>>(`${BASE}/${groupId}/members`, { params: query })).data[0] ?? { rows: [], total: 0 };
+export async function getGroupMembers(groupId: number, query: MemberListQuery): Promise<PageResult<AccountGroupMemberRow>> {
+  return (
+    (await api().get<PageResult<AccountGroupMemberRow>>(`${BASE}/${groupId}/members`, { params: query })).data[0] ?? { rows: [], total: 0 }
+  );
 }
 
 export const getGroupMembersQueryOptions = (groupId: number, query: MemberListQuery) =>
@@ -37,9 +30,9 @@ export function useGroupMembers(groupId: number, query: MemberListQuery) {
 }
 
 /** `GET /account-group/{id}/candidates`: the enterprise's accounts not yet in the group, matching `keyword`. */
-export async function getGroupCandidates(groupId: number, keyword: string): Promise<GroupMemberRow[]> {
+export async function getGroupCandidates(groupId: number, keyword: string): Promise<AccountGroupMemberRow[]> {
   const params = { limit: CANDIDATE_LIMIT, ...(keyword ? { keyword } : {}) };
-  return (await api().get<GroupMemberRow>(`${BASE}/${groupId}/candidates`, { params })).data;
+  return (await api().get<AccountGroupMemberRow>(`${BASE}/${groupId}/candidates`, { params })).data;
 }
 
 export function useGroupCandidates(groupId: number, keyword: string, enabled: boolean) {

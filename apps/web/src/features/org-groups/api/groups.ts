@@ -1,17 +1,10 @@
-import type { AccountGroupRow, PageResult } from '@portal/shared';
+import type { AccountGroupBody, AccountGroupRow, PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { GroupListQuery } from '../lib/group-query';
 
 const BASE = '/web-api/console/v1/account-group';
-
-/** Body of 新建 and 编辑 (`POST /account-group`, `PUT /account-group/{id}`). */
-export interface AccountGroupBody {
-  name: string;
-  description: string;
-  roleIds: number[];
-}
 
 /** `GET /web-api/console/v1/account-group/page/list`: one page of the enterprise's groups. */
 export async function getGroups(query: GroupListQuery): Promise<PageResult<AccountGroupRow>> {

@@ -1,8 +1,8 @@
-import { type AccountGroupRow, DESCRIPTION_MAX, NAME_MAX, TenantRules } from '@portal/shared';
+import { type AccountGroupBody, type AccountGroupRow, DESCRIPTION_MAX, NAME_MAX, TenantRules } from '@portal/shared';
 import { Alert, Form, Input, Modal, Select } from 'antd';
 import { sharedRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
-import { type AccountGroupBody, useCreateGroup, useUpdateGroup } from '../api/groups';
+import { useCreateGroup, useUpdateGroup } from '../api/groups';
 import { useOrgOptions } from '../api/org-options';
 
 interface GroupFormValues {

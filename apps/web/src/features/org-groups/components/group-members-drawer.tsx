@@ -1,10 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { ACCOUNT_STATE_LABELS, type AccountGroupRow, type AccountState } from '@portal/shared';
+import { ACCOUNT_STATE_LABELS, type AccountGroupMemberRow, type AccountGroupRow, type AccountState } from '@portal/shared';
 import { Button, Drawer, Input, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { Pagination } from '@/components/pagination';
-import { type GroupMemberRow, useGroupMembers, useRemoveGroupMember } from '../api/group-members';
+import { useGroupMembers, useRemoveGroupMember } from '../api/group-members';
 import { INITIAL_SEARCH, type PagedSearch, pagedQuery } from '../lib/group-query';
 import { AddMembersDialog } from './add-members-dialog';
 
@@ -19,7 +19,7 @@ function GroupMembers({ group }: { group: AccountGroupRow }) {
   const remove = useRemoveGroupMember();
   const total = members.data?.total ?? 0;
 
-  const confirmRemove = (member: GroupMemberRow) =>
+  const confirmRemove = (member: AccountGroupMemberRow) =>
     confirmAction({
       title: '移除成员',
       content: `确定将 ${member.name}（${member.username}）移出账号组「${group.name}」吗？移出后不再拥有该组角色的权限。`,
@@ -28,7 +28,7 @@ function GroupMembers({ group }: { group: AccountGroupRow }) {
       run: () => remove.mutateAsync({ groupId: group.id, accountId: member.id }),
     });
 
-  const columns: TableColumnsType<GroupMemberRow> = [
+  const columns: TableColumnsType<AccountGroupMemberRow> = [
     {
       title: '成员',
       dataIndex: 'username',
@@ -73,7 +73,7 @@ function GroupMembers({ group }: { group: AccountGroupRow }) {
           添加成员
         </Button>
       </div>
-      <Table<GroupMemberRow>
+      <Table<AccountGroupMemberRow>
         rowKey="id"
         columns={columns}
         dataSource={members.data?.rows ?? []}

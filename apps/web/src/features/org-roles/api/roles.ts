@@ -1,19 +1,9 @@
-import type { RoleRow } from '@portal/shared';
+import type { RoleCreateBody, RoleRow, RoleUpdateBody } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 const BASE = '/web-api/console/v1/role';
-
-/** Body of 新建 (`POST /role`). */
-export interface RoleCreateBody {
-  code: string;
-  name: string;
-  description: string;
-  authorities: string[];
-}
-/** Body of 编辑 (`PUT /role/{id}`): the code is fixed once created. */
-export type RoleUpdateBody = Omit<RoleCreateBody, 'code'>;
 
 /** `GET /web-api/console/v1/role/list`: the tenant system roles first (read-only), then the enterprise's own. */
 export async function getRoles(): Promise<RoleRow[]> {

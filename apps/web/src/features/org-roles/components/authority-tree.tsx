@@ -16,9 +16,9 @@ export function AuthorityTree({ value = [], onChange, id }: { value?: string[]; 
         switcherIcon={caret}
         treeData={AUTHORITY_TREE_DATA}
         checkedKeys={checkedKeysOf(value)}
-        onCheck={(checked, info) => {
+        onCheck={(checked) => {
           const keys = Array.isArray(checked) ? checked : checked.checked;
-          onChange?.(authoritiesOf(keys.map(String), (info.halfCheckedKeys ?? []).map(String)));
+          onChange?.(authoritiesOf(keys.map(String)));
         }}
       />
     </div>

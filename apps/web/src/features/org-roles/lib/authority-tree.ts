@@ -1,4 +1,4 @@
-import { type AuthorityNode, TENANT_AUTHORITY_TREE } from '@portal/shared';
+import { type AuthorityNode, TENANT_AUTHORITY_TREE, withTenantParents } from '@portal/shared';
 
 export interface AuthorityTreeNode {
   key: string;
@@ -41,14 +41,10 @@ export function checkedKeysOf(authorities: readonly string[]): string[] {
 }
 
 /**
- * The codes a role gets for the tree's checked and half-checked keys, in the tree's order: a parent
- * with some of its children checked is granted too, since a menu group shows only to holders of its
- * own code (spec section 6).
+ * The codes a role gets for the tree's checked keys: each with its parents (a menu group shows only to
+ * holders of its own code, spec section 6), by the rule the server applies too.
  */
-export function authoritiesOf(checked: readonly string[], halfChecked: readonly string[]): string[] {
-  const picked = new Set([...checked, ...halfChecked]);
-  return ORDER.filter((code) => picked.has(code));
-}
+export const authoritiesOf = (checked: readonly string[]): string[] => withTenantParents(checked);
 
 /** The part of the tree a role holds: granted leaves under their parents, for reading (no checkboxes). */
 export function grantedTreeData(
