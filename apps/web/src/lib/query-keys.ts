@@ -12,6 +12,22 @@ export const queryKeys = {
     actions: ['audit-log', 'actions'] as const,
     page: (query: object) => ['audit-log', 'page', query] as const,
   },
+  /**
+   * 组织与账号: accounts, account groups, roles and join requests show each other's facts (an
+   * account's groups, a group's member count and roles, a role's account count), so every org write
+   * invalidates `all`.
+   */
+  org: {
+    all: ['org'] as const,
+    /** The groups and roles the pickers and filters offer. */
+    options: ['org', 'options'] as const,
+    accounts: (query: object) => ['org', 'accounts', query] as const,
+    joinRequests: (query: object) => ['org', 'join-requests', query] as const,
+    groups: (query: object) => ['org', 'groups', query] as const,
+    groupMembers: (groupId: number, query: object) => ['org', 'group-members', groupId, query] as const,
+    groupCandidates: (groupId: number, keyword: string) => ['org', 'group-candidates', groupId, keyword] as const,
+    roles: ['org', 'roles'] as const,
+  },
   articles: {
     all: ['articles'] as const,
     published: (query: object) => ['articles', 'published', query] as const,
@@ -50,19 +66,6 @@ export const queryKeys = {
     records: (query: object) => ['identifiers', 'records', query] as const,
     /** /mark's lookups. */
     identity: (handle: string) => ['identifiers', 'identity', handle] as const,
-  },
-  /**
-   * 组织与账号: one resource for the enterprise's accounts, groups and roles. A write to one changes what
-   * the others show (a group's roles, a role's account count, the options lists), so writes invalidate `all`.
-   */
-  org: {
-    all: ['org'] as const,
-    /** The groups and roles the pickers offer. */
-    options: ['org', 'options'] as const,
-    groups: (query: object) => ['org', 'groups', query] as const,
-    groupMembers: (groupId: number, query: object) => ['org', 'group-members', groupId, query] as const,
-    groupCandidates: (groupId: number, keyword: string) => ['org', 'group-candidates', groupId, keyword] as const,
-    roles: ['org', 'roles'] as const,
   },
   tenants: {
     all: ['tenants'] as const,

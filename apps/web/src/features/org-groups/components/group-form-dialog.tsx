@@ -1,6 +1,6 @@
 import { type AccountGroupBody, type AccountGroupRow, DESCRIPTION_MAX, NAME_MAX, TenantRules } from '@portal/shared';
 import { Alert, Form, Input, Modal, Select } from 'antd';
-import { sharedRule } from '@/lib/form-rules';
+import { tenantRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useCreateGroup, useUpdateGroup } from '../api/groups';
 import { useOrgOptions } from '../api/org-options';
@@ -68,10 +68,10 @@ export function GroupFormDialog({ editing, onClose }: { editing: AccountGroupRow
         }
       >
         {error && <Alert type="error" showIcon title={error} className="org-groups__form-error" />}
-        <Form.Item name="name" label="名称" required rules={[sharedRule(TenantRules.groupName)]}>
+        <Form.Item name="name" label="名称" required rules={[tenantRule(TenantRules.groupName)]}>
           <Input placeholder="如：质量部" maxLength={NAME_MAX} showCount />
         </Form.Item>
-        <Form.Item name="description" label="描述" rules={[sharedRule(TenantRules.description)]}>
+        <Form.Item name="description" label="描述" rules={[tenantRule(TenantRules.description)]}>
           <Input.TextArea placeholder="账号组的用途" maxLength={DESCRIPTION_MAX} showCount autoSize={{ minRows: 2, maxRows: 5 }} />
         </Form.Item>
         <Form.Item name="roleIds" label="角色" extra="组内成员都拥有这些角色的权限">

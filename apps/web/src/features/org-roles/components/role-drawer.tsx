@@ -1,6 +1,6 @@
 import { DESCRIPTION_MAX, NAME_MAX, type RoleRow, TenantRules } from '@portal/shared';
 import { Alert, Button, Descriptions, Drawer, Form, Input, Tag, Typography } from 'antd';
-import { sharedRule } from '@/lib/form-rules';
+import { tenantRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useCreateRole, useUpdateRole } from '../api/roles';
 import { AuthorityTree, GrantedAuthorities } from './authority-tree';
@@ -86,7 +86,7 @@ function RoleForm({ target, onClose }: { target: Exclude<RoleDrawerTarget, { mod
       initialValues={role ? { code: role.code, name: role.name, description: role.description, authorities: role.authorities } : EMPTY_ROLE}
     >
       {error && <Alert type="error" showIcon title={error} className="org-roles__form-error" />}
-      <Form.Item name="name" label="名称" required rules={[sharedRule(TenantRules.roleName)]}>
+      <Form.Item name="name" label="名称" required rules={[tenantRule(TenantRules.roleName)]}>
         <Input placeholder="如：质检员" maxLength={NAME_MAX} showCount />
       </Form.Item>
       <Form.Item
@@ -95,11 +95,11 @@ function RoleForm({ target, onClose }: { target: Exclude<RoleDrawerTarget, { mod
         required={!role}
         extra={role ? '编码创建后不能修改' : '以 ROLE_ 开头，大写字母、数字或下划线，创建后不能修改'}
         normalize={(value: string) => value.toUpperCase()}
-        rules={role ? [] : [sharedRule(TenantRules.roleCode)]}
+        rules={role ? [] : [tenantRule(TenantRules.roleCode)]}
       >
         <Input placeholder="ROLE_QUALITY" maxLength={64} disabled={Boolean(role)} className="org-roles__code-input" />
       </Form.Item>
-      <Form.Item name="description" label="描述" rules={[sharedRule(TenantRules.description)]}>
+      <Form.Item name="description" label="描述" rules={[tenantRule(TenantRules.description)]}>
         <Input.TextArea placeholder="角色的职责" maxLength={DESCRIPTION_MAX} showCount autoSize={{ minRows: 2, maxRows: 5 }} />
       </Form.Item>
       <Form.Item name="authorities" label="权限" extra="勾选上级即授予其下全部权限">
