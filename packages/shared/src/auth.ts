@@ -83,3 +83,12 @@ export const RegisterMessage = {
   phoneInvalid: '请输入正确的手机号',
   smsCodeRequired: '请输入验证码',
 } as const;
+
+/** Spec section 5, "Change password": the dialog's messages, also used by the central login's password change. */
+export const PasswordChangeMessage = {
+  oldRequired: '请输入原密码',
+  newRequired: '请输入密码',
+  confirmRequired: '请再次输入密码',
+  confirmMismatch: '两次输入密码不一致',
+  sameAsOld: '新密码不能与原密码相同',
+} as const;

@@ -11,6 +11,7 @@ import { consoleContentMigration } from './migrations/0005-console-content.js';
 import { uploadQuotaMigration } from './migrations/0006-upload-quota.js';
 import { finiteIntegersMigration } from './migrations/0007-finite-integers.js';
 import { tenantAdminMigration } from './migrations/0008-tenant-admin.js';
+import { identifierLookupsMigration } from './migrations/0009-identifier-lookups.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, PortalMigration> = {
   '0006-upload-quota': uploadQuotaMigration,
   '0007-finite-integers': finiteIntegersMigration,
   '0008-tenant-admin': tenantAdminMigration,
+  '0009-identifier-lookups': identifierLookupsMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

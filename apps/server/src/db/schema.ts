@@ -341,6 +341,13 @@ export interface IdfRecordTable {
   updated_at: string;
 }
 
+/** Lookups of a prefix's records the public resolution answered, per China date (`yyyy-MM-dd`). */
+export interface IdfLookupDayTable {
+  prefix_id: number;
+  day: string;
+  lookups: number;
+}
+
 export interface Database {
   site_setting: SiteSettingTable;
   nav_item: NavItemTable;
@@ -374,6 +381,7 @@ export interface Database {
   idf_template: IdfTemplateTable;
   idf_template_version: IdfTemplateVersionTable;
   idf_record: IdfRecordTable;
+  idf_lookup_day: IdfLookupDayTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

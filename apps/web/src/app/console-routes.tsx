@@ -24,6 +24,16 @@ export const consoleRoutes: ConsoleRoute[] = [
     icon: 'account-group',
     children: [
       {
+        path: '/console/org/account',
+        name: 'OrgAccount',
+        authCode: Authority.OrgAccount,
+        title: '账号管理',
+        icon: 'account-manage',
+        component: lazy(() =>
+          import('@/features/org-accounts/components/account-admin-page').then((m) => ({ default: m.AccountAdminPage })),
+        ),
+      },
+      {
         path: '/console/org/group',
         name: 'OrgGroup',
         authCode: Authority.OrgGroup,

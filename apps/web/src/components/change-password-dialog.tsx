@@ -1,4 +1,4 @@
-import { PASSWORD_MAX, PASSWORD_MIN } from '@portal/shared';
+import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage } from '@portal/shared';
 import { Form, Input, type InputRef, Modal, message } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { changePassword, getPasswordKey } from '@/api/change-password';
@@ -63,7 +63,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           name="oldPassword"
           label="原密码"
           validateTrigger="onBlur"
-          rules={[{ required: true, message: '请输入原密码', validateTrigger: 'onBlur' }]}
+          rules={[{ required: true, message: PasswordChangeMessage.oldRequired, validateTrigger: 'onBlur' }]}
         >
           <Input.Password ref={first} autoComplete="current-password" placeholder="请输入原密码" />
         </Form.Item>
@@ -71,9 +71,9 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           name="newPassword"
           label="新密码"
           rules={[
-            { required: true, message: '请输入密码' },
-            { min: PASSWORD_MIN, message: '请输入至少6位密码' },
-            { max: PASSWORD_MAX, message: '密码最多18个字符' },
+            { required: true, message: PasswordChangeMessage.newRequired },
+            { min: PASSWORD_MIN, message: RegisterMessage.passwordTooShort },
+            { max: PASSWORD_MAX, message: RegisterMessage.passwordTooLong },
           ]}
         >
           <Input.Password autoComplete="new-password" placeholder="6-16位，区分大小写" />
@@ -83,10 +83,12 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
           label="确认新密码"
           dependencies={['newPassword']}
           rules={[
-            { required: true, message: '请再次输入密码' },
+            { required: true, message: PasswordChangeMessage.confirmRequired },
             ({ getFieldValue }) => ({
               validator: (_rule, value: string | undefined) =>
-                !value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error('两次输入密码不一致')),
+                !value || getFieldValue('newPassword') === value
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(PasswordChangeMessage.confirmMismatch)),
             }),
           ]}
         >

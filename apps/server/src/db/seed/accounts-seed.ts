@@ -162,6 +162,8 @@ const ORG_ROLES: Record<string, string> = {
   zhoujie: Role.EnterpriseStaff,
   chenming: Role.EnterpriseStaff,
   rcadmin: Role.EnterpriseAdmin,
+  // As registration gives it (features/accounts/account-repository.ts, register).
+  sunhao: Role.EnterpriseStaff,
 };
 
 const HENGYUE_GROUPS = [

@@ -1,6 +1,7 @@
 import { Authority, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
@@ -23,13 +24,26 @@ export interface AccountProfile {
   authorities: string[];
 }
 
+/** A registered account: its enterprise, or the existing enterprise it asks to join. */
+export interface RegisteredAccount {
+  accountId: number;
+  enterpriseId: number | null;
+  requested: { id: number; name: string } | null;
+}
+
+/** Guard rails (issue 16): what an administrator is told who tries to disable, delete or demote themself. */
+export const SELF_DEMOTION_REFUSED = '不能停用、删除或降级自己的账号';
+
 /** An account may log in and keep sessions when it is active and its enterprise (if any) is too (issue 16: 停用). */
 export function isUsable(status: string, enterpriseStatus: string | null): boolean {
   return status === 'active' && (enterpriseStatus ?? 'active') === 'active';
 }
 
 export class AccountRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   /** Login accepts a username or the account's phone number; a deleted account is no longer found. */
   async findForLogin(login: string) {
@@ -78,21 +92,30 @@ export class AccountRepository {
     return this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('account')
-        .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
+        // A password the account holder chose ends the must-change state of an initial one.
+        .set({ password_hash: passwordHash, must_change_password: 0, updated_at: new Date().toISOString() })
         .where('id', '=', accountId)
         .execute();
       return within(trx);
     });
   }
 
+  /** The last successful login (账号管理's 最近登录, the dashboard's active accounts), inside the login's transaction. */
+  async markLoggedIn(trx: Kysely<Database>, accountId: number): Promise<void> {
+    await trx.updateTable('account').set({ last_login_at: new Date().toISOString() }).where('id', '=', accountId).execute();
+  }
+
   /**
-   * Registration (spec section 5): the account, and its enterprise when named, in one transaction with
-   * `within` (spending the SMS code, the audit row); a taken username, phone or enterprise name refuses it all.
+   * Registration (spec section 5, issue 16), in one transaction with `within` (spending the SMS code or
+   * the invitation, the audit rows); a taken username or phone refuses it all. Naming a new enterprise
+   * creates it, administered by the new account. Naming an existing one makes an account without an
+   * enterprise whose 加入申请 the caller records (`requested`), unless the code was that enterprise's
+   * invitation (`invitedTo`): then the account joins it at once as staff.
    */
   async register(
-    input: { username: string; email: string; enterpriseName: string; phone: string; passwordHash: string },
-    within: (trx: Kysely<Database>, created: { accountId: number; enterpriseId: number | null }) => Promise<void>,
-  ): Promise<{ accountId: number; enterpriseId: number | null }> {
+    input: { username: string; email: string; enterpriseName: string; phone: string; passwordHash: string; invitedTo?: number | undefined },
+    within: (trx: Kysely<Database>, created: RegisteredAccount) => Promise<void>,
+  ): Promise<RegisteredAccount> {
     const now = new Date().toISOString();
     try {
       return await this.db.transaction().execute(async (trx) => {
@@ -102,17 +125,26 @@ export class AccountRepository {
         if (await trx.selectFrom('account').select('id').where('phone', '=', input.phone).executeTakeFirst()) {
           throw new ConflictError('该手机号已注册，请直接登录');
         }
-        let enterpriseId: number | null = null;
-        if (input.enterpriseName) {
-          if (await trx.selectFrom('enterprise').select('id').where('name', '=', input.enterpriseName).executeTakeFirst()) {
-            throw new ConflictError('该企业已注册，请联系企业管理员为您开通账号');
+        let enterpriseId: number | null = input.invitedTo ?? null;
+        let requested: RegisteredAccount['requested'] = null;
+        let founded = false;
+        if (enterpriseId === null && input.enterpriseName) {
+          const existing = await trx
+            .selectFrom('enterprise')
+            .select(['id', 'name'])
+            .where('name', '=', input.enterpriseName)
+            .executeTakeFirst();
+          if (existing) {
+            requested = existing;
+          } else {
+            const row = await trx
+              .insertInto('enterprise')
+              .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            enterpriseId = row.id;
+            founded = true;
           }
-          const row = await trx
-            .insertInto('enterprise')
-            .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
-            .returning('id')
-            .executeTakeFirstOrThrow();
-          enterpriseId = row.id;
         }
         const account = await trx
           .insertInto('account')
@@ -131,10 +163,15 @@ export class AccountRepository {
           .returning('id')
           .executeTakeFirstOrThrow();
         // Whoever registers an enterprise administers it (pending certification); others start as staff.
-        const roleCode = enterpriseId === null ? Role.EnterpriseStaff : Role.EnterpriseAdmin;
-        const role = await trx.selectFrom('role').select('id').where('code', '=', roleCode).executeTakeFirst();
+        const roleCode = founded ? Role.EnterpriseAdmin : Role.EnterpriseStaff;
+        const role = await trx
+          .selectFrom('role')
+          .select('id')
+          .where('enterprise_id', 'is', null)
+          .where('code', '=', roleCode)
+          .executeTakeFirst();
         if (role) await trx.insertInto('account_role').values({ account_id: account.id, role_id: role.id }).execute();
-        const created = { accountId: account.id, enterpriseId };
+        const created = { accountId: account.id, enterpriseId, requested };
         await within(trx, created);
         return created;
       });
@@ -229,14 +266,27 @@ export class AccountRepository {
    * Guard rails of every write that changes who administers an enterprise, called inside its
    * transaction before the commit: the enterprise keeps an administrator and the acting administrator
    * stays one (no one disables, deletes or demotes themself). Throwing rolls the write back.
+   * `actorWasAdministrator` false: the actor manages groups or roles without org:account, so has no
+   * administration of its own to lose.
    */
-  async assertAdministratorsRemain(trx: Kysely<Database>, enterpriseId: number, actorAccountId: number): Promise<void> {
+  async assertAdministratorsRemain(
+    trx: Kysely<Database>,
+    enterpriseId: number,
+    actorAccountId: number,
+    actorWasAdministrator = true,
+  ): Promise<void> {
+    // Two such writes at once (two administrators disabling each other): on PostgreSQL the second waits
+    // here for the first to commit and then counts with its result; SQLite runs one write transaction at a time.
+    if (this.dialect === 'postgres') {
+      await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forUpdate().execute();
+    }
     const admins = await this.administrators(enterpriseId, trx);
     if (admins.length === 0) throw new ConflictError('企业至少需要保留一名启用的管理员');
+    if (!actorWasAdministrator) return;
     const actor = await trx.selectFrom('account').select('enterprise_id').where('id', '=', actorAccountId).executeTakeFirst();
     // Operators acting on another enterprise are not its administrators to begin with.
     if (actor?.enterprise_id === enterpriseId && !admins.includes(actorAccountId)) {
-      throw new BadRequestError('不能停用、删除或降级自己的账号');
+      throw new BadRequestError(SELF_DEMOTION_REFUSED);
     }
   }
 
@@ -286,7 +336,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('accountRepository', new AccountRepository(app.database.db));
+    app.decorate('accountRepository', new AccountRepository(app.database.db, app.database.dialect));
   },
   { name: 'account-repository' },
 );

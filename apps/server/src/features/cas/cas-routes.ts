@@ -2,16 +2,20 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { PasswordChangeMessage, TenantRules } from '@portal/shared';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
+import type { Database } from '../../db/schema.js';
 import { ErrorEnvelope, errorResponses } from '../../lib/envelope.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
-import { verifyPassword } from '../accounts/passwords.js';
+import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import type { LockKey } from './login-guard.js';
-import { LOGIN_CSS, LOGO_SVG, loginPage, messagePage } from './login-page.js';
+import { LOGIN_CSS, LOGO_SVG, loginPage, messagePage, passwordChangePage } from './login-page.js';
+import { PasswordChangeTickets } from './password-change-ticket.js';
 import { sendSingleLogout } from './single-logout.js';
 
 /** Ticket-granting cookie (CAS 3.0 §3.6): HttpOnly, path as narrow as the CAS itself, session-only. */
@@ -36,6 +40,13 @@ const ValidateQuery = Type.Object({
   renew: Type.Optional(Type.String({ maxLength: 10 })),
   pgtUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   format: Type.Optional(Type.String({ maxLength: 10 })),
+});
+const PasswordChangeBody = Type.Object({
+  change: Type.Optional(Type.String({ maxLength: 400 })),
+  password: Type.Optional(Type.String({ maxLength: 200 })),
+  confirm: Type.Optional(Type.String({ maxLength: 200 })),
+  execution: Type.Optional(Type.String({ maxLength: 200 })),
+  renew: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const LogoutQuery = Type.Object({ service: Type.Optional(Type.String({ maxLength: 2000 })) });
 
@@ -74,6 +85,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { accountRepository: accounts, casTickets: tickets, loginGuard: guard } = app;
   const registry = app.casServices;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
+  const changeTickets = new PasswordChangeTickets(await app.systemRepository.sharedKey('cas-password-change'));
   const loginAttempts = app.createRateLimit({ max: auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
@@ -141,6 +153,45 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   app.get('/assets/login.css', { schema: { hide: true, response: { 200: Type.String() } } }, asset('text/css; charset=utf-8', LOGIN_CSS));
   app.get('/assets/logo.svg', { schema: { hide: true, response: { 200: Type.String() } } }, asset('image/svg+xml', LOGO_SVG));
+
+  /**
+   * The end of a successful login: a fresh SSO session (replacing any this browser had) whose login
+   * audit row, last-login time and `within` commit together, then the service with its ticket.
+   */
+  async function completeLogin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: { id: number; username: string },
+    service: string | undefined,
+    serviceUrl: URL | undefined,
+    within?: (trx: Kysely<Database>) => Promise<void>,
+  ) {
+    const previous = request.cookies[TGC];
+    if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
+    const profile = await accounts.profile(account.id);
+    const tgt = await tickets.createTgt(account.id, async (trx) => {
+      await within?.(trx);
+      await accounts.markLoggedIn(trx, account.id);
+      await recordAudit(trx, request.log, {
+        accountId: account.id,
+        username: account.username,
+        enterpriseId: profile?.enterpriseId ?? null,
+        action: 'login',
+        target: serviceUrl?.origin ?? '',
+        ip: request.ip,
+        outcome: 'success',
+      });
+    });
+    reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+    if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt, service, true));
+    return html(
+      reply,
+      200,
+      messagePage(casBase(request), '登录成功', `欢迎您，${profile?.name ?? account.username}。`, [
+        { href: `${portalBase(request)}/`, label: '进入门户' },
+      ]),
+    );
+  }
 
   app.get(
     '/login',
@@ -221,32 +272,88 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return page(403, '账号已停用，请联系企业管理员');
       }
 
-      // A fresh login replaces any SSO session this browser had.
-      const previous = request.cookies[TGC];
-      if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
-      const profile = await accounts.profile(account.id);
-      // The SSO session, the fresh count and the audit row commit together.
-      const tgt = await tickets.createTgt(account.id, async (trx) => {
-        await guard.succeeded(key, trx);
-        await recordAudit(trx, request.log, {
-          accountId: account.id,
-          username: account.username,
-          enterpriseId: profile?.enterpriseId ?? null,
-          action: 'login',
-          target: serviceUrl?.origin ?? '',
+      if (account.mustChangePassword) {
+        await guard.succeeded(key);
+        const profile = await accounts.profile(account.id);
+        return html(
+          reply,
+          200,
+          passwordChangePage({
+            casBase: casBase(request),
+            service,
+            renew,
+            execution: executionToken(request, reply),
+            change: changeTickets.issue(account.id, account.password_hash),
+            name: profile?.name ?? account.username,
+          }),
+        );
+      }
+      return completeLogin(request, reply, { id: account.id, username: account.username }, service, serviceUrl, (trx) =>
+        guard.succeeded(key, trx),
+      );
+    },
+  );
+
+  // 修改初始密码 (issue 16): the second step of a login whose password an administrator set.
+  app.post(
+    '/login/password',
+    {
+      config: { csrf: false },
+      schema: {
+        tags: ['cas'],
+        summary: 'CAS 登录：首次登录修改初始密码',
+        querystring: LoginQuery,
+        body: PasswordChangeBody,
+        response: PageAnswers,
+      },
+    },
+    async (request, reply) => {
+      const { service } = request.query;
+      const renew = isTrue(request.query.renew) || isTrue(request.body.renew);
+      const serviceUrl = registry.registered(service, portalBase(request));
+      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
+      const restart = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, error });
+      const expected = request.cookies[EXECUTION];
+      if (!expected || !request.body.execution || !sameToken(expected, request.body.execution)) {
+        return restart(400, '登录页面已过期，请重新输入账号和密码');
+      }
+      const change = request.body.change ?? '';
+      const accountId = await changeTickets.check(change, (id) => accounts.passwordHash(id));
+      if (accountId === undefined) return restart(400, '修改密码页面已过期，请重新登录');
+      const profile = await accounts.profile(accountId);
+      if (!profile?.usable) return restart(403, '账号已停用，请联系企业管理员');
+      const password = request.body.password ?? '';
+      const again = (error: string) =>
+        html(
+          reply,
+          400,
+          passwordChangePage({
+            casBase: casBase(request),
+            service,
+            renew,
+            execution: executionToken(request, reply),
+            change,
+            name: profile.name,
+            error,
+          }),
+        );
+      const rule = password ? TenantRules.password(password) : PasswordChangeMessage.newRequired;
+      if (rule) return again(rule);
+      if (!request.body.confirm) return again(PasswordChangeMessage.confirmRequired);
+      if (request.body.confirm !== password) return again(PasswordChangeMessage.confirmMismatch);
+      if (await verifyPassword(await accounts.passwordHash(accountId), password)) return again('新密码不能与初始密码相同');
+      // The new password and its audit row commit together; it ends the must-change state.
+      await accounts.setPasswordHash(accountId, await hashPassword(password), (trx) =>
+        recordAudit(trx, request.log, {
+          accountId,
+          username: profile.username,
+          enterpriseId: profile.enterpriseId,
+          action: 'password-first-change',
           ip: request.ip,
           outcome: 'success',
-        });
-      });
-      reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
-      if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt, service, true));
-      return html(
-        reply,
-        200,
-        messagePage(casBase(request), '登录成功', `欢迎您，${profile?.name ?? account.username}。`, [
-          { href: `${portalBase(request)}/`, label: '进入门户' },
-        ]),
+        }),
       );
+      return completeLogin(request, reply, { id: accountId, username: profile.username }, service, serviceUrl);
     },
   );
 

@@ -16,8 +16,12 @@ export type LockKey = { accountId: number } | { ip: string };
 /** A password attempt: refused while locked, else how many more may fail before the lock. */
 export type Attempt = { locked: true; minutes: number } | { locked: false; left: number };
 
-// The table's key column is named `username` from before accounts were the key; it holds these.
-const keyOf = (key: LockKey) => ('accountId' in key ? `account:${key.accountId}` : `ip:${key.ip}`.slice(0, 64));
+/**
+ * The table's key column is named `username` from before accounts were the key; it holds this
+ * prefix and the account's id (账号管理 reads an account's lock by it), or `ip:` and an address.
+ */
+export const ACCOUNT_LOCK_PREFIX = 'account:';
+const keyOf = (key: LockKey) => ('accountId' in key ? `${ACCOUNT_LOCK_PREFIX}${key.accountId}` : `ip:${key.ip}`.slice(0, 64));
 
 /**
  * Account lockout after repeated wrong passwords (OWASP authentication cheat sheet): the counter
@@ -73,6 +77,16 @@ export class LoginGuard {
   /** The password was right: the count starts again (inside the caller's transaction when given). */
   async succeeded(key: LockKey, db: Kysely<Database> = this.db): Promise<void> {
     await db.deleteFrom('login_failure').where('username', '=', keyOf(key)).execute();
+  }
+
+  /** 解锁 (账号管理): the account's count and lock end, inside the caller's transaction; answers whether it was locked. */
+  async unlock(trx: Kysely<Database>, accountId: number, now = new Date()): Promise<boolean> {
+    const ended = await trx
+      .deleteFrom('login_failure')
+      .where('username', '=', keyOf({ accountId }))
+      .returning('locked_until')
+      .executeTakeFirst();
+    return !!ended?.locked_until && ended.locked_until > now.toISOString();
   }
 }
 

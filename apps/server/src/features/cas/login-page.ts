@@ -66,6 +66,38 @@ ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` :
   );
 }
 
+export interface PasswordChangePageModel {
+  casBase: string;
+  service: string | undefined;
+  renew: boolean;
+  execution: string;
+  change: string;
+  name: string;
+  error?: string;
+}
+
+/** 修改初始密码: an account given an initial password sets its own before it is logged in (issue 16). */
+export function passwordChangePage(m: PasswordChangePageModel): string {
+  const action = `${m.casBase}/login/password${m.service ? `?service=${encodeURIComponent(m.service)}` : ''}`;
+  return layout(
+    '修改初始密码',
+    m.casBase,
+    `<h1>修改初始密码</h1>
+<p class="cas-card__sub">${escapeHtml(m.name)}，您的密码由管理员设置，首次登录请设置新密码后继续。</p>
+${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` : ''}
+<form method="post" action="${escapeHtml(action)}" class="cas-form" autocomplete="off">
+  <label for="password">新密码</label>
+  <input id="password" name="password" type="password" required maxlength="64" autocomplete="new-password" placeholder="6-18位，区分大小写" autofocus>
+  <label for="confirm">确认新密码</label>
+  <input id="confirm" name="confirm" type="password" required maxlength="64" autocomplete="new-password" placeholder="请再次输入密码">
+  <input type="hidden" name="change" value="${escapeHtml(m.change)}">
+  <input type="hidden" name="execution" value="${escapeHtml(m.execution)}">
+  ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
+  <button type="submit">确认修改并登录</button>
+</form>`,
+  );
+}
+
 export function messagePage(casBase: string, title: string, text: string, links: { href: string; label: string }[]): string {
   return layout(
     title,

@@ -5,6 +5,8 @@ import type { Database } from '../../db/schema.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { sendSingleLogout } from './single-logout.js';
 
+const ID_SLICE = 500;
+
 export type EndedTickets = { id: string; service: string }[];
 
 /**
@@ -18,9 +20,14 @@ export class SsoSessions {
 
   /** Inside the caller's transaction; answers the tickets whose services must hear of it. */
   async end(trx: Kysely<Database>, accountIds: readonly number[]): Promise<EndedTickets> {
-    if (accountIds.length === 0) return [];
-    await this.app.sessions.closeAllOf(trx, accountIds);
-    return this.app.casTickets.destroyAllOf(trx, accountIds);
+    const ended: EndedTickets = [];
+    // In slices: an enterprise's accounts can outnumber SQLite's bound parameters in one `in (…)`.
+    for (let i = 0; i < accountIds.length; i += ID_SLICE) {
+      const slice = accountIds.slice(i, i + ID_SLICE);
+      await this.app.sessions.closeAllOf(trx, slice);
+      ended.push(...(await this.app.casTickets.destroyAllOf(trx, slice)));
+    }
+    return ended;
   }
 
   /** After the commit: single logout to the registered services of the ended tickets. */

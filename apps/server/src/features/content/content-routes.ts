@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { BatchedCounter } from '../../lib/batched-counter.js';
 import { chinaTimeBound } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { CONTENT_CACHE } from '../../plugins/http-cache.js';
 import { DEFAULT_SORT_ORDER, type SortOrder } from './article-repository.js';
 import { MAX_SEARCH_KEY } from './article-search.js';
-import { ViewCounter } from './view-counter.js';
 
 const CategoryFields = {
   id: Type.Integer(),
@@ -73,7 +73,7 @@ function checkedTime(value: string | undefined, edge: 'start' | 'end', label: st
 /** Published content for the public site (spec section 7), cached by shared caches for a few seconds. */
 const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const articles = app.articleRepository;
-  const views = new ViewCounter(
+  const views = new BatchedCounter(
     (batch) => articles.addViews(batch),
     (err) => app.log.error({ err }, 'could not write article views'),
   );

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HandleResponseCode, type HandleApiResponse, type HandleValue } from '@portal/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { BatchedCounter } from '../../lib/batched-counter.js';
+import { chinaTime } from '../../lib/china-time.js';
 import { errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, InputError } from '../../lib/errors.js';
 import { type ParsedHandle, parseHandle } from './handle-syntax.js';
@@ -64,9 +66,17 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!all.isAllowed && all.isExceeded) throw new UpstreamError('上游标识解析服务繁忙，请稍后再试', 'busy', all.ttlInSeconds);
   };
 
+  // 工作台 counts the lookups of each prefix's records (issue 16); the date is the one they are written on.
+  const lookups = new BatchedCounter<number>(
+    (batch) => app.recordRepository.addLookups(batch, chinaTime(new Date()).slice(0, 10)),
+    (err) => app.log.error({ err }, 'could not write identifier lookups'),
+  );
+  app.addHook('onClose', () => lookups.close());
+
   async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Found | undefined> {
     const record = await app.recordRepository.byHandle(parsed.handle);
     if (record) {
+      lookups.add(record.prefix_id);
       const template = await app.templateRepository.version(record.template_id, record.template_version);
       if (!template) throw new Error(`template ${record.template_id} v${record.template_version} of ${record.handle} is missing`);
       return { source: 'local', prefix: parsed.prefix, record, template };

@@ -10,12 +10,17 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, IdParams, RecordSchema, ValuesInput } from './identifier-admin-schemas.js';
 import { checkValues } from './template-items.js';
 
-/** Identifier records (identifier:record): paged list and search, create, edit and delete, values checked against the template. */
+/**
+ * Identifier records: paged list and search, create and edit (identifier:record); delete
+ * (identifier:record:manage, issue 16: staff view, add and edit, administrators remove). Values are
+ * checked against the template.
+ */
 const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const records = app.recordRepository;
   const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(app);
   const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
+  const canManageRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecordManage) };
 
   /** Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes` (index ranges, no scan). */
   const searchRanges = (key: string, prefixes: readonly { prefix: string }[]) => [
@@ -152,7 +157,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/web-api/identity/v1/record/:id',
-    { ...canRecords, schema: { tags, summary: '删除标识', params: IdParams, response: { 200: Empty, ...errorResponses } } },
+    { ...canManageRecords, schema: { tags, summary: '删除标识', params: IdParams, response: { 200: Empty, ...errorResponses } } },
     async (request) => {
       const existing = await recordFor(scopeOf(request), request.params.id);
       await db.transaction().execute(async (trx) => {

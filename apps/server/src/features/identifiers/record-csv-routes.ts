@@ -17,7 +17,10 @@ import type { NewRecord } from './record-repository.js';
 /** Largest CSV upload (about two million rows of a typical template). */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
-/** CSV import (streamed, line-numbered errors) and export of a template's records (identifier:record). */
+/**
+ * CSV import (streamed, line-numbered errors; identifier:record:manage, a bulk change issue 16 keeps
+ * from staff) and export (identifier:record) of a template's records.
+ */
 const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10, parts: 20 } });
   const { db } = app.database;
@@ -27,7 +30,7 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/web-api/identity/v1/record/import',
     {
-      ...canRecords,
+      onRequest: app.requireAuthority(Authority.IdentifierRecordManage),
       schema: {
         tags,
         summary:

@@ -65,12 +65,34 @@ export function createRecordRepository(db: Kysely<Database>) {
 
   return {
     /** The public resolution's lookup: one search of the unique index on `handle`. */
-    byHandle: (handle: string): Promise<StoredRecord | undefined> =>
+    byHandle: (handle: string): Promise<(StoredRecord & { prefix_id: number }) | undefined> =>
       db
         .selectFrom('idf_record')
-        .select(['handle', 'template_id', 'template_version', 'item_values', 'created_at', 'updated_at'])
+        .select(['handle', 'prefix_id', 'template_id', 'template_version', 'item_values', 'created_at', 'updated_at'])
         .where('handle', '=', handle)
         .executeTakeFirst(),
+
+    /**
+     * Adds lookups counted per prefix to the China date `day` (工作台); prefixes deleted meanwhile
+     * are skipped, so one can never hold up the others' counts.
+     */
+    async addLookups(batch: ReadonlyMap<number, number>, day: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const ids = [...batch.keys()];
+        const held = await trx.selectFrom('idf_prefix').select('id').where('id', 'in', ids).execute();
+        for (const { id } of held) {
+          await trx
+            .insertInto('idf_lookup_day')
+            .values({ prefix_id: id, day, lookups: batch.get(id) ?? 0 })
+            .onConflict((oc) =>
+              oc
+                .columns(['prefix_id', 'day'])
+                .doUpdateSet((eb) => ({ lookups: eb('idf_lookup_day.lookups', '+', eb.ref('excluded.lookups')) })),
+            )
+            .execute();
+        }
+      });
+    },
 
     /** A record with its prefix, the prefix's enterprise and its template's name. */
     byId: (id: number) =>

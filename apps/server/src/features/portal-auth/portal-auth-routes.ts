@@ -1,9 +1,9 @@
-import { generateKeyPairSync, privateDecrypt, randomBytes, timingSafeEqual, constants as cryptoConstants } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PASSWORD_MAX, PASSWORD_MIN, siteRedirectPath } from '@portal/shared';
+import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage, siteRedirectPath } from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import { resolveRuntimeConfig } from '../../config.js';
@@ -131,20 +131,6 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `<h1>登录验证失败</h1><p class="cas-card__text">${escapeHtml(description)}，请重新登录。</p>` +
       `<div class="cas-links cas-links--buttons"><a class="cas-button" href="${escapeHtml(login.toString())}">返回门户首页</a></div></section></main></body></html>`
     );
-  }
-
-  /** The password-transport key pair, generated once for all instances (spec section 5, "Change password"). */
-  async function transportKeys(): Promise<{ publicKey: string; privateKey: string }> {
-    const value = await app.systemRepository.sharedSecret('password-transport-rsa', () => {
-      const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-        modulusLength: 2048,
-        publicKeyEncoding: { type: 'spki', format: 'der' },
-        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      });
-      // The browser imports the SPKI DER (base64) for RSA-OAEP SHA-256; the PKCS#8 PEM never leaves the server.
-      return JSON.stringify({ publicKey: publicKey.toString('base64'), privateKey });
-    });
-    return JSON.parse(value) as { publicKey: string; privateKey: string };
   }
 
   app.get(
@@ -344,7 +330,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Object({ algorithm: Type.String(), publicKey: Type.String() })), ...errorResponses },
       },
     },
-    async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: (await transportKeys()).publicKey }),
+    async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: await app.passwordTransport.publicKey() }),
   );
 
   app.put(
@@ -372,27 +358,17 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
-      const { privateKey } = await transportKeys();
-      const decrypt = (value: string): string => {
-        try {
-          return privateDecrypt(
-            { key: privateKey, padding: cryptoConstants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-            Buffer.from(value, 'base64'),
-          ).toString('utf8');
-        } catch {
-          throw new BadRequestError('密码数据无法解密，请刷新页面后重试');
-        }
-      };
-      const oldPassword = decrypt(request.body.oldPassword);
-      const newPassword = decrypt(request.body.newPassword);
-      const confirmPassword = decrypt(request.body.confirmPassword);
+      const { passwordTransport } = app;
+      const oldPassword = await passwordTransport.decrypt(request.body.oldPassword);
+      const newPassword = await passwordTransport.decrypt(request.body.newPassword);
+      const confirmPassword = await passwordTransport.decrypt(request.body.confirmPassword);
       // Spec section 5, "Change password", checked again on the server.
-      if (!oldPassword) throw new BadRequestError('请输入原密码');
-      if (!newPassword) throw new BadRequestError('请输入密码');
-      if ([...newPassword].length < PASSWORD_MIN) throw new BadRequestError('请输入至少6位密码');
-      if ([...newPassword].length > PASSWORD_MAX) throw new BadRequestError('密码最多18个字符');
-      if (!confirmPassword) throw new BadRequestError('请再次输入密码');
-      if (confirmPassword !== newPassword) throw new BadRequestError('两次输入密码不一致');
+      if (!oldPassword) throw new BadRequestError(PasswordChangeMessage.oldRequired);
+      if (!newPassword) throw new BadRequestError(PasswordChangeMessage.newRequired);
+      if ([...newPassword].length < PASSWORD_MIN) throw new BadRequestError(RegisterMessage.passwordTooShort);
+      if ([...newPassword].length > PASSWORD_MAX) throw new BadRequestError(RegisterMessage.passwordTooLong);
+      if (!confirmPassword) throw new BadRequestError(PasswordChangeMessage.confirmRequired);
+      if (confirmPassword !== newPassword) throw new BadRequestError(PasswordChangeMessage.confirmMismatch);
 
       // A wrong current password counts toward the account's lockout, as a wrong password at the CAS does.
       const key = { accountId: principal.accountId };
@@ -405,7 +381,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw new BadRequestError('原密码错误');
       }
       await app.loginGuard.succeeded(key);
-      if (newPassword === oldPassword) throw new BadRequestError('新密码不能与原密码相同');
+      if (newPassword === oldPassword) throw new BadRequestError(PasswordChangeMessage.sameAsOld);
       // The new password, the end of every other login of this account (its portal sessions, and with
       // the embedded CAS its other SSO sessions) and the audit row commit together.
       const ended = await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword), async (trx) => {

@@ -14,7 +14,6 @@ import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { LogSmsSender } from '../sms/log-sms-sender.js';
-import type { SmsSender } from '../sms/sms-sender.js';
 
 /** Mainland mobile numbers: spaces, dashes and a leading +86 / 0086 are stripped (protocols.md). */
 export function normalisePhone(raw: string): string {
@@ -61,13 +60,10 @@ export function validateRegistration(body: Partial<Record<keyof RegisterInput, s
   return { username, email, enterpriseName, password, phone, smsCode };
 }
 
-export interface RegisterRoutesOptions {
-  sender: SmsSender;
-}
-
-/** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7). */
-const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (app, { sender }) => {
+/** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7), joining an enterprise (issue 16). */
+const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const codes = app.smsCodes;
+  const sender = app.smsSender;
 
   app.post(
     '/web-api/register/v1/sms',
@@ -108,21 +104,51 @@ const registerRoutes: FastifyPluginAsyncTypebox<RegisterRoutesOptions> = async (
     },
     async (request) => {
       const input = validateRegistration(request.body);
-      // Spends one of the code's tries, also when the registration is refused below (409).
-      const codeId = await codes.check('register', input.phone, input.smsCode);
-      // The account, the spent code and the audit row commit together.
-      await app.accountRepository.register({ ...input, passwordHash: await hashPassword(input.password) }, async (trx, created) => {
-        await codes.consume(trx, codeId);
-        await recordAudit(trx, request.log, {
-          accountId: created.accountId,
-          username: input.username,
-          enterpriseId: created.enterpriseId,
-          action: 'register',
-          target: input.enterpriseName,
-          ip: request.ip,
-          outcome: 'success',
-        });
-      });
+      // 邀请成员 (issue 16): the code may be an invitation of this phone to the named enterprise
+      // (the form has no other field: spec section 5). Else it is the registration's SMS code, which
+      // spends one of its tries, also when the registration is refused below (409).
+      const invitation = input.enterpriseName
+        ? await app.invitationRepository.check(input.phone, input.enterpriseName, input.smsCode)
+        : ({ kind: 'none' } as const);
+      let codeId: number | undefined;
+      if (invitation.kind !== 'valid') {
+        try {
+          codeId = await codes.check('register', input.phone, input.smsCode);
+        } catch (err) {
+          // The code was meant as the invitation's: its own tries tell.
+          if (invitation.kind !== 'wrong') throw err;
+          throw new BadRequestError(
+            invitation.left > 0 ? `验证码错误，还可尝试 ${invitation.left} 次` : '验证码错误次数过多，请联系企业管理员重新邀请',
+          );
+        }
+      }
+      const invitedTo = invitation.kind === 'valid' ? invitation.enterpriseId : undefined;
+      // The account, its join request, the spent code or invitation and the audit rows commit together.
+      const registered = await app.accountRepository.register(
+        { ...input, passwordHash: await hashPassword(input.password), invitedTo },
+        async (trx, created) => {
+          if (codeId !== undefined) await codes.consume(trx, codeId);
+          if (invitation.kind === 'valid') await app.invitationRepository.consume(trx, invitation.id);
+          const entry = { accountId: created.accountId, username: input.username, ip: request.ip, outcome: 'success' } as const;
+          await recordAudit(trx, request.log, {
+            ...entry,
+            enterpriseId: created.enterpriseId,
+            action: 'register',
+            target: input.enterpriseName,
+          });
+          if (created.requested) {
+            await app.joinRequestRepository.create(trx, created.requested.id, created.accountId);
+            await recordAudit(trx, request.log, {
+              ...entry,
+              enterpriseId: created.requested.id,
+              action: 'join.request',
+              target: created.requested.name,
+            });
+          }
+        },
+      );
+      if (registered.requested) return ok({ username: input.username }, '注册成功，已向该企业提交加入申请，请等待企业管理员审批');
+      if (invitedTo !== undefined) return ok({ username: input.username }, '注册成功，已加入该企业，请使用账号和密码登录');
       return ok({ username: input.username }, '注册成功，请使用账号和密码登录');
     },
   );

@@ -116,7 +116,7 @@ export class SmsCodes {
 
   /**
    * Checks a code without consuming it. Every check spends one of its 5 tries, whether the code is
-   * wrong or the work it allows is refused afterwards (a taken username or enterprise name), so one
+   * wrong or the work it allows is refused afterwards (a taken username or phone), so one
    * code cannot probe names without limit; the try is taken in one statement before the comparison,
    * so parallel checks cannot exceed the limit either. Answers the code row's id for `consume`.
    */

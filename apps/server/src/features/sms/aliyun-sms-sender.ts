@@ -1,11 +1,19 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { fetchWithTimeout, readJsonObject, smsProviderError, type SmsMessage, type SmsSender, type SmsTemplateKey } from './sms-sender.js';
+import {
+  fetchWithTimeout,
+  readJsonObject,
+  smsProviderError,
+  type SmsMessage,
+  type SmsSender,
+  type SmsTemplates,
+  templateOf,
+} from './sms-sender.js';
 
 export interface AliyunSmsOptions {
   accessKeyId: string;
   accessKeySecret: string;
   signName: string;
-  templateCodes: Record<SmsTemplateKey, string>;
+  templateCodes: SmsTemplates;
   endpoint?: string;
   fetch?: typeof fetch;
   now?: () => Date;
@@ -49,7 +57,7 @@ export function buildAliyunRequest(options: AliyunSmsOptions, message: SmsMessag
     SignatureMethod: 'HMAC-SHA1',
     SignatureNonce: (options.nonce ?? randomUUID)(),
     SignatureVersion: '1.0',
-    TemplateCode: options.templateCodes[message.templateKey],
+    TemplateCode: templateOf(options.templateCodes, message.templateKey),
     TemplateParam: JSON.stringify(message.params),
     Timestamp: aliyunTimestamp((options.now ?? (() => new Date()))()),
     Version: '2017-05-25',

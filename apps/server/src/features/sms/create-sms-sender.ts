@@ -1,6 +1,6 @@
 import { AliyunSmsSender } from './aliyun-sms-sender.js';
 import { LogSmsSender } from './log-sms-sender.js';
-import type { SmsSender, SmsTemplateKey } from './sms-sender.js';
+import type { SmsSender, SmsTemplates } from './sms-sender.js';
 import { TencentSmsSender } from './tencent-sms-sender.js';
 
 /** Every environment variable the SMS layer reads, with a one-line description (for the README). */
@@ -12,6 +12,10 @@ export const SMS_ENV_KEYS = {
   ALIYUN_SMS_TEMPLATE_REGISTER: '阿里云注册验证码模板 CODE，如 SMS_123456789；模板变量为 ${code}',
   ALIYUN_SMS_TEMPLATE_LOGIN: '可选：阿里云登录验证码模板 CODE，未设置时使用注册模板',
   ALIYUN_SMS_TEMPLATE_RESET: '可选：阿里云重置密码验证码模板 CODE，未设置时使用注册模板',
+  ALIYUN_SMS_TEMPLATE_PASSWORD:
+    '可选：阿里云账号密码通知模板 CODE（新增账号、重置密码选择随机密码时发送）；模板变量为 ${password}；未设置时无法以短信发送随机密码',
+  ALIYUN_SMS_TEMPLATE_INVITE: '可选：阿里云邀请成员模板 CODE；模板变量为 ${enterprise}、${code}；未设置时无法邀请成员',
+  ALIYUN_SMS_TEMPLATE_JOIN_RESULT: '可选：阿里云加入申请结果模板 CODE；模板变量为 ${enterprise}、${result}；未设置时不发送审批结果',
   TENCENT_SMS_SECRET_ID: '腾讯云 API SecretId（建议使用仅授权短信发送的子用户）',
   TENCENT_SMS_SECRET_KEY: '腾讯云 API SecretKey（保密，勿提交到仓库）',
   TENCENT_SMS_SDK_APP_ID: '腾讯云短信 SdkAppId（短信控制台“应用管理”中的 1400 开头 ID）',
@@ -19,6 +23,9 @@ export const SMS_ENV_KEYS = {
   TENCENT_SMS_TEMPLATE_REGISTER: '腾讯云注册验证码模板 ID；模板参数按 {1} 顺序填入验证码',
   TENCENT_SMS_TEMPLATE_LOGIN: '可选：腾讯云登录验证码模板 ID，未设置时使用注册模板',
   TENCENT_SMS_TEMPLATE_RESET: '可选：腾讯云重置密码验证码模板 ID，未设置时使用注册模板',
+  TENCENT_SMS_TEMPLATE_PASSWORD: '可选：腾讯云账号密码通知模板 ID；参数 {1} 为密码；未设置时无法以短信发送随机密码',
+  TENCENT_SMS_TEMPLATE_INVITE: '可选：腾讯云邀请成员模板 ID；参数 {1} 为企业名称、{2} 为邀请码；未设置时无法邀请成员',
+  TENCENT_SMS_TEMPLATE_JOIN_RESULT: '可选：腾讯云加入申请结果模板 ID；参数 {1} 为企业名称、{2} 为审批结果；未设置时不发送审批结果',
   TENCENT_SMS_REGION: '可选：腾讯云地域，默认 ap-guangzhou',
 } as const satisfies Record<string, string>;
 
@@ -59,8 +66,21 @@ function requireAll<K extends SmsEnvKey>(env: NodeJS.ProcessEnv, provider: strin
   return values;
 }
 
-function templates(env: NodeJS.ProcessEnv, register: string, login: SmsEnvKey, reset: SmsEnvKey): Record<SmsTemplateKey, string> {
-  return { register, login: read(env, login) ?? register, reset: read(env, reset) ?? register };
+/**
+ * The provider's templates: login and reset codes fall back to the register template (all say "your
+ * code is …"); the notifications (password, invite, join-result) say something else and have no
+ * fallback: sending one that is not configured fails without calling the provider.
+ */
+function templates(env: NodeJS.ProcessEnv, provider: 'ALIYUN' | 'TENCENT', register: string): SmsTemplates {
+  const optional = (name: 'LOGIN' | 'RESET' | 'PASSWORD' | 'INVITE' | 'JOIN_RESULT') => read(env, `${provider}_SMS_TEMPLATE_${name}`);
+  return {
+    register,
+    login: optional('LOGIN') ?? register,
+    reset: optional('RESET') ?? register,
+    password: optional('PASSWORD'),
+    invite: optional('INVITE'),
+    'join-result': optional('JOIN_RESULT'),
+  };
 }
 
 /** Chooses the SMS sender from the environment at startup, so a misconfigured provider fails fast instead of on the first code. */
@@ -75,7 +95,7 @@ export function createSmsSender(env: NodeJS.ProcessEnv, log: SmsLog): SmsSender 
         accessKeyId: v.ALIYUN_SMS_ACCESS_KEY_ID,
         accessKeySecret: v.ALIYUN_SMS_ACCESS_KEY_SECRET,
         signName: v.ALIYUN_SMS_SIGN_NAME,
-        templateCodes: templates(env, v.ALIYUN_SMS_TEMPLATE_REGISTER, 'ALIYUN_SMS_TEMPLATE_LOGIN', 'ALIYUN_SMS_TEMPLATE_RESET'),
+        templateCodes: templates(env, 'ALIYUN', v.ALIYUN_SMS_TEMPLATE_REGISTER),
       });
     }
     case 'tencent': {
@@ -85,7 +105,7 @@ export function createSmsSender(env: NodeJS.ProcessEnv, log: SmsLog): SmsSender 
         secretKey: v.TENCENT_SMS_SECRET_KEY,
         sdkAppId: v.TENCENT_SMS_SDK_APP_ID,
         signName: v.TENCENT_SMS_SIGN_NAME,
-        templateIds: templates(env, v.TENCENT_SMS_TEMPLATE_REGISTER, 'TENCENT_SMS_TEMPLATE_LOGIN', 'TENCENT_SMS_TEMPLATE_RESET'),
+        templateIds: templates(env, 'TENCENT', v.TENCENT_SMS_TEMPLATE_REGISTER),
         region: read(env, 'TENCENT_SMS_REGION') ?? 'ap-guangzhou',
       });
     }

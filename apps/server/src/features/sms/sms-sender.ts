@@ -1,4 +1,38 @@
-export type SmsTemplateKey = 'register' | 'login' | 'reset';
+/**
+ * The messages the portal sends, each with its provider template and the params it fills in (in this
+ * order: Tencent's templates are positional, {1}, {2}…):
+ * register, login, reset: {code}; password (新增/重置密码 with 随机密码): {password};
+ * invite (邀请成员): {enterprise, code}; join-result (加入申请 decided): {enterprise, result}.
+ */
+export type SmsTemplateKey = 'register' | 'login' | 'reset' | 'password' | 'invite' | 'join-result';
+
+/** What the templates say, for messages about a template that is not configured. */
+export const SMS_TEMPLATE_TITLES: Record<SmsTemplateKey, string> = {
+  register: '注册验证码',
+  login: '登录验证码',
+  reset: '重置密码验证码',
+  password: '账号密码通知',
+  invite: '邀请成员',
+  'join-result': '加入申请结果',
+};
+
+/** A provider's template per message; the notifications have none unless configured. */
+export type SmsTemplates = Partial<Record<SmsTemplateKey, string>>;
+
+/** The message's template is not configured: nothing was sent (no provider call). */
+export class SmsTemplateMissingError extends Error {
+  constructor(readonly templateKey: SmsTemplateKey) {
+    super(`短信发送失败：未配置“${SMS_TEMPLATE_TITLES[templateKey]}”短信模板，请联系平台管理员`);
+    this.name = 'SmsTemplateMissingError';
+  }
+}
+
+/** The template of `key`, or the error saying it is not configured. */
+export function templateOf(templates: SmsTemplates, key: SmsTemplateKey): string {
+  const template = templates[key];
+  if (!template) throw new SmsTemplateMissingError(key);
+  return template;
+}
 
 export interface SmsMessage {
   phone: string;

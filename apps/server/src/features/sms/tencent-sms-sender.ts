@@ -6,7 +6,8 @@ import {
   smsProviderError,
   type SmsMessage,
   type SmsSender,
-  type SmsTemplateKey,
+  type SmsTemplates,
+  templateOf,
 } from './sms-sender.js';
 
 export interface TencentSmsOptions {
@@ -14,7 +15,7 @@ export interface TencentSmsOptions {
   secretKey: string;
   sdkAppId: string;
   signName: string;
-  templateIds: Record<SmsTemplateKey, string>;
+  templateIds: SmsTemplates;
   region?: string;
   endpoint?: string;
   fetch?: typeof fetch;
@@ -87,7 +88,7 @@ export function buildTencentRequest(
     PhoneNumberSet: [toE164(message.phone)],
     SmsSdkAppId: options.sdkAppId,
     SignName: options.signName,
-    TemplateId: options.templateIds[message.templateKey],
+    TemplateId: templateOf(options.templateIds, message.templateKey),
     // SendSms TemplateParamSet is positional ({1}, {2}…), so params must be given in template order.
     TemplateParamSet: Object.values(message.params),
   });

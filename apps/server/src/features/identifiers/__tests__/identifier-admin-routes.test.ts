@@ -250,7 +250,7 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
         code: 1,
         msg: '该模板下还有标识，不能删除',
       });
-      expect((await call('DELETE', `/web-api/identity/v1/record/${id}`, staff)).json().msg).toBe('标识已删除');
+      expect((await call('DELETE', `/web-api/identity/v1/record/${id}`, admin)).json().msg).toBe('标识已删除');
       expect((await call('DELETE', `/web-api/identity/v1/template/${templateId}`, admin)).json().msg).toBe('模板已删除');
       expect((await call('GET', `/web-api/identity/v1/template/${templateId}`, admin)).statusCode).toBe(404);
     });
@@ -413,7 +413,12 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
         values: { ...values, serviceCenter: '江苏徐州服务中心' },
       });
       expect(edited.json().data[0].values.serviceCenter).toBe('江苏徐州服务中心');
-      expect((await call('DELETE', `/web-api/identity/v1/record/${created.id}`, staff)).json().msg).toBe('标识已删除');
+      // Staff view, add and edit; deleting is for administrators (identifier:record:manage, issue 16).
+      const refused = await call('DELETE', `/web-api/identity/v1/record/${created.id}`, staff);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ code: 1, msg: '当前账号无权限' });
+      expect(await lookup('88.118.8/EX-2025-000001')).toHaveLength(1);
+      expect((await call('DELETE', `/web-api/identity/v1/record/${created.id}`, admin)).json().msg).toBe('标识已删除');
       expect(await lookup('88.118.8/EX-2025-000001')).toEqual([]);
       const actions = await t.database.db
         .selectFrom('audit_log')
@@ -430,7 +435,7 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
           { action: 'identifier.template.delete', target: '88.118.8 测试模板', username: 'admin' },
           { action: 'identifier.record.create', target: '88.118.8/EX-2025-000001', username: 'staff' },
           { action: 'identifier.record.update', target: '88.118.8/EX-2025-000001', username: 'staff' },
-          { action: 'identifier.record.delete', target: '88.118.8/EX-2025-000001', username: 'staff' },
+          { action: 'identifier.record.delete', target: '88.118.8/EX-2025-000001', username: 'admin' },
         ]),
       );
       // The console's 操作日志 names the actions in Chinese.

@@ -280,6 +280,8 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
     });
 
     it('after a CSV import', async () => {
+      // Importing is for administrators (identifier:record:manage).
+      const admin = await tokenFor(t, 'admin');
       const boundary = '----same-turn';
       const csv = [
         '标识后缀,产品名称,产品型号,出厂编号,生产日期,生产厂家,质保期,售后电话',
@@ -290,7 +292,7 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
         url: `/web-api/identity/v1/record/import?templateId=${machinery}`,
         headers: {
           'x-requested-with': 'XMLHttpRequest',
-          authorization: staff,
+          authorization: admin,
           'content-type': `multipart/form-data; boundary=${boundary}`,
         },
         payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.csv"\r\nContent-Type: text/csv\r\n\r\n${csv}\r\n--${boundary}--\r\n`,

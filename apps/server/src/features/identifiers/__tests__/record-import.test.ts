@@ -8,12 +8,14 @@ const row = (suffix: string, name = '轮式装载机', spec = '额定载重量 5
 describe.each(testDialects())('CSV import and export of identifiers on %s', (dialect) => {
   let t: TestApp;
   let staff: string;
+  let admin: string;
   let operator: string;
   let machinery: number;
   let hydraulic: number;
   beforeAll(async () => {
     t = await createTestApp(dialect);
     staff = await tokenFor(t, 'staff');
+    admin = await tokenFor(t, 'admin');
     operator = await tokenFor(t, 'operator');
     const templates = await t.database.db.selectFrom('idf_template').select(['id', 'name']).execute();
     machinery = templates.find((x) => x.name === '工程机械整机')!.id;
@@ -21,7 +23,8 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
   });
   afterAll(() => t.close());
 
-  const upload = (templateId: number, file: string | Buffer, token = staff) => {
+  // Importing is a bulk change: administrators (identifier:record:manage), not staff (issue 16).
+  const upload = (templateId: number, file: string | Buffer, token = admin) => {
     const boundary = '----identifier-import';
     const body = Buffer.concat([
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="records.csv"\r\nContent-Type: text/csv\r\n\r\n`),
@@ -138,6 +141,15 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
     expect(await records()).toBe(before);
   });
 
+  it('is refused to staff (403), who view, add and edit records but do not import them; nothing is written', async () => {
+    const before = await records();
+    const denied = await upload(machinery, `${HEADER}\n${row('IM-STAFF-1')}`, staff);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ code: 1, msg: '当前账号无权限' });
+    expect(await records()).toBe(before);
+    expect(await exists('88.118.8/IM-STAFF-1')).toBe(false);
+  });
+
   it("refuses another enterprise's template (403) and requests without a file", async () => {
     const before = await records();
     const foreign = await upload(hydraulic, `标识后缀,产品名称\nHP-X,泵`);
@@ -146,7 +158,7 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
     const noFile = await t.app.inject({
       method: 'POST',
       url: `/web-api/identity/v1/record/import?templateId=${machinery}`,
-      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: staff, 'content-type': 'application/json' },
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin, 'content-type': 'application/json' },
       payload: {},
     });
     expect(noFile.statusCode).toBe(400);

@@ -7,7 +7,13 @@ import { listen, TestBrowser } from '../../../testing/test-browser.js';
 import { AccessTokens } from '../access-tokens.js';
 
 interface MenuEntry {
-  routers: { authCode: string; name: string; path: string; meta: { title: string; icon: string }; children: { name: string; meta: { title: string } }[] }[];
+  routers: {
+    authCode: string;
+    name: string;
+    path: string;
+    meta: { title: string; icon: string };
+    children: { name: string; meta: { title: string } }[];
+  }[];
   user: { name: string; username: string; telephone: string; number: string; enterpriseName: string; enterpriseId: number | null };
   token: { token_type: string; access_token: string };
   authorities: string[];

@@ -8,7 +8,7 @@ import {
   buildAliyunRequest,
   type AliyunSmsOptions,
 } from '../aliyun-sms-sender.js';
-import type { SmsMessage } from '../sms-sender.js';
+import { type SmsMessage, SmsTemplateMissingError } from '../sms-sender.js';
 
 const SECRET = 'test-aliyun-secret-7Q9w';
 
@@ -160,6 +160,21 @@ describe('AliyunSmsSender.send', () => {
     const sender = new AliyunSmsSender(options);
     expect(sender.name).toBe('aliyun');
     expect(sender.exposesCodes).toBe(false);
+  });
+
+  it('refuses a notification whose template is not configured, without calling the provider', async () => {
+    const fake = fakeFetch(() => json({ Code: 'OK' }));
+    const sender = new AliyunSmsSender({ ...options, fetch: fake.impl });
+    const password: SmsMessage = { phone: '13800138000', templateKey: 'password', params: { password: 'Kq7mVx2pLw' } };
+    await expect(sender.send(password)).rejects.toThrow('短信发送失败：未配置“账号密码通知”短信模板，请联系平台管理员');
+    await expect(sender.send({ ...password, templateKey: 'invite' })).rejects.toBeInstanceOf(SmsTemplateMissingError);
+    expect(fake.calls).toHaveLength(0);
+    await new AliyunSmsSender({ ...options, templateCodes: { ...options.templateCodes, password: 'SMS_200001' }, fetch: fake.impl }).send(
+      password,
+    );
+    const sent = new URL(fake.calls[0]?.url ?? '').searchParams;
+    expect(sent.get('TemplateCode')).toBe('SMS_200001');
+    expect(JSON.parse(sent.get('TemplateParam') ?? '')).toEqual({ password: 'Kq7mVx2pLw' });
   });
 
   it('GETs the signed URL with a timeout signal and resolves on Code OK', async () => {

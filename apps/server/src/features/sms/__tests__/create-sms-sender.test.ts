@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AliyunSmsSender } from '../aliyun-sms-sender.js';
 import { SMS_ENV_KEYS, createSmsSender } from '../create-sms-sender.js';
 import { LogSmsSender } from '../log-sms-sender.js';
@@ -54,12 +54,77 @@ describe('createSmsSender', () => {
     expect(message).not.toContain('tencent-secret-value-XYZ');
   });
 
+  describe('templates', () => {
+    afterEach(() => vi.unstubAllGlobals());
+    /** The template each provider call named (the senders call the global fetch). */
+    const sentTemplates = () => {
+      const templates: string[] = [];
+      vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
+        const url = new URL(String(input));
+        if (url.searchParams.has('TemplateCode')) {
+          templates.push(url.searchParams.get('TemplateCode') ?? '');
+          return Response.json({ Code: 'OK' });
+        }
+        templates.push((JSON.parse(String(init?.body)) as { TemplateId: string }).TemplateId);
+        return Response.json({ Response: { SendStatusSet: [{ Code: 'Ok' }] } });
+      });
+      return templates;
+    };
+    const phone = '13800138000';
+
+    it('codes fall back to the register template; notifications never do', async () => {
+      const templates = sentTemplates();
+      for (const env of [aliyunEnv, tencentEnv]) {
+        const sender = createSmsSender(env, log);
+        await sender.send({ phone, templateKey: 'login', params: { code: '123456' } });
+        await sender.send({ phone, templateKey: 'reset', params: { code: '123456' } });
+        await expect(sender.send({ phone, templateKey: 'password', params: { password: 'Kq7mVx2pLw' } })).rejects.toThrow(
+          '未配置“账号密码通知”短信模板',
+        );
+        await expect(sender.send({ phone, templateKey: 'invite', params: { enterprise: '恒岳', code: '123456' } })).rejects.toThrow(
+          '未配置“邀请成员”短信模板',
+        );
+        await expect(sender.send({ phone, templateKey: 'join-result', params: { enterprise: '恒岳', result: '已通过' } })).rejects.toThrow(
+          '未配置“加入申请结果”短信模板',
+        );
+      }
+      expect(templates).toEqual(['SMS_1', 'SMS_1', '100001', '100001']);
+    });
+
+    it('reads each notification template from its own variable', async () => {
+      const templates = sentTemplates();
+      const aliyun = createSmsSender(
+        {
+          ...aliyunEnv,
+          ALIYUN_SMS_TEMPLATE_PASSWORD: 'SMS_P',
+          ALIYUN_SMS_TEMPLATE_INVITE: 'SMS_I',
+          ALIYUN_SMS_TEMPLATE_JOIN_RESULT: 'SMS_J',
+        },
+        log,
+      );
+      const tencent = createSmsSender(
+        { ...tencentEnv, TENCENT_SMS_TEMPLATE_PASSWORD: '3', TENCENT_SMS_TEMPLATE_INVITE: '4', TENCENT_SMS_TEMPLATE_JOIN_RESULT: '5' },
+        log,
+      );
+      for (const sender of [aliyun, tencent]) {
+        await sender.send({ phone, templateKey: 'password', params: { password: 'Kq7mVx2pLw' } });
+        await sender.send({ phone, templateKey: 'invite', params: { enterprise: '恒岳', code: '123456' } });
+        await sender.send({ phone, templateKey: 'join-result', params: { enterprise: '恒岳', result: '已通过' } });
+      }
+      expect(templates).toEqual(['SMS_P', 'SMS_I', 'SMS_J', '3', '4', '5']);
+    });
+  });
+
   it('rejects an unknown provider', () => {
     expect(() => createSmsSender({ SMS_PROVIDER: 'twilio' }, log)).toThrow(/Unknown SMS_PROVIDER "twilio"/);
   });
 
   it('documents every key it reads', () => {
-    for (const key of [...Object.keys(aliyunEnv), ...Object.keys(tencentEnv)]) expect(SMS_ENV_KEYS).toHaveProperty(key);
+    const templates = ['LOGIN', 'RESET', 'PASSWORD', 'INVITE', 'JOIN_RESULT'].flatMap((t) => [
+      `ALIYUN_SMS_TEMPLATE_${t}`,
+      `TENCENT_SMS_TEMPLATE_${t}`,
+    ]);
+    for (const key of [...Object.keys(aliyunEnv), ...Object.keys(tencentEnv), ...templates]) expect(SMS_ENV_KEYS).toHaveProperty(key);
     for (const description of Object.values(SMS_ENV_KEYS)) expect(description).not.toContain('\n');
   });
 });

@@ -137,6 +137,18 @@ describe('TencentSmsSender.send', () => {
     expect(sender.exposesCodes).toBe(false);
   });
 
+  it('sends a notification with its own template and positional params, never the register template', async () => {
+    const ok = () => json({ Response: { SendStatusSet: [{ Code: 'Ok', Message: 'send success' }], RequestId: 'r' } });
+    const fake = fakeFetch(ok);
+    const invite: SmsMessage = { phone: '13800138000', templateKey: 'invite', params: { enterprise: '徐州恒岳', code: '604217' } };
+    await expect(new TencentSmsSender({ ...options, fetch: fake.impl }).send(invite)).rejects.toThrow(
+      '短信发送失败：未配置“邀请成员”短信模板，请联系平台管理员',
+    );
+    expect(fake.calls).toHaveLength(0);
+    await new TencentSmsSender({ ...options, templateIds: { ...options.templateIds, invite: '200002' }, fetch: fake.impl }).send(invite);
+    expect(JSON.parse(String(fake.calls[0]?.init?.body))).toMatchObject({ TemplateId: '200002', TemplateParamSet: ['徐州恒岳', '604217'] });
+  });
+
   it('POSTs the signed request with a timeout signal and resolves when SendStatus is Ok', async () => {
     const fake = fakeFetch(() =>
       json({

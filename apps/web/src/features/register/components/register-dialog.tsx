@@ -27,13 +27,14 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
     setSubmitting(true);
     try {
       const { confirm: _confirm, ...input } = values;
-      await registerUser({ ...input, email: input.email ?? '', enterpriseName: input.enterpriseName ?? '' });
+      const message = await registerUser({ ...input, email: input.email ?? '', enterpriseName: input.enterpriseName ?? '' });
       form.resetFields();
       onClose();
-      // Spec section 8: registered → an info confirmation; OK leads to the central login.
+      // Spec section 8: registered → an info confirmation; OK leads to the central login. The server's
+      // message also says when the account awaits an enterprise administrator's approval (加入申请).
       Modal.info({
         title: '注册成功',
-        content: '注册成功，请使用账号和密码登录',
+        content: message || '注册成功，请使用账号和密码登录',
         okText: '去登录',
         onOk: () => window.location.assign(centralLoginUrl('/')),
       });

@@ -1,17 +1,17 @@
 /**
- * Article views are counted in memory and added to the database once a second
- * (`view_count = view_count + n`), so a read never waits for a write lock. Several instances
- * each add their own increments; on shutdown the last ones are flushed.
+ * Counts (article views, identifier lookups) are kept in memory and added to the database once a
+ * second (`n = n + k`), so a read never waits for a write lock. Several instances each add their own
+ * increments; on shutdown the last ones are flushed.
  */
-export class ViewCounter {
-  /** Views not yet written, and the batch being written now: both still missing from the database. */
-  #pending = new Map<number, number>();
-  #writing = new Map<number, number>();
+export class BatchedCounter<K = number> {
+  /** Counts not yet written, and the batch being written now: both still missing from the database. */
+  #pending = new Map<K, number>();
+  #writing = new Map<K, number>();
   #flushing: Promise<void> | undefined;
   readonly #timer: NodeJS.Timeout;
 
   constructor(
-    private readonly write: (batch: ReadonlyMap<number, number>) => Promise<void>,
+    private readonly write: (batch: ReadonlyMap<K, number>) => Promise<void>,
     private readonly onError: (err: unknown) => void,
     intervalMs = 1000,
   ) {
@@ -19,14 +19,14 @@ export class ViewCounter {
     this.#timer.unref();
   }
 
-  /** Counts one view; answers how many views of this article the database does not have yet. */
-  add(articleId: number): number {
-    const n = (this.#pending.get(articleId) ?? 0) + 1;
-    this.#pending.set(articleId, n);
-    return n + (this.#writing.get(articleId) ?? 0);
+  /** Counts one for `key`; answers how many of its counts the database does not have yet. */
+  add(key: K): number {
+    const n = (this.#pending.get(key) ?? 0) + 1;
+    this.#pending.set(key, n);
+    return n + (this.#writing.get(key) ?? 0);
   }
 
-  /** Writes the views counted so far (one batch at a time). */
+  /** Writes the counts so far (one batch at a time). */
   flush(): Promise<void> {
     this.#flushing ??= this.#writeBatch().finally(() => {
       this.#flushing = undefined;

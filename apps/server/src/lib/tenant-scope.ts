@@ -1,0 +1,21 @@
+import { Authority } from '@portal/shared';
+import type { FastifyRequest } from 'fastify';
+import { ForbiddenError } from './errors.js';
+
+/**
+ * The enterprise a console call of 组织与账号 reads and writes: the caller's own (issue 16: another
+ * enterprise's ids answer 404). An account without an enterprise administers none.
+ */
+export function callerEnterprise(request: FastifyRequest): number {
+  const enterpriseId = request.principal?.profile.enterpriseId;
+  if (enterpriseId === null || enterpriseId === undefined) throw new ForbiddenError('当前账号不属于任何企业');
+  return enterpriseId;
+}
+
+/**
+ * The caller administers its enterprise (holds org:account): only such a caller can demote itself
+ * (issue 16, guard rails); one who manages groups or roles without it has no administration to lose.
+ */
+export function administers(request: FastifyRequest): boolean {
+  return request.principal?.profile.authorities.includes(Authority.OrgAccount) ?? false;
+}

@@ -1,0 +1,133 @@
+import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.js';
+import { openConsole, sidebarMenu } from './console-helpers.js';
+
+/** Issue 16: an enterprise administrator runs their team in 账号管理; the people feel it at the central login. */
+
+/** A username and phone no other run of this spec used (both projects share one database). */
+function newPerson() {
+  const n = Date.now() % 100_000_000;
+  return { username: `e2e${n.toString(36)}${Math.floor(Math.random() * 100)}`, phone: `139${String(n).padStart(8, '0')}` };
+}
+
+const accountsTable = (page: Page) => page.getByRole('table');
+const rowOf = (page: Page, username: string) => accountsTable(page).getByRole('row').filter({ hasText: username });
+
+/** Picks `option` in the multiple select labelled `label` by typing it, as a keyboard user does. */
+async function pick(page: Page, scope: Locator, label: string, option: string) {
+  const select = scope.getByRole('combobox', { name: label });
+  await select.click();
+  await select.fill(option);
+  await page.getByTitle(option, { exact: true }).last().click();
+  await select.press('Escape');
+}
+
+async function searchAccount(page: Page, username: string) {
+  await page.getByRole('searchbox', { name: '搜索账号' }).or(page.getByLabel('搜索账号')).first().fill(username);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(rowOf(page, username)).toHaveCount(1);
+}
+
+/** A second person's browser: logs in at the central login from the console. */
+async function personPage(browser: Browser, baseURL: string | undefined): Promise<Page> {
+  const context = await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+  return context.newPage();
+}
+
+test.describe('账号管理', () => {
+  test('an administrator adds a colleague with an initial password; the colleague must change it, sees only their menus, gains a menu with a role and is signed out by 停用', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const person = newPerson();
+    await openConsole(page, 'admin', '/console/org/account');
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const drawer = page.getByRole('dialog', { name: '新增账号' });
+    await drawer.getByLabel('账号', { exact: true }).fill(person.username);
+    await drawer.getByLabel('姓名').fill('吴磊');
+    // The shared rule, checked before anything is sent.
+    await drawer.getByLabel('手机号').fill('12345');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(drawer.getByText('请输入正确的手机号')).toBeVisible();
+    await drawer.getByLabel('手机号').fill(person.phone);
+    await pick(page, drawer, '角色', '普通员工');
+    await drawer.getByLabel('密码', { exact: true }).fill('Start#2026');
+    await drawer.getByLabel('确认密码').fill('Start#2026');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(drawer).toBeHidden();
+    await searchAccount(page, person.username);
+    await expect(rowOf(page, person.username)).toContainText('普通员工');
+    await expect(rowOf(page, person.username)).toContainText('从未登录');
+
+    // The colleague logs in with the initial password and is made to change it first.
+    const colleague = await personPage(browser, baseURL);
+    await colleague.goto('/console', { waitUntil: 'commit' });
+    await expect(colleague).toHaveURL(/\/cas\/login\?service=/);
+    await colleague.getByLabel('账号').fill(person.username);
+    await colleague.getByLabel('密码').fill('Start#2026');
+    await colleague.getByRole('button', { name: /登\s*录/ }).click();
+    await expect(colleague.getByRole('heading', { name: '修改初始密码' })).toBeVisible();
+    await colleague.getByLabel('新密码', { exact: true }).fill('Mine#2026');
+    await colleague.getByLabel('确认新密码').fill('Mine#2027');
+    await colleague.getByRole('button', { name: '确认修改并登录' }).click();
+    await expect(colleague.getByRole('alert')).toHaveText('两次输入密码不一致');
+    await colleague.getByLabel('新密码', { exact: true }).fill('Mine#2026');
+    await colleague.getByLabel('确认新密码').fill('Mine#2026');
+    await colleague.getByRole('button', { name: '确认修改并登录' }).click();
+    const menu = sidebarMenu(colleague);
+    await expect(menu.getByRole('menuitem', { name: /工作台/ })).toBeVisible();
+    await expect(menu.getByRole('menuitem', { name: /标识管理/ })).toBeVisible();
+    await expect(menu.getByRole('menuitem', { name: /组织与账号/ })).toHaveCount(0);
+
+    // A role change shows at the colleague's next token, without logging in again.
+    await rowOf(page, person.username).getByRole('button', { name: '编辑' }).click();
+    const edit = page.getByRole('dialog', { name: `编辑账号 ${person.username}` });
+    await pick(page, edit, '角色', '企业管理员');
+    await edit.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(edit).toBeHidden();
+    await expect(rowOf(page, person.username)).toContainText('企业管理员');
+    await colleague.reload();
+    await expect(sidebarMenu(colleague).getByRole('menuitem', { name: /组织与账号/ })).toBeVisible();
+
+    // 停用 ends the colleague's live session: the next page sends them to the central login, which refuses them.
+    await rowOf(page, person.username).getByRole('button', { name: '停用' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /停\s*用/ })
+      .click();
+    await expect(rowOf(page, person.username)).toContainText('停用');
+    await colleague.goto('/console/dashboard', { waitUntil: 'commit' });
+    await expect(colleague).toHaveURL(/\/cas\/login\?service=/);
+    await colleague.getByLabel('账号').fill(person.username);
+    await colleague.getByLabel('密码').fill('Mine#2026');
+    await colleague.getByRole('button', { name: /登\s*录/ }).click();
+    await expect(colleague.getByRole('alert')).toHaveText('账号已停用，请联系企业管理员');
+    await colleague.context().close();
+  });
+
+  test('another enterprise never sees these people', async ({ page }) => {
+    await openConsole(page, 'rcadmin', '/console/org/account');
+    await expect(accountsTable(page).getByRole('row').filter({ hasText: 'rcadmin' })).toHaveCount(1);
+    await expect(accountsTable(page).getByText('13800000001')).toHaveCount(0);
+    await expect(accountsTable(page).getByText('wangfang')).toHaveCount(0);
+  });
+
+  test('fits a phone @mobile', async ({ page }) => {
+    await openConsole(page, 'admin', '/console/org/account');
+    await expect(rowOf(page, 'wangfang')).toBeVisible();
+    await expect(page.getByRole('button', { name: /新\s*增/ })).toBeVisible();
+    // The table scrolls inside its card; the page itself never scrolls sideways.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: test.info().outputPath('accounts-375.png'), fullPage: true });
+  });
+
+  test('at 1440 px every column shows without scrolling', async ({ page }) => {
+    await openConsole(page, 'admin', '/console/org/account');
+    for (const column of ['账号', '姓名', '手机号', '邮箱', '账号组', '角色', '状态', '最近登录', '创建时间', '操作']) {
+      await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeInViewport();
+    }
+    await page.screenshot({ path: test.info().outputPath('accounts-1440.png'), fullPage: true });
+  });
+});

@@ -1,0 +1,151 @@
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { ACCOUNT_IMPORT_MAX_ROWS } from '@portal/shared';
+import { Alert, Button, Form, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
+import { useState } from 'react';
+import { useDownloadImportTemplate, useImportAccounts } from '../api/account-transfer';
+import { type AccountImportResult, IMPORT_FORMAT_NAMES, type ImportFormat, importFileProblem, importVerdict } from '../lib/account-import';
+
+/** The result of an import: the verdict, then each bad row with its line number. */
+export function AccountImportSummary({ result, filename }: { result: AccountImportResult; filename?: string }) {
+  const verdict = importVerdict(result);
+  return (
+    <section className="org-accounts__import-summary" aria-label="导入结果">
+      {filename && <Typography.Paragraph type="secondary">{filename}</Typography.Paragraph>}
+      <Alert type={verdict.type} showIcon title={verdict.text} />
+      {result.errors.length > 0 && (
+        <Table
+          rowKey={(e) => `${e.line}-${e.message}`}
+          size="small"
+          className="org-accounts__import-errors"
+          aria-label="有误的行"
+          columns={[
+            { title: '行号', dataIndex: 'line', width: 80 },
+            { title: '原因', dataIndex: 'message' },
+          ]}
+          dataSource={result.errors}
+          pagination={result.errors.length > 10 ? { pageSize: 10, showSizeChanger: false, size: 'small' } : false}
+        />
+      )}
+    </section>
+  );
+}
+
+/**
+ * 导入: download the template (CSV or Excel), pick a filled-in CSV or XLSX file, send it, and show
+ * the server's answer. All or nothing: one bad row and no account is created; every bad row is listed.
+ */
+export function AccountImportDialog({ open, onClose }: { open: boolean; onClose(): void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<string | null>(null);
+  const [progress, setProgress] = useState(0);
+  const importer = useImportAccounts();
+  const template = useDownloadImportTemplate();
+  const result = importer.data;
+
+  const reset = () => {
+    setFile(null);
+    setFileError(null);
+    setProgress(0);
+    importer.reset();
+  };
+
+  const start = () => {
+    if (!file) return;
+    setProgress(0);
+    importer.mutate({ file, filename: file.name, onProgress: setProgress });
+  };
+
+  const footer = result
+    ? [
+        <Button key="again" onClick={reset}>
+          {result.failed > 0 ? '修改后重新导入' : '继续导入'}
+        </Button>,
+        <Button key="done" type="primary" onClick={onClose}>
+          完成
+        </Button>,
+      ]
+    : [
+        <Button key="cancel" onClick={onClose} disabled={importer.isPending}>
+          取消
+        </Button>,
+        <Button key="start" type="primary" disabled={!file} loading={importer.isPending} onClick={start}>
+          开始导入
+        </Button>,
+      ];
+
+  return (
+    <Modal
+      title="导入账号"
+      open={open}
+      onCancel={importer.isPending ? undefined : onClose}
+      closable={!importer.isPending}
+      footer={footer}
+      width={{ xs: '100%', sm: 640 }}
+      destroyOnHidden
+      afterOpenChange={(visible) => {
+        if (!visible) reset();
+      }}
+      mask={{ closable: false }}
+    >
+      {result ? (
+        <AccountImportSummary result={result} filename={importer.variables?.filename} />
+      ) : (
+        <Form layout="vertical">
+          {importer.error && <Alert type="error" showIcon title={importer.error.message} className="org-accounts__form-notice" />}
+          <div className="org-accounts__import-template">
+            <Typography.Paragraph type="secondary">
+              第 1 行为表头：账号、姓名、手机号、邮箱、账号组、角色、初始密码；此后每行一个账号，最多 {ACCOUNT_IMPORT_MAX_ROWS}{' '}
+              行。账号组和角色填名称，多个用“、”分隔。新账号首次登录时须修改密码。
+            </Typography.Paragraph>
+            <Space wrap>
+              {(Object.keys(IMPORT_FORMAT_NAMES) as ImportFormat[]).map((format) => (
+                <Button
+                  key={format}
+                  icon={<DownloadOutlined />}
+                  loading={template.isPending && template.variables === format}
+                  onClick={() => template.mutate(format)}
+                >
+                  下载模板（{IMPORT_FORMAT_NAMES[format]}）
+                </Button>
+              ))}
+            </Space>
+          </div>
+          <Form.Item label="导入文件" required validateStatus={fileError ? 'error' : undefined} help={fileError ?? undefined}>
+            <Upload.Dragger
+              // The file input (hidden behind the drop zone) is the field's control.
+              aria-label="导入文件"
+              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              maxCount={1}
+              disabled={importer.isPending}
+              fileList={file ? [{ uid: 'import', name: file.name, size: file.size, status: 'done' }] : []}
+              beforeUpload={(picked) => {
+                const problem = importFileProblem(picked);
+                setFileError(problem);
+                setFile(problem ? null : picked);
+                importer.reset();
+                // Sent on 开始导入, not on pick.
+                return false;
+              }}
+              onRemove={() => {
+                setFile(null);
+                return true;
+              }}
+            >
+              <p className="ant-upload-drag-icon">
+                <InboxOutlined />
+              </p>
+              <p className="ant-upload-text">点击或拖入 CSV 或 Excel（.xlsx）文件</p>
+              <p className="ant-upload-hint">任何一行有误都不会导入，并列出每个有误的行号</p>
+            </Upload.Dragger>
+          </Form.Item>
+          {importer.isPending && (
+            <div className="org-accounts__import-progress">
+              <Progress percent={progress} size="small" status="active" />
+              <Typography.Text type="secondary">{progress < 100 ? '正在上传…' : '上传完成，服务器正在逐行校验…'}</Typography.Text>
+            </div>
+          )}
+        </Form>
+      )}
+    </Modal>
+  );
+}
