@@ -1,0 +1,20 @@
+import type { NamedRef } from '@portal/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
+
+/** `GET /web-api/console/v1/org/options`: what the pickers offer (the 3 tenant system roles, then the enterprise's own roles). */
+export interface OrgOptions {
+  groups: NamedRef[];
+  roles: (NamedRef & { code: string })[];
+}
+
+export async function getOrgOptions(): Promise<OrgOptions> {
+  return (await api().get<OrgOptions>('/web-api/console/v1/org/options')).data[0] ?? { groups: [], roles: [] };
+}
+
+export const getOrgOptionsQueryOptions = () => queryOptions({ queryKey: queryKeys.org.options, queryFn: getOrgOptions, staleTime: 30_000 });
+
+export function useOrgOptions(enabled = true) {
+  return useQuery({ ...getOrgOptionsQueryOptions(), enabled });
+}
