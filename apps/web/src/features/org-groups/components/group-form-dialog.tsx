@@ -3,7 +3,7 @@ import { Alert, Form, Input, Modal, Select } from 'antd';
 import { tenantRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useCreateGroup, useUpdateGroup } from '../api/groups';
-import { useOrgOptions } from '../api/org-options';
+import { useOrgOptions } from '@/api/get-org-options';
 
 interface GroupFormValues {
   name: string;

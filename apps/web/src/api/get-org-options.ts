@@ -1,14 +1,9 @@
-import type { NamedRef } from '@portal/shared';
+import type { OrgOptions } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-/** `GET /web-api/console/v1/org/options`: what the pickers offer (the 3 tenant system roles, then the enterprise's own roles). */
-export interface OrgOptions {
-  groups: NamedRef[];
-  roles: (NamedRef & { code: string })[];
-}
-
+/** `GET /web-api/console/v1/org/options`: what 账号管理's and 账号组's pickers offer (shared by both features). */
 export async function getOrgOptions(): Promise<OrgOptions> {
   return (await api().get<OrgOptions>('/web-api/console/v1/org/options')).data[0] ?? { groups: [], roles: [] };
 }
