@@ -115,7 +115,7 @@ test.describe('账号管理', () => {
     await request.getByRole('button', { name: '通过' }).click();
     await page.getByRole('dialog', { name: '通过加入申请' }).getByRole('button', { name: /通\s*过/ }).click();
     await expect(request).toHaveCount(0);
-    await page.keyboard.press('Escape');
+    await drawer.getByRole('button', { name: '关闭' }).click();
     await expect(drawer).toBeHidden();
     await searchAccount(page, 'sunhao');
     await expect(rowOf(page, 'sunhao')).toContainText('普通员工');
