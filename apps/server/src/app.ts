@@ -52,6 +52,8 @@ import templateRepository from './features/identifiers/template-repository.js';
 import accessTokens from './features/portal-auth/access-tokens.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import portalSessions from './features/portal-auth/portal-sessions.js';
+import sessionRepository from './features/sessions/session-repository.js';
+import sessionRoutes from './features/sessions/session-routes.js';
 import registerRoutes from './features/register/register-routes.js';
 import smsCodes from './features/register/sms-codes.js';
 import smsSender from './features/sms/sms-plugin.js';
@@ -159,6 +161,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(joinRequestRepository);
   await app.register(invitationRepository);
   await app.register(tenantRepository);
+  await app.register(sessionRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -188,6 +191,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(joinRoutes);
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);
+  await app.register(sessionRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
