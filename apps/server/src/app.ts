@@ -16,6 +16,7 @@ import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
 import loginGuard from './features/cas/login-guard.js';
 import loginLogRepository from './features/login-log/login-log-repository.js';
+import loginLogRoutes from './features/login-log/login-log-routes.js';
 import ssoSessions from './features/cas/sso-sessions.js';
 import articleAdminRoutes from './features/content/article-admin-routes.js';
 import articleRepository from './features/content/article-repository.js';
@@ -192,6 +193,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);
   await app.register(sessionRoutes);
+  await app.register(loginLogRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

@@ -132,7 +132,12 @@ export interface LoginLogRow {
   ip: string;
   browser: string;
   os: string;
+  /** The account's enterprise: operators (audit:all-enterprises) read every enterprise's log; '' for none. */
+  enterpriseName: string;
 }
+
+/** Most rows one 登录日志 CSV export holds (newest first). */
+export const LOGIN_LOG_EXPORT_MAX_ROWS = 50_000;
 
 /** A row of 在线会话 (`GET /web-api/console/v1/session/page/list`) and of one's own sessions in 个人信息. */
 export interface SessionRow {
