@@ -55,6 +55,8 @@ import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import portalSessions from './features/portal-auth/portal-sessions.js';
 import sessionRepository from './features/sessions/session-repository.js';
 import sessionRoutes from './features/sessions/session-routes.js';
+import statisticsRepository from './features/statistics/statistics-repository.js';
+import statisticsRoutes from './features/statistics/statistics-routes.js';
 import registerRoutes from './features/register/register-routes.js';
 import smsCodes from './features/register/sms-codes.js';
 import smsSender from './features/sms/sms-plugin.js';
@@ -163,6 +165,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(invitationRepository);
   await app.register(tenantRepository);
   await app.register(sessionRepository);
+  await app.register(statisticsRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -194,6 +197,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(tenantRoutes);
   await app.register(sessionRoutes);
   await app.register(loginLogRoutes);
+  await app.register(statisticsRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
