@@ -171,7 +171,8 @@ export class SessionRepository {
     const match = /^(\d{1,10})\.([A-Za-z0-9_-]+)$/.exec(handle);
     if (!match) return undefined;
     const accountId = Number(match[1]);
-    if ('accountId' in owner && owner.accountId !== accountId) return undefined;
+    // Ids are 32-bit integers on both databases: a larger number names no account (and PostgreSQL would refuse it).
+    if (accountId > 2_147_483_647 || ('accountId' in owner && owner.accountId !== accountId)) return undefined;
     const account = await this.db.selectFrom('account').select('enterprise_id').where('id', '=', accountId).executeTakeFirst();
     if (!account || ('enterpriseId' in owner && account.enterprise_id !== owner.enterpriseId)) return undefined;
     const given = Buffer.from(match[2] ?? '');
