@@ -1,3 +1,5 @@
+import { parseRedirectUrl } from './redirect-target.js';
+
 /**
  * Tenant administration II (issue 17): applications on single sign-on, app authorization, security
  * settings, sessions and the login log. Shapes of the console calls and the rules both sides check.
@@ -22,6 +24,10 @@ export type SsoApplicationStatus = 'enabled' | 'disabled';
 export const SSO_APPLICATION_STATUS_LABELS: Record<SsoApplicationStatus, string> = { enabled: '启用', disabled: '停用' };
 /** Most service addresses per application. */
 export const MAX_SERVICE_PREFIXES = 10;
+/** Field lengths of an application (the columns of `sso_application`). */
+export const SSO_APP_NAME_MAX = 64;
+export const SSO_APP_CATEGORY_MAX = 32;
+export const SSO_APP_DESCRIPTION_MAX = 500;
 
 /** A row of 应用列表 (`GET /web-api/console/v1/sso-app/page/list`) and its detail. */
 export interface SsoApplicationRow {
@@ -53,6 +59,87 @@ export interface SsoApplicationBody {
   attributes: ReleasableAttribute[];
   status: SsoApplicationStatus;
 }
+
+export const SsoAppMessage = {
+  nameRequired: '请输入应用名称',
+  nameTooLong: `应用名称最多${SSO_APP_NAME_MAX}个字符`,
+  categoryTooLong: `分类最多${SSO_APP_CATEGORY_MAX}个字符`,
+  descriptionTooLong: `描述最多${SSO_APP_DESCRIPTION_MAX}个字符`,
+  servicePrefixRequired: '请至少填写一个服务地址',
+  servicePrefixTooMany: `服务地址最多${MAX_SERVICE_PREFIXES}个`,
+  servicePrefixInvalid: '服务地址须为完整的 http(s) 地址，如 https://app.example.com/',
+  servicePrefixHttps: '服务地址须使用 https（localhost 除外）',
+  servicePrefixWildcard: '服务地址不能使用通配符 *',
+  servicePrefixQuery: '服务地址只含协议、主机、端口和路径，不能带 ? 或 #',
+  servicePrefixDuplicate: '服务地址不能重复',
+  logoutUrlInvalid: '注销地址须为完整的 http(s) 地址',
+  logoutUrlHttps: '注销地址须使用 https（localhost 除外）',
+} as const;
+
+/** Hosts an application may use plain http on: the integrator's own machine (issue 17: https except for localhost). */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * An address an application gives the CAS (服务地址 or 注销地址), parsed by the one redirect check
+ * (`parseRedirectUrl`: absolute http(s), no credentials, no control characters), and whether it may
+ * use plain http.
+ */
+function applicationUrl(value: string): { url: URL; insecure: boolean } | undefined {
+  const url = parseRedirectUrl(value.trim());
+  if (!url) return undefined;
+  return { url, insecure: url.protocol === 'http:' && !LOCAL_HOSTS.has(url.hostname) };
+}
+
+const chars = (text: string) => [...text].length;
+
+/**
+ * The rules of 应用列表's fields: the message for a bad value, or undefined. The console checks with
+ * them before sending and the server checks the body with the same ones.
+ */
+export const SsoAppRules = {
+  name(value: string): string | undefined {
+    if (!value.trim()) return SsoAppMessage.nameRequired;
+    return chars(value.trim()) > SSO_APP_NAME_MAX ? SsoAppMessage.nameTooLong : undefined;
+  },
+  /** Optional. */
+  category(value: string): string | undefined {
+    return chars(value.trim()) > SSO_APP_CATEGORY_MAX ? SsoAppMessage.categoryTooLong : undefined;
+  },
+  /** Optional. */
+  description(value: string): string | undefined {
+    return chars(value.trim()) > SSO_APP_DESCRIPTION_MAX ? SsoAppMessage.descriptionTooLong : undefined;
+  },
+  /**
+   * One 服务地址: a URL prefix the CAS compares by scheme, host, port and path (CAS 3.0 §2.1.1), so
+   * it has no query or fragment and no wildcard; https except on localhost.
+   */
+  servicePrefix(value: string): string | undefined {
+    if (!value.trim()) return SsoAppMessage.servicePrefixInvalid;
+    if (value.includes('*')) return SsoAppMessage.servicePrefixWildcard;
+    const parsed = applicationUrl(value);
+    if (!parsed) return SsoAppMessage.servicePrefixInvalid;
+    if (parsed.url.search || parsed.url.hash || /[?#]/.test(value)) return SsoAppMessage.servicePrefixQuery;
+    return parsed.insecure ? SsoAppMessage.servicePrefixHttps : undefined;
+  },
+  /** The whole list: one to MAX_SERVICE_PREFIXES addresses, each valid, none twice. */
+  servicePrefixes(values: readonly string[]): string | undefined {
+    if (values.length === 0) return SsoAppMessage.servicePrefixRequired;
+    if (values.length > MAX_SERVICE_PREFIXES) return SsoAppMessage.servicePrefixTooMany;
+    for (const value of values) {
+      const problem = SsoAppRules.servicePrefix(value);
+      if (problem) return problem;
+    }
+    const seen = new Set(values.map((v) => new URL(v.trim()).href));
+    return seen.size < values.length ? SsoAppMessage.servicePrefixDuplicate : undefined;
+  },
+  /** Optional 注销地址: where the CAS posts single logout (back channel); https except on localhost. */
+  logoutUrl(value: string): string | undefined {
+    if (!value.trim()) return undefined;
+    const parsed = applicationUrl(value);
+    if (!parsed) return SsoAppMessage.logoutUrlInvalid;
+    return parsed.insecure ? SsoAppMessage.logoutUrlHttps : undefined;
+  },
+} as const;
 
 export type GrantSubjectType = 'group' | 'role' | 'account';
 /** 应用授权 of one application (`GET/PUT /web-api/console/v1/sso-app/{id}/grants`). */
