@@ -63,6 +63,8 @@ export interface SsoApplicationBody {
 export const SsoAppMessage = {
   nameRequired: '请输入应用名称',
   nameTooLong: `应用名称最多${SSO_APP_NAME_MAX}个字符`,
+  /** The server's refusal of a name the enterprise already uses. */
+  nameTaken: '应用名称已存在',
   categoryTooLong: `分类最多${SSO_APP_CATEGORY_MAX}个字符`,
   descriptionTooLong: `描述最多${SSO_APP_DESCRIPTION_MAX}个字符`,
   servicePrefixRequired: '请至少填写一个服务地址',
@@ -72,6 +74,8 @@ export const SsoAppMessage = {
   servicePrefixWildcard: '服务地址不能使用通配符 *',
   servicePrefixQuery: '服务地址只含协议、主机、端口和路径，不能带 ? 或 #',
   servicePrefixDuplicate: '服务地址不能重复',
+  /** The server's refusal of an address another application's address would also match. */
+  servicePrefixTaken: '服务地址与其他应用的服务地址重叠',
   logoutUrlInvalid: '注销地址须为完整的 http(s) 地址',
   logoutUrlHttps: '注销地址须使用 https（localhost 除外）',
 } as const;
