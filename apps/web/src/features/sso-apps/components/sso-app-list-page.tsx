@@ -25,10 +25,11 @@ const StatusTag = ({ status }: { status: SsoApplicationStatus }) => (
   <Tag color={STATUS_COLORS[status]}>{SSO_APPLICATION_STATUS_LABELS[status]}</Tag>
 );
 
-function ServicePrefixes({ prefixes }: { prefixes: readonly string[] }) {
+/** One address a line: cut with an ellipsis in the wide table's column, wrapped on a phone's card. */
+function ServicePrefixes({ prefixes, wrap = false }: { prefixes: readonly string[]; wrap?: boolean }) {
   if (prefixes.length === 0) return none;
   return (
-    <ul className="sso-apps__prefixes">
+    <ul className={`sso-apps__prefixes${wrap ? ' sso-apps__prefixes--wrap' : ''}`}>
       {prefixes.map((p) => (
         <li key={p} title={p}>
           {p}
@@ -103,7 +104,7 @@ export function SsoAppListPage() {
                 <StatusTag status={row.status} />
               </div>
               <span className="sso-apps__meta">{[row.category, SSO_PROTOCOLS[row.protocol]].filter(Boolean).join(' · ')}</span>
-              <ServicePrefixes prefixes={row.servicePrefixes} />
+              <ServicePrefixes prefixes={row.servicePrefixes} wrap />
               <span className="sso-apps__meta">创建于 {row.createdAt}</span>
             </div>
           ),
@@ -164,6 +165,8 @@ export function SsoAppListPage() {
         loading={apps.isFetching}
         pagination={false}
         scroll={wide ? { x: 1100 } : undefined}
+        // On a phone the card column takes what the actions leave, however long an address is.
+        tableLayout={wide ? undefined : 'fixed'}
         size="middle"
         locale={{ emptyText: '暂无应用，点击“新增应用”接入统一身份认证' }}
       />
