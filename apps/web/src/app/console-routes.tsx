@@ -33,6 +33,22 @@ export const consoleRoutes: ConsoleRoute[] = [
           import('@/features/org-accounts/components/account-admin-page').then((m) => ({ default: m.AccountAdminPage })),
         ),
       },
+      {
+        path: '/console/org/group',
+        name: 'OrgGroup',
+        authCode: Authority.OrgGroup,
+        title: '账号组',
+        icon: 'account-group',
+        component: lazy(() => import('@/features/org-groups/components/group-admin-page').then((m) => ({ default: m.GroupAdminPage }))),
+      },
+      {
+        path: '/console/org/role',
+        name: 'OrgRole',
+        authCode: Authority.OrgRole,
+        title: '角色管理',
+        icon: 'role',
+        component: lazy(() => import('@/features/org-roles/components/role-admin-page').then((m) => ({ default: m.RoleAdminPage }))),
+      },
     ],
   },
   {
@@ -61,6 +77,14 @@ export const consoleRoutes: ConsoleRoute[] = [
         ),
       },
     ],
+  },
+  {
+    path: '/console/tenant',
+    name: 'Tenant',
+    authCode: Authority.Tenant,
+    title: '租户管理',
+    icon: 'kanban',
+    component: lazy(() => import('@/features/tenants/components/tenant-admin-page').then((m) => ({ default: m.TenantAdminPage }))),
   },
   {
     path: '/console/content',

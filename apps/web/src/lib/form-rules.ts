@@ -1,7 +1,7 @@
 import type { FormRule } from 'antd';
 
 /** Surrounding spaces dropped (a pasted value often carries them). */
-const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+export const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /**
  * An antd form rule running one of the shared field rules (`TenantRules.*` of @portal/shared): the

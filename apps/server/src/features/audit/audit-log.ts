@@ -62,6 +62,8 @@ export const AUDIT_ACTIONS = {
   'role.delete': '删除角色',
   'tenant.disable': '停用企业',
   'tenant.enable': '启用企业',
+  'session.end': '强制下线',
+  'login-log.export': '导出登录日志',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 
