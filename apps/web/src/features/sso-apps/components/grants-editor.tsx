@@ -1,9 +1,10 @@
 import type { SsoApplicationRow, SsoAppGrants } from '@portal/shared';
 import { Alert, Button, Select, Skeleton, Switch, Typography } from 'antd';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { useOrgOptions } from '@/api/get-org-options';
 import { notify } from '@/lib/notify';
 import { throttle } from '@/lib/throttle';
-import { ACCOUNT_SEARCH_LIMIT, useAccountSearch, useOrgOptions } from '../api/grant-subjects';
+import { ACCOUNT_SEARCH_LIMIT, useAccountSearch } from '../api/account-search';
 import { useSaveSsoAppGrants, useSsoAppGrants } from '../api/sso-app-grants';
 import { grantsBody, grantsNobody, sameGrants, withAdded } from '../lib/grant-set';
 

@@ -1,5 +1,5 @@
-import type { AccountRow, NamedRef, PageResult } from '@portal/shared';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AccountRow, PageResult } from '@portal/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -7,22 +7,6 @@ const CONSOLE_API = '/web-api/console/v1';
 
 /** Most accounts one search offers in 添加账号. */
 export const ACCOUNT_SEARCH_LIMIT = 20;
-
-/** `GET /org/options`: the enterprise's account groups and roles (the same answer the org pages read). */
-export interface OrgOptions {
-  groups: NamedRef[];
-  roles: (NamedRef & { code: string })[];
-}
-
-export async function getOrgOptions(): Promise<OrgOptions> {
-  return (await api().get<OrgOptions>(`${CONSOLE_API}/org/options`)).data[0] ?? { groups: [], roles: [] };
-}
-
-export const getOrgOptionsQueryOptions = () => queryOptions({ queryKey: queryKeys.org.options, queryFn: getOrgOptions, staleTime: 30_000 });
-
-export function useOrgOptions() {
-  return useQuery(getOrgOptionsQueryOptions());
-}
 
 /** `GET /account/page/list?keyword=`: the first accounts matching 账号, 姓名 or 手机号 (the 账号管理 list's own call). */
 export async function searchAccounts(keyword: string): Promise<PageResult<AccountRow>> {
