@@ -1,4 +1,4 @@
-import { type SsoApplicationRow, SsoAppMessage } from '@portal/shared';
+import { type SsoApplicationRow, SsoMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
 import { SsoAppListPage } from '../components/sso-app-list-page';
+import { SERVICE_DUPLICATE_MESSAGE } from '../lib/sso-app-form';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -121,20 +122,16 @@ describe('应用列表 新增 and 编辑', () => {
     expect(within(drawer).getByRole('radio', { name: '启用' })).toHaveProperty('checked', true);
 
     fireEvent.click(button(drawer, '保存'));
-    await waitFor(() => expect(fieldErrors(drawer)).toEqual([SsoAppMessage.nameRequired, SsoAppMessage.servicePrefixInvalid]));
+    await waitFor(() => expect(fieldErrors(drawer)).toEqual([SsoMessage.nameRequired, SsoMessage.serviceInvalid]));
 
     type(drawer, '名称', ' 质量追溯 ');
     type(drawer, '服务地址 1', 'http://qa.hengyue.example/');
     fireEvent.click(button(drawer, '添加服务地址'));
     type(drawer, '服务地址 2', 'https://*.hengyue.example/');
-    type(drawer, '注销地址', 'http://qa.hengyue.example/logout');
+    type(drawer, '注销地址', '/logout');
     fireEvent.click(button(drawer, '保存'));
     await waitFor(() =>
-      expect(fieldErrors(drawer)).toEqual([
-        SsoAppMessage.servicePrefixHttps,
-        SsoAppMessage.servicePrefixWildcard,
-        SsoAppMessage.logoutUrlHttps,
-      ]),
+      expect(fieldErrors(drawer)).toEqual([SsoMessage.serviceHttps, SsoMessage.serviceWildcard, SsoMessage.logoutUrlInvalid]),
     );
 
     // The same address twice is refused by the list's rule.
@@ -142,7 +139,7 @@ describe('应用列表 新增 and 编辑', () => {
     type(drawer, '服务地址 2', 'https://QA.hengyue.example/');
     type(drawer, '注销地址', '');
     fireEvent.click(button(drawer, '保存'));
-    expect(await within(drawer).findByText(SsoAppMessage.servicePrefixDuplicate)).toBeTruthy();
+    expect(await within(drawer).findByText(SERVICE_DUPLICATE_MESSAGE)).toBeTruthy();
     expect(fake.api!.post).not.toHaveBeenCalled();
 
     type(drawer, '服务地址 2', 'http://localhost:8080/qa');
@@ -183,7 +180,7 @@ describe('应用列表 新增 and 编辑', () => {
   });
 
   it('编辑 starts from the row and shows a refusal of the server under the field it names', async () => {
-    fake.api!.put.mockImplementationOnce(() => Promise.reject(new ApiError(SsoAppMessage.nameTaken, 1, 409)));
+    fake.api!.put.mockImplementationOnce(() => Promise.reject(new ApiError(SsoMessage.nameTaken, 1, 409)));
     renderPage();
     fireEvent.click(button(await appRow('设备管理系统'), '编辑'));
     const drawer = await screen.findByRole('dialog', { name: '编辑应用 设备管理系统' });
@@ -191,7 +188,7 @@ describe('应用列表 新增 and 编辑', () => {
     expect(within(drawer).getByRole('checkbox', { name: /账号组 groups/ })).toHaveProperty('checked', true);
     type(drawer, '名称', '协同办公');
     fireEvent.click(button(drawer, '保存'));
-    await waitFor(() => expect(fieldErrors(drawer)).toEqual([SsoAppMessage.nameTaken]));
+    await waitFor(() => expect(fieldErrors(drawer)).toEqual([SsoMessage.nameTaken]));
     expect(fake.api!.put).toHaveBeenCalledWith(
       `${API}/5`,
       expect.objectContaining({ name: '协同办公', servicePrefixes: ERP.servicePrefixes, attributes: ['name', 'groups'] }),

@@ -1,16 +1,17 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  APP_CATEGORY_MAX,
+  APP_DESCRIPTION_MAX,
+  APP_NAME_MAX,
+  APP_URL_MAX,
   ATTRIBUTE_LABELS,
   MAX_SERVICE_PREFIXES,
   RELEASABLE_ATTRIBUTES,
-  SSO_APP_CATEGORY_MAX,
-  SSO_APP_DESCRIPTION_MAX,
-  SSO_APP_NAME_MAX,
   SSO_APPLICATION_STATUS_LABELS,
   SSO_PROTOCOLS,
   type SsoApplicationRow,
   type SsoApplicationStatus,
-  SsoAppRules,
+  SsoRules,
   type SsoProtocol,
 } from '@portal/shared';
 import { Button, Checkbox, Drawer, Form, Input, Radio, Select } from 'antd';
@@ -96,17 +97,17 @@ export function SsoAppFormDrawer({ target, onClose }: { target: SsoAppFormTarget
         autoComplete="off"
         initialValues={app ? editSsoAppForm(app) : newSsoAppForm()}
       >
-        <Form.Item name="name" label="名称" required rules={[tenantRule(SsoAppRules.name)]}>
-          <Input maxLength={SSO_APP_NAME_MAX} />
+        <Form.Item name="name" label="名称" required rules={[tenantRule(SsoRules.name)]}>
+          <Input maxLength={APP_NAME_MAX} />
         </Form.Item>
         <Form.Item name="icon" label="图标">
           <ImageUpload hint="方形图标，显示在我的应用中；PNG、JPEG、GIF 或 WebP，不超过 5 MB" />
         </Form.Item>
-        <Form.Item name="category" label="分类" rules={[tenantRule(SsoAppRules.category)]}>
-          <Input maxLength={SSO_APP_CATEGORY_MAX} placeholder="如：生产管理、办公协同" />
+        <Form.Item name="category" label="分类" rules={[tenantRule(SsoRules.category)]}>
+          <Input maxLength={APP_CATEGORY_MAX} placeholder="如：生产管理、办公协同" />
         </Form.Item>
-        <Form.Item name="description" label="描述" rules={[tenantRule(SsoAppRules.description)]}>
-          <Input.TextArea maxLength={SSO_APP_DESCRIPTION_MAX} showCount autoSize={{ minRows: 2, maxRows: 5 }} />
+        <Form.Item name="description" label="描述" rules={[tenantRule(SsoRules.description)]}>
+          <Input.TextArea maxLength={APP_DESCRIPTION_MAX} showCount autoSize={{ minRows: 2, maxRows: 5 }} />
         </Form.Item>
         <Form.Item name="protocol" label="协议" required extra="兼容 CAS 2.0 与 CAS 1.0 的票据校验">
           <Select options={PROTOCOL_OPTIONS} />
@@ -126,17 +127,22 @@ export function SsoAppFormDrawer({ target, onClose }: { target: SsoAppFormTarget
             <Form.Item
               label="服务地址"
               required
-              extra={`应用的访问地址前缀（协议、主机、端口和路径），以此开头的地址才能获得票据；须为 https（localhost 除外），最多 ${MAX_SERVICE_PREFIXES} 个`}
+              extra={`应用的访问地址前缀（协议、主机、端口和路径），以此开头的地址才能获得票据；须为 https（仅 localhost 与 127.0.0.1 可使用 http），最多 ${MAX_SERVICE_PREFIXES} 个`}
             >
               {fields.map((field, index) => (
                 <div key={field.key} className="sso-apps__prefix-row">
                   <Form.Item
                     name={field.name}
-                    rules={[tenantRule(SsoAppRules.servicePrefix)]}
+                    rules={[tenantRule(SsoRules.servicePrefix)]}
                     validateTrigger={['onChange', 'onBlur']}
                     className="sso-apps__prefix-input"
                   >
-                    <Input aria-label={`服务地址 ${index + 1}`} placeholder="https://app.example.com/" inputMode="url" maxLength={2000} />
+                    <Input
+                      aria-label={`服务地址 ${index + 1}`}
+                      placeholder="https://app.example.com/"
+                      inputMode="url"
+                      maxLength={APP_URL_MAX}
+                    />
                   </Form.Item>
                   <Button
                     icon={<DeleteOutlined />}
@@ -156,10 +162,10 @@ export function SsoAppFormDrawer({ target, onClose }: { target: SsoAppFormTarget
         <Form.Item
           name="logoutUrl"
           label="注销地址"
-          rules={[tenantRule(SsoAppRules.logoutUrl)]}
+          rules={[tenantRule(SsoRules.logoutUrl)]}
           extra="单点登出时统一身份认证向此地址发送注销通知（后台通道）；留空则发往签发票据时的服务地址"
         >
-          <Input placeholder="https://app.example.com/logout" inputMode="url" maxLength={2000} />
+          <Input placeholder="https://app.example.com/logout" inputMode="url" maxLength={APP_URL_MAX} />
         </Form.Item>
         <Form.Item name="attributes" label="返回属性" extra="票据校验（CAS 3.0）时随账号一并返回给应用的属性">
           <Checkbox.Group options={ATTRIBUTE_OPTIONS} className="sso-apps__attributes" />

@@ -3,8 +3,9 @@ import {
   type SsoApplicationBody,
   type SsoApplicationRow,
   type SsoApplicationStatus,
-  SsoAppMessage,
-  SsoAppRules,
+  SsoMessage,
+  SsoRules,
+  normalizeServicePrefix,
   type SsoProtocol,
 } from '@portal/shared';
 
@@ -71,23 +72,28 @@ export function ssoAppBody(values: SsoAppFormValues): SsoApplicationBody {
 
 /** The shared messages that name one plain field: a server refusal with one of them shows under it. */
 const FIELD_OF_MESSAGE = new Map<string, SsoAppFormField>([
-  [SsoAppMessage.nameRequired, 'name'],
-  [SsoAppMessage.nameTooLong, 'name'],
-  [SsoAppMessage.nameTaken, 'name'],
-  [SsoAppMessage.categoryTooLong, 'category'],
-  [SsoAppMessage.descriptionTooLong, 'description'],
-  [SsoAppMessage.logoutUrlInvalid, 'logoutUrl'],
-  [SsoAppMessage.logoutUrlHttps, 'logoutUrl'],
+  [SsoMessage.nameRequired, 'name'],
+  [SsoMessage.nameTooLong, 'name'],
+  [SsoMessage.nameTaken, 'name'],
+  [SsoMessage.categoryTooLong, 'category'],
+  [SsoMessage.descriptionTooLong, 'description'],
+  [SsoMessage.iconInvalid, 'icon'],
+  [SsoMessage.logoutUrlInvalid, 'logoutUrl'],
+  [SsoMessage.logoutUrlTooLong, 'logoutUrl'],
 ]);
 
 export const fieldOfMessage = (message: string): SsoAppFormField | undefined => FIELD_OF_MESSAGE.get(message);
 
+/** The same address twice adds nothing: the form asks for one of them to go (compared as stored). */
+export const SERVICE_DUPLICATE_MESSAGE = '服务地址不能重复';
+
 /**
- * The 服务地址 list as a whole: one at least, MAX_SERVICE_PREFIXES at most, none twice (by the shared
- * rule); each address's own problem shows under that address instead.
+ * The 服务地址 list as a whole: one at least and MAX_SERVICE_PREFIXES at most (the shared rule), none
+ * twice; each address's own problem shows under that address instead.
  */
 export function servicePrefixListProblem(values: readonly string[]): string | undefined {
-  const each = values.map((v) => SsoAppRules.servicePrefix(v));
-  if (values.length > 0 && each.some(Boolean)) return undefined;
-  return SsoAppRules.servicePrefixes(values);
+  if (values.length > 0 && values.some((v) => SsoRules.servicePrefix(v))) return undefined;
+  const problem = SsoRules.servicePrefixes(values);
+  if (problem) return problem;
+  return new Set(values.map(normalizeServicePrefix)).size < values.length ? SERVICE_DUPLICATE_MESSAGE : undefined;
 }
