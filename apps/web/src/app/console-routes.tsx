@@ -52,6 +52,33 @@ export const consoleRoutes: ConsoleRoute[] = [
     ],
   },
   {
+    path: '/console/app',
+    name: 'App',
+    authCode: Authority.App,
+    title: '应用管理',
+    icon: 'application-list',
+    children: [
+      {
+        path: '/console/app/list',
+        name: 'AppList',
+        authCode: Authority.AppList,
+        title: '应用列表',
+        icon: 'application-list',
+        component: lazy(() => import('@/features/sso-apps/components/sso-app-list-page').then((m) => ({ default: m.SsoAppListPage }))),
+      },
+      {
+        path: '/console/app/authorization',
+        name: 'AppAuthorization',
+        authCode: Authority.AppAuthorization,
+        title: '应用授权',
+        icon: 'app-authorization',
+        component: lazy(() =>
+          import('@/features/sso-apps/components/app-authorization-page').then((m) => ({ default: m.AppAuthorizationPage })),
+        ),
+      },
+    ],
+  },
+  {
     path: '/console/tenant',
     name: 'Tenant',
     authCode: Authority.Tenant,

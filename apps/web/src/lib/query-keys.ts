@@ -57,6 +57,17 @@ export const queryKeys = {
     published: ['home-blocks', 'published'] as const,
     admin: ['home-blocks', 'admin'] as const,
   },
+  /**
+   * 应用管理 and 我的应用: an application's fields and its grants decide which applications a user
+   * may open, so every write invalidates `all`.
+   */
+  ssoApps: {
+    all: ['sso-apps'] as const,
+    page: (query: object) => ['sso-apps', 'page', query] as const,
+    grants: (id: number) => ['sso-apps', 'grants', id] as const,
+    /** /my-apps: the applications the logged-in user may open. */
+    mine: ['sso-apps', 'mine'] as const,
+  },
   identifiers: {
     all: ['identifiers'] as const,
     prefixes: ['identifiers', 'prefixes'] as const,
