@@ -83,7 +83,7 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
               <NumberField name="sessionMaxHours" extra="登录后无论是否活动，超过该时长需重新登录" />
             </Card>
             <Card title="二次验证" size="small">
-              <Form.Item name="twoFactor" label="二次验证" extra="使用验证器应用（TOTP）的动态验证码；首次需要时，账号在登录时扫码绑定">
+              <Form.Item name="twoFactor" label="启用范围" extra="使用验证器应用（TOTP）的动态验证码；首次需要时，账号在登录时扫码绑定">
                 <Radio.Group options={TWO_FACTOR_MODES.map((m) => ({ value: m, label: TWO_FACTOR_LABELS[m] }))} />
               </Form.Item>
               <Alert type="info" showIcon title="修改在账号下次登录时生效，已登录的会话不受影响。" />

@@ -66,15 +66,15 @@ export function SessionPage() {
 
   const columns: TableColumnsType<SessionRow> = wide
     ? [
-        { title: '账号', dataIndex: 'username', width: 130, ellipsis: { showTitle: true } },
-        { title: '姓名', dataIndex: 'name', width: 110, ellipsis: { showTitle: true }, render: orNone },
-        { title: 'IP', dataIndex: 'ip', width: 140, render: orNone },
-        { title: '浏览器', dataIndex: 'browser', width: 130, ellipsis: { showTitle: true }, render: orNone },
-        { title: '系统', dataIndex: 'os', width: 120, ellipsis: { showTitle: true }, render: orNone },
-        { title: '登录时间', dataIndex: 'loginAt', width: 170 },
-        { title: '最近活动', dataIndex: 'lastActiveAt', width: 170 },
+        { title: '账号', dataIndex: 'username', width: 110, ellipsis: { showTitle: true } },
+        { title: '姓名', dataIndex: 'name', width: 80, ellipsis: { showTitle: true }, render: orNone },
+        { title: 'IP', dataIndex: 'ip', width: 120, render: orNone },
+        { title: '浏览器', dataIndex: 'browser', width: 110, ellipsis: { showTitle: true }, render: orNone },
+        { title: '系统', dataIndex: 'os', width: 100, ellipsis: { showTitle: true }, render: orNone },
+        { title: '登录时间', dataIndex: 'loginAt', width: 160 },
+        { title: '最近活动', dataIndex: 'lastActiveAt', width: 160 },
         { title: '已访问应用', dataIndex: 'applications', render: (names: string[]) => <ApplicationTags names={names} /> },
-        { title: '操作', key: 'actions', width: 100, fixed: 'right', render: (_: unknown, row) => rowAction(row) },
+        { title: '操作', key: 'actions', width: 90, fixed: 'right', render: (_: unknown, row) => rowAction(row) },
       ]
     : // A phone shows one column of facts per session and the action beside it, without sideways scrolling.
       [
@@ -122,7 +122,7 @@ export function SessionPage() {
         dataSource={sessions.data?.rows ?? []}
         loading={sessions.isFetching}
         pagination={false}
-        scroll={wide ? { x: 1200 } : undefined}
+        scroll={wide ? { x: 1100 } : undefined}
         size="middle"
         locale={{ emptyText: '暂无在线会话' }}
       />

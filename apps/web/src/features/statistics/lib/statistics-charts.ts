@@ -72,7 +72,13 @@ export function applicationsOption(apps: Statistics['signInsPerApplication']): S
     color: ['#1456d9'],
     grid: { left: 8, right: 24, top: 8, bottom: 8, containLabel: true },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (value) => `${String(value)} 次` },
-    xAxis: { type: 'value', minInterval: 1, splitLine: { lineStyle: { color: AXIS.split } }, axisLabel: { color: AXIS.label } },
+    xAxis: {
+      type: 'value',
+      minInterval: 1,
+      splitNumber: 4,
+      splitLine: { lineStyle: { color: AXIS.split } },
+      axisLabel: { color: AXIS.label, hideOverlap: true },
+    },
     yAxis: {
       type: 'category',
       data: sorted.map((a) => a.name),
@@ -85,24 +91,24 @@ export function applicationsOption(apps: Statistics['signInsPerApplication']): S
   };
 }
 
-/** Accounts by state as a ring: 正常, 锁定, 停用. */
+/** Accounts by state as a ring: 正常, 锁定, 停用, each counted in the legend (a narrow card has no room for outside labels). */
 export function accountStatusOption(byStatus: Statistics['accountsByStatus']): StatisticsChartOption {
   const data = byStatus.map((s) => ({
     name: ACCOUNT_STATE_LABELS[s.status],
     value: s.count,
     itemStyle: { color: STATE_COLORS[s.status] },
   }));
+  const counts = new Map(data.map((d) => [d.name, d.value]));
   return {
-    legend: { bottom: 0, itemWidth: 10, itemHeight: 10 },
+    legend: { bottom: 0, itemWidth: 10, itemHeight: 10, formatter: (name) => `${name} ${counts.get(name) ?? 0}` },
     tooltip: { trigger: 'item', valueFormatter: (value) => `${String(value)} 个` },
     series: [
       {
         type: 'pie',
         name: '账号状态',
-        radius: ['45%', '70%'],
-        center: ['50%', '45%'],
-        avoidLabelOverlap: true,
-        label: { formatter: '{b} {c}' },
+        radius: ['48%', '72%'],
+        center: ['50%', '44%'],
+        label: { show: false },
         data,
       },
     ],
