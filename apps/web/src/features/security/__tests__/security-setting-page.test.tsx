@@ -49,15 +49,15 @@ const save = () => fireEvent.click(screen.getByRole('button', { name: /保\s*存
 const form = () => document.querySelector<HTMLElement>('.security-setting__form')!;
 
 describe('安全设置 rules', () => {
-  it('accept whole numbers within each range and nothing else', () => {
+  it('accept whole numbers within each range and nothing else, in the server’s words', () => {
     expect(checkPolicyNumber('passwordMinLength', 6)).toBeUndefined();
     expect(checkPolicyNumber('passwordMinLength', 18)).toBeUndefined();
-    expect(checkPolicyNumber('passwordMinLength', 5)).toBe('最小长度须为 6 到 18 之间的整数');
-    expect(checkPolicyNumber('passwordMinLength', 19)).toBe('最小长度须为 6 到 18 之间的整数');
-    expect(checkPolicyNumber('passwordMinLength', 7.5)).toBe('最小长度须为 6 到 18 之间的整数');
-    expect(checkPolicyNumber('passwordMinLength', null)).toBe('最小长度须为 6 到 18 之间的整数');
+    expect(checkPolicyNumber('passwordMinLength', 5)).toBe('密码最短长度不能少于6位');
+    expect(checkPolicyNumber('passwordMinLength', 19)).toBe('密码最短长度不能超过18位（密码最长18位，否则任何密码都无法满足）');
+    expect(checkPolicyNumber('passwordMinLength', 7.5)).toBe('密码最短长度须为 6-18 之间的整数');
+    expect(checkPolicyNumber('passwordMinLength', null)).toBe('密码最短长度须为 6-18 之间的整数');
     expect(checkPolicyNumber('passwordExpiryDays', 0)).toBeUndefined();
-    expect(checkPolicyNumber('lockMaxFailures', 0)).toBe('失败次数须为 1 到 20 之间的整数');
+    expect(checkPolicyNumber('lockMaxFailures', 2)).toBe('登录失败锁定次数须为 3-20 之间的整数');
   });
 
   it('send the classes in a fixed order', () => {
@@ -92,17 +92,17 @@ describe('安全设置 page', () => {
     save();
     await waitFor(() =>
       expect(fieldErrors(form())).toEqual([
-        '最小长度须为 6 到 18 之间的整数',
-        '历史密码须为 0 到 24 之间的整数',
-        '失败次数须为 1 到 20 之间的整数',
-        '空闲超时不能超过会话最长时长',
+        '密码最短长度不能少于6位',
+        '禁止重复使用的历史密码个数须为 0-24 之间的整数',
+        '登录失败锁定次数须为 3-20 之间的整数',
+        '会话空闲超时不能超过会话最长时长',
       ]),
     );
     expect(fake.api!.put).not.toHaveBeenCalled();
 
     type('最小长度', '18');
     type('历史密码', '24');
-    type('失败次数', '1');
+    type('失败次数', '3');
     type('最长时长', '10');
     await waitFor(() => expect(fieldErrors(form())).toEqual([]));
   });

@@ -1,5 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { PASSWORD_CLASS_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS, type TwoFactorMode } from '@portal/shared';
+import { PASSWORD_CLASS_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS } from '@portal/shared';
 import { Alert, Button, Card, Checkbox, Col, Form, InputNumber, Radio, Result, Row, Skeleton, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { ConsolePage } from '@/components/console-page';
@@ -7,29 +7,40 @@ import { notify } from '@/lib/notify';
 import { useSaveSecurityPolicy, useSecurityPolicy } from '../api/security-policy';
 import {
   PASSWORD_CLASSES,
-  POLICY_RANGES,
   type PolicyNumberField,
+  SECURITY_POLICY_LIMITS,
+  TWO_FACTOR_MODES,
   idleWithinMaxRule,
   policyBody,
   policyNumberRule,
 } from '../lib/policy-rules';
 import './security.css';
 
-const TWO_FACTOR_MODES = Object.keys(TWO_FACTOR_LABELS) as TwoFactorMode[];
+/** Each number's label in its section, and its unit. */
+const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> = {
+  passwordMinLength: { label: '最小长度', unit: '位' },
+  passwordHistory: { label: '历史密码', unit: '个' },
+  passwordExpiryDays: { label: '有效期', unit: '天' },
+  lockMaxFailures: { label: '失败次数', unit: '次' },
+  lockMinutes: { label: '锁定时长', unit: '分钟' },
+  sessionIdleMinutes: { label: '空闲超时', unit: '分钟' },
+  sessionMaxHours: { label: '最长时长', unit: '小时' },
+};
 
 function NumberField({ name, extra, dependencies }: { name: PolicyNumberField; extra?: string; dependencies?: PolicyNumberField[] }) {
-  const range = POLICY_RANGES[name];
+  const { min, max } = SECURITY_POLICY_LIMITS[name];
+  const { label, unit } = NUMBER_FIELDS[name];
   return (
     <Form.Item
       name={name}
-      label={range.label}
+      label={label}
       required
       extra={extra}
       dependencies={dependencies}
       rules={name === 'sessionIdleMinutes' ? [policyNumberRule(name), idleWithinMaxRule] : [policyNumberRule(name)]}
     >
       {/* No min/max on the control: it would clamp a typed value silently; the rule names the range instead. */}
-      <InputNumber step={1} suffix={range.unit} placeholder={`${range.min}-${range.max}`} className="security-setting__number" />
+      <InputNumber step={1} suffix={unit} placeholder={`${min}-${max}`} className="security-setting__number" />
     </Form.Item>
   );
 }

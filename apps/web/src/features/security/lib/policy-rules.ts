@@ -1,39 +1,40 @@
-import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy } from '@portal/shared';
+import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, TWO_FACTOR_LABELS, type TwoFactorMode } from '@portal/shared';
 import type { FormRule } from 'antd';
 
 /** The numeric settings of 安全设置. */
 export type PolicyNumberField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor'>;
 
-interface Range {
-  label: string;
-  min: number;
-  max: number;
-  unit: string;
-}
+// The ranges and messages below are the server's (the policy rules it checks every 保存 against), so a
+// value the form accepts is one the server accepts. 最小长度 stays within the spec's 6–18 (section 9):
+// a longer minimum would refuse every password.
+export const PASSWORD_CLASSES = Object.keys(PASSWORD_CLASS_LABELS) as PasswordClass[];
+export const TWO_FACTOR_MODES = Object.keys(TWO_FACTOR_LABELS) as TwoFactorMode[];
 
-/**
- * The ranges the server accepts for each number. 最小长度 never goes below the spec's 6 nor above its
- * 18 (spec section 9: passwords are 6 to 18 characters), so the policy never refuses every password.
- */
-export const POLICY_RANGES: Record<PolicyNumberField, Range> = {
-  passwordMinLength: { label: '最小长度', min: 6, max: 18, unit: '位' },
-  passwordHistory: { label: '历史密码', min: 0, max: 24, unit: '个' },
-  passwordExpiryDays: { label: '有效期', min: 0, max: 365, unit: '天' },
-  lockMaxFailures: { label: '失败次数', min: 1, max: 20, unit: '次' },
-  lockMinutes: { label: '锁定时长', min: 1, max: 1440, unit: '分钟' },
-  sessionIdleMinutes: { label: '空闲超时', min: 5, max: 1440, unit: '分钟' },
-  sessionMaxHours: { label: '最长时长', min: 1, max: 720, unit: '小时' },
+export const SECURITY_POLICY_LIMITS: Record<PolicyNumberField, { min: number; max: number; label: string }> = {
+  passwordMinLength: { min: 6, max: 18, label: '密码最短长度' },
+  passwordHistory: { min: 0, max: 24, label: '禁止重复使用的历史密码个数' },
+  passwordExpiryDays: { min: 0, max: 3650, label: '密码有效期（天）' },
+  lockMaxFailures: { min: 3, max: 20, label: '登录失败锁定次数' },
+  lockMinutes: { min: 1, max: 1440, label: '锁定时长（分钟）' },
+  sessionIdleMinutes: { min: 5, max: 1440, label: '会话空闲超时（分钟）' },
+  sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
 };
 
-export const PASSWORD_CLASSES = Object.keys(PASSWORD_CLASS_LABELS) as PasswordClass[];
-
-export const rangeMessage = ({ label, min, max }: Range) => `${label}须为 ${min} 到 ${max} 之间的整数`;
-export const IDLE_OVER_MAX_MESSAGE = '空闲超时不能超过会话最长时长';
+export const SecurityPolicyMessage = {
+  minLengthBelowSpec: '密码最短长度不能少于6位',
+  minLengthImpossible: '密码最短长度不能超过18位（密码最长18位，否则任何密码都无法满足）',
+  idleBeyondMax: '会话空闲超时不能超过会话最长时长',
+} as const;
 
 /** The message for a number outside its range (empty, a fraction, too small or too big), or undefined. */
 export function checkPolicyNumber(field: PolicyNumberField, value: unknown): string | undefined {
-  const range = POLICY_RANGES[field];
-  return typeof value === 'number' && Number.isInteger(value) && value >= range.min && value <= range.max ? undefined : rangeMessage(range);
+  const range = SECURITY_POLICY_LIMITS[field];
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    if (value >= range.min && value <= range.max) return undefined;
+    if (field === 'passwordMinLength')
+      return value < range.min ? SecurityPolicyMessage.minLengthBelowSpec : SecurityPolicyMessage.minLengthImpossible;
+  }
+  return `${range.label}须为 ${range.min}-${range.max} 之间的整数`;
 }
 
 /** The antd rule of one number of the policy. */
@@ -51,7 +52,7 @@ export const idleWithinMaxRule: FormRule = ({ getFieldValue }) => ({
   validator: (_rule, value: unknown) => {
     const maxHours: unknown = getFieldValue('sessionMaxHours');
     return typeof value === 'number' && typeof maxHours === 'number' && value > maxHours * 60
-      ? Promise.reject(new Error(IDLE_OVER_MAX_MESSAGE))
+      ? Promise.reject(new Error(SecurityPolicyMessage.idleBeyondMax))
       : Promise.resolve();
   },
 });
