@@ -27,17 +27,14 @@ const STATISTICS: Statistics = {
     [8, 1],
   ]),
   activeAccounts: { last7Days: 4, last30Days: 6, total: 8 },
+  // Most first, as the server sends them; the portal itself is 门户.
   signInsPerApplication: [
-    { name: '门户', count: 12 },
-    { name: 'MES 生产执行', count: 30 },
-    { name: '设备运维', count: 5 },
+    { applicationId: 3, name: 'MES 生产执行', count: 30 },
+    { applicationId: null, name: '门户', count: 12 },
+    { applicationId: 5, name: '设备运维', count: 5 },
   ],
-  accountsByStatus: [
-    { status: 'active', count: 6 },
-    { status: 'locked', count: 1 },
-    { status: 'disabled', count: 1 },
-  ],
-  twoFactor: { enrolled: 3, total: 8 },
+  accountsByStatus: { active: 6, disabled: 1, locked: 1 },
+  twoFactor: { enabled: 3, notEnabled: 5 },
 };
 const EMPTY: Statistics = {
   signInsPerDay: days([
@@ -46,8 +43,8 @@ const EMPTY: Statistics = {
   ]),
   activeAccounts: { last7Days: 0, last30Days: 0, total: 0 },
   signInsPerApplication: [],
-  accountsByStatus: [],
-  twoFactor: { enrolled: 0, total: 0 },
+  accountsByStatus: { active: 0, disabled: 0, locked: 0 },
+  twoFactor: { enabled: 0, notEnabled: 0 },
 };
 
 let answer: Statistics;
@@ -87,8 +84,8 @@ describe('统计分析 charts', () => {
         ],
       }),
     ]);
-    expect(coveragePercent({ enrolled: 3, total: 8 })).toBe(38);
-    expect(coveragePercent({ enrolled: 0, total: 0 })).toBe(0);
+    expect(coveragePercent({ enabled: 3, notEnabled: 5 })).toBe(38);
+    expect(coveragePercent({ enabled: 0, notEnabled: 0 })).toBe(0);
   });
 });
 

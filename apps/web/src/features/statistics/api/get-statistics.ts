@@ -1,22 +1,22 @@
-import type { AccountState } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 /**
- * `GET /web-api/console/v1/statistics`: the enterprise's sign-in figures for 统计分析.
- * DRAFT until the server's shape lands in packages/shared (sso.ts `Statistics`).
+ * `GET /web-api/console/v1/statistics`: the figures of the caller's enterprise. The same shape as the
+ * server's `Statistics` answer; to be imported from @portal/shared once that lands there.
  */
 export interface Statistics {
-  /** The last 30 China dates, oldest first. */
+  /** Sign-in attempts per China date (`yyyy-MM-dd`), the last 30, oldest first. */
   signInsPerDay: { date: string; success: number; failure: number }[];
-  /** Accounts that signed in successfully within the last 7 and 30 days, of all the enterprise's accounts. */
+  /** Accounts that signed in within the last 7 and 30 days, of `total` accounts. */
   activeAccounts: { last7Days: number; last30Days: number; total: number };
-  /** Successful sign-ins to each application over the last 30 days. */
-  signInsPerApplication: { name: string; count: number }[];
-  accountsByStatus: { status: AccountState; count: number }[];
-  /** Accounts with an enrolled authenticator, of all the enterprise's accounts. */
-  twoFactor: { enrolled: number; total: number };
+  /** Successful sign-ins over 30 days per application, most first: the top ones, then 其他; the portal itself is 门户. */
+  signInsPerApplication: { applicationId: number | null; name: string; count: number }[];
+  /** Accounts by 状态: 正常, 停用, 锁定. */
+  accountsByStatus: { active: number; disabled: number; locked: number };
+  /** Accounts with two-factor login enrolled (TOTP) and without. */
+  twoFactor: { enabled: number; notEnabled: number };
 }
 
 export async function getStatistics(): Promise<Statistics> {

@@ -5,6 +5,7 @@ import { ConsolePage } from '@/components/console-page';
 import { type Statistics, useStatistics } from '../api/get-statistics';
 import {
   accountStatusOption,
+  accountTotal,
   applicationsOption,
   coveragePercent,
   hasSignIns,
@@ -15,6 +16,7 @@ import { StatisticsChart } from './statistics-chart';
 import './statistics.css';
 
 const number = new Intl.NumberFormat('zh-CN');
+const NO_ACCOUNTS: Statistics['accountsByStatus'] = { active: 0, disabled: 0, locked: 0 };
 const share = (part: number, whole: number) => (whole > 0 ? `占全部账号 ${Math.round((part / whole) * 100)}%` : '暂无账号');
 
 interface Tile {
@@ -48,7 +50,8 @@ const noData = (text: string) => <Empty description={text} image={Empty.PRESENTE
 const loading = <Skeleton active paragraph={{ rows: 6 }} />;
 
 function TwoFactorCoverage({ twoFactor }: { twoFactor: Statistics['twoFactor'] }) {
-  if (twoFactor.total === 0) return noData('暂无账号');
+  const total = twoFactor.enabled + twoFactor.notEnabled;
+  if (total === 0) return noData('暂无账号');
   return (
     <div className="statistics__coverage">
       <Progress
@@ -59,7 +62,7 @@ function TwoFactorCoverage({ twoFactor }: { twoFactor: Statistics['twoFactor'] }
         format={(percent) => `${percent ?? 0}%`}
       />
       <Typography.Text type="secondary">
-        已绑定验证器 {number.format(twoFactor.enrolled)} / {number.format(twoFactor.total)} 个账号
+        已绑定验证器 {number.format(twoFactor.enabled)} / {number.format(total)} 个账号
       </Typography.Text>
     </div>
   );
@@ -75,7 +78,7 @@ export function StatisticsPage() {
   const totals = useMemo(() => signInTotals(data?.signInsPerDay ?? []), [data?.signInsPerDay]);
   const signIns = useMemo(() => signInsOption(data?.signInsPerDay ?? []), [data?.signInsPerDay]);
   const perApplication = useMemo(() => applicationsOption(data?.signInsPerApplication ?? []), [data?.signInsPerApplication]);
-  const byStatus = useMemo(() => accountStatusOption(data?.accountsByStatus ?? []), [data?.accountsByStatus]);
+  const byStatus = useMemo(() => accountStatusOption(data?.accountsByStatus ?? NO_ACCOUNTS), [data?.accountsByStatus]);
 
   if (statistics.isError && !data) {
     return (
@@ -112,7 +115,7 @@ export function StatisticsPage() {
     { label: '近 30 天登录成功', value: data && totals.success, icon: <CheckCircleOutlined />, tone: 'green' },
     { label: '近 30 天登录失败', value: data && totals.failure, icon: <CloseCircleOutlined />, tone: 'red' },
   ];
-  const accounts = (data?.accountsByStatus ?? []).reduce((sum, s) => sum + s.count, 0);
+  const accounts = data ? accountTotal(data.accountsByStatus) : 0;
 
   return (
     <ConsolePage

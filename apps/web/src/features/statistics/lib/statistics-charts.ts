@@ -91,13 +91,14 @@ export function applicationsOption(apps: Statistics['signInsPerApplication']): S
   };
 }
 
+const STATES: AccountState[] = ['active', 'locked', 'disabled'];
+
+/** All the enterprise's accounts, whatever their state. */
+export const accountTotal = (byStatus: Statistics['accountsByStatus']) => byStatus.active + byStatus.disabled + byStatus.locked;
+
 /** Accounts by state as a ring: 正常, 锁定, 停用, each counted in the legend (a narrow card has no room for outside labels). */
 export function accountStatusOption(byStatus: Statistics['accountsByStatus']): StatisticsChartOption {
-  const data = byStatus.map((s) => ({
-    name: ACCOUNT_STATE_LABELS[s.status],
-    value: s.count,
-    itemStyle: { color: STATE_COLORS[s.status] },
-  }));
+  const data = STATES.map((s) => ({ name: ACCOUNT_STATE_LABELS[s], value: byStatus[s], itemStyle: { color: STATE_COLORS[s] } }));
   const counts = new Map(data.map((d) => [d.name, d.value]));
   return {
     legend: { bottom: 0, itemWidth: 10, itemHeight: 10, formatter: (name) => `${name} ${counts.get(name) ?? 0}` },
@@ -116,8 +117,9 @@ export function accountStatusOption(byStatus: Statistics['accountsByStatus']): S
 }
 
 /** Share of accounts with two-factor enrolled, in whole per cent (0 without accounts). */
-export function coveragePercent({ enrolled, total }: Statistics['twoFactor']): number {
-  return total > 0 ? Math.round((enrolled / total) * 100) : 0;
+export function coveragePercent({ enabled, notEnabled }: Statistics['twoFactor']): number {
+  const total = enabled + notEnabled;
+  return total > 0 ? Math.round((enabled / total) * 100) : 0;
 }
 
 /** Whether a statistics answer has anything to draw: a brand-new enterprise has no sign-ins yet. */
