@@ -45,20 +45,15 @@ beforeEach(() => {
   installRuntimeConfig();
   fake.api = createFakeApi({
     [`GET ${CONSOLE}/login-log/page/list`]: [{ rows: [FAILED, SIGNED_IN], total: 2 }],
-    [`GET ${CONSOLE}/sso-app/page/list`]: [
-      {
-        rows: [
-          { id: 3, name: 'MES 生产执行' },
-          { id: 5, name: '设备运维' },
-        ],
-        total: 2,
-      },
+    [`GET ${CONSOLE}/login-log/applications`]: [
+      { id: 3, name: 'MES 生产执行' },
+      { id: 5, name: '设备运维' },
     ],
   });
   vi.mocked(saveBlob).mockClear();
 });
 
-const admin = menusEntry(['security', 'security:login-log', 'app', 'app:list']);
+const admin = menusEntry(['security', 'security:login-log']);
 const listCalls = () =>
   fake.api!.get.mock.calls.filter(([url]) => url === `${CONSOLE}/login-log/page/list`).map(([, config]) => config?.params);
 
@@ -118,10 +113,6 @@ describe('登录日志 page', () => {
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     const filters = { username: 'staff', result: 'failure', applicationId: 5 };
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, ...filters }));
-    expect(fake.api!.get).toHaveBeenCalledWith(
-      `${CONSOLE}/sso-app/page/list`,
-      expect.objectContaining({ params: { offset: 0, limit: 100 } }),
-    );
 
     fireEvent.click(screen.getByRole('button', { name: /导出 CSV/ }));
     await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
@@ -141,10 +132,40 @@ describe('登录日志 page', () => {
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20 }));
   });
 
-  it('offers no application filter to an account that cannot read 应用列表', async () => {
-    renderWithProviders(<LoginLogPage />, { session: menusEntry(['security', 'security:login-log']) });
+  it('offers 门户 (sign-ins naming no application, sent as 0) before the enterprise’s applications', async () => {
+    renderWithProviders(<LoginLogPage />, { session: admin });
     await screen.findByRole('row', { name: /10\.1\.2\.3/ });
-    expect(screen.queryByRole('combobox', { name: '应用' })).toBeNull();
-    expect(fake.api!.get.mock.calls.some(([url]) => url === `${CONSOLE}/sso-app/page/list`)).toBe(false);
+    await chooseOption(screen.getByRole('combobox', { name: '应用' }), '门户');
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, applicationId: 0 }));
+  });
+
+  it('shows each attempt’s enterprise to operators who read every enterprise', async () => {
+    fake.api!.routes[`GET ${CONSOLE}/login-log/page/list`] = [
+      { rows: [{ ...FAILED, enterpriseName: '常州瑞驰液压科技有限公司' }], total: 1 },
+    ];
+    renderWithProviders(<LoginLogPage />, { session: menusEntry(['security', 'security:login-log', 'audit', 'audit:all-enterprises']) });
+    const row = await screen.findByRole('row', { name: /10\.1\.2\.3/ });
+    expect(within(row).getByText('常州瑞驰液压科技有限公司')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: '企业' })).toBeTruthy();
+  });
+
+  it('an enterprise administrator sees no enterprise column', async () => {
+    renderWithProviders(<LoginLogPage />, { session: admin });
+    await screen.findByRole('row', { name: /10\.1\.2\.3/ });
+    expect(screen.queryByRole('columnheader', { name: '企业' })).toBeNull();
+  });
+
+  it('says how much of a large log one export holds before downloading it', async () => {
+    fake.api!.routes[`GET ${CONSOLE}/login-log/page/list`] = [{ rows: [FAILED], total: 60_000 }];
+    renderWithProviders(<LoginLogPage />, { session: admin });
+    await screen.findByRole('row', { name: /10\.1\.2\.3/ });
+    fireEvent.click(screen.getByRole('button', { name: /导出 CSV/ }));
+    const confirm = await screen.findByRole('dialog', { name: '导出登录日志' });
+    expect(within(confirm).getByText(/共 60000 条，单次最多导出最新的 50000 条/)).toBeTruthy();
+    expect(fake.api!.blob).not.toHaveBeenCalled();
+    fireEvent.click(within(confirm).getByRole('button', { name: '继续导出' }));
+    await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
+    expect(fake.api!.blob).toHaveBeenCalledWith(`${CONSOLE}/login-log/export`, { params: {} });
   });
 });

@@ -1,4 +1,4 @@
-import type { LoginLogRow, PageResult, SsoApplicationRow } from '@portal/shared';
+import type { LoginLogRow, PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
@@ -7,9 +7,15 @@ import type { LoginLogFilterParams, LoginLogListQuery } from '../lib/login-log-f
 
 const CONSOLE = '/web-api/console/v1';
 
+/**
+ * A row as the server answers it: platform operators (audit:all-enterprises) read every enterprise's
+ * attempts, each with its enterprise's name ('' for an attempt that named no account).
+ */
+export type LoginLogEntry = LoginLogRow & { enterpriseName?: string };
+
 /** `GET /login-log/page/list`: one page of the enterprise's sign-in attempts, newest first. */
-export async function getLoginLog(query: LoginLogListQuery): Promise<PageResult<LoginLogRow>> {
-  const res = await api().get<PageResult<LoginLogRow>>(`${CONSOLE}/login-log/page/list`, { params: query });
+export async function getLoginLog(query: LoginLogListQuery): Promise<PageResult<LoginLogEntry>> {
+  const res = await api().get<PageResult<LoginLogEntry>>(`${CONSOLE}/login-log/page/list`, { params: query });
   return res.data[0] ?? { rows: [], total: 0 };
 }
 
@@ -25,23 +31,17 @@ export function useLoginLog(query: LoginLogListQuery) {
   return useQuery(getLoginLogQueryOptions(query));
 }
 
-/** Most applications the filter offers: an enterprise has a handful, and the select searches them. */
-const APPLICATION_OPTIONS_LIMIT = 100;
+/** The 应用 filter's value for sign-ins to the portal itself, which name no application. */
+export const PORTAL_APPLICATION_ID = 0;
 
-/**
- * The enterprise's applications for the 应用 filter, from 应用列表 (`GET /sso-app/page/list`). Silent:
- * without them the log still reads, only without this filter's names.
- */
+/** `GET /login-log/applications`: the enterprise's applications the 应用 filter offers, after 门户 (the portal itself). */
 export async function getApplicationOptions(): Promise<{ value: number; label: string }[]> {
-  const res = await api().get<PageResult<SsoApplicationRow>>(`${CONSOLE}/sso-app/page/list`, {
-    params: { offset: 0, limit: APPLICATION_OPTIONS_LIMIT },
-    silent: true,
-  });
-  return (res.data[0]?.rows ?? []).map((app) => ({ value: app.id, label: app.name }));
+  const apps = (await api().get<{ id: number; name: string }>(`${CONSOLE}/login-log/applications`)).data;
+  return [{ value: PORTAL_APPLICATION_ID, label: '门户' }, ...apps.map((app) => ({ value: app.id, label: app.name }))];
 }
 
-export function useApplicationOptions(enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.security.applications, queryFn: getApplicationOptions, staleTime: 60_000, enabled });
+export function useApplicationOptions() {
+  return useQuery({ queryKey: queryKeys.security.applications, queryFn: getApplicationOptions, staleTime: 60_000 });
 }
 
 /** Downloads the CSV of the filtered log with the user's token and hands it to the browser. */

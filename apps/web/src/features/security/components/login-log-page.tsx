@@ -1,6 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Authority, type LoginLogRow } from '@portal/shared';
-import { Button, DatePicker, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Authority } from '@portal/shared';
+import { Button, DatePicker, Form, Grid, Input, Modal, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { ConsolePage } from '@/components/console-page';
@@ -10,9 +10,10 @@ import { usePermission } from '@/components/permission';
 import '@/lib/dayjs';
 import { type PickedRange, dayBoundsOpenValue } from '@/lib/date-range';
 import { notify } from '@/lib/notify';
-import { useApplicationOptions, useExportLoginLog, useLoginLog } from '../api/login-log';
+import { type LoginLogEntry, useApplicationOptions, useExportLoginLog, useLoginLog } from '../api/login-log';
 import {
   INITIAL_LOGIN_LOG_FILTERS,
+  LOGIN_LOG_EXPORT_MAX_ROWS,
   LOGIN_RESULT_NAMES,
   type LoginLogFilters,
   type LoginResult,
@@ -34,7 +35,7 @@ const RESULTS = Object.keys(LOGIN_RESULT_NAMES) as LoginResult[];
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 const orNone = (text: string) => text || none;
 
-function ResultCell({ row }: { row: LoginLogRow }) {
+function ResultCell({ row }: { row: LoginLogEntry }) {
   return (
     <Space size={4} wrap>
       <Tag color={row.result === 'success' ? 'success' : 'error'}>{LOGIN_RESULT_NAMES[row.result]}</Tag>
@@ -43,7 +44,7 @@ function ResultCell({ row }: { row: LoginLogRow }) {
   );
 }
 
-function ClientCell({ row }: { row: LoginLogRow }) {
+function ClientCell({ row }: { row: LoginLogEntry }) {
   if (!row.browser && !row.os) return none;
   return (
     <div className="security-list__client">
@@ -64,9 +65,8 @@ export function LoginLogPage() {
   const [form] = Form.useForm<FilterForm>();
   const query = useMemo(() => loginLogListQuery(filters), [filters]);
   const log = useLoginLog(query);
-  // The application names come from 应用列表: only for those who may read it.
-  const showApplications = usePermission()([Authority.AppList]);
-  const applications = useApplicationOptions(showApplications);
+  const applications = useApplicationOptions();
+  const allEnterprises = usePermission()([Authority.AuditAll]);
   const exporter = useExportLoginLog();
   const wide = Grid.useBreakpoint().md ?? true;
   const total = log.data?.total ?? 0;
@@ -85,20 +85,45 @@ export function LoginLogPage() {
     setFilters((f) => ({ ...INITIAL_LOGIN_LOG_FILTERS, limit: f.limit }));
   };
 
-  const download = async () => {
-    try {
-      await exporter.mutateAsync({ params: loginLogFilterParams(filters), filename: exportFilename(new Date()) });
-      notify.success('导出成功');
-    } catch {
-      // The API client has shown the server's message.
+  const download = () => {
+    const run = async () => {
+      try {
+        await exporter.mutateAsync({ params: loginLogFilterParams(filters), filename: exportFilename(new Date()) });
+        notify.success('导出成功');
+      } catch {
+        // The API client has shown the server's message.
+      }
+    };
+    if (total > LOGIN_LOG_EXPORT_MAX_ROWS) {
+      Modal.confirm({
+        title: '导出登录日志',
+        content: `符合条件的记录共 ${total} 条，单次最多导出最新的 ${LOGIN_LOG_EXPORT_MAX_ROWS} 条。可缩小时间范围分批导出。`,
+        okText: '继续导出',
+        cancelText: '取消',
+        onOk: run,
+      });
+      return;
     }
+    void run();
   };
 
-  const columns: TableColumnsType<LoginLogRow> = wide
+  const enterpriseColumn: TableColumnsType<LoginLogEntry> = allEnterprises
+    ? [
+        {
+          title: '企业',
+          dataIndex: 'enterpriseName',
+          width: 200,
+          ellipsis: { showTitle: true },
+          render: (name?: string) => orNone(name ?? ''),
+        },
+      ]
+    : [];
+  const columns: TableColumnsType<LoginLogEntry> = wide
     ? [
         { title: '时间', dataIndex: 'createdAt', width: 170 },
         { title: '账号', dataIndex: 'username', width: 130, ellipsis: { showTitle: true } },
         { title: '姓名', dataIndex: 'name', width: 110, ellipsis: { showTitle: true }, render: orNone },
+        ...enterpriseColumn,
         { title: '结果', dataIndex: 'result', width: 180, render: (_: unknown, row) => <ResultCell row={row} /> },
         { title: '应用', dataIndex: 'applicationName', ellipsis: { showTitle: true }, render: orNone },
         { title: 'IP', dataIndex: 'ip', width: 140, render: orNone },
@@ -115,6 +140,7 @@ export function LoginLogPage() {
                 {row.name || row.username} <Typography.Text type="secondary">{row.username}</Typography.Text>
               </Typography.Text>
               <ResultCell row={row} />
+              {allEnterprises && row.enterpriseName && <span className="security-list__meta">{row.enterpriseName}</span>}
               <span className="security-list__meta">
                 {createdAt}
                 {row.applicationName ? ` · ${row.applicationName}` : ''}
@@ -155,36 +181,33 @@ export function LoginLogPage() {
               options={RESULTS.map((r) => ({ value: r, label: LOGIN_RESULT_NAMES[r] }))}
             />
           </Form.Item>
-          {showApplications && (
-            <Form.Item name="applicationId">
-              <Select
-                allowClear
-                showSearch={{ optionFilterProp: 'label' }}
-                placeholder="全部应用"
-                aria-label="应用"
-                style={{ width: 170 }}
-                loading={applications.isPending}
-                options={applications.data ?? []}
-                notFoundContent="暂无应用"
-              />
-            </Form.Item>
-          )}
+          <Form.Item name="applicationId">
+            <Select
+              allowClear
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder="全部应用"
+              aria-label="应用"
+              style={{ width: 170 }}
+              loading={applications.isPending}
+              options={applications.data ?? []}
+            />
+          </Form.Item>
           <FilterButtons onReset={reset} />
         </Form>
       }
       actions={
-        <Button icon={<DownloadOutlined />} onClick={() => void download()} loading={exporter.isPending} disabled={total === 0}>
+        <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>
           导出 CSV
         </Button>
       }
     >
-      <Table<LoginLogRow>
+      <Table<LoginLogEntry>
         rowKey="id"
         columns={columns}
         dataSource={log.data?.rows ?? []}
         loading={log.isFetching}
         pagination={false}
-        scroll={wide ? { x: 1000 } : undefined}
+        scroll={wide ? { x: allEnterprises ? 1200 : 1000 } : undefined}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
       />

@@ -3,14 +3,18 @@ import { PAGINATION_DEFAULTS } from '@/components/pagination';
 import { type PickedRange, dateTimeRangeFilters } from '@/lib/date-range';
 
 export type LoginResult = LoginLogRow['result'];
+
+/** Most rows one CSV export holds (the server's limit; the newest first). */
+export const LOGIN_LOG_EXPORT_MAX_ROWS = 50_000;
 export const LOGIN_RESULT_NAMES: Record<LoginResult, string> = { success: '成功', failure: '失败' };
 
 export interface LoginLogFilters {
   /** Picked with times; a day picked without touching the time runs 00:00:00 – 23:59:59 (China time, as the server stores it). */
   range: PickedRange;
-  /** Account or name. */
+  /** Account or name, matched whole. */
   username: string;
   result: LoginResult | undefined;
+  /** An application's id, or 0 for the portal itself. */
   applicationId: number | undefined;
   page: number;
   limit: number;
