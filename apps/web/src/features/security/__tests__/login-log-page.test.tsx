@@ -1,4 +1,3 @@
-import type { LoginLogRow } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +7,7 @@ import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
+import type { LoginLogEntry } from '../api/login-log';
 import { LoginLogPage } from '../components/login-log-page';
 import { INITIAL_LOGIN_LOG_FILTERS, exportFilename, loginLogFilterParams, loginLogListQuery } from '../lib/login-log-filters';
 
@@ -17,7 +17,7 @@ vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }));
 vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
 
 const CONSOLE = '/web-api/console/v1';
-const FAILED: LoginLogRow = {
+const FAILED: LoginLogEntry = {
   id: 41,
   createdAt: '2026-11-20 10:30:00',
   username: 'staff',
@@ -29,8 +29,9 @@ const FAILED: LoginLogRow = {
   ip: '10.1.2.3',
   browser: 'Chrome 131',
   os: 'Windows 10',
+  enterpriseName: '徐州恒岳重工机械有限公司',
 };
-const SIGNED_IN: LoginLogRow = {
+const SIGNED_IN: LoginLogEntry = {
   ...FAILED,
   id: 42,
   createdAt: '2026-11-20 10:31:00',
