@@ -7,7 +7,7 @@ import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
-import type { LoginLogEntry } from '../api/login-log';
+import type { LoginLogRow } from '@portal/shared';
 import { LoginLogPage } from '../components/login-log-page';
 import { INITIAL_LOGIN_LOG_FILTERS, exportFilename, loginLogFilterParams, loginLogListQuery } from '../lib/login-log-filters';
 
@@ -17,7 +17,7 @@ vi.mock('@/lib/download', () => ({ saveBlob: vi.fn() }));
 vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
 
 const CONSOLE = '/web-api/console/v1';
-const FAILED: LoginLogEntry = {
+const FAILED: LoginLogRow = {
   id: 41,
   createdAt: '2026-11-20 10:30:00',
   username: 'staff',
@@ -31,7 +31,7 @@ const FAILED: LoginLogEntry = {
   os: 'Windows 10',
   enterpriseName: '徐州恒岳重工机械有限公司',
 };
-const SIGNED_IN: LoginLogEntry = {
+const SIGNED_IN: LoginLogRow = {
   ...FAILED,
   id: 42,
   createdAt: '2026-11-20 10:31:00',

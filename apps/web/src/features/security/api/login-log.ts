@@ -11,11 +11,10 @@ const CONSOLE = '/web-api/console/v1';
  * A row as the server answers it: platform operators (audit:all-enterprises) read every enterprise's
  * attempts, each with its enterprise's name ('' for an attempt that named no account).
  */
-export type LoginLogEntry = LoginLogRow & { enterpriseName?: string };
 
 /** `GET /login-log/page/list`: one page of the enterprise's sign-in attempts, newest first. */
-export async function getLoginLog(query: LoginLogListQuery): Promise<PageResult<LoginLogEntry>> {
-  const res = await api().get<PageResult<LoginLogEntry>>(`${CONSOLE}/login-log/page/list`, { params: query });
+export async function getLoginLog(query: LoginLogListQuery): Promise<PageResult<LoginLogRow>> {
+  const res = await api().get<PageResult<LoginLogRow>>(`${CONSOLE}/login-log/page/list`, { params: query });
   return res.data[0] ?? { rows: [], total: 0 };
 }
 

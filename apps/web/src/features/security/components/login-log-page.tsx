@@ -10,7 +10,8 @@ import { usePermission } from '@/components/permission';
 import '@/lib/dayjs';
 import { type PickedRange, dayBoundsOpenValue } from '@/lib/date-range';
 import { notify } from '@/lib/notify';
-import { type LoginLogEntry, useApplicationOptions, useExportLoginLog, useLoginLog } from '../api/login-log';
+import type { LoginLogRow } from '@portal/shared';
+import { useApplicationOptions, useExportLoginLog, useLoginLog } from '../api/login-log';
 import {
   INITIAL_LOGIN_LOG_FILTERS,
   LOGIN_LOG_EXPORT_MAX_ROWS,
@@ -35,7 +36,7 @@ const RESULTS = Object.keys(LOGIN_RESULT_NAMES) as LoginResult[];
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 const orNone = (text: string) => text || none;
 
-function ResultCell({ row }: { row: LoginLogEntry }) {
+function ResultCell({ row }: { row: LoginLogRow }) {
   return (
     <Space size={4} wrap>
       <Tag color={row.result === 'success' ? 'success' : 'error'}>{LOGIN_RESULT_NAMES[row.result]}</Tag>
@@ -44,7 +45,7 @@ function ResultCell({ row }: { row: LoginLogEntry }) {
   );
 }
 
-function ClientCell({ row }: { row: LoginLogEntry }) {
+function ClientCell({ row }: { row: LoginLogRow }) {
   if (!row.browser && !row.os) return none;
   return (
     <div className="security-list__client">
@@ -107,7 +108,7 @@ export function LoginLogPage() {
     void run();
   };
 
-  const enterpriseColumn: TableColumnsType<LoginLogEntry> = allEnterprises
+  const enterpriseColumn: TableColumnsType<LoginLogRow> = allEnterprises
     ? [
         {
           title: '企业',
@@ -118,7 +119,7 @@ export function LoginLogPage() {
         },
       ]
     : [];
-  const columns: TableColumnsType<LoginLogEntry> = wide
+  const columns: TableColumnsType<LoginLogRow> = wide
     ? [
         { title: '时间', dataIndex: 'createdAt', width: 170 },
         { title: '账号', dataIndex: 'username', width: 130, ellipsis: { showTitle: true } },
@@ -201,7 +202,7 @@ export function LoginLogPage() {
         </Button>
       }
     >
-      <Table<LoginLogEntry>
+      <Table<LoginLogRow>
         rowKey="id"
         columns={columns}
         dataSource={log.data?.rows ?? []}

@@ -4,8 +4,7 @@ import { type PickedRange, dateTimeRangeFilters } from '@/lib/date-range';
 
 export type LoginResult = LoginLogRow['result'];
 
-/** Most rows one CSV export holds (the server's limit; the newest first). */
-export const LOGIN_LOG_EXPORT_MAX_ROWS = 50_000;
+export { LOGIN_LOG_EXPORT_MAX_ROWS } from '@portal/shared';
 export const LOGIN_RESULT_NAMES: Record<LoginResult, string> = { success: '成功', failure: '失败' };
 
 export interface LoginLogFilters {

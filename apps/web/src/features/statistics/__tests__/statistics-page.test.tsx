@@ -4,7 +4,7 @@ import { type FakeApi, createFakeApi } from '@/testing/fake-api';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
-import type { Statistics } from '../api/get-statistics';
+import type { Statistics } from '@portal/shared';
 import { StatisticsPage } from '../components/statistics-page';
 import { accountStatusOption, applicationsOption, coveragePercent, dayLabel, signInTotals, signInsOption } from '../lib/statistics-charts';
 

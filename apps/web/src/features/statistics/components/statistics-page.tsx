@@ -2,7 +2,8 @@ import { CheckCircleOutlined, CloseCircleOutlined, ReloadOutlined, TeamOutlined,
 import { Button, Card, Col, Empty, Progress, Result, Row, Skeleton, Typography } from 'antd';
 import { type ReactNode, useMemo } from 'react';
 import { ConsolePage } from '@/components/console-page';
-import { type Statistics, useStatistics } from '../api/get-statistics';
+import type { Statistics } from '@portal/shared';
+import { useStatistics } from '../api/get-statistics';
 import {
   accountStatusOption,
   accountTotal,

@@ -2,7 +2,7 @@ import { ACCOUNT_STATE_LABELS, type AccountState } from '@portal/shared';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
-import type { Statistics } from '../api/get-statistics';
+import type { Statistics } from '@portal/shared';
 
 export type StatisticsChartOption = ComposeOption<
   LineSeriesOption | BarSeriesOption | PieSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption
