@@ -11,10 +11,13 @@ import applicationRoutes from './features/applications/application-routes.js';
 import auditFailures from './features/audit/audit-failures.js';
 import auditRepository from './features/audit/audit-repository.js';
 import auditRoutes from './features/audit/audit-routes.js';
+import casLogin from './features/cas/cas-login.js';
 import casRoutes from './features/cas/cas-routes.js';
 import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
 import loginGuard from './features/cas/login-guard.js';
+import loginSteps from './features/cas/login-steps.js';
+import twoFactorRoutes from './features/cas/two-factor-routes.js';
 import loginLogRepository from './features/login-log/login-log-repository.js';
 import ssoSessions from './features/cas/sso-sessions.js';
 import articleAdminRoutes from './features/content/article-admin-routes.js';
@@ -53,6 +56,10 @@ import accessTokens from './features/portal-auth/access-tokens.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import portalSessions from './features/portal-auth/portal-sessions.js';
 import registerRoutes from './features/register/register-routes.js';
+import passwordPolicy from './features/security/password-policy.js';
+import securityPolicyRepository from './features/security/security-policy-repository.js';
+import securityRoutes from './features/security/security-routes.js';
+import twoFactor from './features/security/two-factor.js';
 import smsCodes from './features/register/sms-codes.js';
 import smsSender from './features/sms/sms-plugin.js';
 import siteRepository from './features/site/site-repository.js';
@@ -150,6 +157,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(ssoSessions);
   await app.register(loginGuard);
   await app.register(loginLogRepository);
+  await app.register(securityPolicyRepository);
+  await app.register(passwordPolicy);
+  await app.register(twoFactor);
+  await app.register(casLogin);
+  await app.register(loginSteps);
   await app.register(smsCodes);
   await app.register(smsSender);
   await app.register(dashboardRepository);
@@ -169,7 +181,10 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(applicationAdminRoutes);
   await app.register(homeRoutes);
   await app.register(homeAdminRoutes);
-  if (config.auth.casEmbedded) await app.register(casRoutes, { prefix: '/cas' });
+  if (config.auth.casEmbedded) {
+    await app.register(casRoutes, { prefix: '/cas' });
+    await app.register(twoFactorRoutes, { prefix: '/cas' });
+  }
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes);
   await app.register(fileRoutes);
@@ -188,6 +203,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(joinRoutes);
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);
+  await app.register(securityRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

@@ -62,6 +62,10 @@ export const AUDIT_ACTIONS = {
   'role.delete': '删除角色',
   'tenant.disable': '停用企业',
   'tenant.enable': '启用企业',
+  'security.policy': '修改安全设置',
+  'account.two-factor-reset': '重置二次验证',
+  'two-factor-enrol': '绑定二次验证',
+  'password-reset': '找回密码',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 

@@ -23,8 +23,18 @@ function routesOf(t: TestApp, method: string): string[] {
   return paths;
 }
 
-/** Form posts from other sites (the CAS login and 修改初始密码 forms, the CAS back-channel logout) opt out with `config.csrf`. */
-const FORM_POSTS = new Set(['POST /cas/login', 'POST /cas/login/password', 'POST /web/portal/cas/callback']);
+/**
+ * Form posts from other sites (the CAS login with its steps — new password, two-factor — the CAS
+ * back-channel logout) opt out with `config.csrf`.
+ */
+const FORM_POSTS = new Set([
+  'POST /cas/login',
+  'POST /cas/login/password',
+  'POST /cas/login/two-factor',
+  'POST /cas/login/two-factor/enrol',
+  'POST /cas/login/two-factor/continue',
+  'POST /web/portal/cas/callback',
+]);
 
 describe('CSRF check', () => {
   let t: TestApp;
