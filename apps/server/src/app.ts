@@ -15,6 +15,7 @@ import casLogin from './features/cas/cas-login.js';
 import casRoutes from './features/cas/cas-routes.js';
 import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
+import forgotPasswordRoutes from './features/cas/forgot-password-routes.js';
 import loginGuard from './features/cas/login-guard.js';
 import loginSteps from './features/cas/login-steps.js';
 import twoFactorRoutes from './features/cas/two-factor-routes.js';
@@ -184,6 +185,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   if (config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });
     await app.register(twoFactorRoutes, { prefix: '/cas' });
+    await app.register(forgotPasswordRoutes, { prefix: '/cas' });
   }
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes);

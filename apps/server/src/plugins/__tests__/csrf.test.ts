@@ -24,8 +24,8 @@ function routesOf(t: TestApp, method: string): string[] {
 }
 
 /**
- * Form posts from other sites (the CAS login with its steps — new password, two-factor — the CAS
- * back-channel logout) opt out with `config.csrf`.
+ * Form posts from other sites (the CAS login with its steps — new password, two-factor — and 忘记密码,
+ * the CAS back-channel logout) opt out with `config.csrf`.
  */
 const FORM_POSTS = new Set([
   'POST /cas/login',
@@ -33,6 +33,8 @@ const FORM_POSTS = new Set([
   'POST /cas/login/two-factor',
   'POST /cas/login/two-factor/enrol',
   'POST /cas/login/two-factor/continue',
+  'POST /cas/forgot-password',
+  'POST /cas/forgot-password/reset',
   'POST /web/portal/cas/callback',
 ]);
 
