@@ -32,17 +32,6 @@ export class SecurityPolicyRepository {
     return row ? toPolicy(row) : this.defaults;
   }
 
-  /** The policy an account signs in under: its enterprise's. */
-  async ofAccount(accountId: number): Promise<SecurityPolicy> {
-    const row = await this.db
-      .selectFrom('account')
-      .innerJoin('security_policy', 'security_policy.enterprise_id', 'account.enterprise_id')
-      .selectAll('security_policy')
-      .where('account.id', '=', accountId)
-      .executeTakeFirst();
-    return row ? toPolicy(row) : this.defaults;
-  }
-
   /** Saves the enterprise's policy (a checked one) inside the caller's transaction. */
   async save(trx: Kysely<Database>, enterpriseId: number, policy: SecurityPolicy): Promise<void> {
     const values = {

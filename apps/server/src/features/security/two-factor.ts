@@ -48,11 +48,6 @@ export class TwoFactorRepository {
       .digest('hex');
   }
 
-  async enrolled(accountId: number): Promise<boolean> {
-    const row = await this.db.selectFrom('account').select('totp_enabled_at').where('id', '=', accountId).executeTakeFirst();
-    return !!row?.totp_enabled_at;
-  }
-
   /**
    * The secret an account is enrolling with: the one already pending (the page was shown before), or a
    * new one of 20 random bytes (RFC 4226 §4); undefined when the account is enrolled already.
@@ -170,17 +165,6 @@ export class TwoFactorRepository {
       .where('used_at', 'is', null)
       .executeTakeFirst();
     return spent.numUpdatedRows ? 'recovery' : undefined;
-  }
-
-  /** Recovery codes the account has not used yet. */
-  async recoveryCodesLeft(accountId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('account_recovery_code')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .where('used_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
   }
 
   /** 重置二次验证: the secret and recovery codes go, inside the caller's transaction; the next login enrols again. */
