@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, PASSWORD_CLASSES, type SecurityPolicy, securityPolicyProblem } from '@portal/shared';
+import { Authority, PASSWORD_CLASSES, type SecurityPolicy, describePasswordRules, securityPolicyProblem } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
 
 const BASE = '/web-api/console/v1';
@@ -26,6 +26,8 @@ const PolicySchema = Type.Object({
   twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
 });
 
+const ClassesSchema = PolicySchema.properties.passwordClasses;
+
 /** The 安全设置 audit row's detail: the saved values in a line. */
 const describe = (p: SecurityPolicy) =>
   [
@@ -44,7 +46,8 @@ const describe = (p: SecurityPolicy) =>
 /**
  * 安全设置 (issue 17, item 4): the caller's enterprise's security policy, read and saved by holders of
  * security:setting; an enterprise without its own follows the platform defaults (configuration).
- * 重置二次验证 of an account of the same enterprise (org:account or security:setting).
+ * 重置二次验证 of an account of the same enterprise (org:account or security:setting). Any signed-in
+ * account reads the password rules of its enterprise (修改密码, and 新增账号's manual password).
  */
 const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
@@ -93,6 +96,35 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await auditRequest(trx, request, 'security.policy', '安全设置', 'success', describe(policy));
       });
       return ok([], '安全设置已保存，下次登录起生效');
+    },
+  );
+
+  app.get(
+    '/web/portal/account/password-rules',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        summary: '当前账号所在企业的密码规则（修改密码、新增账号时提示）',
+        response: {
+          200: Envelope(
+            Type.Object({
+              passwordMinLength: Type.Integer(),
+              passwordClasses: ClassesSchema,
+              passwordNoUsername: Type.Boolean(),
+              description: Type.String({ description: '一句话规则，如 8-18位，须包含大写字母、数字，不能包含账号' }),
+            }),
+          ),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      if (!principal) throw new UnauthorizedError();
+      const policy = await app.securityPolicies.ofEnterprise(principal.profile.enterpriseId);
+      const { passwordMinLength, passwordClasses, passwordNoUsername } = policy;
+      return ok({ passwordMinLength, passwordClasses, passwordNoUsername, description: describePasswordRules(policy) });
     },
   );
 

@@ -102,6 +102,22 @@ describe.each(testDialects())('安全设置 API on %s', (dialect) => {
     expect((await c.audit(admin, 'security.policy'))[0]?.outcome).toBe('failure');
   });
 
+  it('tells every signed-in account its enterprise’s password rules', async () => {
+    const rules = await t.app.inject({ url: '/web/portal/account/password-rules', headers: { authorization: staff } });
+    expect(rules.json<{ data: unknown[] }>().data[0]).toEqual({
+      passwordMinLength: 10,
+      passwordClasses: ['lower', 'upper', 'digit', 'symbol'],
+      passwordNoUsername: true,
+      description: '10-18位，须包含小写字母、大写字母、数字、特殊字符，不能包含账号',
+    });
+    const platform = await t.app.inject({
+      url: '/web/portal/account/password-rules',
+      headers: { authorization: await tokenFor(t, 'sunhao') },
+    });
+    expect(platform.json<{ data: { description: string }[] }>().data[0]?.description).toBe('8-18位');
+    expect((await t.app.inject({ url: '/web/portal/account/password-rules' })).statusCode).toBe(401);
+  });
+
   it('belongs to holders of security:setting', async () => {
     expect((await c.call(staff, 'GET', '/security/policy')).statusCode).toBe(403);
     expect((await c.call(staff, 'PUT', '/security/policy', strict)).statusCode).toBe(403);
