@@ -171,7 +171,7 @@ export function twoFactorEnrolPage(m: EnrolPageModel): string {
     '绑定二次验证',
     m.casBase,
     `<h1>绑定二次验证</h1>
-<p class="cas-card__sub">${escapeHtml(m.name)}，企业要求登录时进行二次验证。请用身份验证器应用（如 Microsoft Authenticator、Google Authenticator）扫描二维码，或手动输入密钥，再输入应用显示的 6 位验证码完成绑定。</p>
+<p class="cas-card__sub">${escapeHtml(m.name)}，企业要求登录时进行二次验证。请用身份验证器应用（如 Microsoft Authenticator）扫描二维码或输入密钥，再填写应用显示的 6 位验证码。</p>
 ${alert(m.error)}
 <div class="cas-qr"><img src="${escapeHtml(m.qrDataUrl)}" alt="二次验证二维码" width="180" height="180"></div>
 <p class="cas-secret">密钥：<code>${escapeHtml(m.manualKey)}</code></p>
@@ -281,7 +281,7 @@ html,body{margin:0;height:100%}
 body{font-family:-apple-system,BlinkMacSystemFont,"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC",sans-serif;color:#1f2937;
 background:#eef3fb radial-gradient(circle at 12% 18%,rgba(22,119,255,.16),transparent 42%),radial-gradient(circle at 88% 80%,rgba(19,194,194,.14),transparent 40%);
 display:flex;flex-direction:column;min-height:100vh}
-.cas{flex:1;display:flex;align-items:center;justify-content:center;gap:0;padding:48px 16px}
+.cas{flex:1;display:grid;grid-template-columns:420px 400px;justify-content:center;align-content:center;padding:48px 16px}
 .cas-brand{width:420px;min-height:460px;padding:48px 40px;color:#fff;border-radius:16px 0 0 16px;
 background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shadow:0 20px 60px rgba(11,61,145,.25)}
 .cas-brand__logo{display:flex;align-items:center;gap:12px;font-size:22px;font-weight:700;letter-spacing:.5px}
@@ -312,10 +312,10 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-form input[readonly]{background:#f3f4f6;color:#4b5563}
 .cas-qr{display:flex;justify-content:center;margin:0 0 12px}
 .cas-qr img{width:180px;height:180px;border:1px solid #e5e7eb;border-radius:8px;padding:6px;background:#fff}
-.cas-secret{margin:0 0 16px;font-size:13px;color:#374151;word-break:break-all}
+.cas-secret{margin:0 0 16px;font-size:13px;color:#374151;line-height:1.9}
 .cas-secret code,.cas-codes code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:14px;background:#f3f4f6;padding:2px 6px;border-radius:4px}
 .cas-codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 16px;margin:0 0 20px;padding-left:24px}
-@media (max-width:860px){.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
+@media (max-width:860px){.cas{grid-template-columns:minmax(0,420px)}.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
 `;
 
 /** The portal logo (same as the web app's favicon). */
