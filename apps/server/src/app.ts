@@ -11,10 +11,14 @@ import applicationRoutes from './features/applications/application-routes.js';
 import auditFailures from './features/audit/audit-failures.js';
 import auditRepository from './features/audit/audit-repository.js';
 import auditRoutes from './features/audit/audit-routes.js';
+import casLogin from './features/cas/cas-login.js';
 import casRoutes from './features/cas/cas-routes.js';
 import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
+import forgotPasswordRoutes from './features/cas/forgot-password-routes.js';
 import loginGuard from './features/cas/login-guard.js';
+import loginSteps from './features/cas/login-steps.js';
+import twoFactorRoutes from './features/cas/two-factor-routes.js';
 import loginLogRepository from './features/login-log/login-log-repository.js';
 import loginLogRoutes from './features/login-log/login-log-routes.js';
 import ssoSessions from './features/cas/sso-sessions.js';
@@ -58,6 +62,10 @@ import sessionRoutes from './features/sessions/session-routes.js';
 import statisticsRepository from './features/statistics/statistics-repository.js';
 import statisticsRoutes from './features/statistics/statistics-routes.js';
 import registerRoutes from './features/register/register-routes.js';
+import passwordPolicy from './features/security/password-policy.js';
+import securityPolicyRepository from './features/security/security-policy-repository.js';
+import securityRoutes from './features/security/security-routes.js';
+import twoFactor from './features/security/two-factor.js';
 import smsCodes from './features/register/sms-codes.js';
 import smsSender from './features/sms/sms-plugin.js';
 import siteRepository from './features/site/site-repository.js';
@@ -155,6 +163,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(ssoSessions);
   await app.register(loginGuard);
   await app.register(loginLogRepository);
+  await app.register(securityPolicyRepository);
+  await app.register(passwordPolicy);
+  await app.register(twoFactor);
+  await app.register(casLogin);
+  await app.register(loginSteps);
   await app.register(smsCodes);
   await app.register(smsSender);
   await app.register(dashboardRepository);
@@ -176,7 +189,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(applicationAdminRoutes);
   await app.register(homeRoutes);
   await app.register(homeAdminRoutes);
-  if (config.auth.casEmbedded) await app.register(casRoutes, { prefix: '/cas' });
+  if (config.auth.casEmbedded) {
+    await app.register(casRoutes, { prefix: '/cas' });
+    await app.register(twoFactorRoutes, { prefix: '/cas' });
+    await app.register(forgotPasswordRoutes, { prefix: '/cas' });
+  }
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes);
   await app.register(fileRoutes);
@@ -198,6 +215,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(sessionRoutes);
   await app.register(loginLogRoutes);
   await app.register(statisticsRoutes);
+  await app.register(securityRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

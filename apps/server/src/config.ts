@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RuntimeConfig } from '@portal/shared';
+import {
+  PASSWORD_CLASSES,
+  type PasswordClass,
+  type RuntimeConfig,
+  type SecurityPolicy,
+  TWO_FACTOR_MODES,
+  type TwoFactorMode,
+  securityPolicyProblem,
+} from '@portal/shared';
 import type { AccessLog } from './lib/access-log.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,6 +52,12 @@ export interface ServerConfig {
   /** Most bytes of uploaded files one enterprise may keep (UPLOAD_QUOTA_MB). */
   uploadQuotaBytes: number;
   auth: AuthConfig;
+  /**
+   * 安全设置's platform defaults: the policy of every enterprise without its own, of accounts without
+   * an enterprise, and of registration (PASSWORD_*, LOGIN_MAX_FAILURES, LOGIN_LOCK_MINUTES,
+   * CAS_TGT_IDLE_MINUTES, CAS_TGT_HOURS, TWO_FACTOR).
+   */
+  securityDefaults: SecurityPolicy;
   /** SMS_PROVIDER and the provider's keys (SMS_*, ALIYUN_SMS_*, TENCENT_SMS_*); never logged. */
   smsEnv: Record<string, string | undefined>;
   identifiers: IdentifierConfig;
@@ -88,11 +102,9 @@ export interface AuthConfig {
   /** Extra service URL prefixes the embedded CAS accepts besides this portal (comma-separated). */
   casServices: string[];
   serviceTicketSeconds: number;
-  tgtHours: number;
-  tgtIdleMinutes: number;
-  loginMaxFailures: number;
-  loginLockMinutes: number;
   loginAttemptsPerMinute: number;
+  /** The issuer authenticator apps show beside a TOTP code (RFC 6238 enrolment URI). */
+  totpIssuer: string;
   sessionHours: number;
   tokenMinutes: number;
   smsIpDailyLimit: number;
@@ -164,6 +176,38 @@ function trustProxyFrom(value: string | undefined): boolean | number | string {
   return value;
 }
 
+/** The platform's security policy from the environment; one that no password could meet, or out of range, stops the start. */
+function securityDefaultsFrom(env: NodeJS.ProcessEnv): SecurityPolicy {
+  const classes = (env.PASSWORD_CLASSES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const c of classes) {
+    if (!PASSWORD_CLASSES.includes(c as PasswordClass)) {
+      throw new Error(`PASSWORD_CLASSES lists ${PASSWORD_CLASSES.join(', ')}, got "${c}"`);
+    }
+  }
+  const twoFactor = (env.TWO_FACTOR || 'off') as TwoFactorMode;
+  if (!TWO_FACTOR_MODES.includes(twoFactor))
+    throw new Error(`TWO_FACTOR must be one of ${TWO_FACTOR_MODES.join(', ')}, got "${env.TWO_FACTOR}"`);
+  if (!['', '0', '1', undefined].includes(env.PASSWORD_NO_USERNAME)) throw new Error('PASSWORD_NO_USERNAME must be 0 or 1');
+  const policy: SecurityPolicy = {
+    passwordMinLength: intFrom(env.PASSWORD_MIN_LENGTH, 6, 'PASSWORD_MIN_LENGTH'),
+    passwordClasses: classes as PasswordClass[],
+    passwordNoUsername: env.PASSWORD_NO_USERNAME === '1',
+    passwordHistory: intFrom(env.PASSWORD_HISTORY, 0, 'PASSWORD_HISTORY'),
+    passwordExpiryDays: intFrom(env.PASSWORD_EXPIRY_DAYS, 0, 'PASSWORD_EXPIRY_DAYS'),
+    lockMaxFailures: intFrom(env.LOGIN_MAX_FAILURES, 5, 'LOGIN_MAX_FAILURES'),
+    lockMinutes: intFrom(env.LOGIN_LOCK_MINUTES, 15, 'LOGIN_LOCK_MINUTES'),
+    sessionIdleMinutes: intFrom(env.CAS_TGT_IDLE_MINUTES, 120, 'CAS_TGT_IDLE_MINUTES'),
+    sessionMaxHours: intFrom(env.CAS_TGT_HOURS, 8, 'CAS_TGT_HOURS'),
+    twoFactor,
+  };
+  const problem = securityPolicyProblem(policy);
+  if (problem) throw new Error(`platform security defaults (PASSWORD_*, LOGIN_*, CAS_TGT_*, TWO_FACTOR): ${problem}`);
+  return policy;
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
@@ -213,16 +257,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         .map((s) => s.trim())
         .filter(Boolean),
       serviceTicketSeconds: intFrom(env.CAS_ST_SECONDS, 10, 'CAS_ST_SECONDS'),
-      tgtHours: intFrom(env.CAS_TGT_HOURS, 8, 'CAS_TGT_HOURS'),
-      tgtIdleMinutes: intFrom(env.CAS_TGT_IDLE_MINUTES, 120, 'CAS_TGT_IDLE_MINUTES'),
-      loginMaxFailures: intFrom(env.LOGIN_MAX_FAILURES, 5, 'LOGIN_MAX_FAILURES'),
-      loginLockMinutes: intFrom(env.LOGIN_LOCK_MINUTES, 15, 'LOGIN_LOCK_MINUTES'),
       loginAttemptsPerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_MINUTE, 20, 'LOGIN_ATTEMPTS_PER_MINUTE'),
       sessionHours: intFrom(env.SESSION_HOURS, 8, 'SESSION_HOURS'),
       tokenMinutes: intFrom(env.TOKEN_MINUTES, 30, 'TOKEN_MINUTES'),
       smsIpDailyLimit: intFrom(env.SMS_IP_DAILY_LIMIT, 50, 'SMS_IP_DAILY_LIMIT'),
       smsOutbox: env.SMS_OUTBOX === '1',
+      totpIssuer: env.TOTP_ISSUER || 'Engineering e+',
     },
+    securityDefaults: securityDefaultsFrom(env),
     identifiers: {
       ttlSeconds: intFrom(env.HANDLE_TTL_SECONDS, 86_400, 'HANDLE_TTL_SECONDS'),
       upstreamUrl,

@@ -12,3 +12,4 @@ export * from './redirect-target.js';
 export * from './tenant.js';
 export * from './dashboard.js';
 export * from './sso.js';
+export * from './security-policy.js';

@@ -24,6 +24,20 @@ export interface AccountProfile {
   authorities: string[];
 }
 
+/** What the central login's steps after the password depend on (issue 17). */
+export interface LoginState {
+  username: string;
+  mustChangePassword: boolean;
+  /** When the holder last set the password (null: before issue 17). */
+  passwordChangedAt: string | null;
+  twoFactorEnrolled: boolean;
+  /**
+   * The password, the two-factor secret, enrolment and last accepted code, and the last login: a
+   * login step's proof is tied to it, so any of them changing spends the proof.
+   */
+  proofState: string;
+}
+
 /** A registered account: its enterprise, or the existing enterprise it asks to join. */
 export interface RegisteredAccount {
   accountId: number;
@@ -311,6 +325,39 @@ export class AccountRepository {
           return [{ authCode: r.auth_code, name: r.name, path: r.path, meta: { title: r.title, icon: r.icon }, children }];
         });
     return build(null);
+  }
+
+  async loginState(accountId: number): Promise<LoginState | undefined> {
+    const row = await this.db
+      .selectFrom('account')
+      .select([
+        'username',
+        'password_hash',
+        'must_change_password',
+        'password_changed_at',
+        'totp_secret',
+        'totp_enabled_at',
+        'totp_last_step',
+        'last_login_at',
+      ])
+      .where('id', '=', accountId)
+      .where('status', '!=', 'deleted')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      username: row.username,
+      mustChangePassword: row.must_change_password === 1,
+      passwordChangedAt: row.password_changed_at,
+      twoFactorEnrolled: !!row.totp_enabled_at,
+      // bigint arrives as a string on PostgreSQL: String() makes both databases agree.
+      proofState: JSON.stringify([
+        row.password_hash,
+        row.totp_secret,
+        row.totp_enabled_at,
+        row.totp_last_step === null ? null : String(row.totp_last_step),
+        row.last_login_at,
+      ]),
+    };
   }
 
   /** The top-level console applications, for visitors (spec section 4, "portal app menus"). */

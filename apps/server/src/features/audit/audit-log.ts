@@ -64,6 +64,10 @@ export const AUDIT_ACTIONS = {
   'tenant.enable': '启用企业',
   'session.end': '强制下线',
   'login-log.export': '导出登录日志',
+  'security.policy': '修改安全设置',
+  'account.two-factor-reset': '重置二次验证',
+  'two-factor-enrol': '绑定二次验证',
+  'password-reset': '找回密码',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 

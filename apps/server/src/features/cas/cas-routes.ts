@@ -1,28 +1,18 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type LoginFailureReason, PasswordChangeMessage, TenantRules } from '@portal/shared';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../db/schema.js';
 import { ErrorEnvelope, errorResponses } from '../../lib/envelope.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
-import { requestOrigin } from '../../lib/request-origin.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { LoginAttempt } from '../login-log/login-log-repository.js';
+import { TGC, isTrue } from './cas-login.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import type { LockKey } from './login-guard.js';
-import { LOGIN_CSS, LOGO_SVG, loginPage, messagePage, passwordChangePage } from './login-page.js';
-import { PasswordChangeTickets } from './password-change-ticket.js';
-import { sendSingleLogout } from './single-logout.js';
-
-/** Ticket-granting cookie (CAS 3.0 §3.6): HttpOnly, path as narrow as the CAS itself, session-only. */
-const TGC = 'TGC';
-/** Login-form token (double submit) against login CSRF. */
-const EXECUTION = 'CASEXEC';
+import { LOGIN_CSS, LOGO_SVG, messagePage } from './login-page.js';
 
 const LoginQuery = Type.Object({
   service: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -70,9 +60,6 @@ const ValidationAnswer = Type.Union([
   }),
 ]);
 
-const isTrue = (v: string | undefined) => v === 'true' || v === '1';
-const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
 /**
  * The embedded CAS 3.0 server (docs/architecture.md, "Login"): login page, logout with single
  * logout, and the CAS 1/2/3 validation endpoints. Any CAS 3.0 server can replace it by configuration.
@@ -82,71 +69,11 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Cookies are parsed and set only by the login routes: an onRequest and an onSend hook less on every other call.
   await app.register(cookie);
   acceptFormBodies(app);
-  const { auth } = app.config;
-  const { accountRepository: accounts, casTickets: tickets, loginGuard: guard } = app;
+  const { accountRepository: accounts, casTickets: tickets, loginGuard: guard, loginSteps: steps } = app;
   const registry = app.casServices;
+  const { portalBase, casBase, html, redirectWithTicket, singleLogout, unregisteredService, executionValid, renderLogin } = app.casLogin;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
-  const changeTickets = new PasswordChangeTickets(await app.systemRepository.sharedKey('cas-password-change'));
-  const loginAttempts = app.createRateLimit({ max: auth.loginAttemptsPerMinute, timeWindow: 60_000 });
-
-  const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
-  const casBase = (request: FastifyRequest) => `${portalBase(request)}/cas`;
-  const secure = (request: FastifyRequest) => request.protocol === 'https';
-
-  function html(reply: FastifyReply, status: number, body: string): string {
-    reply.code(status).type('text/html; charset=utf-8');
-    return body;
-  }
-
-  /** After login: 303 to the service with its ticket (CAS 3.0 §2.2.4). */
-  function redirectWithTicket(reply: FastifyReply, service: URL, ticket: string) {
-    const url = new URL(service);
-    url.searchParams.append('ticket', ticket);
-    return reply.redirect(url.toString(), 303);
-  }
-
-  /** Single logout to the services of ended tickets that are still registered (never a redirect). */
-  const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
-    sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
-
-  function unregisteredService(request: FastifyRequest, reply: FastifyReply) {
-    return html(
-      reply,
-      403,
-      messagePage(casBase(request), '未授权的服务', '该应用未在统一身份认证中注册，不能使用此处登录。', [
-        { href: `${portalBase(request)}/`, label: '返回门户首页' },
-      ]),
-    );
-  }
-
-  function executionToken(request: FastifyRequest, reply: FastifyReply): string {
-    const existing = request.cookies[EXECUTION];
-    if (existing && /^[a-f0-9]{32}$/.test(existing)) return existing;
-    const token = randomBytes(16).toString('hex');
-    reply.setCookie(EXECUTION, token, { path: '/cas', httpOnly: true, sameSite: 'strict', secure: secure(request) });
-    return token;
-  }
-
-  function renderLogin(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    model: { service?: string | undefined; renew: boolean; username?: string; error?: string },
-  ) {
-    return html(
-      reply,
-      status,
-      loginPage({
-        casBase: casBase(request),
-        portalBase: portalBase(request),
-        service: model.service,
-        renew: model.renew,
-        execution: executionToken(request, reply),
-        ...(model.username ? { username: model.username } : {}),
-        ...(model.error ? { error: model.error } : {}),
-      }),
-    );
-  }
+  const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   const asset = (type: string, body: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'public, max-age=3600').type(type);
@@ -154,58 +81,6 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   app.get('/assets/login.css', { schema: { hide: true, response: { 200: Type.String() } } }, asset('text/css; charset=utf-8', LOGIN_CSS));
   app.get('/assets/logo.svg', { schema: { hide: true, response: { 200: Type.String() } } }, asset('image/svg+xml', LOGO_SVG));
-
-  /**
-   * The end of a successful login: a fresh SSO session (replacing any this browser had) whose login
-   * audit row, last-login time and `within` commit together, then the service with its ticket.
-   */
-  async function completeLogin(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    account: { id: number; username: string },
-    service: string | undefined,
-    serviceUrl: URL | undefined,
-    within?: (trx: Kysely<Database>) => Promise<void>,
-  ) {
-    const previous = request.cookies[TGC];
-    if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
-    const profile = await accounts.profile(account.id);
-    const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
-    const tgt = await tickets.createTgt(account.id, client, async (trx) => {
-      await within?.(trx);
-      await accounts.markLoggedIn(trx, account.id);
-      await app.loginLog.record(
-        request.log,
-        {
-          accountId: account.id,
-          username: account.username,
-          enterpriseId: profile?.enterpriseId ?? null,
-          name: profile?.name ?? '',
-          result: 'success',
-          ...client,
-        },
-        trx,
-      );
-      await recordAudit(trx, request.log, {
-        accountId: account.id,
-        username: account.username,
-        enterpriseId: profile?.enterpriseId ?? null,
-        action: 'login',
-        target: serviceUrl?.origin ?? '',
-        ip: request.ip,
-        outcome: 'success',
-      });
-    });
-    reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
-    if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt, service, true));
-    return html(
-      reply,
-      200,
-      messagePage(casBase(request), '登录成功', `欢迎您，${profile?.name ?? account.username}。`, [
-        { href: `${portalBase(request)}/`, label: '进入门户' },
-      ]),
-    );
-  }
 
   app.get(
     '/login',
@@ -249,10 +124,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       const serviceUrl = registry.registered(service, portalBase(request));
       if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
-      const expected = request.cookies[EXECUTION];
-      if (!expected || !request.body.execution || !sameToken(expected, request.body.execution)) {
-        return page(400, '登录页面已过期，请重新输入账号和密码');
-      }
+      if (!executionValid(request, request.body.execution)) return page(400, '登录页面已过期，请重新输入账号和密码');
       const burst = await loginAttempts(request);
       if (!burst.isAllowed && burst.isExceeded) {
         reply.header('retry-after', burst.ttlInSeconds);
@@ -265,7 +137,9 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // no account count per client IP.
       const account = await accounts.findForLogin(login);
       const key: LockKey = account ? { accountId: account.id } : { ip: request.ip };
-      const attempt = await guard.attempt(key);
+      // 安全设置: the account's enterprise decides its lockout (the platform defaults for unknown names).
+      const policy = await app.securityPolicies.ofEnterprise(account?.enterpriseId ?? null);
+      const attempt = await guard.attempt(key, policy);
       const attemptOf = (result: 'success' | 'failure', reason?: LoginFailureReason): LoginAttempt => ({
         accountId: account?.id ?? null,
         username: account?.username ?? login,
@@ -292,7 +166,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           outcome: 'failure',
           detail: attempt.left === 0 ? '密码错误次数过多，账号已锁定' : '用户名或密码错误',
         });
-        if (attempt.left === 0) return page(423, `密码错误次数过多，账号已锁定，请 ${auth.loginLockMinutes} 分钟后再试`);
+        if (attempt.left === 0) return page(423, `密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`);
         return page(401, `用户名或密码错误，还可尝试 ${attempt.left} 次`);
       }
       if (!account.usable) {
@@ -300,37 +174,19 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.loginLog.record(request.log, attemptOf('failure', account.refusal ?? 'disabled'));
         return page(403, '账号已停用，请联系企业管理员');
       }
-
-      if (account.mustChangePassword) {
-        await guard.succeeded(key);
-        const profile = await accounts.profile(account.id);
-        return html(
-          reply,
-          200,
-          passwordChangePage({
-            casBase: casBase(request),
-            service,
-            renew,
-            execution: executionToken(request, reply),
-            change: changeTickets.issue(account.id, account.password_hash),
-            name: profile?.name ?? account.username,
-          }),
-        );
-      }
-      return completeLogin(request, reply, { id: account.id, username: account.username }, service, serviceUrl, (trx) =>
-        guard.succeeded(key, trx),
-      );
+      // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
+      return steps.next(request, reply, account.id, { service, serviceUrl, renew }, 'password');
     },
   );
 
-  // 修改初始密码 (issue 16): the second step of a login whose password an administrator set.
+  // 修改初始密码 (issue 16) and 密码已过期 (issue 17): the step of a login whose password must change first.
   app.post(
     '/login/password',
     {
       config: { csrf: false },
       schema: {
         tags: ['cas'],
-        summary: 'CAS 登录：首次登录修改初始密码',
+        summary: 'CAS 登录：修改初始密码或已过期的密码',
         querystring: LoginQuery,
         body: PasswordChangeBody,
         response: PageAnswers,
@@ -342,47 +198,40 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const serviceUrl = registry.registered(service, portalBase(request));
       if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
       const restart = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, error });
-      const expected = request.cookies[EXECUTION];
-      if (!expected || !request.body.execution || !sameToken(expected, request.body.execution)) {
-        return restart(400, '登录页面已过期，请重新输入账号和密码');
-      }
+      if (!executionValid(request, request.body.execution)) return restart(400, '登录页面已过期，请重新输入账号和密码');
       const change = request.body.change ?? '';
-      const accountId = await changeTickets.check(change, (id) => accounts.passwordHash(id));
+      const accountId = await steps.checkProof(change, 'change');
       if (accountId === undefined) return restart(400, '修改密码页面已过期，请重新登录');
-      const profile = await accounts.profile(accountId);
-      if (!profile?.usable) return restart(403, '账号已停用，请联系企业管理员');
+      const context = await steps.contextOf(accountId);
+      if (!context?.profile.usable) return restart(403, '账号已停用，请联系企业管理员');
+      const { profile, policy, state } = context;
+      const target = { service, serviceUrl, renew };
+      const expired = !state.mustChangePassword;
       const password = request.body.password ?? '';
       const again = (error: string) =>
-        html(
-          reply,
-          400,
-          passwordChangePage({
-            casBase: casBase(request),
-            service,
-            renew,
-            execution: executionToken(request, reply),
-            change,
-            name: profile.name,
-            error,
-          }),
-        );
+        steps.changePage(request, reply, 400, { accountId, name: profile.name, target, proof: change, expired, policy, error });
       const rule = password ? TenantRules.password(password) : PasswordChangeMessage.newRequired;
       if (rule) return again(rule);
       if (!request.body.confirm) return again(PasswordChangeMessage.confirmRequired);
       if (request.body.confirm !== password) return again(PasswordChangeMessage.confirmMismatch);
-      if (await verifyPassword(await accounts.passwordHash(accountId), password)) return again('新密码不能与初始密码相同');
-      // The new password and its audit row commit together; it ends the must-change state.
-      await accounts.setPasswordHash(accountId, await hashPassword(password), (trx) =>
-        recordAudit(trx, request.log, {
+      if (!expired && (await verifyPassword(await accounts.passwordHash(accountId), password))) return again('新密码不能与初始密码相同');
+      const problem = await app.passwordPolicy.problem({ accountId, username: profile.username, password, policy });
+      if (problem) return again(problem);
+      // The new password, its date and history, and its audit row commit together; it ends the must-change state.
+      const passwordHash = await hashPassword(password);
+      await accounts.setPasswordHash(accountId, passwordHash, async (trx) => {
+        await app.passwordPolicy.remember(trx, accountId, passwordHash);
+        await recordAudit(trx, request.log, {
           accountId,
           username: profile.username,
           enterpriseId: profile.enterpriseId,
-          action: 'password-first-change',
+          action: expired ? 'password-change' : 'password-first-change',
           ip: request.ip,
           outcome: 'success',
-        }),
-      );
-      return completeLogin(request, reply, { id: accountId, username: profile.username }, service, serviceUrl);
+          ...(expired ? { detail: '密码已过期' } : {}),
+        });
+      });
+      return steps.next(request, reply, accountId, target, 'change');
     },
   );
 

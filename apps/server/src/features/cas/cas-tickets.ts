@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import type { SecurityPolicy } from '@portal/shared';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
 /** CAS 3.0 §3.1.1 / §3.7: ticket ids are long, secure random, `A-Za-z0-9-` only, with their prefix. */
@@ -11,9 +12,10 @@ export const SERVICE_TICKET_PATTERN = /^ST-[A-Za-z0-9-]{1,250}$/;
 
 export interface TicketPolicy {
   serviceTicketSeconds: number;
-  tgtHours: number;
-  tgtIdleMinutes: number;
 }
+
+/** The SSO session limits of 安全设置 that apply when an account's enterprise has no policy of its own. */
+export type SessionDefaults = Pick<SecurityPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'>;
 
 const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
 
@@ -21,9 +23,14 @@ export class TicketStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly policy: TicketPolicy,
+    private readonly sessions: SessionDefaults,
   ) {}
 
-  /** Opens an SSO session for a client (在线会话 shows it); `within` (the login's audit row) commits with it. */
+  /**
+   * Opens an SSO session for a client (在线会话 shows it); `within` (the login's audit row) commits with
+   * it. Its hard limit is the account's enterprise policy's maximum at this login (安全设置: changes
+   * apply at the next login).
+   */
   async createTgt(
     accountId: number,
     client: { ip: string; userAgent: string },
@@ -33,6 +40,13 @@ export class TicketStore {
     const id = newTgtId();
     const iso = now.toISOString();
     await this.db.transaction().execute(async (trx) => {
+      const limits = await trx
+        .selectFrom('account')
+        .leftJoin('security_policy', 'security_policy.enterprise_id', 'account.enterprise_id')
+        .select('security_policy.session_max_hours')
+        .where('account.id', '=', accountId)
+        .executeTakeFirst();
+      const maxHours = limits?.session_max_hours ?? this.sessions.sessionMaxHours;
       await trx
         .insertInto('cas_tgt')
         .values({
@@ -40,7 +54,7 @@ export class TicketStore {
           account_id: accountId,
           created_at: iso,
           last_used_at: iso,
-          expires_at: later(now, this.policy.tgtHours * 3_600_000),
+          expires_at: later(now, maxHours * 3_600_000),
           ip: client.ip.slice(0, 64),
           user_agent: client.userAgent.slice(0, 500),
         })
@@ -50,16 +64,22 @@ export class TicketStore {
     return id;
   }
 
-  /** The live TGT of a TGC cookie (Apereo defaults: 8 h hard, 2 h idle); touches its idle clock. */
+  /**
+   * The live TGT of a TGC cookie; touches its idle clock. Its idle limit is the account's enterprise
+   * policy's (platform default: Apereo's 2 h idle, 8 h hard).
+   */
   async liveTgt(id: string | undefined, now = new Date()): Promise<{ id: string; accountId: number } | undefined> {
     if (!id?.startsWith('TGT-')) return undefined;
     const row = await this.db
       .selectFrom('cas_tgt')
-      .select(['id', 'account_id', 'last_used_at', 'expires_at'])
-      .where('id', '=', id)
+      .innerJoin('account', 'account.id', 'cas_tgt.account_id')
+      .leftJoin('security_policy', 'security_policy.enterprise_id', 'account.enterprise_id')
+      .select(['cas_tgt.id', 'cas_tgt.account_id', 'cas_tgt.last_used_at', 'cas_tgt.expires_at', 'security_policy.session_idle_minutes'])
+      .where('cas_tgt.id', '=', id)
       .executeTakeFirst();
     if (!row) return undefined;
-    const idleLimit = new Date(now.getTime() - this.policy.tgtIdleMinutes * 60_000).toISOString();
+    const idleMinutes = row.session_idle_minutes ?? this.sessions.sessionIdleMinutes;
+    const idleLimit = new Date(now.getTime() - idleMinutes * 60_000).toISOString();
     if (row.expires_at <= now.toISOString() || row.last_used_at <= idleLimit) {
       return undefined;
     }
@@ -157,14 +177,26 @@ export class TicketStore {
     return tickets;
   }
 
-  /** Housekeeping: expired TGTs (with their tickets) and old service tickets. */
+  /** Housekeeping: expired TGTs (with their tickets), idle ones by their account's enterprise policy. */
   async purgeExpired(now = new Date()): Promise<void> {
-    const iso = now.toISOString();
-    const idleLimit = new Date(now.getTime() - this.policy.tgtIdleMinutes * 60_000).toISOString();
-    await this.db
-      .deleteFrom('cas_tgt')
-      .where((eb) => eb.or([eb('expires_at', '<=', iso), eb('last_used_at', '<=', idleLimit)]))
-      .execute();
+    await this.db.deleteFrom('cas_tgt').where('expires_at', '<=', now.toISOString()).execute();
+    const fallback = this.sessions.sessionIdleMinutes;
+    const policies = await this.db.selectFrom('security_policy').select('session_idle_minutes').distinct().execute();
+    // One statement per idle limit in use: enterprises share a handful of values.
+    for (const minutes of new Set([fallback, ...policies.map((p) => p.session_idle_minutes)])) {
+      const idleLimit = new Date(now.getTime() - minutes * 60_000).toISOString();
+      await this.db
+        .deleteFrom('cas_tgt')
+        .where('last_used_at', '<=', idleLimit)
+        .where('account_id', 'in', (eb) =>
+          eb
+            .selectFrom('account')
+            .leftJoin('security_policy', 'security_policy.enterprise_id', 'account.enterprise_id')
+            .select('account.id')
+            .where((w) => w(w.fn.coalesce('security_policy.session_idle_minutes', sql.lit(fallback)), '=', minutes)),
+        )
+        .execute();
+    }
   }
 }
 
@@ -176,7 +208,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('casTickets', new TicketStore(app.database.db, app.config.auth));
+    app.decorate('casTickets', new TicketStore(app.database.db, app.config.auth, app.config.securityDefaults));
     // Housekeeping: expired TGTs and their tickets, every 10 minutes (no timer keeps the process alive).
     const purge = setInterval(
       () => void app.casTickets.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'ticket purge failed')),

@@ -1,17 +1,17 @@
+import type { SecurityPolicy } from '@portal/shared';
 import fp from 'fastify-plugin';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-export interface LockPolicy {
-  loginMaxFailures: number;
-  loginLockMinutes: number;
-}
+/** 安全设置's lockout: failures before a lock and its length (the account's enterprise policy, or the platform's). */
+export type LockLimits = Pick<SecurityPolicy, 'lockMaxFailures' | 'lockMinutes'>;
 
 /**
  * Whose wrong passwords are counted: an account (whatever login named it, username or phone), or,
- * for names that match no account, the client IP.
+ * for names that match no account, the client IP; and, apart from them, an account's wrong
+ * two-factor codes (a right password must not restart that count, or it would guess codes forever).
  */
-export type LockKey = { accountId: number } | { ip: string };
+export type LockKey = { accountId: number } | { ip: string } | { twoFactorOf: number };
 
 /** A password attempt: refused while locked, else how many more may fail before the lock. */
 export type Attempt = { locked: true; minutes: number } | { locked: false; left: number };
@@ -21,12 +21,18 @@ export type Attempt = { locked: true; minutes: number } | { locked: false; left:
  * prefix and the account's id (账号管理 reads an account's lock by it), or `ip:` and an address.
  */
 export const ACCOUNT_LOCK_PREFIX = 'account:';
+const TWO_FACTOR_LOCK_PREFIX = 'totp:';
 
 /** Join condition of an account (`account.id`) and its lock row (`login_failure` under `alias`), for 锁定 in lists. */
 export function accountLockRow(alias: string) {
   return sql<boolean>`${sql.ref(`${alias}.username`)} = cast(${ACCOUNT_LOCK_PREFIX} as varchar(16)) || cast(account.id as varchar(20))`;
 }
-const keyOf = (key: LockKey) => ('accountId' in key ? `${ACCOUNT_LOCK_PREFIX}${key.accountId}` : `ip:${key.ip}`.slice(0, 64));
+const keyOf = (key: LockKey) =>
+  'accountId' in key
+    ? `${ACCOUNT_LOCK_PREFIX}${key.accountId}`
+    : 'twoFactorOf' in key
+      ? `${TWO_FACTOR_LOCK_PREFIX}${key.twoFactorOf}`
+      : `ip:${key.ip}`.slice(0, 64);
 
 /**
  * Account lockout after repeated wrong passwords (OWASP authentication cheat sheet): the counter
@@ -35,16 +41,16 @@ const keyOf = (key: LockKey) => ('accountId' in key ? `${ACCOUNT_LOCK_PREFIX}${k
  * password or the end of a lock starts a fresh count.
  */
 export class LoginGuard {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly policy: LockPolicy,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
-  /** Counts an attempt for `key`; answers whether it may be checked, and how many may fail after it. */
-  async attempt(key: LockKey, now = new Date()): Promise<Attempt> {
-    const max = Math.max(1, this.policy.loginMaxFailures);
+  /**
+   * Counts an attempt for `key` under `limits`; answers whether it may be checked, and how many may
+   * fail after it. A lock already running keeps its end, whatever the limits say now.
+   */
+  async attempt(key: LockKey, limits: LockLimits, now = new Date()): Promise<Attempt> {
+    const max = Math.max(1, limits.lockMaxFailures);
     const iso = now.toISOString();
-    const lockUntil = new Date(now.getTime() + this.policy.loginLockMinutes * 60_000).toISOString();
+    const lockUntil = new Date(now.getTime() + limits.lockMinutes * 60_000).toISOString();
     const row = await this.db
       .insertInto('login_failure')
       .values({ username: keyOf(key), failures: 1, last_failed_at: iso, locked_until: max <= 1 ? lockUntil : null })
@@ -84,14 +90,35 @@ export class LoginGuard {
     await db.deleteFrom('login_failure').where('username', '=', keyOf(key)).execute();
   }
 
-  /** 解锁 (账号管理): the account's count and lock end, inside the caller's transaction; answers whether it was locked. */
+  /** Locks an account at once for the limits' minutes (its two-factor codes reached the limit): the password step refuses it too. */
+  async lock(accountId: number, limits: LockLimits, now = new Date()): Promise<void> {
+    const iso = now.toISOString();
+    const lockUntil = new Date(now.getTime() + limits.lockMinutes * 60_000).toISOString();
+    const row = { failures: Math.max(1, limits.lockMaxFailures), last_failed_at: iso, locked_until: lockUntil };
+    await this.db
+      .insertInto('login_failure')
+      .values({ username: keyOf({ accountId }), ...row })
+      .onConflict((oc) => oc.column('username').doUpdateSet(row))
+      .execute();
+  }
+
+  /** A whole login succeeded (password and any code): both of the account's counts start again, inside its transaction. */
+  async loginSucceeded(trx: Kysely<Database>, accountId: number): Promise<void> {
+    await trx
+      .deleteFrom('login_failure')
+      .where('username', 'in', [keyOf({ accountId }), keyOf({ twoFactorOf: accountId })])
+      .execute();
+  }
+
+  /** 解锁 (账号管理): the account's counts and lock end, inside the caller's transaction; answers whether it was locked. */
   async unlock(trx: Kysely<Database>, accountId: number, now = new Date()): Promise<boolean> {
     const ended = await trx
       .deleteFrom('login_failure')
-      .where('username', '=', keyOf({ accountId }))
-      .returning('locked_until')
-      .executeTakeFirst();
-    return !!ended?.locked_until && ended.locked_until > now.toISOString();
+      .where('username', 'in', [keyOf({ accountId }), keyOf({ twoFactorOf: accountId })])
+      .returning(['username', 'locked_until'])
+      .execute();
+    const account = ended.find((e) => e.username === keyOf({ accountId }));
+    return !!account?.locked_until && account.locked_until > now.toISOString();
   }
 }
 
@@ -103,7 +130,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('loginGuard', new LoginGuard(app.database.db, app.config.auth));
+    app.decorate('loginGuard', new LoginGuard(app.database.db));
   },
   { name: 'login-guard' },
 );

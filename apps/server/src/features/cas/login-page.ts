@@ -32,6 +32,15 @@ function layout(title: string, casBase: string, body: string): string {
 </html>`;
 }
 
+/** A CAS address carrying the service the login is for (CAS 3.0 §2.1.1), if any. */
+const withService = (url: string, service: string | undefined) => (service ? `${url}?service=${encodeURIComponent(service)}` : url);
+
+/** The hidden fields every step of a login carries: the form token, and renew when the service asked for it. */
+const stepFields = (execution: string, renew: boolean) =>
+  `<input type="hidden" name="execution" value="${escapeHtml(execution)}">${renew ? '\n  <input type="hidden" name="renew" value="true">' : ''}`;
+
+const alert = (error: string | undefined) => (error ? `<div class="cas-alert" role="alert">${escapeHtml(error)}</div>` : '');
+
 export interface LoginPageModel {
   casBase: string;
   portalBase: string;
@@ -61,8 +70,9 @@ ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` :
 </form>
 <div class="cas-links">
   <a href="${escapeHtml(m.portalBase)}/?register=1">没有账号？立即注册</a>
-  <a href="${escapeHtml(m.portalBase)}/">返回门户首页</a>
-</div>`,
+  <a href="${escapeHtml(withService(`${m.casBase}/forgot-password`, m.service))}">忘记密码？</a>
+</div>
+<div class="cas-links cas-links--center"><a href="${escapeHtml(m.portalBase)}/">返回门户首页</a></div>`,
   );
 }
 
@@ -73,21 +83,30 @@ export interface PasswordChangePageModel {
   execution: string;
   change: string;
   name: string;
+  /** 密码已过期 (the policy's expiry) rather than an initial password. */
+  expired?: boolean;
+  /** The account's password rules in one line (describePasswordRules). */
+  rules?: string;
   error?: string;
 }
 
-/** 修改初始密码: an account given an initial password sets its own before it is logged in (issue 16). */
+/**
+ * 修改初始密码: an account given an initial password sets its own before it is logged in (issue 16);
+ * 密码已过期: the same step when the password is older than the policy allows (issue 17).
+ */
 export function passwordChangePage(m: PasswordChangePageModel): string {
   const action = `${m.casBase}/login/password${m.service ? `?service=${encodeURIComponent(m.service)}` : ''}`;
+  const title = m.expired ? '密码已过期' : '修改初始密码';
+  const why = m.expired ? '您的密码已超过企业规定的有效期，请设置新密码后继续。' : '您的密码由管理员设置，首次登录请设置新密码后继续。';
   return layout(
-    '修改初始密码',
+    title,
     m.casBase,
-    `<h1>修改初始密码</h1>
-<p class="cas-card__sub">${escapeHtml(m.name)}，您的密码由管理员设置，首次登录请设置新密码后继续。</p>
+    `<h1>${title}</h1>
+<p class="cas-card__sub">${escapeHtml(m.name)}，${why}</p>
 ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" class="cas-form" autocomplete="off">
   <label for="password">新密码</label>
-  <input id="password" name="password" type="password" required maxlength="64" autocomplete="new-password" placeholder="6-18位，区分大小写" autofocus>
+  <input id="password" name="password" type="password" required maxlength="64" autocomplete="new-password" placeholder="${escapeHtml(m.rules ?? '6-18位')}，区分大小写" autofocus>
   <label for="confirm">确认新密码</label>
   <input id="confirm" name="confirm" type="password" required maxlength="64" autocomplete="new-password" placeholder="请再次输入密码">
   <input type="hidden" name="change" value="${escapeHtml(m.change)}">
@@ -108,12 +127,161 @@ export function messagePage(casBase: string, title: string, text: string, links:
   );
 }
 
+export interface StepPageModel {
+  casBase: string;
+  service: string | undefined;
+  renew: boolean;
+  execution: string;
+  /** The signed proof of the steps before this one (LoginProofs). */
+  proof: string;
+  name: string;
+  error?: string;
+}
+
+/** 二次验证: the code of the authenticator app (RFC 6238), or one of the recovery codes. */
+export function twoFactorCodePage(m: StepPageModel): string {
+  return layout(
+    '二次验证',
+    m.casBase,
+    `<h1>二次验证</h1>
+<p class="cas-card__sub">${escapeHtml(m.name)}，请打开手机上的身份验证器应用，输入其中显示的 6 位动态验证码。</p>
+${alert(m.error)}
+<form method="post" action="${escapeHtml(withService(`${m.casBase}/login/two-factor`, m.service))}" class="cas-form" autocomplete="off">
+  <label for="code">动态验证码</label>
+  <input id="code" name="code" type="text" required maxlength="16" inputmode="numeric" autocomplete="one-time-code" placeholder="6 位数字，或一个恢复码" autofocus>
+  <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
+  ${stepFields(m.execution, m.renew)}
+  <button type="submit">验 证</button>
+</form>
+<p class="cas-hint">手机不在身边？可输入绑定时保存的一个恢复码，每个恢复码只能使用一次。恢复码也已用完时，请联系企业管理员重置二次验证。</p>
+<div class="cas-links"><a href="${escapeHtml(withService(`${m.casBase}/login`, m.service))}">使用其他账号登录</a></div>`,
+  );
+}
+
+export interface EnrolPageModel extends StepPageModel {
+  /** The otpauth URI's QR code as a data URL. */
+  qrDataUrl: string;
+  /** The secret in groups of four, for typing into an app. */
+  manualKey: string;
+}
+
+/** 绑定二次验证: the policy requires two-factor login and the account has no authenticator yet. */
+export function twoFactorEnrolPage(m: EnrolPageModel): string {
+  return layout(
+    '绑定二次验证',
+    m.casBase,
+    `<h1>绑定二次验证</h1>
+<p class="cas-card__sub">${escapeHtml(m.name)}，企业要求登录时进行二次验证。请用身份验证器应用（如 Microsoft Authenticator）扫描二维码或输入密钥，再填写应用显示的 6 位验证码。</p>
+${alert(m.error)}
+<div class="cas-qr"><img src="${escapeHtml(m.qrDataUrl)}" alt="二次验证二维码" width="180" height="180"></div>
+<p class="cas-secret">密钥：<code>${escapeHtml(m.manualKey)}</code></p>
+<form method="post" action="${escapeHtml(withService(`${m.casBase}/login/two-factor/enrol`, m.service))}" class="cas-form" autocomplete="off">
+  <label for="code">动态验证码</label>
+  <input id="code" name="code" type="text" required maxlength="6" inputmode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code" placeholder="请输入 6 位数字" autofocus>
+  <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
+  ${stepFields(m.execution, m.renew)}
+  <button type="submit">完成绑定</button>
+</form>
+<div class="cas-links"><a href="${escapeHtml(withService(`${m.casBase}/login`, m.service))}">使用其他账号登录</a></div>`,
+  );
+}
+
+export interface RecoveryCodesPageModel extends StepPageModel {
+  codes: readonly string[];
+}
+
+/** 保存恢复码: shown once, right after enrolment; only their hashes are kept. */
+export function recoveryCodesPage(m: RecoveryCodesPageModel): string {
+  return layout(
+    '保存恢复码',
+    m.casBase,
+    `<h1>保存恢复码</h1>
+<p class="cas-card__sub">二次验证已绑定。以下 ${m.codes.length} 个恢复码只显示这一次，请抄写或打印后妥善保存：手机丢失或无法使用验证器时，每个恢复码可代替动态验证码登录一次。</p>
+<ol class="cas-codes">${m.codes.map((c) => `<li><code>${escapeHtml(c)}</code></li>`).join('')}</ol>
+<form method="post" action="${escapeHtml(withService(`${m.casBase}/login/two-factor/continue`, m.service))}" class="cas-form">
+  <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
+  ${stepFields(m.execution, m.renew)}
+  <button type="submit">我已保存，继续登录</button>
+</form>`,
+  );
+}
+
+export interface ForgotPasswordPageModel {
+  casBase: string;
+  service: string | undefined;
+  execution: string;
+  phone?: string;
+  error?: string;
+}
+
+/** 忘记密码, first step: the phone the account is bound to. */
+export function forgotPasswordPage(m: ForgotPasswordPageModel): string {
+  return layout(
+    '忘记密码',
+    m.casBase,
+    `<h1>忘记密码</h1>
+<p class="cas-card__sub">请输入账号绑定的手机号，我们将向该手机号发送验证码。</p>
+${alert(m.error)}
+<form method="post" action="${escapeHtml(withService(`${m.casBase}/forgot-password`, m.service))}" class="cas-form" autocomplete="on">
+  <label for="phone">手机号</label>
+  <input id="phone" name="phone" type="tel" required maxlength="20" autocomplete="tel" placeholder="请输入手机号" value="${escapeHtml(m.phone ?? '')}" autofocus>
+  ${stepFields(m.execution, false)}
+  <button type="submit">获取验证码</button>
+</form>
+<div class="cas-links"><a href="${escapeHtml(withService(`${m.casBase}/login`, m.service))}">返回登录</a></div>`,
+  );
+}
+
+export interface ResetPasswordPageModel {
+  casBase: string;
+  service: string | undefined;
+  execution: string;
+  phone: string;
+  /** Set once the SMS code was verified: the form asks for the new password only. */
+  proof?: string;
+  /** The account's password rules, once the code proved whose phone it is. */
+  rules?: string;
+  notice?: string;
+  error?: string;
+}
+
+/** 忘记密码, second step: the SMS code, the new password and its confirmation. */
+export function resetPasswordPage(m: ResetPasswordPageModel): string {
+  const codeField = m.proof
+    ? `<input type="hidden" name="proof" value="${escapeHtml(m.proof)}">`
+    : `<label for="code">短信验证码</label>
+  <input id="code" name="code" type="text" required maxlength="6" inputmode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code" placeholder="请输入 6 位验证码" autofocus>`;
+  return layout(
+    '重置密码',
+    m.casBase,
+    `<h1>重置密码</h1>
+<p class="cas-card__sub">${m.proof ? '验证码已验证，请设置新密码。' : '请输入短信验证码并设置新密码。'}</p>
+${m.notice ? `<div class="cas-notice" role="status">${escapeHtml(m.notice)}</div>` : ''}
+${alert(m.error)}
+<form method="post" action="${escapeHtml(withService(`${m.casBase}/forgot-password/reset`, m.service))}" class="cas-form" autocomplete="off">
+  <label for="phone">手机号</label>
+  <input id="phone" name="phone" type="tel" readonly value="${escapeHtml(m.phone)}">
+  ${codeField}
+  <label for="password">新密码</label>
+  <input id="password" name="password" type="password" required maxlength="64" autocomplete="new-password" placeholder="${escapeHtml(m.rules ?? '6-18位')}，区分大小写"${m.proof ? ' autofocus' : ''}>
+  <label for="confirm">确认新密码</label>
+  <input id="confirm" name="confirm" type="password" required maxlength="64" autocomplete="new-password" placeholder="请再次输入密码">
+  ${stepFields(m.execution, false)}
+  <button type="submit">重置密码</button>
+</form>
+<div class="cas-links">
+  <a href="${escapeHtml(withService(`${m.casBase}/forgot-password`, m.service))}">重新获取验证码</a>
+  <a href="${escapeHtml(withService(`${m.casBase}/login`, m.service))}">返回登录</a>
+</div>`,
+  );
+}
+
 export const LOGIN_CSS = `*{box-sizing:border-box}
 html,body{margin:0;height:100%}
 body{font-family:-apple-system,BlinkMacSystemFont,"PingFang SC","Hiragino Sans GB","Microsoft YaHei","Noto Sans CJK SC",sans-serif;color:#1f2937;
 background:#eef3fb radial-gradient(circle at 12% 18%,rgba(22,119,255,.16),transparent 42%),radial-gradient(circle at 88% 80%,rgba(19,194,194,.14),transparent 40%);
 display:flex;flex-direction:column;min-height:100vh}
-.cas{flex:1;display:flex;align-items:center;justify-content:center;gap:0;padding:48px 16px}
+.cas{flex:1;display:grid;grid-template-columns:420px 400px;justify-content:center;align-content:center;padding:48px 16px}
 .cas-brand{width:420px;min-height:460px;padding:48px 40px;color:#fff;border-radius:16px 0 0 16px;
 background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shadow:0 20px 60px rgba(11,61,145,.25)}
 .cas-brand__logo{display:flex;align-items:center;gap:12px;font-size:22px;font-weight:700;letter-spacing:.5px}
@@ -138,7 +306,16 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-links--buttons{justify-content:flex-start;gap:12px}
 .cas-links--buttons .cas-button{color:#fff;margin:0}
 .cas-footer{text-align:center;color:#8a94a6;font-size:12px;padding:16px}
-@media (max-width:860px){.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
+.cas-links--center{justify-content:center;margin-top:12px}
+.cas-hint{margin:12px 0 0;color:#6b7280;font-size:13px;line-height:1.6}
+.cas-notice{margin:0 0 16px;padding:10px 14px;border:1px solid #b7eb8f;background:#f6ffed;color:#237804;border-radius:8px;font-size:14px}
+.cas-form input[readonly]{background:#f3f4f6;color:#4b5563}
+.cas-qr{display:flex;justify-content:center;margin:0 0 12px}
+.cas-qr img{width:180px;height:180px;border:1px solid #e5e7eb;border-radius:8px;padding:6px;background:#fff}
+.cas-secret{margin:0 0 16px;font-size:13px;color:#374151;line-height:1.9}
+.cas-secret code,.cas-codes code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:14px;background:#f3f4f6;padding:2px 6px;border-radius:4px}
+.cas-codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 16px;margin:0 0 20px;padding-left:24px}
+@media (max-width:860px){.cas{grid-template-columns:minmax(0,420px)}.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
 `;
 
 /** The portal logo (same as the web app's favicon). */

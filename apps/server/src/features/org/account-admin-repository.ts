@@ -300,6 +300,7 @@ export class AccountAdminRepository {
             enterprise_id: enterpriseId,
             status: 'active' as const,
             must_change_password: 1,
+            password_changed_at: now,
             created_at: now,
             updated_at: now,
           })),
@@ -386,10 +387,11 @@ export class AccountAdminRepository {
 
   /** 重置密码: a new password the account must change at its next login. */
   async resetPassword(trx: Kysely<Database>, enterpriseId: number, id: number, passwordHash: string): Promise<boolean> {
+    const now = new Date().toISOString();
     return this.live(
       trx
         .updateTable('account')
-        .set({ password_hash: passwordHash, must_change_password: 1, updated_at: new Date().toISOString() })
+        .set({ password_hash: passwordHash, must_change_password: 1, password_changed_at: now, updated_at: now })
         .where('id', '=', id),
       enterpriseId,
     );

@@ -10,6 +10,7 @@ import {
   type PasswordMode,
   TenantMessage,
   TenantRules,
+  passwordProblem,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
@@ -25,7 +26,7 @@ import { sendSmsOrRefuse } from '../sms/sms-plugin.js';
 import type { AccountFilters, ManagedAccount } from './account-admin-repository.js';
 import { accountsCsv } from './account-export.js';
 import { MAX_IMPORT_BYTES, checkImportRows, csvTemplate, importRows, readSheet, xlsxTemplate } from './account-import.js';
-import { hashAll, randomPassword } from './account-passwords.js';
+import { hashAll, randomPasswordFor } from './account-passwords.js';
 
 const BASE = '/web-api/console/v1';
 const ACCOUNT_NOT_FOUND = '账号不存在';
@@ -153,12 +154,23 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   }
 
-  /** The password of 新增 or 重置密码: the administrator's (decoded, checked) or a random one to send by SMS. */
-  async function chosenPassword(mode: PasswordMode, encoded: string | undefined): Promise<{ password: string; bySms: boolean }> {
-    if (mode === 'sms') return { password: randomPassword(), bySms: true };
+  /**
+   * The password of 新增 or 重置密码: the administrator's (decoded, checked) or a random one to send by
+   * SMS, either meeting the enterprise's 安全设置 (issue 17). It is temporary (changed at the next
+   * login), so the account's password history does not apply to it.
+   */
+  async function chosenPassword(
+    enterpriseId: number,
+    username: string,
+    mode: PasswordMode,
+    encoded: string | undefined,
+  ): Promise<{ password: string; bySms: boolean }> {
+    const policy = await app.securityPolicies.ofEnterprise(enterpriseId);
+    if (mode === 'sms') return { password: randomPasswordFor(policy, username), bySms: true };
     if (!encoded) throw new BadRequestError(TenantMessage.passwordRequired);
     const password = await app.passwordTransport.decrypt(encoded);
     check(TenantRules.password(password));
+    check(passwordProblem(password, policy, username));
     return { password, bySms: false };
   }
 
@@ -232,7 +244,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       check(TenantRules.username(username));
       const fields = checkedFields(body);
       const refs = await checkedRefs(enterpriseId, body.groupIds, body.roleIds);
-      const { password, bySms } = await chosenPassword(body.passwordMode, body.password);
+      const { password, bySms } = await chosenPassword(enterpriseId, username, body.passwordMode, body.password);
       await refuseTaken(username, fields.phone);
       const passwordHash = await hashPassword(password);
       if (bySms) await sendPassword(request, fields.phone, password);
@@ -362,7 +374,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError('不能重置自己的密码，请通过修改密码更改');
-      const { password, bySms } = await chosenPassword(request.body.passwordMode, request.body.password);
+      const { password, bySms } = await chosenPassword(enterpriseId, account.username, request.body.passwordMode, request.body.password);
       const passwordHash = await hashPassword(password);
       if (bySms) await sendPassword(request, account.phone, password);
       const tickets = await db.transaction().execute(async (trx) => {
@@ -466,7 +478,13 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           rows.map((r) => r.values['手机号']),
         ),
       ]);
-      const checked = checkImportRows(rows, { groups, roles, takenUsernames: taken.usernames, takenPhones: taken.phones });
+      const checked = checkImportRows(rows, {
+        groups,
+        roles,
+        takenUsernames: taken.usernames,
+        takenPhones: taken.phones,
+        passwordRules: await app.securityPolicies.ofEnterprise(enterpriseId),
+      });
       if (checked.errors.length) {
         const failed = checked.errors.length;
         await app.auditRepository.recordRequest(request, 'account.import', file.filename, 'failure', `${failed} 行有误，未导入`);

@@ -1,6 +1,6 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { ACCOUNT_IMPORT_MAX_ROWS, type NamedRef, TenantMessage, TenantRules } from '@portal/shared';
+import { ACCOUNT_IMPORT_MAX_ROWS, type NamedRef, type PasswordRules, TenantMessage, TenantRules, passwordProblem } from '@portal/shared';
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { BadRequestError } from '../../lib/errors.js';
@@ -126,6 +126,8 @@ export interface ImportReferences {
   roles: readonly RoleRef[];
   takenUsernames: ReadonlySet<string>;
   takenPhones: ReadonlySet<string>;
+  /** The enterprise's 安全设置 password rules (issue 17), checked after the spec's 6–18. */
+  passwordRules?: PasswordRules;
 }
 
 export type CheckedAccount = Omit<NewAccount, 'passwordHash'> & { line: number; password: string };
@@ -179,7 +181,9 @@ export function checkImportRows(rows: readonly ImportRow[], refs: ImportReferenc
       if (role) roleIds.add(role.id);
       else problems.push(`角色“${name}”不存在`);
     }
-    check(TenantRules.password(values['初始密码']));
+    const passwordRule = TenantRules.password(values['初始密码']);
+    check(passwordRule);
+    if (!passwordRule && refs.passwordRules) check(passwordProblem(values['初始密码'], refs.passwordRules, username));
     if (problems.length) {
       errors.push({ line, message: problems.join('；') });
       continue;
@@ -226,7 +230,7 @@ export function xlsxTemplate(): Readable {
     ['邮箱', '选填'],
     ['账号组', '选填，本企业已有的账号组名称，多个用“、”或英文逗号分隔'],
     ['角色', '选填，角色名称（如 企业管理员、普通员工、客户员工），多个用“、”或英文逗号分隔'],
-    ['初始密码', '必填，6-18 位；首次登录时须修改'],
+    ['初始密码', '必填，6-18 位，并符合本企业安全设置的密码要求；首次登录时须修改'],
     ['', `一次最多导入 ${ACCOUNT_IMPORT_MAX_ROWS} 个账号；任何一行有误则全部不导入，并列出每个有误的行号`],
   ]);
   rules.getRow(1).font = { bold: true };

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { PASSWORD_MAX, type PasswordRules, passwordProblem } from '@portal/shared';
 import { hashPassword } from '../accounts/passwords.js';
 
 // Letters and digits only (SMS templates refuse some symbols), without look-alikes (I, l, O, 0, 1).
@@ -6,17 +7,34 @@ const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const LOWER = 'abcdefghijkmnpqrstuvwxyz';
 const DIGITS = '23456789';
 const ALPHABET = UPPER + LOWER + DIGITS;
+/** Symbols for a policy that requires one: a few that SMS providers pass through in template variables. */
+const SYMBOLS = '#%*+=';
 export const RANDOM_PASSWORD_LENGTH = 10;
+
+/** The spec's rule alone (6–18), for callers without a policy. */
+const SPEC_RULES: PasswordRules = { passwordMinLength: 6, passwordClasses: [], passwordNoUsername: false };
 
 /**
  * 随机密码并短信通知: 10 characters from a CSPRNG with upper- and lower-case letters and a digit
  * (within the spec's 6–18 rule); drawn again until it has all three, so every such password is as likely.
  */
 export function randomPassword(): string {
+  return randomPasswordFor(SPEC_RULES);
+}
+
+/**
+ * A random password that also meets an enterprise's 安全设置 (issue 17): as long as its minimum when
+ * that is more than 10, with a symbol when it requires one, never containing the username; drawn
+ * again until every rule holds.
+ */
+export function randomPasswordFor(rules: PasswordRules, username?: string): string {
+  const length = Math.min(PASSWORD_MAX, Math.max(RANDOM_PASSWORD_LENGTH, rules.passwordMinLength));
+  const alphabet = rules.passwordClasses.includes('symbol') ? ALPHABET + SYMBOLS : ALPHABET;
   for (;;) {
     let password = '';
-    for (let i = 0; i < RANDOM_PASSWORD_LENGTH; i++) password += ALPHABET[randomInt(ALPHABET.length)];
-    if (/[A-Z]/.test(password) && /[a-z]/.test(password) && /\d/.test(password)) return password;
+    for (let i = 0; i < length; i++) password += alphabet[randomInt(alphabet.length)];
+    if (!/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/\d/.test(password)) continue;
+    if (!passwordProblem(password, rules, username)) return password;
   }
 }
 

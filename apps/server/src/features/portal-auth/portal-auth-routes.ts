@@ -370,21 +370,32 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!confirmPassword) throw new BadRequestError(PasswordChangeMessage.confirmRequired);
       if (confirmPassword !== newPassword) throw new BadRequestError(PasswordChangeMessage.confirmMismatch);
 
-      // A wrong current password counts toward the account's lockout, as a wrong password at the CAS does.
+      // A wrong current password counts toward the account's lockout (its enterprise's 安全设置), as a wrong password at the CAS does.
       const key = { accountId: principal.accountId };
-      const attempt = await app.loginGuard.attempt(key);
+      const policy = await app.securityPolicies.ofEnterprise(principal.profile.enterpriseId);
+      const attempt = await app.loginGuard.attempt(key, policy);
       if (attempt.locked) throw new AppError(`密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, 423);
       if (!(await verifyPassword(await app.accountRepository.passwordHash(principal.accountId), oldPassword))) {
         const detail = attempt.left === 0 ? '原密码错误次数过多，账号已锁定' : '原密码错误';
         await app.auditRepository.recordRequest(request, 'password-change', '', 'failure', detail);
-        if (attempt.left === 0) throw new AppError(`密码错误次数过多，账号已锁定，请 ${auth.loginLockMinutes} 分钟后再试`, 423);
+        if (attempt.left === 0) throw new AppError(`密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`, 423);
         throw new BadRequestError('原密码错误');
       }
       await app.loginGuard.succeeded(key);
       if (newPassword === oldPassword) throw new BadRequestError(PasswordChangeMessage.sameAsOld);
-      // The new password, the end of every other login of this account (its portal sessions, and with
-      // the embedded CAS its other SSO sessions) and the audit row commit together.
-      const ended = await app.accountRepository.setPasswordHash(principal.accountId, await hashPassword(newPassword), async (trx) => {
+      // 安全设置's password rules and history.
+      const problem = await app.passwordPolicy.problem({
+        accountId: principal.accountId,
+        username: principal.profile.username,
+        password: newPassword,
+        policy,
+      });
+      if (problem) throw new BadRequestError(problem);
+      // The new password, its date and history, the end of every other login of this account (its
+      // portal sessions, and with the embedded CAS its other SSO sessions) and the audit row commit together.
+      const passwordHash = await hashPassword(newPassword);
+      const ended = await app.accountRepository.setPasswordHash(principal.accountId, passwordHash, async (trx) => {
+        await app.passwordPolicy.remember(trx, principal.accountId, passwordHash);
         await app.sessions.closeOthers(principal.accountId, principal.sessionKey, trx);
         const tickets = auth.casEmbedded ? await app.casTickets.destroyAccountTgts(trx, principal.accountId, principal.serviceTicket) : [];
         await auditRequest(trx, request, 'password-change', '');

@@ -7,6 +7,7 @@ import {
   RegisterMessage,
   SMS_PHONE_PATTERN,
   USERNAME_PATTERN,
+  passwordProblem,
 } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
@@ -104,6 +105,9 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const input = validateRegistration(request.body);
+      // 安全设置 (issue 17): a new account's password meets the platform's policy.
+      const rule = passwordProblem(input.password, app.securityPolicies.defaults, input.username);
+      if (rule) throw new BadRequestError(rule);
       // 邀请成员 (issue 16): the code may be an invitation of this phone to the named enterprise
       // (the form has no other field: spec section 5). Else it is the registration's SMS code, which
       // spends one of its tries, also when the registration is refused below (409).
@@ -124,29 +128,28 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const invitedTo = invitation.kind === 'valid' ? invitation.enterpriseId : undefined;
       // The account, its join request, the spent code or invitation and the audit rows commit together.
-      const registered = await app.accountRepository.register(
-        { ...input, passwordHash: await hashPassword(input.password), invitedTo },
-        async (trx, created) => {
-          if (codeId !== undefined) await codes.consume(trx, codeId);
-          if (invitation.kind === 'valid') await app.invitationRepository.consume(trx, invitation.id);
-          const entry = { accountId: created.accountId, username: input.username, ip: request.ip, outcome: 'success' } as const;
+      const passwordHash = await hashPassword(input.password);
+      const registered = await app.accountRepository.register({ ...input, passwordHash, invitedTo }, async (trx, created) => {
+        if (codeId !== undefined) await codes.consume(trx, codeId);
+        await app.passwordPolicy.remember(trx, created.accountId, passwordHash);
+        if (invitation.kind === 'valid') await app.invitationRepository.consume(trx, invitation.id);
+        const entry = { accountId: created.accountId, username: input.username, ip: request.ip, outcome: 'success' } as const;
+        await recordAudit(trx, request.log, {
+          ...entry,
+          enterpriseId: created.enterpriseId,
+          action: 'register',
+          target: input.enterpriseName,
+        });
+        if (created.requested) {
+          await app.joinRequestRepository.create(trx, created.requested.id, created.accountId);
           await recordAudit(trx, request.log, {
             ...entry,
-            enterpriseId: created.enterpriseId,
-            action: 'register',
-            target: input.enterpriseName,
+            enterpriseId: created.requested.id,
+            action: 'join.request',
+            target: created.requested.name,
           });
-          if (created.requested) {
-            await app.joinRequestRepository.create(trx, created.requested.id, created.accountId);
-            await recordAudit(trx, request.log, {
-              ...entry,
-              enterpriseId: created.requested.id,
-              action: 'join.request',
-              target: created.requested.name,
-            });
-          }
-        },
-      );
+        }
+      });
       if (registered.requested) return ok({ username: input.username }, '注册成功，已向该企业提交加入申请，请等待企业管理员审批');
       if (invitedTo !== undefined) return ok({ username: input.username }, '注册成功，已加入该企业，请使用账号和密码登录');
       return ok({ username: input.username }, '注册成功，请使用账号和密码登录');

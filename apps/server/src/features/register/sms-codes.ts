@@ -21,7 +21,8 @@ export const SMS_POLICY = {
   perPhoneDay: 10,
 } as const;
 
-export type SmsPurpose = 'register';
+/** register: 注册; reset: 忘记密码 (issue 17). */
+export type SmsPurpose = 'register' | 'reset';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -61,16 +61,8 @@ export class SessionRepository {
    * maximum hours), else the platform's (CAS_TGT_IDLE_MINUTES, CAS_TGT_HOURS).
    */
   async limitsOf(enterpriseId: number | null): Promise<SessionLimits> {
-    const policy =
-      enterpriseId === null
-        ? undefined
-        : await this.db
-            .selectFrom('security_policy')
-            .select(['session_idle_minutes', 'session_max_hours'])
-            .where('enterprise_id', '=', enterpriseId)
-            .executeTakeFirst();
-    const { tgtIdleMinutes, tgtHours } = this.app.config.auth;
-    return { idleMinutes: policy?.session_idle_minutes ?? tgtIdleMinutes, maxHours: policy?.session_max_hours ?? tgtHours };
+    const policy = await this.app.securityPolicies.ofEnterprise(enterpriseId);
+    return { idleMinutes: policy.sessionIdleMinutes, maxHours: policy.sessionMaxHours };
   }
 
   /** The sessions of `owner` that the CAS would still accept now (not expired, not idle too long, not older than the maximum). */
@@ -225,5 +217,5 @@ export default fp(
   async (app) => {
     app.decorate('sessionRepository', new SessionRepository(app, await app.systemRepository.sharedKey('session-handle-hmac')));
   },
-  { name: 'session-repository', dependencies: ['system-repository', 'portal-sessions', 'cas-tickets'] },
+  { name: 'session-repository', dependencies: ['system-repository', 'portal-sessions', 'cas-tickets', 'security-policy-repository'] },
 );

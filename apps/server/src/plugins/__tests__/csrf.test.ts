@@ -23,8 +23,20 @@ function routesOf(t: TestApp, method: string): string[] {
   return paths;
 }
 
-/** Form posts from other sites (the CAS login and 修改初始密码 forms, the CAS back-channel logout) opt out with `config.csrf`. */
-const FORM_POSTS = new Set(['POST /cas/login', 'POST /cas/login/password', 'POST /web/portal/cas/callback']);
+/**
+ * Form posts from other sites (the CAS login with its steps — new password, two-factor — and 忘记密码,
+ * the CAS back-channel logout) opt out with `config.csrf`.
+ */
+const FORM_POSTS = new Set([
+  'POST /cas/login',
+  'POST /cas/login/password',
+  'POST /cas/login/two-factor',
+  'POST /cas/login/two-factor/enrol',
+  'POST /cas/login/two-factor/continue',
+  'POST /cas/forgot-password',
+  'POST /cas/forgot-password/reset',
+  'POST /web/portal/cas/callback',
+]);
 
 describe('CSRF check', () => {
   let t: TestApp;

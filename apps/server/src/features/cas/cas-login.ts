@@ -1,0 +1,193 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { requestOrigin } from '../../lib/request-origin.js';
+import { recordAudit } from '../audit/audit-log.js';
+import { loginPage, messagePage } from './login-page.js';
+import { sendSingleLogout } from './single-logout.js';
+
+/** Ticket-granting cookie (CAS 3.0 §3.6): HttpOnly, path as narrow as the CAS itself, session-only. */
+export const TGC = 'TGC';
+/** Login-form token (double submit) against login CSRF. */
+export const EXECUTION = 'CASEXEC';
+
+export const isTrue = (v: string | undefined) => v === 'true' || v === '1';
+const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Where a login goes once it completes: a registered service (CAS 3.0 §2.1.1) or the CAS's own page, and whether it renews. */
+export interface LoginTarget {
+  service: string | undefined;
+  serviceUrl: URL | undefined;
+  renew: boolean;
+}
+
+/**
+ * The central login shared by the CAS route modules (the login form, its steps after the password —
+ * two-factor, a new password — and 忘记密码): its addresses, pages and form token, and the end of a
+ * successful login. The route modules register @fastify/cookie themselves (cookies are parsed only
+ * under /cas).
+ */
+function createCasLogin(app: FastifyInstance) {
+  const { accountRepository: accounts, casTickets: tickets } = app;
+  const registry = app.casServices;
+
+  const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
+  const casBase = (request: FastifyRequest) => `${portalBase(request)}/cas`;
+  const secure = (request: FastifyRequest) => request.protocol === 'https';
+
+  function html(reply: FastifyReply, status: number, body: string): string {
+    reply.code(status).type('text/html; charset=utf-8');
+    return body;
+  }
+
+  /** After login: 303 to the service with its ticket (CAS 3.0 §2.2.4). */
+  function redirectWithTicket(reply: FastifyReply, service: URL, ticket: string) {
+    const url = new URL(service);
+    url.searchParams.append('ticket', ticket);
+    return reply.redirect(url.toString(), 303);
+  }
+
+  /** Single logout to the services of ended tickets that are still registered (never a redirect). */
+  const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
+    sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
+
+  function unregisteredService(request: FastifyRequest, reply: FastifyReply) {
+    return html(
+      reply,
+      403,
+      messagePage(casBase(request), '未授权的服务', '该应用未在统一身份认证中注册，不能使用此处登录。', [
+        { href: `${portalBase(request)}/`, label: '返回门户首页' },
+      ]),
+    );
+  }
+
+  function executionToken(request: FastifyRequest, reply: FastifyReply): string {
+    const existing = request.cookies[EXECUTION];
+    if (existing && /^[a-f0-9]{32}$/.test(existing)) return existing;
+    const token = randomBytes(16).toString('hex');
+    reply.setCookie(EXECUTION, token, { path: '/cas', httpOnly: true, sameSite: 'strict', secure: secure(request) });
+    return token;
+  }
+
+  /** The form's token matches this browser's cookie (double submit: another site cannot read or set it). */
+  function executionValid(request: FastifyRequest, given: string | undefined): boolean {
+    const expected = request.cookies[EXECUTION];
+    return !!expected && !!given && sameToken(expected, given);
+  }
+
+  /** The target of a step's form: its registered service (undefined and no URL when none was named) and renew. */
+  function targetOf(request: FastifyRequest, query: { service?: string | undefined; renew?: string | undefined }, bodyRenew?: string) {
+    const serviceUrl = registry.registered(query.service, portalBase(request));
+    const target: LoginTarget = { service: query.service, serviceUrl, renew: isTrue(query.renew) || isTrue(bodyRenew) };
+    return { target, unregistered: query.service !== undefined && !serviceUrl };
+  }
+
+  function renderLogin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    model: { service?: string | undefined; renew: boolean; username?: string; error?: string },
+  ) {
+    return html(
+      reply,
+      status,
+      loginPage({
+        casBase: casBase(request),
+        portalBase: portalBase(request),
+        service: model.service,
+        renew: model.renew,
+        execution: executionToken(request, reply),
+        ...(model.username ? { username: model.username } : {}),
+        ...(model.error ? { error: model.error } : {}),
+      }),
+    );
+  }
+
+  /**
+   * The end of a successful login: a fresh SSO session (replacing any this browser had) whose login
+   * audit row, last-login time and `within` commit together, then the service with its ticket.
+   */
+  async function completeLogin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    account: { id: number; username: string },
+    service: string | undefined,
+    serviceUrl: URL | undefined,
+    within?: (trx: Kysely<Database>) => Promise<void>,
+  ) {
+    const previous = request.cookies[TGC];
+    if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
+    const profile = await accounts.profile(account.id);
+    const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+    const tgt = await tickets.createTgt(account.id, client, async (trx) => {
+      await within?.(trx);
+      // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.
+      await app.loginGuard.loginSucceeded(trx, account.id);
+      await accounts.markLoggedIn(trx, account.id);
+      await app.loginLog.record(
+        request.log,
+        {
+          accountId: account.id,
+          username: account.username,
+          enterpriseId: profile?.enterpriseId ?? null,
+          name: profile?.name ?? '',
+          result: 'success',
+          ...client,
+        },
+        trx,
+      );
+      await recordAudit(trx, request.log, {
+        accountId: account.id,
+        username: account.username,
+        enterpriseId: profile?.enterpriseId ?? null,
+        action: 'login',
+        target: serviceUrl?.origin ?? '',
+        ip: request.ip,
+        outcome: 'success',
+      });
+    });
+    reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+    if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt, service, true));
+    return html(
+      reply,
+      200,
+      messagePage(casBase(request), '登录成功', `欢迎您，${profile?.name ?? account.username}。`, [
+        { href: `${portalBase(request)}/`, label: '进入门户' },
+      ]),
+    );
+  }
+
+  return {
+    portalBase,
+    casBase,
+    html,
+    redirectWithTicket,
+    singleLogout,
+    unregisteredService,
+    executionToken,
+    executionValid,
+    targetOf,
+    renderLogin,
+    completeLogin,
+  };
+}
+
+export type CasLogin = ReturnType<typeof createCasLogin>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    casLogin: CasLogin;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('casLogin', createCasLogin(app));
+  },
+  {
+    name: 'cas-login',
+    dependencies: ['account-repository', 'cas-tickets', 'cas-services', 'login-guard', 'login-log-repository'],
+  },
+);

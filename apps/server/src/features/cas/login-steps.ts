@@ -1,0 +1,161 @@
+import { describePasswordRules, type SecurityPolicy, twoFactorApplies } from '@portal/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { passwordExpired } from '../security/password-policy.js';
+import type { LoginTarget } from './cas-login.js';
+import { type LoginStep, LoginProofs } from './login-proofs.js';
+import { passwordChangePage, recoveryCodesPage, twoFactorCodePage, twoFactorEnrolPage } from './login-page.js';
+
+/** Where a login stands: just past the password, or past one of the steps. */
+type Stage = 'password' | Exclude<LoginStep, 'reset'>;
+const ORDER: Record<Stage, number> = { password: 0, code: 1, change: 2, enrol: 3, recovery: 4 };
+
+/** A page of a step: the account it is for, where the login goes, and an error to show. */
+interface StepModel {
+  accountId: number;
+  name: string;
+  target: LoginTarget;
+  error?: string;
+}
+
+/**
+ * The central login after the password (issue 17, 安全设置), in this order:
+ * 1. 二次验证 — a code from the authenticator, when the policy requires it and the account is enrolled
+ *    (before anything else, so a known password alone changes nothing);
+ * 2. a new password — an initial one set by an administrator (issue 16), or one older than the
+ *    policy's expiry (密码已过期, logged as `password-expired`);
+ * 3. 绑定二次验证 — when required and not enrolled yet (after the password is the holder's own), then
+ *    the recovery codes, shown once;
+ * then the login completes. Each step's form carries a signed proof of the steps before it
+ * (LoginProofs); the policy is read at this login, so a change applies at the next one.
+ */
+function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
+  const { accountRepository: accounts, casLogin } = app;
+
+  const proofState = async (accountId: number) => (await accounts.loginState(accountId))?.proofState;
+
+  /** The account a step's proof is for, if it is genuine, for this step, fresh and unspent. */
+  const checkProof = (proof: string | undefined, step: LoginStep) => proofs.check(proof ?? '', step, proofState);
+
+  async function issueProof(accountId: number, step: LoginStep): Promise<string> {
+    return proofs.issue(accountId, step, (await proofState(accountId)) ?? '');
+  }
+
+  /** What the steps of an account depend on: its profile, its enterprise's policy and whether two-factor login applies to it. */
+  async function contextOf(accountId: number) {
+    const [state, profile] = await Promise.all([accounts.loginState(accountId), accounts.profile(accountId)]);
+    if (!state || !profile) return undefined;
+    const policy = await app.securityPolicies.ofEnterprise(profile.enterpriseId);
+    return { state, profile, policy, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities) };
+  }
+
+  const pageBase = (request: FastifyRequest, reply: FastifyReply, m: StepModel) => ({
+    casBase: casLogin.casBase(request),
+    service: m.target.service,
+    renew: m.target.renew,
+    execution: casLogin.executionToken(request, reply),
+    name: m.name,
+    ...(m.error ? { error: m.error } : {}),
+  });
+
+  async function codePage(request: FastifyRequest, reply: FastifyReply, status: number, m: StepModel & { proof?: string }) {
+    const proof = m.proof ?? (await issueProof(m.accountId, 'code'));
+    return casLogin.html(reply, status, twoFactorCodePage({ ...pageBase(request, reply, m), proof }));
+  }
+
+  async function changePage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    m: StepModel & { proof?: string; expired: boolean; policy: SecurityPolicy },
+  ) {
+    const change = m.proof ?? (await issueProof(m.accountId, 'change'));
+    return casLogin.html(
+      reply,
+      status,
+      passwordChangePage({ ...pageBase(request, reply, m), change, expired: m.expired, rules: describePasswordRules(m.policy) }),
+    );
+  }
+
+  /** The enrolment page: the pending secret (a new one the first time) as a QR code; the proof follows the secret. */
+  async function enrolPage(request: FastifyRequest, reply: FastifyReply, status: number, m: StepModel & { username: string }) {
+    const secret = await app.twoFactor.pendingSecret(m.accountId);
+    if (!secret) return next(request, reply, m.accountId, m.target, 'enrol');
+    const enrolment = await app.twoFactor.enrolment(secret, m.username);
+    const proof = await issueProof(m.accountId, 'enrol');
+    return casLogin.html(
+      reply,
+      status,
+      twoFactorEnrolPage({ ...pageBase(request, reply, m), proof, qrDataUrl: enrolment.qrDataUrl, manualKey: enrolment.manualKey }),
+    );
+  }
+
+  async function recoveryPage(request: FastifyRequest, reply: FastifyReply, m: StepModel & { codes: string[] }) {
+    const proof = await issueProof(m.accountId, 'recovery');
+    return casLogin.html(reply, 200, recoveryCodesPage({ ...pageBase(request, reply, m), proof, codes: m.codes }));
+  }
+
+  /** The next page of the login of `accountId` after stage `after`, or the completed login. */
+  async function next(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    accountId: number,
+    target: LoginTarget,
+    after: Stage,
+  ): Promise<string | FastifyReply> {
+    const context = await contextOf(accountId);
+    if (!context?.profile.usable) {
+      return casLogin.renderLogin(request, reply, 403, {
+        service: target.service,
+        renew: target.renew,
+        error: '账号已停用，请联系企业管理员',
+      });
+    }
+    const { state, profile, policy, twoFactor } = context;
+    const model = { accountId, name: profile.name || profile.username, target };
+    // A right password restarts the count of wrong ones; wrong codes keep their own count until the whole login succeeds.
+    if (after === 'password') await app.loginGuard.succeeded({ accountId });
+    if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) return codePage(request, reply, 200, model);
+    if (ORDER[after] < ORDER.change) {
+      if (state.mustChangePassword) return changePage(request, reply, 200, { ...model, expired: false, policy });
+      if (passwordExpired(state.passwordChangedAt, policy.passwordExpiryDays)) {
+        await app.loginLog.record(request.log, {
+          accountId,
+          username: profile.username,
+          enterpriseId: profile.enterpriseId,
+          name: profile.name,
+          result: 'failure',
+          reason: 'password-expired',
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? '',
+        });
+        return changePage(request, reply, 200, { ...model, expired: true, policy });
+      }
+    }
+    if (ORDER[after] < ORDER.enrol && twoFactor && !state.twoFactorEnrolled) {
+      return enrolPage(request, reply, 200, { ...model, username: profile.username });
+    }
+    return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username }, target.service, target.serviceUrl);
+  }
+
+  return { checkProof, issueProof, contextOf, codePage, changePage, enrolPage, recoveryPage, next };
+}
+
+export type LoginSteps = ReturnType<typeof createLoginSteps>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    loginSteps: LoginSteps;
+  }
+}
+
+export default fp(
+  async (app) => {
+    const proofs = new LoginProofs(await app.systemRepository.sharedKey('cas-login-steps'));
+    app.decorate('loginSteps', createLoginSteps(app, proofs));
+  },
+  {
+    name: 'login-steps',
+    dependencies: ['cas-login', 'account-repository', 'security-policy-repository', 'two-factor', 'login-guard', 'login-log-repository'],
+  },
+);

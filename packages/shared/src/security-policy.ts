@@ -1,0 +1,109 @@
+import { Authority, PASSWORD_MAX, PASSWORD_MIN } from './auth.js';
+import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type TwoFactorMode } from './sso.js';
+
+/**
+ * 安全设置 (issue 17): the ranges of an enterprise's security policy and the password rules it sets.
+ * The console's form and every place the server accepts a password call these, so both say the same.
+ */
+
+/** The character classes a policy may require, in the order messages name them. */
+export const PASSWORD_CLASSES: readonly PasswordClass[] = ['lower', 'upper', 'digit', 'symbol'];
+export const TWO_FACTOR_MODES: readonly TwoFactorMode[] = ['off', 'admins', 'all'];
+
+const CLASS_PATTERNS: Record<PasswordClass, RegExp> = {
+  lower: /[a-z]/,
+  upper: /[A-Z]/,
+  digit: /[0-9]/,
+  // ASCII punctuation (the characters keyboards and SMS templates agree on).
+  symbol: /[!-/:-@[-`{-~]/,
+};
+
+type NumericField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor'>;
+
+/**
+ * Ranges of the numeric settings. The password length stays within the spec's 6–18 (section 5), so a
+ * minimum above 18 — which no password could meet — is refused.
+ */
+export const SECURITY_POLICY_LIMITS: Record<NumericField, { min: number; max: number; label: string }> = {
+  passwordMinLength: { min: PASSWORD_MIN, max: PASSWORD_MAX, label: '密码最短长度' },
+  passwordHistory: { min: 0, max: 24, label: '禁止重复使用的历史密码个数' },
+  passwordExpiryDays: { min: 0, max: 3650, label: '密码有效期（天）' },
+  lockMaxFailures: { min: 3, max: 20, label: '登录失败锁定次数' },
+  lockMinutes: { min: 1, max: 1440, label: '锁定时长（分钟）' },
+  sessionIdleMinutes: { min: 5, max: 1440, label: '会话空闲超时（分钟）' },
+  sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
+};
+
+export const SecurityPolicyMessage = {
+  minLengthBelowSpec: `密码最短长度不能少于${PASSWORD_MIN}位`,
+  minLengthImpossible: `密码最短长度不能超过${PASSWORD_MAX}位（密码最长${PASSWORD_MAX}位，否则任何密码都无法满足）`,
+  classUnknown: '密码字符类型只能是小写字母、大写字母、数字、特殊字符',
+  classesImpossible: `要求的字符类型多于密码最长长度${PASSWORD_MAX}位，任何密码都无法满足`,
+  twoFactorUnknown: '二次验证只能是关闭、仅管理员或全员',
+  idleBeyondMax: '会话空闲超时不能超过会话最长时长',
+} as const;
+
+const isIntegerIn = (value: number, range: { min: number; max: number }) =>
+  Number.isInteger(value) && value >= range.min && value <= range.max;
+
+/**
+ * The first problem of a policy (Chinese), or undefined when it is acceptable: every number within its
+ * range, known character classes and two-factor mode, and rules that some password can meet.
+ */
+export function securityPolicyProblem(policy: SecurityPolicy): string | undefined {
+  const minLength = SECURITY_POLICY_LIMITS.passwordMinLength;
+  if (Number.isInteger(policy.passwordMinLength) && policy.passwordMinLength < minLength.min)
+    return SecurityPolicyMessage.minLengthBelowSpec;
+  if (Number.isInteger(policy.passwordMinLength) && policy.passwordMinLength > minLength.max)
+    return SecurityPolicyMessage.minLengthImpossible;
+  for (const [field, range] of Object.entries(SECURITY_POLICY_LIMITS) as [NumericField, (typeof SECURITY_POLICY_LIMITS)[NumericField]][]) {
+    if (!isIntegerIn(policy[field], range)) return `${range.label}须为 ${range.min}-${range.max} 之间的整数`;
+  }
+  if (policy.passwordClasses.some((c) => !PASSWORD_CLASSES.includes(c))) return SecurityPolicyMessage.classUnknown;
+  // Each required class takes at least one character: the longest password must hold them all.
+  if (new Set(policy.passwordClasses).size > PASSWORD_MAX) return SecurityPolicyMessage.classesImpossible;
+  if (!TWO_FACTOR_MODES.includes(policy.twoFactor)) return SecurityPolicyMessage.twoFactorUnknown;
+  if (policy.sessionIdleMinutes > policy.sessionMaxHours * 60) return SecurityPolicyMessage.idleBeyondMax;
+  return undefined;
+}
+
+/** The part of a policy a single password is checked against. */
+export type PasswordRules = Pick<SecurityPolicy, 'passwordMinLength' | 'passwordClasses' | 'passwordNoUsername'>;
+
+const length = (text: string) => [...text].length;
+/** The required classes in display order, without duplicates. */
+const requiredClasses = (rules: PasswordRules) => PASSWORD_CLASSES.filter((c) => rules.passwordClasses.includes(c));
+const classList = (classes: readonly PasswordClass[]) => classes.map((c) => PASSWORD_CLASS_LABELS[c]).join('、');
+
+/**
+ * The first problem of a new password under a policy (Chinese), or undefined: the policy's minimum
+ * and the spec's maximum length, the required character classes, and (when the policy says so) not
+ * containing the account's username, compared without case.
+ */
+export function passwordProblem(password: string, rules: PasswordRules, username?: string): string | undefined {
+  if (!password) return '请输入密码';
+  const min = Math.max(PASSWORD_MIN, rules.passwordMinLength);
+  if (length(password) < min) return `密码至少${min}位`;
+  if (length(password) > PASSWORD_MAX) return `密码最多${PASSWORD_MAX}个字符`;
+  const required = requiredClasses(rules);
+  if (required.some((c) => !CLASS_PATTERNS[c].test(password))) return `密码须包含${classList(required)}`;
+  if (rules.passwordNoUsername && username && password.toLowerCase().includes(username.toLowerCase())) return '密码不能包含账号';
+  return undefined;
+}
+
+/** The rules in one line, for placeholders and hints: `8-18位，须包含大写字母、数字，不能包含账号`. */
+export function describePasswordRules(rules: PasswordRules): string {
+  const parts = [`${Math.max(PASSWORD_MIN, rules.passwordMinLength)}-${PASSWORD_MAX}位`];
+  const required = requiredClasses(rules);
+  if (required.length) parts.push(`须包含${classList(required)}`);
+  if (rules.passwordNoUsername) parts.push('不能包含账号');
+  return parts.join('，');
+}
+
+/** Whether the policy's two-factor login applies to an account holding `authorities` (仅管理员: holders of org:account). */
+export function twoFactorApplies(mode: TwoFactorMode, authorities: readonly string[]): boolean {
+  return mode === 'all' || (mode === 'admins' && authorities.includes(Authority.OrgAccount));
+}
+
+/** One-time recovery codes given at two-factor enrolment. */
+export const RECOVERY_CODE_COUNT = 10;
