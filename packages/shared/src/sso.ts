@@ -149,3 +149,107 @@ export interface SessionRow {
   /** The session of the browser asking (个人信息 marks it 当前). */
   current: boolean;
 }
+
+/** 应用列表's field limits. */
+export const APP_NAME_MAX = 32;
+export const APP_CATEGORY_MAX = 16;
+export const APP_DESCRIPTION_MAX = 200;
+export const APP_URL_MAX = 500;
+/** Hosts whose service addresses may use plain http (development on one's own machine). */
+export const LOCAL_HOSTS: readonly string[] = ['localhost', '127.0.0.1'];
+
+export const SsoMessage = {
+  nameRequired: '请输入应用名称',
+  nameTooLong: `应用名称最多${APP_NAME_MAX}个字符`,
+  nameTaken: '应用名称已存在',
+  categoryTooLong: `分类最多${APP_CATEGORY_MAX}个字符`,
+  descriptionTooLong: `描述最多${APP_DESCRIPTION_MAX}个字符`,
+  iconInvalid: '应用图标地址格式不正确',
+  servicesRequired: '请至少填写一个服务地址',
+  servicesTooMany: `服务地址最多${MAX_SERVICE_PREFIXES}个`,
+  serviceInvalid: '服务地址须为完整的 http(s) 地址，如 https://app.example.com/',
+  serviceTooLong: `服务地址最多${APP_URL_MAX}个字符`,
+  serviceWildcard: '服务地址不能使用通配符（*），请逐个填写完整地址',
+  serviceHttps: '服务地址须使用 https（仅 localhost 与 127.0.0.1 可使用 http）',
+  serviceQuery: '服务地址不能包含查询参数（?）或锚点（#）',
+  serviceOtherEnterprise: '服务地址与其他企业的应用重叠，不能使用',
+  servicePlatform: '服务地址与门户或平台应用的地址重叠，不能使用',
+  logoutUrlInvalid: '注销地址须为完整的 http(s) 地址',
+  logoutUrlTooLong: `注销地址最多${APP_URL_MAX}个字符`,
+  attributeUnknown: '返回属性包含不支持的项',
+  notFound: '应用不存在',
+} as const;
+
+/** A service address that overlaps one of another application of the same enterprise. */
+export const serviceOverlapsOwn = (appName: string) => `服务地址与本企业应用「${appName}」的服务地址重叠`;
+
+const charCount = (text: string) => [...text].length;
+// Browsers drop tab, CR and LF inside URLs and read a backslash as a slash: such an address means something else to them.
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const AMBIGUOUS_URL = /[\u0000-\u001f\u007f\\\s]/;
+
+function absoluteHttpUrl(raw: string): URL | undefined {
+  if (AMBIGUOUS_URL.test(raw)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username || url.password || !url.hostname) return undefined;
+  return url;
+}
+
+/**
+ * One rule per field of 应用列表 (the console's form and the server both call them): the message for a
+ * bad value, or undefined.
+ */
+export const SsoRules = {
+  name(value: string): string | undefined {
+    if (!value.trim()) return SsoMessage.nameRequired;
+    return charCount(value) > APP_NAME_MAX ? SsoMessage.nameTooLong : undefined;
+  },
+  category(value: string): string | undefined {
+    return charCount(value) > APP_CATEGORY_MAX ? SsoMessage.categoryTooLong : undefined;
+  },
+  description(value: string): string | undefined {
+    return charCount(value) > APP_DESCRIPTION_MAX ? SsoMessage.descriptionTooLong : undefined;
+  },
+  /**
+   * A service address: an absolute http(s) URL prefix (scheme, host, port, path) matched exactly as
+   * CAS 3.0 §2.1.1 asks, so no wildcard, query or fragment; https unless the host is this machine.
+   */
+  servicePrefix(value: string): string | undefined {
+    const raw = value.trim();
+    if (!raw) return SsoMessage.serviceInvalid;
+    if (charCount(raw) > APP_URL_MAX) return SsoMessage.serviceTooLong;
+    if (raw.includes('*')) return SsoMessage.serviceWildcard;
+    const url = absoluteHttpUrl(raw);
+    if (!url) return SsoMessage.serviceInvalid;
+    if (raw.includes('?') || raw.includes('#')) return SsoMessage.serviceQuery;
+    if (url.protocol !== 'https:' && !LOCAL_HOSTS.includes(url.hostname)) return SsoMessage.serviceHttps;
+    return undefined;
+  },
+  servicePrefixes(values: readonly string[]): string | undefined {
+    if (values.length === 0) return SsoMessage.servicesRequired;
+    if (values.length > MAX_SERVICE_PREFIXES) return SsoMessage.servicesTooMany;
+    for (const value of values) {
+      const problem = SsoRules.servicePrefix(value);
+      if (problem) return problem;
+    }
+    return undefined;
+  },
+  /** Optional (empty: single logout goes to the service address that received the ticket). */
+  logoutUrl(value: string): string | undefined {
+    const raw = value.trim();
+    if (!raw) return undefined;
+    if (charCount(raw) > APP_URL_MAX) return SsoMessage.logoutUrlTooLong;
+    return absoluteHttpUrl(raw) && !raw.includes('*') ? undefined : SsoMessage.logoutUrlInvalid;
+  },
+} as const;
+
+/** A valid service address as it is stored and compared (`http://localhost:8081` → `http://localhost:8081/`). */
+export function normalizeServicePrefix(value: string): string {
+  return new URL(value.trim()).href;
+}
