@@ -41,6 +41,7 @@ import joinRoutes from './features/org/join-routes.js';
 import orgOptionsRoutes from './features/org/org-options-routes.js';
 import roleRepository from './features/org/role-repository.js';
 import roleRoutes from './features/org/role-routes.js';
+import ssoAppRepository from './features/sso-apps/sso-app-repository.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
 import prefixRepository from './features/identifiers/prefix-repository.js';
@@ -145,6 +146,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(applicationRepository);
   await app.register(homeBlockRepository);
   await app.register(uploadRepository);
+  await app.register(ssoAppRepository);
   await app.register(casServices);
   await app.register(casTickets);
   await app.register(ssoSessions);

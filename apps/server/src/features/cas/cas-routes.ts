@@ -12,7 +12,9 @@ import { requestOrigin } from '../../lib/request-origin.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { LoginAttempt } from '../login-log/login-log-repository.js';
+import type { ServiceApplication } from '../sso-apps/sso-app-repository.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
+import type { RegisteredService } from './cas-services.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import type { LockKey } from './login-guard.js';
 import { LOGIN_CSS, LOGO_SVG, loginPage, messagePage, passwordChangePage } from './login-page.js';
@@ -107,7 +109,59 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** Single logout to the services of ended tickets that are still registered (never a redirect). */
   const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
-    sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
+    sendSingleLogout(ended, (service) => registry.singleLogoutTarget(service, portalBase(request)), request.log);
+
+  /**
+   * A ticket for a registered service (CAS 3.0 §2.2.4), after a login or with a live SSO session. An
+   * enterprise's own application gets one only for an account 应用授权 admits (issue 17); any other
+   * account gets the page 您无权访问该应用 naming it, no ticket, and the refusal lands in the login
+   * log. With `gateway` (no page may be shown, CAS 3.0 §2.1.1) it goes back to the service without one.
+   */
+  async function issueTicket(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: { tgtId: string; accountId: number },
+    target: RegisteredService,
+    fromLogin: boolean,
+    gateway = false,
+  ) {
+    const { application } = target;
+    if (application && !(await app.ssoApps.mayUse(session.accountId, application.id))) {
+      const profile = await accounts.profile(session.accountId);
+      await app.loginLog.record(request.log, {
+        accountId: session.accountId,
+        username: profile?.username ?? '',
+        enterpriseId: profile?.enterpriseId ?? null,
+        name: profile?.name ?? '',
+        result: 'failure',
+        reason: 'not-authorized',
+        applicationId: application.id,
+        applicationName: application.name,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+      });
+      if (gateway) return reply.redirect(target.url.href, 303);
+      return notAuthorized(request, reply, target, application);
+    }
+    const ticket = await tickets.issueServiceTicket(session.tgtId, target.service, fromLogin, application?.id ?? null);
+    return redirectWithTicket(reply, target.url, ticket);
+  }
+
+  /** 切换账号 ends the SSO session and goes back to the application, which sends the user to the login form again. */
+  function notAuthorized(request: FastifyRequest, reply: FastifyReply, target: RegisteredService, application: ServiceApplication) {
+    const text =
+      application.status === 'enabled'
+        ? `您的账号没有访问「${application.name}」的权限。如需使用，请联系企业管理员在“应用授权”中为您开通。`
+        : `应用「${application.name}」已停用，暂时无法登录，请联系企业管理员。`;
+    return html(
+      reply,
+      403,
+      messagePage(casBase(request), '您无权访问该应用', text, [
+        { href: `${portalBase(request)}/`, label: '返回门户首页' },
+        { href: `${casBase(request)}/logout?service=${encodeURIComponent(target.service)}`, label: '切换账号' },
+      ]),
+    );
+  }
 
   function unregisteredService(request: FastifyRequest, reply: FastifyReply) {
     return html(
@@ -163,8 +217,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     request: FastifyRequest,
     reply: FastifyReply,
     account: { id: number; username: string },
-    service: string | undefined,
-    serviceUrl: URL | undefined,
+    target: RegisteredService | undefined,
     within?: (trx: Kysely<Database>) => Promise<void>,
   ) {
     const previous = request.cookies[TGC];
@@ -191,13 +244,13 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         username: account.username,
         enterpriseId: profile?.enterpriseId ?? null,
         action: 'login',
-        target: serviceUrl?.origin ?? '',
+        target: target?.url.origin ?? '',
         ip: request.ip,
         outcome: 'success',
       });
     });
     reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
-    if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt, service, true));
+    if (target) return issueTicket(request, reply, { tgtId: tgt, accountId: account.id }, target, true);
     return html(
       reply,
       200,
@@ -213,11 +266,14 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew);
-      const serviceUrl = registry.registered(service, portalBase(request));
-      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
+      const target = await registry.resolve(service, portalBase(request));
+      if (service !== undefined && !target) return unregisteredService(request, reply);
       const tgt = await tickets.liveTgt(request.cookies[TGC]);
       if (tgt && !renew) {
-        if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt.id, service, false));
+        if (target) {
+          const session = { tgtId: tgt.id, accountId: tgt.accountId };
+          return issueTicket(request, reply, session, target, false, isTrue(request.query.gateway));
+        }
         const profile = await accounts.profile(tgt.accountId);
         return html(
           reply,
@@ -229,7 +285,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       // CAS 3.0 §2.1.1: gateway without an SSO session goes back to the service without a ticket; renew wins over gateway.
-      if (serviceUrl && isTrue(request.query.gateway) && !renew) return reply.redirect(serviceUrl.href, 303);
+      if (target && isTrue(request.query.gateway) && !renew) return reply.redirect(target.url.href, 303);
       return renderLogin(request, reply, 200, { service, renew });
     },
   );
@@ -247,8 +303,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const password = request.body.password ?? '';
       const page = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, username: login, error });
 
-      const serviceUrl = registry.registered(service, portalBase(request));
-      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
+      const target = await registry.resolve(service, portalBase(request));
+      if (service !== undefined && !target) return unregisteredService(request, reply);
       const expected = request.cookies[EXECUTION];
       if (!expected || !request.body.execution || !sameToken(expected, request.body.execution)) {
         return page(400, '登录页面已过期，请重新输入账号和密码');
@@ -317,9 +373,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           }),
         );
       }
-      return completeLogin(request, reply, { id: account.id, username: account.username }, service, serviceUrl, (trx) =>
-        guard.succeeded(key, trx),
-      );
+      return completeLogin(request, reply, { id: account.id, username: account.username }, target, (trx) => guard.succeeded(key, trx));
     },
   );
 
@@ -339,8 +393,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew) || isTrue(request.body.renew);
-      const serviceUrl = registry.registered(service, portalBase(request));
-      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
+      const target = await registry.resolve(service, portalBase(request));
+      if (service !== undefined && !target) return unregisteredService(request, reply);
       const restart = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, error });
       const expected = request.cookies[EXECUTION];
       if (!expected || !request.body.execution || !sameToken(expected, request.body.execution)) {
@@ -382,7 +436,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           outcome: 'success',
         }),
       );
-      return completeLogin(request, reply, { id: accountId, username: profile.username }, service, serviceUrl);
+      return completeLogin(request, reply, { id: accountId, username: profile.username }, target);
     },
   );
 
@@ -391,7 +445,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags: ['cas'], summary: 'CAS 退出（单点登出）', querystring: LogoutQuery, response: PageAnswers } },
     async (request, reply) => {
       const tgt = request.cookies[TGC];
-      const service = registry.registered(request.query.service, portalBase(request));
+      const service = (await registry.resolve(request.query.service, portalBase(request)))?.url;
       // A logout another site asked for (a link or an image on its page) waits for the user's
       // confirmation on this site; same-site links, typed addresses and clients without Fetch
       // metadata log out at once (W3C Fetch Metadata, `Sec-Fetch-Site`).
@@ -441,7 +495,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     service?: string | undefined;
     ticket?: string | undefined;
     renew?: string | undefined;
-  }): Promise<{ ok: true; accountId: number; fromLogin: boolean } | { ok: false; code: CasFailureCode; description: string }> {
+  }): Promise<
+    | { ok: true; accountId: number; fromLogin: boolean; application: ServiceApplication | null }
+    | { ok: false; code: CasFailureCode; description: string }
+  > {
     if (!q.service || !q.ticket) return { ok: false, code: 'INVALID_REQUEST', description: 'service 与 ticket 参数均为必填' };
     if (!SERVICE_TICKET_PATTERN.test(q.ticket))
       return { ok: false, code: 'INVALID_TICKET_SPEC', description: `Ticket ${q.ticket.slice(0, 40)} 格式不正确` };
@@ -453,25 +510,45 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { ok: false, code: 'INVALID_SERVICE', description: `Ticket ${q.ticket} does not match supplied service` };
     if (isTrue(q.renew) && !st.from_login)
       return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 不是由账号密码登录签发（renew）` };
-    return { ok: true, accountId: st.account_id, fromLogin: st.from_login === 1 };
+    // 应用授权 is checked again: a right revoked (or the application disabled or removed) since the ticket was issued voids it.
+    let application: ServiceApplication | null = null;
+    if (st.application_id !== null) {
+      application = (await app.ssoApps.application(st.application_id)) ?? null;
+      if (!application || !(await app.ssoApps.mayUse(st.account_id, application.id))) {
+        const name = application ? `「${application.name}」` : '';
+        return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 已失效：账号已无权访问该应用${name}` };
+      }
+    }
+    return { ok: true, accountId: st.account_id, fromLogin: st.from_login === 1, application };
   }
 
-  async function attributesOf(accountId: number): Promise<{ user: string; attributes: CasAttributes } | undefined> {
+  /**
+   * The user and attributes a validation answers. Platform-wide services receive the whole profile; an
+   * enterprise's application only the 返回属性 checked for it (groups and roles multi-valued). The
+   * protocol's own attributes (CAS 3.0 §2.7: authenticationDate, …) go to every service.
+   */
+  async function attributesOf(
+    accountId: number,
+    application: ServiceApplication | null,
+  ): Promise<{ user: string; attributes: CasAttributes } | undefined> {
     const p = await accounts.profile(accountId);
     if (!p?.usable) return undefined;
-    return {
-      user: p.username,
-      attributes: {
-        name: p.name,
-        telephone: p.phone,
-        email: p.email,
-        number: p.number,
-        enterpriseName: p.enterpriseName,
-        enterpriseId: p.enterpriseId === null ? '' : String(p.enterpriseId),
-        authenticationDate: new Date().toISOString(),
-        longTermAuthenticationRequestTokenUsed: 'false',
-      },
-    };
+    const protocol = { authenticationDate: new Date().toISOString(), longTermAuthenticationRequestTokenUsed: 'false' };
+    const profile = { name: p.name, telephone: p.phone, email: p.email, number: p.number, enterpriseName: p.enterpriseName };
+    if (!application) {
+      return {
+        user: p.username,
+        attributes: { ...profile, enterpriseId: p.enterpriseId === null ? '' : String(p.enterpriseId), ...protocol },
+      };
+    }
+    const released: CasAttributes = {};
+    const memberships = application.attributes.some((a) => a === 'groups' || a === 'roles')
+      ? await app.ssoApps.groupsAndRoles(accountId)
+      : undefined;
+    for (const attribute of application.attributes) {
+      released[attribute] = attribute === 'groups' || attribute === 'roles' ? (memberships?.[attribute] ?? []) : profile[attribute];
+    }
+    return { user: p.username, attributes: { ...released, ...protocol } };
   }
 
   app.get(
@@ -486,7 +563,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const result = await validate(request.query);
-      const who = result.ok ? await attributesOf(result.accountId) : undefined;
+      const who = result.ok ? await attributesOf(result.accountId, result.application) : undefined;
       return who ? `yes\n${who.user}\n` : 'no\n';
     },
   );
@@ -508,7 +585,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (format !== 'XML' && !json) return fail('INVALID_REQUEST', `format ${request.query.format ?? ''} 不受支持（XML 或 JSON）`);
         const result = await validate(request.query);
         if (!result.ok) return fail(result.code, result.description);
-        const who = await attributesOf(result.accountId);
+        const who = await attributesOf(result.accountId, result.application);
         if (!who) return fail('INVALID_TICKET', '账号不可用');
         const attributes = withAttributes ? { ...who.attributes, isFromNewLogin: String(result.fromLogin) } : undefined;
         return json ? successJson(who.user, attributes) : successXml(who.user, attributes);
