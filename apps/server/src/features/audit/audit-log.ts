@@ -62,6 +62,10 @@ export const AUDIT_ACTIONS = {
   'role.delete': '删除角色',
   'tenant.disable': '停用企业',
   'tenant.enable': '启用企业',
+  'sso-app.create': '新建单点登录应用',
+  'sso-app.update': '修改单点登录应用',
+  'sso-app.delete': '删除单点登录应用',
+  'sso-app.grants': '修改应用授权',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 
