@@ -277,6 +277,7 @@ export class SsoAppRepository {
       .select(['id', 'name'])
       .where('enterprise_id', '=', enterpriseId)
       .where('id', 'in', ids)
+      .orderBy('id')
       .execute();
   }
 
@@ -289,6 +290,7 @@ export class SsoAppRepository {
       .where('enterprise_id', '=', enterpriseId)
       .where('status', '!=', 'deleted')
       .where('id', 'in', ids)
+      .orderBy('id')
       .execute();
   }
 
@@ -396,7 +398,7 @@ export class SsoAppRepository {
     return row !== undefined;
   }
 
-  /** 我的应用: the applications the account may open, by name; each opens at its first service address. */
+  /** 我的应用: the applications the account may open, as they were created; each opens at its first service address. */
   async usableBy(accountId: number): Promise<MyApplication[]> {
     const rows = await this.db
       .selectFrom('sso_application')
@@ -417,7 +419,6 @@ export class SsoAppRepository {
           .as('url'),
       )
       .where(this.allowed(accountId))
-      .orderBy('sso_application.name')
       .orderBy('sso_application.id')
       .execute();
     return rows.map((r) => ({ id: r.id, name: r.name, icon: r.icon, category: r.category, description: r.description, url: r.url ?? '' }));
