@@ -224,6 +224,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
     const profile = await accounts.profile(account.id);
     const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+    // The sign-in names the enterprise application it was for when the account may use it (登录日志's 应用);
+    // a refused one is logged as not-authorized by the ticket's issue below.
+    const application = target?.application;
+    const signedInto = application && (await app.ssoApps.mayUse(account.id, application.id)) ? application : undefined;
     const tgt = await tickets.createTgt(account.id, client, async (trx) => {
       await within?.(trx);
       await accounts.markLoggedIn(trx, account.id);
@@ -235,6 +239,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           enterpriseId: profile?.enterpriseId ?? null,
           name: profile?.name ?? '',
           result: 'success',
+          ...(signedInto ? { applicationId: signedInto.id, applicationName: signedInto.name } : {}),
           ...client,
         },
         trx,

@@ -118,6 +118,13 @@ describe.each(testDialects())('an enterprise application on the central login on
     return ((await res.json()) as { serviceResponse: Record<string, { code?: string; description?: string; user?: string }> })
       .serviceResponse;
   };
+  const signIns = (username: string) =>
+    t.database.db
+      .selectFrom('login_log')
+      .select(['result', 'reason', 'application_name'])
+      .where('username', '=', username)
+      .orderBy('id')
+      .execute();
   const notAuthorizedLog = () =>
     t.database.db
       .selectFrom('login_log')
@@ -148,6 +155,8 @@ describe.each(testDialects())('an enterprise application on the central login on
     // The SSO session now reaches the application at once.
     const again = await browser.navigate(`${appBase}/other`);
     expect(JSON.parse(again.at(-1)?.text ?? '{}')).toMatchObject({ user: 'wangfang' });
+    // 登录日志: the sign-in names the application it was for.
+    expect(await signIns('wangfang')).toEqual([{ result: 'success', reason: '', application_name: '恒岳设备点检' }]);
   });
 
   it('answers CAS 2.0 and 1.0 validation for the application too, without attributes', async () => {
@@ -191,6 +200,11 @@ describe.each(testDialects())('an enterprise application on the central login on
     expect(hops.at(-1)?.status).toBe(403);
     expect(hops.at(-1)?.url.startsWith(`${base}/cas/login`)).toBe(true);
 
+    // His password was right: the sign-in itself succeeded, for no application; the refusals name it.
+    expect((await signIns('admin')).filter((r) => r.result === 'success')).toEqual([
+      { result: 'success', reason: '', application_name: '' },
+      { result: 'success', reason: '', application_name: '' },
+    ]);
     const logged = await notAuthorizedLog();
     expect(logged.length).toBe(4);
     expect(logged[0]).toEqual({
