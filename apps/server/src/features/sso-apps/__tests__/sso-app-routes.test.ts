@@ -176,6 +176,36 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
     expect((await audit('sso-app.delete')).map((a) => a.target)).toEqual(['恒岳仓储系统', '恒岳仓储管理']);
   });
 
+  it('takes an icon uploaded by the holder of app:list', async () => {
+    const upload = (token: string) => {
+      const boundary = '----sso-app-icon';
+      const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 0x2a)]);
+      return t.app.inject({
+        method: 'POST',
+        url: '/web-api/files/v1/upload',
+        headers: {
+          'x-requested-with': 'XMLHttpRequest',
+          authorization: token,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        },
+        payload: Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="icon.png"\r\nContent-Type: image/png\r\n\r\n`,
+          ),
+          png,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+    };
+    expect((await upload(staff)).statusCode).toBe(403);
+    const uploaded = await upload(admin);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const icon = (uploaded.json().data[0] as { path: string }).path;
+    const id = await create(admin, body({ icon }));
+    expect((await detail(admin, id)).icon).toBe(icon);
+    expect((await call('DELETE', `/sso-app/${id}`, admin)).statusCode).toBe(200);
+  });
+
   it('refuses bad input with a Chinese message and writes nothing', async () => {
     const before = await counts();
     const cases: [Record<string, unknown>, string][] = [
