@@ -16,6 +16,7 @@ import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
 import loginGuard from './features/cas/login-guard.js';
 import loginLogRepository from './features/login-log/login-log-repository.js';
+import loginLogRoutes from './features/login-log/login-log-routes.js';
 import ssoSessions from './features/cas/sso-sessions.js';
 import articleAdminRoutes from './features/content/article-admin-routes.js';
 import articleRepository from './features/content/article-repository.js';
@@ -56,6 +57,10 @@ import templateRepository from './features/identifiers/template-repository.js';
 import accessTokens from './features/portal-auth/access-tokens.js';
 import portalAuthRoutes from './features/portal-auth/portal-auth-routes.js';
 import portalSessions from './features/portal-auth/portal-sessions.js';
+import sessionRepository from './features/sessions/session-repository.js';
+import sessionRoutes from './features/sessions/session-routes.js';
+import statisticsRepository from './features/statistics/statistics-repository.js';
+import statisticsRoutes from './features/statistics/statistics-routes.js';
 import registerRoutes from './features/register/register-routes.js';
 import smsCodes from './features/register/sms-codes.js';
 import smsSender from './features/sms/sms-plugin.js';
@@ -164,6 +169,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(joinRequestRepository);
   await app.register(invitationRepository);
   await app.register(tenantRepository);
+  await app.register(sessionRepository);
+  await app.register(statisticsRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -196,6 +203,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(ssoAppRoutes);
   await app.register(ssoAppGrantRoutes);
   await app.register(myAppRoutes);
+  await app.register(sessionRoutes);
+  await app.register(loginLogRoutes);
+  await app.register(statisticsRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

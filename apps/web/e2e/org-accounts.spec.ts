@@ -106,6 +106,30 @@ test.describe('账号管理', () => {
     await colleague.context().close();
   });
 
+  test('an administrator approves a join request; the applicant then works in the enterprise', async ({ page, browser, baseURL }) => {
+    // The demo applicant sunhao registered naming 恒岳 and waits (README, demo accounts).
+    await openConsole(page, 'admin', '/console/org/account');
+    await page.getByRole('button', { name: /加入申请/ }).click();
+    const drawer = page.getByRole('dialog', { name: '加入申请', exact: true });
+    const request = drawer.getByRole('row').filter({ hasText: 'sunhao' });
+    await request.getByRole('button', { name: '通过' }).click();
+    await page.getByRole('dialog', { name: '通过加入申请' }).getByRole('button', { name: /通\s*过/ }).click();
+    await expect(request).toHaveCount(0);
+    await drawer.getByRole('button', { name: '关闭' }).click();
+    await expect(drawer).toBeHidden();
+    await searchAccount(page, 'sunhao');
+    await expect(rowOf(page, 'sunhao')).toContainText('普通员工');
+
+    const applicant = await personPage(browser, baseURL);
+    await applicant.goto('/console', { waitUntil: 'commit' });
+    await applicant.getByLabel('账号').fill('sunhao');
+    await applicant.getByLabel('密码').fill('Portal@2026');
+    await applicant.getByRole('button', { name: /登\s*录/ }).click();
+    await expect(sidebarMenu(applicant).getByRole('menuitem', { name: /标识管理/ })).toBeVisible();
+    await expect(applicant.getByText('徐州恒岳重工机械有限公司').first()).toBeVisible();
+    await applicant.context().close();
+  });
+
   test('another enterprise never sees these people', async ({ page }) => {
     await openConsole(page, 'rcadmin', '/console/org/account');
     await expect(accountsTable(page).getByRole('row').filter({ hasText: 'rcadmin' })).toHaveCount(1);

@@ -132,7 +132,12 @@ export interface LoginLogRow {
   ip: string;
   browser: string;
   os: string;
+  /** The account's enterprise: operators (audit:all-enterprises) read every enterprise's log; '' for none. */
+  enterpriseName: string;
 }
+
+/** Most rows one 登录日志 CSV export holds (newest first). */
+export const LOGIN_LOG_EXPORT_MAX_ROWS = 50_000;
 
 /** A row of 在线会话 (`GET /web-api/console/v1/session/page/list`) and of one's own sessions in 个人信息. */
 export interface SessionRow {
@@ -252,4 +257,30 @@ export const SsoRules = {
 /** A valid service address as it is stored and compared (`http://localhost:8081` → `http://localhost:8081/`). */
 export function normalizeServicePrefix(value: string): string {
   return new URL(value.trim()).href;
+}
+
+/** 统计分析 covers this many China dates, today included. */
+export const STATISTICS_DAYS = 30;
+/** Applications named one by one in 各应用登录次数; the rest are summed as 其他. */
+export const STATISTICS_TOP_APPLICATIONS = 10;
+
+/**
+ * 统计分析 (`GET /web-api/console/v1/statistics`): figures of the caller's enterprise only, from its
+ * login log and accounts (deleted accounts never count).
+ */
+export interface Statistics {
+  /** Sign-in attempts per China date (`yyyy-MM-dd`), the last STATISTICS_DAYS, oldest first. */
+  signInsPerDay: { date: string; success: number; failure: number }[];
+  /** Accounts that signed in within the last 7 and 30 days, of `total` accounts. */
+  activeAccounts: { last7Days: number; last30Days: number; total: number };
+  /**
+   * Successful sign-ins over the last STATISTICS_DAYS per application, most first: the top
+   * STATISTICS_TOP_APPLICATIONS, then 其他 (applicationId null) for the rest. Sign-ins for no
+   * application of the enterprise (the portal itself) are 门户 (applicationId null).
+   */
+  signInsPerApplication: { applicationId: number | null; name: string; count: number }[];
+  /** Accounts by 状态: 正常, 停用, 锁定. */
+  accountsByStatus: { active: number; disabled: number; locked: number };
+  /** Accounts with two-factor login enrolled (TOTP) and without. */
+  twoFactor: { enabled: number; notEnabled: number };
 }

@@ -193,6 +193,12 @@ export interface NamedRef {
   name: string;
 }
 
+/** `GET /web-api/console/v1/org/options`: the groups, and the roles (the 3 tenant system roles, then the enterprise's own). */
+export interface OrgOptions {
+  groups: NamedRef[];
+  roles: (NamedRef & { code: string })[];
+}
+
 /** A row of `GET /web-api/console/v1/account/page/list`. */
 export interface AccountRow {
   id: number;

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat.js';
 import utc from 'dayjs/plugin/utc.js';
+import { BadRequestError } from './errors.js';
 
 dayjs.extend(utc);
 dayjs.extend(customParseFormat);
@@ -15,6 +16,16 @@ export function chinaTime(date: Date): string {
   return dayjs(date).utcOffset(CHINA_OFFSET_MINUTES).format(DATE_TIME_FORMAT);
 }
 
+/** The China date (`yyyy-MM-dd`) of an instant. */
+export function chinaDate(date: Date): string {
+  return chinaTime(date).slice(0, 10);
+}
+
+/** The last `days` China dates up to the one of `now`, oldest first (`yyyy-MM-dd`), for the console's charts. */
+export function lastChinaDates(now: Date, days: number): string[] {
+  return Array.from({ length: days }, (_, i) => chinaDate(new Date(now.getTime() - (days - 1 - i) * 86_400_000)));
+}
+
 /** `M月D日 HH:mm` in China time, for "try again at …" messages. */
 export function chinaClock(date: Date): string {
   return dayjs(date).utcOffset(CHINA_OFFSET_MINUTES).format('M月D日 HH:mm');
@@ -24,6 +35,13 @@ export function chinaClock(date: Date): string {
 export function parseChinaTime(text: string): Date | undefined {
   const parsed = dayjs.utc(text, DATE_TIME_FORMAT, true);
   return parsed.isValid() ? parsed.subtract(CHINA_OFFSET_MINUTES, 'minute').toDate() : undefined;
+}
+
+/** A China-time filter bound (spec section 5: yyyy-MM-dd HH:mm:ss) as the ISO instant the logs store; refuses any other text. */
+export function chinaTimeToIso(text: string, label: string): string {
+  const date = parseChinaTime(text);
+  if (!date) throw new BadRequestError(`${label}格式应为 yyyy-MM-dd HH:mm:ss`);
+  return date.toISOString();
 }
 
 /**

@@ -14,15 +14,19 @@ export const queryKeys = {
   },
   /**
    * 组织与账号: accounts, account groups, roles and join requests show each other's facts (an
-   * account's groups, a group's member count, a role's account count), so every org write
+   * account's groups, a group's member count and roles, a role's account count), so every org write
    * invalidates `all`.
    */
   org: {
     all: ['org'] as const,
-    /** The groups and roles the account filters and forms offer. */
+    /** The groups and roles the pickers and filters offer. */
     options: ['org', 'options'] as const,
     accounts: (query: object) => ['org', 'accounts', query] as const,
     joinRequests: (query: object) => ['org', 'join-requests', query] as const,
+    groups: (query: object) => ['org', 'groups', query] as const,
+    groupMembers: (groupId: number, query: object) => ['org', 'group-members', groupId, query] as const,
+    groupCandidates: (groupId: number, keyword: string) => ['org', 'group-candidates', groupId, keyword] as const,
+    roles: ['org', 'roles'] as const,
   },
   articles: {
     all: ['articles'] as const,
@@ -62,5 +66,9 @@ export const queryKeys = {
     records: (query: object) => ['identifiers', 'records', query] as const,
     /** /mark's lookups. */
     identity: (handle: string) => ['identifiers', 'identity', handle] as const,
+  },
+  tenants: {
+    all: ['tenants'] as const,
+    page: (query: object) => ['tenants', 'page', query] as const,
   },
 };

@@ -1,7 +1,11 @@
 import { fireEvent, waitFor } from '@testing-library/react';
 
 const KEYS = { ArrowDown: 40, Enter: 13 } as const;
-const press = (el: HTMLElement, key: keyof typeof KEYS) => fireEvent.keyDown(el, { key, keyCode: KEYS[key] });
+/** A whole key press: rc-select ignores a second Enter until the first has been released (a held key repeats). */
+const press = (el: HTMLElement, key: keyof typeof KEYS) => {
+  fireEvent.keyDown(el, { key, keyCode: KEYS[key] });
+  fireEvent.keyUp(el, { key, keyCode: KEYS[key] });
+};
 
 /**
  * Chooses `label` in the select whose combobox is `combobox`, as a keyboard user does: open it, move

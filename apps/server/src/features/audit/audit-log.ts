@@ -66,6 +66,8 @@ export const AUDIT_ACTIONS = {
   'sso-app.update': '修改单点登录应用',
   'sso-app.delete': '删除单点登录应用',
   'sso-app.grants': '修改应用授权',
+  'session.end': '强制下线',
+  'login-log.export': '导出登录日志',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 

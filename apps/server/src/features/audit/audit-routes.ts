@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUDIT_EXPORT_MAX_ROWS, Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { chinaTime, parseChinaTime } from '../../lib/china-time.js';
+import { chinaTime, chinaTimeToIso } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { attachment, csvWriter } from './audit-csv.js';
@@ -11,13 +11,6 @@ import { AUDIT_ACTIONS, isAuditAction } from './audit-log.js';
 import type { AuditFilters, AuditLogEntry, AuditScope } from './audit-repository.js';
 
 const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
-
-/** A China-time filter bound (spec section 5: yyyy-MM-dd HH:mm:ss) as the ISO instant the log stores. */
-function chinaTimeToIso(text: string, label: string): string {
-  const date = parseChinaTime(text);
-  if (!date) throw new BadRequestError(`${label}格式应为 yyyy-MM-dd HH:mm:ss`);
-  return date.toISOString();
-}
 
 const Outcome = Type.Union([Type.Literal('success'), Type.Literal('failure')]);
 

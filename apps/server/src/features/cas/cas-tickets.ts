@@ -113,13 +113,17 @@ export class TicketStore {
 
   /**
    * Ends a TGT; answers the service tickets it issued (their services get a single-logout message).
-   * `within` (the logout's audit row) commits with it, when there was a TGT to end.
+   * `within` (the logout's audit row, 强制下线's end of the portal sessions those tickets opened)
+   * commits with it, when there was a TGT to end.
    */
-  async destroyTgt(id: string, within?: (trx: Kysely<Database>) => Promise<void>): Promise<{ id: string; service: string }[]> {
+  async destroyTgt(
+    id: string,
+    within?: (trx: Kysely<Database>, tickets: { id: string; service: string }[]) => Promise<void>,
+  ): Promise<{ id: string; service: string }[]> {
     return this.db.transaction().execute(async (trx) => {
       const tickets = await trx.selectFrom('cas_st').select(['id', 'service']).where('tgt_id', '=', id).execute();
       const ended = await trx.deleteFrom('cas_tgt').where('id', '=', id).executeTakeFirst();
-      if (ended.numDeletedRows > 0n && within) await within(trx);
+      if (ended.numDeletedRows > 0n && within) await within(trx, tickets);
       return tickets;
     });
   }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, DASHBOARD_DAYS, type Dashboard, type DayCount } from '@portal/shared';
 import { Type } from 'typebox';
-import { chinaTime, parseChinaTime } from '../../lib/china-time.js';
+import { chinaDate, lastChinaDates, parseChinaTime } from '../../lib/china-time.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import type { DashboardScope } from './dashboard-repository.js';
 
@@ -35,14 +35,6 @@ const DashboardSchema = Type.Object({
     Type.Null(),
   ]),
 });
-
-/** The China date (`yyyy-MM-dd`) of an instant. */
-const chinaDate = (date: Date) => chinaTime(date).slice(0, 10);
-
-/** The last `days` China dates, oldest first (`yyyy-MM-dd`). */
-export function lastChinaDates(now: Date, days: number): string[] {
-  return Array.from({ length: days }, (_, i) => chinaDate(new Date(now.getTime() - (days - 1 - i) * DAY_MS)));
-}
 
 /** Counts per China date of `dates`, from counts keyed by an instant's text (an hour `yyyy-MM-ddTHH` or an ISO time). */
 function perDay(dates: readonly string[], counts: Iterable<{ at: string; count: number }>): DayCount[] {

@@ -72,6 +72,17 @@ export class PortalSessions {
     return Number(r.numDeletedRows);
   }
 
+  /** 强制下线: the sessions these service tickets opened end, inside the caller's transaction. */
+  async closeByServiceTickets(trx: Kysely<Database>, serviceTickets: readonly string[]): Promise<void> {
+    // In slices: an SSO session's tickets can outnumber SQLite's bound parameters in one `in (…)`.
+    for (let i = 0; i < serviceTickets.length; i += 500) {
+      await trx
+        .deleteFrom('portal_session')
+        .where('service_ticket', 'in', serviceTickets.slice(i, i + 500))
+        .execute();
+    }
+  }
+
   /** After a password change (inside its transaction): every other session of the account ends. */
   async closeOthers(accountId: number, keepKey: string, db: Kysely<Database> = this.db): Promise<void> {
     await db.deleteFrom('portal_session').where('account_id', '=', accountId).where('id', '!=', keepKey).execute();

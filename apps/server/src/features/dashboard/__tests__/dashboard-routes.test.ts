@@ -1,10 +1,9 @@
 import { DASHBOARD_DAYS, type Dashboard, type DayCount } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
-import { chinaTime } from '../../../lib/china-time.js';
+import { chinaTime, lastChinaDates } from '../../../lib/china-time.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
-import { lastChinaDates } from '../dashboard-routes.js';
 
 const HENGYUE = '徐州恒岳重工机械有限公司';
 const RUICHI = '常州瑞驰液压科技有限公司';

@@ -1,7 +1,7 @@
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
-import type { DayCount } from '../api/get-dashboard';
+import type { DayCount } from '@portal/shared';
 
 export type DailyChartOption = ComposeOption<LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption>;
 
@@ -10,8 +10,14 @@ export function dayLabel(date: string): string {
   return date.slice(5);
 }
 
-/** One series per China day: a line (publications) or bars (registrations), whole numbers on the axis. */
-export function dailyChartOption(days: readonly DayCount[], kind: 'line' | 'bar', name: string, color: string): DailyChartOption {
+/** One series per China day, as a line or bars, whole numbers on the axis; `unit` follows the values in the tooltip (次, 篇, 个). */
+export function dailyChartOption(
+  days: readonly DayCount[],
+  kind: 'line' | 'bar',
+  name: string,
+  color: string,
+  unit: string,
+): DailyChartOption {
   const data = days.map((d) => d.count);
   const series: LineSeriesOption | BarSeriesOption =
     kind === 'line'
@@ -20,7 +26,7 @@ export function dailyChartOption(days: readonly DayCount[], kind: 'line' | 'bar'
   return {
     color: [color],
     grid: { left: 8, right: 16, top: 24, bottom: 8, containLabel: true },
-    tooltip: { trigger: 'axis', valueFormatter: (value) => `${String(value)} ${kind === 'line' ? '篇' : '个'}` },
+    tooltip: { trigger: 'axis', valueFormatter: (value) => `${String(value)} ${unit}` },
     xAxis: {
       type: 'category',
       data: days.map((d) => dayLabel(d.date)),

@@ -19,6 +19,8 @@ vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } })
 
 const RECORDS = '/web-api/identity/v1/record';
 const RECORD_KEEPER = ['identifier', 'identifier:record'];
+/** Also deletes and imports (issue 16: identifier:record:manage). */
+const RECORD_MANAGER = [...RECORD_KEEPER, 'identifier:record:manage'];
 
 beforeEach(() => {
   installRuntimeConfig();
@@ -66,7 +68,7 @@ describe('标识记录 list', () => {
   });
 
   it('deletes only after the confirm dialog', async () => {
-    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_MANAGER) });
     const row = await recordRow('88.118.8/EX-1');
     fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
     expect(fake.api!.delete).not.toHaveBeenCalled();
@@ -83,6 +85,21 @@ describe('标识记录 list', () => {
     expect(screen.queryByRole('button', { name: /批量导入/ })).toBeNull();
     expect(within(row).queryByRole('button', { name: /编\s*辑/ })).toBeNull();
     expect(within(row).getByRole('link', { name: /在标识查询中查看/ })).toBeTruthy();
+  });
+
+  it('offers 删除 and 批量导入 only to holders of identifier:record:manage; others still add and edit', async () => {
+    const { unmount } = renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    let row = await recordRow('88.118.8/EX-1');
+    expect(screen.getByRole('button', { name: /新建标识/ })).toBeTruthy();
+    expect(within(row).getByRole('button', { name: /编\s*辑/ })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: /删\s*除/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /批量导入/ })).toBeNull();
+    unmount();
+
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_MANAGER) });
+    row = await recordRow('88.118.8/EX-1');
+    expect(within(row).getByRole('button', { name: /删\s*除/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /批量导入/ })).toBeTruthy();
   });
 });
 
@@ -170,7 +187,7 @@ describe('标识记录 form generated from the template', () => {
 
 describe('标识记录 CSV', () => {
   it('imports the picked file for the picked template and shows the summary with the bad rows’ line numbers', async () => {
-    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_MANAGER) });
     await screen.findByText('88.118.8/EX-1');
     fireEvent.click(screen.getByRole('button', { name: /批量导入/ }));
     const modal = await dialog('批量导入标识');

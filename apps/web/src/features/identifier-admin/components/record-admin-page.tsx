@@ -56,6 +56,8 @@ export function RecordAdminPage() {
   const can = usePermission();
   const allEnterprises = can([Authority.IdentifierAll]);
   const canWrite = can([Authority.IdentifierRecord]);
+  // Deleting and importing change many records at once: a separate authority (issue 16), which the server enforces too.
+  const canManage = can([Authority.IdentifierRecordManage]);
   const wide = Grid.useBreakpoint().md ?? true;
   const filterPrefix = Form.useWatch('prefix', form);
 
@@ -124,14 +126,14 @@ export function RecordAdminPage() {
         查询
       </Typography.Link>
       {canWrite && (
-        <>
-          <Button type="link" size="small" onClick={() => setEditing({ record: row })}>
-            编辑
-          </Button>
-          <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-            删除
-          </Button>
-        </>
+        <Button type="link" size="small" onClick={() => setEditing({ record: row })}>
+          编辑
+        </Button>
+      )}
+      {canManage && (
+        <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+          删除
+        </Button>
       )}
     </Space>
   );
@@ -232,6 +234,8 @@ export function RecordAdminPage() {
             >
               新建标识
             </Button>
+          </Permission>
+          <Permission codes={[Authority.IdentifierRecordManage]}>
             <Button icon={<UploadOutlined />} disabled={templates.isPending} onClick={() => setImporting(true)}>
               批量导入
             </Button>

@@ -1,10 +1,11 @@
-import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { type IdentifierImportResult, type IdentifierTemplate, MAX_IMPORT_ERRORS } from '@portal/shared';
-import { Alert, Button, Form, Modal, Progress, Select, Statistic, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Form, Modal, Progress, Select, Statistic, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { saveBlob } from '@/lib/download';
 import { useImportRecords } from '../api/record-csv';
 import { importTemplateCsv, importTemplateFilename } from '../lib/record-form';
+import { ImportFileField } from '@/components/import-file-field';
 
 /** The server's limit on one file. */
 export const MAX_IMPORT_MB = 256;
@@ -162,36 +163,21 @@ export function RecordImportDialog({
               下载导入模板
             </Button>
           </div>
-          <Form.Item label="CSV 文件" required validateStatus={fileError ? 'error' : undefined} help={fileError ?? undefined}>
-            <Upload.Dragger
-              // The file input (hidden behind the drop zone) is the field's control.
-              aria-label="CSV 文件"
-              accept=".csv,text/csv"
-              maxCount={1}
-              disabled={importer.isPending}
-              fileList={file ? [{ uid: 'import', name: file.name, size: file.size, status: 'done' }] : []}
-              beforeUpload={(picked) => {
-                const problem = importFileProblem(picked);
-                setFileError(problem);
-                setFile(problem ? null : picked);
-                importer.reset();
-                // Sent with the template on 开始导入, not on pick.
-                return false;
-              }}
-              onRemove={() => {
-                setFile(null);
-                return true;
-              }}
-            >
-              <p className="ant-upload-drag-icon">
-                <InboxOutlined />
-              </p>
-              <p className="ant-upload-text">点击或拖入 CSV 文件</p>
-              <p className="ant-upload-hint">
-                UTF-8 或 Excel 另存的“CSV（逗号分隔）”，不超过 {MAX_IMPORT_MB} MB；有错误的行不写入并报告行号，其余行照常导入
-              </p>
-            </Upload.Dragger>
-          </Form.Item>
+          <ImportFileField
+            label="CSV 文件"
+            accept=".csv,text/csv"
+            file={file}
+            error={fileError}
+            disabled={importer.isPending}
+            problemOf={importFileProblem}
+            onChange={(picked, problem) => {
+              setFile(picked);
+              setFileError(problem);
+              importer.reset();
+            }}
+            text="点击或拖入 CSV 文件"
+            hint={<>UTF-8 或 Excel 另存的“CSV（逗号分隔）”，不超过 {MAX_IMPORT_MB} MB；有错误的行不写入并报告行号，其余行照常导入</>}
+          />
           {importer.isPending && (
             <div className="record-import__progress">
               <Progress percent={progress} size="small" status="active" />

@@ -1,4 +1,4 @@
-import type { AccountCreateBody, AccountRow, AccountUpdateBody, NamedRef, PageResult, PasswordMode } from '@portal/shared';
+import type { AccountCreateBody, AccountRow, AccountUpdateBody, PageResult, PasswordMode } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -21,24 +21,6 @@ export const getAccountsQueryOptions = (query: AccountListQuery) =>
 
 export function useAccounts(query: AccountListQuery) {
   return useQuery(getAccountsQueryOptions(query));
-}
-
-export interface OrgOptions {
-  groups: NamedRef[];
-  /** The tenant's system roles, then its custom roles. */
-  roles: (NamedRef & { code: string })[];
-}
-
-/** `GET /org/options`: the groups and roles an account can be given (and filtered by). */
-export async function getOrgOptions(): Promise<OrgOptions> {
-  const res = await api().get<OrgOptions>(`${ORG_API}/org/options`);
-  return res.data[0] ?? { groups: [], roles: [] };
-}
-
-export const getOrgOptionsQueryOptions = () => queryOptions({ queryKey: queryKeys.org.options, queryFn: getOrgOptions });
-
-export function useOrgOptions() {
-  return useQuery(getOrgOptionsQueryOptions());
 }
 
 // 新增, 编辑 and 重置密码 are silent: the form shows a refusal under the field it names, or toasts it.

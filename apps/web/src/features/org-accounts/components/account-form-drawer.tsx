@@ -1,17 +1,17 @@
+import type { OrgOptions } from '@portal/shared';
 import { type AccountRow, EMAIL_MAX, NAME_MAX, TenantRules } from '@portal/shared';
 import { Button, Drawer, Form, Input, Select } from 'antd';
 import { useState } from 'react';
 import { notify } from '@/lib/notify';
-import type { OrgOptions } from '../api/accounts';
 import { useCreateAccount, useUpdateAccount } from '../api/accounts';
 import { encodePassword } from '../api/encode-password';
+import { tenantRule } from '@/lib/form-rules';
 import {
   type AccountFormField,
   type AccountFormValues,
   createBody,
   editAccountForm,
   newAccountForm,
-  tenantRule,
   updateBody,
 } from '../lib/account-form';
 import { showRefusal } from '../lib/form-refusal';

@@ -1,9 +1,10 @@
-import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { ACCOUNT_IMPORT_MAX_ROWS } from '@portal/shared';
-import { Alert, Button, Form, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Form, Modal, Progress, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useDownloadImportTemplate, useImportAccounts } from '../api/account-transfer';
 import { type AccountImportResult, IMPORT_FORMAT_NAMES, type ImportFormat, importFileProblem, importVerdict } from '../lib/account-import';
+import { ImportFileField } from '@/components/import-file-field';
 
 /** The result of an import: the verdict, then each bad row with its line number. */
 export function AccountImportSummary({ result, filename }: { result: AccountImportResult; filename?: string }) {
@@ -110,34 +111,21 @@ export function AccountImportDialog({ open, onClose }: { open: boolean; onClose(
               ))}
             </Space>
           </div>
-          <Form.Item label="导入文件" required validateStatus={fileError ? 'error' : undefined} help={fileError ?? undefined}>
-            <Upload.Dragger
-              // The file input (hidden behind the drop zone) is the field's control.
-              aria-label="导入文件"
-              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              maxCount={1}
-              disabled={importer.isPending}
-              fileList={file ? [{ uid: 'import', name: file.name, size: file.size, status: 'done' }] : []}
-              beforeUpload={(picked) => {
-                const problem = importFileProblem(picked);
-                setFileError(problem);
-                setFile(problem ? null : picked);
-                importer.reset();
-                // Sent on 开始导入, not on pick.
-                return false;
-              }}
-              onRemove={() => {
-                setFile(null);
-                return true;
-              }}
-            >
-              <p className="ant-upload-drag-icon">
-                <InboxOutlined />
-              </p>
-              <p className="ant-upload-text">点击或拖入 CSV 或 Excel（.xlsx）文件</p>
-              <p className="ant-upload-hint">任何一行有误都不会导入，并列出每个有误的行号</p>
-            </Upload.Dragger>
-          </Form.Item>
+          <ImportFileField
+            label="导入文件"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            file={file}
+            error={fileError}
+            disabled={importer.isPending}
+            problemOf={importFileProblem}
+            onChange={(picked, problem) => {
+              setFile(picked);
+              setFileError(problem);
+              importer.reset();
+            }}
+            text="点击或拖入 CSV 或 Excel（.xlsx）文件"
+            hint="任何一行有误都不会导入，并列出每个有误的行号"
+          />
           {importer.isPending && (
             <div className="org-accounts__import-progress">
               <Progress percent={progress} size="small" status="active" />

@@ -1,6 +1,7 @@
 import { type PasswordMode, TenantRules } from '@portal/shared';
 import { Form, Input, Radio, Typography } from 'antd';
-import { confirmRules, tenantRule } from '../lib/account-form';
+import { tenantRule } from '@/lib/form-rules';
+import { confirmRules } from '../lib/account-form';
 
 interface PasswordValues {
   passwordMode?: PasswordMode;

@@ -2,7 +2,7 @@ import { TenantRules } from '@portal/shared';
 import { Alert, Button, Form, Input, Modal, Typography } from 'antd';
 import { useSession } from '@/hooks/use-session';
 import { useSendInvitation } from '../api/invitations';
-import { tenantRule } from '../lib/account-form';
+import { tenantRule } from '@/lib/form-rules';
 import { showRefusal } from '../lib/form-refusal';
 
 interface InviteValues {

@@ -7,6 +7,7 @@ import {
   TenantMessage,
 } from '@portal/shared';
 import type { FormRule } from 'antd';
+import { trimmed } from '@/lib/form-rules';
 
 /** The 新增 / 编辑 form; the password fields only on 新增 (and in 重置密码). */
 export interface AccountFormValues {
@@ -22,19 +23,6 @@ export interface AccountFormValues {
 }
 
 export type AccountFormField = keyof AccountFormValues;
-
-/** The fields the rules check with surrounding spaces dropped (a pasted value often carries them); passwords are taken as typed. */
-const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
-
-/** An antd rule running one of the shared `TenantRules` (the server runs the same one). */
-export function tenantRule(check: (value: string) => string | undefined, trim = true): FormRule {
-  return {
-    validator: (_rule, value: unknown) => {
-      const message = check(trim ? trimmed(value) : typeof value === 'string' ? value : '');
-      return message ? Promise.reject(new Error(message)) : Promise.resolve();
-    },
-  };
-}
 
 /** 确认密码: required and equal to 密码 (the registration's messages). */
 export const confirmRules: FormRule[] = [

@@ -1,0 +1,19 @@
+import UAParser from 'ua-parser-js';
+
+export interface ClientSoftware {
+  /** Browser name and major version (`Chrome 120`); '' when the user agent names none. */
+  browser: string;
+  /** Operating system name and version (`Windows 10`, `iOS 17.2`); '' when it names none. */
+  os: string;
+}
+
+const joined = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(' ');
+
+/** 浏览器 and 系统 of a session or a sign-in (在线会话, 登录日志), read from its User-Agent header. */
+export function clientSoftware(userAgent: string): ClientSoftware {
+  if (!userAgent) return { browser: '', os: '' };
+  const parsed = new UAParser(userAgent);
+  const browser = parsed.getBrowser();
+  const os = parsed.getOS();
+  return { browser: joined(browser.name, browser.version?.split('.')[0]), os: joined(os.name, os.version) };
+}

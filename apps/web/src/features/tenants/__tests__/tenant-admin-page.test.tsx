@@ -1,0 +1,105 @@
+import type { TenantRow } from '@portal/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Modal } from 'antd';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { renderWithProviders } from '@/testing/render';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { chooseOption } from '@/testing/select';
+import { menusEntry } from '@/testing/session';
+import { TenantAdminPage } from '../components/tenant-admin-page';
+
+const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const BASE = '/web-api/console/v1/tenant';
+const HENGYUE: TenantRow = {
+  id: 1,
+  name: '徐州恒岳重工机械有限公司',
+  certificationStatus: 'certified',
+  status: 'active',
+  accountCount: 7,
+  admins: ['张伟', '王芳'],
+  createdAt: '2026-01-10 08:00:00',
+};
+const RUICHI: TenantRow = {
+  id: 2,
+  name: '常州瑞驰液压科技有限公司',
+  certificationStatus: 'pending',
+  status: 'disabled',
+  accountCount: 2,
+  admins: [],
+  createdAt: '2026-02-11 08:00:00',
+};
+const OPERATIONS: TenantRow = { ...HENGYUE, id: 3, name: 'Engineering e+ 平台运营中心', accountCount: 1, admins: [] };
+
+beforeEach(() => {
+  installRuntimeConfig();
+  fake.api = createFakeApi({
+    [`GET ${BASE}/page/list`]: [{ rows: [HENGYUE, RUICHI, OPERATIONS], total: 3 }],
+    [`PUT ${BASE}/1/status`]: [],
+    [`PUT ${BASE}/2/status`]: [],
+  });
+});
+afterEach(() => {
+  Modal.destroyAll();
+});
+
+const operator = menusEntry(['tenant'], { enterpriseId: 3, enterpriseName: 'Engineering e+ 平台运营中心' });
+const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${BASE}/page/list`).map(([, config]) => config?.params);
+const tenantRow = (name: string) => screen.findByRole('row', { name: new RegExp(name) });
+
+describe('租户管理', () => {
+  it('lists the enterprises with certification, state, accounts, administrators and creation time', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    const row = await tenantRow('徐州恒岳');
+    for (const text of ['已认证', '正常', '7', '张伟、王芳', '2026-01-10 08:00:00']) expect(within(row).getByText(text)).toBeTruthy();
+    const ruichi = await tenantRow('常州瑞驰');
+    expect(within(ruichi).getByText('待审核')).toBeTruthy();
+    expect(within(ruichi).getByText('停用')).toBeTruthy();
+    for (const header of ['名称', '认证状态', '状态', '账号数', '管理员', '创建时间'])
+      expect(screen.getByRole('columnheader', { name: header })).toBeTruthy();
+    expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
+  });
+
+  it('searches by name and filters by state and certification from page 1', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    await tenantRow('徐州恒岳');
+    fireEvent.change(screen.getByPlaceholderText('企业名称'), { target: { value: ' 恒岳 ' } });
+    await chooseOption(screen.getByRole('combobox', { name: '状态' }), '停用');
+    await chooseOption(screen.getByRole('combobox', { name: '认证状态' }), '已认证');
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() =>
+      expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, keyword: '恒岳', status: 'disabled', certificationStatus: 'certified' }),
+    );
+  });
+
+  it('停用 asks for confirmation, saying all its accounts are signed out, then calls the API', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /停\s*用/ }));
+    const confirm = await screen.findByRole('dialog', { name: '停用企业' });
+    expect(within(confirm).getByText(/全部账号（7 个）将立即退出登录，且无法再登录/)).toBeTruthy();
+    expect(fake.api!.put).not.toHaveBeenCalled();
+    fireEvent.click(within(confirm).getByRole('button', { name: /停\s*用/ }));
+    await waitFor(() => expect(fake.api!.put).toHaveBeenCalledWith(`${BASE}/1/status`, { status: 'disabled' }));
+  });
+
+  it('a cancelled 停用 calls nothing; 启用 re-enables a disabled enterprise', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /停\s*用/ }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: '停用企业' })).getByRole('button', { name: /取\s*消/ }));
+    expect(fake.api!.put).not.toHaveBeenCalled();
+
+    fireEvent.click(within(await tenantRow('常州瑞驰')).getByRole('button', { name: /启\s*用/ }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: '启用企业' })).getByRole('button', { name: /启\s*用/ }));
+    await waitFor(() => expect(fake.api!.put).toHaveBeenCalledWith(`${BASE}/2/status`, { status: 'active' }));
+  });
+
+  it('offers no 停用 on the operator’s own enterprise', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    const own = await tenantRow('平台运营中心');
+    expect(within(own).queryByRole('button', { name: /停\s*用/ })).toBeNull();
+    expect(within(own).getByText('本企业')).toBeTruthy();
+  });
+});
