@@ -282,6 +282,36 @@ describe.each(testDialects())('an enterprise application on the central login on
     await consoleCall('PUT', `/account/${ids.get('zhoujie')}/status`, { status: 'active' });
   });
 
+  it("sends single logout to the application's logout address when an administrator ends the session (强制下线)", async () => {
+    const browser = new TestBrowser(base);
+    const loggedIn = await browser.casLogin('wangfang', DEMO_PASSWORD, `${appBase}/forced`);
+    expect(JSON.parse(loggedIn.at(-1)?.text ?? '{}')).toMatchObject({ user: 'wangfang' });
+    expect((await browser.fetch(`${appBase}/forced`)).status).toBe(200);
+
+    const listed = await t.app.inject({
+      url: '/web-api/console/v1/session/page/list?keyword=wangfang&limit=100',
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const rows = (listed.json().data[0] as { rows: { id: string; applications: string[] }[] }).rows;
+    // 已访问应用 names the application its tickets were issued for.
+    const session = rows.find((r) => r.applications.includes('恒岳设备点检'));
+    expect(session).toBeDefined();
+
+    enterpriseApp.posts.length = 0;
+    const ended = await t.app.inject({
+      method: 'DELETE',
+      url: `/web-api/console/v1/session/${session?.id ?? ''}`,
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
+    });
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(enterpriseApp.posts.length).toBeGreaterThan(0);
+    expect(new Set(enterpriseApp.posts)).toEqual(new Set(['/cas/back-channel-logout']));
+    const after = await browser.fetch(`${appBase}/forced`);
+    expect(after.status).toBe(302);
+    expect(after.location).toContain('/cas/login');
+  });
+
   it('sends single logout to the service address itself when the application has no logout address', async () => {
     await consoleCall('PUT', `/sso-app/${applicationId}`, application({ logoutUrl: '' }));
     const browser = new TestBrowser(base);
