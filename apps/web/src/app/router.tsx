@@ -107,6 +107,12 @@ const publicPages: RouteObject[] = [
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
   },
   { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
+  // A user's own list: rendered in the browser only, never by the server.
+  {
+    path: paths.myApps.path,
+    handle: { title: '我的应用' },
+    lazy: () => import('@/features/my-apps/components/my-apps-page').then((m) => ({ Component: m.MyAppsPage })),
+  },
 ];
 
 /**

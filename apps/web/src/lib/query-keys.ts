@@ -12,6 +12,21 @@ export const queryKeys = {
     actions: ['audit-log', 'actions'] as const,
     page: (query: object) => ['audit-log', 'page', query] as const,
   },
+  /** 安全中心's 安全设置 (the enterprise's policy) and 登录日志. */
+  security: {
+    all: ['security'] as const,
+    policy: ['security', 'policy'] as const,
+    loginLog: (query: object) => ['security', 'login-log', query] as const,
+    /** The enterprise's applications the 登录日志 filter offers. */
+    applications: ['security', 'applications'] as const,
+  },
+  /** SSO sessions: 在线会话 and one's own in 个人信息; ending one from either view reloads both. */
+  sessions: {
+    all: ['sessions'] as const,
+    page: (query: object) => ['sessions', 'page', query] as const,
+    mine: ['sessions', 'mine'] as const,
+  },
+  statistics: ['statistics'] as const,
   /**
    * 组织与账号: accounts, account groups, roles and join requests show each other's facts (an
    * account's groups, a group's member count and roles, a role's account count), so every org write
@@ -56,6 +71,17 @@ export const queryKeys = {
     all: ['home-blocks'] as const,
     published: ['home-blocks', 'published'] as const,
     admin: ['home-blocks', 'admin'] as const,
+  },
+  /**
+   * 应用管理 and 我的应用: an application's fields and its grants decide which applications a user
+   * may open, so every write invalidates `all`.
+   */
+  ssoApps: {
+    all: ['sso-apps'] as const,
+    page: (query: object) => ['sso-apps', 'page', query] as const,
+    grants: (id: number) => ['sso-apps', 'grants', id] as const,
+    /** /my-apps: the applications the logged-in user may open. */
+    mine: ['sso-apps', 'mine'] as const,
   },
   identifiers: {
     all: ['identifiers'] as const,

@@ -15,10 +15,10 @@ import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { auditRequest } from '../audit/audit-log.js';
 import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
-import { SESSION_COOKIE } from './portal-sessions.js';
+import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
 
-const CALLBACK_PATH = '/web/portal/cas/callback';
+const CALLBACK_PATH = PORTAL_CALLBACK_PATH;
 /** Where a login starts (the web app's login links and its silent single sign-on go here). */
 const LOGIN_PATH = '/web/portal/cas/login';
 /**

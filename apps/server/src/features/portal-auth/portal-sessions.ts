@@ -6,6 +6,8 @@ import { isUsable } from '../accounts/account-repository.js';
 
 /** The portal's session cookie: a random id; the table keeps only its SHA-256. */
 export const SESSION_COOKIE = 'PORTAL_SESSION';
+/** The portal's CAS service address: logins return here with a ticket; single logout posts here. */
+export const PORTAL_CALLBACK_PATH = '/web/portal/cas/callback';
 
 const digest = (id: string) => createHash('sha256').update(id).digest('hex');
 

@@ -8,9 +8,9 @@ import { chinaTime } from '../../lib/china-time.js';
 import { containsText } from '../../lib/text-search.js';
 import { clientSoftware } from '../../lib/user-agent.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
+import { PORTAL_CALLBACK_PATH } from '../portal-auth/portal-sessions.js';
 
 /** The portal's own CAS client comes back here with its tickets (portal-auth-routes): those show as 门户. */
-const PORTAL_CALLBACK_PATH = '/web/portal/cas/callback';
 const PORTAL_NAME = '门户';
 
 /** How long an SSO session lives: without activity, and at most from its login. */

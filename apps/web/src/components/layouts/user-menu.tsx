@@ -1,6 +1,8 @@
-import { AppstoreOutlined, KeyOutlined, LogoutOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, BlockOutlined, KeyOutlined, LogoutOutlined } from '@ant-design/icons';
 import Dropdown from 'antd/es/dropdown';
 import type { ReactElement } from 'react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { logout } from '@/lib/auth';
 
@@ -28,6 +30,8 @@ export default function UserMenu({
       menu={{
         items: [
           ...(showConsole ? [{ key: 'console', icon: <AppstoreOutlined />, label: '进入控制台' }] : []),
+          // Issue 17: the applications this user may open through single sign-on.
+          { key: 'my-apps', icon: <BlockOutlined />, label: <Link to={paths.myApps.getHref()}>我的应用</Link> },
           { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
           { type: 'divider' },
           { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },

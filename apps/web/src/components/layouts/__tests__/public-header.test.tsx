@@ -1,6 +1,6 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
@@ -35,9 +35,13 @@ function renderHeader(session: PortalMenuEntry | null) {
     appDownloadUrl: '',
     linkGroups: [],
   });
-  const router = createMemoryRouter([{ path: '/news', handle: { searchParams: ['page'] }, element: <PublicHeader /> }], {
-    initialEntries: ['/news?utm_source=mail&page=2'],
-  });
+  const router = createMemoryRouter(
+    [
+      { path: '/news', handle: { searchParams: ['page'] }, element: <PublicHeader /> },
+      { path: '/my-apps', element: <h1>我的应用页</h1> },
+    ],
+    { initialEntries: ['/news?utm_source=mail&page=2'] },
+  );
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
@@ -69,12 +73,21 @@ describe('public header (spec section 2)', () => {
     expect(screen.queryByRole('link', { name: /登\s*录/ })).toBeNull();
   });
 
-  it('the user menu (loaded once a session exists) opens from the name with its three items', async () => {
+  it('the user menu (loaded once a session exists) opens from the name with its items', async () => {
     renderHeader(user(['ROLE_ENTERPRISE_ADMIN']));
     fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司' }));
     expect(await screen.findByRole('menuitem', { name: /修改密码/ })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: /进入控制台/ })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: /我的应用/ })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: /退出登录/ })).toBeTruthy();
+  });
+
+  it('我的应用 in the user menu opens /my-apps', async () => {
+    renderHeader(user(['ROLE_ENTERPRISE_STAFF']));
+    fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司' }));
+    const item = await screen.findByRole('menuitem', { name: /我的应用/ });
+    fireEvent.click(within(item).getByRole('link', { name: '我的应用' }));
+    expect(await screen.findByRole('heading', { name: '我的应用页' })).toBeTruthy();
   });
 
   it('a service-customer employee gets no console button', () => {

@@ -1,7 +1,8 @@
-import { DownOutlined, HomeOutlined, IdcardOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { BlockOutlined, DownOutlined, HomeOutlined, IdcardOutlined, KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Dropdown } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { useRuntimeConfig } from '@/config/runtime-config';
+import { paths } from '@/config/paths';
+import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { logout } from '@/lib/auth';
 import { useSession } from '@/hooks/use-session';
 import type { ConsoleRoute } from '../console-route';
@@ -56,6 +57,8 @@ export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
                 : []),
               { key: 'info', icon: <IdcardOutlined />, label: '个人信息' },
               { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
+              // Issue 17: 我的应用 is a page of the public site.
+              { key: 'my-apps', icon: <BlockOutlined />, label: <a href={portalUrl(config, paths.myApps.getHref())}>我的应用</a> },
               { type: 'divider' },
               { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },
             ],

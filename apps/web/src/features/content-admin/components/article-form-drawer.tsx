@@ -1,5 +1,6 @@
 import { Alert, Button, Col, Drawer, Form, Input, InputNumber, Row, Space, Tag, TreeSelect } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { ImageUpload } from '@/components/image-upload';
 import { notify } from '@/lib/notify';
 import { useAdminCategories } from '../api/categories';
 import { type AdminArticle, useAdminArticle, useCreateArticle, usePublishArticle, useUpdateArticle } from '../api/articles';
@@ -7,7 +8,6 @@ import { ARTICLE_STATUS_NAMES } from '../lib/article-query';
 import { ArticleFormMessage, EMPTY_ARTICLE_FORM, type ArticleFormValues, toArticleForm, toArticleInput } from '../lib/article-form';
 import { categoryOptions, isPolicyCategory } from '../lib/category-tree';
 import { type ArticlePreviewData, ArticlePreviewModal } from './article-preview';
-import { ImageUpload } from './image-upload';
 import { RichTextEditor, isEmptyHtml } from './rich-text-editor';
 
 const STATUS_COLORS = { draft: 'default', published: 'success', offline: 'warning' } as const;

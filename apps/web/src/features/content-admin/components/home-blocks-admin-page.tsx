@@ -23,6 +23,7 @@ import { confirmAction } from '@/components/confirm-action';
 import { OrderCell } from './order-cell';
 import { rowActionsColumn } from './row-actions-column';
 import { ConsolePage } from '@/components/console-page';
+import { ImageUpload } from '@/components/image-upload';
 import { usePermission } from '@/components/permission';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
@@ -39,7 +40,6 @@ import {
 } from '../api/home-blocks';
 import { moved } from '../lib/reorder';
 import { KPI_NUMBER, KPI_NUMBER_MESSAGE, LINK_URL_MESSAGE, isLinkUrl } from '../lib/url-rules';
-import { ImageUpload } from './image-upload';
 import './content-admin.css';
 
 export const HOME_BLOCK_KINDS: { kind: HomeBlockKind; name: string; hint: string }[] = [

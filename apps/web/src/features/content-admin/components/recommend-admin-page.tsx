@@ -23,6 +23,7 @@ import { confirmAction } from '@/components/confirm-action';
 import { OrderCell } from './order-cell';
 import { rowActionsColumn } from './row-actions-column';
 import { ConsolePage } from '@/components/console-page';
+import { ImageUpload } from '@/components/image-upload';
 import { usePermission } from '@/components/permission';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
@@ -38,7 +39,6 @@ import {
   useUpdateApplication,
 } from '../api/applications';
 import { moved } from '../lib/reorder';
-import { ImageUpload } from './image-upload';
 import { RichTextEditor } from './rich-text-editor';
 import './content-admin.css';
 

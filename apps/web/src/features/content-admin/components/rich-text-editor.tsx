@@ -18,8 +18,8 @@ import { type Editor, EditorContent, useEditor, useEditorState } from '@tiptap/r
 import StarterKit from '@tiptap/starter-kit';
 import { Button, Divider, Input, Modal, Select, Spin, Tooltip } from 'antd';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { IMAGE_ACCEPT, imageFileProblem, uploadImage } from '@/api/upload-image';
 import { notify } from '@/lib/notify';
-import { IMAGE_ACCEPT, imageFileProblem, uploadImage } from '../api/upload-image';
 import { isLinkUrl } from '../lib/url-rules';
 import './rich-text-editor.css';
 

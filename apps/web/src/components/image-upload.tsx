@@ -3,7 +3,7 @@ import { Button, Upload } from 'antd';
 import { useState } from 'react';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
-import { IMAGE_ACCEPT, imageFileProblem, uploadImage } from '../api/upload-image';
+import { IMAGE_ACCEPT, imageFileProblem, uploadImage } from '@/api/upload-image';
 import './image-upload.css';
 
 export interface ImageUploadProps {

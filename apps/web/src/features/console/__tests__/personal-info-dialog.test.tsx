@@ -1,0 +1,93 @@
+import type { SessionRow } from '@portal/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { notify } from '@/lib/notify';
+import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { renderWithProviders } from '@/testing/render';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { menusEntry } from '@/testing/session';
+import { PersonalInfoDialog } from '../components/personal-info-dialog';
+
+const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const MINE = '/web/portal/account/sessions';
+const HERE: SessionRow = {
+  id: 'here',
+  username: 'admin',
+  name: '张伟',
+  ip: '10.1.9.9',
+  browser: 'Chrome 131',
+  os: 'Windows 10',
+  loginAt: '2026-11-20 08:30:00',
+  lastActiveAt: '2026-11-20 10:05:12',
+  applications: ['门户'],
+  current: true,
+};
+const PHONE: SessionRow = {
+  ...HERE,
+  id: 'phone',
+  ip: '172.16.0.8',
+  browser: 'Mobile Safari 18',
+  os: 'iOS 18',
+  loginAt: '2026-11-19 21:00:00',
+  lastActiveAt: '2026-11-19 21:10:00',
+  applications: ['门户', 'MES 生产执行'],
+  current: false,
+};
+
+let sessions: SessionRow[];
+
+beforeEach(() => {
+  installRuntimeConfig();
+  sessions = [HERE, PHONE];
+  fake.api = createFakeApi({ [`GET ${MINE}`]: () => sessions });
+  fake.api.delete.mockImplementation((url) => {
+    sessions = sessions.filter((s) => `${MINE}/${s.id}` !== url);
+    return Promise.resolve({ code: 20200, msg: '已下线', data: [] });
+  });
+});
+
+const user = menusEntry([], { name: '张伟', username: 'admin', telephone: '13800000001' });
+const sessionList = () => screen.findByRole('list', { name: '我的登录会话' });
+
+describe('个人信息', () => {
+  it('shows 账号, 姓名, 电话 and the account’s own sessions, the current one tagged 当前 without 下线', async () => {
+    renderWithProviders(<PersonalInfoDialog open onClose={() => undefined} />, { session: user });
+    expect((screen.getByLabelText('账号') as HTMLInputElement).value).toBe('admin');
+    expect((screen.getByLabelText('姓名') as HTMLInputElement).value).toBe('张伟');
+    expect((screen.getByLabelText('电话') as HTMLInputElement).value).toBe('13800000001');
+
+    const items = within(await sessionList()).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const [here, phone] = items as [HTMLElement, HTMLElement];
+    expect(within(here).getByText('Chrome 131 · Windows 10')).toBeTruthy();
+    expect(within(here).getByText('当前')).toBeTruthy();
+    expect(within(here).queryByRole('button', { name: /下\s*线/ })).toBeNull();
+    expect(within(phone).getByText('Mobile Safari 18 · iOS 18')).toBeTruthy();
+    expect(within(phone).getByText(/172\.16\.0\.8 · 登录 2026-11-19 21:00:00/)).toBeTruthy();
+    expect(within(phone).getByText('已访问应用：门户、MES 生产执行')).toBeTruthy();
+    expect(within(phone).queryByText('当前')).toBeNull();
+  });
+
+  it('下线 asks first, ends that session and lists what is left', async () => {
+    renderWithProviders(<PersonalInfoDialog open onClose={() => undefined} />, { session: user });
+    const phone = within(await sessionList()).getByRole('listitem', { name: 'Mobile Safari 18 · iOS 18' });
+    fireEvent.click(within(phone).getByRole('button', { name: /下\s*线/ }));
+    const confirm = await screen.findByRole('tooltip');
+    expect(within(confirm).getByText('该设备将立即退出登录，已登录的应用也将退出。')).toBeTruthy();
+    expect(fake.api!.delete).not.toHaveBeenCalled();
+    fireEvent.click(within(confirm).getByRole('button', { name: /下\s*线/ }));
+
+    await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${MINE}/phone`));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith('已下线'));
+    await waitFor(() => expect(within(screen.getByRole('list', { name: '我的登录会话' })).getAllByRole('listitem')).toHaveLength(1));
+    expect(screen.queryByText('Mobile Safari 18 · iOS 18')).toBeNull();
+  });
+
+  it('asks for the sessions only while open', () => {
+    renderWithProviders(<PersonalInfoDialog open={false} onClose={() => undefined} />, { session: user });
+    expect(fake.api!.get).not.toHaveBeenCalled();
+  });
+});

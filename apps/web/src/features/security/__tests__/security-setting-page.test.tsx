@@ -1,0 +1,153 @@
+import type { SecurityPolicy } from '@portal/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { notify } from '@/lib/notify';
+import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
+import { renderWithProviders } from '@/testing/render';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { menusEntry } from '@/testing/session';
+import { SecuritySettingPage } from '../components/security-setting-page';
+import { checkPolicyNumber, policyBody } from '../lib/policy-rules';
+
+const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const POLICY_URL = '/web-api/console/v1/security/policy';
+const DEFAULTS: SecurityPolicy = {
+  passwordMinLength: 8,
+  passwordClasses: ['lower', 'digit'],
+  passwordNoUsername: false,
+  passwordHistory: 0,
+  passwordExpiryDays: 0,
+  lockMaxFailures: 5,
+  lockMinutes: 15,
+  sessionIdleMinutes: 120,
+  sessionMaxHours: 8,
+  twoFactor: 'off',
+};
+
+let stored: SecurityPolicy;
+
+beforeEach(() => {
+  installRuntimeConfig();
+  stored = DEFAULTS;
+  fake.api = createFakeApi({ [`GET ${POLICY_URL}`]: () => [stored] });
+  // The server keeps what it was sent, and answers with its own message.
+  fake.api.put.mockImplementation((url, body) => {
+    stored = body as SecurityPolicy;
+    return Promise.resolve({ code: 20200, msg: '安全设置已保存', data: [] });
+  });
+  vi.mocked(notify.success).mockClear();
+});
+
+const admin = menusEntry(['security', 'security:setting']);
+const numberField = (label: string) => screen.getByRole('spinbutton', { name: label });
+const type = (label: string, value: string) => fireEvent.change(numberField(label), { target: { value } });
+const save = () => fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
+const form = () => document.querySelector<HTMLElement>('.security-setting__form')!;
+
+describe('安全设置 rules', () => {
+  it('accept whole numbers within each range and nothing else, in the server’s words', () => {
+    expect(checkPolicyNumber('passwordMinLength', 6)).toBeUndefined();
+    expect(checkPolicyNumber('passwordMinLength', 18)).toBeUndefined();
+    expect(checkPolicyNumber('passwordMinLength', 5)).toBe('密码最短长度不能少于6位');
+    expect(checkPolicyNumber('passwordMinLength', 19)).toBe('密码最短长度不能超过18位（密码最长18位，否则任何密码都无法满足）');
+    expect(checkPolicyNumber('passwordMinLength', 7.5)).toBe('密码最短长度须为 6-18 之间的整数');
+    expect(checkPolicyNumber('passwordMinLength', null)).toBe('密码最短长度须为 6-18 之间的整数');
+    expect(checkPolicyNumber('passwordExpiryDays', 0)).toBeUndefined();
+    expect(checkPolicyNumber('lockMaxFailures', 2)).toBe('登录失败锁定次数须为 3-20 之间的整数');
+  });
+
+  it('send the classes in a fixed order', () => {
+    expect(policyBody({ ...DEFAULTS, passwordClasses: ['symbol', 'lower', 'upper'] }).passwordClasses).toEqual([
+      'lower',
+      'upper',
+      'symbol',
+    ]);
+  });
+});
+
+describe('安全设置 page', () => {
+  it('shows the enterprise’s policy in its four sections', async () => {
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+    for (const title of ['密码策略', '登录锁定', '会话', '二次验证']) expect(screen.getAllByText(title).length).toBeGreaterThan(0);
+    expect((screen.getByRole('checkbox', { name: '小写字母' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: '大写字母' }) as HTMLInputElement).checked).toBe(false);
+    expect((numberField('锁定时长') as HTMLInputElement).value).toBe('15');
+    expect((screen.getByRole('radio', { name: '关闭' }) as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByText('修改在账号下次登录时生效，已登录的会话不受影响。')).toBeTruthy();
+  });
+
+  it('refuses numbers out of range, an emptied field and an idle time beyond the maximum, and sends nothing', async () => {
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+    type('最小长度', '5');
+    type('历史密码', '25');
+    type('失败次数', '');
+    type('空闲超时', '600');
+    type('最长时长', '2');
+    save();
+    await waitFor(() =>
+      expect(fieldErrors(form())).toEqual([
+        '密码最短长度不能少于6位',
+        '禁止重复使用的历史密码个数须为 0-24 之间的整数',
+        '登录失败锁定次数须为 3-20 之间的整数',
+        '会话空闲超时不能超过会话最长时长',
+      ]),
+    );
+    expect(fake.api!.put).not.toHaveBeenCalled();
+
+    type('最小长度', '18');
+    type('历史密码', '24');
+    type('失败次数', '3');
+    type('最长时长', '10');
+    await waitFor(() => expect(fieldErrors(form())).toEqual([]));
+  });
+
+  it('保存 sends every value and the page reloads what the server now holds', async () => {
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+    type('最小长度', '10');
+    fireEvent.click(screen.getByRole('checkbox', { name: '特殊字符' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: '大写字母' }));
+    fireEvent.click(screen.getByRole('switch', { name: '不得包含账号' }));
+    type('历史密码', '5');
+    type('有效期', '90');
+    type('失败次数', '3');
+    type('锁定时长', '30');
+    type('空闲超时', '30');
+    type('最长时长', '12');
+    fireEvent.click(screen.getByRole('radio', { name: '全员' }));
+    const gets = fake.api!.get.mock.calls.length;
+    save();
+
+    const sent: SecurityPolicy = {
+      passwordMinLength: 10,
+      passwordClasses: ['lower', 'upper', 'digit', 'symbol'],
+      passwordNoUsername: true,
+      passwordHistory: 5,
+      passwordExpiryDays: 90,
+      lockMaxFailures: 3,
+      lockMinutes: 30,
+      sessionIdleMinutes: 30,
+      sessionMaxHours: 12,
+      twoFactor: 'all',
+    };
+    await waitFor(() => expect(fake.api!.put).toHaveBeenCalledWith(POLICY_URL, sent));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith('安全设置已保存'));
+    await waitFor(() => expect(fake.api!.get.mock.calls.length).toBeGreaterThan(gets));
+    await waitFor(() => expect((screen.getByRole('radio', { name: '全员' }) as HTMLInputElement).checked).toBe(true));
+    expect((numberField('最小长度') as HTMLInputElement).value).toBe('10');
+  });
+
+  it('还原 puts back the loaded values', async () => {
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+    type('最小长度', '12');
+    fireEvent.click(within(form()).getByRole('button', { name: /还\s*原/ }));
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+  });
+});

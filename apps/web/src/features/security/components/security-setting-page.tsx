@@ -1,0 +1,149 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { PASSWORD_CLASS_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS } from '@portal/shared';
+import { Alert, Button, Card, Checkbox, Col, Form, InputNumber, Radio, Result, Row, Skeleton, Space, Switch } from 'antd';
+import { useState } from 'react';
+import { ConsolePage } from '@/components/console-page';
+import { notify } from '@/lib/notify';
+import { useSaveSecurityPolicy, useSecurityPolicy } from '../api/security-policy';
+import {
+  PASSWORD_CLASSES,
+  type PolicyNumberField,
+  SECURITY_POLICY_LIMITS,
+  TWO_FACTOR_MODES,
+  idleWithinMaxRule,
+  policyBody,
+  policyNumberRule,
+} from '../lib/policy-rules';
+import './security.css';
+
+/** Each number's label in its section, and its unit. */
+const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> = {
+  passwordMinLength: { label: '最小长度', unit: '位' },
+  passwordHistory: { label: '历史密码', unit: '个' },
+  passwordExpiryDays: { label: '有效期', unit: '天' },
+  lockMaxFailures: { label: '失败次数', unit: '次' },
+  lockMinutes: { label: '锁定时长', unit: '分钟' },
+  sessionIdleMinutes: { label: '空闲超时', unit: '分钟' },
+  sessionMaxHours: { label: '最长时长', unit: '小时' },
+};
+
+function NumberField({ name, extra, dependencies }: { name: PolicyNumberField; extra?: string; dependencies?: PolicyNumberField[] }) {
+  const { min, max } = SECURITY_POLICY_LIMITS[name];
+  const { label, unit } = NUMBER_FIELDS[name];
+  return (
+    <Form.Item
+      name={name}
+      label={label}
+      required
+      extra={extra}
+      dependencies={dependencies}
+      rules={name === 'sessionIdleMinutes' ? [policyNumberRule(name), idleWithinMaxRule] : [policyNumberRule(name)]}
+    >
+      {/* No min/max on the control: it would clamp a typed value silently; the rule names the range instead. */}
+      <InputNumber step={1} suffix={unit} placeholder={`${min}-${max}`} className="security-setting__number" />
+    </Form.Item>
+  );
+}
+
+function PolicyForm({ policy }: { policy: SecurityPolicy }) {
+  const [form] = Form.useForm<SecurityPolicy>();
+  const save = useSaveSecurityPolicy();
+  const [saving, setSaving] = useState(false);
+
+  const submit = async (values: SecurityPolicy) => {
+    setSaving(true);
+    try {
+      notify.success(await save.mutateAsync(policyBody(values)));
+    } catch {
+      // The API client has shown the server's reason.
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Form<SecurityPolicy>
+      form={form}
+      layout="vertical"
+      initialValues={policy}
+      onFinish={(values) => void submit(values)}
+      className="security-setting__form"
+    >
+      <Row gutter={[16, 16]}>
+        <Col xs={24} xl={12}>
+          <Card title="密码策略" size="small">
+            <NumberField name="passwordMinLength" extra="不少于 6 位，不超过 18 位" />
+            <Form.Item name="passwordClasses" label="必须包含">
+              <Checkbox.Group options={PASSWORD_CLASSES.map((c) => ({ value: c, label: PASSWORD_CLASS_LABELS[c] }))} />
+            </Form.Item>
+            <Form.Item name="passwordNoUsername" label="不得包含账号" valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <NumberField name="passwordHistory" extra="新密码不能与最近 N 次使用过的密码相同，0 为不限制" />
+            <NumberField name="passwordExpiryDays" extra="密码使用超过该天数后，登录时须修改密码；0 为永不过期" />
+          </Card>
+        </Col>
+        <Col xs={24} xl={12}>
+          <Space orientation="vertical" size={16} className="security-setting__stack">
+            <Card title="登录锁定" size="small">
+              <NumberField name="lockMaxFailures" extra="连续输错密码达到该次数后锁定账号" />
+              <NumberField name="lockMinutes" />
+            </Card>
+            <Card title="会话" size="small">
+              <NumberField name="sessionIdleMinutes" dependencies={['sessionMaxHours']} extra="超过该时长无操作，需重新登录" />
+              <NumberField name="sessionMaxHours" extra="登录后无论是否活动，超过该时长需重新登录" />
+            </Card>
+            <Card title="二次验证" size="small">
+              <Form.Item name="twoFactor" label="启用范围" extra="使用验证器应用（TOTP）的动态验证码；首次需要时，账号在登录时扫码绑定">
+                <Radio.Group options={TWO_FACTOR_MODES.map((m) => ({ value: m, label: TWO_FACTOR_LABELS[m] }))} />
+              </Form.Item>
+              <Alert type="info" showIcon title="修改在账号下次登录时生效，已登录的会话不受影响。" />
+            </Card>
+          </Space>
+        </Col>
+      </Row>
+      <div className="security-setting__footer">
+        <Button onClick={() => form.resetFields()}>还原</Button>
+        <Button type="primary" htmlType="submit" loading={saving}>
+          保存
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+/**
+ * 安全设置 of the enterprise (issue 17): password policy, lockout, SSO session lengths and two-factor
+ * login. The central login, the password change and account creation enforce them from each
+ * account's next login; without saved settings the page shows the platform defaults.
+ */
+export function SecuritySettingPage() {
+  const policy = useSecurityPolicy();
+
+  if (policy.isError && !policy.data) {
+    return (
+      <ConsolePage>
+        <Result
+          status="warning"
+          title="安全设置加载失败"
+          extra={
+            <Button type="primary" icon={<ReloadOutlined />} onClick={() => void policy.refetch()}>
+              重新加载
+            </Button>
+          }
+        />
+      </ConsolePage>
+    );
+  }
+
+  return (
+    <ConsolePage className="security-setting">
+      {policy.data ? (
+        // A saved policy reloads: the form starts again from the values the server now holds.
+        <PolicyForm key={policy.dataUpdatedAt} policy={policy.data} />
+      ) : (
+        <Skeleton active paragraph={{ rows: 10 }} />
+      )}
+    </ConsolePage>
+  );
+}

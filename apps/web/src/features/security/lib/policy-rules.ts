@@ -1,0 +1,74 @@
+import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, TWO_FACTOR_LABELS, type TwoFactorMode } from '@portal/shared';
+import type { FormRule } from 'antd';
+
+/** The numeric settings of 安全设置. */
+export type PolicyNumberField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor'>;
+
+// The ranges and messages below are the server's (the policy rules it checks every 保存 against), so a
+// value the form accepts is one the server accepts. 最小长度 stays within the spec's 6–18 (section 9):
+// a longer minimum would refuse every password.
+export const PASSWORD_CLASSES = Object.keys(PASSWORD_CLASS_LABELS) as PasswordClass[];
+export const TWO_FACTOR_MODES = Object.keys(TWO_FACTOR_LABELS) as TwoFactorMode[];
+
+export const SECURITY_POLICY_LIMITS: Record<PolicyNumberField, { min: number; max: number; label: string }> = {
+  passwordMinLength: { min: 6, max: 18, label: '密码最短长度' },
+  passwordHistory: { min: 0, max: 24, label: '禁止重复使用的历史密码个数' },
+  passwordExpiryDays: { min: 0, max: 3650, label: '密码有效期（天）' },
+  lockMaxFailures: { min: 3, max: 20, label: '登录失败锁定次数' },
+  lockMinutes: { min: 1, max: 1440, label: '锁定时长（分钟）' },
+  sessionIdleMinutes: { min: 5, max: 1440, label: '会话空闲超时（分钟）' },
+  sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
+};
+
+export const SecurityPolicyMessage = {
+  minLengthBelowSpec: '密码最短长度不能少于6位',
+  minLengthImpossible: '密码最短长度不能超过18位（密码最长18位，否则任何密码都无法满足）',
+  idleBeyondMax: '会话空闲超时不能超过会话最长时长',
+} as const;
+
+/** The message for a number outside its range (empty, a fraction, too small or too big), or undefined. */
+export function checkPolicyNumber(field: PolicyNumberField, value: unknown): string | undefined {
+  const range = SECURITY_POLICY_LIMITS[field];
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    if (value >= range.min && value <= range.max) return undefined;
+    if (field === 'passwordMinLength')
+      return value < range.min ? SecurityPolicyMessage.minLengthBelowSpec : SecurityPolicyMessage.minLengthImpossible;
+  }
+  return `${range.label}须为 ${range.min}-${range.max} 之间的整数`;
+}
+
+/** The antd rule of one number of the policy. */
+export function policyNumberRule(field: PolicyNumberField): FormRule {
+  return {
+    validator: (_rule, value: unknown) => {
+      const message = checkPolicyNumber(field, value);
+      return message ? Promise.reject(new Error(message)) : Promise.resolve();
+    },
+  };
+}
+
+/** 空闲超时 within 最长时长: a session cannot idle longer than it may last. */
+export const idleWithinMaxRule: FormRule = ({ getFieldValue }) => ({
+  validator: (_rule, value: unknown) => {
+    const maxHours: unknown = getFieldValue('sessionMaxHours');
+    return typeof value === 'number' && typeof maxHours === 'number' && value > maxHours * 60
+      ? Promise.reject(new Error(SecurityPolicyMessage.idleBeyondMax))
+      : Promise.resolve();
+  },
+});
+
+/** The body of 保存: the classes in a fixed order, so an unchanged policy sends the same body. */
+export function policyBody(values: SecurityPolicy): SecurityPolicy {
+  return {
+    passwordMinLength: values.passwordMinLength,
+    passwordClasses: PASSWORD_CLASSES.filter((c) => values.passwordClasses.includes(c)),
+    passwordNoUsername: values.passwordNoUsername,
+    passwordHistory: values.passwordHistory,
+    passwordExpiryDays: values.passwordExpiryDays,
+    lockMaxFailures: values.lockMaxFailures,
+    lockMinutes: values.lockMinutes,
+    sessionIdleMinutes: values.sessionIdleMinutes,
+    sessionMaxHours: values.sessionMaxHours,
+    twoFactor: values.twoFactor,
+  };
+}

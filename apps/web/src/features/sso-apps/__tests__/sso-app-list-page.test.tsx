@@ -1,0 +1,223 @@
+import { type SsoApplicationRow, SsoMessage } from '@portal/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Modal } from 'antd';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { notify } from '@/lib/notify';
+import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
+import { renderWithProviders } from '@/testing/render';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { menusEntry } from '@/testing/session';
+import { SsoAppListPage } from '../components/sso-app-list-page';
+import { SERVICE_DUPLICATE_MESSAGE } from '../lib/sso-app-form';
+
+const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const API = '/web-api/console/v1/sso-app';
+const CAS = 'https://portal.example.com/cas';
+
+const ERP: SsoApplicationRow = {
+  id: 5,
+  name: '设备管理系统',
+  icon: '/uploads/erp.png',
+  category: '生产管理',
+  description: '设备台账与点检',
+  protocol: 'cas3',
+  servicePrefixes: ['https://erp.hengyue.example/', 'http://localhost:3000/erp'],
+  logoutUrl: 'https://erp.hengyue.example/logout',
+  attributes: ['name', 'groups'],
+  status: 'enabled',
+  allMembers: false,
+  createdAt: '2026-11-20 09:30:00',
+  integration: {
+    loginUrl: `${CAS}/login`,
+    validateUrl: `${CAS}/p3/serviceValidate`,
+    logoutUrl: `${CAS}/logout`,
+    casServerUrlPrefix: CAS,
+  },
+};
+const OA: SsoApplicationRow = {
+  ...ERP,
+  id: 6,
+  name: '协同办公',
+  icon: '',
+  category: '',
+  servicePrefixes: ['https://oa.hengyue.example/'],
+  attributes: [],
+  status: 'disabled',
+};
+
+beforeEach(() => {
+  installRuntimeConfig();
+  fake.api = createFakeApi({
+    [`GET ${API}/page/list`]: [{ rows: [ERP, OA], total: 2 }],
+    [`POST ${API}`]: [{ id: 7 }],
+    [`PUT ${API}/5`]: [],
+    [`DELETE ${API}/6`]: [],
+  });
+  vi.mocked(notify.error).mockClear();
+});
+afterEach(() => {
+  Modal.destroyAll();
+});
+
+const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${API}/page/list`).map(([, config]) => config?.params);
+const renderPage = () => renderWithProviders(<SsoAppListPage />, { session: menusEntry(['app', 'app:list']) });
+const appRow = (name: string) => screen.findByRole('row', { name: new RegExp(name) });
+const button = (root: HTMLElement, name: string) => within(root).getByRole('button', { name: new RegExp(name.split('').join('\\s*')) });
+const type = (root: HTMLElement, label: string, value: string) =>
+  fireEvent.change(within(root).getByLabelText(label), { target: { value } });
+
+describe('应用列表', () => {
+  it('lists the applications with the columns of issue 17 and searches from page 1', async () => {
+    renderPage();
+    const erp = await appRow('设备管理系统');
+    expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      '图标',
+      '名称',
+      '分类',
+      '协议',
+      '服务地址',
+      '状态',
+      '创建时间',
+      '操作',
+    ]);
+    expect(within(erp).getByText('CAS 3.0')).toBeTruthy();
+    expect(within(erp).getByText('https://erp.hengyue.example/')).toBeTruthy();
+    expect(within(erp).getByText('http://localhost:3000/erp')).toBeTruthy();
+    expect(within(erp).getByText('启用')).toBeTruthy();
+    expect(erp.querySelector('img')?.getAttribute('src')).toBe('http://localhost:3000/files/uploads/erp.png');
+    expect(within(await appRow('协同办公')).getByText('停用')).toBeTruthy();
+
+    const keyword = screen.getByRole('textbox', { name: '搜索应用' });
+    fireEvent.change(keyword, { target: { value: ' 设备 ' } });
+    fireEvent.submit(keyword.closest('form')!);
+    await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, keyword: '设备' }));
+  });
+
+  it('删除 asks first, then deletes and reloads the list', async () => {
+    renderPage();
+    fireEvent.click(button(await appRow('协同办公'), '删除'));
+    const confirm = await screen.findByRole('dialog', { name: '删除应用' });
+    expect(within(confirm).getByText(/确定删除应用「协同办公」吗？/)).toBeTruthy();
+    fireEvent.click(button(confirm, '删除'));
+    await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${API}/6`));
+    await waitFor(() => expect(listCalls()).toHaveLength(2));
+  });
+});
+
+describe('应用列表 新增 and 编辑', () => {
+  it('checks the service addresses with the shared rule, then posts the body', async () => {
+    renderPage();
+    await appRow('设备管理系统');
+    fireEvent.click(screen.getByRole('button', { name: /新增应用/ }));
+    const drawer = await screen.findByRole('dialog', { name: '新增应用' });
+    // The protocol is CAS 3.0, the user's name is released and the application starts enabled.
+    expect(within(drawer).getByText('CAS 3.0')).toBeTruthy();
+    expect(within(drawer).getByRole('checkbox', { name: /姓名 name/ })).toHaveProperty('checked', true);
+    expect(within(drawer).getByRole('radio', { name: '启用' })).toHaveProperty('checked', true);
+
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() => expect(fieldErrors(drawer)).toEqual([SsoMessage.nameRequired, SsoMessage.serviceInvalid]));
+
+    type(drawer, '名称', ' 质量追溯 ');
+    type(drawer, '服务地址 1', 'http://qa.hengyue.example/');
+    fireEvent.click(button(drawer, '添加服务地址'));
+    type(drawer, '服务地址 2', 'https://*.hengyue.example/');
+    type(drawer, '注销地址', '/logout');
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() =>
+      expect(fieldErrors(drawer)).toEqual([SsoMessage.serviceHttps, SsoMessage.serviceWildcard, SsoMessage.logoutUrlInvalid]),
+    );
+
+    // The same address twice is refused by the list's rule.
+    type(drawer, '服务地址 1', 'https://qa.hengyue.example/');
+    type(drawer, '服务地址 2', 'https://QA.hengyue.example/');
+    type(drawer, '注销地址', '');
+    fireEvent.click(button(drawer, '保存'));
+    expect(await within(drawer).findByText(SERVICE_DUPLICATE_MESSAGE)).toBeTruthy();
+    expect(fake.api!.post).not.toHaveBeenCalled();
+
+    type(drawer, '服务地址 2', 'http://localhost:8080/qa');
+    type(drawer, '分类', '质量管理');
+    fireEvent.click(within(drawer).getByRole('checkbox', { name: /账号组 groups/ }));
+    fireEvent.click(within(drawer).getByRole('radio', { name: '停用' }));
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() =>
+      expect(fake.api!.post).toHaveBeenCalledWith(
+        API,
+        {
+          name: '质量追溯',
+          icon: '',
+          category: '质量管理',
+          description: '',
+          protocol: 'cas3',
+          servicePrefixes: ['https://qa.hengyue.example/', 'http://localhost:8080/qa'],
+          logoutUrl: '',
+          attributes: ['name', 'groups'],
+          status: 'disabled',
+        },
+        { silent: true },
+      ),
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '新增应用' })).toBeNull());
+    await waitFor(() => expect(listCalls()).toHaveLength(2));
+  });
+
+  it('offers at most MAX_SERVICE_PREFIXES addresses and never removes the last one', async () => {
+    renderPage();
+    await appRow('设备管理系统');
+    fireEvent.click(screen.getByRole('button', { name: /新增应用/ }));
+    const drawer = await screen.findByRole('dialog', { name: '新增应用' });
+    expect(within(drawer).getByRole('button', { name: '删除服务地址 1' })).toHaveProperty('disabled', true);
+    for (let i = 2; i <= 10; i += 1) fireEvent.click(button(drawer, '添加服务地址'));
+    expect(within(drawer).getByLabelText('服务地址 10')).toBeTruthy();
+    expect(button(drawer, '添加服务地址')).toHaveProperty('disabled', true);
+  });
+
+  it('编辑 starts from the row and shows a refusal of the server under the field it names', async () => {
+    fake.api!.put.mockImplementationOnce(() => Promise.reject(new ApiError(SsoMessage.nameTaken, 1, 409)));
+    renderPage();
+    fireEvent.click(button(await appRow('设备管理系统'), '编辑'));
+    const drawer = await screen.findByRole('dialog', { name: '编辑应用 设备管理系统' });
+    expect(within(drawer).getByLabelText<HTMLInputElement>('服务地址 2').value).toBe('http://localhost:3000/erp');
+    expect(within(drawer).getByRole('checkbox', { name: /账号组 groups/ })).toHaveProperty('checked', true);
+    type(drawer, '名称', '协同办公');
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() => expect(fieldErrors(drawer)).toEqual([SsoMessage.nameTaken]));
+    expect(fake.api!.put).toHaveBeenCalledWith(
+      `${API}/5`,
+      expect.objectContaining({ name: '协同办公', servicePrefixes: ERP.servicePrefixes, attributes: ['name', 'groups'] }),
+      { silent: true },
+    );
+    expect(notify.error).not.toHaveBeenCalled();
+  });
+});
+
+describe('集成配置', () => {
+  it('shows the CAS addresses of the application, each with a copy button', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderPage();
+    fireEvent.click(button(await appRow('设备管理系统'), '集成配置'));
+    const panel = await screen.findByRole('dialog', { name: '集成配置：设备管理系统' });
+    const entry = (label: string) => within(panel).getByText(label).closest('div')!;
+    expect(within(entry('登录地址')).getByText(`${CAS}/login`)).toBeTruthy();
+    expect(within(entry('票据校验地址（CAS 3.0）')).getByText(`${CAS}/p3/serviceValidate`)).toBeTruthy();
+    expect(within(entry('票据校验地址（CAS 2.0）')).getByText(`${CAS}/serviceValidate`)).toBeTruthy();
+    expect(within(entry('票据校验地址（CAS 1.0）')).getByText(`${CAS}/validate`)).toBeTruthy();
+    expect(within(entry('注销地址')).getByText(`${CAS}/logout`)).toBeTruthy();
+    expect(within(entry('casServerUrlPrefix')).getByText(CAS)).toBeTruthy();
+    expect(within(panel).getAllByRole('button', { name: '复制' })).toHaveLength(6);
+    expect(within(entry('返回属性')).getByText('姓名 name、账号组 groups')).toBeTruthy();
+
+    fireEvent.click(within(entry('登录地址')).getByRole('button', { name: '复制' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(`${CAS}/login`));
+    fireEvent.click(within(entry('casServerUrlPrefix')).getByRole('button', { name: '复制' }));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith(CAS));
+  });
+});

@@ -1,0 +1,42 @@
+import type { PageResult, SsoApplicationBody, SsoApplicationRow } from '@portal/shared';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
+import type { SsoAppListQuery } from '../lib/sso-app-query';
+
+/** The console API of 应用管理. */
+export const SSO_APP_API = '/web-api/console/v1/sso-app';
+
+/** `GET /sso-app/page/list`: one page of the enterprise's applications on single sign-on. */
+export async function getSsoApps(query: SsoAppListQuery): Promise<PageResult<SsoApplicationRow>> {
+  return (await api().get<PageResult<SsoApplicationRow>>(`${SSO_APP_API}/page/list`, { params: query })).data[0] ?? { rows: [], total: 0 };
+}
+
+export const getSsoAppsQueryOptions = (query: SsoAppListQuery) =>
+  queryOptions({
+    queryKey: queryKeys.ssoApps.page(query),
+    queryFn: () => getSsoApps(query),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+export function useSsoApps(query: SsoAppListQuery, enabled = true) {
+  return useQuery({ ...getSsoAppsQueryOptions(query), enabled });
+}
+
+// 新增 and 编辑 are silent: the drawer shows a refusal under the field it names, or toasts it.
+export const createSsoApp = async (body: SsoApplicationBody) => (await api().post<{ id: number }>(SSO_APP_API, body, { silent: true })).msg;
+export const updateSsoApp = async ({ id, body }: { id: number; body: SsoApplicationBody }) =>
+  (await api().put<unknown>(`${SSO_APP_API}/${id}`, body, { silent: true })).msg;
+/** Its grants go with it; sessions already open in the application stay until they end. */
+export const deleteSsoApp = async (id: number) => (await api().delete<unknown>(`${SSO_APP_API}/${id}`)).msg;
+
+/** A write to an application changes the lists, its grants and everyone's 我的应用. */
+export function useSsoAppMutation<T>(write: (input: T) => Promise<string>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: write, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.ssoApps.all }) });
+}
+
+export const useCreateSsoApp = () => useSsoAppMutation(createSsoApp);
+export const useUpdateSsoApp = () => useSsoAppMutation(updateSsoApp);
+export const useDeleteSsoApp = () => useSsoAppMutation(deleteSsoApp);

@@ -1,0 +1,184 @@
+import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { SSO_APPLICATION_STATUS_LABELS, SSO_PROTOCOLS, type SsoApplicationRow, type SsoApplicationStatus } from '@portal/shared';
+import { Button, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { confirmAction } from '@/components/confirm-action';
+import { ConsolePage } from '@/components/console-page';
+import { FilterButtons } from '@/components/filter-buttons';
+import { Pagination } from '@/components/pagination';
+import { useDeleteSsoApp, useSsoApps } from '../api/sso-apps';
+import { INITIAL_SSO_APP_FILTERS, type SsoAppFilters, ssoAppListQuery } from '../lib/sso-app-query';
+import { AppIcon } from './app-icon';
+import { IntegrationDialog } from './integration-dialog';
+import { type SsoAppFormTarget, SsoAppFormDrawer } from './sso-app-form-drawer';
+import './sso-apps.css';
+
+interface FilterForm {
+  keyword?: string;
+  status?: SsoApplicationStatus;
+}
+
+const STATUS_COLORS: Record<SsoApplicationStatus, string> = { enabled: 'success', disabled: 'default' };
+const none = <Typography.Text type="secondary">—</Typography.Text>;
+
+const StatusTag = ({ status }: { status: SsoApplicationStatus }) => (
+  <Tag color={STATUS_COLORS[status]}>{SSO_APPLICATION_STATUS_LABELS[status]}</Tag>
+);
+
+/** One address a line: cut with an ellipsis in the wide table's column, wrapped on a phone's card. */
+function ServicePrefixes({ prefixes, wrap = false }: { prefixes: readonly string[]; wrap?: boolean }) {
+  if (prefixes.length === 0) return none;
+  return (
+    <ul className={`sso-apps__prefixes${wrap ? ' sso-apps__prefixes--wrap' : ''}`}>
+      {prefixes.map((p) => (
+        <li key={p} title={p}>
+          {p}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * 应用列表 (issue 17): the enterprise's applications on single sign-on, searched by name and
+ * filtered by 状态; 新增 and 编辑 in a drawer, 集成配置 (the CAS addresses to copy) in a dialog,
+ * 删除 after a confirm.
+ */
+export function SsoAppListPage() {
+  // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
+  const [filters, setFilters] = useState<SsoAppFilters>(INITIAL_SSO_APP_FILTERS);
+  const [editing, setEditing] = useState<SsoAppFormTarget | null>(null);
+  const [integrating, setIntegrating] = useState<SsoApplicationRow | null>(null);
+  const [form] = Form.useForm<FilterForm>();
+  const query = useMemo(() => ssoAppListQuery(filters), [filters]);
+  const apps = useSsoApps(query);
+  const remove = useDeleteSsoApp();
+  const wide = Grid.useBreakpoint().md ?? true;
+  const total = apps.data?.total ?? 0;
+
+  const confirmDelete = (row: SsoApplicationRow) =>
+    confirmAction({
+      title: '删除应用',
+      content: `确定删除应用「${row.name}」吗？删除后它的服务地址不再能通过统一身份认证登录，授权一并删除，不能恢复。`,
+      okText: '删除',
+      danger: true,
+      run: () => remove.mutateAsync(row.id),
+    });
+
+  const rowActions = (row: SsoApplicationRow) => (
+    <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="sso-apps__row-actions">
+      <Button type="link" size="small" onClick={() => setEditing({ app: row })}>
+        编辑
+      </Button>
+      <Button type="link" size="small" onClick={() => setIntegrating(row)}>
+        集成配置
+      </Button>
+      <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+        删除
+      </Button>
+    </Space>
+  );
+
+  const columns: TableColumnsType<SsoApplicationRow> = wide
+    ? [
+        { title: '图标', dataIndex: 'icon', width: 64, render: (icon: string, row) => <AppIcon name={row.name} icon={icon} /> },
+        { title: '名称', dataIndex: 'name', width: 160, ellipsis: { showTitle: true } },
+        { title: '分类', dataIndex: 'category', width: 110, ellipsis: { showTitle: true }, render: (c: string) => c || none },
+        { title: '协议', dataIndex: 'protocol', width: 90, render: (p: SsoApplicationRow['protocol']) => SSO_PROTOCOLS[p] },
+        // The one column without a width: it takes what the others leave.
+        { title: '服务地址', dataIndex: 'servicePrefixes', render: (p: string[]) => <ServicePrefixes prefixes={p} /> },
+        { title: '状态', dataIndex: 'status', width: 76, render: (s: SsoApplicationStatus) => <StatusTag status={s} /> },
+        { title: '创建时间', dataIndex: 'createdAt', width: 170 },
+        { title: '操作', key: 'actions', width: 190, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
+      ]
+    : // A phone shows one column of facts per application and the actions beside it, without sideways scrolling.
+      [
+        {
+          title: '应用',
+          dataIndex: 'name',
+          render: (name: string, row) => (
+            <div className="sso-apps__card">
+              <div className="sso-apps__card-head">
+                <AppIcon name={name} icon={row.icon} size={32} />
+                <Typography.Text strong>{name}</Typography.Text>
+                <StatusTag status={row.status} />
+              </div>
+              <span className="sso-apps__meta">{[row.category, SSO_PROTOCOLS[row.protocol]].filter(Boolean).join(' · ')}</span>
+              <ServicePrefixes prefixes={row.servicePrefixes} wrap />
+              <span className="sso-apps__meta">创建于 {row.createdAt}</span>
+            </div>
+          ),
+        },
+        { title: '操作', key: 'actions', width: 88, render: (_: unknown, row) => rowActions(row) },
+      ];
+
+  return (
+    <ConsolePage
+      className="sso-apps"
+      filters={
+        <Form<FilterForm>
+          form={form}
+          layout="inline"
+          onFinish={(values) => setFilters((f) => ({ ...f, keyword: values.keyword ?? '', status: values.status, page: 1 }))}
+          initialValues={{ keyword: '' }}
+        >
+          <Form.Item name="keyword">
+            <Input
+              allowClear
+              placeholder="应用名称/分类"
+              aria-label="搜索应用"
+              prefix={<SearchOutlined />}
+              style={{ width: 200 }}
+              maxLength={64}
+            />
+          </Form.Item>
+          <Form.Item name="status">
+            <Select
+              allowClear
+              placeholder="全部状态"
+              aria-label="状态"
+              style={{ width: 120 }}
+              options={(Object.keys(SSO_APPLICATION_STATUS_LABELS) as SsoApplicationStatus[]).map((s) => ({
+                value: s,
+                label: SSO_APPLICATION_STATUS_LABELS[s],
+              }))}
+            />
+          </Form.Item>
+          <FilterButtons
+            onReset={() => {
+              form.resetFields();
+              setFilters((f) => ({ ...INITIAL_SSO_APP_FILTERS, limit: f.limit }));
+            }}
+          />
+        </Form>
+      }
+      actions={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+          新增应用
+        </Button>
+      }
+    >
+      <Table<SsoApplicationRow>
+        rowKey="id"
+        columns={columns}
+        dataSource={apps.data?.rows ?? []}
+        loading={apps.isFetching}
+        pagination={false}
+        scroll={wide ? { x: 1100 } : undefined}
+        // On a phone the card column takes what the actions leave, however long an address is.
+        tableLayout={wide ? undefined : 'fixed'}
+        size="middle"
+        locale={{ emptyText: '暂无应用，点击“新增应用”接入统一身份认证' }}
+      />
+      <Pagination
+        total={total}
+        hidden={total === 0}
+        page={filters.page}
+        limit={filters.limit}
+        onChange={({ page, limit }) => setFilters((f) => ({ ...f, page, limit }))}
+      />
+      <SsoAppFormDrawer target={editing} onClose={() => setEditing(null)} />
+      <IntegrationDialog app={integrating} onClose={() => setIntegrating(null)} />
+    </ConsolePage>
+  );
+}
