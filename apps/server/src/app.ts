@@ -46,6 +46,10 @@ import joinRoutes from './features/org/join-routes.js';
 import orgOptionsRoutes from './features/org/org-options-routes.js';
 import roleRepository from './features/org/role-repository.js';
 import roleRoutes from './features/org/role-routes.js';
+import myAppRoutes from './features/sso-apps/my-app-routes.js';
+import ssoAppGrantRoutes from './features/sso-apps/sso-app-grant-routes.js';
+import ssoAppRepository from './features/sso-apps/sso-app-repository.js';
+import ssoAppRoutes from './features/sso-apps/sso-app-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
 import prefixRepository from './features/identifiers/prefix-repository.js';
@@ -158,6 +162,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(applicationRepository);
   await app.register(homeBlockRepository);
   await app.register(uploadRepository);
+  await app.register(ssoAppRepository);
   await app.register(casServices);
   await app.register(casTickets);
   await app.register(ssoSessions);
@@ -212,6 +217,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(joinRoutes);
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);
+  await app.register(ssoAppRoutes);
+  await app.register(ssoAppGrantRoutes);
+  await app.register(myAppRoutes);
   await app.register(sessionRoutes);
   await app.register(loginLogRoutes);
   await app.register(statisticsRoutes);

@@ -4,6 +4,7 @@ import { seedAccounts, seedOrganisation } from './accounts-seed.js';
 import { seedContent } from './content-seed.js';
 import { seedIdentifiers } from './identifiers-seed.js';
 import { seedSite } from './site-seed.js';
+import { seedSsoApplications } from './sso-apps-seed.js';
 
 /** Seeds the demo data each module owns; every step is idempotent, so it runs at every start. */
 export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
@@ -15,5 +16,7 @@ export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
   if (await seedOrganisation(db, now.toISOString())) seeded.push('organisation');
   // After the accounts: the demo prefixes belong to the demo enterprises.
   if (await seedIdentifiers(db, now.toISOString())) seeded.push('identifiers');
+  // After the organisation: 质量部 is granted one of the demo applications.
+  if (await seedSsoApplications(db, now.toISOString())) seeded.push('sso-apps');
   return seeded;
 }

@@ -5,6 +5,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { recordAudit } from '../audit/audit-log.js';
+import type { ServiceApplication } from '../sso-apps/sso-app-repository.js';
+import type { RegisteredService } from './cas-services.js';
 import { loginPage, messagePage } from './login-page.js';
 import { sendSingleLogout } from './single-logout.js';
 
@@ -19,7 +21,7 @@ const sameToken = (a: string, b: string) => a.length === b.length && timingSafeE
 /** Where a login goes once it completes: a registered service (CAS 3.0 §2.1.1) or the CAS's own page, and whether it renews. */
 export interface LoginTarget {
   service: string | undefined;
-  serviceUrl: URL | undefined;
+  registered: RegisteredService | undefined;
   renew: boolean;
 }
 
@@ -51,7 +53,59 @@ function createCasLogin(app: FastifyInstance) {
 
   /** Single logout to the services of ended tickets that are still registered (never a redirect). */
   const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
-    sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
+    sendSingleLogout(ended, (service) => registry.singleLogoutTarget(service, portalBase(request)), request.log);
+
+  /**
+   * A ticket for a registered service (CAS 3.0 §2.2.4), after a login or with a live SSO session. An
+   * enterprise's own application gets one only for an account 应用授权 admits (issue 17); any other
+   * account gets the page 您无权访问该应用 naming it, no ticket, and the refusal lands in the login
+   * log. With `gateway` (no page may be shown, CAS 3.0 §2.1.1) it goes back to the service without one.
+   */
+  async function issueTicket(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    session: { tgtId: string; accountId: number },
+    target: RegisteredService,
+    fromLogin: boolean,
+    gateway = false,
+  ) {
+    const { application } = target;
+    if (application && !(await app.ssoApps.mayUse(session.accountId, application.id))) {
+      const profile = await accounts.profile(session.accountId);
+      await app.loginLog.record(request.log, {
+        accountId: session.accountId,
+        username: profile?.username ?? '',
+        enterpriseId: profile?.enterpriseId ?? null,
+        name: profile?.name ?? '',
+        result: 'failure',
+        reason: 'not-authorized',
+        applicationId: application.id,
+        applicationName: application.name,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+      });
+      if (gateway) return reply.redirect(target.url.href, 303);
+      return notAuthorized(request, reply, target, application);
+    }
+    const ticket = await tickets.issueServiceTicket(session.tgtId, target.service, fromLogin, application?.id ?? null);
+    return redirectWithTicket(reply, target.url, ticket);
+  }
+
+  /** 切换账号 ends the SSO session and goes back to the application, which sends the user to the login form again. */
+  function notAuthorized(request: FastifyRequest, reply: FastifyReply, target: RegisteredService, application: ServiceApplication) {
+    const text =
+      application.status === 'enabled'
+        ? `您的账号没有访问「${application.name}」的权限。如需使用，请联系企业管理员在“应用授权”中为您开通。`
+        : `应用「${application.name}」已停用，暂时无法登录，请联系企业管理员。`;
+    return html(
+      reply,
+      403,
+      messagePage(casBase(request), '您无权访问该应用', text, [
+        { href: `${portalBase(request)}/`, label: '返回门户首页' },
+        { href: `${casBase(request)}/logout?service=${encodeURIComponent(target.service)}`, label: '切换账号' },
+      ]),
+    );
+  }
 
   function unregisteredService(request: FastifyRequest, reply: FastifyReply) {
     return html(
@@ -78,10 +132,14 @@ function createCasLogin(app: FastifyInstance) {
   }
 
   /** The target of a step's form: its registered service (undefined and no URL when none was named) and renew. */
-  function targetOf(request: FastifyRequest, query: { service?: string | undefined; renew?: string | undefined }, bodyRenew?: string) {
-    const serviceUrl = registry.registered(query.service, portalBase(request));
-    const target: LoginTarget = { service: query.service, serviceUrl, renew: isTrue(query.renew) || isTrue(bodyRenew) };
-    return { target, unregistered: query.service !== undefined && !serviceUrl };
+  async function targetOf(
+    request: FastifyRequest,
+    query: { service?: string | undefined; renew?: string | undefined },
+    bodyRenew?: string,
+  ): Promise<{ target: LoginTarget; unregistered: boolean }> {
+    const registered = await registry.resolve(query.service, portalBase(request));
+    const target: LoginTarget = { service: query.service, registered, renew: isTrue(query.renew) || isTrue(bodyRenew) };
+    return { target, unregistered: query.service !== undefined && !registered };
   }
 
   function renderLogin(
@@ -113,14 +171,17 @@ function createCasLogin(app: FastifyInstance) {
     request: FastifyRequest,
     reply: FastifyReply,
     account: { id: number; username: string },
-    service: string | undefined,
-    serviceUrl: URL | undefined,
+    target: RegisteredService | undefined,
     within?: (trx: Kysely<Database>) => Promise<void>,
   ) {
     const previous = request.cookies[TGC];
     if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
     const profile = await accounts.profile(account.id);
     const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+    // The sign-in names the enterprise application it was for when the account may use it (登录日志's 应用);
+    // a refused one is logged as not-authorized by the ticket's issue below.
+    const application = target?.application;
+    const signedInto = application && (await app.ssoApps.mayUse(account.id, application.id)) ? application : undefined;
     const tgt = await tickets.createTgt(account.id, client, async (trx) => {
       await within?.(trx);
       // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.
@@ -134,6 +195,7 @@ function createCasLogin(app: FastifyInstance) {
           enterpriseId: profile?.enterpriseId ?? null,
           name: profile?.name ?? '',
           result: 'success',
+          ...(signedInto ? { applicationId: signedInto.id, applicationName: signedInto.name } : {}),
           ...client,
         },
         trx,
@@ -143,13 +205,13 @@ function createCasLogin(app: FastifyInstance) {
         username: account.username,
         enterpriseId: profile?.enterpriseId ?? null,
         action: 'login',
-        target: serviceUrl?.origin ?? '',
+        target: target?.url.origin ?? '',
         ip: request.ip,
         outcome: 'success',
       });
     });
     reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
-    if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt, service, true));
+    if (target) return issueTicket(request, reply, { tgtId: tgt, accountId: account.id }, target, true);
     return html(
       reply,
       200,
@@ -165,6 +227,7 @@ function createCasLogin(app: FastifyInstance) {
     html,
     redirectWithTicket,
     singleLogout,
+    issueTicket,
     unregisteredService,
     executionToken,
     executionValid,
@@ -188,6 +251,6 @@ export default fp(
   },
   {
     name: 'cas-login',
-    dependencies: ['account-repository', 'cas-tickets', 'cas-services', 'login-guard', 'login-log-repository'],
+    dependencies: ['account-repository', 'cas-tickets', 'cas-services', 'login-guard', 'login-log-repository', 'sso-app-repository'],
   },
 );

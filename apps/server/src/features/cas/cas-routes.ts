@@ -8,8 +8,10 @@ import { acceptFormBodies } from '../../lib/form-body.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { LoginAttempt } from '../login-log/login-log-repository.js';
+import type { ServiceApplication } from '../sso-apps/sso-app-repository.js';
 import { TGC, isTrue } from './cas-login.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
+import type { RegisteredService } from './cas-services.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import type { LockKey } from './login-guard.js';
 import { LOGIN_CSS, LOGO_SVG, messagePage } from './login-page.js';
@@ -71,7 +73,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { accountRepository: accounts, casTickets: tickets, loginGuard: guard, loginSteps: steps } = app;
   const registry = app.casServices;
-  const { portalBase, casBase, html, redirectWithTicket, singleLogout, unregisteredService, executionValid, renderLogin } = app.casLogin;
+  const { portalBase, casBase, html, redirectWithTicket, singleLogout, issueTicket, unregisteredService, executionValid, renderLogin } =
+    app.casLogin;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
   const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
@@ -88,11 +91,14 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew);
-      const serviceUrl = registry.registered(service, portalBase(request));
-      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
+      const target = await registry.resolve(service, portalBase(request));
+      if (service !== undefined && !target) return unregisteredService(request, reply);
       const tgt = await tickets.liveTgt(request.cookies[TGC]);
       if (tgt && !renew) {
-        if (service && serviceUrl) return redirectWithTicket(reply, serviceUrl, await tickets.issueServiceTicket(tgt.id, service, false));
+        if (target) {
+          const session = { tgtId: tgt.id, accountId: tgt.accountId };
+          return issueTicket(request, reply, session, target, false, isTrue(request.query.gateway));
+        }
         const profile = await accounts.profile(tgt.accountId);
         return html(
           reply,
@@ -104,7 +110,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       // CAS 3.0 §2.1.1: gateway without an SSO session goes back to the service without a ticket; renew wins over gateway.
-      if (serviceUrl && isTrue(request.query.gateway) && !renew) return reply.redirect(serviceUrl.href, 303);
+      if (target && isTrue(request.query.gateway) && !renew) return reply.redirect(target.url.href, 303);
       return renderLogin(request, reply, 200, { service, renew });
     },
   );
@@ -122,8 +128,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const password = request.body.password ?? '';
       const page = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, username: login, error });
 
-      const serviceUrl = registry.registered(service, portalBase(request));
-      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
+      const target = await registry.resolve(service, portalBase(request));
+      if (service !== undefined && !target) return unregisteredService(request, reply);
       if (!executionValid(request, request.body.execution)) return page(400, '登录页面已过期，请重新输入账号和密码');
       const burst = await loginAttempts(request);
       if (!burst.isAllowed && burst.isExceeded) {
@@ -175,7 +181,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return page(403, '账号已停用，请联系企业管理员');
       }
       // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
-      return steps.next(request, reply, account.id, { service, serviceUrl, renew }, 'password');
+      return steps.next(request, reply, account.id, { service, registered: target, renew }, 'password');
     },
   );
 
@@ -195,8 +201,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew) || isTrue(request.body.renew);
-      const serviceUrl = registry.registered(service, portalBase(request));
-      if (service !== undefined && !serviceUrl) return unregisteredService(request, reply);
+      const registered = await registry.resolve(service, portalBase(request));
+      if (service !== undefined && !registered) return unregisteredService(request, reply);
       const restart = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, error });
       if (!executionValid(request, request.body.execution)) return restart(400, '登录页面已过期，请重新输入账号和密码');
       const change = request.body.change ?? '';
@@ -205,7 +211,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const context = await steps.contextOf(accountId);
       if (!context?.profile.usable) return restart(403, '账号已停用，请联系企业管理员');
       const { profile, policy, state } = context;
-      const target = { service, serviceUrl, renew };
+      const target = { service, registered, renew };
       const expired = !state.mustChangePassword;
       const password = request.body.password ?? '';
       const again = (error: string) =>
@@ -240,7 +246,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { tags: ['cas'], summary: 'CAS 退出（单点登出）', querystring: LogoutQuery, response: PageAnswers } },
     async (request, reply) => {
       const tgt = request.cookies[TGC];
-      const service = registry.registered(request.query.service, portalBase(request));
+      const service = (await registry.resolve(request.query.service, portalBase(request)))?.url;
       // A logout another site asked for (a link or an image on its page) waits for the user's
       // confirmation on this site; same-site links, typed addresses and clients without Fetch
       // metadata log out at once (W3C Fetch Metadata, `Sec-Fetch-Site`).
@@ -290,7 +296,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     service?: string | undefined;
     ticket?: string | undefined;
     renew?: string | undefined;
-  }): Promise<{ ok: true; accountId: number; fromLogin: boolean } | { ok: false; code: CasFailureCode; description: string }> {
+  }): Promise<
+    | { ok: true; accountId: number; fromLogin: boolean; application: ServiceApplication | null }
+    | { ok: false; code: CasFailureCode; description: string }
+  > {
     if (!q.service || !q.ticket) return { ok: false, code: 'INVALID_REQUEST', description: 'service 与 ticket 参数均为必填' };
     if (!SERVICE_TICKET_PATTERN.test(q.ticket))
       return { ok: false, code: 'INVALID_TICKET_SPEC', description: `Ticket ${q.ticket.slice(0, 40)} 格式不正确` };
@@ -302,25 +311,45 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { ok: false, code: 'INVALID_SERVICE', description: `Ticket ${q.ticket} does not match supplied service` };
     if (isTrue(q.renew) && !st.from_login)
       return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 不是由账号密码登录签发（renew）` };
-    return { ok: true, accountId: st.account_id, fromLogin: st.from_login === 1 };
+    // 应用授权 is checked again: a right revoked (or the application disabled or removed) since the ticket was issued voids it.
+    let application: ServiceApplication | null = null;
+    if (st.application_id !== null) {
+      application = (await app.ssoApps.application(st.application_id)) ?? null;
+      if (!application || !(await app.ssoApps.mayUse(st.account_id, application.id))) {
+        const name = application ? `「${application.name}」` : '';
+        return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 已失效：账号已无权访问该应用${name}` };
+      }
+    }
+    return { ok: true, accountId: st.account_id, fromLogin: st.from_login === 1, application };
   }
 
-  async function attributesOf(accountId: number): Promise<{ user: string; attributes: CasAttributes } | undefined> {
+  /**
+   * The user and attributes a validation answers. Platform-wide services receive the whole profile; an
+   * enterprise's application only the 返回属性 checked for it (groups and roles multi-valued). The
+   * protocol's own attributes (CAS 3.0 §2.7: authenticationDate, …) go to every service.
+   */
+  async function attributesOf(
+    accountId: number,
+    application: ServiceApplication | null,
+  ): Promise<{ user: string; attributes: CasAttributes } | undefined> {
     const p = await accounts.profile(accountId);
     if (!p?.usable) return undefined;
-    return {
-      user: p.username,
-      attributes: {
-        name: p.name,
-        telephone: p.phone,
-        email: p.email,
-        number: p.number,
-        enterpriseName: p.enterpriseName,
-        enterpriseId: p.enterpriseId === null ? '' : String(p.enterpriseId),
-        authenticationDate: new Date().toISOString(),
-        longTermAuthenticationRequestTokenUsed: 'false',
-      },
-    };
+    const protocol = { authenticationDate: new Date().toISOString(), longTermAuthenticationRequestTokenUsed: 'false' };
+    const profile = { name: p.name, telephone: p.phone, email: p.email, number: p.number, enterpriseName: p.enterpriseName };
+    if (!application) {
+      return {
+        user: p.username,
+        attributes: { ...profile, enterpriseId: p.enterpriseId === null ? '' : String(p.enterpriseId), ...protocol },
+      };
+    }
+    const released: CasAttributes = {};
+    const memberships = application.attributes.some((a) => a === 'groups' || a === 'roles')
+      ? await app.ssoApps.groupsAndRoles(accountId)
+      : undefined;
+    for (const attribute of application.attributes) {
+      released[attribute] = attribute === 'groups' || attribute === 'roles' ? (memberships?.[attribute] ?? []) : profile[attribute];
+    }
+    return { user: p.username, attributes: { ...released, ...protocol } };
   }
 
   app.get(
@@ -335,7 +364,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const result = await validate(request.query);
-      const who = result.ok ? await attributesOf(result.accountId) : undefined;
+      const who = result.ok ? await attributesOf(result.accountId, result.application) : undefined;
       return who ? `yes\n${who.user}\n` : 'no\n';
     },
   );
@@ -357,7 +386,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (format !== 'XML' && !json) return fail('INVALID_REQUEST', `format ${request.query.format ?? ''} 不受支持（XML 或 JSON）`);
         const result = await validate(request.query);
         if (!result.ok) return fail(result.code, result.description);
-        const who = await attributesOf(result.accountId);
+        const who = await attributesOf(result.accountId, result.application);
         if (!who) return fail('INVALID_TICKET', '账号不可用');
         const attributes = withAttributes ? { ...who.attributes, isFromNewLogin: String(result.fromLogin) } : undefined;
         return json ? successJson(who.user, attributes) : successXml(who.user, attributes);

@@ -1,46 +1,97 @@
 import fp from 'fastify-plugin';
 import { parseRedirectUrl } from '@portal/shared';
+import type { ServiceApplication, ServiceCandidate } from '../sso-apps/sso-app-repository.js';
+
+/** A registered service: its parsed address and, for an enterprise's own application, that application. */
+export interface RegisteredService {
+  /** The `service` parameter as given (a ticket is valid for exactly this string, CAS 3.0 §2.5.1). */
+  service: string;
+  url: URL;
+  /** null: a platform-wide service (this portal, CAS_SERVICES), open to every account. */
+  application: ServiceApplication | null;
+}
 
 /**
  * The embedded CAS server's service registry (CAS 3.0 §2.1.1: services must be registered; compare
- * scheme, host, port and path prefix exactly). This portal is registered by default; CAS_SERVICES
- * adds others. A service that is not registered gets no ticket, no logout redirect and no
+ * scheme, host, port and path prefix exactly). Platform-wide services are this portal and the
+ * CAS_SERVICES addresses; the enterprises' own applications (应用列表, issue 17) are read from the
+ * database at every call, by the service's host, so a new or changed application holds at once on
+ * every instance. A service that is not registered gets no ticket, no logout redirect and no
  * single-logout message. The address is parsed by the one redirect check (`parseRedirectUrl`), as a
  * browser would read it, before its prefix is compared.
  */
 export class ServiceRegistry {
   private readonly prefixes: URL[];
 
-  constructor(extra: string[]) {
+  constructor(
+    extra: string[],
+    private readonly applicationsOnHost: (host: string) => Promise<ServiceCandidate[]> = async () => [],
+  ) {
     this.prefixes = extra.map((p) => new URL(p));
   }
 
-  /** The parsed address of `service` if it is registered; `portalBase` is this portal's own address. */
-  registered(service: string | undefined, portalBase: string): URL | undefined {
-    const url = parseRedirectUrl(service);
-    if (!url) return undefined;
-    return [new URL(`${portalBase}/`), ...this.prefixes].some((prefix) => matches(url, prefix)) ? url : undefined;
+  /** The platform-wide prefixes: this portal (`portalBase`, its own address) and CAS_SERVICES. */
+  platformPrefixes(portalBase: string): URL[] {
+    return [new URL(`${portalBase}/`), ...this.prefixes];
   }
 
-  /** Origins allowed to call the token endpoint with credentials (CORS). */
+  /** The parsed address of `service` if it is a platform-wide service. */
+  platform(service: string | undefined, portalBase: string): URL | undefined {
+    const url = parseRedirectUrl(service);
+    if (!url) return undefined;
+    return this.platformPrefixes(portalBase).some((prefix) => matches(url, prefix)) ? url : undefined;
+  }
+
+  /**
+   * `service` if it is registered: platform-wide first, else the enterprise application whose service
+   * address matches it (the longest, should two of one enterprise ever both match).
+   */
+  async resolve(service: string | undefined, portalBase: string): Promise<RegisteredService | undefined> {
+    const url = parseRedirectUrl(service);
+    if (!url || service === undefined) return undefined;
+    if (this.platformPrefixes(portalBase).some((prefix) => matches(url, prefix))) return { service, url, application: null };
+    const best = (await this.applicationsOnHost(url.hostname))
+      .filter((c) => matches(url, new URL(c.prefix)))
+      .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    return best ? { service, url, application: best.application } : undefined;
+  }
+
+  /**
+   * Where the single-logout message for a ticket of `service` goes (CAS 3.0 §2.3.3): the application's
+   * 注销地址 when it has one, else the service address itself; nothing for a service no longer registered.
+   */
+  async singleLogoutTarget(service: string, portalBase: string): Promise<URL | undefined> {
+    const registered = await this.resolve(service, portalBase);
+    if (!registered) return undefined;
+    const logoutUrl = registered.application?.logoutUrl;
+    return logoutUrl ? new URL(logoutUrl) : registered.url;
+  }
+
+  /** Origins allowed to call the token endpoint with credentials (CORS): platform-wide services only, never an enterprise's. */
   isRegisteredOrigin(origin: string, portalBase: string): boolean {
     const portal = new URL(portalBase).origin;
     return origin === portal || this.prefixes.some((p) => p.origin === origin);
   }
 }
 
-function matches(url: URL, prefix: URL): boolean {
+/** `url` lies under `prefix`: same scheme, host and port, and the prefix's path or below it (CAS 3.0 §2.1.1). */
+export function matches(url: URL, prefix: URL): boolean {
   if (url.protocol !== prefix.protocol || url.hostname !== prefix.hostname || url.port !== prefix.port) return false;
   const base = prefix.pathname.endsWith('/') ? prefix.pathname : prefix.pathname + '/';
   return url.pathname === prefix.pathname || url.pathname.startsWith(base);
 }
 
-/** The one registry of the server, from configuration (CAS_SERVICES). */
+/** Two service prefixes overlap when some address would match both. */
+export function overlaps(a: URL, b: URL): boolean {
+  return matches(a, b) || matches(b, a);
+}
+
+/** The one registry of the server: CAS_SERVICES from configuration, the enterprises' applications from the database. */
 export default fp(
   async (app) => {
-    app.decorate('casServices', new ServiceRegistry(app.config.auth.casServices));
+    app.decorate('casServices', new ServiceRegistry(app.config.auth.casServices, (host) => app.ssoApps.servicesOnHost(host)));
   },
-  { name: 'cas-services' },
+  { name: 'cas-services', dependencies: ['sso-app-repository'] },
 );
 
 declare module 'fastify' {

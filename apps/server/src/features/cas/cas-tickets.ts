@@ -87,7 +87,14 @@ export class TicketStore {
     return { id: row.id, accountId: row.account_id };
   }
 
-  async issueServiceTicket(tgtId: string, service: string, fromLogin: boolean, now = new Date()): Promise<string> {
+  /** `applicationId`: the enterprise application the ticket is for (null: the portal or a CAS_SERVICES address). */
+  async issueServiceTicket(
+    tgtId: string,
+    service: string,
+    fromLogin: boolean,
+    applicationId: number | null,
+    now = new Date(),
+  ): Promise<string> {
     const id = newServiceTicketId();
     await this.db
       .insertInto('cas_st')
@@ -98,6 +105,7 @@ export class TicketStore {
         created_at: now.toISOString(),
         expires_at: later(now, this.policy.serviceTicketSeconds * 1000),
         from_login: fromLogin ? 1 : 0,
+        application_id: applicationId,
       })
       .execute();
     return id;
@@ -118,7 +126,7 @@ export class TicketStore {
     return this.db
       .selectFrom('cas_st')
       .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
-      .select(['cas_st.service', 'cas_st.expires_at', 'cas_st.from_login', 'cas_tgt.account_id'])
+      .select(['cas_st.service', 'cas_st.expires_at', 'cas_st.from_login', 'cas_st.application_id', 'cas_tgt.account_id'])
       .where('cas_st.id', '=', id)
       .executeTakeFirst();
   }

@@ -52,8 +52,8 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   /** A registered service to return to after the reset, if the form names one (else the page refuses it). */
-  function serviceOf(request: FastifyRequest<{ Querystring: { service?: string } }>, reply: FastifyReply) {
-    const { target, unregistered } = casLogin.targetOf(request, request.query);
+  async function serviceOf(request: FastifyRequest<{ Querystring: { service?: string } }>, reply: FastifyReply) {
+    const { target, unregistered } = await casLogin.targetOf(request, request.query);
     return unregistered ? { refused: casLogin.unregisteredService(request, reply) } : { service: target.service };
   }
 
@@ -92,7 +92,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/forgot-password',
     { schema: { tags: ['cas'], summary: '忘记密码：输入手机号', querystring: ServiceQuery, response: PageAnswers } },
     async (request, reply) => {
-      const target = serviceOf(request, reply);
+      const target = await serviceOf(request, reply);
       if ('refused' in target) return target.refused;
       return phonePage(request, reply, 200, { service: target.service });
     },
@@ -105,7 +105,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['cas'], summary: '忘记密码：发送短信验证码', querystring: ServiceQuery, body: PhoneBody, response: PageAnswers },
     },
     async (request, reply) => {
-      const target = serviceOf(request, reply);
+      const target = await serviceOf(request, reply);
       if ('refused' in target) return target.refused;
       const { service } = target;
       const phone = normalisePhone(request.body.phone ?? '');
@@ -141,7 +141,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['cas'], summary: '忘记密码：验证码与新密码', querystring: ServiceQuery, body: ResetBody, response: PageAnswers },
     },
     async (request, reply) => {
-      const target = serviceOf(request, reply);
+      const target = await serviceOf(request, reply);
       if ('refused' in target) return target.refused;
       const { service } = target;
       const body = request.body;

@@ -135,7 +135,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     if (ORDER[after] < ORDER.enrol && twoFactor && !state.twoFactorEnrolled) {
       return enrolPage(request, reply, 200, { ...model, username: profile.username });
     }
-    return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username }, target.service, target.serviceUrl);
+    return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username }, target.registered);
   }
 
   return { checkProof, issueProof, contextOf, codePage, changePage, enrolPage, recoveryPage, next };

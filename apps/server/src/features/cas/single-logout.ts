@@ -6,20 +6,23 @@ const SLO_TIMEOUT_MS = 3000;
 
 /**
  * CAS single logout (protocol §2.3.3): POST a SAML LogoutRequest to every service that received a
- * ticket in the ended session and is still registered (`registered` answers its address, or nothing:
- * a service dropped from the registry, or any address that is not one, gets no request from this
- * server). Sent in parallel and awaited briefly so the portal session is gone before the browser
+ * ticket in the ended session and is still registered (`target` answers where its message goes: the
+ * application's logout address or the service address; nothing for a service dropped from the
+ * registry, or any address that is not one: it gets no request from this server). Sent in parallel and awaited briefly so the portal session is gone before the browser
  * lands back on it; a redirect is not followed; errors are logged and otherwise ignored, as the
  * protocol says.
  */
 export async function sendSingleLogout(
   tickets: { id: string; service: string }[],
-  registered: (service: string) => URL | undefined,
+  target: (service: string) => Promise<URL | undefined>,
   log: FastifyBaseLogger,
 ): Promise<void> {
   await Promise.all(
     tickets.map(async (ticket) => {
-      const url = registered(ticket.service);
+      const url = await target(ticket.service).catch((err: unknown) => {
+        log.warn({ err }, 'single logout target not resolved');
+        return undefined;
+      });
       if (!url) {
         log.warn({ service: ticket.service.slice(0, 200) }, 'single logout skipped: service not registered');
         return;

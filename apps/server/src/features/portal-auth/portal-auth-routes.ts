@@ -13,7 +13,6 @@ import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { auditRequest } from '../audit/audit-log.js';
-import { sendSingleLogout } from '../cas/single-logout.js';
 import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
 import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
@@ -401,7 +400,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await auditRequest(trx, request, 'password-change', '');
         return tickets;
       });
-      await sendSingleLogout(ended, (service) => registry.registered(service, portalBase(request)), request.log);
+      await app.ssoSessions.notify(request, ended);
       return ok([], '密码修改成功');
     },
   );
