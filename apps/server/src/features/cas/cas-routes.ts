@@ -11,7 +11,6 @@ import type { LoginAttempt } from '../login-log/login-log-repository.js';
 import type { ServiceApplication } from '../sso-apps/sso-app-repository.js';
 import { TGC, isTrue } from './cas-login.js';
 import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
-import type { RegisteredService } from './cas-services.js';
 import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
 import type { LockKey } from './login-guard.js';
 import { LOGIN_CSS, LOGO_SVG, messagePage } from './login-page.js';
@@ -73,8 +72,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { accountRepository: accounts, casTickets: tickets, loginGuard: guard, loginSteps: steps } = app;
   const registry = app.casServices;
-  const { portalBase, casBase, html, redirectWithTicket, singleLogout, issueTicket, unregisteredService, executionValid, renderLogin } =
-    app.casLogin;
+  const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, renderLogin } = app.casLogin;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
   const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
