@@ -169,8 +169,10 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const enterpriseId = callerEnterprise(request);
       const group = await groupOf(request, request.params.id);
-      // "Not while it is used by an authorization" (issue 16, 账号组): application authorizations come with issue 17.
       await guarded(request, enterpriseId, async (trx) => {
+        // Issue 16, 账号组: not while an application authorization names it.
+        const apps = await app.ssoApps.grantedTo(trx, 'group', group.id);
+        if (apps.length) throw new ConflictError(`该账号组已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
         await groups.delete(trx, group.id);
         await auditRequest(trx, request, 'group.delete', group.name);
       });

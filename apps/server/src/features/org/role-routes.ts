@@ -146,6 +146,9 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const enterpriseId = callerEnterprise(request);
       const role = await customRole(request, request.params.id);
       await db.transaction().execute(async (trx) => {
+        // Like a group: not while an application authorization names it.
+        const apps = await app.ssoApps.grantedTo(trx, 'role', role.id);
+        if (apps.length) throw new ConflictError(`该角色已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
         await roles.delete(trx, role.id);
         await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
         await auditRequest(trx, request, 'role.delete', `${role.code} ${role.name}`);

@@ -231,6 +231,19 @@ export class SsoAppRepository {
   }
 
   /** 应用授权 of an application: the groups, roles and accounts granted (those deleted since are left out). */
+  /** Names of the applications whose 应用授权 names this group or role (a group or role in use is not deleted). */
+  async grantedTo(trx: Kysely<Database>, subjectType: 'group' | 'role', subjectId: number): Promise<string[]> {
+    const rows = await trx
+      .selectFrom('sso_app_grant')
+      .innerJoin('sso_application', 'sso_application.id', 'sso_app_grant.application_id')
+      .select('sso_application.name')
+      .where('sso_app_grant.subject_type', '=', subjectType)
+      .where('sso_app_grant.subject_id', '=', subjectId)
+      .orderBy('sso_application.name')
+      .execute();
+    return rows.map((r) => r.name);
+  }
+
   async grants(applicationId: number): Promise<SsoAppGrants> {
     const subjects = (type: 'group' | 'role' | 'account') =>
       this.db.selectFrom('sso_app_grant').select('subject_id').where('application_id', '=', applicationId).where('subject_type', '=', type);

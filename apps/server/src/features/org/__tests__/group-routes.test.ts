@@ -305,8 +305,24 @@ describe.each(testDialects())('账号组 API on %s', (dialect) => {
     expect([removed.statusCode, removed.json().msg]).toEqual([409, '企业至少需要保留一名启用的管理员']);
   });
 
-  it('deletes a group: its members lose its roles', async () => {
+  it('deletes a group, not while an application authorization names it: its members lose its roles', async () => {
     const quality = await groupId('质量部');
+    // The demo application 恒岳质量追溯系统 is granted to 质量部.
+    const refused = await call('DELETE', `/account-group/${quality}`, admin);
+    expect([refused.statusCode, refused.json().msg]).toEqual([409, '该账号组已用于应用授权（恒岳质量追溯系统），请先在“应用授权”中移除']);
+    expect((await list(admin)).rows.map((g) => g.name)).toContain('质量部');
+    const app = await t.database.db
+      .selectFrom('sso_application')
+      .select('id')
+      .where('name', '=', '恒岳质量追溯系统')
+      .executeTakeFirstOrThrow();
+    const ungranted = await call('PUT', `/sso-app/${app.id}/grants`, admin, {
+      allMembers: false,
+      groupIds: [],
+      roleIds: [],
+      accountIds: [],
+    });
+    expect(ungranted.statusCode, ungranted.body).toBe(200);
     const deleted = await call('DELETE', `/account-group/${quality}`, admin);
     expect(deleted.json()).toEqual({ code: 20200, msg: '账号组已删除', data: [] });
     expect((await list(admin)).rows.map((g) => g.name)).not.toContain('质量部');

@@ -212,4 +212,23 @@ describe.each(testDialects())('角色管理 API on %s', (dialect) => {
       expect.arrayContaining([expect.objectContaining({ username: 'admin', target: 'ROLE_WAREHOUSE 库管员', outcome: 'success' })]),
     );
   });
+
+  it('does not delete a role an application authorization names', async () => {
+    const quality = (await role(admin, 'ROLE_QUALITY'))!;
+    const app = await t.database.db
+      .selectFrom('sso_application')
+      .select('id')
+      .where('name', '=', '恒岳设备运维平台')
+      .executeTakeFirstOrThrow();
+    const granted = await call('PUT', `/sso-app/${app.id}/grants`, admin, {
+      allMembers: false,
+      groupIds: [],
+      roleIds: [quality.id],
+      accountIds: [],
+    });
+    expect(granted.statusCode, granted.body).toBe(200);
+    const refused = await call('DELETE', `/role/${quality.id}`, admin);
+    expect([refused.statusCode, refused.json().msg]).toEqual([409, '该角色已用于应用授权（恒岳设备运维平台），请先在“应用授权”中移除']);
+    expect(await role(admin, 'ROLE_QUALITY')).toBeDefined();
+  });
 });
