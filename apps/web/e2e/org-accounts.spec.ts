@@ -113,7 +113,10 @@ test.describe('账号管理', () => {
     const drawer = page.getByRole('dialog', { name: '加入申请', exact: true });
     const request = drawer.getByRole('row').filter({ hasText: 'sunhao' });
     await request.getByRole('button', { name: '通过' }).click();
-    await page.getByRole('dialog', { name: '通过加入申请' }).getByRole('button', { name: /通\s*过/ }).click();
+    await page
+      .getByRole('dialog', { name: '通过加入申请' })
+      .getByRole('button', { name: /通\s*过/ })
+      .click();
     await expect(request).toHaveCount(0);
     await drawer.getByRole('button', { name: '关闭' }).click();
     await expect(drawer).toBeHidden();

@@ -26,8 +26,10 @@ const OA: MyApplication = { id: 6, name: '协同办公', icon: '', category: '',
 beforeEach(() => {
   installRuntimeConfig();
 });
-afterEach(() => {
+afterEach(async () => {
   Modal.destroyAll();
+  // The dialogs unmount on React's scheduler: let it finish before the test environment goes away.
+  await new Promise((resolve) => setTimeout(resolve, 50));
 });
 
 describe('我的应用 (/my-apps)', () => {
