@@ -206,7 +206,8 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${BASE}/account/page/list`,
     {
-      ...guard,
+      // 应用授权 picks single accounts from this list (issue 17), so it reads it too.
+      onRequest: app.requireAuthority(Authority.OrgAccount, Authority.AppAuthorization),
       schema: {
         tags,
         summary: '账号分页列表（本企业；可按账号/姓名/手机号、状态、账号组、角色筛选；最新创建的在前）',

@@ -11,7 +11,7 @@ const orgOptionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/web-api/console/v1/org/options',
     {
-      onRequest: app.requireAuthority(Authority.OrgAccount, Authority.OrgGroup, Authority.OrgRole),
+      onRequest: app.requireAuthority(Authority.OrgAccount, Authority.OrgGroup, Authority.OrgRole, Authority.AppAuthorization),
       schema: {
         tags: ['org'],
         summary: '本企业的账号组与可授予的角色（企业管理员、普通员工、客户员工与自定义角色）',

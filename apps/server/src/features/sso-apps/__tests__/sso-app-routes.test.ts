@@ -292,6 +292,30 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
     }
   });
 
+  it('lets a holder of app:authorization alone pick groups, roles and accounts to grant', async () => {
+    const db = t.database.db;
+    const hengyue = (await db.selectFrom('account').select('enterprise_id').where('username', '=', 'admin').executeTakeFirstOrThrow())
+      .enterprise_id!;
+    const { id: roleId } = await db
+      .insertInto('role')
+      .values({ enterprise_id: hengyue, code: 'ROLE_APP_GRANTER', name: '应用授权员' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('role_authority')
+      .values(['app', 'app:authorization'].map((authority) => ({ role_id: roleId, authority })))
+      .execute();
+    const liuyang = await db.selectFrom('account').select('id').where('username', '=', 'liuyang').executeTakeFirstOrThrow();
+    await db.insertInto('account_role').values({ account_id: liuyang.id, role_id: roleId }).execute();
+    const granter = await tokenFor(t, 'liuyang');
+    expect((await call('GET', '/org/options', granter)).statusCode).toBe(200);
+    const accounts = await call('GET', '/account/page/list?keyword=wangfang', granter);
+    expect(accounts.statusCode, accounts.body).toBe(200);
+    expect(accounts.json().data[0].rows.map((r: { username: string }) => r.username)).toEqual(['wangfang']);
+    // Reading is all: writing accounts still needs org:account.
+    expect((await call('POST', '/account/1/unlock', granter)).statusCode).toBe(403);
+  });
+
   it('grants an application to groups, roles and accounts of the enterprise, replacing them as a whole', async () => {
     const id = await create(admin, body());
     expect(await grants(admin, id)).toEqual({ allMembers: false, groups: [], roles: [], accounts: [] });
