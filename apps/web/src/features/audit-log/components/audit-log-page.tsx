@@ -1,6 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { AUDIT_EXPORT_MAX_ROWS, type AuditLogRow, type AuditOutcome, Authority } from '@portal/shared';
-import { Button, DatePicker, Form, Input, Modal, Select, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { FilterButtons } from '@/components/filter-buttons';
@@ -9,7 +9,6 @@ import { Pagination } from '@/components/pagination';
 import { usePermission } from '@/components/permission';
 import '@/lib/dayjs';
 import { type PickedRange, dayBoundsOpenValue } from '@/lib/date-range';
-import { notify } from '@/lib/notify';
 import { useAuditActions, useAuditLog, useExportAuditLog } from '../api/audit-log';
 import {
   type AuditFilters,
@@ -20,6 +19,7 @@ import {
   exportFilename,
 } from '../lib/audit-filters';
 import './audit-log.css';
+import { cappedExport } from '@/components/capped-export';
 
 interface FilterForm {
   range?: PickedRange;
@@ -60,27 +60,14 @@ export function AuditLogPage() {
     setFilters((f) => ({ ...INITIAL_AUDIT_FILTERS, limit: f.limit }));
   };
 
-  const download = () => {
-    const run = async () => {
-      try {
-        await exporter.mutateAsync({ params: auditFilterParams(filters), filename: exportFilename(new Date()) });
-        notify.success('导出成功');
-      } catch {
-        // The API client has shown the server's message.
-      }
-    };
-    if (total > AUDIT_EXPORT_MAX_ROWS) {
-      Modal.confirm({
-        title: '导出操作日志',
-        content: `符合条件的日志共 ${total} 条，单次最多导出最新的 ${AUDIT_EXPORT_MAX_ROWS} 条。可缩小时间范围分批导出。`,
-        okText: '继续导出',
-        cancelText: '取消',
-        onOk: run,
-      });
-      return;
-    }
-    void run();
-  };
+  const download = () =>
+    cappedExport({
+      total,
+      max: AUDIT_EXPORT_MAX_ROWS,
+      title: '导出操作日志',
+      content: `符合条件的日志共 ${total} 条，单次最多导出最新的 ${AUDIT_EXPORT_MAX_ROWS} 条。可缩小时间范围分批导出。`,
+      run: () => exporter.mutateAsync({ params: auditFilterParams(filters), filename: exportFilename(new Date()) }),
+    });
 
   const columns: TableColumnsType<AuditLogRow> = [
     { title: '时间', dataIndex: 'createdAt', width: 170 },

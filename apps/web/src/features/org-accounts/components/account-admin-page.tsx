@@ -8,7 +8,7 @@ import {
   UserAddOutlined,
 } from '@ant-design/icons';
 import { ACCOUNT_EXPORT_MAX_ROWS, ACCOUNT_STATE_LABELS, type AccountRow, type AccountState } from '@portal/shared';
-import { Badge, Button, Dropdown, Form, Grid, Input, Modal, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Badge, Button, Dropdown, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
@@ -27,6 +27,7 @@ import { InviteDialog } from './invite-dialog';
 import { JoinRequestsDrawer } from './join-requests-drawer';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import './org-accounts.css';
+import { cappedExport } from '@/components/capped-export';
 
 interface FilterForm {
   keyword?: string;
@@ -83,27 +84,14 @@ export function AccountAdminPage() {
     setFilters((f) => ({ ...INITIAL_ACCOUNT_FILTERS, limit: f.limit }));
   };
 
-  const download = () => {
-    const run = async () => {
-      try {
-        await exporter.mutateAsync({ params: accountFilterParams(filters), filename: exportFilename(new Date()) });
-        notify.success('导出成功');
-      } catch {
-        // The API client has shown the server's message.
-      }
-    };
-    if (total > ACCOUNT_EXPORT_MAX_ROWS) {
-      Modal.confirm({
-        title: '导出账号',
-        content: `符合条件的账号共 ${total} 个，单次最多导出 ${ACCOUNT_EXPORT_MAX_ROWS} 个。可加筛选条件分批导出。`,
-        okText: '继续导出',
-        cancelText: '取消',
-        onOk: run,
-      });
-      return;
-    }
-    void run();
-  };
+  const download = () =>
+    cappedExport({
+      total,
+      max: ACCOUNT_EXPORT_MAX_ROWS,
+      title: '导出账号',
+      content: `符合条件的账号共 ${total} 个，单次最多导出 ${ACCOUNT_EXPORT_MAX_ROWS} 个。可加筛选条件分批导出。`,
+      run: () => exporter.mutateAsync({ params: accountFilterParams(filters), filename: exportFilename(new Date()) }),
+    });
 
   const confirmDisable = (row: AccountRow) =>
     confirmAction({

@@ -1,6 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Authority } from '@portal/shared';
-import { Button, DatePicker, Form, Grid, Input, Modal, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, DatePicker, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { ConsolePage } from '@/components/console-page';
@@ -9,7 +9,6 @@ import { Pagination } from '@/components/pagination';
 import { usePermission } from '@/components/permission';
 import '@/lib/dayjs';
 import { type PickedRange, dayBoundsOpenValue } from '@/lib/date-range';
-import { notify } from '@/lib/notify';
 import type { LoginLogRow } from '@portal/shared';
 import { useApplicationOptions, useExportLoginLog, useLoginLog } from '../api/login-log';
 import {
@@ -23,6 +22,7 @@ import {
   loginLogListQuery,
 } from '../lib/login-log-filters';
 import './security.css';
+import { cappedExport } from '@/components/capped-export';
 
 interface FilterForm {
   range?: PickedRange;
@@ -86,27 +86,14 @@ export function LoginLogPage() {
     setFilters((f) => ({ ...INITIAL_LOGIN_LOG_FILTERS, limit: f.limit }));
   };
 
-  const download = () => {
-    const run = async () => {
-      try {
-        await exporter.mutateAsync({ params: loginLogFilterParams(filters), filename: exportFilename(new Date()) });
-        notify.success('导出成功');
-      } catch {
-        // The API client has shown the server's message.
-      }
-    };
-    if (total > LOGIN_LOG_EXPORT_MAX_ROWS) {
-      Modal.confirm({
-        title: '导出登录日志',
-        content: `符合条件的记录共 ${total} 条，单次最多导出最新的 ${LOGIN_LOG_EXPORT_MAX_ROWS} 条。可缩小时间范围分批导出。`,
-        okText: '继续导出',
-        cancelText: '取消',
-        onOk: run,
-      });
-      return;
-    }
-    void run();
-  };
+  const download = () =>
+    cappedExport({
+      total,
+      max: LOGIN_LOG_EXPORT_MAX_ROWS,
+      title: '导出登录日志',
+      content: `符合条件的记录共 ${total} 条，单次最多导出最新的 ${LOGIN_LOG_EXPORT_MAX_ROWS} 条。可缩小时间范围分批导出。`,
+      run: () => exporter.mutateAsync({ params: loginLogFilterParams(filters), filename: exportFilename(new Date()) }),
+    });
 
   const enterpriseColumn: TableColumnsType<LoginLogRow> = allEnterprises
     ? [
