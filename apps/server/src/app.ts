@@ -32,6 +32,7 @@ import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
 import uploadRepository from './features/files/upload-repository.js';
+import notificationRepository from './features/notifications/notification-repository.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
 import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
@@ -152,6 +153,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(accessTokens);
   await app.register(auth);
   await app.register(auditRepository);
+  await app.register(notificationRepository);
   await app.register(auditFailures);
   await app.register(prefixRepository);
   await app.register(templateRepository);

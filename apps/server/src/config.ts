@@ -37,6 +37,8 @@ export interface ServerConfig {
   webSsrEntry: string | undefined;
   /** Uploaded files, served under /files/ (the demo images ship in apps/server/assets/files). */
   filesDir: string;
+  /** Certification materials (issue 18): never served as static files, only through the access-checked route. */
+  privateFilesDir: string;
   logLevel: string;
   /** Which requests get an access-log line: `errors` (4xx/5xx and slow ones), `all`, or `off`. */
   accessLog: AccessLog;
@@ -240,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webDist: path.resolve(REPO_ROOT, env.WEB_DIST || 'apps/web/dist'),
     webSsrEntry: env.WEB_SSR === '0' ? undefined : path.resolve(REPO_ROOT, env.WEB_SSR_ENTRY || 'apps/web/dist-ssr/entry-server.js'),
     filesDir: path.resolve(REPO_ROOT, env.FILES_DIR || 'data/files'),
+    privateFilesDir: path.resolve(REPO_ROOT, env.PRIVATE_FILES_DIR || 'data/private'),
     logLevel: env.LOG_LEVEL || 'info',
     accessLog,
     bodyLimit: intFrom(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),

@@ -5,6 +5,8 @@ export const Role = {
   EnterpriseStaff: 'ROLE_ENTERPRISE_STAFF',
   /** Spec section 6: a restricted kind of staff; the header hides the console button for it. */
   ServiceCustomerEmployee: 'ROLE_SERVICE_CUSTOMER_EMPLOYEE',
+  /** 认证审核员 (issue 18): platform staff who review enterprise certifications, like a secondary node's 实名审核. */
+  CertificationReviewer: 'ROLE_CERTIFICATION_REVIEWER',
 } as const;
 export type RoleCode = (typeof Role)[keyof typeof Role];
 
@@ -42,6 +44,14 @@ export const Authority = {
   SecurityLoginLog: 'security:login-log',
   /** 统计分析. */
   Statistics: 'statistics',
+  /** 企业信息 (issue 18): members read the profile and the certification status. */
+  Enterprise: 'enterprise',
+  /** Editing 企业信息 and applying for 企业认证 (its materials are readable only with this). */
+  EnterpriseManage: 'enterprise:manage',
+  /** 认证审核 (platform reviewers): the queue of certification applications and their materials. */
+  Certification: 'certification',
+  /** 消息中心 and the navbar's bell. */
+  Message: 'message',
 } as const;
 export type AuthorityCode = (typeof Authority)[keyof typeof Authority];
 

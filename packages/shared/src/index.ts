@@ -13,3 +13,4 @@ export * from './tenant.js';
 export * from './dashboard.js';
 export * from './sso.js';
 export * from './security-policy.js';
+export * from './enterprise.js';

@@ -1,3 +1,4 @@
+import type { CertificationStatus } from './enterprise.js';
 import { Authority, EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, Role, SMS_PHONE_PATTERN } from './auth.js';
 
 /**
@@ -111,6 +112,8 @@ export interface AuthorityNode {
  */
 export const TENANT_AUTHORITY_TREE: AuthorityNode[] = [
   { code: Authority.Dashboard, title: '工作台' },
+  { code: Authority.Message, title: '消息中心' },
+  { code: Authority.Enterprise, title: '企业信息', children: [{ code: Authority.EnterpriseManage, title: '编辑企业信息、申请企业认证' }] },
   {
     code: Authority.Org,
     title: '组织与账号',
@@ -301,12 +304,6 @@ export interface JoinRequestRow {
 
 export type EnterpriseStatus = 'active' | 'disabled';
 export const ENTERPRISE_STATUS_LABELS: Record<EnterpriseStatus, string> = { active: '正常', disabled: '停用' };
-export type CertificationStatus = 'pending' | 'certified' | 'rejected';
-export const CERTIFICATION_STATUS_LABELS: Record<CertificationStatus, string> = {
-  pending: '待审核',
-  certified: '已认证',
-  rejected: '已驳回',
-};
 
 /** A row of 租户管理 (`GET /web-api/console/v1/tenant/page/list`). */
 export interface TenantRow {

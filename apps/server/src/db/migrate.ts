@@ -13,6 +13,7 @@ import { finiteIntegersMigration } from './migrations/0007-finite-integers.js';
 import { tenantAdminMigration } from './migrations/0008-tenant-admin.js';
 import { identifierLookupsMigration } from './migrations/0009-identifier-lookups.js';
 import { ssoSecurityMigration } from './migrations/0010-sso-security.js';
+import { enterpriseCertificationMigration } from './migrations/0011-enterprise-certification.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, PortalMigration> = {
   '0008-tenant-admin': tenantAdminMigration,
   '0009-identifier-lookups': identifierLookupsMigration,
   '0010-sso-security': ssoSecurityMigration,
+  '0011-enterprise-certification': enterpriseCertificationMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ApplicantRole, CertificationFilePurpose, CertificationStatus, NotificationKind, PrefixRequestStatus } from '@portal/shared';
 
 /** Key/value settings of the public site (footer texts, app download address…). */
 export interface SiteSettingTable {
@@ -107,8 +108,6 @@ export interface SystemSecretTable {
   created_at: string;
 }
 
-export type CertificationStatus = 'pending' | 'certified' | 'rejected';
-
 export type EnterpriseStatus = 'active' | 'disabled';
 
 export interface EnterpriseTable {
@@ -118,6 +117,89 @@ export interface EnterpriseTable {
   /** A disabled enterprise's accounts cannot log in. */
   status: Generated<EnterpriseStatus>;
   created_at: string;
+  /** 企业信息 (issue 18). 统一社会信用代码: null until given, unique. */
+  credit_code: string | null;
+  legal_representative: Generated<string>;
+  address: Generated<string>;
+  /** GB/T 4754 大类 code, '' when not given. */
+  industry_code: Generated<string>;
+  /** City code (GB/T 2260), '' when not given. */
+  region_code: Generated<string>;
+  contact_name: Generated<string>;
+  contact_phone: Generated<string>;
+  introduction: Generated<string>;
+  /** Path under /files, '' for none. */
+  logo: Generated<string>;
+  certified_at: string | null;
+  updated_at: string | null;
+}
+
+/** A certification material: stored under PRIVATE_FILES_DIR, never under /files. */
+export interface PrivateFileTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  account_id: number | null;
+  purpose: CertificationFilePurpose;
+  /** yyyy/mm/<uuid>.<ext> under PRIVATE_FILES_DIR. */
+  storage_key: string;
+  mime: string;
+  bytes: number;
+  original_name: Generated<string>;
+  created_at: string;
+}
+
+/** 企业认证: one application and its decision. */
+export interface CertificationApplicationTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  applicant_id: number | null;
+  status: 'pending' | 'approved' | 'rejected';
+  enterprise_name: string;
+  credit_code: string;
+  legal_representative: string;
+  applicant_role: ApplicantRole;
+  licence_file_id: number;
+  authorization_file_id: number | null;
+  submitted_at: string;
+  reviewer_id: number | null;
+  decided_at: string | null;
+  /** Comma-separated CERTIFICATION_REJECT_REASONS codes, '' unless rejected. */
+  reasons: Generated<string>;
+  comment: Generated<string>;
+}
+
+/** 消息中心: a message to one account. */
+export interface NotificationTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: NotificationKind;
+  title: string;
+  content: Generated<string>;
+  link: Generated<string>;
+  read_at: string | null;
+  created_at: string;
+}
+
+/** A browser (name, system, device type) an account signed in from. */
+export interface KnownBrowserTable {
+  account_id: number;
+  fingerprint: string;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
+/** 申请标识前缀. */
+export interface IdfPrefixRequestTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  applicant_id: number | null;
+  prefix: string;
+  purpose: Generated<string>;
+  status: PrefixRequestStatus;
+  reviewer_id: number | null;
+  reason: Generated<string>;
+  created_at: string;
+  decided_at: string | null;
 }
 
 /** An uploaded file, counted against its enterprise's quota (UPLOAD_QUOTA_MB). */
@@ -486,6 +568,11 @@ export interface Database {
   idf_template_version: IdfTemplateVersionTable;
   idf_record: IdfRecordTable;
   idf_lookup_day: IdfLookupDayTable;
+  private_file: PrivateFileTable;
+  certification_application: CertificationApplicationTable;
+  notification: NotificationTable;
+  known_browser: KnownBrowserTable;
+  idf_prefix_request: IdfPrefixRequestTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

@@ -36,6 +36,7 @@ export async function createTestDatabase(
     SQLITE_FILE: path.join(dir, 'portal.sqlite'),
     WEB_DIST: path.join(dir, 'no-web'),
     FILES_DIR: path.join(dir, 'files'),
+    PRIVATE_FILES_DIR: path.join(dir, 'private'),
     LOG_LEVEL: 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,

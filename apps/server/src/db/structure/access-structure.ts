@@ -15,6 +15,9 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
     description: '平台运营人员：租户、内容、标识节点与全平台日志',
     authorities: [
       Authority.Dashboard,
+      Authority.Message,
+      Authority.Enterprise,
+      Authority.EnterpriseManage,
       Authority.Org,
       Authority.OrgAccount,
       Authority.OrgGroup,
@@ -28,6 +31,7 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
       Authority.SecurityLoginLog,
       Authority.Statistics,
       Authority.Tenant,
+      Authority.Certification,
       Authority.Content,
       Authority.ContentCategory,
       Authority.ContentArticle,
@@ -48,6 +52,9 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
     description: '管理本企业的账号、角色、应用、安全设置、标识与操作日志',
     authorities: [
       Authority.Dashboard,
+      Authority.Message,
+      Authority.Enterprise,
+      Authority.EnterpriseManage,
       Authority.Org,
       Authority.OrgAccount,
       Authority.OrgGroup,
@@ -71,7 +78,13 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
     code: Role.EnterpriseStaff,
     name: '普通员工',
     description: '查看工作台，查看、新增和编辑本企业的标识记录',
-    authorities: [Authority.Dashboard, Authority.Identifier, Authority.IdentifierRecord],
+    authorities: [Authority.Dashboard, Authority.Message, Authority.Enterprise, Authority.Identifier, Authority.IdentifierRecord],
+  },
+  {
+    code: Role.CertificationReviewer,
+    name: '认证审核员',
+    description: '平台审核人员：审核企业认证申请及其材料',
+    authorities: [Authority.Dashboard, Authority.Message, Authority.Certification],
   },
   // Spec section 6: customers' employees use the portal and its applications, never the console.
   { code: Role.ServiceCustomerEmployee, name: '客户员工', description: '企业为其客户开通的账号，不使用控制台', authorities: [] },
@@ -90,6 +103,7 @@ interface MenuDefinition {
 /** Console menus in display order; children follow their parent. */
 export const MENUS: MenuDefinition[] = [
   { name: 'Dashboard', path: '/console/dashboard', title: '工作台', icon: 'dashboard', authCode: Authority.Dashboard },
+  { name: 'Enterprise', path: '/console/enterprise', title: '企业信息', icon: 'setup', authCode: Authority.Enterprise },
   {
     name: 'Org',
     path: '/console/org',
@@ -145,6 +159,13 @@ export const MENUS: MenuDefinition[] = [
   },
   { name: 'Statistics', path: '/console/statistics', title: '统计分析', icon: 'statistics', authCode: Authority.Statistics },
   { name: 'Tenant', path: '/console/tenant', title: '租户管理', icon: 'kanban', authCode: Authority.Tenant },
+  {
+    name: 'Certification',
+    path: '/console/certification',
+    title: '认证审核',
+    icon: 'app-authorization',
+    authCode: Authority.Certification,
+  },
   {
     name: 'Content',
     path: '/console/content',

@@ -160,7 +160,7 @@ export class AccountRepository {
           } else {
             const row = await trx
               .insertInto('enterprise')
-              .values({ name: input.enterpriseName, certification_status: 'pending', created_at: now })
+              .values({ name: input.enterpriseName, certification_status: 'none', created_at: now })
               .returning('id')
               .executeTakeFirstOrThrow();
             enterpriseId = row.id;
@@ -261,25 +261,29 @@ export class AccountRepository {
    * The accounts of an enterprise that administer it: active and holding `org:account` through one of
    * their roles or their groups' roles (issue 16, guard rails).
    */
-  async administrators(enterpriseId: number, db: Kysely<Database> = this.db): Promise<number[]> {
+  administrators(enterpriseId: number, db: Kysely<Database> = this.db): Promise<number[]> {
+    return this.holders(Authority.OrgAccount, enterpriseId, db);
+  }
+
+  /**
+   * Active accounts holding `authority` through one of their roles or their groups' roles: of one
+   * enterprise, or of any when `enterpriseId` is null (platform reviewers, issue 18).
+   */
+  async holders(authority: string, enterpriseId: number | null, db: Kysely<Database> = this.db): Promise<number[]> {
     const direct = db
       .selectFrom('account_role')
       .innerJoin('role_authority', 'role_authority.role_id', 'account_role.role_id')
       .select('account_role.account_id')
-      .where('role_authority.authority', '=', Authority.OrgAccount);
+      .where('role_authority.authority', '=', authority);
     const viaGroups = db
       .selectFrom('account_group_member')
       .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
       .innerJoin('role_authority', 'role_authority.role_id', 'account_group_role.role_id')
       .select('account_group_member.account_id')
-      .where('role_authority.authority', '=', Authority.OrgAccount);
-    const rows = await db
-      .selectFrom('account')
-      .select('id')
-      .where('enterprise_id', '=', enterpriseId)
-      .where('status', '=', 'active')
-      .where('id', 'in', direct.union(viaGroups))
-      .execute();
+      .where('role_authority.authority', '=', authority);
+    let query = db.selectFrom('account').select('id').where('status', '=', 'active').where('id', 'in', direct.union(viaGroups));
+    if (enterpriseId !== null) query = query.where('enterprise_id', '=', enterpriseId);
+    const rows = await query.orderBy('id').execute();
     return rows.map((r) => r.id);
   }
 

@@ -72,6 +72,14 @@ export const AUDIT_ACTIONS = {
   'account.two-factor-reset': '重置二次验证',
   'two-factor-enrol': '绑定二次验证',
   'password-reset': '找回密码',
+  'enterprise.profile': '修改企业信息',
+  'certification.file': '上传认证材料',
+  'certification.submit': '提交企业认证',
+  'certification.approve': '通过企业认证',
+  'certification.reject': '驳回企业认证',
+  'prefix-request.create': '申请标识前缀',
+  'prefix-request.approve': '通过标识前缀申请',
+  'prefix-request.reject': '驳回标识前缀申请',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 

@@ -40,7 +40,7 @@ export const PrefixSchema = Type.Object({
 export const EnterpriseOptionSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  certificationStatus: Type.Union([Type.Literal('pending'), Type.Literal('certified'), Type.Literal('rejected')]),
+  certificationStatus: Type.Union([Type.Literal('none'), Type.Literal('pending'), Type.Literal('certified'), Type.Literal('rejected')]),
 });
 export const TemplateSchema = Type.Object({
   id: Type.Integer(),

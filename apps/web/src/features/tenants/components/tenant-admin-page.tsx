@@ -23,7 +23,12 @@ interface FilterForm {
   certificationStatus?: CertificationStatus;
 }
 
-const CERTIFICATION_COLORS: Record<CertificationStatus, string> = { pending: 'processing', certified: 'success', rejected: 'error' };
+const CERTIFICATION_COLORS: Record<CertificationStatus, string> = {
+  none: 'default',
+  pending: 'processing',
+  certified: 'success',
+  rejected: 'error',
+};
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 
 const certificationTag = (status: CertificationStatus) => (
