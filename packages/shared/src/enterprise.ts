@@ -1,4 +1,3 @@
-import type { PageResult } from './response-codes.js';
 
 /**
  * 企业信息 and 企业认证 (issue 18): the profile's field rules, the unified social credit code's check
