@@ -1,4 +1,3 @@
-
 /**
  * 企业信息 and 企业认证 (issue 18): the profile's field rules, the unified social credit code's check
  * character (GB 32100-2015), the national industry classification (GB/T 4754-2017, 门类 and 大类), the
