@@ -1,3 +1,5 @@
+import type { CertificationStatus } from './enterprise.js';
+
 /** Role codes: Spring-style authorities with the ROLE_ prefix, returned in the menus' `authorities`. */
 export const Role = {
   PlatformOperator: 'ROLE_PLATFORM_OPERATOR',
@@ -71,6 +73,8 @@ export interface PortalUser {
   number: string;
   enterpriseName: string;
   enterpriseId: number | null;
+  /** 企业认证 (issue 18): the console's banner and closed pages, the public header's 已认证. */
+  certificationStatus: CertificationStatus;
 }
 
 /** `GET /web/portal/menu/list` for a logged-in user: `data[0]`. */

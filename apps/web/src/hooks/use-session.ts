@@ -1,4 +1,4 @@
-import type { PortalMenuEntry, PortalRouter } from '@portal/shared';
+import type { CertificationStatus, PortalMenuEntry, PortalRouter } from '@portal/shared';
 import { useQuery } from '@tanstack/react-query';
 import { getMenusQueryOptions } from '@/api/get-menus';
 
@@ -17,6 +17,8 @@ export interface Session {
   menus: readonly PortalRouter[];
   enterpriseId: number | null;
   enterpriseName: string;
+  /** 企业认证 status of the enterprise (issue 18). */
+  certificationStatus: CertificationStatus;
 }
 
 export function sessionFromMenus(entry: PortalMenuEntry | null): Session | null {
@@ -31,6 +33,7 @@ export function sessionFromMenus(entry: PortalMenuEntry | null): Session | null 
     menus: entry.routers,
     enterpriseId: user.enterpriseId,
     enterpriseName: user.enterpriseName,
+    certificationStatus: user.certificationStatus,
   };
 }
 

@@ -13,6 +13,7 @@ export function menusEntry(authorities: readonly string[], user: Partial<PortalU
       number: 'HY0001',
       enterpriseName: '徐州恒岳重工机械有限公司',
       enterpriseId: 1,
+      certificationStatus: 'certified',
       ...user,
     },
     token: { token_type: 'Bearer', access_token: 'abc.def', expires_in: 1800 },

@@ -1,4 +1,4 @@
-import { Authority, type PortalRouter, type PortalUser, Role } from '@portal/shared';
+import { Authority, type CertificationStatus, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
@@ -16,6 +16,8 @@ export interface AccountProfile {
   status: string;
   enterpriseId: number | null;
   enterpriseName: string;
+  /** The enterprise's 企业认证 status (issue 18); 'none' for an account without an enterprise. */
+  certificationStatus: CertificationStatus;
   /** Active, in an active enterprise (or none): may log in and use sessions. */
   usable: boolean;
   /** Set by 新增 and 重置密码: the central login asks for a new password first. */
@@ -217,6 +219,7 @@ export class AccountRepository {
         'account.enterprise_id',
         'enterprise.name as enterprise_name',
         'enterprise.status as enterprise_status',
+        'enterprise.certification_status',
         'account.must_change_password',
       ])
       .where('account.id', '=', accountId)
@@ -250,6 +253,7 @@ export class AccountRepository {
       status: row.status,
       enterpriseId: row.enterprise_id,
       enterpriseName: row.enterprise_name ?? '',
+      certificationStatus: row.certification_status ?? 'none',
       // A disabled enterprise's accounts are as good as disabled (issue 16, 租户管理).
       usable: isUsable(row.status, row.enterprise_status),
       mustChangePassword: row.must_change_password === 1,
@@ -383,6 +387,7 @@ export function portalUser(p: AccountProfile): PortalUser {
     number: p.number,
     enterpriseName: p.enterpriseName,
     enterpriseId: p.enterpriseId,
+    certificationStatus: p.certificationStatus,
   };
 }
 

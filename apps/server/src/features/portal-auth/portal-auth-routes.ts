@@ -53,6 +53,7 @@ const MenuEntry = Type.Object({
     number: Type.String(),
     enterpriseName: Type.String(),
     enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
+    certificationStatus: Type.Union([Type.Literal('none'), Type.Literal('pending'), Type.Literal('certified'), Type.Literal('rejected')]),
   }),
   token: Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() }),
   authorities: Type.Array(Type.String()),

@@ -14,7 +14,15 @@ interface MenuEntry {
     meta: { title: string; icon: string };
     children: { name: string; meta: { title: string } }[];
   }[];
-  user: { name: string; username: string; telephone: string; number: string; enterpriseName: string; enterpriseId: number | null };
+  user: {
+    name: string;
+    username: string;
+    telephone: string;
+    number: string;
+    enterpriseName: string;
+    enterpriseId: number | null;
+    certificationStatus: string;
+  };
   token: { token_type: string; access_token: string };
   authorities: string[];
 }
@@ -83,11 +91,13 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     const apps = await browser.json<{ data: { title: string }[] }>('/web/portal/app/menus');
     expect(apps.body.data.map((a) => a.title)).toEqual([
       '工作台',
+      '企业信息',
       '组织与账号',
       '应用管理',
       '安全中心',
       '统计分析',
       '租户管理',
+      '认证审核',
       '内容管理',
       '标识管理',
       '操作日志',
@@ -108,12 +118,14 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
       number: 'HY0001',
       enterpriseName: '徐州恒岳重工机械有限公司',
       enterpriseId: expect.any(Number),
+      certificationStatus: 'certified',
     });
     expect(entry?.authorities).toContain('ROLE_ENTERPRISE_ADMIN');
     expect(entry?.token.access_token).toMatch(/^[\w-]+\.[\w-]+$/);
     // Routers are filtered by authority: an enterprise admin has no content management.
     expect(entry?.routers.map((r) => r.meta.title)).toEqual([
       '工作台',
+      '企业信息',
       '组织与账号',
       '应用管理',
       '安全中心',
@@ -121,25 +133,27 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
       '标识管理',
       '操作日志',
     ]);
-    expect(entry?.routers[1]?.children.map((c) => c.meta.title)).toEqual(['账号管理', '账号组', '角色管理']);
-    expect(entry?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
-    expect(entry?.routers[5]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
+    expect(entry?.routers[2]?.children.map((c) => c.meta.title)).toEqual(['账号管理', '账号组', '角色管理']);
+    expect(entry?.routers[4]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
+    expect(entry?.routers[6]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
   });
 
   it('menus follow the role: operator sees tenants and content management, a service-customer employee no console', async () => {
     const operator = (await menus((await loggedIn('operator')).browser))[0];
     expect(operator?.routers.map((r) => r.meta.title)).toEqual([
       '工作台',
+      '企业信息',
       '组织与账号',
       '应用管理',
       '安全中心',
       '统计分析',
       '租户管理',
+      '认证审核',
       '内容管理',
       '标识管理',
       '操作日志',
     ]);
-    expect(operator?.routers[6]?.children).toHaveLength(4);
+    expect(operator?.routers[8]?.children).toHaveLength(4);
     const service = (await menus((await loggedIn('service')).browser))[0];
     expect(service?.authorities).toEqual(['ROLE_SERVICE_CUSTOMER_EMPLOYEE']);
     expect(service?.routers).toEqual([]);

@@ -63,6 +63,7 @@ function entry(authorities: string[]): PortalMenuEntry {
       number: 'U1',
       enterpriseName: '徐州恒岳重工机械有限公司',
       enterpriseId: 1,
+      certificationStatus: 'certified',
     },
     token: { token_type: 'Bearer', access_token: 'tok', expires_in: 1800 },
     authorities,
