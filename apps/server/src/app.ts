@@ -54,6 +54,8 @@ import ssoAppRoutes from './features/sso-apps/sso-app-routes.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
 import prefixRepository from './features/identifiers/prefix-repository.js';
+import prefixRequestRepository from './features/identifiers/prefix-request-repository.js';
+import prefixRequestRoutes from './features/identifiers/prefix-request-routes.js';
 import recordAdminRoutes from './features/identifiers/record-admin-routes.js';
 import recordCsvRoutes from './features/identifiers/record-csv-routes.js';
 import recordRepository from './features/identifiers/record-repository.js';
@@ -156,6 +158,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(notificationRepository);
   await app.register(auditFailures);
   await app.register(prefixRepository);
+  await app.register(prefixRequestRepository);
   await app.register(templateRepository);
   await app.register(recordRepository);
   await app.register(siteRepository);
@@ -209,6 +212,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(dashboardRoutes);
   await app.register(identifierRoutes);
   await app.register(prefixAdminRoutes);
+  await app.register(prefixRequestRoutes);
   await app.register(templateAdminRoutes);
   await app.register(recordAdminRoutes);
   await app.register(recordCsvRoutes);

@@ -390,11 +390,14 @@ export const PREFIX_REQUEST_STATUS_LABELS: Record<PrefixRequestStatus, string> =
   approved: '已通过',
   rejected: '已驳回',
 };
-export const PREFIX_PURPOSE_MAX = 200;
+/** 用途说明: required; it becomes the prefix's name when approved (标识前缀 names hold 100 characters). */
+export const PREFIX_PURPOSE_MAX = 100;
+/** 分配前缀 and 申请标识前缀 are for certified enterprises only. */
+export const PREFIX_NEEDS_CERTIFICATION = '只能为已认证的企业分配标识前缀';
 
 export interface PrefixRequestBody {
   prefix: string;
-  /** 用途说明. */
+  /** 用途说明 (becomes the prefix's name). */
   purpose: string;
 }
 

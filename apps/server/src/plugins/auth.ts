@@ -1,3 +1,4 @@
+import { CertificationMessage } from '@portal/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, TokenError } from '../lib/errors.js';
@@ -16,6 +17,11 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest): Promise<void>;
     /** preHandler: authenticated and holding at least one of `codes`, else 403. */
     requireAuthority(...codes: string[]): (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler: like requireAuthority, and the account's enterprise is certified (issue 18: identifier
+     * management and application subscription wait for 企业认证), else 403 with the reason.
+     */
+    requireCertified(...codes: string[]): (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -40,6 +46,16 @@ async function auth(app: FastifyInstance) {
     await app.authenticate(request);
     const held = request.principal?.profile.authorities ?? [];
     if (!codes.some((c) => held.includes(c))) throw new ForbiddenError();
+  });
+
+  app.decorate('requireCertified', (...codes: string[]) => {
+    const holdsOne = app.requireAuthority(...codes);
+    return async (request: FastifyRequest) => {
+      await holdsOne(request);
+      if (request.principal?.profile.certificationStatus !== 'certified') {
+        throw new ForbiddenError(CertificationMessage.certificationRequired);
+      }
+    };
   });
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
+import { Authority, PREFIX_NEEDS_CERTIFICATION, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
@@ -12,8 +12,15 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const prefixes = app.prefixRepository;
   const { audit, prefixFor } = identifierAdminContext(app);
-  const canRead = { onRequest: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
+  const canRead = { onRequest: app.requireCertified(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
   const canPrefixes = { onRequest: app.requireAuthority(Authority.IdentifierAll) };
+
+  /** Issue 18: prefixes go only to enterprises whose certification a reviewer approved. */
+  async function assignable(enterpriseId: number) {
+    const status = await prefixes.certificationOf(enterpriseId);
+    if (!status) throw new BadRequestError('企业不存在');
+    if (status !== 'certified') throw new BadRequestError(PREFIX_NEEDS_CERTIFICATION);
+  }
 
   app.get(
     '/web-api/identity/v1/prefix/list',
@@ -62,7 +69,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = request.body.name.trim();
       if (!REGISTERED_PREFIX.test(prefix)) throw new BadRequestError(REGISTERED_PREFIX_MESSAGE);
       if (!name) throw new BadRequestError('请输入前缀名称');
-      if (!(await prefixes.enterpriseExists(request.body.enterpriseId))) throw new BadRequestError('企业不存在');
+      await assignable(request.body.enterpriseId);
       try {
         await db.transaction().execute(async (trx) => {
           await prefixes.create({ prefix, name, enterpriseId: request.body.enterpriseId }, trx);
@@ -92,7 +99,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const row = await prefixFor(scopeOf(request), request.params.prefix, 'not-found');
       const name = request.body.name.trim();
       if (!name) throw new BadRequestError('请输入前缀名称');
-      if (!(await prefixes.enterpriseExists(request.body.enterpriseId))) throw new BadRequestError('企业不存在');
+      if (row.enterprise_id !== request.body.enterpriseId) await assignable(request.body.enterpriseId);
       const moved = row.enterprise_id !== request.body.enterpriseId ? `，所属企业 ${row.enterprise_id} → ${request.body.enterpriseId}` : '';
       await db.transaction().execute(async (trx) => {
         await prefixes.update(row.id, { name, enterpriseId: request.body.enterpriseId }, trx);

@@ -77,8 +77,9 @@ export function createPrefixRepository(db: Kysely<Database>) {
       return rows.map((r) => ({ id: r.id, name: r.name, certificationStatus: r.certification_status }));
     },
 
-    enterpriseExists: async (id: number) =>
-      (await db.selectFrom('enterprise').select('id').where('id', '=', id).executeTakeFirst()) !== undefined,
+    /** The enterprise's certification status, or undefined when there is no such enterprise. */
+    certificationOf: async (id: number) =>
+      (await db.selectFrom('enterprise').select('certification_status').where('id', '=', id).executeTakeFirst())?.certification_status,
 
     /** Writes take the caller's transaction as `trx` (with its audit row). */
     async create(values: { prefix: string; name: string; enterpriseId: number }, trx = db) {

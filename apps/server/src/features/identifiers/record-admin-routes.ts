@@ -19,8 +19,8 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const records = app.recordRepository;
   const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(app);
-  const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
-  const canManageRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecordManage) };
+  const canRecords = { onRequest: app.requireCertified(Authority.IdentifierRecord) };
+  const canManageRecords = { onRequest: app.requireCertified(Authority.IdentifierRecordManage) };
 
   /** Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes` (index ranges, no scan). */
   const searchRanges = (key: string, prefixes: readonly { prefix: string }[]) => [

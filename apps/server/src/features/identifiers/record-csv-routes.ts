@@ -25,12 +25,12 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10, parts: 20 } });
   const { db } = app.database;
   const { audit, templateFor } = identifierAdminContext(app);
-  const canRecords = { onRequest: app.requireAuthority(Authority.IdentifierRecord) };
+  const canRecords = { onRequest: app.requireCertified(Authority.IdentifierRecord) };
 
   app.post(
     '/web-api/identity/v1/record/import',
     {
-      onRequest: app.requireAuthority(Authority.IdentifierRecordManage),
+      onRequest: app.requireCertified(Authority.IdentifierRecordManage),
       schema: {
         tags,
         summary:

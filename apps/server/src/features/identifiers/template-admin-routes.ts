@@ -14,8 +14,8 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const templates = app.templateRepository;
   const { audit, prefixFor, templateFor } = identifierAdminContext(app);
-  const canRead = { onRequest: app.requireAuthority(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
-  const canTemplates = { onRequest: app.requireAuthority(Authority.IdentifierTemplate) };
+  const canRead = { onRequest: app.requireCertified(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
+  const canTemplates = { onRequest: app.requireCertified(Authority.IdentifierTemplate) };
 
   const createdBy = (request: FastifyRequest) => request.principal?.profile.username ?? '';
   const checkedTemplateName = (raw: string) => {
