@@ -13,7 +13,10 @@ describe.each(testDialects())('identifier management waits for 企业认证 (iss
   let ruichi: number;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    [operator, admin, staff, rcadmin] = await Promise.all(['operator', 'admin', 'staff', 'rcadmin'].map((u) => tokenFor(t, u)));
+    operator = await tokenFor(t, 'operator');
+    admin = await tokenFor(t, 'admin');
+    staff = await tokenFor(t, 'staff');
+    rcadmin = await tokenFor(t, 'rcadmin');
     const enterprises = await t.database.db.selectFrom('enterprise').select(['id', 'name']).execute();
     hengyue = enterprises.find((e) => e.name === '徐州恒岳重工机械有限公司')!.id;
     ruichi = enterprises.find((e) => e.name === '常州瑞驰液压科技有限公司')!.id;
