@@ -32,6 +32,7 @@ import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
 import uploadRepository from './features/files/upload-repository.js';
+import accountNotices from './features/notifications/account-notices.js';
 import notificationRepository from './features/notifications/notification-repository.js';
 import notificationRoutes from './features/notifications/notification-routes.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
@@ -155,6 +156,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(auth);
   await app.register(auditRepository);
   await app.register(notificationRepository);
+  await app.register(accountNotices);
   await app.register(auditFailures);
   await app.register(prefixRepository);
   await app.register(templateRepository);
