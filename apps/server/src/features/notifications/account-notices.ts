@@ -1,9 +1,12 @@
+import { createHmac } from 'node:crypto';
 import { Authority } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { chinaTime } from '../../lib/china-time.js';
+import { browserFamily, clientSoftware } from '../../lib/user-agent.js';
+import { KnownBrowserRepository } from './known-browser-repository.js';
 
 /** How a password came to change (the message says it). */
 export type PasswordChangeWay = 'self' | 'admin' | 'forgot';
@@ -16,14 +19,24 @@ const WAYS: Record<PasswordChangeWay, { label: string; advice: string }> = {
 
 /** The console page where an administrator decides 加入申请 (a drawer of 账号管理). */
 const JOIN_REQUESTS_LINK = '/console/org/account';
+/** 在线会话: where an account that may open it ends a session it does not recognise. */
+const SESSIONS_LINK = '/console/security/session';
+
+/** Browser and system names come from the User-Agent, which the client chooses: kept short in a message. */
+const clip = (text: string, fallback: string) => (text || fallback).slice(0, 64);
 
 /**
  * 消息中心's messages about accounts (issue 18, item 4): 加入申请 to the enterprise's administrators,
- * and security messages to the account itself (a password change). Each is written inside the
- * transaction of the event it tells of.
+ * and security messages to the account itself (a password change, a sign-in from a browser it never
+ * used). Each is written inside the transaction of the event it tells of.
  */
 export class AccountNotices {
-  constructor(private readonly app: FastifyInstance) {}
+  private readonly browsers = new KnownBrowserRepository();
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly fingerprintKey: Buffer,
+  ) {}
 
   /** A registration naming an existing enterprise asks to join it: its holders of org:account decide. */
   async joinRequested(trx: Kysely<Database>, enterpriseId: number, applicant: { username: string; enterpriseName: string }) {
@@ -45,6 +58,33 @@ export class AccountNotices {
       content: `您的账号密码已于 ${chinaTime(at)} 修改（${label}）。${advice}`,
     });
   }
+
+  /**
+   * A successful sign-in at the central login: remembers its browser (name, system and device type,
+   * not versions, so an update is the same browser) and tells the account when it never used that
+   * browser before — except at its very first sign-in, when every browser is new.
+   */
+  async signedIn(
+    trx: Kysely<Database>,
+    account: { id: number; authorities: readonly string[] },
+    client: { ip: string; userAgent: string },
+    at = new Date(),
+  ) {
+    const family = browserFamily(client.userAgent);
+    const fingerprint = createHmac('sha256', this.fingerprintKey)
+      .update(JSON.stringify([family.browser, family.os, family.device]))
+      .digest('hex');
+    if ((await this.browsers.sighted(trx, account.id, fingerprint, at)) !== 'new') return;
+    const { browser, os } = clientSoftware(client.userAgent);
+    await this.app.notifications.notify(trx, [account.id], {
+      kind: 'security',
+      title: '新设备登录提醒',
+      content:
+        `您的账号于 ${chinaTime(at)} 在一个新的浏览器上登录：浏览器 ${clip(browser, '未知')}，系统 ${clip(os, '未知')}，` +
+        `IP ${client.ip.slice(0, 64)}。如非本人操作，请立即修改密码。`,
+      link: account.authorities.includes(Authority.SecuritySession) ? SESSIONS_LINK : '',
+    });
+  }
 }
 
 declare module 'fastify' {
@@ -55,7 +95,8 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('accountNotices', new AccountNotices(app));
+    // The fingerprint is keyed so that the table does not list which browsers and systems an account uses.
+    app.decorate('accountNotices', new AccountNotices(app, await app.systemRepository.sharedKey('known-browser-hmac')));
   },
-  { name: 'account-notices', dependencies: ['account-repository', 'notification-repository'] },
+  { name: 'account-notices', dependencies: ['system-repository', 'account-repository', 'notification-repository'] },
 );

@@ -11,6 +11,12 @@ const DAY = 86_400_000;
 
 const CHROME_120_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+const CHROME_126_WINDOWS =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.127 Safari/537.36';
+const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 /** A browser that names itself with a User-Agent header, as real ones do. */
 class Browser extends TestBrowser {
@@ -64,6 +70,14 @@ describe.each(testDialects())('join and security messages on %s', (dialect) => {
     });
     expect(res.statusCode, res.body).toBe(200);
   };
+  /** A sign-in at the central login from a browser with this User-Agent. */
+  const signIn = async (username: string, password: string, userAgent: string) => {
+    const [hop] = await new Browser(base, userAgent).casLogin(username, password);
+    expect(hop?.status, hop?.text).toBe(200);
+    expect(hop?.text).toContain('登录成功');
+  };
+  const newDeviceAlerts = async (username: string) => (await messagesOf(username)).filter((m) => m.title === '新设备登录提醒');
+
   it('a join request tells the enterprise’s administrators, not its staff nor other enterprises', async () => {
     await register('zhaomin', '13912345001', HENGYUE);
     const [message, ...others] = await messagesOf('admin');
@@ -163,5 +177,55 @@ describe.each(testDialects())('join and security messages on %s', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     await expectPasswordMessage('service', '管理员重置');
     expect(await messagesOf('rcadmin')).toHaveLength(1);
+  });
+
+  it('a sign-in from a browser the account never used tells it; the same browser, updated or not, does not', async () => {
+    await signIn('staff', DEMO_PASSWORD, CHROME_120_WINDOWS);
+    // The very first sign-in: every browser is new, nothing to tell.
+    expect(await messagesOf('staff')).toEqual([]);
+    await signIn('staff', DEMO_PASSWORD, CHROME_120_WINDOWS);
+    await signIn('staff', DEMO_PASSWORD, CHROME_126_WINDOWS);
+    expect(await messagesOf('staff')).toEqual([]);
+
+    await signIn('staff', DEMO_PASSWORD, FIREFOX_WINDOWS);
+    const [firefox, ...rest] = await messagesOf('staff');
+    expect(rest).toEqual([]);
+    expect(firefox).toMatchObject({ kind: 'security', title: '新设备登录提醒', read: false });
+    expect(firefox?.content).toMatch(
+      /^您的账号于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} 在一个新的浏览器上登录：浏览器 Firefox 128，系统 Windows 10，IP 127\.0\.0\.1。如非本人操作，请立即修改密码。$/,
+    );
+    // 普通员工 cannot open 在线会话: no link.
+    expect(firefox?.link).toBe('');
+
+    // Another system or device is another browser; each is told once.
+    await signIn('staff', DEMO_PASSWORD, CHROME_MAC);
+    await signIn('staff', DEMO_PASSWORD, SAFARI_IPHONE);
+    await signIn('staff', DEMO_PASSWORD, FIREFOX_WINDOWS);
+    await signIn('staff', DEMO_PASSWORD, SAFARI_IPHONE);
+    const alerts = await newDeviceAlerts('staff');
+    expect(alerts.map((m) => /浏览器 (.*)，系统 (.*)，IP/.exec(m.content)?.slice(1))).toEqual([
+      ['Mobile Safari 17', 'iOS 17.5'],
+      ['Chrome 120', 'Mac OS 10.15.7'],
+      ['Firefox 128', 'Windows 10'],
+    ]);
+  });
+
+  it('links to 在线会话 an account that may open it', async () => {
+    await signIn('admin', DEMO_PASSWORD, CHROME_120_WINDOWS);
+    expect(await newDeviceAlerts('admin')).toEqual([]);
+    await signIn('admin', DEMO_PASSWORD, SAFARI_IPHONE);
+    const [alert, ...rest] = await newDeviceAlerts('admin');
+    expect(rest).toEqual([]);
+    expect(alert?.link).toBe('/console/security/session');
+  });
+
+  it('the first sign-in of a new account is not a new browser; its second browser is', async () => {
+    await register('qianlei', '13912345002', '');
+    await signIn('qianlei', 'Notice#2026', SAFARI_IPHONE);
+    expect(await messagesOf('qianlei')).toEqual([]);
+    await signIn('qianlei', 'Notice#2026', SAFARI_IPHONE);
+    expect(await messagesOf('qianlei')).toEqual([]);
+    await signIn('qianlei', 'Notice#2026', FIREFOX_WINDOWS);
+    expect(await newDeviceAlerts('qianlei')).toHaveLength(1);
   });
 });
