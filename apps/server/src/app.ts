@@ -32,7 +32,9 @@ import dashboardRoutes from './features/dashboard/dashboard-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
 import uploadRepository from './features/files/upload-repository.js';
+import accountNotices from './features/notifications/account-notices.js';
 import notificationRepository from './features/notifications/notification-repository.js';
+import notificationRoutes from './features/notifications/notification-routes.js';
 import homeAdminRoutes from './features/home/home-admin-routes.js';
 import homeBlockRepository from './features/home/home-block-repository.js';
 import homeRoutes from './features/home/home-routes.js';
@@ -156,6 +158,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(auth);
   await app.register(auditRepository);
   await app.register(notificationRepository);
+  await app.register(accountNotices);
   await app.register(auditFailures);
   await app.register(prefixRepository);
   await app.register(prefixRequestRepository);
@@ -230,6 +233,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(loginLogRoutes);
   await app.register(statisticsRoutes);
   await app.register(securityRoutes);
+  await app.register(notificationRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

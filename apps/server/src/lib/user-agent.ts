@@ -17,3 +17,18 @@ export function clientSoftware(userAgent: string): ClientSoftware {
   const os = parsed.getOS();
   return { browser: joined(browser.name, browser.version?.split('.')[0]), os: joined(os.name, os.version) };
 }
+
+/** What makes a browser the same one across its updates: browser name, system name and device type, without versions. */
+export interface BrowserFamily {
+  browser: string;
+  os: string;
+  /** ua-parser's device type (mobile, tablet…); '' for a desktop. */
+  device: string;
+}
+
+/** The browser family of a User-Agent (issue 18: a sign-in from a browser the account never used). */
+export function browserFamily(userAgent: string): BrowserFamily {
+  if (!userAgent) return { browser: '', os: '', device: '' };
+  const parsed = new UAParser(userAgent);
+  return { browser: parsed.getBrowser().name ?? '', os: parsed.getOS().name ?? '', device: parsed.getDevice().type ?? '' };
+}

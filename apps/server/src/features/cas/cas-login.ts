@@ -200,6 +200,8 @@ function createCasLogin(app: FastifyInstance) {
         },
         trx,
       );
+      // 新设备登录提醒 (issue 18): a browser the account never signed in from.
+      await app.accountNotices.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
       await recordAudit(trx, request.log, {
         accountId: account.id,
         username: account.username,
@@ -251,6 +253,14 @@ export default fp(
   },
   {
     name: 'cas-login',
-    dependencies: ['account-repository', 'cas-tickets', 'cas-services', 'login-guard', 'login-log-repository', 'sso-app-repository'],
+    dependencies: [
+      'account-repository',
+      'account-notices',
+      'cas-tickets',
+      'cas-services',
+      'login-guard',
+      'login-log-repository',
+      'sso-app-repository',
+    ],
   },
 );

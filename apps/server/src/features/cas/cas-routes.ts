@@ -234,6 +234,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           outcome: 'success',
           ...(expired ? { detail: '密码已过期' } : {}),
         });
+        await app.accountNotices.passwordChanged(trx, accountId, 'self');
       });
       return steps.next(request, reply, accountId, target, 'change');
     },

@@ -215,6 +215,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
           outcome: 'success',
           detail: '短信验证码找回密码，已退出全部登录',
         });
+        await app.accountNotices.passwordChanged(trx, resetId, 'forgot');
         return ended;
       });
       await app.ssoSessions.notify(request, tickets);

@@ -384,6 +384,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.loginGuard.unlock(trx, account.id);
         const ended = await app.ssoSessions.end(trx, [account.id]);
         await auditRequest(trx, request, 'account.reset-password', targetOf(account), 'success', bySms ? '随机密码已短信发送' : '');
+        await app.accountNotices.passwordChanged(trx, account.id, 'admin');
         return ended;
       });
       await app.ssoSessions.notify(request, tickets);

@@ -399,6 +399,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.sessions.closeOthers(principal.accountId, principal.sessionKey, trx);
         const tickets = auth.casEmbedded ? await app.casTickets.destroyAccountTgts(trx, principal.accountId, principal.serviceTicket) : [];
         await auditRequest(trx, request, 'password-change', '');
+        await app.accountNotices.passwordChanged(trx, principal.accountId, 'self');
         return tickets;
       });
       await app.ssoSessions.notify(request, ended);

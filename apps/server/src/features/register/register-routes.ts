@@ -127,7 +127,7 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
       const invitedTo = invitation.kind === 'valid' ? invitation.enterpriseId : undefined;
-      // The account, its join request, the spent code or invitation and the audit rows commit together.
+      // The account, its join request and its message, the spent code or invitation and the audit rows commit together.
       const passwordHash = await hashPassword(input.password);
       const registered = await app.accountRepository.register({ ...input, passwordHash, invitedTo }, async (trx, created) => {
         if (codeId !== undefined) await codes.consume(trx, codeId);
@@ -142,6 +142,10 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         });
         if (created.requested) {
           await app.joinRequestRepository.create(trx, created.requested.id, created.accountId);
+          await app.accountNotices.joinRequested(trx, created.requested.id, {
+            username: input.username,
+            enterpriseName: created.requested.name,
+          });
           await recordAudit(trx, request.log, {
             ...entry,
             enterpriseId: created.requested.id,

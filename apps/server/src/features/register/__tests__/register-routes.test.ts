@@ -162,7 +162,7 @@ describe.each(testDialects())('SMS codes and registration on %s', (dialect) => {
       .where('username', '=', 'zhaolei')
       .executeTakeFirstOrThrow();
     expect(account.password_hash).toMatch(/^\$argon2id\$/);
-    expect(account.certification_status).toBe('pending');
+    expect(account.certification_status).toBe('none');
     // Single use: the same code does not register again.
     const replay = await register({ ...body, username: 'zhaolei2', enterpriseName: '' });
     expect(replay.json()).toEqual({ code: 1, msg: '验证码已失效，请重新获取' });
