@@ -9,7 +9,12 @@ import type { EndedTickets } from '../cas/sso-sessions.js';
 const tags = ['tenant'];
 
 const EnterpriseStatus = Type.Union([Type.Literal('active'), Type.Literal('disabled')]);
-const CertificationStatus = Type.Union([Type.Literal('none'), Type.Literal('pending'), Type.Literal('certified'), Type.Literal('rejected')]);
+const CertificationStatus = Type.Union([
+  Type.Literal('none'),
+  Type.Literal('pending'),
+  Type.Literal('certified'),
+  Type.Literal('rejected'),
+]);
 
 const TenantSchema = Type.Object({
   id: Type.Integer(),
