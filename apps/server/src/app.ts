@@ -15,6 +15,7 @@ import casLogin from './features/cas/cas-login.js';
 import casRoutes from './features/cas/cas-routes.js';
 import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
+import certificationFileRoutes from './features/certification/certification-file-routes.js';
 import certificationRepository from './features/certification/certification-repository.js';
 import privateFileRepository from './features/certification/private-file-repository.js';
 import privateFileStorage from './features/certification/private-file-storage.js';
@@ -232,6 +233,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(loginLogRoutes);
   await app.register(statisticsRoutes);
   await app.register(securityRoutes);
+  await app.register(certificationFileRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
