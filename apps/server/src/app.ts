@@ -17,6 +17,7 @@ import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
 import certificationFileRoutes from './features/certification/certification-file-routes.js';
 import certificationRepository from './features/certification/certification-repository.js';
+import certificationReviewRoutes from './features/certification/certification-review-routes.js';
 import certificationRoutes from './features/certification/certification-routes.js';
 import privateFileRepository from './features/certification/private-file-repository.js';
 import privateFileStorage from './features/certification/private-file-storage.js';
@@ -236,6 +237,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(securityRoutes);
   await app.register(certificationRoutes);
   await app.register(certificationFileRoutes);
+  await app.register(certificationReviewRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;
