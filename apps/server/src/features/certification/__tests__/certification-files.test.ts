@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { CERTIFICATION_FILE_MAX_BYTES, CertificationMessage } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
-import { PrivateFileStorage } from '../private-file-storage.js';
 import { certificationClient, creditCode, docxText, jpeg, pdf, png } from './certification-test-client.js';
 
 /** Every regular file under `dir`, relative to it. */
@@ -108,6 +106,20 @@ describe.each(testDialects())('certification materials on %s', (dialect) => {
     expect(filesUnder(t.config.privateFilesDir)).toEqual(before);
   });
 
+  it('keeps no file when its row cannot be committed', async () => {
+    const before = filesUnder(t.config.privateFilesDir);
+    // The audit log's table is out of reach: the upload's audit row, and with it the upload, fails.
+    await t.database.db.schema.alterTable('audit_log').renameTo('audit_log_away').execute();
+    try {
+      const res = await send(owner, 'a.png', png(), 'image/png');
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ code: 1, msg: '服务器内部错误，请稍后重试' });
+    } finally {
+      await t.database.db.schema.alterTable('audit_log_away').renameTo('audit_log').execute();
+    }
+    expect(filesUnder(t.config.privateFilesDir)).toEqual(before);
+  });
+
   it('takes uploads only from holders of enterprise:manage', async () => {
     const res = await send(ownerStaff, 'a.png', png(), 'image/png');
     expect(res.statusCode).toBe(403);
@@ -187,27 +199,5 @@ describe.each(testDialects())('certification materials on %s', (dialect) => {
     expect(filled).toContain('法定代表人：赵六');
 
     expect((await c.call(ownerStaff, 'GET', '/enterprise/certification/authorization-template')).statusCode).toBe(403);
-  });
-});
-
-describe('private file storage', () => {
-  it('removes the file again when its database write fails', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'private-files-'));
-    try {
-      const storage = new PrivateFileStorage(root);
-      let key = '';
-      await expect(
-        storage.store(png(), 'png', async (storageKey) => {
-          key = storageKey;
-          expect(fs.existsSync(path.join(root, storageKey))).toBe(true);
-          throw new Error('insert failed');
-        }),
-      ).rejects.toThrow('insert failed');
-      expect(key).toMatch(/^\d{4}\/\d{2}\/[0-9a-f-]{36}\.png$/);
-      expect(filesUnder(root)).toEqual([]);
-      expect(await storage.open(key)).toBeUndefined();
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
   });
 });

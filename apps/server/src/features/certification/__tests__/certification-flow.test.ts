@@ -302,6 +302,40 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     expect(await c.state(other.token)).toEqual(before);
   });
 
+  it('a submission or a decision whose audit row cannot be written leaves everything as it was', async () => {
+    const other = await c.registerEnterprise('南通原子', 'yuanzi', '13912340007');
+    const licence = await c.material(other.token, 'licence', 'l.png', png(), 'image/png');
+    const body = {
+      ...valid(),
+      enterpriseName: '南通原子写入有限公司',
+      creditCode: creditCode('91320600MA1C2D3E4'),
+      applicantRole: 'legal' as const,
+      licenceFileId: licence.id,
+    };
+    /** The audit log's table is out of reach while `fn` runs: every audit insert fails. */
+    const withBrokenAuditLog = async (fn: () => Promise<void>) => {
+      await t.database.db.schema.alterTable('audit_log').renameTo('audit_log_away').execute();
+      try {
+        await fn();
+      } finally {
+        await t.database.db.schema.alterTable('audit_log_away').renameTo('audit_log').execute();
+      }
+    };
+    const before = await c.state(other.token);
+    await withBrokenAuditLog(async () => expect((await c.submit(other.token, body)).statusCode).toBe(500));
+    expect(await c.state(other.token)).toEqual(before);
+    expect((await t.app.accountRepository.profile(other.accountId))?.enterpriseName).toBe('南通原子');
+
+    const res = await c.submit(other.token, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json<{ data: { id: number }[] }>().data[0]!.id;
+    await withBrokenAuditLog(async () => expect((await c.decide(operator, id, { decision: 'approve' })).statusCode).toBe(500));
+    expect((await c.state(other.token)).status).toBe('pending');
+    expect((await c.detail(operator, id)).application.status).toBe('pending');
+    expect((await t.app.notifications.page(other.accountId, {}, 0, 20)).total).toBe(0);
+    expect((await c.outbox('13912340007')).filter((m) => m.templateKey === 'certification-result')).toEqual([]);
+  });
+
   it('of two reviewers deciding at once, one decides and the other is told it is no longer pending', async () => {
     const other = await c.registerEnterprise('无锡并发', 'bingfa', '13912340004');
     const licence = await c.material(other.token, 'licence', 'l.png', png(), 'image/png');
