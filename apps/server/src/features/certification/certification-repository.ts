@@ -345,7 +345,7 @@ export class CertificationRepository {
     };
   }
 
-  /** 认证审核's detail: the application with its materials, the enterprise's profile and its other applications. */
+  /** 认证审核's detail: the application with its materials, the enterprise's profile and its earlier applications. */
   async reviewDetail(id: number): Promise<CertificationReviewDetail | undefined> {
     const row = await applicationQuery(this.db).where('ca.id', '=', id).executeTakeFirst();
     if (!row) return undefined;
@@ -354,7 +354,8 @@ export class CertificationRepository {
       application: toApplication(row, true),
       applicantPhone: row.applicant_phone ?? '',
       profile,
-      history: all.filter((a) => a.id !== id),
+      // Newest first: what follows this application in the timeline came before it.
+      history: all.slice(all.findIndex((a) => a.id === id) + 1),
     };
   }
 

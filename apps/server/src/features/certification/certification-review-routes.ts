@@ -130,7 +130,7 @@ const certificationReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...canReview,
       schema: {
         tags,
-        summary: '认证申请详情：申请与材料、企业当前信息、该企业的其他申请',
+        summary: '认证申请详情：申请与材料、企业当前信息、该企业此前的申请',
         params: IdParams,
         response: { 200: Envelope(CertificationReviewDetailSchema), ...errorResponses },
       },

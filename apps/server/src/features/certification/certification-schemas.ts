@@ -104,7 +104,7 @@ export const CertificationReviewDetailSchema = Type.Object({
   application: CertificationApplicationSchema,
   applicantPhone: Type.String(),
   profile: EnterpriseProfileSchema,
-  history: Type.Array(CertificationApplicationSchema, { description: '该企业的其他申请，新的在前' }),
+  history: Type.Array(CertificationApplicationSchema, { description: '该企业此前的申请，新的在前' }),
 });
 
 export const CertificationDecisionBodySchema = Type.Object({

@@ -58,6 +58,7 @@ export class PrivateFileRepository {
       row && {
         id: row.id,
         name: row.original_name,
+        // Only JPG, PNG and PDF are ever stored (certification-file-routes.ts).
         mime: row.mime as CertificationFileType,
         bytes: row.bytes,
         enterpriseId: row.enterprise_id,

@@ -257,6 +257,8 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     const detail = await c.detail(operator, secondId);
     expect(detail.application).toMatchObject({ applicantRole: 'legal', authorization: null, licence: { id: licence.id } });
     expect(detail.history.map((a) => [a.id, a.status])).toEqual([[applicationId, 'rejected']]);
+    // The earlier application's history holds what came before it: nothing.
+    expect((await c.detail(operator, applicationId)).history).toEqual([]);
 
     const approved = await c.decide(operator, secondId, { decision: 'approve' });
     expect(approved.statusCode, approved.body).toBe(200);
