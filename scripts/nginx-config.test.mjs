@@ -168,6 +168,16 @@ describe.skipIf(!nginx)('docs/deploy/nginx.conf on nginx', () => {
     const imported = await send(tls.httpsPort, '/web-api/identity/v1/record/import', { method: 'POST', headers, body });
     expect(imported.status).toBe(200);
     expect(JSON.parse(imported.body.toString()).bytes).toBe(body.length);
+    // A 10 MiB certification material with its multipart envelope reaches the portal; more does not.
+    const material = Buffer.alloc(10 * 1024 * 1024 + 4096, 'a');
+    const certification = '/web-api/console/v1/enterprise/certification/file';
+    const uploaded = await send(tls.httpsPort, certification, { method: 'POST', headers, body: material });
+    expect(uploaded.status).toBe(200);
+    expect(JSON.parse(uploaded.body.toString()).bytes).toBe(material.length);
+    const oversized = Buffer.alloc(12 * 1024 * 1024, 'a');
+    expect((await send(tls.httpsPort, certification, { method: 'POST', headers, body: oversized })).status).toBe(413);
+    // The material limit is that route's alone: the rest of the console API keeps the 1 MiB limit.
+    expect((await send(tls.httpsPort, '/web-api/console/v1/enterprise/certification', { method: 'POST', headers, body })).status).toBe(413);
   });
 
   it('lets browsers keep hashed build files for a year', async () => {

@@ -15,6 +15,12 @@ import casLogin from './features/cas/cas-login.js';
 import casRoutes from './features/cas/cas-routes.js';
 import casServices from './features/cas/cas-services.js';
 import casTickets from './features/cas/cas-tickets.js';
+import certificationFileRoutes from './features/certification/certification-file-routes.js';
+import certificationRepository from './features/certification/certification-repository.js';
+import certificationReviewRoutes from './features/certification/certification-review-routes.js';
+import certificationRoutes from './features/certification/certification-routes.js';
+import privateFileRepository from './features/certification/private-file-repository.js';
+import privateFileStorage from './features/certification/private-file-storage.js';
 import forgotPasswordRoutes from './features/cas/forgot-password-routes.js';
 import loginGuard from './features/cas/login-guard.js';
 import loginSteps from './features/cas/login-steps.js';
@@ -192,6 +198,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(tenantRepository);
   await app.register(sessionRepository);
   await app.register(statisticsRepository);
+  await app.register(privateFileStorage);
+  await app.register(privateFileRepository);
+  await app.register(certificationRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -234,6 +243,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(statisticsRoutes);
   await app.register(securityRoutes);
   await app.register(notificationRoutes);
+  await app.register(certificationRoutes);
+  await app.register(certificationFileRoutes);
+  await app.register(certificationReviewRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

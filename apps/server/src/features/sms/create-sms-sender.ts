@@ -16,6 +16,8 @@ export const SMS_ENV_KEYS = {
     '可选：阿里云账号密码通知模板 CODE（新增账号、重置密码选择随机密码时发送）；模板变量为 ${password}；未设置时无法以短信发送随机密码',
   ALIYUN_SMS_TEMPLATE_INVITE: '可选：阿里云邀请成员模板 CODE；模板变量为 ${enterprise}、${code}；未设置时无法邀请成员',
   ALIYUN_SMS_TEMPLATE_JOIN_RESULT: '可选：阿里云加入申请结果模板 CODE；模板变量为 ${enterprise}、${result}；未设置时不发送审批结果',
+  ALIYUN_SMS_TEMPLATE_CERTIFICATION_RESULT:
+    '可选：阿里云企业认证结果模板 CODE；模板变量为 ${enterprise}、${result}（已通过或未通过）；未设置时不发送审核结果短信（消息中心照常通知）',
   TENCENT_SMS_SECRET_ID: '腾讯云 API SecretId（建议使用仅授权短信发送的子用户）',
   TENCENT_SMS_SECRET_KEY: '腾讯云 API SecretKey（保密，勿提交到仓库）',
   TENCENT_SMS_SDK_APP_ID: '腾讯云短信 SdkAppId（短信控制台“应用管理”中的 1400 开头 ID）',
@@ -26,6 +28,8 @@ export const SMS_ENV_KEYS = {
   TENCENT_SMS_TEMPLATE_PASSWORD: '可选：腾讯云账号密码通知模板 ID；参数 {1} 为密码；未设置时无法以短信发送随机密码',
   TENCENT_SMS_TEMPLATE_INVITE: '可选：腾讯云邀请成员模板 ID；参数 {1} 为企业名称、{2} 为邀请码；未设置时无法邀请成员',
   TENCENT_SMS_TEMPLATE_JOIN_RESULT: '可选：腾讯云加入申请结果模板 ID；参数 {1} 为企业名称、{2} 为审批结果；未设置时不发送审批结果',
+  TENCENT_SMS_TEMPLATE_CERTIFICATION_RESULT:
+    '可选：腾讯云企业认证结果模板 ID；参数 {1} 为企业名称、{2} 为审核结果（已通过或未通过）；未设置时不发送审核结果短信（消息中心照常通知）',
   TENCENT_SMS_REGION: '可选：腾讯云地域，默认 ap-guangzhou',
 } as const satisfies Record<string, string>;
 
@@ -68,11 +72,12 @@ function requireAll<K extends SmsEnvKey>(env: NodeJS.ProcessEnv, provider: strin
 
 /**
  * The provider's templates: login and reset codes fall back to the register template (all say "your
- * code is …"); the notifications (password, invite, join-result) say something else and have no
- * fallback: sending one that is not configured fails without calling the provider.
+ * code is …"); the notifications (password, invite, join-result, certification-result) say
+ * something else and have no fallback: sending one that is not configured fails without calling the provider.
  */
 function templates(env: NodeJS.ProcessEnv, provider: 'ALIYUN' | 'TENCENT', register: string): SmsTemplates {
-  const optional = (name: 'LOGIN' | 'RESET' | 'PASSWORD' | 'INVITE' | 'JOIN_RESULT') => read(env, `${provider}_SMS_TEMPLATE_${name}`);
+  const optional = (name: 'LOGIN' | 'RESET' | 'PASSWORD' | 'INVITE' | 'JOIN_RESULT' | 'CERTIFICATION_RESULT') =>
+    read(env, `${provider}_SMS_TEMPLATE_${name}`);
   return {
     register,
     login: optional('LOGIN') ?? register,
@@ -80,6 +85,7 @@ function templates(env: NodeJS.ProcessEnv, provider: 'ALIYUN' | 'TENCENT', regis
     password: optional('PASSWORD'),
     invite: optional('INVITE'),
     'join-result': optional('JOIN_RESULT'),
+    'certification-result': optional('CERTIFICATION_RESULT'),
   };
 }
 

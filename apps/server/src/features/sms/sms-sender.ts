@@ -2,9 +2,10 @@
  * The messages the portal sends, each with its provider template and the params it fills in (in this
  * order: Tencent's templates are positional, {1}, {2}…):
  * register, login, reset: {code}; password (新增/重置密码 with 随机密码): {password};
- * invite (邀请成员): {enterprise, code}; join-result (加入申请 decided): {enterprise, result}.
+ * invite (邀请成员): {enterprise, code}; join-result (加入申请 decided): {enterprise, result};
+ * certification-result (企业认证 decided): {enterprise, result}.
  */
-export type SmsTemplateKey = 'register' | 'login' | 'reset' | 'password' | 'invite' | 'join-result';
+export type SmsTemplateKey = 'register' | 'login' | 'reset' | 'password' | 'invite' | 'join-result' | 'certification-result';
 
 /** What the templates say, for messages about a template that is not configured. */
 export const SMS_TEMPLATE_TITLES: Record<SmsTemplateKey, string> = {
@@ -14,6 +15,7 @@ export const SMS_TEMPLATE_TITLES: Record<SmsTemplateKey, string> = {
   password: '账号密码通知',
   invite: '邀请成员',
   'join-result': '加入申请结果',
+  'certification-result': '企业认证结果',
 };
 
 /** A provider's template per message; the notifications have none unless configured. */

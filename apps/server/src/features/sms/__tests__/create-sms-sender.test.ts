@@ -87,6 +87,9 @@ describe('createSmsSender', () => {
         await expect(sender.send({ phone, templateKey: 'join-result', params: { enterprise: '恒岳', result: '已通过' } })).rejects.toThrow(
           '未配置“加入申请结果”短信模板',
         );
+        await expect(
+          sender.send({ phone, templateKey: 'certification-result', params: { enterprise: '恒岳', result: '已通过' } }),
+        ).rejects.toThrow('未配置“企业认证结果”短信模板');
       }
       expect(templates).toEqual(['SMS_1', 'SMS_1', '100001', '100001']);
     });
@@ -99,19 +102,27 @@ describe('createSmsSender', () => {
           ALIYUN_SMS_TEMPLATE_PASSWORD: 'SMS_P',
           ALIYUN_SMS_TEMPLATE_INVITE: 'SMS_I',
           ALIYUN_SMS_TEMPLATE_JOIN_RESULT: 'SMS_J',
+          ALIYUN_SMS_TEMPLATE_CERTIFICATION_RESULT: 'SMS_C',
         },
         log,
       );
       const tencent = createSmsSender(
-        { ...tencentEnv, TENCENT_SMS_TEMPLATE_PASSWORD: '3', TENCENT_SMS_TEMPLATE_INVITE: '4', TENCENT_SMS_TEMPLATE_JOIN_RESULT: '5' },
+        {
+          ...tencentEnv,
+          TENCENT_SMS_TEMPLATE_PASSWORD: '3',
+          TENCENT_SMS_TEMPLATE_INVITE: '4',
+          TENCENT_SMS_TEMPLATE_JOIN_RESULT: '5',
+          TENCENT_SMS_TEMPLATE_CERTIFICATION_RESULT: '6',
+        },
         log,
       );
       for (const sender of [aliyun, tencent]) {
         await sender.send({ phone, templateKey: 'password', params: { password: 'Kq7mVx2pLw' } });
         await sender.send({ phone, templateKey: 'invite', params: { enterprise: '恒岳', code: '123456' } });
         await sender.send({ phone, templateKey: 'join-result', params: { enterprise: '恒岳', result: '已通过' } });
+        await sender.send({ phone, templateKey: 'certification-result', params: { enterprise: '恒岳', result: '未通过' } });
       }
-      expect(templates).toEqual(['SMS_P', 'SMS_I', 'SMS_J', '3', '4', '5']);
+      expect(templates).toEqual(['SMS_P', 'SMS_I', 'SMS_J', 'SMS_C', '3', '4', '5', '6']);
     });
   });
 
@@ -120,7 +131,7 @@ describe('createSmsSender', () => {
   });
 
   it('documents every key it reads', () => {
-    const templates = ['LOGIN', 'RESET', 'PASSWORD', 'INVITE', 'JOIN_RESULT'].flatMap((t) => [
+    const templates = ['LOGIN', 'RESET', 'PASSWORD', 'INVITE', 'JOIN_RESULT', 'CERTIFICATION_RESULT'].flatMap((t) => [
       `ALIYUN_SMS_TEMPLATE_${t}`,
       `TENCENT_SMS_TEMPLATE_${t}`,
     ]);
