@@ -87,7 +87,17 @@ const certificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           licenceFileId: b.licenceFileId,
           authorizationFileId: authorizationFileId || null,
         },
-        (trx) => auditRequest(trx, request, 'certification.submit', `${enterpriseName} ${creditCode}`),
+        async (trx) => {
+          await auditRequest(trx, request, 'certification.submit', `${enterpriseName} ${creditCode}`);
+          // Reviewers learn of the new application in 消息中心 (the queue shows it too).
+          const reviewers = await app.accountRepository.holders(Authority.Certification, null, trx);
+          await app.notifications.notify(trx, reviewers, {
+            kind: 'certification',
+            title: '新的企业认证申请',
+            content: `${enterpriseName}（${creditCode}）提交了企业认证申请，请在认证审核中处理。`,
+            link: '/console/certification',
+          });
+        },
       );
       return ok({ id }, '认证申请已提交，请等待审核（1–3 个工作日）');
     },

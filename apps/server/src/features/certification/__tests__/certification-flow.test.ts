@@ -89,6 +89,17 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().msg).toBe('认证申请已提交，请等待审核（1–3 个工作日）');
     applicationId = res.json<{ data: { id: number }[] }>().data[0]!.id;
+    // Reviewers are told in 消息中心.
+    const operatorAccount = await t.database.db
+      .selectFrom('account')
+      .select('id')
+      .where('username', '=', 'operator')
+      .executeTakeFirstOrThrow();
+    expect((await t.app.notifications.page(operatorAccount.id, { kind: 'certification' }, 0, 1)).rows[0]).toMatchObject({
+      title: '新的企业认证申请',
+      content: `${NAME}（${CODE}）提交了企业认证申请，请在认证审核中处理。`,
+      link: '/console/certification',
+    });
     const state = await c.state(applicant);
     expect(state.status).toBe('pending');
     expect(state.applications).toEqual([
