@@ -35,6 +35,9 @@ import categoryRepository from './features/content/category-repository.js';
 import contentRoutes from './features/content/content-routes.js';
 import dashboardRepository from './features/dashboard/dashboard-repository.js';
 import dashboardRoutes from './features/dashboard/dashboard-routes.js';
+import enterpriseRepository from './features/enterprise/enterprise-repository.js';
+import enterpriseRoutes from './features/enterprise/enterprise-routes.js';
+import regionRoutes from './features/enterprise/region-routes.js';
 import fileRoutes from './features/files/file-routes.js';
 import imageUploadRoutes from './features/files/image-upload-routes.js';
 import uploadRepository from './features/files/upload-repository.js';
@@ -196,6 +199,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(joinRequestRepository);
   await app.register(invitationRepository);
   await app.register(tenantRepository);
+  await app.register(enterpriseRepository);
   await app.register(sessionRepository);
   await app.register(statisticsRepository);
   await app.register(privateFileStorage);
@@ -235,6 +239,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(joinRoutes);
   await app.register(invitationRoutes);
   await app.register(tenantRoutes);
+  await app.register(enterpriseRoutes);
+  await app.register(regionRoutes);
   await app.register(ssoAppRoutes);
   await app.register(ssoAppGrantRoutes);
   await app.register(myAppRoutes);

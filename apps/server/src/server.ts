@@ -16,7 +16,7 @@ export async function createPortalServer(config: ServerConfig, overrides: { logg
   const database = await createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
   try {
     const applied = await migrateToLatest(database.db, database.dialect);
-    const seeded = config.seedDemo ? await seedDemoData(database.db) : [];
+    const seeded = config.seedDemo ? await seedDemoData(database.db, config) : [];
     const app = await buildApp({ config, database, ...(overrides.logger === undefined ? {} : { logger: overrides.logger }) });
     app.log.info({ database: database.describe, migrations: applied, seeded }, 'database ready');
     let stopping: Promise<void> | undefined;

@@ -164,6 +164,8 @@ export const EnterpriseMessage = {
   contactNameTooLong: `联系人最多${CONTACT_NAME_MAX}个字符`,
   contactPhoneInvalid: '请输入正确的联系电话（手机号或带区号的固定电话）',
   introductionTooLong: `企业简介最多${INTRODUCTION_MAX}个字符`,
+  /** The logo is an image uploaded to this portal (its path under /files). */
+  logoInvalid: '企业 Logo 须为本平台上传的图片',
   /** Name and credit code are what a reviewer checked: they change only through a new certification. */
   certifiedFieldsLocked: '企业名称与统一社会信用代码已提交认证，不能直接修改',
 } as const;

@@ -36,7 +36,7 @@ const REGIONS = ['江苏', '山东', '广东', '浙江', '湖南', '四川', '�
 async function generate(database: DatabaseHandle): Promise<string> {
   const { db } = database;
   await migrateToLatest(db, database.dialect);
-  await seedDemoData(db);
+  await seedDemoData(db, config);
   const { n } = await db
     .selectFrom('cms_article')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))

@@ -36,7 +36,7 @@ function itemValues(items: readonly TemplateItem[], i: number): [number, string,
 async function generate(database: DatabaseHandle): Promise<string> {
   const { db, dialect } = database;
   await migrateToLatest(db, dialect);
-  await seedDemoData(db);
+  await seedDemoData(db, config);
   const started = Date.now();
   const at = new Date().toISOString();
   const items = normaliseItems(MACHINERY_TEMPLATE.items);

@@ -8,7 +8,7 @@ const config = loadConfig();
 const database = await createDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
 try {
   await migrateToLatest(database.db, database.dialect);
-  const seeded = await seedDemoData(database.db);
+  const seeded = await seedDemoData(database.db, config);
   console.log(
     seeded.length ? `seeded: ${seeded.join(', ')} (${database.describe})` : `nothing to seed: demo data present (${database.describe})`,
   );

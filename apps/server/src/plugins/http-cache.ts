@@ -16,6 +16,8 @@ export interface PublicCachePolicy {
 export const CONTENT_CACHE: PublicCachePolicy = { sMaxAge: 10, staleWhileRevalidate: 60 };
 /** Header, footer, home blocks and other site settings: edited rarely, read by every page. */
 export const SITE_CACHE: PublicCachePolicy = { sMaxAge: 60, staleWhileRevalidate: 600 };
+/** Reference data shipped with a release (the administrative divisions): browsers and caches keep it a day. */
+export const REFERENCE_CACHE: PublicCachePolicy = { sMaxAge: 86_400, staleWhileRevalidate: 86_400, maxAge: 86_400 };
 
 export function publicCacheControl({ sMaxAge, staleWhileRevalidate, maxAge = 0 }: PublicCachePolicy): string {
   return `public, max-age=${maxAge}, s-maxage=${sMaxAge}, stale-while-revalidate=${staleWhileRevalidate}`;

@@ -48,7 +48,7 @@ export async function createTestDatabase(
     ...(dialect === 'postgres' ? { pgSchema: schema } : {}),
   });
   await migrateToLatest(database.db, database.dialect);
-  if (options.seed !== false) await seedDemoData(database.db);
+  if (options.seed !== false) await seedDemoData(database.db, config);
   return {
     database,
     config,

@@ -22,7 +22,7 @@ describe.each(testDialects())('database on %s', (dialect) => {
     const t = await createTestDatabase(dialect, {}, { seed: false });
     try {
       const { seedDemoData } = await import('../seed/index.js');
-      const results = await Promise.allSettled([seedDemoData(t.database.db), seedDemoData(t.database.db)]);
+      const results = await Promise.allSettled([seedDemoData(t.database.db, t.config), seedDemoData(t.database.db, t.config)]);
       const seededBy = results.filter((r) => r.status === 'fulfilled' && r.value.includes('site'));
       expect(seededBy).toHaveLength(1);
       const links = await t.database.db

@@ -1,13 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { seedAccounts, seedOrganisation } from './accounts-seed.js';
+import { type CertificationSeedOptions, seedCertification } from './certification-seed.js';
 import { seedContent } from './content-seed.js';
 import { seedIdentifiers } from './identifiers-seed.js';
 import { seedSite } from './site-seed.js';
 import { seedSsoApplications } from './sso-apps-seed.js';
 
+export type SeedOptions = CertificationSeedOptions;
+
 /** Seeds the demo data each module owns; every step is idempotent, so it runs at every start. */
-export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
+export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): Promise<string[]> {
   const now = new Date();
   const seeded: string[] = [];
   if (await seedSite(db, now.toISOString())) seeded.push('site');
@@ -18,5 +21,7 @@ export async function seedDemoData(db: Kysely<Database>): Promise<string[]> {
   if (await seedIdentifiers(db, now.toISOString())) seeded.push('identifiers');
   // After the organisation: 质量部 is granted one of the demo applications.
   if (await seedSsoApplications(db, now.toISOString())) seeded.push('sso-apps');
+  // After the organisation: the demo enterprises' administrators applied for their certification.
+  if (await seedCertification(db, now, options)) seeded.push('certification');
   return seeded;
 }

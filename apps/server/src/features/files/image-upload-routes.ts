@@ -23,14 +23,20 @@ export function imageTypeOf(head: Buffer): { ext: string; mime: string } | undef
   return undefined;
 }
 
-/** `POST /web-api/files/v1/upload`: images for every content page (articles, applications, home blocks) and 应用列表's icons. */
+/** `POST /web-api/files/v1/upload`: images for every content page (articles, applications, home blocks), 应用列表's icons and 企业信息's logo. */
 const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const { uploadQuotaBytes } = app.config;
   await app.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
   // Authority is checked before the body is read: without one of these every call is a 403.
   const canUpload = {
-    onRequest: app.requireAuthority(Authority.ContentArticle, Authority.ContentRecommend, Authority.ContentHome, Authority.AppList),
+    onRequest: app.requireAuthority(
+      Authority.ContentArticle,
+      Authority.ContentRecommend,
+      Authority.ContentHome,
+      Authority.AppList,
+      Authority.EnterpriseManage,
+    ),
   };
 
   app.post(

@@ -43,7 +43,7 @@ describe.each(testDialects())('site info on %s', (dialect) => {
 
   it('seeding again changes nothing (idempotent)', async () => {
     const before = await t.app.inject({ url: '/web-api/portal/v1/site' });
-    expect(await seedDemoData(t.database.db)).toEqual([]);
+    expect(await seedDemoData(t.database.db, t.config)).toEqual([]);
     const after = await t.app.inject({ url: '/web-api/portal/v1/site' });
     expect(after.json()).toEqual(before.json());
   });

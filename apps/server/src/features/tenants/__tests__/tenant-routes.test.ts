@@ -18,6 +18,7 @@ interface TenantRow {
 const HENGYUE = '徐州恒岳重工机械有限公司';
 const RUICHI = '常州瑞驰液压科技有限公司';
 const PLATFORM = 'Engineering e+ 平台运营中心';
+const MINGCHUAN = '江苏明川智能装备有限公司';
 
 describe.each(testDialects())('租户管理 API on %s', (dialect) => {
   let t: TestApp;
@@ -76,16 +77,18 @@ describe.each(testDialects())('租户管理 API on %s', (dialect) => {
   it('lists enterprises newest first with certification, accounts (not deleted) and active administrators', async () => {
     await t.database.db.updateTable('account').set({ status: 'deleted' }).where('username', '=', 'chenming').execute();
     const page = await list();
-    expect(page.total).toBe(3);
+    expect(page.total).toBe(4);
     expect(page.rows.map((r) => [r.name, r.certificationStatus, r.status, r.accountCount, r.admins])).toEqual([
-      [PLATFORM, 'certified', 'active', 1, []],
+      [MINGCHUAN, 'pending', 'active', 1, ['周明川']],
+      // operator and reviewer.
+      [PLATFORM, 'certified', 'active', 2, []],
       [RUICHI, 'certified', 'active', 2, ['孙丽']],
       // admin, staff, wangfang, liuyang, zhoujie (chenming is deleted).
       [HENGYUE, 'certified', 'active', 5, ['张伟']],
     ]);
     expect(page.rows[0]?.createdAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect((await list('?keyword=瑞驰')).rows.map((r) => r.name)).toEqual([RUICHI]);
-    expect((await list('?certificationStatus=pending')).total).toBe(0);
+    expect((await list('?certificationStatus=pending')).rows.map((r) => r.name)).toEqual([MINGCHUAN]);
     expect((await list('?certificationStatus=certified&status=active&limit=1&offset=2')).rows.map((r) => r.name)).toEqual([HENGYUE]);
     expect((await list('?status=disabled')).total).toBe(0);
     const bad = await call('GET', '/tenant/page/list?status=gone', operator);
