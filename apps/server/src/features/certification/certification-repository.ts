@@ -1,4 +1,3 @@
-import { areaList } from '@vant/area-data';
 import {
   type ApplicantRole,
   CERTIFICATION_REJECT_REASONS,
@@ -10,9 +9,7 @@ import {
   type CertificationState,
   type CertificationStatus,
   EnterpriseMessage,
-  type EnterpriseProfile,
   type PrivateFileRef,
-  industryLabel,
 } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -68,14 +65,6 @@ export interface Decision {
 
 const REASON_CODES = new Set<string>(CERTIFICATION_REJECT_REASONS.map((r) => r.code));
 const isReason = (code: string): code is CertificationRejectReason => REASON_CODES.has(code);
-
-/** “江苏省 / 徐州市” of a city code (GB/T 2260), '' for an empty or unknown one. */
-function regionLabel(code: string): string {
-  const city = areaList.city_list[code];
-  if (!city) return '';
-  const province = areaList.province_list[`${code.slice(0, 2)}0000`] ?? '';
-  return province && province !== city ? `${province} / ${city}` : city;
-}
 
 const time = (iso: string | null) => (iso === null ? null : chinaTime(new Date(iso)));
 
@@ -320,40 +309,15 @@ export class CertificationRepository {
     };
   }
 
-  /** The enterprise's profile as it is now (what the reviewer compares the materials with). */
-  private async profile(enterpriseId: number): Promise<EnterpriseProfile> {
-    const e = await this.db.selectFrom('enterprise').selectAll().where('id', '=', enterpriseId).executeTakeFirstOrThrow();
-    return {
-      id: e.id,
-      name: e.name,
-      creditCode: e.credit_code ?? '',
-      legalRepresentative: e.legal_representative,
-      address: e.address,
-      industryCode: e.industry_code,
-      industryLabel: industryLabel(e.industry_code),
-      regionCode: e.region_code,
-      regionLabel: regionLabel(e.region_code),
-      contactName: e.contact_name,
-      contactPhone: e.contact_phone,
-      introduction: e.introduction,
-      logo: e.logo,
-      certificationStatus: e.certification_status,
-      certifiedAt: time(e.certified_at),
-      certifiedFieldsLocked: e.certification_status === 'pending' || e.certification_status === 'certified',
-      // Reviewers read the profile; only the enterprise's administrators edit it (企业信息).
-      editable: false,
-    };
-  }
-
   /** 认证审核's detail: the application with its materials, the enterprise's profile and its earlier applications. */
-  async reviewDetail(id: number): Promise<CertificationReviewDetail | undefined> {
+  async reviewDetail(id: number): Promise<(Omit<CertificationReviewDetail, 'profile'> & { enterpriseId: number }) | undefined> {
     const row = await applicationQuery(this.db).where('ca.id', '=', id).executeTakeFirst();
     if (!row) return undefined;
-    const [profile, all] = await Promise.all([this.profile(row.enterprise_id), this.applications(row.enterprise_id, true)]);
+    const all = await this.applications(row.enterprise_id, true);
     return {
+      enterpriseId: row.enterprise_id,
       application: toApplication(row, true),
       applicantPhone: row.applicant_phone ?? '',
-      profile,
       // Newest first: what follows this application in the timeline came before it.
       history: all.slice(all.findIndex((a) => a.id === id) + 1),
     };

@@ -5,6 +5,7 @@ import {
   CERTIFICATION_REJECT_REASONS,
   CertificationMessage,
   type CertificationRejectReason,
+  type CertificationReviewDetail,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -136,9 +137,13 @@ const certificationReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const detail = await certifications.reviewDetail(request.params.id);
-      if (!detail) throw new NotFoundError('认证申请不存在');
-      return ok(detail);
+      const found = await certifications.reviewDetail(request.params.id);
+      if (!found) throw new NotFoundError('认证申请不存在');
+      const { enterpriseId, ...detail } = found;
+      const profile = await app.enterpriseRepository.profile(enterpriseId);
+      if (!profile) throw new NotFoundError('认证申请不存在');
+      // Reviewers read the profile; only the enterprise's administrators edit it (企业信息).
+      return ok<CertificationReviewDetail>({ ...detail, profile: { ...profile, editable: false } });
     },
   );
 

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
+import { EnterpriseProfileSchema } from '../certification/certification-schemas.js';
 import {
   type EnterpriseProfileInput,
   type EnterpriseRecord,
@@ -19,33 +20,6 @@ const tags = ['enterprise'];
 const PATH = '/web-api/console/v1/enterprise/profile';
 /** The logo column's length. */
 const LOGO_MAX = 200;
-
-const CertificationStatus = Type.Union([
-  Type.Literal('none'),
-  Type.Literal('pending'),
-  Type.Literal('certified'),
-  Type.Literal('rejected'),
-]);
-
-const EnterpriseProfileSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  creditCode: Type.String({ description: '统一社会信用代码；空：尚未填写' }),
-  legalRepresentative: Type.String(),
-  address: Type.String(),
-  industryCode: Type.String({ description: '国民经济行业分类大类代码（GB/T 4754，2 位）；空：未选' }),
-  industryLabel: Type.String({ description: '如“C 制造业 / 35 专用设备制造业”' }),
-  regionCode: Type.String({ description: '城市代码（GB/T 2260，6 位）；空：未选' }),
-  regionLabel: Type.String({ description: '如“江苏省 / 徐州市”' }),
-  contactName: Type.String(),
-  contactPhone: Type.String(),
-  introduction: Type.String(),
-  logo: Type.String({ description: '/files 下的路径；空：无' }),
-  certificationStatus: CertificationStatus,
-  certifiedAt: Type.Union([Type.String(), Type.Null()]),
-  certifiedFieldsLocked: Type.Boolean({ description: '待审核或已认证：企业名称与统一社会信用代码只能经重新认证修改' }),
-  editable: Type.Boolean({ description: '当前账号可编辑（enterprise:manage）' }),
-});
 
 // Lengths here only bound the request; the field rules (EnterpriseRules) answer with their own messages.
 const EnterpriseProfileBody = Type.Object({

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Envelope } from '../../lib/envelope.js';
 import { MAX_TEMPLATE_ITEMS, MAX_VALUE_LENGTH } from '@portal/shared';
+import { CertificationStatusSchema } from '../certification/certification-schemas.js';
 
 // TypeBox schemas of the identifier management API (shapes in `@portal/shared` identifiers.ts).
 
@@ -40,7 +41,7 @@ export const PrefixSchema = Type.Object({
 export const EnterpriseOptionSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  certificationStatus: Type.Union([Type.Literal('none'), Type.Literal('pending'), Type.Literal('certified'), Type.Literal('rejected')]),
+  certificationStatus: CertificationStatusSchema,
 });
 export const TemplateSchema = Type.Object({
   id: Type.Integer(),

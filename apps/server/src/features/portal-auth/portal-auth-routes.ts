@@ -17,6 +17,7 @@ import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
 import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
+import { CertificationStatusSchema } from '../certification/certification-schemas.js';
 
 const CALLBACK_PATH = PORTAL_CALLBACK_PATH;
 /** Where a login starts (the web app's login links and its silent single sign-on go here). */
@@ -53,7 +54,7 @@ const MenuEntry = Type.Object({
     number: Type.String(),
     enterpriseName: Type.String(),
     enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
-    certificationStatus: Type.Union([Type.Literal('none'), Type.Literal('pending'), Type.Literal('certified'), Type.Literal('rejected')]),
+    certificationStatus: CertificationStatusSchema,
   }),
   token: Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() }),
   authorities: Type.Array(Type.String()),

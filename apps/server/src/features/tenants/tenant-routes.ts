@@ -4,17 +4,13 @@ import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
+import { CertificationStatusSchema } from '../certification/certification-schemas.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
 
 const tags = ['tenant'];
 
 const EnterpriseStatus = Type.Union([Type.Literal('active'), Type.Literal('disabled')]);
-const CertificationStatus = Type.Union([
-  Type.Literal('none'),
-  Type.Literal('pending'),
-  Type.Literal('certified'),
-  Type.Literal('rejected'),
-]);
+const CertificationStatus = CertificationStatusSchema;
 
 const TenantSchema = Type.Object({
   id: Type.Integer(),
