@@ -5,8 +5,12 @@ import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { Permission, usePermission } from '@/components/permission';
+import { useSession } from '@/hooks/use-session';
 import { useDeletePrefix, usePrefixes } from '../api/prefixes';
 import { useDeleteTemplate, useTemplates } from '../api/templates';
+import { useIdentifierGate } from '../hooks/use-identifier-gate';
+import { isCertificationRefusal } from '../lib/certification-refusal';
+import { CertificationRequired } from './certification-required';
 import { PrefixDialog } from './prefix-dialog';
 import { type TemplateFormTarget, TemplateFormDrawer } from './template-form-drawer';
 import { TemplateVersionsDrawer } from './template-versions-drawer';
@@ -20,8 +24,14 @@ const confirmDelete = (title: string, content: string, run: () => Promise<string
  * 前缀与模板: the identifier prefixes the user may see and, for the chosen prefix, its metadata
  * templates with their versions. Platform operators see every enterprise's prefixes and assign,
  * edit and delete them; enterprise administrators see their own prefixes and manage the templates.
+ * Closed until the enterprise is certified (issue 18).
  */
 export function TemplateAdminPage() {
+  const gate = useIdentifierGate();
+  return gate.open ? <TemplateAdmin /> : <CertificationRequired status={gate.status} />;
+}
+
+function TemplateAdmin() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
   const [chosen, setChosen] = useState<string | null>(null);
   const [editingPrefix, setEditingPrefix] = useState<IdentifierPrefix | 'new' | null>(null);
@@ -31,6 +41,7 @@ export function TemplateAdminPage() {
   const templates = useTemplates();
   const removePrefix = useDeletePrefix();
   const removeTemplate = useDeleteTemplate();
+  const session = useSession();
   const can = usePermission();
   const operator = can([Authority.IdentifierAll]);
   const canTemplates = can([Authority.IdentifierTemplate]);
@@ -40,6 +51,10 @@ export function TemplateAdminPage() {
   // The chosen prefix, or the first one until the user picks another (or the chosen one is gone).
   const current = prefixList.find((p) => p.prefix === chosen) ?? prefixList[0];
   const templateList = useMemo(() => (templates.data ?? []).filter((t) => t.prefix === current?.prefix), [templates.data, current]);
+
+  if ([prefixes.error, templates.error].some(isCertificationRefusal)) {
+    return <CertificationRequired status={session?.certificationStatus ?? 'none'} />;
+  }
 
   const prefixColumns: TableColumnsType<IdentifierPrefix> = [
     { title: '标识前缀', dataIndex: 'prefix', width: 130, render: (prefix: string) => <Typography.Text strong>{prefix}</Typography.Text> },
