@@ -1,5 +1,5 @@
 import type { CertificationStatus, PortalMenuEntry } from '@portal/shared';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -135,5 +135,48 @@ describe.each(PAGES)('%s until the enterprise is certified (issue 18)', (_name, 
     // The API client's toast for each refused read, nothing more.
     expect(vi.mocked(notify.error).mock.calls.length).toBeLessThanOrEqual(sent);
     for (const [text] of vi.mocked(notify.error).mock.calls) expect(text).toBe('企业认证通过后才能使用此功能');
+  });
+});
+
+describe('the 分配前缀 form (operators)', () => {
+  it('offers uncertified enterprises disabled, marked 未认证, since the server refuses them', async () => {
+    api().routes['GET /web-api/identity/v1/enterprise/list'] = [
+      { id: 1, name: '徐州恒岳重工机械有限公司', certificationStatus: 'certified' },
+      { id: 4, name: '新注册企业', certificationStatus: 'none' },
+      { id: 5, name: '审核中企业', certificationStatus: 'pending' },
+      { id: 6, name: '被驳回企业', certificationStatus: 'rejected' },
+    ];
+    api().routes['POST /web-api/identity/v1/prefix'] = [HENGYUE];
+    renderPage(() => <TemplateAdminPage />, OPERATOR, 'none', null);
+    fireEvent.click(await screen.findByRole('button', { name: /分配前缀/ }));
+    const modal = await screen.findByRole('dialog', { name: '分配标识前缀' });
+    fireEvent.change(within(modal).getByLabelText('标识前缀'), { target: { value: '88.118.20' } });
+    fireEvent.change(within(modal).getByLabelText('前缀名称'), { target: { value: '新企业产品标识' } });
+    fireEvent.mouseDown(within(modal).getByRole('combobox', { name: '所属企业' }));
+    // Listed with the mark, and not choosable: a click on one chooses nothing.
+    const marked = await screen.findByRole('option', { name: '新注册企业（未认证）' });
+    expect(marked.getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('option', { name: '徐州恒岳重工机械有限公司' }).getAttribute('aria-disabled')).toBe('false');
+    fireEvent.click(screen.getByTitle('新注册企业（未认证）'));
+    fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
+    expect(await within(modal).findByText('请选择所属企业')).toBeTruthy();
+    expect(api().post).not.toHaveBeenCalled();
+  });
+
+  it('keeps an existing prefix’s enterprise choosable when editing, even if it is not certified', async () => {
+    api().routes['GET /web-api/identity/v1/enterprise/list'] = [
+      { id: 1, name: '徐州恒岳重工机械有限公司', certificationStatus: 'pending' },
+      { id: 2, name: '常州瑞驰液压科技有限公司', certificationStatus: 'certified' },
+    ];
+    api().routes['PUT /web-api/identity/v1/prefix/88.118.8'] = [HENGYUE];
+    api().routes['GET /web-api/identity/v1/prefix/list'] = [HENGYUE];
+    renderPage(() => <TemplateAdminPage />, OPERATOR, 'none', null);
+    const row = await screen.findByRole('row', { name: /88\.118\.8/ });
+    fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
+    const modal = await screen.findByRole('dialog', { name: '编辑标识前缀 88.118.8' });
+    fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() =>
+      expect(api().put).toHaveBeenCalledWith('/web-api/identity/v1/prefix/88.118.8', { name: HENGYUE.name, enterpriseId: 1 }),
+    );
   });
 });

@@ -92,13 +92,13 @@ describe('前缀与模板: operator vs enterprise view', () => {
 
     fireEvent.change(within(modal).getByLabelText('标识前缀'), { target: { value: ' 88.118.20 ' } });
     fireEvent.change(within(modal).getByLabelText('前缀名称'), { target: { value: '新企业产品标识' } });
-    await chooseOption(within(modal).getByRole('combobox', { name: '所属企业' }), '新注册企业（待认证）');
+    await chooseOption(within(modal).getByRole('combobox', { name: '所属企业' }), '常州瑞驰液压科技有限公司');
     fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() =>
       expect(api().post).toHaveBeenCalledWith('/web-api/identity/v1/prefix', {
         prefix: '88.118.20',
         name: '新企业产品标识',
-        enterpriseId: 4,
+        enterpriseId: 2,
       }),
     );
   });
