@@ -34,6 +34,7 @@ beforeEach(() => {
     'GET /web-api/identity/v1/prefix/list': [HENGYUE, RUICHI],
     'GET /web-api/identity/v1/template/list': [MACHINES],
     'GET /web-api/identity/v1/record/page/list': [{ rows: [RECORD], total: 1 }],
+    'GET /web-api/identity/v1/prefix-request/page/list': [{ rows: [], total: 0 }],
   });
 });
 

@@ -33,6 +33,7 @@ beforeEach(() => {
       { id: 2, name: '常州瑞驰液压科技有限公司', certificationStatus: 'certified' },
       { id: 4, name: '新注册企业', certificationStatus: 'pending' },
     ],
+    'GET /web-api/identity/v1/prefix-request/page/list': [{ rows: [], total: 0 }],
     'POST /web-api/identity/v1/prefix': [HENGYUE],
     'POST /web-api/identity/v1/template': (body) => [{ ...MACHINES, id: 8, ...(body as object) }],
     'PUT /web-api/identity/v1/template/5': [{ ...MACHINES, version: 3 }],
