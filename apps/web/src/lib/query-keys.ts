@@ -90,6 +90,11 @@ export const queryKeys = {
     templates: ['identifiers', 'templates'] as const,
     templateVersions: (id: number) => ['identifiers', 'template-versions', id] as const,
     records: (query: object) => ['identifiers', 'records', query] as const,
+    /** 申请标识前缀 (issue 18): the enterprise's requests, or every enterprise's for operators. */
+    prefixRequests: {
+      all: ['identifiers', 'prefix-requests'] as const,
+      page: (query: object) => ['identifiers', 'prefix-requests', query] as const,
+    },
     /** /mark's lookups. */
     identity: (handle: string) => ['identifiers', 'identity', handle] as const,
   },

@@ -1,4 +1,11 @@
-import type { IdentifierPrefix, IdentifierRecord, IdentifierTemplate, IdentifierTemplateVersion, TemplateItem } from '@portal/shared';
+import type {
+  IdentifierPrefix,
+  IdentifierRecord,
+  IdentifierTemplate,
+  IdentifierTemplateVersion,
+  PrefixRequestRow,
+  TemplateItem,
+} from '@portal/shared';
 
 const item = (name: string, idType: string, idIndex: number, required: boolean, minLength: number, maxLength: number): TemplateItem => ({
   name,
@@ -86,3 +93,41 @@ export const VERSIONS: IdentifierTemplateVersion[] = [
     createdBy: 'operator',
   },
 ];
+
+/** 申请标识前缀: one waiting for a decision, one approved, one rejected with the operator's reason. */
+export const PENDING_REQUEST: PrefixRequestRow = {
+  id: 21,
+  enterpriseId: 2,
+  enterpriseName: '常州瑞驰液压科技有限公司',
+  prefix: '88.118.30',
+  purpose: '瑞驰液压泵产品标识',
+  status: 'pending',
+  applicantName: '李娜',
+  reviewerName: '',
+  reason: '',
+  createdAt: '2026-03-02 10:00:00',
+  decidedAt: null,
+};
+
+export const APPROVED_REQUEST: PrefixRequestRow = {
+  ...PENDING_REQUEST,
+  id: 20,
+  prefix: '88.118.16',
+  purpose: '瑞驰液压元件产品标识',
+  status: 'approved',
+  reviewerName: '平台运营',
+  createdAt: '2026-02-01 09:00:00',
+  decidedAt: '2026-02-02 15:00:00',
+};
+
+export const REJECTED_REQUEST: PrefixRequestRow = {
+  ...PENDING_REQUEST,
+  id: 19,
+  prefix: '88.118.29',
+  purpose: '试用前缀',
+  status: 'rejected',
+  reviewerName: '平台运营',
+  reason: '前缀未在国家顶级节点注册',
+  createdAt: '2026-01-20 09:00:00',
+  decidedAt: '2026-01-21 11:00:00',
+};

@@ -33,6 +33,7 @@ beforeEach(() => {
       { id: 2, name: '常州瑞驰液压科技有限公司', certificationStatus: 'certified' },
       { id: 4, name: '新注册企业', certificationStatus: 'pending' },
     ],
+    'GET /web-api/identity/v1/prefix-request/page/list': [{ rows: [], total: 0 }],
     'POST /web-api/identity/v1/prefix': [HENGYUE],
     'POST /web-api/identity/v1/template': (body) => [{ ...MACHINES, id: 8, ...(body as object) }],
     'PUT /web-api/identity/v1/template/5': [{ ...MACHINES, version: 3 }],
@@ -92,13 +93,13 @@ describe('前缀与模板: operator vs enterprise view', () => {
 
     fireEvent.change(within(modal).getByLabelText('标识前缀'), { target: { value: ' 88.118.20 ' } });
     fireEvent.change(within(modal).getByLabelText('前缀名称'), { target: { value: '新企业产品标识' } });
-    await chooseOption(within(modal).getByRole('combobox', { name: '所属企业' }), '新注册企业（待认证）');
+    await chooseOption(within(modal).getByRole('combobox', { name: '所属企业' }), '常州瑞驰液压科技有限公司');
     fireEvent.click(within(modal).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() =>
       expect(api().post).toHaveBeenCalledWith('/web-api/identity/v1/prefix', {
         prefix: '88.118.20',
         name: '新企业产品标识',
-        enterpriseId: 4,
+        enterpriseId: 2,
       }),
     );
   });

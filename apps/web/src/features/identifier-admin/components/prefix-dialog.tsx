@@ -16,11 +16,13 @@ export const PrefixFormMessage = {
   enterpriseRequired: '请选择所属企业',
 } as const;
 
-const CERTIFICATION_NAMES = { pending: '待认证', certified: '', rejected: '认证未通过' } as const;
+/** The server assigns prefixes only to certified enterprises (issue 18). */
+const UNCERTIFIED_MARK = '未认证';
 
 /**
  * Operators assign a prefix (obtained by the enterprise from the national top-level node) to an
- * enterprise, rename it or move it to another enterprise with its templates and records.
+ * enterprise, rename it or move it to another enterprise with its templates and records. Only a
+ * certified enterprise can receive one; an existing prefix may stay with its enterprise regardless.
  */
 export function PrefixDialog({ editing, onClose }: { editing: IdentifierPrefix | 'new' | null; onClose(): void }) {
   const [form] = Form.useForm<PrefixFormValues>();
@@ -97,15 +99,24 @@ export function PrefixDialog({ editing, onClose }: { editing: IdentifierPrefix |
         >
           <Input placeholder="如：恒岳重工工程机械产品标识" maxLength={100} />
         </Form.Item>
-        <Form.Item name="enterpriseId" label="所属企业" rules={[{ required: true, message: PrefixFormMessage.enterpriseRequired }]}>
+        <Form.Item
+          name="enterpriseId"
+          label="所属企业"
+          extra="只能分配给已通过企业认证的企业"
+          rules={[{ required: true, message: PrefixFormMessage.enterpriseRequired }]}
+        >
           <Select
             showSearch={{ optionFilterProp: 'label' }}
             placeholder="选择企业"
             loading={enterprises.isPending}
-            options={(enterprises.data ?? []).map((e) => ({
-              value: e.id,
-              label: CERTIFICATION_NAMES[e.certificationStatus] ? `${e.name}（${CERTIFICATION_NAMES[e.certificationStatus]}）` : e.name,
-            }))}
+            options={(enterprises.data ?? []).map((e) => {
+              const certified = e.certificationStatus === 'certified';
+              return {
+                value: e.id,
+                label: certified ? e.name : `${e.name}（${UNCERTIFIED_MARK}）`,
+                disabled: !certified && e.id !== existing?.enterpriseId,
+              };
+            })}
           />
         </Form.Item>
         {existing && enterpriseId !== undefined && enterpriseId !== existing.enterpriseId && (

@@ -8,13 +8,17 @@ import { ConsolePage } from '@/components/console-page';
 import { Pagination } from '@/components/pagination';
 import { Permission, usePermission } from '@/components/permission';
 import { paths } from '@/config/paths';
+import { useSession } from '@/hooks/use-session';
 import { notify } from '@/lib/notify';
 import { usePrefixes } from '../api/prefixes';
 import { useExportRecords } from '../api/record-csv';
 import { useDeleteRecord, useRecords } from '../api/records';
 import { useTemplates } from '../api/templates';
+import { useIdentifierGate } from '../hooks/use-identifier-gate';
+import { isCertificationRefusal } from '../lib/certification-refusal';
 import { activeItems } from '../lib/record-form';
 import { INITIAL_RECORD_FILTERS, type RecordFilters, exportFilename, recordListQuery } from '../lib/record-query';
+import { CertificationRequired } from './certification-required';
 import { type RecordFormTarget, RecordFormDrawer, prefixLabel } from './record-form-drawer';
 import { RecordImportDialog } from './record-import-dialog';
 import './identifier-admin.css';
@@ -39,9 +43,14 @@ function summary(record: IdentifierRecord, template: IdentifierTemplate | undefi
  * 标识记录: the identifiers of the prefixes the user may see, newest first, searched by the start of
  * the handle or suffix and filtered by prefix and template; registered and edited in a drawer whose
  * fields come from the template, deleted after a confirm, imported from and exported to CSV. Each
- * row opens the public lookup (/mark) in a new window.
+ * row opens the public lookup (/mark) in a new window. Closed until the enterprise is certified (issue 18).
  */
 export function RecordAdminPage() {
+  const gate = useIdentifierGate();
+  return gate.open ? <RecordAdmin /> : <CertificationRequired status={gate.status} />;
+}
+
+function RecordAdmin() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
   const [filters, setFilters] = useState<RecordFilters>(INITIAL_RECORD_FILTERS);
   const [editing, setEditing] = useState<RecordFormTarget | null>(null);
@@ -53,6 +62,7 @@ export function RecordAdminPage() {
   const templates = useTemplates();
   const remove = useDeleteRecord();
   const exporter = useExportRecords();
+  const session = useSession();
   const can = usePermission();
   const allEnterprises = can([Authority.IdentifierAll]);
   const canWrite = can([Authority.IdentifierRecord]);
@@ -79,6 +89,10 @@ export function RecordAdminPage() {
     form.resetFields();
     setFilters((f) => ({ ...INITIAL_RECORD_FILTERS, limit: f.limit }));
   };
+
+  if ([records.error, prefixes.error, templates.error].some(isCertificationRefusal)) {
+    return <CertificationRequired status={session?.certificationStatus ?? 'none'} />;
+  }
 
   const download = async () => {
     if (!exportTemplate) return;

@@ -1,13 +1,22 @@
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { FileAddOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Authority, type IdentifierPrefix, type IdentifierTemplate } from '@portal/shared';
-import { Button, Empty, Grid, Space, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Empty, Grid, Space, Table, type TableColumnsType, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { Permission, usePermission } from '@/components/permission';
+import { useSession } from '@/hooks/use-session';
+import { queryKeys } from '@/lib/query-keys';
+import { usePendingPrefixRequestCount } from '../api/prefix-requests';
 import { useDeletePrefix, usePrefixes } from '../api/prefixes';
 import { useDeleteTemplate, useTemplates } from '../api/templates';
+import { useIdentifierGate } from '../hooks/use-identifier-gate';
+import { isCertificationRefusal } from '../lib/certification-refusal';
+import { CertificationRequired } from './certification-required';
 import { PrefixDialog } from './prefix-dialog';
+import { PrefixRequestDialog } from './prefix-request-dialog';
+import { PrefixRequestList } from './prefix-request-list';
 import { type TemplateFormTarget, TemplateFormDrawer } from './template-form-drawer';
 import { TemplateVersionsDrawer } from './template-versions-drawer';
 import './identifier-admin.css';
@@ -16,13 +25,23 @@ import './identifier-admin.css';
 const confirmDelete = (title: string, content: string, run: () => Promise<string>) =>
   confirmAction({ title, content, okText: '删除', danger: true, run });
 
+type PageTab = 'prefixes' | 'requests';
+
 /**
  * 前缀与模板: the identifier prefixes the user may see and, for the chosen prefix, its metadata
  * templates with their versions. Platform operators see every enterprise's prefixes and assign,
- * edit and delete them; enterprise administrators see their own prefixes and manage the templates.
+ * edit and delete them, and decide the enterprises' 前缀申请; enterprise administrators see their own
+ * prefixes, manage the templates and 申请标识前缀. Closed until the enterprise is certified (issue 18).
  */
 export function TemplateAdminPage() {
+  const gate = useIdentifierGate();
+  return gate.open ? <TemplateAdmin /> : <CertificationRequired status={gate.status} />;
+}
+
+function TemplateAdmin() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
+  const [tab, setTab] = useState<PageTab>('prefixes');
+  const [requesting, setRequesting] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
   const [editingPrefix, setEditingPrefix] = useState<IdentifierPrefix | 'new' | null>(null);
   const [editingTemplate, setEditingTemplate] = useState<TemplateFormTarget | null>(null);
@@ -31,15 +50,24 @@ export function TemplateAdminPage() {
   const templates = useTemplates();
   const removePrefix = useDeletePrefix();
   const removeTemplate = useDeleteTemplate();
+  const pendingRequests = usePendingPrefixRequestCount();
+  const queryClient = useQueryClient();
+  const session = useSession();
   const can = usePermission();
   const operator = can([Authority.IdentifierAll]);
   const canTemplates = can([Authority.IdentifierTemplate]);
+  // Operators assign prefixes directly; an enterprise asks for one (issue 18).
+  const canRequest = canTemplates && !operator;
   const wide = Grid.useBreakpoint().md ?? true;
 
   const prefixList = useMemo(() => prefixes.data ?? [], [prefixes.data]);
   // The chosen prefix, or the first one until the user picks another (or the chosen one is gone).
   const current = prefixList.find((p) => p.prefix === chosen) ?? prefixList[0];
   const templateList = useMemo(() => (templates.data ?? []).filter((t) => t.prefix === current?.prefix), [templates.data, current]);
+
+  if ([prefixes.error, templates.error, pendingRequests.error].some(isCertificationRefusal)) {
+    return <CertificationRequired status={session?.certificationStatus ?? 'none'} />;
+  }
 
   const prefixColumns: TableColumnsType<IdentifierPrefix> = [
     { title: '标识前缀', dataIndex: 'prefix', width: 130, render: (prefix: string) => <Typography.Text strong>{prefix}</Typography.Text> },
@@ -143,33 +171,8 @@ export function TemplateAdminPage() {
     },
   ];
 
-  return (
-    <ConsolePage
-      className="identifier-admin"
-      filters={
-        <Typography.Paragraph type="secondary" className="identifier-admin__intro">
-          {operator
-            ? '标识前缀由平台运营人员分配给企业；企业在自己的前缀下定义元数据模板，标识按模板填写数据项。'
-            : '标识前缀由平台运营人员分配。请在前缀下定义元数据模板，标识按模板填写数据项。'}
-        </Typography.Paragraph>
-      }
-      actions={
-        <>
-          <Button
-            icon={<ReloadOutlined />}
-            onClick={() => void Promise.all([prefixes.refetch(), templates.refetch()])}
-            loading={prefixes.isFetching || templates.isFetching}
-          >
-            刷新
-          </Button>
-          <Permission codes={[Authority.IdentifierAll]}>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditingPrefix('new')}>
-              分配前缀
-            </Button>
-          </Permission>
-        </>
-      }
-    >
+  const prefixesAndTemplates = (
+    <>
       <section className="identifier-admin__section" aria-label="标识前缀">
         <h3 className="identifier-admin__section-title">标识前缀</h3>
         <Table<IdentifierPrefix>
@@ -190,7 +193,13 @@ export function TemplateAdminPage() {
           locale={{
             emptyText: (
               <Empty
-                description={operator ? '暂无数据' : '本企业尚未分配标识前缀，请联系平台运营人员'}
+                description={
+                  operator
+                    ? '暂无数据'
+                    : canRequest
+                      ? '本企业尚未分配标识前缀，可点击“申请标识前缀”提交申请'
+                      : '本企业尚未分配标识前缀，请联系平台运营人员'
+                }
                 image={Empty.PRESENTED_IMAGE_SIMPLE}
               />
             ),
@@ -222,8 +231,75 @@ export function TemplateAdminPage() {
           />
         </section>
       )}
+    </>
+  );
+
+  return (
+    <ConsolePage
+      className="identifier-admin"
+      filters={
+        <Typography.Paragraph type="secondary" className="identifier-admin__intro">
+          {operator
+            ? '标识前缀由平台运营人员分配给企业，或审批企业的前缀申请；企业在自己的前缀下定义元数据模板，标识按模板填写数据项。'
+            : '标识前缀由平台运营人员分配，也可申请标识前缀、经平台审批后分配。请在前缀下定义元数据模板，标识按模板填写数据项。'}
+        </Typography.Paragraph>
+      }
+      actions={
+        <>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() =>
+              void Promise.all([
+                prefixes.refetch(),
+                templates.refetch(),
+                queryClient.invalidateQueries({ queryKey: queryKeys.identifiers.prefixRequests.all }),
+              ])
+            }
+            loading={prefixes.isFetching || templates.isFetching}
+          >
+            刷新
+          </Button>
+          <Permission codes={[Authority.IdentifierAll]}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditingPrefix('new')}>
+              分配前缀
+            </Button>
+          </Permission>
+          {canRequest && (
+            <Button type="primary" icon={<FileAddOutlined />} onClick={() => setRequesting(true)}>
+              申请标识前缀
+            </Button>
+          )}
+        </>
+      }
+    >
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setTab(key as PageTab)}
+        items={[
+          { key: 'prefixes', label: '前缀与模板', children: prefixesAndTemplates },
+          {
+            key: 'requests',
+            label: (
+              <Badge count={pendingRequests.data ?? 0} size="small" offset={[8, -2]}>
+                前缀申请
+              </Badge>
+            ),
+            children: <PrefixRequestList operator={operator} />,
+          },
+        ]}
+      />
 
       {operator && <PrefixDialog editing={editingPrefix} onClose={() => setEditingPrefix(null)} />}
+      {canRequest && (
+        <PrefixRequestDialog
+          open={requesting}
+          onClose={() => setRequesting(false)}
+          onSubmitted={() => {
+            setRequesting(false);
+            setTab('requests');
+          }}
+        />
+      )}
       <TemplateFormDrawer target={editingTemplate} onClose={() => setEditingTemplate(null)} />
       <TemplateVersionsDrawer template={history} onClose={() => setHistory(null)} />
     </ConsolePage>
