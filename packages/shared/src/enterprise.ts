@@ -394,6 +394,15 @@ export const PREFIX_REQUEST_STATUS_LABELS: Record<PrefixRequestStatus, string> =
 };
 /** 用途说明: required; it becomes the prefix's name when approved (标识前缀 names hold 100 characters). */
 export const PREFIX_PURPOSE_MAX = 100;
+/** The reason an operator gives for 驳回, shown to the enterprise. */
+export const PREFIX_REJECT_REASON_MAX = 200;
+export const PrefixRequestMessage = {
+  prefixRequired: '请输入标识前缀',
+  purposeRequired: '请填写用途说明',
+  purposeTooLong: `用途说明不能超过 ${PREFIX_PURPOSE_MAX} 个字符`,
+  reasonRequired: '请填写驳回原因',
+  reasonTooLong: `驳回原因不能超过 ${PREFIX_REJECT_REASON_MAX} 个字符`,
+} as const;
 /** 分配前缀 and 申请标识前缀 are for certified enterprises only. */
 export const PREFIX_NEEDS_CERTIFICATION = '只能为已认证的企业分配标识前缀';
 

@@ -1,3 +1,4 @@
+import type { CertificationStatus } from './enterprise.js';
 /**
  * Industrial identifiers (Handle System / IDIS secondary node): the shapes of the public lookup, the
  * Handle-compatible API and the console's management API, shared by server and web.
@@ -110,7 +111,7 @@ export interface IdentifierPrefix {
 export interface EnterpriseOption {
   id: number;
   name: string;
-  certificationStatus: 'pending' | 'certified' | 'rejected';
+  certificationStatus: CertificationStatus;
 }
 
 export interface IdentifierPrefixInput {

@@ -14,6 +14,19 @@ export interface Scope {
 /** The OpenAPI tag of every management route. */
 export const tags = ['identifier-admin'];
 
+/**
+ * onRequest of the identifier console's routes (issue 18): one of `codes`, and an enterprise that is
+ * certified; platform operators (identifier:all-enterprises) run the node whatever their own enterprise.
+ */
+export function identifierAccess(app: FastifyInstance, ...codes: string[]) {
+  const certified = app.requireCertified(...codes);
+  const holdsOne = app.requireAuthority(...codes);
+  return async (request: FastifyRequest) => {
+    await holdsOne(request);
+    if (!request.principal?.profile.authorities.includes(Authority.IdentifierAll)) await certified(request);
+  };
+}
+
 export function scopeOf(request: FastifyRequest): Scope {
   const profile = request.principal?.profile;
   return { all: profile?.authorities.includes(Authority.IdentifierAll) ?? false, enterpriseId: profile?.enterpriseId ?? null };

@@ -3,7 +3,7 @@ import { Authority, PREFIX_NEEDS_CERTIFICATION, REGISTERED_PREFIX, REGISTERED_PR
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import { identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, EnterpriseOptionSchema, PrefixParams, PrefixSchema } from './identifier-admin-schemas.js';
 
@@ -12,7 +12,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const prefixes = app.prefixRepository;
   const { audit, prefixFor } = identifierAdminContext(app);
-  const canRead = { onRequest: app.requireCertified(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
+  const canRead = { onRequest: identifierAccess(app, Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
   const canPrefixes = { onRequest: app.requireAuthority(Authority.IdentifierAll) };
 
   /** Issue 18: prefixes go only to enterprises whose certification a reviewer approved. */

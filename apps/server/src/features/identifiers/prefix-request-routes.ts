@@ -1,10 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, PREFIX_NEEDS_CERTIFICATION, PREFIX_PURPOSE_MAX, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
+import {
+  Authority,
+  PREFIX_NEEDS_CERTIFICATION,
+  PREFIX_PURPOSE_MAX,
+  PREFIX_REJECT_REASON_MAX,
+  PrefixRequestMessage,
+  REGISTERED_PREFIX,
+  REGISTERED_PREFIX_MESSAGE,
+} from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { Empty } from './identifier-admin-schemas.js';
 
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
@@ -21,7 +29,6 @@ const PrefixRequestSchema = Type.Object({
   createdAt: Type.String(),
   decidedAt: Type.Union([Type.String(), Type.Null()]),
 });
-const REASON_MAX = 200;
 
 /**
  * 申请标识前缀 (issue 18, item 5): a certified enterprise asks for a prefix; a platform operator
@@ -59,7 +66,7 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/web-api/identity/v1/prefix-request',
     {
-      onRequest: app.requireCertified(Authority.IdentifierTemplate),
+      onRequest: identifierAccess(app, Authority.IdentifierTemplate),
       config: { auditAction: 'prefix-request.create' },
       schema: {
         tags,
@@ -73,8 +80,8 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const prefix = request.body.prefix.trim();
       const purpose = request.body.purpose.trim();
       if (!REGISTERED_PREFIX.test(prefix)) throw new BadRequestError(REGISTERED_PREFIX_MESSAGE);
-      if (!purpose) throw new BadRequestError('请填写用途说明');
-      if ([...purpose].length > PREFIX_PURPOSE_MAX) throw new BadRequestError(`用途说明最多${PREFIX_PURPOSE_MAX}个字符`);
+      if (!purpose) throw new BadRequestError(PrefixRequestMessage.purposeRequired);
+      if ([...purpose].length > PREFIX_PURPOSE_MAX) throw new BadRequestError(PrefixRequestMessage.purposeTooLong);
       if (profile.enterpriseId === null) throw new BadRequestError(PREFIX_NEEDS_CERTIFICATION);
       if (await prefixes.byPrefix(prefix)) throw new ConflictError(`标识前缀 ${prefix} 已存在`);
       if (await requests.pendingFor(prefix)) throw new ConflictError(`标识前缀 ${prefix} 已有待审批的申请`);
@@ -118,8 +125,8 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!pending) throw new NotFoundError('申请不存在');
         if (pending.status !== 'pending') throw new ConflictError('该申请已处理');
         const reason = request.body.reason.trim();
-        if (decision === 'reject' && !reason) throw new BadRequestError('请填写驳回原因');
-        if ([...reason].length > REASON_MAX) throw new BadRequestError(`驳回原因最多${REASON_MAX}个字符`);
+        if (decision === 'reject' && !reason) throw new BadRequestError(PrefixRequestMessage.reasonRequired);
+        if ([...reason].length > PREFIX_REJECT_REASON_MAX) throw new BadRequestError(PrefixRequestMessage.reasonTooLong);
         if (decision === 'approve') {
           if ((await prefixes.certificationOf(pending.enterpriseId)) !== 'certified') throw new BadRequestError(PREFIX_NEEDS_CERTIFICATION);
           if (await prefixes.byPrefix(pending.prefix)) throw new ConflictError(`标识前缀 ${pending.prefix} 已存在`);

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import type { TemplateVersionInfo } from './handle-values.js';
-import { type Scope, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { identifierAccess, identifierAdminContext, scopeOf, tags, type Scope } from './identifier-admin-context.js';
 import { toRecord } from './record-repository.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, IdParams, RecordSchema, ValuesInput } from './identifier-admin-schemas.js';
@@ -19,8 +19,8 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const records = app.recordRepository;
   const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(app);
-  const canRecords = { onRequest: app.requireCertified(Authority.IdentifierRecord) };
-  const canManageRecords = { onRequest: app.requireCertified(Authority.IdentifierRecordManage) };
+  const canRecords = { onRequest: identifierAccess(app, Authority.IdentifierRecord) };
+  const canManageRecords = { onRequest: identifierAccess(app, Authority.IdentifierRecordManage) };
 
   /** Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes` (index ranges, no scan). */
   const searchRanges = (key: string, prefixes: readonly { prefix: string }[]) => [

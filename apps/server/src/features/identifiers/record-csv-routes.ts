@@ -9,7 +9,7 @@ import { AppError, BadRequestError } from '../../lib/errors.js';
 import { progressiveAudit, requestAuditEntry } from '../audit/audit-log.js';
 import { CsvRecordTooLongError, csvWriter } from './csv.js';
 import { parseItemValues } from './handle-values.js';
-import { identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { ImportResultSchema } from './identifier-admin-schemas.js';
 import { type ImportTarget, importRecords } from './record-import.js';
 import type { NewRecord } from './record-repository.js';
@@ -25,12 +25,12 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(multipart, { limits: { fileSize: MAX_IMPORT_BYTES, files: 1, fields: 10, parts: 20 } });
   const { db } = app.database;
   const { audit, templateFor } = identifierAdminContext(app);
-  const canRecords = { onRequest: app.requireCertified(Authority.IdentifierRecord) };
+  const canRecords = { onRequest: identifierAccess(app, Authority.IdentifierRecord) };
 
   app.post(
     '/web-api/identity/v1/record/import',
     {
-      onRequest: app.requireCertified(Authority.IdentifierRecordManage),
+      onRequest: identifierAccess(app, Authority.IdentifierRecordManage),
       schema: {
         tags,
         summary:

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import { identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { Empty, IdParams, TemplateItemsInput, TemplateSchema, TemplateVersionSchema } from './identifier-admin-schemas.js';
 import { normaliseItems } from './template-items.js';
@@ -14,8 +14,8 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const templates = app.templateRepository;
   const { audit, prefixFor, templateFor } = identifierAdminContext(app);
-  const canRead = { onRequest: app.requireCertified(Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
-  const canTemplates = { onRequest: app.requireCertified(Authority.IdentifierTemplate) };
+  const canRead = { onRequest: identifierAccess(app, Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
+  const canTemplates = { onRequest: identifierAccess(app, Authority.IdentifierTemplate) };
 
   const createdBy = (request: FastifyRequest) => request.principal?.profile.username ?? '';
   const checkedTemplateName = (raw: string) => {

@@ -1,4 +1,4 @@
-import { CertificationMessage, PREFIX_NEEDS_CERTIFICATION } from '@portal/shared';
+import { CertificationMessage, PREFIX_NEEDS_CERTIFICATION, PrefixRequestMessage } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CertificationStatus } from '@portal/shared';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
@@ -56,6 +56,14 @@ describe.each(testDialects())('identifier management waits for 企业认证 (iss
     }
     await setCertification(ruichi, 'certified');
     expect((await call('GET', '/web-api/identity/v1/template/list', rcadmin)).statusCode).toBe(200);
+    // Platform operators run the node whatever the state of their own enterprise.
+    const platform = (
+      await t.database.db.selectFrom('enterprise').select('id').where('name', '=', 'Engineering e+ 平台运营中心').executeTakeFirstOrThrow()
+    ).id;
+    await setCertification(platform, 'none');
+    expect((await call('GET', '/web-api/identity/v1/prefix/list', operator)).statusCode).toBe(200);
+    expect((await call('GET', '/web-api/identity/v1/record/page/list', operator)).statusCode).toBe(200);
+    await setCertification(platform, 'certified');
   });
 
   it('lets operators assign or move prefixes only to certified enterprises', async () => {
@@ -84,7 +92,7 @@ describe.each(testDialects())('identifier management waits for 企业认证 (iss
       /标识前缀格式不正确/,
     );
     expect((await call('POST', '/web-api/identity/v1/prefix-request', admin, { prefix: '88.118.40', purpose: '  ' })).json().msg).toBe(
-      '请填写用途说明',
+      PrefixRequestMessage.purposeRequired,
     );
     expect((await call('POST', '/web-api/identity/v1/prefix-request', admin, { prefix: '88.118.8', purpose: '已有' })).statusCode).toBe(
       409,
@@ -122,7 +130,7 @@ describe.each(testDialects())('identifier management waits for 企业认证 (iss
       .data[0].id;
     const url = `/web-api/identity/v1/prefix-request/${id}/decision`;
     expect((await call('POST', url, admin, { decision: 'approve', reason: '' })).statusCode).toBe(403);
-    expect((await call('POST', url, operator, { decision: 'reject', reason: ' ' })).json().msg).toBe('请填写驳回原因');
+    expect((await call('POST', url, operator, { decision: 'reject', reason: ' ' })).json().msg).toBe(PrefixRequestMessage.reasonRequired);
     expect((await call('POST', url, operator, { decision: 'reject', reason: '前缀号段已规划给其他用途' })).json().code).toBe(20200);
     expect((await call('POST', url, operator, { decision: 'approve', reason: '' })).statusCode).toBe(409);
     expect((await prefixes()).map((p) => p.prefix)).not.toContain('88.118.41');

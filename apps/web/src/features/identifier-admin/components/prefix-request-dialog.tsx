@@ -1,4 +1,4 @@
-import { PREFIX_PURPOSE_MAX, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
+import { PREFIX_PURPOSE_MAX, PrefixRequestMessage, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
 import { Alert, Form, Input, Modal } from 'antd';
 import { notify } from '@/lib/notify';
 import { useCreatePrefixRequest } from '../api/prefix-requests';
@@ -7,12 +7,6 @@ interface PrefixRequestFormValues {
   prefix: string;
   purpose: string;
 }
-
-export const PrefixRequestMessage = {
-  prefixRequired: '请输入标识前缀',
-  purposeRequired: '请填写用途说明',
-  purposeTooLong: `用途说明不能超过 ${PREFIX_PURPOSE_MAX} 个字符`,
-} as const;
 
 /**
  * 申请标识前缀 (issue 18): a certified enterprise asks the platform for a prefix it obtained from the

@@ -1,17 +1,16 @@
-import { PREFIX_REQUEST_STATUS_LABELS, type PrefixRequestRow, type PrefixRequestStatus } from '@portal/shared';
+import {
+  PREFIX_REJECT_REASON_MAX,
+  PREFIX_REQUEST_STATUS_LABELS,
+  PrefixRequestMessage,
+  type PrefixRequestRow,
+  type PrefixRequestStatus,
+} from '@portal/shared';
 import { Alert, Button, Form, Grid, Input, Modal, Radio, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { PAGINATION_DEFAULTS, Pagination } from '@/components/pagination';
 import { notify } from '@/lib/notify';
 import { useDecidePrefixRequest, usePrefixRequests } from '../api/prefix-requests';
-
-/** The reason an operator gives for 驳回, shown to the enterprise. */
-export const REJECT_REASON_MAX = 200;
-export const RejectMessage = {
-  reasonRequired: '请填写驳回原因',
-  reasonTooLong: `驳回原因不能超过 ${REJECT_REASON_MAX} 个字符`,
-} as const;
 
 const STATUS_COLORS: Record<PrefixRequestStatus, string> = { pending: 'processing', approved: 'success', rejected: 'error' };
 
@@ -174,11 +173,11 @@ function RejectDialog({ request, onClose }: { request: PrefixRequestRow | null; 
           name="reason"
           label="驳回原因"
           rules={[
-            { required: true, whitespace: true, message: RejectMessage.reasonRequired },
-            { max: REJECT_REASON_MAX, message: RejectMessage.reasonTooLong, transform: (v: string) => v.trim() },
+            { required: true, whitespace: true, message: PrefixRequestMessage.reasonRequired },
+            { max: PREFIX_REJECT_REASON_MAX, message: PrefixRequestMessage.reasonTooLong, transform: (v: string) => v.trim() },
           ]}
         >
-          <Input.TextArea placeholder="企业将看到此原因" rows={3} showCount maxLength={REJECT_REASON_MAX} />
+          <Input.TextArea placeholder="企业将看到此原因" rows={3} showCount maxLength={PREFIX_REJECT_REASON_MAX} />
         </Form.Item>
       </Form>
     </Modal>
