@@ -112,7 +112,7 @@ const description = (field: HTMLElement) =>
     .map((id) => document.getElementById(id)?.textContent ?? '')
     .join(' ');
 /** 认证记录. */
-const history = () => screen.getByText('认证记录').closest<HTMLElement>('.ant-card')!;
+const history = () => screen.getByRole('region', { name: '认证记录' });
 const menusInvalidated = (queryClient: ReturnType<typeof renderPage>['queryClient']) =>
   queryClient.getQueryState(queryKeys.menus)?.isInvalidated === true;
 

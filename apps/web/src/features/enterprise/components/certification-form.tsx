@@ -162,11 +162,13 @@ export function CertificationForm({ profile, rejected }: { profile: EnterprisePr
             showIcon
             className="certification-form__alert"
             title="经办人申请须上传授权书"
-            description="下载授权书模板，由法定代表人签字并加盖企业公章后，扫描或拍照上传。"
-            action={
-              <Button size="small" icon={<DownloadOutlined />} loading={downloading} onClick={() => void downloadTemplate()}>
-                下载授权书模板
-              </Button>
+            description={
+              <>
+                <p className="certification-form__alert-text">下载授权书模板，由法定代表人签字并加盖企业公章后，扫描或拍照上传。</p>
+                <Button size="small" icon={<DownloadOutlined />} loading={downloading} onClick={() => void downloadTemplate()}>
+                  下载授权书模板
+                </Button>
+              </>
             }
           />
           <Form.Item

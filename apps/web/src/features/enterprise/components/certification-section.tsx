@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { CertificationState, EnterpriseProfile } from '@portal/shared';
-import { Button, Card, Col, Result, Row, Skeleton, Steps, Typography } from 'antd';
+import { Button, Col, Grid, Result, Row, Skeleton, Steps, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { parseTime } from '@/lib/time';
 import { useCertification } from '../api/certification';
@@ -37,17 +37,21 @@ function statusText(state: CertificationState, canApply: boolean): ReactNode {
 
 /** The three steps of the flow, marked at the enterprise's status. */
 function StatusSteps({ state }: { state: CertificationState }) {
+  // On a phone the three steps stay in one row, their titles under the icons.
+  const wide = Grid.useBreakpoint().md ?? true;
   const current = { none: 0, pending: 1, rejected: 1, certified: 2 }[state.status];
   const status = state.status === 'rejected' ? 'error' : state.status === 'certified' ? 'finish' : 'process';
   return (
     <Steps
       size="small"
+      responsive={false}
+      titlePlacement={wide ? 'horizontal' : 'vertical'}
       current={current}
       status={status}
       className="certification-status__steps"
       items={[
         { title: '提交材料' },
-        { title: state.status === 'rejected' ? '审核驳回' : '平台审核', content: '1–3 个工作日' },
+        state.status === 'rejected' ? { title: '审核驳回' } : { title: '平台审核', content: '1–3 个工作日' },
         { title: '认证完成' },
       ]}
     />
@@ -81,9 +85,12 @@ export function CertificationSection({ profile }: { profile: EnterpriseProfile }
   const rejected = rejectedApplication(state);
   const showForm = canApply && (state.status === 'none' || state.status === 'rejected');
   const history = (
-    <Card title="认证记录" size="small" className="certification-section__history">
+    <section className="certification-panel certification-panel--history" aria-labelledby="certification-history-title">
+      <h3 id="certification-history-title" className="certification-panel__title">
+        认证记录
+      </h3>
       <CertificationTimeline applications={state.applications} />
-    </Card>
+    </section>
   );
 
   return (
@@ -99,10 +106,13 @@ export function CertificationSection({ profile }: { profile: EnterpriseProfile }
       {showForm ? (
         <Row gutter={[24, 24]}>
           <Col xs={24} xl={14}>
-            <Card title={rejected ? '修改并重新提交' : '提交认证材料'} size="small">
+            <section className="certification-panel" aria-labelledby="certification-form-title">
+              <h3 id="certification-form-title" className="certification-panel__title">
+                {rejected ? '修改并重新提交' : '提交认证材料'}
+              </h3>
               {/* A new rejection starts the form again from that application. */}
               <CertificationForm key={rejected?.id ?? 'new'} profile={profile} rejected={rejected} />
-            </Card>
+            </section>
           </Col>
           <Col xs={24} xl={10}>
             {history}

@@ -1,6 +1,6 @@
 import { EditOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { EnterpriseProfile } from '@portal/shared';
-import { Button, Card, Result, Skeleton, Tabs } from 'antd';
+import { Button, Result, Skeleton, Tabs } from 'antd';
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ConsolePage } from '@/components/console-page';
@@ -78,16 +78,15 @@ export function EnterprisePage() {
       {profile.data ? (
         <>
           <EnterpriseSummary profile={profile.data} />
-          <Card variant="borderless" className="enterprise__card">
-            <Tabs
-              activeKey={tab}
-              onChange={(key) => setTab(key as EnterpriseTab)}
-              items={[
-                { key: 'basic', label: '基本信息', children: <ProfileSection profile={profile.data} /> },
-                { key: 'certification', label: '企业认证', children: <CertificationSection profile={profile.data} /> },
-              ]}
-            />
-          </Card>
+          <Tabs
+            activeKey={tab}
+            onChange={(key) => setTab(key as EnterpriseTab)}
+            className="enterprise__tabs"
+            items={[
+              { key: 'basic', label: '基本信息', children: <ProfileSection profile={profile.data} /> },
+              { key: 'certification', label: '企业认证', children: <CertificationSection profile={profile.data} /> },
+            ]}
+          />
         </>
       ) : (
         <Skeleton active paragraph={{ rows: 10 }} />

@@ -1,5 +1,5 @@
 import type { EnterpriseProfile } from '@portal/shared';
-import { Avatar, Card, Typography } from 'antd';
+import { Avatar, Typography } from 'antd';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { parseTime } from '@/lib/time';
 import { CertificationStatusTag } from './certification-status-tag';
@@ -14,11 +14,11 @@ export function EnterpriseSummary({ profile }: { profile: EnterpriseProfile }) {
     { label: '认证时间', value: profile.certificationStatus === 'certified' ? parseTime(profile.certifiedAt, '{y}-{m}-{d}') : '' },
   ].filter((f) => f.value);
   return (
-    <Card className="enterprise-summary" variant="borderless">
+    <section className="enterprise-summary" aria-label="企业概况">
       <div className="enterprise-summary__body">
         <Avatar
           shape="square"
-          size={64}
+          size={{ xs: 48, sm: 48, md: 64, lg: 64, xl: 64, xxl: 64 }}
           className="enterprise-summary__logo"
           src={profile.logo ? fileUrl(config, profile.logo) : undefined}
           alt=""
@@ -40,10 +40,12 @@ export function EnterpriseSummary({ profile }: { profile: EnterpriseProfile }) {
               ))}
             </dl>
           ) : (
-            <Typography.Text type="secondary">完善企业信息，便于合作伙伴与平台了解贵企业</Typography.Text>
+            <Typography.Text type="secondary" className="enterprise-summary__empty">
+              完善企业信息，便于合作伙伴与平台了解贵企业
+            </Typography.Text>
           )}
         </div>
       </div>
-    </Card>
+    </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { EnterpriseProfile } from '@portal/shared';
-import { Descriptions, Image, Typography } from 'antd';
+import { Descriptions, Grid, Image, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 
@@ -9,9 +9,12 @@ const orEmpty = (value: string): ReactNode => value || empty;
 /** 基本信息 as every member of the enterprise reads it. */
 export function ProfileView({ profile }: { profile: EnterpriseProfile }) {
   const config = useRuntimeConfig();
+  // On a phone each label stands above its value: a label column would halve the width.
+  const wide = Grid.useBreakpoint().md ?? true;
   return (
     <Descriptions
       bordered
+      layout={wide ? 'horizontal' : 'vertical'}
       size="middle"
       column={{ xs: 1, sm: 1, md: 2 }}
       className="enterprise-profile__view"
