@@ -15,9 +15,9 @@ const TITLES: Record<Uncertified, string> = {
 
 function description(status: Uncertified, canApply: boolean): string {
   if (status === 'pending') return '平台将在 1–3 个工作日内完成审核，结果通过短信和站内消息通知；认证通过前，标识管理与应用订阅暂不可用。';
-  const who = canApply ? '' : '请联系企业管理员';
+  const who = canApply ? '请' : '请联系企业管理员';
   if (status === 'rejected') return `${who}根据驳回原因修改材料后重新提交；认证通过前，标识管理与应用订阅暂不可用。`;
-  return `${who}提交营业执照等材料完成认证后，即可使用标识管理与应用订阅等全部服务。`;
+  return `${canApply ? '' : '请联系企业管理员'}提交营业执照等材料完成认证后，即可使用标识管理与应用订阅等全部服务。`;
 }
 
 /**
