@@ -113,6 +113,10 @@ const description = (field: HTMLElement) =>
     .join(' ');
 /** 认证记录. */
 const history = () => screen.getByRole('region', { name: '认证记录' });
+/** The file input behind a material's field (the field's label names its button). */
+const fileInput = (root: HTMLElement, label: string) =>
+  within(root).getByLabelText(label).closest('.ant-form-item')!.querySelector<HTMLInputElement>('input[type="file"]')!;
+const pick = (root: HTMLElement, label: string, file: File) => fireEvent.change(fileInput(root, label), { target: { files: [file] } });
 const menusInvalidated = (queryClient: ReturnType<typeof renderPage>['queryClient']) =>
   queryClient.getQueryState(queryKeys.menus)?.isInvalidated === true;
 
@@ -235,20 +239,16 @@ describe('企业信息 企业认证', () => {
     );
 
     // Not a JPG, PNG or PDF: refused before sending.
-    fireEvent.change(within(apply).getByLabelText('营业执照'), {
-      target: { files: [new File(['x'], '执照.docx', { type: 'application/msword' })] },
-    });
+    pick(apply, '营业执照', new File(['x'], '执照.docx', { type: 'application/msword' }));
     await waitFor(() => expect(fieldErrors(apply)).toContain(CertificationMessage.fileType));
     // Over 10 MB: refused before sending.
     const big = new File(['x'], '执照.pdf', { type: 'application/pdf' });
     Object.defineProperty(big, 'size', { value: 10 * 1024 * 1024 + 1 });
-    fireEvent.change(within(apply).getByLabelText('营业执照'), { target: { files: [big] } });
+    pick(apply, '营业执照', big);
     await waitFor(() => expect(fieldErrors(apply)).toContain(CertificationMessage.fileTooLarge));
     expect(fake.api!.post).not.toHaveBeenCalled();
 
-    fireEvent.change(within(apply).getByLabelText('营业执照'), {
-      target: { files: [new File(['%PDF-1.7'], '营业执照.pdf', { type: 'application/pdf' })] },
-    });
+    pick(apply, '营业执照', new File(['%PDF-1.7'], '营业执照.pdf', { type: 'application/pdf' }));
     await waitFor(() => expect(within(apply).getByText('营业执照.pdf')).toBeTruthy());
     const [url, upload] = fake.api!.post.mock.calls[0]!;
     expect(url).toBe(`${API}/certification/file`);
@@ -322,9 +322,7 @@ describe('企业信息 企业认证', () => {
     expect(within(history()).getByText('企业名称与执照不一致')).toBeTruthy();
 
     type(apply, '企业名称', PROFILE.name);
-    fireEvent.change(within(apply).getByLabelText('营业执照'), {
-      target: { files: [new File(['%PDF-1.7'], '营业执照-新.pdf', { type: 'application/pdf' })] },
-    });
+    pick(apply, '营业执照', new File(['%PDF-1.7'], '营业执照-新.pdf', { type: 'application/pdf' }));
     await waitFor(() => expect(within(apply).getByText('营业执照-新.pdf')).toBeTruthy());
     fireEvent.click(within(apply).getByRole('checkbox', { name: /本人承诺/ }));
     fireEvent.click(button('提交认证', apply));

@@ -1,4 +1,12 @@
-import { DeleteOutlined, EyeOutlined, FileImageOutlined, FilePdfOutlined, InboxOutlined, SwapOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  EyeOutlined,
+  FileImageOutlined,
+  FilePdfOutlined,
+  InboxOutlined,
+  SwapOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
 import type { CertificationFilePurpose, PrivateFileRef } from '@portal/shared';
 import { Button, Progress, Upload, type UploadProps } from 'antd';
 import { useState } from 'react';
@@ -33,9 +41,10 @@ export function CertificationFileField({ purpose, title, value, onChange, onProb
   const [percent, setPercent] = useState<number | null>(null);
 
   // The same picking, checking and uploading behind the drop zone and the 重新上传 button.
+  // The buttons inside are the controls (named, and described by the field's hint and errors); the drop
+  // zone around them is not a second one.
   const uploadProps: UploadProps = {
-    id,
-    ...aria,
+    hasControlInside: true,
     accept: CERTIFICATION_FILE_ACCEPT,
     showUploadList: false,
     disabled: percent !== null,
@@ -68,6 +77,9 @@ export function CertificationFileField({ purpose, title, value, onChange, onProb
               </p>
               <p className="ant-upload-text">点击或拖拽文件到此处，上传{title}</p>
               <p className="ant-upload-hint">JPG、PNG 图片或 PDF 文件，不超过 10 MB</p>
+              <Button id={id} {...aria} icon={<UploadOutlined />} aria-label={`${title}：选择文件`} className="certification-file__pick">
+                选择文件
+              </Button>
             </>
           ) : (
             <div className="certification-file__progress">
@@ -94,7 +106,15 @@ export function CertificationFileField({ purpose, title, value, onChange, onProb
           查看
         </Button>
         <Upload {...uploadProps}>
-          <Button type="link" size="small" icon={<SwapOutlined />} loading={percent !== null} aria-label={`重新上传${title}`}>
+          <Button
+            id={id}
+            {...aria}
+            type="link"
+            size="small"
+            icon={<SwapOutlined />}
+            loading={percent !== null}
+            aria-label={`重新上传${title}`}
+          >
             重新上传
           </Button>
         </Upload>
