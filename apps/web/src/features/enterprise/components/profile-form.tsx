@@ -23,6 +23,9 @@ import {
   profileRules,
 } from '../lib/profile-form';
 
+/** The cascaders' popups fit a phone's width (their long 大类 names wrap). */
+const CASCADER_CLASSES = { popup: { root: 'enterprise-cascader' } };
+
 /** Why 企业名称 and 统一社会信用代码 cannot be edited here. */
 function lockedHint(status: CertificationStatus): string {
   return status === 'pending'
@@ -97,7 +100,7 @@ export function ProfileForm({ profile, onDone }: { profile: EnterpriseProfile; o
         </Col>
         <Col xs={24} lg={12}>
           <Form.Item name="industry" label="所属行业" rules={profileRules.industry} extra="国民经济行业分类（GB/T 4754）门类与大类">
-            <Cascader options={INDUSTRY_OPTIONS} placeholder="请选择门类 / 大类" showSearch />
+            <Cascader options={INDUSTRY_OPTIONS} placeholder="请选择门类 / 大类" showSearch classNames={CASCADER_CLASSES} />
           </Form.Item>
         </Col>
         <Col xs={24} lg={12}>
@@ -108,6 +111,7 @@ export function ProfileForm({ profile, onDone }: { profile: EnterpriseProfile; o
               loading={regions.isPending}
               placeholder="请选择省 / 市"
               showSearch
+              classNames={CASCADER_CLASSES}
             />
           </Form.Item>
         </Col>
