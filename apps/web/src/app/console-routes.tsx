@@ -1,5 +1,6 @@
 import { Authority } from '@portal/shared';
 import { lazy } from 'react';
+import { paths } from '@/config/paths';
 import type { ConsoleRoute } from '@/features/console/console-route';
 
 /**
@@ -15,6 +16,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     icon: 'dashboard',
     affix: true,
     component: lazy(() => import('@/features/dashboard/components/dashboard-page').then((m) => ({ default: m.DashboardPage }))),
+  },
+  {
+    path: paths.enterprise.path,
+    name: 'Enterprise',
+    authCode: Authority.Enterprise,
+    title: '企业信息',
+    icon: 'setup',
+    component: lazy(() => import('@/features/enterprise/components/enterprise-page').then((m) => ({ default: m.EnterprisePage }))),
   },
   {
     path: '/console/org',

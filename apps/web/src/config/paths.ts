@@ -16,6 +16,11 @@ export const paths = {
   /** 我的应用: a logged-in user's applications on single sign-on. */
   myApps: { path: '/my-apps', getHref: () => '/my-apps' },
   console: { path: '/console/*', getHref: () => '/console' },
+  /** 企业信息 in the console (issue 18); `certification` opens its 企业认证 tab. */
+  enterprise: {
+    path: '/console/enterprise',
+    getHref: (tab?: 'certification') => (tab ? `/console/enterprise?tab=${tab}` : '/console/enterprise'),
+  },
   consoleRedirect: { path: '/redirect/console/*', getHref: (fullPath: string) => `/redirect${fullPath}` },
   forbidden: { path: '/403', getHref: () => '/403' },
   blank: { path: '/blank', getHref: () => '/blank' },

@@ -98,6 +98,18 @@ export const queryKeys = {
     /** /mark's lookups. */
     identity: (handle: string) => ['identifiers', 'identity', handle] as const,
   },
+  /**
+   * 企业信息 and 企业认证 of the caller's enterprise: a submitted certification copies the name and the
+   * credit code into the profile, so every write invalidates `all` (and the menus, whose
+   * `user.certificationStatus` drives the console's banner).
+   */
+  enterprise: {
+    all: ['enterprise'] as const,
+    profile: ['enterprise', 'profile'] as const,
+    certification: ['enterprise', 'certification'] as const,
+  },
+  /** 所在地区's provinces and cities (public, changes with releases only). */
+  regions: ['regions'] as const,
   tenants: {
     all: ['tenants'] as const,
     page: (query: object) => ['tenants', 'page', query] as const,

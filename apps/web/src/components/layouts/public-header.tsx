@@ -25,6 +25,8 @@ function UserCorner() {
   const session = useSession();
   const name = session?.name ?? '';
   const enterpriseName = session?.enterpriseName ?? '';
+  // Issue 18: a certified enterprise's name carries 已认证.
+  const certified = enterpriseName !== '' && session?.certificationStatus === 'certified';
   const authorities = session?.authorities ?? [];
   const [menuOpen, setMenuOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
@@ -35,13 +37,28 @@ function UserCorner() {
 
   // Until the menu's code has loaded, a click on the trigger opens it as soon as it has.
   const trigger = (onClick?: () => void) => (
-    <button type="button" className="public-header__user" aria-label={`${name}，${enterpriseName}`} onClick={onClick}>
+    <button
+      type="button"
+      className="public-header__user"
+      aria-label={`${name}，${enterpriseName}${certified ? '（已认证）' : ''}`}
+      onClick={onClick}
+    >
       <span className="public-header__avatar" aria-hidden="true">
         <LayoutIcon name="user" />
       </span>
       <span className="public-header__user-text">
         <strong>{name}</strong>
-        {enterpriseName && <small>{enterpriseName}</small>}
+        {enterpriseName && (
+          <small className="public-header__enterprise">
+            <span className="public-header__enterprise-name">{enterpriseName}</span>
+            {certified && (
+              <span className="public-header__certified" title="企业已认证">
+                <LayoutIcon name="safety-certificate" />
+                已认证
+              </span>
+            )}
+          </small>
+        )}
       </span>
       <LayoutIcon name="down" className="public-header__user-caret" />
     </button>

@@ -50,10 +50,10 @@ export function SettledPage() {
             <h2>入驻流程</h2>
             <Steps
               items={[
-                { title: '注册账号', description: '手机号 + 短信验证码', icon: <UserAddOutlined /> },
-                { title: '登录平台', description: '统一身份认证', icon: <LoginOutlined /> },
-                { title: '企业认证', description: '提交营业执照', icon: <IdcardOutlined /> },
-                { title: '审核通过', description: '1–3 个工作日', icon: <AuditOutlined /> },
+                { title: '注册账号', content: '手机号 + 短信验证码', icon: <UserAddOutlined /> },
+                { title: '登录平台', content: '统一身份认证', icon: <LoginOutlined /> },
+                { title: '企业认证', content: '提交营业执照', icon: <IdcardOutlined /> },
+                { title: '审核通过', content: '1–3 个工作日', icon: <AuditOutlined /> },
               ]}
             />
           </section>
@@ -91,6 +91,10 @@ export function SettledPage() {
               </li>
             </ul>
             <p>平台将在 1–3 个工作日内完成审核，结果通过短信和站内消息通知。</p>
+            {/* The console's 企业认证; a visitor goes through the central login and comes back to it (console guard, LAST_URL). */}
+            <Button type="primary" size="large" href={new URL(paths.enterprise.getHref('certification'), config.tenantManageUrl).href}>
+              前往企业认证
+            </Button>
           </section>
           <section id="faq" className="settled__section">
             <h2>常见问题</h2>

@@ -1,4 +1,4 @@
-import type { PortalMenuEntry } from '@portal/shared';
+import type { CertificationStatus, PortalMenuEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
@@ -9,8 +9,9 @@ import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry, setSession } from '@/testing/session';
 import { PublicHeader } from '../public-header';
 
-const user = (authorities: string[]) =>
+const user = (authorities: string[], certificationStatus: CertificationStatus = 'certified') =>
   menusEntry(authorities, {
+    certificationStatus,
     name: '王强',
     username: 'service',
     telephone: '13800000003',
@@ -42,7 +43,7 @@ function renderHeader(session: PortalMenuEntry | null) {
     ],
     { initialEntries: ['/news?utm_source=mail&page=2'] },
   );
-  render(
+  return render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
@@ -75,7 +76,7 @@ describe('public header (spec section 2)', () => {
 
   it('the user menu (loaded once a session exists) opens from the name with its items', async () => {
     renderHeader(user(['ROLE_ENTERPRISE_ADMIN']));
-    fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司' }));
+    fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司（已认证）' }));
     expect(await screen.findByRole('menuitem', { name: /修改密码/ })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: /进入控制台/ })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: /我的应用/ })).toBeTruthy();
@@ -84,7 +85,7 @@ describe('public header (spec section 2)', () => {
 
   it('我的应用 in the user menu opens /my-apps', async () => {
     renderHeader(user(['ROLE_ENTERPRISE_STAFF']));
-    fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司' }));
+    fireEvent.click(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司（已认证）' }));
     const item = await screen.findByRole('menuitem', { name: /我的应用/ });
     fireEvent.click(within(item).getByRole('link', { name: '我的应用' }));
     expect(await screen.findByRole('heading', { name: '我的应用页' })).toBeTruthy();
@@ -94,5 +95,20 @@ describe('public header (spec section 2)', () => {
     renderHeader(user(['ROLE_SERVICE_CUSTOMER_EMPLOYEE', 'dashboard']));
     expect(screen.getByText('王强')).toBeTruthy();
     expect(screen.queryByText('控制台')).toBeNull();
+  });
+
+  it('a certified enterprise’s name is marked 已认证, also for screen readers', () => {
+    renderHeader(user(['ROLE_ENTERPRISE_STAFF']));
+    const corner = screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司（已认证）' });
+    expect(within(corner).getByText('已认证')).toBeTruthy();
+  });
+
+  it('an enterprise not certified (yet) carries no mark', () => {
+    for (const status of ['none', 'pending', 'rejected'] as const) {
+      const { unmount } = renderHeader(user(['ROLE_ENTERPRISE_ADMIN'], status));
+      expect(screen.getByRole('button', { name: '王强，常州瑞驰液压科技有限公司' })).toBeTruthy();
+      expect(screen.queryByText('已认证')).toBeNull();
+      unmount();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { CONSOLE_ROOT, REDIRECT_PREFIX, consoleSettings } from '../settings';
 import { useAppStore } from '../stores/app-store';
 import { useTagsViewStore } from '../stores/tags-view-store';
 import { AppMain } from './app-main';
+import { CertificationBanner } from './certification-banner';
 import { Navbar } from './navbar';
 import { Sidebar } from './sidebar';
 import { TagsView } from './tags-view';
@@ -107,6 +108,7 @@ function ConsoleShell({ all, permitted }: { all: readonly ConsoleRoute[]; permit
             <Navbar chain={chain} />
             {consoleSettings.tagsView && <TagsView views={views} activePath={current?.path} />}
           </header>
+          <CertificationBanner pathname={pathname} />
           <AppMain pages={pages} current={current} cachedNames={cachedViews} />
         </div>
       </div>
