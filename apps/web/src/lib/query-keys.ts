@@ -114,4 +114,18 @@ export const queryKeys = {
     all: ['tenants'] as const,
     page: (query: object) => ['tenants', 'page', query] as const,
   },
+  /** 认证审核: the queue and one application's detail; a decision invalidates `all`. */
+  certification: {
+    all: ['certification'] as const,
+    reviews: (query: object) => ['certification', 'reviews', query] as const,
+    review: (id: number) => ['certification', 'review', id] as const,
+  },
+  /** A private file's bytes (certification materials): never changed once stored, so never invalidated. */
+  privateFile: (id: number) => ['private-file', id] as const,
+  /** 消息中心 and the navbar bell: marking messages read invalidates `all`, the unread count with it. */
+  notifications: {
+    all: ['notifications'] as const,
+    unreadCount: ['notifications', 'unread-count'] as const,
+    page: (query: object) => ['notifications', 'page', query] as const,
+  },
 };
