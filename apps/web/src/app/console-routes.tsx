@@ -139,6 +139,16 @@ export const consoleRoutes: ConsoleRoute[] = [
     component: lazy(() => import('@/features/tenants/components/tenant-admin-page').then((m) => ({ default: m.TenantAdminPage }))),
   },
   {
+    path: '/console/certification',
+    name: 'Certification',
+    authCode: Authority.Certification,
+    title: '认证审核',
+    icon: 'app-authorization',
+    component: lazy(() =>
+      import('@/features/certification-review/components/certification-review-page').then((m) => ({ default: m.CertificationReviewPage })),
+    ),
+  },
+  {
     path: '/console/content',
     name: 'Content',
     authCode: Authority.Content,
