@@ -17,15 +17,19 @@ export interface NotificationListQuery {
   kind?: NotificationKind;
 }
 
-/** `GET /notification/unread-count`: the account's unread messages. */
+/**
+ * `GET /notification/unread-count`: the account's unread messages. Asked in the background, so a
+ * failure is not toasted (every minute while the server is away); the bell keeps its last count.
+ */
 export async function getUnreadCount(): Promise<number> {
-  return (await api().get<{ count: number }>(`${BASE}/unread-count`)).data[0]?.count ?? 0;
+  return (await api().get<{ count: number }>(`${BASE}/unread-count`, { silent: true })).data[0]?.count ?? 0;
 }
 
 export const getUnreadCountQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.notifications.unreadCount,
     queryFn: getUnreadCount,
+    staleTime: 0,
     refetchInterval: UNREAD_COUNT_REFRESH_MS,
     refetchOnWindowFocus: true,
   });

@@ -10,13 +10,14 @@ import { useAppStore } from '../stores/app-store';
 import { ConsoleBreadcrumb } from './console-breadcrumb';
 import { FullscreenButton } from './fullscreen-button';
 import { Hamburger } from './hamburger';
+import { NotificationBell } from './notification-bell';
 import { PersonalInfoDialog } from './personal-info-dialog';
 
 const ChangePasswordDialog = lazy(() => import('@/components/change-password-dialog').then((m) => ({ default: m.ChangePasswordDialog })));
 
 /**
- * Spec section 2, navbar: hamburger, breadcrumb, enterprise name, fullscreen (not on a phone), home,
- * logout, and the user menu with 个人信息, 修改密码 and 退出登录.
+ * Spec section 2, navbar: hamburger, breadcrumb, enterprise name, fullscreen (not on a phone), the
+ * message bell (issue 18), home, logout, and the user menu with 个人信息, 修改密码 and 退出登录.
  */
 export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
   const { sidebar, device, toggleSidebar } = useAppStore();
@@ -38,6 +39,7 @@ export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
           </span>
         )}
         {device !== 'mobile' && <FullscreenButton />}
+        <NotificationBell />
         <a className="console-navbar__icon" href={config.homeUrl} aria-label="门户首页" title="门户首页">
           <HomeOutlined />
         </a>
