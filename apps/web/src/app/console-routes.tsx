@@ -234,4 +234,13 @@ export const consoleRoutes: ConsoleRoute[] = [
     icon: 'audit-operation-log',
     component: lazy(() => import('@/features/audit-log/components/audit-log-page').then((m) => ({ default: m.AuditLogPage }))),
   },
+  {
+    // Opened from the navbar's bell, not from the sidebar (issue 18).
+    path: '/console/message',
+    name: 'Message',
+    authCode: Authority.Message,
+    title: '消息中心',
+    hidden: true,
+    component: lazy(() => import('@/features/messages/components/message-center-page').then((m) => ({ default: m.MessageCenterPage }))),
+  },
 ];
