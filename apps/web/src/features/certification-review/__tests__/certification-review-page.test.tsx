@@ -197,7 +197,7 @@ describe('认证审核 page', () => {
     renderPage();
     await screen.findByRole('row', { name: /常州瑞驰/ });
     await chooseOption(screen.getByRole('combobox', { name: '状态' }), '已驳回');
-    fireEvent.change(screen.getByRole('textbox', { name: '企业名称' }), { target: { value: ' 瑞驰 ' } });
+    fireEvent.change(screen.getByRole('textbox', { name: '企业名称或信用代码' }), { target: { value: ' 瑞驰 ' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(server.lists().at(-1)).toEqual({ offset: 0, limit: 20, status: 'rejected', keyword: '瑞驰' }));
 

@@ -36,7 +36,8 @@ const statusTag = (status: ApplicationStatus) => <Tag color={APPLICATION_STATUS_
 
 /**
  * 认证审核 (issue 18, reviewers): the applications for enterprise certification, 待审核 first and
- * oldest first, filtered by status, submission days and name; 审核 opens one with its materials.
+ * oldest first, filtered by status, submission days and name or credit code; 审核 opens one with
+ * its materials.
  */
 export function CertificationReviewPage() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
@@ -109,8 +110,8 @@ export function CertificationReviewPage() {
           <Form.Item name="keyword">
             <Input
               allowClear
-              placeholder="企业名称"
-              aria-label="企业名称"
+              placeholder="企业名称或信用代码"
+              aria-label="企业名称或信用代码"
               prefix={<SearchOutlined />}
               style={{ width: 220 }}
               maxLength={100}

@@ -23,7 +23,7 @@ export interface ReviewFilters {
   status: StatusFilter;
   /** Submission days, whole days. */
   range: PickedRange;
-  /** Part of the enterprise's name. */
+  /** Part of the enterprise's name or credit code. */
   keyword: string;
   page: number;
   limit: number;
