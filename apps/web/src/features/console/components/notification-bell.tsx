@@ -69,6 +69,8 @@ function Bell() {
       onOpenChange={setOpen}
       trigger="click"
       placement="bottomRight"
+      // On a phone the bell is mid-navbar: the panel slides along to stay on the screen instead of flipping.
+      align={{ overflow: { shiftX: true, adjustY: true } }}
       title={`未读消息${unread > 0 ? `（${unread}）` : ''}`}
       content={content}
       arrow={false}
