@@ -236,7 +236,7 @@ export const consoleRoutes: ConsoleRoute[] = [
   },
   {
     // Opened from the navbar's bell, not from the sidebar (issue 18).
-    path: '/console/message',
+    path: paths.messages.path,
     name: 'Message',
     authCode: Authority.Message,
     title: '消息中心',

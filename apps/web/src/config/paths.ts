@@ -21,6 +21,8 @@ export const paths = {
     path: '/console/enterprise',
     getHref: (tab?: 'certification') => (tab ? `/console/enterprise?tab=${tab}` : '/console/enterprise'),
   },
+  /** 消息中心 in the console (issue 18): a hidden route, opened from the navbar's bell. */
+  messages: { path: '/console/message', getHref: () => '/console/message' },
   consoleRedirect: { path: '/redirect/console/*', getHref: (fullPath: string) => `/redirect${fullPath}` },
   forbidden: { path: '/403', getHref: () => '/403' },
   blank: { path: '/blank', getHref: () => '/blank' },

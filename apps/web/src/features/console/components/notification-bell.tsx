@@ -5,10 +5,9 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useMarkNotificationRead, useNotifications, useUnreadCount } from '@/api/notifications';
 import { usePermission } from '@/components/permission';
+import { paths } from '@/config/paths';
 import './notification-bell.css';
 
-/** 消息中心: a hidden console route (app/console-routes.tsx). */
-const MESSAGE_CENTER = '/console/message';
 /** The popover lists the newest unread messages. */
 const LATEST = { offset: 0, limit: 5, unread: 1 } as const;
 
@@ -56,7 +55,7 @@ function Bell() {
         </ul>
       )}
       <div className="notification-bell__footer">
-        <Button type="link" size="small" onClick={() => go(MESSAGE_CENTER)}>
+        <Button type="link" size="small" onClick={() => go(paths.messages.getHref())}>
           查看全部
         </Button>
       </div>
