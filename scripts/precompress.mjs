@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 const root = path.resolve(process.argv[2] ?? 'apps/web/dist');
-const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|map)$/;
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map)$/;
 const MIN_BYTES = 1024;
 
 let files = 0;

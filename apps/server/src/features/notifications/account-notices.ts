@@ -18,7 +18,7 @@ const WAYS: Record<PasswordChangeWay, { label: string; advice: string }> = {
 };
 
 /** The console page where an administrator decides 加入申请 (a drawer of 账号管理). */
-const JOIN_REQUESTS_LINK = '/console/org/account';
+const JOIN_REQUESTS_LINK = '/console/org/account?joins=1';
 /** 在线会话: where an account that may open it ends a session it does not recognise. */
 const SESSIONS_LINK = '/console/security/session';
 

@@ -82,7 +82,7 @@ describe.each(testDialects())('join and security messages on %s', (dialect) => {
     await register('zhaomin', '13912345001', HENGYUE);
     const [message, ...others] = await messagesOf('admin');
     expect(others).toEqual([]);
-    expect(message).toMatchObject({ kind: 'join', title: '新的加入申请', link: '/console/org/account', read: false });
+    expect(message).toMatchObject({ kind: 'join', title: '新的加入申请', link: '/console/org/account?joins=1', read: false });
     expect(message?.content).toContain('zhaomin');
     expect(message?.content).toContain(HENGYUE);
     expect(await messagesOf('staff')).toEqual([]);

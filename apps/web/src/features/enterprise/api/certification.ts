@@ -11,6 +11,7 @@ import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
 import { queryKeys } from '@/lib/query-keys';
 import { ENTERPRISE_API, useEnterpriseMutation } from './enterprise-profile';
+import { getPrivateFile } from '@/api/private-file';
 
 const CERTIFICATION_API = `${ENTERPRISE_API}/certification`;
 
@@ -72,7 +73,7 @@ export async function downloadAuthorizationTemplate(): Promise<void> {
 export async function openCertificationFile(file: PrivateFileRef): Promise<void> {
   const tab = window.open('', '_blank');
   try {
-    const blob = await api().blob(`${CERTIFICATION_API}/file/${file.id}`);
+    const blob = await getPrivateFile(file.id);
     // Shown only as one of the accepted kinds (the server recognised it by content): never as a page.
     const type = (CERTIFICATION_FILE_TYPES as readonly string[]).includes(blob.type) ? blob.type : file.mime;
     const typed = new Blob([blob], { type });

@@ -13,6 +13,7 @@ import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
 import { AccountAdminPage } from '../components/account-admin-page';
+import { MemoryRouter } from 'react-router';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -116,7 +117,13 @@ afterEach(() => {
 });
 
 const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${API}/account/page/list`).map(([, config]) => config?.params);
-const renderPage = () => renderWithProviders(<AccountAdminPage />, { session: menusEntry(ADMIN) });
+const renderPage = (path = '/console/org/account') =>
+  renderWithProviders(
+    <MemoryRouter initialEntries={[path]}>
+      <AccountAdminPage />
+    </MemoryRouter>,
+    { session: menusEntry(ADMIN) },
+  );
 const accountRow = (username: string) => screen.findByRole('row', { name: new RegExp(`^${username}`) });
 const dialog = (name: string | RegExp) => screen.findByRole('dialog', { name });
 const button = (root: HTMLElement, name: string) => within(root).getByRole('button', { name: new RegExp(name.split('').join('\\s*')) });
@@ -382,6 +389,12 @@ describe('账号管理 导入', () => {
 });
 
 describe('账号管理 加入申请 and 邀请成员', () => {
+  it('opens 加入申请 from a 消息中心 link (?joins=1)', async () => {
+    renderPage('/console/org/account?joins=1');
+    const drawer = await dialog('加入申请');
+    expect(await within(drawer).findByRole('row', { name: /sunhao/ })).toBeTruthy();
+  });
+
   it('counts the pending requests on the button and approves one after confirming', async () => {
     renderPage();
     await accountRow('staff');

@@ -10,6 +10,7 @@ import {
 import { ACCOUNT_EXPORT_MAX_ROWS, ACCOUNT_STATE_LABELS, type AccountRow, type AccountState } from '@portal/shared';
 import { Badge, Button, Dropdown, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { FilterButtons } from '@/components/filter-buttons';
@@ -57,6 +58,16 @@ export function AccountAdminPage() {
   const [importing, setImporting] = useState(false);
   const [inviting, setInviting] = useState(false);
   const [joinRequestsOpen, setJoinRequestsOpen] = useState(false);
+  // 消息中心's join-request messages link here with ?joins=1: 加入申请 opens where the decision is made.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const joinsLinked = searchParams.get('joins') === '1';
+  const closeJoinRequests = () => {
+    setJoinRequestsOpen(false);
+    if (!joinsLinked) return;
+    const rest = new URLSearchParams(searchParams);
+    rest.delete('joins');
+    setSearchParams(rest, { replace: true });
+  };
   const [form] = Form.useForm<FilterForm>();
   const query = useMemo(() => accountListQuery(filters), [filters]);
   const accounts = useAccounts(query);
@@ -303,7 +314,7 @@ export function AccountAdminPage() {
       <ResetPasswordDialog account={resetting} onClose={() => setResetting(null)} />
       <AccountImportDialog open={importing} onClose={() => setImporting(false)} />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
-      <JoinRequestsDrawer open={joinRequestsOpen} onClose={() => setJoinRequestsOpen(false)} />
+      <JoinRequestsDrawer open={joinRequestsOpen || joinsLinked} onClose={closeJoinRequests} />
     </ConsolePage>
   );
 }
