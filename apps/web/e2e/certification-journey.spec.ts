@@ -36,10 +36,18 @@ const header = (page: Page) => page.getByRole('banner');
 /** The console's notice for an uncertified enterprise (any of its three states). */
 const certificationBanner = (page: Page) => page.getByRole('alert').filter({ hasText: /企业尚未完成认证|企业认证审核中|企业认证被驳回/ });
 
-/** A screenshot; on a phone the page must also fit the screen's width (nothing to scroll sideways). */
-async function shot(page: Page, name: string, width: number, fullPage = false): Promise<void> {
+/**
+ * A screenshot; on a phone the page must also fit the screen's width (nothing to scroll sideways).
+ * `whole` pages are taken by making the window as tall as the page: Chromium's own full-page capture
+ * can lay the page out narrower for a moment, which the console takes for a phone and closes its sidebar.
+ */
+async function shot(page: Page, name: string, width: number, whole = false): Promise<void> {
   if (width < 768) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage });
+  const viewport = page.viewportSize()!;
+  const height = whole ? await page.evaluate(() => document.documentElement.scrollHeight) : viewport.height;
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+  if (height > viewport.height) await page.setViewportSize(viewport);
 }
 
 /** Picks `file` in the system dialog a click on `button` opens. */
@@ -302,7 +310,6 @@ async function journey(page: Page, browser: Browser, baseURL: string | undefined
   await expect(request).toBeVisible();
   await request.getByRole('button', { name: /取\s*消/ }).click();
   await expect(request).toBeHidden();
-  // A full-page screenshot resizes the window, which may close the sidebar: taken once the menu is no longer used.
   await tab(page, '企业信息').click();
   await expect(status).toContainText('已认证');
   await shot(page, 'enterprise-certified', width, true);
