@@ -79,13 +79,25 @@ function recordUploads(page: Page): number[] {
   return ids;
 }
 
-/** Every answer under the public /files/ a context received, with its bytes. */
-function recordPublicFiles(context: BrowserContext): Promise<Buffer | null>[] {
-  const bodies: Promise<Buffer | null>[] = [];
+/**
+ * Watches a browser's answers under the public /files/; the returned check lists those that carried one
+ * of `materials` (a PDF at all, or the very bytes of an uploaded image). Called before the context closes.
+ */
+function watchPublicFiles(context: BrowserContext, materials: Buffer[]): () => Promise<string[]> {
+  const seen: Promise<string | null>[] = [];
   context.on('response', (res: Response) => {
-    if (new URL(res.url()).pathname.startsWith('/files/')) bodies.push(res.body().catch(() => null));
+    if (!new URL(res.url()).pathname.startsWith('/files/')) return;
+    seen.push(
+      res
+        .body()
+        .catch(() => Buffer.alloc(0))
+        .then((body) => {
+          const material = res.headers()['content-type']?.includes('pdf') || materials.some((m) => m.equals(body));
+          return material ? res.url() : null;
+        }),
+    );
   });
-  return bodies;
+  return async () => (await Promise.all(seen)).filter((url): url is string => url !== null);
 }
 
 /** Step 1: 注册 on the public site with the code from the development SMS outbox, then the central login. */
@@ -163,7 +175,7 @@ async function journey(page: Page, browser: Browser, baseURL: string | undefined
   const clearLicence = { name: 'licence-clear.png', mimeType: 'image/png', buffer: licencePng(600, 400, [203, 75, 22]) };
   const authorization = { name: 'authorization.pdf', mimeType: 'application/pdf', buffer: pdfDocument(['Authorization letter']) };
   const materials = [licence.buffer, clearLicence.buffer, authorization.buffer];
-  const applicantFiles = recordPublicFiles(page.context());
+  const applicantFiles = watchPublicFiles(page.context(), materials);
   const uploads = recordUploads(page);
 
   // 1. Registration and the central login.
@@ -212,7 +224,7 @@ async function journey(page: Page, browser: Browser, baseURL: string | undefined
   await form.getByRole('button', { name: '提交认证' }).click();
   await expect(status).toContainText('待审核');
   await expect(form).toHaveCount(0);
-  expect(uploads).toHaveLength(2);
+  await expect.poll(() => uploads.length).toBe(2);
 
   // The materials are private: without the token (a fresh browser) the API gives no file.
   const stranger = await browser.newContext({ baseURL });
@@ -227,7 +239,7 @@ async function journey(page: Page, browser: Browser, baseURL: string | undefined
   // 4. The demo reviewer, in a browser of its own, rejects with two reasons.
   const { viewport, hasTouch } = test.info().project.use;
   const reviewerContext = await browser.newContext({ baseURL, viewport, hasTouch, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
-  const reviewerFiles = recordPublicFiles(reviewerContext);
+  const reviewerFiles = watchPublicFiles(reviewerContext, materials);
   const reviewer = await reviewerContext.newPage();
   await openConsole(reviewer, 'reviewer', '/console/certification');
   let row = await findApplication(reviewer, account.enterpriseName);
@@ -293,6 +305,8 @@ async function journey(page: Page, browser: Browser, baseURL: string | undefined
   const confirm = reviewer.getByRole('dialog', { name: '通过认证' });
   await confirm.getByRole('button', { name: /通\s*过/ }).click();
   await expect(drawer.getByRole('region', { name: '审核结果' })).toContainText('已通过');
+  // The reviewer saw the materials through the API with the token, never from the public /files/.
+  expect(await reviewerFiles()).toEqual([]);
   await reviewerContext.close();
 
   // 7. Certified: no banner, 已认证 in the public header, 前缀与模板 open with 申请标识前缀.
@@ -317,9 +331,8 @@ async function journey(page: Page, browser: Browser, baseURL: string | undefined
   await expect(header(page).getByRole('button', { name: new RegExp(`，${account.enterpriseName}（已认证）$`) })).toBeVisible();
   if (!phone) await expect(header(page).getByText('已认证', { exact: true })).toBeVisible();
 
-  // Nothing of the materials ever came from the public /files/.
-  const publicBodies = await Promise.all([...applicantFiles, ...reviewerFiles]);
-  for (const body of publicBodies) expect(body && materials.some((m) => m.equals(body))).toBeFalsy();
+  // Nor did the applicant's browser ever get them from there.
+  expect(await applicantFiles()).toEqual([]);
 }
 
 test.describe('企业认证 journey', () => {
