@@ -1,5 +1,6 @@
 import { CREDIT_CODE_CHARSET, creditCodeCheckChar } from '@portal/shared';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
+import { pdfDocument } from './certification-materials.js';
 import { DEMO_PASSWORD, openConsole } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
@@ -11,32 +12,6 @@ import { expect, test } from './fixtures.js';
  */
 
 const HEADERS = { 'x-requested-with': 'XMLHttpRequest' };
-
-/** A PDF of `pages` A4 pages with one line of text each (Helvetica), offsets computed for the xref table. */
-function pdf(pages: string[]): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  pages.forEach((text, i) => {
-    const stream = `BT /F1 28 Tf 72 720 Td (${text}) Tj ET 0 0 1 RG 8 w 40 40 515 762 re S`;
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
-    );
-    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  });
-  let out = '%PDF-1.4\n';
-  const offsets = objects.map((body, i) => {
-    const at = out.length;
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-    return at;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 /** A landscape licence-like PNG drawn by the browser. */
 async function licencePng(page: Page): Promise<Buffer> {
@@ -106,7 +81,7 @@ async function applicant(browser: Browser, baseURL: string | undefined) {
     return (await res.json()).data[0].id as number;
   };
   const licenceFileId = await upload('licence', 'licence.png', 'image/png', await licencePng(page));
-  const authorizationFileId = await upload('authorization', 'authorization.pdf', 'application/pdf', pdf(['Page one', 'Page two']));
+  const authorizationFileId = await upload('authorization', 'authorization.pdf', 'application/pdf', pdfDocument(['Page one', 'Page two']));
   const submitted = await page.request.post('/web-api/console/v1/enterprise/certification', {
     headers,
     data: {

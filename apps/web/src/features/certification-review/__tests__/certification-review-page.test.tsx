@@ -209,6 +209,19 @@ describe('认证审核 page', () => {
     await waitFor(() => expect(server.lists().at(-1)).toEqual({ offset: 0, limit: 20, status: 'pending' }));
   });
 
+  it('查询 or 重置 with the filters the queue already has asks the server again (applications arrive meanwhile)', async () => {
+    const server = fakeServer();
+    renderPage();
+    await screen.findByRole('row', { name: /常州瑞驰/ });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(server.lists()).toHaveLength(2));
+    fireEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
+    await waitFor(() => expect(server.lists()).toHaveLength(3));
+    expect(new Set(server.lists().map((q) => JSON.stringify(q)))).toEqual(
+      new Set([JSON.stringify({ offset: 0, limit: 20, status: 'pending' })]),
+    );
+  });
+
   it('审核 shows the submitted fields beside the profile, the applicant and role, earlier applications and the materials', async () => {
     fakeServer();
     renderPage();

@@ -17,6 +17,7 @@ import {
   type StatusFilter,
   maskPhone,
   reviewListQuery,
+  sameQuery,
 } from '../lib/review-query';
 import { ReviewDetailDrawer } from './review-detail-drawer';
 import './certification-review.css';
@@ -49,11 +50,17 @@ export function CertificationReviewPage() {
   const wide = Grid.useBreakpoint().md ?? true;
   const total = reviews.data?.total ?? 0;
 
+  // Applications arrive while the queue is open: 查询 or 重置 with the filters it already has asks the
+  // server again rather than showing the list it fetched before.
+  const apply = (next: ReviewFilters) => {
+    if (sameQuery(reviewListQuery(next), query)) void reviews.refetch();
+    else setFilters(next);
+  };
   const search = (values: FilterForm) =>
-    setFilters((f) => ({ ...f, status: values.status, range: values.range ?? null, keyword: values.keyword ?? '', page: 1 }));
+    apply({ ...filters, status: values.status, range: values.range ?? null, keyword: values.keyword ?? '', page: 1 });
   const reset = () => {
     form.resetFields();
-    setFilters((f) => ({ ...INITIAL_REVIEW_FILTERS, limit: f.limit }));
+    apply({ ...INITIAL_REVIEW_FILTERS, limit: filters.limit });
   };
 
   const action = (row: CertificationReviewRow) => (

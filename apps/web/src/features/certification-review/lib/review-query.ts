@@ -59,6 +59,12 @@ export function reviewListQuery(filters: ReviewFilters): ReviewListQuery {
   };
 }
 
+/** Whether two queue queries ask the server the same thing. */
+export function sameQuery(a: ReviewListQuery, b: ReviewListQuery): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof ReviewListQuery)[]);
+  return [...keys].every((key) => a[key] === b[key]);
+}
+
 /** 138****0001: the queue shows who applied without listing whole phone numbers. */
 export function maskPhone(phone: string): string {
   return phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : phone;
