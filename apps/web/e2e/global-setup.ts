@@ -45,6 +45,9 @@ export default async function globalSetup() {
       PORT: String(port),
       HOST: '127.0.0.1',
       SQLITE_FILE: path.join(dir, 'portal.sqlite'),
+      // Uploads and certification materials stay with this run, not in the checkout's data folder.
+      FILES_DIR: path.join(dir, 'files'),
+      PRIVATE_FILES_DIR: path.join(dir, 'private'),
       LOG_LEVEL: 'warn',
       SMS_OUTBOX: '1',
       DATABASE_URL: '',
