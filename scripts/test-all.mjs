@@ -74,6 +74,35 @@ if (playwright?.stats) {
   suites.push({ name: 'playwright', passed: 0, failed: 1 });
 }
 
+// The names of failed tests go just above the totals, where a log's tail still shows them.
+const failures = [];
+for (const [label, report] of [
+  ['vitest', readJson(vitestReport)],
+  ['vitest node22', readJson(path.join(reports, 'vitest-node22.json'))],
+]) {
+  for (const file of report?.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue;
+      const reason = String(test.failureMessages?.[0] ?? '').split('\n')[0];
+      failures.push(`${label}: ${path.relative(root, file.name)} › ${test.fullName}\n    ${reason.slice(0, 300)}`);
+    }
+  }
+}
+const walk = (suite, titles) => {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status !== 'unexpected') continue;
+      const error = test.results?.at(-1)?.error?.message ?? '';
+      failures.push(
+        `playwright: ${spec.file} › ${[...titles, spec.title].join(' › ')} [${test.projectName}]\n    ${error.split('\n')[0].slice(0, 300)}`,
+      );
+    }
+  }
+  for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+};
+for (const suite of playwright?.suites ?? []) walk(suite, []);
+if (failures.length > 0) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
+
 const total = suites.reduce(
   (t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + (s.skipped ?? 0) }),
   {
