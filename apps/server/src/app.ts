@@ -28,6 +28,11 @@ import twoFactorRoutes from './features/cas/two-factor-routes.js';
 import loginLogRepository from './features/login-log/login-log-repository.js';
 import loginLogRoutes from './features/login-log/login-log-routes.js';
 import ssoSessions from './features/cas/sso-sessions.js';
+import authSourceRepository from './features/auth-sources/auth-source-repository.js';
+import authSourceRoutes from './features/auth-sources/auth-source-routes.js';
+import chatLoginRoutes from './features/cas/chat-login-routes.js';
+import syncRoutes from './features/directory-sync/sync-routes.js';
+import syncScheduler from './features/directory-sync/sync-scheduler.js';
 import articleAdminRoutes from './features/content/article-admin-routes.js';
 import articleRepository from './features/content/article-repository.js';
 import categoryAdminRoutes from './features/content/category-admin-routes.js';
@@ -205,6 +210,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(privateFileStorage);
   await app.register(privateFileRepository);
   await app.register(certificationRepository);
+  await app.register(authSourceRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -219,6 +225,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
     await app.register(casRoutes, { prefix: '/cas' });
     await app.register(twoFactorRoutes, { prefix: '/cas' });
     await app.register(forgotPasswordRoutes, { prefix: '/cas' });
+    await app.register(chatLoginRoutes, { prefix: '/cas' });
   }
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes);
@@ -252,6 +259,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(certificationRoutes);
   await app.register(certificationFileRoutes);
   await app.register(certificationReviewRoutes);
+  await app.register(authSourceRoutes);
+  await app.register(syncRoutes);
+  await app.register(syncScheduler);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

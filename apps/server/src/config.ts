@@ -112,6 +112,21 @@ export interface AuthConfig {
   smsIpDailyLimit: number;
   /** Expose the development SMS outbox at /dev/sms-outbox (never with a real SMS provider). */
   smsOutbox: boolean;
+  /** The chat platforms' API and sign-in hosts (issue 19); the real ones unless a test points them at its stand-ins. */
+  chatEndpoints: ChatEndpoints;
+  /** LDAP connect and operation timeout (LDAP_TIMEOUT_MS). */
+  ldapTimeoutMs: number;
+}
+
+/** Base URLs of 企业微信, 钉钉 and 飞书 (no trailing slash). */
+export interface ChatEndpoints {
+  wecomApi: string;
+  wecomLogin: string;
+  dingtalkApi: string;
+  dingtalkOapi: string;
+  dingtalkLogin: string;
+  feishuApi: string;
+  feishuLogin: string;
 }
 
 /** Environment variable of each runtime-configuration key (documented in README.md). */
@@ -266,6 +281,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       smsIpDailyLimit: intFrom(env.SMS_IP_DAILY_LIMIT, 50, 'SMS_IP_DAILY_LIMIT'),
       smsOutbox: env.SMS_OUTBOX === '1',
       totpIssuer: env.TOTP_ISSUER || 'Engineering e+',
+      chatEndpoints: {
+        wecomApi: trimSlash(env.WECOM_API_URL || 'https://qyapi.weixin.qq.com'),
+        wecomLogin: trimSlash(env.WECOM_LOGIN_URL || 'https://login.work.weixin.qq.com'),
+        dingtalkApi: trimSlash(env.DINGTALK_API_URL || 'https://api.dingtalk.com'),
+        dingtalkOapi: trimSlash(env.DINGTALK_OAPI_URL || 'https://oapi.dingtalk.com'),
+        dingtalkLogin: trimSlash(env.DINGTALK_LOGIN_URL || 'https://login.dingtalk.com'),
+        feishuApi: trimSlash(env.FEISHU_API_URL || 'https://open.feishu.cn'),
+        feishuLogin: trimSlash(env.FEISHU_LOGIN_URL || 'https://accounts.feishu.cn'),
+      },
+      ldapTimeoutMs: positiveIntFrom(env.LDAP_TIMEOUT_MS, 5000, 'LDAP_TIMEOUT_MS'),
     },
     securityDefaults: securityDefaultsFrom(env),
     identifiers: {

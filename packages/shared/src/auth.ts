@@ -44,6 +44,10 @@ export const Authority = {
   SecuritySetting: 'security:setting',
   SecuritySession: 'security:session',
   SecurityLoginLog: 'security:login-log',
+  /** 认证与同步 (issue 19): authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and directory sync. */
+  Auth: 'auth',
+  AuthSource: 'auth:source',
+  AuthSync: 'auth:sync',
   /** 统计分析. */
   Statistics: 'statistics',
   /** 企业信息 (issue 18): members read the profile and the certification status. */

@@ -14,3 +14,4 @@ export * from './dashboard.js';
 export * from './sso.js';
 export * from './security-policy.js';
 export * from './enterprise.js';
+export * from './auth-sources.js';

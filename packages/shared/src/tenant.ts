@@ -149,6 +149,14 @@ export const TENANT_AUTHORITY_TREE: AuthorityNode[] = [
       { code: Authority.SecurityLoginLog, title: '登录日志' },
     ],
   },
+  {
+    code: Authority.Auth,
+    title: '认证与同步',
+    children: [
+      { code: Authority.AuthSource, title: '认证源' },
+      { code: Authority.AuthSync, title: '同步' },
+    ],
+  },
   { code: Authority.Statistics, title: '统计分析' },
   { code: Authority.Audit, title: '操作日志' },
 ];

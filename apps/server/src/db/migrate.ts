@@ -14,6 +14,7 @@ import { tenantAdminMigration } from './migrations/0008-tenant-admin.js';
 import { identifierLookupsMigration } from './migrations/0009-identifier-lookups.js';
 import { ssoSecurityMigration } from './migrations/0010-sso-security.js';
 import { enterpriseCertificationMigration } from './migrations/0011-enterprise-certification.js';
+import { authSourcesMigration } from './migrations/0012-auth-sources.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, PortalMigration> = {
   '0009-identifier-lookups': identifierLookupsMigration,
   '0010-sso-security': ssoSecurityMigration,
   '0011-enterprise-certification': enterpriseCertificationMigration,
+  '0012-auth-sources': authSourcesMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

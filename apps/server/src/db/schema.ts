@@ -527,6 +527,90 @@ export interface IdfLookupDayTable {
   lookups: number;
 }
 
+/** 认证源 (issue 19): config is JSON of the type's non-secret settings; secret is sealed (lib/sealed-secret.ts). */
+export interface AuthSourceTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  type: 'ldap' | 'wecom' | 'dingtalk' | 'feishu';
+  name: string;
+  status: 'enabled' | 'disabled';
+  config: string;
+  secret: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An account's stable id in a source (entryUUID, objectGUID, platform user id) and, for LDAP, its last DN. */
+export interface AccountIdentityTable {
+  id: Generated<number>;
+  account_id: number;
+  source_id: number;
+  external_id: string;
+  dn: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A 账号组 filled from a source's department or directory group. */
+export interface GroupIdentityTable {
+  id: Generated<number>;
+  group_id: number;
+  source_id: number;
+  external_id: string;
+  created_at: string;
+}
+
+export interface SyncJobTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  source_id: number;
+  name: string;
+  /** SyncMapping as JSON. */
+  mapping: string;
+  /** Five-field cron in China time; '' = manual only. */
+  cron: Generated<string>;
+  leaver_rule: Generated<'disable' | 'keep'>;
+  status: Generated<'enabled' | 'disabled'>;
+  next_run_at: string | null;
+  lease_holder: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SyncRunTable {
+  id: Generated<number>;
+  job_id: number;
+  enterprise_id: number;
+  status: 'preview' | 'running' | 'succeeded' | 'partial' | 'failed' | 'expired';
+  origin: 'manual' | 'schedule';
+  fingerprint: Generated<string>;
+  count_create: Generated<number>;
+  count_update: Generated<number>;
+  count_disable: Generated<number>;
+  count_move: Generated<number>;
+  count_failed: Generated<number>;
+  error: Generated<string>;
+  operator_id: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface SyncRunItemTable {
+  id: Generated<number>;
+  run_id: number;
+  kind: 'user' | 'group';
+  action: 'create' | 'update' | 'disable' | 'move';
+  external_id: string;
+  name: Generated<string>;
+  username: Generated<string>;
+  target_id: number | null;
+  /** JSON: { changes: SyncChange[], values: what executing writes }. */
+  detail: string;
+  status: Generated<'planned' | 'succeeded' | 'failed'>;
+  error: Generated<string>;
+}
+
 export interface Database {
   site_setting: SiteSettingTable;
   nav_item: NavItemTable;
@@ -573,6 +657,12 @@ export interface Database {
   notification: NotificationTable;
   known_browser: KnownBrowserTable;
   idf_prefix_request: IdfPrefixRequestTable;
+  auth_source: AuthSourceTable;
+  account_identity: AccountIdentityTable;
+  group_identity: GroupIdentityTable;
+  sync_job: SyncJobTable;
+  sync_run: SyncRunTable;
+  sync_run_item: SyncRunItemTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

@@ -123,6 +123,31 @@ export const consoleRoutes: ConsoleRoute[] = [
     ],
   },
   {
+    path: '/console/auth',
+    name: 'Auth',
+    authCode: Authority.Auth,
+    title: '认证与同步',
+    icon: 'authentication-source',
+    children: [
+      {
+        path: '/console/auth/source',
+        name: 'AuthSource',
+        authCode: Authority.AuthSource,
+        title: '认证源',
+        icon: 'authentication-source',
+        component: lazy(() => import('@/features/auth-sources/components/auth-source-page').then((m) => ({ default: m.AuthSourcePage }))),
+      },
+      {
+        path: '/console/auth/sync',
+        name: 'AuthSync',
+        authCode: Authority.AuthSync,
+        title: '同步',
+        icon: 'sync',
+        component: lazy(() => import('@/features/directory-sync/components/sync-page').then((m) => ({ default: m.SyncPage }))),
+      },
+    ],
+  },
+  {
     path: '/console/statistics',
     name: 'Statistics',
     authCode: Authority.Statistics,

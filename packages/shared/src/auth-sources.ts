@@ -1,0 +1,303 @@
+/**
+ * 认证与同步 (issue 19): an enterprise's authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and the
+ * sync jobs that keep its accounts and 账号组 in step with them. Labels, limits, messages and the shapes
+ * of the console calls, for both sides.
+ */
+
+export type AuthSourceType = 'ldap' | 'wecom' | 'dingtalk' | 'feishu';
+export const AUTH_SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'wecom', 'dingtalk', 'feishu'];
+export const AUTH_SOURCE_TYPE_LABELS: Record<AuthSourceType, string> = {
+  ldap: 'LDAP / AD',
+  wecom: '企业微信',
+  dingtalk: '钉钉',
+  feishu: '飞书',
+};
+/** The chat platforms: QR sign-in on the central login, at most one source of each per enterprise. */
+export type ChatSourceType = Exclude<AuthSourceType, 'ldap'>;
+export const CHAT_SOURCE_TYPES: readonly ChatSourceType[] = ['wecom', 'dingtalk', 'feishu'];
+export const isChatSourceType = (type: string): type is ChatSourceType => (CHAT_SOURCE_TYPES as readonly string[]).includes(type);
+
+export const AUTH_SOURCE_NAME_MAX = 32;
+export const LDAP_TEXT_MAX = 500;
+export const SECRET_MAX = 200;
+
+/** Which directory attribute fills which account field (LDAP); username is required. */
+export interface LdapAttributeMapping {
+  username: string;
+  name: string;
+  phone: string;
+  email: string;
+}
+
+/** LDAP / Active Directory: the bind account's password is the source's secret. */
+export interface LdapSourceConfig {
+  /** `ldap://host:389` or `ldaps://host:636` (TLS from the first byte). */
+  url: string;
+  /** StartTLS (RFC 4511 §4.14) on an `ldap://` address; not with `ldaps://`. */
+  startTls: boolean;
+  bindDn: string;
+  /** 用户基准 DN. */
+  baseDn: string;
+  /** 用户过滤条件, an RFC 4515 filter, e.g. `(objectClass=inetOrgPerson)`. */
+  userFilter: string;
+  mapping: LdapAttributeMapping;
+  /** AD 域 (e.g. `corp.example.com`): when set the directory is Active Directory (objectGUID, userAccountControl). */
+  adDomain: string;
+  /** Where 账号组 come from (groupOfNames / group); empty: no groups. */
+  groupBaseDn: string;
+  groupFilter: string;
+}
+
+/** 企业微信: the corp and the self-built app (its Secret is the source's secret). */
+export interface WecomSourceConfig {
+  corpId: string;
+  agentId: string;
+}
+
+/** 钉钉: the internal app's Client ID (AppKey); its Client Secret is the source's secret. */
+export interface DingtalkSourceConfig {
+  appKey: string;
+  corpId: string;
+}
+
+/** 飞书: the custom app's App ID; its App Secret is the source's secret. */
+export interface FeishuSourceConfig {
+  appId: string;
+}
+
+export type AuthSourceConfig =
+  | { type: 'ldap'; config: LdapSourceConfig }
+  | { type: 'wecom'; config: WecomSourceConfig }
+  | { type: 'dingtalk'; config: DingtalkSourceConfig }
+  | { type: 'feishu'; config: FeishuSourceConfig };
+
+export const LDAP_DEFAULTS: LdapSourceConfig = {
+  url: 'ldap://',
+  startTls: false,
+  bindDn: '',
+  baseDn: '',
+  userFilter: '(objectClass=inetOrgPerson)',
+  mapping: { username: 'uid', name: 'cn', phone: 'mobile', email: 'mail' },
+  adDomain: '',
+  groupBaseDn: '',
+  groupFilter: '(objectClass=groupOfNames)',
+};
+/** Active Directory's usual attributes, offered when AD 域 is filled in. */
+export const AD_MAPPING: LdapAttributeMapping = { username: 'sAMAccountName', name: 'displayName', phone: 'mobile', email: 'mail' };
+
+/** `GET /web-api/console/v1/auth/sources`: one row. */
+export interface AuthSourceSummary {
+  id: number;
+  type: AuthSourceType;
+  name: string;
+  enabled: boolean;
+  /** What identifies it at a glance: the LDAP address, or the corp / app id. */
+  endpoint: string;
+  /** Accounts linked to it. */
+  linkedAccounts: number;
+  lastSync: SyncRunSummary | null;
+  updatedAt: string;
+}
+
+/** `GET /web-api/console/v1/auth/sources/:id`: the form's values; the secret never leaves the server. */
+export type AuthSourceDetail = AuthSourceConfig & {
+  id: number;
+  name: string;
+  enabled: boolean;
+  hasSecret: boolean;
+  /** For the chat platforms: the sign-in callback address to enter in their console (from configuration). */
+  callbackUrl: string | null;
+  updatedAt: string;
+};
+
+/** `POST /web-api/console/v1/auth/sources` and `PUT …/:id`: secret '' or absent keeps the stored one. */
+export type AuthSourceInput = AuthSourceConfig & { name: string; enabled: boolean; secret?: string };
+
+/** `POST /web-api/console/v1/auth/sources/test`: the form's values, and the source id whose stored secret to use when none is typed. */
+export type AuthSourceTestInput = AuthSourceConfig & { id?: number; secret?: string };
+
+export interface AuthSourceTestStep {
+  /** 连接, 绑定, 查询用户 (LDAP); 获取访问令牌, 读取通讯录 (chat platforms). */
+  name: string;
+  ok: boolean;
+  /** On failure the source's own error text, after a Chinese explanation. */
+  detail: string;
+}
+
+/** A user as a source describes them (test sample, preview rows). */
+export interface DirectoryUserView {
+  externalId: string;
+  username: string;
+  name: string;
+  phone: string;
+  email: string;
+  /** Where the user sits: the DN's parent (LDAP) or the department names (chat platforms). */
+  location: string;
+}
+
+export interface AuthSourceTestResult {
+  ok: boolean;
+  steps: AuthSourceTestStep[];
+  /** Up to TEST_SAMPLE_SIZE users the search found. */
+  sample: DirectoryUserView[];
+}
+export const TEST_SAMPLE_SIZE = 5;
+
+// ---------------------------------------------------------------------------------------------- sync
+
+export type SyncLeaverRule = 'disable' | 'keep';
+export const SYNC_LEAVER_RULE_LABELS: Record<SyncLeaverRule, string> = { disable: '停用账号', keep: '保留账号（不处理）' };
+
+/** What a sync job copies besides the users' fields. */
+export interface SyncMapping {
+  /** Departments or directory groups become 账号组 (named after them) with their members. */
+  groups: boolean;
+  /** Chat platforms: the username comes from the platform's user id or the e-mail's local part, with an optional prefix. */
+  usernameFrom: 'userid' | 'email';
+  usernamePrefix: string;
+  /** Sync the phone / e-mail of existing accounts (names and usernames are always synced). */
+  updatePhone: boolean;
+  updateEmail: boolean;
+}
+export const SYNC_MAPPING_DEFAULTS: SyncMapping = {
+  groups: true,
+  usernameFrom: 'userid',
+  usernamePrefix: '',
+  updatePhone: true,
+  updateEmail: true,
+};
+export const SYNC_USERNAME_PREFIX_MAX = 8;
+export const SYNC_JOB_NAME_MAX = 32;
+export const CRON_MAX = 100;
+/** Schedules are read in China time, like every date in the portal. */
+export const SYNC_TIMEZONE = 'Asia/Shanghai';
+/** Rows a preview or a run's log shows per page. */
+export const SYNC_ITEMS_PAGE_SIZE = 20;
+
+export interface SyncJob {
+  id: number;
+  sourceId: number;
+  sourceName: string;
+  sourceType: AuthSourceType;
+  name: string;
+  mapping: SyncMapping;
+  /** A cron expression (5 fields, China time), or '' for manual runs only. */
+  cron: string;
+  leaverRule: SyncLeaverRule;
+  enabled: boolean;
+  /** The next scheduled start, when scheduled and enabled. */
+  nextRunAt: string | null;
+  lastRun: SyncRunSummary | null;
+  updatedAt: string;
+}
+
+export interface SyncJobInput {
+  sourceId: number;
+  name: string;
+  mapping: SyncMapping;
+  cron: string;
+  leaverRule: SyncLeaverRule;
+  enabled: boolean;
+}
+
+/** preview: listed, nothing written yet; running; then succeeded, partial (some items failed), failed (nothing applied past the failure), expired (the preview no longer matches the source). */
+export type SyncRunStatus = 'preview' | 'running' | 'succeeded' | 'partial' | 'failed' | 'expired';
+export const SYNC_RUN_STATUS_LABELS: Record<SyncRunStatus, string> = {
+  preview: '待执行',
+  running: '执行中',
+  succeeded: '成功',
+  partial: '部分失败',
+  failed: '失败',
+  expired: '预览已过期',
+};
+export type SyncTrigger = 'manual' | 'schedule';
+export const SYNC_TRIGGER_LABELS: Record<SyncTrigger, string> = { manual: '手动', schedule: '定时' };
+
+export type SyncAction = 'create' | 'update' | 'disable' | 'move';
+export const SYNC_ACTION_LABELS: Record<SyncAction, string> = { create: '新增', update: '更新', disable: '停用', move: '移动' };
+export type SyncObjectKind = 'user' | 'group';
+export const SYNC_OBJECT_KIND_LABELS: Record<SyncObjectKind, string> = { user: '账号', group: '账号组' };
+export type SyncItemStatus = 'planned' | 'succeeded' | 'failed';
+export const SYNC_ITEM_STATUS_LABELS: Record<SyncItemStatus, string> = { planned: '待执行', succeeded: '成功', failed: '失败' };
+
+export interface SyncCounts {
+  create: number;
+  update: number;
+  disable: number;
+  move: number;
+  failed: number;
+}
+
+export interface SyncRunSummary {
+  id: number;
+  jobId: number;
+  jobName: string;
+  status: SyncRunStatus;
+  trigger: SyncTrigger;
+  counts: SyncCounts;
+  /** The source's error text when the run failed as a whole (unreachable, bind refused…). */
+  error: string;
+  /** Who previewed or ran it ('' for the schedule). */
+  operator: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One field that changes: 姓名, 账号, 手机号, 邮箱, 状态, 位置, 账号组 … */
+export interface SyncChange {
+  field: string;
+  from: string;
+  to: string;
+}
+
+export interface SyncRunItem {
+  id: number;
+  kind: SyncObjectKind;
+  action: SyncAction;
+  externalId: string;
+  /** The person's or group's name, and the username for people. */
+  name: string;
+  username: string;
+  changes: SyncChange[];
+  status: SyncItemStatus;
+  /** Why it failed (a rule of the platform, or the database's refusal in Chinese). */
+  error: string;
+}
+
+export const AuthSourceMessage = {
+  nameRequired: '请输入认证源名称',
+  nameTooLong: `认证源名称最多${AUTH_SOURCE_NAME_MAX}个字符`,
+  nameTaken: '认证源名称已存在',
+  chatTypeTaken: '本企业已配置该类型的认证源',
+  urlInvalid: '请输入正确的 LDAP 地址，如 ldap://ldap.example.com:389 或 ldaps://ldap.example.com:636',
+  startTlsWithLdaps: 'ldaps:// 地址已使用 TLS，不能再启用 StartTLS',
+  bindDnRequired: '请输入绑定账号（DN）',
+  baseDnRequired: '请输入用户基准 DN',
+  dnInvalid: 'DN 格式不正确，如 ou=people,dc=example,dc=com',
+  filterInvalid: '用户过滤条件不是有效的 LDAP 过滤条件（RFC 4515），如 (objectClass=inetOrgPerson)',
+  groupFilterInvalid: '组过滤条件不是有效的 LDAP 过滤条件（RFC 4515），如 (objectClass=groupOfNames)',
+  usernameAttributeRequired: '属性映射必须指定用户名对应的属性',
+  attributeInvalid: '属性名只能包含字母、数字和连字符',
+  domainInvalid: 'AD 域格式不正确，如 corp.example.com',
+  secretRequired: '请输入密钥',
+  secretTooLong: `密钥最多${SECRET_MAX}个字符`,
+  corpIdRequired: '请输入企业 ID（CorpID）',
+  agentIdRequired: '请输入应用 AgentId',
+  appKeyRequired: '请输入应用的 Client ID（AppKey）',
+  appIdRequired: '请输入应用的 App ID',
+  inUse: '该认证源已关联账号，不能删除；可先停用',
+  hasJobs: '该认证源有同步任务，请先删除同步任务',
+} as const;
+
+export const SyncMessage = {
+  jobNameRequired: '请输入任务名称',
+  jobNameTooLong: `任务名称最多${SYNC_JOB_NAME_MAX}个字符`,
+  jobNameTaken: '同步任务名称已存在',
+  cronInvalid: '定时表达式无效：请使用 5 段 cron 表达式，如 0 2 * * *（每天 2:00）',
+  prefixInvalid: `用户名前缀为最多${SYNC_USERNAME_PREFIX_MAX}位字母、数字或下划线，以字母开头`,
+  sourceDisabled: '认证源已停用，不能同步',
+  busy: '该任务正在同步，请稍后再试',
+  previewExpired: '预览已过期：目录数据在预览后发生了变化，请重新预览',
+  previewConsumed: '该预览已执行过，请重新预览',
+  notPreview: '只能执行待执行的预览',
+} as const;
