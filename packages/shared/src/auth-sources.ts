@@ -20,6 +20,8 @@ export const isChatSourceType = (type: string): type is ChatSourceType => (CHAT_
 export const AUTH_SOURCE_NAME_MAX = 32;
 export const LDAP_TEXT_MAX = 500;
 export const SECRET_MAX = 200;
+/** CorpID, AgentId, AppKey, App ID: the platforms' identifiers are short ASCII strings. */
+export const CHAT_ID_MAX = 64;
 
 /** Which directory attribute fills which account field (LDAP); username is required. */
 export interface LdapAttributeMapping {
@@ -287,6 +289,85 @@ export const AuthSourceMessage = {
   appIdRequired: '请输入应用的 App ID',
   inUse: '该认证源已关联账号，不能删除；可先停用',
   hasJobs: '该认证源有同步任务，请先删除同步任务',
+  notFound: '认证源不存在',
+  typeLocked: '认证源类型不能修改',
+  ldapTextTooLong: `LDAP 设置项最多${LDAP_TEXT_MAX}个字符`,
+  chatIdTooLong: `应用标识最多${CHAT_ID_MAX}个字符`,
+  agentIdInvalid: '应用 AgentId 应为数字',
+  /** The stored bind password is only ever sent to the address it was typed for. */
+  secretRetype: 'LDAP 地址已修改，请重新输入绑定密码',
+} as const;
+
+const length = (text: string) => [...text].length;
+const AD_DOMAIN_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+
+function requiredText(value: string, max: number, missing: string, tooLong: string): string | undefined {
+  if (!value.trim()) return missing;
+  return length(value) > max ? tooLong : undefined;
+}
+const ldapText = (value: string) => (length(value) > LDAP_TEXT_MAX ? AuthSourceMessage.ldapTextTooLong : undefined);
+const chatId = (value: string, missing: string) => requiredText(value, CHAT_ID_MAX, missing, AuthSourceMessage.chatIdTooLong);
+
+/**
+ * One rule per field of 认证源: the message for a bad value, or undefined. The console's form and the
+ * server both call these; the LDAP syntax (address, DNs, RFC 4515 filters, attribute names) is checked
+ * on the server too, by its LDAP module.
+ */
+export const AuthSourceRules = {
+  name: (value: string) => requiredText(value, AUTH_SOURCE_NAME_MAX, AuthSourceMessage.nameRequired, AuthSourceMessage.nameTooLong),
+  /** `stored`: the source already keeps one, so '' leaves it as it is (editing); creating needs one. */
+  secret(value: string, stored: boolean): string | undefined {
+    if (!value) return stored ? undefined : AuthSourceMessage.secretRequired;
+    return length(value) > SECRET_MAX ? AuthSourceMessage.secretTooLong : undefined;
+  },
+  /** StartTLS (RFC 4511 §4.14) upgrades a plain connection; an ldaps:// one is TLS already. */
+  startTls: (url: string, startTls: boolean) =>
+    startTls && url.trim().toLowerCase().startsWith('ldaps://') ? AuthSourceMessage.startTlsWithLdaps : undefined,
+  bindDn: (value: string) => requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.bindDnRequired, AuthSourceMessage.ldapTextTooLong),
+  baseDn: (value: string) => requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.baseDnRequired, AuthSourceMessage.ldapTextTooLong),
+  usernameAttribute: (value: string) =>
+    requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.usernameAttributeRequired, AuthSourceMessage.ldapTextTooLong),
+  /** Optional text settings (filters, group base, other attributes): only their length. */
+  ldapText,
+  /** Optional: empty for a plain LDAP directory. */
+  adDomain(value: string): string | undefined {
+    if (!value.trim()) return undefined;
+    return AD_DOMAIN_PATTERN.test(value.trim()) ? undefined : AuthSourceMessage.domainInvalid;
+  },
+  corpId: (value: string) => chatId(value, AuthSourceMessage.corpIdRequired),
+  agentId(value: string): string | undefined {
+    return chatId(value, AuthSourceMessage.agentIdRequired) ?? (/^\d+$/.test(value.trim()) ? undefined : AuthSourceMessage.agentIdInvalid);
+  },
+  appKey: (value: string) => chatId(value, AuthSourceMessage.appKeyRequired),
+  appId: (value: string) => chatId(value, AuthSourceMessage.appIdRequired),
+  /** The first problem of a source's settings by its type, in the form's order. */
+  config(source: AuthSourceConfig): string | undefined {
+    switch (source.type) {
+      case 'ldap': {
+        const c = source.config;
+        return (
+          ldapText(c.url) ??
+          AuthSourceRules.startTls(c.url, c.startTls) ??
+          AuthSourceRules.bindDn(c.bindDn) ??
+          AuthSourceRules.baseDn(c.baseDn) ??
+          ldapText(c.userFilter) ??
+          AuthSourceRules.usernameAttribute(c.mapping.username) ??
+          ldapText(c.mapping.name) ??
+          ldapText(c.mapping.phone) ??
+          ldapText(c.mapping.email) ??
+          AuthSourceRules.adDomain(c.adDomain) ??
+          ldapText(c.groupBaseDn) ??
+          ldapText(c.groupFilter)
+        );
+      }
+      case 'wecom':
+        return AuthSourceRules.corpId(source.config.corpId) ?? AuthSourceRules.agentId(source.config.agentId);
+      case 'dingtalk':
+        return AuthSourceRules.appKey(source.config.appKey) ?? AuthSourceRules.corpId(source.config.corpId);
+      case 'feishu':
+        return AuthSourceRules.appId(source.config.appId);
+    }
+  },
 } as const;
 
 export const SyncMessage = {
