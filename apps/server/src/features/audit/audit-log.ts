@@ -80,6 +80,9 @@ export const AUDIT_ACTIONS = {
   'prefix-request.create': '申请标识前缀',
   'prefix-request.approve': '通过标识前缀申请',
   'prefix-request.reject': '驳回标识前缀申请',
+  'auth-source.create': '新建认证源',
+  'auth-source.update': '修改认证源',
+  'auth-source.delete': '删除认证源',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 

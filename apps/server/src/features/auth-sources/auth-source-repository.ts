@@ -1,12 +1,46 @@
-import type { ChatSourceType } from '@portal/shared';
+import type { AuthSourceConfig, AuthSourceSummary, ChatSourceType, SyncRunStatus, SyncRunSummary } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { chinaTime } from '../../lib/china-time.js';
 import { SecretBox } from '../../lib/sealed-secret.js';
 import type { LoadedSource } from './directory.js';
 
 /** Sealed secrets are bound to this purpose (lib/sealed-secret.ts). */
 const SECRET_PURPOSE = 'auth_source.secret';
+
+/** Runs that ended: what 认证源 and the operators' view show as the last sync (a preview or an expired one never ran). */
+const FINISHED: SyncRunStatus[] = ['succeeded', 'partial', 'failed'];
+
+/** A source as the console edits it: its settings, never its secret (only whether one is kept). */
+export type StoredSource = AuthSourceConfig & {
+  id: number;
+  name: string;
+  enabled: boolean;
+  hasSecret: boolean;
+  updatedAt: string;
+};
+
+/** What 新建 and 编辑 write, checked and normalised; `secret` is plain ('' on 编辑 keeps the sealed one). */
+export type AuthSourceWrite = AuthSourceConfig & { name: string; enabled: boolean; secret: string };
+
+/** The settings column read back as the union its type names (written only by create/update below). */
+const settingsOf = (type: AuthSourceConfig['type'], config: string) => ({ type, config: JSON.parse(config) }) as AuthSourceConfig;
+
+/** What identifies a source at a glance in a list: its address, or the corp / app id. */
+export function endpointOf(source: AuthSourceConfig): string {
+  switch (source.type) {
+    case 'ldap':
+      return source.config.url;
+    case 'wecom':
+      return source.config.corpId;
+    case 'dingtalk':
+      return source.config.appKey;
+    case 'feishu':
+      return source.config.appId;
+  }
+}
 
 type SourceRow = Pick<Database['auth_source'], 'type' | 'name' | 'config'> & {
   id: number;
@@ -23,6 +57,7 @@ export class AuthSourceRepository {
   constructor(
     protected readonly db: Kysely<Database>,
     protected readonly box: SecretBox,
+    protected readonly dialect: DialectName = 'sqlite',
   ) {}
 
   sealSecret(plain: string): string {
@@ -124,6 +159,200 @@ export class AuthSourceRepository {
       .where('source_id', '=', sourceId)
       .execute();
   }
+
+  // ------------------------------------------------------------------------------ console (认证源)
+
+  /** The enterprise's sources in the order they were added, with their linked accounts and last sync. */
+  async list(enterpriseId: number): Promise<AuthSourceSummary[]> {
+    const rows = await this.db
+      .selectFrom('auth_source')
+      .select((eb) => [
+        'auth_source.id',
+        'auth_source.type',
+        'auth_source.name',
+        'auth_source.status',
+        'auth_source.config',
+        'auth_source.updated_at',
+        eb
+          .selectFrom('account_identity')
+          .innerJoin('account', 'account.id', 'account_identity.account_id')
+          .select((sub) => sub.fn.countAll<number>().as('n'))
+          .whereRef('account_identity.source_id', '=', 'auth_source.id')
+          .where('account.status', '!=', 'deleted')
+          .as('linked_accounts'),
+        eb
+          .selectFrom('sync_run')
+          .innerJoin('sync_job', 'sync_job.id', 'sync_run.job_id')
+          .select('sync_run.id')
+          .whereRef('sync_job.source_id', '=', 'auth_source.id')
+          .where('sync_run.status', 'in', FINISHED)
+          .where('sync_run.finished_at', 'is not', null)
+          .orderBy('sync_run.finished_at', 'desc')
+          .orderBy('sync_run.id', 'desc')
+          .limit(1)
+          .as('last_run_id'),
+      ])
+      .where('auth_source.enterprise_id', '=', enterpriseId)
+      .orderBy('auth_source.id')
+      .execute();
+    const runs = await this.runSummaries(rows.flatMap((r) => (r.last_run_id === null ? [] : [r.last_run_id])));
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      name: r.name,
+      enabled: r.status === 'enabled',
+      endpoint: endpointOf(settingsOf(r.type, r.config)),
+      linkedAccounts: Number(r.linked_accounts ?? 0),
+      lastSync: (r.last_run_id !== null && runs.get(r.last_run_id)) || null,
+      updatedAt: chinaTime(new Date(r.updated_at)),
+    }));
+  }
+
+  /** Sync runs as 同步日志 sums them up, by id. */
+  private async runSummaries(ids: readonly number[]): Promise<Map<number, SyncRunSummary>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('sync_run')
+      .innerJoin('sync_job', 'sync_job.id', 'sync_run.job_id')
+      .leftJoin('account', 'account.id', 'sync_run.operator_id')
+      .select([
+        'sync_run.id',
+        'sync_run.job_id',
+        'sync_job.name as job_name',
+        'sync_run.status',
+        'sync_run.origin',
+        'sync_run.count_create',
+        'sync_run.count_update',
+        'sync_run.count_disable',
+        'sync_run.count_move',
+        'sync_run.count_failed',
+        'sync_run.error',
+        'account.name as operator',
+        'sync_run.created_at',
+        'sync_run.finished_at',
+      ])
+      .where('sync_run.id', 'in', ids)
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          id: r.id,
+          jobId: r.job_id,
+          jobName: r.job_name,
+          status: r.status,
+          trigger: r.origin,
+          counts: { create: r.count_create, update: r.count_update, disable: r.count_disable, move: r.count_move, failed: r.count_failed },
+          error: r.error,
+          operator: r.operator ?? '',
+          createdAt: chinaTime(new Date(r.created_at)),
+          finishedAt: r.finished_at ? chinaTime(new Date(r.finished_at)) : null,
+        },
+      ]),
+    );
+  }
+
+  /** A source of the enterprise with its settings (no secret), or undefined (another enterprise's id included). */
+  async detail(enterpriseId: number, id: number): Promise<StoredSource | undefined> {
+    const row = await this.db
+      .selectFrom('auth_source')
+      .select(['id', 'type', 'name', 'status', 'config', 'secret', 'updated_at'])
+      .where('id', '=', id)
+      .where('enterprise_id', '=', enterpriseId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      ...settingsOf(row.type, row.config),
+      id: row.id,
+      name: row.name,
+      enabled: row.status === 'enabled',
+      hasSecret: row.secret !== '',
+      updatedAt: chinaTime(new Date(row.updated_at)),
+    };
+  }
+
+  /** Whether another source of the enterprise has this name (names are unique per enterprise). */
+  async nameTaken(enterpriseId: number, name: string, exceptId?: number): Promise<boolean> {
+    let query = this.db.selectFrom('auth_source').select('id').where('enterprise_id', '=', enterpriseId).where('name', '=', name);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * Inside a write's transaction: whether the enterprise already has a source of this chat type (one
+   * each: the QR sign-in picks the enterprise's only one). On PostgreSQL the enterprise's row is locked
+   * first, so two such writes at once are checked one after the other; SQLite runs one write at a time.
+   */
+  async chatTypeTaken(trx: Kysely<Database>, enterpriseId: number, type: ChatSourceType, exceptId?: number): Promise<boolean> {
+    if (this.dialect === 'postgres') {
+      await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forUpdate().execute();
+    }
+    let query = trx.selectFrom('auth_source').select('id').where('enterprise_id', '=', enterpriseId).where('type', '=', type);
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    return (await query.executeTakeFirst()) !== undefined;
+  }
+
+  async create(trx: Kysely<Database>, enterpriseId: number, input: AuthSourceWrite): Promise<number> {
+    const now = new Date().toISOString();
+    const row = await trx
+      .insertInto('auth_source')
+      .values({
+        enterprise_id: enterpriseId,
+        type: input.type,
+        name: input.name,
+        status: input.enabled ? 'enabled' : 'disabled',
+        config: JSON.stringify(input.config),
+        secret: this.sealSecret(input.secret),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Saves the settings; the type never changes, and an empty `secret` keeps the sealed one. */
+  async update(trx: Kysely<Database>, enterpriseId: number, id: number, input: AuthSourceWrite): Promise<void> {
+    await trx
+      .updateTable('auth_source')
+      .set({
+        name: input.name,
+        status: input.enabled ? 'enabled' : 'disabled',
+        config: JSON.stringify(input.config),
+        ...(input.secret ? { secret: this.sealSecret(input.secret) } : {}),
+        updated_at: new Date().toISOString(),
+      })
+      .where('id', '=', id)
+      .where('enterprise_id', '=', enterpriseId)
+      .where('type', '=', input.type)
+      .execute();
+  }
+
+  /** What keeps a source from being deleted: accounts (not deleted) linked to it, and sync jobs reading it. */
+  async usage(trx: Kysely<Database>, id: number): Promise<{ linkedAccounts: number; jobs: number }> {
+    const [linked, jobs] = await Promise.all([
+      trx
+        .selectFrom('account_identity')
+        .innerJoin('account', 'account.id', 'account_identity.account_id')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_identity.source_id', '=', id)
+        .where('account.status', '!=', 'deleted')
+        .executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('sync_job')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('source_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { linkedAccounts: Number(linked.n), jobs: Number(jobs.n) };
+  }
+
+  /** Deletes a source no account uses any more: deleted accounts' identities and the links of its former 账号组 go with it (the groups stay). */
+  async delete(trx: Kysely<Database>, enterpriseId: number, id: number): Promise<void> {
+    await trx.deleteFrom('account_identity').where('source_id', '=', id).execute();
+    await trx.deleteFrom('group_identity').where('source_id', '=', id).execute();
+    await trx.deleteFrom('auth_source').where('id', '=', id).where('enterprise_id', '=', enterpriseId).execute();
+  }
 }
 
 declare module 'fastify' {
@@ -135,7 +364,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const box = new SecretBox(await app.systemRepository.sharedKey('auth-source-secret'));
-    app.decorate('authSourceRepository', new AuthSourceRepository(app.database.db, box));
+    app.decorate('authSourceRepository', new AuthSourceRepository(app.database.db, box, app.database.dialect));
   },
   { name: 'auth-source-repository', dependencies: ['system-repository'] },
 );

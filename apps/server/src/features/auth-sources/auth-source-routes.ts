@@ -1,4 +1,461 @@
-// PLACEHOLDER (issue 19 foundation): replaced by the helper who owns this file.
-import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  AUTH_SOURCE_NAME_MAX,
+  AUTH_SOURCE_TYPE_LABELS,
+  type AuthSourceConfig,
+  AuthSourceMessage,
+  AuthSourceRules,
+  type AuthSourceTestResult,
+  Authority,
+  CHAT_ID_MAX,
+  LDAP_TEXT_MAX,
+  SECRET_MAX,
+  type SyncRunStatus,
+  type SyncTrigger,
+} from '@portal/shared';
+import type { FastifyRequest } from 'fastify';
+import { type Static, type TProperties, type TSchema, Type } from 'typebox';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { requestOrigin } from '../../lib/request-origin.js';
+import { callerEnterprise } from '../../lib/tenant-scope.js';
+import { auditRequest } from '../audit/audit-log.js';
+import { type AuthSourceWrite, type StoredSource, endpointOf } from './auth-source-repository.js';
+import { DirectoryError, type LoadedSource } from './directory.js';
+import { ldapConfigProblem } from './ldap/ldap-validation.js';
+import { openDirectory } from './open-directory.js';
 
-export default fp(async () => {}, { name: 'auth-source-routes' });
+const tags = ['auth-source'];
+const BASE = '/web-api/console/v1/auth/sources';
+
+// ------------------------------------------------------------------------------------------ requests
+
+// Lengths here only bound the request; AuthSourceRules answer with their own messages. Settings the
+// form may leave out are optional (empty when absent).
+const Bounded = (max: number) => Type.String({ maxLength: max * 4 });
+const Optional = (max: number) => Type.Optional(Bounded(max));
+
+const LdapConfigBody = Type.Object({
+  url: Optional(LDAP_TEXT_MAX),
+  startTls: Type.Optional(Type.Boolean()),
+  bindDn: Optional(LDAP_TEXT_MAX),
+  baseDn: Optional(LDAP_TEXT_MAX),
+  userFilter: Optional(LDAP_TEXT_MAX),
+  mapping: Type.Object({
+    username: Optional(LDAP_TEXT_MAX),
+    name: Optional(LDAP_TEXT_MAX),
+    phone: Optional(LDAP_TEXT_MAX),
+    email: Optional(LDAP_TEXT_MAX),
+  }),
+  adDomain: Optional(LDAP_TEXT_MAX),
+  groupBaseDn: Optional(LDAP_TEXT_MAX),
+  groupFilter: Optional(LDAP_TEXT_MAX),
+});
+const WecomConfigBody = Type.Object({ corpId: Optional(CHAT_ID_MAX), agentId: Optional(CHAT_ID_MAX) });
+const DingtalkConfigBody = Type.Object({ appKey: Optional(CHAT_ID_MAX), corpId: Optional(CHAT_ID_MAX) });
+const FeishuConfigBody = Type.Object({ appId: Optional(CHAT_ID_MAX) });
+
+/** One branch per type, keyed by `type`: that type's settings (`configs`), plus the `extra` fields every branch has. */
+function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema>(
+  extra: P,
+  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F },
+) {
+  return Type.Union([
+    Type.Object({ ...extra, type: Type.Literal('ldap'), config: configs.ldap }),
+    Type.Object({ ...extra, type: Type.Literal('wecom'), config: configs.wecom }),
+    Type.Object({ ...extra, type: Type.Literal('dingtalk'), config: configs.dingtalk }),
+    Type.Object({ ...extra, type: Type.Literal('feishu'), config: configs.feishu }),
+  ]);
+}
+
+const configBodies = { ldap: LdapConfigBody, wecom: WecomConfigBody, dingtalk: DingtalkConfigBody, feishu: FeishuConfigBody };
+
+const SecretBody = Type.String({ maxLength: SECRET_MAX * 4, description: '密钥（LDAP 绑定密码、应用 Secret）；编辑时空或不传表示不修改' });
+
+const AuthSourceBody = perType(
+  {
+    name: Type.String({ maxLength: AUTH_SOURCE_NAME_MAX * 4 }),
+    enabled: Type.Boolean(),
+    secret: Type.Optional(SecretBody),
+  },
+  configBodies,
+);
+type Body = Static<typeof AuthSourceBody>;
+
+const AuthSourceTestBody = perType(
+  {
+    id: Type.Optional(Type.Integer({ minimum: 1, description: '编辑中的认证源：未输入密钥时使用它保存的密钥' })),
+    secret: Type.Optional(SecretBody),
+  },
+  configBodies,
+);
+type TestBody = Static<typeof AuthSourceTestBody>;
+
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const Empty = Envelope(Type.Object({}));
+
+// ----------------------------------------------------------------------------------------- responses
+
+const LdapConfigSchema = Type.Object({
+  url: Type.String(),
+  startTls: Type.Boolean(),
+  bindDn: Type.String(),
+  baseDn: Type.String(),
+  userFilter: Type.String(),
+  mapping: Type.Object({ username: Type.String(), name: Type.String(), phone: Type.String(), email: Type.String() }),
+  adDomain: Type.String(),
+  groupBaseDn: Type.String(),
+  groupFilter: Type.String(),
+});
+const WecomConfigSchema = Type.Object({ corpId: Type.String(), agentId: Type.String() });
+const DingtalkConfigSchema = Type.Object({ appKey: Type.String(), corpId: Type.String() });
+const FeishuConfigSchema = Type.Object({ appId: Type.String() });
+
+const AuthSourceDetailSchema = perType(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    enabled: Type.Boolean(),
+    hasSecret: Type.Boolean({ description: '已保存密钥（密钥本身从不返回）' }),
+    callbackUrl: Type.Union([Type.String(), Type.Null()], { description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址' }),
+    updatedAt: Type.String(),
+  },
+  { ldap: LdapConfigSchema, wecom: WecomConfigSchema, dingtalk: DingtalkConfigSchema, feishu: FeishuConfigSchema },
+);
+
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const RUN_STATUSES: SyncRunStatus[] = ['preview', 'running', 'succeeded', 'partial', 'failed', 'expired'];
+const TRIGGERS: SyncTrigger[] = ['manual', 'schedule'];
+
+const SyncRunSummarySchema = Type.Object({
+  id: Type.Integer(),
+  jobId: Type.Integer(),
+  jobName: Type.String(),
+  status: literals(RUN_STATUSES),
+  trigger: literals(TRIGGERS),
+  counts: Type.Object({
+    create: Type.Integer(),
+    update: Type.Integer(),
+    disable: Type.Integer(),
+    move: Type.Integer(),
+    failed: Type.Integer(),
+  }),
+  error: Type.String(),
+  operator: Type.String(),
+  createdAt: Type.String(),
+  finishedAt: Type.Union([Type.String(), Type.Null()]),
+});
+
+const AuthSourceSummarySchema = Type.Object({
+  id: Type.Integer(),
+  type: literals(['ldap', 'wecom', 'dingtalk', 'feishu'] as const),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  endpoint: Type.String({ description: 'LDAP 地址，或企业 / 应用标识' }),
+  linkedAccounts: Type.Integer({ description: '关联的账号数（不含已删除）' }),
+  lastSync: Type.Union([SyncRunSummarySchema, Type.Null()], { description: '最近一次结束的同步' }),
+  updatedAt: Type.String(),
+});
+
+const DirectoryUserSchema = Type.Object({
+  externalId: Type.String(),
+  username: Type.String(),
+  name: Type.String(),
+  phone: Type.String(),
+  email: Type.String(),
+  location: Type.String(),
+});
+const AuthSourceTestResultSchema = Type.Object({
+  ok: Type.Boolean(),
+  steps: Type.Array(Type.Object({ name: Type.String(), ok: Type.Boolean(), detail: Type.String() })),
+  sample: Type.Array(DirectoryUserSchema),
+});
+
+// -------------------------------------------------------------------------------------------- routes
+
+const text = (value: string | undefined) => (value ?? '').trim();
+
+/** The posted settings of a type, trimmed and complete (absent ones empty), as they are stored. */
+function settingsOf(body: Body | TestBody): AuthSourceConfig {
+  switch (body.type) {
+    case 'ldap': {
+      const c = body.config;
+      return {
+        type: 'ldap',
+        config: {
+          url: text(c.url),
+          startTls: c.startTls ?? false,
+          bindDn: text(c.bindDn),
+          baseDn: text(c.baseDn),
+          userFilter: text(c.userFilter),
+          mapping: {
+            username: text(c.mapping.username),
+            name: text(c.mapping.name),
+            phone: text(c.mapping.phone),
+            email: text(c.mapping.email),
+          },
+          adDomain: text(c.adDomain),
+          groupBaseDn: text(c.groupBaseDn),
+          groupFilter: text(c.groupFilter),
+        },
+      };
+    }
+    case 'wecom':
+      return { type: 'wecom', config: { corpId: text(body.config.corpId), agentId: text(body.config.agentId) } };
+    case 'dingtalk':
+      return { type: 'dingtalk', config: { appKey: text(body.config.appKey), corpId: text(body.config.corpId) } };
+    case 'feishu':
+      return { type: 'feishu', config: { appId: text(body.config.appId) } };
+  }
+}
+
+/** The settings' first problem: the shared field rules, then the LDAP syntax (address, DNs, filters, attributes). */
+function settingsProblem(settings: AuthSourceConfig): string | undefined {
+  return AuthSourceRules.config(settings) ?? (settings.type === 'ldap' ? ldapConfigProblem(settings.config) : undefined);
+}
+
+/**
+ * A stored secret goes only where it was typed for: an LDAP source whose address changes needs its
+ * bind password again, or a console user could have it sent to a server of their choosing.
+ */
+function keepsAddress(stored: AuthSourceConfig, settings: AuthSourceConfig): boolean {
+  return stored.type !== 'ldap' || settings.type !== 'ldap' || stored.config.url === settings.config.url;
+}
+
+/** The audit row's detail: what the source is and whether it is on; a changed secret is said, never shown. */
+const auditDetail = (settings: AuthSourceConfig, enabled: boolean, secretChanged: boolean) =>
+  [AUTH_SOURCE_TYPE_LABELS[settings.type], endpointOf(settings), enabled ? '启用' : '停用', ...(secretChanged ? ['密钥已更换'] : [])].join(
+    '；',
+  );
+
+/**
+ * 认证源 (issue 19, authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉 and
+ * 飞书 apps. Secrets are sealed at rest and never answered (hasSecret says whether one is kept); 测试连接
+ * shows each step with the source's own error text. Operators (authority tenant) see any enterprise's
+ * sources and their last sync.
+ */
+const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.database;
+  const sources = app.authSourceRepository;
+  const canSource = { onRequest: app.requireAuthority(Authority.AuthSource) };
+  const canTenants = { onRequest: app.requireAuthority(Authority.Tenant) };
+
+  /** Where a chat platform sends the person back after the QR scan (configured address first, never a parameter). */
+  const callbackUrl = (request: FastifyRequest, source: StoredSource) =>
+    source.type === 'ldap' ? null : `${app.config.publicUrl ?? requestOrigin(request)}/cas/login/${source.type}/callback`;
+
+  /** A source of the caller's enterprise; another enterprise's answers 404. */
+  async function sourceOf(request: FastifyRequest, id: number): Promise<StoredSource> {
+    const found = await sources.detail(callerEnterprise(request), id);
+    if (!found) throw new NotFoundError(AuthSourceMessage.notFound);
+    return found;
+  }
+
+  /** The body checked and normalised for a write; `current` when editing (its secret may be kept). */
+  function writeOf(body: Body, current?: StoredSource): AuthSourceWrite {
+    if (current && current.type !== body.type) throw new BadRequestError(AuthSourceMessage.typeLocked);
+    const name = body.name.trim();
+    const secret = body.secret ?? '';
+    const settings = settingsOf(body);
+    const problem = AuthSourceRules.name(name) ?? settingsProblem(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
+    if (problem) throw new BadRequestError(problem);
+    if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
+    return { ...settings, name, enabled: body.enabled, secret };
+  }
+
+  /** A unique name is checked first for its message; the constraint catches a concurrent twin. */
+  async function writing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(AuthSourceMessage.nameTaken);
+      throw err;
+    }
+  }
+
+  app.get(
+    BASE,
+    {
+      ...canSource,
+      schema: {
+        tags,
+        summary: '认证源列表（含关联账号数与最近一次同步）',
+        response: { 200: Envelope(AuthSourceSummarySchema), ...errorResponses },
+      },
+    },
+    async (request) => ok(await sources.list(callerEnterprise(request))),
+  );
+
+  app.get(
+    `${BASE}/:id`,
+    {
+      ...canSource,
+      schema: {
+        tags,
+        summary: '认证源详情（不含密钥）',
+        params: IdParams,
+        response: { 200: Envelope(AuthSourceDetailSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const source = await sourceOf(request, request.params.id);
+      return ok({ ...source, callbackUrl: callbackUrl(request, source) });
+    },
+  );
+
+  app.post(
+    BASE,
+    {
+      ...canSource,
+      config: { auditAction: 'auth-source.create' },
+      schema: {
+        tags,
+        summary: '新建认证源（企业微信、钉钉、飞书每种最多一个）',
+        body: AuthSourceBody,
+        response: { 200: Envelope(Type.Object({ id: Type.Integer() })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const enterpriseId = callerEnterprise(request);
+      const input = writeOf(request.body);
+      if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
+      const id = await writing(() =>
+        db.transaction().execute(async (trx) => {
+          if (input.type !== 'ldap' && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
+            throw new ConflictError(AuthSourceMessage.chatTypeTaken);
+          }
+          const created = await sources.create(trx, enterpriseId, input);
+          await auditRequest(trx, request, 'auth-source.create', input.name, 'success', auditDetail(input, input.enabled, false));
+          return created;
+        }),
+      );
+      return ok({ id }, '认证源已创建');
+    },
+  );
+
+  app.put(
+    `${BASE}/:id`,
+    {
+      ...canSource,
+      config: { auditAction: 'auth-source.update' },
+      schema: {
+        tags,
+        summary: '修改认证源（类型不能修改；密钥为空表示不修改；含启用与停用）',
+        params: IdParams,
+        body: AuthSourceBody,
+        response: { 200: Empty, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const enterpriseId = callerEnterprise(request);
+      const current = await sourceOf(request, request.params.id);
+      const input = writeOf(request.body, current);
+      if (await sources.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(AuthSourceMessage.nameTaken);
+      await writing(() =>
+        db.transaction().execute(async (trx) => {
+          await sources.update(trx, enterpriseId, current.id, input);
+          const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
+          await auditRequest(
+            trx,
+            request,
+            'auth-source.update',
+            renamed,
+            'success',
+            auditDetail(input, input.enabled, input.secret !== ''),
+          );
+        }),
+      );
+      return ok([], '认证源已保存');
+    },
+  );
+
+  app.delete(
+    `${BASE}/:id`,
+    {
+      ...canSource,
+      config: { auditAction: 'auth-source.delete' },
+      schema: {
+        tags,
+        summary: '删除认证源（已关联账号或有同步任务时不能删除）',
+        params: IdParams,
+        response: { 200: Empty, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const enterpriseId = callerEnterprise(request);
+      const current = await sourceOf(request, request.params.id);
+      await db.transaction().execute(async (trx) => {
+        const usage = await sources.usage(trx, current.id);
+        if (usage.linkedAccounts > 0) throw new ConflictError(AuthSourceMessage.inUse);
+        if (usage.jobs > 0) throw new ConflictError(AuthSourceMessage.hasJobs);
+        await sources.delete(trx, enterpriseId, current.id);
+        await auditRequest(trx, request, 'auth-source.delete', current.name, 'success', AUTH_SOURCE_TYPE_LABELS[current.type]);
+      });
+      return ok([], '认证源已删除');
+    },
+  );
+
+  app.post(
+    `${BASE}/test`,
+    {
+      ...canSource,
+      schema: {
+        tags,
+        summary: '测试连接（表单中的设置；未输入密钥时使用 id 对应认证源保存的密钥）',
+        body: AuthSourceTestBody,
+        response: { 200: Envelope(AuthSourceTestResultSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const enterpriseId = callerEnterprise(request);
+      const { body } = request;
+      const settings = settingsOf(body);
+      const stored = body.id === undefined ? undefined : await sources.load(enterpriseId, body.id);
+      if (body.id !== undefined && !stored) throw new NotFoundError(AuthSourceMessage.notFound);
+      const typed = body.secret ?? '';
+      // The stored secret stands in for an untyped one only for the same type and, for LDAP, the same address.
+      const usable = stored !== undefined && stored.type === settings.type && stored.secret !== '';
+      const problem = settingsProblem(settings) ?? AuthSourceRules.secret(typed, usable);
+      if (problem) throw new BadRequestError(problem);
+      if (!typed && stored && !keepsAddress(stored, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
+      const source: LoadedSource = {
+        ...settings,
+        id: stored?.id ?? 0,
+        enterpriseId,
+        name: stored?.name ?? '',
+        enabled: true,
+        secret: typed || (stored?.secret ?? ''),
+      };
+      let result: AuthSourceTestResult;
+      try {
+        result = await openDirectory(app.config, source).test();
+      } catch (err) {
+        // A source that cannot even be opened still answers as a failed test, with its own words.
+        if (!(err instanceof DirectoryError)) throw err;
+        result = { ok: false, steps: [{ name: '连接', ok: false, detail: err.message }], sample: [] };
+      }
+      return ok(result);
+    },
+  );
+
+  app.get(
+    '/web-api/console/v1/tenants/:id/auth-sources',
+    {
+      ...canTenants,
+      schema: {
+        tags,
+        summary: '某企业的认证源与最近一次同步结果（平台运营）',
+        params: IdParams,
+        response: { 200: Envelope(AuthSourceSummarySchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const enterprise = await app.tenantRepository.byId(request.params.id);
+      if (!enterprise) throw new NotFoundError('企业不存在');
+      return ok(await sources.list(enterprise.id));
+    },
+  );
+};
+
+export default authSourceRoutes;
