@@ -1,6 +1,6 @@
 import { SYNC_RUN_STATUS_LABELS, type SyncRunStatus, type SyncRunSummary } from '@portal/shared';
 import { Alert, type AlertProps, Tag } from 'antd';
-import { countsText } from '../lib/sync-format';
+import { countsText, hasChanges } from '../lib/sync-format';
 
 const RUN_STATUS_COLORS: Record<SyncRunStatus, string> = {
   preview: 'blue',
@@ -39,7 +39,12 @@ export function RunOutcome({ run }: { run: SyncRunSummary }) {
     <Alert
       showIcon
       type={OUTCOME_TYPES[run.status]}
-      title={`${OUTCOME_TITLES[run.status]}（${countsText(run.counts)}）`}
+      // A run refused as a whole (unreachable source…) changed nothing: its counts say nothing.
+      title={
+        run.status === 'failed' && !hasChanges(run.counts)
+          ? OUTCOME_TITLES.failed
+          : `${OUTCOME_TITLES[run.status]}（${countsText(run.counts)}）`
+      }
       description={run.error ? <span className="directory-sync__error-text">{run.error}</span> : undefined}
     />
   );

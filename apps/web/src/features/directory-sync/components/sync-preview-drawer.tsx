@@ -9,14 +9,14 @@ import { SyncItems } from './sync-items';
 /** Refusals of 执行 that a fresh preview resolves. */
 const NEEDS_NEW_PREVIEW = new Set<string>([SyncMessage.previewExpired, SyncMessage.previewConsumed, SyncMessage.notPreview]);
 
-/** A preview reads the whole directory: seconds, sometimes more. The bar creeps towards 90 % meanwhile. */
+/** A preview reads the whole directory: seconds, sometimes more. The bar creeps from 5 % towards 90 % meanwhile. */
 function PreviewProgress({ job }: { job: SyncJob }) {
   const [seconds, setSeconds] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => setSeconds((s) => s + 1), 1000);
     return () => clearInterval(timer);
   }, []);
-  const percent = Math.round(90 * (1 - Math.exp(-seconds / 10)));
+  const percent = 5 + Math.round(85 * (1 - Math.exp(-seconds / 10)));
   return (
     <div className="directory-sync__progress" role="status">
       <Progress percent={percent} status="active" showInfo={false} aria-label="预览进度" />
