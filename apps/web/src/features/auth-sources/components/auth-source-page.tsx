@@ -1,6 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { type AuthSourceSummary, type AuthSourceType, isChatSourceType } from '@portal/shared';
-import { Button, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Grid, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
@@ -28,6 +28,7 @@ export function AuthSourcePage() {
   const [picking, setPicking] = useState(false);
   const [editing, setEditing] = useState<AuthSourceFormTarget | null>(null);
   const [testing, setTesting] = useState<AuthSourceSummary | null>(null);
+  const wide = Grid.useBreakpoint().md ?? true;
   const configured = useMemo(() => new Set<AuthSourceType>((sources.data ?? []).map((s) => s.type)), [sources.data]);
 
   const confirmDisable = (row: AuthSourceSummary) =>
@@ -57,25 +58,27 @@ export function AuthSourcePage() {
     });
 
   const columns: TableColumnsType<AuthSourceSummary> = [
-    { title: '名称', dataIndex: 'name', width: 160, ellipsis: { showTitle: true } },
-    { title: '类型', dataIndex: 'type', width: 120, render: (type: AuthSourceType) => <SourceTypeTag type={type} /> },
+    { title: '名称', dataIndex: 'name', width: 140, ellipsis: { showTitle: true } },
+    { title: '类型', dataIndex: 'type', width: 110, render: (type: AuthSourceType) => <SourceTypeTag type={type} /> },
     {
+      // The one column without a width: it takes what the others leave.
       title: '地址/标识',
       dataIndex: 'endpoint',
       ellipsis: { showTitle: true },
       render: (endpoint: string) => <span className="auth-sources__mono">{endpoint}</span>,
     },
-    { title: '状态', dataIndex: 'enabled', width: 76, render: (enabled: boolean) => <StatusTag enabled={enabled} /> },
-    { title: '关联账号', dataIndex: 'linkedAccounts', width: 90, align: 'right' },
-    { title: '最近同步', dataIndex: 'lastSync', width: 220, render: (run: AuthSourceSummary['lastSync']) => <LastSync run={run} /> },
-    { title: '更新时间', dataIndex: 'updatedAt', width: 170 },
+    { title: '状态', dataIndex: 'enabled', width: 70, render: (enabled: boolean) => <StatusTag enabled={enabled} /> },
+    { title: '关联账号', dataIndex: 'linkedAccounts', width: 84, align: 'right' },
+    { title: '最近同步', dataIndex: 'lastSync', width: 180, render: (run: AuthSourceSummary['lastSync']) => <LastSync run={run} /> },
+    { title: '更新时间', dataIndex: 'updatedAt', width: 160 },
     {
       title: '操作',
       key: 'actions',
-      width: 240,
+      // A phone stacks the actions, so the sticky column leaves room for the facts scrolling beside it.
+      width: wide ? 236 : 92,
       fixed: 'right',
       render: (_: unknown, row) => (
-        <Space size={0} className="auth-sources__row-actions">
+        <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="auth-sources__row-actions">
           <Button type="link" size="small" onClick={() => setEditing({ id: row.id })}>
             编辑
           </Button>
@@ -120,7 +123,8 @@ export function AuthSourcePage() {
         loading={sources.isFetching}
         pagination={false}
         // Wider than a phone: the table scrolls sideways inside its own box, the page does not.
-        scroll={{ x: 1180 }}
+        scroll={{ x: 1140 }}
+        tableLayout="fixed"
         size="middle"
         locale={{ emptyText: '暂无认证源，点击“新增认证源”接入企业目录或企业微信、钉钉、飞书' }}
       />

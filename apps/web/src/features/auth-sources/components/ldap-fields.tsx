@@ -121,7 +121,7 @@ export function LdapFields({ form, storedSecret }: { form: FormInstance<AuthSour
           rules={[tenantRule(AuthSourceRules.userFilter)]}
           extra="RFC 4515 格式，如 (objectClass=inetOrgPerson)；AD 常用 (&(objectCategory=person)(objectClass=user))"
         >
-          <Input placeholder={LDAP_DEFAULTS.userFilter} maxLength={LDAP_TEXT_MAX} className="auth-sources__mono" />
+          <Input placeholder={LDAP_DEFAULTS.userFilter} maxLength={LDAP_TEXT_MAX} className="auth-sources__code-input" />
         </Form.Item>
         <Form.Item
           name={['ldap', 'adDomain']}
@@ -156,7 +156,7 @@ export function LdapFields({ form, storedSecret }: { form: FormInstance<AuthSour
               rules={[tenantRule(key === 'username' ? AuthSourceRules.usernameAttribute : AuthSourceRules.attribute)]}
               extra={extra}
             >
-              <Input placeholder={LDAP_DEFAULTS.mapping[key]} maxLength={LDAP_TEXT_MAX} className="auth-sources__mono" />
+              <Input placeholder={LDAP_DEFAULTS.mapping[key]} maxLength={LDAP_TEXT_MAX} className="auth-sources__code-input" />
             </Form.Item>
           ))}
         </div>
@@ -176,7 +176,7 @@ export function LdapFields({ form, storedSecret }: { form: FormInstance<AuthSour
           dependencies={[['ldap', 'groupBaseDn']]}
           rules={[ruleWith(['ldap', 'groupBaseDn'], AuthSourceRules.groupFilter)]}
         >
-          <Input placeholder={LDAP_DEFAULTS.groupFilter} maxLength={LDAP_TEXT_MAX} className="auth-sources__mono" />
+          <Input placeholder={LDAP_DEFAULTS.groupFilter} maxLength={LDAP_TEXT_MAX} className="auth-sources__code-input" />
         </Form.Item>
       </Section>
     </>

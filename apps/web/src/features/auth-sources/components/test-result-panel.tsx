@@ -10,8 +10,8 @@ const SAMPLE_COLUMNS: TableColumnsType<DirectoryUserView> = [
   { title: '用户名', dataIndex: 'username', width: 120, render: orNone },
   { title: '姓名', dataIndex: 'name', width: 100, render: orNone },
   { title: '手机号', dataIndex: 'phone', width: 130, render: orNone },
-  { title: '邮箱', dataIndex: 'email', width: 190, render: orNone },
-  { title: '位置', dataIndex: 'location', render: orNone },
+  { title: '邮箱', dataIndex: 'email', width: 190, ellipsis: { showTitle: true }, render: orNone },
+  { title: '位置', dataIndex: 'location', width: 220, ellipsis: { showTitle: true }, render: orNone },
 ];
 
 /**
@@ -62,7 +62,8 @@ export function TestResultPanel({ result }: { result: AuthSourceTestResult }) {
               dataSource={result.sample}
               pagination={false}
               size="small"
-              scroll={{ x: 720 }}
+              scroll={{ x: 760 }}
+              tableLayout="fixed"
             />
           ) : (
             <Typography.Paragraph type="secondary" className="auth-sources__meta">

@@ -22,7 +22,7 @@ const RUN_STATUS_COLORS: Record<SyncRunStatus, string> = {
 
 const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
   { title: '类型', dataIndex: 'type', width: 100, render: (type: AuthSourceType) => <Tag>{AUTH_SOURCE_TYPE_LABELS[type]}</Tag> },
-  { title: '名称', dataIndex: 'name', width: 140, ellipsis: { showTitle: true } },
+  { title: '名称', dataIndex: 'name', width: 130, ellipsis: { showTitle: true } },
   {
     title: '状态',
     dataIndex: 'enabled',
@@ -32,6 +32,7 @@ const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
   {
     title: '最近同步结果',
     dataIndex: 'lastSync',
+    width: 240,
     render: (run: AuthSourceSummary['lastSync']) =>
       run ? (
         <span className="tenants__sync" title={run.error || undefined}>
@@ -64,7 +65,8 @@ function TenantAuthSources({ tenantId }: { tenantId: number }) {
       loading={sources.isFetching}
       pagination={false}
       size="small"
-      scroll={{ x: 560 }}
+      scroll={{ x: 540 }}
+      tableLayout="fixed"
       locale={{ emptyText: '未配置认证源' }}
     />
   );
