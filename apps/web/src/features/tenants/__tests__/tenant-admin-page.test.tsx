@@ -1,4 +1,4 @@
-import type { TenantRow } from '@portal/shared';
+import type { AuthSourceSummary, TenantRow } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -34,10 +34,46 @@ const RUICHI: TenantRow = {
 };
 const OPERATIONS: TenantRow = { ...HENGYUE, id: 3, name: 'Engineering e+ 平台运营中心', accountCount: 1, admins: [] };
 
+const HENGYUE_SOURCES: AuthSourceSummary[] = [
+  {
+    id: 3,
+    type: 'ldap',
+    name: '恒岳目录',
+    enabled: true,
+    endpoint: 'ldap://ldap.hengyue.example:389',
+    linkedAccounts: 5,
+    lastSync: {
+      id: 9,
+      jobId: 2,
+      jobName: '每日同步',
+      status: 'failed',
+      trigger: 'schedule',
+      counts: { create: 0, update: 0, disable: 0, move: 0, failed: 0 },
+      error: '无法连接 LDAP 服务器：connect ECONNREFUSED 10.0.0.8:389',
+      operator: '',
+      createdAt: '2026-11-23 02:00:00',
+      finishedAt: '2026-11-23 02:00:03',
+    },
+    updatedAt: '2026-11-20 09:30:00',
+  },
+  {
+    id: 4,
+    type: 'dingtalk',
+    name: '钉钉',
+    enabled: false,
+    endpoint: 'dingabc',
+    linkedAccounts: 0,
+    lastSync: null,
+    updatedAt: '2026-11-21 10:00:00',
+  },
+];
+
 beforeEach(() => {
   installRuntimeConfig();
   fake.api = createFakeApi({
     [`GET ${BASE}/page/list`]: [{ rows: [HENGYUE, RUICHI, OPERATIONS], total: 3 }],
+    ['GET /web-api/console/v1/tenants/1/auth-sources']: HENGYUE_SOURCES,
+    ['GET /web-api/console/v1/tenants/2/auth-sources']: [],
     [`PUT ${BASE}/1/status`]: [],
     [`PUT ${BASE}/2/status`]: [],
   });
@@ -101,5 +137,28 @@ describe('租户管理', () => {
     const own = await tenantRow('平台运营中心');
     expect(within(own).queryByRole('button', { name: /停\s*用/ })).toBeNull();
     expect(within(own).getByText('本企业')).toBeTruthy();
+  });
+
+  it('详情 shows the enterprise with its authentication sources and their latest sync', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /详\s*情/ }));
+    const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
+    const sources = within(drawer).getByRole('region', { name: '认证源' });
+    const ldap = await within(sources).findByRole('row', { name: /恒岳目录/ });
+    for (const text of ['LDAP / AD', '启用', '失败', '2026-11-23 02:00:03', '无法连接 LDAP 服务器：connect ECONNREFUSED 10.0.0.8:389'])
+      expect(within(ldap).getByText(text)).toBeTruthy();
+    const dingtalk = within(sources).getByRole('row', { name: /钉钉/ });
+    for (const text of ['停用', '从未同步']) expect(within(dingtalk).getByText(text)).toBeTruthy();
+    expect(
+      within(sources)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['类型', '名称', '状态', '最近同步结果']);
+    expect(fake.api!.get).toHaveBeenCalledWith('/web-api/console/v1/tenants/1/auth-sources');
+
+    fireEvent.click(within(drawer).getByRole('button', { name: '关闭' }));
+    fireEvent.click(within(await tenantRow('常州瑞驰')).getByRole('button', { name: /详\s*情/ }));
+    const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });
+    expect(await within(other).findByText('未配置认证源')).toBeTruthy();
   });
 });

@@ -15,6 +15,7 @@ import { Pagination } from '@/components/pagination';
 import { useSession } from '@/hooks/use-session';
 import { useSetTenantStatus, useTenants } from '../api/tenants';
 import { INITIAL_TENANT_FILTERS, type TenantFilters, tenantListQuery } from '../lib/tenant-query';
+import { TenantDetailDrawer } from './tenant-detail-drawer';
 import './tenants.css';
 
 interface FilterForm {
@@ -42,11 +43,12 @@ const adminNames = (admins: string[]) => (admins.length > 0 ? admins.join('、')
 /**
  * 租户管理 (platform operators): the enterprises with their certification, state, accounts and
  * administrators, searched by name and filtered; 停用 signs all of an enterprise's accounts out and
- * keeps them out until 启用.
+ * keeps them out until 启用. 详情 shows an enterprise with its authentication sources.
  */
 export function TenantAdminPage() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
   const [filters, setFilters] = useState<TenantFilters>(INITIAL_TENANT_FILTERS);
+  const [viewing, setViewing] = useState<TenantRow | null>(null);
   const [form] = Form.useForm<FilterForm>();
   const query = useMemo(() => tenantListQuery(filters), [filters]);
   const tenants = useTenants(query);
@@ -85,7 +87,7 @@ export function TenantAdminPage() {
     });
 
   // The operators' own enterprise is not disabled from here: it would sign out the one doing it.
-  const rowActions = (row: TenantRow) =>
+  const statusAction = (row: TenantRow) =>
     row.id === ownEnterpriseId ? (
       <Typography.Text type="secondary">本企业</Typography.Text>
     ) : row.status === 'active' ? (
@@ -97,6 +99,14 @@ export function TenantAdminPage() {
         启用
       </Button>
     );
+  const rowActions = (row: TenantRow) => (
+    <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="tenants__row-actions">
+      <Button type="link" size="small" onClick={() => setViewing(row)}>
+        详情
+      </Button>
+      {statusAction(row)}
+    </Space>
+  );
 
   const columns: TableColumnsType<TenantRow> = wide
     ? [
@@ -106,7 +116,7 @@ export function TenantAdminPage() {
         { title: '账号数', dataIndex: 'accountCount', width: 90, align: 'right' },
         { title: '管理员', dataIndex: 'admins', width: 200, ellipsis: { showTitle: true }, render: adminNames },
         { title: '创建时间', dataIndex: 'createdAt', width: 170 },
-        { title: '操作', key: 'actions', width: 90, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
+        { title: '操作', key: 'actions', width: 130, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
       ]
     : // A phone shows one column of facts per enterprise and the action beside it, without sideways scrolling.
       [
@@ -192,6 +202,7 @@ export function TenantAdminPage() {
         limit={filters.limit}
         onChange={({ page, limit }) => setFilters((f) => ({ ...f, page, limit }))}
       />
+      <TenantDetailDrawer tenant={viewing} onClose={() => setViewing(null)} />
     </ConsolePage>
   );
 }
