@@ -95,6 +95,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
       '组织与账号',
       '应用管理',
       '安全中心',
+      '认证与同步',
       '统计分析',
       '租户管理',
       '认证审核',
@@ -129,13 +130,15 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
       '组织与账号',
       '应用管理',
       '安全中心',
+      '认证与同步',
       '统计分析',
       '标识管理',
       '操作日志',
     ]);
     expect(entry?.routers[2]?.children.map((c) => c.meta.title)).toEqual(['账号管理', '账号组', '角色管理']);
     expect(entry?.routers[4]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
-    expect(entry?.routers[6]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
+    expect(entry?.routers[5]?.children.map((c) => c.meta.title)).toEqual(['认证源', '同步']);
+    expect(entry?.routers[7]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
   });
 
   it('menus follow the role: operator sees tenants and content management, a service-customer employee no console', async () => {
@@ -146,6 +149,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
       '组织与账号',
       '应用管理',
       '安全中心',
+      '认证与同步',
       '统计分析',
       '租户管理',
       '认证审核',
@@ -153,7 +157,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
       '标识管理',
       '操作日志',
     ]);
-    expect(operator?.routers[8]?.children).toHaveLength(4);
+    expect(operator?.routers[9]?.children).toHaveLength(4);
     const service = (await menus((await loggedIn('service')).browser))[0];
     expect(service?.authorities).toEqual(['ROLE_SERVICE_CUSTOMER_EMPLOYEE']);
     expect(service?.routers).toEqual([]);
