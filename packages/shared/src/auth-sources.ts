@@ -296,6 +296,10 @@ export const AuthSourceMessage = {
   agentIdInvalid: '应用 AgentId 应为数字',
   /** The stored bind password is only ever sent to the address it was typed for. */
   secretRetype: 'LDAP 地址已修改，请重新输入绑定密码',
+  /** Central login: the account's LDAP / AD server could not be reached (not counted as a wrong password). */
+  sourceUnavailable: '认证源暂时无法连接，请稍后再试或联系企业管理员',
+  /** 修改密码 and 忘记密码 of an account whose password is its directory's (LDAP / AD). */
+  directoryPassword: '该账号由企业目录（LDAP）管理，请在企业目录中修改密码',
 } as const;
 
 const length = (text: string) => [...text].length;
