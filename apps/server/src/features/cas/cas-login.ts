@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { CHAT_SOURCE_TYPES, type ChatSourceType } from '@portal/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -142,12 +143,21 @@ function createCasLogin(app: FastifyInstance) {
     return { target, unregistered: query.service !== undefined && !registered };
   }
 
-  function renderLogin(
+  /** 其他登录方式 (issue 19): the chat platforms some active enterprise has enabled a source of. */
+  async function chatLogins(): Promise<ChatSourceType[]> {
+    const enabled = await Promise.all(
+      CHAT_SOURCE_TYPES.map(async (type) => ((await app.authSourceRepository.enabledChatSources(type)).length > 0 ? [type] : [])),
+    );
+    return enabled.flat();
+  }
+
+  async function renderLogin(
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
     model: { service?: string | undefined; renew: boolean; username?: string; error?: string },
   ) {
+    const chat = await chatLogins();
     return html(
       reply,
       status,
@@ -159,6 +169,7 @@ function createCasLogin(app: FastifyInstance) {
         execution: executionToken(request, reply),
         ...(model.username ? { username: model.username } : {}),
         ...(model.error ? { error: model.error } : {}),
+        chatLogins: chat,
       }),
     );
   }

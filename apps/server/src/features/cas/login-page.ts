@@ -1,3 +1,4 @@
+import { AUTH_SOURCE_TYPE_LABELS, type ChatSourceType } from '@portal/shared';
 import escapeHtml from 'escape-html';
 
 /** The embedded CAS server's pages: server-rendered HTML, no scripts (the CSP allows none inline). */
@@ -49,6 +50,30 @@ export interface LoginPageModel {
   execution: string;
   username?: string;
   error?: string;
+  /** 其他登录方式: the chat platforms some active enterprise signs in with (issue 19). */
+  chatLogins?: readonly ChatSourceType[];
+}
+
+/** The QR sign-in of a chat platform, for the same service (and renew) as the form. */
+export function chatLoginHref(casBase: string, type: ChatSourceType, service: string | undefined, renew: boolean, source?: number): string {
+  const query = new URLSearchParams();
+  if (source !== undefined) query.set('source', String(source));
+  if (service) query.set('service', service);
+  if (renew) query.set('renew', 'true');
+  const search = query.toString();
+  return `${casBase}/login/${type}${search ? `?${search}` : ''}`;
+}
+
+/** 其他登录方式: a button per chat platform, or nothing when none is configured. */
+function otherLogins(m: LoginPageModel): string {
+  if (!m.chatLogins?.length) return '';
+  const buttons = m.chatLogins
+    .map(
+      (type) =>
+        `<a class="cas-other__button cas-other__button--${type}" href="${escapeHtml(chatLoginHref(m.casBase, type, m.service, m.renew))}">${escapeHtml(AUTH_SOURCE_TYPE_LABELS[type])}</a>`,
+    )
+    .join('');
+  return `<div class="cas-other"><p class="cas-other__title">其他登录方式</p><div class="cas-other__buttons">${buttons}</div></div>`;
 }
 
 export function loginPage(m: LoginPageModel): string {
@@ -68,11 +93,40 @@ ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` :
   ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
   <button type="submit">登 录</button>
 </form>
+${otherLogins(m)}
 <div class="cas-links">
   <a href="${escapeHtml(m.portalBase)}/?register=1">没有账号？立即注册</a>
   <a href="${escapeHtml(withService(`${m.casBase}/forgot-password`, m.service))}">忘记密码？</a>
 </div>
 <div class="cas-links cas-links--center"><a href="${escapeHtml(m.portalBase)}/">返回门户首页</a></div>`,
+  );
+}
+
+export interface ChooseEnterprisePageModel {
+  casBase: string;
+  type: ChatSourceType;
+  service: string | undefined;
+  renew: boolean;
+  /** The enterprises that sign in with this platform, by name. */
+  enterprises: readonly { sourceId: number; name: string }[];
+}
+
+/** 选择企业: several enterprises sign in with the same platform, each with its own app; the person picks theirs. */
+export function chooseEnterprisePage(m: ChooseEnterprisePageModel): string {
+  const label = AUTH_SOURCE_TYPE_LABELS[m.type];
+  const choices = m.enterprises
+    .map(
+      (e) =>
+        `<li><a class="cas-choice" href="${escapeHtml(chatLoginHref(m.casBase, m.type, m.service, m.renew, e.sourceId))}">${escapeHtml(e.name)}</a></li>`,
+    )
+    .join('');
+  return layout(
+    '选择企业',
+    m.casBase,
+    `<h1>选择企业</h1>
+<p class="cas-card__sub">请选择您所在的企业，然后使用${escapeHtml(label)}扫码登录。</p>
+<ul class="cas-choices">${choices}</ul>
+<div class="cas-links"><a href="${escapeHtml(withService(`${m.casBase}/login`, m.service))}">返回账号登录</a></div>`,
   );
 }
 
@@ -314,6 +368,18 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-qr img{width:180px;height:180px;border:1px solid #e5e7eb;border-radius:8px;padding:6px;background:#fff}
 .cas-secret{margin:0 0 16px;font-size:13px;color:#374151;line-height:1.9}
 .cas-secret code,.cas-codes code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:14px;background:#f3f4f6;padding:2px 6px;border-radius:4px}
+.cas-other{margin-top:20px;text-align:center}
+.cas-other__title{display:flex;align-items:center;gap:12px;margin:0 0 12px;color:#8a94a6;font-size:13px}
+.cas-other__title::before,.cas-other__title::after{content:"";flex:1;border-top:1px solid #e5e7eb}
+.cas-other__buttons{display:flex;justify-content:center;gap:12px;flex-wrap:wrap}
+.cas-other__button{min-width:88px;padding:8px 14px;border:1px solid #d0d7e2;border-radius:8px;color:#374151;font-size:14px;text-decoration:none}
+.cas-other__button:hover{border-color:#1677ff;color:#1677ff}
+.cas-other__button--wecom{color:#0082ef}
+.cas-other__button--dingtalk{color:#007fff}
+.cas-other__button--feishu{color:#3370ff}
+.cas-choices{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:10px}
+.cas-choice{display:block;padding:12px 16px;border:1px solid #d0d7e2;border-radius:8px;color:#1f2937;text-decoration:none}
+.cas-choice:hover{border-color:#1677ff;color:#1677ff;background:#f0f6ff}
 .cas-codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 16px;margin:0 0 20px;padding-left:24px}
 @media (max-width:860px){.cas{grid-template-columns:minmax(0,420px)}.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
 `;

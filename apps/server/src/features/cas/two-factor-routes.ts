@@ -50,14 +50,15 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (unregistered) return { refused: casLogin.unregisteredService(request, reply) };
     const restart = (status: number, error: string) =>
       casLogin.renderLogin(request, reply, status, { service: target.service, renew: target.renew, error });
-    if (!casLogin.executionValid(request, request.body.execution)) return { refused: restart(400, '登录页面已过期，请重新输入账号和密码') };
+    if (!casLogin.executionValid(request, request.body.execution))
+      return { refused: await restart(400, '登录页面已过期，请重新输入账号和密码') };
     const burst = await attempts(request);
     if (!burst.isAllowed && burst.isExceeded) {
       reply.header('retry-after', burst.ttlInSeconds);
-      return { refused: restart(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`) };
+      return { refused: await restart(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`) };
     }
     const accountId = await steps.checkProof(request.body.proof, step);
-    if (accountId === undefined) return { refused: restart(400, '验证页面已过期，请重新登录') };
+    if (accountId === undefined) return { refused: await restart(400, '验证页面已过期，请重新登录') };
     return { accountId, target };
   }
 

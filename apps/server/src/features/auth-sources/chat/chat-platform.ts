@@ -1,16 +1,21 @@
-// PLACEHOLDER (issue 19 foundation): the chat-platform helper replaces this file.
 import type { ChatSourceType } from '@portal/shared';
 import type { ChatEndpoints } from '../../../config.js';
-import { type Directory, DirectoryError, type DirectoryUser, type LoadedSource } from '../directory.js';
+import type { LoadedSource } from '../directory.js';
+import type { ChatPlatform } from './chat-directory.js';
+import { DingtalkPlatform } from './dingtalk.js';
+import { FeishuPlatform } from './feishu.js';
+import { WecomPlatform } from './wecom.js';
 
-/** 企业微信, 钉钉, 飞书: contacts for sync, and QR sign-in (OAuth 2.0 authorization code). */
-export interface ChatPlatform extends Directory {
-  /** The platform's QR sign-in page, returning to `redirectUri` with `code` and `state`. */
-  authorizeUrl(state: string, redirectUri: string): string;
-  /** The person who scanned: the code exchanged for their platform identity (phone when the platform gives it). */
-  identify(code: string, redirectUri: string): Promise<DirectoryUser>;
-}
+export type { ChatPlatform } from './chat-directory.js';
 
-export function chatPlatform(source: LoadedSource & { type: ChatSourceType }, _endpoints: ChatEndpoints): ChatPlatform {
-  throw new DirectoryError(`not implemented: ${source.type}`);
+/** The platform behind a 企业微信, 钉钉 or 飞书 source, talking to the configured hosts (config.auth.chatEndpoints). */
+export function chatPlatform(source: LoadedSource & { type: ChatSourceType }, endpoints: ChatEndpoints): ChatPlatform {
+  switch (source.type) {
+    case 'wecom':
+      return new WecomPlatform(source.config, source.secret, endpoints);
+    case 'dingtalk':
+      return new DingtalkPlatform(source.config, source.secret, endpoints);
+    case 'feishu':
+      return new FeishuPlatform(source.config, source.secret, endpoints);
+  }
 }
