@@ -80,6 +80,10 @@ export const AUDIT_ACTIONS = {
   'prefix-request.create': '申请标识前缀',
   'prefix-request.approve': '通过标识前缀申请',
   'prefix-request.reject': '驳回标识前缀申请',
+  'auth-sync.job.create': '新建同步任务',
+  'auth-sync.job.update': '修改同步任务',
+  'auth-sync.job.delete': '删除同步任务',
+  'auth-sync.execute': '执行同步',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 
