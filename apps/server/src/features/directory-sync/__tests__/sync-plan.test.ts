@@ -128,7 +128,9 @@ describe('the sync plan', () => {
     const base = synced(people);
     const accounts = new Map([...base.accounts].map(([id, a]) => [id, { ...a, status: 'disabled' as const }]));
     const items = planSync({ users: people, groups: [] }, { ...base, accounts, syncDisabled: new Set([1]) }, job());
-    expect(items.map((i) => [i.action, i.username, i.changes])).toEqual([['update', 'lixin', [{ field: '状态', from: '停用', to: '启用' }]]]);
+    expect(items.map((i) => [i.action, i.username, i.changes])).toEqual([
+      ['update', 'lixin', [{ field: '状态', from: '停用', to: '启用' }]],
+    ]);
   });
 
   it('lists the people who cannot become accounts with the reason', () => {
@@ -153,7 +155,11 @@ describe('the sync plan', () => {
 
   it('adopts an active account of the enterprise with the same phone instead of creating one', () => {
     const existing = account(7, 'li_xin', { name: '李鑫', phone: '13910000001', email: '' });
-    const items = planSync({ users: [person('lixin', { name: '李鑫' })], groups: [] }, state({ accounts: new Map([[7, existing]]) }), job());
+    const items = planSync(
+      { users: [person('lixin', { name: '李鑫' })], groups: [] },
+      state({ accounts: new Map([[7, existing]]) }),
+      job(),
+    );
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ action: 'update', targetId: 7, error: '' });
     expect(items[0]?.changes.map((c) => [c.field, c.to])).toEqual([
@@ -195,7 +201,9 @@ describe('the sync plan', () => {
   });
 
   it('applies the prefix and the e-mail local part, and normalises phones and DNs', () => {
-    expect(usernameFor({ username: 'ZhangSan', email: 'zs@corp.cn' }, { ...SYNC_MAPPING_DEFAULTS, usernamePrefix: 'wx_' })).toBe('wx_ZhangSan');
+    expect(usernameFor({ username: 'ZhangSan', email: 'zs@corp.cn' }, { ...SYNC_MAPPING_DEFAULTS, usernamePrefix: 'wx_' })).toBe(
+      'wx_ZhangSan',
+    );
     expect(usernameFor({ username: 'ZhangSan', email: 'zs@corp.cn' }, { ...SYNC_MAPPING_DEFAULTS, usernameFrom: 'email' })).toBe('zs');
     expect(normalizePhone('+86 139-1000-0001')).toBe('13910000001');
     expect(normalizePhone('008613910000001')).toBe('13910000001');
