@@ -202,10 +202,15 @@ export class SyncRepository {
   /** Saving a job also expires its previews: they were computed under the old settings. */
   async updateJob(trx: Kysely<Database>, id: number, values: JobValues): Promise<void> {
     await trx.updateTable('sync_job').set(SyncRepository.jobColumns(values, new Date().toISOString())).where('id', '=', id).execute();
-    await trx
+    await this.expirePreviews(trx, id);
+  }
+
+  /** A job's previews awaiting 执行 become 预览已过期 (their settings changed, or another run is changing the accounts). */
+  async expirePreviews(db: Kysely<Database>, jobId: number): Promise<void> {
+    await db
       .updateTable('sync_run')
       .set({ status: 'expired', finished_at: new Date().toISOString() })
-      .where('job_id', '=', id)
+      .where('job_id', '=', jobId)
       .where('status', '=', 'preview')
       .execute();
   }

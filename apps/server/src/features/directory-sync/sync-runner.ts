@@ -17,6 +17,7 @@ export const LEASE_MS = 10 * 60_000;
 const ABANDONED = '执行中断：执行该任务的服务已停止，已提交的批次保留，其余未执行';
 const INTERRUPTED = '执行中断：数据库写入出错，已提交的批次保留，其余未执行';
 const LEASE_LOST = '执行中断：同步任务的租约已失效，其余未执行';
+const READ_FAILED = '读取认证源失败，请检查认证源配置后重试';
 
 class LeaseLost extends Error {}
 
@@ -58,11 +59,20 @@ export class SyncRunner {
     return `${this.instance}:${randomBytes(8).toString('hex')}`;
   }
 
-  /** The source's users and groups as of now; throws DirectoryError (with the source's own text). */
-  private async read(job: JobRow): Promise<DirectorySnapshot> {
+  /**
+   * The source's users and groups as of now; throws DirectoryError (with the source's own text). Any
+   * other failure of a directory is one too, told without its internals (they go to the log).
+   */
+  private async read(job: JobRow, log: FastifyBaseLogger): Promise<DirectorySnapshot> {
     const source = await this.app.authSourceRepository.loadAny(job.sourceId);
     if (!source) throw new DirectoryError('认证源不存在');
-    return openDirectory(this.app.config, source).read({ groups: job.mapping.groups });
+    try {
+      return await openDirectory(this.app.config, source).read({ groups: job.mapping.groups });
+    } catch (err) {
+      if (err instanceof DirectoryError) throw err;
+      log.error({ err, sourceId: source.id }, 'directory read failed');
+      throw new DirectoryError(READ_FAILED);
+    }
   }
 
   private async plan(job: JobRow, snapshot: DirectorySnapshot) {
@@ -105,7 +115,7 @@ export class SyncRunner {
     if (!job.sourceEnabled) throw new BadRequestError(SyncMessage.sourceDisabled);
     let snapshot: DirectorySnapshot;
     try {
-      snapshot = await this.read(job);
+      snapshot = await this.read(job, caller.log);
     } catch (err) {
       if (!(err instanceof DirectoryError)) throw err;
       await this.recordFailedRun(job, caller, err.message, false);
@@ -145,7 +155,7 @@ export class SyncRunner {
       await this.repo.failAbandonedRuns(job.id, ABANDONED);
       let snapshot: DirectorySnapshot;
       try {
-        snapshot = await this.read(job);
+        snapshot = await this.read(job, caller.log);
       } catch (err) {
         if (!(err instanceof DirectoryError)) throw err;
         if (!(await this.repo.moveRun(run.id, 'preview', 'running'))) throw new ConflictError(SyncMessage.previewConsumed);
@@ -171,7 +181,7 @@ export class SyncRunner {
     await this.repo.failAbandonedRuns(job.id, ABANDONED);
     let snapshot: DirectorySnapshot;
     try {
-      snapshot = await this.read(job);
+      snapshot = await this.read(job, caller.log);
     } catch (err) {
       if (!(err instanceof DirectoryError)) throw err;
       return this.recordFailedRun(job, caller, err.message, true);
@@ -197,6 +207,8 @@ export class SyncRunner {
   }
 
   private async applyRun(runId: number, job: JobRow, caller: SyncCaller, holder: string): Promise<void> {
+    // Other previews of the job were computed from the accounts this run is about to change.
+    await this.repo.expirePreviews(this.app.database.db, job.id);
     const items = await this.repo.plannedItems(runId);
     let counts: SyncCounts = { create: 0, update: 0, disable: 0, move: 0, failed: 0 };
     const progress = (batchCounts: SyncCounts) => (counts = batchCounts);

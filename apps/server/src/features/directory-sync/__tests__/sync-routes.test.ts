@@ -350,8 +350,9 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     }
   });
 
-  it('an unreachable source: the preview answers its error, a scheduled run fails with it and nothing changes', async () => {
+  it('an unreachable source: the preview answers its error, executing and scheduled runs fail with it and nothing changes', async () => {
     const before = await c.page(admin);
+    const pending = await preview();
     const { db } = t.database;
     const source = await db.selectFrom('auth_source').select('config').where('id', '=', sourceId).executeTakeFirstOrThrow();
     await db
@@ -363,6 +364,12 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     const res = await c.call(admin, 'POST', `${SYNC}/jobs/${jobId}/preview`);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().msg).toMatch(/ECONNREFUSED/);
+
+    const executed = await c.call(admin, 'POST', `${SYNC}/runs/${pending.id}/execute`);
+    expect(executed.statusCode, executed.body).toBe(200);
+    expect(executed.json().msg).toMatch(/^同步失败：.*ECONNREFUSED/);
+    expect((await run(pending.id)).status).toBe('failed');
+    expect((await run(pending.id)).error).toMatch(/ECONNREFUSED/);
 
     const [runId] = await t.app.syncScheduler.tick(new Date(Date.now() + 60 * 60_000));
     const failed = await run(runId ?? 0);
