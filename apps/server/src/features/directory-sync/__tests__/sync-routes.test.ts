@@ -326,9 +326,56 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     expect((await c.row(admin, 'fengyu'))?.name).toBe('冯宇');
   });
 
+  it('a username taken between preview and 执行 fails that person only, with the reason', async () => {
+    await changeDirectory(ldap, async (client) => {
+      await client.add(`uid=hanmei,ou=rd,${HENGYUE_PEOPLE}`, person('hanmei', 'rd', '韩梅', '13910000008'));
+      await client.add(`uid=songjia,ou=rd,${HENGYUE_PEOPLE}`, person('songjia', 'rd', '宋佳', '13910000012'));
+    });
+    const summary = await preview();
+    expect(summary.counts).toEqual({ ...ZERO, create: 2, failed: 1 });
+    const created = await c.call(admin, 'POST', '/account', {
+      username: 'hanmei',
+      name: '韩梅',
+      phone: '13800000099',
+      groupIds: [],
+      roleIds: [],
+      passwordMode: 'manual',
+      password: await c.encoded('Hanmei#2026'),
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const done = await execute(summary.id);
+    expect(done).toMatchObject({ status: 'partial', counts: { ...ZERO, create: 1, failed: 2 } });
+    expect((await items(summary.id)).filter((i) => i.kind === 'user').map((i) => [i.username, i.status, i.error])).toEqual([
+      ['hanmei', 'failed', '账号或手机号已被其他账号使用（执行期间被占用）'],
+      ['songjia', 'succeeded', ''],
+      ['wuqiang', 'failed', MISSING_PHONE],
+    ]);
+    expect(await c.row(admin, 'hanmei')).toMatchObject({ phone: '13800000099' });
+    expect(await c.row(admin, 'songjia')).toMatchObject({ phone: '13910000012', groups: [] });
+  });
+
+  it('applies more than one batch', async () => {
+    const before = await accountCount();
+    await changeDirectory(ldap, async (client) => {
+      await client.del(`uid=hanmei,ou=rd,${HENGYUE_PEOPLE}`);
+      await client.del(`uid=wuqiang,ou=sales,${HENGYUE_PEOPLE}`);
+      for (let i = 0; i < 105; i++) {
+        const uid = `worker${String(i).padStart(3, '0')}`;
+        await client.add(
+          `uid=${uid},ou=production,${HENGYUE_PEOPLE}`,
+          person(uid, 'production', `工人${i}`, `1372000${String(i).padStart(4, '0')}`),
+        );
+      }
+    });
+    const summary = await preview();
+    expect(summary.counts).toEqual({ ...ZERO, create: 105 });
+    expect(await execute(summary.id)).toMatchObject({ status: 'succeeded', counts: { ...ZERO, create: 105 } });
+    expect(await accountCount()).toBe(before + 105);
+    expect(await c.row(admin, 'worker104')).toMatchObject({ name: '工人104', phone: '13720000104', state: 'active' });
+  }, 60_000);
+
   it('the schedule runs a due job on exactly one of two instances', async () => {
     await changeDirectory(ldap, async (client) => {
-      await client.del(`uid=wuqiang,ou=sales,${HENGYUE_PEOPLE}`);
       await client.add(`uid=chenhao,ou=rd,${HENGYUE_PEOPLE}`, person('chenhao', 'rd', '陈浩', '13910000007'));
     });
     await c.data(c.call(admin, 'PUT', `${SYNC}/jobs/${jobId}`, jobBody({ cron: '*/5 * * * *' })));
