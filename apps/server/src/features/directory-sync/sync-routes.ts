@@ -345,13 +345,17 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '同步日志（新的在前；可按任务、状态筛选）',
-        querystring: Type.Object({ jobId: Type.Optional(Type.Integer({ minimum: 1 })), status: Type.Optional(RunStatus), ...Paging }),
+        querystring: Type.Object({
+          jobId: Type.Optional(Type.Integer({ minimum: 1 })),
+          status: Type.Optional(Type.Union([RunStatus, Type.Literal('')])),
+          ...Paging,
+        }),
         response: { 200: Envelope(Page(RunSummarySchema)), ...errorResponses },
       },
     },
     async (request) => {
       const { jobId, status, offset, limit } = request.query;
-      const page = await repo.runPage(callerEnterprise(request), { jobId, status }, offset, limit);
+      const page = await repo.runPage(callerEnterprise(request), { jobId, status: status || undefined }, offset, limit);
       return ok({ total: page.total, rows: page.rows.map(toSummary) });
     },
   );
@@ -373,14 +377,18 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: '同步记录的对象明细（预览或执行结果；可按动作、结果筛选）',
         params: IdParams,
-        querystring: Type.Object({ action: Type.Optional(Action), status: Type.Optional(ItemStatus), ...Paging }),
+        querystring: Type.Object({
+          action: Type.Optional(Type.Union([Action, Type.Literal('')])),
+          status: Type.Optional(Type.Union([ItemStatus, Type.Literal('')])),
+          ...Paging,
+        }),
         response: { 200: Envelope(Page(ItemSchema)), ...errorResponses },
       },
     },
     async (request) => {
       const run = await runOf(request, request.params.id);
       const { action, status, offset, limit } = request.query;
-      const page = await repo.itemPage(run.id, { action, status }, offset, limit);
+      const page = await repo.itemPage(run.id, { action: action || undefined, status: status || undefined }, offset, limit);
       const rows: SyncRunItem[] = page.rows.map((item) => ({
         id: item.id,
         kind: item.kind,

@@ -152,6 +152,8 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
         { field: '账号组', from: '', to: '研发中心' },
       ]),
     );
+    expect(await items(summary.id, '&action=&status=')).toHaveLength(8);
+    expect(await items(summary.id, '&action=disable')).toEqual([]);
     expect(await accountCount()).toBe(before);
     expect((await c.options(admin)).groups).toHaveLength(groupsBefore);
     expect((await jobList())[0]?.lastRun).toBeNull();
