@@ -287,6 +287,10 @@ export const AuthSourceMessage = {
   appIdRequired: '请输入应用的 App ID',
   inUse: '该认证源已关联账号，不能删除；可先停用',
   hasJobs: '该认证源有同步任务，请先删除同步任务',
+  /** Central login: the account's LDAP / AD server could not be reached (not counted as a wrong password). */
+  sourceUnavailable: '认证源暂时无法连接，请稍后再试或联系企业管理员',
+  /** 修改密码 and 忘记密码 of an account whose password is its directory's (LDAP / AD). */
+  directoryPassword: '该账号由企业目录（LDAP）管理，请在企业目录中修改密码',
 } as const;
 
 export const SyncMessage = {

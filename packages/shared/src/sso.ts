@@ -116,6 +116,7 @@ export const LOGIN_FAILURE_REASONS = {
   'not-authorized': '无权访问应用',
   'two-factor-failed': '二次验证失败',
   'password-expired': '密码已过期',
+  'source-unavailable': '认证源无法连接',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 

@@ -1,12 +1,13 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type LoginFailureReason, PasswordChangeMessage, TenantRules } from '@portal/shared';
+import { AuthSourceMessage, type LoginFailureReason, PasswordChangeMessage, TenantRules } from '@portal/shared';
 import { Type } from 'typebox';
 import { ErrorEnvelope, errorResponses } from '../../lib/envelope.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
+import { accountOfDirectoryLogin, checkDirectoryPassword, hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import type { LoginAttempt } from '../login-log/login-log-repository.js';
 import type { ServiceApplication } from '../sso-apps/sso-app-repository.js';
 import { TGC, isTrue } from './cas-login.js';
@@ -139,7 +140,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       // Failures count per account, whichever login (username or phone) named it; names that match
       // no account count per client IP.
-      const account = await accounts.findForLogin(login);
+      const account = (await accounts.findForLogin(login)) ?? (await accountOfDirectoryLogin(app, login));
       const key: LockKey = account ? { accountId: account.id } : { ip: request.ip };
       // 安全设置: the account's enterprise decides its lockout (the platform defaults for unknown names).
       const policy = await app.securityPolicies.ofEnterprise(account?.enterpriseId ?? null);
@@ -158,9 +159,17 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.loginLog.record(request.log, attemptOf('failure', 'locked'));
         return page(423, `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
       }
-      const valid = await verifyPassword(account?.password_hash, password);
+      // An account linked to an LDAP / AD source: its directory checks the password (issue 19), never the local hash.
+      const directory = account ? await checkDirectoryPassword(app, request.log, account, password) : undefined;
+      if (directory?.result === 'unavailable') {
+        await guard.refund(key, policy);
+        await app.loginLog.record(request.log, attemptOf('failure', 'source-unavailable'));
+        return page(503, AuthSourceMessage.sourceUnavailable);
+      }
+      const valid = directory ? directory.result !== 'invalid' : await verifyPassword(account?.password_hash, password);
       if (!account || !valid) {
-        await app.loginLog.record(request.log, attemptOf('failure', account ? 'bad-password' : 'unknown-account'));
+        const reason = !account ? 'unknown-account' : directory?.result === 'invalid' ? directory.reason : 'bad-password';
+        await app.loginLog.record(request.log, attemptOf('failure', reason));
         await app.auditRepository.record(request.log, {
           accountId: account?.id ?? null,
           username: login,
@@ -173,7 +182,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (attempt.left === 0) return page(423, `密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`);
         return page(401, `用户名或密码错误，还可尝试 ${attempt.left} 次`);
       }
-      if (!account.usable) {
+      if (!account.usable || directory?.result === 'disabled') {
         await guard.succeeded(key);
         await app.loginLog.record(request.log, attemptOf('failure', account.refusal ?? 'disabled'));
         return page(403, '账号已停用，请联系企业管理员');
@@ -208,6 +217,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (accountId === undefined) return restart(400, '修改密码页面已过期，请重新登录');
       const context = await steps.contextOf(accountId);
       if (!context?.profile.usable) return restart(403, '账号已停用，请联系企业管理员');
+      if (await hasDirectoryPassword(app, accountId)) return restart(403, AuthSourceMessage.directoryPassword);
       const { profile, policy, state } = context;
       const target = { service, registered, renew };
       const expired = !state.mustChangePassword;

@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AuthSourceMessage,
   describePasswordRules,
   PasswordChangeMessage,
   RegisterMessage,
@@ -15,6 +16,7 @@ import { AppError } from '../../lib/errors.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
+import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { normalisePhone } from '../register/register-routes.js';
 import { SMS_POLICY } from '../register/sms-codes.js';
 import { forgotPasswordPage, messagePage, resetPasswordPage } from './login-page.js';
@@ -185,6 +187,19 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       const context = await steps.contextOf(accountId);
       if (!context?.profile.usable) return phonePage(request, reply, 400, { service, phone, error: CODE_VOID });
+      const login = `${casLogin.casBase(request)}/login${service ? `?service=${encodeURIComponent(service)}` : ''}`;
+      // Told only to whoever proved the phone: the password is the directory's (LDAP / AD, issue 19), not the portal's.
+      if (await hasDirectoryPassword(app, accountId)) {
+        if (codeId !== undefined) {
+          const spent = codeId;
+          await app.database.db.transaction().execute((trx) => codes.consume(trx, spent));
+        }
+        return casLogin.html(
+          reply,
+          403,
+          messagePage(casLogin.casBase(request), '无法重置密码', AuthSourceMessage.directoryPassword, [{ href: login, label: '返回登录' }]),
+        );
+      }
       const { profile, policy } = context;
       const problem = await app.passwordPolicy.problem({ accountId, username: profile.username, password, policy });
       if (problem) {
@@ -219,7 +234,6 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return ended;
       });
       await app.ssoSessions.notify(request, tickets);
-      const login = `${casLogin.casBase(request)}/login${service ? `?service=${encodeURIComponent(service)}` : ''}`;
       return casLogin.html(
         reply,
         200,

@@ -85,6 +85,24 @@ export class LoginGuard {
     return { locked: false, left: Math.max(0, max - row.failures) };
   }
 
+  /**
+   * An attempt whose password could not be checked (its LDAP server was out of reach, issue 19) does
+   * not count: the failure `attempt` added is taken back, and the lock it set when it reached the limit.
+   */
+  async refund(key: LockKey, limits: LockLimits): Promise<void> {
+    const max = Math.max(1, limits.lockMaxFailures);
+    await this.db
+      .updateTable('login_failure')
+      .set((eb) => ({
+        failures: eb('failures', '-', 1),
+        // SET reads the row as it was: more than `max` failures before means at least `max` after.
+        locked_until: eb.case().when('failures', '>', max).then(eb.ref('locked_until')).else(null).end(),
+      }))
+      .where('username', '=', keyOf(key))
+      .where('failures', '>', 0)
+      .execute();
+  }
+
   /** The password was right: the count starts again (inside the caller's transaction when given). */
   async succeeded(key: LockKey, db: Kysely<Database> = this.db): Promise<void> {
     await db.deleteFrom('login_failure').where('username', '=', keyOf(key)).execute();

@@ -1,6 +1,7 @@
 import { describePasswordRules, type SecurityPolicy, twoFactorApplies } from '@portal/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { passwordExpired } from '../security/password-policy.js';
 import type { LoginTarget } from './cas-login.js';
 import { type LoginStep, LoginProofs } from './login-proofs.js';
@@ -116,7 +117,8 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     // A right password restarts the count of wrong ones; wrong codes keep their own count until the whole login succeeds.
     if (after === 'password') await app.loginGuard.succeeded({ accountId });
     if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) return codePage(request, reply, 200, model);
-    if (ORDER[after] < ORDER.change) {
+    // A directory's password (LDAP / AD, issue 19) is changed and expires in the directory, never here.
+    if (ORDER[after] < ORDER.change && !(await hasDirectoryPassword(app, accountId))) {
       if (state.mustChangePassword) return changePage(request, reply, 200, { ...model, expired: false, policy });
       if (passwordExpired(state.passwordChangedAt, policy.passwordExpiryDays)) {
         await app.loginLog.record(request.log, {

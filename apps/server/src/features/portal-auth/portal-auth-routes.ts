@@ -3,16 +3,17 @@ import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage, siteRedirectPath } from '@portal/shared';
+import { AuthSourceMessage, PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage, siteRedirectPath } from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.js';
 import { resolveRuntimeConfig } from '../../config.js';
-import { AppError, BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
+import { AppError, BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { auditRequest } from '../audit/audit-log.js';
+import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
 import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
@@ -359,6 +360,8 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
+      // An account linked to an LDAP / AD source signs in with its directory password (issue 19): not changed here.
+      if (await hasDirectoryPassword(app, principal.accountId)) throw new ForbiddenError(AuthSourceMessage.directoryPassword);
       const { passwordTransport } = app;
       const oldPassword = await passwordTransport.decrypt(request.body.oldPassword);
       const newPassword = await passwordTransport.decrypt(request.body.newPassword);
