@@ -1,8 +1,9 @@
 import { SYNC_MAPPING_DEFAULTS, type SyncJob, type SyncJobInput, SyncMessage, type SyncRunItem, type SyncRunSummary } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HENGYUE_PEOPLE, HENGYUE_SUFFIX, hengyueDirectory, personDn } from '../../../testing/ldap-fixture.js';
+import { HENGYUE_PEOPLE, HENGYUE_PEOPLE_LIST, HENGYUE_SUFFIX, hengyueDirectory, personDn } from '../../../testing/ldap-fixture.js';
 import { type SlapdServer, startSlapd } from '../../../testing/slapd.js';
 import { type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { listen, TestBrowser } from '../../../testing/test-browser.js';
 import { consoleClient } from '../../org/__tests__/account-test-client.js';
 import { MISSING_PHONE } from '../sync-plan.js';
 import {
@@ -39,6 +40,7 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
   let rcadmin: string;
   let sourceId: number;
   let jobId: number;
+  let base: string;
 
   beforeAll(async () => {
     ldap = await startSlapd({ suffix: HENGYUE_SUFFIX, entries: hengyueDirectory() });
@@ -46,6 +48,7 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     c = consoleClient(t);
     [admin, staff, rcadmin] = await Promise.all([tokenFor(t, 'admin'), tokenFor(t, 'staff'), tokenFor(t, 'rcadmin')]);
     sourceId = await addLdapSource(t, HENGYUE, ldap.url);
+    base = await listen(t.app);
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -77,6 +80,12 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     (await c.data<{ total: number; rows: SyncRunItem[] }>(c.call(admin, 'GET', `${SYNC}/runs/${runId}/items?limit=100${query}`))).rows;
   const run = (runId: number) => c.data<SyncRunSummary>(c.call(admin, 'GET', `${SYNC}/runs/${runId}`));
   const accountCount = async () => (await c.page(admin)).total;
+  /** The central login with a directory password: 303 to the service with a ticket when it signs in. */
+  const signIn = async (username: string, password: string) => {
+    const [answer] = await new TestBrowser(base).casLogin(username, password, `${base}/demo-app/login`);
+    return { status: answer?.status, ticket: /ticket=ST-/.test(answer?.location ?? '') };
+  };
+  const directoryPassword = (uid: string) => HENGYUE_PEOPLE_LIST.find((p) => p.uid === uid)?.password ?? '';
 
   it('creates, lists, edits and deletes sync jobs with their rules checked', async () => {
     expect(await jobList()).toEqual([]);
@@ -203,6 +212,8 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     const [audit] = await c.audit(admin, 'auth-sync.execute');
     expect(audit).toMatchObject({ target: '恒岳目录同步', outcome: 'success' });
     expect(audit?.detail).toContain('新增 8');
+    // Synced people sign in with their directory passwords.
+    expect(await signIn('lixin', directoryPassword('lixin'))).toEqual({ status: 303, ticket: true });
     await refused(c.call(admin, 'POST', `${SYNC}/runs/${previewId}/execute`), 409, SyncMessage.previewConsumed);
     expect((await jobList())[0]?.lastRun).toMatchObject({ id: previewId, status: 'succeeded' });
 
@@ -232,6 +243,7 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     expect((await execute(summary.id)).status).toBe('succeeded');
     expect((await c.row(admin, 'lixin2'))?.id).toBe(id);
     expect(await c.row(admin, 'lixin')).toBeUndefined();
+    expect(await signIn('lixin2', directoryPassword('lixin'))).toEqual({ status: 303, ticket: true });
   });
 
   it('an entry moved to another OU is a 移动 with its 账号组', async () => {
@@ -268,6 +280,7 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     expect((await execute(summary.id)).status).toBe('succeeded');
     expect((await c.row(admin, 'qianlei'))?.state).toBe('disabled');
     expect((await signedIn()).statusCode).toBe(401);
+    expect((await signIn('qianlei', directoryPassword('qianlei'))).ticket).toBe(false);
   });
 
   it('a leaver who comes back is enabled again; an account an administrator disabled stays disabled', async () => {
@@ -277,6 +290,7 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     expect(await items(left.id)).toMatchObject([{ action: 'disable', username: 'sunli' }]);
     await execute(left.id);
     expect((await c.row(admin, 'sunli'))?.state).toBe('disabled');
+    expect((await signIn('sunli', directoryPassword('sunli'))).ticket).toBe(false);
 
     const zhoutao = (await c.row(admin, 'zhoutao'))?.id;
     expect((await c.call(admin, 'PUT', `/account/${zhoutao}/status`, { status: 'disabled' })).statusCode).toBe(200);
@@ -289,6 +303,7 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     ]);
     await execute(back.id);
     expect((await c.row(admin, 'sunli'))?.state).toBe('active');
+    expect(await signIn('sunli', directoryPassword('sunli'))).toEqual({ status: 303, ticket: true });
     expect((await c.row(admin, 'zhoutao'))?.state).toBe('disabled');
   });
 
