@@ -83,6 +83,10 @@ export const AUDIT_ACTIONS = {
   'auth-source.create': '新建认证源',
   'auth-source.update': '修改认证源',
   'auth-source.delete': '删除认证源',
+  'auth-sync.job.create': '新建同步任务',
+  'auth-sync.job.update': '修改同步任务',
+  'auth-sync.job.delete': '删除同步任务',
+  'auth-sync.execute': '执行同步',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 

@@ -1,4 +1,94 @@
-// PLACEHOLDER (issue 19 foundation): replaced by the helper who owns this file.
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { AuthConfig } from '../../config.js';
+import { sendSingleLogout } from '../cas/single-logout.js';
+import { nextRunAt } from './sync-cron.js';
+import { type JobRow, SyncRepository } from './sync-repository.js';
+import { LEASE_MS, type SyncCaller, SyncRunner } from './sync-runner.js';
 
-export default fp(async () => {}, { name: 'sync-scheduler' });
+/** How often each instance looks for due jobs (cron has minute precision). */
+const TICK_MS = 30_000;
+
+/**
+ * Scheduled sync (issue 19): every instance ticks; a due job (enabled, scheduled, its start come,
+ * its source enabled) is claimed by one conditional UPDATE that takes the lease and moves its next
+ * start on, so of several instances exactly one runs it, as one run (preview and execute at once).
+ */
+export class SyncScheduler {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly repo: SyncRepository,
+    private readonly runner: SyncRunner,
+  ) {}
+
+  private callerFor(job: JobRow): SyncCaller {
+    const { app } = this;
+    const portalBase = app.config.publicUrl ?? `http://localhost:${app.config.port}`;
+    return {
+      accountId: null,
+      administers: false,
+      origin: 'schedule',
+      log: app.log,
+      auditEntry: (outcome, target, detail) => ({
+        accountId: null,
+        username: '',
+        enterpriseId: job.enterpriseId,
+        action: 'auth-sync.execute',
+        target,
+        ip: '',
+        outcome,
+        detail,
+      }),
+      notify: (tickets) => sendSingleLogout(tickets, (service) => app.casServices.singleLogoutTarget(service, portalBase), app.log),
+    };
+  }
+
+  /** Runs the jobs due at `now` that this instance wins; answers the ids of the runs it made. */
+  async tick(now = new Date()): Promise<number[]> {
+    const runs: number[] = [];
+    for (const due of await this.repo.dueJobs(now)) {
+      const holder = this.runner.newHolder();
+      const next = nextRunAt(due.cron, now);
+      if (!(await this.repo.claimDue(due.id, due.nextRunAt, holder, now, LEASE_MS, next ? next.toISOString() : null))) continue;
+      try {
+        const job = await this.repo.jobAny(due.id);
+        if (job) runs.push(await this.runner.runScheduled(job, this.callerFor(job), holder));
+      } catch (err) {
+        this.app.log.error({ err, jobId: due.id }, 'scheduled sync failed');
+      } finally {
+        await this.repo.releaseLease(due.id, holder);
+      }
+    }
+    return runs;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    syncScheduler: SyncScheduler;
+  }
+}
+
+export default fp(
+  async (app) => {
+    const repo = new SyncRepository(app.database.db);
+    const scheduler = new SyncScheduler(app, repo, new SyncRunner(app, repo));
+    app.decorate('syncScheduler', scheduler);
+    // SYNC_SCHEDULER=0 turns the ticking off (tests drive tick() themselves).
+    if ((app.config.auth as AuthConfig & { syncScheduler?: boolean }).syncScheduler === false) return;
+    let ticking: Promise<unknown> | undefined;
+    const timer = setInterval(() => {
+      if (ticking) return;
+      ticking = scheduler
+        .tick()
+        .catch((err: unknown) => app.log.error({ err }, 'sync scheduler tick failed'))
+        .finally(() => (ticking = undefined));
+    }, TICK_MS);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await ticking;
+    });
+  },
+  { name: 'sync-scheduler' },
+);
