@@ -32,6 +32,7 @@ import authSourceRepository from './features/auth-sources/auth-source-repository
 import authSourceRoutes from './features/auth-sources/auth-source-routes.js';
 import chatLoginRoutes from './features/cas/chat-login-routes.js';
 import syncRoutes from './features/directory-sync/sync-routes.js';
+import syncRunner from './features/directory-sync/sync-runner.js';
 import syncScheduler from './features/directory-sync/sync-scheduler.js';
 import articleAdminRoutes from './features/content/article-admin-routes.js';
 import articleRepository from './features/content/article-repository.js';
@@ -193,6 +194,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(securityPolicyRepository);
   await app.register(passwordPolicy);
   await app.register(twoFactor);
+  await app.register(authSourceRepository);
   await app.register(casLogin);
   await app.register(loginSteps);
   await app.register(smsCodes);
@@ -210,7 +212,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(privateFileStorage);
   await app.register(privateFileRepository);
   await app.register(certificationRepository);
-  await app.register(authSourceRepository);
+  await app.register(syncRunner);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);

@@ -116,6 +116,8 @@ export interface AuthConfig {
   chatEndpoints: ChatEndpoints;
   /** LDAP connect and operation timeout (LDAP_TIMEOUT_MS). */
   ldapTimeoutMs: number;
+  /** Run due scheduled sync jobs on this instance (SYNC_SCHEDULER=0 turns it off; a database lease keeps each run single). */
+  syncScheduler: boolean;
 }
 
 /** Base URLs of 企业微信, 钉钉 and 飞书 (no trailing slash). */
@@ -291,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         feishuLogin: trimSlash(env.FEISHU_LOGIN_URL || 'https://accounts.feishu.cn'),
       },
       ldapTimeoutMs: positiveIntFrom(env.LDAP_TIMEOUT_MS, 5000, 'LDAP_TIMEOUT_MS'),
+      syncScheduler: env.SYNC_SCHEDULER !== '0',
     },
     securityDefaults: securityDefaultsFrom(env),
     identifiers: {

@@ -38,6 +38,8 @@ export async function createTestDatabase(
     FILES_DIR: path.join(dir, 'files'),
     PRIVATE_FILES_DIR: path.join(dir, 'private'),
     LOG_LEVEL: 'silent',
+    // Scheduled syncs run only when a test calls app.syncScheduler.tick().
+    SYNC_SCHEDULER: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

@@ -277,7 +277,8 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     BASE,
     {
-      ...canSource,
+      // 同步's job form picks its source from this list (no secrets in it).
+      onRequest: app.requireAuthority(Authority.AuthSource, Authority.AuthSync),
       schema: {
         tags,
         summary: '认证源列表（含关联账号数与最近一次同步）',

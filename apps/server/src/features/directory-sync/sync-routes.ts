@@ -19,8 +19,8 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.
 import { administers, callerEnterprise } from '../../lib/tenant-scope.js';
 import { auditRequest, requestAuditEntry } from '../audit/audit-log.js';
 import { isValidCron, nextRunAt } from './sync-cron.js';
-import { type JobRow, type JobValues, type RunRow, SyncRepository } from './sync-repository.js';
-import { LEASE_MS, type SyncCaller, SyncRunner } from './sync-runner.js';
+import type { JobRow, JobValues, RunRow } from './sync-repository.js';
+import { LEASE_MS, type SyncCaller } from './sync-runner.js';
 
 const tags = ['auth-sync'];
 const BASE = '/web-api/console/v1/auth/sync';
@@ -143,8 +143,8 @@ function outcomeMessage(run: RunRow): string {
  */
 const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
-  const repo = new SyncRepository(db);
-  const runner = new SyncRunner(app, repo);
+  const runner = app.syncRunner;
+  const { repo } = runner;
   const guard = { onRequest: app.requireAuthority(Authority.AuthSync) };
 
   async function jobOf(request: FastifyRequest, id: number): Promise<JobRow> {

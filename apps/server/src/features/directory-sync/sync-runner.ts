@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { SyncMessage, type SyncCounts, type SyncRunStatus, type SyncTrigger } from '@portal/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-log.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
@@ -9,7 +10,7 @@ import { DirectoryError, type DirectorySnapshot } from '../auth-sources/director
 import { openDirectory } from '../auth-sources/open-directory.js';
 import { type ApplyActor, SyncApplier } from './sync-apply.js';
 import { countItems, normalizePhone, planSync, snapshotFingerprint, usernameFor } from './sync-plan.js';
-import type { JobRow, RunRow, SyncRepository } from './sync-repository.js';
+import { type JobRow, type RunRow, SyncRepository } from './sync-repository.js';
 
 /** How long a lease lasts without renewal; each batch renews it, so only a stopped instance lets it run out. */
 export const LEASE_MS = 10 * 60_000;
@@ -244,3 +245,16 @@ export class SyncRunner {
     });
   }
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    syncRunner: SyncRunner;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('syncRunner', new SyncRunner(app, new SyncRepository(app.database.db)));
+  },
+  { name: 'sync-runner', dependencies: ['auth-source-repository'] },
+);

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthConfig } from '../../config.js';
 import { sendSingleLogout } from '../cas/single-logout.js';
 import { nextRunAt } from './sync-cron.js';
-import { type JobRow, SyncRepository } from './sync-repository.js';
-import { LEASE_MS, type SyncCaller, SyncRunner } from './sync-runner.js';
+import { type JobRow, type SyncRepository } from './sync-repository.js';
+import { LEASE_MS, type SyncCaller, type SyncRunner } from './sync-runner.js';
 
 /** How often each instance looks for due jobs (cron has minute precision). */
 const TICK_MS = 30_000;
@@ -71,11 +70,10 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    const repo = new SyncRepository(app.database.db);
-    const scheduler = new SyncScheduler(app, repo, new SyncRunner(app, repo));
+    const scheduler = new SyncScheduler(app, app.syncRunner.repo, app.syncRunner);
     app.decorate('syncScheduler', scheduler);
     // SYNC_SCHEDULER=0 turns the ticking off (tests drive tick() themselves).
-    if ((app.config.auth as AuthConfig & { syncScheduler?: boolean }).syncScheduler === false) return;
+    if (!app.config.auth.syncScheduler) return;
     let ticking: Promise<unknown> | undefined;
     const timer = setInterval(() => {
       if (ticking) return;
@@ -90,5 +88,5 @@ export default fp(
       await ticking;
     });
   },
-  { name: 'sync-scheduler' },
+  { name: 'sync-scheduler', dependencies: ['sync-runner'] },
 );

@@ -1,33 +1,19 @@
 import { LDAP_DEFAULTS, type LdapSourceConfig } from '@portal/shared';
 import { sql } from 'kysely';
-import { Attribute, Change, Client } from 'ldapts';
 import { buildApp } from '../../../app.js';
-import type { AuthConfig } from '../../../config.js';
+import { Attribute, Change, Client } from 'ldapts';
 import { createDatabase, type DialectName } from '../../../db/database.js';
 import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_GROUPS, HENGYUE_PEOPLE } from '../../../testing/ldap-fixture.js';
 import type { SlapdServer } from '../../../testing/slapd.js';
-import { createTestDatabase, type TestApp } from '../../../testing/test-app.js';
+import { createTestApp, type TestApp } from '../../../testing/test-app.js';
 
 export const HENGYUE = '徐州恒岳重工机械有限公司';
 export const RUICHI = '常州瑞驰液压科技有限公司';
 /** People whose entry carries employeeType=left fall out of the user filter: how this directory marks leavers. */
 export const USER_FILTER = '(&(objectClass=inetOrgPerson)(!(employeeType=left)))';
 
-/** The app on a fresh database with the scheduler's timer off (the tests call tick() themselves). */
-export async function createSyncTestApp(dialect: DialectName): Promise<TestApp> {
-  const testDb = await createTestDatabase(dialect);
-  const config = { ...testDb.config, auth: { ...testDb.config.auth, syncScheduler: false } as AuthConfig };
-  const app = await buildApp({ config, database: testDb.database, logger: false });
-  return {
-    ...testDb,
-    config,
-    app,
-    async close() {
-      await app.close();
-      await testDb.drop();
-    },
-  };
-}
+/** The app on a fresh database (the scheduler's timer is off in tests: they call tick() themselves). */
+export const createSyncTestApp = (dialect: DialectName): Promise<TestApp> => createTestApp(dialect);
 
 /** Another instance of the portal on the same database (same SQLite file, same PostgreSQL schema). */
 export async function secondInstance(t: TestApp) {
