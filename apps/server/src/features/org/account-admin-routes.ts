@@ -6,6 +6,7 @@ import {
   type AccountCreateBody,
   type AccountRow,
   type AccountUpdateBody,
+  AuthSourceMessage,
   Authority,
   type PasswordMode,
   TenantMessage,
@@ -375,6 +376,8 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError('不能重置自己的密码，请通过修改密码更改');
+      // An LDAP-linked account signs in with its directory password (issue 19); a local one would never be used.
+      if (await app.authSourceRepository.ldapIdentityOf(account.id)) throw new BadRequestError(AuthSourceMessage.directoryPassword);
       const { password, bySms } = await chosenPassword(enterpriseId, account.username, request.body.passwordMode, request.body.password);
       const passwordHash = await hashPassword(password);
       if (bySms) await sendPassword(request, account.phone, password);

@@ -173,6 +173,17 @@ describe.each(testDialects())('LDAP sign-in at the central login on %s', (dialec
     expect(reset.text).toContain(AuthSourceMessage.directoryPassword);
     expect((await login('zhoutao', 'Newpass2026')).status).toBe(401);
     signedIn(await login('zhoutao', person('zhoutao').password));
+
+    // 账号管理's 重置密码 would set a password nobody can use: the administrator is told why, nothing changes.
+    const admin = await tokenFor(t, 'admin');
+    const { id } = await t.database.db.selectFrom('account').select('id').where('username', '=', 'zhoutao').executeTakeFirstOrThrow();
+    const reset2 = await c.call(admin, 'POST', `/account/${id}/password`, {
+      passwordMode: 'manual',
+      password: await c.encoded('Reset#2026'),
+    });
+    expect([reset2.statusCode, reset2.json().msg]).toEqual([400, AuthSourceMessage.directoryPassword]);
+    expect((await login('zhoutao', 'Reset#2026')).status).toBe(401);
+    signedIn(await login('zhoutao', person('zhoutao').password));
   });
 
   it('the directory stopped: sign-in says so clearly, and 登录日志 records why', async () => {
