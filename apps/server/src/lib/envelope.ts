@@ -31,3 +31,6 @@ export const errorResponses = {
   '4xx': ErrorEnvelope,
   '5xx': ErrorEnvelope,
 } as const;
+
+/** A string field that takes exactly these values (a TypeScript string-literal union). */
+export const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));

@@ -1,4 +1,4 @@
-import type { AuthSourceConfig, AuthSourceSummary, ChatSourceType, SyncRunStatus, SyncRunSummary } from '@portal/shared';
+import type { AuthSourceConfig, AuthSourceSummary, ChatSourceType, SyncRunStatus } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../db/database.js';
@@ -6,6 +6,9 @@ import type { Database } from '../../db/schema.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { SecretBox } from '../../lib/sealed-secret.js';
 import type { LoadedSource } from './directory.js';
+
+/** A row of 认证源's list; the routes add the last run's summary (同步's repository owns runs). */
+export type SourceListRow = Omit<AuthSourceSummary, 'lastSync'> & { lastRunId: number | null };
 
 /** Sealed secrets are bound to this purpose (lib/sealed-secret.ts). */
 const SECRET_PURPOSE = 'auth_source.secret';
@@ -162,8 +165,8 @@ export class AuthSourceRepository {
 
   // ------------------------------------------------------------------------------ console (认证源)
 
-  /** The enterprise's sources in the order they were added, with their linked accounts and last sync. */
-  async list(enterpriseId: number): Promise<AuthSourceSummary[]> {
+  /** The enterprise's sources in the order they were added, with their linked accounts and the id of their last finished sync run. */
+  async list(enterpriseId: number): Promise<SourceListRow[]> {
     const rows = await this.db
       .selectFrom('auth_source')
       .select((eb) => [
@@ -195,7 +198,6 @@ export class AuthSourceRepository {
       .where('auth_source.enterprise_id', '=', enterpriseId)
       .orderBy('auth_source.id')
       .execute();
-    const runs = await this.runSummaries(rows.flatMap((r) => (r.last_run_id === null ? [] : [r.last_run_id])));
     return rows.map((r) => ({
       id: r.id,
       type: r.type,
@@ -203,53 +205,9 @@ export class AuthSourceRepository {
       enabled: r.status === 'enabled',
       endpoint: endpointOf(settingsOf(r.type, r.config)),
       linkedAccounts: Number(r.linked_accounts ?? 0),
-      lastSync: (r.last_run_id !== null && runs.get(r.last_run_id)) || null,
+      lastRunId: r.last_run_id,
       updatedAt: chinaTime(new Date(r.updated_at)),
     }));
-  }
-
-  /** Sync runs as 同步日志 sums them up, by id. */
-  private async runSummaries(ids: readonly number[]): Promise<Map<number, SyncRunSummary>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('sync_run')
-      .innerJoin('sync_job', 'sync_job.id', 'sync_run.job_id')
-      .leftJoin('account', 'account.id', 'sync_run.operator_id')
-      .select([
-        'sync_run.id',
-        'sync_run.job_id',
-        'sync_job.name as job_name',
-        'sync_run.status',
-        'sync_run.origin',
-        'sync_run.count_create',
-        'sync_run.count_update',
-        'sync_run.count_disable',
-        'sync_run.count_move',
-        'sync_run.count_failed',
-        'sync_run.error',
-        'account.name as operator',
-        'sync_run.created_at',
-        'sync_run.finished_at',
-      ])
-      .where('sync_run.id', 'in', ids)
-      .execute();
-    return new Map(
-      rows.map((r) => [
-        r.id,
-        {
-          id: r.id,
-          jobId: r.job_id,
-          jobName: r.job_name,
-          status: r.status,
-          trigger: r.origin,
-          counts: { create: r.count_create, update: r.count_update, disable: r.count_disable, move: r.count_move, failed: r.count_failed },
-          error: r.error,
-          operator: r.operator ?? '',
-          createdAt: chinaTime(new Date(r.created_at)),
-          finishedAt: r.finished_at ? chinaTime(new Date(r.finished_at)) : null,
-        },
-      ]),
-    );
   }
 
   /** A source of the enterprise with its settings (no secret), or undefined (another enterprise's id included). */

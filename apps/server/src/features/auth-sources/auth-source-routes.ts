@@ -3,6 +3,7 @@ import {
   AUTH_SOURCE_NAME_MAX,
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceConfig,
+  type AuthSourceSummary,
   AuthSourceMessage,
   AuthSourceRules,
   type AuthSourceTestResult,
@@ -10,18 +11,18 @@ import {
   CHAT_ID_MAX,
   LDAP_TEXT_MAX,
   SECRET_MAX,
-  type SyncRunStatus,
-  type SyncTrigger,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
+import { Envelope, errorResponses, literals, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
 import { auditRequest } from '../audit/audit-log.js';
-import { type AuthSourceWrite, type StoredSource, endpointOf } from './auth-source-repository.js';
+import { runSummary } from '../directory-sync/sync-repository.js';
+import { RunSummarySchema } from '../directory-sync/sync-schemas.js';
+import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
 import { DirectoryError, type LoadedSource } from './directory.js';
 import { ldapConfigProblem } from './ldap/ldap-validation.js';
 import { openDirectory } from './open-directory.js';
@@ -124,29 +125,6 @@ const AuthSourceDetailSchema = perType(
   { ldap: LdapConfigSchema, wecom: WecomConfigSchema, dingtalk: DingtalkConfigSchema, feishu: FeishuConfigSchema },
 );
 
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const RUN_STATUSES: SyncRunStatus[] = ['preview', 'running', 'succeeded', 'partial', 'failed', 'expired'];
-const TRIGGERS: SyncTrigger[] = ['manual', 'schedule'];
-
-const SyncRunSummarySchema = Type.Object({
-  id: Type.Integer(),
-  jobId: Type.Integer(),
-  jobName: Type.String(),
-  status: literals(RUN_STATUSES),
-  trigger: literals(TRIGGERS),
-  counts: Type.Object({
-    create: Type.Integer(),
-    update: Type.Integer(),
-    disable: Type.Integer(),
-    move: Type.Integer(),
-    failed: Type.Integer(),
-  }),
-  error: Type.String(),
-  operator: Type.String(),
-  createdAt: Type.String(),
-  finishedAt: Type.Union([Type.String(), Type.Null()]),
-});
-
 const AuthSourceSummarySchema = Type.Object({
   id: Type.Integer(),
   type: literals(['ldap', 'wecom', 'dingtalk', 'feishu'] as const),
@@ -154,7 +132,7 @@ const AuthSourceSummarySchema = Type.Object({
   enabled: Type.Boolean(),
   endpoint: Type.String({ description: 'LDAP 地址，或企业 / 应用标识' }),
   linkedAccounts: Type.Integer({ description: '关联的账号数（不含已删除）' }),
-  lastSync: Type.Union([SyncRunSummarySchema, Type.Null()], { description: '最近一次结束的同步' }),
+  lastSync: Type.Union([RunSummarySchema, Type.Null()], { description: '最近一次结束的同步' }),
   updatedAt: Type.String(),
 });
 
@@ -238,6 +216,13 @@ const auditDetail = (settings: AuthSourceConfig, enabled: boolean, secretChanged
 const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const sources = app.authSourceRepository;
+
+  /** The list with each source's last finished sync run as 同步日志 shows it. */
+  async function withLastSync(rows: SourceListRow[]): Promise<AuthSourceSummary[]> {
+    const runs = await app.syncRunner.repo.runsByIds(rows.flatMap((r) => (r.lastRunId === null ? [] : [r.lastRunId])));
+    const byId = new Map(runs.map((run) => [run.id, runSummary(run)]));
+    return rows.map(({ lastRunId, ...row }) => ({ ...row, lastSync: (lastRunId !== null && byId.get(lastRunId)) || null }));
+  }
   const canSource = { onRequest: app.requireAuthority(Authority.AuthSource) };
   const canTenants = { onRequest: app.requireAuthority(Authority.Tenant) };
 
@@ -285,7 +270,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AuthSourceSummarySchema), ...errorResponses },
       },
     },
-    async (request) => ok(await sources.list(callerEnterprise(request))),
+    async (request) => ok(await withLastSync(await sources.list(callerEnterprise(request)))),
   );
 
   app.get(
@@ -454,7 +439,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const enterprise = await app.tenantRepository.byId(request.params.id);
       if (!enterprise) throw new NotFoundError('企业不存在');
-      return ok(await sources.list(enterprise.id));
+      return ok(await withLastSync(await sources.list(enterprise.id)));
     },
   );
 };

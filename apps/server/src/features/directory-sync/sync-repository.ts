@@ -9,10 +9,12 @@ import {
   type SyncMapping,
   type SyncObjectKind,
   type SyncRunStatus,
+  type SyncRunSummary,
   type SyncTrigger,
 } from '@portal/shared';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { chinaTime } from '../../lib/china-time.js';
 import type { ItemValues, PersonValues, PlanAccount, PlanState, PlannedItem } from './sync-plan.js';
 
 /** Values per `in (…)` list and rows per insert: well under both engines' parameter limits. */
@@ -64,6 +66,20 @@ export interface RunRow {
   createdAt: string;
   finishedAt: string | null;
 }
+
+/** A run as 同步日志 and 认证源's 最近同步 show it (times in China time). */
+export const runSummary = (run: RunRow): SyncRunSummary => ({
+  id: run.id,
+  jobId: run.jobId,
+  jobName: run.jobName,
+  status: run.status,
+  trigger: run.origin,
+  counts: run.counts,
+  error: run.error,
+  operator: run.operator,
+  createdAt: chinaTime(new Date(run.createdAt)),
+  finishedAt: run.finishedAt ? chinaTime(new Date(run.finishedAt)) : null,
+});
 
 export interface ItemRow {
   id: number;
@@ -392,6 +408,12 @@ export class SyncRepository {
   async run(enterpriseId: number, id: number): Promise<RunRow | undefined> {
     const row = await this.runs().where('sync_run.id', '=', id).where('sync_run.enterprise_id', '=', enterpriseId).executeTakeFirst();
     return row ? SyncRepository.run(row) : undefined;
+  }
+
+  /** Runs by id, whatever their enterprise (认证源's 最近同步 names runs of the caller's own sources). */
+  async runsByIds(ids: readonly number[]): Promise<RunRow[]> {
+    if (ids.length === 0) return [];
+    return (await this.runs().where('sync_run.id', 'in', ids).execute()).map(SyncRepository.run);
   }
 
   /** The 同步日志: newest first. */

@@ -8,19 +8,19 @@ import {
   type SyncJobInput,
   SyncMessage,
   type SyncRunItem,
-  type SyncRunSummary,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { chinaTime } from '../../lib/china-time.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
+import { Envelope, Page, errorResponses, literals, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { administers, callerEnterprise } from '../../lib/tenant-scope.js';
 import { auditRequest, requestAuditEntry } from '../audit/audit-log.js';
 import { isValidCron, nextRunAt } from './sync-cron.js';
-import type { JobRow, JobValues, RunRow } from './sync-repository.js';
+import { type JobRow, type JobValues, type RunRow, runSummary } from './sync-repository.js';
 import { LEASE_MS, type SyncCaller } from './sync-runner.js';
+import { RunStatus, RunSummarySchema } from './sync-schemas.js';
 
 const tags = ['auth-sync'];
 const BASE = '/web-api/console/v1/auth/sync';
@@ -30,8 +30,6 @@ const SOURCE_NOT_FOUND = '认证源不存在';
 /** A username prefix: a letter, then letters, digits or `_` (so prefixed usernames still start with a letter). */
 const PREFIX_PATTERN = new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${SYNC_USERNAME_PREFIX_MAX - 1}}$`);
 
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const RunStatus = literals(['preview', 'running', 'succeeded', 'partial', 'failed', 'expired'] as const);
 const Action = literals(['create', 'update', 'disable', 'move'] as const);
 const ItemStatus = literals(['planned', 'succeeded', 'failed'] as const);
 const LeaverRule = literals(['disable', 'keep'] as const);
@@ -42,25 +40,6 @@ const MappingSchema = Type.Object({
   usernamePrefix: Type.String({ maxLength: 64, description: `用户名前缀（最多 ${SYNC_USERNAME_PREFIX_MAX} 位），可为空` }),
   updatePhone: Type.Boolean(),
   updateEmail: Type.Boolean(),
-});
-const CountsSchema = Type.Object({
-  create: Type.Integer(),
-  update: Type.Integer(),
-  disable: Type.Integer(),
-  move: Type.Integer(),
-  failed: Type.Integer(),
-});
-const RunSummarySchema = Type.Object({
-  id: Type.Integer(),
-  jobId: Type.Integer(),
-  jobName: Type.String(),
-  status: RunStatus,
-  trigger: literals(['manual', 'schedule'] as const),
-  counts: CountsSchema,
-  error: Type.String({ description: '整体失败时认证源返回的错误' }),
-  operator: Type.String({ description: '预览或执行的人；定时为空' }),
-  createdAt: Type.String(),
-  finishedAt: Type.Union([Type.String(), Type.Null()]),
 });
 const JobSchema = Type.Object({
   id: Type.Integer(),
@@ -102,19 +81,6 @@ const Paging = {
 };
 const Empty = Envelope(Type.Object({}));
 
-const toSummary = (run: RunRow): SyncRunSummary => ({
-  id: run.id,
-  jobId: run.jobId,
-  jobName: run.jobName,
-  status: run.status,
-  trigger: run.origin,
-  counts: run.counts,
-  error: run.error,
-  operator: run.operator,
-  createdAt: chinaTime(new Date(run.createdAt)),
-  finishedAt: run.finishedAt ? chinaTime(new Date(run.finishedAt)) : null,
-});
-
 const toJob = (job: JobRow, lastRun: RunRow | undefined): SyncJob => ({
   id: job.id,
   sourceId: job.sourceId,
@@ -126,7 +92,7 @@ const toJob = (job: JobRow, lastRun: RunRow | undefined): SyncJob => ({
   leaverRule: job.leaverRule,
   enabled: job.enabled,
   nextRunAt: job.enabled && job.nextRunAt ? chinaTime(new Date(job.nextRunAt)) : null,
-  lastRun: lastRun ? toSummary(lastRun) : null,
+  lastRun: lastRun ? runSummary(lastRun) : null,
   updatedAt: chinaTime(new Date(job.updatedAt)),
 });
 
@@ -313,7 +279,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const job = await jobOf(request, request.params.id);
       const runId = await runner.preview(job, callerOf(request));
-      return ok(toSummary(await runOf(request, runId)), '预览已生成');
+      return ok(runSummary(await runOf(request, runId)), '预览已生成');
     },
   );
 
@@ -334,7 +300,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const job = await jobOf(request, run.jobId);
       await runner.execute(run, job, callerOf(request));
       const done = await runOf(request, run.id);
-      return ok(toSummary(done), outcomeMessage(done));
+      return ok(runSummary(done), outcomeMessage(done));
     },
   );
 
@@ -356,7 +322,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { jobId, status, offset, limit } = request.query;
       const page = await repo.runPage(callerEnterprise(request), { jobId, status: status || undefined }, offset, limit);
-      return ok({ total: page.total, rows: page.rows.map(toSummary) });
+      return ok({ total: page.total, rows: page.rows.map(runSummary) });
     },
   );
 
@@ -366,7 +332,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...guard,
       schema: { tags, summary: '同步记录', params: IdParams, response: { 200: Envelope(RunSummarySchema), ...errorResponses } },
     },
-    async (request) => ok(toSummary(await runOf(request, request.params.id))),
+    async (request) => ok(runSummary(await runOf(request, request.params.id))),
   );
 
   app.get(
