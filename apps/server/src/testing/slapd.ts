@@ -51,7 +51,8 @@ export function toLdif(entries: readonly LdapEntry[]): string {
     .join('\n');
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port nothing listens on now (also what tests use as an unreachable directory). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

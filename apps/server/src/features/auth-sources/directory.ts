@@ -1,5 +1,6 @@
 import type {
   AuthSourceTestResult,
+  DirectoryUserView,
   AuthSourceType,
   DingtalkSourceConfig,
   FeishuSourceConfig,
@@ -66,3 +67,13 @@ export interface Directory {
   /** Every user (and, when asked, every group or department); throws DirectoryError. */
   read(options: { groups: boolean }): Promise<DirectorySnapshot>;
 }
+
+/** A user as 测试连接's sample and the previews show them. */
+export const toUserView = ({ externalId, username, name, phone, email, location }: DirectoryUser): DirectoryUserView => ({
+  externalId,
+  username,
+  name,
+  phone,
+  email,
+  location,
+});

@@ -1,8 +1,7 @@
-import net from 'node:net';
 import { LDAP_DEFAULTS, type LdapSourceConfig, Role } from '@portal/shared';
 import { Client } from 'ldapts';
 import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_GROUPS, HENGYUE_PEOPLE } from '../../../testing/ldap-fixture.js';
-import type { SlapdServer } from '../../../testing/slapd.js';
+import { freePort, type SlapdServer } from '../../../testing/slapd.js';
 import type { TestApp } from '../../../testing/test-app.js';
 import { hashPassword } from '../../accounts/passwords.js';
 import type { LoadedSource } from '../directory.js';
@@ -33,16 +32,7 @@ export async function asDirectoryManager(slapd: SlapdServer, change: (client: Cl
 }
 
 /** A loopback port nothing listens on (it was free a moment ago). */
-export async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export const closedPort = freePort;
 
 /**
  * What a sync of 恒岳's directory would leave behind (written by the sync, which is not under test

@@ -8,7 +8,14 @@ import {
 } from '@portal/shared';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import { type Directory, DirectoryError, type DirectoryGroup, type DirectorySnapshot, type DirectoryUser } from '../directory.js';
+import {
+  type Directory,
+  DirectoryError,
+  type DirectoryGroup,
+  type DirectorySnapshot,
+  type DirectoryUser,
+  toUserView,
+} from '../directory.js';
 
 /** Every call to a platform, its body included, ends within this time. */
 export const CHAT_TIMEOUT_MS = 10_000;
@@ -234,15 +241,7 @@ export abstract class ChatDirectory implements ChatPlatform {
       ok: true,
       detail: `可见 ${snapshot.groups.length} 个部门，示例成员 ${snapshot.users.length} 名`,
     });
-    const sample = snapshot.users.map(({ externalId, username, name, phone, email, location }) => ({
-      externalId,
-      username,
-      name,
-      phone,
-      email,
-      location,
-    }));
-    return { ok: true, steps, sample };
+    return { ok: true, steps, sample: snapshot.users.map(toUserView) };
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type DirectorySnapshot,
   type DirectoryUser,
   type LoadedSource,
+  toUserView,
 } from '../directory.js';
 import { connectLdap, type LdapConnection, resultCodeOf, sourceText } from './ldap-connection.js';
 import { normalizeDn } from './ldap-dn.js';
@@ -19,7 +20,6 @@ import {
   isActiveDirectory,
   text,
   toDirectoryUser,
-  toUserView,
   userAttributes,
   values,
 } from './ldap-entries.js';

@@ -1,4 +1,4 @@
-import type { DirectoryUserView, LdapSourceConfig } from '@portal/shared';
+import type { LdapSourceConfig } from '@portal/shared';
 import type { Entry } from 'ldapts';
 import type { DirectoryUser } from '../directory.js';
 import { parentDn } from './ldap-dn.js';
@@ -94,12 +94,3 @@ export function toDirectoryUser(entry: Entry, config: LdapSourceConfig, groupIds
     active: isActive(entry),
   };
 }
-
-export const toUserView = ({ externalId, username, name, phone, email, location }: DirectoryUser): DirectoryUserView => ({
-  externalId,
-  username,
-  name,
-  phone,
-  email,
-  location,
-});

@@ -1,19 +1,8 @@
-import { SYNC_RUN_STATUS_LABELS, type SyncRunStatus, type SyncRunSummary } from '@portal/shared';
-import { Alert, type AlertProps, Tag } from 'antd';
+import type { SyncRunStatus, SyncRunSummary } from '@portal/shared';
+import { Alert, type AlertProps } from 'antd';
 import { countsText, hasChanges } from '../lib/sync-format';
 
-const RUN_STATUS_COLORS: Record<SyncRunStatus, string> = {
-  preview: 'blue',
-  running: 'processing',
-  succeeded: 'success',
-  partial: 'warning',
-  failed: 'error',
-  expired: 'default',
-};
-
-export const RunStatusTag = ({ status }: { status: SyncRunStatus }) => (
-  <Tag color={RUN_STATUS_COLORS[status]}>{SYNC_RUN_STATUS_LABELS[status]}</Tag>
-);
+export { SyncRunStatusTag as RunStatusTag } from '@/components/sync-run-status-tag';
 
 const OUTCOME_TYPES: Record<SyncRunStatus, NonNullable<AlertProps['type']>> = {
   preview: 'info',

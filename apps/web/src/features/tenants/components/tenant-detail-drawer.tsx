@@ -1,24 +1,14 @@
+import { SyncRunStatusTag } from '@/components/sync-run-status-tag';
 import {
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceSummary,
   type AuthSourceType,
   CERTIFICATION_STATUS_LABELS,
   ENTERPRISE_STATUS_LABELS,
-  SYNC_RUN_STATUS_LABELS,
-  type SyncRunStatus,
   type TenantRow,
 } from '@portal/shared';
 import { Alert, Descriptions, Drawer, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useTenantAuthSources } from '../api/tenant-auth-sources';
-
-const RUN_STATUS_COLORS: Record<SyncRunStatus, string> = {
-  preview: 'default',
-  running: 'processing',
-  succeeded: 'success',
-  partial: 'warning',
-  failed: 'error',
-  expired: 'default',
-};
 
 const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
   { title: '类型', dataIndex: 'type', width: 100, render: (type: AuthSourceType) => <Tag>{AUTH_SOURCE_TYPE_LABELS[type]}</Tag> },
@@ -36,7 +26,7 @@ const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
     render: (run: AuthSourceSummary['lastSync']) =>
       run ? (
         <span className="tenants__sync" title={run.error || undefined}>
-          <Tag color={RUN_STATUS_COLORS[run.status]}>{SYNC_RUN_STATUS_LABELS[run.status]}</Tag>
+          <SyncRunStatusTag status={run.status} />
           <Typography.Text type="secondary" className="tenants__meta">
             {run.finishedAt ?? run.createdAt}
           </Typography.Text>
