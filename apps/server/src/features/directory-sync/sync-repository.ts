@@ -81,18 +81,10 @@ export const runSummary = (run: RunRow): SyncRunSummary => ({
   finishedAt: run.finishedAt ? chinaTime(new Date(run.finishedAt)) : null,
 });
 
-export interface ItemRow {
+/** A stored item: the planned one with its id and, once executed, its result. */
+export interface ItemRow extends PlannedItem {
   id: number;
-  kind: SyncObjectKind;
-  action: SyncAction;
-  externalId: string;
-  name: string;
-  username: string;
-  targetId: number | null;
-  changes: SyncChange[];
-  values: ItemValues;
   status: SyncItemStatus;
-  error: string;
 }
 
 export interface RunFilters {
