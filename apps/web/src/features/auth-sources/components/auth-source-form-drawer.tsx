@@ -2,9 +2,11 @@ import {
   AUTH_SOURCE_NAME_MAX,
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceDetail,
+  AuthSourceRules,
   type AuthSourceTestResult,
   type AuthSourceType,
   isChatSourceType,
+  isLdapsUrl,
 } from '@portal/shared';
 import { Alert, Button, Drawer, Form, Input, Skeleton, Switch } from 'antd';
 import { useRef, useState } from 'react';
@@ -20,7 +22,6 @@ import {
   fieldOfMessage,
   newAuthSourceForm,
 } from '../lib/auth-source-form';
-import { AuthSourceRules } from '../lib/auth-source-rules';
 import { TEST_STEPS } from '../lib/platforms';
 import { ChatFields } from './chat-fields';
 import { LdapFields } from './ldap-fields';
@@ -202,7 +203,7 @@ export function AuthSourceFormDrawer({
           onValuesChange={(changed: Partial<AuthSourceFormValues>) => {
             // ldaps:// is TLS from the first byte: StartTLS goes off with it (RFC 4511 §4.14 is for ldap://).
             const url = changed.ldap?.url;
-            if (typeof url === 'string' && /^ldaps:\/\//i.test(url.trim())) form.setFieldValue(['ldap', 'startTls'], false);
+            if (typeof url === 'string' && isLdapsUrl(url)) form.setFieldValue(['ldap', 'startTls'], false);
           }}
         >
           <div className="auth-sources__form-head">
