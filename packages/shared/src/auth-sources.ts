@@ -1,3 +1,6 @@
+import { textLength } from './identifier-rules.js';
+import { isAdBindName, isAttributeName, isDistinguishedName, isDnsDomain, isLdapFilter, isLdapsUrl, parseLdapUrl } from './ldap-syntax.js';
+
 /**
  * 认证与同步 (issue 19): an enterprise's authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and the
  * sync jobs that keep its accounts and 账号组 in step with them. Labels, limits, messages and the shapes
@@ -37,10 +40,11 @@ export interface LdapSourceConfig {
   url: string;
   /** StartTLS (RFC 4511 §4.14) on an `ldap://` address; not with `ldaps://`. */
   startTls: boolean;
+  /** A DN; for Active Directory also `user@domain` or `DOMAIN\user`. */
   bindDn: string;
   /** 用户基准 DN. */
   baseDn: string;
-  /** 用户过滤条件, an RFC 4515 filter, e.g. `(objectClass=inetOrgPerson)`. */
+  /** 用户过滤条件, an RFC 4515 filter, e.g. `(objectClass=inetOrgPerson)` (isLdapFilter). */
   userFilter: string;
   mapping: LdapAttributeMapping;
   /** AD 域 (e.g. `corp.example.com`): when set the directory is Active Directory (objectGUID, userAccountControl). */
@@ -279,7 +283,7 @@ export const AuthSourceMessage = {
   filterInvalid: '用户过滤条件不是有效的 LDAP 过滤条件（RFC 4515），如 (objectClass=inetOrgPerson)',
   groupFilterInvalid: '组过滤条件不是有效的 LDAP 过滤条件（RFC 4515），如 (objectClass=groupOfNames)',
   usernameAttributeRequired: '属性映射必须指定用户名对应的属性',
-  attributeInvalid: '属性名只能包含字母、数字和连字符',
+  attributeInvalid: '属性名须以字母开头，只能包含字母、数字和连字符',
   domainInvalid: 'AD 域格式不正确，如 corp.example.com',
   secretRequired: '请输入密钥',
   secretTooLong: `密钥最多${SECRET_MAX}个字符`,
@@ -302,41 +306,68 @@ export const AuthSourceMessage = {
   directoryPassword: '该账号由企业目录（LDAP）管理，请在企业目录中修改密码',
 } as const;
 
-const length = (text: string) => [...text].length;
-const AD_DOMAIN_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
-
 function requiredText(value: string, max: number, missing: string, tooLong: string): string | undefined {
   if (!value.trim()) return missing;
-  return length(value) > max ? tooLong : undefined;
+  return textLength(value) > max ? tooLong : undefined;
 }
-const ldapText = (value: string) => (length(value) > LDAP_TEXT_MAX ? AuthSourceMessage.ldapTextTooLong : undefined);
+const ldapText = (value: string) => (textLength(value) > LDAP_TEXT_MAX ? AuthSourceMessage.ldapTextTooLong : undefined);
 const chatId = (value: string, missing: string) => requiredText(value, CHAT_ID_MAX, missing, AuthSourceMessage.chatIdTooLong);
 
 /**
- * One rule per field of 认证源: the message for a bad value, or undefined. The console's form and the
- * server both call these; the LDAP syntax (address, DNs, RFC 4515 filters, attribute names) is checked
- * on the server too, by its LDAP module.
+ * One rule per field of 认证源: the message for a bad value, or undefined. The console's form runs
+ * each under its field and the server runs `config` (their first problem) on every write and test:
+ * the same functions and messages on both sides. The LDAP syntax is ldap-syntax.ts's.
  */
 export const AuthSourceRules = {
   name: (value: string) => requiredText(value, AUTH_SOURCE_NAME_MAX, AuthSourceMessage.nameRequired, AuthSourceMessage.nameTooLong),
-  /** `stored`: the source already keeps one, so '' leaves it as it is (editing); creating needs one. */
+  /** Kept as typed (a password may hold spaces). `stored`: the source keeps one, so '' leaves it as it is; creating needs one. */
   secret(value: string, stored: boolean): string | undefined {
     if (!value) return stored ? undefined : AuthSourceMessage.secretRequired;
-    return length(value) > SECRET_MAX ? AuthSourceMessage.secretTooLong : undefined;
+    return textLength(value) > SECRET_MAX ? AuthSourceMessage.secretTooLong : undefined;
   },
-  /** StartTLS (RFC 4511 §4.14) upgrades a plain connection; an ldaps:// one is TLS already. */
-  startTls: (url: string, startTls: boolean) =>
-    startTls && url.trim().toLowerCase().startsWith('ldaps://') ? AuthSourceMessage.startTlsWithLdaps : undefined,
-  bindDn: (value: string) => requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.bindDnRequired, AuthSourceMessage.ldapTextTooLong),
-  baseDn: (value: string) => requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.baseDnRequired, AuthSourceMessage.ldapTextTooLong),
-  usernameAttribute: (value: string) =>
-    requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.usernameAttributeRequired, AuthSourceMessage.ldapTextTooLong),
-  /** Optional text settings (filters, group base, other attributes): only their length. */
-  ldapText,
-  /** Optional: empty for a plain LDAP directory. */
+  /** 地址: `ldap://host[:port]` or `ldaps://host[:port]` (parseLdapUrl). */
+  url: (value: string) => ldapText(value) ?? (parseLdapUrl(value) ? undefined : AuthSourceMessage.urlInvalid),
+  /** StartTLS (RFC 4511 §4.14) upgrades a plain connection; an `ldaps://` one is TLS already. */
+  startTls: (startTls: boolean, url: string) => (startTls && isLdapsUrl(url) ? AuthSourceMessage.startTlsWithLdaps : undefined),
+  /** 绑定账号: a DN; with an AD 域, also AD's `user@domain` or `DOMAIN\user` (isAdBindName). */
+  bindDn(value: string, adDomain: string): string | undefined {
+    const problem = requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.bindDnRequired, AuthSourceMessage.ldapTextTooLong);
+    if (problem) return problem;
+    const name = value.trim();
+    if (adDomain.trim() && isAdBindName(name)) return undefined;
+    return isDistinguishedName(name) ? undefined : AuthSourceMessage.dnInvalid;
+  },
+  /** 用户基准 DN. */
+  baseDn(value: string): string | undefined {
+    const problem = requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.baseDnRequired, AuthSourceMessage.ldapTextTooLong);
+    return problem ?? (isDistinguishedName(value) ? undefined : AuthSourceMessage.dnInvalid);
+  },
+  /** 用户过滤条件: an RFC 4515 filter (isLdapFilter); there is always one. */
+  userFilter: (value: string) => ldapText(value) ?? (isLdapFilter(value) ? undefined : AuthSourceMessage.filterInvalid),
+  /** AD 域: optional; set, the directory is Active Directory. */
   adDomain(value: string): string | undefined {
     if (!value.trim()) return undefined;
-    return AD_DOMAIN_PATTERN.test(value.trim()) ? undefined : AuthSourceMessage.domainInvalid;
+    return ldapText(value) ?? (isDnsDomain(value.trim()) ? undefined : AuthSourceMessage.domainInvalid);
+  },
+  /** 属性映射's 用户名: required, an attribute name. */
+  usernameAttribute(value: string): string | undefined {
+    const problem = requiredText(value, LDAP_TEXT_MAX, AuthSourceMessage.usernameAttributeRequired, AuthSourceMessage.ldapTextTooLong);
+    return problem ?? (isAttributeName(value.trim()) ? undefined : AuthSourceMessage.attributeInvalid);
+  },
+  /** 姓名, 手机号, 邮箱: optional (empty: not read from the directory). */
+  attribute(value: string): string | undefined {
+    if (!value.trim()) return undefined;
+    return ldapText(value) ?? (isAttributeName(value.trim()) ? undefined : AuthSourceMessage.attributeInvalid);
+  },
+  /** 组基准 DN: optional; empty, no 账号组 come from the directory. */
+  groupBaseDn(value: string): string | undefined {
+    if (!value.trim()) return undefined;
+    return ldapText(value) ?? (isDistinguishedName(value) ? undefined : AuthSourceMessage.dnInvalid);
+  },
+  /** 组过滤条件: needed only where groups are read (a 组基准 DN is set); a filter typed is a filter anyway. */
+  groupFilter(value: string, groupBaseDn: string): string | undefined {
+    if (!value.trim() && !groupBaseDn.trim()) return undefined;
+    return ldapText(value) ?? (isLdapFilter(value) ? undefined : AuthSourceMessage.groupFilterInvalid);
   },
   corpId: (value: string) => chatId(value, AuthSourceMessage.corpIdRequired),
   agentId(value: string): string | undefined {
@@ -344,24 +375,24 @@ export const AuthSourceRules = {
   },
   appKey: (value: string) => chatId(value, AuthSourceMessage.appKeyRequired),
   appId: (value: string) => chatId(value, AuthSourceMessage.appIdRequired),
-  /** The first problem of a source's settings by its type, in the form's order. */
+  /** The first problem of a source's settings by its type, in the form's order (the secret is checked by whoever stores it). */
   config(source: AuthSourceConfig): string | undefined {
     switch (source.type) {
       case 'ldap': {
         const c = source.config;
         return (
-          ldapText(c.url) ??
-          AuthSourceRules.startTls(c.url, c.startTls) ??
-          AuthSourceRules.bindDn(c.bindDn) ??
+          AuthSourceRules.url(c.url) ??
+          AuthSourceRules.startTls(c.startTls, c.url) ??
+          AuthSourceRules.bindDn(c.bindDn, c.adDomain) ??
           AuthSourceRules.baseDn(c.baseDn) ??
-          ldapText(c.userFilter) ??
-          AuthSourceRules.usernameAttribute(c.mapping.username) ??
-          ldapText(c.mapping.name) ??
-          ldapText(c.mapping.phone) ??
-          ldapText(c.mapping.email) ??
+          AuthSourceRules.userFilter(c.userFilter) ??
           AuthSourceRules.adDomain(c.adDomain) ??
-          ldapText(c.groupBaseDn) ??
-          ldapText(c.groupFilter)
+          AuthSourceRules.usernameAttribute(c.mapping.username) ??
+          AuthSourceRules.attribute(c.mapping.name) ??
+          AuthSourceRules.attribute(c.mapping.phone) ??
+          AuthSourceRules.attribute(c.mapping.email) ??
+          AuthSourceRules.groupBaseDn(c.groupBaseDn) ??
+          AuthSourceRules.groupFilter(c.groupFilter, c.groupBaseDn)
         );
       }
       case 'wecom':

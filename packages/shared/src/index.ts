@@ -15,3 +15,5 @@ export * from './sso.js';
 export * from './security-policy.js';
 export * from './enterprise.js';
 export * from './auth-sources.js';
+export * from './ldap-syntax.js';
+export * from './ldap-filter-corpus.js';

@@ -24,7 +24,6 @@ import { runSummary } from '../directory-sync/sync-repository.js';
 import { RunSummarySchema } from '../directory-sync/sync-schemas.js';
 import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
 import { DirectoryError, type LoadedSource } from './directory.js';
-import { ldapConfigProblem } from './ldap/ldap-validation.js';
 import { openDirectory } from './open-directory.js';
 
 const tags = ['auth-source'];
@@ -188,11 +187,6 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
   }
 }
 
-/** The settings' first problem: the shared field rules, then the LDAP syntax (address, DNs, filters, attributes). */
-function settingsProblem(settings: AuthSourceConfig): string | undefined {
-  return AuthSourceRules.config(settings) ?? (settings.type === 'ldap' ? ldapConfigProblem(settings.config) : undefined);
-}
-
 /**
  * A stored secret goes only where it was typed for: an LDAP source whose address changes needs its
  * bind password again, or a console user could have it sent to a server of their choosing.
@@ -243,7 +237,8 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const name = body.name.trim();
     const secret = body.secret ?? '';
     const settings = settingsOf(body);
-    const problem = AuthSourceRules.name(name) ?? settingsProblem(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
+    const problem =
+      AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
     if (problem) throw new BadRequestError(problem);
     if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
     return { ...settings, name, enabled: body.enabled, secret };
@@ -402,7 +397,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const typed = body.secret ?? '';
       // The stored secret stands in for an untyped one only for the same type and, for LDAP, the same address.
       const usable = stored !== undefined && stored.type === settings.type && stored.secret !== '';
-      const problem = settingsProblem(settings) ?? AuthSourceRules.secret(typed, usable);
+      const problem = AuthSourceRules.config(settings) ?? AuthSourceRules.secret(typed, usable);
       if (problem) throw new BadRequestError(problem);
       if (!typed && stored && !keepsAddress(stored, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
       const source: LoadedSource = {

@@ -431,11 +431,16 @@ describe.each(testDialects())('认证源 API on %s', (dialect) => {
     await removeAll(admin);
   });
 
-  it('checks LDAP syntax: address, DNs, RFC 4515 filters and attribute names (ldap-validation)', async () => {
+  it('checks LDAP syntax: address, DNs, RFC 4515 filters, attribute names and AD 域 (the shared rules)', async () => {
     const cases: [object, string][] = [
       [ldapBody('http://ldap.hengyue.com'), AuthSourceMessage.urlInvalid],
       [ldapBody(slapd.url, {}, { bindDn: 'portal-reader' }), AuthSourceMessage.dnInvalid],
       [ldapBody(slapd.url, {}, { userFilter: '(objectClass=inetOrgPerson' }), AuthSourceMessage.filterInvalid],
+      // Unclosed: the LDAP client would send it as if it were closed; RFC 4515 does not take it.
+      [ldapBody(slapd.url, {}, { userFilter: '(&(objectClass=inetOrgPerson)' }), AuthSourceMessage.filterInvalid],
+      [ldapBody(slapd.url, {}, { bindDn: 'admin@hengyue.com' }), AuthSourceMessage.dnInvalid],
+      [ldapBody(slapd.url, {}, { adDomain: 'hengyue' }), AuthSourceMessage.domainInvalid],
+      [ldapBody(slapd.url, {}, { groupBaseDn: 'groups' }), AuthSourceMessage.dnInvalid],
       [ldapBody(slapd.url, {}, { groupFilter: 'objectClass=groupOfNames)(' }), AuthSourceMessage.groupFilterInvalid],
       [
         ldapBody(slapd.url, {}, { mapping: { username: 'u id', name: 'cn', phone: 'mobile', email: 'mail' } }),
@@ -449,6 +454,20 @@ describe.each(testDialects())('认证源 API on %s', (dialect) => {
       }
     }
     expect(await stored()).toEqual([]);
+
+    // With an AD 域 the bind account may be AD's DOMAIN\user or user@domain: taken, and sent to the
+    // directory as typed (OpenLDAP, which is no AD, refuses it as a DN).
+    for (const bindDn of ['HENGYUE\\reader', 'reader@hengyue.com']) {
+      const result = await testConnection(admin, ldapBody(slapd.url, {}, { adDomain: 'hengyue.com', bindDn }));
+      expect(
+        result.steps.map((s) => [s.name, s.ok]),
+        bindDn,
+      ).toEqual([
+        ['连接', true],
+        ['绑定', false],
+      ]);
+      expect(result.steps[1]?.detail).toMatch(/^绑定失败：Invalid DN Syntax \(34\)/);
+    }
   });
 
   it("answers 404 for another enterprise's source on every route", async () => {

@@ -1,9 +1,8 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import type { LdapSourceConfig } from '@portal/shared';
+import { type LdapAddress, type LdapSourceConfig, parseLdapUrl } from '@portal/shared';
 import { Client, type ClientOptions, ResultCodeError } from 'ldapts';
 import { DirectoryError } from '../directory.js';
-import { type LdapAddress, parseLdapUrl } from './ldap-validation.js';
 
 /** RFC 4511 §4.1.9 result codes by the names LDAP tools print (`Invalid Credentials (49)`). */
 const RESULT_NAMES: Record<number, string> = {

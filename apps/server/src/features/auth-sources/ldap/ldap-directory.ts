@@ -1,4 +1,10 @@
-import { type AuthSourceTestResult, type AuthSourceTestStep, type LdapSourceConfig, TEST_SAMPLE_SIZE } from '@portal/shared';
+import {
+  type AuthSourceTestResult,
+  type AuthSourceTestStep,
+  type LdapSourceConfig,
+  TEST_SAMPLE_SIZE,
+  ldapFilterText,
+} from '@portal/shared';
 import { type Client, type Entry, Filter } from 'ldapts';
 import {
   type Directory,
@@ -23,7 +29,6 @@ import {
   userAttributes,
   values,
 } from './ldap-entries.js';
-import { filterText } from './ldap-validation.js';
 
 /** Sign-in against the directory: the user's entry found by a service bind, then a bind as the user. */
 export type LdapAuthResult =
@@ -107,7 +112,7 @@ export class LdapDirectory implements Directory {
       steps.push({ name: '绑定', ok: true, detail: `已绑定 ${this.config.bindDn.trim()}` });
       let entries: Entry[];
       try {
-        entries = await this.searchUsers(connection.client, filterText(this.config.userFilter), { sizeLimit: TEST_SAMPLE_SIZE });
+        entries = await this.searchUsers(connection.client, ldapFilterText(this.config.userFilter), { sizeLimit: TEST_SAMPLE_SIZE });
       } catch (error) {
         return failed('查询用户', stepFailure('查询用户失败', error));
       }
@@ -133,7 +138,7 @@ export class LdapDirectory implements Directory {
       await this.serviceBind(client);
       let entries: Entry[];
       try {
-        entries = await this.searchUsers(client, filterText(this.config.userFilter));
+        entries = await this.searchUsers(client, ldapFilterText(this.config.userFilter));
       } catch (error) {
         throw new DirectoryError(`查询用户失败：${sourceText(error)}`);
       }
@@ -158,7 +163,7 @@ export class LdapDirectory implements Directory {
     try {
       const result = await client.search(this.config.groupBaseDn.trim(), {
         scope: 'sub',
-        filter: filterText(this.config.groupFilter),
+        filter: ldapFilterText(this.config.groupFilter),
         attributes,
         explicitBufferAttributes: bufferAttributes(this.config),
         paged: { pageSize: PAGE_SIZE },
@@ -220,16 +225,16 @@ export class LdapDirectory implements Directory {
       }
     }
     const unique = [...new Set(clauses)];
-    return `(&${filterText(this.config.userFilter)}${unique.length > 1 ? `(|${unique.join('')})` : unique.join('')})`;
+    return `(&${ldapFilterText(this.config.userFilter)}${unique.length > 1 ? `(|${unique.join('')})` : unique.join('')})`;
   }
 
   /** The filter that finds an entry by its stable id, wherever it was moved or however renamed. */
   private externalIdFilter(externalId: string): string | undefined {
     if (isActiveDirectory(this.config)) {
       const bytes = guidToBytes(externalId);
-      if (bytes) return `(&${filterText(this.config.userFilter)}(${OBJECT_GUID}=${Filter.escape(bytes)}))`;
+      if (bytes) return `(&${ldapFilterText(this.config.userFilter)}(${OBJECT_GUID}=${Filter.escape(bytes)}))`;
     }
-    return `(&${filterText(this.config.userFilter)}(${ENTRY_UUID}=${Filter.escape(externalId)}))`;
+    return `(&${ldapFilterText(this.config.userFilter)}(${ENTRY_UUID}=${Filter.escape(externalId)}))`;
   }
 
   private isUnderBase(dn: string): boolean {
@@ -246,7 +251,7 @@ export class LdapDirectory implements Directory {
     const sameId = (entry: Entry) => !externalId || externalIdOf(entry) === externalId.toLowerCase();
     if (dn && this.isUnderBase(dn)) {
       try {
-        const [entry] = await this.searchUsers(client, filterText(this.config.userFilter), { base: dn });
+        const [entry] = await this.searchUsers(client, ldapFilterText(this.config.userFilter), { base: dn });
         if (entry && sameId(entry)) return entry;
       } catch (error) {
         // No Such Object (32) and the like: the entry moved; a network failure is the caller's.

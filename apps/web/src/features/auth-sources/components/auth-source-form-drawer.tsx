@@ -2,9 +2,11 @@ import {
   AUTH_SOURCE_NAME_MAX,
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceDetail,
+  AuthSourceRules,
   type AuthSourceTestResult,
   type AuthSourceType,
   isChatSourceType,
+  isLdapsUrl,
 } from '@portal/shared';
 import { Alert, Button, Drawer, Form, Input, Skeleton, Switch } from 'antd';
 import { useRef, useState } from 'react';
@@ -20,7 +22,6 @@ import {
   fieldOfMessage,
   newAuthSourceForm,
 } from '../lib/auth-source-form';
-import { AuthSourceRules } from '../lib/auth-source-rules';
 import { TEST_STEPS } from '../lib/platforms';
 import { ChatFields } from './chat-fields';
 import { LdapFields } from './ldap-fields';
@@ -84,8 +85,12 @@ export function AuthSourceFormDrawer({
   const source: AuthSourceDetail | undefined = editingId !== undefined ? detail.data : undefined;
   const type = target ? ('type' in target ? target.type : source?.type) : undefined;
   const ready = type !== undefined && (editingId === undefined || source !== undefined);
+  const failed = detail.isError && editingId !== undefined;
+  const formShown = ready && !failed;
 
-  // Closed: nothing of what was typed or tested stays (the form is destroyed with the drawer).
+  // Nothing of what was typed or tested outlives the form: the mutations (their variables hold the
+  // typed secret) leave the cache when it closes, not when the closing animation ends, which waits for
+  // animation frames (none come while the tab is in the background).
   const forget = () => {
     session.current += 1;
     create.reset();
@@ -93,6 +98,12 @@ export function AuthSourceFormDrawer({
     test.reset();
     setTested(null);
     setTestError(null);
+  };
+  const close = () => {
+    forget();
+    // The form is destroyed with the drawer, after the animation: its secret goes at once.
+    if (formShown) form.setFieldValue('secret', '');
+    onClose();
   };
 
   const showRefusal = (err: unknown, fallback: string) => {
@@ -139,7 +150,7 @@ export function AuthSourceFormDrawer({
       const body = authSourceInput(type, values);
       if (editingId !== undefined) {
         notify.success(await update.mutateAsync({ id: editingId, body }));
-        onClose();
+        close();
       } else {
         const created = await create.mutateAsync(body);
         notify.success(created.msg);
@@ -162,13 +173,12 @@ export function AuthSourceFormDrawer({
       title={title}
       open={target !== null}
       size="min(720px, 100vw)"
-      onClose={onClose}
-      afterOpenChange={(open) => !open && forget()}
+      onClose={close}
       destroyOnHidden
       mask={{ closable: false }}
       footer={
         <div className="auth-sources__drawer-footer">
-          <Button onClick={onClose}>取消</Button>
+          <Button onClick={close}>取消</Button>
           <Button disabled={!ready} loading={test.isPending} onClick={() => void runTest()}>
             测试连接
           </Button>
@@ -178,7 +188,7 @@ export function AuthSourceFormDrawer({
         </div>
       }
     >
-      {detail.isError && editingId !== undefined ? (
+      {failed ? (
         <Alert type="error" showIcon title={messageOf(detail.error, '认证源读取失败')} />
       ) : !ready ? (
         <Skeleton active paragraph={{ rows: 8 }} />
@@ -193,7 +203,7 @@ export function AuthSourceFormDrawer({
           onValuesChange={(changed: Partial<AuthSourceFormValues>) => {
             // ldaps:// is TLS from the first byte: StartTLS goes off with it (RFC 4511 §4.14 is for ldap://).
             const url = changed.ldap?.url;
-            if (typeof url === 'string' && /^ldaps:\/\//i.test(url.trim())) form.setFieldValue(['ldap', 'startTls'], false);
+            if (typeof url === 'string' && isLdapsUrl(url)) form.setFieldValue(['ldap', 'startTls'], false);
           }}
         >
           <div className="auth-sources__form-head">

@@ -1,7 +1,6 @@
-import { type ChatSourceType, LDAP_TEXT_MAX } from '@portal/shared';
+import { AuthSourceRules, type ChatSourceType, LDAP_TEXT_MAX } from '@portal/shared';
 import { Form, Input, Typography } from 'antd';
 import { tenantRule } from '@/lib/form-rules';
-import { AuthSourceRules } from '../lib/auth-source-rules';
 import { CALLBACK_HINTS } from '../lib/platforms';
 import { SecretField } from './secret-field';
 

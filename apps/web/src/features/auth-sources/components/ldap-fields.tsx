@@ -1,14 +1,12 @@
-import { AD_MAPPING, LDAP_DEFAULTS, LDAP_TEXT_MAX, type LdapAttributeMapping } from '@portal/shared';
+import { AD_MAPPING, AuthSourceRules, LDAP_DEFAULTS, LDAP_TEXT_MAX, type LdapAttributeMapping, isLdapsUrl } from '@portal/shared';
 import { Alert, Button, Form, type FormInstance, type FormRule, Input, Switch } from 'antd';
 import type { ReactNode } from 'react';
 import { tenantRule } from '@/lib/form-rules';
 import type { AuthSourceFormValues } from '../lib/auth-source-form';
-import { AuthSourceRules } from '../lib/auth-source-rules';
 import { AD_GROUP_FILTER, AD_USER_FILTER } from '../lib/platforms';
 import { SecretField } from './secret-field';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
-const isLdaps = (url: string) => /^ldaps:\/\//i.test(url.trim());
 const sameMapping = (a: Partial<LdapAttributeMapping> | undefined, b: LdapAttributeMapping) =>
   (Object.keys(b) as (keyof LdapAttributeMapping)[]).every((key) => (a?.[key] ?? '').trim() === b[key]);
 
@@ -46,7 +44,7 @@ export function LdapFields({ form, storedSecret }: { form: FormInstance<AuthSour
   const startTls = Boolean(Form.useWatch(['ldap', 'startTls'], form));
   const adDomain = text(Form.useWatch(['ldap', 'adDomain'], form)).trim();
   const mapping = Form.useWatch(['ldap', 'mapping'], form) as Partial<LdapAttributeMapping> | undefined;
-  const ldaps = isLdaps(url);
+  const ldaps = isLdapsUrl(url);
   const offerAd = adDomain !== '' && !AuthSourceRules.adDomain(adDomain) && !sameMapping(mapping, AD_MAPPING);
 
   const applyAdSettings = () => {
@@ -104,7 +102,11 @@ export function LdapFields({ form, storedSecret }: { form: FormInstance<AuthSour
           required
           dependencies={[['ldap', 'adDomain']]}
           rules={[ruleWith(['ldap', 'adDomain'], AuthSourceRules.bindDn)]}
-          extra={adDomain ? '用于查询目录的服务账号；Active Directory 也可填写 用户名@域名' : '用于查询目录的服务账号，只需读取权限'}
+          extra={
+            adDomain
+              ? '用于查询目录的服务账号；Active Directory 也可填写 用户名@域名 或 NetBIOS 域名\\用户名'
+              : '用于查询目录的服务账号，只需读取权限'
+          }
         >
           <Input placeholder="cn=admin,dc=example,dc=com" maxLength={LDAP_TEXT_MAX} />
         </Form.Item>

@@ -1,7 +1,6 @@
-import { type AuthSourceType, SECRET_MAX } from '@portal/shared';
+import { AuthSourceRules, type AuthSourceType, SECRET_MAX } from '@portal/shared';
 import { Form, Input } from 'antd';
 import { tenantRule } from '@/lib/form-rules';
-import { AuthSourceRules } from '../lib/auth-source-rules';
 import { SECRET_LABELS } from '../lib/platforms';
 
 /**

@@ -12,6 +12,7 @@ import {
   LDAP_DEFAULTS,
   type LdapSourceConfig,
   type WecomSourceConfig,
+  isLdapsUrl,
 } from '@portal/shared';
 
 /**
@@ -92,7 +93,7 @@ export function authSourceConfig(type: AuthSourceType, values: Partial<AuthSourc
         config: {
           url,
           // ldaps:// is TLS from the first byte; the switch is off and disabled for it.
-          startTls: Boolean(l.startTls) && !/^ldaps:\/\//i.test(url),
+          startTls: Boolean(l.startTls) && !isLdapsUrl(url),
           bindDn: trim(l.bindDn),
           baseDn: trim(l.baseDn),
           userFilter: trim(l.userFilter),
