@@ -1,3 +1,4 @@
+import { normalizeDn, parentDn } from '../auth-sources/ldap/ldap-dn.js';
 import { createHash } from 'node:crypto';
 import {
   PHONE_PATTERN,
@@ -128,17 +129,6 @@ export function usernameFor(user: Pick<DirectoryUser, 'username' | 'email'>, map
     mapping.usernameFrom === 'email' && user.email.includes('@') ? user.email.slice(0, user.email.lastIndexOf('@')) : user.username;
   return `${mapping.usernamePrefix}${raw.trim()}`;
 }
-
-/** RFC 4514: the DN of the entry's parent (after the first unescaped comma), '' for none. */
-export function parentDn(dn: string): string {
-  for (let i = 0; i < dn.length; i++) {
-    if (dn[i] === '\\') i++;
-    else if (dn[i] === ',') return dn.slice(i + 1).trim();
-  }
-  return '';
-}
-
-const sameDn = (a: string, b: string) => a.replace(/\s*,\s*/g, ',').toLowerCase() === b.replace(/\s*,\s*/g, ',').toLowerCase();
 
 /**
  * A hash of what the directory said, independent of the order it said it in: executing a preview
@@ -305,7 +295,7 @@ export function planSync(snapshot: DirectorySnapshot, state: PlanState, job: Pla
       }
       let moved = false;
       const oldParent = parentDn(identity.dn);
-      if (user.dn && identity.dn && !sameDn(oldParent, parentDn(user.dn))) {
+      if (user.dn && identity.dn && normalizeDn(oldParent) !== normalizeDn(parentDn(user.dn))) {
         changes.push({ field: Field.location, from: oldParent, to: user.location });
         moved = true;
       }

@@ -1,13 +1,13 @@
 import { SYNC_MAPPING_DEFAULTS, type SyncMapping } from '@portal/shared';
 import { describe, expect, it } from 'vitest';
 import type { DirectorySnapshot, DirectoryUser } from '../../auth-sources/directory.js';
+import { parentDn } from '../../auth-sources/ldap/ldap-dn.js';
 import { isValidCron, nextRunAt } from '../sync-cron.js';
 import {
   MISSING_PHONE,
   type PlanAccount,
   type PlanState,
   normalizePhone,
-  parentDn,
   planSync,
   snapshotFingerprint,
   usernameFor,
