@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startChatStandins } from '../../server/src/testing/chat-standins.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -33,11 +34,13 @@ async function waitUntilHealthy(base: string, server: ChildProcess, output: () =
 
 /**
  * Starts the built server (`npm run build` first) as its own process, exactly as `npm start` runs it,
- * on a free port with a fresh SQLite database.
+ * on a free port with a fresh SQLite database. 企业微信, 钉钉 and 飞书 cannot be reached from test
+ * machines: the server talks to local stand-ins of their documented APIs instead (issue 19).
  */
 export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const port = await freePort();
+  const standins = await startChatStandins();
   const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     cwd: root,
     env: {
@@ -53,6 +56,7 @@ export default async function globalSetup() {
       DATABASE_URL: '',
       // Every browser test logs in from the same address: the per-IP login-form limit is not under test here.
       LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+      ...standins.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,12 +67,18 @@ export default async function globalSetup() {
   server.stdout?.on('data', keep);
   server.stderr?.on('data', keep);
   const base = `http://127.0.0.1:${port}`;
-  await waitUntilHealthy(base, server, () => output);
+  try {
+    await waitUntilHealthy(base, server, () => output);
+  } catch (error) {
+    await standins.close();
+    throw error;
+  }
   process.env.E2E_BASE_URL = base;
   return async () => {
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
     await exited;
+    await standins.close();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -9,7 +9,7 @@ import {
   isLdapsUrl,
 } from '@portal/shared';
 import { Alert, Button, Drawer, Form, Input, Skeleton, Switch } from 'antd';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { tenantRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useAuthSource, useCreateAuthSource, useTestAuthSource, useUpdateAuthSource } from '../api/auth-sources';
@@ -70,7 +70,11 @@ export function AuthSourceFormDrawer({
   onCreated(id: number, type: AuthSourceType): void;
 }) {
   const [form] = Form.useForm<AuthSourceFormValues>();
-  const editingId = target && 'id' in target ? target.id : undefined;
+  // While the drawer slides out (target already null) it keeps showing what it was open for.
+  const [shown, setShown] = useState(target);
+  if (target !== null && target !== shown) setShown(target);
+  const current = target ?? shown;
+  const editingId = current && 'id' in current ? current.id : undefined;
   const detail = useAuthSource(editingId);
   const create = useCreateAuthSource();
   const update = useUpdateAuthSource();
@@ -83,7 +87,7 @@ export function AuthSourceFormDrawer({
   const session = useRef(0);
 
   const source: AuthSourceDetail | undefined = editingId !== undefined ? detail.data : undefined;
-  const type = target ? ('type' in target ? target.type : source?.type) : undefined;
+  const type = current ? ('type' in current ? current.type : source?.type) : undefined;
   const ready = type !== undefined && (editingId === undefined || source !== undefined);
   const failed = detail.isError && editingId !== undefined;
   const formShown = ready && !failed;
@@ -105,6 +109,12 @@ export function AuthSourceFormDrawer({
     if (formShown) form.setFieldValue('secret', '');
     onClose();
   };
+
+  // A new result is brought into view below the long form once it is rendered (a frame scheduled
+  // before React's commit would scroll to the hint it replaces).
+  useEffect(() => {
+    if (tested || testError) resultRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' });
+  }, [tested, testError]);
 
   const showRefusal = (err: unknown, fallback: string) => {
     const message = messageOf(err, fallback);
@@ -133,7 +143,6 @@ export function AuthSourceFormDrawer({
       if (field) form.setFields([{ name: field, errors: [message] }]);
       else setTestError(message);
     }
-    requestAnimationFrame(() => resultRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' }));
   };
 
   const submit = async () => {

@@ -5,8 +5,8 @@ import { SECRET_LABELS } from '../lib/platforms';
 
 /**
  * The source's secret (绑定密码, Secret, Client Secret, App Secret). The server never sends it back:
- * the field starts empty, and while one is stored, empty keeps it. It is never shown, and the browser
- * is asked not to fill in a saved password of its own.
+ * the field starts empty, and while one is stored, empty keeps it (its placeholder says so). It is
+ * never shown, and the browser is asked not to fill in a saved password of its own.
  */
 export function SecretField({ type, stored }: { type: AuthSourceType; stored: boolean }) {
   return (
@@ -15,7 +15,6 @@ export function SecretField({ type, stored }: { type: AuthSourceType; stored: bo
       label={SECRET_LABELS[type]}
       required={!stored}
       rules={[tenantRule((value) => AuthSourceRules.secret(value, stored), false)]}
-      extra={stored ? '已设置，留空则不修改' : undefined}
     >
       <Input.Password
         placeholder={stored ? '已设置，留空则不修改' : undefined}

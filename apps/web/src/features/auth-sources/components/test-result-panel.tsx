@@ -6,12 +6,13 @@ import { useId } from 'react';
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 const orNone = (text: string) => text || none;
 
+// 位置 (a DN) takes what the others leave: the sample fits the desktop drawer, a phone scrolls it inside its box.
 const SAMPLE_COLUMNS: TableColumnsType<DirectoryUserView> = [
-  { title: '用户名', dataIndex: 'username', width: 120, render: orNone },
-  { title: '姓名', dataIndex: 'name', width: 100, render: orNone },
-  { title: '手机号', dataIndex: 'phone', width: 130, render: orNone },
-  { title: '邮箱', dataIndex: 'email', width: 190, ellipsis: { showTitle: true }, render: orNone },
-  { title: '位置', dataIndex: 'location', width: 220, ellipsis: { showTitle: true }, render: orNone },
+  { title: '用户名', dataIndex: 'username', width: 110, ellipsis: { showTitle: true }, render: orNone },
+  { title: '姓名', dataIndex: 'name', width: 80, ellipsis: { showTitle: true }, render: orNone },
+  { title: '手机号', dataIndex: 'phone', width: 120, render: orNone },
+  { title: '邮箱', dataIndex: 'email', width: 180, ellipsis: { showTitle: true }, render: orNone },
+  { title: '位置', dataIndex: 'location', ellipsis: { showTitle: true }, render: orNone },
 ];
 
 /**
@@ -62,7 +63,7 @@ export function TestResultPanel({ result }: { result: AuthSourceTestResult }) {
               dataSource={result.sample}
               pagination={false}
               size="small"
-              scroll={{ x: 760 }}
+              scroll={{ x: 640 }}
               tableLayout="fixed"
             />
           ) : (

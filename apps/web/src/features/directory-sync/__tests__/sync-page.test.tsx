@@ -371,7 +371,8 @@ describe('同步任务 form', () => {
     renderPage();
     fireEvent.click(button(await jobRow('每日同步'), '编辑'));
     const drawer = await screen.findByRole('dialog', { name: '编辑同步任务 每日同步' });
-    expect(within(drawer).getByLabelText<HTMLInputElement>('定时表达式').value).toBe('0 2 * * *');
+    // The schedule's fields follow the form's watched 执行方式, which settles a render after the drawer opens.
+    expect((await within(drawer).findByLabelText<HTMLInputElement>('定时表达式')).value).toBe('0 2 * * *');
     expect(within(drawer).getByText(/当前下次执行：2026-11-21 02:00:00/)).toBeTruthy();
     expect(within(drawer).queryByLabelText('用户名前缀')).toBeNull();
     fireEvent.change(within(drawer).getByLabelText('任务名称'), { target: { value: '企业微信通讯录' } });

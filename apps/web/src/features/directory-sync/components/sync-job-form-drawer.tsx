@@ -75,7 +75,10 @@ export function SyncJobFormDrawer({ target, onClose }: { target: SyncJobFormTarg
   const update = useUpdateSyncJob();
   const sources = useSyncSources(target !== null);
   const [saving, setSaving] = useState(false);
-  const job = target?.job;
+  // While the drawer slides out (target already null) it keeps the title of what it was open for.
+  const [shown, setShown] = useState(target);
+  if (target !== null && target !== shown) setShown(target);
+  const job = (target ?? shown)?.job;
   const sourceId = Form.useWatch('sourceId', form);
   const schedule = Form.useWatch('schedule', form);
   const cron = Form.useWatch('cron', form) ?? '';

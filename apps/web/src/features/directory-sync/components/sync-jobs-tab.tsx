@@ -62,11 +62,11 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
     });
 
   const columns: TableColumnsType<SyncJob> = [
-    { title: '任务名称', dataIndex: 'name', width: 160, ellipsis: { showTitle: true } },
+    { title: '任务名称', dataIndex: 'name', width: 150, ellipsis: { showTitle: true } },
     {
       title: '认证源',
       dataIndex: 'sourceName',
-      width: 190,
+      width: 170,
       render: (name: string, job) => (
         <Space size={4} wrap>
           <span>{name}</span>
@@ -77,26 +77,26 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
     {
       title: '定时',
       dataIndex: 'cron',
-      width: 150,
+      width: 120,
       render: (cron: string) => <span title={cron || undefined}>{scheduleText(cron)}</span>,
     },
-    { title: '离职处理', dataIndex: 'leaverRule', width: 140, render: (rule: SyncLeaverRule) => SYNC_LEAVER_RULE_LABELS[rule] },
+    { title: '离职处理', dataIndex: 'leaverRule', width: 120, render: (rule: SyncLeaverRule) => SYNC_LEAVER_RULE_LABELS[rule] },
     {
       title: '状态',
       dataIndex: 'enabled',
-      width: 76,
+      width: 72,
       render: (enabled: boolean) => <Tag color={enabled ? 'success' : 'default'}>{enabled ? '启用' : '停用'}</Tag>,
     },
     {
       title: '下次执行',
       dataIndex: 'nextRunAt',
-      width: 170,
+      width: 160,
       render: (next: string | null, job) => (next && job.enabled ? syncTimeText(next) : none),
     },
     {
+      // The one column without a width: it takes what the others leave, so a 1440 px screen shows every column.
       title: '最近结果',
       dataIndex: 'lastRun',
-      width: 230,
       render: (run: SyncRunSummary | null) =>
         run ? (
           <Button
@@ -116,10 +116,11 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
     {
       title: '操作',
       key: 'actions',
-      width: 230,
-      fixed: wide ? 'right' : undefined,
+      // A phone stacks the actions in a narrow sticky column, so 预览 is at hand without scrolling sideways.
+      width: wide ? 210 : 76,
+      fixed: 'right',
       render: (_: unknown, job) => (
-        <Space size={0} className="directory-sync__row-actions">
+        <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="directory-sync__row-actions">
           <Button
             type="link"
             size="small"
@@ -163,7 +164,9 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
         dataSource={jobs.data ?? []}
         loading={jobs.isFetching}
         pagination={false}
-        scroll={{ x: 1350 }}
+        // Wider than a phone: the table scrolls sideways inside its own box, the page does not.
+        scroll={{ x: 1150 }}
+        tableLayout="fixed"
         size="middle"
         locale={{ emptyText: '暂无同步任务，点击“新增任务”从认证源同步账号和账号组' }}
       />

@@ -1,5 +1,5 @@
 import { SYNC_RUN_STATUS_LABELS, SYNC_TRIGGER_LABELS, type SyncRunStatus, type SyncRunSummary, type SyncTrigger } from '@portal/shared';
-import { Button, Form, Grid, Select, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Form, Select, Table, type TableColumnsType, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { FilterButtons } from '@/components/filter-buttons';
 import { PAGINATION_DEFAULTS, Pagination } from '@/components/pagination';
@@ -55,12 +55,12 @@ export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void
   const query = useMemo(() => runListQuery(filters), [filters]);
   const runs = useSyncRuns(query);
   const jobs = useSyncJobs();
-  const wide = Grid.useBreakpoint().md ?? true;
   const total = runs.data?.total ?? 0;
 
   const columns: TableColumnsType<SyncRunSummary> = [
-    { title: '开始时间', dataIndex: 'createdAt', width: 170, render: (at: string) => syncTimeText(at) },
-    { title: '任务', dataIndex: 'jobName', width: 150, ellipsis: { showTitle: true } },
+    { title: '开始时间', dataIndex: 'createdAt', width: 160, render: (at: string) => syncTimeText(at) },
+    // The one column without a width: it takes what the others leave, so a 1440 px screen shows every column.
+    { title: '任务', dataIndex: 'jobName', ellipsis: { showTitle: true } },
     { title: '方式', dataIndex: 'trigger', width: 64, render: (trigger: SyncTrigger) => SYNC_TRIGGER_LABELS[trigger] },
     { title: '状态', dataIndex: 'status', width: 104, render: (status: SyncRunStatus) => <RunStatusTag status={status} /> },
     count('create', '新增'),
@@ -72,14 +72,14 @@ export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void
     {
       title: '结束时间',
       dataIndex: 'finishedAt',
-      width: 170,
+      width: 160,
       render: (at: string | null) => syncTimeText(at) || <Typography.Text type="secondary">—</Typography.Text>,
     },
     {
       title: '操作',
       key: 'actions',
-      width: 72,
-      fixed: wide ? 'right' : undefined,
+      width: 64,
+      fixed: 'right',
       render: (_: unknown, run) => (
         <Button type="link" size="small" onClick={() => onOpenRun(run)}>
           详情
@@ -131,7 +131,8 @@ export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void
         dataSource={runs.data?.rows ?? []}
         loading={runs.isFetching}
         pagination={false}
-        scroll={{ x: 1250 }}
+        scroll={{ x: 1140 }}
+        tableLayout="fixed"
         size="middle"
         locale={{ emptyText: '暂无同步记录' }}
       />
