@@ -81,6 +81,14 @@ for (const [label, report] of [
   ['vitest node22', readJson(path.join(reports, 'vitest-node22.json'))],
 ]) {
   for (const file of report?.testResults ?? []) {
+    // A file that failed before its tests ran (an import or a hook) has no failed test to name.
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failures.push(
+        `${label}: ${path.relative(root, file.name)}\n    ${String(file.message ?? '')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
+    }
     for (const test of file.assertionResults ?? []) {
       if (test.status !== 'failed') continue;
       const reason = String(test.failureMessages?.[0] ?? '').split('\n')[0];
