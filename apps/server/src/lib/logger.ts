@@ -2,7 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 
 /** Query parameters whose values never reach the log (CAS tickets, tokens, codes, passwords). */
-const SECRET_PARAMS = /([?&](?:ticket|token|access_token|password|code|smsCode|phone)=)[^&]*/gi;
+const SECRET_PARAMS = /([?&](?:ticket|token|access_token|password|code|authCode|state|smsCode|phone)=)[^&]*/gi;
 
 export function redactUrlSecrets(url: string): string {
   return url.replace(SECRET_PARAMS, '$1***');

@@ -7,7 +7,8 @@ const TAG_BYTES = 16;
 /**
  * Secrets the portal must use again later (an LDAP bind password, a chat platform's app secret) are
  * kept sealed with AES-256-GCM (NIST SP 800-38D: 96-bit random IV, 128-bit tag) under a key shared
- * through system_secret, so a database dump alone does not reveal them. `purpose` is bound as
+ * through system_secret, so a copy of the sources' rows, an export or a log of them does not reveal
+ * them (a dump of the whole database, key included, does: back it up as a secret). `purpose` is bound as
  * additional data: a value sealed for one use does not open as another.
  */
 export class SecretBox {

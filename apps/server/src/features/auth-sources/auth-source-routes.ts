@@ -192,7 +192,9 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
  * bind password again, or a console user could have it sent to a server of their choosing.
  */
 function keepsAddress(stored: AuthSourceConfig, settings: AuthSourceConfig): boolean {
-  return stored.type !== 'ldap' || settings.type !== 'ldap' || stored.config.url === settings.config.url;
+  if (stored.type !== 'ldap' || settings.type !== 'ldap') return true;
+  // StartTLS turned off would send it in clear text to the same host: that needs it typed again too.
+  return stored.config.url === settings.config.url && (settings.config.startTls || !stored.config.startTls);
 }
 
 /** The audit row's detail: what the source is and whether it is on; a changed secret is said, never shown. */

@@ -6,5 +6,9 @@ describe('redactUrlSecrets', () => {
     expect(redactUrlSecrets('/cas/validate?ticket=ST-1&service=x&code=123456&phone=13800000000')).toBe(
       '/cas/validate?ticket=***&service=x&code=***&phone=***',
     );
+    // 钉钉's sign-in callback names its code authCode; the QR sign-in state is the browser's too.
+    expect(redactUrlSecrets('/cas/login/dingtalk/callback?authCode=c0de&state=s1gned')).toBe(
+      '/cas/login/dingtalk/callback?authCode=***&state=***',
+    );
   });
 });

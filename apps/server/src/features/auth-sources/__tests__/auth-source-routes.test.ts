@@ -431,6 +431,20 @@ describe.each(testDialects())('认证源 API on %s', (dialect) => {
     await removeAll(admin);
   });
 
+  it('turning StartTLS off needs the bind password again (it would go in clear text); turning it on does not', async () => {
+    const ldapId = await create(admin, ldapBody(slapd.url));
+    const on = await call('PUT', `/auth/sources/${ldapId}`, admin, ldapBody(slapd.url, { secret: '' }, { startTls: true }));
+    expect(on.statusCode).toBe(200);
+    for (const [url, payload] of [
+      [`/auth/sources/${ldapId}`, ldapBody(slapd.url, { secret: '' }, { startTls: false })],
+      ['/auth/sources/test', ldapBody(slapd.url, { id: ldapId, secret: '' }, { startTls: false })],
+    ] as const) {
+      const res = await call(url.endsWith('test') ? 'POST' : 'PUT', url, admin, payload);
+      expect([res.statusCode, res.json()]).toEqual([400, { code: 1, msg: AuthSourceMessage.secretRetype }]);
+    }
+    await removeAll(admin);
+  });
+
   it('checks LDAP syntax: address, DNs, RFC 4515 filters, attribute names and AD 域 (the shared rules)', async () => {
     const cases: [object, string][] = [
       [ldapBody('http://ldap.hengyue.com'), AuthSourceMessage.urlInvalid],
