@@ -45,6 +45,12 @@ export interface PlanAccount {
   phone: string;
   email: string;
   status: 'active' | 'disabled';
+  /**
+   * Whether a directory person with its phone may take it over: not linked to another source and
+   * holding no role beyond 普通员工 (directly or through a group), so an entry whose phone someone
+   * edited cannot become an administrator's account.
+   */
+  adoptable: boolean;
 }
 
 /** The enterprise's side of a sync, as the repository reads it before a preview. */
@@ -225,7 +231,7 @@ export function planSync(snapshot: DirectorySnapshot, state: PlanState, job: Pla
   const claimedPhones = new Map<string, string>();
   const phoneOwners = new Map<string, PlanAccount>();
   for (const account of state.accounts.values()) {
-    if (account.status === 'active' && !linkedAccounts.has(account.id)) phoneOwners.set(account.phone, account);
+    if (account.status === 'active' && account.adoptable && !linkedAccounts.has(account.id)) phoneOwners.set(account.phone, account);
   }
 
   /** Refusals of a username or phone another account holds (one linked to this source may be giving it up in the same run). */

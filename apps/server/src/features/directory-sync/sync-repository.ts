@@ -1,5 +1,6 @@
 import {
   type AuthSourceType,
+  Role,
   SYNC_MAPPING_DEFAULTS,
   type SyncAction,
   type SyncChange,
@@ -606,6 +607,44 @@ export class SyncRepository {
   // ---------------------------------------------------------------------------------------- plan state
 
   /**
+   * What a directory may not take over by phone or name (sync-plan.ts, PlanAccount.adoptable): accounts
+   * linked to another source or holding a role beyond 普通员工 (their own or a group's), and groups that
+   * grant roles.
+   */
+  private async notAdoptable(enterpriseId: number, sourceId: number): Promise<{ accounts: Set<number>; groups: Set<number> }> {
+    const [linkedElsewhere, roleHolders, roleGroups] = await Promise.all([
+      this.db
+        .selectFrom('account_identity')
+        .innerJoin('account', 'account.id', 'account_identity.account_id')
+        .select('account_identity.account_id as id')
+        .where('account.enterprise_id', '=', enterpriseId)
+        .where('account_identity.source_id', '!=', sourceId)
+        .execute(),
+      this.db
+        .selectFrom('account_role')
+        .innerJoin('account', 'account.id', 'account_role.account_id')
+        .innerJoin('role', 'role.id', 'account_role.role_id')
+        .select('account_role.account_id as id')
+        .where('account.enterprise_id', '=', enterpriseId)
+        .where('role.code', '!=', Role.EnterpriseStaff)
+        .execute(),
+      this.db
+        .selectFrom('account_group_role')
+        .innerJoin('account_group', 'account_group.id', 'account_group_role.group_id')
+        .select('account_group_role.group_id as id')
+        .where('account_group.enterprise_id', '=', enterpriseId)
+        .execute(),
+    ]);
+    const groups = new Set(roleGroups.map((r) => r.id));
+    const accounts = new Set([...linkedElsewhere, ...roleHolders].map((r) => r.id));
+    for (const ids of chunks([...groups])) {
+      const members = await this.db.selectFrom('account_group_member').select('account_id').where('group_id', 'in', ids).execute();
+      for (const m of members) accounts.add(m.account_id);
+    }
+    return { accounts, groups };
+  }
+
+  /**
    * The enterprise's side of a sync with a source (sync-plan.ts, PlanState), for the usernames and
    * phones the directory asks for.
    */
@@ -621,8 +660,12 @@ export class SyncRepository {
       this.db.selectFrom('account_group').select(['id', 'name']).where('enterprise_id', '=', enterpriseId).execute(),
       this.db.selectFrom('group_identity').select(['group_id', 'source_id', 'external_id']).execute(),
     ]);
+    const guarded = await this.notAdoptable(enterpriseId, sourceId);
     const accounts = new Map<number, PlanAccount>(
-      accountRows.map((a) => [a.id, { ...a, status: a.status === 'active' ? ('active' as const) : ('disabled' as const) }]),
+      accountRows.map((a) => [
+        a.id,
+        { ...a, status: a.status === 'active' ? ('active' as const) : ('disabled' as const), adoptable: !guarded.accounts.has(a.id) },
+      ]),
     );
     const groupsById = new Map(groupRows.map((g) => [g.id, g.name]));
     const groupLinks = new Map<string, { id: number; name: string }>();
@@ -664,7 +707,7 @@ export class SyncRepository {
       usernameHolders,
       phoneHolders,
       groupLinks,
-      unlinkedGroups: new Map(groupRows.filter((g) => !linkedGroupIds.has(g.id)).map((g) => [g.name, g.id])),
+      unlinkedGroups: new Map(groupRows.filter((g) => !linkedGroupIds.has(g.id) && !guarded.groups.has(g.id)).map((g) => [g.name, g.id])),
       groupNames: new Map(groupRows.map((g) => [g.name, g.id])),
       memberships,
       syncDisabled: await this.disabledBySync(sourceId, disabledLinked),

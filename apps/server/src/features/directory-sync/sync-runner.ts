@@ -19,6 +19,8 @@ const ABANDONED = '执行中断：执行该任务的服务已停止，已提交�
 const INTERRUPTED = '执行中断：数据库写入出错，已提交的批次保留，其余未执行';
 const LEASE_LOST = '执行中断：同步任务的租约已失效，其余未执行';
 const READ_FAILED = '读取认证源失败，请检查认证源配置后重试';
+/** A directory that answers with nobody (a narrowed filter, a service account that lost its rights). */
+const EMPTY_DIRECTORY = '认证源未返回任何用户：为免误停用全部账号，定时同步未执行；请检查认证源设置，或手动预览后执行';
 
 class LeaseLost extends Error {}
 
@@ -188,6 +190,10 @@ export class SyncRunner {
       return this.recordFailedRun(job, caller, err.message, true);
     }
     const items = await this.plan(job, snapshot);
+    // Unattended, an empty answer would disable everyone the source ever linked: a person decides that.
+    if (snapshot.users.length === 0 && items.some((item) => item.action === 'disable')) {
+      return this.recordFailedRun(job, caller, EMPTY_DIRECTORY, true);
+    }
     const runId = await this.app.database.db.transaction().execute((trx) =>
       this.repo.createRun(
         trx,

@@ -58,6 +58,7 @@ const account = (id: number, username: string, overrides: Partial<PlanAccount> =
   phone: '13910000001',
   email: `${username}@hengyue.com`,
   status: 'active',
+  adoptable: true,
   ...overrides,
 });
 
@@ -168,6 +169,17 @@ describe('the sync plan', () => {
       ['邮箱', 'lixin@hengyue.com'],
       ['位置', `ou=rd,${OU}`],
     ]);
+  });
+
+  it('never takes over an administrator or an account another source signs in: the person is listed as failing', () => {
+    const admin = account(7, 'zhangwei', { name: '张伟', phone: '13910000001', adoptable: false });
+    const items = planSync(
+      { users: [person('lixin', { name: '李鑫' })], groups: [] },
+      state({ accounts: new Map([[7, admin]]), phoneHolders: new Map([['13910000001', 7]]) }),
+      job(),
+    );
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ action: 'create', targetId: null, error: '手机号 13910000001 已被其他账号使用' });
   });
 
   it('renames linked groups, takes over a same-named 账号组, never deletes one', () => {

@@ -447,3 +447,80 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     await refused(c.call(admin, 'POST', `${SYNC}/jobs/${jobId}/preview`), 400, SyncMessage.sourceDisabled);
   });
 });
+
+describe.each(testDialects())('同步 takes over existing accounts only where it is safe, on %s', (dialect) => {
+  let t: TestApp;
+  let ldap: SlapdServer;
+  afterAll(async () => {
+    await t?.close();
+    await ldap?.stop();
+  });
+
+  it('a plain staff account with the person’s phone is linked; an administrator’s never is', async () => {
+    ldap = await startSlapd({ suffix: HENGYUE_SUFFIX, entries: hengyueDirectory() });
+    t = await createSyncTestApp(dialect);
+    const c = consoleClient(t);
+    const admin = await tokenFor(t, 'admin');
+    const { db } = t.database;
+    // 刘洋 (普通员工) and 张伟 (企业管理员) carry the phones of two directory people.
+    await db.updateTable('account').set({ phone: '13910000002' }).where('username', '=', 'liuyang').execute();
+    await db.updateTable('account').set({ phone: '13910000001' }).where('username', '=', 'admin').execute();
+    const sourceId = await addLdapSource(t, HENGYUE, ldap.url);
+    const job = await c.data<{ id: number }>(
+      c.call(admin, 'POST', `${SYNC}/jobs`, {
+        sourceId,
+        name: '恒岳目录同步',
+        mapping: SYNC_MAPPING_DEFAULTS,
+        cron: '',
+        leaverRule: 'disable',
+        enabled: true,
+      }),
+    );
+    const run = await c.data<SyncRunSummary>(c.call(admin, 'POST', `${SYNC}/jobs/${job.id}/preview`));
+    const rows = (await c.data<{ rows: SyncRunItem[] }>(c.call(admin, 'GET', `${SYNC}/runs/${run.id}/items?limit=100`))).rows;
+    const zhaomin = rows.find((i) => i.externalId && i.name === '赵敏');
+    const lixin = rows.find((i) => i.name === '李鑫');
+    expect(zhaomin).toMatchObject({ action: 'update', error: '' });
+    expect(zhaomin?.changes[0]).toMatchObject({ field: '关联已有账号', to: 'liuyang' });
+    expect(lixin).toMatchObject({ action: 'create', error: '手机号 13910000001 已被其他账号使用' });
+  }, 60_000);
+
+  it('a scheduled run whose source answers with nobody disables nobody: the run fails and says why', async () => {
+    const c = consoleClient(t);
+    const admin = await tokenFor(t, 'admin');
+    const { db } = t.database;
+    const { id: sourceId } = await db.selectFrom('auth_source').select('id').executeTakeFirstOrThrow();
+    const job = await c.data<{ id: number }>(
+      c.call(admin, 'POST', `${SYNC}/jobs`, {
+        sourceId,
+        name: '每日同步',
+        mapping: SYNC_MAPPING_DEFAULTS,
+        cron: '0 2 * * *',
+        leaverRule: 'disable',
+        enabled: true,
+      }),
+    );
+    const first = await c.data<SyncRunSummary>(c.call(admin, 'POST', `${SYNC}/jobs/${job.id}/preview`));
+    // 李鑫 stays refused (the administrator's phone); everyone else is linked.
+    expect((await c.data<SyncRunSummary>(c.call(admin, 'POST', `${SYNC}/runs/${first.id}/execute`))).status).toBe('partial');
+    // The filter now matches nobody, as when the service account loses its read rights.
+    const { config } = await db.selectFrom('auth_source').select('config').where('id', '=', sourceId).executeTakeFirstOrThrow();
+    await db
+      .updateTable('auth_source')
+      .set({ config: JSON.stringify({ ...JSON.parse(config), userFilter: '(uid=nobody-here)' }) })
+      .where('id', '=', sourceId)
+      .execute();
+    const [runId] = await t.app.syncScheduler.tick(new Date(Date.now() + 2 * 86_400_000));
+    const run = await c.data<SyncRunSummary>(c.call(admin, 'GET', `${SYNC}/runs/${runId}`));
+    expect(run).toMatchObject({ status: 'failed', trigger: 'schedule' });
+    expect(run.error).toContain('认证源未返回任何用户');
+    const linked = await db
+      .selectFrom('account')
+      .innerJoin('account_identity', 'account_identity.account_id', 'account.id')
+      .select('account.status')
+      .where('account_identity.source_id', '=', sourceId)
+      .execute();
+    expect(linked.length).toBeGreaterThan(0);
+    expect(linked.every((a) => a.status === 'active')).toBe(true);
+  }, 60_000);
+});
