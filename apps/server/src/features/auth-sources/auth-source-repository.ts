@@ -143,14 +143,25 @@ export class AuthSourceRepository {
     return row?.account_id;
   }
 
-  /** Links an account to its identity in a source (first sign-in by phone, sync); the DN for LDAP. */
-  async link(trx: Kysely<Database>, accountId: number, sourceId: number, externalId: string, dn = ''): Promise<void> {
+  /** Links an account to its identity in a source (first sign-in by phone, sync); the DN for LDAP. False when another account holds it. */
+  async link(trx: Kysely<Database>, accountId: number, sourceId: number, externalId: string, dn = ''): Promise<boolean> {
     const now = new Date().toISOString();
+    // An identity already linked to another account stays with it (two jobs of one source, a race):
+    // the caller is told, never a silent move that would leave a second account for the same person.
     await trx
       .insertInto('account_identity')
       .values({ account_id: accountId, source_id: sourceId, external_id: externalId, dn, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.columns(['source_id', 'external_id']).doUpdateSet({ account_id: accountId, dn, updated_at: now }))
+      .onConflict((oc) =>
+        oc.columns(['source_id', 'external_id']).doUpdateSet({ dn, updated_at: now }).where('account_identity.account_id', '=', accountId),
+      )
       .execute();
+    const row = await trx
+      .selectFrom('account_identity')
+      .select('account_id')
+      .where('source_id', '=', sourceId)
+      .where('external_id', '=', externalId)
+      .executeTakeFirst();
+    return row?.account_id === accountId;
   }
 
   /** Records where an LDAP entry now is (after a sign-in found it moved). */

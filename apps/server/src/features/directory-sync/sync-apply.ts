@@ -34,6 +34,8 @@ export interface ApplyHooks {
   afterBatch(tickets: EndedTickets, counts: SyncCounts): Promise<void>;
 }
 
+const LINKED_ELSEWHERE = '该目录用户已关联其他账号（可能由同一认证源的另一个同步任务创建）';
+
 class ItemRefused extends AppError {
   constructor(message: string) {
     super(message, 409);
@@ -157,13 +159,16 @@ export class SyncApplier {
           roleIds: [context.staffRoleId],
         });
         await repo.clearMustChangePassword(trx, accountId);
-        await app.authSourceRepository.link(trx, accountId, sourceId, item.externalId, values.dn);
+        if (!(await app.authSourceRepository.link(trx, accountId, sourceId, item.externalId, values.dn)))
+          throw new ItemRefused(LINKED_ELSEWHERE);
         return { targetId: accountId, tickets: [] };
       }
       case 'update-account': {
         const { accountId } = values;
         if (!(await repo.updateAccount(trx, enterpriseId, accountId, values.set))) throw new ItemRefused('账号已删除或不再属于本企业');
-        if (values.link) await app.authSourceRepository.link(trx, accountId, sourceId, item.externalId, values.dn);
+        if (values.link && !(await app.authSourceRepository.link(trx, accountId, sourceId, item.externalId, values.dn))) {
+          throw new ItemRefused(LINKED_ELSEWHERE);
+        }
         let tickets: EndedTickets = [];
         if (values.status) {
           await app.accountAdminRepository.setStatus(trx, enterpriseId, accountId, values.status);

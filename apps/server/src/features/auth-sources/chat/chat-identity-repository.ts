@@ -42,8 +42,8 @@ export class ChatIdentityRepository {
           )
           .executeTakeFirst();
         if (!account) return undefined;
-        await this.sources.link(trx, account.id, source.id, externalId);
-        return account.id;
+        // Someone else's account holds this identity already (a concurrent first sign-in): not this one.
+        return (await this.sources.link(trx, account.id, source.id, externalId)) ? account.id : undefined;
       });
     } catch (err) {
       // Linked to another identity of the source at the same moment: not this person's account to take.
