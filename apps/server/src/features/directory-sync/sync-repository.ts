@@ -6,6 +6,7 @@ import {
   type SyncChange,
   type SyncCounts,
   type SyncItemStatus,
+  type SyncJob,
   type SyncLeaverRule,
   type SyncMapping,
   type SyncObjectKind,
@@ -27,20 +28,10 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-export interface JobRow {
-  id: number;
+/** A job as stored (times as ISO instants; the routes show them in China time). */
+export interface JobRow extends Omit<SyncJob, 'lastRun'> {
   enterpriseId: number;
-  sourceId: number;
-  sourceName: string;
-  sourceType: AuthSourceType;
   sourceEnabled: boolean;
-  name: string;
-  mapping: SyncMapping;
-  cron: string;
-  leaverRule: SyncLeaverRule;
-  enabled: boolean;
-  nextRunAt: string | null;
-  updatedAt: string;
 }
 
 export interface JobValues {
