@@ -99,6 +99,13 @@ import systemRepository from './features/system/system-repository.js';
 import systemRoutes from './features/system/system-routes.js';
 import tenantRepository from './features/tenants/tenant-repository.js';
 import tenantRoutes from './features/tenants/tenant-routes.js';
+import apiReferenceRoutes from './features/open-service/api-reference-routes.js';
+import openServiceAdminRoutes from './features/open-service/open-service-admin-routes.js';
+import openServiceRepository from './features/open-service/open-service-repository.js';
+import openServiceRoutes from './features/open-service/open-service-routes.js';
+import subscriptionRepository from './features/app-subscriptions/subscription-repository.js';
+import subscriptionRoutes from './features/app-subscriptions/subscription-routes.js';
+import selfTestRoutes from './features/sso-apps/self-test-routes.js';
 import { AccessLogController } from './lib/access-log.js';
 import { CacheRegistry } from './lib/cache.js';
 import { loggerOptions } from './lib/logger.js';
@@ -213,6 +220,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(privateFileRepository);
   await app.register(certificationRepository);
   await app.register(syncRunner);
+  await app.register(openServiceRepository);
+  await app.register(subscriptionRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -264,6 +273,11 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(authSourceRoutes);
   await app.register(syncRoutes);
   await app.register(syncScheduler);
+  await app.register(openServiceRoutes);
+  await app.register(openServiceAdminRoutes);
+  await app.register(apiReferenceRoutes);
+  await app.register(subscriptionRoutes);
+  await app.register(selfTestRoutes);
   await app.register(staticPageRoutes);
   await app.register(webApp);
   return app;

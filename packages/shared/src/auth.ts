@@ -20,6 +20,8 @@ export const Authority = {
   ContentArticle: 'content:article',
   ContentRecommend: 'content:recommend',
   ContentHome: 'content:home',
+  /** 开放服务 (issue 20): the open-service centre's six developer tools (operators). */
+  ContentOpenService: 'content:open-service',
   Identifier: 'identifier',
   IdentifierTemplate: 'identifier:template',
   IdentifierRecord: 'identifier:record',
@@ -39,6 +41,8 @@ export const Authority = {
   App: 'app',
   AppList: 'app:list',
   AppAuthorization: 'app:authorization',
+  /** 应用订阅 (issue 20): operators decide the enterprises' requests to use application-center applications. */
+  AppSubscription: 'app:subscription',
   /** 安全中心: security settings, live sessions, login log. */
   Security: 'security',
   SecuritySetting: 'security:setting',

@@ -17,3 +17,6 @@ export * from './enterprise.js';
 export * from './auth-sources.js';
 export * from './ldap-syntax.js';
 export * from './ldap-filter-corpus.js';
+export * from './open-service.js';
+export * from './app-subscription.js';
+export * from './sso-self-test.js';

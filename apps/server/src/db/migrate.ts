@@ -15,6 +15,7 @@ import { identifierLookupsMigration } from './migrations/0009-identifier-lookups
 import { ssoSecurityMigration } from './migrations/0010-sso-security.js';
 import { enterpriseCertificationMigration } from './migrations/0011-enterprise-certification.js';
 import { authSourcesMigration } from './migrations/0012-auth-sources.js';
+import { openServiceMigration } from './migrations/0013-open-service.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, PortalMigration> = {
   '0010-sso-security': ssoSecurityMigration,
   '0011-enterprise-certification': enterpriseCertificationMigration,
   '0012-auth-sources': authSourcesMigration,
+  '0013-open-service': openServiceMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -1,5 +1,13 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { ApplicantRole, CertificationFilePurpose, CertificationStatus, NotificationKind, PrefixRequestStatus } from '@portal/shared';
+import type {
+  ApplicantRole,
+  AppSubscriptionStatus,
+  CertificationFilePurpose,
+  CertificationStatus,
+  NotificationKind,
+  OpenServiceToolStatus,
+  PrefixRequestStatus,
+} from '@portal/shared';
 
 /** Key/value settings of the public site (footer texts, app download address…). */
 export interface SiteSettingTable {
@@ -82,6 +90,38 @@ export interface AppApplicationTable {
   sort: number;
   status: string;
   created_at: string;
+  /** Single sign-on (issue 20): the CAS service prefix, its host for the registry's lookup, the 注销地址 and released attributes (comma-separated); '' when not on single sign-on. */
+  service_url: Generated<string>;
+  service_host: Generated<string>;
+  logout_url: Generated<string>;
+  attributes: Generated<string>;
+}
+
+/** 开放服务 (issue 20): one of the six developer tools, ids '01'..'06'. */
+export interface OpenServiceToolTable {
+  id: string;
+  title: string;
+  summary: string;
+  /** Sanitised HTML. */
+  body: string;
+  icon: string;
+  sort: number;
+  status: Generated<OpenServiceToolStatus>;
+  updated_at: string;
+}
+
+/** 申请使用 (issue 20): an enterprise's request for an application of the application center, and its decision. */
+export interface AppSubscriptionTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  application_id: number;
+  status: AppSubscriptionStatus;
+  purpose: Generated<string>;
+  decision_note: Generated<string>;
+  applicant_id: number | null;
+  decided_by: Generated<number | null>;
+  created_at: string;
+  decided_at: Generated<string | null>;
 }
 
 /** Home page blocks: banners, quick links, KPI tiles, awards. */
@@ -333,6 +373,8 @@ export interface SsoApplicationTable {
   status: Generated<SsoApplicationStatus>;
   created_at: string;
   updated_at: string;
+  /** A subscribed platform application (issue 20): the application center's row it copies; null for the enterprise's own. */
+  platform_app_id: Generated<number | null>;
 }
 
 /** 服务地址: a URL prefix of an application, found by its host. */
@@ -619,6 +661,8 @@ export interface Database {
   cms_article: CmsArticleTable;
   cms_article_gram: CmsArticleGramTable;
   app_application: AppApplicationTable;
+  open_service_tool: OpenServiceToolTable;
+  app_subscription: AppSubscriptionTable;
   home_block: HomeBlockTable;
   system_secret: SystemSecretTable;
   enterprise: EnterpriseTable;

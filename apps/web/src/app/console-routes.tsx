@@ -85,6 +85,16 @@ export const consoleRoutes: ConsoleRoute[] = [
           import('@/features/sso-apps/components/app-authorization-page').then((m) => ({ default: m.AppAuthorizationPage })),
         ),
       },
+      {
+        path: '/console/app/subscription',
+        name: 'AppSubscription',
+        authCode: Authority.AppSubscription,
+        title: '应用订阅',
+        icon: 'app-authorization',
+        component: lazy(() =>
+          import('@/features/app-subscriptions/components/subscription-review-page').then((m) => ({ default: m.SubscriptionReviewPage })),
+        ),
+      },
     ],
   },
   {
@@ -218,6 +228,16 @@ export const consoleRoutes: ConsoleRoute[] = [
         icon: 'setup',
         component: lazy(() =>
           import('@/features/content-admin/components/home-blocks-admin-page').then((m) => ({ default: m.HomeBlocksAdminPage })),
+        ),
+      },
+      {
+        path: '/console/content/open-service',
+        name: 'ContentOpenService',
+        authCode: Authority.ContentOpenService,
+        title: '开放服务',
+        icon: 'application-list',
+        component: lazy(() =>
+          import('@/features/content-admin/components/open-service-admin-page').then((m) => ({ default: m.OpenServiceAdminPage })),
         ),
       },
     ],

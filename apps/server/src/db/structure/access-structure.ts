@@ -25,6 +25,7 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
       Authority.App,
       Authority.AppList,
       Authority.AppAuthorization,
+      Authority.AppSubscription,
       Authority.Security,
       Authority.SecuritySetting,
       Authority.SecuritySession,
@@ -40,6 +41,7 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
       Authority.ContentArticle,
       Authority.ContentRecommend,
       Authority.ContentHome,
+      Authority.ContentOpenService,
       Authority.Identifier,
       Authority.IdentifierTemplate,
       Authority.IdentifierRecord,
@@ -137,6 +139,13 @@ export const MENUS: MenuDefinition[] = [
         icon: 'app-authorization',
         authCode: Authority.AppAuthorization,
       },
+      {
+        name: 'AppSubscription',
+        path: '/console/app/subscription',
+        title: '应用订阅',
+        icon: 'app-authorization',
+        authCode: Authority.AppSubscription,
+      },
     ],
   },
   {
@@ -212,6 +221,13 @@ export const MENUS: MenuDefinition[] = [
         authCode: Authority.ContentRecommend,
       },
       { name: 'ContentHome', path: '/console/content/home', title: '首页配置', icon: 'setup', authCode: Authority.ContentHome },
+      {
+        name: 'ContentOpenService',
+        path: '/console/content/open-service',
+        title: '开放服务',
+        icon: 'application-list',
+        authCode: Authority.ContentOpenService,
+      },
     ],
   },
   {

@@ -1,0 +1,4 @@
+// PLACEHOLDER (issue 20 foundation): replaced by the helper who owns this page.
+export function SubscriptionReviewPage() {
+  return null;
+}
