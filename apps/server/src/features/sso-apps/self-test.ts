@@ -57,7 +57,7 @@ export async function runSelfTest(
   const casBase = auth.casEmbedded ? `${portalBase}/cas` : auth.casServerUrl;
   const service = requestedService?.trim() || application.servicePrefixes[0] || '';
 
-  const registration = await checkRegistered(app, application, service, portalBase);
+  const registration = await checkRegistered(app, application, service, portalBase, account.id);
   const result = (steps: SelfTestStep[], attributes: Record<string, string[]> = {}): SelfTestResult => ({
     applicationId: application.id,
     service,
@@ -78,11 +78,10 @@ export async function runSelfTest(
       skipped('attributes'),
     ]);
   }
-  const { registered } = registration;
-  const target = registered.application;
+  const { registered, target } = registration;
 
   async function signInAndValidate(): Promise<[SelfTestStep, Validation]> {
-    if (!auth.casEmbedded || !target) {
+    if (!auth.casEmbedded) {
       const external = step('signIn', 'skipped', SelfTestMessage.externalCas(casBase ?? ''));
       return [external, { step: step('validate', 'skipped', external.detail), attributes: undefined }];
     }
@@ -121,7 +120,8 @@ async function checkRegistered(
   application: SsoApplication,
   service: string,
   portalBase: string,
-): Promise<{ registered: RegisteredService; step: SelfTestStep } | { registered: undefined; step: SelfTestStep }> {
+  accountId: number,
+): Promise<{ registered: RegisteredService; target: ServiceApplication; step: SelfTestStep } | { registered: undefined; step: SelfTestStep }> {
   const failed = (detail: string) => ({ registered: undefined, step: step('registered', 'failed', detail) });
   if (!service) return failed(SelfTestMessage.noServices(application.name));
   const url = parseRedirectUrl(service);
@@ -130,8 +130,12 @@ async function checkRegistered(
     return failed(SelfTestMessage.serviceNotOwn(service, application.name));
   }
   const registered = await app.casServices.resolve(service, portalBase);
-  if (!registered || registered.application?.id !== application.id) return failed(SelfTestMessage.serviceElsewhere(service));
-  return { registered, step: step('registered', 'passed', SelfTestMessage.registered(service, application.name)) };
+  // A platform application's address resolves to the platform application; the enterprise's copy is what its people sign in to.
+  const target = registered?.platformApplication
+    ? await app.ssoApps.copyFor(accountId, registered.platformApplication.id)
+    : (registered?.application ?? undefined);
+  if (!registered || target?.id !== application.id) return failed(SelfTestMessage.serviceElsewhere(service));
+  return { registered, target, step: step('registered', 'passed', SelfTestMessage.registered(service, application.name)) };
 }
 
 /** GET the service address: 2xx, a redirect (to the CAS login, typically), 401 or 403 show it is served. */
@@ -163,7 +167,7 @@ async function checkReachable(url: URL, casBase: string | undefined): Promise<Se
 async function checkLogout(app: FastifyInstance, registered: RegisteredService, portalBase: string): Promise<SelfTestStep> {
   const target = await app.casServices.singleLogoutTarget(registered.service, portalBase);
   if (!target) return step('logout', 'failed', SelfTestMessage.serviceElsewhere(registered.service));
-  const toService = !registered.application?.logoutUrl;
+  const toService = !(registered.application ?? registered.platformApplication)?.logoutUrl;
   const body = new URLSearchParams({
     logoutRequest: logoutRequestXml(newServiceTicketId(), `LR-${randomBytes(12).toString('hex')}`, new Date()),
   });
