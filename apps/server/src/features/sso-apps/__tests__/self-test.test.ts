@@ -303,6 +303,58 @@ describe.each(testDialects())('接入自检 on %s', (dialect) => {
     expect(steps.validate.status).toBe('skipped');
   });
 
+  it('checks a subscribed platform application through the enterprise’s copy in 应用列表', async () => {
+    const operator = await tokenFor(t, 'operator');
+    const asOperator = async <T>(method: 'POST' | 'PUT' | 'DELETE' | 'GET', url: string, payload?: object) => {
+      const res = await call(operator, method, url, payload);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Envelope<T>>().data[0] as T;
+    };
+    const platformApp = {
+      name: '自检平台应用',
+      applicationDescription: '平台提供的测试应用',
+      imagePath: '/demo/app-3.svg',
+      category: '测试',
+      provider: '平台运营中心',
+      recommended: false,
+      status: 'published',
+      serviceUrl: standin.serviceUrl,
+      logoutUrl: standin.logoutUrl,
+      attributes: ['name', 'enterpriseName'],
+    };
+    const { applicationUuid } = await asOperator<{ applicationUuid: string }>('POST', '/web-api/console/v1/application', platformApp);
+    const applied = await call(admin, 'POST', `/web-api/portal/v1/applications/${applicationUuid}/subscription`, { purpose: '' });
+    expect(applied.statusCode, applied.body).toBe(200);
+    const queue = await asOperator<{ rows: { id: number; applicationName: string }[] }>(
+      'GET',
+      '/web-api/console/v1/app-subscription/page/list?status=pending&keyword=自检平台应用',
+    );
+    const subscription = queue.rows[0]!;
+    await asOperator('PUT', `/web-api/console/v1/app-subscription/${subscription.id}/approve`);
+    const list = await consoleCall<{ rows: { id: number; name: string; platform: boolean }[] }>(
+      'GET',
+      '/sso-app/page/list?keyword=自检平台应用',
+    );
+    const copy = list.rows.find((r) => r.platform)!;
+    await consoleCall('PUT', `/sso-app/${copy.id}/grants`, { allMembers: true, groupIds: [], roleIds: [], accountIds: [] });
+
+    const { result } = await run(copy.id);
+    expect(statuses(result)).toEqual([
+      'registered:passed',
+      'reachable:passed',
+      'logout:passed',
+      'signIn:passed',
+      'validate:passed',
+      'attributes:passed',
+    ]);
+    expect(standin.logoutTickets).toHaveLength(1);
+
+    await asOperator('PUT', `/web-api/console/v1/app-subscription/${subscription.id}/revoke`, { note: '测试结束' });
+    // Withdrawn, then deleted: its address is free for the next test.
+    await asOperator('PUT', `/web-api/console/v1/application/${applicationUuid}`, { ...platformApp, status: 'offline' });
+    await asOperator('DELETE', `/web-api/console/v1/application/${applicationUuid}`);
+  });
+
   it('answers 404 for another enterprise’s application and 403 without app:list', async () => {
     const { id } = await register();
     const other = await selfTest(id, {}, await tokenFor(t, 'rcadmin'));
