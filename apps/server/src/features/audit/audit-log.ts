@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = {
   'content.home-block.update': '修改首页区块',
   'content.home-block.delete': '删除首页区块',
   'content.home-block.reorder': '调整首页区块顺序',
+  'content.open-service.update': '修改开放服务工具',
   'file.upload': '上传文件',
   'identifier.prefix.create': '分配标识前缀',
   'identifier.prefix.update': '修改标识前缀',
@@ -66,6 +67,7 @@ export const AUDIT_ACTIONS = {
   'sso-app.update': '修改单点登录应用',
   'sso-app.delete': '删除单点登录应用',
   'sso-app.grants': '修改应用授权',
+  'sso-app.self-test': '接入自检',
   'session.end': '强制下线',
   'login-log.export': '导出登录日志',
   'security.policy': '修改安全设置',
@@ -87,6 +89,10 @@ export const AUDIT_ACTIONS = {
   'auth-sync.job.update': '修改同步任务',
   'auth-sync.job.delete': '删除同步任务',
   'auth-sync.execute': '执行同步',
+  'app-subscription.request': '申请使用应用',
+  'app-subscription.approve': '通过应用订阅',
+  'app-subscription.reject': '驳回应用订阅',
+  'app-subscription.revoke': '撤销应用订阅',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 
