@@ -17,7 +17,7 @@ import { ARTICLE_LIST_SEARCH_PARAMS } from '@/features/articles/lib/article-form
 import { articleHead } from '@/features/articles/lib/article-head';
 import { RedirectPage } from '@/features/errors/redirect-page';
 import { loadHome } from '@/features/home/api/home';
-import { loadMarkPreview, markHead } from '@/features/mark/lib/mark-head';
+import { loadMarkLookup, markHead } from '@/features/mark/lib/mark-head';
 import { queryClientContext, routerContext } from '@/lib/query-client';
 import { PublicDialogs } from './public-dialogs';
 import { RootLayout } from './root-layout';
@@ -35,8 +35,8 @@ function loads(load: (queryClient: QueryClient, search: URLSearchParams) => Prom
 }
 
 /**
- * Data only the server's render needs: in the browser the page asks for it itself (an article read
- * counts one view, an identifier search runs once).
+ * Data the server's render fetches before it renders; in the browser the page fetches it itself, as
+ * it always did (an article read counts one view, a search follows the page's own rules).
  */
 function loadsOnServer(load: (queryClient: QueryClient, search: URLSearchParams) => Promise<unknown>): LoaderFunction {
   return loads(import.meta.env.SSR ? load : async () => undefined);
@@ -77,7 +77,7 @@ const publicPages: RouteObject[] = [
   {
     path: paths.mark.path,
     handle: { title: '标识查询', ssr: true, searchParams: ['keyword'], head: markHead },
-    loader: loadsOnServer(loadMarkPreview),
+    loader: loadsOnServer(loadMarkLookup),
     lazy: () => import('@/features/mark/components/mark-page').then((m) => ({ Component: m.MarkPage })),
   },
   {

@@ -223,6 +223,8 @@ describe.each(testDialects())('what search engines and link previews read in ren
     expect(head.title).toBe(`${HANDLE} - 标识查询 - Engineering e+`);
     expect(head.description).toContain(`标识 ${HANDLE}；${item.name}：${value}`);
     expect(head.og).toMatchObject({ 'og:title': HANDLE, 'og:url': `${PUBLIC_URL}/mark?keyword=${encodeURIComponent(HANDLE)}` });
+    // The search ran at once: the page arrives with the record.
+    expect(res.body.slice(res.body.indexOf('<div id="root">'))).toContain(escapeHtml(value));
 
     const unknown = headOf((await page('/mark?keyword=88.118.8%2FNO-SUCH')).body);
     expect(unknown.title).toBe('88.118.8/NO-SUCH - 标识查询 - Engineering e+');

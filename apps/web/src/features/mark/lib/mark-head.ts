@@ -1,8 +1,6 @@
-import type { IdentityQueryEntry } from '@portal/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { type PageHead, type PageHeadContext, excerpt } from '@/lib/page-head';
-import { apiOf } from '@/lib/query-client';
-import { queryKeys } from '@/lib/query-keys';
+import { getIdentityQueryOptions } from '../api/get-identity';
 import { toMarkResult } from './mark-result';
 
 const MARK_DESCRIPTION = '工业互联网标识解析二级节点：输入产品标识，查看产品型号、出厂编号、生产日期与售后服务信息。';
@@ -11,20 +9,14 @@ const SUBJECT_LENGTH = 64;
 
 const keywordOf = (search: URLSearchParams) => search.get('keyword')?.trim() ?? '';
 
-const identityKey = (handle: string) => queryKeys.identifiers.identity(handle);
-
 /**
- * What `/mark?keyword=` resolves to, for the head the server renders (issue 21, item 4). The same query
- * the page's search fills; the browser's page searches by itself.
+ * What `/mark?keyword=` resolves to, when the server renders it (issue 21, item 4): the page's own
+ * lookup, so the page arrives with its result and the head names it. In the browser the page looks
+ * up by itself.
  */
-export async function loadMarkPreview(queryClient: QueryClient, search: URLSearchParams): Promise<void> {
+export async function loadMarkLookup(queryClient: QueryClient, search: URLSearchParams): Promise<void> {
   const handle = keywordOf(search);
-  if (!handle) return;
-  await queryClient.ensureQueryData({
-    queryKey: identityKey(handle),
-    queryFn: async ({ client }) =>
-      (await apiOf(client).get<IdentityQueryEntry>('/web-api/portal/v1/identity/query', { params: { handle }, silent: true })).data,
-  });
+  if (handle) await queryClient.ensureQueryData(getIdentityQueryOptions(handle));
 }
 
 /** The head of /mark: the searched identifier and what its record says, or that there is none. */
@@ -32,7 +24,7 @@ export function markHead({ search, queryClient }: PageHeadContext): PageHead {
   const keyword = keywordOf(search);
   if (!keyword) return { description: MARK_DESCRIPTION };
   const subject = excerpt(keyword, SUBJECT_LENGTH);
-  const data = queryClient.getQueryData<IdentityQueryEntry[]>(identityKey(keyword));
+  const data = queryClient.getQueryData(getIdentityQueryOptions(keyword).queryKey);
   if (!data) return { subject, description: MARK_DESCRIPTION };
   const result = toMarkResult(data);
   if (!result.mark) return { subject, description: excerpt(`未找到标识 ${keyword} 的登记信息。${MARK_DESCRIPTION}`) };
