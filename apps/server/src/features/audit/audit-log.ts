@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = {
   'content.home-block.update': '修改首页区块',
   'content.home-block.delete': '删除首页区块',
   'content.home-block.reorder': '调整首页区块顺序',
+  'content.open-service.update': '修改开放服务工具',
   'file.upload': '上传文件',
   'identifier.prefix.create': '分配标识前缀',
   'identifier.prefix.update': '修改标识前缀',
