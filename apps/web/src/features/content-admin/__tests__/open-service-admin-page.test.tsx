@@ -21,7 +21,7 @@ vi.mock('../components/rich-text-editor', async (importOriginal) => ({
   RichTextEditor: ({ value, onChange, placeholder: _placeholder, status: _status, ...field }: RichTextEditorModule.RichTextEditorProps) => (
     <textarea
       {...field}
-      aria-label="详情编辑器"
+      aria-label="介绍编辑器"
       value={value ?? ''}
       onChange={(e: ChangeEvent<HTMLTextAreaElement>) => onChange?.(e.target.value)}
     />
@@ -81,28 +81,30 @@ describe('开放服务 (console)', () => {
     expect(within(await row('物联网平台')).queryByRole('link', { name: /查看/ })).toBeNull();
   });
 
-  it('checks title, summary, order and detail before sending, then saves the edited tool', async () => {
+  it('checks name, summary, order and body with the shared rules before sending, then saves the edited tool', async () => {
     renderWithProviders(<OpenServiceAdminPage />, { session: EDITOR });
     fireEvent.click(within(await row('移动开发平台及 SDK')).getByRole('button', { name: '编辑' }));
     const form = await drawer();
-    const title = within(form).getByLabelText('标题');
+    const title = within(form).getByLabelText('名称');
     expect((title as HTMLInputElement).value).toBe('移动开发平台及 SDK');
 
     fireEvent.change(title, { target: { value: '   ' } });
     fireEvent.change(within(form).getByLabelText('简介'), { target: { value: '' } });
     fireEvent.change(within(form).getByLabelText('排序'), { target: { value: '' } });
-    fireEvent.change(within(form).getByLabelText('详情编辑器'), { target: { value: '<p></p>' } });
+    fireEvent.change(within(form).getByLabelText('介绍编辑器'), { target: { value: '<p></p>' } });
     fireEvent.click(within(form).getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(fieldErrors(form)).toEqual(['请输入工具标题', '请输入排序', '请输入工具简介', '请输入工具详情']));
+    await waitFor(() =>
+      expect(fieldErrors(form)).toEqual(['请输入工具名称', '排序须为 0 到 999 之间的整数', '请输入工具简介', '请输入工具介绍']),
+    );
 
     fireEvent.change(title, { target: { value: '移动开发平台及 SDK（跨端框架、设备接入、离线包与推送一体化解决方案）' } });
-    await waitFor(() => expect(fieldErrors(form)[0]).toBe('工具标题最多32个字符'));
+    await waitFor(() => expect(fieldErrors(form)[0]).toBe('工具名称最多32个字符'));
     expect(fake.api!.put).not.toHaveBeenCalled();
 
     fireEvent.change(title, { target: { value: ' 移动开发平台 ' } });
     fireEvent.change(within(form).getByLabelText('简介'), { target: { value: '跨端移动开发框架' } });
     fireEvent.change(within(form).getByLabelText('排序'), { target: { value: '3' } });
-    fireEvent.change(within(form).getByLabelText('详情编辑器'), { target: { value: '<p>新的详情</p>' } });
+    fireEvent.change(within(form).getByLabelText('介绍编辑器'), { target: { value: '<p>新的详情</p>' } });
     await chooseOption(within(form).getByRole('combobox', { name: '图标' }), '移动终端');
     fireEvent.click(within(form).getByRole('radio', { name: '下线' }));
     fireEvent.click(within(form).getByRole('button', { name: /保\s*存/ }));

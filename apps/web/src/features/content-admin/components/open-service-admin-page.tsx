@@ -1,11 +1,13 @@
 import { ExportOutlined, ReloadOutlined } from '@ant-design/icons';
 import {
   Authority,
-  OPEN_SERVICE_BODY_MAX,
   OPEN_SERVICE_ICONS,
+  OPEN_SERVICE_SORT_MAX,
   OPEN_SERVICE_STATUS_LABELS,
   OPEN_SERVICE_SUMMARY_MAX,
   OPEN_SERVICE_TITLE_MAX,
+  OpenServiceMessage,
+  OpenServiceRules,
   type OpenServiceIcon,
   type OpenServiceToolAdmin,
   type OpenServiceToolStatus,
@@ -37,18 +39,19 @@ import { useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
 import { chinaTimeText } from '@/lib/time';
 import { openServiceToolBody, useAdminOpenServiceTools, useUpdateOpenServiceTool } from '../api/open-service-tools';
-import {
-  OPEN_SERVICE_SORT_MAX,
-  OPEN_SERVICE_SORT_MIN,
-  OpenServiceFormMessage,
-  type OpenServiceToolFormValues,
-  toToolBody,
-  toToolForm,
-} from '../lib/open-service-form';
+import { type OpenServiceToolFormValues, toToolBody, toToolForm } from '../lib/open-service-form';
 import { RichTextEditor, isEmptyHtml } from './rich-text-editor';
 import './content-admin.css';
 
 const STATUS_COLORS: Record<OpenServiceToolStatus, string> = { online: 'success', offline: 'default' };
+
+/** A form rule from the shared rule of a field (the server runs the same on every write). */
+const shared = <T,>(rule: (value: T) => string | undefined) => ({
+  validator: (_rule: unknown, value: T) => {
+    const problem = rule(value);
+    return problem ? Promise.reject(new Error(problem)) : Promise.resolve();
+  },
+});
 
 const ICON_OPTIONS = OPEN_SERVICE_ICONS.map((icon) => ({ value: icon, label: TOOL_ICON_LABELS[icon] }));
 
@@ -109,11 +112,9 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
             <Col xs={24} md={16}>
               <Form.Item
                 name="title"
-                label="标题"
-                rules={[
-                  { required: true, whitespace: true, message: OpenServiceFormMessage.titleRequired },
-                  { max: OPEN_SERVICE_TITLE_MAX, message: OpenServiceFormMessage.titleTooLong },
-                ]}
+                label="名称"
+                required
+                rules={[shared((value: string | undefined) => OpenServiceRules.title(value ?? ''))]}
               >
                 <Input placeholder="如：统一身份认证集成" maxLength={OPEN_SERVICE_TITLE_MAX} showCount />
               </Form.Item>
@@ -123,22 +124,18 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
                 name="sort"
                 label="排序"
                 extra="数字小的排在前面"
-                rules={[
-                  { required: true, message: OpenServiceFormMessage.sortRequired },
-                  { type: 'integer', min: OPEN_SERVICE_SORT_MIN, max: OPEN_SERVICE_SORT_MAX, message: OpenServiceFormMessage.sortInvalid },
-                ]}
+                required
+                rules={[shared((value: number | null | undefined) => OpenServiceRules.sort(value ?? Number.NaN))]}
               >
-                <InputNumber min={OPEN_SERVICE_SORT_MIN} max={OPEN_SERVICE_SORT_MAX} precision={0} style={{ width: '100%' }} />
+                <InputNumber min={0} max={OPEN_SERVICE_SORT_MAX} precision={0} style={{ width: '100%' }} />
               </Form.Item>
             </Col>
           </Row>
           <Form.Item
             name="summary"
             label="简介"
-            rules={[
-              { required: true, whitespace: true, message: OpenServiceFormMessage.summaryRequired },
-              { max: OPEN_SERVICE_SUMMARY_MAX, message: OpenServiceFormMessage.summaryTooLong },
-            ]}
+            required
+            rules={[shared((value: string | undefined) => OpenServiceRules.summary(value ?? ''))]}
           >
             <Input.TextArea rows={3} maxLength={OPEN_SERVICE_SUMMARY_MAX} showCount placeholder="开放服务中心卡片与详情页标题下显示" />
           </Form.Item>
@@ -149,7 +146,7 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
                   <span className="open-service-admin__icon" aria-hidden="true">
                     {icon && <ToolIcon name={icon} />}
                   </span>
-                  <Form.Item name="icon" noStyle rules={[{ required: true, message: OpenServiceFormMessage.iconRequired }]}>
+                  <Form.Item name="icon" noStyle rules={[shared((value: string | undefined) => OpenServiceRules.icon(value ?? ''))]}>
                     <Select
                       aria-label="图标"
                       options={ICON_OPTIONS}
@@ -175,20 +172,17 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
           </Row>
           <Form.Item
             name="body"
-            label="详情"
+            label="介绍"
             required
             extra="建议包含：工具是什么、核心能力、快速开始、开发文档"
+            // An editor left empty holds `<p></p>`: nothing to show, so refused like an empty body.
             rules={[
-              {
-                validator: (_rule, value: string | undefined) => {
-                  if (isEmptyHtml(value)) return Promise.reject(new Error(OpenServiceFormMessage.bodyRequired));
-                  if ((value ?? '').length > OPEN_SERVICE_BODY_MAX) return Promise.reject(new Error(OpenServiceFormMessage.bodyTooLong));
-                  return Promise.resolve();
-                },
-              },
+              shared((value: string | undefined) =>
+                isEmptyHtml(value) ? OpenServiceMessage.bodyRequired : OpenServiceRules.body(value ?? ''),
+              ),
             ]}
           >
-            <RichTextEditor placeholder="工具详情：是什么、核心能力、快速开始、开发文档…" />
+            <RichTextEditor placeholder="工具介绍：是什么、核心能力、快速开始、开发文档…" />
           </Form.Item>
         </Form>
       )}

@@ -45,9 +45,18 @@ export function useOpenServiceTool(id: string | null) {
   return useQuery({ ...getOpenServiceToolQueryOptions(valid ? id : '01'), enabled: valid });
 }
 
-/** `GET /api-reference`: the public operations, grouped, with examples (built from the OpenAPI document). */
-export async function getApiReference(api: ApiClient): Promise<ApiReferenceGroup[]> {
-  return (await api.get<ApiReferenceGroup>(`${PORTAL_API}/api-reference`)).data;
+/**
+ * `GET /api-reference`: the public operations, grouped, with examples (built from the OpenAPI
+ * document); null when the deployment publishes no API documentation (404, API_DOCS=off), which
+ * the page says itself.
+ */
+export async function getApiReference(api: ApiClient): Promise<ApiReferenceGroup[] | null> {
+  try {
+    return (await api.get<ApiReferenceGroup>(`${PORTAL_API}/api-reference`, { silent: true })).data;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
 }
 
 export const getApiReferenceQueryOptions = () =>

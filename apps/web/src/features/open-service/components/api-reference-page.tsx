@@ -101,6 +101,7 @@ export function ApiReferencePage() {
   const reference = useApiReference();
   const config = useRuntimeConfig();
   const groups = reference.data ?? [];
+  const published = reference.data !== null;
 
   return (
     <div className="open-service api-ref">
@@ -135,10 +136,15 @@ export function ApiReferencePage() {
           </div>
         ) : reference.isError ? (
           <div className="open-service__notice api-ref__main api-ref__main--full" role="alert">
-            <strong>API 参考加载失败</strong>
+            <strong>API 参考加载失败：{reference.error.message}</strong>
             <button type="button" className="portal-btn" onClick={() => void reference.refetch()}>
               重试
             </button>
+          </div>
+        ) : !published ? (
+          <div className="open-service__notice api-ref__main api-ref__main--full" role="status">
+            <strong>接口参考未开放</strong>
+            <span>本平台未公开接口文档，如需对接请联系平台运营方。</span>
           </div>
         ) : (
           <>
