@@ -39,7 +39,7 @@ const tool = (
   summary: `${title}的简介`,
   icon: 'api',
   body: `<h3>核心能力</h3><p>${title}</p>`,
-  updatedAt: '2026-11-20T02:30:00.000Z',
+  updatedAt: '2026-11-20 10:30:00',
   sort,
   status,
 });
@@ -81,11 +81,11 @@ describe('开放服务 (console)', () => {
     expect(within(await row('物联网平台')).queryByRole('link', { name: /查看/ })).toBeNull();
   });
 
-  it('checks name, summary, order and body with the shared rules before sending, then saves the edited tool', async () => {
+  it('checks title, summary, order and body with the shared rules before sending, then saves the edited tool', async () => {
     renderWithProviders(<OpenServiceAdminPage />, { session: EDITOR });
     fireEvent.click(within(await row('移动开发平台及 SDK')).getByRole('button', { name: '编辑' }));
     const form = await drawer();
-    const title = within(form).getByLabelText('名称');
+    const title = within(form).getByLabelText('标题');
     expect((title as HTMLInputElement).value).toBe('移动开发平台及 SDK');
 
     fireEvent.change(title, { target: { value: '   ' } });

@@ -37,7 +37,6 @@ import { usePermission } from '@/components/permission';
 import { TOOL_ICON_LABELS, ToolIcon } from '@/components/tool-icon';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { notify } from '@/lib/notify';
-import { chinaTimeText } from '@/lib/time';
 import { openServiceToolBody, useAdminOpenServiceTools, useUpdateOpenServiceTool } from '../api/open-service-tools';
 import { type OpenServiceToolFormValues, toToolBody, toToolForm } from '../lib/open-service-form';
 import { RichTextEditor, isEmptyHtml } from './rich-text-editor';
@@ -112,7 +111,7 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
             <Col xs={24} md={16}>
               <Form.Item
                 name="title"
-                label="名称"
+                label="标题"
                 required
                 rules={[shared((value: string | undefined) => OpenServiceRules.title(value ?? ''))]}
               >
@@ -257,7 +256,8 @@ export function OpenServiceAdminPage() {
       width: 90,
       render: (status: OpenServiceToolStatus) => <Tag color={STATUS_COLORS[status]}>{OPEN_SERVICE_STATUS_LABELS[status]}</Tag>,
     },
-    { title: '更新时间', dataIndex: 'updatedAt', width: 170, render: (updatedAt: string) => chinaTimeText(updatedAt) },
+    // Already China time (yyyy-MM-dd HH:mm:ss).
+    { title: '更新时间', dataIndex: 'updatedAt', width: 170 },
     {
       title: '操作',
       key: 'actions',

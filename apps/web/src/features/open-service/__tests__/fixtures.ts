@@ -16,7 +16,7 @@ export const CARDS: OpenServiceToolCard[] = [
 export const toolDetail = (card: OpenServiceToolCard, body: string): OpenServiceTool => ({
   ...card,
   body,
-  updatedAt: '2026-11-20T02:30:00.000Z',
+  updatedAt: '2026-11-20 10:30:00',
 });
 
 export const ERP: SsoApplicationRow = {

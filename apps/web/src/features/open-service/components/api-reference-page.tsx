@@ -1,5 +1,6 @@
 import type { ApiReferenceGroup, ApiReferenceOperation } from '@portal/shared';
 import { Skeleton } from 'antd';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useRuntimeConfig } from '@/config/runtime-config';
@@ -15,6 +16,22 @@ const PARAMETER_PLACES: Record<ApiReferenceOperation['parameters'][number]['in']
   header: '请求头',
   body: '请求体',
 };
+
+/** A path that wraps after its slashes, not inside a word, on a narrow screen. */
+function BreakablePath({ path }: { path: string }) {
+  const parts = path.split('/');
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && '/'}
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 /** An operation's anchor, e.g. `get-open-api-cms-v1-article-id-detail`. */
 export function operationAnchor(operation: Pick<ApiReferenceOperation, 'method' | 'path'>): string {
@@ -42,16 +59,17 @@ function Parameters({ parameters }: { parameters: ApiReferenceOperation['paramet
         </thead>
         <tbody>
           {parameters.map((p) => (
+            // `data-label`: on a phone each parameter is a small card, its cells labelled (open-service.css).
             <tr key={`${p.in}-${p.name}`}>
-              <td>
+              <td data-label="参数">
                 <code>{p.name}</code>
               </td>
-              <td>{PARAMETER_PLACES[p.in]}</td>
-              <td>
+              <td data-label="位置">{PARAMETER_PLACES[p.in]}</td>
+              <td data-label="类型">
                 <code>{p.type}</code>
               </td>
-              <td>{p.required ? '是' : '否'}</td>
-              <td>{p.description || '—'}</td>
+              <td data-label="必填">{p.required ? '是' : '否'}</td>
+              <td data-label="说明">{p.description || '—'}</td>
             </tr>
           ))}
         </tbody>
@@ -66,7 +84,9 @@ function Operation({ operation }: { operation: ApiReferenceOperation }) {
     <article className="api-ref__operation" id={anchor} aria-labelledby={`${anchor}-title`}>
       <header className="api-ref__operation-head">
         <span className={`api-ref__method api-ref__method--${operation.method.toLowerCase()}`}>{operation.method}</span>
-        <code className="api-ref__path">{operation.path}</code>
+        <code className="api-ref__path">
+          <BreakablePath path={operation.path} />
+        </code>
       </header>
       <h3 id={`${anchor}-title`}>{operation.summary || `${operation.method} ${operation.path}`}</h3>
       {operation.description && <p className="api-ref__description">{operation.description}</p>}

@@ -6,7 +6,6 @@ import { ToolIcon } from '@/components/tool-icon';
 import { paths } from '@/config/paths';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { canSanitizeHtml, sanitizeHtml } from '@/lib/sanitize';
-import { chinaTimeText } from '@/lib/time';
 import { useOpenServiceTool, useOpenServiceTools } from '../api/open-service';
 import { docsUrl } from '../lib/links';
 import { IdentityIntegrationSection } from './identity-integration-section';
@@ -20,6 +19,20 @@ const ONBOARDING = [
   { title: '配置客户端', text: '按「统一身份认证集成」给出的 Java、Node.js、Python 配置接入 CAS 3.0。' },
   { title: '接入自检', text: '一键检查地址登记、可访问性、单点注销、登录与票据校验。' },
 ];
+
+const HERO_SAMPLE = `GET /cas/p3/serviceValidate
+    ?service=https://app.example.com/
+    &ticket=ST-1-8f3c…
+
+<cas:serviceResponse>
+  <cas:authenticationSuccess>
+    <cas:user>zhangwei</cas:user>
+    <cas:attributes>
+      <cas:name>张伟</cas:name>
+      <cas:enterpriseName>恒岳重工</cas:enterpriseName>
+    </cas:attributes>
+  </cas:authenticationSuccess>
+</cas:serviceResponse>`;
 
 function ToolCard({ tool }: { tool: OpenServiceToolCard }) {
   return (
@@ -58,19 +71,31 @@ function Centre({ missing }: { missing: string | null }) {
   return (
     <div className="open-service">
       <section className="open-service__hero">
-        <div className="open-service__hero-inner">
-          <p className="open-service__eyebrow">Engineering e+ 开放平台</p>
-          <h1>开放服务中心</h1>
-          <p className="open-service__lead">
-            面向开发者的全栈工具链：移动开发、可视化搭建、统一身份认证、物联网接入、微服务与工业机理模型，助力企业应用快速上云、安全互通。
-          </p>
-          <div className="open-service__hero-actions">
-            <Link className="portal-btn portal-btn--primary portal-btn--large" to={paths.openService.getHref(IDENTITY_TOOL_ID)}>
-              接入统一身份认证
-            </Link>
-            <Link className="portal-btn portal-btn--large open-service__ghost" to={paths.openServiceApi.getHref()}>
-              API 参考
-            </Link>
+        <div className="open-service__hero-inner open-service__hero-inner--split">
+          <div>
+            <p className="open-service__eyebrow">Engineering e+ 开放平台</p>
+            <h1>开放服务中心</h1>
+            <p className="open-service__lead">
+              面向开发者的全栈工具链：移动开发、可视化搭建、统一身份认证、物联网接入、微服务与工业机理模型，助力企业应用快速上云、安全互通。
+            </p>
+            <div className="open-service__hero-actions">
+              <Link className="portal-btn portal-btn--primary portal-btn--large" to={paths.openService.getHref(IDENTITY_TOOL_ID)}>
+                接入统一身份认证
+              </Link>
+              <Link className="portal-btn portal-btn--large open-service__ghost" to={paths.openServiceApi.getHref()}>
+                API 参考
+              </Link>
+            </div>
+          </div>
+          {/* Decoration on wide screens: what a ticket validation looks like. */}
+          <div className="open-service__hero-art" aria-hidden="true">
+            <div className="open-service__window-bar">
+              <i />
+              <i />
+              <i />
+              <span>p3/serviceValidate</span>
+            </div>
+            <pre>{HERO_SAMPLE}</pre>
           </div>
         </div>
       </section>
@@ -151,7 +176,8 @@ function ToolBody({ html }: { html: string }) {
 function ToolDetail({ tool }: { tool: OpenServiceTool }) {
   const tools = useOpenServiceTools();
   const others = (tools.data ?? []).filter((t) => t.id !== tool.id);
-  const updated = chinaTimeText(tool.updatedAt).slice(0, 10);
+  // China time `yyyy-MM-dd HH:mm:ss` from the server: the same text on the server and in any browser.
+  const updated = tool.updatedAt.slice(0, 10);
   return (
     <div className="open-service">
       <section className="open-service__hero open-service__hero--detail">

@@ -10,6 +10,11 @@ const STATUS: Record<SelfTestStepStatus, { label: string; icon: ReactNode }> = {
   skipped: { label: '已跳过', icon: <MinusCircleFilled aria-hidden /> },
 };
 
+/** The run's time as China time: the server's `yyyy-MM-dd HH:mm:ss` text as is, an ISO instant converted. */
+function ranAtText(ranAt: string): string {
+  return /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/.test(ranAt) ? ranAt.replace('T', ' ') : chinaTimeText(ranAt);
+}
+
 interface AttributeRow {
   name: string;
   values: string[];
@@ -32,7 +37,7 @@ export function SelfTestChecklist({ result }: { result: SelfTestResult }) {
           <span className="self-test__facts">
             <span>服务地址：{result.service}</span>
             <span>测试账号：{result.username}</span>
-            <span>时间：{chinaTimeText(result.ranAt)}</span>
+            <span>时间：{ranAtText(result.ranAt)}</span>
           </span>
         }
       />
