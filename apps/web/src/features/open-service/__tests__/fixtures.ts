@@ -70,7 +70,7 @@ export const FAILED_SELF_TEST: SelfTestResult = {
     { key: 'attributes', title: '属性释放', status: 'skipped', detail: '票据校验未返回属性：跳过检查' },
   ],
   attributes: {},
-  ranAt: '2026-11-24T02:00:00.000Z',
+  ranAt: '2026-11-24 10:00:00',
 };
 
 export const PASSED_SELF_TEST: SelfTestResult = {

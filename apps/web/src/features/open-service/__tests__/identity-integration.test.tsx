@@ -1,4 +1,4 @@
-import type { PortalMenuEntry } from '@portal/shared';
+import { type PortalMenuEntry, SelfTestMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -71,7 +71,7 @@ describe('统一身份认证集成 for an enterprise administrator', () => {
 
     fireEvent.click(within(live).getByRole('button', { name: /接入自检/ }));
     await waitFor(() => expect(fake.api!.post).toHaveBeenCalledWith(selfTestCall(5).slice(5), { service: BACKUP }, { silent: true }));
-    expect(await within(live).findByText('接入自检未通过：注销地址可响应')).toBeTruthy();
+    expect(await within(live).findByText('接入自检未通过，请按各检查项的说明修改后重试')).toBeTruthy();
     const steps = within(within(live).getByRole('list', { name: '自检步骤' })).getAllByRole('listitem');
     expect(steps[2]!.textContent).toContain('失败：连接被拒绝（ECONNREFUSED）');
     expect(within(steps[5]!).getByRole('img', { name: '已跳过' })).toBeTruthy();
@@ -79,12 +79,12 @@ describe('统一身份认证集成 for an enterprise administrator', () => {
 
   it("shows the server's refusal (e.g. the rate limit) where the result would be", async () => {
     fake.api!.routes[selfTestCall(5)] = () => {
-      throw new ApiError('接入自检过于频繁，请 1 分钟后再试', 1, 429);
+      throw new ApiError(SelfTestMessage.tooMany(42), 1, 429);
     };
     const live = await renderSection(ADMIN);
     await within(live).findByText('设备管理系统');
     fireEvent.click(within(live).getByRole('button', { name: /接入自检/ }));
-    expect(await within(live).findByText('接入自检过于频繁，请 1 分钟后再试')).toBeTruthy();
+    expect(await within(live).findByText('接入自检过于频繁，请 42 秒后再试')).toBeTruthy();
     expect(within(live).getByText('接入自检未能运行')).toBeTruthy();
   });
 

@@ -17,7 +17,8 @@ function steps() {
 describe('接入自检 checklist', () => {
   it('shows passed, failed and skipped steps in order, each with its icon and the exact detail', () => {
     renderWithProviders(<SelfTestChecklist result={FAILED_SELF_TEST} />);
-    expect(screen.getByText('接入自检未通过：注销地址可响应')).toBeTruthy();
+    expect(screen.getByText('接入自检未通过，请按各检查项的说明修改后重试')).toBeTruthy();
+    expect(screen.getByText('未通过：注销地址可响应')).toBeTruthy();
     expect(screen.getByText('服务地址：https://erp.hengyue.example/')).toBeTruthy();
     expect(screen.getByText('测试账号：admin')).toBeTruthy();
     expect(screen.getByText('时间：2026-11-24 10:00:00')).toBeTruthy();
@@ -35,7 +36,7 @@ describe('接入自检 checklist', () => {
 
   it('a passing run shows every step passed and the released attributes in a table', () => {
     renderWithProviders(<SelfTestChecklist result={PASSED_SELF_TEST} />);
-    expect(screen.getByText('接入自检通过：各项检查均已通过')).toBeTruthy();
+    expect(screen.getByText('接入自检通过')).toBeTruthy();
     expect(steps().every((r) => r.icon === '通过')).toBe(true);
     const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1);
     expect(
@@ -49,5 +50,14 @@ describe('接入自检 checklist', () => {
       ['email', 'zhangwei@hengyue.example'],
       ['groups', '研发部、质量部'],
     ]);
+  });
+
+  it('lists no attributes when no ticket was validated', () => {
+    const steps = FAILED_SELF_TEST.steps.map((s) =>
+      s.key === 'signIn' || s.key === 'validate' ? { ...s, status: 'skipped' as const, detail: '未能签发服务票据，已跳过' } : s,
+    );
+    renderWithProviders(<SelfTestChecklist result={{ ...FAILED_SELF_TEST, steps }} />);
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByText('释放的属性')).toBeNull();
   });
 });

@@ -1,19 +1,13 @@
 import { CheckCircleFilled, CloseCircleFilled, MinusCircleFilled } from '@ant-design/icons';
-import type { SelfTestResult, SelfTestStepStatus } from '@portal/shared';
+import { type SelfTestResult, type SelfTestStepStatus, SelfTestMessage } from '@portal/shared';
 import { Alert, Table } from 'antd';
 import type { ReactNode } from 'react';
-import { chinaTimeText } from '@/lib/time';
 
 const STATUS: Record<SelfTestStepStatus, { label: string; icon: ReactNode }> = {
   passed: { label: '通过', icon: <CheckCircleFilled aria-hidden /> },
   failed: { label: '未通过', icon: <CloseCircleFilled aria-hidden /> },
   skipped: { label: '已跳过', icon: <MinusCircleFilled aria-hidden /> },
 };
-
-/** The run's time as China time: the server's `yyyy-MM-dd HH:mm:ss` text as is, an ISO instant converted. */
-function ranAtText(ranAt: string): string {
-  return /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/.test(ranAt) ? ranAt.replace('T', ' ') : chinaTimeText(ranAt);
-}
 
 interface AttributeRow {
   name: string;
@@ -25,19 +19,23 @@ interface AttributeRow {
  * gave (the address, the HTTP status, the reason), then the attributes the validation released.
  */
 export function SelfTestChecklist({ result }: { result: SelfTestResult }) {
-  const failed = result.steps.find((s) => s.status === 'failed');
+  const failed = result.steps.filter((s) => s.status === 'failed');
+  // Attributes come with a validated ticket: without one there is nothing to list.
+  const validated = result.steps.some((s) => s.key === 'validate' && s.status === 'passed');
   const attributes: AttributeRow[] = Object.entries(result.attributes).map(([name, values]) => ({ name, values }));
   return (
     <div className="self-test">
       <Alert
         type={result.passed ? 'success' : 'error'}
         showIcon
-        title={result.passed ? '接入自检通过：各项检查均已通过' : `接入自检未通过：${failed?.title ?? '有检查项未通过'}`}
+        title={result.passed ? SelfTestMessage.passed : SelfTestMessage.failed}
         description={
           <span className="self-test__facts">
+            {failed.length > 0 && <span>未通过：{failed.map((s) => s.title).join('、')}</span>}
             <span>服务地址：{result.service}</span>
             <span>测试账号：{result.username}</span>
-            <span>时间：{ranAtText(result.ranAt)}</span>
+            {/* China time (yyyy-MM-dd HH:mm:ss), as the server gives its times. */}
+            <span>时间：{result.ranAt}</span>
           </span>
         }
       />
@@ -57,19 +55,23 @@ export function SelfTestChecklist({ result }: { result: SelfTestResult }) {
           </li>
         ))}
       </ol>
-      <h4 className="self-test__subtitle">释放的属性</h4>
-      <Table<AttributeRow>
-        rowKey="name"
-        size="small"
-        pagination={false}
-        dataSource={attributes}
-        aria-label="释放的属性"
-        locale={{ emptyText: '票据校验未返回属性' }}
-        columns={[
-          { title: '属性', dataIndex: 'name', width: 160 },
-          { title: '值', dataIndex: 'values', render: (values: string[]) => values.join('、') },
-        ]}
-      />
+      {validated && (
+        <>
+          <h4 className="self-test__subtitle">释放的属性</h4>
+          <Table<AttributeRow>
+            rowKey="name"
+            size="small"
+            pagination={false}
+            dataSource={attributes}
+            aria-label="释放的属性"
+            locale={{ emptyText: '票据校验未返回属性' }}
+            columns={[
+              { title: '属性', dataIndex: 'name', width: 160 },
+              { title: '值', dataIndex: 'values', render: (values: string[]) => values.join('、') },
+            ]}
+          />
+        </>
+      )}
     </div>
   );
 }
