@@ -1,4 +1,4 @@
-import sprite from '../assets/home-icons.svg?no-inline';
+import sprite from '@/assets/site-icons.svg?no-inline';
 
 /** The icons of the home page: one cached SVG file, not JavaScript (the paths are antd's icons). */
 export type HomeIconName =
