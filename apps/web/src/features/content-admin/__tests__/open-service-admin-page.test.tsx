@@ -85,11 +85,11 @@ describe('开放服务 (console)', () => {
     renderWithProviders(<OpenServiceAdminPage />, { session: EDITOR });
     fireEvent.click(within(await row('移动开发平台及 SDK')).getByRole('button', { name: '编辑' }));
     const form = await drawer();
-    const title = within(form).getByLabelText('标题');
+    const title = within(form).getByLabelText('工具名称');
     expect((title as HTMLInputElement).value).toBe('移动开发平台及 SDK');
 
     fireEvent.change(title, { target: { value: '   ' } });
-    fireEvent.change(within(form).getByLabelText('简介'), { target: { value: '' } });
+    fireEvent.change(within(form).getByLabelText('工具简介'), { target: { value: '' } });
     fireEvent.change(within(form).getByLabelText('排序'), { target: { value: '' } });
     fireEvent.change(within(form).getByLabelText('介绍编辑器'), { target: { value: '<p></p>' } });
     fireEvent.click(within(form).getByRole('button', { name: /保\s*存/ }));
@@ -102,7 +102,7 @@ describe('开放服务 (console)', () => {
     expect(fake.api!.put).not.toHaveBeenCalled();
 
     fireEvent.change(title, { target: { value: ' 移动开发平台 ' } });
-    fireEvent.change(within(form).getByLabelText('简介'), { target: { value: '跨端移动开发框架' } });
+    fireEvent.change(within(form).getByLabelText('工具简介'), { target: { value: '跨端移动开发框架' } });
     fireEvent.change(within(form).getByLabelText('排序'), { target: { value: '3' } });
     fireEvent.change(within(form).getByLabelText('介绍编辑器'), { target: { value: '<p>新的详情</p>' } });
     await chooseOption(within(form).getByRole('combobox', { name: '图标' }), '移动终端');

@@ -111,7 +111,7 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
             <Col xs={24} md={16}>
               <Form.Item
                 name="title"
-                label="标题"
+                label="工具名称"
                 required
                 rules={[shared((value: string | undefined) => OpenServiceRules.title(value ?? ''))]}
               >
@@ -132,7 +132,7 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
           </Row>
           <Form.Item
             name="summary"
-            label="简介"
+            label="工具简介"
             required
             rules={[shared((value: string | undefined) => OpenServiceRules.summary(value ?? ''))]}
           >
@@ -171,7 +171,7 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
           </Row>
           <Form.Item
             name="body"
-            label="介绍"
+            label="工具介绍"
             required
             extra="建议包含：工具是什么、核心能力、快速开始、开发文档"
             // An editor left empty holds `<p></p>`: nothing to show, so refused like an empty body.
