@@ -107,6 +107,11 @@ const publicPages: RouteObject[] = [
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
   },
   { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
+  {
+    path: paths.appDownload.path,
+    handle: { title: 'App 下载', ssr: true },
+    lazy: () => import('@/features/app-download/components/app-download-page').then((m) => ({ Component: m.AppDownloadPage })),
+  },
   // A user's own list: rendered in the browser only, never by the server.
   {
     path: paths.myApps.path,

@@ -13,6 +13,8 @@ export const paths = {
   product: { path: '/product', getHref: () => '/product' },
   productDetail: { path: '/product/center/detail', getHref: (uuid: string) => `/product/center/detail?uuid=${encodeURIComponent(uuid)}` },
   openService: { path: '/open-service', getHref: () => '/open-service' },
+  /** The platform's mobile app: platforms, versions and download (the footer's 扫码下载 App, issue 21). */
+  appDownload: { path: '/app-download', getHref: () => '/app-download' },
   /** 我的应用: a logged-in user's applications on single sign-on. */
   myApps: { path: '/my-apps', getHref: () => '/my-apps' },
   console: { path: '/console/*', getHref: () => '/console' },
