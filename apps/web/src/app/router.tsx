@@ -118,6 +118,11 @@ const publicPages: RouteObject[] = [
     loader: loads(loadApiReference),
     lazy: () => import('@/features/open-service/components/api-reference-page').then((m) => ({ Component: m.ApiReferencePage })),
   },
+  {
+    path: paths.appDownload.path,
+    handle: { title: 'App 下载', ssr: true },
+    lazy: () => import('@/features/app-download/components/app-download-page').then((m) => ({ Component: m.AppDownloadPage })),
+  },
   // A user's own list: rendered in the browser only, never by the server.
   {
     path: paths.myApps.path,

@@ -19,6 +19,8 @@ export const paths = {
   },
   /** The developers' API reference of the open-service centre. */
   openServiceApi: { path: '/open-service/api', getHref: () => '/open-service/api' },
+  /** The platform's mobile app: platforms, versions and download (the footer's 扫码下载 App, issue 21). */
+  appDownload: { path: '/app-download', getHref: () => '/app-download' },
   /** 我的应用: a logged-in user's applications on single sign-on. */
   myApps: { path: '/my-apps', getHref: () => '/my-apps' },
   console: { path: '/console/*', getHref: () => '/console' },

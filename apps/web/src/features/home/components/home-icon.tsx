@@ -15,7 +15,8 @@ export type HomeIconName =
   | 'experiment'
   | 'thunderbolt'
   | 'customer-service'
-  | 'vertical-align-top';
+  | 'vertical-align-top'
+  | 'right';
 
 /** An icon in the current text colour, 1em square (like an antd icon). */
 export function HomeIcon({ name }: { name: HomeIconName }) {
