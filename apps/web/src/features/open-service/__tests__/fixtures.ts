@@ -31,6 +31,8 @@ export const ERP: SsoApplicationRow = {
   attributes: ['name', 'email'],
   status: 'enabled',
   allMembers: true,
+  platform: false,
+  provider: '',
   createdAt: '2026-10-01T00:00:00.000Z',
   integration: {
     loginUrl: 'https://portal.example.com/cas/login',
