@@ -19,6 +19,7 @@ export const PUBLIC_PAGES = [
   '/remote',
   '/product',
   '/open-service',
+  '/open-service/api',
   '/privacy',
   '/service',
   '/agreement.html',
