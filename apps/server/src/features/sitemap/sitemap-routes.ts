@@ -9,7 +9,7 @@ import { CONTENT_CACHE, SITE_CACHE } from '../../plugins/http-cache.js';
 /** sitemaps.org: at most 50 000 URLs in one sitemap file; more are split into files listed by a sitemap index. */
 export const URLS_PER_SITEMAP = 50_000;
 
-/** The public pages of spec section 2 (and /product, the agreements, the user agreement file). */
+/** The public pages of spec section 2, /product, the open-service centre, the app download page and the user agreement file. */
 export const PUBLIC_PAGES = [
   '/',
   '/news',
@@ -20,6 +20,7 @@ export const PUBLIC_PAGES = [
   '/product',
   '/open-service',
   '/open-service/api',
+  '/app-download',
   '/privacy',
   '/service',
   '/agreement.html',
