@@ -30,6 +30,8 @@ const app = (over: Partial<SsoApplicationRow>): SsoApplicationRow => ({
   attributes: ['name'],
   status: 'enabled',
   allMembers: false,
+  platform: false,
+  provider: '',
   createdAt: '2026-11-20 09:30:00',
   integration: { loginUrl: `${CAS}/login`, validateUrl: `${CAS}/p3/serviceValidate`, logoutUrl: `${CAS}/logout`, casServerUrlPrefix: CAS },
   ...over,

@@ -31,6 +31,8 @@ const ERP: SsoApplicationRow = {
   attributes: ['name', 'groups'],
   status: 'enabled',
   allMembers: false,
+  platform: false,
+  provider: '',
   createdAt: '2026-11-20 09:30:00',
   integration: {
     loginUrl: `${CAS}/login`,
