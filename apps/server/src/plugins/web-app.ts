@@ -82,9 +82,9 @@ async function webApp(app: FastifyInstance) {
     // run for page routes and not on every API call.
     await app.register(async (pages) => {
       await pages.register(compress, { global: false, threshold: 1024, encodings: ['br', 'gzip'] });
-      pages.get('/', { schema: { hide: true }, compress: {} }, sendIndex);
+      pages.get('/', { schema: { hide: true }, compress: {}, config: { page: true } }, sendIndex);
       // Page paths are a route (not only the not-found handler) so that responses get compressed.
-      pages.get('/*', { schema: { hide: true }, compress: {} }, async (request, reply) =>
+      pages.get('/*', { schema: { hide: true }, compress: {}, config: { page: true } }, async (request, reply) =>
         isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
       );
     });

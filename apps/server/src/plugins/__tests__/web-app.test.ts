@@ -37,6 +37,15 @@ describe('web app serving (history mode)', () => {
     expect(agreement.body).toContain('用户协议');
   });
 
+  it('answers the page for a query the page itself will refuse (a control character in /mark?keyword=)', async () => {
+    const res = await page('/mark?keyword=88.118.8%00x');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root">');
+    // The API call the page makes still refuses it, with the reason the page shows.
+    const api = await t.app.inject({ url: '/web-api/portal/v1/identity/query?keyword=88.118.8%00x' });
+    expect(api.statusCode).toBe(400);
+  });
+
   it('keeps API paths out of the fallback', async () => {
     const res = await page('/web-api/unknown');
     expect(res.statusCode).toBe(404);
