@@ -18,6 +18,10 @@ export interface MyAppSubscription {
   status: AppSubscriptionStatus | 'none';
   /** The operator's note of a rejection or revocation. */
   decisionNote: string;
+  /** When the latest subscription was requested (`yyyy-MM-dd HH:mm:ss`); '' for 'none'. */
+  createdAt: string;
+  /** When an operator approved, rejected or revoked it; '' while pending or for 'none'. */
+  decidedAt: string;
   /** Whether this user may 申请使用 now; when not, `blockedReason` says why (未认证, 非管理员…). */
   canApply: boolean;
   blockedReason: string;

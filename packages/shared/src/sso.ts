@@ -38,6 +38,13 @@ export interface SsoApplicationRow {
   status: SsoApplicationStatus;
   allMembers: boolean;
   createdAt: string;
+  /**
+   * A platform application the enterprise subscribed to (issue 20): maintained by the platform, so
+   * read-only here (PUT and DELETE answer 403); authorized through 应用授权 like any other.
+   */
+  platform: boolean;
+  /** The platform application's 提供方; '' for the enterprise's own applications. */
+  provider: string;
   /** 集成配置: the CAS addresses an integrator copies (built from the server's configuration). */
   integration: { loginUrl: string; validateUrl: string; logoutUrl: string; casServerUrlPrefix: string };
 }
