@@ -182,7 +182,7 @@ export function SubscriptionReviewPage() {
               aria-label="企业或应用名称"
               prefix={<SearchOutlined />}
               style={{ width: 220 }}
-              maxLength={100}
+              maxLength={64}
             />
           </Form.Item>
           <FilterButtons onReset={reset} />

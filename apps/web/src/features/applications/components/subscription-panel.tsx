@@ -155,20 +155,17 @@ export function SubscriptionPanel({ app }: { app: PanelApp }) {
     case 'rejected':
     case 'revoked': {
       const what = current.status === 'rejected' ? '驳回了申请' : '撤销了订阅';
-      const decided = current.decidedAt ? `平台已于 ${dayOf(current.decidedAt)} ${what}` : `平台${what}`;
       const text = (
         <>
-          <p>
-            <SubscriptionStatusTag status={current.status} />
-            {decided}。
-          </p>
+          <p>{current.decidedAt ? `平台已于 ${dayOf(current.decidedAt)} ${what}。` : `平台${what}。`}</p>
           {current.decisionNote && <p className="apps-subscribe__note">原因：{current.decisionNote}</p>}
           {!current.canApply && blocked(current.blockedReason)}
         </>
       );
       return (
         <>
-          <Panel status={applyButton('重新申请')} text={text}>
+          <Panel status={<SubscriptionStatusTag status={current.status} />} text={text}>
+            {applyButton('重新申请')}
             {!current.canApply && <CertificationLink session={session} />}
           </Panel>
           {dialog}

@@ -141,7 +141,7 @@ describe('应用列表', () => {
       within(own)
         .getAllByRole('button')
         .map((b) => b.textContent?.replace(/\s/g, '')),
-    ).toEqual(['编辑', '授权', '集成配置', '删除']);
+    ).toEqual(['授权', '集成配置', '编辑', '删除']);
   });
 
   it('shows a platform application’s 集成配置 as its read-only detail', async () => {

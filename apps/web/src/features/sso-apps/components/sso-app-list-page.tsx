@@ -78,11 +78,7 @@ export function SsoAppListPage() {
 
   const rowActions = (row: SsoApplicationRow) => (
     <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="sso-apps__row-actions">
-      {!row.platform && (
-        <Button type="link" size="small" onClick={() => setEditing({ app: row })}>
-          编辑
-        </Button>
-      )}
+      {/* 授权 and 集成配置 first: a platform application's row has only these, in the same place. */}
       <Button type="link" size="small" onClick={() => authorize(row)}>
         授权
       </Button>
@@ -90,9 +86,14 @@ export function SsoAppListPage() {
         集成配置
       </Button>
       {!row.platform && (
-        <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-          删除
-        </Button>
+        <>
+          <Button type="link" size="small" onClick={() => setEditing({ app: row })}>
+            编辑
+          </Button>
+          <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+            删除
+          </Button>
+        </>
       )}
     </Space>
   );
