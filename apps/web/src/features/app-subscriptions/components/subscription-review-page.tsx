@@ -113,27 +113,38 @@ export function SubscriptionReviewPage() {
 
   const columns: TableColumnsType<AppSubscriptionRow> = wide
     ? [
-        { title: '企业', dataIndex: 'enterpriseName', width: 200, ellipsis: { showTitle: true } },
+        { title: '企业', dataIndex: 'enterpriseName', width: 170, ellipsis: { showTitle: true } },
         {
           title: '应用',
           dataIndex: 'applicationName',
-          width: 150,
+          width: 120,
           ellipsis: { showTitle: true },
           render: (_: string, row) => <ApplicationLink row={row} />,
         },
-        // The one column without a width: it takes what the others leave.
-        { title: '申请说明', dataIndex: 'purpose', ellipsis: { showTitle: true }, render: (purpose: string) => purpose || none },
+        // The one column without a width: it takes what the others leave, two lines of it at most.
+        {
+          title: '申请说明',
+          dataIndex: 'purpose',
+          render: (purpose: string) =>
+            purpose ? (
+              <Typography.Paragraph className="app-subscriptions__purpose-cell" ellipsis={{ rows: 2, tooltip: purpose }}>
+                {purpose}
+              </Typography.Paragraph>
+            ) : (
+              none
+            ),
+        },
         {
           title: '申请人',
           key: 'applicant',
-          width: 140,
+          width: 130,
           ellipsis: { showTitle: true },
           render: (_: unknown, row) => applicant(row) || none,
         },
         { title: '申请时间', dataIndex: 'createdAt', width: 170 },
-        { title: '状态', dataIndex: 'status', width: 150, render: (_: AppSubscriptionStatus, row) => <StatusCell row={row} /> },
+        { title: '状态', dataIndex: 'status', width: 120, render: (_: AppSubscriptionStatus, row) => <StatusCell row={row} /> },
         { title: '处理时间', dataIndex: 'decidedAt', width: 170, render: (at: string) => at || none },
-        { title: '操作', key: 'actions', width: 110, fixed: 'right', render: (_: unknown, row) => actions(row) },
+        { title: '操作', key: 'actions', width: 100, fixed: 'right', render: (_: unknown, row) => actions(row) },
       ]
     : // A phone shows one column of facts per request and the actions beside it.
       [
@@ -146,7 +157,9 @@ export function SubscriptionReviewPage() {
               <span>
                 <ApplicationLink row={row} />
               </span>
-              <StatusCell row={row} />
+              <span>
+                <SubscriptionStatusTag status={row.status} />
+              </span>
               {row.purpose && <span className="app-subscriptions__purpose">{row.purpose}</span>}
               <Typography.Text type="secondary" className="app-subscriptions__meta">
                 {[applicant(row), row.createdAt].filter(Boolean).join(' · ')}
@@ -156,6 +169,7 @@ export function SubscriptionReviewPage() {
                   处理于 {row.decidedAt}
                 </Typography.Text>
               )}
+              {row.decisionNote && <span className="app-subscriptions__note">原因：{row.decisionNote}</span>}
             </div>
           ),
         },
@@ -195,7 +209,7 @@ export function SubscriptionReviewPage() {
         dataSource={subscriptions.data?.rows ?? []}
         loading={subscriptions.isFetching}
         pagination={false}
-        scroll={wide ? { x: 1200 } : undefined}
+        scroll={wide ? { x: 1100 } : undefined}
         tableLayout={wide ? undefined : 'fixed'}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
