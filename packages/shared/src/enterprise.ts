@@ -364,12 +364,13 @@ export interface CertificationDecisionBody {
 // ---------------------------------------------------------------------------------------------------
 // 消息中心
 
-export type NotificationKind = 'certification' | 'join' | 'security' | 'identifier';
+export type NotificationKind = 'certification' | 'join' | 'security' | 'identifier' | 'subscription';
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   certification: '企业认证',
   join: '加入申请',
   security: '安全提醒',
   identifier: '标识前缀',
+  subscription: '应用订阅',
 };
 
 export interface NotificationRow {

@@ -39,11 +39,11 @@ export interface SsoApplicationRow {
   allMembers: boolean;
   createdAt: string;
   /**
-   * A platform application the enterprise subscribed to (issue 20): maintained by the platform, so
-   * read-only here (PUT and DELETE answer 403); authorized through 应用授权 like any other.
+   * A platform application the enterprise subscribed to (issue 20, 应用订阅): the platform maintains it,
+   * so it is read-only here (its service address is the platform's), and 应用授权 decides who uses it.
    */
   platform: boolean;
-  /** The platform application's 提供方; '' for the enterprise's own applications. */
+  /** The platform application's 提供方; '' for the enterprise's own. */
   provider: string;
   /** 集成配置: the CAS addresses an integrator copies (built from the server's configuration). */
   integration: { loginUrl: string; validateUrl: string; logoutUrl: string; casServerUrlPrefix: string };
@@ -191,6 +191,7 @@ export const SsoMessage = {
   logoutUrlTooLong: `注销地址最多${APP_URL_MAX}个字符`,
   attributeUnknown: '返回属性包含不支持的项',
   notFound: '应用不存在',
+  platformReadOnly: '平台应用由平台维护，不能修改或删除',
 } as const;
 
 /** A service address that overlaps one of another application of the same enterprise. */

@@ -6,7 +6,8 @@ import { sanitizeArticleHtml } from '../../features/content/sanitize-article.js'
 import type { ArticleStatus, Database, HomeBlockTable } from '../schema.js';
 
 type HomeKind = HomeBlockTable['kind'];
-import { APPLICATIONS, CASES, CATEGORIES, ENTERPRISE, KNOWLEDGE, NEWS, POLICIES, STANDARDS } from './content-data.js';
+import { DEMO_APPLICATIONS, demoApplicationHtml } from './app-center-data.js';
+import { CASES, CATEGORIES, ENTERPRISE, KNOWLEDGE, NEWS, POLICIES, STANDARDS } from './content-data.js';
 
 const PARAGRAPHS: Record<string, string[]> = {
   news: [
@@ -141,19 +142,24 @@ export async function seedContent(db: Kysely<Database>, now: Date): Promise<bool
     await trx
       .insertInto('app_application')
       .values(
-        APPLICATIONS.map(([name, description, category, provider], i) => ({
+        DEMO_APPLICATIONS.map((a, i) => ({
           uuid: randomUUID(),
-          name,
-          application_description: description,
+          name: a.name,
+          application_description: a.description,
           image_path: `/demo/app-${i + 1}.svg`,
           icon_path: '/demo/icon-app.svg',
-          category,
-          provider,
-          content: `<p>${description}</p><h3>核心功能</h3><ul><li>开箱即用，免部署</li><li>与平台账号、设备与数据打通</li><li>按需订阅，弹性扩展</li></ul><p>提供方：${provider}</p>`,
+          category: a.category,
+          provider: a.provider,
+          content: demoApplicationHtml(a),
           recommended: i < 8 ? 1 : 0,
           sort: i + 1,
           status: 'published',
           created_at: stamp,
+          // Single sign-on (issue 20): enterprises may 申请使用 it.
+          service_url: a.sso?.serviceUrl ?? '',
+          service_host: a.sso ? new URL(a.sso.serviceUrl).hostname : '',
+          logout_url: a.sso?.logoutUrl ?? '',
+          attributes: a.sso?.attributes.join(',') ?? '',
         })),
       )
       .execute();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { seedAccounts, seedOrganisation } from './accounts-seed.js';
+import { seedAppCenter } from './app-center-seed.js';
 import { type CertificationSeedOptions, seedCertification } from './certification-seed.js';
 import { seedContent } from './content-seed.js';
 import { seedIdentifiers } from './identifiers-seed.js';
@@ -23,5 +24,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
   if (await seedSsoApplications(db, now.toISOString())) seeded.push('sso-apps');
   // After the organisation: the demo enterprises' administrators applied for their certification.
   if (await seedCertification(db, now, options)) seeded.push('certification');
+  // After the applications, 恒岳's own 应用列表 and its certification: its subscriptions (issue 20).
+  if (await seedAppCenter(db, now)) seeded.push('app-center');
   return seeded;
 }

@@ -1,11 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
+import {
+  APP_URL_MAX,
+  Authority,
+  RELEASABLE_ATTRIBUTES,
+  type ReleasableAttribute,
+  SsoMessage,
+  SsoRules,
+  SubscriptionMessage,
+  normalizeServicePrefix,
+  platformServiceOverlapsEnterprise,
+  platformServiceOverlapsPlatform,
+} from '@portal/shared';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
+import type { Database } from '../../db/schema.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { requestOrigin } from '../../lib/request-origin.js';
 import { auditRequest } from '../audit/audit-log.js';
+import { overlaps } from '../cas/cas-services.js';
 import { sanitizeArticleHtml } from '../content/sanitize-article.js';
 import type { ApplicationColumns, ApplicationRow as Row } from './application-repository.js';
 
@@ -23,6 +39,15 @@ const ApplicationInput = Type.Object({
   content: Type.Optional(Type.String({ maxLength: 100_000, description: '应用详情 HTML（写入时清洗）' })),
   recommended: Type.Boolean({ description: '首页推荐（轮播取前 6 个）' }),
   status: ApplicationStatus,
+  // Single sign-on (issue 20); lengths only bound the request, the shared rules (SsoRules) answer with their own messages.
+  serviceUrl: Type.Optional(
+    Type.String({
+      maxLength: APP_URL_MAX * 4,
+      description: '服务地址（CAS service 前缀）；空：不接入统一身份认证，企业不能申请使用。省略：修改时保持不变',
+    }),
+  ),
+  logoutUrl: Type.Optional(Type.String({ maxLength: APP_URL_MAX * 4, description: '注销地址（单点登出）；空：发往获得票据的服务地址' })),
+  attributes: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20, description: '返回属性' })),
 });
 
 const AdminApplication = Type.Object({
@@ -39,6 +64,11 @@ const AdminApplication = Type.Object({
   status: ApplicationStatus,
   sort: Type.Integer(),
   createdAt: Type.String(),
+  serviceUrl: Type.String({ description: '服务地址；空：不接入统一身份认证' }),
+  logoutUrl: Type.String(),
+  attributes: Type.Array(Type.Unsafe<ReleasableAttribute>({ type: 'string', enum: [...RELEASABLE_ATTRIBUTES] }), {
+    description: '返回属性',
+  }),
 });
 
 const UuidParams = Type.Object({ uuid: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -57,10 +87,38 @@ const toAdmin = (r: Row): Static<typeof AdminApplication> => ({
   status: r.status === 'published' ? 'published' : 'offline',
   sort: r.sort,
   createdAt: r.created_at,
+  serviceUrl: r.service_url,
+  logoutUrl: r.logout_url,
+  attributes: RELEASABLE_ATTRIBUTES.filter((a) => r.attributes.split(',').includes(a)),
 });
 
+type SsoColumns = Pick<Row, 'service_url' | 'service_host' | 'logout_url' | 'attributes'>;
+
+/**
+ * A platform application's single sign-on settings (issue 20), by the rules of 应用列表's service
+ * address (SsoRules): a field left out keeps its stored value (`current`; '' for a new application).
+ */
+function ssoColumns(body: Static<typeof ApplicationInput>, current: SsoColumns | undefined): SsoColumns {
+  const serviceUrl = (body.serviceUrl ?? current?.service_url ?? '').trim();
+  const logoutUrl = (body.logoutUrl ?? current?.logout_url ?? '').trim();
+  const given = body.attributes ?? (current?.attributes ? current.attributes.split(',') : []);
+  const problem = (serviceUrl ? SsoRules.servicePrefix(serviceUrl) : undefined) ?? SsoRules.logoutUrl(logoutUrl);
+  if (problem) throw new BadRequestError(problem);
+  const known: readonly string[] = RELEASABLE_ATTRIBUTES;
+  if (given.some((a) => !known.includes(a))) throw new BadRequestError(SsoMessage.attributeUnknown);
+  if (!serviceUrl && (logoutUrl || given.length)) throw new BadRequestError(SubscriptionMessage.serviceFirst);
+  const service = serviceUrl ? normalizeServicePrefix(serviceUrl) : '';
+  return {
+    service_url: service,
+    service_host: service ? new URL(service).hostname : '',
+    logout_url: logoutUrl ? new URL(logoutUrl).href : '',
+    // In the order the console lists them, once each.
+    attributes: RELEASABLE_ATTRIBUTES.filter((a): a is ReleasableAttribute => given.includes(a)).join(','),
+  };
+}
+
 /** Checks an application body; answers the columns to write. */
-function applicationColumns(body: Static<typeof ApplicationInput>): ApplicationColumns {
+function applicationColumns(body: Static<typeof ApplicationInput>, current?: SsoColumns): ApplicationColumns {
   const name = body.name.trim();
   if (!name) throw new BadRequestError('请输入应用名称');
   const description = body.applicationDescription.trim();
@@ -81,17 +139,47 @@ function applicationColumns(body: Static<typeof ApplicationInput>): ApplicationC
     content: sanitizeArticleHtml(body.content ?? ''),
     recommended: body.recommended ? 1 : 0,
     status: body.status,
+    ...ssoColumns(body, current),
   };
 }
 
 /**
  * 推荐应用 management (authority content:recommend): every application of the application center,
- * recommended or not, in display order. A write drops this instance's cached content.
+ * recommended or not, in display order. A write drops this instance's cached content. An application
+ * with a service address is on single sign-on (issue 20): certified enterprises may subscribe to it,
+ * and its address belongs to it alone — no overlap with the portal, CAS_SERVICES, an enterprise's
+ * application or another platform application.
  */
 const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const applications = app.applicationRepository;
   const guard = app.requireAuthority(Authority.ContentRecommend);
+  const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
+
+  /** Refuses a service address this portal or a CAS_SERVICES address already answers for. */
+  function assertNotPlatformWide(request: FastifyRequest, serviceUrl: string) {
+    if (!serviceUrl) return;
+    const url = new URL(serviceUrl);
+    if (app.casServices.platformPrefixes(portalBase(request)).some((p) => overlaps(url, p))) {
+      throw new ConflictError(SsoMessage.servicePlatform);
+    }
+  }
+
+  /**
+   * Inside the write's transaction (the hosts locked on PostgreSQL): refuses a service address
+   * overlapping an enterprise's application or another platform application, naming it.
+   */
+  async function assertNoOverlap(trx: Kysely<Database>, applicationId: number | undefined, serviceUrl: string) {
+    if (!serviceUrl) return;
+    const url = new URL(serviceUrl);
+    for (const other of await app.ssoApps.prefixesOnHosts(trx, [url.hostname])) {
+      if (other.platform && other.applicationId === applicationId) continue;
+      if (!overlaps(url, new URL(other.prefix))) continue;
+      throw new ConflictError(
+        other.platform ? platformServiceOverlapsPlatform(other.name) : platformServiceOverlapsEnterprise(other.enterpriseName, other.name),
+      );
+    }
+  }
 
   async function byUuid(uuid: string): Promise<Row> {
     const row = await applications.byUuid(uuid);
@@ -131,8 +219,10 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const columns = applicationColumns(request.body);
       await refuseDuplicateName(columns.name);
+      assertNotPlatformWide(request, columns.service_url ?? '');
       const uuid = randomUUID();
       await db.transaction().execute(async (trx) => {
+        await assertNoOverlap(trx, undefined, columns.service_url ?? '');
         await applications.create(columns, uuid, trx);
         await auditRequest(trx, request, 'content.application.create', columns.name);
       });
@@ -181,9 +271,16 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const existing = await byUuid(request.params.uuid);
-      const columns = applicationColumns(request.body);
+      const columns = applicationColumns(request.body, existing);
       await refuseDuplicateName(columns.name, existing.id);
+      assertNotPlatformWide(request, columns.service_url ?? '');
       await db.transaction().execute(async (trx) => {
+        await assertNoOverlap(trx, existing.id, columns.service_url ?? '');
+        // The subscribed enterprises sign in through it: it stays on single sign-on until they are revoked.
+        if (!columns.service_url && (await applications.copyCount(existing.id, trx)) > 0) {
+          throw new ConflictError(SubscriptionMessage.stillSubscribed);
+        }
+        // Its subscribed copies follow (logout address, attributes…) in the same transaction.
         await applications.update(existing.id, columns, trx);
         await auditRequest(trx, request, 'content.application.update', columns.name);
       });
@@ -209,6 +306,8 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A listed application may be open in visitors' browsers and linked from the home carousel.
       if (existing.status === 'published') throw new ConflictError('应用已上架，请先下架再删除');
       await db.transaction().execute(async (trx) => {
+        // Deleting would silently take it from the enterprises' 应用列表: their subscriptions are revoked first.
+        if ((await applications.copyCount(existing.id, trx)) > 0) throw new ConflictError(SubscriptionMessage.stillSubscribed);
         await applications.delete(existing.id, trx);
         await auditRequest(trx, request, 'content.application.delete', existing.name);
       });

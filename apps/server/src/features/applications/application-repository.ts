@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AppApplicationTable, Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
+import { copyIcon } from '../sso-apps/sso-app-repository.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -94,8 +95,42 @@ export function createApplicationRepository(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * Writes an application; the enterprises' copies of it (issue 20, approved subscriptions) take its
+     * icon, category, description, logout address and attributes in the same transaction. Their
+     * names stay: a name is unique within each enterprise's 应用列表.
+     */
     async update(id: number, columns: ApplicationColumns, trx = db): Promise<void> {
-      await trx.updateTable('app_application').set(columns).where('id', '=', id).execute();
+      await inTransaction(trx, async (trx) => {
+        await trx.updateTable('app_application').set(columns).where('id', '=', id).execute();
+        const row = await trx
+          .selectFrom('app_application')
+          .select(['icon_path', 'category', 'application_description', 'logout_url', 'attributes'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        await trx
+          .updateTable('sso_application')
+          .set({
+            icon: copyIcon(row.icon_path),
+            category: row.category,
+            description: row.application_description,
+            logout_url: row.logout_url,
+            attributes: row.attributes,
+            updated_at: new Date().toISOString(),
+          })
+          .where('platform_app_id', '=', id)
+          .execute();
+      });
+    },
+
+    /** How many enterprises hold a copy of the application (approved subscriptions). */
+    async copyCount(id: number, trx = db): Promise<number> {
+      const row = await trx
+        .selectFrom('sso_application')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('platform_app_id', '=', id)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     async delete(id: number, trx = db): Promise<void> {

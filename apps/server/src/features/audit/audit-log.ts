@@ -87,6 +87,10 @@ export const AUDIT_ACTIONS = {
   'auth-sync.job.update': '修改同步任务',
   'auth-sync.job.delete': '删除同步任务',
   'auth-sync.execute': '执行同步',
+  'app-subscription.request': '申请使用应用',
+  'app-subscription.approve': '通过应用订阅',
+  'app-subscription.reject': '驳回应用订阅',
+  'app-subscription.revoke': '撤销应用订阅',
 } as const;
 export type AuditActionCode = keyof typeof AUDIT_ACTIONS;
 

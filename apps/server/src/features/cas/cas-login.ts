@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { CHAT_SOURCE_TYPES, type ChatSourceType } from '@portal/shared';
+import { CHAT_SOURCE_TYPES, type ChatSourceType, notSubscribedText } from '@portal/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -57,10 +57,39 @@ function createCasLogin(app: FastifyInstance) {
     sendSingleLogout(ended, (service) => registry.singleLogoutTarget(service, portalBase(request)), request.log);
 
   /**
+   * The application of 应用列表 a ticket for `target` is for, as the account's enterprise holds it: an
+   * enterprise's own application, or for a platform application (issue 20) the copy its enterprise's
+   * approved subscription created — undefined when it has none; null for a platform-wide service.
+   */
+  async function applicationFor(accountId: number, target: RegisteredService): Promise<ServiceApplication | null | undefined> {
+    if (target.platformApplication) return app.ssoApps.copyFor(accountId, target.platformApplication.id);
+    return target.application;
+  }
+
+  /** A refused ticket lands in the login log (登录日志's 无权访问应用), naming the application. */
+  async function logRefusal(request: FastifyRequest, accountId: number, application: { id: number | null; name: string }) {
+    const profile = await accounts.profile(accountId);
+    await app.loginLog.record(request.log, {
+      accountId,
+      username: profile?.username ?? '',
+      enterpriseId: profile?.enterpriseId ?? null,
+      name: profile?.name ?? '',
+      result: 'failure',
+      reason: 'not-authorized',
+      applicationId: application.id,
+      applicationName: application.name,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? '',
+    });
+  }
+
+  /**
    * A ticket for a registered service (CAS 3.0 §2.2.4), after a login or with a live SSO session. An
-   * enterprise's own application gets one only for an account 应用授权 admits (issue 17); any other
-   * account gets the page 您无权访问该应用 naming it, no ticket, and the refusal lands in the login
-   * log. With `gateway` (no page may be shown, CAS 3.0 §2.1.1) it goes back to the service without one.
+   * enterprise's application gets one only for an account 应用授权 admits (issue 17), a platform
+   * application only for an account whose enterprise subscribed to it and whose copy 应用授权 admits
+   * it to (issue 20); any other account gets a page saying why, naming the application, no ticket,
+   * and the refusal lands in the login log. With `gateway` (no page may be shown, CAS 3.0 §2.1.1) it
+   * goes back to the service without one.
    */
   async function issueTicket(
     request: FastifyRequest,
@@ -70,21 +99,15 @@ function createCasLogin(app: FastifyInstance) {
     fromLogin: boolean,
     gateway = false,
   ) {
-    const { application } = target;
+    const application = await applicationFor(session.accountId, target);
+    if (application === undefined) {
+      const name = target.platformApplication?.name ?? '';
+      await logRefusal(request, session.accountId, { id: null, name });
+      if (gateway) return reply.redirect(target.url.href, 303);
+      return refusalPage(request, reply, target, notSubscribedText(name));
+    }
     if (application && !(await app.ssoApps.mayUse(session.accountId, application.id))) {
-      const profile = await accounts.profile(session.accountId);
-      await app.loginLog.record(request.log, {
-        accountId: session.accountId,
-        username: profile?.username ?? '',
-        enterpriseId: profile?.enterpriseId ?? null,
-        name: profile?.name ?? '',
-        result: 'failure',
-        reason: 'not-authorized',
-        applicationId: application.id,
-        applicationName: application.name,
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? '',
-      });
+      await logRefusal(request, session.accountId, application);
       if (gateway) return reply.redirect(target.url.href, 303);
       return notAuthorized(request, reply, target, application);
     }
@@ -92,12 +115,17 @@ function createCasLogin(app: FastifyInstance) {
     return redirectWithTicket(reply, target.url, ticket);
   }
 
-  /** 切换账号 ends the SSO session and goes back to the application, which sends the user to the login form again. */
+  /** Why 应用授权 refused: not granted, or the application is disabled. */
   function notAuthorized(request: FastifyRequest, reply: FastifyReply, target: RegisteredService, application: ServiceApplication) {
     const text =
       application.status === 'enabled'
         ? `您的账号没有访问「${application.name}」的权限。如需使用，请联系企业管理员在“应用授权”中为您开通。`
         : `应用「${application.name}」已停用，暂时无法登录，请联系企业管理员。`;
+    return refusalPage(request, reply, target, text);
+  }
+
+  /** 您无权访问该应用; 切换账号 ends the SSO session and goes back to the application, which sends the user to the login form again. */
+  function refusalPage(request: FastifyRequest, reply: FastifyReply, target: RegisteredService, text: string) {
     return html(
       reply,
       403,
@@ -191,7 +219,7 @@ function createCasLogin(app: FastifyInstance) {
     const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
     // The sign-in names the enterprise application it was for when the account may use it (登录日志's 应用);
     // a refused one is logged as not-authorized by the ticket's issue below.
-    const application = target?.application;
+    const application = target ? await applicationFor(account.id, target) : null;
     const signedInto = application && (await app.ssoApps.mayUse(account.id, application.id)) ? application : undefined;
     const tgt = await tickets.createTgt(account.id, client, async (trx) => {
       await within?.(trx);

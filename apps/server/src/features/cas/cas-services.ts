@@ -1,22 +1,30 @@
 import fp from 'fastify-plugin';
 import { parseRedirectUrl } from '@portal/shared';
-import type { ServiceApplication, ServiceCandidate } from '../sso-apps/sso-app-repository.js';
+import type { PlatformServiceApplication, ServiceApplication, ServiceCandidate } from '../sso-apps/sso-app-repository.js';
 
-/** A registered service: its parsed address and, for an enterprise's own application, that application. */
+/**
+ * A registered service: its parsed address and the application it belongs to. Both null: a
+ * platform-wide service (this portal, CAS_SERVICES), open to every account.
+ */
 export interface RegisteredService {
   /** The `service` parameter as given (a ticket is valid for exactly this string, CAS 3.0 §2.5.1). */
   service: string;
   url: URL;
-  /** null: a platform-wide service (this portal, CAS_SERVICES), open to every account. */
+  /** An enterprise's own application (应用列表, issue 17). */
   application: ServiceApplication | null;
+  /**
+   * A platform application of the application center (issue 20): a ticket goes only to an account
+   * whose enterprise holds its approved copy (`SsoAppRepository.copyFor`), which 应用授权 then decides.
+   */
+  platformApplication: PlatformServiceApplication | null;
 }
 
 /**
  * The embedded CAS server's service registry (CAS 3.0 §2.1.1: services must be registered; compare
  * scheme, host, port and path prefix exactly). Platform-wide services are this portal and the
- * CAS_SERVICES addresses; the enterprises' own applications (应用列表, issue 17) are read from the
- * database at every call, by the service's host, so a new or changed application holds at once on
- * every instance. A service that is not registered gets no ticket, no logout redirect and no
+ * CAS_SERVICES addresses; the enterprises' own applications (应用列表, issue 17) and the platform
+ * applications on single sign-on (issue 20) are read from the database at every call, by the
+ * service's host, so a new or changed application holds at once on every instance. A service that is not registered gets no ticket, no logout redirect and no
  * single-logout message. The address is parsed by the one redirect check (`parseRedirectUrl`), as a
  * browser would read it, before its prefix is compared.
  */
@@ -43,17 +51,20 @@ export class ServiceRegistry {
   }
 
   /**
-   * `service` if it is registered: platform-wide first, else the enterprise application whose service
-   * address matches it (the longest, should two of one enterprise ever both match).
+   * `service` if it is registered: platform-wide first, else the enterprise or platform application
+   * whose service address matches it (the longest, should two ever both match).
    */
   async resolve(service: string | undefined, portalBase: string): Promise<RegisteredService | undefined> {
     const url = parseRedirectUrl(service);
     if (!url || service === undefined) return undefined;
-    if (this.platformPrefixes(portalBase).some((prefix) => matches(url, prefix))) return { service, url, application: null };
+    if (this.platformPrefixes(portalBase).some((prefix) => matches(url, prefix))) {
+      return { service, url, application: null, platformApplication: null };
+    }
     const best = (await this.applicationsOnHost(url.hostname))
       .filter((c) => matches(url, new URL(c.prefix)))
       .sort((a, b) => b.prefix.length - a.prefix.length)[0];
-    return best ? { service, url, application: best.application } : undefined;
+    if (!best) return undefined;
+    return { service, url, application: best.application ?? null, platformApplication: best.platformApplication ?? null };
   }
 
   /**
@@ -63,7 +74,7 @@ export class ServiceRegistry {
   async singleLogoutTarget(service: string, portalBase: string): Promise<URL | undefined> {
     const registered = await this.resolve(service, portalBase);
     if (!registered) return undefined;
-    const logoutUrl = registered.application?.logoutUrl;
+    const logoutUrl = registered.application?.logoutUrl ?? registered.platformApplication?.logoutUrl;
     return logoutUrl ? new URL(logoutUrl) : registered.url;
   }
 
@@ -86,7 +97,7 @@ export function overlaps(a: URL, b: URL): boolean {
   return matches(a, b) || matches(b, a);
 }
 
-/** The one registry of the server: CAS_SERVICES from configuration, the enterprises' applications from the database. */
+/** The one registry of the server: CAS_SERVICES from configuration, the enterprises' and platform applications from the database. */
 export default fp(
   async (app) => {
     app.decorate('casServices', new ServiceRegistry(app.config.auth.casServices, (host) => app.ssoApps.servicesOnHost(host)));

@@ -28,10 +28,21 @@ export interface SsoApplicationInput {
   status: SsoApplicationStatus;
 }
 
-/** An application's service address, as the CAS's service registry looks it up by host. */
-export interface ServiceCandidate {
-  prefix: string;
-  application: ServiceApplication;
+/**
+ * A service address on a host, as the CAS's service registry looks it up: an enterprise's own
+ * application's, or a platform application's (issue 20: each subscribed enterprise signs in through
+ * its own copy of it).
+ */
+export type ServiceCandidate =
+  | { prefix: string; application: ServiceApplication; platformApplication?: undefined }
+  | { prefix: string; application?: undefined; platformApplication: PlatformServiceApplication };
+
+/** A platform application of the application center on single sign-on (`app_application`), as the CAS sees it. */
+export interface PlatformServiceApplication {
+  /** Its `app_application` id (the copies' `platform_app_id`), not an id of 应用列表. */
+  id: number;
+  name: string;
+  logoutUrl: string;
 }
 
 /** What the CAS needs of an enterprise application: who owns it, whether it is on, where single logout goes, what it receives. */
@@ -46,11 +57,29 @@ export interface ServiceApplication {
 
 /** A service address of another application, for the overlap check of 服务地址. */
 export interface ExistingPrefix {
+  /** A platform application's (issue 20): `applicationId` is then its `app_application` id and `enterpriseId` null. */
+  platform: boolean;
   applicationId: number;
-  enterpriseId: number;
+  enterpriseId: number | null;
+  enterpriseName: string;
   name: string;
   prefix: string;
 }
+
+/** What an enterprise's copy of a platform application takes from it (issue 20, approval of 申请使用). */
+export interface PlatformAppCopy {
+  platformAppId: number;
+  name: string;
+  icon: string;
+  category: string;
+  description: string;
+  logoutUrl: string;
+  attributes: string;
+}
+
+/** The icon column's length: a longer platform icon address is left out of the copy rather than cut. */
+const ICON_COLUMN_MAX = 200;
+export const copyIcon = (iconPath: string) => (iconPath.length <= ICON_COLUMN_MAX ? iconPath : '');
 
 const attributeList = (stored: string): ReleasableAttribute[] => RELEASABLE_ATTRIBUTES.filter((a) => stored.split(',').includes(a));
 
@@ -77,6 +106,9 @@ export class SsoAppRepository {
       status: SsoApplicationStatus;
       all_members: number;
       created_at: string;
+      platform_app_id: number | null;
+      provider: string | null;
+      platform_service_url: string | null;
     }[],
   ): Promise<SsoApplication[]> {
     const ids = rows.map((r) => r.id);
@@ -95,12 +127,20 @@ export class SsoAppRepository {
       category: r.category,
       description: r.description,
       protocol: 'cas3',
-      servicePrefixes: prefixes.filter((p) => p.application_id === r.id).map((p) => p.prefix),
+      // A platform application's copy answers at the platform's address (it has none of its own).
+      servicePrefixes:
+        r.platform_app_id === null
+          ? prefixes.filter((p) => p.application_id === r.id).map((p) => p.prefix)
+          : r.platform_service_url
+            ? [r.platform_service_url]
+            : [],
       logoutUrl: r.logout_url,
       attributes: attributeList(r.attributes),
       status: r.status,
       allMembers: r.all_members === 1,
       createdAt: chinaTime(new Date(r.created_at)),
+      platform: r.platform_app_id !== null,
+      provider: r.provider ?? '',
     }));
   }
 
@@ -116,7 +156,15 @@ export class SsoAppRepository {
       'sso_application.status',
       'sso_application.all_members',
       'sso_application.created_at',
+      'sso_application.platform_app_id',
+      'app_application.provider',
+      'app_application.service_url as platform_service_url',
     ] as const;
+  }
+
+  /** 应用列表's rows with their platform application, if they copy one. */
+  private listed() {
+    return this.db.selectFrom('sso_application').leftJoin('app_application', 'app_application.id', 'sso_application.platform_app_id');
   }
 
   /** One page of the enterprise's applications (newest first); `keyword` is part of the name or category. */
@@ -126,7 +174,7 @@ export class SsoAppRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: SsoApplication[] }> {
-    let query = this.db.selectFrom('sso_application').where('sso_application.enterprise_id', '=', enterpriseId);
+    let query = this.listed().where('sso_application.enterprise_id', '=', enterpriseId);
     if (filter.keyword) {
       const key = filter.keyword;
       query = query.where((eb) => eb.or([containsText('sso_application.name', key), containsText('sso_application.category', key)]));
@@ -141,11 +189,10 @@ export class SsoAppRepository {
 
   /** An application of the enterprise, or undefined (another enterprise's is not there for it). */
   async byId(enterpriseId: number, id: number): Promise<SsoApplication | undefined> {
-    const row = await this.db
-      .selectFrom('sso_application')
+    const row = await this.listed()
       .select(this.columns())
-      .where('id', '=', id)
-      .where('enterprise_id', '=', enterpriseId)
+      .where('sso_application.id', '=', id)
+      .where('sso_application.enterprise_id', '=', enterpriseId)
       .executeTakeFirst();
     return row ? (await this.withPrefixes([row]))[0] : undefined;
   }
@@ -158,9 +205,10 @@ export class SsoAppRepository {
   }
 
   /**
-   * The service addresses of all applications on these hosts, read inside the write's transaction. On
-   * PostgreSQL the hosts are locked first (advisory, in a fixed order) so two enterprises claiming the
-   * same address at once are checked one after the other; SQLite runs one write transaction at a time.
+   * The service addresses of all applications on these hosts, the enterprises' and the platform
+   * applications' (issue 20), read inside the write's transaction. On PostgreSQL the hosts are locked
+   * first (advisory, in a fixed order) so two writers claiming the same address at once are checked
+   * one after the other; SQLite runs one write transaction at a time.
    */
   async prefixesOnHosts(trx: Kysely<Database>, hosts: readonly string[]): Promise<ExistingPrefix[]> {
     const sorted = [...new Set(hosts)].sort();
@@ -168,18 +216,45 @@ export class SsoAppRepository {
     if (this.dialect === 'postgres') {
       for (const host of sorted) await sql`select pg_advisory_xact_lock(hashtext(${`sso-host|${host}`}))`.execute(trx);
     }
-    const rows = await trx
-      .selectFrom('sso_application_service')
-      .innerJoin('sso_application', 'sso_application.id', 'sso_application_service.application_id')
-      .select([
-        'sso_application.id as application_id',
-        'sso_application.enterprise_id',
-        'sso_application.name',
-        'sso_application_service.prefix',
-      ])
-      .where('sso_application_service.host', 'in', sorted)
-      .execute();
-    return rows.map((r) => ({ applicationId: r.application_id, enterpriseId: r.enterprise_id, name: r.name, prefix: r.prefix }));
+    const [own, platform] = await Promise.all([
+      trx
+        .selectFrom('sso_application_service')
+        .innerJoin('sso_application', 'sso_application.id', 'sso_application_service.application_id')
+        .innerJoin('enterprise', 'enterprise.id', 'sso_application.enterprise_id')
+        .select([
+          'sso_application.id as application_id',
+          'sso_application.enterprise_id',
+          'enterprise.name as enterprise_name',
+          'sso_application.name',
+          'sso_application_service.prefix',
+        ])
+        .where('sso_application_service.host', 'in', sorted)
+        .execute(),
+      trx
+        .selectFrom('app_application')
+        .select(['id', 'name', 'service_url'])
+        .where('service_host', 'in', sorted)
+        .where('service_url', '!=', '')
+        .execute(),
+    ]);
+    return [
+      ...own.map((r) => ({
+        platform: false,
+        applicationId: r.application_id,
+        enterpriseId: r.enterprise_id,
+        enterpriseName: r.enterprise_name,
+        name: r.name,
+        prefix: r.prefix,
+      })),
+      ...platform.map((r) => ({
+        platform: true,
+        applicationId: r.id,
+        enterpriseId: null,
+        enterpriseName: '',
+        name: r.name,
+        prefix: r.service_url,
+      })),
+    ];
   }
 
   async create(trx: Kysely<Database>, enterpriseId: number, input: SsoApplicationInput): Promise<number> {
@@ -307,8 +382,26 @@ export class SsoAppRepository {
       .execute();
   }
 
-  /** The service addresses on a host with their applications (whatever their state), for the CAS's service registry. */
+  /**
+   * The service addresses on a host with their applications (whatever their state), for the CAS's
+   * service registry: the enterprises' own, and the platform applications' on single sign-on (issue 20).
+   */
   async servicesOnHost(host: string): Promise<ServiceCandidate[]> {
+    const [own, platform] = await Promise.all([this.ownServicesOnHost(host), this.platformServicesOnHost(host)]);
+    return [...own, ...platform];
+  }
+
+  private async platformServicesOnHost(host: string): Promise<ServiceCandidate[]> {
+    const rows = await this.db
+      .selectFrom('app_application')
+      .select(['id', 'name', 'service_url', 'logout_url'])
+      .where('service_host', '=', host)
+      .where('service_url', '!=', '')
+      .execute();
+    return rows.map((r) => ({ prefix: r.service_url, platformApplication: { id: r.id, name: r.name, logoutUrl: r.logout_url } }));
+  }
+
+  private async ownServicesOnHost(host: string): Promise<ServiceCandidate[]> {
     const rows = await this.db
       .selectFrom('sso_application_service')
       .innerJoin('sso_application', 'sso_application.id', 'sso_application_service.application_id')
@@ -353,6 +446,66 @@ export class SsoAppRepository {
           attributes: attributeList(r.attributes),
         }
       : undefined;
+  }
+
+  /**
+   * The copy of a platform application (issue 20) held by the account's enterprise, i.e. its approved
+   * subscription; undefined when the enterprise has none (or the account belongs to no enterprise).
+   */
+  async copyFor(accountId: number, platformAppId: number): Promise<ServiceApplication | undefined> {
+    const r = await this.db
+      .selectFrom('sso_application')
+      .select(['id', 'enterprise_id', 'name', 'status', 'logout_url', 'attributes'])
+      .where('platform_app_id', '=', platformAppId)
+      .where('enterprise_id', '=', (eb) => eb.selectFrom('account').select('account.enterprise_id').where('account.id', '=', accountId))
+      .executeTakeFirst();
+    return r
+      ? {
+          id: r.id,
+          enterpriseId: r.enterprise_id,
+          name: r.name,
+          status: r.status,
+          logoutUrl: r.logout_url,
+          attributes: attributeList(r.attributes),
+        }
+      : undefined;
+  }
+
+  /**
+   * An approved subscription's copy in the enterprise's 应用列表 (issue 20): the platform application's
+   * name, icon, category, description, logout address and attributes; enabled; nobody authorized yet.
+   */
+  async createCopy(trx: Kysely<Database>, enterpriseId: number, copy: PlatformAppCopy): Promise<number> {
+    const now = new Date().toISOString();
+    const { id } = await trx
+      .insertInto('sso_application')
+      .values({
+        enterprise_id: enterpriseId,
+        platform_app_id: copy.platformAppId,
+        name: copy.name,
+        icon: copyIcon(copy.icon),
+        category: copy.category,
+        description: copy.description,
+        protocol: 'cas3',
+        logout_url: copy.logoutUrl,
+        attributes: copy.attributes,
+        all_members: 0,
+        status: 'enabled',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  /** A revoked subscription's copy goes, with its grants (foreign keys cascade); its tickets no longer validate. */
+  async deleteCopy(trx: Kysely<Database>, enterpriseId: number, platformAppId: number): Promise<void> {
+    await trx
+      .deleteFrom('sso_application')
+      .where('enterprise_id', '=', enterpriseId)
+      .where('platform_app_id', '=', platformAppId)
+      .execute();
   }
 
   /**
@@ -411,11 +564,16 @@ export class SsoAppRepository {
     return row !== undefined;
   }
 
-  /** 我的应用: the applications the account may open, as they were created; each opens at its first service address. */
+  /**
+   * 我的应用: the applications the account may open, as they were created; each opens at its first
+   * service address (a platform application's copy at the platform's, issue 20).
+   */
   async usableBy(accountId: number): Promise<MyApplication[]> {
     const rows = await this.db
       .selectFrom('sso_application')
+      .leftJoin('app_application', 'app_application.id', 'sso_application.platform_app_id')
       .select([
+        'app_application.service_url as platform_service_url',
         'sso_application.id',
         'sso_application.name',
         'sso_application.icon',
@@ -434,7 +592,14 @@ export class SsoAppRepository {
       .where(this.allowed(accountId))
       .orderBy('sso_application.id')
       .execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, icon: r.icon, category: r.category, description: r.description, url: r.url ?? '' }));
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      icon: r.icon,
+      category: r.category,
+      description: r.description,
+      url: r.url ?? r.platform_service_url ?? '',
+    }));
   }
 
   /** The names of an account's groups and the codes of its roles (own and its groups'), released as multi-valued attributes. */

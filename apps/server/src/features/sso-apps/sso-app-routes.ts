@@ -17,7 +17,7 @@ import type { Database } from '../../db/schema.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
 import { auditRequest } from '../audit/audit-log.js';
@@ -45,6 +45,8 @@ export const SsoApplicationSchema = Type.Object({
   status: Status,
   allMembers: Type.Boolean({ description: '企业全员可登录（应用授权）' }),
   createdAt: Type.String(),
+  platform: Type.Boolean({ description: '订阅的平台应用：由平台维护，只读（服务地址为平台的），经应用授权决定谁可登录' }),
+  provider: Type.String({ description: '平台应用的提供方；本企业自建应用为空' }),
   integration: Type.Object(
     {
       loginUrl: Type.String(),
@@ -76,8 +78,9 @@ const Empty = Envelope(Type.Object({}));
 /**
  * 应用列表 (issue 17, authority app:list): an enterprise's own applications on the embedded CAS. A
  * service address is an exact URL prefix (CAS 3.0 §2.1.1); it may not overlap this portal, a
- * platform-wide CAS_SERVICES address or another application's, so every service belongs to one
- * application of one enterprise.
+ * platform-wide CAS_SERVICES address, a platform application's or another application's, so every
+ * service belongs to one application of one enterprise. The platform applications the enterprise
+ * subscribed to (issue 20) are listed too, read-only: only 应用授权 applies to them.
  */
 const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
@@ -109,6 +112,13 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function applicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
     const found = await apps.byId(callerEnterprise(request), id);
     if (!found) throw new NotFoundError(SsoMessage.notFound);
+    return found;
+  }
+
+  /** One of the enterprise's own applications: a subscribed platform application is the platform's to change (issue 20). */
+  async function ownApplicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
+    const found = await applicationOf(request, id);
+    if (found.platform) throw new ForbiddenError(SsoMessage.platformReadOnly);
     return found;
   }
 
@@ -148,7 +158,10 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (prefixes.some((p) => platform.some((q) => overlaps(new URL(p), q)))) throw new ConflictError(SsoMessage.servicePlatform);
   }
 
-  /** Inside the write's transaction: refuses service addresses overlapping another application's (its own enterprise's named). */
+  /**
+   * Inside the write's transaction: refuses service addresses overlapping another application's (its
+   * own enterprise's named), a platform application's included (issue 20).
+   */
   async function assertNoOverlap(
     trx: Kysely<Database>,
     enterpriseId: number,
@@ -161,9 +174,10 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       urls.map((u) => u.hostname),
     );
     for (const other of existing) {
-      if (other.applicationId === applicationId) continue;
+      if (!other.platform && other.applicationId === applicationId) continue;
       const theirs = new URL(other.prefix);
       if (!urls.some((u) => overlaps(u, theirs))) continue;
+      if (other.platform) throw new ConflictError(SsoMessage.servicePlatform);
       throw new ConflictError(other.enterpriseId === enterpriseId ? serviceOverlapsOwn(other.name) : SsoMessage.serviceOtherEnterprise);
     }
   }
@@ -254,11 +268,17 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       ...canList,
       config: { auditAction: 'sso-app.update' },
-      schema: { tags, summary: '修改应用', params: IdParams, body: SsoApplicationBody, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '修改应用（订阅的平台应用不可修改）',
+        params: IdParams,
+        body: SsoApplicationBody,
+        response: { 200: Empty, ...errorResponses },
+      },
     },
     async (request) => {
       const enterpriseId = callerEnterprise(request);
-      const current = await applicationOf(request, request.params.id);
+      const current = await ownApplicationOf(request, request.params.id);
       const input = inputOf(request.body);
       assertNotPlatform(request, input.servicePrefixes);
       if (await apps.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(SsoMessage.nameTaken);
@@ -279,10 +299,15 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       ...canList,
       config: { auditAction: 'sso-app.delete' },
-      schema: { tags, summary: '删除应用（它的票据不再通过校验）', params: IdParams, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '删除应用（它的票据不再通过校验；订阅的平台应用不可删除）',
+        params: IdParams,
+        response: { 200: Empty, ...errorResponses },
+      },
     },
     async (request) => {
-      const current = await applicationOf(request, request.params.id);
+      const current = await ownApplicationOf(request, request.params.id);
       await db.transaction().execute(async (trx) => {
         await apps.delete(trx, current.id);
         await auditRequest(trx, request, 'sso-app.delete', current.name);

@@ -61,6 +61,26 @@ describe('CAS service registry: enterprise applications', () => {
     expect(await registry.singleLogoutTarget('https://elsewhere.example.cn/', portal)).toBeUndefined();
   });
 
+  it('registers a platform application (issue 20) apart from the enterprises’ own: it names no application of 应用列表', async () => {
+    const withPlatform = new ServiceRegistry([], async (host) =>
+      [
+        ...stored,
+        {
+          prefix: 'https://saas.example.cn/ops/',
+          platformApplication: { id: 7, name: '智能运维', logoutUrl: 'https://saas.example.cn/ops/slo' },
+        },
+        { prefix: 'https://saas.example.cn/bi/', platformApplication: { id: 8, name: '数据分析', logoutUrl: '' } },
+      ].filter((c) => new URL(c.prefix).hostname === host),
+    );
+    const ops = await withPlatform.resolve('https://saas.example.cn/ops/orders?id=3', portal);
+    expect([ops?.application, ops?.platformApplication?.id]).toEqual([null, 7]);
+    expect((await withPlatform.resolve('https://ops.example.cn/devices', portal))?.platformApplication).toBeNull();
+    expect((await withPlatform.resolve(`${portal}/web/portal/cas/callback`, portal))?.platformApplication).toBeNull();
+    expect(await withPlatform.resolve('https://saas.example.cn/other', portal)).toBeUndefined();
+    expect((await withPlatform.singleLogoutTarget('https://saas.example.cn/ops/x', portal))?.href).toBe('https://saas.example.cn/ops/slo');
+    expect((await withPlatform.singleLogoutTarget('https://saas.example.cn/bi/x', portal))?.href).toBe('https://saas.example.cn/bi/x');
+  });
+
   it('tells overlapping prefixes apart from neighbours', () => {
     const o = (a: string, b: string) => overlaps(new URL(a), new URL(b));
     expect(o('https://a.cn/app', 'https://a.cn/app/sub')).toBe(true);

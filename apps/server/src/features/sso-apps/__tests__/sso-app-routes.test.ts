@@ -103,9 +103,19 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
 
   it("lists the enterprise's own applications with service addresses and integration settings from the configured address", async () => {
     const page = await list(admin);
-    expect(page.rows.map((r) => [r.name, r.servicePrefixes, r.allMembers, r.attributes, r.status])).toEqual([
-      ['恒岳质量追溯系统', ['http://localhost:8082/'], false, ['name', 'telephone', 'enterpriseName'], 'enabled'],
-      ['恒岳设备运维平台', ['http://localhost:8081/'], true, ['name', 'telephone', 'enterpriseName'], 'enabled'],
+    expect(page.rows.map((r) => [r.name, r.servicePrefixes, r.allMembers, r.attributes, r.status, r.platform, r.provider])).toEqual([
+      // The platform application 恒岳 subscribed to (issue 20 demo data) is listed too, at the platform's address.
+      [
+        '智能运维',
+        ['https://ops.eplus-apps.example/'],
+        false,
+        ['name', 'telephone', 'enterpriseName', 'groups'],
+        'enabled',
+        true,
+        'Engineering e+ 平台',
+      ],
+      ['恒岳质量追溯系统', ['http://localhost:8082/'], false, ['name', 'telephone', 'enterpriseName'], 'enabled', false, ''],
+      ['恒岳设备运维平台', ['http://localhost:8081/'], true, ['name', 'telephone', 'enterpriseName'], 'enabled', false, ''],
     ]);
     // The request reached the server as localhost: the integrator is still told the configured address.
     expect(page.rows[0]?.integration).toEqual({
