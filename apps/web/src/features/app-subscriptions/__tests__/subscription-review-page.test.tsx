@@ -1,4 +1,4 @@
-import { type AppSubscriptionRow, SUBSCRIPTION_NOTE_MAX } from '@portal/shared';
+import { type AppSubscriptionRow, SUBSCRIPTION_NOTE_MAX, SubscriptionMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ConfigProvider, Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,6 @@ import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
 import { SubscriptionReviewPage } from '../components/subscription-review-page';
-import { NoteMessage } from '../lib/subscription-query';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -145,15 +144,15 @@ describe('应用订阅', () => {
     fireEvent.click(button(await row('设备远程运维'), '驳回'));
     const dialog = await screen.findByRole('dialog', { name: '驳回申请' });
     fireEvent.click(button(dialog, '驳回'));
-    await waitFor(() => expect(fieldErrors(dialog)).toEqual([NoteMessage.reject]));
+    await waitFor(() => expect(fieldErrors(dialog)).toEqual([SubscriptionMessage.rejectNoteRequired]));
 
     const note = within(dialog).getByLabelText('驳回原因');
     fireEvent.change(note, { target: { value: '   ' } });
     fireEvent.click(button(dialog, '驳回'));
-    await waitFor(() => expect(fieldErrors(dialog)).toEqual([NoteMessage.reject]));
+    await waitFor(() => expect(fieldErrors(dialog)).toEqual([SubscriptionMessage.rejectNoteRequired]));
     fireEvent.change(note, { target: { value: '因'.repeat(SUBSCRIPTION_NOTE_MAX + 1) } });
     fireEvent.click(button(dialog, '驳回'));
-    await waitFor(() => expect(fieldErrors(dialog)).toEqual([NoteMessage.tooLong]));
+    await waitFor(() => expect(fieldErrors(dialog)).toEqual([SubscriptionMessage.noteTooLong]));
     expect(fake.api!.put).not.toHaveBeenCalled();
 
     fireEvent.change(note, { target: { value: ' 请补充使用部门与人数 ' } });
@@ -170,7 +169,7 @@ describe('应用订阅', () => {
     const dialog = await screen.findByRole('dialog', { name: '撤销订阅' });
     expect(within(dialog).getByText(/该应用将从企业的应用列表中移除/)).toBeTruthy();
     fireEvent.click(button(dialog, '撤销'));
-    await waitFor(() => expect(fieldErrors(dialog)).toEqual([NoteMessage.revoke]));
+    await waitFor(() => expect(fieldErrors(dialog)).toEqual([SubscriptionMessage.revokeNoteRequired]));
     expect(fake.api!.put).not.toHaveBeenCalled();
 
     fireEvent.change(within(dialog).getByLabelText('撤销原因'), { target: { value: '合同到期' } });

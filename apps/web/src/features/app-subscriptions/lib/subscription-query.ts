@@ -1,4 +1,4 @@
-import { type AppSubscriptionStatus, SUBSCRIPTION_NOTE_MAX } from '@portal/shared';
+import { type AppSubscriptionStatus, SUBSCRIPTION_NOTE_MAX, SubscriptionMessage } from '@portal/shared';
 import { PAGINATION_DEFAULTS } from '@/components/pagination';
 
 /** The 状态 filter: one status, or every subscription. */
@@ -47,15 +47,14 @@ export function sameQuery(a: SubscriptionListQuery, b: SubscriptionListQuery): b
 /** 驳回 and 撤销: the operator's reason, which the enterprise reads on the application's detail. */
 export type Decision = 'reject' | 'revoke';
 
-export const NoteMessage = {
-  reject: '请填写驳回原因',
-  revoke: '请填写撤销原因',
-  tooLong: `原因最多${SUBSCRIPTION_NOTE_MAX}个字符`,
-} as const;
+const NOTE_REQUIRED: Record<Decision, string> = {
+  reject: SubscriptionMessage.rejectNoteRequired,
+  revoke: SubscriptionMessage.revokeNoteRequired,
+};
 
-/** A reason is required and fits SUBSCRIPTION_NOTE_MAX characters (counted as the server does). */
+/** A reason is required and fits SUBSCRIPTION_NOTE_MAX characters (the server's rule and words). */
 export function noteProblem(decision: Decision, value: string): string | undefined {
   const text = value.trim();
-  if (!text) return NoteMessage[decision];
-  return [...text].length > SUBSCRIPTION_NOTE_MAX ? NoteMessage.tooLong : undefined;
+  if (!text) return NOTE_REQUIRED[decision];
+  return [...text].length > SUBSCRIPTION_NOTE_MAX ? SubscriptionMessage.noteTooLong : undefined;
 }

@@ -1,4 +1,4 @@
-import { type ApplicationDetail, type MyAppSubscription, SUBSCRIPTION_PURPOSE_MAX } from '@portal/shared';
+import { type ApplicationDetail, type MyAppSubscription, SUBSCRIPTION_PURPOSE_MAX, SubscriptionMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ConfigProvider, Modal } from 'antd';
 import { MemoryRouter } from 'react-router';
@@ -11,7 +11,6 @@ import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
 import { ApplicationDetailPage } from '../components/application-pages';
-import { PURPOSE_TOO_LONG } from '../lib/subscription';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -89,7 +88,7 @@ describe('应用详情: 申请使用', () => {
 
     fireEvent.change(purpose, { target: { value: '用'.repeat(SUBSCRIPTION_PURPOSE_MAX + 1) } });
     fireEvent.click(within(dialog).getByRole('button', { name: '提交申请' }));
-    await waitFor(() => expect(fieldErrors(dialog)).toEqual([PURPOSE_TOO_LONG]));
+    await waitFor(() => expect(fieldErrors(dialog)).toEqual([SubscriptionMessage.purposeTooLong]));
     expect(fake.api!.post).not.toHaveBeenCalled();
 
     fireEvent.change(purpose, { target: { value: ' 售后服务部远程诊断客户设备，约 20 人使用 ' } });

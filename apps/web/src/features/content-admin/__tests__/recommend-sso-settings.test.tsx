@@ -1,4 +1,4 @@
-import { SsoMessage } from '@portal/shared';
+import { SsoMessage, SubscriptionMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ConfigProvider, Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,7 +8,7 @@ import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
 import type { AdminApplication } from '../api/applications';
-import { RecommendAdminPage, SERVICE_FIRST_MESSAGE } from '../components/recommend-admin-page';
+import { RecommendAdminPage } from '../components/recommend-admin-page';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -93,13 +93,13 @@ describe('推荐应用: 单点登录', () => {
     type(dialog, '注销地址', 'https://ops.eplus-industry.example/logout');
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /姓名 name/ }));
     fireEvent.click(button(dialog, '保存'));
-    await waitFor(() => expect(within(dialog).getAllByText(SERVICE_FIRST_MESSAGE)).toHaveLength(2));
+    await waitFor(() => expect(within(dialog).getAllByText(SubscriptionMessage.serviceFirst)).toHaveLength(2));
 
     type(dialog, '服务地址', 'http://ops.eplus-industry.example/');
     type(dialog, '注销地址', 'ops/logout');
     fireEvent.click(button(dialog, '保存'));
     await waitFor(() => expect(fieldErrors(dialog)).toEqual([SsoMessage.serviceHttps, SsoMessage.logoutUrlInvalid]));
-    expect(within(dialog).queryByText(SERVICE_FIRST_MESSAGE)).toBeNull();
+    expect(within(dialog).queryByText(SubscriptionMessage.serviceFirst)).toBeNull();
 
     type(dialog, '服务地址', 'https://*.eplus-industry.example/');
     fireEvent.click(button(dialog, '保存'));

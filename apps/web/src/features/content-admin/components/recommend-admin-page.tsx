@@ -1,5 +1,5 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { APP_URL_MAX, ATTRIBUTE_LABELS, Authority, RELEASABLE_ATTRIBUTES, SsoRules } from '@portal/shared';
+import { APP_URL_MAX, ATTRIBUTE_LABELS, Authority, RELEASABLE_ATTRIBUTES, SsoRules, SubscriptionMessage } from '@portal/shared';
 import {
   Alert,
   AutoComplete,
@@ -79,12 +79,11 @@ const EMPTY_APPLICATION: ApplicationInput = {
 const ATTRIBUTE_OPTIONS = RELEASABLE_ATTRIBUTES.map((a) => ({ value: a, label: ATTRIBUTE_LABELS[a] }));
 /** 服务地址 is optional (empty: not on single sign-on); a given one follows 应用列表's rule (shared with the server). */
 const serviceUrlProblem = (value: string) => (value ? SsoRules.servicePrefix(value) : undefined);
-export const SERVICE_FIRST_MESSAGE = '填写注销地址或返回属性前，请先填写服务地址';
 /** 注销地址 and 返回属性 belong to an application on single sign-on: they need its 服务地址 first (as the server says). */
 const needsServiceUrl: FormRule = ({ getFieldValue }) => ({
   validator: (_rule, value: unknown) => {
     const given = Array.isArray(value) ? value.length > 0 : trimmed(value) !== '';
-    return given && !trimmed(getFieldValue('serviceUrl')) ? Promise.reject(new Error(SERVICE_FIRST_MESSAGE)) : Promise.resolve();
+    return given && !trimmed(getFieldValue('serviceUrl')) ? Promise.reject(new Error(SubscriptionMessage.serviceFirst)) : Promise.resolve();
   },
 });
 
