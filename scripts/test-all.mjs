@@ -10,10 +10,33 @@ const reports = path.join(root, 'reports');
 fs.rmSync(reports, { recursive: true, force: true });
 fs.mkdirSync(reports, { recursive: true });
 
-function run(command, args, env = {}) {
+/** Runs a suite with its output on the terminal; with `log`, the output is also copied to that file (tee). */
+function run(command, args, env = {}, log = undefined) {
   console.log(`\n▶ ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const [file, argv] = log ? ['bash', ['-c', 'set -o pipefail; "$@" 2>&1 | tee "$SUITE_LOG"', 'bash', command, ...args]] : [command, args];
+  const result = spawnSync(file, argv, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env, ...(log ? { SUITE_LOG: log } : {}) },
+  });
   return result.status === 0;
+}
+
+/**
+ * Vitest fails a run whose tests all passed when an error escaped them (an unhandled rejection, a
+ * hook); its JSON report does not hold that error, so its section of the output is shown instead.
+ */
+function escapedErrors(label, log) {
+  // eslint-disable-next-line no-control-regex -- colour codes of the copied terminal output
+  const text = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').replace(/\u001b\[[0-9;]*m/g, '') : '';
+  const start = text.search(/Unhandled (Errors?|Rejection)|Error: .*(hook|close timed out)/i);
+  if (start < 0) return `${label}: failed without a failed test; the reason is in its output above`;
+  return `${label}: ${text
+    .slice(start, start + 1500)
+    .trimEnd()
+    .split('\n')
+    .slice(0, 20)
+    .join('\n    ')}`;
 }
 
 function readJson(file) {
@@ -46,7 +69,8 @@ function vitestSuite(name, report, ok) {
 // Unit (shared, web), API (server, on SQLite and on PostgreSQL when TEST_DATABASE_URL is set) and the
 // deploy config (nginx).
 const vitestReport = path.join(reports, 'vitest.json');
-const vitestOk = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+const vitestLog = path.join(reports, 'vitest.log');
+const vitestOk = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], {}, vitestLog);
 suites.push(vitestSuite('vitest', readJson(vitestReport), vitestOk));
 
 // The same under Node 22 LTS when TEST_NODE22=1 (.ci/run sets it): scripts/node22.mjs fetches Node 22
@@ -59,6 +83,7 @@ if (process.env.TEST_NODE22 === '1') {
     process.execPath,
     ['scripts/node22.mjs', '--reporter=default', '--reporter=json', `--outputFile.json=${node22Report}`],
     database,
+    path.join(reports, 'vitest-node22.log'),
   );
   suites.push(vitestSuite('vitest node22', readJson(node22Report), node22Ok));
 }
@@ -76,10 +101,14 @@ if (playwright?.stats) {
 
 // The names of failed tests go just above the totals, where a log's tail still shows them.
 const failures = [];
-for (const [label, report] of [
-  ['vitest', readJson(vitestReport)],
-  ['vitest node22', readJson(path.join(reports, 'vitest-node22.json'))],
+for (const [label, report, log] of [
+  ['vitest', readJson(vitestReport), vitestLog],
+  ['vitest node22', readJson(path.join(reports, 'vitest-node22.json')), path.join(reports, 'vitest-node22.log')],
 ]) {
+  const counted = suites.find((s) => s.name === label);
+  if (counted && counted.failed > 0 && report && report.numFailedTests === 0 && report.numFailedTestSuites === 0) {
+    failures.push(escapedErrors(label, log));
+  }
   for (const file of report?.testResults ?? []) {
     // A file that failed before its tests ran (an import or a hook) has no failed test to name.
     if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {

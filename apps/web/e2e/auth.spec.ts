@@ -144,6 +144,7 @@ test.describe('registration', () => {
     await dialog.getByLabel('密码', { exact: true }).fill('First#2026');
     await dialog.getByLabel('确认密码').fill('First#2026');
     await dialog.getByLabel('验证码').fill(code);
+    await dialog.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
     await dialog.getByRole('button', { name: /注\s*册/ }).click();
     await expect(page.getByText('注册成功，请使用账号和密码登录')).toBeVisible();
     await page.getByRole('button', { name: '去登录' }).click();

@@ -104,7 +104,7 @@ function watchPublicFiles(context: BrowserContext, materials: Buffer[]): () => P
 async function register(page: Page, phone: boolean, account: { username: string; phone: string; enterpriseName: string }) {
   await page.goto('/');
   if (phone) {
-    // On a phone the header offers 登录 only; the central login page links to the registration.
+    // On a phone the header's bar offers 登录 (注册 is in its menu); the central login page links to the registration.
     await header(page)
       .getByRole('link', { name: /登\s*录/ })
       .click();
@@ -132,6 +132,7 @@ async function register(page: Page, phone: boolean, account: { username: string;
   await dialog.getByLabel('密码', { exact: true }).fill(DEMO_PASSWORD);
   await dialog.getByLabel('确认密码').fill(DEMO_PASSWORD);
   await dialog.getByLabel('验证码').fill(code);
+  await dialog.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
   await dialog.getByRole('button', { name: /注\s*册/ }).click();
   await expect(page.getByText('注册成功，请使用账号和密码登录')).toBeVisible();
   await page.getByRole('button', { name: '去登录' }).click();

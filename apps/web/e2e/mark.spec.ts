@@ -65,7 +65,9 @@ test.describe('标识查询 /mark', () => {
     await expect(page).toHaveURL(/\/mark$/);
   });
 
-  test('an unknown identifier shows the empty notice 暂无数据; an empty keyword does not search', async ({ page }) => {
+  test('an unknown identifier shows 未找到该标识 with how one is written, without scrolling; an empty keyword does not search', async ({
+    page,
+  }) => {
     await page.goto('/mark');
     let calls = 0;
     page.on('request', (r) => {
@@ -77,23 +79,89 @@ test.describe('标识查询 /mark', () => {
     expect(calls).toBe(0);
     await box(page).fill('88.118.8/EX-2099-000001');
     await box(page).press('Enter');
-    await expect(page.getByText('暂无数据', { exact: true }).filter({ visible: true })).toBeVisible();
+    const missing = page.getByRole('region', { name: '未找到该标识' });
+    await expect(missing.getByRole('heading', { name: '未找到该标识' })).toBeVisible();
+    await expect(missing.getByText('88.118.8/EX-2099-000001', { exact: true })).toBeVisible();
+    await expect(missing).toContainText('前缀/后缀');
+    await expect(missing).toContainText(HANDLE);
+    await expect(missing).toBeInViewport();
     await expect(result(page)).toHaveCount(0);
     expect(calls).toBe(1);
+    await page.waitForTimeout(600);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 
-  test('a failed search shows nothing: no toast, the page stays as it was', async ({ page }) => {
+  test("a good then a bad search: the record goes at once, the server's reason shows under the box, no toast", async ({ page }) => {
     await page.goto(`/mark?keyword=${encodeURIComponent(HANDLE)}`);
-    await expect(result(page)).toBeVisible();
+    await expect(result(page).getByRole('heading', { level: 2 })).toHaveText(HANDLE);
     const refused = page.waitForResponse((r) => r.url().includes('/web-api/portal/v1/identity/query') && r.status() === 400);
     await box(page).fill('no-slash-here');
     await box(page).press('Enter');
     await refused;
-    await page.waitForTimeout(500);
+    const reason = page.getByRole('status').filter({ hasText: '标识格式不正确：应为“前缀/后缀”，如 88.118.8/EX-2024-000123' });
+    await expect(reason).toBeVisible();
+    await expect(reason).toBeInViewport();
+    await expect(box(page)).toHaveAttribute('aria-invalid', 'true');
+    await expect(result(page)).toHaveCount(0);
+    await expect(page.getByText('HY-E215')).toHaveCount(0);
+    await expect(page.getByRole('region', { name: '未找到该标识' })).toHaveCount(0);
+    await expect(page).toHaveURL(/\/mark\?keyword=no-slash-here$/);
     // No toast (antd's toasts are alerts).
     await expect(page.getByRole('alert')).toHaveCount(0);
-    await expect(result(page).getByRole('heading', { level: 2 })).toHaveText(HANDLE);
-    await expect(page.getByText('暂无数据', { exact: true }).filter({ visible: true })).toHaveCount(0);
+    // A reload shows the same refusal, never the earlier record.
+    await page.reload();
+    await expect(page.getByText('标识格式不正确：应为“前缀/后缀”，如 88.118.8/EX-2024-000123')).toBeVisible();
+    await expect(result(page)).toHaveCount(0);
+  });
+
+  test('a result, then a slow unknown search: the old record is gone while the server answers', async ({ page }) => {
+    await page.goto(`/mark?keyword=${encodeURIComponent(HANDLE)}`);
+    await expect(result(page)).toBeVisible();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/web-api/portal/v1/identity/query**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await box(page).fill('88.118.8/EX-2099-000001');
+    await box(page).press('Enter');
+    await expect(result(page)).toHaveCount(0);
+    await expect(page.getByText('HY-E215')).toHaveCount(0);
+    release();
+    await expect(page.getByRole('heading', { name: '未找到该标识' })).toBeVisible();
+    await expect(result(page)).toHaveCount(0);
+  });
+
+  for (const [name, input, reason] of [
+    ['markup', '<img src=x onerror="window.__hit=1">', '标识格式不正确：应为“前缀/后缀”，如 88.118.8/EX-2024-000123'],
+    ['300 characters', `88.118.8/${'A'.repeat(291)}`, '标识过长：最多 255 个字符'],
+  ] as const) {
+    test(`input with ${name} shows the reason and is never rendered as markup`, async ({ page }) => {
+      await page.goto('/mark');
+      await box(page).fill(input);
+      await box(page).press('Enter');
+      await expect(page.getByRole('status').filter({ hasText: reason })).toBeVisible();
+      await expect(page.locator('img[src="x"]')).toHaveCount(0);
+      expect(await page.evaluate(() => (window as { __hit?: number }).__hit)).toBeUndefined();
+      await expect(box(page)).toHaveValue(input);
+    });
+  }
+
+  test('a control character typed into the box shows the reason', async ({ page }) => {
+    await page.goto('/mark');
+    await box(page).fill('88.118.8/EX\u001b[31m');
+    await box(page).press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: '查询参数 handle 含有不允许的控制字符' })).toBeVisible();
+    await expect(result(page)).toHaveCount(0);
+  });
+
+  test('a link whose identifier looks like markup shows it as text', async ({ page }) => {
+    await page.goto(`/mark?keyword=${encodeURIComponent('88.118.8/<b>x</b>')}`);
+    const missing = page.getByRole('region', { name: '未找到该标识' });
+    await expect(missing.getByText('88.118.8/<b>x</b>', { exact: true })).toBeVisible();
+    await expect(missing.locator('b')).toHaveCount(0);
   });
 
   test('on a phone the result fits the screen @mobile', async ({ page }) => {

@@ -87,17 +87,4 @@ test.describe('public shell', () => {
     await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
     await expect(page.getByRole('progressbar', { name: '页面加载中' })).toHaveCount(0);
   });
-
-  test('the header menu scrolls sideways in 200 px steps @mobile', async ({ page }) => {
-    await page.goto('/');
-    const track = page.getByRole('navigation', { name: '主导航' });
-    await expect(track.getByRole('link', { name: '远程运维' })).toBeAttached();
-    const right = page.getByRole('button', { name: '向右滚动菜单' });
-    await expect(right).toBeVisible();
-    const before = await track.evaluate((el) => el.scrollLeft);
-    await right.click();
-    await expect.poll(() => track.evaluate((el) => el.scrollLeft)).toBe(before + 200);
-    await page.getByRole('button', { name: '向左滚动菜单' }).click();
-    await expect.poll(() => track.evaluate((el) => el.scrollLeft)).toBe(before);
-  });
 });

@@ -112,6 +112,8 @@ test.describe('安全中心', () => {
       .getByRole('dialog')
       .getByRole('button', { name: /强制下线|确\s*定/ })
       .click();
+    // The server's answer first, so a failure says whether the session was ended or the list is stale.
+    await expect(page.getByText('已下线')).toBeVisible();
     await expect(rows).toHaveCount(2);
     // Whichever of the other two browsers it was is sent back to the central login.
     await second.goto('/console/dashboard', { waitUntil: 'commit' });

@@ -3,6 +3,7 @@ import type { DialectName } from './database.js';
 import type { PortalMigration } from './migrations/helpers.js';
 import type { Database } from './schema.js';
 import { syncAccessStructure } from './structure/access-structure.js';
+import { ensureOpenServiceTools } from './structure/open-service-structure.js';
 import { siteMigration } from './migrations/0001-site.js';
 import { contentMigration } from './migrations/0002-content.js';
 import { accountsMigration } from './migrations/0003-accounts.js';
@@ -46,7 +47,7 @@ class PortalMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema, the system roles and the menus up to date; safe at every start and from several instances at once. */
+/** Brings the schema, the system roles and the menus up to date, and adds missing open-service tools; safe at every start and from several instances at once. */
 export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): Promise<string[]> {
   // On PostgreSQL, pin the bookkeeping tables to the connection's schema: Kysely otherwise finds them
   // in any schema of the database (another app's, or a parallel test's) and skips creating its own.
@@ -60,6 +61,8 @@ export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): P
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   // System roles and console menus are code: they follow the schema (db/structure/access-structure.ts).
+  // The open-service centre's six tools always exist; operators' edits stay (open-service-structure.ts).
   await syncAccessStructure(db as unknown as Kysely<Database>);
+  await ensureOpenServiceTools(db as unknown as Kysely<Database>);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

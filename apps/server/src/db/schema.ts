@@ -5,6 +5,8 @@ import type {
   CertificationFilePurpose,
   CertificationStatus,
   NotificationKind,
+  OpenServiceIcon,
+  OpenServiceToolId,
   OpenServiceToolStatus,
   PrefixRequestStatus,
 } from '@portal/shared';
@@ -99,12 +101,12 @@ export interface AppApplicationTable {
 
 /** 开放服务 (issue 20): one of the six developer tools, ids '01'..'06'. */
 export interface OpenServiceToolTable {
-  id: string;
+  id: OpenServiceToolId;
   title: string;
   summary: string;
   /** Sanitised HTML. */
   body: string;
-  icon: string;
+  icon: OpenServiceIcon;
   sort: number;
   status: Generated<OpenServiceToolStatus>;
   updated_at: string;

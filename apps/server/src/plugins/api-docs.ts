@@ -15,20 +15,39 @@ const PUBLIC_API_PREFIXES = [
   '/config.js',
 ];
 
-export function isPublicApi(url: string): boolean {
-  return PUBLIC_API_PREFIXES.some((prefix) => url.startsWith(prefix));
+/**
+ * The CAS protocol's own endpoints (CAS 3.0 §2.1–2.7): every CAS client calls them without a portal
+ * session, so they are public like the content APIs. The login form's posts, password changes,
+ * two-factor and chat sign-in stay out: they are pages of the login flow, not an API.
+ */
+const CAS_PROTOCOL_ENDPOINTS = [
+  '/cas/login',
+  '/cas/logout',
+  '/cas/validate',
+  '/cas/serviceValidate',
+  '/cas/proxyValidate',
+  '/cas/p3/serviceValidate',
+  '/cas/p3/proxyValidate',
+];
+
+export function isPublicApi(url: string, method: string | string[] = 'GET'): boolean {
+  if (PUBLIC_API_PREFIXES.some((prefix) => url.startsWith(prefix))) return true;
+  return CAS_PROTOCOL_ENDPOINTS.includes(url) && [method].flat().every((m) => m === 'GET');
 }
 
 /**
  * OpenAPI document at /openapi.json, built from the routes' TypeBox schemas; the UI at /docs.
- * API_DOCS=public (default) lists the public APIs only, `all` also the console, account and CAS
- * routes, `off` serves neither.
+ * API_DOCS=public (default) lists the public APIs only (the CAS protocol endpoints among them), `all`
+ * also the console, account and CAS login-flow routes, `off` serves neither.
  */
 async function apiDocs(app: FastifyInstance) {
   const mode = app.config.apiDocs;
   if (mode === 'off') return;
   await app.register(swagger, {
-    transform: ({ schema, url }) => ({ schema: mode === 'all' || isPublicApi(url) ? schema : { ...schema, hide: true }, url }),
+    transform: ({ schema, url, route }) => ({
+      schema: mode === 'all' || isPublicApi(url, route.method) ? schema : { ...schema, hide: true },
+      url,
+    }),
     openapi: {
       info: {
         title: 'Engineering e+ 门户 API',
@@ -42,6 +61,9 @@ async function apiDocs(app: FastifyInstance) {
         { name: 'content', description: '行业资讯、行业知识与政策' },
         { name: 'applications', description: '应用中心与推荐应用' },
         { name: 'home', description: '首页区块' },
+        { name: 'open-service', description: '开放服务中心：开发工具与接口参考' },
+        { name: 'identifiers', description: '标识查询与 Handle API' },
+        { name: 'cas', description: '统一身份认证（CAS 3.0 协议端点）' },
       ],
     },
   });

@@ -15,6 +15,7 @@ import { type Channel, loadArticleList } from '@/features/articles/api/articles'
 import { ARTICLE_LIST_SEARCH_PARAMS } from '@/features/articles/lib/article-format';
 import { RedirectPage } from '@/features/errors/redirect-page';
 import { loadHome } from '@/features/home/api/home';
+import { loadApiReference, loadOpenService } from '@/features/open-service/api/open-service';
 import { queryClientContext, routerContext } from '@/lib/query-client';
 import { PublicDialogs } from './public-dialogs';
 import { RootLayout } from './root-layout';
@@ -48,13 +49,12 @@ const knowledgeDetail = () =>
     Component: () => <m.ArticleDetailPage channel="knowledge" />,
   }));
 const agreement = () => import('@/features/agreements/agreement-page').then((m) => ({ Component: m.AgreementPage }));
-const placeholder = () => import('@/features/placeholder/page-placeholder').then((m) => ({ Component: m.PagePlaceholder }));
 
 /**
- * Public pages; pages of later features load the placeholder until they land. A page's `handle`
- * (`RouteHandle`) declares the query parameters it reads and whether the server renders it: the
- * pages a visitor lands on. Article and application details render in the browser: they show
- * sanitised HTML, which needs the browser's DOM.
+ * Public pages. A page's `handle` (`RouteHandle`) declares the query parameters it reads and whether
+ * the server renders it: the pages a visitor lands on. Article and application details render in the
+ * browser: they show sanitised HTML, which needs the browser's DOM. An open-service tool's detail is
+ * rendered by the server from the body its API stored sanitised, and cleaned again in the browser.
  */
 const publicPages: RouteObject[] = [
   {
@@ -106,7 +106,23 @@ const publicPages: RouteObject[] = [
     handle: { title: '应用详情', searchParams: ['uuid'] },
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
   },
-  { path: paths.openService.path, handle: { title: '开放服务' }, lazy: placeholder },
+  {
+    path: paths.openService.path,
+    handle: { title: '开放服务', ssr: true, searchParams: ['toolId'] },
+    loader: loads(loadOpenService),
+    lazy: () => import('@/features/open-service/components/open-service-page').then((m) => ({ Component: m.OpenServicePage })),
+  },
+  {
+    path: paths.openServiceApi.path,
+    handle: { title: 'API 参考', ssr: true },
+    loader: loads(loadApiReference),
+    lazy: () => import('@/features/open-service/components/api-reference-page').then((m) => ({ Component: m.ApiReferencePage })),
+  },
+  {
+    path: paths.appDownload.path,
+    handle: { title: 'App 下载', ssr: true },
+    lazy: () => import('@/features/app-download/components/app-download-page').then((m) => ({ Component: m.AppDownloadPage })),
+  },
   // A user's own list: rendered in the browser only, never by the server.
   {
     path: paths.myApps.path,

@@ -12,7 +12,15 @@ export const paths = {
   service: { path: '/service', getHref: () => '/service' },
   product: { path: '/product', getHref: () => '/product' },
   productDetail: { path: '/product/center/detail', getHref: (uuid: string) => `/product/center/detail?uuid=${encodeURIComponent(uuid)}` },
-  openService: { path: '/open-service', getHref: () => '/open-service' },
+  /** 开放服务 (issue 20): the centre, or a tool's detail (`?toolId=01`…`06`, spec section 9). */
+  openService: {
+    path: '/open-service',
+    getHref: (toolId?: string) => (toolId ? `/open-service?toolId=${encodeURIComponent(toolId)}` : '/open-service'),
+  },
+  /** The developers' API reference of the open-service centre. */
+  openServiceApi: { path: '/open-service/api', getHref: () => '/open-service/api' },
+  /** The platform's mobile app: platforms, versions and download (the footer's 扫码下载 App, issue 21). */
+  appDownload: { path: '/app-download', getHref: () => '/app-download' },
   /** 我的应用: a logged-in user's applications on single sign-on. */
   myApps: { path: '/my-apps', getHref: () => '/my-apps' },
   console: { path: '/console/*', getHref: () => '/console' },

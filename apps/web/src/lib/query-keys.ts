@@ -83,6 +83,14 @@ export const queryKeys = {
     published: ['home-blocks', 'published'] as const,
     admin: ['home-blocks', 'admin'] as const,
   },
+  /** 开放服务: the console's edits invalidate `all`, so the centre open in the tab shows them at once. */
+  openService: {
+    all: ['open-service'] as const,
+    tools: ['open-service', 'tools'] as const,
+    tool: (id: string) => ['open-service', 'tool', id] as const,
+    apiReference: ['open-service', 'api-reference'] as const,
+    admin: ['open-service', 'admin'] as const,
+  },
   /**
    * 应用管理 and 我的应用: an application's fields and its grants decide which applications a user
    * may open, so every write invalidates `all`.

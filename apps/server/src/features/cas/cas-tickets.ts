@@ -148,6 +148,12 @@ export class TicketStore {
     });
   }
 
+  /** The SSO session (TGT id) that issued a service ticket (a portal session's: its 当前 session), while that session lasts. */
+  async tgtOfServiceTicket(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('cas_st').select('tgt_id').where('id', '=', id).executeTakeFirst();
+    return row?.tgt_id;
+  }
+
   /** The account a TGT (live or not) belongs to. */
   async accountOfTgt(id: string): Promise<number | undefined> {
     const row = await this.db.selectFrom('cas_tgt').select('account_id').where('id', '=', id).executeTakeFirst();

@@ -1,3 +1,5 @@
+import { XMLParser } from 'fast-xml-parser';
+
 /**
  * The portal as a CAS client: validates a service ticket over HTTP at the configured CAS server's
  * `/p3/serviceValidate` with `format=JSON` (CAS 3.0 §2.6), also when that server is the embedded one.
@@ -44,4 +46,55 @@ export async function validateServiceTicket(
 /** The service ticket named by a single-logout message (CAS 3.0 §2.3.3: `SessionIndex`), if it is one. */
 export function sessionIndexOf(logoutRequest: string): string | undefined {
   return /<samlp:SessionIndex>\s*(ST-[A-Za-z0-9-]+)\s*<\/samlp:SessionIndex>/.exec(logoutRequest)?.[1];
+}
+
+/** A CAS 3.0 validation answer in XML (protocol §2.5.2 and appendix A), each attribute with all its values. */
+export type CasXmlAnswer =
+  { ok: true; user: string; attributes: Record<string, string[]> } | { ok: false; code: string; description: string };
+
+const ATTRIBUTES_PATH = 'serviceResponse.authenticationSuccess.attributes';
+
+// Namespace prefixes dropped (`cas:user` → `user`); values kept as text; an attribute always a list, as it may repeat (§2.5.2).
+const casXml = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (_name, path) => typeof path === 'string' && path.startsWith(`${ATTRIBUTES_PATH}.`),
+});
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An element's text: a plain value, or `#text` beside its XML attributes. */
+const textOf = (value: unknown): string =>
+  typeof value === 'string' ? value : isRecord(value) && typeof value['#text'] === 'string' ? value['#text'] : '';
+
+/**
+ * Reads the XML answer of `/serviceValidate` or `/p3/serviceValidate` as a CAS client does; undefined
+ * when it is not one (not XML, no `cas:serviceResponse`, neither success nor failure).
+ */
+export function parseCasXml(xml: string): CasXmlAnswer | undefined {
+  let parsed: unknown;
+  try {
+    parsed = casXml.parse(xml);
+  } catch {
+    return undefined;
+  }
+  const response = isRecord(parsed) ? parsed.serviceResponse : undefined;
+  if (!isRecord(response)) return undefined;
+  const success = response.authenticationSuccess;
+  if (isRecord(success)) {
+    const user = textOf(success.user).trim();
+    if (!user) return undefined;
+    const attributes: Record<string, string[]> = {};
+    const given = isRecord(success.attributes) ? success.attributes : {};
+    for (const [name, values] of Object.entries(given)) {
+      if (Array.isArray(values)) attributes[name] = values.map(textOf);
+    }
+    return { ok: true, user, attributes };
+  }
+  const failure = response.authenticationFailure;
+  if (failure === undefined) return undefined;
+  const code = isRecord(failure) && typeof failure['@code'] === 'string' ? failure['@code'] : 'INVALID_RESPONSE';
+  return { ok: false, code, description: textOf(failure).trim() };
 }

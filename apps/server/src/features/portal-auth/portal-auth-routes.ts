@@ -1,5 +1,4 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,6 +8,7 @@ import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../lib/envelope.
 import { resolveRuntimeConfig } from '../../config.js';
 import { AppError, BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import { acceptFormBodies } from '../../lib/form-body.js';
+import { loopbackOrigin } from '../../lib/loopback-origin.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
@@ -98,10 +98,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** Where tickets are validated: the configured CAS, or the embedded one over loopback. */
   function casServerUrl(): string {
-    if (auth.casServerUrl) return auth.casServerUrl;
-    const address = app.server.address() as AddressInfo | null;
-    const host = !address || address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-    return `http://${host.includes(':') ? `[${host}]` : host}:${address?.port ?? app.config.port}/cas`;
+    return auth.casServerUrl ?? `${loopbackOrigin(app)}/cas`;
   }
 
   const cookieOptions = (request: FastifyRequest) => ({

@@ -117,17 +117,14 @@ export class SessionRepository {
     return byTgt;
   }
 
-  /** The SSO session that issued the service ticket of the caller's portal session (its 当前 session). */
-  private async tgtOfTicket(serviceTicket: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('cas_st').select('tgt_id').where('id', '=', serviceTicket).executeTakeFirst();
-    return row?.tgt_id;
-  }
-
   private async toRows(
     rows: Awaited<ReturnType<ReturnType<SessionRepository['rowsOf']>['execute']>>,
     currentTicket: string,
   ): Promise<SessionRow[]> {
-    const [applications, current] = await Promise.all([this.applicationsOf(rows.map((r) => r.id)), this.tgtOfTicket(currentTicket)]);
+    const [applications, current] = await Promise.all([
+      this.applicationsOf(rows.map((r) => r.id)),
+      this.app.casTickets.tgtOfServiceTicket(currentTicket),
+    ]);
     return rows.map((r) => ({
       id: this.handleOf(r.account_id, r.id),
       username: r.username,

@@ -1,4 +1,4 @@
-import type { NavItem, RuntimeConfig } from '@portal/shared';
+import { type NavItem, Role, type RuntimeConfig } from '@portal/shared';
 
 export type NavTarget = { kind: 'route'; to: string } | { kind: 'external'; href: string };
 
@@ -37,4 +37,9 @@ export function isActive(target: NavTarget, pathname: string): boolean {
   const path = target.to.split(/[?#]/)[0] ?? '/';
   if (path === '/') return pathname === '/';
   return pathname === path || pathname.startsWith(`${path}/`);
+}
+
+/** Spec sections 2 and 6: the header's console entry is hidden for service-customer employees. */
+export function showsConsoleEntry(authorities: readonly string[]): boolean {
+  return !authorities.includes(Role.ServiceCustomerEmployee);
 }

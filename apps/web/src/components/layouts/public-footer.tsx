@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
+import { mailtoHref, telHref } from '@/lib/contact-links';
 import { LayoutIcon } from './layout-icon';
 import { LazyQrCode } from './lazy-qr-code';
 import { toTarget } from './nav-link';
@@ -36,10 +38,14 @@ export function PublicFooter() {
             <LayoutIcon name="environment" /> {site.address}
           </p>
           <p>
-            <LayoutIcon name="phone" /> {site.phone}
+            <a href={telHref(site.phone)}>
+              <LayoutIcon name="phone" /> {site.phone}
+            </a>
           </p>
           <p>
-            <LayoutIcon name="mail" /> {site.email}
+            <a href={mailtoHref(site.email)}>
+              <LayoutIcon name="mail" /> {site.email}
+            </a>
           </p>
         </section>
         <div className="public-footer__links">
@@ -56,15 +62,18 @@ export function PublicFooter() {
             </section>
           ))}
         </div>
+        {/* The code leads a phone to the app's download page; on a computer the page is a click away. */}
         <section className="public-footer__app" aria-label="下载 App" ref={appRef}>
-          <LazyQrCode
-            value={portalUrl(config, site.appDownloadUrl)}
-            size={112}
-            bgColor="#ffffff"
-            load={near || idle}
-            label="下载 App 的二维码"
-          />
-          <span>扫码下载 App</span>
+          <Link to={paths.appDownload.getHref()} className="public-footer__app-link">
+            <LazyQrCode
+              value={portalUrl(config, paths.appDownload.getHref())}
+              size={112}
+              bgColor="#ffffff"
+              load={near || idle}
+              label="下载 App 的二维码"
+            />
+            <span>扫码下载 App</span>
+          </Link>
         </section>
       </div>
       <div className="public-footer__bottom">

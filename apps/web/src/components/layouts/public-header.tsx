@@ -1,4 +1,3 @@
-import { Role } from '@portal/shared';
 import { ConfigProvider } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -10,7 +9,9 @@ import { centralLoginUrl } from '@/lib/auth';
 import { usePageUrl } from '@/lib/page-url';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { LayoutIcon } from './layout-icon';
-import { isActive, navTarget } from './nav-link';
+import { HeaderNavLinks } from './header-nav-links';
+import { showsConsoleEntry } from './nav-link';
+import { PublicNavDrawerContent } from './public-nav-drawer-content';
 import { ScrollMenu } from './scroll-menu';
 import './portal-button.css';
 import './public-header-user.css';
@@ -32,7 +33,7 @@ function UserCorner() {
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [passwordLoaded, setPasswordLoaded] = useState(false);
   // Spec section 6: service-customer employees get no console button.
-  const showConsole = !authorities.includes(Role.ServiceCustomerEmployee);
+  const showConsole = showsConsoleEntry(authorities);
   const config = useRuntimeConfig();
 
   // Until the menu's code has loaded, a click on the trigger opens it as soon as it has.
@@ -50,7 +51,9 @@ function UserCorner() {
         <strong>{name}</strong>
         {enterpriseName && (
           <small className="public-header__enterprise">
-            <span className="public-header__enterprise-name">{enterpriseName}</span>
+            <span className="public-header__enterprise-name" title={enterpriseName}>
+              {enterpriseName}
+            </span>
             {certified && (
               <span className="public-header__certified" title="企业已认证">
                 <LayoutIcon name="safety-certificate" />
@@ -94,7 +97,15 @@ function UserCorner() {
   );
 }
 
-/** Public header (spec section 2): logo back to home, scrolling menu, login entry or the user's corner. */
+// The phone drawer's code loads when its button is first used (or touched, so it is usually there by the tap).
+const loadDrawer = () => import('./public-nav-drawer');
+const PublicNavDrawer = lazy(loadDrawer);
+
+/**
+ * Public header (spec section 2): logo back to home, scrolling menu, login entry or the user's corner.
+ * Below 768 px (issue 21) the menu gives way to a button opening a drawer with every item and the
+ * account's entries; both are in the markup and CSS shows one, so the server renders the same header.
+ */
 export function PublicHeader() {
   const { pathname } = useLocation();
   // The login comes back to this page: the same link on the server and in the browser.
@@ -103,8 +114,15 @@ export function PublicHeader() {
   const loggedIn = useIsLoggedIn();
   const showRegister = useRegisterDialog((s) => s.show);
   const config = useRuntimeConfig();
-  // The portal's own origin (from the runtime configuration, so the server renders the same links).
-  const origin = new URL(config.homeUrl).origin;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [drawerLoaded, setDrawerLoaded] = useState(false);
+
+  // A page change closes the drawer (its links also close it; this covers back and forward).
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setDrawerOpen(false);
+  }
 
   return (
     <header className="public-header">
@@ -117,20 +135,7 @@ export function PublicHeader() {
           </span>
         </Link>
         <ScrollMenu label="主导航" activeKey={site ? pathname : undefined}>
-          {(site?.nav ?? []).map((item) => {
-            const target = navTarget(item, config, origin);
-            const active = isActive(target, pathname);
-            const className = `public-header__item${active ? ' is-active' : ''}`;
-            return target.kind === 'route' ? (
-              <Link key={item.key} to={target.to} className={className} aria-current={active ? 'page' : undefined}>
-                {item.title}
-              </Link>
-            ) : (
-              <a key={item.key} href={target.href} className={className}>
-                {item.title}
-              </a>
-            );
-          })}
+          <HeaderNavLinks nav={site?.nav ?? []} className="public-header__item" />
         </ScrollMenu>
         <div className="public-header__actions">
           {loggedIn ? (
@@ -145,8 +150,30 @@ export function PublicHeader() {
               </a>
             </>
           )}
+          <button
+            type="button"
+            className="public-header__menu-button"
+            aria-label="打开菜单"
+            aria-haspopup="dialog"
+            aria-expanded={drawerOpen}
+            onPointerEnter={() => void loadDrawer()}
+            onTouchStart={() => void loadDrawer()}
+            onClick={() => {
+              setDrawerLoaded(true);
+              setDrawerOpen(true);
+            }}
+          >
+            <LayoutIcon name="menu" />
+          </button>
         </div>
       </div>
+      {drawerLoaded && (
+        <Suspense fallback={null}>
+          <PublicNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
+            <PublicNavDrawerContent nav={site?.nav ?? []} onClose={() => setDrawerOpen(false)} />
+          </PublicNavDrawer>
+        </Suspense>
+      )}
     </header>
   );
 }

@@ -1,6 +1,6 @@
 import { ConfigProvider } from 'antd';
-import { type ReactNode, useEffect } from 'react';
-import { Outlet, useSearchParams } from 'react-router';
+import { type ReactNode, useEffect, useEffectEvent } from 'react';
+import { Outlet, useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { useMenus } from '@/api/get-menus';
 import { publicTheme } from '@/config/theme';
 import { silentSingleSignOn } from '@/lib/silent-sso';
@@ -8,6 +8,21 @@ import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { PublicFooter } from './public-footer';
 import { PublicHeader } from './public-header';
 import './public-layout.css';
+
+/**
+ * A page reached by a link (the header's drawer, the footer) starts at its top; a change of the query
+ * on the same page (a list's filters) keeps the position, and back and forward leave it to the browser.
+ */
+function useNewPageAtTop() {
+  const { pathname, hash } = useLocation();
+  const navigationType = useNavigationType();
+  const onNewPage = useEffectEvent(() => {
+    if (navigationType !== 'POP' && !hash) window.scrollTo(0, 0);
+  });
+  useEffect(() => {
+    onNewPage();
+  }, [pathname]);
+}
 
 /**
  * Layout of the public site: header, page, footer. It asks once who the visitor is (the menus call);
@@ -21,6 +36,7 @@ export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
   const [params] = useSearchParams();
   const showRegister = useRegisterDialog((s) => s.show);
   const wantsRegister = params.get('register') === '1';
+  useNewPageAtTop();
 
   useEffect(() => {
     if (!isSuccess || entry) return;

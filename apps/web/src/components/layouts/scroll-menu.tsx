@@ -1,10 +1,13 @@
-import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { LayoutIcon } from './layout-icon';
 
 /** Spec section 9: the header menu scrolls sideways in 200 px steps. */
 export const MENU_SCROLL_STEP = 200;
 
-/** A horizontal menu that shows arrows when its items overflow and scrolls 200 px per click. */
+/**
+ * A horizontal menu that shows arrows when its items overflow and scrolls 200 px per click. Where
+ * the items are cut, they fade out under the arrow (CSS mask) instead of ending mid-character.
+ */
 export function ScrollMenu({ children, label, activeKey }: { children: ReactNode; label: string; activeKey?: string }) {
   const track = useRef<HTMLDivElement>(null);
   const [edges, setEdges] = useState({ left: false, right: false });
@@ -40,10 +43,10 @@ export function ScrollMenu({ children, label, activeKey }: { children: ReactNode
   const scroll = (direction: 1 | -1) => track.current?.scrollBy({ left: direction * MENU_SCROLL_STEP, behavior: 'smooth' });
 
   return (
-    <div className="scroll-menu">
+    <div className={`scroll-menu${edges.left ? ' scroll-menu--cut-left' : ''}${edges.right ? ' scroll-menu--cut-right' : ''}`}>
       {edges.left && (
         <button type="button" className="scroll-menu__arrow scroll-menu__arrow--left" aria-label="向左滚动菜单" onClick={() => scroll(-1)}>
-          <LeftOutlined />
+          <LayoutIcon name="left" />
         </button>
       )}
       <nav ref={track} className="scroll-menu__track" aria-label={label}>
@@ -51,7 +54,7 @@ export function ScrollMenu({ children, label, activeKey }: { children: ReactNode
       </nav>
       {edges.right && (
         <button type="button" className="scroll-menu__arrow scroll-menu__arrow--right" aria-label="向右滚动菜单" onClick={() => scroll(1)}>
-          <RightOutlined />
+          <LayoutIcon name="right" />
         </button>
       )}
     </div>

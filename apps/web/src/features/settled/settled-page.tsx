@@ -8,22 +8,71 @@ import { useRegisterDialog } from '@/stores/register-dialog-store';
 import './settled.css';
 
 const SECTIONS = [
-  { key: 'overview', href: '#overview', title: '入驻流程' },
-  { key: 'step-1', href: '#step-1', title: '第一步 注册登录' },
-  { key: 'step-2', href: '#step-2', title: '第二步 企业认证' },
-  { key: 'faq', href: '#faq', title: '常见问题' },
+  { key: 'overview', href: '#overview', title: '入驻流程', short: '入驻流程' },
+  { key: 'step-1', href: '#step-1', title: '第一步 注册登录', short: '注册登录' },
+  { key: 'step-2', href: '#step-2', title: '第二步 企业认证', short: '企业认证' },
+  { key: 'faq', href: '#faq', title: '常见问题', short: '常见问题' },
 ];
+const LAST_SECTION = SECTIONS[SECTIONS.length - 1]!.href;
+/**
+ * Where a section's top lands after a click, and the line that decides which section is current: below
+ * the fixed header (64 px) and, on phones, the section bar under it.
+ */
+const SECTION_OFFSET = 120;
 
-/** The section the menu highlights; at the bottom of the page the last one, which cannot reach the top. */
-function currentAnchor(active: string): string {
-  return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2 ? SECTIONS[SECTIONS.length - 1]!.href : active;
+const atPageBottom = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+
+/**
+ * Which section a menu highlights (antd's `getCurrentAnchor`): the one the scroll position names, or the
+ * last one at the bottom of the page, which a short last section cannot reach the top of. A click names
+ * its own section: antd asks at the click, while the page is still where it was (perhaps the bottom),
+ * and asks again only when the page scrolls after its scroll to the section.
+ */
+function createSectionHighlight() {
+  let clicked: string | null = null;
+  let shown = '';
+  return {
+    click(href: string) {
+      clicked = href;
+    },
+    current(link: string): string {
+      shown = link === clicked ? link : atPageBottom() ? LAST_SECTION : link;
+      clicked = null;
+      return shown;
+    },
+    shown: () => shown,
+  };
 }
 
-/** 入驻指南 (spec section 2): step 1 register and log in, step 2 enterprise certification; a sticky menu highlights the section in view. */
-export function SettledPage() {
-  const showRegister = useRegisterDialog((s) => s.show);
+/** A sticky menu of the sections: a bar under the header on phones, a column beside the content on computers. */
+function SectionMenu({ direction }: { direction: 'horizontal' | 'vertical' }) {
+  const [highlight] = useState(createSectionHighlight);
   // antd marks the highlighted link only by a class: readers are told with aria-current.
   const [current, setCurrent] = useState('');
+  const label = direction === 'horizontal' ? 'short' : 'title';
+  return (
+    <Anchor
+      direction={direction}
+      {...(direction === 'horizontal' ? { affix: false } : { offsetTop: 80 })}
+      targetOffset={SECTION_OFFSET}
+      getCurrentAnchor={highlight.current}
+      onClick={(_e, link) => highlight.click(link.href)}
+      onChange={() => setCurrent(highlight.shown())}
+      items={SECTIONS.map((s) => ({
+        key: s.key,
+        href: s.href,
+        title: <span aria-current={s.href === current ? 'location' : undefined}>{s[label]}</span>,
+      }))}
+    />
+  );
+}
+
+/**
+ * 入驻指南 (spec section 2): step 1 register and log in, step 2 enterprise certification; a sticky menu
+ * highlights the section in view: beside the content on a computer, a bar under the header on a phone.
+ */
+export function SettledPage() {
+  const showRegister = useRegisterDialog((s) => s.show);
   const config = useRuntimeConfig();
   return (
     <div className="settled">
@@ -31,19 +80,13 @@ export function SettledPage() {
         <h1>入驻指南</h1>
         <p>两步完成入驻，开启企业数字化之旅</p>
       </section>
+      {/* Both menus are in the page and CSS shows one, so the server renders the same page for both. */}
+      <nav className="settled__bar" aria-label="本页目录">
+        <SectionMenu direction="horizontal" />
+      </nav>
       <div className="settled__layout">
         <aside className="settled__menu" aria-label="本页目录">
-          <Anchor
-            offsetTop={80}
-            targetOffset={88}
-            getCurrentAnchor={currentAnchor}
-            onChange={(link) => setCurrent(currentAnchor(link))}
-            items={SECTIONS.map((s) => ({
-              key: s.key,
-              href: s.href,
-              title: <span aria-current={s.href === current ? 'location' : undefined}>{s.title}</span>,
-            }))}
-          />
+          <SectionMenu direction="vertical" />
         </aside>
         <div className="settled__content">
           <section id="overview" className="settled__section">
@@ -60,7 +103,7 @@ export function SettledPage() {
           <section id="step-1" className="settled__section">
             <h2>第一步 注册登录</h2>
             <ol>
-              <li>点击页面右上角“注册”，或在登录页选择“没有账号？立即注册”，也可点击本页下方按钮。</li>
+              <li>点击页面右上角的“注册”（手机上在右上角的菜单中），或在登录页选择“没有账号？立即注册”，也可点击本页下方按钮。</li>
               <li>填写用户名、密码（6–18 位，区分大小写）与中国大陆手机号，获取并填写短信验证码；邮箱与企业名称可选填。</li>
               <li>注册成功后，使用账号（或手机号）和密码通过统一身份认证登录，一次登录即可访问平台全部应用。</li>
             </ol>

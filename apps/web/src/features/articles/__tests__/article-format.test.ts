@@ -82,9 +82,48 @@ describe('a list view in the URL (/news, /knowledge)', () => {
   });
 
   it('falls back to the default of a parameter that makes no sense', () => {
-    expect(read('page=0&sort=99&keyword=%20%20&from=2026-01-01')).toEqual({ ...INITIAL_ARTICLE_FILTERS, category: undefined });
+    const defaults = { ...INITIAL_ARTICLE_FILTERS, category: undefined };
+    expect(read('page=0&sort=99&keyword=%20%20&from=2026-01-01')).toEqual(defaults);
     expect(read('page=abc&to=2026-13').page).toBe(1);
     expect(read('page=2.5').page).toBe(1);
+  });
+
+  it.each([
+    ['page=-3', 'page'],
+    ['page=1e3', 'page'],
+    ['page=0x10', 'page'],
+    ['page=%202', 'page'],
+    ['page=999999999999999999999', 'page'],
+    ['page=100001', 'page'],
+    ['page=', 'page'],
+    ['sort=0', 'sortOrder'],
+    ['sort=6.0', 'sortOrder'],
+    ['sort=%3Cb%3E', 'sortOrder'],
+    ['sort=', 'sortOrder'],
+    ['from=2026-02-30&to=2026-03-01', 'range'],
+    ['from=2026-02-01&to=2026-13-01', 'range'],
+    ['from=2026-3-1&to=2026-03-02', 'range'],
+    ['from=2026-03-01T00:00&to=2026-03-02', 'range'],
+    ['from=2026-03-05&to=2026-03-01', 'range'],
+    ['to=2026-03-01', 'range'],
+    ['category=%3Cscript%3E', 'category'],
+    ['category=' + 'a'.repeat(33), 'category'],
+    ['category=', 'category'],
+  ] as const)('%s: the malformed %s falls back to its default, the rest is kept', (query, field) => {
+    const view = read(`${query}&keyword=挖掘机`);
+    expect(view[field]).toEqual({ ...INITIAL_ARTICLE_FILTERS, category: undefined }[field]);
+    expect(view.searchKey).toBe('挖掘机');
+  });
+
+  it('keeps sensible edge values: the last allowed page, a one-day range, a leap day', () => {
+    expect(read('page=100000').page).toBe(100000);
+    expect(read('from=2026-03-01&to=2026-03-01').range).toEqual(['2026-03-01', '2026-03-01']);
+    expect(read('from=2028-02-29&to=2028-03-01').range).toEqual(['2028-02-29', '2028-03-01']);
+    expect(read('sort=1&sort=2').sortOrder).toBe(1);
+  });
+
+  it('searches on at most the 50 characters the server searches on', () => {
+    expect(read(`keyword=${'挖'.repeat(80)}`).searchKey).toBe('挖'.repeat(50));
   });
 
   it('shows the asked category if the channel has it, otherwise the first', () => {

@@ -1,22 +1,24 @@
-import { ARTICLE_SORT_ORDERS, DEFAULT_ARTICLE_SORT_ORDER } from '@portal/shared';
-import { ReloadOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Empty, Input, Pagination, Select, Skeleton, Tabs } from 'antd';
-import dayjs from 'dayjs';
-import '@/lib/dayjs';
+import { ARTICLE_SORT_ORDERS, type ArticleListItem, type CategoryNode, DEFAULT_ARTICLE_SORT_ORDER, type PageResult } from '@portal/shared';
+import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Button, Empty, Input, Pagination, Select, Skeleton, Tabs } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PAGINATION_LABEL, pageItemRender } from '@/components/pagination';
 import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
 import { type Channel, useCategories, usePublishedArticles } from '../api/articles';
 import {
   ARTICLE_PAGE_SIZE,
   type ArticleListView,
+  MAX_SEARCH_KEY_LENGTH,
   articleListQuery,
   articleListSearch,
   readArticleListView,
   shownCategory,
 } from '../lib/article-format';
 import { ArticleCard } from './article-card';
+import { DateRangeFilter } from './date-range-filter';
 import './articles.css';
 
 const CHANNELS: Record<Channel, { title: string; intro: string; placeholder: string; detailHref: (id: string) => string }> = {
@@ -36,23 +38,27 @@ const CHANNELS: Record<Channel, { title: string; intro: string; placeholder: str
 
 /**
  * /news and /knowledge (spec sections 2, 4, 5, 9): category tabs, search, date range, sort, reset, paging.
- * The view (category and filters) is the URL's query (`ARTICLE_LIST_SEARCH_PARAMS`), read by the
- * route loader too.
+ * The view (category, page and filters) is the URL's query (`ARTICLE_LIST_SEARCH_PARAMS`), read by
+ * the route loader too: a reload, a shared link or the server's first render shows the same list.
+ * Each change of the view is a history entry, so back and forward step through the views.
  */
 export function ArticleListPage({ channel }: { channel: Channel }) {
   const config = CHANNELS[channel];
   const [searchParams, setSearchParams] = useSearchParams();
   const view = readArticleListView(searchParams);
   const categories = useCategories(channel);
+  // The box shows the URL's key whenever that changes (back, forward, reset).
   const [typed, setTyped] = useState(view.searchKey);
+  const [shownKey, setShownKey] = useState(view.searchKey);
+  if (view.searchKey !== shownKey) {
+    setShownKey(view.searchKey);
+    setTyped(view.searchKey);
+  }
   const activeCategory = shownCategory(categories.data, view.category);
 
   const articles = usePublishedArticles(articleListQuery(view, activeCategory), activeCategory !== undefined);
-  // Any change of category, sort, date or reset goes back to page 1 (spec section 4). The view
-  // replaces the history entry: filtering is not a navigation the back button should replay.
-  const update = (patch: Partial<ArticleListView>) =>
-    setSearchParams(articleListSearch({ ...view, ...patch, page: patch.page ?? 1 }), { replace: true });
-  const total = articles.data?.total ?? 0;
+  // Any change of category, sort, date or reset goes back to page 1 (spec section 4).
+  const update = (patch: Partial<ArticleListView>) => setSearchParams(articleListSearch({ ...view, ...patch, page: patch.page ?? 1 }));
 
   return (
     <div className="article-list">
@@ -73,6 +79,7 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
           <Input.Search
             className="article-list__search"
             allowClear
+            maxLength={MAX_SEARCH_KEY_LENGTH}
             placeholder={config.placeholder}
             value={typed}
             onChange={(e) => setTyped(e.target.value)}
@@ -80,15 +87,7 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
             enterButton="搜索"
             aria-label={config.placeholder}
           />
-          <DatePicker.RangePicker
-            className="article-list__range"
-            format="YYYY-MM-DD"
-            value={view.range ? [dayjs(view.range[0]), dayjs(view.range[1])] : null}
-            placeholder={['开始日期', '结束日期']}
-            onChange={(value) =>
-              update({ range: value && value[0] && value[1] ? [value[0].format('YYYY-MM-DD'), value[1].format('YYYY-MM-DD')] : null })
-            }
-          />
+          <DateRangeFilter className="article-list__range" value={view.range} onChange={(range) => update({ range })} />
           <Select
             className="article-list__sort"
             aria-label="排序方式"
@@ -106,37 +105,85 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
             重置
           </Button>
         </div>
-        {articles.isPending && activeCategory !== undefined ? (
-          <Skeleton active paragraph={{ rows: 6 }} />
-        ) : total === 0 ? (
-          <Empty className="article-list__empty" description="暂无数据" />
-        ) : (
-          // Spec section 2: three columns (span 8 of 24) with a 30 px gutter; two on tablets, one on phones.
-          <ul className="article-list__grid" aria-label="文章">
-            {articles.data?.rows.map((article, index) => (
-              <li key={article.uuid}>
-                <ArticleCard article={article} href={config.detailHref(article.uuid)} firstRow={index < 3} />
-              </li>
-            ))}
-          </ul>
-        )}
-        {total > 0 && (
-          <nav className="article-list__pagination" aria-label={PAGINATION_LABEL}>
-            <Pagination
-              current={view.page}
-              pageSize={ARTICLE_PAGE_SIZE}
-              total={total}
-              showSizeChanger={false}
-              showTotal={(n) => `共 ${n} 条`}
-              itemRender={pageItemRender(view.page)}
-              onChange={(page) => {
-                update({ page });
-                window.scrollTo({ top: 0, behavior: 'smooth' });
-              }}
-            />
-          </nav>
-        )}
+        <ArticleListBody
+          categories={categories}
+          articles={articles}
+          page={view.page}
+          detailHref={config.detailHref}
+          onPage={(page) => {
+            update({ page });
+            window.scrollTo({ top: 0, behavior: 'smooth' });
+          }}
+        />
       </div>
     </div>
+  );
+}
+
+interface ArticleListBodyProps {
+  categories: UseQueryResult<CategoryNode[]>;
+  articles: UseQueryResult<PageResult<ArticleListItem>>;
+  page: number;
+  detailHref: (id: string) => string;
+  onPage: (page: number) => void;
+}
+
+/**
+ * What the list shows: a failed call says 加载失败 with 重试 (never 暂无数据, which means the
+ * category has nothing: spec section 8); loading shows a skeleton; an empty page 暂无数据.
+ * Pagination shows whenever the total is above 0 (spec section 2), also on a page past the last.
+ */
+function ArticleListBody({ categories, articles, page, detailHref, onPage }: ArticleListBodyProps) {
+  if (categories.isError)
+    return <ListError error={categories.error} retrying={categories.isFetching} onRetry={() => categories.refetch()} />;
+  if (articles.isError) return <ListError error={articles.error} retrying={articles.isFetching} onRetry={() => articles.refetch()} />;
+  if (categories.isPending || (articles.isPending && articles.fetchStatus !== 'idle')) {
+    return <Skeleton className="article-list__loading" active paragraph={{ rows: 6 }} />;
+  }
+  const rows = articles.data?.rows ?? [];
+  const total = articles.data?.total ?? 0;
+  return (
+    <>
+      {rows.length === 0 ? (
+        <Empty className="article-list__empty" description="暂无数据" />
+      ) : (
+        // Spec section 2: three columns (span 8 of 24) with a 30 px gutter; two on tablets, one on phones.
+        // The previous page stays, dimmed, while the next one loads.
+        <ul className="article-list__grid" aria-label="文章" aria-busy={articles.isPlaceholderData}>
+          {rows.map((article, index) => (
+            <li key={article.uuid}>
+              <ArticleCard article={article} href={detailHref(article.uuid)} firstRow={index < 3} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {total > 0 && (
+        <nav className="article-list__pagination" aria-label={PAGINATION_LABEL}>
+          <Pagination
+            current={page}
+            pageSize={ARTICLE_PAGE_SIZE}
+            total={total}
+            showSizeChanger={false}
+            showTotal={(n) => `共 ${n} 条`}
+            itemRender={pageItemRender(page)}
+            onChange={onPage}
+          />
+        </nav>
+      )}
+    </>
+  );
+}
+
+/** A failed list call: what went wrong and a way to ask again. */
+function ListError({ error, retrying, onRetry }: { error: Error; retrying: boolean; onRetry: () => void }) {
+  return (
+    <section className="article-list__error" role="alert" aria-label="加载失败">
+      <ExclamationCircleOutlined className="article-list__error-icon" aria-hidden="true" />
+      <h2>加载失败</h2>
+      <p>{error instanceof ApiError && error.message !== 'Error' ? error.message : '请稍后重试'}</p>
+      <Button type="primary" icon={<ReloadOutlined />} loading={retrying} onClick={onRetry}>
+        重试
+      </Button>
+    </section>
   );
 }

@@ -42,20 +42,47 @@ export interface ArticleListView extends ArticleListFilters {
  */
 export const ARTICLE_LIST_SEARCH_PARAMS = ['category', 'page', 'keyword', 'sort', 'from', 'to'] as const;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Spec section 5: the date filter's bounds are days, yyyy-MM-dd. */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** Category codes as the server accepts them. */
+const CATEGORY_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** A page number above this is no page of a real list (and would overflow the offset): malformed. */
+export const MAX_ARTICLE_PAGE = 100_000;
+/** The server searches on the first 50 characters of a key; the box takes no more. */
+export const MAX_SEARCH_KEY_LENGTH = 50;
 
-/** The view a URL asks for; a parameter that makes no sense falls back to its default. */
+/** A yyyy-MM-dd that names a day of the calendar (not 2026-02-30). */
+function isCalendarDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** A whole positive integer written in digits only (not `2.5`, `1e3`, ` 2` or `0x10`). */
+function pageNumber(text: string | null): number {
+  if (!text || !/^\d{1,6}$/.test(text)) return 1;
+  const page = Number(text);
+  return page >= 1 && page <= MAX_ARTICLE_PAGE ? page : 1;
+}
+
+/**
+ * The view a URL asks for. A parameter that makes no sense (a page that is no positive number, an
+ * unknown sort, a date that is no day or a range that ends before it starts) falls back to its
+ * default, so a mistyped or truncated link still shows a list.
+ */
 export function readArticleListView(search: URLSearchParams): ArticleListView {
-  const page = Number(search.get('page'));
-  const sort = Number(search.get('sort'));
+  const category = search.get('category') ?? '';
+  const sort = search.get('sort');
   const from = search.get('from') ?? '';
   const to = search.get('to') ?? '';
   return {
-    category: search.get('category') || undefined,
-    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
-    searchKey: search.get('keyword')?.trim() ?? '',
-    sortOrder: ARTICLE_SORT_ORDERS.some((o) => o.value === sort) ? sort : DEFAULT_ARTICLE_SORT_ORDER,
-    range: DATE.test(from) && DATE.test(to) ? [from, to] : null,
+    category: CATEGORY_ID.test(category) ? category : undefined,
+    page: pageNumber(search.get('page')),
+    searchKey: (search.get('keyword') ?? '').trim().slice(0, MAX_SEARCH_KEY_LENGTH).trim(),
+    sortOrder: ARTICLE_SORT_ORDERS.find((o) => String(o.value) === sort)?.value ?? DEFAULT_ARTICLE_SORT_ORDER,
+    range: isCalendarDate(from) && isCalendarDate(to) && from <= to ? [from, to] : null,
   };
 }
 

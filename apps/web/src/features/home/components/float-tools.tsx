@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
+import { paths } from '@/config/paths';
 import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
+import { telHref } from '@/lib/contact-links';
 import { throttle } from '@/lib/throttle';
 import { HomeIcon } from './home-icon';
 
@@ -10,10 +12,11 @@ export const FLOAT_TOOLS_THROTTLE_MS = 300;
 const QR_SIZE = 120;
 
 /**
- * The floating tool widget: back to top, hotline, and the app QR code on hover (spec section 2).
+ * The floating tool widget: back to top, hotline, and the app QR code on hover (spec section 2), which
+ * leads to the app's download page (issue 21).
  * Its bubbles open on hover and on keyboard focus (CSS); the QR code's code loads on the first one.
  */
-export function FloatTools({ appDownloadUrl, phone }: { appDownloadUrl: string; phone: string }) {
+export function FloatTools({ phone }: { phone: string }) {
   const config = useRuntimeConfig();
   const [visible, setVisible] = useState(false);
   const [wantsQr, setWantsQr] = useState(false);
@@ -37,7 +40,7 @@ export function FloatTools({ appDownloadUrl, phone }: { appDownloadUrl: string; 
         </button>
         <div className="float-tools__bubble" id="float-tools-app" role="tooltip">
           <div className="float-tools__qr">
-            <LazyQrCode value={portalUrl(config, appDownloadUrl)} size={QR_SIZE} load={wantsQr} label="下载 App 的二维码" />
+            <LazyQrCode value={portalUrl(config, paths.appDownload.getHref())} size={QR_SIZE} load={wantsQr} label="下载 App 的二维码" />
             <span>扫码下载 App</span>
           </div>
         </div>
@@ -48,7 +51,9 @@ export function FloatTools({ appDownloadUrl, phone }: { appDownloadUrl: string; 
           <span className="float-tools__label">客服</span>
         </button>
         <div className="float-tools__bubble" id="float-tools-phone" role="tooltip">
-          <span className="float-tools__phone">服务热线：{phone}</span>
+          <span className="float-tools__phone">
+            服务热线：<a href={telHref(phone)}>{phone}</a>
+          </span>
         </div>
       </div>
       <div className="float-tools__item">

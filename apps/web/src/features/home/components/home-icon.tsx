@@ -1,4 +1,4 @@
-import sprite from '../assets/home-icons.svg?no-inline';
+import sprite from '@/assets/site-icons.svg?no-inline';
 
 /** The icons of the home page: one cached SVG file, not JavaScript (the paths are antd's icons). */
 export type HomeIconName =
@@ -15,7 +15,8 @@ export type HomeIconName =
   | 'experiment'
   | 'thunderbolt'
   | 'customer-service'
-  | 'vertical-align-top';
+  | 'vertical-align-top'
+  | 'right';
 
 /** An icon in the current text colour, 1em square (like an antd icon). */
 export function HomeIcon({ name }: { name: HomeIconName }) {

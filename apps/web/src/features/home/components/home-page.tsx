@@ -21,7 +21,7 @@ export function HomePage() {
       <AboutSection />
       <AdvantagesSection />
       <DevToolsSection />
-      {site && <FloatTools appDownloadUrl={site.appDownloadUrl} phone={site.phone} />}
+      {site && <FloatTools phone={site.phone} />}
     </div>
   );
 }

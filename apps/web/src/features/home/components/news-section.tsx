@@ -1,8 +1,8 @@
-import { RightOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { FallbackImage } from '@/components/fallback-image';
+import { HomeIcon } from './home-icon';
 import { useLatestNews } from '../api/home';
 
 /** Splits `YYYY-MM-DD…` into the day and the year-month (spec section 2: date split into day and month). */
@@ -19,7 +19,7 @@ export function SectionHeading({ title, subtitle, more }: { title: string; subti
       </div>
       {more && (
         <Link className="home-heading__more" to={more.to}>
-          {more.label} <RightOutlined />
+          {more.label} <HomeIcon name="right" />
         </Link>
       )}
     </div>

@@ -33,7 +33,7 @@ const slideAria = (i: number, count: number) => ({
 
 /**
  * The carousel's first view without Swiper: the first cards at Swiper's sizes (1, 2 or 3 per view,
- * 24 px apart) and its dots, so the page neither moves nor changes when Swiper takes over. With no
+ * 24 px apart), its arrows and dots, so the page neither moves nor changes when Swiper takes over. With no
  * apps yet (they are loading) it shows empty cards of the same size.
  */
 function StaticCarousel({ apps }: { apps: RecommendItem[] | undefined }) {
@@ -60,10 +60,14 @@ function StaticCarousel({ apps }: { apps: RecommendItem[] | undefined }) {
             ))}
       </div>
       {dots > 1 && (
-        <div className="home-recommend__dots" aria-hidden="true">
-          {Array.from({ length: dots }, (_, i) => (
-            <span key={i} className={`home-recommend__dot${i === 0 ? ' is-active' : ''}`} />
-          ))}
+        <div className="home-recommend__controls" aria-hidden="true">
+          <span className="home-recommend__arrow home-recommend__arrow--prev" />
+          <span className="home-recommend__dots">
+            {Array.from({ length: dots }, (_, i) => (
+              <span key={i} className={`home-recommend__dot${i === 0 ? ' is-active' : ''}`} />
+            ))}
+          </span>
+          <span className="home-recommend__arrow home-recommend__arrow--next" />
         </div>
       )}
     </div>

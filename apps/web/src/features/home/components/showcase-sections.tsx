@@ -1,6 +1,7 @@
 import type { HomeBlocks } from '@portal/shared';
 import type { RuntimeConfig } from '@portal/shared';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
+import { RESOURCE_REGIONS, rankRegions, resourceTotals } from '../lib/resource-regions';
 import { BlockLink } from './banner-section';
 import { HomeIcon, type HomeIconName } from './home-icon';
 import { SectionHeading } from './news-section';
@@ -29,55 +30,90 @@ export function devToolUrl(config: RuntimeConfig, id: string): string {
   return `${config.openServiceUrl}?toolId=${id}`;
 }
 
-const REGIONS: { name: string; x: number; y: number; devices: string; anchor?: 'end' }[] = [
-  { name: '华东', x: 74, y: 52, devices: '46.2 万台' },
-  { name: '华北', x: 66, y: 34, devices: '28.5 万台' },
-  { name: '华南', x: 66, y: 74, devices: '19.8 万台' },
-  { name: '华中', x: 57, y: 56, devices: '15.1 万台', anchor: 'end' },
-  { name: '西南', x: 42, y: 62, devices: '9.6 万台' },
-  { name: '西北', x: 34, y: 36, devices: '6.3 万台' },
-  { name: '东北', x: 80, y: 18, devices: '4.5 万台' },
-];
+const RANKED_REGIONS = rankRegions(RESOURCE_REGIONS);
+const TOTALS = resourceTotals(RESOURCE_REGIONS);
+const TOP_DEVICES = RANKED_REGIONS[0]?.devices ?? 1;
+/** How many provinces a region's row names before it is opened. */
+const PROVINCES_NAMED = 3;
 
-/** 资源地图: where connected equipment and service outlets are. */
+const tenthsText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+const barWidth = (devices: number) => `${Math.max(2, (devices / TOP_DEVICES) * 100)}%`;
+
+/**
+ * 资源地图: where connected equipment and service outlets are, as a ranking of regions that opens to
+ * their provinces (issue 21: no drawn map). Plain markup: a row opens without any script.
+ */
 export function ResourceMapSection() {
   return (
     <section className="home-section home-map" aria-label="资源地图">
       <div className="home-container home-map__inner">
         <div className="home-map__text">
-          <SectionHeading title="资源地图" subtitle="设备、服务网点与合作伙伴全国分布" />
+          <SectionHeading title="资源地图" subtitle="接入设备与服务网点的全国分布，按区域排名" />
           <ul className="home-map__stats">
             <li>
-              <strong>130 万+</strong>
+              <strong>{tenthsText(TOTALS.devices)} 万台</strong>
               <span>接入设备</span>
             </li>
             <li>
-              <strong>2 800+</strong>
+              <strong>{TOTALS.outlets.toLocaleString('zh-CN')} 个</strong>
               <span>服务网点</span>
             </li>
             <li>
-              <strong>31</strong>
-              <span>覆盖省份</span>
+              <strong>{TOTALS.provinces} 个</strong>
+              <span>覆盖省级行政区</span>
             </li>
           </ul>
         </div>
-        <svg className="home-map__svg" viewBox="0 0 100 90" role="img" aria-label="设备区域分布图">
-          <path
-            d="M18 40 L30 22 L48 18 L60 8 L78 6 L92 14 L86 26 L78 30 L82 44 L84 58 L76 72 L66 82 L54 80 L44 74 L34 70 L22 64 L10 56 Z"
-            fill="rgba(255,255,255,0.08)"
-            stroke="rgba(255,255,255,0.35)"
-            strokeWidth="0.6"
-          />
-          {REGIONS.map((r) => (
-            <g key={r.name}>
-              <circle cx={r.x} cy={r.y} r="3.2" className="home-map__pulse" />
-              <circle cx={r.x} cy={r.y} r="1.4" fill="#ffb020" />
-              <text x={r.anchor ? r.x - 2.6 : r.x + 2.6} y={r.y - 2.4} fontSize="3" fill="#fff" textAnchor={r.anchor ?? 'start'}>
-                {r.name} {r.devices}
-              </text>
-            </g>
+        <ol className="home-rank" aria-label="各区域接入设备与服务网点排名">
+          {RANKED_REGIONS.map((region, i) => (
+            <li key={region.name}>
+              <details className="home-rank__region">
+                <summary>
+                  <span className="home-rank__no" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                  <span className="home-rank__main">
+                    <span className="home-rank__line">
+                      <strong>{region.name}</strong>
+                      <span className="home-rank__figures">
+                        {tenthsText(region.devices)} 万台 · {region.outlets} 个网点
+                      </span>
+                    </span>
+                    <span className="home-rank__bar" aria-hidden="true">
+                      <span style={{ width: barWidth(region.devices) }} />
+                    </span>
+                    <span className="home-rank__provinces">
+                      {region.provinces
+                        .slice(0, PROVINCES_NAMED)
+                        .map((p) => p.name)
+                        .join(' · ')}
+                      {region.provinces.length > PROVINCES_NAMED && ` 等 ${region.provinces.length} 个省级行政区`}
+                    </span>
+                  </span>
+                </summary>
+                <table className="home-rank__table">
+                  <caption>{region.name}各省级行政区</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">省级行政区</th>
+                      <th scope="col">接入设备</th>
+                      <th scope="col">服务网点</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {region.provinces.map((p) => (
+                      <tr key={p.name}>
+                        <th scope="row">{p.name}</th>
+                        <td>{tenthsText(p.devices)} 万台</td>
+                        <td>{p.outlets} 个</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </details>
+            </li>
           ))}
-        </svg>
+        </ol>
       </div>
     </section>
   );

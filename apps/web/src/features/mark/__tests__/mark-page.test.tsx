@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { MARK_PLACEHOLDER, MarkPage } from '../components/mark-page';
 
@@ -28,6 +29,14 @@ const ENTRY: IdentityQueryEntry = {
     ],
   },
 };
+/** A promise the test settles. */
+function deferred() {
+  let resolve: (value: unknown) => void = () => undefined;
+  const promise = new Promise((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
 const found = (entry: IdentityQueryEntry) => Promise.resolve({ code: 20200, msg: '操作成功', data: [entry] });
 
 /** Shows the router's address, so a test can read it. */
@@ -86,9 +95,20 @@ describe('/mark', () => {
     expect(await screen.findByText('中型履带式液压挖掘机')).toBeTruthy();
     expect(get).toHaveBeenCalledTimes(1);
     expect(location()).toBe('/mark?keyword=88.118.8%2FEX-2024-000123');
-    // Enter again on the same keyword searches again.
+  });
+
+  it('a search on the same keyword asks again, clearing the shown result until the answer', async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    await screen.findByText('HY-E215');
+    const answer = deferred();
+    get.mockReturnValue(answer.promise);
     pressEnter();
     await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+    expect(screen.queryByRole('region', { name: '查询结果' })).toBeNull();
+    answer.resolve({ code: 20200, msg: '操作成功', data: [ENTRY] });
+    expect(await screen.findByText('HY-E215')).toBeTruthy();
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledTimes(2));
   });
 
   it('does not search for an empty keyword (spec section 5)', async () => {
@@ -99,17 +119,24 @@ describe('/mark', () => {
     expect(get).not.toHaveBeenCalled();
   });
 
-  it('shows 暂无数据 when nothing is found, and the clear action empties the result', async () => {
+  it('an unknown identifier shows 未找到该标识 with how an identifier is written, without scrolling', async () => {
     get.mockReturnValue(Promise.resolve({ code: 20200, msg: '未找到该标识', data: [] }));
     renderPage('/mark?keyword=88.118.8%2FNOPE');
-    expect(await screen.findByText('暂无数据')).toBeTruthy();
-    get.mockReturnValue(found(ENTRY));
-    fireEvent.change(box(), { target: { value: '88.118.8/EX-2024-000123' } });
-    pressEnter();
-    expect(await screen.findByRole('button', { name: '清空结果' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '清空结果' }));
+    const missing = await screen.findByRole('region', { name: '未找到该标识' });
+    expect(within(missing).getByRole('heading', { name: '未找到该标识' })).toBeTruthy();
+    expect(within(missing).getByText('88.118.8/NOPE')).toBeTruthy();
+    expect(missing.textContent).toContain('前缀/后缀');
+    expect(missing.textContent).toContain('88.118.8/EX-2024-000123');
     expect(screen.queryByRole('region', { name: '查询结果' })).toBeNull();
-    expect(screen.queryByText('暂无数据')).toBeNull();
+    await act(() => Promise.resolve());
+    expect(scrollTo).not.toHaveBeenCalled();
+  });
+
+  it('the clear action empties the result', async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    fireEvent.click(await screen.findByRole('button', { name: '清空结果' }));
+    expect(screen.queryByRole('region', { name: '查询结果' })).toBeNull();
     expect(box().value).toBe('');
     expect(location()).toBe('/mark');
   });
@@ -124,18 +151,76 @@ describe('/mark', () => {
     expect(location()).toBe('/mark');
   });
 
-  it('shows nothing at all when a search fails (spec section 8), keeping the previous result', async () => {
+  it("a refused identifier after a result: the record goes, the server's reason shows under the box, nothing scrolls", async () => {
     get.mockReturnValue(found(ENTRY));
     renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
     await screen.findByText('HY-E215');
-    get.mockReturnValue(Promise.reject(new Error('标识格式不正确')));
+    const reason = '标识格式不正确：应为“前缀/后缀”，如 88.118.8/EX-2024-000123';
+    get.mockReturnValue(Promise.reject(new ApiError(reason, 1, 400)));
     fireEvent.change(box(), { target: { value: 'no-slash' } });
     pressEnter();
-    await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
-    await act(() => Promise.resolve());
-    expect(screen.getByText('HY-E215')).toBeTruthy();
-    expect(screen.queryByText('暂无数据')).toBeNull();
+    expect(await screen.findByText(reason)).toBeTruthy();
+    expect(get).toHaveBeenLastCalledWith('/web-api/portal/v1/identity/query', { params: { handle: 'no-slash' }, silent: true });
+    expect(screen.queryByText('HY-E215')).toBeNull();
+    expect(screen.queryByRole('region', { name: '查询结果' })).toBeNull();
+    expect(screen.queryByRole('region', { name: '未找到该标识' })).toBeNull();
+    expect(box().getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(box().getAttribute('aria-describedby') ?? '')?.textContent).toBe(reason);
     expect(scrollTo).toHaveBeenCalledTimes(1);
+    // The next good search takes the reason away.
+    get.mockReturnValue(found(ENTRY));
+    fireEvent.change(box(), { target: { value: '88.118.8/EX-2024-000123' } });
+    pressEnter();
+    expect(await screen.findByText('HY-E215')).toBeTruthy();
+    expect(screen.queryByText(reason)).toBeNull();
+    expect(box().getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('a search that fails without a reason says the lookup failed', async () => {
+    get.mockReturnValue(Promise.reject(new Error('socket hang up')));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    expect(await screen.findByText('查询失败，请稍后重试')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: '查询结果' })).toBeNull();
+  });
+
+  it('an earlier answer that arrives late never shows over the later search', async () => {
+    const slow = deferred();
+    get.mockReturnValueOnce(slow.promise);
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(1));
+    // (The box takes no search while one is under way; clearing it ends that one's hold on the page.)
+    fireEvent.click(screen.getByRole('button', { name: '清空输入' }));
+    get.mockReturnValue(Promise.resolve({ code: 20200, msg: '未找到该标识', data: [] }));
+    fireEvent.change(box(), { target: { value: '88.118.8/NOPE' } });
+    pressEnter();
+    await screen.findByRole('region', { name: '未找到该标识' });
+    slow.resolve({ code: 20200, msg: '操作成功', data: [ENTRY] });
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(screen.queryByText('HY-E215')).toBeNull();
+    expect(screen.getByRole('region', { name: '未找到该标识' })).toBeTruthy();
+    expect(scrollTo).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['<img src=x onerror=alert(1)>', '标识格式不正确：应为“前缀/后缀”，如 88.118.8/EX-2024-000123'],
+    ['88.118.8/EX\u0000-1', '查询参数 handle 含有不允许的控制字符'],
+    [`88.118.8/${'A'.repeat(291)}`, '标识过长：最多 255 个字符'],
+  ])('input %#: the reason shows and the input is never markup', async (input, reason) => {
+    get.mockReturnValue(Promise.reject(new ApiError(reason, 1, 400)));
+    const { container } = renderPage();
+    fireEvent.change(box(), { target: { value: input } });
+    pressEnter();
+    expect(await screen.findByText(reason)).toBeTruthy();
+    expect(get).toHaveBeenCalledWith('/web-api/portal/v1/identity/query', { params: { handle: input }, silent: true });
+    expect(container.querySelector('.mark img')).toBeNull();
+  });
+
+  it('an unknown identifier that looks like markup is shown as text', async () => {
+    get.mockReturnValue(Promise.resolve({ code: 20200, msg: '未找到该标识', data: [] }));
+    const { container } = renderPage('/mark?keyword=' + encodeURIComponent('88.118.8/<b>x</b>'));
+    const missing = await screen.findByRole('region', { name: '未找到该标识' });
+    expect(within(missing).getByText('88.118.8/<b>x</b>')).toBeTruthy();
+    expect(container.querySelector('.mark b')).toBeNull();
   });
 
   it('offers a QR code of the absolute lookup address', async () => {

@@ -1,60 +1,43 @@
 import type { IdentityQueryEntry } from '@portal/shared';
-import { queryOptions, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useRef, useState } from 'react';
-import { api } from '@/lib/api';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { ApiClient } from '@/lib/api-client';
+import { apiOf } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
-import { type MarkResult, toMarkResult } from '../lib/mark-result';
+import { toMarkResult } from '../lib/mark-result';
 
 /**
  * `GET /web-api/portal/v1/identity/query?handle=` (spec section 7: data is a list, the first element
- * is used). Silent: a failed search shows nothing (spec section 8), so the client does not toast.
+ * is used). Silent: the page shows a refusal's reason itself, never as an error toast (spec section 8).
  */
-export async function getIdentity(handle: string): Promise<IdentityQueryEntry[]> {
-  return (await api().get<IdentityQueryEntry>('/web-api/portal/v1/identity/query', { params: { handle }, silent: true })).data;
+export async function getIdentity(api: ApiClient, handle: string): Promise<IdentityQueryEntry[]> {
+  return (await api.get<IdentityQueryEntry>('/web-api/portal/v1/identity/query', { params: { handle }, silent: true })).data;
 }
 
 export const getIdentityQueryOptions = (handle: string) =>
-  // Every search asks the server again: an identifier's record may have just been written.
-  queryOptions({ queryKey: queryKeys.identifiers.identity(handle), queryFn: () => getIdentity(handle), staleTime: 0, gcTime: 60_000 });
+  queryOptions({
+    queryKey: queryKeys.identifiers.identity(handle),
+    queryFn: ({ client }) => getIdentity(apiOf(client), handle),
+    select: toMarkResult,
+    gcTime: 60_000,
+  });
 
 /**
- * The lookup's state (spec section 4, "Identity result"): none until a search returns, set on the
- * response, cleared by `clear`. A search runs only for a non-empty keyword (spec section 5); a failed
- * one changes nothing; when searches overlap, the last one wins. `search` resolves true once a
- * result was set.
+ * The lookup of the address's keyword (spec section 4, "Identity result"): none until a search
+ * returns, then the result of that keyword only. A search runs only for a non-empty keyword (spec
+ * section 5). The result belongs to its keyword, so a later search never shows an earlier record.
  */
-export function useIdentitySearch() {
+export function useIdentity(keyword: string) {
+  const handle = keyword.trim();
+  return useQuery({ ...getIdentityQueryOptions(handle), enabled: handle !== '' });
+}
+
+/**
+ * Forgets what an identifier's earlier search returned, so the next search shows nothing until the
+ * server answers again (an identifier's record may have just been written); a search on the page's
+ * own keyword asks again at once.
+ */
+export function useForgetIdentity() {
   const client = useQueryClient();
-  const [result, setResult] = useState<MarkResult | null>(null);
-  const [searching, setSearching] = useState(false);
-  const latest = useRef(0);
-
-  const search = useCallback(
-    async (keyword: string): Promise<boolean> => {
-      const handle = keyword.trim();
-      if (!handle) return false;
-      const ticket = ++latest.current;
-      setSearching(true);
-      try {
-        const data = await client.fetchQuery(getIdentityQueryOptions(handle));
-        if (ticket !== latest.current) return false;
-        setResult(toMarkResult(data));
-        return true;
-      } catch {
-        // Spec section 8: an identity search failure shows nothing.
-        return false;
-      } finally {
-        if (ticket === latest.current) setSearching(false);
-      }
-    },
-    [client],
-  );
-
-  const clear = useCallback(() => {
-    latest.current++;
-    setSearching(false);
-    setResult(null);
-  }, []);
-
-  return { result, searching, search, clear };
+  return useCallback((keyword: string) => client.resetQueries({ queryKey: queryKeys.identifiers.identity(keyword.trim()) }), [client]);
 }

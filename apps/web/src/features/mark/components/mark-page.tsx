@@ -1,14 +1,17 @@
-import { ApartmentOutlined, CloseCircleFilled, DeploymentUnitOutlined, QrcodeOutlined } from '@ant-design/icons';
-import { Empty, Input } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { ApartmentOutlined, CloseCircleFilled, DeploymentUnitOutlined, ExclamationCircleFilled, QrcodeOutlined } from '@ant-design/icons';
+import { Input } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { ApiError } from '@/lib/api-client';
 import { scrollTo } from '@/lib/scroll-to';
-import { useIdentitySearch } from '../api/get-identity';
+import { useForgetIdentity, useIdentity } from '../api/get-identity';
+import { MARK_EXAMPLE } from '../lib/mark-result';
+import { MarkNotFound } from './mark-not-found';
 import { MarkResultCard } from './mark-result-card';
 import './mark.css';
 
 /** Spec section 2: the placeholder suggests a dotted identifier with slashes. */
-export const MARK_PLACEHOLDER = '如 88.118.8/EX-2024-000123';
+export const MARK_PLACEHOLDER = `如 ${MARK_EXAMPLE}`;
 /** Spec section 9: after a lookup the page scrolls down to 400 px. */
 export const SCROLL_AFTER_LOOKUP = 400;
 
@@ -30,11 +33,17 @@ const GUIDE = [
   },
 ];
 
+/** Why a search found nothing to show: the server's reason (a refused identifier), else a generic one. */
+function refusalText(error: Error): string {
+  return error instanceof ApiError && error.message !== 'Error' ? error.message : '查询失败，请稍后重试';
+}
+
 /**
  * 标识查询 (spec sections 2, 4, 5, 8): Enter searches; `?keyword=` fills the box and searches at
- * once; only a non-empty keyword searches; after a result the page scrolls to 400 px; clearing
- * empties the result; a failed search shows nothing. The searched identifier stays in the address,
- * so the page can be shared, reloaded or reached from the result's QR code.
+ * once; only a non-empty keyword searches; the searched identifier stays in the address, so the page
+ * can be shared, reloaded or reached from the result's QR code. Each search clears the previous
+ * result first; a refused identifier shows the server's reason under the box (no error toast), an
+ * unknown one 未找到该标识 with a hint; only a result scrolls the page to 400 px (spec section 9).
  */
 export function MarkPage() {
   const [params, setParams] = useSearchParams();
@@ -46,35 +55,35 @@ export function MarkPage() {
     setShownKeyword(keyword);
     setText(keyword);
   }
-  const { result, searching, search, clear } = useIdentitySearch();
+  const identity = useIdentity(keyword);
+  const forget = useForgetIdentity();
+  const searching = identity.isFetching;
 
-  const lookUp = useCallback(
-    (value: string) => {
-      void search(value).then((found) => {
-        if (found) scrollTo(SCROLL_AFTER_LOOKUP);
-      });
-    },
-    [search],
-  );
-
-  // The address decides what is searched: on arrival, and after each search or clear below.
+  // Scroll once per search (arrival with a keyword, or a search below), when it brings a result.
+  const scrollPending = useRef(keyword.trim() !== '');
+  const found = identity.isSuccess && !identity.isFetching ? identity.data : undefined;
   useEffect(() => {
-    if (keyword.trim()) lookUp(keyword);
-  }, [keyword, lookUp]);
+    if (identity.isError) scrollPending.current = false;
+    if (!found || !scrollPending.current) return;
+    scrollPending.current = false;
+    if (found.mark) scrollTo(SCROLL_AFTER_LOOKUP);
+  }, [found, identity.isError]);
 
   const onSearch = (value: string, source?: 'input' | 'clear') => {
     if (source === 'clear') return onClear();
     const next = value.trim();
     if (!next) return;
-    if (next === keyword) lookUp(next);
-    else setParams({ keyword: next }, { replace: true });
+    scrollPending.current = true;
+    void forget(next);
+    if (next !== keyword) setParams({ keyword: next }, { replace: true });
   };
 
   const onClear = () => {
     setText('');
-    clear();
     if (keyword) setParams({}, { replace: true });
   };
+
+  const refusal = identity.isError ? refusalText(identity.error) : null;
 
   return (
     <div className="mark">
@@ -90,20 +99,32 @@ export function MarkPage() {
             enterButton="查询"
             placeholder={MARK_PLACEHOLDER}
             aria-label="标识"
+            aria-invalid={refusal !== null}
+            aria-describedby={refusal === null ? undefined : 'mark-refusal'}
+            status={refusal === null ? undefined : 'error'}
             value={text}
             loading={searching}
             onChange={(e) => setText(e.target.value)}
             onSearch={(value, _event, info) => onSearch(value, info?.source)}
           />
+          {/* A live region present from the start, so a reader announces the reason when it appears. */}
+          <div id="mark-refusal" role="status">
+            {refusal !== null && (
+              <p className="mark__refusal">
+                <ExclamationCircleFilled aria-hidden="true" />
+                <span>{refusal}</span>
+              </p>
+            )}
+          </div>
           <p className="mark__hint">标识由“前缀/后缀”组成：前缀是企业在标识解析节点的编码，后缀是企业为产品编的码</p>
         </div>
       </section>
       <div className="mark__container">
-        {result &&
-          (result.mark ? (
-            <MarkResultCard mark={result.mark} fields={result.fields ?? []} onClear={onClear} />
+        {found &&
+          (found.mark ? (
+            <MarkResultCard mark={found.mark} fields={found.fields ?? []} onClear={onClear} />
           ) : (
-            <Empty className="mark__empty" description="暂无数据" />
+            <MarkNotFound handle={keyword.trim()} />
           ))}
         <ul className="mark__guide">
           {GUIDE.map((g) => (

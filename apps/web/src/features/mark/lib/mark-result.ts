@@ -1,5 +1,8 @@
 import type { IdentityQueryEntry } from '@portal/shared';
 
+/** A well-formed identifier (prefix/suffix) the page shows as an example. */
+export const MARK_EXAMPLE = '88.118.8/EX-2024-000123';
+
 export interface MarkField {
   /** The template item's name. */
   label: string;

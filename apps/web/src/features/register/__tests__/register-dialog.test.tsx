@@ -3,7 +3,7 @@ import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { registerUser, sendRegisterSms } from '../api/register';
-import { RegisterDialog } from '../components/register-dialog';
+import { CONSENT_REQUIRED, RegisterDialog } from '../components/register-dialog';
 import { SmsCodeButton } from '../components/sms-code-button';
 
 vi.mock('../api/register', () => ({
@@ -31,12 +31,21 @@ function renderDialog(onClose = vi.fn()) {
 const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
 const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } });
 const submit = () => fireEvent.click(screen.getByRole('button', { name: /注\s*册/ }));
+const consent = () => screen.getByRole('checkbox', { name: /我已阅读并同意/ });
+/** Fills every required field with valid values (the consent aside). */
+function fillValid() {
+  type('用户名', 'zhaolei');
+  type('密码', 'Secret#1');
+  type('确认密码', 'Secret#1');
+  type('手机号', '13912345678');
+  type('验证码', '123456');
+}
 
 describe('registration dialog (spec section 5)', () => {
   it('shows the required-field messages', async () => {
     renderDialog();
     submit();
-    for (const text of ['请输入用户名', '请输入密码', '请确认密码', '请输入手机号', '请输入验证码']) {
+    for (const text of ['请输入用户名', '请输入密码', '请确认密码', '请输入手机号', '请输入验证码', CONSENT_REQUIRED]) {
       expect(await screen.findByText(text)).toBeTruthy();
     }
     expect(registerUser).not.toHaveBeenCalled();
@@ -68,6 +77,7 @@ describe('registration dialog (spec section 5)', () => {
     type('确认密码', 'Secret#1');
     type('手机号', '13912345678');
     type('验证码', '123456');
+    fireEvent.click(consent());
     submit();
     await waitFor(() =>
       expect(registerUser).toHaveBeenCalledWith({
@@ -81,6 +91,52 @@ describe('registration dialog (spec section 5)', () => {
     );
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(await screen.findByText('注册成功，请使用账号和密码登录')).toBeTruthy();
+  });
+});
+
+describe('registration dialog (issue 21)', () => {
+  it('does not register without the consent to the agreements', async () => {
+    renderDialog();
+    fillValid();
+    expect((consent() as HTMLInputElement).checked).toBe(false);
+    submit();
+    expect(await screen.findByText(CONSENT_REQUIRED)).toBeTruthy();
+    // Give a wrongly sent call the time to happen.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(registerUser).not.toHaveBeenCalled();
+    fireEvent.click(consent());
+    await waitFor(() => expect(screen.queryByText(CONSENT_REQUIRED)).toBeNull());
+    submit();
+    await waitFor(() => expect(registerUser).toHaveBeenCalledOnce());
+  });
+
+  it('links the user agreement and the privacy agreement, each in a new tab', () => {
+    renderDialog();
+    const agreement = screen.getByRole('link', { name: '《用户协议》' });
+    const privacy = screen.getByRole('link', { name: '《隐私协议》' });
+    expect(agreement.getAttribute('href')).toBe('/agreement.html');
+    expect(privacy.getAttribute('href')).toBe('/privacy');
+    for (const link of [agreement, privacy]) {
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.getAttribute('rel')).toContain('noopener');
+    }
+    // Both are inside the checkbox's label: the consent names what it agrees to.
+    expect(consent().closest('label')?.textContent).toBe('我已阅读并同意《用户协议》《隐私协议》');
+  });
+
+  it('offers 已有账号？去登录, back to this page without the dialog', () => {
+    window.history.replaceState(null, '', '/settled?register=1');
+    renderDialog();
+    expect(screen.getByText(/已有账号？/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: '去登录' }).getAttribute('href')).toBe(
+      'http://localhost:3000/web/portal/cas/login?target=%2Fsettled',
+    );
+    window.history.replaceState(null, '', '/');
+  });
+
+  it('the password placeholder states the 6 to 18 rule', () => {
+    renderDialog();
+    expect(field('密码').getAttribute('placeholder')).toBe('6-18 位，区分大小写');
   });
 });
 

@@ -1,6 +1,7 @@
 import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, REGISTER_PHONE_PATTERN, RegisterMessage } from '@portal/shared';
-import { Button, Form, Input, Modal, Space } from 'antd';
+import { Button, Checkbox, Form, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
+import { paths } from '@/config/paths';
 import { centralLoginUrl } from '@/lib/auth';
 import { notify } from '@/lib/notify';
 import { type RegisterInput, registerUser, sendRegisterSms } from '../api/register';
@@ -12,11 +13,27 @@ export const REGISTER_DIALOG_WIDTH = 460;
 
 interface FormValues extends RegisterInput {
   confirm: string;
+  /** 我已阅读并同意《用户协议》《隐私协议》 (issue 21): required, never sent. */
+  agreed: boolean;
+}
+
+/** The user agreement (spec section 2: also at /agreement.html); it and /privacy open in a new tab, so the form keeps what was typed. */
+export const USER_AGREEMENT_HREF = '/agreement.html';
+/** Shown under the unticked consent when 注册 is pressed. */
+export const CONSENT_REQUIRED = '请阅读并同意《用户协议》和《隐私协议》';
+
+/** The page to come back to after the central login: this one, without the `register` that opened the dialog. */
+function loginTarget(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('register');
+  return url.pathname + url.search;
 }
 
 /**
  * The registration dialog (spec sections 2, 4, 5): username, email, enterprise name, password,
- * confirm, phone and SMS code, with every rule and message of the section 5 table.
+ * confirm, phone and SMS code, with every rule and message of the section 5 table; the consent to the
+ * agreements and a way to the login for those who have an account (issue 21). The password's
+ * placeholder states the rule's limits (6 to 18), not the 6-16 the original's placeholder said.
  */
 export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<FormValues>();
@@ -26,7 +43,7 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
   const submit = async (values: FormValues) => {
     setSubmitting(true);
     try {
-      const { confirm: _confirm, ...input } = values;
+      const { confirm: _confirm, agreed: _agreed, ...input } = values;
       const message = await registerUser({ ...input, email: input.email ?? '', enterpriseName: input.enterpriseName ?? '' });
       form.resetFields();
       onClose();
@@ -74,7 +91,7 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
             { max: PASSWORD_MAX, message: RegisterMessage.passwordTooLong },
           ]}
         >
-          <Input.Password placeholder="6-16位，区分大小写" autoComplete="new-password" />
+          <Input.Password placeholder={`${PASSWORD_MIN}-${PASSWORD_MAX} 位，区分大小写`} autoComplete="new-password" />
         </Form.Item>
         <Form.Item
           name="confirm"
@@ -116,9 +133,30 @@ export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () =
             />
           </Space.Compact>
         </Form.Item>
+        <Form.Item
+          name="agreed"
+          valuePropName="checked"
+          className="register-dialog__consent"
+          rules={[
+            { validator: (_rule, value: unknown) => (value === true ? Promise.resolve() : Promise.reject(new Error(CONSENT_REQUIRED))) },
+          ]}
+        >
+          <Checkbox>
+            我已阅读并同意
+            <a href={USER_AGREEMENT_HREF} target="_blank" rel="noopener noreferrer">
+              《用户协议》
+            </a>
+            <a href={paths.privacy.getHref()} target="_blank" rel="noopener noreferrer">
+              《隐私协议》
+            </a>
+          </Checkbox>
+        </Form.Item>
         <Button type="primary" htmlType="submit" block size="large" loading={submitting}>
           注册
         </Button>
+        <p className="register-dialog__login">
+          已有账号？<a href={centralLoginUrl(loginTarget())}>去登录</a>
+        </p>
       </Form>
     </Modal>
   );

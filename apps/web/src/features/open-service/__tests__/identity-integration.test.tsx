@@ -1,0 +1,97 @@
+import { type PortalMenuEntry, SelfTestMessage } from '@portal/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { renderWithProviders } from '@/testing/render';
+import { installRuntimeConfig } from '@/testing/runtime-config';
+import { chooseOption } from '@/testing/select';
+import { menusEntry } from '@/testing/session';
+import { IdentityIntegrationSection } from '../components/identity-integration-section';
+import { APPS_CALL, ERP, FAILED_SELF_TEST, PASSED_SELF_TEST, selfTestCall } from './fixtures';
+
+const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
+vi.mock('@/lib/api', () => ({ api: () => fake.api }));
+vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+
+const ADMIN = menusEntry(['app:list']);
+const BACKUP = ERP.servicePrefixes[1]!;
+
+beforeEach(() => {
+  installRuntimeConfig();
+  fake.api = createFakeApi({
+    [APPS_CALL]: [{ rows: [ERP], total: 1 }],
+    [selfTestCall(5)]: (body) => [
+      (body as { service: string }).service === BACKUP ? { ...FAILED_SELF_TEST, service: BACKUP } : PASSED_SELF_TEST,
+    ],
+  });
+});
+
+function renderSection(session: PortalMenuEntry | null) {
+  const router = createMemoryRouter(
+    [{ path: '/open-service', element: <IdentityIntegrationSection />, handle: { searchParams: ['toolId'] } }],
+    { initialEntries: ['/open-service?toolId=03'] },
+  );
+  renderWithProviders(<RouterProvider router={router} />, { session });
+  return screen.findByRole('region', { name: '接入我的应用' });
+}
+
+/** The code block named `name` (its copy button says 复制 name). */
+const codeBlock = (root: HTMLElement, name: string) =>
+  within(root)
+    .getByRole('button', { name: `复制 ${name}` })
+    .closest('figure')!;
+
+describe('统一身份认证集成 for an enterprise administrator', () => {
+  it("lists the enterprise's applications with their settings and client configuration", async () => {
+    const live = await renderSection(ADMIN);
+    expect(await within(live).findByText('设备管理系统')).toBeTruthy();
+    expect(fake.api!.get).toHaveBeenCalledWith(APPS_CALL.slice(4), { params: { offset: 0, limit: 100 } });
+    expect(within(live).getByText('https://portal.example.com/cas/p3/serviceValidate')).toBeTruthy();
+    expect(within(live).getByText('姓名 name、邮箱 email')).toBeTruthy();
+    expect(within(live).getByText(ERP.logoutUrl)).toBeTruthy();
+
+    const yaml = codeBlock(live, 'application.yml');
+    expect(yaml.textContent).toContain('server-url-prefix: https://portal.example.com/cas');
+    expect(yaml.textContent).toContain('client-host-url: https://erp.hengyue.example\n');
+    // Another client, another tab.
+    fireEvent.click(within(live).getByRole('tab', { name: 'Node.js · Express' }));
+    expect(codeBlock(live, 'server.mjs').textContent).toContain('const SERVICE = "https://erp.hengyue.example/";');
+  });
+
+  it('runs 接入自检 for the chosen service address and shows the checklist', async () => {
+    const live = await renderSection(ADMIN);
+    await within(live).findByText('设备管理系统');
+    await chooseOption(within(live).getByRole('combobox', { name: '设备管理系统 的服务地址' }), BACKUP);
+    // The configuration follows the address.
+    await waitFor(() =>
+      expect(codeBlock(live, 'application.yml').textContent).toContain('client-host-url: https://erp-backup.hengyue.example\n'),
+    );
+
+    fireEvent.click(within(live).getByRole('button', { name: /接入自检/ }));
+    await waitFor(() => expect(fake.api!.post).toHaveBeenCalledWith(selfTestCall(5).slice(5), { service: BACKUP }, { silent: true }));
+    expect(await within(live).findByText('接入自检未通过，请按各检查项的说明修改后重试')).toBeTruthy();
+    const steps = within(within(live).getByRole('list', { name: '自检步骤' })).getAllByRole('listitem');
+    expect(steps[2]!.textContent).toContain('失败：连接被拒绝（ECONNREFUSED）');
+    expect(within(steps[5]!).getByRole('img', { name: '已跳过' })).toBeTruthy();
+  });
+
+  it("shows the server's refusal (e.g. the rate limit) where the result would be", async () => {
+    fake.api!.routes[selfTestCall(5)] = () => {
+      throw new ApiError(SelfTestMessage.tooMany(42), 1, 429);
+    };
+    const live = await renderSection(ADMIN);
+    await within(live).findByText('设备管理系统');
+    fireEvent.click(within(live).getByRole('button', { name: /接入自检/ }));
+    expect(await within(live).findByText('接入自检过于频繁，请 42 秒后再试')).toBeTruthy();
+    expect(within(live).getByText('接入自检未能运行')).toBeTruthy();
+  });
+
+  it('an enterprise without applications is sent to 应用列表 to register one', async () => {
+    fake.api!.routes[APPS_CALL] = [{ rows: [], total: 0 }];
+    const live = await renderSection(ADMIN);
+    expect(await within(live).findByText('本企业还没有登记单点登录应用')).toBeTruthy();
+    expect(within(live).getByRole('link', { name: '去应用列表登记' }).getAttribute('href')).toBe('http://localhost:3000/console/app/list');
+  });
+});

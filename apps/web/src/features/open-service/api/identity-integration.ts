@@ -1,0 +1,34 @@
+import type { PageResult, SelfTestBody, SelfTestResult, SsoApplicationRow } from '@portal/shared';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { queryKeys } from '@/lib/query-keys';
+
+/** 应用列表's console API, read by tool 03 for an enterprise administrator (authority app:list). */
+const SSO_APP_API = '/web-api/console/v1/sso-app';
+/** One page holds every application an enterprise may have (the list's page size limit). */
+const ALL_APPS = { offset: 0, limit: 100 } as const;
+
+/** `GET /sso-app/page/list`: the enterprise's applications with their integration settings. */
+export async function getEnterpriseApps(): Promise<PageResult<SsoApplicationRow>> {
+  return (
+    (await api().get<PageResult<SsoApplicationRow>>(`${SSO_APP_API}/page/list`, { params: ALL_APPS })).data[0] ?? { rows: [], total: 0 }
+  );
+}
+
+// The console's key of the same page: a write in 应用列表 refreshes this view too.
+export const getEnterpriseAppsQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.ssoApps.page(ALL_APPS), queryFn: getEnterpriseApps, staleTime: 0 });
+
+export const useEnterpriseApps = (enabled: boolean) => useQuery({ ...getEnterpriseAppsQueryOptions(), enabled });
+
+/**
+ * `POST /sso-app/{id}/self-test` (接入自检): the portal checks the application end to end and answers
+ * the checklist. Silent: the panel shows a refusal (rate limit, unknown application) itself.
+ */
+export async function runSelfTest({ id, body }: { id: number; body: SelfTestBody }): Promise<SelfTestResult> {
+  const result = (await api().post<SelfTestResult>(`${SSO_APP_API}/${id}/self-test`, body, { silent: true })).data[0];
+  if (!result) throw new Error('服务器未返回自检结果');
+  return result;
+}
+
+export const useSelfTest = () => useMutation({ mutationFn: runSelfTest });

@@ -1,0 +1,191 @@
+import { ExperimentOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ATTRIBUTE_LABELS, SSO_APPLICATION_STATUS_LABELS, SSO_PROTOCOLS, type SsoApplicationRow } from '@portal/shared';
+import { Alert, Button, Collapse, ConfigProvider, Empty, Select, Skeleton, Tabs, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { theme } from '@/config/theme';
+import { useEnterpriseApps, useSelfTest } from '../api/identity-integration';
+import { clientGuides } from '../lib/client-config';
+import { CodeBlock } from './code-block';
+import { SelfTestChecklist } from './self-test-checklist';
+import './integration.css';
+
+function Setting({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className="integration__setting">
+      <dt>{label}</dt>
+      <dd>
+        <Typography.Text code copyable={{ text: value, tooltips: ['复制', '已复制'] }} className="integration__value">
+          {value}
+        </Typography.Text>
+        {note && <small>{note}</small>}
+      </dd>
+    </div>
+  );
+}
+
+/** One application: its settings, the client configurations for the chosen service address, and 接入自检. */
+function AppIntegration({ app }: { app: SsoApplicationRow }) {
+  const [service, setService] = useState(app.servicePrefixes[0] ?? '');
+  const selfTest = useSelfTest();
+  const guides = clientGuides({
+    name: app.name,
+    service,
+    logoutUrl: app.logoutUrl,
+    attributes: app.attributes,
+    integration: app.integration,
+  });
+  const { integration } = app;
+
+  return (
+    <div className="integration__app">
+      {app.servicePrefixes.length > 1 && (
+        <div className="integration__service">
+          <span>服务地址</span>
+          <Select
+            aria-label={`${app.name} 的服务地址`}
+            value={service}
+            onChange={(value) => {
+              setService(value);
+              selfTest.reset();
+            }}
+            options={app.servicePrefixes.map((p) => ({ value: p, label: p }))}
+            popupMatchSelectWidth={false}
+          />
+          <small>下方的客户端配置与接入自检都按所选地址生成</small>
+        </div>
+      )}
+
+      <h3 className="integration__subtitle">接入参数</h3>
+      <dl className="integration__settings">
+        <div className="integration__setting">
+          <dt>已登记的服务地址</dt>
+          <dd>
+            {app.servicePrefixes.map((p) => (
+              <Typography.Text key={p} className="integration__value">
+                {p}
+              </Typography.Text>
+            ))}
+          </dd>
+        </div>
+        <div className="integration__setting">
+          <dt>注销地址</dt>
+          <dd>{app.logoutUrl || '未设置：单点注销请求发送到服务地址'}</dd>
+        </div>
+        <div className="integration__setting">
+          <dt>返回属性</dt>
+          <dd>{app.attributes.length > 0 ? app.attributes.map((a) => ATTRIBUTE_LABELS[a]).join('、') : '无（仅返回账号）'}</dd>
+        </div>
+        <Setting label="CAS 服务器地址前缀" value={integration.casServerUrlPrefix} note="客户端的 casServerUrlPrefix" />
+        <Setting label="登录地址" value={integration.loginUrl} note="未登录时带 service 参数跳转到此地址" />
+        <Setting label="票据校验地址（CAS 3.0）" value={integration.validateUrl} note="用 ticket 与 service 换取账号和返回属性" />
+        <Setting label="统一退出地址" value={integration.logoutUrl} note="退出时跳转到此地址，结束统一登录会话" />
+      </dl>
+
+      <h3 className="integration__subtitle">客户端配置</h3>
+      <Tabs
+        className="integration__tabs"
+        items={guides.map((guide) => ({
+          key: guide.key,
+          label: guide.label,
+          children: (
+            <div className="integration__guide">
+              <p className="integration__note">{guide.note}</p>
+              {guide.files.map((file) => (
+                <CodeBlock key={file.name} label={file.name} code={file.code} />
+              ))}
+            </div>
+          ),
+        }))}
+      />
+
+      <h3 className="integration__subtitle">接入自检</h3>
+      <p className="integration__note">
+        平台以您（当前管理员）的统一登录会话为测试账号：检查服务地址是否已登记并可访问、注销地址能否响应，再为该地址签发真实票据， 到
+        /p3/serviceValidate 校验并核对返回属性。应用返回的内容不会回显。
+      </p>
+      <div className="integration__run">
+        <Button
+          type="primary"
+          icon={<ExperimentOutlined />}
+          loading={selfTest.isPending}
+          disabled={!service}
+          onClick={() => selfTest.mutate({ id: app.id, body: { service } })}
+        >
+          {selfTest.isPending ? '正在自检…' : '接入自检'}
+        </Button>
+        <Typography.Text type="secondary" className="integration__run-target">
+          {service}
+        </Typography.Text>
+      </div>
+      {selfTest.isError && (
+        <Alert className="integration__error" type="error" showIcon title="接入自检未能运行" description={selfTest.error.message} />
+      )}
+      {selfTest.data && <SelfTestChecklist result={selfTest.data} />}
+    </div>
+  );
+}
+
+/**
+ * The enterprise's applications on single sign-on (from 应用列表), each with its integration settings,
+ * client configurations and 接入自检. For enterprise administrators only (authority app:list); the
+ * public page's antd styles come from the build's stylesheet, so this browser-only part generates its own.
+ */
+export function IdentityIntegration({ appListUrl }: { appListUrl: string }) {
+  const apps = useEnterpriseApps(true);
+
+  const body = () => {
+    if (apps.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
+    if (apps.isError) {
+      return (
+        <Alert
+          type="error"
+          showIcon
+          title="应用列表加载失败"
+          action={
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => void apps.refetch()}>
+              重试
+            </Button>
+          }
+        />
+      );
+    }
+    if (apps.data.rows.length === 0) {
+      return (
+        <Empty description="本企业还没有登记单点登录应用">
+          <Button type="primary" href={appListUrl}>
+            去应用列表登记
+          </Button>
+        </Empty>
+      );
+    }
+    return (
+      <>
+        <p className="integration__intro">
+          本企业在应用列表中登记了 {apps.data.total} 个应用（协议 {SSO_PROTOCOLS.cas3}
+          ）。展开应用查看接入参数、复制客户端配置并运行接入自检； 修改地址或返回属性请到 <a href={appListUrl}>应用列表</a>。
+        </p>
+        <Collapse
+          className="integration__apps"
+          defaultActiveKey={apps.data.rows[0] ? [String(apps.data.rows[0].id)] : []}
+          items={apps.data.rows.map((app) => ({
+            key: String(app.id),
+            label: (
+              <span className="integration__app-label">
+                <strong>{app.name}</strong>
+                {app.category && <Tag color="blue">{app.category}</Tag>}
+                <Tag color={app.status === 'enabled' ? 'success' : 'default'}>{SSO_APPLICATION_STATUS_LABELS[app.status]}</Tag>
+              </span>
+            ),
+            children: <AppIntegration app={app} />,
+          }))}
+        />
+      </>
+    );
+  };
+
+  return (
+    <ConfigProvider theme={theme}>
+      <div className="integration">{body()}</div>
+    </ConfigProvider>
+  );
+}
