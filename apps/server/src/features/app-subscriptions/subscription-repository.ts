@@ -161,16 +161,26 @@ export class SubscriptionRepository {
   }
 
   /** The enterprise's latest subscription to the application (what its detail page shows), if it ever applied. */
-  async latest(enterpriseId: number, applicationId: number): Promise<{ status: AppSubscriptionStatus; decisionNote: string } | undefined> {
+  async latest(
+    enterpriseId: number,
+    applicationId: number,
+  ): Promise<{ status: AppSubscriptionStatus; decisionNote: string; createdAt: string; decidedAt: string } | undefined> {
     const r = await this.db
       .selectFrom('app_subscription')
-      .select(['status', 'decision_note'])
+      .select(['status', 'decision_note', 'created_at', 'decided_at'])
       .where('enterprise_id', '=', enterpriseId)
       .where('application_id', '=', applicationId)
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return r && { status: r.status, decisionNote: r.decision_note };
+    return (
+      r && {
+        status: r.status,
+        decisionNote: r.decision_note,
+        createdAt: chinaTime(new Date(r.created_at)),
+        decidedAt: r.decided_at ? chinaTime(new Date(r.decided_at)) : '',
+      }
+    );
   }
 
   /** A new pending request; a concurrent twin fails on the one-live-subscription index. */

@@ -28,6 +28,8 @@ const statusDescription = STATUSES.map((s) => `${s} ${APP_SUBSCRIPTION_STATUS_LA
 const MyAppSubscriptionSchema = Type.Object({
   status: Type.Union([Status, Type.Literal('none')], { description: `本企业最近一次申请的状态：${statusDescription}，none 未申请` }),
   decisionNote: Type.String({ description: '驳回或撤销的原因' }),
+  createdAt: Type.String({ description: '最近一次申请的时间 yyyy-MM-dd HH:mm:ss（未申请为空）' }),
+  decidedAt: Type.String({ description: '处理时间（待审核或未申请为空）' }),
   canApply: Type.Boolean({ description: '当前账号现在能否申请使用' }),
   blockedReason: Type.String({ description: '不能申请的原因（canApply 为 false 时）' }),
 });
@@ -91,7 +93,14 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     else if (profile.enterpriseId === null) blockedReason = SubscriptionMessage.noEnterprise;
     else if (!profile.authorities.includes(Authority.AppList)) blockedReason = SubscriptionMessage.notAdministrator;
     else if (profile.certificationStatus !== 'certified') blockedReason = CertificationMessage.certificationRequired;
-    return { status, decisionNote: latest?.decisionNote ?? '', canApply: blockedReason === '', blockedReason };
+    return {
+      status,
+      decisionNote: latest?.decisionNote ?? '',
+      createdAt: latest?.createdAt ?? '',
+      decidedAt: latest?.decidedAt ?? '',
+      canApply: blockedReason === '',
+      blockedReason,
+    };
   }
 
   app.get(

@@ -150,6 +150,8 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect(await state('admin', await uuidOf('智能运维'))).toEqual({
       status: 'approved',
       decisionNote: '',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      decidedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       canApply: false,
       blockedReason: SubscriptionMessage.approved,
     });
@@ -226,6 +228,8 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect(await state('mcadmin', uuid)).toEqual({
       status: 'none',
       decisionNote: '',
+      createdAt: '',
+      decidedAt: '',
       canApply: false,
       blockedReason: CertificationMessage.certificationRequired,
     });
@@ -298,7 +302,14 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect([early.status, early.location]).toEqual([403, null]);
     expect(early.text).toContain(notSubscribedText('工艺文件管理'));
 
-    expect(await state('admin', uuid)).toEqual({ status: 'none', decisionNote: '', canApply: true, blockedReason: '' });
+    expect(await state('admin', uuid)).toEqual({
+      status: 'none',
+      decisionNote: '',
+      createdAt: '',
+      decidedAt: '',
+      canApply: true,
+      blockedReason: '',
+    });
     const applied = await okData<MyAppSubscription>('POST', subscriptionUrl(uuid), 'admin', { purpose: '工艺部统一管理作业指导书' });
     expect(applied.msg).toBe(SubscriptionMessage.submitted);
     expect(applied.data[0]).toMatchObject({ status: 'pending', canApply: false });
@@ -446,7 +457,14 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     const afterRevoke = await loginFor(new TestBrowser(base), 'wangfang', service);
     expect(afterRevoke.status).toBe(403);
     expect(afterRevoke.text).toContain(notSubscribedText('工艺文件管理'));
-    expect(await state('admin', uuid)).toEqual({ status: 'revoked', decisionNote: '合同到期未续签', canApply: true, blockedReason: '' });
+    expect(await state('admin', uuid)).toEqual({
+      status: 'revoked',
+      decisionNote: '合同到期未续签',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      decidedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      canApply: true,
+      blockedReason: '',
+    });
     expect((await messages('admin'))[0]).toMatchObject({
       kind: 'subscription',
       title: '应用订阅已撤销',
@@ -489,6 +507,8 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect(await state('rcadmin', uuid)).toEqual({
       status: 'rejected',
       decisionNote: '请补充使用部门与账号规模',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      decidedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       canApply: true,
       blockedReason: '',
     });
