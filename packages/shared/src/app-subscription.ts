@@ -18,6 +18,13 @@ export interface MyAppSubscription {
   status: AppSubscriptionStatus | 'none';
   /** The operator's note of a rejection or revocation. */
   decisionNote: string;
+  /**
+   * When the latest subscription was requested (China time `yyyy-MM-dd HH:mm:ss`, as in 应用订阅's
+   * rows); '' or absent for 'none'. The detail shows the day of a pending request and of a decision.
+   */
+  createdAt?: string;
+  /** When an operator approved, rejected or revoked it; '' or absent while pending or for 'none'. */
+  decidedAt?: string;
   /** Whether this user may 申请使用 now; when not, `blockedReason` says why (未认证, 非管理员…). */
   canApply: boolean;
   blockedReason: string;

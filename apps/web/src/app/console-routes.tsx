@@ -68,7 +68,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     icon: 'application-list',
     children: [
       {
-        path: '/console/app/list',
+        path: paths.appList.path,
         name: 'AppList',
         authCode: Authority.AppList,
         title: '应用列表',
@@ -76,7 +76,7 @@ export const consoleRoutes: ConsoleRoute[] = [
         component: lazy(() => import('@/features/sso-apps/components/sso-app-list-page').then((m) => ({ default: m.SsoAppListPage }))),
       },
       {
-        path: '/console/app/authorization',
+        path: paths.appAuthorization.path,
         name: 'AppAuthorization',
         authCode: Authority.AppAuthorization,
         title: '应用授权',

@@ -29,6 +29,9 @@ export const paths = {
     path: '/console/enterprise',
     getHref: (tab?: 'certification') => (tab ? `/console/enterprise?tab=${tab}` : '/console/enterprise'),
   },
+  /** 应用列表 and 应用授权 in the console (issue 17); a subscribed platform application is authorized there (issue 20). */
+  appList: { path: '/console/app/list', getHref: () => '/console/app/list' },
+  appAuthorization: { path: '/console/app/authorization', getHref: () => '/console/app/authorization' },
   /** 消息中心 in the console (issue 18): a hidden route, opened from the navbar's bell. */
   messages: { path: '/console/message', getHref: () => '/console/message' },
   consoleRedirect: { path: '/redirect/console/*', getHref: (fullPath: string) => `/redirect${fullPath}` },

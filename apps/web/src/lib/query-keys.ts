@@ -67,6 +67,17 @@ export const queryKeys = {
     recommended: ['applications', 'recommended'] as const,
     admin: ['applications', 'admin'] as const,
   },
+  /**
+   * 申请使用 and 应用订阅 (issue 20): an enterprise's request for an application of the application
+   * center and the operators' queue. A decision also changes the enterprise's 应用列表 (an approved
+   * application appears there), so the console's decisions invalidate `ssoApps.all` too.
+   */
+  subscriptions: {
+    all: ['subscriptions'] as const,
+    /** The signed-in user's enterprise's subscription to one application (its detail page). */
+    mine: (uuid: string) => ['subscriptions', 'mine', uuid] as const,
+    page: (query: object) => ['subscriptions', 'page', query] as const,
+  },
   homeBlocks: {
     all: ['home-blocks'] as const,
     published: ['home-blocks', 'published'] as const,

@@ -24,6 +24,9 @@ const INPUT: ApplicationInput = {
   content: '<p>说明</p>',
   recommended: true,
   status: 'published',
+  serviceUrl: '',
+  logoutUrl: '',
+  attributes: [],
 };
 
 describe('a console write refreshes the public pages open in the tab', () => {

@@ -7,6 +7,7 @@ import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { FallbackImage } from '@/components/fallback-image';
 import { sanitizeHtml } from '@/lib/sanitize';
 import { useApplicationDetail, useApplications } from '../api/applications';
+import { SubscriptionPanel } from './subscription-panel';
 import './applications.css';
 
 const ALL = '全部';
@@ -54,7 +55,10 @@ export function ApplicationListPage() {
   );
 }
 
-/** /product/center/detail?uuid=: the application detail the home carousel opens by default. */
+/**
+ * /product/center/detail?uuid=: the application detail the home carousel opens by default, with
+ * 申请使用 for the signed-in user's enterprise (issue 20).
+ */
 export function ApplicationDetailPage() {
   const config = useRuntimeConfig();
   const [params] = useSearchParams();
@@ -79,6 +83,7 @@ export function ApplicationDetailPage() {
               <Tag color="blue">{app.category}</Tag>
               <span>提供方：{app.provider}</span>
             </div>
+            <SubscriptionPanel app={{ uuid: app.applicationUuid, name: app.name }} />
             <div className="apps-detail__body" dangerouslySetInnerHTML={{ __html: sanitizeHtml(app.content) }} />
           </div>
         </article>

@@ -46,6 +46,9 @@ const app = (n: number, recommended = true): AdminApplication => ({
   content: '<p>详情</p>',
   recommended,
   status: 'published',
+  serviceUrl: '',
+  logoutUrl: '',
+  attributes: [],
   sort: n,
   createdAt: '2026-01-01T00:00:00.000Z',
 });
@@ -168,6 +171,9 @@ describe('推荐应用', () => {
         content: '<p>详情</p>',
         recommended: false,
         status: 'published',
+        serviceUrl: '',
+        logoutUrl: '',
+        attributes: [],
       }),
     );
   });

@@ -1,3 +1,4 @@
+import type { ReleasableAttribute } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -17,6 +18,11 @@ export interface AdminApplication {
   content: string;
   recommended: boolean;
   status: ApplicationStatus;
+  /** 单点登录 (issue 20): the service address enterprises that subscribe sign in to; '' = not on single sign-on. */
+  serviceUrl: string;
+  logoutUrl: string;
+  /** What the application receives at ticket validation. */
+  attributes: ReleasableAttribute[];
   sort: number;
   createdAt: string;
 }
@@ -31,12 +37,29 @@ export interface ApplicationInput {
   content: string;
   recommended: boolean;
   status: ApplicationStatus;
+  serviceUrl: string;
+  logoutUrl: string;
+  attributes: ReleasableAttribute[];
 }
 
 /** The editable fields of an application, e.g. to flip one switch and send the rest unchanged. */
 export function applicationInput(app: AdminApplication): ApplicationInput {
   const { name, applicationDescription, imagePath, iconPath, category, provider, content, recommended, status } = app;
-  return { name, applicationDescription, imagePath, iconPath, category, provider, content, recommended, status };
+  const { serviceUrl, logoutUrl, attributes } = app;
+  return {
+    name,
+    applicationDescription,
+    imagePath,
+    iconPath,
+    category,
+    provider,
+    content,
+    recommended,
+    status,
+    serviceUrl,
+    logoutUrl,
+    attributes: [...attributes],
+  };
 }
 
 export async function getAdminApplications(): Promise<AdminApplication[]> {

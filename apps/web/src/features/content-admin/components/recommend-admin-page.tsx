@@ -1,11 +1,14 @@
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Authority } from '@portal/shared';
+import { APP_URL_MAX, ATTRIBUTE_LABELS, Authority, RELEASABLE_ATTRIBUTES, SsoRules, SubscriptionMessage } from '@portal/shared';
 import {
   Alert,
   AutoComplete,
   Button,
+  Checkbox,
   Col,
+  Divider,
   Form,
+  type FormRule,
   Input,
   Modal,
   Radio,
@@ -26,6 +29,7 @@ import { ConsolePage } from '@/components/console-page';
 import { ImageUpload } from '@/components/image-upload';
 import { usePermission } from '@/components/permission';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
+import { tenantRule, trimmed } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import {
   type AdminApplication,
@@ -67,7 +71,21 @@ const EMPTY_APPLICATION: ApplicationInput = {
   content: '',
   recommended: true,
   status: 'published',
+  serviceUrl: '',
+  logoutUrl: '',
+  attributes: [],
 };
+
+const ATTRIBUTE_OPTIONS = RELEASABLE_ATTRIBUTES.map((a) => ({ value: a, label: ATTRIBUTE_LABELS[a] }));
+/** 服务地址 is optional (empty: not on single sign-on); a given one follows 应用列表's rule (shared with the server). */
+const serviceUrlProblem = (value: string) => (value ? SsoRules.servicePrefix(value) : undefined);
+/** 注销地址 and 返回属性 belong to an application on single sign-on: they need its 服务地址 first (as the server says). */
+const needsServiceUrl: FormRule = ({ getFieldValue }) => ({
+  validator: (_rule, value: unknown) => {
+    const given = Array.isArray(value) ? value.length > 0 : trimmed(value) !== '';
+    return given && !trimmed(getFieldValue('serviceUrl')) ? Promise.reject(new Error(SubscriptionMessage.serviceFirst)) : Promise.resolve();
+  },
+});
 
 function ApplicationDialog({
   editing,
@@ -98,6 +116,9 @@ function ApplicationDialog({
       provider: values.provider.trim(),
       iconPath: values.iconPath ?? '',
       content: values.content ?? '',
+      serviceUrl: (values.serviceUrl ?? '').trim(),
+      logoutUrl: (values.logoutUrl ?? '').trim(),
+      attributes: values.attributes ?? [],
     };
     try {
       const msg = existing ? await update.mutateAsync({ uuid: existing.applicationUuid, input }) : await create.mutateAsync(input);
@@ -207,6 +228,45 @@ function ApplicationDialog({
         <Form.Item name="content" label="应用详情">
           <RichTextEditor placeholder="应用中心详情页的介绍（功能、场景、截图…）" />
         </Form.Item>
+        <Divider titlePlacement="start">单点登录</Divider>
+        <Alert
+          className="content-admin__tip"
+          type="info"
+          showIcon
+          title="填写服务地址后，企业可在应用中心申请使用此应用；审核通过后，企业员工经授权即可通过统一身份认证登录。留空则不接入单点登录，企业不能申请。"
+        />
+        <Row gutter={16}>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="serviceUrl"
+              label="服务地址"
+              rules={[tenantRule(serviceUrlProblem)]}
+              extra="应用的访问地址前缀，以此开头的地址才能获得票据；须为 https（仅 localhost 与 127.0.0.1 可使用 http）"
+            >
+              <Input placeholder="https://app.example.com/" inputMode="url" maxLength={APP_URL_MAX} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item
+              name="logoutUrl"
+              label="注销地址"
+              rules={[tenantRule(SsoRules.logoutUrl), needsServiceUrl]}
+              dependencies={['serviceUrl']}
+              extra="单点登出时向此地址发送注销通知；留空则发往签发票据时的服务地址"
+            >
+              <Input placeholder="https://app.example.com/logout" inputMode="url" maxLength={APP_URL_MAX} />
+            </Form.Item>
+          </Col>
+        </Row>
+        <Form.Item
+          name="attributes"
+          label="返回属性"
+          rules={[needsServiceUrl]}
+          dependencies={['serviceUrl']}
+          extra="票据校验（CAS 3.0）时随账号一并返回给应用的属性"
+        >
+          <Checkbox.Group options={ATTRIBUTE_OPTIONS} />
+        </Form.Item>
       </Form>
     </Modal>
   );
@@ -281,6 +341,7 @@ export function RecommendAdminPage() {
             <Space size={4}>
               <Typography.Text strong>{name}</Typography.Text>
               {carousel.has(row.applicationUuid) && <Tag color="gold">首页轮播</Tag>}
+              {row.serviceUrl && <Tag color="blue">单点登录</Tag>}
             </Space>
             <Typography.Text type="secondary" ellipsis className="content-admin__summary">
               {row.applicationDescription}

@@ -1,5 +1,6 @@
 import type { AccountRow, SsoApplicationRow, SsoAppGrants } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Modal } from 'antd';
 import { notify } from '@/lib/notify';
@@ -31,6 +32,8 @@ const app = (over: Partial<SsoApplicationRow>): SsoApplicationRow => ({
   status: 'enabled',
   allMembers: false,
   createdAt: '2026-11-20 09:30:00',
+  platform: false,
+  provider: '',
   integration: { loginUrl: `${CAS}/login`, validateUrl: `${CAS}/p3/serviceValidate`, logoutUrl: `${CAS}/logout`, casServerUrlPrefix: CAS },
   ...over,
 });
@@ -93,7 +96,12 @@ afterEach(() => {
 });
 
 const renderPage = () =>
-  renderWithProviders(<AppAuthorizationPage />, { session: menusEntry(['app', 'app:authorization', 'org:account']) });
+  renderWithProviders(
+    <MemoryRouter>
+      <AppAuthorizationPage />
+    </MemoryRouter>,
+    { session: menusEntry(['app', 'app:authorization', 'org:account']) },
+  );
 const list = (title: string) => screen.getByRole('region', { name: `已授权的${title}` });
 const saveButton = () => screen.getByRole('button', { name: /保\s*存/ });
 const grantCalls = () => fake.api!.put.mock.calls.filter(([url]) => String(url).endsWith('/grants'));

@@ -1,6 +1,7 @@
 import { type SsoApplicationRow, SsoMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
@@ -9,6 +10,7 @@ import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
+import { AppAuthorizationPage } from '../components/app-authorization-page';
 import { SsoAppListPage } from '../components/sso-app-list-page';
 import { SERVICE_DUPLICATE_MESSAGE } from '../lib/sso-app-form';
 
@@ -32,6 +34,8 @@ const ERP: SsoApplicationRow = {
   status: 'enabled',
   allMembers: false,
   createdAt: '2026-11-20 09:30:00',
+  platform: false,
+  provider: '',
   integration: {
     loginUrl: `${CAS}/login`,
     validateUrl: `${CAS}/p3/serviceValidate`,
@@ -50,10 +54,25 @@ const OA: SsoApplicationRow = {
   status: 'disabled',
 };
 
+/** A subscribed application of the application center (issue 20): the platform maintains it. */
+const REMOTE_OPS: SsoApplicationRow = {
+  ...ERP,
+  id: 8,
+  name: '设备远程运维',
+  category: '运维服务',
+  servicePrefixes: ['https://ops.eplus-industry.example/'],
+  logoutUrl: 'https://ops.eplus-industry.example/logout',
+  attributes: ['name', 'enterpriseName'],
+  platform: true,
+  provider: '徐工信息',
+};
+
 beforeEach(() => {
   installRuntimeConfig();
   fake.api = createFakeApi({
-    [`GET ${API}/page/list`]: [{ rows: [ERP, OA], total: 2 }],
+    [`GET ${API}/page/list`]: [{ rows: [ERP, OA, REMOTE_OPS], total: 3 }],
+    [`GET ${API}/8/grants`]: [{ allMembers: false, groups: [], roles: [], accounts: [] }],
+    ['GET /web-api/console/v1/org/options']: [{ groups: [], roles: [] }],
     [`POST ${API}`]: [{ id: 7 }],
     [`PUT ${API}/5`]: [],
     [`DELETE ${API}/6`]: [],
@@ -65,7 +84,13 @@ afterEach(() => {
 });
 
 const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${API}/page/list`).map(([, config]) => config?.params);
-const renderPage = () => renderWithProviders(<SsoAppListPage />, { session: menusEntry(['app', 'app:list']) });
+const renderPage = () =>
+  renderWithProviders(
+    <MemoryRouter>
+      <SsoAppListPage />
+    </MemoryRouter>,
+    { session: menusEntry(['app', 'app:list']) },
+  );
 const appRow = (name: string) => screen.findByRole('row', { name: new RegExp(name) });
 const button = (root: HTMLElement, name: string) => within(root).getByRole('button', { name: new RegExp(name.split('').join('\\s*')) });
 const type = (root: HTMLElement, label: string, value: string) =>
@@ -97,6 +122,52 @@ describe('应用列表', () => {
     fireEvent.change(keyword, { target: { value: ' 设备 ' } });
     fireEvent.submit(keyword.closest('form')!);
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, keyword: '设备' }));
+  });
+
+  it('marks a platform application with its provider and offers only 授权 and 集成配置 on it', async () => {
+    renderPage();
+    const platform = await appRow('设备远程运维');
+    expect(within(platform).getByText('平台应用')).toBeTruthy();
+    expect(within(platform).getByText('徐工信息')).toBeTruthy();
+    expect(
+      within(platform)
+        .getAllByRole('button')
+        .map((b) => b.textContent?.replace(/\s/g, '')),
+    ).toEqual(['授权', '集成配置']);
+    // The enterprise's own applications keep 编辑 and 删除.
+    const own = await appRow('设备管理系统');
+    expect(within(own).queryByText('平台应用')).toBeNull();
+    expect(
+      within(own)
+        .getAllByRole('button')
+        .map((b) => b.textContent?.replace(/\s/g, '')),
+    ).toEqual(['授权', '集成配置', '编辑', '删除']);
+  });
+
+  it('shows a platform application’s 集成配置 as its read-only detail', async () => {
+    renderPage();
+    fireEvent.click(button(await appRow('设备远程运维'), '集成配置'));
+    const panel = await screen.findByRole('dialog', { name: '集成配置：设备远程运维' });
+    expect(within(panel).getByText('平台应用，由徐工信息提供并接入统一身份认证')).toBeTruthy();
+    expect(within(panel).getByText(/由平台维护，企业不能修改/)).toBeTruthy();
+    expect(within(panel).getByText('https://ops.eplus-industry.example/')).toBeTruthy();
+    expect(within(panel).getByText('姓名 name、企业名称 enterpriseName')).toBeTruthy();
+    expect(within(panel).queryByRole('textbox')).toBeNull();
+  });
+
+  it('授权 opens 应用授权 on that application', async () => {
+    renderWithProviders(
+      <MemoryRouter initialEntries={['/console/app/list']}>
+        <Routes>
+          <Route path="/console/app/list" element={<SsoAppListPage />} />
+          <Route path="/console/app/authorization" element={<AppAuthorizationPage />} />
+        </Routes>
+      </MemoryRouter>,
+      { session: menusEntry(['app', 'app:list', 'app:authorization']) },
+    );
+    fireEvent.click(button(await appRow('设备远程运维'), '授权'));
+    expect(await screen.findByRole('region', { name: '设备远程运维的授权' })).toBeTruthy();
+    await waitFor(() => expect(fake.api!.get).toHaveBeenCalledWith(`${API}/8/grants`));
   });
 
   it('删除 asks first, then deletes and reloads the list', async () => {

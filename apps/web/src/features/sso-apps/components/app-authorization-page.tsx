@@ -1,7 +1,9 @@
 import { SSO_APPLICATION_STATUS_LABELS, type SsoApplicationRow } from '@portal/shared';
 import { Empty, Modal, Select, Skeleton, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { useLocation } from 'react-router';
 import { ConsolePage } from '@/components/console-page';
+import { paths } from '@/config/paths';
 import { throttle } from '@/lib/throttle';
 import { useSsoApps } from '../api/sso-apps';
 import { AppIcon } from './app-icon';
@@ -12,6 +14,14 @@ import './sso-apps.css';
 const SEARCH_THROTTLE_MS = 300;
 /** Most applications one search offers in the picker. */
 const APP_PICKER_LIMIT = 50;
+
+/** What 应用列表's 授权 sends along: the application to open here. */
+export interface AuthorizeLinkState {
+  app: SsoApplicationRow;
+}
+
+const linkedApp = (state: unknown): SsoApplicationRow | null =>
+  state && typeof state === 'object' && 'app' in state ? (state as AuthorizeLinkState).app : null;
 
 /**
  * 应用授权 (issue 17): pick one of the enterprise's applications, then decide who may sign in to it:
@@ -31,21 +41,26 @@ export function AppAuthorizationPage() {
   // The picked application as the lists last showed it (an edit in 应用列表 shows here too).
   const app = picked ? (rows.find((r) => r.id === picked.id) ?? allRows.find((r) => r.id === picked.id) ?? picked) : (allRows[0] ?? null);
 
+  // The application to switch to once the user agrees to drop unsaved changes.
+  const [switching, setSwitching] = useState<SsoApplicationRow | null>(null);
+  const choose = (next: SsoApplicationRow) => {
+    if (next.id === app?.id) return;
+    if (dirty) setSwitching(next);
+    else setPicked(next);
+  };
   const pick = (id: number) => {
     const next = rows.find((r) => r.id === id);
-    if (!next || next.id === app?.id) return;
-    if (!dirty) return setPicked(next);
-    Modal.confirm({
-      title: '放弃未保存的修改？',
-      content: `「${app?.name ?? ''}」的授权有修改尚未保存，切换应用将放弃这些修改。`,
-      okText: '放弃并切换',
-      cancelText: '取消',
-      onOk: () => {
-        setDirty(false);
-        setPicked(next);
-      },
-    });
+    if (next) choose(next);
   };
+
+  // 应用列表's 授权 opens this page on its application: once per arrival, as the page stays alive between them.
+  const location = useLocation();
+  const linked = location.pathname === paths.appAuthorization.path ? linkedApp(location.state) : null;
+  const [arrival, setArrival] = useState<string | null>(null);
+  if (linked && arrival !== location.key) {
+    setArrival(location.key);
+    choose(linked);
+  }
 
   return (
     <ConsolePage
@@ -99,6 +114,20 @@ export function AppAuthorizationPage() {
       ) : (
         <Empty description="暂无应用，请先在应用列表中新增应用" />
       )}
+      <Modal
+        title="放弃未保存的修改？"
+        open={switching !== null}
+        okText="放弃并切换"
+        cancelText="取消"
+        onOk={() => {
+          setDirty(false);
+          setPicked(switching);
+          setSwitching(null);
+        }}
+        onCancel={() => setSwitching(null)}
+      >
+        「{app?.name ?? ''}」的授权有修改尚未保存，切换应用将放弃这些修改。
+      </Modal>
     </ConsolePage>
   );
 }

@@ -4,7 +4,8 @@ import { integrationEntries } from '../lib/integration';
 
 /**
  * 集成配置 of one application (issue 17): the CAS addresses its client needs, each ready to copy,
- * with what the application registered (服务地址, 返回属性) for reference.
+ * with what the application registered (服务地址, 返回属性) for reference. For a platform application
+ * (issue 20) it is the read-only detail: the platform maintains its settings.
  */
 export function IntegrationDialog({ app, onClose }: { app: SsoApplicationRow | null; onClose(): void }) {
   return (
@@ -18,11 +19,20 @@ export function IntegrationDialog({ app, onClose }: { app: SsoApplicationRow | n
     >
       {app && (
         <div className="sso-apps__integration">
-          <Alert
-            type="info"
-            showIcon
-            title={`协议 ${SSO_PROTOCOLS[app.protocol]}：应用的 CAS 客户端按以下地址配置，service 参数须以已登记的服务地址开头。`}
-          />
+          {app.platform ? (
+            <Alert
+              type="info"
+              showIcon
+              title={`平台应用，由${app.provider || '平台'}提供并接入统一身份认证`}
+              description="服务地址、注销地址与返回属性由平台维护，企业不能修改；在「应用授权」中为员工授权后，员工即可登录使用。"
+            />
+          ) : (
+            <Alert
+              type="info"
+              showIcon
+              title={`协议 ${SSO_PROTOCOLS[app.protocol]}：应用的 CAS 客户端按以下地址配置，service 参数须以已登记的服务地址开头。`}
+            />
+          )}
           <dl className="sso-apps__integration-list">
             {integrationEntries(app.integration).map((entry) => (
               <div key={entry.key} className="sso-apps__integration-item">

@@ -2,12 +2,15 @@ import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { SSO_APPLICATION_STATUS_LABELS, SSO_PROTOCOLS, type SsoApplicationRow, type SsoApplicationStatus } from '@portal/shared';
 import { Button, Form, Grid, Input, Select, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { FilterButtons } from '@/components/filter-buttons';
 import { Pagination } from '@/components/pagination';
+import { paths } from '@/config/paths';
 import { useDeleteSsoApp, useSsoApps } from '../api/sso-apps';
 import { INITIAL_SSO_APP_FILTERS, type SsoAppFilters, ssoAppListQuery } from '../lib/sso-app-query';
+import type { AuthorizeLinkState } from './app-authorization-page';
 import { AppIcon } from './app-icon';
 import { IntegrationDialog } from './integration-dialog';
 import { type SsoAppFormTarget, SsoAppFormDrawer } from './sso-app-form-drawer';
@@ -39,10 +42,14 @@ function ServicePrefixes({ prefixes, wrap = false }: { prefixes: readonly string
   );
 }
 
+/** A subscribed application of the application center (issue 20): marked, with who provides it. */
+const PlatformTag = () => <Tag color="purple">平台应用</Tag>;
+
 /**
  * 应用列表 (issue 17): the enterprise's applications on single sign-on, searched by name and
- * filtered by 状态; 新增 and 编辑 in a drawer, 集成配置 (the CAS addresses to copy) in a dialog,
- * 删除 after a confirm.
+ * filtered by 状态; 新增 and 编辑 in a drawer, 授权 in 应用授权, 集成配置 (the CAS addresses to copy)
+ * in a dialog, 删除 after a confirm. Platform applications (issue 20) are maintained by the platform:
+ * they offer 授权 and 集成配置 only.
  */
 export function SsoAppListPage() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
@@ -53,6 +60,7 @@ export function SsoAppListPage() {
   const query = useMemo(() => ssoAppListQuery(filters), [filters]);
   const apps = useSsoApps(query);
   const remove = useDeleteSsoApp();
+  const navigate = useNavigate();
   const wide = Grid.useBreakpoint().md ?? true;
   const total = apps.data?.total ?? 0;
 
@@ -65,31 +73,59 @@ export function SsoAppListPage() {
       run: () => remove.mutateAsync(row.id),
     });
 
+  const authorize = (row: SsoApplicationRow) =>
+    void navigate(paths.appAuthorization.getHref(), { state: { app: row } satisfies AuthorizeLinkState });
+
   const rowActions = (row: SsoApplicationRow) => (
     <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="sso-apps__row-actions">
-      <Button type="link" size="small" onClick={() => setEditing({ app: row })}>
-        编辑
+      {/* 授权 and 集成配置 first: a platform application's row has only these, in the same place. */}
+      <Button type="link" size="small" onClick={() => authorize(row)}>
+        授权
       </Button>
       <Button type="link" size="small" onClick={() => setIntegrating(row)}>
         集成配置
       </Button>
-      <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
-        删除
-      </Button>
+      {!row.platform && (
+        <>
+          <Button type="link" size="small" onClick={() => setEditing({ app: row })}>
+            编辑
+          </Button>
+          <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
+            删除
+          </Button>
+        </>
+      )}
     </Space>
   );
 
   const columns: TableColumnsType<SsoApplicationRow> = wide
     ? [
         { title: '图标', dataIndex: 'icon', width: 64, render: (icon: string, row) => <AppIcon name={row.name} icon={icon} /> },
-        { title: '名称', dataIndex: 'name', width: 160, ellipsis: { showTitle: true } },
+        {
+          title: '名称',
+          dataIndex: 'name',
+          width: 180,
+          render: (name: string, row) => (
+            <div className="sso-apps__name">
+              <span className="sso-apps__name-text" title={name}>
+                {name}
+              </span>
+              {row.platform && (
+                <span className="sso-apps__meta">
+                  <PlatformTag />
+                  {row.provider}
+                </span>
+              )}
+            </div>
+          ),
+        },
         { title: '分类', dataIndex: 'category', width: 110, ellipsis: { showTitle: true }, render: (c: string) => c || none },
         { title: '协议', dataIndex: 'protocol', width: 90, render: (p: SsoApplicationRow['protocol']) => SSO_PROTOCOLS[p] },
         // The one column without a width: it takes what the others leave.
         { title: '服务地址', dataIndex: 'servicePrefixes', render: (p: string[]) => <ServicePrefixes prefixes={p} /> },
         { title: '状态', dataIndex: 'status', width: 76, render: (s: SsoApplicationStatus) => <StatusTag status={s} /> },
         { title: '创建时间', dataIndex: 'createdAt', width: 170 },
-        { title: '操作', key: 'actions', width: 190, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
+        { title: '操作', key: 'actions', width: 230, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
       ]
     : // A phone shows one column of facts per application and the actions beside it, without sideways scrolling.
       [
@@ -103,6 +139,12 @@ export function SsoAppListPage() {
                 <Typography.Text strong>{name}</Typography.Text>
                 <StatusTag status={row.status} />
               </div>
+              {row.platform && (
+                <span className="sso-apps__meta">
+                  <PlatformTag />
+                  {row.provider}
+                </span>
+              )}
               <span className="sso-apps__meta">{[row.category, SSO_PROTOCOLS[row.protocol]].filter(Boolean).join(' · ')}</span>
               <ServicePrefixes prefixes={row.servicePrefixes} wrap />
               <span className="sso-apps__meta">创建于 {row.createdAt}</span>
