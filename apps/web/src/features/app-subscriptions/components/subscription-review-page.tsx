@@ -117,7 +117,7 @@ export function SubscriptionReviewPage() {
         {
           title: '应用',
           dataIndex: 'applicationName',
-          width: 120,
+          width: 110,
           ellipsis: { showTitle: true },
           render: (_: string, row) => <ApplicationLink row={row} />,
         },
@@ -137,13 +137,13 @@ export function SubscriptionReviewPage() {
         {
           title: '申请人',
           key: 'applicant',
-          width: 130,
+          width: 120,
           ellipsis: { showTitle: true },
           render: (_: unknown, row) => applicant(row) || none,
         },
-        { title: '申请时间', dataIndex: 'createdAt', width: 170 },
-        { title: '状态', dataIndex: 'status', width: 120, render: (_: AppSubscriptionStatus, row) => <StatusCell row={row} /> },
-        { title: '处理时间', dataIndex: 'decidedAt', width: 170, render: (at: string) => at || none },
+        { title: '申请时间', dataIndex: 'createdAt', width: 160 },
+        { title: '状态', dataIndex: 'status', width: 130, render: (_: AppSubscriptionStatus, row) => <StatusCell row={row} /> },
+        { title: '处理时间', dataIndex: 'decidedAt', width: 160, render: (at: string) => at || none },
         { title: '操作', key: 'actions', width: 100, fixed: 'right', render: (_: unknown, row) => actions(row) },
       ]
     : // A phone shows one column of facts per request and the actions beside it.

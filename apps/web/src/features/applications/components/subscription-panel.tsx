@@ -1,11 +1,12 @@
 import { Authority, type MyAppSubscription } from '@portal/shared';
-import { Button, Skeleton, Typography } from 'antd';
+import { Button, ConfigProvider, Skeleton, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { useMenus } from '@/api/get-menus';
 import { SubscriptionStatusTag } from '@/components/subscription-status-tag';
 import { paths } from '@/config/paths';
 import { useRuntimeConfig } from '@/config/runtime-config';
+import { theme } from '@/config/theme';
 import { type Session, useSession } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
 import { useMySubscription } from '../api/subscription';
@@ -82,11 +83,23 @@ function SubscribedPanel({ subscription, session }: { subscription: MyAppSubscri
 }
 
 /**
- * 申请使用 on an application's detail (issue 20). A visitor is offered the central login; a signed-in
- * user sees the enterprise's subscription: none yet (申请使用, or why they cannot), 待审核, 已订阅
- * (with the way to 应用授权), or 已驳回 / 已撤销 with the operator's note and 重新申请.
+ * 申请使用 on an application's detail (issue 20): only the browser shows it (it is the signed-in
+ * user's), so its antd parts (the dialog, its form) generate their styles instead of relying on the
+ * public pages' build-time stylesheet.
  */
 export function SubscriptionPanel({ app }: { app: PanelApp }) {
+  return (
+    <ConfigProvider theme={theme}>
+      <SubscriptionState app={app} />
+    </ConfigProvider>
+  );
+}
+
+/**
+ * What the panel shows: a visitor is offered the central login; a signed-in user sees the enterprise's subscription: none yet (申请使用, or why they cannot), 待审核, 已订阅
+ * (with the way to 应用授权), or 已驳回 / 已撤销 with the operator's note and 重新申请.
+ */
+function SubscriptionState({ app }: { app: PanelApp }) {
   const config = useRuntimeConfig();
   const session = useSession();
   // Wait for the session check, so a signed-in user never sees the visitor's button flash.
