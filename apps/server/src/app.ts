@@ -94,6 +94,8 @@ import smsCodes from './features/register/sms-codes.js';
 import smsSender from './features/sms/sms-plugin.js';
 import siteRepository from './features/site/site-repository.js';
 import siteRoutes from './features/site/site-routes.js';
+import sitemapRepository from './features/sitemap/sitemap-repository.js';
+import sitemapRoutes from './features/sitemap/sitemap-routes.js';
 import staticPageRoutes from './features/static-pages/static-page-routes.js';
 import systemRepository from './features/system/system-repository.js';
 import systemRoutes from './features/system/system-routes.js';
@@ -222,6 +224,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(syncRunner);
   await app.register(openServiceRepository);
   await app.register(subscriptionRepository);
+  await app.register(sitemapRepository);
   // 3. Routes.
   await app.register(systemRoutes);
   await app.register(siteRoutes);
@@ -279,6 +282,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(subscriptionRoutes);
   await app.register(selfTestRoutes);
   await app.register(staticPageRoutes);
+  await app.register(sitemapRoutes);
   await app.register(webApp);
   return app;
 }

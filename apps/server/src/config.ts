@@ -310,6 +310,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   };
 }
 
+/**
+ * The site's public address: PUBLIC_URL, or without it this server's own loopback address. What is
+ * meant for other sites (search engines' sitemap and robots.txt, link previews' og:url) starts with
+ * it, never with the Host a request named.
+ */
+export function publicSiteUrl(config: ServerConfig): string {
+  return config.publicUrl ?? new URL(`http://localhost:${config.port}`).origin;
+}
+
 /** The runtime configuration for a visitor who reached this server at `origin`. */
 export function resolveRuntimeConfig(config: ServerConfig, origin: string): RuntimeConfig {
   const base = config.publicUrl ?? origin;

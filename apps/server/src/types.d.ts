@@ -12,6 +12,8 @@ declare module 'fastify' {
     auditAction?: AuditActionCode;
     /** A public read, the same for every visitor: its 200 answers may be kept by shared caches. */
     publicCache?: PublicCachePolicy;
+    /** A page of the web app: its query string is the page's to read (a page shows why a value is refused). */
+    page?: boolean;
   }
 
   interface FastifyInstance {

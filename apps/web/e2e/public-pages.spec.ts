@@ -27,9 +27,16 @@ test.describe('other public pages', () => {
     await expect(highlighted).toHaveText('常见问题');
   });
 
-  test('/remote loads its static page from /static/remote.htm', async ({ page }) => {
+  test('/remote shows its static page /static/remote.htm: rendered by the server, loaded by the browser on the way there', async ({
+    page,
+  }) => {
+    // A visitor landing on /remote gets the page's text in the HTML.
+    const html = await (await page.request.get('/remote', { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('<h2>服务流程</h2>');
+    // Reached from another page, the browser loads the static page itself.
+    await page.goto('/');
     const loaded = page.waitForResponse((r) => r.url().endsWith('/static/remote.htm') && r.status() === 200);
-    await page.goto('/remote');
+    await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '远程运维' }).click();
     await loaded;
     await expect(page.getByRole('heading', { level: 1, name: '远程运维' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: '服务流程' })).toBeVisible();

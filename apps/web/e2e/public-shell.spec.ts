@@ -74,17 +74,18 @@ test.describe('public shell', () => {
   });
 
   test('a progress bar shows while a route loads', async ({ page }) => {
-    // Hold the 404 page's code so the navigation from the unknown path stays in flight.
+    // Hold the 入驻指南 page's code so the navigation to it stays in flight.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/not-found-page-.*\.js$/, async (route) => {
+    await page.route(/settled-page-.*\.js$/, async (route) => {
       await held;
       await route.continue();
     });
-    await page.goto('/unknown-route', { waitUntil: 'commit' });
+    await page.goto('/');
+    await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '入驻指南' }).click();
     await expect(page.getByRole('progressbar', { name: '页面加载中' })).toBeAttached();
     release();
-    await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: '入驻指南' })).toBeVisible();
     await expect(page.getByRole('progressbar', { name: '页面加载中' })).toHaveCount(0);
   });
 });

@@ -1,15 +1,15 @@
 import { type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRenderRequest, type SsrRenderResult } from '@portal/shared';
-import { dehydrate } from '@tanstack/react-query';
+import { type QueryClient, dehydrate } from '@tanstack/react-query';
 import axios, { type AxiosAdapter, AxiosHeaders } from 'axios';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { type StaticHandlerContext, StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
+import { StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
 import { AppProviders } from '@/app/app';
 import { routes } from '@/app/router';
 import type { ServerState } from '@/app/server-state';
-import { pageTitle } from '@/config/paths';
 import { createPortalApi } from '@/lib/api';
-import { type RouteHandle, pageHandle, pageUrl } from '@/lib/page-url';
+import { resolvePageHead } from '@/lib/page-head';
+import { pageHandle, pageUrl } from '@/lib/page-url';
 import { createQueryClient, routerContext } from '@/lib/query-client';
 
 /**
@@ -21,12 +21,27 @@ import { createQueryClient, routerContext } from '@/lib/query-client';
 
 const handler = createStaticHandler(routes);
 
-/** The URL a page renders from, or null when the server does not render it (see `SsrEntry.pageUrl`). */
+/**
+ * The URL a page renders from, or null when the server does not render it (see `SsrEntry.pageUrl`).
+ * Every unknown path renders from /404: one render serves them all.
+ */
 function serverPageUrl(url: string): string | null {
   // Appended, not resolved: a path like `//x` stays a path.
   const { pathname, search } = new URL(`http://ssr.invalid${url}`);
   const page = pageHandle((matchRoutes(routes, pathname) ?? []).map((m) => ({ handle: m.route.handle as unknown })));
-  return page?.ssr ? pageUrl(pathname, search, page.searchParams) : null;
+  if (!page?.ssr) return null;
+  return page.pagePath ? pageUrl(page.pagePath, '', page.searchParams) : pageUrl(pathname, search, page.searchParams);
+}
+
+/**
+ * A call that failed while the loaders ran: the browser would start without its data and draw something
+ * else than the server did, so the browser renders such a page itself (and retries the call).
+ */
+function anyQueryFailed(queryClient: QueryClient): boolean {
+  return queryClient
+    .getQueryCache()
+    .getAll()
+    .some((query) => query.state.status === 'error');
 }
 
 /** Answers the API client's calls through the server's own routes, in-process. */
@@ -47,11 +62,10 @@ function localAdapter(fetchLocal: (request: SsrFetchRequest) => Promise<SsrFetch
 async function render(request: SsrRenderRequest): Promise<SsrRenderResult | null> {
   if (serverPageUrl(request.url) === null) return null;
   const queryClient = createQueryClient(createPortalApi(request.config, localAdapter(request.fetchLocal)));
-  const context = await handler.query(new Request(new URL(request.url, request.config.homeUrl)), {
-    requestContext: routerContext(queryClient),
-  });
+  const url = new URL(request.url, request.config.homeUrl);
+  const context = await handler.query(new Request(url), { requestContext: routerContext(queryClient) });
   // A redirect or a route whose code failed to load: the browser router handles it.
-  if (context instanceof Response || context.statusCode !== 200) return null;
+  if (context instanceof Response || context.statusCode !== 200 || anyQueryFailed(queryClient)) return null;
 
   const html = renderToString(
     <StrictMode>
@@ -61,12 +75,11 @@ async function render(request: SsrRenderRequest): Promise<SsrRenderResult | null
     </StrictMode>,
   );
   const state: ServerState = { queries: dehydrate(queryClient), loaderData: context.loaderData };
-  return { html, title: pageTitle(routeTitle(context)), state: JSON.stringify(state) };
-}
-
-function routeTitle(context: StaticHandlerContext): string | undefined {
-  return [...context.matches].reverse().find((m) => (m.route.handle as RouteHandle | undefined)?.title)?.route.handle.title as
-    string | undefined;
+  const { notFound, ...head } = resolvePageHead(
+    context.matches.map((m) => ({ handle: m.route.handle as unknown })),
+    { search: url.searchParams, queryClient },
+  );
+  return { html, head, status: notFound ? 404 : 200, state: JSON.stringify(state) };
 }
 
 export const entry: SsrEntry = { pageUrl: serverPageUrl, render };

@@ -21,11 +21,26 @@ export interface SsrRenderRequest {
   fetchLocal(request: SsrFetchRequest): Promise<SsrFetchResponse>;
 }
 
+/** What the document head says about a rendered page: its title, and for search engines and link previews the rest. */
+export interface SsrPageHead {
+  /** `<title>`: the route title after the page's own subject (an article's title), then the product title (spec section 1). */
+  title: string;
+  /** og:title: the page's own subject, or its route title. */
+  shareTitle: string;
+  /** `<meta name="description">` and og:description; none: the site's own description stays. */
+  description?: string;
+  /** og:image: a file path as content stores it (relative to the static-file base) or an absolute URL. */
+  image?: string;
+  /** og:type. */
+  type: 'website' | 'article';
+}
+
 export interface SsrRenderResult {
   /** Markup for `#root`. */
   html: string;
-  /** The page title (spec section 1). */
-  title: string;
+  head: SsrPageHead;
+  /** 404 when the page shows that what was asked for does not exist (an unknown path, an unknown article). */
+  status: 200 | 404;
   /** JSON of the data the page rendered with, for the browser to start from. */
   state: string;
 }
@@ -35,12 +50,15 @@ export interface SsrEntry {
   /**
    * The URL the server renders a page from: its path and the query parameters the page reads (the
    * others do not change it), or null when the page is rendered in the browser only. Requests with
-   * the same page URL share one rendered page.
+   * the same page URL share one rendered page; every unknown path gives the one not-found page's URL.
    */
   pageUrl(url: string): string | null;
   /** Renders the page at a URL `pageUrl` gave; null: serve the plain index.html. */
   render(request: SsrRenderRequest): Promise<SsrRenderResult | null>;
 }
+
+/** Marks the server renderer's in-process calls: what a render reads is not a visitor's read (article views). */
+export const SSR_FETCH_HEADER = 'x-portal-render';
 
 /** Id of the `<script type="application/json">` that carries the rendered data. */
 export const SSR_STATE_ELEMENT_ID = 'portal-state';

@@ -1,9 +1,18 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { SSR_STATE_ELEMENT_ID, type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRenderResult } from '@portal/shared';
+import {
+  SSR_FETCH_HEADER,
+  SSR_STATE_ELEMENT_ID,
+  type SsrEntry,
+  type SsrFetchRequest,
+  type SsrFetchResponse,
+  type SsrPageHead,
+  type SsrRenderResult,
+} from '@portal/shared';
+import escapeHtml from 'escape-html';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { resolveRuntimeConfig } from '../config.js';
+import { publicSiteUrl, resolveRuntimeConfig } from '../config.js';
 import { requestOrigin } from '../lib/request-origin.js';
 
 /** Rendered visitor pages are shared for this long (the same freshness as the article detail cache). */
@@ -11,10 +20,14 @@ const RENDER_TTL_MS = 5_000;
 // A rendered page is some tens of KB: this bounds the cache to a few tens of MB.
 const MAX_CACHED_PAGES = 500;
 const ROOT_ELEMENT = '<div id="root"></div>';
+const DESCRIPTION_META = /<meta name="description" content="([^"]*)"\s*\/?>/;
+/** Link previews name the site with the product title (spec section 1). */
+const SITE_NAME = 'Engineering e+';
 
-/** A rendered page, or none: the render failed or declined, and the plain index.html is served. */
-interface RenderedPage {
-  html: string | undefined;
+/** A page with its first view rendered, and its status: 404 when it shows that what was asked for does not exist. */
+export interface RenderedPage {
+  html: string;
+  status: 200 | 404;
 }
 
 /** `<` cannot end the JSON script element early once escaped. */
@@ -25,19 +38,66 @@ function jsonForScript(json: string): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-function fillTemplate(template: string, page: SsrRenderResult): string {
-  const title = page.title.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  return template
-    .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+/** Where the head's addresses point: the site's public address, never the Host a request named. */
+interface SiteAddresses {
+  /** PUBLIC_URL (or this server's own address): og:url and the canonical link start with it. */
+  url: string;
+  /** The static-file base there (FILE_STATIC_URL or `{url}/files`): relative images resolve against it. */
+  files: string;
+}
+
+/** og:image as an absolute http(s) URL: a file path resolves against the static-file base (spec section 3). */
+function imageUrl(image: string | undefined, site: SiteAddresses): string | undefined {
+  if (!image) return undefined;
+  try {
+    const url = /^https?:/i.test(image) ? new URL(image) : new URL(image.replace(/^\/+/, ''), new URL(`${site.files}/`, site.url));
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The head of a rendered page: its title and description, and for search engines and link previews the
+ * canonical address and Open Graph tags (https://ogp.me). A not-found page is kept out of indexes instead.
+ */
+function headTags(head: SsrPageHead, status: RenderedPage['status'], pageUrl: string, siteDescription: string, site: SiteAddresses) {
+  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}" />`;
+  if (status === 404) return '<meta name="robots" content="noindex" />';
+  const url = `${site.url}${pageUrl}`;
+  const image = imageUrl(head.image, site);
+  return [
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    meta('og:site_name', SITE_NAME),
+    meta('og:locale', 'zh_CN'),
+    meta('og:type', head.type),
+    meta('og:title', head.shareTitle),
+    ...(head.description || siteDescription ? [meta('og:description', head.description || siteDescription)] : []),
+    meta('og:url', url),
+    ...(image ? [meta('og:image', image)] : []),
+  ].join('\n    ');
+}
+
+function fillTemplate(template: string, page: SsrRenderResult, pageUrl: string, site: SiteAddresses): string {
+  const siteDescription = DESCRIPTION_META.exec(template)?.[1] ?? '';
+  const { head } = page;
+  // Replacements are functions: a `$` in a title is text, not a replacement pattern.
+  let html = template.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title)}</title>`);
+  if (head.description) {
+    html = html.replace(DESCRIPTION_META, () => `<meta name="description" content="${escapeHtml(head.description ?? '')}" />`);
+  }
+  return html
+    .replace('</head>', () => `  ${headTags(head, page.status, pageUrl, siteDescription, site)}\n  </head>`)
     .replace(
       ROOT_ELEMENT,
-      `<div id="root">${page.html}</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${jsonForScript(page.state)}</script>`,
+      () =>
+        `<div id="root">${page.html}</div><script type="application/json" id="${SSR_STATE_ELEMENT_ID}">${jsonForScript(page.state)}</script>`,
     );
 }
 
 export interface PageRenderer {
-  /** The page's HTML with its first view rendered, or undefined to answer the plain index.html. */
-  render(request: FastifyRequest): Promise<string | undefined>;
+  /** The page with its first view rendered, or undefined to answer the plain index.html. */
+  render(request: FastifyRequest): Promise<RenderedPage | undefined>;
 }
 
 /**
@@ -45,34 +105,41 @@ export interface PageRenderer {
  * the browser hydrates it. Data comes from the portal's own routes through `inject`, so pages render
  * exactly what the API answers a visitor. Pages are the same for every visitor (no cookies are passed)
  * and are shared for a few seconds by page URL: the path and the query parameters the page reads, so
- * other parameters (tracking tags, cache busters) never cause a render. Concurrent requests for a page
- * share one render. A render that fails is logged and the plain index.html is served: the browser then
- * renders the page itself.
+ * other parameters (tracking tags, cache busters) never cause a render, and every unknown path is the
+ * one 404 page. Concurrent requests for a page share one render. A render that fails is logged and the
+ * plain index.html is served: the browser then renders the page itself.
  */
 export async function createPageRenderer(app: FastifyInstance, template: string): Promise<PageRenderer | undefined> {
   const entryFile = app.config.webSsrEntry;
   if (!entryFile || !fs.existsSync(entryFile) || !template.includes(ROOT_ELEMENT)) return undefined;
   const { entry } = (await import(pathToFileURL(entryFile).href)) as { entry: SsrEntry };
+  const siteUrl = publicSiteUrl(app.config);
+  const site: SiteAddresses = { url: siteUrl, files: resolveRuntimeConfig(app.config, siteUrl).fileStaticUrl };
 
-  // The page request's Host was checked by allowed-hosts: the in-process calls carry the same one.
+  // The page request's Host was checked by allowed-hosts: the in-process calls carry the same one, and
+  // say that they are a render's (an article read by the renderer is not a visitor's view).
   const fetchLocal =
     (host: string) =>
     async (call: SsrFetchRequest): Promise<SsrFetchResponse> => {
-      const answer = await app.inject({ method: call.method as 'GET', url: call.url, headers: { accept: 'application/json', host } });
+      const answer = await app.inject({
+        method: call.method as 'GET',
+        url: call.url,
+        headers: { accept: 'application/json', host, [SSR_FETCH_HEADER]: '1' },
+      });
       return { status: answer.statusCode, contentType: String(answer.headers['content-type'] ?? ''), body: answer.body };
     };
 
-  const cache = new LRUCache<string, RenderedPage, { request: FastifyRequest; origin: string; url: string }>({
+  const cache = new LRUCache<string, { page: RenderedPage | undefined }, { request: FastifyRequest; origin: string; url: string }>({
     max: MAX_CACHED_PAGES,
     ttl: RENDER_TTL_MS,
     // A failed render is kept for the same few seconds: a broken page is not rendered again per request.
     fetchMethod: async (_key, _stale, { context: { request, origin, url } }) => {
       try {
         const page = await entry.render({ url, config: resolveRuntimeConfig(app.config, origin), fetchLocal: fetchLocal(request.host) });
-        return { html: page ? fillTemplate(template, page) : undefined };
+        return { page: page ? { html: fillTemplate(template, page, url, site), status: page.status } : undefined };
       } catch (err) {
         request.log.warn({ err, url: request.url }, 'server rendering failed; serving the plain page');
-        return { html: undefined };
+        return { page: undefined };
       }
     },
   });
@@ -83,8 +150,7 @@ export async function createPageRenderer(app: FastifyInstance, template: string)
       if (url === null) return undefined;
       const origin = requestOrigin(request);
       // The runtime configuration (hosts in the page) depends on the origin the visitor reached.
-      const page = await cache.fetch(`${origin}${url}`, { context: { request, origin, url } });
-      return page?.html;
+      return (await cache.fetch(`${origin}${url}`, { context: { request, origin, url } }))?.page;
     },
   };
 }

@@ -14,17 +14,25 @@ function isApiPath(url: string): boolean {
   return API_PREFIXES.some((prefix) => url.startsWith(prefix));
 }
 
-/** A browser asking for a page of the SPA (history mode): answered with index.html. */
+/**
+ * A browser, search engine or link-preview fetcher asking for a page of the SPA (history mode):
+ * answered with index.html. Link-preview fetchers often accept any type; a path with a file
+ * extension is then a missing file, not a page.
+ */
 function isPageRequest(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  if (!(request.headers.accept ?? '').includes('text/html')) return false;
-  return !isApiPath(request.url.split('?')[0] ?? '/');
+  const path = request.url.split('?')[0] ?? '/';
+  if (isApiPath(path)) return false;
+  const accept = request.headers.accept ?? '';
+  if (accept.includes('text/html')) return true;
+  return (accept === '' || accept.includes('*/*')) && !/\.[a-z0-9]+$/i.test(path);
 }
 
 /**
  * Serves the built React app with history-mode fallback: any page path gets index.html and the
- * client router decides (unknown paths go to /404 there); public pages come with their first view
- * rendered on the server (page-renderer.ts). Hashed assets are cached for a year.
+ * client router decides; public pages come with their first view rendered on the server
+ * (page-renderer.ts), and a page that shows that nothing is there (an unknown path, an unknown
+ * article: spec section 8's 页面不存在) answers 404. Hashed assets are cached for a year.
  */
 async function webApp(app: FastifyInstance) {
   const root = app.config.webDist;
@@ -53,12 +61,14 @@ async function webApp(app: FastifyInstance) {
   const renderer = indexHtml ? await createPageRenderer(app, indexHtml.toString('utf8')) : undefined;
   if (renderer) app.log.debug('public pages are rendered on the server');
 
+  // HEAD is rendered too (from the same cache): its status must be the page's.
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
-    const rendered = request.method === 'GET' ? await renderer?.render(request) : undefined;
+    const rendered = await renderer?.render(request);
     return reply
+      .status(rendered?.status ?? 200)
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(rendered ?? indexHtml);
+      .send(rendered?.html ?? indexHtml);
   };
   // Page paths are answered by the routes below: what is left is an unknown API path (JSON 404).
   // Rate limited like fastify/demo: guessing API paths is cheap for a scanner.
@@ -72,9 +82,9 @@ async function webApp(app: FastifyInstance) {
     // run for page routes and not on every API call.
     await app.register(async (pages) => {
       await pages.register(compress, { global: false, threshold: 1024, encodings: ['br', 'gzip'] });
-      pages.get('/', { schema: { hide: true }, compress: {} }, sendIndex);
+      pages.get('/', { schema: { hide: true }, compress: {}, config: { page: true } }, sendIndex);
       // Page paths are a route (not only the not-found handler) so that responses get compressed.
-      pages.get('/*', { schema: { hide: true }, compress: {} }, async (request, reply) =>
+      pages.get('/*', { schema: { hide: true }, compress: {}, config: { page: true } }, async (request, reply) =>
         isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
       );
     });

@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
-import { Outlet, useMatches, useNavigation } from 'react-router';
+import { Outlet, useNavigation } from 'react-router';
 import type NProgressModule from 'nprogress';
 import 'nprogress/nprogress.css';
-import { pageTitle } from '@/config/paths';
-import type { RouteHandle } from '@/lib/page-url';
+import { usePageTitle } from '@/lib/page-head';
 
 type Progress = typeof NProgressModule;
 let progress: Promise<Progress> | undefined;
@@ -22,11 +21,10 @@ function loadProgress(): Promise<Progress> {
   return progress;
 }
 
-/** Progress bar on route changes and the page title (spec section 1: product title plus route title). */
+/** Progress bar on route changes and the page title (spec section 1: product title plus route title; `lib/page-head`). */
 export function RootLayout() {
   const navigation = useNavigation();
-  const matches = useMatches();
-  const title = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
+  const title = usePageTitle();
 
   useEffect(() => {
     // Both wait on the same import, so a start always runs before its done.
@@ -35,8 +33,8 @@ export function RootLayout() {
   }, [navigation.state]);
 
   useEffect(() => {
-    if (!title?.titleFromPage) document.title = pageTitle(title?.title);
-  }, [title?.title, title?.titleFromPage]);
+    if (title !== undefined) document.title = title;
+  }, [title]);
 
   // The app is interactive (a server-rendered page is hydrated): `<html data-app="ready">`.
   useEffect(() => {

@@ -2,19 +2,22 @@ import type { QueryClient } from '@tanstack/react-query';
 import {
   type HydrationState,
   type LoaderFunction,
-  Navigate,
   type RouteObject,
   type ShouldRevalidateFunction,
   createBrowserRouter,
   matchRoutes,
 } from 'react-router';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
+import { loadStaticPage, staticPageHead } from '@/api/get-static-page';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
-import { type Channel, loadArticleList } from '@/features/articles/api/articles';
+import { loadApplicationList, productHead } from '@/features/applications/lib/product-head';
+import { type Channel, loadArticleDetail, loadArticleList } from '@/features/articles/api/articles';
 import { ARTICLE_LIST_SEARCH_PARAMS } from '@/features/articles/lib/article-format';
+import { articleHead } from '@/features/articles/lib/article-head';
 import { RedirectPage } from '@/features/errors/redirect-page';
 import { loadHome } from '@/features/home/api/home';
+import { loadMarkLookup, markHead } from '@/features/mark/lib/mark-head';
 import { loadApiReference, loadOpenService } from '@/features/open-service/api/open-service';
 import { queryClientContext, routerContext } from '@/lib/query-client';
 import { PublicDialogs } from './public-dialogs';
@@ -30,6 +33,14 @@ function loads(load: (queryClient: QueryClient, search: URLSearchParams) => Prom
     await load(context.get(queryClientContext), new URL(request.url).searchParams).catch(() => undefined);
     return null;
   };
+}
+
+/**
+ * Data the server's render fetches before it renders; in the browser the page fetches it itself, as
+ * it always did (an article read counts one view, a search follows the page's own rules).
+ */
+function loadsOnServer(load: (queryClient: QueryClient, search: URLSearchParams) => Promise<unknown>): LoaderFunction {
+  return loads(import.meta.env.SSR ? load : async () => undefined);
 }
 
 /** A list's filters change its URL's query; its own queries follow them, so the loader runs again only on arrival. */
@@ -51,10 +62,11 @@ const knowledgeDetail = () =>
 const agreement = () => import('@/features/agreements/agreement-page').then((m) => ({ Component: m.AgreementPage }));
 
 /**
- * Public pages. A page's `handle` (`RouteHandle`) declares the query parameters it reads and whether
- * the server renders it: the pages a visitor lands on. Article and application details render in the
- * browser: they show sanitised HTML, which needs the browser's DOM. An open-service tool's detail is
- * rendered by the server from the body its API stored sanitised, and cleaned again in the browser.
+ * Public pages. A page's `handle` (`RouteHandle`) declares the query parameters it reads, whether the
+ * server renders it (the pages a visitor lands on) and what its head tells search engines and link
+ * previews. Article details and an open-service tool's detail are rendered by the server from the body
+ * their API stored sanitised, and cleaned again in the browser; application details render in the
+ * browser only.
  */
 const publicPages: RouteObject[] = [
   {
@@ -65,12 +77,19 @@ const publicPages: RouteObject[] = [
   },
   {
     path: paths.mark.path,
-    handle: { title: '标识查询', searchParams: ['keyword'] },
+    handle: { title: '标识查询', ssr: true, searchParams: ['keyword'], head: markHead },
+    loader: loadsOnServer(loadMarkLookup),
     lazy: () => import('@/features/mark/components/mark-page').then((m) => ({ Component: m.MarkPage })),
   },
   {
     path: paths.settled.path,
-    handle: { title: '入驻指南', ssr: true },
+    handle: {
+      title: '入驻指南',
+      ssr: true,
+      head: () => ({
+        description: '两步完成入驻：手机号注册并登录平台，提交营业执照完成企业认证，审核通过后即可使用租户管理、应用订阅与标识注册等服务。',
+      }),
+    },
     lazy: () => import('@/features/settled/settled-page').then((m) => ({ Component: m.SettledPage })),
   },
   {
@@ -80,7 +99,12 @@ const publicPages: RouteObject[] = [
     shouldRevalidate: onArrival,
     lazy: newsList,
   },
-  { path: paths.newsDetail.path, handle: { title: '资讯详情', searchParams: ['id'] }, lazy: newsDetail },
+  {
+    path: paths.newsDetail.path,
+    handle: { title: '资讯详情', ssr: true, searchParams: ['id'], head: articleHead },
+    loader: loadsOnServer(loadArticleDetail),
+    lazy: newsDetail,
+  },
   {
     path: paths.knowledge.path,
     handle: { title: '行业知识', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
@@ -88,17 +112,34 @@ const publicPages: RouteObject[] = [
     shouldRevalidate: onArrival,
     lazy: knowledgeList,
   },
-  { path: paths.knowledgeDetail.path, handle: { title: '知识详情', searchParams: ['id'] }, lazy: knowledgeDetail },
+  {
+    path: paths.knowledgeDetail.path,
+    handle: { title: '知识详情', ssr: true, searchParams: ['id'], head: articleHead },
+    loader: loadsOnServer(loadArticleDetail),
+    lazy: knowledgeDetail,
+  },
   {
     path: paths.remote.path,
-    handle: { title: '远程运维' },
+    handle: { title: '远程运维', ssr: true, head: staticPageHead('/remote') },
+    loader: loads(loadStaticPage('/remote')),
     lazy: () => import('@/components/static-page').then((m) => ({ Component: () => <m.StaticPage path="/remote" /> })),
   },
-  { path: paths.privacy.path, handle: { title: '隐私协议' }, lazy: agreement },
-  { path: paths.service.path, handle: { title: '服务协议' }, lazy: agreement },
+  {
+    path: paths.privacy.path,
+    handle: { title: '隐私协议', ssr: true, head: staticPageHead('/privacy') },
+    loader: loads(loadStaticPage('/privacy')),
+    lazy: agreement,
+  },
+  {
+    path: paths.service.path,
+    handle: { title: '服务协议', ssr: true, head: staticPageHead('/service') },
+    loader: loads(loadStaticPage('/service')),
+    lazy: agreement,
+  },
   {
     path: paths.product.path,
-    handle: { title: '应用推荐' },
+    handle: { title: '应用推荐', ssr: true, head: productHead },
+    loader: loads(loadApplicationList),
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationListPage })),
   },
   {
@@ -160,7 +201,7 @@ export const routes: RouteObject[] = [
       consoleLayout,
       {
         path: paths.notFound.path,
-        handle: { title: '页面不存在' },
+        handle: { title: '页面不存在', ssr: true, head: () => ({ notFound: true }) },
         lazy: () => import('@/features/errors/not-found-page').then((m) => ({ Component: m.NotFoundPage })),
       },
       {
@@ -171,7 +212,12 @@ export const routes: RouteObject[] = [
       { path: paths.blank.path, handle: { title: '' }, element: <div className="blank-page" /> },
       // Spec section 2: replaces the route with the given path and keeps the query.
       { path: paths.redirect.path, element: <RedirectPage /> },
-      { path: '*', element: <Navigate to={paths.notFound.getHref()} replace /> },
+      // Rendered by the server once, as /404, for every unknown path (HTTP 404).
+      {
+        path: '*',
+        handle: { title: '页面不存在', ssr: true, pagePath: paths.notFound.path, head: () => ({ notFound: true }) },
+        lazy: () => import('@/features/errors/not-found-page').then((m) => ({ Component: m.UnknownPathPage })),
+      },
     ],
   },
 ];

@@ -1,4 +1,5 @@
 import { type UIMatch, useLocation, useMatches } from 'react-router';
+import type { PageHead, PageHeadContext } from './page-head';
 
 /** What a route declares besides its path (`handle` in the route tree). */
 export interface RouteHandle {
@@ -9,6 +10,10 @@ export interface RouteHandle {
   searchParams?: readonly string[];
   /** The server renders the page (public pages a visitor lands on, showing no one's own data). */
   ssr?: boolean;
+  /** The path the server renders the page from instead of its own: every unknown path is the one /404 page. */
+  pagePath?: string;
+  /** What the page tells search engines and link previews, from its URL and the data its loader fetched. */
+  head?: (page: PageHeadContext) => PageHead;
 }
 
 /** What the page (the deepest matched route) declares. */

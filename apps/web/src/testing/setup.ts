@@ -1,13 +1,36 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import type { Window as HappyWindow } from 'happy-dom';
+import { setImmediate, setTimeout } from 'node:timers/promises';
+import { afterAll, afterEach } from 'vitest';
 import { setRuntimeConfig } from '@/config/runtime-config';
 
 // findBy*/waitFor give up after 1 s by default; a lazy page or an antd popup on a busy CI runner can
 // take longer. Within the 30 s test timeout (vitest.config.ts), a real failure still fails.
 configure({ asyncUtilTimeout: 10_000 });
 
+// A call no test answered must fail at once inside its test, never reach the network: happy-dom would
+// otherwise try the page's origin and its refused or aborted request could end after the test.
+const happyWindow = window as unknown as Partial<HappyWindow>;
+if (happyWindow.happyDOM && happyWindow.Response) {
+  const { Response } = happyWindow;
+  happyWindow.happyDOM.settings.fetch.interceptor = {
+    beforeAsyncRequest: async ({ request }) =>
+      new Response(JSON.stringify({ code: 1, msg: `测试未应答此请求：${request.url}` }), {
+        status: 503,
+        headers: { 'content-type': 'application/json' },
+      }),
+  };
+}
+
 afterEach(() => {
   cleanup();
   setRuntimeConfig(undefined);
   window.sessionStorage.clear();
+});
+
+// Unmounting schedules React's passive-effect flush on Node's own setImmediate; let it run before the
+// environment removes `window`, or it throws after the file's tests have passed.
+afterAll(async () => {
+  await setImmediate();
+  await setTimeout(20);
 });

@@ -9,7 +9,7 @@ const SETTINGS: Record<string, string> = {
   support: '技术支持：工程机械集团信息化中心（工作日 9:00–18:00）',
   copyright: '© 2026 工程机械集团有限公司 版权所有',
   icp: '苏ICP备20260807号-1',
-  appDownloadUrl: '/product',
+  appDownloadUrl: '/app-download',
 };
 
 // Header items in order; link targets follow spec section 2 (product, service, center, others by key).

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SSR_FETCH_HEADER } from '@portal/shared';
 import { Type } from 'typebox';
 import { BatchedCounter } from '../../lib/batched-counter.js';
 import { chinaTimeBound } from '../../lib/china-time.js';
@@ -144,7 +145,9 @@ const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .update(JSON.stringify({ ...article, viewCount: 0 }))
         .digest('base64url');
       reply.header('etag', `W/"${version}"`);
-      // The database's count plus this instance's views not yet written, this one included.
+      // The database's count plus this instance's views not yet written, this one included. The server
+      // renderer's read is not a view: the visitor's browser reads the article again and counts it.
+      if (request.headers[SSR_FETCH_HEADER] !== undefined) return ok(article);
       return ok({ ...article, viewCount: article.viewCount + views.add(article.id) });
     },
   );

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HandleResponseCode, type HandleApiResponse, type HandleValue } from '@portal/shared';
+import { HandleResponseCode, type HandleApiResponse, type HandleValue, SSR_FETCH_HEADER } from '@portal/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { BatchedCounter } from '../../lib/batched-counter.js';
@@ -76,7 +76,8 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Found | undefined> {
     const record = await app.recordRepository.byHandle(parsed.handle);
     if (record) {
-      lookups.add(record.prefix_id);
+      // The server renderer's lookup (/mark?keyword=) is not a visitor's: the browser looks it up again.
+      if (request.headers[SSR_FETCH_HEADER] === undefined) lookups.add(record.prefix_id);
       const template = await app.templateRepository.version(record.template_id, record.template_version);
       if (!template) throw new Error(`template ${record.template_id} v${record.template_version} of ${record.handle} is missing`);
       return { source: 'local', prefix: parsed.prefix, record, template };

@@ -121,7 +121,9 @@ async function checkRegistered(
   service: string,
   portalBase: string,
   accountId: number,
-): Promise<{ registered: RegisteredService; target: ServiceApplication; step: SelfTestStep } | { registered: undefined; step: SelfTestStep }> {
+): Promise<
+  { registered: RegisteredService; target: ServiceApplication; step: SelfTestStep } | { registered: undefined; step: SelfTestStep }
+> {
   const failed = (detail: string) => ({ registered: undefined, step: step('registered', 'failed', detail) });
   if (!service) return failed(SelfTestMessage.noServices(application.name));
   const url = parseRedirectUrl(service);

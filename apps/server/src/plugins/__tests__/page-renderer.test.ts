@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Dashboard } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../config.js';
-import { createTestApp, type TestApp } from '../../testing/test-app.js';
+import { chinaTime } from '../../lib/china-time.js';
+import { createTestApp, type TestApp, testDialects, tokenFor } from '../../testing/test-app.js';
 
 // The built web app and its server renderer (`npm run build`): which query parameters make a page of
 // their own is declared by the page itself, next to its route loader.
@@ -10,7 +12,7 @@ const WEB_DIST = path.join(REPO_ROOT, 'apps/web/dist');
 const SSR_ENTRY = path.join(REPO_ROOT, 'apps/web/dist-ssr/entry-server.js');
 
 interface ListAnswer {
-  data: { rows: { title: string }[]; total: number }[];
+  data: { rows: { title: string; uuid: string; summary: string }[]; total: number }[];
 }
 
 /** How React escapes text in server-rendered HTML. */
@@ -72,5 +74,182 @@ describe('server rendering of the built public pages', () => {
     expect(css.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     // The styles of the components /news renders: tabs, pagination, the date range.
     for (const selector of ['.ant-tabs', '.ant-pagination', '.ant-picker-range']) expect(css.body).toContain(selector);
+  });
+});
+
+/** The head of a rendered page: title, description, canonical address and Open Graph tags (https://ogp.me). */
+function headOf(html: string) {
+  const head = html.slice(0, html.indexOf('</head>'));
+  return {
+    title: /<title>([^<]*)<\/title>/.exec(head)?.[1],
+    description: /<meta name="description" content="([^"]*)"/.exec(head)?.[1],
+    canonical: /<link rel="canonical" href="([^"]*)"/.exec(head)?.[1],
+    robots: /<meta name="robots" content="([^"]*)"/.exec(head)?.[1],
+    og: Object.fromEntries([...head.matchAll(/<meta property="(og:[a-z_]+)" content="([^"]*)"/g)].map((m) => [m[1], m[2]])),
+  };
+}
+
+const PUBLIC_URL = 'https://portal.example.cn';
+const HANDLE = '88.118.8/EX-2024-000123';
+
+describe.each(testDialects())('what search engines and link previews read in rendered pages on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // A second configured host: pages reached through it still name the public address.
+    t = await createTestApp(dialect, {
+      WEB_DIST,
+      WEB_SSR_ENTRY: SSR_ENTRY,
+      PUBLIC_URL,
+      ALLOWED_HOSTS: 'localhost:80,mirror.example.net',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const page = (url: string, host = 'localhost:80') => t.app.inject({ url, headers: { accept: 'text/html', host } });
+  const api = async <T>(url: string) => ((await t.app.inject({ url })).json() as { data: T[] }).data;
+  /** The channel's first published article (or its `index`th) as the detail API answers it. */
+  const articleOf = async (channel: 'news' | 'knowledge', index = 0) => {
+    const [category] = await api<{ categoryId: string }>(`/open-api/cms/v1/category/tree?channel=${channel}`);
+    const [list] = await api<ListAnswer['data'][number]>(
+      `/open-api/cms/v1/article/published/page/list?offset=${index}&limit=1&filterCategoryId=${category?.categoryId ?? ''}`,
+    );
+    const row = list?.rows[0];
+    if (!row) throw new Error(`no published ${channel} article`);
+    const [detail] = await api<{ title: string; summary: string; thumbnail: string | null; content: string; viewCount: number }>(
+      `/open-api/cms/v1/article/${row.uuid}/detail`,
+    );
+    return { uuid: row.uuid, ...detail! };
+  };
+
+  it.each([
+    ['news', '资讯详情'],
+    ['knowledge', '知识详情'],
+  ] as const)('an article of /%s/detail has its own title, its summary, its image and its text', async (channel, routeTitle) => {
+    const article = await articleOf(channel);
+    const url = `/${channel}/detail?id=${article.uuid}`;
+    // Reached through another configured host: the addresses are the public one's all the same.
+    const res = await page(`${url}&utm_source=feed`, 'mirror.example.net');
+    expect(res.statusCode).toBe(200);
+    const head = headOf(res.body);
+    expect(head.title).toBe(escapeHtml(`${article.title} - ${routeTitle} - Engineering e+`));
+    expect(head.description).toBe(escapeHtml(article.summary));
+    expect(head.canonical).toBe(`${PUBLIC_URL}${url}`);
+    expect(head.og).toEqual({
+      'og:site_name': 'Engineering e+',
+      'og:locale': 'zh_CN',
+      'og:type': 'article',
+      'og:title': escapeHtml(article.title),
+      'og:description': escapeHtml(article.summary),
+      'og:url': `${PUBLIC_URL}${url}`,
+      'og:image': `${PUBLIC_URL}/files/${article.thumbnail!.replace(/^\//, '')}`,
+    });
+    expect(res.body).not.toContain('mirror.example.net');
+    // The article itself is in the page: its heading and the first words of its body.
+    expect(res.body).toContain(`<h1 class="article-detail__title">${escapeHtml(article.title)}</h1>`);
+    const firstWords = /<p>([^<]{8})/.exec(article.content)?.[1];
+    expect(firstWords).toBeDefined();
+    expect(res.body).toContain(firstWords);
+  });
+
+  it("does not count the renderer's read of an article as a view", async () => {
+    // An article no other test renders, so this render is not one kept from before.
+    const { uuid, viewCount, title } = await articleOf('knowledge', 1);
+    const res = await page(`/knowledge/detail?id=${uuid}`);
+    expect(res.body).toContain(escapeHtml(title));
+    const [after] = await api<{ viewCount: number }>(`/open-api/cms/v1/article/${uuid}/detail`);
+    // One view: this read; the page render before it counted none.
+    expect(after?.viewCount).toBe(viewCount + 1);
+  });
+
+  it("does not count the renderer's lookup of an identifier in 工作台's lookups", async () => {
+    const operator = await tokenFor(t, 'operator');
+    const today = chinaTime(new Date()).slice(0, 10);
+    const lookupsToday = async () => {
+      const res = await t.app.inject({ url: '/web-api/console/v1/dashboard', headers: { authorization: operator } });
+      const [dashboard] = (res.json() as { data: Dashboard[] }).data;
+      return dashboard?.lookupsPerDay.find((d) => d.date === today)?.count ?? 0;
+    };
+    const before = await lookupsToday();
+    // A record no other test renders, so this render is not one kept from before.
+    const { handle } = await t.database.db
+      .selectFrom('idf_record')
+      .select('handle')
+      .where('handle', '!=', HANDLE)
+      .executeTakeFirstOrThrow();
+    const res = await page(`/mark?keyword=${encodeURIComponent(handle)}`);
+    expect(headOf(res.body).title).toBe(escapeHtml(`${handle} - 标识查询 - Engineering e+`));
+    expect(headOf(res.body).description).toContain(`标识 ${escapeHtml(handle)}`);
+    // The browser's own lookup counts. Counts are written once a second: once it shows, and a write
+    // later, everything counted before it is written too.
+    expect((await t.app.inject({ url: `/web-api/portal/v1/identity/query?handle=${encodeURIComponent(handle)}` })).statusCode).toBe(200);
+    await expect.poll(lookupsToday, { timeout: 5000 }).toBeGreaterThan(before);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await lookupsToday()).toBe(before + 1);
+  });
+
+  it('an unknown, malformed or missing article id is the not-found state with HTTP 404', async () => {
+    for (const url of ['/news/detail?id=00000000-0000-0000-0000-000000000000', `/knowledge/detail?id=${'x'.repeat(80)}`, '/news/detail']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toContain('文章不存在或已下线');
+      expect(headOf(res.body).robots).toBe('noindex');
+      expect(headOf(res.body).og).toEqual({});
+    }
+  });
+
+  it('an unknown path answers 404 with the 页面不存在 page', async () => {
+    for (const url of ['/no/such/page?x=1', '/news/detail/extra', '/404']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(headOf(res.body).title).toBe('页面不存在 - Engineering e+');
+      expect(res.body).toContain('页面不存在');
+      expect(headOf(res.body).robots).toBe('noindex');
+    }
+  });
+
+  it('/mark?keyword= names the identifier and what it resolves to', async () => {
+    const [entry] = await api<{
+      identity: { value: { type: string; data: { value: string } }[] };
+      template: { items: { name: string; idType: string }[] };
+    }>(`/web-api/portal/v1/identity/query?handle=${encodeURIComponent(HANDLE)}`);
+    const item = entry!.template.items[0]!;
+    const value = entry!.identity.value.find((v) => v.type === item.idType)!.data.value;
+    const res = await page(`/mark?keyword=${encodeURIComponent(HANDLE)}`);
+    expect(res.statusCode).toBe(200);
+    const head = headOf(res.body);
+    expect(head.title).toBe(`${HANDLE} - 标识查询 - Engineering e+`);
+    expect(head.description).toContain(`标识 ${HANDLE}；${item.name}：${value}`);
+    expect(head.og).toMatchObject({ 'og:title': HANDLE, 'og:url': `${PUBLIC_URL}/mark?keyword=${encodeURIComponent(HANDLE)}` });
+    // The search ran at once: the page arrives with the record.
+    expect(res.body.slice(res.body.indexOf('<div id="root">'))).toContain(escapeHtml(value));
+
+    const unknown = headOf((await page('/mark?keyword=88.118.8%2FNO-SUCH')).body);
+    expect(unknown.title).toBe('88.118.8/NO-SUCH - 标识查询 - Engineering e+');
+    expect(unknown.description).toContain('未找到标识 88.118.8/NO-SUCH 的登记信息');
+  });
+
+  it('/settled, /remote, the agreements and /product have their own titles and descriptions', async () => {
+    const apps = await api<{ name: string }>('/open-api/app/v1/list');
+    const expected: [string, string, string][] = [
+      ['/settled', '入驻指南', '两步完成入驻'],
+      ['/remote', '远程运维', '设备在哪里，服务就在哪里'],
+      ['/privacy', '隐私协议', '个人信息'],
+      ['/service', '服务协议', '本协议是您所在企业与'],
+      ['/product', '应用推荐', apps[0]!.name],
+    ];
+    const descriptions = new Set<string>();
+    for (const [url, title, text] of expected) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(200);
+      const head = headOf(res.body);
+      expect(head.title).toBe(`${title} - Engineering e+`);
+      expect(head.description).toContain(text);
+      expect(head.og).toMatchObject({ 'og:type': 'website', 'og:title': title, 'og:url': `${PUBLIC_URL}${url}` });
+      descriptions.add(head.description ?? '');
+    }
+    expect(descriptions.size).toBe(expected.length);
   });
 });

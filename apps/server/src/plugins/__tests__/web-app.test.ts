@@ -37,6 +37,15 @@ describe('web app serving (history mode)', () => {
     expect(agreement.body).toContain('用户协议');
   });
 
+  it('answers the page for a query the page itself will refuse (a control character in /mark?keyword=)', async () => {
+    const res = await page('/mark?keyword=88.118.8%00x');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root">');
+    // The API call the page makes still refuses it, with the reason the page shows.
+    const api = await t.app.inject({ url: '/web-api/portal/v1/identity/query?keyword=88.118.8%00x' });
+    expect(api.statusCode).toBe(400);
+  });
+
   it('keeps API paths out of the fallback', async () => {
     const res = await page('/web-api/unknown');
     expect(res.statusCode).toBe(404);
@@ -57,7 +66,7 @@ describe('web app serving (history mode)', () => {
 const FAKE_ENTRY = `
 let renders = 0;
 // The pages it renders and the query parameters each reads.
-const PAGES = { '/news': ['page'], '/knowledge': ['page'], '/plain': [], '/boom': [] };
+const PAGES = { '/news': ['page'], '/knowledge': ['page'], '/plain': [], '/boom': [], '/article': ['id'], '/gone': [] };
 export const entry = {
   pageUrl(url) {
     const { pathname, searchParams } = new URL('http://entry.test' + url);
@@ -73,24 +82,33 @@ export const entry = {
     renders += 1;
     const tree = await fetchLocal({ method: 'GET', url: '/open-api/cms/v1/category/tree?channel=news' });
     const categories = JSON.parse(tree.body).data;
-    return {
-      html: '<main data-renders="' + renders + '" data-url="' + url + '">' + categories.map((c) => c.categoryName).join('|') + '</main><p>' + '工业互联网'.repeat(300) + '</p>',
-      title: '行业资讯 - Engineering e+',
-      state: JSON.stringify({ note: '</script><script>alert(1)</script>', home: config.homeUrl }),
-    };
+    const html = '<main data-renders="' + renders + '" data-url="' + url + '">' + categories.map((c) => c.categoryName).join('|') + '</main><p>' + '工业互联网'.repeat(300) + '</p>';
+    const state = JSON.stringify({ note: '</script><script>alert(1)</script>', home: config.homeUrl });
+    if (url.startsWith('/gone')) return { html, head: { title: '页面不存在 - Engineering e+', shareTitle: '页面不存在', type: 'website' }, status: 404, state };
+    if (url.startsWith('/article')) {
+      const head = { title: 'A & <B> "$&" - 资讯详情 - Engineering e+', shareTitle: 'A & <B> "$&"', description: '摘要 <script>&"', image: 'demo/a b.png', type: 'article' };
+      return { html, head, status: 200, state };
+    }
+    return { html, head: { title: '行业资讯 - Engineering e+', shareTitle: '行业资讯', type: 'website' }, status: 200, state };
   },
 };
 `;
+
+const TEMPLATE =
+  '<!doctype html><html><head><meta name="description" content="站点的描述" /><title>Engineering e+</title></head><body><div id="root"></div></body></html>';
+
+/** The Open Graph tags of a page (https://ogp.me), by property. */
+function openGraph(body: string): Record<string, string> {
+  const head = body.slice(0, body.indexOf('</head>'));
+  return Object.fromEntries([...head.matchAll(/<meta property="(og:[a-z_]+)" content="([^"]*)" \/>/g)].map((m) => [m[1], m[2]]));
+}
 
 describe('server rendering of public pages', () => {
   let t: TestApp;
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ssr-'));
   const entryFile = path.join(dist, 'entry-server.mjs');
   beforeAll(async () => {
-    fs.writeFileSync(
-      path.join(dist, 'index.html'),
-      '<!doctype html><html><head><title>Engineering e+</title></head><body><div id="root"></div></body></html>',
-    );
+    fs.writeFileSync(path.join(dist, 'index.html'), TEMPLATE);
     fs.writeFileSync(entryFile, FAKE_ENTRY);
     t = await createTestApp('sqlite', { WEB_DIST: dist, WEB_SSR_ENTRY: entryFile });
   });
@@ -112,6 +130,53 @@ describe('server rendering of public pages', () => {
     // The data cannot close its script element early; it parses back to the same value.
     expect(state).not.toContain('</script>');
     expect(JSON.parse(state ?? '')).toEqual({ note: '</script><script>alert(1)</script>', home: expect.stringMatching(/^http:\/\//) });
+  });
+
+  it("puts the page's head into the document: title, description and Open Graph tags, escaped", async () => {
+    const res = await page('/article?id=7&utm_source=x');
+    expect(res.statusCode).toBe(200);
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    expect(head).toContain('<title>A &amp; &lt;B&gt; &quot;$&amp;&quot; - 资讯详情 - Engineering e+</title>');
+    expect(head).toContain('<meta name="description" content="摘要 &lt;script&gt;&amp;&quot;" />');
+    expect(head).not.toContain('站点的描述');
+    // The address is the page's own (the parameters it reads), on the server's configured address.
+    expect(head).toContain('<link rel="canonical" href="http://localhost/article?id=7" />');
+    expect(openGraph(res.body)).toEqual({
+      'og:site_name': 'Engineering e+',
+      'og:locale': 'zh_CN',
+      'og:type': 'article',
+      'og:title': 'A &amp; &lt;B&gt; &quot;$&amp;&quot;',
+      'og:description': '摘要 &lt;script&gt;&amp;&quot;',
+      'og:url': 'http://localhost/article?id=7',
+      'og:image': 'http://localhost/files/demo/a%20b.png',
+    });
+    // A page without its own description keeps the site's, for link previews too.
+    const news = await page('/news');
+    expect(news.body).toContain('<meta name="description" content="站点的描述" />');
+    expect(openGraph(news.body)).toMatchObject({ 'og:type': 'website', 'og:title': '行业资讯', 'og:description': '站点的描述' });
+  });
+
+  it('answers 404 with the page when it shows that nothing is there, kept out of search indexes', async () => {
+    const res = await page('/gone');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('<title>页面不存在 - Engineering e+</title>');
+    expect(res.body).toContain('<meta name="robots" content="noindex" />');
+    expect(openGraph(res.body)).toEqual({});
+    expect(res.body).not.toContain('rel="canonical"');
+    const head = await t.app.inject({ method: 'HEAD', url: '/gone', headers: { accept: 'text/html' } });
+    expect(head.statusCode).toBe(404);
+  });
+
+  it('serves pages to link-preview fetchers that accept any type, but not for missing files', async () => {
+    for (const accept of ['*/*', '']) {
+      const res = await t.app.inject({ url: '/article?id=7', headers: accept ? { accept } : {} });
+      expect(res.statusCode).toBe(200);
+      expect(openGraph(res.body)['og:url']).toBe('http://localhost/article?id=7');
+    }
+    const missing = await t.app.inject({ url: '/assets/missing-abc.js', headers: { accept: '*/*' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ code: 1, msg: '请求的接口不存在' });
   });
 
   it('shares a rendered page for a few seconds between URLs that differ only in parameters the page does not read', async () => {
@@ -149,10 +214,47 @@ describe('server rendering of public pages', () => {
     expect(api.headers['content-encoding']).toBeUndefined();
   });
 
-  it('renders nothing for API paths and non-GET requests', async () => {
+  it('renders nothing for API paths; HEAD answers what GET would', async () => {
     const api = await page('/web-api/unknown');
     expect(api.statusCode).toBe(404);
     const head = await t.app.inject({ method: 'HEAD', url: '/news', headers: { accept: 'text/html' } });
     expect(head.statusCode).toBe(200);
+    const post = await t.app.inject({ method: 'POST', url: '/news', headers: { accept: 'text/html' } });
+    expect(post.statusCode).toBe(404);
+  });
+});
+
+describe('the head of rendered pages behind a public address', () => {
+  let t: TestApp;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-ssr-public-'));
+  const entryFile = path.join(dist, 'entry-server.mjs');
+  beforeAll(async () => {
+    fs.writeFileSync(path.join(dist, 'index.html'), TEMPLATE);
+    fs.writeFileSync(entryFile, FAKE_ENTRY);
+    t = await createTestApp('sqlite', {
+      WEB_DIST: dist,
+      WEB_SSR_ENTRY: entryFile,
+      PUBLIC_URL: 'https://portal.example.cn',
+      ALLOWED_HOSTS: 'mirror.example.net',
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('builds og:url, the canonical link and og:image from PUBLIC_URL, whatever Host the request named', async () => {
+    const res = await t.app.inject({ url: '/article?id=7', headers: { accept: 'text/html', host: 'mirror.example.net' } });
+    expect(res.statusCode).toBe(200);
+    expect(openGraph(res.body)).toMatchObject({
+      'og:url': 'https://portal.example.cn/article?id=7',
+      'og:image': 'https://portal.example.cn/files/demo/a%20b.png',
+    });
+    expect(res.body).toContain('<link rel="canonical" href="https://portal.example.cn/article?id=7" />');
+    expect(res.body).not.toContain('mirror.example.net');
+    // A Host outside the configuration is refused before anything is rendered.
+    const forged = await t.app.inject({ url: '/article?id=7', headers: { accept: 'text/html', host: 'evil.example.org' } });
+    expect(forged.statusCode).toBe(421);
+    expect(forged.body).not.toContain('og:url');
   });
 });

@@ -1,4 +1,7 @@
 import { Button, Result } from 'antd';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
 import { logout } from '@/lib/auth';
 import './error-page.css';
 
@@ -18,4 +21,16 @@ export function NotFoundPage() {
       />
     </main>
   );
+}
+
+/**
+ * Any other path (spec section 2: redirects to /404). The server answers such a path with HTTP 404 and
+ * this page; once in the browser the address becomes /404.
+ */
+export function UnknownPathPage() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    void navigate(paths.notFound.getHref(), { replace: true });
+  }, [navigate]);
+  return <NotFoundPage />;
 }

@@ -1,6 +1,6 @@
 import type { ArticleDetail, ArticleListItem, ArticleQuery, CategoryNode, PageResult } from '@portal/shared';
 import { type QueryClient, keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { ApiClient } from '@/lib/api-client';
+import { type ApiClient, ApiError } from '@/lib/api-client';
 import { apiOf } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
 import { articleListQuery, readArticleListView, shownCategory } from '../lib/article-format';
@@ -48,17 +48,33 @@ export async function loadArticleList(queryClient: QueryClient, channel: Channel
   if (category !== undefined) await queryClient.ensureQueryData(getPublishedArticlesQueryOptions(articleListQuery(view, category)));
 }
 
-export async function getArticleDetail(api: ApiClient, id: string): Promise<ArticleDetail> {
-  const article = (await api.get<ArticleDetail>(`/open-api/cms/v1/article/${encodeURIComponent(id)}/detail`)).data[0];
-  if (!article) throw new Error('文章不存在');
-  return article;
+/**
+ * A published article, or null when there is none with that id (the server answers 404, or 400 for an
+ * id that cannot be one): the page shows its not-found state, not an error. Silent: the page says it.
+ */
+export async function getArticleDetail(api: ApiClient, id: string): Promise<ArticleDetail | null> {
+  try {
+    return (await api.get<ArticleDetail>(`/open-api/cms/v1/article/${encodeURIComponent(id)}/detail`, { silent: true })).data[0] ?? null;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
+    throw err;
+  }
 }
 
-export function useArticleDetail(id: string) {
-  return useQuery({
+export const getArticleDetailQueryOptions = (id: string) =>
+  queryOptions({
     queryKey: queryKeys.articles.detail(id),
     queryFn: ({ client }) => getArticleDetail(apiOf(client), id),
-    enabled: id !== '',
+    // Every reading counts a view (the server renderer's call does not), and shows the article as it is now.
     staleTime: 0,
   });
+
+export function useArticleDetail(id: string) {
+  return useQuery({ ...getArticleDetailQueryOptions(id), enabled: id !== '' });
+}
+
+/** The data of /news/detail or /knowledge/detail (their route loader). */
+export async function loadArticleDetail(queryClient: QueryClient, search: URLSearchParams): Promise<void> {
+  const id = search.get('id');
+  if (id) await queryClient.ensureQueryData(getArticleDetailQueryOptions(id));
 }

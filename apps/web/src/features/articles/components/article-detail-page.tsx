@@ -1,12 +1,13 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Breadcrumb, Modal, Result, Skeleton } from 'antd';
+import { Breadcrumb, Button, Modal, Result, Skeleton } from 'antd';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMenus } from '@/api/get-menus';
 import { useIsLoggedIn } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
-import { sanitizeHtml } from '@/lib/sanitize';
+import { canSanitizeHtml, sanitizeHtml } from '@/lib/sanitize';
 import { type Channel, useArticleDetail } from '../api/articles';
+import { LOGIN_PROMPT_TEXT, releaseLoginPrompt, takeLoginPrompt } from '../lib/login-prompt';
 import { expiryText, publishDateText } from '@/lib/article-text';
 import './article-detail.css';
 
@@ -15,33 +16,66 @@ const LIST: Record<Channel, { title: string; href: string }> = {
   knowledge: { title: '行业知识', href: '/knowledge' },
 };
 
-/** `/news/detail?id=` and `/knowledge/detail?id=`: one common view for news, knowledge and policy. */
+/**
+ * `/news/detail?id=` and `/knowledge/detail?id=`: one common view for news, knowledge and policy. The
+ * server renders it (the body was sanitised when it was written); an unknown id is the not-found
+ * state, answered with HTTP 404.
+ */
 export function ArticleDetailPage({ channel }: { channel: Channel }) {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const { data: article, isPending, isError } = useArticleDetail(id);
+  const { data: article, isPending, isError, refetch, isFetching } = useArticleDetail(id);
   const loggedIn = useIsLoggedIn();
   // Wait for the session check, so a logged-in reader never sees the prompt flash.
   const { isFetched: sessionKnown } = useMenus();
+  const shown = Boolean(article);
 
-  // Spec section 2: a visitor who is not logged in is asked to log in (确定 → central login), once.
+  // Spec sections 2 and 8: a visitor is asked to log in (确定 → central login, 取消 → stay), over an
+  // article only and once per browser session, not on every article read.
   useEffect(() => {
-    if (loggedIn || !sessionKnown) return;
+    if (loggedIn || !sessionKnown || !shown || !takeLoginPrompt()) return;
+    let answered = false;
     const dialog = Modal.confirm({
       title: '请先登录',
-      content: '登录后可查看完整内容并获取更多服务。',
+      content: LOGIN_PROMPT_TEXT,
       okText: '确定',
       cancelText: '取消',
-      onOk: () => window.location.assign(centralLoginUrl()),
+      onOk: () => {
+        answered = true;
+        window.location.assign(centralLoginUrl());
+      },
+      onCancel: () => {
+        answered = true;
+      },
     });
-    return () => dialog.destroy();
-  }, [loggedIn, sessionKnown]);
+    return () => {
+      dialog.destroy();
+      // Taken away before the visitor could answer (the page left; React's development double run): not yet asked.
+      if (!answered) releaseLoginPrompt();
+    };
+  }, [loggedIn, sessionKnown, shown]);
 
   const list = LIST[channel];
-  if (!id || isError) {
+  if (!id || article === null) {
     return (
       <div className="article-detail">
         <Result status="404" title="文章不存在或已下线" extra={<Link to={list.href}>返回{list.title}</Link>} />
+      </div>
+    );
+  }
+  if (isError && article === undefined) {
+    return (
+      <div className="article-detail">
+        <Result
+          status="error"
+          title="文章加载失败"
+          subTitle="网络或服务暂时不可用，请稍后重试。"
+          extra={
+            <Button type="primary" loading={isFetching} onClick={() => void refetch()}>
+              重试
+            </Button>
+          }
+        />
       </div>
     );
   }
@@ -65,7 +99,10 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
                 {article.dataSourceName && <span>来源：{article.dataSourceName}</span>}
                 {isPolicy && <span>有效期：{expiryText(article.expirationDay)}</span>}
               </div>
-              <div className="article-detail__body" dangerouslySetInnerHTML={{ __html: sanitizeHtml(article.content) }} />
+              <div
+                className="article-detail__body"
+                dangerouslySetInnerHTML={{ __html: canSanitizeHtml ? sanitizeHtml(article.content) : article.content }}
+              />
               <Link className="article-detail__back" to={list.href}>
                 <ArrowLeftOutlined /> 返回{list.title}
               </Link>

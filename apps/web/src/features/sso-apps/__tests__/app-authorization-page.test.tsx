@@ -31,6 +31,8 @@ const app = (over: Partial<SsoApplicationRow>): SsoApplicationRow => ({
   attributes: ['name'],
   status: 'enabled',
   allMembers: false,
+  platform: false,
+  provider: '',
   createdAt: '2026-11-20 09:30:00',
   platform: false,
   provider: '',

@@ -33,6 +33,8 @@ const ERP: SsoApplicationRow = {
   attributes: ['name', 'groups'],
   status: 'enabled',
   allMembers: false,
+  platform: false,
+  provider: '',
   createdAt: '2026-11-20 09:30:00',
   platform: false,
   provider: '',
