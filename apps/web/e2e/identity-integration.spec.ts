@@ -131,8 +131,12 @@ test.describe('统一身份认证集成: 接入自检', () => {
     await client.close();
 
     // The second address: its single-logout endpoint answers 503, and the checklist says so exactly.
-    await app.getByRole('combobox', { name: `${name} 的服务地址` }).click();
-    await page.getByTitle(logoutDown, { exact: true }).last().click();
+    // Under load a click can land while the dropdown is still opening and be lost: picked again until the select shows it.
+    await expect(async () => {
+      await app.getByRole('combobox', { name: `${name} 的服务地址` }).click();
+      await page.getByTitle(logoutDown, { exact: true }).last().click({ timeout: 2_000 });
+      await expect(app.getByTitle(logoutDown, { exact: true })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
     await expect(app.getByRole('list', { name: '自检步骤' })).toBeHidden();
     await app.getByRole('button', { name: '接入自检' }).click();
     const failed = app.getByRole('alert').filter({ hasText: SelfTestMessage.failed });
