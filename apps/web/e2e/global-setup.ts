@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startCasClientApp } from '../../server/src/testing/cas-client-app.js';
 import { startChatStandins } from '../../server/src/testing/chat-standins.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -36,11 +37,20 @@ async function waitUntilHealthy(base: string, server: ChildProcess, output: () =
  * Starts the built server (`npm run build` first) as its own process, exactly as `npm start` runs it,
  * on a free port with a fresh SQLite database. 企业微信, 钉钉 and 飞书 cannot be reached from test
  * machines: the server talks to local stand-ins of their documented APIs instead (issue 19).
+ * Two enterprise applications on the central login run beside it for 接入自检 (issue 20): CAS 3.0
+ * clients of this server's `/cas`, one healthy, one whose single-logout endpoint answers 503.
  */
 export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
   const standins = await startChatStandins();
+  const casApp = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
+  const casAppLogoutDown = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
+  casAppLogoutDown.logout = { kind: 'status', status: 503 };
+  const closeStandins = async () => {
+    await Promise.all([standins.close(), casApp.close(), casAppLogoutDown.close()]);
+  };
   const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     cwd: root,
     env: {
@@ -66,19 +76,21 @@ export default async function globalSetup() {
   };
   server.stdout?.on('data', keep);
   server.stderr?.on('data', keep);
-  const base = `http://127.0.0.1:${port}`;
   try {
     await waitUntilHealthy(base, server, () => output);
   } catch (error) {
-    await standins.close();
+    await closeStandins();
     throw error;
   }
   process.env.E2E_BASE_URL = base;
+  // Workers read these (e2e/cas-apps.ts): the applications' origins, any path of which is a CAS client.
+  process.env.E2E_CAS_APP = casApp.origin;
+  process.env.E2E_CAS_APP_LOGOUT_503 = casAppLogoutDown.origin;
   return async () => {
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
     await exited;
-    await standins.close();
+    await closeStandins();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -100,7 +100,7 @@ function AppIntegration({ app }: { app: SsoApplicationRow }) {
 
       <h3 className="integration__subtitle">接入自检</h3>
       <p className="integration__note">
-        平台以您（当前管理员）的统一登录会话为测试账号：检查服务地址是否已登记并可访问、注销地址能否响应，再为该地址签发真实票据， 到
+        平台以您（当前管理员）的统一登录会话为测试账号：检查服务地址是否已登记并可访问、注销地址能否响应，再为该地址签发真实票据，到
         /p3/serviceValidate 校验并核对返回属性。应用返回的内容不会回显。
       </p>
       <div className="integration__run">
@@ -162,7 +162,7 @@ export function IdentityIntegration({ appListUrl }: { appListUrl: string }) {
       <>
         <p className="integration__intro">
           本企业在应用列表中登记了 {apps.data.total} 个应用（协议 {SSO_PROTOCOLS.cas3}
-          ）。展开应用查看接入参数、复制客户端配置并运行接入自检； 修改地址或返回属性请到 <a href={appListUrl}>应用列表</a>。
+          ）。展开应用查看接入参数、复制客户端配置并运行接入自检；修改地址或返回属性请到 <a href={appListUrl}>应用列表</a>。
         </p>
         <Collapse
           className="integration__apps"
