@@ -45,6 +45,11 @@ export class CacheRegistry {
     return { get: (key) => cache.fetch(key), has: (key) => cache.has(key) };
   }
 
+  /** Adds a cache kept elsewhere (the rendered pages) to the groups whose writes make it stale. */
+  register(groups: readonly CacheGroup[], cache: { clear(): void }): void {
+    for (const group of groups) this.#groups.set(group, [...(this.#groups.get(group) ?? []), cache]);
+  }
+
   /** Drops every entry of the group's caches on this instance (others see the write within their TTL). */
   clear(group: CacheGroup): void {
     for (const cache of this.#groups.get(group) ?? []) cache.clear();

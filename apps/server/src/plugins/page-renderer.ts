@@ -143,6 +143,8 @@ export async function createPageRenderer(app: FastifyInstance, template: string)
       }
     },
   });
+  // A page shows site settings, content and identifiers: a write to any of them renders it anew here.
+  app.caches.register(['site', 'content', 'identifiers'], cache);
 
   return {
     async render(request) {

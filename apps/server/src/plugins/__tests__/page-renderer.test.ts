@@ -51,6 +51,32 @@ describe('server rendering of the built public pages', () => {
     for (const title of await titles('offset=0&limit=10&filterCategoryId=news&sortOrder=6')) expect(html).toContain(escapeHtml(title));
   });
 
+  it('renders a page anew after a console write to what it shows (an edited 开放服务 tool)', async () => {
+    expect((await page('/open-service')).body).not.toContain('机理模型库');
+    const operator = await tokenFor(t, 'operator');
+    const headers = { authorization: operator, 'x-requested-with': 'XMLHttpRequest' };
+    const list = await t.app.inject({ url: '/web-api/console/v1/open-service/tool/list', headers });
+    const tool = (
+      list.json() as { data: { id: string; title: string; summary: string; body: string; icon: string; sort: number; status: string }[] }
+    ).data.find((t) => t.id === '06')!;
+    const { id, title, summary, body, icon, sort, status } = tool;
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/web-api/console/v1/open-service/tool/${id}`,
+      headers,
+      payload: { title: '机理模型库', summary, body, icon, sort, status },
+    });
+    expect(renamed.statusCode).toBe(200);
+    // At once, not after the render cache's few seconds.
+    expect((await page('/open-service')).body).toContain('机理模型库');
+    await t.app.inject({
+      method: 'PUT',
+      url: `/web-api/console/v1/open-service/tool/${id}`,
+      headers,
+      payload: { title, summary, body, icon, sort, status },
+    });
+  });
+
   it('renders a page of its own for each query parameter /news reads: the page, the category', async () => {
     const first = (await page('/news?y=1')).body;
     const second = (await page('/news?page=2&y=1')).body;
