@@ -83,6 +83,24 @@ export const copyIcon = (iconPath: string) => (iconPath.length <= ICON_COLUMN_MA
 
 const attributeList = (stored: string): ReleasableAttribute[] => RELEASABLE_ATTRIBUTES.filter((a) => stored.split(',').includes(a));
 
+const SERVICE_APPLICATION_COLUMNS = ['id', 'enterprise_id', 'name', 'status', 'logout_url', 'attributes'] as const;
+
+const toServiceApplication = (r: {
+  id: number;
+  enterprise_id: number;
+  name: string;
+  status: SsoApplicationStatus;
+  logout_url: string;
+  attributes: string;
+}): ServiceApplication => ({
+  id: r.id,
+  enterpriseId: r.enterprise_id,
+  name: r.name,
+  status: r.status,
+  logoutUrl: r.logout_url,
+  attributes: attributeList(r.attributes),
+});
+
 /**
  * 应用列表 and 应用授权 (issue 17): an enterprise's applications on single sign-on, their service
  * addresses and who may sign in to them; the CAS reads them here at every login and validation, so a
@@ -431,21 +449,8 @@ export class SsoAppRepository {
 
   /** An application as the CAS sees it (a ticket's, at validation). */
   async application(id: number): Promise<ServiceApplication | undefined> {
-    const r = await this.db
-      .selectFrom('sso_application')
-      .select(['id', 'enterprise_id', 'name', 'status', 'logout_url', 'attributes'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return r
-      ? {
-          id: r.id,
-          enterpriseId: r.enterprise_id,
-          name: r.name,
-          status: r.status,
-          logoutUrl: r.logout_url,
-          attributes: attributeList(r.attributes),
-        }
-      : undefined;
+    const r = await this.db.selectFrom('sso_application').select(SERVICE_APPLICATION_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return r && toServiceApplication(r);
   }
 
   /**
@@ -455,20 +460,11 @@ export class SsoAppRepository {
   async copyFor(accountId: number, platformAppId: number): Promise<ServiceApplication | undefined> {
     const r = await this.db
       .selectFrom('sso_application')
-      .select(['id', 'enterprise_id', 'name', 'status', 'logout_url', 'attributes'])
+      .select(SERVICE_APPLICATION_COLUMNS)
       .where('platform_app_id', '=', platformAppId)
       .where('enterprise_id', '=', (eb) => eb.selectFrom('account').select('account.enterprise_id').where('account.id', '=', accountId))
       .executeTakeFirst();
-    return r
-      ? {
-          id: r.id,
-          enterpriseId: r.enterprise_id,
-          name: r.name,
-          status: r.status,
-          logoutUrl: r.logout_url,
-          attributes: attributeList(r.attributes),
-        }
-      : undefined;
+    return r && toServiceApplication(r);
   }
 
   /**
