@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   type AppSubscriptionRow,
   CertificationMessage,
@@ -18,29 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { OLD_DEMO_BODY_MARK } from '../../../db/seed/app-center-data.js';
 import { seedDemoData } from '../../../db/seed/index.js';
+import { type CasClientApp, startCasClientApp } from '../../../testing/cas-client-app.js';
 import { createTestApp, createTestDatabase, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const HENGYUE = '徐州恒岳重工机械有限公司';
 const RUICHI = '常州瑞驰液压科技有限公司';
-
-/** A platform application's own server: notes the single-logout messages it receives. */
-function startPlatformApp() {
-  const posts: string[] = [];
-  const server = http.createServer((req, res) => {
-    if (req.method === 'POST') posts.push(req.url ?? '');
-    res.end('ok');
-  });
-  return {
-    server,
-    posts,
-    async start(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-  };
-}
 
 /**
  * 申请使用, 应用订阅 and platform applications on the central login (issue 20): an operator puts an
@@ -52,19 +34,21 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
   let t: TestApp;
   let base: string;
   let appBase: string;
-  const platformApp = startPlatformApp();
+  /** The platform application's own server: a CAS client that notes the single-logout messages it receives. */
+  let platformApp: CasClientApp;
   const tokens = new Map<string, string>();
   let qualityGroup: number;
 
   beforeAll(async () => {
-    appBase = await platformApp.start();
+    platformApp = await startCasClientApp();
+    appBase = platformApp.origin;
     t = await createTestApp(dialect, { LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
     base = await listen(t.app);
     for (const user of ['operator', 'admin', 'staff', 'rcadmin', 'mcadmin', 'wangfang']) tokens.set(user, await tokenFor(t, user));
     qualityGroup = (await t.database.db.selectFrom('account_group').select('id').where('name', '=', '质量部').executeTakeFirstOrThrow()).id;
   });
   afterAll(async () => {
-    await new Promise((resolve) => platformApp.server.close(resolve));
+    await platformApp.close();
     await t.close();
   });
 
@@ -406,9 +390,9 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect(followed).not.toHaveProperty('groups');
 
     // Single logout reaches the platform application's logout address.
-    platformApp.posts.length = 0;
+    platformApp.reset();
     await browser.fetch('/cas/logout');
-    expect(platformApp.posts).toContain('/cas/slo');
+    expect(platformApp.requests).toContainEqual({ method: 'POST', url: '/cas/slo' });
 
     // A member of an enterprise that did not subscribe is refused, with the text saying why, and no ticket.
     const outsider = await loginFor(new TestBrowser(base), 'rcadmin', service);
