@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
-import { openConsole, sidebarMenu } from './console-helpers.js';
+import { chooseSelectOption, openConsole, sidebarMenu } from './console-helpers.js';
 
 /** A suffix no other run of this spec has used (each run starts on a fresh database, the two projects share it). */
 const unique = (head: string) => `${head}-${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1000)}`;
@@ -46,9 +46,10 @@ test.describe('标识管理 in the console', () => {
     await form.getByRole('button', { name: /保\s*存/ }).click();
     await expect(form.getByText('“产品名称”为必填项')).toBeVisible();
     await expect(form.getByText('标识后缀不能为空')).toBeVisible();
+    // 生产日期 is a date item (issue 22): a date not written YYYY-MM-DD is refused with the server's words.
     await form.getByLabel('生产日期', { exact: true }).fill('2026-3-18');
     await form.getByRole('button', { name: /保\s*存/ }).click();
-    await expect(form.getByText('“生产日期”长度应为 10–10 个字符')).toBeVisible();
+    await expect(form.getByText('“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01')).toBeVisible();
 
     await form.getByLabel('标识后缀').fill(suffix);
     await fillItems(form, MACHINE);
@@ -77,38 +78,48 @@ test.describe('标识管理 in the console', () => {
     await visitor.close();
   });
 
-  test('a CSV import with one bad row reports its line number and keeps the good rows', async ({ page }) => {
+  test('a CSV import with one bad row reports its line number and writes nothing; the corrected file is written whole', async ({
+    page,
+  }) => {
     const head = unique('CSV');
     // Importing takes identifier:record:manage: the administrator's, not the staff's (issue 16).
     await openConsole(page, 'admin', '/console/identifier/record');
     await page.getByRole('button', { name: /批量导入/ }).click();
     const dialog = page.getByRole('dialog', { name: '批量导入标识' });
-    await expect(dialog.getByText('88.118.8 · 工程机械整机（v1）')).toBeVisible();
-    const csv = [
-      '标识后缀,产品名称,产品型号,出厂编号,生产日期,生产厂家,质保期,售后电话',
-      `${head}-1,轮式装载机,HY-L30,HYL30260001,2026-01-05,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
-      `${head}-2,轮式装载机,HY-L30,HYL30260002,2026-1-5,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
-      `${head}-3,轮式装载机,HY-L50,HYL50260003,2026-01-07,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
-    ].join('\r\n');
-    await dialog.getByLabel('CSV 文件').setInputFiles({ name: 'loaders.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    // Other specs add templates under 88.118.8 meanwhile: the template is chosen, not assumed.
+    await chooseSelectOption(page, dialog, '导入模板', '88.118.8 · 工程机械整机（v1）');
+    const rows = (date: string) =>
+      [
+        '标识后缀,产品名称,产品型号,出厂编号,生产日期,生产厂家,质保期,售后电话',
+        `${head}-1,轮式装载机,HY-L30,HYL30260001,2026-01-05,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
+        `${head}-2,轮式装载机,HY-L30,HYL30260002,${date},徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
+        `${head}-3,轮式装载机,HY-L50,HYL50260003,2026-01-07,徐州恒岳重工机械有限公司,12 个月,400-820-8888`,
+      ].join('\r\n');
+    await dialog.getByLabel('导入文件').setInputFiles({ name: 'loaders.csv', mimeType: 'text/csv', buffer: Buffer.from(rows('2026-1-5')) });
     await dialog.getByRole('button', { name: /开始导入/ }).click();
 
     const summary = dialog.getByRole('region', { name: '导入结果' });
     await expect(summary.getByRole('list', { name: '导入统计' }).getByRole('listitem')).toHaveText([
       /数据行\s*3/,
-      /成功导入\s*2/,
+      /成功导入\s*0/,
       /失败\s*1/,
     ]);
-    const bad = summary.getByRole('row').filter({ hasText: '“生产日期”长度应为 10–10 个字符' });
+    const bad = summary.getByRole('row').filter({ hasText: '“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01' });
     await expect(bad.getByRole('cell').first()).toHaveText('3');
+    await expect(summary.getByText('1 行有误，未写入任何标识，原因见下表。修改后重新导入整个文件。')).toBeVisible();
+
+    await dialog.getByRole('button', { name: /继续导入/ }).click();
+    await dialog
+      .getByLabel('导入文件')
+      .setInputFiles({ name: 'loaders.csv', mimeType: 'text/csv', buffer: Buffer.from(rows('2026-01-06')) });
+    await dialog.getByRole('button', { name: /开始导入/ }).click();
+    await expect(summary.getByText('全部 3 行已导入')).toBeVisible();
     await dialog.getByRole('button', { name: /完\s*成/ }).click();
 
     await page.getByPlaceholder('按标识或后缀开头搜索').fill(head);
     await page.getByRole('button', { name: /查\s*询/ }).click();
-    await expect(recordRows(page)).toHaveCount(2);
-    await expect(rowOf(page, `88.118.8/${head}-1`)).toHaveCount(1);
-    await expect(rowOf(page, `88.118.8/${head}-3`)).toHaveCount(1);
-    await expect(rowOf(page, `88.118.8/${head}-2`)).toHaveCount(0);
+    await expect(recordRows(page)).toHaveCount(3);
+    await expect(rowOf(page, `88.118.8/${head}-2`)).toHaveCount(1);
   });
 
   test('staff does not see 前缀与模板 and its address goes to /403', async ({ page }) => {

@@ -34,3 +34,13 @@ export function parseHandle(input: string): HandleParse {
   }
   return { ok: true, handle: input, prefix, suffix };
 }
+
+/**
+ * The prefix a handle that did not parse names, when one can be read (`88.118.8/` or a suffix with
+ * control characters): the failed lookup then counts for that prefix's owner (issue 22); else ''.
+ */
+export function readablePrefix(input: string): string {
+  const slash = input.indexOf('/');
+  const prefix = slash > 0 ? input.slice(0, slash) : '';
+  return PREFIX.test(prefix) ? prefix : '';
+}

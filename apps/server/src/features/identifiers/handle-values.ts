@@ -32,6 +32,17 @@ export function parseItemValues(json: string): ItemValue[] {
   return JSON.parse(json) as ItemValue[];
 }
 
+/** The values of a record's items marked 计入统计 (issue 22), by item name, for 标识统计. */
+export function countedValues(record: StoredRecord, template: TemplateVersionInfo): { item: string; value: string }[] {
+  const counted = template.items.filter((item) => item.analytics === true && item.state === 1);
+  if (counted.length === 0) return [];
+  const values = new Map(parseItemValues(record.item_values).map(([, type, value]) => [type, value]));
+  return counted.flatMap((item) => {
+    const value = values.get(item.idType);
+    return value ? [{ item: item.name, value }] : [];
+  });
+}
+
 /** The TEMPLATE value (index 1001): the template and the version the record was written with. */
 function templateValue(template: Pick<TemplateVersionInfo, 'name' | 'version'>): string {
   return `${template.name} v${template.version}`;

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { type AuditActionCode, auditRequest } from '../audit/audit-log.js';
+import type { RecordFilter } from './record-repository.js';
 
 export interface Scope {
   /** identifier:all-enterprises (platform operators): every enterprise's prefixes. */
@@ -32,6 +33,15 @@ export function scopeOf(request: FastifyRequest): Scope {
   return { all: profile?.authorities.includes(Authority.IdentifierAll) ?? false, enterpriseId: profile?.enterpriseId ?? null };
 }
 
+/**
+ * Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes`
+ * (index ranges, no scan).
+ */
+export const searchRanges = (key: string, prefixes: readonly { prefix: string }[]) => [
+  ...(key.includes('/') ? [key] : []),
+  ...prefixes.map(({ prefix }) => `${prefix}/${key}`),
+];
+
 const forbidden = (prefix: string) => new ForbiddenError(`标识前缀 ${prefix} 属于其他企业，无权操作`);
 
 /**
@@ -55,11 +65,20 @@ export function identifierAdminContext(app: FastifyInstance) {
     return row;
   }
 
-  /** A template the user may work on, with its latest version. */
-  async function templateFor(scope: Scope, id: number, missing: 'not-found' | 'bad-request' = 'not-found') {
+  /**
+   * A template the user may work on, with its latest version. `foreign: 'not-found'` answers another
+   * enterprise's template as a missing one (the bulk routes of issue 22 reveal nothing of it).
+   */
+  async function templateFor(
+    scope: Scope,
+    id: number,
+    missing: 'not-found' | 'bad-request' = 'not-found',
+    foreign: 'forbidden' | 'not-found' = 'forbidden',
+  ) {
     const row = await app.templateRepository.byId(id);
-    if (!row) throw missing === 'not-found' ? new NotFoundError('模板不存在') : new BadRequestError('模板不存在');
-    if (!scope.all && row.enterprise_id !== scope.enterpriseId) throw forbidden(row.prefix);
+    const notFound = () => (missing === 'not-found' ? new NotFoundError('模板不存在') : new BadRequestError('模板不存在'));
+    if (!row) throw notFound();
+    if (!scope.all && row.enterprise_id !== scope.enterpriseId) throw foreign === 'forbidden' ? forbidden(row.prefix) : notFound();
     const latest = await app.templateRepository.version(row.id, row.version);
     if (!latest) throw new Error(`template ${row.id} v${row.version} is missing`);
     return { ...row, latest };
@@ -72,5 +91,27 @@ export function identifierAdminContext(app: FastifyInstance) {
     return row;
   }
 
-  return { audit, prefixFor, templateFor, recordFor };
+  /**
+   * The records the list's filters stand for in the scope (the list, its export and its labels), or
+   * undefined when they cannot match any: a prefix of another enterprise is refused as on every route.
+   */
+  async function recordFilter(
+    scope: Scope,
+    q: { prefix?: string | undefined; templateId?: number | undefined; searchKey?: string | undefined },
+  ): Promise<RecordFilter | undefined> {
+    const prefixName = q.prefix?.trim() || undefined;
+    const visible = prefixName ? [await prefixFor(scope, prefixName, 'bad-request')] : await app.prefixRepository.visible(scope);
+    if (visible.length === 0) return undefined;
+    const key = q.searchKey?.trim();
+    // Handle ranges a search key stands for: the start of a handle, or of a suffix under one of the prefixes (index ranges, no scan).
+    const startsWith = key ? [...(key.includes('/') ? [key] : []), ...visible.map(({ prefix }) => `${prefix}/${key}`)] : undefined;
+    return {
+      // Operators see every prefix: no filter unless one is chosen.
+      prefixIds: prefixName || !scope.all ? visible.map((p) => p.id) : undefined,
+      templateId: q.templateId,
+      startsWith,
+    };
+  }
+
+  return { audit, prefixFor, templateFor, recordFor, recordFilter };
 }

@@ -1,15 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { HandleResponseCode, type HandleApiResponse, type HandleValue, SSR_FETCH_HEADER } from '@portal/shared';
+import {
+  HandleResponseCode,
+  type HandleApiResponse,
+  type HandleValue,
+  type LookupChannel,
+  QR_SOURCE_PARAM,
+  QR_SOURCE_VALUE,
+} from '@portal/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { BatchedCounter } from '../../lib/batched-counter.js';
-import { chinaTime } from '../../lib/china-time.js';
 import { errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, InputError } from '../../lib/errors.js';
-import { type ParsedHandle, parseHandle } from './handle-syntax.js';
+import { browserCacheControl } from '../../plugins/http-cache.js';
+import { type ParsedHandle, parseHandle, readablePrefix } from './handle-syntax.js';
 import {
   type StoredRecord,
   type TemplateVersionInfo,
+  countedValues,
   filterHandleValues,
   recordHandleValues,
   recordIdentityEntry,
@@ -32,8 +39,17 @@ type Found =
   | { source: 'local'; prefix: string; record: StoredRecord; template: TemplateVersionInfo }
   | { source: 'upstream'; handle: string; values: HandleValue[] };
 
-/** Shared caches and clients may keep an answer as long as a resolver may keep its values: their ttl (Handle.net JSON API). */
-const keepFor = (reply: FastifyReply, seconds: number) => reply.header('cache-control', `public, max-age=${seconds}, s-maxage=${seconds}`);
+/** What a lookup found, and whether the upstream resolver answered it (found or not). */
+interface Resolution {
+  found: Found | undefined;
+  upstream: boolean;
+}
+
+/**
+ * Clients may keep an answer as long as a resolver may keep its values: their ttl (Handle.net JSON
+ * API). Shared caches may not: every lookup they would answer must reach the node to count in 标识统计.
+ */
+const keepFor = (reply: FastifyReply, seconds: number) => reply.header('cache-control', browserCacheControl(seconds));
 
 /**
  * Public resolution of identifiers: the portal's lookup (spec section 7, "Identity lookup") and the
@@ -66,33 +82,40 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!all.isAllowed && all.isExceeded) throw new UpstreamError('上游标识解析服务繁忙，请稍后再试', 'busy', all.ttlInSeconds);
   };
 
-  // 工作台 counts the lookups of each prefix's records (issue 16); the date is the one they are written on.
-  const lookups = new BatchedCounter<number>(
-    (batch) => app.recordRepository.addLookups(batch, chinaTime(new Date()).slice(0, 10)),
-    (err) => app.log.error({ err }, 'could not write identifier lookups'),
-  );
-  app.addHook('onClose', () => lookups.close());
-
-  async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Found | undefined> {
+  async function resolve(parsed: ParsedHandle, request: FastifyRequest): Promise<Resolution> {
     const record = await app.recordRepository.byHandle(parsed.handle);
     if (record) {
-      // The server renderer's lookup (/mark?keyword=) is not a visitor's: the browser looks it up again.
-      if (request.headers[SSR_FETCH_HEADER] === undefined) lookups.add(record.prefix_id);
       const template = await app.templateRepository.version(record.template_id, record.template_version);
       if (!template) throw new Error(`template ${record.template_id} v${record.template_version} of ${record.handle} is missing`);
-      return { source: 'local', prefix: parsed.prefix, record, template };
+      return { found: { source: 'local', prefix: parsed.prefix, record, template }, upstream: false };
     }
     // A prefix this node holds is answered here, found or not; a request from another resolver is never passed on.
     if (!upstream || request.headers[RESOLVER_HOP_HEADER] !== undefined || (await app.prefixRepository.holds(parsed.prefix))) {
-      return undefined;
+      return { found: undefined, upstream: false };
     }
     const answer = await upstream.resolve(parsed.handle, admit(request));
-    return answer.found ? { source: 'upstream', handle: parsed.handle, values: answer.values } : undefined;
+    return { found: answer.found ? { source: 'upstream', handle: parsed.handle, values: answer.values } : undefined, upstream: true };
   }
+
+  /**
+   * 标识统计 (issue 22) counts every answered lookup for the prefix it names: under the route's channel,
+   * or 上游转发 when the upstream answered it. Lookups the upstream failed to answer have no outcome and
+   * are not counted.
+   */
+  const count = (request: FastifyRequest, channel: LookupChannel, parsed: ParsedHandle, { found, upstream: forwarded }: Resolution) =>
+    app.lookupCounter.count(request, {
+      prefix: parsed.prefix,
+      channel: forwarded ? 'upstream' : channel,
+      outcome: found ? 'found' : 'not_found',
+      handle: parsed.handle,
+      ...(found?.source === 'local' ? { values: countedValues(found.record, found.template) } : {}),
+    });
+  const countMalformed = (request: FastifyRequest, channel: LookupChannel, input: string) =>
+    app.lookupCounter.count(request, { prefix: readablePrefix(input), channel, outcome: 'malformed', handle: input });
 
   const keepFound = (reply: FastifyReply, found: Found) =>
     keepFor(reply, found.source === 'local' ? ttlSeconds : answerTtlSeconds(found.values));
-  /** "Not found" for a resolver's hop request only means "not held here": no shared cache may keep it for everyone. */
+  /** "Not found" for a resolver's hop request only means "not held here": the asking resolver may not keep it. */
   const keepNotFound = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.headers[RESOLVER_HOP_HEADER] === undefined) keepFor(reply, NOT_FOUND_TTL_SECONDS);
   };
@@ -105,22 +128,32 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: '标识查询：标识记录及其模板；标识不存在时 data 为空列表',
         querystring: Type.Object({
           handle: Type.String({ maxLength: 1024, description: '标识，如 88.118.8/EX-2024-000123' }),
+          [QR_SOURCE_PARAM]: Type.Optional(
+            Type.String({ maxLength: 16, description: `${QR_SOURCE_VALUE}：扫描标识标签二维码打开的查询（标识统计计为扫码）` }),
+          ),
         }),
         response: { 200: IdentityAnswerSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
-      const parsed = parseHandle(request.query.handle.trim());
-      if (!parsed.ok) throw new BadRequestError(parsed.message);
-      let found: Found | undefined;
+      const channel = request.query[QR_SOURCE_PARAM] === QR_SOURCE_VALUE ? 'qr' : 'web';
+      const input = request.query.handle.trim();
+      const parsed = parseHandle(input);
+      if (!parsed.ok) {
+        countMalformed(request, channel, input);
+        throw new BadRequestError(parsed.message);
+      }
+      let resolution: Resolution;
       try {
-        found = await resolve(parsed, request);
+        resolution = await resolve(parsed, request);
       } catch (err) {
         if (!(err instanceof UpstreamError)) throw err;
         request.log.warn({ err, handle: parsed.handle }, 'upstream handle resolution failed');
         if (err.kind === 'busy') reply.header('retry-after', err.retryAfterSeconds ?? 1);
         throw new AppError(err.message, err.statusCode);
       }
+      count(request, channel, parsed, resolution);
+      const { found } = resolution;
       if (!found) {
         keepNotFound(request, reply);
         return ok([], '未找到该标识');
@@ -174,10 +207,13 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.header('access-control-allow-origin', '*');
       const parsed = parseHandle(handle);
       if (!parsed.ok) {
+        countMalformed(request, 'api', handle);
         reply.status(400);
         return { responseCode: HandleResponseCode.InvalidHandle, handle, message: parsed.message };
       }
-      const found = await resolve(parsed, request);
+      const resolution = await resolve(parsed, request);
+      count(request, 'api', parsed, resolution);
+      const { found } = resolution;
       if (!found) {
         keepNotFound(request, reply);
         reply.status(404);

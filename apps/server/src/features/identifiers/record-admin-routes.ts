@@ -18,15 +18,9 @@ import { checkValues } from './template-items.js';
 const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
   const records = app.recordRepository;
-  const { audit, prefixFor, templateFor, recordFor } = identifierAdminContext(app);
+  const { audit, prefixFor, templateFor, recordFor, recordFilter } = identifierAdminContext(app);
   const canRecords = { onRequest: identifierAccess(app, Authority.IdentifierRecord) };
   const canManageRecords = { onRequest: identifierAccess(app, Authority.IdentifierRecordManage) };
-
-  /** Handle ranges a search key stands for: the start of a handle, or of a suffix under one of `prefixes` (index ranges, no scan). */
-  const searchRanges = (key: string, prefixes: readonly { prefix: string }[]) => [
-    ...(key.includes('/') ? [key] : []),
-    ...prefixes.map(({ prefix }) => `${prefix}/${key}`),
-  ];
 
   app.get(
     '/web-api/identity/v1/record/page/list',
@@ -46,24 +40,9 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
-      const q = request.query;
-      const prefixName = q.prefix?.trim() || undefined;
-      const visible = prefixName ? [await prefixFor(scope, prefixName, 'bad-request')] : await app.prefixRepository.visible(scope);
-      if (visible.length === 0) return ok({ rows: [], total: 0 });
-      const key = q.searchKey?.trim();
-      const startsWith = key ? searchRanges(key, visible) : undefined;
-      if (startsWith?.length === 0) return ok({ rows: [], total: 0 });
-      return ok(
-        await records.page({
-          // Operators see every prefix: no filter unless one is chosen.
-          prefixIds: prefixName || !scope.all ? visible.map((p) => p.id) : undefined,
-          templateId: q.templateId,
-          startsWith,
-          offset: q.offset,
-          limit: q.limit,
-        }),
-      );
+      const { offset, limit, ...filters } = request.query;
+      const filter = await recordFilter(scopeOf(request), filters);
+      return ok(filter ? await records.page({ ...filter, offset, limit }) : { rows: [], total: 0 });
     },
   );
 
@@ -126,6 +105,8 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (isUniqueViolation(err)) throw new ConflictError(`标识 ${handle} 已存在`);
         throw err;
       }
+      // A rendered /mark page of this handle said 未找到.
+      app.caches.clear('identifiers');
       return ok(toRecord(await recordFor(scope, id)), '标识已创建');
     },
   );
@@ -151,6 +132,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await records.update(existing.id, { template, itemValues: JSON.stringify(values) }, trx);
         await audit(trx, request, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
       });
+      app.caches.clear('identifiers');
       return ok(toRecord(await recordFor(scope, existing.id)), '标识已保存');
     },
   );
@@ -164,6 +146,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await records.delete(existing.id, trx);
         await audit(trx, request, 'identifier.record.delete', existing.handle);
       });
+      app.caches.clear('identifiers');
       return ok([], '标识已删除');
     },
   );

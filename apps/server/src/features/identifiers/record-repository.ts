@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { parseItemValues, type StoredRecord, type TemplateVersionInfo } from './handle-values.js';
+import type { Scope } from './identifier-admin-context.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,14 +37,27 @@ export const toRecord = (r: {
   updatedAt: chinaTime(new Date(r.updated_at)),
 });
 
-export interface RecordPageQuery {
+/** The records the list's filters stand for (the list, its export and its labels). */
+export interface RecordFilter {
   /** The prefixes to list; undefined: all. */
   prefixIds?: number[] | undefined;
   templateId?: number | undefined;
   /** Handle ranges: records whose handle starts with one of these. */
   startsWith?: string[] | undefined;
+}
+
+export interface RecordPageQuery extends RecordFilter {
   offset: number;
   limit: number;
+}
+
+/** What a label prints of a record. */
+export interface LabelRecord {
+  id: number;
+  handle: string;
+  template_id: number;
+  template_version: number;
+  item_values: string;
 }
 
 /** A record a CSV import writes: its handle and item values (JSON of `ItemValue[]`). */
@@ -52,8 +66,37 @@ export interface NewRecord {
   itemValues: string;
 }
 
-/** Rows the export reads at a time. */
+/** A record an import or a migration rewrites, as read before the write. */
+export interface ExistingRecord {
+  id: number;
+  handle: string;
+  template_id: number;
+  template_version: number;
+  item_values: string;
+  updated_at: string;
+}
+
+/** New values of a record, written only if it is still as read (`updatedAt`). */
+export interface ValuesReplacement {
+  id: number;
+  updatedAt: string;
+  itemValues: string;
+}
+
+/** Which of a template's records a bulk read takes: handle ranges (a search) and versions. */
+export interface TemplateRecordFilter {
+  /** Records whose handle starts with one of these. */
+  startsWith?: readonly string[] | undefined;
+  /** Records at versions below this one. */
+  belowVersion?: number | undefined;
+  /** Records at this version. */
+  version?: number | undefined;
+}
+
+/** Rows the export and a migration read at a time. */
 const EXPORT_PAGE_ROWS = 1000;
+/** Records per bulk update statement (4 parameters a record, within both engines' limits). */
+const REPLACE_BATCH_ROWS = 500;
 
 /** Identifier records. */
 export function createRecordRepository(db: Kysely<Database>) {
@@ -63,6 +106,25 @@ export function createRecordRepository(db: Kysely<Database>) {
       .innerJoin('idf_prefix', 'idf_prefix.id', 'idf_record.prefix_id')
       .innerJoin('idf_template', 'idf_template.id', 'idf_record.template_id');
 
+  /** `handle` within one of the ranges (index ranges of the unique index, no scan). */
+  const inRanges = (eb: ExpressionBuilder<Database, 'idf_record'>, ranges: readonly string[]) =>
+    eb.or(ranges.map((from) => eb.and([eb('idf_record.handle', '>=', from), eb('idf_record.handle', '<', `${from}\uffff`)])));
+  const filtered = (q: RecordFilter) => {
+    let query = joined();
+    if (q.prefixIds) query = query.where('idf_record.prefix_id', 'in', q.prefixIds);
+    if (q.templateId !== undefined) query = query.where('idf_record.template_id', '=', q.templateId);
+    const ranges = q.startsWith;
+    if (ranges) query = query.where((eb) => inRanges(eb, ranges));
+    return query;
+  };
+  const labelColumns = [
+    'idf_record.id',
+    'idf_record.handle',
+    'idf_record.template_id',
+    'idf_record.template_version',
+    'idf_record.item_values',
+  ] as const;
+
   return {
     /** The public resolution's lookup: one search of the unique index on `handle`. */
     byHandle: (handle: string): Promise<(StoredRecord & { prefix_id: number }) | undefined> =>
@@ -71,28 +133,6 @@ export function createRecordRepository(db: Kysely<Database>) {
         .select(['handle', 'prefix_id', 'template_id', 'template_version', 'item_values', 'created_at', 'updated_at'])
         .where('handle', '=', handle)
         .executeTakeFirst(),
-
-    /**
-     * Adds lookups counted per prefix to the China date `day` (工作台); prefixes deleted meanwhile
-     * are skipped, so one can never hold up the others' counts.
-     */
-    async addLookups(batch: ReadonlyMap<number, number>, day: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        const ids = [...batch.keys()];
-        const held = await trx.selectFrom('idf_prefix').select('id').where('id', 'in', ids).execute();
-        for (const { id } of held) {
-          await trx
-            .insertInto('idf_lookup_day')
-            .values({ prefix_id: id, day, lookups: batch.get(id) ?? 0 })
-            .onConflict((oc) =>
-              oc
-                .columns(['prefix_id', 'day'])
-                .doUpdateSet((eb) => ({ lookups: eb('idf_lookup_day.lookups', '+', eb.ref('excluded.lookups')) })),
-            )
-            .execute();
-        }
-      });
-    },
 
     /** A record with its prefix, the prefix's enterprise and its template's name. */
     byId: (id: number) =>
@@ -104,16 +144,7 @@ export function createRecordRepository(db: Kysely<Database>) {
 
     /** A page of records, newest first, and how many match. */
     async page(q: RecordPageQuery) {
-      let query = joined();
-      if (q.prefixIds) query = query.where('idf_record.prefix_id', 'in', q.prefixIds);
-      if (q.templateId !== undefined) query = query.where('idf_record.template_id', '=', q.templateId);
-      const ranges = q.startsWith;
-      if (ranges) {
-        // Index ranges of `handle`, no scan.
-        query = query.where((eb) =>
-          eb.or(ranges.map((from) => eb.and([eb('idf_record.handle', '>=', from), eb('idf_record.handle', '<', `${from}\uffff`)]))),
-        );
-      }
+      const query = filtered(q);
       const [count, rows] = await Promise.all([
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
         query
@@ -125,6 +156,17 @@ export function createRecordRepository(db: Kysely<Database>) {
           .execute(),
       ]);
       return { total: Number(count.n), rows: rows.map(toRecord) };
+    },
+
+    /** Up to `limit` records of the filter for labels, in handle order (the order they are printed). */
+    labelRecords: (filter: RecordFilter, limit: number): Promise<LabelRecord[]> =>
+      filtered(filter).select(labelColumns).orderBy('idf_record.handle').limit(limit).execute(),
+
+    /** Those of the records `ids` the scope sees, for labels, in handle order. */
+    labelRecordsByIds(ids: readonly number[], scope: Scope): Promise<LabelRecord[]> {
+      let query = joined().where('idf_record.id', 'in', ids);
+      if (!scope.all) query = query.where('idf_prefix.enterprise_id', '=', scope.enterpriseId ?? -1);
+      return query.select(labelColumns).orderBy('idf_record.handle').execute();
     },
 
     /** A new record; answers its id. Writes take the caller's transaction as `trx` (with its audit row). */
@@ -189,22 +231,72 @@ export function createRecordRepository(db: Kysely<Database>) {
       return inserted.map((r) => r.handle);
     },
 
-    /** Every record of a template in id order, read a page at a time. */
-    async *ofTemplate(templateId: number) {
+    /** The records of a template that `filter` takes, in id order, read a page at a time (in `trx` when given). */
+    async *ofTemplate(templateId: number, filter: TemplateRecordFilter = {}, trx = db): AsyncGenerator<ExistingRecord> {
       let after = 0;
       for (;;) {
-        const page = await db
+        let query = trx
           .selectFrom('idf_record')
-          .select(['id', 'handle', 'item_values'])
+          .select(['id', 'handle', 'template_id', 'template_version', 'item_values', 'updated_at'])
           .where('template_id', '=', templateId)
-          .where('id', '>', after)
-          .orderBy('id')
-          .limit(EXPORT_PAGE_ROWS)
-          .execute();
+          .where('id', '>', after);
+        const { startsWith, belowVersion, version } = filter;
+        if (startsWith) query = query.where((eb) => inRanges(eb, startsWith));
+        if (belowVersion !== undefined) query = query.where('template_version', '<', belowVersion);
+        if (version !== undefined) query = query.where('template_version', '=', version);
+        const page = await query.orderBy('id').limit(EXPORT_PAGE_ROWS).execute();
         yield* page;
         if (page.length < EXPORT_PAGE_ROWS) return;
         after = page[page.length - 1]!.id;
       }
+    },
+
+    /** The records of these handles. */
+    existing: (handles: readonly string[], trx = db): Promise<ExistingRecord[]> =>
+      handles.length === 0
+        ? Promise.resolve([])
+        : trx
+            .selectFrom('idf_record')
+            .select(['id', 'handle', 'template_id', 'template_version', 'item_values', 'updated_at'])
+            .where('handle', 'in', [...handles])
+            .execute(),
+
+    /**
+     * Writes new values of records (and moves them to `version` when given), each only if it is still
+     * as read: its `updated_at` unchanged. A few statements for any number of records; answers how
+     * many were written, so the caller can tell that one changed meanwhile.
+     */
+    async replaceValues(rows: readonly ValuesReplacement[], version: number | undefined, trx = db): Promise<number> {
+      const now = new Date().toISOString();
+      let written = 0;
+      for (let i = 0; i < rows.length; i += REPLACE_BATCH_ROWS) {
+        const part = rows.slice(i, i + REPLACE_BATCH_ROWS);
+        const byId = <T>(value: (row: ValuesReplacement) => T) =>
+          sql<T>`case id ${sql.join(
+            part.map((row) => sql`when ${row.id} then ${value(row)}`),
+            sql` `,
+          )} end`;
+        const result = await trx
+          .updateTable('idf_record')
+          .set({
+            item_values: byId((row) => row.itemValues),
+            updated_at: now,
+            ...(version !== undefined ? { template_version: version } : {}),
+          })
+          .where(
+            'id',
+            'in',
+            part.map((row) => row.id),
+          )
+          .where(
+            'updated_at',
+            '=',
+            byId((row) => row.updatedAt),
+          )
+          .executeTakeFirst();
+        written += Number(result.numUpdatedRows);
+      }
+      return written;
     },
   };
 }

@@ -2,13 +2,15 @@ import {
   HandleIndex,
   assignItemIndexes,
   ID_TYPE_PATTERN,
+  type ItemValueType,
   MAX_ITEM_NAME,
   MAX_TEMPLATE_ITEMS,
-  MAX_VALUE_LENGTH,
   type TemplateItem,
   type TemplateItemInput,
+  type TemplateItemMetadata,
   hasControlCharacter,
   isReservedIdType,
+  metadataProblem,
   requiredValueMessage,
   textLength,
   valueProblem,
@@ -20,11 +22,43 @@ const MAX_INDEX = 2_147_483_647;
 /** A stored item value: Handle index, type (the item's idType) and the text. */
 export type ItemValue = [index: number, type: string, value: string];
 
+/** Item metadata as the console sends it: the settings of every type optional, the type's own checked here. */
+export interface MetadataInput {
+  type: ItemValueType;
+  minLength?: number | undefined;
+  maxLength?: number | undefined;
+  min?: number | undefined;
+  max?: number | undefined;
+  options?: readonly string[] | undefined;
+}
+
+export type ItemInput = Omit<TemplateItemInput, 'metadata'> & { metadata: MetadataInput };
+
+/** The metadata of `input`'s type with that type's settings only (options trimmed). */
+function typedMetadata(input: MetadataInput): TemplateItemMetadata {
+  switch (input.type) {
+    case 'date':
+      return { type: 'date' };
+    case 'number':
+      return {
+        type: 'number',
+        ...(input.min !== undefined ? { min: input.min } : {}),
+        ...(input.max !== undefined ? { max: input.max } : {}),
+      };
+    case 'enum':
+      return { type: 'enum', options: (input.options ?? []).map((option) => option.trim()) };
+    default:
+      // Key order as stored since the first version, so an unchanged item compares equal.
+      return { type: 'string', minLength: input.minLength ?? Number.NaN, maxLength: input.maxLength ?? Number.NaN };
+  }
+}
+
 /**
  * Checks a template's items and completes them: trimmed names, a stable `idIndex` (the one the same
- * idType had in an earlier version, else the next free index from 2000, protocols: IDIS), state 1.
+ * idType had in an earlier version, else the next free index from 2000, protocols: IDIS), state 1,
+ * metadata of the item's value type (issue 22) and 计入统计 kept only when ticked.
  */
-export function normaliseItems(input: readonly TemplateItemInput[], earlier: readonly TemplateItem[] = []): TemplateItem[] {
+export function normaliseItems(input: readonly ItemInput[], earlier: readonly TemplateItem[] = []): TemplateItem[] {
   if (input.length === 0) throw new BadRequestError('模板至少需要一个数据项');
   if (input.length > MAX_TEMPLATE_ITEMS) throw new BadRequestError(`模板最多 ${MAX_TEMPLATE_ITEMS} 个数据项`);
   const names = new Set<string>();
@@ -49,17 +83,17 @@ export function normaliseItems(input: readonly TemplateItemInput[], earlier: rea
       if (taken.has(raw.idIndex)) throw new BadRequestError(`索引 ${raw.idIndex} 重复`);
       taken.add(raw.idIndex);
     }
-    const { minLength, maxLength } = raw.metadata;
-    if (!Number.isInteger(minLength) || minLength < 0 || !Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_VALUE_LENGTH)
-      throw new BadRequestError(`数据项“${name}”的长度限制须在 0–${MAX_VALUE_LENGTH} 之间`);
-    if (minLength > maxLength) throw new BadRequestError(`数据项“${name}”的最小长度不能大于最大长度`);
+    const metadata = typedMetadata(raw.metadata);
+    const problem = metadataProblem(metadata);
+    if (problem) throw new BadRequestError(`数据项“${name}”的${problem}`);
     return {
       name,
       idType,
       idIndex: raw.idIndex,
       required: raw.required,
       state: raw.state ?? 1,
-      metadata: { type: 'string' as const, minLength, maxLength },
+      metadata,
+      ...(raw.analytics === true ? { analytics: true } : {}),
     };
   });
   // Indexes of earlier versions stay with their idType, so a value keeps its Handle index across versions.
@@ -71,7 +105,8 @@ export type ValuesCheck = { ok: true; values: ItemValue[] } | { ok: false; messa
 
 /**
  * Checks a record's values (idType → text) against a template version: every type must be an item
- * in use, required items present, lengths within the item's metadata. Empty texts count as absent.
+ * in use, required items present, each value as its item's metadata says (`valueProblem`: length, date,
+ * number, option). Empty texts count as absent.
  * Answers the values as Handle values in template order.
  */
 export function checkValues(items: readonly TemplateItem[], values: Readonly<Record<string, string>>): ValuesCheck {
@@ -95,4 +130,33 @@ export function checkValues(items: readonly TemplateItem[], values: Readonly<Rec
     out.push([item.idIndex, item.idType, value]);
   }
   return { ok: true, values: out };
+}
+
+/** A value a record loses when it moves to another version: the item no longer in use there. */
+export interface LostValue {
+  idType: string;
+  name: string;
+  value: string;
+}
+
+/**
+ * A record's stored values carried from its version's items to another version's (批量迁移, issue 22):
+ * values of items not in use there are lost; the rest are checked as a write of that version.
+ */
+export function carryValues(
+  stored: readonly ItemValue[],
+  from: readonly TemplateItem[],
+  to: readonly TemplateItem[],
+): { check: ValuesCheck; lost: LostValue[] } {
+  const active = new Set(to.filter((item) => item.state === 1).map((item) => item.idType));
+  const kept: Record<string, string> = {};
+  const lost: LostValue[] = [];
+  for (const [, idType, value] of stored) {
+    if (active.has(idType)) kept[idType] = value;
+    else {
+      const name = to.find((item) => item.idType === idType)?.name ?? from.find((item) => item.idType === idType)?.name ?? idType;
+      lost.push({ idType, name, value });
+    }
+  }
+  return { check: checkValues(to, kept), lost };
 }

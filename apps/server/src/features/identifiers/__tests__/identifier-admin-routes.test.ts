@@ -306,7 +306,7 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
       const bad: [object, string][] = [
         [{ values: withoutName }, '“产品名称”为必填项'],
         [{ values: { ...values, productName: '   ' } }, '“产品名称”为必填项'],
-        [{ values: { ...values, productionDate: '2025-3-18' } }, '“生产日期”长度应为 10–10 个字符'],
+        [{ values: { ...values, productionDate: '2025-3-18' } }, '“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01'],
         [{ values: { ...values, productModel: 'M'.repeat(33) } }, '“产品型号”最长 32 个字符'],
         [{ values: { ...values, color: '黄色' } }, '模板中没有类型为“color”的数据项'],
         [{ values: { ...values, constructor: 'x' } }, '模板中没有类型为“constructor”的数据项'],

@@ -190,10 +190,11 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
   });
 
   describe('HTTP caching', () => {
-    const KEEP_TTL = 'public, max-age=86400, s-maxage=86400';
-    const KEEP_NOT_FOUND = 'public, max-age=60, s-maxage=60';
+    // Browsers only: a lookup a shared cache answered would never reach the node's 标识统计 (issue 22).
+    const KEEP_TTL = 'private, max-age=86400';
+    const KEEP_NOT_FOUND = 'private, max-age=60';
 
-    it("lets shared caches keep a found identifier for its values' ttl, and 'not found' for a minute", async () => {
+    it("lets clients, never shared caches, keep a found identifier for its values' ttl, and 'not found' for a minute", async () => {
       for (const url of [
         `/web-api/portal/v1/identity/query?handle=${HANDLE}`,
         `/api/handles/${HANDLE}`,

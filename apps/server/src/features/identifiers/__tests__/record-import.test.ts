@@ -50,7 +50,7 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
   const exists = async (handle: string) =>
     (await t.database.db.selectFrom('idf_record').select('id').where('handle', '=', handle).executeTakeFirst()) !== undefined;
 
-  it('keeps the good rows and reports every bad row with its line number; bad rows write nothing', async () => {
+  it('reports every bad row with its line number and writes nothing unless every row is good', async () => {
     const before = await records();
     const csv = [
       HEADER, // 1
@@ -64,16 +64,17 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
       `${row('IM-0010')},多余`, // 10: more fields than the header
       row('IM-0011', '装'.repeat(65)), // 11: too long
       '', // 12: blank, skipped
-      'IM-0013,"未闭合的引号', // 13: malformed quoting (to the end of the file)
+      row('IM-0013').replace('2025-04-01', 'abcdefghij'), // 13: not a date
+      'IM-0014,"未闭合的引号', // 14: malformed quoting (to the end of the file)
     ].join('\r\n');
     const res = await upload(machinery, csv);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(body.msg).toBe('导入完成：成功 2 行，失败 8 行');
+    expect(body.msg).toBe('导入失败：9 行有误，未写入任何标识');
     expect(body.data[0]).toEqual({
-      total: 10,
-      imported: 2,
-      failed: 8,
+      total: 11,
+      imported: 0,
+      failed: 9,
       errors: [
         { line: 3, message: '“产品名称”为必填项' },
         { line: 4, message: '标识 88.118.8/EX-2024-000123 已存在' },
@@ -82,34 +83,48 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
         { line: 9, message: '标识 88.118.8/IM-0001 已存在' },
         { line: 10, message: '列数多于表头' },
         { line: 11, message: '“产品名称”最长 64 个字符' },
-        { line: 13, message: '引号未闭合' },
+        { line: 13, message: '“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01' },
+        { line: 14, message: '引号未闭合' },
       ],
     });
+    expect(await records()).toBe(before);
+    expect(await exists('88.118.8/IM-0001')).toBe(false);
+    expect(await exists('88.118.8/IM-0005')).toBe(false);
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .select(['target', 'outcome', 'detail'])
+      .where('action', '=', 'identifier.record.import')
+      .execute();
+    expect(audit).toContainEqual({ target: '88.118.8 工程机械整机', outcome: 'failure', detail: '新增：共 11 行，9 行有误，未写入' });
+
+    // The good rows alone are all written.
+    const good = [HEADER, row('IM-0001'), row('IM-0005', '轮式装载机', '"额定载重量 5 t, 斗容 ""3.0"" m³"')].join('\r\n');
+    const written = await upload(machinery, good);
+    expect(written.json()).toMatchObject({ msg: '导入完成：新增 2 个标识', data: [{ total: 2, imported: 2, failed: 0, errors: [] }] });
     expect(await records()).toBe(before + 2);
-    expect(await exists('88.118.8/IM-0001')).toBe(true);
-    expect(await exists('88.118.8/IM-0005')).toBe(true);
-    expect(await exists('88.118.8/IM-0006')).toBe(false);
-    expect(await exists('88.118.8/IM-0011')).toBe(false);
     const [entry] = (
       await t.app.inject({ url: `/web-api/portal/v1/identity/query?handle=${encodeURIComponent('88.118.8/IM-0005')}` })
     ).json().data;
     expect(entry.identity.value.find((v: { type: string }) => v.type === 'mainSpec').data.value).toBe('额定载重量 5 t, 斗容 "3.0" m³');
-    const audit = await t.database.db
-      .selectFrom('audit_log')
-      .select(['target', 'detail'])
-      .where('action', '=', 'identifier.record.import')
-      .execute();
-    expect(audit).toContainEqual({ target: '88.118.8 工程机械整机', detail: '共 10 行，导入 2 行，失败 8 行' });
+    expect(
+      await t.database.db
+        .selectFrom('audit_log')
+        .select(['outcome', 'detail'])
+        .where('action', '=', 'identifier.record.import')
+        .where('outcome', '=', 'success')
+        .execute(),
+    ).toContainEqual({ outcome: 'success', detail: '新增：共 2 行，写入 2 行' });
   });
 
   it('ignores empty columns a spreadsheet saved after the last one', async () => {
     const csv = [`${HEADER},,`, `${row('IM-E-1')},,`, `${row('IM-E-2')},,多余`].join('\n');
     expect((await upload(machinery, csv)).json().data[0]).toEqual({
       total: 2,
-      imported: 1,
+      imported: 0,
       failed: 1,
       errors: [{ line: 3, message: '列数多于表头' }],
     });
+    expect((await upload(machinery, csv.split('\n').slice(0, 2).join('\n'))).json().data[0]).toMatchObject({ imported: 1 });
     const gap = await upload(machinery, `标识后缀,,产品名称\nIM-E-3,,装载机`);
     expect(gap.json()).toEqual({ code: 1, msg: '第 1 行（表头）第 2 列没有列名' });
   });
@@ -121,7 +136,9 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
       '88.118.16/IM-H-2,挖掘机,HY-E60,S2,2025-01-02,恒岳,12个月,0516',
     ].join('\n');
     const body = (await upload(machinery, csv)).json().data[0];
-    expect(body).toEqual({ total: 2, imported: 1, failed: 1, errors: [{ line: 3, message: '标识“88.118.16/IM-H-2”不属于前缀 88.118.8' }] });
+    expect(body).toEqual({ total: 2, imported: 0, failed: 1, errors: [{ line: 3, message: '标识“88.118.16/IM-H-2”不属于前缀 88.118.8' }] });
+    expect((await upload(machinery, csv.split('\n').slice(0, 2).join('\n'))).json().data[0]).toMatchObject({ imported: 1 });
+    expect(await exists('88.118.8/IM-H-1')).toBe(true);
   });
 
   it('refuses a file whose header does not fit the template, and writes nothing', async () => {
@@ -209,18 +226,25 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
     expect(entry.identity.value[0].data.value).toBe('泵');
   });
 
-  it('imports thousands of rows across batches, counts every bad row and lists the first 1 000', async () => {
+  it('checks thousands of rows across batches, counts every bad row and lists the first 1 000; a good file is written whole', async () => {
+    const before = await records();
     const lines = [HEADER];
     for (let i = 0; i < 3000; i++) lines.push(i % 2 === 0 ? row(`BULK-${i}`) : row(`BULK-${i}`, ''));
-    const res = await upload(machinery, lines.join('\n'));
-    const body = res.json().data[0];
+    const body = (await upload(machinery, lines.join('\n'))).json().data[0];
     expect(body.total).toBe(3000);
-    expect(body.imported).toBe(1500);
+    expect(body.imported).toBe(0);
     expect(body.failed).toBe(1500);
     expect(body.errors).toHaveLength(1000);
     expect(body.errors[0]).toEqual({ line: 3, message: '“产品名称”为必填项' });
     expect(body.errors[999].line).toBe(2001);
-    expect(await exists('88.118.8/BULK-2998')).toBe(true);
+    // Rows of the first batches were written before the bad ones were read: all are undone.
+    expect(await exists('88.118.8/BULK-0')).toBe(false);
+    expect(await records()).toBe(before);
+
+    const good = [HEADER, ...Array.from({ length: 2500 }, (_, i) => row(`BULK-${i}`))];
+    expect((await upload(machinery, good.join('\n'))).json().data[0]).toMatchObject({ total: 2500, imported: 2500, failed: 0 });
+    expect(await records()).toBe(before + 2500);
+    expect(await exists('88.118.8/BULK-2499')).toBe(true);
   });
 
   it('exports a template as UTF-8 CSV with a BOM that imports again unchanged', async () => {
@@ -273,10 +297,16 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
     const again = (await upload(machinery, raw)).json().data[0];
     expect(again.total).toBe(count);
     expect(again.imported).toBe(0);
+    expect(again.failed).toBe(count);
     expect(again.errors[0].message).toMatch(/已存在$/);
-    // After deleting the record, the export restores it exactly (formula guard undone).
+    // The export of the list's search: that record alone. After deleting it, the file restores it exactly (formula guard undone).
+    const searched = await t.app.inject({
+      url: `/web-api/identity/v1/record/export?templateId=${machinery}&searchKey=EXPORT-`,
+      headers: { authorization: staff },
+    });
+    expect(searched.rawPayload.toString('utf8').slice(1).split('\r\n').filter(Boolean)).toHaveLength(2);
     await t.database.db.deleteFrom('idf_record').where('handle', '=', '88.118.8/EXPORT-1').execute();
-    expect((await upload(machinery, raw)).json().data[0].imported).toBe(1);
+    expect((await upload(machinery, searched.rawPayload)).json().data[0].imported).toBe(1);
     const [entry] = (await t.app.inject({ url: '/web-api/portal/v1/identity/query?handle=88.118.8/EXPORT-1' })).json().data;
     expect(entry.identity.value.map((v: { data: { value: string } }) => v.data.value).slice(0, 5)).toEqual([
       '=HYPERLINK("http://x")',

@@ -1,23 +1,8 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config.js';
+import { fakeUpstream } from '../../../testing/handle-upstream.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
-
-/** A plain HTTP server answering every request with `handler` (or never, to time out). */
-async function fakeUpstream(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const REMOTE = '88.200.1/PUMP-0001';
 
@@ -37,6 +22,7 @@ describe('identifier configuration', () => {
       upstreamMaxValues: 500,
       upstreamPerIpPerMinute: 60,
       upstreamPerSecond: 20,
+      statsFlushSeconds: 10,
     });
     for (const name of [
       'HANDLE_UPSTREAM_CACHE_MB',
@@ -44,6 +30,7 @@ describe('identifier configuration', () => {
       'HANDLE_UPSTREAM_MAX_VALUES',
       'HANDLE_UPSTREAM_IP_PER_MINUTE',
       'HANDLE_UPSTREAM_PER_SECOND',
+      'IDENTIFIER_STATS_FLUSH_SECONDS',
     ]) {
       expect(() => loadConfig({ [name]: '0' })).toThrow(name);
     }
@@ -145,14 +132,14 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
       { name: 'serialNumber', idType: 'serialNumber', idIndex: 2001 },
     ]);
     expect(entry.template.name).toBe('泵类产品 v1');
-    // Kept by shared caches for the upstream values' ttl (1 s there), like the upstream's own answer.
-    expect(portal.headers['cache-control']).toBe('public, max-age=1, s-maxage=1');
+    // Kept by the client (no shared cache) for the upstream values' ttl (1 s there), like the upstream's own answer.
+    expect(portal.headers['cache-control']).toBe('private, max-age=1');
 
     const handle = await node.app.inject({ url: `/api/handles/${REMOTE}?type=serialNumber&index=100` });
     expect(handle.statusCode).toBe(200);
     const body = handle.json();
     expect(body.responseCode).toBe(1);
-    expect(handle.headers['cache-control']).toBe('public, max-age=1, s-maxage=1');
+    expect(handle.headers['cache-control']).toBe('private, max-age=1');
     expect(body.values.map((v: { index: number; type: string; ttl: number }) => [v.index, v.type, v.ttl])).toEqual([
       [100, 'HS_ADMIN', 1],
       [2001, 'serialNumber', 1],
@@ -172,7 +159,7 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
     expect((await node.app.inject({ url: '/api/handles/88.118.8/UPSTREAM-ONLY-1' })).json().responseCode).toBe(100);
   });
 
-  it('never passes on a request that came from another resolver (no loops), and lets no shared cache keep that answer', async () => {
+  it('never passes on a request that came from another resolver (no loops), and lets no cache keep that answer', async () => {
     const hop = await query(node, REMOTE, { 'x-handle-resolver-hop': '1' });
     expect(hop.json().data).toEqual([]);
     expect(hop.headers['cache-control']).toBe('private, no-store');

@@ -24,6 +24,21 @@ export const ITEMS: TemplateItem[] = [
   { ...item('旧型号', 'oldModel', 2003, false, 1, 8), state: 0 },
 ];
 
+/** A date, a bounded number and an enumeration counted in 标识统计 (issue 22). */
+export const TYPED_ITEMS: TemplateItem[] = [
+  { name: '生产日期', idType: 'productionDate', idIndex: 2000, required: true, state: 1, metadata: { type: 'date' } },
+  { name: '额定压力', idType: 'ratedPressure', idIndex: 2001, required: false, state: 1, metadata: { type: 'number', min: 0, max: 35 } },
+  {
+    name: '质保期',
+    idType: 'warranty',
+    idIndex: 2002,
+    required: false,
+    state: 1,
+    metadata: { type: 'enum', options: ['12个月', '24个月'] },
+    analytics: true,
+  },
+];
+
 export const HENGYUE: IdentifierPrefix = {
   id: 1,
   prefix: '88.118.8',
@@ -66,6 +81,9 @@ export const PARTS: IdentifierTemplate = {
   items: [item('配件名称', 'partName', 2000, true, 1, 32)],
   recordCount: 0,
 };
+
+/** Parts described by typed items. */
+export const PUMPS: IdentifierTemplate = { ...MACHINES, id: 7, name: '液压泵', version: 1, items: TYPED_ITEMS, recordCount: 0 };
 
 /** Written with version 1; has a value of the item retired since. */
 export const RECORD: IdentifierRecord = {

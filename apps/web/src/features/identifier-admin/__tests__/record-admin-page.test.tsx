@@ -10,7 +10,7 @@ import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
 import { RecordAdminPage } from '../components/record-admin-page';
-import { HENGYUE, MACHINES, PARTS, RECORD, RUICHI } from './fixtures';
+import { HENGYUE, MACHINES, PARTS, PUMPS, RECORD, RUICHI } from './fixtures';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -31,7 +31,7 @@ beforeEach(() => {
     [`POST ${RECORDS}`]: (body) => [{ ...RECORD, id: 10, ...(body as object) }],
     [`PUT ${RECORDS}/9`]: [RECORD],
     [`DELETE ${RECORDS}/9`]: [],
-    [`POST ${RECORDS}/import`]: [{ total: 3, imported: 2, failed: 1, errors: [{ line: 3, message: '“出厂编号”长度应为 4–12 个字符' }] }],
+    [`POST ${RECORDS}/import`]: [{ total: 3, imported: 0, failed: 1, errors: [{ line: 3, message: '“出厂编号”长度应为 4–12 个字符' }] }],
   });
   vi.mocked(saveBlob).mockClear();
 });
@@ -185,6 +185,71 @@ describe('标识记录 form generated from the template', () => {
   });
 });
 
+describe('标识记录 form by value type (issue 22)', () => {
+  it('offers a date picker, a number box and a select of the options, checked with the server’s words', async () => {
+    fake.api!.routes['GET /web-api/identity/v1/template/list'] = [PUMPS];
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    await screen.findByText('88.118.8/EX-1');
+    fireEvent.click(screen.getByRole('button', { name: /新建标识/ }));
+    const panel = await drawer('新建标识');
+    const date = await within(panel).findByLabelText('生产日期');
+    expect(date.getAttribute('placeholder')).toBe('YYYY-MM-DD');
+    expect(within(panel).getByText('productionDate · 日期 YYYY-MM-DD')).toBeTruthy();
+    expect(within(panel).getByText('ratedPressure · 数字，0–35')).toBeTruthy();
+    expect(within(panel).getByRole('combobox', { name: '质保期' })).toBeTruthy();
+
+    fireEvent.change(within(panel).getByLabelText('标识后缀'), { target: { value: 'HP-1' } });
+    fireEvent.change(within(panel).getByLabelText('额定压力'), { target: { value: '40' } });
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(fieldErrors(panel)).toEqual(['“生产日期”为必填项', '“额定压力”应在 0–35 之间']));
+    expect(fake.api!.post).not.toHaveBeenCalled();
+
+    // A day the month does not have stays in the box and is refused with the server's words.
+    fireEvent.change(date, { target: { value: '2024-02-30' } });
+    fireEvent.blur(date);
+    await waitFor(() => expect(fieldErrors(panel)[0]).toBe('“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01'));
+    expect((date as HTMLInputElement).value).toBe('2024-02-30');
+
+    fireEvent.mouseDown(date);
+    fireEvent.click(date);
+    const today = await waitFor(() => {
+      const cell = document.querySelector('.ant-picker-dropdown td.ant-picker-cell-today');
+      expect(cell).toBeTruthy();
+      return cell!;
+    });
+    const day = today.getAttribute('title')!;
+    fireEvent.click(today.querySelector('.ant-picker-cell-inner')!);
+    fireEvent.change(within(panel).getByLabelText('额定压力'), { target: { value: '31.5' } });
+    await pick(panel, '质保期', '24个月');
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(fake.api!.post).toHaveBeenCalledTimes(1));
+    expect(fake.api!.post.mock.calls[0]![1]).toMatchObject({
+      suffix: 'HP-1',
+      templateId: 7,
+      values: { productionDate: day, ratedPressure: '31.5', warranty: '24个月' },
+    });
+  });
+
+  it('names a stored value its item no longer takes (written before the item became a date)', async () => {
+    fake.api!.routes['GET /web-api/identity/v1/template/list'] = [PUMPS];
+    const old = { ...RECORD, templateId: 7, templateName: '液压泵', values: { productionDate: 'abcdefghij', warranty: '五年' } };
+    fake.api!.routes[`GET ${RECORDS}/page/list`] = [{ rows: [old], total: 1 }];
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
+    const row = await recordRow('88.118.8/EX-1');
+    fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
+    const panel = await drawer('编辑标识 88.118.8/EX-1');
+    expect((await within(panel).findByLabelText('生产日期')).getAttribute('placeholder')).toBe('abcdefghij');
+    fireEvent.click(within(panel).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() =>
+      expect(fieldErrors(panel)).toEqual([
+        '“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01',
+        '“质保期”应为可选值之一：12个月、24个月',
+      ]),
+    );
+    expect(fake.api!.put).not.toHaveBeenCalled();
+  });
+});
+
 describe('标识记录 CSV', () => {
   it('imports the picked file for the picked template and shows the summary with the bad rows’ line numbers', async () => {
     renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_MANAGER) });
@@ -202,9 +267,12 @@ describe('标识记录 CSV', () => {
     expect(templateName).toBe('标识导入模板-88.118.8-工程机械整机.csv');
 
     // The upload control renders a fresh input after each pick.
-    const input = () => within(modal).getByLabelText('CSV 文件');
-    fireEvent.change(input(), { target: { files: [new File(['x'], 'machines.xlsx')] } });
-    expect(await within(modal).findByText('请选择 CSV 文件（.csv）')).toBeTruthy();
+    const input = () => within(modal).getByLabelText('导入文件');
+    fireEvent.change(input(), { target: { files: [new File(['x'], 'machines.xls')] } });
+    expect(await within(modal).findByText('不支持 .xls 格式，请另存为 .xlsx 或 CSV 后导入')).toBeTruthy();
+    // 新增 unless 更新 is chosen: no 迁移 option then.
+    expect((within(modal).getByRole('radio', { name: '新增标识' }) as HTMLInputElement).checked).toBe(true);
+    expect(within(modal).queryByRole('checkbox', { name: /同时迁移到最新版本/ })).toBeNull();
     const csv = new File(['标识后缀,产品名称,出厂编号\r\nEX-7,挖掘机,HY0007\r\nEX-8,挖掘机,HY\r\nEX-9,挖掘机,HY0009\r\n'], 'machines.csv', {
       type: 'text/csv',
     });
@@ -215,17 +283,42 @@ describe('标识记录 CSV', () => {
     await waitFor(() => expect(fake.api!.post).toHaveBeenCalledTimes(1));
     const [url, body, config] = fake.api!.post.mock.calls[0]!;
     expect(url).toBe(`${RECORDS}/import`);
-    expect(config?.params).toEqual({ templateId: 5 });
+    expect(config?.params).toEqual({ templateId: 5, mode: 'create' });
     expect((body as FormData).get('file')).toBeInstanceOf(File);
     expect(((body as FormData).get('file') as File).name).toBe('machines.csv');
 
+    // One bad row and nothing is written (issue 22): the summary says so and lists the row.
     const summary = await within(modal).findByRole('region', { name: '导入结果' });
     const stats = within(within(summary).getByRole('list', { name: '导入统计' })).getAllByRole('listitem');
-    expect(stats.map((s) => s.textContent)).toEqual(['数据行3', '成功导入2', '失败1']);
+    expect(stats.map((s) => s.textContent)).toEqual(['数据行3', '成功导入0', '失败1']);
     const errorRow = within(summary).getByRole('row', { name: /“出厂编号”长度应为 4–12 个字符/ });
     expect(within(errorRow).getByRole('cell', { name: '3' })).toBeTruthy();
-    expect(within(summary).getByText('2 行已导入，1 行未导入，原因见下表。修改后只需重新导入这些行。')).toBeTruthy();
-    expect(within(summary).getByText('工程机械整机 · machines.csv')).toBeTruthy();
+    expect(within(summary).getByText('1 行有误，未写入任何标识，原因见下表。修改后重新导入整个文件。')).toBeTruthy();
+    expect(within(summary).getByText('工程机械整机 · 新增 · machines.csv')).toBeTruthy();
+  });
+
+  it('updates existing records from an XLSX file, moving them to the latest version when asked', async () => {
+    fake.api!.routes[`POST ${RECORDS}/import`] = [{ total: 2, imported: 2, failed: 0, errors: [] }];
+    renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_MANAGER) });
+    await screen.findByText('88.118.8/EX-1');
+    fireEvent.click(screen.getByRole('button', { name: /批量导入/ }));
+    const modal = await dialog('批量导入标识');
+    await pick(modal, '导入模板', '88.118.8 · 工程机械整机（v2）');
+    fireEvent.click(within(modal).getByRole('radio', { name: '更新已有标识' }));
+    expect(within(modal).getByText(/文件中的列覆盖对应数据项（空白单元格清空该项），文件中没有的列保持原值/)).toBeTruthy();
+    fireEvent.click(await within(modal).findByRole('checkbox', { name: '同时迁移到最新版本（v2）' }));
+    const xlsx = new File(['PK'], 'machines.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    fireEvent.change(within(modal).getByLabelText('导入文件'), { target: { files: [xlsx] } });
+    const start = within(modal).getByRole('button', { name: /开始导入/ }) as HTMLButtonElement;
+    await waitFor(() => expect(start.disabled).toBe(false));
+    fireEvent.click(start);
+    await waitFor(() => expect(fake.api!.post).toHaveBeenCalledTimes(1));
+    expect(fake.api!.post.mock.calls[0]![2]?.params).toEqual({ templateId: 5, mode: 'update', toLatest: true });
+    const summary = await within(modal).findByRole('region', { name: '导入结果' });
+    const stats = within(within(summary).getByRole('list', { name: '导入统计' })).getAllByRole('listitem');
+    expect(stats.map((s) => s.textContent)).toEqual(['数据行2', '已更新2', '失败0']);
+    expect(within(summary).getByText('已更新 2 个标识')).toBeTruthy();
+    expect(within(summary).getByText('工程机械整机 · 更新并迁移到最新版本 · machines.xlsx')).toBeTruthy();
   });
 
   it('exports the filtered template with the token-carrying client; without a template filter it cannot choose', async () => {
@@ -242,6 +335,17 @@ describe('标识记录 CSV', () => {
     fireEvent.click(exportButton());
     await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
     expect(fake.api!.blob).toHaveBeenCalledWith(`${RECORDS}/export`, expect.objectContaining({ params: { templateId: 5 } }));
+
+    // The search box narrows the export as it narrows the list (issue 22).
+    fireEvent.change(screen.getByPlaceholderText('按标识或后缀开头搜索'), { target: { value: ' EX-2024 ' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, templateId: 5, searchKey: 'EX-2024' }));
+    fireEvent.click(exportButton());
+    await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(2));
+    expect(fake.api!.blob).toHaveBeenLastCalledWith(
+      `${RECORDS}/export`,
+      expect.objectContaining({ params: { templateId: 5, searchKey: 'EX-2024' } }),
+    );
     expect(vi.mocked(saveBlob).mock.calls[0]![1]).toMatch(/^标识-工程机械整机-\d{14}\.csv$/);
   });
 });

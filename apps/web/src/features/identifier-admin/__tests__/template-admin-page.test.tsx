@@ -10,6 +10,7 @@ import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
 import { TemplateAdminPage } from '../components/template-admin-page';
+import type { RecordMigrationPreview } from '@portal/shared';
 import { HENGYUE, MACHINES, PARTS, RUICHI, VERSIONS } from './fixtures';
 
 const fake = vi.hoisted(() => ({ api: undefined as unknown }));
@@ -18,6 +19,22 @@ vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } })
 
 const OPERATOR = ['identifier', 'identifier:template', 'identifier:record', 'identifier:all-enterprises'];
 const ENTERPRISE_ADMIN = ['identifier', 'identifier:template', 'identifier:record'];
+/** Also changes records in bulk (identifier:record:manage): 批量迁移. */
+const RECORD_MANAGER = [...ENTERPRISE_ADMIN, 'identifier:record:manage'];
+const MIGRATE = '/web-api/identity/v1/record/migrate';
+
+const LOSING_PREVIEW: RecordMigrationPreview = {
+  templateId: 5,
+  templateName: '工程机械整机',
+  toVersion: 2,
+  total: 150,
+  versions: [{ version: 1, records: 150 }],
+  lostItems: [{ idType: 'oldModel', name: '旧型号', records: 12 }],
+  losing: 12,
+  samples: [{ handle: '88.118.8/EX-1', version: 1, lost: [{ name: '旧型号', value: 'E215' }] }],
+  blocked: 0,
+  problems: [],
+};
 const api = () => fake.api as FakeApi;
 
 beforeEach(() => {
@@ -37,6 +54,8 @@ beforeEach(() => {
     'POST /web-api/identity/v1/prefix': [HENGYUE],
     'POST /web-api/identity/v1/template': (body) => [{ ...MACHINES, id: 8, ...(body as object) }],
     'PUT /web-api/identity/v1/template/5': [{ ...MACHINES, version: 3 }],
+    'POST /web-api/identity/v1/record/migrate/preview': [LOSING_PREVIEW],
+    'POST /web-api/identity/v1/record/migrate': [{ migrated: 150, toVersion: 2 }],
   });
 });
 afterEach(() => {
@@ -175,6 +194,50 @@ describe('前缀与模板: templates', () => {
     expect(notify.success).toHaveBeenCalled();
   });
 
+  it('sets each item’s value type and its rule, and 计入统计, checked before sending', async () => {
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
+    await within(await section('元数据模板')).findByText('工程机械整机');
+    fireEvent.click(screen.getByRole('button', { name: /新建模板/ }));
+    const panel = await overlay('新建模板');
+    fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
+    fireEvent.click(within(panel).getByRole('button', { name: /添加数据项/ }));
+    await waitFor(() => expect(rowsOf(panel)).toHaveLength(3));
+    fireEvent.change(within(panel).getByLabelText('模板名称'), { target: { value: '液压泵' } });
+    const fill = (n: number, name: string, idType: string) => {
+      fireEvent.change(within(panel).getByLabelText(`第 ${n} 项 名称`), { target: { value: name } });
+      fireEvent.change(within(panel).getByLabelText(`第 ${n} 项 类型标识`), { target: { value: idType } });
+    };
+    fill(1, '生产日期', 'productionDate');
+    fill(2, '额定压力', 'ratedPressure');
+    fill(3, '质保期', 'warranty');
+    await chooseOption(within(panel).getByRole('combobox', { name: '第 1 项 值类型' }), '日期');
+    await chooseOption(within(panel).getByRole('combobox', { name: '第 2 项 值类型' }), '数字');
+    await chooseOption(within(panel).getByRole('combobox', { name: '第 3 项 值类型' }), '枚举');
+    expect(await within(panel).findByText('YYYY-MM-DD，须为有效日期')).toBeTruthy();
+    expect(within(panel).queryByLabelText('第 1 项 最大长度')).toBeNull();
+    fireEvent.change(await within(panel).findByLabelText('第 2 项 最小值'), { target: { value: '40' } });
+    fireEvent.change(within(panel).getByLabelText('第 2 项 最大值'), { target: { value: '35' } });
+    fireEvent.click(within(panel).getByRole('button', { name: /创建模板/ }));
+    await waitFor(() => expect(fieldErrors(panel)).toEqual(['最小值不能大于最大值', '可选值至少需要一个']));
+    expect(api().post).not.toHaveBeenCalled();
+
+    fireEvent.change(within(panel).getByLabelText('第 2 项 最小值'), { target: { value: '0' } });
+    const options = within(panel).getByRole('combobox', { name: '第 3 项 可选值' });
+    for (const option of ['12个月', '24个月']) {
+      fireEvent.change(options, { target: { value: option } });
+      fireEvent.keyDown(options, { key: 'Enter', keyCode: 13 });
+    }
+    fireEvent.click(within(panel).getByRole('checkbox', { name: '第 3 项 计入统计' }));
+    fireEvent.click(within(panel).getByRole('button', { name: /创建模板/ }));
+    await waitFor(() => expect(api().post).toHaveBeenCalledTimes(1));
+    const items = (api().post.mock.calls[0]![1] as { items: { metadata: object; analytics?: boolean }[] }).items;
+    expect(items.map((i) => [i.metadata, i.analytics])).toEqual([
+      [{ type: 'date' }, undefined],
+      [{ type: 'number', min: 0, max: 35 }, undefined],
+      [{ type: 'enum', options: ['12个月', '24个月'] }, true],
+    ]);
+  });
+
   it('edits a template into a new version: existing items keep their index and type, a new one goes after every index ever used', async () => {
     renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     const row = await templateRow('工程机械整机');
@@ -219,5 +282,61 @@ describe('前缀与模板: templates', () => {
     await waitFor(() => expect(notify.error).toHaveBeenCalledWith('该模板下还有标识，不能删除', 3));
     expect(server.requests).toContainEqual({ method: 'DELETE', path: '/web-api/identity/v1/template/5' });
     expect(notify.success).not.toHaveBeenCalled();
+  });
+});
+
+describe('前缀与模板: 批量迁移 (issue 22)', () => {
+  it('is offered to holders of identifier:record:manage, on templates with records and more than one version', async () => {
+    const { unmount } = renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
+    expect(within(await templateRow('工程机械整机')).queryByRole('button', { name: /批量迁移/ })).toBeNull();
+    unmount();
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(RECORD_MANAGER) });
+    expect(within(await templateRow('工程机械整机')).getByRole('button', { name: /批量迁移/ })).toBeTruthy();
+    // 配件 is at v1: nothing older to move.
+    expect(within(await templateRow('配件')).queryByRole('button', { name: /批量迁移/ })).toBeNull();
+  });
+
+  it('previews the records that move and the values lost, then migrates on confirmation', async () => {
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(RECORD_MANAGER) });
+    fireEvent.click(within(await templateRow('工程机械整机')).getByRole('button', { name: /批量迁移/ }));
+    const modal = await overlay('批量迁移「工程机械整机」的标识到 v2');
+    const preview = await within(modal).findByRole('region', { name: '迁移预览' });
+    expect(api().post).toHaveBeenCalledWith(`${MIGRATE}/preview`, { templateId: 5 }, expect.anything());
+    const stats = within(within(preview).getByRole('list', { name: '迁移统计' })).getAllByRole('listitem');
+    expect(stats.map((s) => s.textContent)).toEqual(['迁移标识150', '丢失数据12', '不符合新规则0']);
+    expect(within(preview).getByText('当前版本：v1：150 个')).toBeTruthy();
+    expect(within(preview).getByText('150 个标识将迁移到 v2，其中 12 个将丢失已停用或删除的数据项的值：旧型号（12 个标识）')).toBeTruthy();
+    const lost = within(preview).getByRole('row', { name: /88\.118\.8\/EX-1/ });
+    expect(within(lost).getByText('旧型号：E215')).toBeTruthy();
+
+    // Narrowing the records asks again.
+    fireEvent.change(within(modal).getByPlaceholderText('可选，如 EX-2024'), { target: { value: ' EX-2024 ' } });
+    const confirm = within(modal).getByRole('button', { name: /确认迁移/ }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    fireEvent.click(within(modal).getByRole('button', { name: /预\s*览/ }));
+    await waitFor(() =>
+      expect(api().post).toHaveBeenLastCalledWith(`${MIGRATE}/preview`, { templateId: 5, searchKey: 'EX-2024' }, expect.anything()),
+    );
+    await waitFor(() => expect(confirm.disabled).toBe(false));
+    fireEvent.click(confirm);
+    await waitFor(() => expect(api().post).toHaveBeenLastCalledWith(MIGRATE, { templateId: 5, searchKey: 'EX-2024' }, expect.anything()));
+    await waitFor(() => expect(notify.success).toHaveBeenCalled());
+  });
+
+  it('lists the records the new version refuses and does not let the migration run', async () => {
+    api().routes[`POST ${MIGRATE}/preview`] = [
+      {
+        ...LOSING_PREVIEW,
+        blocked: 1,
+        problems: [{ handle: '88.118.8/EX-9', version: 1, message: '“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01' }],
+      },
+    ];
+    renderWithProviders(<TemplateAdminPage />, { session: menusEntry(RECORD_MANAGER) });
+    fireEvent.click(within(await templateRow('工程机械整机')).getByRole('button', { name: /批量迁移/ }));
+    const modal = await overlay('批量迁移「工程机械整机」的标识到 v2');
+    const problems = await within(modal).findByRole('table', { name: '不符合新规则的标识' });
+    expect(within(problems).getByRole('row', { name: /88\.118\.8\/EX-9 v1 “生产日期”应为有效日期/ })).toBeTruthy();
+    expect(within(modal).getByText(/^有 1 个标识的数据不符合 v2 的规则，不能迁移/)).toBeTruthy();
+    expect((within(modal).getByRole('button', { name: /确认迁移/ }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

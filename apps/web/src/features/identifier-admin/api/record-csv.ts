@@ -1,4 +1,4 @@
-import type { IdentifierImportResult } from '@portal/shared';
+import type { IdentifierImportMode, IdentifierImportResult, IdentifierRecordFilters } from '@portal/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
@@ -9,18 +9,29 @@ export const CSV_TRANSFER_TIMEOUT_MS = 15 * 60_000;
 
 export interface ImportRequest {
   templateId: number;
+  /** 新增 adds records; 更新 replaces values of existing ones (issue 22). */
+  mode: IdentifierImportMode;
+  /** 更新: the records also move to the template's latest version. */
+  toLatest: boolean;
   file: Blob;
   filename: string;
   /** Share of the file sent so far, 0–100. */
   onProgress?(percent: number): void;
 }
 
-/** `POST /web-api/identity/v1/record/import?templateId=` (multipart, field `file`): the server's summary. */
-export async function importRecords({ templateId, file, filename, onProgress }: ImportRequest): Promise<IdentifierImportResult> {
+/** `POST /web-api/identity/v1/record/import?templateId=&mode=` (multipart, field `file`): the server's summary. */
+export async function importRecords({
+  templateId,
+  mode,
+  toLatest,
+  file,
+  filename,
+  onProgress,
+}: ImportRequest): Promise<IdentifierImportResult> {
   const form = new FormData();
   form.append('file', file, filename);
   const res = await api().post<IdentifierImportResult>('/web-api/identity/v1/record/import', form, {
-    params: { templateId },
+    params: { templateId, mode, ...(mode === 'update' && toLatest ? { toLatest: true } : {}) },
     timeout: CSV_TRANSFER_TIMEOUT_MS,
     onUploadProgress: (e) => {
       if (e.total) onProgress?.(Math.round((e.loaded / e.total) * 100));
@@ -36,9 +47,18 @@ export function useImportRecords() {
   return useMutation({ mutationFn: importRecords, onSettled: invalidate });
 }
 
-/** Downloads every record of a template as CSV with the user's token and hands it to the browser. */
-export async function exportRecords({ templateId, filename }: { templateId: number; filename: string }): Promise<void> {
-  const file = await api().blob('/web-api/identity/v1/record/export', { params: { templateId }, timeout: CSV_TRANSFER_TIMEOUT_MS });
+/**
+ * Downloads the records of a template the list's filters show (prefix, the start of the handle or
+ * suffix) as CSV with the user's token and hands it to the browser.
+ */
+export async function exportRecords({
+  filters,
+  filename,
+}: {
+  filters: IdentifierRecordFilters & { templateId: number };
+  filename: string;
+}): Promise<void> {
+  const file = await api().blob('/web-api/identity/v1/record/export', { params: filters, timeout: CSV_TRANSFER_TIMEOUT_MS });
   saveBlob(file, filename);
 }
 

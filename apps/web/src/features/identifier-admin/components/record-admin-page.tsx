@@ -17,10 +17,11 @@ import { useTemplates } from '../api/templates';
 import { useIdentifierGate } from '../hooks/use-identifier-gate';
 import { isCertificationRefusal } from '../lib/certification-refusal';
 import { activeItems } from '../lib/record-form';
-import { INITIAL_RECORD_FILTERS, type RecordFilters, exportFilename, recordListQuery } from '../lib/record-query';
+import { INITIAL_RECORD_FILTERS, type RecordFilters, exportFilename, exportFilters, recordListQuery } from '../lib/record-query';
 import { CertificationRequired } from './certification-required';
 import { type RecordFormTarget, RecordFormDrawer, prefixLabel } from './record-form-drawer';
 import { RecordImportDialog } from './record-import-dialog';
+import { LabelPrintButton, useRecordSelection } from './label-dialog';
 import './identifier-admin.css';
 
 interface FilterForm {
@@ -42,7 +43,8 @@ function summary(record: IdentifierRecord, template: IdentifierTemplate | undefi
 /**
  * 标识记录: the identifiers of the prefixes the user may see, newest first, searched by the start of
  * the handle or suffix and filtered by prefix and template; registered and edited in a drawer whose
- * fields come from the template, deleted after a confirm, imported from and exported to CSV. Each
+ * fields come from the template, deleted after a confirm, imported (新增 or 更新) and exported as the list
+ * is filtered. Each
  * row opens the public lookup (/mark) in a new window. Closed until the enterprise is certified (issue 18).
  */
 export function RecordAdminPage() {
@@ -62,6 +64,7 @@ function RecordAdmin() {
   const templates = useTemplates();
   const remove = useDeleteRecord();
   const exporter = useExportRecords();
+  const selection = useRecordSelection();
   const session = useSession();
   const can = usePermission();
   const allEnterprises = can([Authority.IdentifierAll]);
@@ -97,7 +100,10 @@ function RecordAdmin() {
   const download = async () => {
     if (!exportTemplate) return;
     try {
-      await exporter.mutateAsync({ templateId: exportTemplate.id, filename: exportFilename(exportTemplate.name, new Date()) });
+      await exporter.mutateAsync({
+        filters: exportFilters(filters, exportTemplate.id),
+        filename: exportFilename(exportTemplate.name, new Date()),
+      });
       notify.success('导出成功');
     } catch {
       // The API client has shown the server's message.
@@ -116,7 +122,7 @@ function RecordAdmin() {
   const templateTag = (row: IdentifierRecord) => {
     const latest = templateById.get(row.templateId)?.version;
     return latest !== undefined && latest !== row.templateVersion ? (
-      <Tooltip title={`模板已更新到 v${latest}，编辑保存后升级`}>
+      <Tooltip title={`模板已更新到 v${latest}，编辑保存后升级，也可在“前缀与模板”中批量迁移`}>
         <Tag color="orange">v{row.templateVersion}</Tag>
       </Tooltip>
     ) : (
@@ -254,11 +260,12 @@ function RecordAdmin() {
               批量导入
             </Button>
           </Permission>
-          <Tooltip title={exportTemplate ? `导出模板「${exportTemplate.name}」的全部标识` : '请先在筛选中选择模板并查询'}>
+          <Tooltip title={exportTemplate ? `导出模板「${exportTemplate.name}」中符合当前筛选的标识` : '请先在筛选中选择模板并查询'}>
             <Button icon={<DownloadOutlined />} onClick={() => void download()} loading={exporter.isPending} disabled={!exportTemplate}>
               导出 CSV
             </Button>
           </Tooltip>
+          <LabelPrintButton selected={selection.selected} filters={filters} total={total} templates={templateList} />
         </>
       }
     >
@@ -266,6 +273,7 @@ function RecordAdmin() {
         rowKey="id"
         columns={columns}
         dataSource={records.data?.rows ?? []}
+        rowSelection={canWrite ? selection.rowSelection : undefined}
         loading={records.isFetching}
         pagination={false}
         scroll={wide ? { x: 1000 } : undefined}

@@ -1,8 +1,9 @@
-import { type IdentifierPrefix, type IdentifierRecord, type IdentifierTemplate, checkNewSuffix, textLength } from '@portal/shared';
+import { type IdentifierPrefix, type IdentifierRecord, type IdentifierTemplate, checkNewSuffix } from '@portal/shared';
 import { Alert, Button, Descriptions, Drawer, Form, Input, type InputProps, Select, Space, Typography } from 'antd';
 import { notify } from '@/lib/notify';
 import { useCreateRecord, useUpdateRecord } from '../api/records';
 import { scrollToFirstError } from '../lib/form-errors';
+import { ItemValueInput } from './item-value-input';
 import {
   type RecordFormValues,
   activeItems,
@@ -47,7 +48,8 @@ export const prefixLabel = (p: IdentifierPrefix, withEnterprise: boolean) =>
 
 /**
  * Registers or edits an identifier: prefix, template and suffix, then one field per item of the
- * template's latest version (required items, lengths checked here with the server's own words; the
+ * template's latest version, a control by the item's value type (required items and each value checked
+ * here with the server's own words; the
  * server checks again and its refusal shows at the top).
  */
 export function RecordFormDrawer({
@@ -160,6 +162,7 @@ export function RecordFormDrawer({
         >
           <Select
             placeholder="选择模板"
+            aria-label="模板"
             options={prefixTemplates.map((t) => ({ value: t.id, label: `${t.name}（v${t.version}）` }))}
             notFoundContent="该前缀下还没有模板"
           />
@@ -200,17 +203,14 @@ export function RecordFormDrawer({
               {activeItems(template).map((item) => (
                 <Form.Item
                   key={`${template.id}-${item.idType}`}
-                  className={item.metadata.maxLength > 64 ? 'record-form__item--wide' : undefined}
+                  className={item.metadata.type === 'string' && item.metadata.maxLength > 64 ? 'record-form__item--wide' : undefined}
                   name={['values', item.idType]}
                   label={item.name}
                   required={item.required}
                   extra={itemHint(item)}
                   rules={[{ validator: (_, value: string | undefined) => reject(itemValueProblem(item, value)) }]}
                 >
-                  <Input
-                    autoComplete="off"
-                    count={{ show: item.metadata.maxLength <= 200, max: item.metadata.maxLength, strategy: textLength }}
-                  />
+                  <ItemValueInput item={item} />
                 </Form.Item>
               ))}
             </div>

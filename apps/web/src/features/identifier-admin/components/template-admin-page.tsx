@@ -17,6 +17,7 @@ import { CertificationRequired } from './certification-required';
 import { PrefixDialog } from './prefix-dialog';
 import { PrefixRequestDialog } from './prefix-request-dialog';
 import { PrefixRequestList } from './prefix-request-list';
+import { RecordMigrationDialog } from './record-migration-dialog';
 import { type TemplateFormTarget, TemplateFormDrawer } from './template-form-drawer';
 import { TemplateVersionsDrawer } from './template-versions-drawer';
 import './identifier-admin.css';
@@ -31,7 +32,8 @@ type PageTab = 'prefixes' | 'requests';
  * 前缀与模板: the identifier prefixes the user may see and, for the chosen prefix, its metadata
  * templates with their versions. Platform operators see every enterprise's prefixes and assign,
  * edit and delete them, and decide the enterprises' 前缀申请; enterprise administrators see their own
- * prefixes, manage the templates and 申请标识前缀. Closed until the enterprise is certified (issue 18).
+ * prefixes, manage the templates and 申请标识前缀, and move a template's records to its latest version
+ * (批量迁移, issue 22). Closed until the enterprise is certified (issue 18).
  */
 export function TemplateAdminPage() {
   const gate = useIdentifierGate();
@@ -46,6 +48,7 @@ function TemplateAdmin() {
   const [editingPrefix, setEditingPrefix] = useState<IdentifierPrefix | 'new' | null>(null);
   const [editingTemplate, setEditingTemplate] = useState<TemplateFormTarget | null>(null);
   const [history, setHistory] = useState<IdentifierTemplate | null>(null);
+  const [migrating, setMigrating] = useState<IdentifierTemplate | null>(null);
   const prefixes = usePrefixes();
   const templates = useTemplates();
   const removePrefix = useDeletePrefix();
@@ -56,6 +59,8 @@ function TemplateAdmin() {
   const can = usePermission();
   const operator = can([Authority.IdentifierAll]);
   const canTemplates = can([Authority.IdentifierTemplate]);
+  // 批量迁移 changes many records at once: identifier:record:manage, as the server enforces.
+  const canMigrate = can([Authority.IdentifierRecordManage]);
   // Operators assign prefixes directly; an enterprise asks for one (issue 18).
   const canRequest = canTemplates && !operator;
   const wide = Grid.useBreakpoint().md ?? true;
@@ -145,27 +150,36 @@ function TemplateAdmin() {
     {
       title: '操作',
       key: 'actions',
-      width: 120,
+      width: canMigrate ? 200 : 120,
       fixed: wide ? 'right' : undefined,
       render: (_: unknown, row) =>
-        canTemplates &&
         current && (
-          <Space size={0} className="identifier-admin__row-actions">
-            <Button type="link" size="small" onClick={() => setEditingTemplate({ prefix: current, template: row })}>
-              编辑
-            </Button>
-            <Button
-              type="link"
-              size="small"
-              danger
-              onClick={() =>
-                confirmDelete('删除模板', `确定删除模板「${row.name}」及其全部版本吗？有标识使用的模板不能删除。`, () =>
-                  removeTemplate.mutateAsync(row.id),
-                )
-              }
-            >
-              删除
-            </Button>
+          <Space size={0} className="identifier-admin__row-actions" wrap>
+            {canTemplates && (
+              <Button type="link" size="small" onClick={() => setEditingTemplate({ prefix: current, template: row })}>
+                编辑
+              </Button>
+            )}
+            {/* Records written with older versions move to the latest one in bulk (issue 22). */}
+            {canMigrate && row.version > 1 && row.recordCount > 0 && (
+              <Button type="link" size="small" onClick={() => setMigrating(row)}>
+                批量迁移
+              </Button>
+            )}
+            {canTemplates && (
+              <Button
+                type="link"
+                size="small"
+                danger
+                onClick={() =>
+                  confirmDelete('删除模板', `确定删除模板「${row.name}」及其全部版本吗？有标识使用的模板不能删除。`, () =>
+                    removeTemplate.mutateAsync(row.id),
+                  )
+                }
+              >
+                删除
+              </Button>
+            )}
           </Space>
         ),
     },
@@ -302,6 +316,7 @@ function TemplateAdmin() {
       )}
       <TemplateFormDrawer target={editingTemplate} onClose={() => setEditingTemplate(null)} />
       <TemplateVersionsDrawer template={history} onClose={() => setHistory(null)} />
+      {canMigrate && <RecordMigrationDialog template={migrating} onClose={() => setMigrating(null)} />}
     </ConsolePage>
   );
 }

@@ -1,10 +1,11 @@
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { type IdentifierPrefix, type IdentifierTemplate, MAX_TEMPLATE_ITEMS, MAX_VALUE_LENGTH } from '@portal/shared';
-import { Alert, Button, Checkbox, Drawer, Form, Input, InputNumber, Switch, Tag, Tooltip, Typography } from 'antd';
+import { type IdentifierPrefix, type IdentifierTemplate, MAX_TEMPLATE_ITEMS } from '@portal/shared';
+import { Alert, Button, Checkbox, Drawer, Form, Input, Switch, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
 import { notify } from '@/lib/notify';
 import { useCreateTemplate, useTemplateVersions, useUpdateTemplate } from '../api/templates';
 import { scrollToFirstError } from '../lib/form-errors';
+import { ItemRuleFields, ValueTypeField } from './template-item-rule';
 import {
   EMPTY_TEMPLATE_FORM,
   type ItemRow,
@@ -14,7 +15,6 @@ import {
   type TemplateFormValues,
   idTypeProblem,
   itemNameProblem,
-  lengthProblem,
   previewIndexes,
   toTemplateForm,
   toTemplateItems,
@@ -29,7 +29,8 @@ export interface TemplateFormTarget {
 const reject = (message: string | undefined) => (message ? Promise.reject(new Error(message)) : Promise.resolve());
 
 /**
- * Creates or edits a metadata template: its name and items (name, idType, required, in use, lengths).
+ * Creates or edits a metadata template: its name and items (name, idType, value type and its rule,
+ * required, 计入统计, in use).
  * Items keep their Handle index; new ones get the next free index from 2000 when saved (shown ahead).
  * Saving an edit makes a new version; records keep the version they were written with.
  */
@@ -122,7 +123,7 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
             type="info"
             showIcon
             className="template-form__notice"
-            title={`保存后成为版本 v${template.version + 1}：已有的 ${template.recordCount} 个标识仍按写入时的版本显示，编辑时升级到新版本。已有数据项的类型标识是标识数据的键，不能修改；不再使用的数据项请停用，而不是删除。`}
+            title={`保存后成为版本 v${template.version + 1}：已有的 ${template.recordCount} 个标识仍按写入时的版本显示，编辑时升级到新版本，也可在模板列表中“批量迁移”。已有数据项的类型标识是标识数据的键，不能修改；不再使用的数据项请停用，而不是删除。`}
           />
         )}
         <Form.List
@@ -146,9 +147,12 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                 <span>索引</span>
                 <span>名称</span>
                 <span>类型标识</span>
-                <span>最小长度</span>
-                <span>最大长度</span>
+                <span>值类型</span>
+                <span>取值</span>
                 <span>必填</span>
+                <Tooltip title="标识统计按此数据项的取值统计查询次数，如产品型号">
+                  <span>计入统计</span>
+                </Tooltip>
                 <span>在用</span>
                 <span>操作</span>
               </div>
@@ -185,23 +189,8 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                     >
                       <Input placeholder="如：productName" aria-label={`第 ${n} 项 类型标识`} disabled={!isNew} />
                     </Form.Item>
-                    <Form.Item
-                      name={[field.name, 'minLength']}
-                      className="template-items__min"
-                      label={<span className="template-items__mobile-label">最小长度</span>}
-                      rules={[{ validator: () => reject(lengthProblem(form.getFieldValue(['items', i]), 'minLength')) }]}
-                    >
-                      <InputNumber min={0} max={MAX_VALUE_LENGTH} precision={0} aria-label={`第 ${n} 项 最小长度`} />
-                    </Form.Item>
-                    <Form.Item
-                      name={[field.name, 'maxLength']}
-                      className="template-items__max"
-                      label={<span className="template-items__mobile-label">最大长度</span>}
-                      dependencies={[['items', field.name, 'minLength']]}
-                      rules={[{ validator: () => reject(lengthProblem(form.getFieldValue(['items', i]), 'maxLength')) }]}
-                    >
-                      <InputNumber min={1} max={MAX_VALUE_LENGTH} precision={0} aria-label={`第 ${n} 项 最大长度`} />
-                    </Form.Item>
+                    <ValueTypeField name={field.name} n={n} />
+                    <ItemRuleFields form={form} name={field.name} index={i} valueType={row?.valueType} />
                     <Form.Item
                       name={[field.name, 'required']}
                       valuePropName="checked"
@@ -209,6 +198,15 @@ export function TemplateFormDrawer({ target, onClose }: { target: TemplateFormTa
                     >
                       <Checkbox aria-label={`第 ${n} 项 必填`}>
                         <span className="template-items__mobile-label">必填</span>
+                      </Checkbox>
+                    </Form.Item>
+                    <Form.Item
+                      name={[field.name, 'analytics']}
+                      valuePropName="checked"
+                      className="template-items__check template-items__analytics"
+                    >
+                      <Checkbox aria-label={`第 ${n} 项 计入统计`}>
+                        <span className="template-items__mobile-label">计入统计</span>
                       </Checkbox>
                     </Form.Item>
                     <Form.Item

@@ -1,6 +1,7 @@
-import type { IdentifierTemplate, TemplateItem } from '@portal/shared';
+import { ITEM_VALUE_TYPE_LABELS, type IdentifierTemplate, type TemplateItem } from '@portal/shared';
 import { Collapse, Drawer, Empty, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useTemplateVersions } from '../api/templates';
+import { valueRuleText } from '../lib/record-form';
 
 const itemColumns: TableColumnsType<TemplateItem> = [
   { title: '索引', dataIndex: 'idIndex', width: 70 },
@@ -13,12 +14,9 @@ const itemColumns: TableColumnsType<TemplateItem> = [
     width: 70,
     render: (state: 0 | 1) => (state === 1 ? <Tag color="success">在用</Tag> : <Tag>停用</Tag>),
   },
-  {
-    title: '长度',
-    key: 'length',
-    width: 90,
-    render: (_: unknown, item) => `${item.metadata.minLength}–${item.metadata.maxLength}`,
-  },
+  { title: '值类型', key: 'valueType', width: 70, render: (_: unknown, item) => ITEM_VALUE_TYPE_LABELS[item.metadata.type] },
+  { title: '取值', key: 'rule', render: (_: unknown, item) => valueRuleText(item.metadata, 'full') },
+  { title: '计入统计', dataIndex: 'analytics', width: 80, render: (analytics?: boolean) => (analytics ? '是' : '—') },
 ];
 
 /** Every version of a template, newest first: when and by whom it was saved, and its items then. */
@@ -58,7 +56,7 @@ export function TemplateVersionsDrawer({ template, onClose }: { template: Identi
                 columns={itemColumns}
                 dataSource={v.items}
                 pagination={false}
-                scroll={{ x: 560 }}
+                scroll={{ x: 760 }}
               />
             ),
           }))}

@@ -4,6 +4,8 @@ import {
   type IdentifierRecord,
   type IdentifierTemplate,
   type TemplateItem,
+  type TemplateItemMetadata,
+  numberRangeText,
   requiredValueMessage,
   valueProblem,
 } from '@portal/shared';
@@ -20,13 +22,30 @@ export function itemValueProblem(item: TemplateItem, raw: string | undefined): s
   return valueProblem(item, value);
 }
 
-/** The hint under a field: its type key and the lengths it accepts. */
-export function itemHint(item: TemplateItem): string {
-  const { minLength, maxLength } = item.metadata;
-  const length =
-    minLength > 1 ? (minLength === maxLength ? `${maxLength} 个字符` : `${minLength}–${maxLength} 个字符`) : `最长 ${maxLength} 个字符`;
-  return `${item.idType} · ${length}`;
+/**
+ * What values an item takes, in a few words: the lengths of a text, the date format, a number's
+ * range, an enumeration's options (`full`) or their count (a field's hint, beside the select).
+ */
+export function valueRuleText(metadata: TemplateItemMetadata, detail: 'hint' | 'full' = 'hint'): string {
+  switch (metadata.type) {
+    case 'date':
+      return '日期 YYYY-MM-DD';
+    case 'number': {
+      const range = numberRangeText(metadata);
+      return range ? `数字，${range}` : '数字';
+    }
+    case 'enum':
+      return detail === 'full' ? `可选：${metadata.options.join('、')}` : `${metadata.options.length} 个可选值`;
+    default: {
+      const { minLength, maxLength } = metadata;
+      if (minLength <= 1) return `最长 ${maxLength} 个字符`;
+      return minLength === maxLength ? `${maxLength} 个字符` : `${minLength}–${maxLength} 个字符`;
+    }
+  }
 }
+
+/** The hint under a field: its type key and the values it accepts. */
+export const itemHint = (item: TemplateItem): string => `${item.idType} · ${valueRuleText(item.metadata)}`;
 
 export interface RecordFormValues {
   prefix?: string;

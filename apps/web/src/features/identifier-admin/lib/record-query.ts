@@ -1,4 +1,4 @@
-import type { IdentifierRecordQuery } from '@portal/shared';
+import type { IdentifierRecordFilters, IdentifierRecordQuery } from '@portal/shared';
 import { PAGINATION_DEFAULTS } from '@/components/pagination';
 
 export interface RecordFilters {
@@ -28,6 +28,12 @@ export function recordListQuery(filters: RecordFilters): IdentifierRecordQuery {
     ...(filters.templateId !== undefined ? { templateId: filters.templateId } : {}),
     ...(searchKey ? { searchKey } : {}),
   };
+}
+
+/** What the export takes of the list's filters (issue 22: the search box too), for the template it exports. */
+export function exportFilters(filters: RecordFilters, templateId: number): IdentifierRecordFilters & { templateId: number } {
+  const searchKey = filters.searchKey.trim();
+  return { templateId, ...(filters.prefix ? { prefix: filters.prefix } : {}), ...(searchKey ? { searchKey } : {}) };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -1,14 +1,18 @@
 import {
   ID_TYPE_PATTERN,
   type IdentifierTemplate,
+  type ItemValueType,
   MAX_ITEM_NAME,
   MAX_TEMPLATE_ITEMS,
   MAX_VALUE_LENGTH,
   type TemplateItem,
   type TemplateItemInput,
+  type TemplateItemMetadata,
   assignItemIndexes,
+  enumOptionsProblem,
   hasControlCharacter,
   isReservedIdType,
+  metadataProblem,
   textLength,
 } from '@portal/shared';
 
@@ -22,8 +26,18 @@ export interface ItemRow {
   required: boolean;
   /** state 1 (in use) or 0 (retired). */
   active: boolean;
+  /** The kind of value (issue 22); the settings of the other kinds are kept while the row is edited. */
+  valueType: ItemValueType;
+  /** 文本: lengths. */
   minLength: number;
   maxLength: number;
+  /** 数字: optional bounds (an emptied number box holds null). */
+  min?: number | null;
+  max?: number | null;
+  /** 枚举: the options. */
+  options?: string[];
+  /** 计入统计: 标识统计 counts this item's values. */
+  analytics: boolean;
   /** Kept for an item the template already has; a new item gets one when saved. */
   idIndex?: number;
 }
@@ -33,9 +47,34 @@ export interface TemplateFormValues {
   items: ItemRow[];
 }
 
-export const NEW_ITEM_ROW: ItemRow = { name: '', idType: '', required: false, active: true, minLength: 0, maxLength: 64 };
+export const NEW_ITEM_ROW: ItemRow = {
+  name: '',
+  idType: '',
+  required: false,
+  active: true,
+  valueType: 'string',
+  minLength: 0,
+  maxLength: 64,
+  options: [],
+  analytics: false,
+};
 
 export const EMPTY_TEMPLATE_FORM: TemplateFormValues = { name: '', items: [{ ...NEW_ITEM_ROW, required: true }] };
+
+/** A row's settings from an item's metadata (the other kinds' settings start at their defaults). */
+function metadataRow(metadata: TemplateItemMetadata): Pick<ItemRow, 'valueType' | 'minLength' | 'maxLength' | 'min' | 'max' | 'options'> {
+  const row = { valueType: metadata.type, minLength: NEW_ITEM_ROW.minLength, maxLength: NEW_ITEM_ROW.maxLength, options: [] as string[] };
+  switch (metadata.type) {
+    case 'string':
+      return { ...row, minLength: metadata.minLength, maxLength: metadata.maxLength };
+    case 'number':
+      return { ...row, min: metadata.min ?? null, max: metadata.max ?? null };
+    case 'enum':
+      return { ...row, options: [...metadata.options] };
+    default:
+      return row;
+  }
+}
 
 export function toTemplateForm(template: Pick<IdentifierTemplate, 'name' | 'items'>): TemplateFormValues {
   return {
@@ -45,11 +84,29 @@ export function toTemplateForm(template: Pick<IdentifierTemplate, 'name' | 'item
       idType: item.idType,
       required: item.required,
       active: item.state === 1,
-      minLength: item.metadata.minLength,
-      maxLength: item.metadata.maxLength,
+      ...metadataRow(item.metadata),
+      analytics: item.analytics === true,
       idIndex: item.idIndex,
     })),
   };
+}
+
+/** The metadata a row stands for: its kind's settings only. */
+export function rowMetadata(row: Partial<ItemRow>): TemplateItemMetadata {
+  switch (row.valueType) {
+    case 'date':
+      return { type: 'date' };
+    case 'number':
+      return {
+        type: 'number',
+        ...(typeof row.min === 'number' ? { min: row.min } : {}),
+        ...(typeof row.max === 'number' ? { max: row.max } : {}),
+      };
+    case 'enum':
+      return { type: 'enum', options: (row.options ?? []).map((option) => option.trim()) };
+    default:
+      return { type: 'string', minLength: row.minLength ?? Number.NaN, maxLength: row.maxLength ?? Number.NaN };
+  }
 }
 
 /** The items as the server takes them: trimmed, the existing ones with their index, new ones without (the server assigns it). */
@@ -60,7 +117,8 @@ export function toTemplateItems(rows: readonly ItemRow[]): TemplateItemInput[] {
     ...(row.idIndex !== undefined ? { idIndex: row.idIndex } : {}),
     required: row.required,
     state: row.active ? 1 : 0,
-    metadata: { type: 'string', minLength: row.minLength, maxLength: row.maxLength },
+    metadata: rowMetadata(row),
+    ...(row.analytics ? { analytics: true } : {}),
   }));
 }
 
@@ -107,9 +165,20 @@ export function idTypeProblem(rows: readonly Partial<ItemRow>[], index: number):
 
 /** Why a length limit is refused, or undefined. */
 export function lengthProblem(row: Partial<ItemRow> | undefined, which: 'minLength' | 'maxLength'): string | undefined {
+  if (row?.valueType !== undefined && row.valueType !== 'string') return undefined;
   const value = row?.[which];
   if (typeof value !== 'number' || !Number.isInteger(value)) return TemplateFormMessage.lengthRange;
   if (value < (which === 'minLength' ? 0 : 1) || value > MAX_VALUE_LENGTH) return TemplateFormMessage.lengthRange;
   if (which === 'maxLength' && typeof row?.minLength === 'number' && row.minLength > value) return TemplateFormMessage.minOverMax;
   return undefined;
+}
+
+/** Why a number item's bounds are refused (shown at the upper bound), or undefined. */
+export function boundsProblem(row: Partial<ItemRow> | undefined): string | undefined {
+  return row?.valueType === 'number' ? metadataProblem(rowMetadata(row)) : undefined;
+}
+
+/** Why an enumeration item's options are refused, or undefined. */
+export function optionsProblem(row: Partial<ItemRow> | undefined): string | undefined {
+  return row?.valueType === 'enum' ? enumOptionsProblem((row.options ?? []).map((option) => option.trim())) : undefined;
 }

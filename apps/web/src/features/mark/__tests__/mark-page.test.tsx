@@ -4,6 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { MARK_PLACEHOLDER, MarkPage } from '../components/mark-page';
 
@@ -223,11 +224,66 @@ describe('/mark', () => {
     expect(container.querySelector('.mark b')).toBeNull();
   });
 
+  it('a page a QR code opened (src=qr) sends its lookup as a scan; a search typed there afterwards is not one', async () => {
+    get.mockReturnValue(found(ENTRY));
+    renderPage('/mark?keyword=88.118.8%2FEX-2024-000123&src=qr');
+    await screen.findByText('HY-E215');
+    expect(get).toHaveBeenCalledWith('/web-api/portal/v1/identity/query', {
+      params: { handle: '88.118.8/EX-2024-000123', src: 'qr' },
+      silent: true,
+    });
+    // The same identifier searched again from the box: the visitor's own lookup, and the address forgets the scan.
+    pressEnter();
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(2));
+    expect(get).toHaveBeenLastCalledWith('/web-api/portal/v1/identity/query', {
+      params: { handle: '88.118.8/EX-2024-000123' },
+      silent: true,
+    });
+    await screen.findByText('HY-E215');
+    expect(location()).toBe('/mark?keyword=88.118.8%2FEX-2024-000123');
+    fireEvent.change(box(), { target: { value: '88.118.16/HP-2024-000101' } });
+    pressEnter();
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(3));
+    expect(get).toHaveBeenLastCalledWith('/web-api/portal/v1/identity/query', {
+      params: { handle: '88.118.16/HP-2024-000101' },
+      silent: true,
+    });
+  });
+
+  it('a page that arrived with its result (rendered by the server) asks once more in the browser, showing the result meanwhile', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+    // What the server's render put in the cache moments ago.
+    client.setQueryData(queryKeys.identifiers.identity('88.118.8/EX-2024-000123'), [ENTRY]);
+    const answer = deferred();
+    get.mockReturnValue(answer.promise);
+    render(
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/mark?keyword=88.118.8%2FEX-2024-000123&src=qr']}>
+          <MarkPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    expect(within(result()).getByText('HY-E215')).toBeTruthy();
+    await waitFor(() => expect(get).toHaveBeenCalledTimes(1));
+    expect(get).toHaveBeenCalledWith('/web-api/portal/v1/identity/query', {
+      params: { handle: '88.118.8/EX-2024-000123', src: 'qr' },
+      silent: true,
+    });
+    expect(within(result()).getByText('HY-E215')).toBeTruthy();
+    answer.resolve({ code: 20200, msg: '操作成功', data: [ENTRY] });
+    await act(() => Promise.resolve());
+    expect(within(result()).getByText('HY-E215')).toBeTruthy();
+  });
+
   it('offers a QR code of the absolute lookup address', async () => {
     get.mockReturnValue(found(ENTRY));
     renderPage('/mark?keyword=88.118.8%2FEX-2024-000123');
     await screen.findByText('HY-E215');
     expect(screen.getByText('扫码查看此标识')).toBeTruthy();
     expect(await within(result()).findByRole('img', { name: '88.118.8/EX-2024-000123 的查询二维码' })).toBeTruthy();
+    // Scanning it is a scan (issue 22), like a printed label.
+    expect(within(result()).getByRole('figure').getAttribute('title')).toBe(
+      'https://portal.example.cn/mark?keyword=88.118.8%2FEX-2024-000123&src=qr',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { ApartmentOutlined, CloseCircleFilled, DeploymentUnitOutlined, ExclamationCircleFilled, QrcodeOutlined } from '@ant-design/icons';
+import { QR_SOURCE_PARAM, QR_SOURCE_VALUE } from '@portal/shared';
 import { Input } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -44,6 +45,8 @@ function refusalText(error: Error): string {
  * can be shared, reloaded or reached from the result's QR code. Each search clears the previous
  * result first; a refused identifier shows the server's reason under the box (no error toast), an
  * unknown one 未找到该标识 with a hint; only a result scrolls the page to 400 px (spec section 9).
+ * A page a printed label's QR code opened (`&src=qr`) sends its lookup as a scan (issue 22, 扫码); a
+ * search typed on it afterwards is the visitor's own and drops the marker from the address.
  */
 export function MarkPage() {
   const [params, setParams] = useSearchParams();
@@ -55,13 +58,16 @@ export function MarkPage() {
     setShownKeyword(keyword);
     setText(keyword);
   }
-  const identity = useIdentity(keyword);
+  const scanned = useRef(params.get(QR_SOURCE_PARAM) === QR_SOURCE_VALUE);
+  const identity = useIdentity(keyword, scanned);
   const forget = useForgetIdentity();
-  const searching = identity.isFetching;
+  // A search clears the shown result (useForgetIdentity); a page that arrived with its result checks it
+  // again in the background and keeps showing it meanwhile.
+  const found = identity.isSuccess ? identity.data : undefined;
+  const searching = identity.isFetching && !found;
 
   // Scroll once per search (arrival with a keyword, or a search below), when it brings a result.
   const scrollPending = useRef(keyword.trim() !== '');
-  const found = identity.isSuccess && !identity.isFetching ? identity.data : undefined;
   useEffect(() => {
     if (identity.isError) scrollPending.current = false;
     if (!found || !scrollPending.current) return;
@@ -74,13 +80,15 @@ export function MarkPage() {
     const next = value.trim();
     if (!next) return;
     scrollPending.current = true;
+    scanned.current = false;
     void forget(next);
-    if (next !== keyword) setParams({ keyword: next }, { replace: true });
+    if (next !== keyword || params.has(QR_SOURCE_PARAM)) setParams({ keyword: next }, { replace: true });
   };
 
   const onClear = () => {
     setText('');
-    if (keyword) setParams({}, { replace: true });
+    scanned.current = false;
+    if (keyword || params.has(QR_SOURCE_PARAM)) setParams({}, { replace: true });
   };
 
   const refusal = identity.isError ? refusalText(identity.error) : null;
@@ -130,7 +138,7 @@ export function MarkPage() {
           {GUIDE.map((g) => (
             <li key={g.title}>
               <span className="mark__guide-icon">{g.icon}</span>
-              <h3>{g.title}</h3>
+              <h2>{g.title}</h2>
               <p>{g.text}</p>
             </li>
           ))}

@@ -1,16 +1,15 @@
 import { Button } from 'antd';
 import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
-import { paths } from '@/config/paths';
 import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
-import type { MarkField } from '../lib/mark-result';
+import { type MarkField, scanHref } from '../lib/mark-result';
 
 /**
  * The result (spec section 2): the identifier (mark), then every template item as label and value in
  * template order. Beyond the spec: a QR code of the identifier's lookup address, so a printed label
- * can be scanned back to this page.
+ * can be scanned back to this page; its lookups count as scans, like those of the console's labels.
  */
 export function MarkResultCard({ mark, fields, onClear }: { mark: string; fields: MarkField[]; onClear: () => void }) {
-  const lookupUrl = portalUrl(useRuntimeConfig(), paths.mark.getHref(mark));
+  const lookupUrl = portalUrl(useRuntimeConfig(), scanHref(mark));
   return (
     <section className="mark-result" aria-label="查询结果">
       <header className="mark-result__head">

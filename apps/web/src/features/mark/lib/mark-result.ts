@@ -1,4 +1,5 @@
-import type { IdentityQueryEntry } from '@portal/shared';
+import { type IdentityQueryEntry, QR_SOURCE_PARAM, QR_SOURCE_VALUE } from '@portal/shared';
+import { paths } from '@/config/paths';
 
 /** A well-formed identifier (prefix/suffix) the page shows as an example. */
 export const MARK_EXAMPLE = '88.118.8/EX-2024-000123';
@@ -30,4 +31,12 @@ export function toMarkResult(data: readonly IdentityQueryEntry[]): MarkResult {
     mark: entry.identity.handle,
     fields: entry.template.items.map((item) => ({ label: item.name, value: values.get(item.idType) ?? '' })),
   };
+}
+
+/**
+ * What an identifier's QR code opens: its lookup marked as a scan, as on the labels the console prints
+ * (issue 22: counted as 扫码).
+ */
+export function scanHref(handle: string): string {
+  return `${paths.mark.path}?keyword=${encodeURIComponent(handle)}&${QR_SOURCE_PARAM}=${QR_SOURCE_VALUE}`;
 }
