@@ -1,86 +1,47 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { chinaTime } from '../../lib/china-time.js';
+import { chinaDate, chinaTime } from '../../lib/china-time.js';
 import { replaceArticleGrams } from '../../features/content/article-search.js';
 import { sanitizeArticleHtml } from '../../features/content/sanitize-article.js';
 import type { ArticleStatus, Database, HomeBlockTable } from '../schema.js';
+import { DEMO_APPLICATIONS, demoApplicationHtml } from './app-center-data.js';
+import { demoArticleHtml, demoHeadline, demoPolicyExpiration, demoPolicyHtml, demoPolicyNumber, demoThumbnail } from './content-body.js';
+import { CATEGORIES, type DemoArticle, ENTERPRISE, NEWS, UNPUBLISHED } from './content-data.js';
+import { CASES, KNOWLEDGE, STANDARDS } from './content-knowledge-data.js';
+import { type DemoPolicy, POLICIES } from './content-policy-data.js';
 
 type HomeKind = HomeBlockTable['kind'];
-import { DEMO_APPLICATIONS, demoApplicationHtml } from './app-center-data.js';
-import { CASES, CATEGORIES, ENTERPRISE, KNOWLEDGE, NEWS, POLICIES, STANDARDS } from './content-data.js';
-
-const PARAGRAPHS: Record<string, string[]> = {
-  news: [
-    '业内专家表示，工业互联网正从概念普及走向落地深耕，平台、网络、安全与标识解析四大体系协同发力，为制造业数字化转型提供了坚实支撑。',
-    '下一步，相关部门将继续完善政策体系，推动平台在重点行业和区域的规模化应用，培育一批具有国际竞争力的工业互联网解决方案供应商。',
-    '企业用户普遍反映，借助平台的设备接入、数据分析和应用服务能力，生产运营更加透明，决策效率明显提升。',
-  ],
-  enterprise: [
-    '集团相关负责人介绍，平台将坚持开放合作，与产业链上下游伙伴共建生态，让更多中小企业用得上、用得起、用得好工业互联网。',
-    '目前，平台已形成设备建模、设备看板、监控告警、数据分析、售后服务等完整产品体系，并通过开放服务中心向开发者提供工具与接口。',
-  ],
-  policy: [
-    '文件要求各地区、各有关部门结合实际认真贯彻落实，加强统筹协调，细化工作措施，确保各项任务落到实处。',
-    '企业可通过平台“入驻指南”完成注册和企业认证后，在线了解申报条件、准备材料并跟踪办理进度。',
-  ],
-  knowledge: [
-    '在实际应用中，建议先从数据采集和可视化入手，积累一定的数据基础后，再逐步开展分析建模与智能应用。',
-    '如需进一步了解，可在平台开放服务中心查阅开发文档，或联系技术支持获取一对一指导。',
-  ],
-};
-
-function articleHtml(summary: string, channel: keyof typeof PARAGRAPHS, thumbnail: string | null): string {
-  const [a, b, c] = PARAGRAPHS[channel]!;
-  return [
-    `<p>${summary}</p>`,
-    thumbnail ? `<p><img src="/files${thumbnail}" alt="配图"></p>` : '',
-    '<h3>详细内容</h3>',
-    `<p>${a}</p>`,
-    b ? `<p>${b}</p>` : '',
-    '<ul><li>加强顶层设计，统筹推进</li><li>突出应用牵引，示范带动</li><li>强化安全保障，筑牢底线</li></ul>',
-    c ? `<p>${c}</p>` : '',
-  ].join('');
-}
 
 interface ArticleSeed {
-  title: string;
-  summary: string;
-  source: string;
+  article: DemoArticle;
   category: string;
-  channel: keyof typeof PARAGRAPHS;
-  number?: string;
-  expirationDay?: number | null;
-  status?: ArticleStatus;
+  policy?: DemoPolicy;
+  status: ArticleStatus;
 }
 
+/** The demo articles in seed order: newest first, each category's articles side by side. */
 function articleSeeds(): ArticleSeed[] {
-  const seeds: ArticleSeed[] = [];
-  for (const [title, summary, source] of NEWS) seeds.push({ title, summary, source, category: 'news', channel: 'news' });
-  for (const [title, summary, source] of ENTERPRISE) seeds.push({ title, summary, source, category: 'enterprise', channel: 'enterprise' });
-  for (const [title, summary, source, number, expirationDay, category] of POLICIES) {
-    seeds.push({ title, summary, source, category, channel: 'policy', number, expirationDay: expirationDay ?? null });
-  }
-  for (const [title, summary, source] of KNOWLEDGE) seeds.push({ title, summary, source, category: 'knowledge', channel: 'knowledge' });
-  for (const [title, summary, source] of STANDARDS) seeds.push({ title, summary, source, category: 'standard', channel: 'knowledge' });
-  for (const [title, summary, source] of CASES) seeds.push({ title, summary, source, category: 'case', channel: 'knowledge' });
-  // Not public: a draft and an article taken offline, for the console and the visibility rules.
-  seeds.push({
-    title: '平台 4.0 版本功能规划（草稿）',
-    summary: '规划中的功能，尚未发布。',
-    source: '平台运营中心',
-    category: 'enterprise',
-    channel: 'enterprise',
-    status: 'draft',
-  });
-  seeds.push({
-    title: '2025 年平台运维公告（已下线）',
-    summary: '该公告已过期下线。',
-    source: '平台运营中心',
-    category: 'enterprise',
-    channel: 'enterprise',
-    status: 'offline',
-  });
-  return seeds;
+  const published = (category: string) => (article: DemoArticle) => ({ article, category, status: 'published' as const });
+  return [
+    ...NEWS.map(published('news')),
+    ...ENTERPRISE.map(published('enterprise')),
+    ...POLICIES.map((policy) => ({ article: policy, policy, category: policy.category, status: 'published' as const })),
+    ...KNOWLEDGE.map(published('knowledge')),
+    ...STANDARDS.map(published('standard')),
+    ...CASES.map(published('case')),
+    ...UNPUBLISHED.map((article) => ({ article, category: 'enterprise', status: article.status })),
+  ];
+}
+
+/** What a demo article published on `publishDate` (China date) is stored with. */
+function articleColumns({ article, policy }: ArticleSeed, publishDate: string) {
+  const common = { ...demoHeadline(article, publishDate), thumbnail: demoThumbnail(article) };
+  if (!policy)
+    return { ...common, content: sanitizeArticleHtml(demoArticleHtml(article, publishDate)), number: null, expiration_day: null };
+  const number = demoPolicyNumber(policy, publishDate);
+  const expirationDay = demoPolicyExpiration(policy, publishDate);
+  const content = sanitizeArticleHtml(demoPolicyHtml(policy, publishDate, { number, expirationDay }));
+  return { ...common, content, number, expiration_day: expirationDay };
 }
 
 /** Categories, at least 60 published articles, applications and home blocks. Runs once. */
@@ -93,6 +54,12 @@ export async function seedContent(db: Kysely<Database>, now: Date): Promise<bool
       .onConflict((oc) => oc.column('key').doNothing())
       .executeTakeFirst();
     if (!marker.numInsertedOrUpdatedRows) return false;
+    // Its articles have their own bodies already: the upgrade below has nothing to do here.
+    await trx
+      .insertInto('site_setting')
+      .values({ key: BODIES_MARKER, value: '1', updated_at: stamp })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
 
     const categoryId = new Map<string, number>();
     for (const [i, c] of CATEGORIES.entries()) {
@@ -111,32 +78,26 @@ export async function seedContent(db: Kysely<Database>, now: Date): Promise<bool
       categoryId.set(c.code, row.id);
     }
 
-    for (const [i, a] of articleSeeds().entries()) {
+    for (const [i, seed] of articleSeeds().entries()) {
       // Newest first in seed order, about 1.7 days apart, at varied office hours.
       const published = new Date(now.getTime() - (i * 1.7 + 0.2) * 86_400_000 - (i % 7) * 3_600_000);
-      const thumbnail = i % 5 === 4 ? null : `/demo/thumb-${(i % 12) + 1}.svg`;
-      const status = a.status ?? 'published';
+      const columns = articleColumns(seed, chinaDate(published));
       const row = await trx
         .insertInto('cms_article')
         .values({
           uuid: randomUUID(),
-          title: a.title,
-          summary: a.summary,
-          thumbnail,
-          content: sanitizeArticleHtml(articleHtml(a.summary, a.channel, thumbnail)),
-          number: a.number ?? null,
-          category_id: categoryId.get(a.category)!,
-          publish_time: status === 'draft' ? null : chinaTime(published),
-          data_source_name: a.source,
-          expiration_day: a.expirationDay ?? null,
-          status,
+          ...columns,
+          category_id: categoryId.get(seed.category)!,
+          publish_time: seed.status === 'draft' ? null : chinaTime(published),
+          data_source_name: seed.article.source,
+          status: seed.status,
           view_count: (i * 37) % 500,
           created_at: published.toISOString(),
           updated_at: published.toISOString(),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await replaceArticleGrams(trx, row.id, a.title, a.summary);
+      await replaceArticleGrams(trx, row.id, columns.title, columns.summary);
     }
 
     await trx
@@ -264,6 +225,59 @@ export async function seedContent(db: Kysely<Database>, now: Date): Promise<bool
         ).map(block),
       )
       .execute();
+    return true;
+  });
+}
+
+const BODIES_MARKER = 'seed.content-bodies';
+/** The list every demo article's body carried before issue 21 (with the same paragraphs), recognised to upgrade it. */
+const OLD_BODY_MARK = '<li>加强顶层设计，统筹推进</li>';
+/** The numbered thumbnails (or none) the first content seed gave the demo articles. */
+const OLD_THUMBNAIL = /^\/demo\/thumb-\d+\.svg$/;
+/** A demo title whatever year or month it names: the first seed wrote them as of its day. */
+const shape = (text: string) => text.replace(/\{[^}]*\}|\d+/g, '#');
+
+/**
+ * Issue 21's demo bodies, once (its own marker, so installations seeded before it get them too): a demo
+ * article still carrying the first seed's shared body gets its own, dated by its publish date, and its
+ * own thumbnail unless an operator chose another, and a policy the number its particulars name (its demo
+ * number in the year it was published). Titles, summaries and dates stay; articles an operator rewrote are left alone.
+ */
+export async function upgradeContentBodies(db: Kysely<Database>, now: Date): Promise<boolean> {
+  const seeded = await db.selectFrom('site_setting').select('key').where('key', '=', BODIES_MARKER).executeTakeFirst();
+  if (seeded) return false;
+  return db.transaction().execute(async (trx) => {
+    const marker = await trx
+      .insertInto('site_setting')
+      .values({ key: BODIES_MARKER, value: '1', updated_at: now.toISOString() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    if (!marker.numInsertedOrUpdatedRows) return false;
+    const demos = new Map(articleSeeds().map((seed) => [shape(seed.article.title), seed]));
+    const rows = await trx
+      .selectFrom('cms_article')
+      .select(['id', 'title', 'thumbnail', 'number', 'expiration_day', 'publish_time', 'created_at'])
+      .where('content', 'like', `%${OLD_BODY_MARK}%`)
+      .execute();
+    for (const row of rows) {
+      const demo = demos.get(shape(row.title));
+      if (!demo) continue;
+      const publishDate = row.publish_time?.slice(0, 10) ?? chinaDate(new Date(row.created_at));
+      const { policy } = demo;
+      const number = policy ? demoPolicyNumber(policy, publishDate) : row.number;
+      const html = policy
+        ? demoPolicyHtml(policy, publishDate, { number: demoPolicyNumber(policy, publishDate), expirationDay: row.expiration_day })
+        : demoArticleHtml(demo.article, publishDate);
+      await trx
+        .updateTable('cms_article')
+        .set({
+          content: sanitizeArticleHtml(html),
+          number,
+          thumbnail: row.thumbnail === null || OLD_THUMBNAIL.test(row.thumbnail) ? demoThumbnail(demo.article) : row.thumbnail,
+        })
+        .where('id', '=', row.id)
+        .execute();
+    }
     return true;
   });
 }

@@ -13,14 +13,25 @@ const text = (name: string, idType: string, required: boolean, minLength: number
   metadata: { type: 'string', minLength, maxLength },
 });
 
+/** A calendar date `YYYY-MM-DD` (issue 22: checked as a real date on every write). */
+const date = (name: string, idType: string, required: boolean): TemplateItemInput => ({
+  name,
+  idType,
+  required,
+  metadata: { type: 'date' },
+});
+
+/** 计入统计 (issue 22): 标识统计 counts the item's values among found lookups, e.g. which models are scanned. */
+const counted = (item: TemplateItemInput): TemplateItemInput => ({ ...item, analytics: true });
+
 /** Whole machines: excavators, cranes, loaders. */
 export const MACHINERY_TEMPLATE = {
   name: '工程机械整机',
   items: [
     text('产品名称', 'productName', true, 1, 64),
-    text('产品型号', 'productModel', true, 1, 32),
+    counted(text('产品型号', 'productModel', true, 1, 32)),
     text('出厂编号', 'serialNumber', true, 1, 32),
-    text('生产日期', 'productionDate', true, 10, 10),
+    date('生产日期', 'productionDate', true),
     text('生产厂家', 'manufacturer', true, 1, 64),
     text('生产工厂', 'factory', false, 1, 100),
     text('主要参数', 'mainSpec', false, 1, 200),
@@ -36,9 +47,9 @@ export const HYDRAULIC_TEMPLATE = {
   name: '液压元件',
   items: [
     text('产品名称', 'productName', true, 1, 64),
-    text('产品型号', 'productModel', true, 1, 32),
+    counted(text('产品型号', 'productModel', true, 1, 32)),
     text('出厂编号', 'serialNumber', true, 1, 32),
-    text('生产日期', 'productionDate', true, 10, 10),
+    date('生产日期', 'productionDate', true),
     text('生产厂家', 'manufacturer', true, 1, 64),
     text('额定压力', 'ratedPressure', false, 1, 32),
     text('适配主机', 'compatibleMachine', false, 1, 100),

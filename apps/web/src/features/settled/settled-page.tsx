@@ -13,6 +13,13 @@ const SECTIONS = [
   { key: 'step-2', href: '#step-2', title: '第二步 企业认证', short: '企业认证' },
   { key: 'faq', href: '#faq', title: '常见问题', short: '常见问题' },
 ];
+/** 入驻流程's steps. */
+const STEPS = [
+  { title: '注册账号', content: '手机号 + 短信验证码', icon: <UserAddOutlined /> },
+  { title: '登录平台', content: '统一身份认证', icon: <LoginOutlined /> },
+  { title: '企业认证', content: '提交营业执照', icon: <IdcardOutlined /> },
+  { title: '审核通过', content: '1–3 个工作日', icon: <AuditOutlined /> },
+];
 const LAST_SECTION = SECTIONS[SECTIONS.length - 1]!.href;
 /**
  * Where a section's top lands after a click, and the line that decides which section is current: below
@@ -91,14 +98,10 @@ export function SettledPage() {
         <div className="settled__content">
           <section id="overview" className="settled__section">
             <h2>入驻流程</h2>
-            <Steps
-              items={[
-                { title: '注册账号', content: '手机号 + 短信验证码', icon: <UserAddOutlined /> },
-                { title: '登录平台', content: '统一身份认证', icon: <LoginOutlined /> },
-                { title: '企业认证', content: '提交营业执照', icon: <IdcardOutlined /> },
-                { title: '审核通过', content: '1–3 个工作日', icon: <AuditOutlined /> },
-              ]}
-            />
+            {/* antd switches Steps to vertical on narrow screens only once in the browser, which moved
+                the page after the server's render: both are in the page and CSS shows one. */}
+            <Steps className="settled__steps settled__steps--wide" responsive={false} items={STEPS} />
+            <Steps className="settled__steps settled__steps--narrow" responsive={false} orientation="vertical" items={STEPS} />
           </section>
           <section id="step-1" className="settled__section">
             <h2>第一步 注册登录</h2>

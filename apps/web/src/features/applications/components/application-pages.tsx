@@ -1,11 +1,11 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Empty, Result, Segmented, Skeleton, Tag } from 'antd';
+import { Button, Empty, Result, Segmented, Skeleton, Tag } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { FallbackImage } from '@/components/fallback-image';
-import { sanitizeHtml } from '@/lib/sanitize';
+import { canSanitizeHtml, sanitizeHtml } from '@/lib/sanitize';
 import { useApplicationDetail, useApplications } from '../api/applications';
 import { SubscriptionPanel } from './subscription-panel';
 import './applications.css';
@@ -63,9 +63,23 @@ export function ApplicationDetailPage() {
   const config = useRuntimeConfig();
   const [params] = useSearchParams();
   const uuid = params.get('uuid') ?? '';
-  const { data: app, isPending, isError } = useApplicationDetail(uuid);
-  if (!uuid || isError) {
+  const { data: app, isPending, isError, refetch, isFetching } = useApplicationDetail(uuid);
+  if (!uuid || app === null) {
     return <Result status="404" title="应用不存在或已下架" extra={<Link to={paths.product.getHref()}>返回应用推荐</Link>} />;
+  }
+  if (isError && app === undefined) {
+    return (
+      <Result
+        status="error"
+        title="应用加载失败"
+        subTitle="网络或服务暂时不可用，请稍后重试。"
+        extra={
+          <Button type="primary" loading={isFetching} onClick={() => void refetch()}>
+            重试
+          </Button>
+        }
+      />
+    );
   }
   return (
     <div className="apps__container apps-detail">
@@ -84,7 +98,10 @@ export function ApplicationDetailPage() {
               <span>提供方：{app.provider}</span>
             </div>
             <SubscriptionPanel app={{ uuid: app.applicationUuid, name: app.name }} />
-            <div className="apps-detail__body" dangerouslySetInnerHTML={{ __html: sanitizeHtml(app.content) }} />
+            <div
+              className="apps-detail__body"
+              dangerouslySetInnerHTML={{ __html: canSanitizeHtml ? sanitizeHtml(app.content) : app.content }}
+            />
           </div>
         </article>
       )}

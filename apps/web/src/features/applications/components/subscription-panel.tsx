@@ -2,12 +2,11 @@ import { Authority, type MyAppSubscription } from '@portal/shared';
 import { Button, ConfigProvider, Skeleton, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
-import { useMenus } from '@/api/get-menus';
 import { SubscriptionStatusTag } from '@/components/subscription-status-tag';
 import { paths } from '@/config/paths';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { theme } from '@/config/theme';
-import { type Session, useSession } from '@/hooks/use-session';
+import { type Session, useSession, useSessionKnown } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
 import { useMySubscription } from '../api/subscription';
 import { dayOf } from '../lib/subscription';
@@ -103,7 +102,7 @@ function SubscriptionState({ app }: { app: PanelApp }) {
   const config = useRuntimeConfig();
   const session = useSession();
   // Wait for the session check, so a signed-in user never sees the visitor's button flash.
-  const { isFetched: sessionKnown } = useMenus();
+  const sessionKnown = useSessionKnown();
   const subscription = useMySubscription(app.uuid, session !== null);
   const [applying, setApplying] = useState(false);
 

@@ -52,7 +52,7 @@ function renderList(url = '/news') {
   );
   return router;
 }
-const cards = () => within(screen.getByRole('list', { name: '文章' })).getAllByRole('heading', { level: 3 });
+const cards = () => within(screen.getByRole('list', { name: '文章' })).getAllByRole('heading', { level: 2 });
 const searchBox = () => screen.getByPlaceholderText('支持资讯标题快速过滤') as HTMLInputElement;
 
 beforeEach(() => {

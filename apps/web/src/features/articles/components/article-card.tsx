@@ -20,7 +20,7 @@ export function ArticleCard({ article, href, firstRow = false }: { article: Arti
         <span className="article-card__tag">{article.categoryName}</span>
       </div>
       <div className="article-card__body">
-        <h3 className="article-card__title">{article.title}</h3>
+        <h2 className="article-card__title">{article.title}</h2>
         <p className="article-card__summary">{article.summary}</p>
         <time className="article-card__date">
           <CalendarOutlined /> {publishDateText(article.publishTime)}

@@ -2,8 +2,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Breadcrumb, Button, Modal, Result, Skeleton } from 'antd';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useMenus } from '@/api/get-menus';
-import { useIsLoggedIn } from '@/hooks/use-session';
+import { useIsLoggedIn, useSessionKnown } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
 import { canSanitizeHtml, sanitizeHtml } from '@/lib/sanitize';
 import { type Channel, useArticleDetail } from '../api/articles';
@@ -27,7 +26,7 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
   const { data: article, isPending, isError, refetch, isFetching } = useArticleDetail(id);
   const loggedIn = useIsLoggedIn();
   // Wait for the session check, so a logged-in reader never sees the prompt flash.
-  const { isFetched: sessionKnown } = useMenus();
+  const sessionKnown = useSessionKnown();
   const shown = Boolean(article);
 
   // Spec sections 2 and 8: a visitor is asked to log in (确定 → central login, 取消 → stay), over an
@@ -99,6 +98,8 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
                 {article.dataSourceName && <span>来源：{article.dataSourceName}</span>}
                 {isPolicy && <span>有效期：{expiryText(article.expirationDay)}</span>}
               </div>
+              {/* Bodies head their sections with h3: the outline (h1 title, h2 正文, h3) keeps its levels. */}
+              <h2 className="visually-hidden">正文</h2>
               <div
                 className="article-detail__body"
                 dangerouslySetInnerHTML={{ __html: canSanitizeHtml ? sanitizeHtml(article.content) : article.content }}

@@ -2,7 +2,7 @@ import { ARTICLE_SORT_ORDERS, type ArticleListItem, type CategoryNode, DEFAULT_A
 import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button, Empty, Input, Pagination, Select, Skeleton, Tabs } from 'antd';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PAGINATION_LABEL, pageItemRender } from '@/components/pagination';
 import { paths } from '@/config/paths';
@@ -69,52 +69,61 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
         </div>
       </section>
       <div className="article-list__container">
-        <Tabs
-          className="article-list__tabs"
-          activeKey={activeCategory}
-          onChange={(category) => update({ category })}
-          items={(categories.data ?? []).map((c) => ({ key: c.categoryId, label: c.categoryName }))}
-        />
-        <div className="article-list__filters">
-          <Input.Search
-            className="article-list__search"
-            allowClear
-            maxLength={MAX_SEARCH_KEY_LENGTH}
-            placeholder={config.placeholder}
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            onSearch={(value) => update({ searchKey: value.trim() })}
-            enterButton="搜索"
-            aria-label={config.placeholder}
+        {/* The tabs, the filters and the list hydrate one after another (Suspense boundaries), each in
+            tasks of its own: antd's controls are costly to hydrate on a phone. */}
+        <Suspense>
+          <Tabs
+            className="article-list__tabs"
+            activeKey={activeCategory}
+            onChange={(category) => update({ category })}
+            items={(categories.data ?? []).map((c) => ({ key: c.categoryId, label: c.categoryName }))}
           />
-          <DateRangeFilter className="article-list__range" value={view.range} onChange={(range) => update({ range })} />
-          <Select
-            className="article-list__sort"
-            aria-label="排序方式"
-            value={view.sortOrder}
-            onChange={(sortOrder) => update({ sortOrder })}
-            options={ARTICLE_SORT_ORDERS.map((o) => ({ value: o.value, label: o.label }))}
-          />
-          <Button
-            icon={<ReloadOutlined />}
-            onClick={() => {
-              setTyped('');
-              update({ searchKey: '', range: null, sortOrder: DEFAULT_ARTICLE_SORT_ORDER });
+        </Suspense>
+        <Suspense>
+          <div className="article-list__filters">
+            <Input.Search
+              className="article-list__search"
+              allowClear
+              maxLength={MAX_SEARCH_KEY_LENGTH}
+              placeholder={config.placeholder}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              onSearch={(value) => update({ searchKey: value.trim() })}
+              enterButton="搜索"
+              aria-label={config.placeholder}
+            />
+            <DateRangeFilter className="article-list__range" value={view.range} onChange={(range) => update({ range })} />
+            <Select
+              className="article-list__sort"
+              aria-label="排序方式"
+              value={view.sortOrder}
+              onChange={(sortOrder) => update({ sortOrder })}
+              options={ARTICLE_SORT_ORDERS.map((o) => ({ value: o.value, label: o.label }))}
+            />
+            <Button
+              icon={<ReloadOutlined />}
+              onClick={() => {
+                setTyped('');
+                update({ searchKey: '', range: null, sortOrder: DEFAULT_ARTICLE_SORT_ORDER });
+              }}
+            >
+              重置
+            </Button>
+          </div>
+        </Suspense>
+        <Suspense>
+          <ArticleListBody
+            categories={categories}
+            articles={articles}
+            page={view.page}
+            pageHref={(page) => `?${articleListSearch({ ...view, page }).toString()}`}
+            detailHref={config.detailHref}
+            onPage={(page) => {
+              update({ page });
+              window.scrollTo({ top: 0, behavior: 'smooth' });
             }}
-          >
-            重置
-          </Button>
-        </div>
-        <ArticleListBody
-          categories={categories}
-          articles={articles}
-          page={view.page}
-          detailHref={config.detailHref}
-          onPage={(page) => {
-            update({ page });
-            window.scrollTo({ top: 0, behavior: 'smooth' });
-          }}
-        />
+          />
+        </Suspense>
       </div>
     </div>
   );
@@ -124,6 +133,8 @@ interface ArticleListBodyProps {
   categories: UseQueryResult<CategoryNode[]>;
   articles: UseQueryResult<PageResult<ArticleListItem>>;
   page: number;
+  /** The URL of a page of this list (the view's other filters kept). */
+  pageHref: (page: number) => string;
   detailHref: (id: string) => string;
   onPage: (page: number) => void;
 }
@@ -133,7 +144,7 @@ interface ArticleListBodyProps {
  * category has nothing: spec section 8); loading shows a skeleton; an empty page 暂无数据.
  * Pagination shows whenever the total is above 0 (spec section 2), also on a page past the last.
  */
-function ArticleListBody({ categories, articles, page, detailHref, onPage }: ArticleListBodyProps) {
+function ArticleListBody({ categories, articles, page, pageHref, detailHref, onPage }: ArticleListBodyProps) {
   if (categories.isError)
     return <ListError error={categories.error} retrying={categories.isFetching} onRetry={() => categories.refetch()} />;
   if (articles.isError) return <ListError error={articles.error} retrying={articles.isFetching} onRetry={() => articles.refetch()} />;
@@ -165,7 +176,7 @@ function ArticleListBody({ categories, articles, page, detailHref, onPage }: Art
             total={total}
             showSizeChanger={false}
             showTotal={(n) => `共 ${n} 条`}
-            itemRender={pageItemRender(page)}
+            itemRender={pageItemRender(page, pageHref)}
             onChange={onPage}
           />
         </nav>

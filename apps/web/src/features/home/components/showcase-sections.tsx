@@ -243,7 +243,7 @@ export function DevToolsSection() {
         <div className="home-tools">
           {DEV_TOOLS.map((t) => (
             <a className="home-tool" key={t.id} id={`tool-${t.id}`} href={devToolUrl(config, t.id)}>
-              <span className="home-tool__no">{t.id}</span>
+              <span className="home-tool__no" data-no={t.id} aria-hidden="true" />
               <span className="home-tool__icon">
                 <HomeIcon name={t.icon} />
               </span>

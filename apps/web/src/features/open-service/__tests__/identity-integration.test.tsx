@@ -47,6 +47,8 @@ describe('统一身份认证集成 for an enterprise administrator', () => {
   it("lists the enterprise's applications with their settings and client configuration", async () => {
     const live = await renderSection(ADMIN);
     expect(await within(live).findByText('设备管理系统')).toBeTruthy();
+    // The expanded application is a named region of its own.
+    expect(within(live).getByRole('region', { name: '设备管理系统 的接入参数与自检' })).toBeTruthy();
     expect(fake.api!.get).toHaveBeenCalledWith(APPS_CALL.slice(4), { params: { offset: 0, limit: 100 } });
     expect(within(live).getByText('https://portal.example.com/cas/p3/serviceValidate')).toBeTruthy();
     expect(within(live).getByText('姓名 name、邮箱 email')).toBeTruthy();

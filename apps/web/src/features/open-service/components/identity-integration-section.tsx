@@ -1,9 +1,8 @@
 import { Authority } from '@portal/shared';
 import { Skeleton } from 'antd';
 import { Suspense, lazy } from 'react';
-import { useMenus } from '@/api/get-menus';
 import { useRuntimeConfig } from '@/config/runtime-config';
-import { useSession } from '@/hooks/use-session';
+import { useSession, useSessionKnown } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
 import { usePageUrl } from '@/lib/page-url';
 import { consoleAppListUrl } from '../lib/links';
@@ -20,7 +19,7 @@ const TITLE = '接入我的应用';
  * placeholder.
  */
 export function IdentityIntegrationSection() {
-  const { isFetched: sessionKnown } = useMenus();
+  const sessionKnown = useSessionKnown();
   const session = useSession();
   const config = useRuntimeConfig();
   const page = usePageUrl();

@@ -36,8 +36,9 @@ function AppIntegration({ app }: { app: SsoApplicationRow }) {
   });
   const { integration } = app;
 
+  // A region per application: a screen reader's landmark list names each one.
   return (
-    <div className="integration__app">
+    <section className="integration__app" aria-label={`${app.name} 的接入参数与自检`}>
       {app.servicePrefixes.length > 1 && (
         <div className="integration__service">
           <span>服务地址</span>
@@ -121,7 +122,7 @@ function AppIntegration({ app }: { app: SsoApplicationRow }) {
         <Alert className="integration__error" type="error" showIcon title="接入自检未能运行" description={selfTest.error.message} />
       )}
       {selfTest.data && <SelfTestChecklist result={selfTest.data} />}
-    </div>
+    </section>
   );
 }
 
