@@ -10,6 +10,7 @@ interface Envelope<T> {
 export interface Api {
   /** The answer's `data` of a GET; throws with the server's message on a failure. */
   get<T>(url: string): Promise<T[]>;
+  post<T>(url: string, body: unknown): Promise<T[]>;
   put<T>(url: string, body: unknown): Promise<T[]>;
 }
 
@@ -33,6 +34,7 @@ export async function apiAs(page: Page): Promise<Api> {
   };
   return {
     get: (url) => data(page.request.get(url, { headers: auth }), url),
+    post: (url, body) => data(page.request.post(url, { headers: auth, data: body }), url),
     put: (url, body) => data(page.request.put(url, { headers: auth, data: body }), url),
   };
 }

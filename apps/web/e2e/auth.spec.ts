@@ -197,6 +197,6 @@ test.describe('content write API', () => {
 
     await page.goto('/news');
     await page.getByRole('tab', { name: '企业新闻' }).click();
-    await expect(page.getByRole('list', { name: '文章' }).getByRole('heading', { level: 3 }).first()).toHaveText(title);
+    await expect(page.getByRole('list', { name: '文章' }).getByRole('heading', { level: 2 }).first()).toHaveText(title);
   });
 });

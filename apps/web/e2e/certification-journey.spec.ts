@@ -273,7 +273,7 @@ async function journey(page: Page, browser: Browser, baseURL: string | undefined
   const bell = page.getByRole('button', { name: '消息中心，1 条未读' });
   await bell.click();
   await expect(page.getByRole('list', { name: '未读消息' }).getByText('企业认证未通过')).toBeVisible();
-  await page.getByRole('button', { name: /查看全部/ }).click();
+  await page.getByRole('link', { name: /查看全部/ }).click();
   await expect(page).toHaveURL(/\/console\/message$/);
   await expect(page.getByRole('list', { name: '消息列表' }).getByText(/营业执照不清晰/)).toBeVisible();
   await shot(page, 'messages', width);

@@ -177,7 +177,7 @@ test.describe('认证审核 and 消息中心', () => {
     const bell = applicantPage.getByRole('button', { name: '消息中心，1 条未读' });
     await bell.click();
     await expect(applicantPage.getByRole('list', { name: '未读消息' }).getByText('企业认证未通过')).toBeVisible();
-    await applicantPage.getByRole('button', { name: /查看全部/ }).click();
+    await applicantPage.getByRole('link', { name: /查看全部/ }).click();
     await expect(applicantPage).toHaveURL(/\/console\/message$/);
     const list = applicantPage.getByRole('list', { name: '消息列表' });
     await expect(list.getByText(/营业执照不清晰/)).toBeVisible();

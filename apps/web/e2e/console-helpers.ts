@@ -34,3 +34,15 @@ export async function chooseTreeOption(page: Page, scope: Locator, label: string
     await expect(scope.getByTitle(option, { exact: true })).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
 }
+
+/**
+ * Picks `option` in the select labelled `label` inside `scope` and waits until the select shows it;
+ * retried, as a click while the dropdown is still opening can be lost under load.
+ */
+export async function chooseSelectOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+  await expect(async () => {
+    await scope.getByRole('combobox', { name: label }).click();
+    await page.getByTitle(option, { exact: true }).last().click({ timeout: 2_000 });
+    await expect(scope.getByTitle(option, { exact: true })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+}

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { DEMO_PASSWORD } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
 /** The developer tools' links (开发者工具). */
@@ -19,6 +20,46 @@ test.describe('home', () => {
     for (const path of ['/', '/news', '/knowledge']) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('data-app', 'ready');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  test('every server-rendered page hydrates without errors, for a visitor and for a signed-in user', async ({ page }) => {
+    // The page's parts hydrate one after another (Suspense boundaries); a part hydrated after the menus
+    // call has answered must still draw what the server drew.
+    const api = async <T>(url: string) => ((await (await page.request.get(url)).json()) as { data: T[] }).data;
+    const [news] = await api<{ rows: { uuid: string }[] }>(
+      '/open-api/cms/v1/article/published/page/list?offset=0&limit=1&filterCategoryId=news',
+    );
+    const [app] = await api<{ applicationUuid: string }>('/open-api/app/v1/list');
+    const paths = [
+      '/settled',
+      '/mark',
+      `/mark?keyword=${encodeURIComponent('88.118.8/EX-2024-000123')}`,
+      `/news/detail?id=${news!.rows[0]!.uuid}`,
+      '/product',
+      `/product/center/detail?uuid=${app!.applicationUuid}`,
+      '/open-service?toolId=03',
+    ];
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${page.url()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    for (const path of paths) await page.goto(path);
+
+    await page.goto('/');
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: /登\s*录/ })
+      .click();
+    await page.getByLabel('账号').fill('admin');
+    await page.getByLabel('密码').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: /登\s*录/ }).click();
+    await expect(page.getByRole('banner').getByRole('button', { name: /^张伟/ })).toBeVisible();
+    for (const path of paths) {
+      await page.goto(path);
+      await expect(page.getByRole('banner').getByRole('button', { name: /^张伟/ })).toBeVisible();
     }
     expect(errors).toEqual([]);
   });

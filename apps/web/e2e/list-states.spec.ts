@@ -16,7 +16,7 @@ function nextListCall(page: Page) {
 }
 
 /** The titles of the cards shown. */
-const titles = (page: Page) => cards(page).getByRole('heading', { level: 3 }).allTextContents();
+const titles = (page: Page) => cards(page).getByRole('heading', { level: 2 }).allTextContents();
 
 test.describe('news and knowledge lists: states and the view in the URL', () => {
   test('a failed list call shows 加载失败 with 重试, not 暂无数据; 重试 loads the page', async ({ page }) => {
@@ -71,6 +71,8 @@ test.describe('news and knowledge lists: states and the view in the URL', () => 
     await pager(page).getByLabel('第 2 页').click();
     await expect(pager(page).getByLabel('第 2 页')).toHaveAttribute('aria-current', 'page');
     await expect(page).toHaveURL(/\/news\?category=policy&page=2&sort=1&from=2020-01-01&to=2099-12-31$/);
+    // The second page of 12 holds the last two.
+    await expect(cards(page)).toHaveCount(2);
     const shown = await titles(page);
     expect(shown).toHaveLength(2);
 

@@ -45,12 +45,12 @@ test.describe('标识查询 /mark', () => {
       '服务网点',
     ]);
     await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(400);
-    // The QR code is drawn, and its address (shown on hover) is this lookup's, absolute.
+    // The QR code is drawn, and its address (shown on hover) is this lookup's, absolute, marked as a scan (issue 22).
     const qr = result(page).getByRole('img', { name: `${HANDLE} 的查询二维码` });
     await expect(qr).toBeVisible();
     await expect(qr).not.toHaveAttribute('aria-busy', 'true');
     await expect(page.getByText('扫码查看此标识')).toBeVisible();
-    await expect(result(page).getByRole('figure')).toHaveAttribute('title', `${baseURL}/mark?keyword=${encodeURIComponent(HANDLE)}`);
+    await expect(result(page).getByRole('figure')).toHaveAttribute('title', `${baseURL}/mark?keyword=${encodeURIComponent(HANDLE)}&src=qr`);
   });
 
   test('Enter searches, the address keeps the keyword, and the clear action empties the result', async ({ page }) => {

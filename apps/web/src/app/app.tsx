@@ -1,24 +1,10 @@
 import type { RuntimeConfig } from '@portal/shared';
-import { ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect } from 'react';
 import { RouterProvider } from 'react-router';
 import { RuntimeConfigContext } from '@/config/runtime-config';
-import { theme } from '@/config/theme';
 import { onLogout } from '@/lib/auth';
 import type { createRouter } from './router';
-
-// Toasts and confirms are static calls (lib/notify.ts, the dialogs): they render outside the tree, so
-// they get the same locale and theme here. No antd <App> wrapper: it would put the code of every
-// feedback component into the first page load.
-ConfigProvider.config({
-  holderRender: (children) => (
-    <ConfigProvider locale={zhCN} theme={theme}>
-      {children}
-    </ConfigProvider>
-  ),
-});
 
 /**
  * Spec section 4, logout clears all user state: the user is the menus answer in the query cache, and
@@ -33,16 +19,17 @@ function clearQueriesOnLogout(queryClient: QueryClient): () => void {
   });
 }
 
-/** Providers shared by the browser and the server renderer, so both produce the same markup. */
+/**
+ * Providers shared by the browser and the server renderer, so both produce the same markup. antd's
+ * locale and theme are not among them: the parts that render antd bring them (`AntdProvider`).
+ */
 export function AppProviders({ queryClient, config, children }: { queryClient: QueryClient; config: RuntimeConfig; children: ReactNode }) {
   // An effect: the server renderer never logs anyone out.
   useEffect(() => clearQueriesOnLogout(queryClient), [queryClient]);
   return (
-    <ConfigProvider locale={zhCN} theme={theme}>
-      <RuntimeConfigContext value={config}>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </RuntimeConfigContext>
-    </ConfigProvider>
+    <RuntimeConfigContext value={config}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </RuntimeConfigContext>
   );
 }
 

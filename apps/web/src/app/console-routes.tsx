@@ -269,6 +269,16 @@ export const consoleRoutes: ConsoleRoute[] = [
           import('@/features/identifier-admin/components/record-admin-page').then((m) => ({ default: m.RecordAdminPage })),
         ),
       },
+      {
+        path: '/console/identifier/stats',
+        name: 'IdentifierStats',
+        authCode: Authority.IdentifierStats,
+        title: '标识统计',
+        icon: 'statistics',
+        component: lazy(() =>
+          import('@/features/identifier-stats/components/identifier-stats-page').then((m) => ({ default: m.IdentifierStatsPage })),
+        ),
+      },
     ],
   },
   {

@@ -1,8 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyWithAntd } from '@/components/lazy-with-antd';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 
 // The registration dialog's code loads when it is first opened.
-const RegisterDialog = lazy(() => import('@/features/register/components/register-dialog').then((m) => ({ default: m.RegisterDialog })));
+const RegisterDialog = lazyWithAntd(() => import('@/features/register/components/register-dialog').then((m) => m.RegisterDialog));
 
 /** Dialogs of the public layout that belong to features. */
 export function PublicDialogs() {

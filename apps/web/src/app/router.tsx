@@ -11,14 +11,14 @@ import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { loadStaticPage, staticPageHead } from '@/api/get-static-page';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
-import { loadApplicationList, productHead } from '@/features/applications/lib/product-head';
+import { loadApplicationDetail } from '@/features/applications/api/applications';
+import { applicationHead, loadApplicationList, productHead } from '@/features/applications/lib/product-head';
 import { type Channel, loadArticleDetail, loadArticleList } from '@/features/articles/api/articles';
 import { ARTICLE_LIST_SEARCH_PARAMS } from '@/features/articles/lib/article-format';
 import { articleHead } from '@/features/articles/lib/article-head';
 import { RedirectPage } from '@/features/errors/redirect-page';
 import { loadHome } from '@/features/home/api/home';
 import { loadMarkLookup, markHead } from '@/features/mark/lib/mark-head';
-import { loadApiReference, loadOpenService } from '@/features/open-service/api/open-service';
 import { queryClientContext, routerContext } from '@/lib/query-client';
 import { PublicDialogs } from './public-dialogs';
 import { RootLayout } from './root-layout';
@@ -34,6 +34,12 @@ function loads(load: (queryClient: QueryClient, search: URLSearchParams) => Prom
     return null;
   };
 }
+
+/** A loader whose code loads with it (with the page's own code), not with the app's first page. */
+const loadedWith =
+  (load: () => Promise<(queryClient: QueryClient, search: URLSearchParams) => Promise<unknown>>) =>
+  async (queryClient: QueryClient, search: URLSearchParams) =>
+    (await load())(queryClient, search);
 
 /**
  * Data the server's render fetches before it renders; in the browser the page fetches it itself, as
@@ -64,17 +70,10 @@ const agreement = () => import('@/features/agreements/agreement-page').then((m) 
 /**
  * Public pages. A page's `handle` (`RouteHandle`) declares the query parameters it reads, whether the
  * server renders it (the pages a visitor lands on) and what its head tells search engines and link
- * previews. Article details and an open-service tool's detail are rendered by the server from the body
- * their API stored sanitised, and cleaned again in the browser; application details render in the
- * browser only.
+ * previews. Article, application and open-service tool details are rendered by the server from the
+ * body their API stored sanitised, and cleaned again in the browser.
  */
 const publicPages: RouteObject[] = [
-  {
-    index: true,
-    handle: { title: '首页', ssr: true },
-    loader: loads(loadHome),
-    lazy: () => import('@/features/home/components/home-page').then((m) => ({ Component: m.HomePage })),
-  },
   {
     path: paths.mark.path,
     handle: { title: '标识查询', ssr: true, searchParams: ['keyword'], head: markHead },
@@ -144,19 +143,20 @@ const publicPages: RouteObject[] = [
   },
   {
     path: paths.productDetail.path,
-    handle: { title: '应用详情', searchParams: ['uuid'] },
+    handle: { title: '应用详情', ssr: true, searchParams: ['uuid'], head: applicationHead },
+    loader: loads(loadApplicationDetail),
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
   },
   {
     path: paths.openService.path,
     handle: { title: '开放服务', ssr: true, searchParams: ['toolId'] },
-    loader: loads(loadOpenService),
+    loader: loads(loadedWith(() => import('@/features/open-service/api/open-service').then((m) => m.loadOpenService))),
     lazy: () => import('@/features/open-service/components/open-service-page').then((m) => ({ Component: m.OpenServicePage })),
   },
   {
     path: paths.openServiceApi.path,
     handle: { title: 'API 参考', ssr: true },
-    loader: loads(loadApiReference),
+    loader: loads(loadedWith(() => import('@/features/open-service/api/open-service').then((m) => m.loadApiReference))),
     lazy: () => import('@/features/open-service/components/api-reference-page').then((m) => ({ Component: m.ApiReferencePage })),
   },
   {
@@ -171,6 +171,20 @@ const publicPages: RouteObject[] = [
     lazy: () => import('@/features/my-apps/components/my-apps-page').then((m) => ({ Component: m.MyAppsPage })),
   },
 ];
+
+/** The home page renders no antd component: its first visit does not load antd (`AntdProvider`). */
+const homePage: RouteObject = {
+  index: true,
+  handle: { title: '首页', ssr: true },
+  loader: loads(loadHome),
+  lazy: () => import('@/features/home/components/home-page').then((m) => ({ Component: m.HomePage })),
+};
+
+/** A layout route giving its pages antd's locale and theme; it only wraps, so it changes no path or handle. */
+const withAntd = (prebuilt: boolean, children: RouteObject[]): RouteObject => ({
+  lazy: () => import('@/components/antd-provider').then((m) => ({ Component: prebuilt ? m.PublicAntdOutlet : m.AntdOutlet })),
+  children,
+});
 
 /**
  * The tenant console (tenantManageUrl): one layout route that stays mounted for all its pages, so the
@@ -196,28 +210,30 @@ export const routes: RouteObject[] = [
         element: <PublicLayout dialogs={<PublicDialogs />} />,
         // The header and footer show the site information.
         loader: loads((queryClient) => queryClient.ensureQueryData(getSiteInfoQueryOptions())),
-        children: publicPages,
+        children: [homePage, withAntd(true, publicPages)],
       },
       consoleLayout,
-      {
-        path: paths.notFound.path,
-        handle: { title: '页面不存在', ssr: true, head: () => ({ notFound: true }) },
-        lazy: () => import('@/features/errors/not-found-page').then((m) => ({ Component: m.NotFoundPage })),
-      },
-      {
-        path: paths.forbidden.path,
-        handle: { title: '无权限' },
-        lazy: () => import('@/features/errors/forbidden-page').then((m) => ({ Component: m.ForbiddenPage })),
-      },
+      withAntd(false, [
+        {
+          path: paths.notFound.path,
+          handle: { title: '页面不存在', ssr: true, head: () => ({ notFound: true }) },
+          lazy: () => import('@/features/errors/not-found-page').then((m) => ({ Component: m.NotFoundPage })),
+        },
+        {
+          path: paths.forbidden.path,
+          handle: { title: '无权限' },
+          lazy: () => import('@/features/errors/forbidden-page').then((m) => ({ Component: m.ForbiddenPage })),
+        },
+        // Rendered by the server once, as /404, for every unknown path (HTTP 404).
+        {
+          path: '*',
+          handle: { title: '页面不存在', ssr: true, pagePath: paths.notFound.path, head: () => ({ notFound: true }) },
+          lazy: () => import('@/features/errors/not-found-page').then((m) => ({ Component: m.UnknownPathPage })),
+        },
+      ]),
       { path: paths.blank.path, handle: { title: '' }, element: <div className="blank-page" /> },
       // Spec section 2: replaces the route with the given path and keeps the query.
       { path: paths.redirect.path, element: <RedirectPage /> },
-      // Rendered by the server once, as /404, for every unknown path (HTTP 404).
-      {
-        path: '*',
-        handle: { title: '页面不存在', ssr: true, pagePath: paths.notFound.path, head: () => ({ notFound: true }) },
-        lazy: () => import('@/features/errors/not-found-page').then((m) => ({ Component: m.UnknownPathPage })),
-      },
     ],
   },
 ];

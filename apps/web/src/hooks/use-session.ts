@@ -1,5 +1,6 @@
 import type { CertificationStatus, PortalMenuEntry, PortalRouter } from '@portal/shared';
 import { useQuery } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { getMenusQueryOptions } from '@/api/get-menus';
 
 /**
@@ -39,12 +40,38 @@ export function sessionFromMenus(entry: PortalMenuEntry | null): Session | null 
 
 const NO_AUTHORITIES: readonly string[] = [];
 
+const subscribeToNothing = () => () => {};
+
 /**
- * The logged-in user, or null for a visitor and until the menus call has answered. Reading it never
- * asks the server again: the public layout and the console guard own the menus call.
+ * False while React hydrates markup the server rendered (it reads the server's snapshot then), true
+ * after and in a render of the browser's own. A page's parts hydrate one after another (Suspense
+ * boundaries): by the time a later one does, the menus call may have answered, yet it must first draw
+ * what the server drew, which never knows who is logged in.
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The logged-in user, or null for a visitor, until the menus call has answered, and while hydrating
+ * server-rendered markup. Reading it never asks the server again: the public layout and the console
+ * guard own the menus call.
  */
 export function useSession(): Session | null {
-  return useQuery({ ...getMenusQueryOptions(), select: sessionFromMenus, refetchOnMount: false }).data ?? null;
+  const hydrated = useHydrated();
+  const session = useQuery({ ...getMenusQueryOptions(), select: sessionFromMenus, refetchOnMount: false }).data ?? null;
+  return hydrated ? session : null;
+}
+
+/** Whether it is known who is logged in (the menus call has answered), under the same rule as `useSession`. */
+export function useSessionKnown(): boolean {
+  const hydrated = useHydrated();
+  const { isFetched } = useQuery({ ...getMenusQueryOptions(), refetchOnMount: false });
+  return hydrated && isFetched;
 }
 
 /** Spec section 3, header state: someone is logged in. */

@@ -197,7 +197,10 @@ export interface ApiClient {
   put<T>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
   /** A static HTML page (spec section 7: `/static{path}.htm`). */
   html(url: string): Promise<string>;
-  /** A file download (with the token); a refused download rejects with the server's message. */
+  /**
+   * A file download (with the token): a GET, or the `method` and `data` of `config` (a file made from
+   * a request body); a refused download rejects with the server's message.
+   */
   blob(url: string, config?: AxiosRequestConfig): Promise<Blob>;
   raw: AxiosInstance;
 }
@@ -209,7 +212,7 @@ export function typed(instance: AxiosInstance): ApiClient {
     post: (url, data, config) => instance.post(url, data, config),
     put: (url, data, config) => instance.put(url, data, config),
     html: (url) => instance.get(url, { responseType: 'text', headers: { Accept: 'text/html' } }),
-    blob: (url, config) => instance.get(url, { ...config, responseType: 'blob' }),
+    blob: (url, config) => instance.request({ method: 'get', ...config, url, responseType: 'blob' }),
     raw: instance,
   };
 }

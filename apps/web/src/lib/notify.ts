@@ -6,10 +6,11 @@ let loading: Promise<MessageApi> | undefined;
 
 /**
  * antd's `message` loads with the first toast, not with the first page: most visits never show one.
- * Toasts keep their order, since every call waits for the same promise.
+ * Its provider module comes along: it gives static toasts their locale and theme. Toasts keep their
+ * order, since every call waits for the same promise.
  */
 function messageApi(): Promise<MessageApi> {
-  loading ??= import('antd/es/message').then((m) => m.default);
+  loading ??= Promise.all([import('antd/es/message'), import('@/components/antd-provider')]).then(([m]) => m.default);
   return loading;
 }
 

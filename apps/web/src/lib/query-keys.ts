@@ -116,6 +116,8 @@ export const queryKeys = {
     },
     /** /mark's lookups. */
     identity: (handle: string) => ['identifiers', 'identity', handle] as const,
+    /** 标识统计 (issue 22): lookups of the prefixes in the user's scope, by range and prefix. */
+    stats: (query: object) => ['identifiers', 'stats', query] as const,
   },
   /**
    * 企业信息 and 企业认证 of the caller's enterprise: a submitted certification copies the name and the

@@ -6,10 +6,20 @@ type QrCodeComponent = ComponentType<QRCodeProps>;
 
 let loading: Promise<QrCodeComponent> | undefined;
 
-/** antd's QR code (and the QR encoder) load on demand, not with the first page. */
+/**
+ * antd's QR code (and the QR encoder) load on demand, not with the first page, with antd's provider:
+ * the public pages' stylesheet holds its styles (`prebuilt`).
+ */
 export function loadQrCode(): Promise<QrCodeComponent> {
-  loading ??= import('antd/es/qr-code').then(
-    (m) => m.default,
+  loading ??= Promise.all([import('antd/es/qr-code'), import('@/components/antd-provider')]).then(
+    ([{ default: QrCode }, { AntdProvider }]) =>
+      function ThemedQrCode(props: QRCodeProps) {
+        return (
+          <AntdProvider prebuilt>
+            <QrCode {...props} />
+          </AntdProvider>
+        );
+      },
     (err: unknown) => {
       loading = undefined;
       throw err;

@@ -1,25 +1,23 @@
-import { ConfigProvider } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useRuntimeConfig } from '@/config/runtime-config';
-import { theme } from '@/config/theme';
 import { useSiteInfo } from '@/api/get-site-info';
 import { useIsLoggedIn, useSession } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
 import { usePageUrl } from '@/lib/page-url';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
+import { lazyWithAntd } from '@/components/lazy-with-antd';
 import { LayoutIcon } from './layout-icon';
 import { HeaderNavLinks } from './header-nav-links';
 import { showsConsoleEntry } from './nav-link';
-import { PublicNavDrawerContent } from './public-nav-drawer-content';
 import { ScrollMenu } from './scroll-menu';
 import './portal-button.css';
 import './public-header-user.css';
 
 // Loaded when first opened: a visitor's first page does not download it.
-const ChangePasswordDialog = lazy(() => import('@/components/change-password-dialog').then((m) => ({ default: m.ChangePasswordDialog })));
+const ChangePasswordDialog = lazyWithAntd(() => import('@/components/change-password-dialog').then((m) => m.ChangePasswordDialog));
 // The dropdown loads once a session exists (the header shows the user's corner).
-const UserMenu = lazy(() => import('./user-menu'));
+const UserMenu = lazyWithAntd(() => import('./user-menu').then((m) => m.default));
 
 /** The logged-in user's corner: console entry, name and enterprise, user menu (spec section 2). */
 function UserCorner() {
@@ -69,7 +67,7 @@ function UserCorner() {
 
   // Only the browser shows a user's corner: its antd parts (menu, password dialog) generate their styles.
   return (
-    <ConfigProvider theme={theme}>
+    <>
       {showConsole && (
         <a href={config.tenantManageUrl} className="portal-btn portal-btn--primary public-header__console">
           控制台
@@ -93,13 +91,12 @@ function UserCorner() {
           <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
         </Suspense>
       )}
-    </ConfigProvider>
+    </>
   );
 }
 
 // The phone drawer's code loads when its button is first used (or touched, so it is usually there by the tap).
-const loadDrawer = () => import('./public-nav-drawer');
-const PublicNavDrawer = lazy(loadDrawer);
+const PublicNavDrawer = lazyWithAntd(() => import('./public-nav-drawer').then((m) => m.default));
 
 /**
  * Public header (spec section 2): logo back to home, scrolling menu, login entry or the user's corner.
@@ -156,8 +153,8 @@ export function PublicHeader() {
             aria-label="打开菜单"
             aria-haspopup="dialog"
             aria-expanded={drawerOpen}
-            onPointerEnter={() => void loadDrawer()}
-            onTouchStart={() => void loadDrawer()}
+            onPointerEnter={() => void PublicNavDrawer.preload()}
+            onTouchStart={() => void PublicNavDrawer.preload()}
             onClick={() => {
               setDrawerLoaded(true);
               setDrawerOpen(true);
@@ -169,9 +166,7 @@ export function PublicHeader() {
       </div>
       {drawerLoaded && (
         <Suspense fallback={null}>
-          <PublicNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)}>
-            <PublicNavDrawerContent nav={site?.nav ?? []} onClose={() => setDrawerOpen(false)} />
-          </PublicNavDrawer>
+          <PublicNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} nav={site?.nav ?? []} />
         </Suspense>
       )}
     </header>

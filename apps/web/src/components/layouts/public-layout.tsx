@@ -1,8 +1,6 @@
-import { ConfigProvider } from 'antd';
-import { type ReactNode, useEffect, useEffectEvent } from 'react';
+import { type ReactNode, Suspense, useEffect, useEffectEvent } from 'react';
 import { Outlet, useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { useMenus } from '@/api/get-menus';
-import { publicTheme } from '@/config/theme';
 import { silentSingleSignOn } from '@/lib/silent-sso';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { PublicFooter } from './public-footer';
@@ -25,19 +23,12 @@ function useNewPageAtTop() {
 }
 
 /**
- * Layout of the public site: header, page, footer. It asks once who the visitor is (the menus call);
- * a visitor gets one silent single sign-on check, and `?register=1` opens the registration dialog.
- * `dialogs` are rendered by the app (features the shared layout must not import). The header, page
- * and footer take antd's styles from the build-time stylesheet (`publicTheme`); the dialogs, which
- * only the browser shows, generate theirs.
+ * Who the visitor is: the menus call once, then one silent single sign-on check for a visitor. It
+ * renders nothing: the menus answer re-renders this, not the layout above the page, which would make
+ * React finish hydrating the page at once, in one long task, instead of in slices.
  */
-export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
+function SessionCheck() {
   const { data: entry, isSuccess, refetch } = useMenus();
-  const [params] = useSearchParams();
-  const showRegister = useRegisterDialog((s) => s.show);
-  const wantsRegister = params.get('register') === '1';
-  useNewPageAtTop();
-
   useEffect(() => {
     if (!isSuccess || entry) return;
     let cancelled = false;
@@ -48,6 +39,20 @@ export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
       cancelled = true;
     };
   }, [isSuccess, entry, refetch]);
+  return null;
+}
+
+/**
+ * Layout of the public site: header, page, footer. It asks once who the visitor is (`SessionCheck`),
+ * and `?register=1` opens the registration dialog. `dialogs` are rendered by the app (features the
+ * shared layout must not import). The header and footer render no antd component; the pages that do
+ * bring antd's provider (`PublicAntdOutlet`).
+ */
+export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
+  const [params] = useSearchParams();
+  const showRegister = useRegisterDialog((s) => s.show);
+  const wantsRegister = params.get('register') === '1';
+  useNewPageAtTop();
 
   useEffect(() => {
     if (wantsRegister) showRegister();
@@ -55,13 +60,18 @@ export function PublicLayout({ dialogs }: { dialogs?: ReactNode }) {
 
   return (
     <div className="public-layout">
-      <ConfigProvider theme={publicTheme}>
-        <PublicHeader />
-        <main className="public-layout__main">
+      <SessionCheck />
+      <PublicHeader />
+      {/* Suspense boundaries split hydration: the header first, then the page and the footer, each
+          committed in a task of its own (React's selective hydration) instead of one long task. */}
+      <main className="public-layout__main">
+        <Suspense>
           <Outlet />
-        </main>
+        </Suspense>
+      </main>
+      <Suspense>
         <PublicFooter />
-      </ConfigProvider>
+      </Suspense>
       {dialogs}
     </div>
   );

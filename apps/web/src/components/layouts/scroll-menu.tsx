@@ -21,7 +21,8 @@ export function ScrollMenu({ children, label, activeKey }: { children: ReactNode
   useEffect(() => {
     const el = track.current;
     if (!el) return;
-    measure();
+    // The observer reports the first size by itself, after the browser's own layout: measuring here
+    // would force a layout in the middle of hydration.
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     el.addEventListener('scroll', measure, { passive: true });

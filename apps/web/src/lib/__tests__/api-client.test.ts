@@ -137,6 +137,14 @@ describe('api client: file downloads', () => {
     expect(requests[0]!.params).toEqual({ action: 'login' });
   });
 
+  it('a file made from a request body is POSTed as JSON', async () => {
+    const file = new Blob(['%PDF-1.7'], { type: 'application/pdf' });
+    const { api, requests } = client(() => ({ body: file, headers: { 'content-type': 'application/pdf' } }));
+    await expect(api.blob('/web-api/identity/v1/record/labels', { method: 'post', data: { ids: [9] } })).resolves.toBe(file);
+    expect(requests[0]).toMatchObject({ method: 'post', responseType: 'blob', data: JSON.stringify({ ids: [9] }) });
+    expect(String(requests[0]!.headers.getContentType())).toMatch(/^application\/json/);
+  });
+
   it('a refused download toasts and rejects with the Chinese message from the JSON in its bytes', async () => {
     const { api } = client(() => ({ status: 403, body: jsonBlob({ code: 1, msg: '当前账号无权限' }) }));
     const err = await api.blob('/export').catch((e: unknown) => e);

@@ -19,7 +19,8 @@ describe('notify (antd message, loaded with the first toast)', () => {
     notify.error('第一条');
     notify.success('已发送', 5);
     notify.error('第二条', 3);
-    await vi.waitFor(() => expect(error).toHaveBeenCalledTimes(2));
+    // The first toast also loads antd's provider (locale and theme of static toasts): a second or more.
+    await vi.waitFor(() => expect(error).toHaveBeenCalledTimes(2), { timeout: 10_000 });
     expect(error.mock.calls).toEqual([
       ['第一条', 3],
       ['第二条', 3],

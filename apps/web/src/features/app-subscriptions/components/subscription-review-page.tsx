@@ -113,7 +113,17 @@ export function SubscriptionReviewPage() {
 
   const columns: TableColumnsType<AppSubscriptionRow> = wide
     ? [
-        { title: '企业', dataIndex: 'enterpriseName', width: 170, ellipsis: { showTitle: true } },
+        // Enterprise names run long (徐州恒岳重工机械有限公司): two lines rather than a cut name.
+        {
+          title: '企业',
+          dataIndex: 'enterpriseName',
+          width: 190,
+          render: (name: string) => (
+            <Typography.Paragraph className="app-subscriptions__clamp" ellipsis={{ rows: 2, tooltip: name }}>
+              {name}
+            </Typography.Paragraph>
+          ),
+        },
         {
           title: '应用',
           dataIndex: 'applicationName',
@@ -127,7 +137,7 @@ export function SubscriptionReviewPage() {
           dataIndex: 'purpose',
           render: (purpose: string) =>
             purpose ? (
-              <Typography.Paragraph className="app-subscriptions__purpose-cell" ellipsis={{ rows: 2, tooltip: purpose }}>
+              <Typography.Paragraph className="app-subscriptions__clamp" ellipsis={{ rows: 2, tooltip: purpose }}>
                 {purpose}
               </Typography.Paragraph>
             ) : (

@@ -140,7 +140,9 @@ describe('navbar bell', () => {
   it('查看全部 opens 消息中心', async () => {
     const router = renderBell();
     fireEvent.click(await screen.findByRole('button', { name: '消息中心，3 条未读' }));
-    fireEvent.click(await screen.findByRole('button', { name: /查看全部/ }));
+    const all = await screen.findByRole('link', { name: /查看全部/ });
+    expect(all.getAttribute('href')).toBe('/console/message');
+    fireEvent.click(all);
     await waitFor(() => expect(router.state.location.pathname).toBe('/console/message'));
     await waitFor(() => expect(screen.queryByRole('list', { name: '未读消息' })).toBeNull());
     expect(fake.api!.put).not.toHaveBeenCalled();

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { useMarkNotificationRead, useNotifications, useUnreadCount } from '@/api/notifications';
 import { usePermission } from '@/components/permission';
 import { paths } from '@/config/paths';
+import { isPlainClick } from '@/lib/plain-click';
 import './notification-bell.css';
 
 /** The popover lists the newest unread messages. */
@@ -55,7 +56,17 @@ function Bell() {
         </ul>
       )}
       <div className="notification-bell__footer">
-        <Button type="link" size="small" onClick={() => go(paths.messages.getHref())}>
+        {/* A link: a modified or middle click opens a new tab; a plain click stays in the app. */}
+        <Button
+          type="link"
+          size="small"
+          href={paths.messages.getHref()}
+          onClick={(event) => {
+            if (!isPlainClick(event)) return;
+            event.preventDefault();
+            go(paths.messages.getHref());
+          }}
+        >
           查看全部
         </Button>
       </div>

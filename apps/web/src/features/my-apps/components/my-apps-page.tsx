@@ -2,10 +2,9 @@ import { ExportOutlined } from '@ant-design/icons';
 import type { MyApplication } from '@portal/shared';
 import { Empty, Modal, Result, Skeleton, Tag } from 'antd';
 import { useEffect, useState } from 'react';
-import { useMenus } from '@/api/get-menus';
 import { paths } from '@/config/paths';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
-import { useIsLoggedIn } from '@/hooks/use-session';
+import { useIsLoggedIn, useSessionKnown } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
 import { useMyApps } from '../api/my-apps';
 import '@/components/layouts/portal-button.css';
@@ -58,7 +57,7 @@ export function MyAppsPage() {
   const config = useRuntimeConfig();
   const loggedIn = useIsLoggedIn();
   // Wait for the session check, so a logged-in user never sees the prompt flash.
-  const { isFetched: sessionKnown } = useMenus();
+  const sessionKnown = useSessionKnown();
   const apps = useMyApps(loggedIn);
   const loginHref = centralLoginUrl(paths.myApps.getHref(), config);
 

@@ -141,7 +141,7 @@ describe('角色管理 form', () => {
       expect(fake.api!.put).toHaveBeenCalledWith(`${BASE}/11`, {
         name: '质检员',
         description: '出厂检验',
-        authorities: ['identifier', 'identifier:record', 'identifier:record:manage', 'identifier:template'],
+        authorities: ['identifier', 'identifier:record', 'identifier:record:manage', 'identifier:stats', 'identifier:template'],
       }),
     );
   });
