@@ -42,6 +42,10 @@ function stubPortal() {
       } else if (url.pathname.startsWith('/private')) {
         response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store' });
         response.end(big);
+      } else if (url.pathname === '/web-api/portal/v1/identity/query' || url.pathname.startsWith('/api/handles/')) {
+        // Identifier answers: kept by browsers for the Handle ttl, never by a shared cache (标识统计 counts each lookup).
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, max-age=86400' });
+        response.end(big);
       } else {
         response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
         response.end(JSON.stringify({ bytes }));
@@ -146,6 +150,17 @@ describe.skipIf(!nginx)('docs/deploy/nginx.conf on nginx', () => {
     }
     expect(stub.count('/private/me')).toBe(2);
     expect(stub.count('/plain')).toBe(2);
+  });
+
+  it('passes every identifier lookup on to the portal, which counts it, while browsers may keep the answer', async () => {
+    const lookups = ['/web-api/portal/v1/identity/query?handle=88.118.8%2FEX-2024-000123', '/api/handles/88.118.8/EX-2024-000123'];
+    for (let i = 0; i < 2; i++) {
+      for (const url of lookups) {
+        const answer = await send(tls.httpsPort, url);
+        expect(answer.headers['cache-control']).toBe('private, max-age=86400');
+      }
+    }
+    for (const url of lookups) expect(stub.count(url)).toBe(2);
   });
 
   it('compresses JSON for clients that accept it', async () => {

@@ -68,6 +68,9 @@ import myAppRoutes from './features/sso-apps/my-app-routes.js';
 import ssoAppGrantRoutes from './features/sso-apps/sso-app-grant-routes.js';
 import ssoAppRepository from './features/sso-apps/sso-app-repository.js';
 import ssoAppRoutes from './features/sso-apps/sso-app-routes.js';
+import identifierStatsRepository from './features/identifier-stats/identifier-stats-repository.js';
+import identifierStatsRoutes from './features/identifier-stats/identifier-stats-routes.js';
+import lookupCounter from './features/identifier-stats/lookup-counter.js';
 import identifierRoutes from './features/identifiers/identifier-routes.js';
 import prefixAdminRoutes from './features/identifiers/prefix-admin-routes.js';
 import prefixRepository from './features/identifiers/prefix-repository.js';
@@ -75,6 +78,8 @@ import prefixRequestRepository from './features/identifiers/prefix-request-repos
 import prefixRequestRoutes from './features/identifiers/prefix-request-routes.js';
 import recordAdminRoutes from './features/identifiers/record-admin-routes.js';
 import recordCsvRoutes from './features/identifiers/record-csv-routes.js';
+import recordLabelRoutes from './features/identifiers/record-label-routes.js';
+import recordMigrationRoutes from './features/identifiers/record-migration-routes.js';
 import recordRepository from './features/identifiers/record-repository.js';
 import templateAdminRoutes from './features/identifiers/template-admin-routes.js';
 import templateRepository from './features/identifiers/template-repository.js';
@@ -188,6 +193,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(prefixRequestRepository);
   await app.register(templateRepository);
   await app.register(recordRepository);
+  await app.register(identifierStatsRepository);
+  await app.register(lookupCounter);
   await app.register(siteRepository);
   await app.register(categoryRepository);
   await app.register(articleRepository);
@@ -253,6 +260,9 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(templateAdminRoutes);
   await app.register(recordAdminRoutes);
   await app.register(recordCsvRoutes);
+  await app.register(recordLabelRoutes);
+  await app.register(identifierStatsRoutes);
+  await app.register(recordMigrationRoutes);
   await app.register(orgOptionsRoutes);
   await app.register(accountAdminRoutes);
   await app.register(groupRoutes);

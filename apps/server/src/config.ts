@@ -93,6 +93,11 @@ export interface IdentifierConfig {
   upstreamPerIpPerMinute: number;
   /** Upstream lookups this instance makes per second, all clients together. */
   upstreamPerSecond: number;
+  /**
+   * How often (seconds) this instance adds the lookups it counted to 标识统计's rollups
+   * (IDENTIFIER_STATS_FLUSH_SECONDS): a crash loses at most that much of its counts.
+   */
+  statsFlushSeconds: number;
 }
 
 /** Login, sessions, tokens and SMS codes (README, "Configuration"). */
@@ -306,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       upstreamMaxValues: positiveIntFrom(env.HANDLE_UPSTREAM_MAX_VALUES, 500, 'HANDLE_UPSTREAM_MAX_VALUES'),
       upstreamPerIpPerMinute: positiveIntFrom(env.HANDLE_UPSTREAM_IP_PER_MINUTE, 60, 'HANDLE_UPSTREAM_IP_PER_MINUTE'),
       upstreamPerSecond: positiveIntFrom(env.HANDLE_UPSTREAM_PER_SECOND, 20, 'HANDLE_UPSTREAM_PER_SECOND'),
+      statsFlushSeconds: positiveIntFrom(env.IDENTIFIER_STATS_FLUSH_SECONDS, 10, 'IDENTIFIER_STATS_FLUSH_SECONDS'),
     },
   };
 }

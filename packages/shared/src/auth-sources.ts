@@ -270,7 +270,11 @@ export interface SyncRunItem {
   error: string;
 }
 
+/** 测试连接 runs per enterprise and minute: each opens connections to an address the caller typed. */
+export const AUTH_SOURCE_TESTS_PER_MINUTE = 10;
+
 export const AuthSourceMessage = {
+  testTooMany: (seconds: number) => `测试连接过于频繁，请 ${seconds} 秒后再试`,
   nameRequired: '请输入认证源名称',
   nameTooLong: `认证源名称最多${AUTH_SOURCE_NAME_MAX}个字符`,
   nameTaken: '认证源名称已存在',

@@ -28,6 +28,8 @@ export const Authority = {
   /** Deleting and importing identifier records (bulk changes), apart from viewing and editing them. */
   IdentifierRecordManage: 'identifier:record:manage',
   IdentifierAll: 'identifier:all-enterprises',
+  /** 标识统计 (issue 22): lookups of the enterprise's prefixes; with identifier:all-enterprises the whole node (运营统计). */
+  IdentifierStats: 'identifier:stats',
   Audit: 'audit',
   AuditAll: 'audit:all-enterprises',
   /** 组织与账号 (an enterprise's own people). */

@@ -1,4 +1,4 @@
-import { HandleIndex, type TemplateItem } from './identifiers.js';
+import { HandleIndex, type TemplateItem, type TemplateItemMetadata } from './identifiers.js';
 
 /**
  * The rules of identifier management that the console checks before sending and the server checks
@@ -65,15 +65,122 @@ export function assignItemIndexes(
 /** The message for a required item left empty. */
 export const requiredValueMessage = (item: Pick<TemplateItem, 'name'>) => `“${item.name}”为必填项`;
 
-/** Why a (non-empty, trimmed) value of `item` is refused, or undefined. */
+/** Most options of an enumeration item, and the longest option (characters). */
+export const MAX_ENUM_OPTIONS = 100;
+export const MAX_ENUM_OPTION_LENGTH = 32;
+/** Longest text of a number value. */
+export const MAX_NUMBER_LENGTH = 32;
+
+/** A decimal as people write it: an optional minus, digits, an optional fraction (no exponent, no grouping). */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Whether `text` is a calendar date written `YYYY-MM-DD` (proleptic Gregorian, years 0001–9999). */
+export function isCalendarDate(text: string): boolean {
+  const m = ISO_DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return day <= days;
+}
+
+/** Whether `text` is a decimal number this node accepts as a value. */
+export const isDecimal = (text: string) => text.length <= MAX_NUMBER_LENGTH && DECIMAL.test(text);
+
+/** `0–100`, `不小于 0`, `不大于 100`, or '' without bounds: the range of a number item. */
+export function numberRangeText(metadata: { min?: number | undefined; max?: number | undefined }): string {
+  const { min, max } = metadata;
+  if (min !== undefined && max !== undefined) return `${min}–${max}`;
+  if (min !== undefined) return `不小于 ${min}`;
+  if (max !== undefined) return `不大于 ${max}`;
+  return '';
+}
+
+/** How many options a refusal names before "等 N 项". */
+const OPTIONS_NAMED = 8;
+
+/** Why a (non-empty, trimmed) value of `item` is refused, or undefined: the one rule of every write path (issue 22). */
 export function valueProblem(item: Pick<TemplateItem, 'name' | 'metadata'>, value: string): string | undefined {
-  const length = textLength(value);
-  const { minLength, maxLength } = item.metadata;
-  if (hasControlCharacter(value)) return `“${item.name}”不能包含控制字符`;
-  if (length < Math.max(minLength, 1) || length > maxLength) {
-    return minLength > 1 ? `“${item.name}”长度应为 ${minLength}–${maxLength} 个字符` : `“${item.name}”最长 ${maxLength} 个字符`;
+  const name = `“${item.name}”`;
+  if (hasControlCharacter(value)) return `${name}不能包含控制字符`;
+  const metadata = item.metadata;
+  switch (metadata.type) {
+    case 'date':
+      return isCalendarDate(value) ? undefined : `${name}应为有效日期，格式 YYYY-MM-DD，如 2025-04-01`;
+    case 'number': {
+      if (!isDecimal(value)) return `${name}应为数字，如 12 或 3.5`;
+      const n = Number(value);
+      const { min, max } = metadata;
+      if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+        return min !== undefined && max !== undefined
+          ? `${name}应在 ${min}–${max} 之间`
+          : min !== undefined
+            ? `${name}不能小于 ${min}`
+            : `${name}不能大于 ${max}`;
+      }
+      return undefined;
+    }
+    case 'enum': {
+      if (metadata.options.includes(value)) return undefined;
+      const named = metadata.options.slice(0, OPTIONS_NAMED).join('、');
+      const more = metadata.options.length > OPTIONS_NAMED ? ` 等 ${metadata.options.length} 项` : '';
+      return `${name}应为可选值之一：${named}${more}`;
+    }
+    default: {
+      const length = textLength(value);
+      const { minLength, maxLength } = metadata;
+      if (length < Math.max(minLength, 1) || length > maxLength) {
+        return minLength > 1 ? `${name}长度应为 ${minLength}–${maxLength} 个字符` : `${name}最长 ${maxLength} 个字符`;
+      }
+      return undefined;
+    }
+  }
+}
+
+/** Why an enumeration's options are refused, or undefined (the template form names the option). */
+export function enumOptionsProblem(options: readonly string[]): string | undefined {
+  if (options.length === 0) return '可选值至少需要一个';
+  if (options.length > MAX_ENUM_OPTIONS) return `可选值最多 ${MAX_ENUM_OPTIONS} 个`;
+  const seen = new Set<string>();
+  for (const option of options) {
+    if (!option.trim()) return '可选值不能为空';
+    if (option !== option.trim()) return `可选值“${option.trim()}”前后不能有空格`;
+    if (textLength(option) > MAX_ENUM_OPTION_LENGTH || hasControlCharacter(option))
+      return `可选值最长 ${MAX_ENUM_OPTION_LENGTH} 个字符，且不能包含控制字符`;
+    if (seen.has(option)) return `可选值“${option}”重复`;
+    seen.add(option);
   }
   return undefined;
+}
+
+/**
+ * Why an item's metadata is refused, or undefined: the phrase after `数据项“名称”的` (server) or
+ * beside the field (template form).
+ */
+export function metadataProblem(metadata: TemplateItemMetadata): string | undefined {
+  switch (metadata.type) {
+    case 'string': {
+      const { minLength, maxLength } = metadata;
+      if (!Number.isInteger(minLength) || minLength < 0 || !Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_VALUE_LENGTH)
+        return `长度限制须在 0–${MAX_VALUE_LENGTH} 之间`;
+      if (minLength > maxLength) return '最小长度不能大于最大长度';
+      return undefined;
+    }
+    case 'number': {
+      const { min, max } = metadata;
+      if ((min !== undefined && !Number.isFinite(min)) || (max !== undefined && !Number.isFinite(max))) return '最小值和最大值须为数字';
+      if (min !== undefined && max !== undefined && min > max) return '最小值不能大于最大值';
+      return undefined;
+    }
+    case 'enum':
+      return enumOptionsProblem(metadata.options);
+    case 'date':
+      return undefined;
+    default:
+      return '值类型不正确';
+  }
 }
 
 /** Prefixes this node registers: numeric labels as IDIS assigns them (88.118.8). */

@@ -59,12 +59,21 @@ export interface HandleApiResponse {
   message?: string;
 }
 
-/** Metadata of a template item's value (IDIS: only strings). */
-export interface TemplateItemMetadata {
-  type: 'string';
-  minLength: number;
-  maxLength: number;
-}
+/** The kinds of value an item takes (issue 22): every value is stored and published as Handle text. */
+export const ITEM_VALUE_TYPES = ['string', 'date', 'number', 'enum'] as const;
+export type ItemValueType = (typeof ITEM_VALUE_TYPES)[number];
+export const ITEM_VALUE_TYPE_LABELS: Record<ItemValueType, string> = { string: '文本', date: '日期', number: '数字', enum: '枚举' };
+
+/**
+ * Metadata of a template item's value, by `type`: text of a length (IDIS: the only type before
+ * issue 22, so stored templates keep working), a calendar date `YYYY-MM-DD`, a decimal number within
+ * optional bounds, or one of a list of options.
+ */
+export type TemplateItemMetadata =
+  | { type: 'string'; minLength: number; maxLength: number }
+  | { type: 'date' }
+  | { type: 'number'; min?: number; max?: number }
+  | { type: 'enum'; options: string[] };
 
 /** One item of a metadata template. */
 export interface TemplateItem {
@@ -78,6 +87,8 @@ export interface TemplateItem {
   /** 1 in use, 0 retired (not shown, not required, not accepted in new values). */
   state: 0 | 1;
   metadata: TemplateItemMetadata;
+  /** 计入统计 (issue 22): 标识统计 counts this item's values among found lookups (e.g. 产品型号). */
+  analytics?: boolean;
 }
 
 /** `GET /web-api/portal/v1/identity/query?handle=`: `data[0]` (spec section 3, "Identity record from lookup"). */
@@ -133,6 +144,7 @@ export interface TemplateItemInput {
   required: boolean;
   state?: 0 | 1;
   metadata: TemplateItemMetadata;
+  analytics?: boolean;
 }
 
 export interface IdentifierTemplateInput {
@@ -182,6 +194,13 @@ export interface IdentifierRecord {
   updatedAt: string;
 }
 
+/** The list's filters, which the export honours too (`GET /web-api/identity/v1/record/export`, with a template). */
+export interface IdentifierRecordFilters {
+  prefix?: string;
+  templateId?: number;
+  searchKey?: string;
+}
+
 export interface IdentifierRecordQuery {
   offset: number;
   limit: number;
@@ -204,14 +223,68 @@ export interface IdentifierRecordUpdate {
   values: Record<string, string>;
 }
 
+/** 新增 adds records; 更新 replaces the values of existing ones (issue 22). */
+export const IMPORT_MODES = ['create', 'update'] as const;
+export type IdentifierImportMode = (typeof IMPORT_MODES)[number];
+
+/** `POST /web-api/identity/v1/record/import` query. */
+export interface IdentifierImportQuery {
+  templateId: number;
+  /** 新增 when left out. */
+  mode?: IdentifierImportMode;
+  /** 更新 only: the records also move to the template's latest version. */
+  toLatest?: boolean;
+}
+
 export interface IdentifierImportResult {
   /** Data rows read (the header row not counted). */
   total: number;
+  /** Records written (added or updated): 0 when any row is bad, as an import is all or nothing. */
   imported: number;
   failed: number;
-  /** The first 1 000 bad rows: CSV line number (the header is line 1) and the reason. */
+  /** The first 1 000 bad rows: line number (the header is line 1; an XLSX file's row number) and the reason. */
   errors: { line: number; message: string }[];
 }
+
+/** The records a 批量迁移 moves: those of the template at an older version than its latest. */
+export interface RecordMigrationRequest {
+  templateId: number;
+  /** Only records at this (older) version. */
+  fromVersion?: number;
+  /** Only records whose handle or suffix starts with this, as the record list searches. */
+  searchKey?: string;
+}
+
+/** What a 批量迁移 would do (`POST /web-api/identity/v1/record/migrate/preview`). */
+export interface RecordMigrationPreview {
+  templateId: number;
+  templateName: string;
+  /** The version the records move to: the template's latest. */
+  toVersion: number;
+  /** Records that move. */
+  total: number;
+  /** How many of them are at each older version. */
+  versions: { version: number; records: number }[];
+  /** Items whose values are dropped (retired or removed in the new version) and how many records lose one. */
+  lostItems: { idType: string; name: string; records: number }[];
+  /** Records that lose at least one value. */
+  losing: number;
+  /** The first records that lose values, with what they lose. */
+  samples: { handle: string; version: number; lost: { name: string; value: string }[] }[];
+  /** Records whose values break the new version's rules: while there is one, nothing moves. */
+  blocked: number;
+  /** The first of them, with the reason. */
+  problems: { handle: string; version: number; message: string }[];
+}
+
+/** `POST /web-api/identity/v1/record/migrate`. */
+export interface RecordMigrationResult {
+  migrated: number;
+  toVersion: number;
+}
+
+/** Most records a migration preview lists as samples, and as problems. */
+export const MIGRATION_PREVIEW_ROWS = 50;
 
 /** Most bad rows an import reports (the count in `failed` is always complete). */
 export const MAX_IMPORT_ERRORS = 1000;

@@ -20,3 +20,4 @@ export * from './ldap-filter-corpus.js';
 export * from './open-service.js';
 export * from './app-subscription.js';
 export * from './sso-self-test.js';
+export * from './identifier-stats.js';

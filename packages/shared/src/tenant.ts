@@ -130,6 +130,7 @@ export const TENANT_AUTHORITY_TREE: AuthorityNode[] = [
       { code: Authority.IdentifierTemplate, title: '前缀与模板' },
       { code: Authority.IdentifierRecord, title: '标识记录（查看、新增、编辑）' },
       { code: Authority.IdentifierRecordManage, title: '标识记录（删除、导入）' },
+      { code: Authority.IdentifierStats, title: '标识统计' },
     ],
   },
   {

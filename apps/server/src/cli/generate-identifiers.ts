@@ -39,6 +39,7 @@ async function generate(database: DatabaseHandle): Promise<string> {
   await seedDemoData(db, config);
   const started = Date.now();
   const at = new Date().toISOString();
+  // 产品型号 counted in 标识统计, as on the demo prefixes: the bench's lookups do all the counting work.
   const items = normaliseItems(MACHINERY_TEMPLATE.items);
   let prefix = await db.selectFrom('idf_prefix').select('id').where('prefix', '=', BENCH_PREFIX).executeTakeFirst();
   if (prefix) {

@@ -17,6 +17,8 @@ import { ssoSecurityMigration } from './migrations/0010-sso-security.js';
 import { enterpriseCertificationMigration } from './migrations/0011-enterprise-certification.js';
 import { authSourcesMigration } from './migrations/0012-auth-sources.js';
 import { openServiceMigration } from './migrations/0013-open-service.js';
+import { identifierAnalyticsMigration } from './migrations/0014-identifier-analytics.js';
+import { sealedTotpMigration } from './migrations/0015-sealed-totp.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -33,6 +35,8 @@ const migrations: Record<string, PortalMigration> = {
   '0011-enterprise-certification': enterpriseCertificationMigration,
   '0012-auth-sources': authSourcesMigration,
   '0013-open-service': openServiceMigration,
+  '0014-identifier-analytics': identifierAnalyticsMigration,
+  '0015-sealed-totp': sealedTotpMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

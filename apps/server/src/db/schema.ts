@@ -4,6 +4,8 @@ import type {
   AppSubscriptionStatus,
   CertificationFilePurpose,
   CertificationStatus,
+  LookupChannel,
+  LookupOutcome,
   NotificationKind,
   OpenServiceIcon,
   OpenServiceToolId,
@@ -564,11 +566,33 @@ export interface IdfRecordTable {
   updated_at: string;
 }
 
-/** Lookups of a prefix's records the public resolution answered, per China date (`yyyy-MM-dd`). */
-export interface IdfLookupDayTable {
-  prefix_id: number;
+/** 标识统计 (issue 22): lookups per China date (`yyyy-MM-dd`), prefix ('' when the handle did not parse), channel, region, outcome. */
+export interface IdfLookupRollupTable {
   day: string;
-  lookups: number;
+  prefix: string;
+  channel: LookupChannel;
+  region: string;
+  outcome: LookupOutcome;
+  /** bigint: PostgreSQL answers sums and values as strings; read through Number(). */
+  lookups: number | string;
+}
+
+/** The handles looked up per day, found (top identifiers) or failed (mistyped handles). */
+export interface IdfLookupHandleTable {
+  day: string;
+  prefix: string;
+  outcome: LookupOutcome;
+  handle: string;
+  lookups: number | string;
+}
+
+/** Values of template items marked 计入统计 among found lookups, per day; `item` is the item's name. */
+export interface IdfLookupValueTable {
+  day: string;
+  prefix: string;
+  item: string;
+  value: string;
+  lookups: number | string;
 }
 
 /** 认证源 (issue 19): config is JSON of the type's non-secret settings; secret is sealed (lib/sealed-secret.ts). */
@@ -697,7 +721,9 @@ export interface Database {
   idf_template: IdfTemplateTable;
   idf_template_version: IdfTemplateVersionTable;
   idf_record: IdfRecordTable;
-  idf_lookup_day: IdfLookupDayTable;
+  idf_lookup_rollup: IdfLookupRollupTable;
+  idf_lookup_handle: IdfLookupHandleTable;
+  idf_lookup_value: IdfLookupValueTable;
   private_file: PrivateFileTable;
   certification_application: CertificationApplicationTable;
   notification: NotificationTable;

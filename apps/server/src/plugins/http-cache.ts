@@ -27,9 +27,18 @@ export function publicCacheControl({ sMaxAge, staleWhileRevalidate, maxAge = 0 }
 export const PRIVATE_NO_STORE = 'private, no-store';
 
 /**
+ * Kept by the client for `seconds`, never by a shared cache: identifier answers, so that every lookup a
+ * cache does not answer on the client's side reaches the portal and counts in 标识统计 (issue 22).
+ */
+export function browserCacheControl(seconds: number): string {
+  return `private, max-age=${seconds}`;
+}
+
+/**
  * HTTP caching: an ETag on every answer with a body (304 when `If-None-Match` matches), and a
  * Cache-Control on every answer that has none yet: the route's `publicCache` policy for a 200,
- * `private, no-store` for everything else.
+ * `private, no-store` for everything else. Routes that set their own (identifier answers,
+ * `browserCacheControl`) keep it.
  */
 async function httpCache(app: FastifyInstance) {
   await app.register(etag);

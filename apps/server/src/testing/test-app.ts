@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp, type PortalApp } from '../app.js';
 import { type ServerConfig, loadConfig } from '../config.js';
@@ -17,6 +18,8 @@ export function testDialects(): DialectName[] {
 export interface TestDatabase {
   database: DatabaseHandle;
   config: ServerConfig;
+  /** A connection of its own to the same database, as another instance of the server opens one (the caller destroys it). */
+  connectAgain(): Promise<DatabaseHandle>;
   drop(): Promise<void>;
 }
 
@@ -40,20 +43,25 @@ export async function createTestDatabase(
     LOG_LEVEL: 'silent',
     // Scheduled syncs run only when a test calls app.syncScheduler.tick().
     SYNC_SCHEDULER: '0',
+    // Counted identifier lookups reach 标识统计 and 工作台 within a second.
+    IDENTIFIER_STATS_FLUSH_SECONDS: '1',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
   const schema = `t_${id}`;
-  const database = await createDatabase({
-    databaseUrl: config.databaseUrl,
-    sqliteFile: config.sqliteFile,
-    ...(dialect === 'postgres' ? { pgSchema: schema } : {}),
-  });
+  const connect = () =>
+    createDatabase({
+      databaseUrl: config.databaseUrl,
+      sqliteFile: config.sqliteFile,
+      ...(dialect === 'postgres' ? { pgSchema: schema } : {}),
+    });
+  const database = await connect();
   await migrateToLatest(database.db, database.dialect);
   if (options.seed !== false) await seedDemoData(database.db, config);
   return {
     database,
     config,
+    connectAgain: connect,
     async drop() {
       await database.destroy();
       if (dialect === 'postgres' && databaseUrl) {
@@ -93,4 +101,26 @@ export async function tokenFor(t: TestApp, username: string): Promise<string> {
   const session = await t.app.sessions.fromCookie(cookie);
   if (!session) throw new Error('session did not open');
   return `Bearer ${t.app.tokens.issue(session.key, account.id)}`;
+}
+
+/** Another instance of the portal on the same database (same SQLite file, same PostgreSQL schema). */
+export async function secondInstance(t: TestApp) {
+  let pgSchema: string | undefined;
+  if (t.database.dialect === 'postgres') {
+    const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.database.db);
+    pgSchema = result.rows[0]?.schema;
+  }
+  const database = await createDatabase({
+    databaseUrl: t.config.databaseUrl,
+    sqliteFile: t.config.sqliteFile,
+    ...(pgSchema ? { pgSchema } : {}),
+  });
+  const app = await buildApp({ config: t.config, database, logger: false });
+  return {
+    app,
+    async close() {
+      await app.close();
+      await database.destroy();
+    },
+  };
 }

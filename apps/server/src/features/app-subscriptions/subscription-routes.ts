@@ -312,7 +312,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const decision = await decisionOf(request.params.id);
       if (decision.status !== 'approved') throw new ConflictError(SubscriptionMessage.notApproved);
       const note = noteOf(request.body, SubscriptionMessage.revokeNoteRequired);
-      await db.transaction().execute(async (trx) => {
+      const ended = await db.transaction().execute(async (trx) => {
         const decided = await subscriptions.decide(trx, decision.id, {
           from: 'approved',
           to: 'revoked',
@@ -320,7 +320,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           note,
         });
         if (!decided) throw new ConflictError(SubscriptionMessage.notApproved);
-        await app.ssoApps.deleteCopy(trx, decision.enterpriseId, decision.copy.platformAppId);
+        const copyId = await app.ssoApps.deleteCopy(trx, decision.enterpriseId, decision.copy.platformAppId);
         await auditRequest(trx, request, 'app-subscription.revoke', decision.copy.name, 'success', `${decision.enterpriseName}：${note}`);
         await app.notifications.notify(trx, await recipients(trx, decision), {
           kind: 'subscription',
@@ -328,7 +328,10 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
           content: `平台已撤销本企业对「${decision.copy.name}」的订阅：${note}。该应用已从应用列表移除。`,
           link: `/product/center/detail?uuid=${encodeURIComponent(decision.applicationUuid)}`,
         });
+        return copyId === undefined ? [] : app.casTickets.destroyTicketsOf(trx, copyId);
       });
+      // The application ends the sessions its users opened through the subscription (CAS 3.0 §2.3.3).
+      await app.ssoSessions.notify(request, ended);
       return answer(decision.id, SubscriptionMessage.revokedDone);
     },
   );

@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = {
   'identifier.record.delete': '删除标识',
   'identifier.record.import': '导入标识',
   'identifier.record.export': '导出标识',
+  'identifier.record.labels': '打印标识标签',
+  'identifier.record.migrate': '批量迁移标识',
   'audit.export': '导出操作日志',
   'password-first-change': '首次登录修改密码',
   'join.request': '申请加入企业',
@@ -168,32 +170,4 @@ export function auditRequest(
   detail?: string,
 ): Promise<void> {
   return recordAudit(db, request.log, requestAuditEntry(request, action, target, outcome, detail));
-}
-
-/**
- * A write committed in several transactions (a CSV import, batch by batch) keeps one audit row: the
- * first batch's transaction inserts it, each later one updates its detail, so no committed batch is
- * ever without it.
- */
-export function progressiveAudit(entry: AuditEntry) {
-  let id: number | undefined;
-  return {
-    /** Inside the batch's transaction: a failure throws and the batch rolls back. */
-    async record(trx: Kysely<Database>, detail: string): Promise<void> {
-      if (id === undefined) {
-        const row = await trx
-          .insertInto('audit_log')
-          .values(auditRow({ ...entry, detail }))
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        id = row.id;
-      } else {
-        await trx
-          .updateTable('audit_log')
-          .set({ detail: detail.slice(0, 500) })
-          .where('id', '=', id)
-          .execute();
-      }
-    },
-  };
 }

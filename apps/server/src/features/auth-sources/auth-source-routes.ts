@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AUTH_SOURCE_TESTS_PER_MINUTE,
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceConfig,
   type AuthSourceSummary,
@@ -12,7 +13,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
 import { requestOrigin } from '../../lib/request-origin.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
 import { auditRequest } from '../audit/audit-log.js';
@@ -106,6 +107,11 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return rows.map(({ lastRunId, ...row }) => ({ ...row, lastSync: (lastRunId !== null && byId.get(lastRunId)) || null }));
   }
   const canSource = { onRequest: app.requireAuthority(Authority.AuthSource) };
+  const testRuns = app.createRateLimit({
+    max: AUTH_SOURCE_TESTS_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `auth-source-test:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId}`}`,
+  });
   const canTenants = { onRequest: app.requireAuthority(Authority.Tenant) };
 
   /** Where a chat platform sends the person back after the QR scan (configured address first, never a parameter). */
@@ -288,6 +294,10 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const problem = AuthSourceRules.config(settings) ?? AuthSourceRules.secret(typed, usable);
       if (problem) throw new BadRequestError(problem);
       if (!typed && stored && !keepsAddress(stored, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
+      // Each test that gets this far connects to an address the caller typed: a limit per enterprise
+      // keeps the portal from being used to probe networks.
+      const limit = await testRuns(request);
+      if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
       const source: LoadedSource = {
         ...settings,
         id: stored?.id ?? 0,

@@ -191,6 +191,16 @@ export class TicketStore {
     return tickets;
   }
 
+  /**
+   * Ends the tickets issued for one enterprise application (a revoked subscription's copy), inside the
+   * caller's transaction, leaving the users' SSO sessions alone; answers them for single logout.
+   */
+  async destroyTicketsOf(trx: Kysely<Database>, applicationId: number): Promise<{ id: string; service: string }[]> {
+    const tickets = await trx.selectFrom('cas_st').select(['id', 'service']).where('application_id', '=', applicationId).execute();
+    await trx.deleteFrom('cas_st').where('application_id', '=', applicationId).execute();
+    return tickets;
+  }
+
   /** Housekeeping: expired TGTs (with their tickets), idle ones by their account's enterprise policy. */
   async purgeExpired(now = new Date()): Promise<void> {
     await this.db.deleteFrom('cas_tgt').where('expires_at', '<=', now.toISOString()).execute();

@@ -71,7 +71,16 @@ export function createDashboardRepository(db: Kysely<Database>) {
         (ownPrefixes ? db.selectFrom('idf_record').where('prefix_id', 'in', ownPrefixes) : db.selectFrom('idf_record'))
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
-        (ownPrefixes ? db.selectFrom('idf_lookup_day').where('prefix_id', 'in', ownPrefixes) : db.selectFrom('idf_lookup_day'))
+        // Found lookups of the scope's records, from 标识统计's rollups (issue 22); what the upstream
+        // resolver found is another node's record.
+        (own
+          ? db
+              .selectFrom('idf_lookup_rollup')
+              .where('prefix', 'in', db.selectFrom('idf_prefix').select('prefix').where('enterprise_id', '=', scope.enterpriseId))
+          : db.selectFrom('idf_lookup_rollup')
+        )
+          .where('outcome', '=', 'found')
+          .where('channel', '!=', 'upstream')
           .where('day', '>=', since.firstDay)
           .select((eb) => ['day', eb.fn.sum<number>('lookups').as('n')])
           .groupBy('day')

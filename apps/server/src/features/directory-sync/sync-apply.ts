@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Role, type SyncCounts } from '@portal/shared';
+import { type AuthSourceType, Role, type SyncCounts } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -25,6 +25,7 @@ export interface ApplyTarget {
   enterpriseId: number;
   sourceId: number;
   sourceName: string;
+  sourceType: AuthSourceType;
 }
 
 export interface ApplyHooks {
@@ -75,8 +76,10 @@ export class SyncApplier {
       await hooks.beforeBatch();
       // argon2 is slow on purpose: hashed before the transaction opens. The passwords are random and
       // never shown: a synced person signs in through the source.
-      const creates = batch.filter((item) => !item.error && item.values.op === 'create-account');
-      const passwords = new Map(creates.map((item) => [item.id, randomBytes(24).toString('base64url')]));
+      // An account a directory takes over drops its old local password too: should the source be
+      // disabled later, that password must not start working again (an administrator resets it).
+      const needPassword = batch.filter((item) => !item.error && (item.values.op === 'create-account' || this.adoptsLocal(target, item)));
+      const passwords = new Map(needPassword.map((item) => [item.id, randomBytes(24).toString('base64url')]));
       const hashes = await hashAll([...passwords.values()]);
       const outcome = await db.transaction().execute(async (trx) => {
         const local = { ...counts };
@@ -115,6 +118,11 @@ export class SyncApplier {
       await hooks.afterBatch(outcome.tickets, counts);
     }
     return counts;
+  }
+
+  /** An existing account linked to an LDAP source by this item: from now on it signs in with the directory's password. */
+  private adoptsLocal(target: ApplyTarget, item: ItemRow): boolean {
+    return target.sourceType === 'ldap' && item.values.op === 'update-account' && item.values.adopt === true;
   }
 
   private async applyItem(
@@ -169,6 +177,7 @@ export class SyncApplier {
         if (values.link && !(await app.authSourceRepository.link(trx, accountId, sourceId, item.externalId, values.dn))) {
           throw new ItemRefused(LINKED_ELSEWHERE);
         }
+        if (this.adoptsLocal(target, item)) await repo.replacePassword(trx, accountId, context.passwordHash);
         let tickets: EndedTickets = [];
         if (values.status) {
           await app.accountAdminRepository.setStatus(trx, enterpriseId, accountId, values.status);

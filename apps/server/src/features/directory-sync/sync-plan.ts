@@ -101,6 +101,8 @@ export type ItemValues =
       accountId: number;
       /** Write the identity: adopting an account, or the entry's DN changed. */
       link: boolean;
+      /** An existing local account taken over by the source (关联已有账号). */
+      adopt?: boolean;
       dn: string;
       set: Partial<PersonValues>;
       status: 'active' | 'disabled' | null;
@@ -383,7 +385,16 @@ export function planSync(snapshot: DirectorySnapshot, state: PlanState, job: Pla
         username,
         targetId: adoptable.id,
         changes,
-        values: { op: 'update-account', accountId: adoptable.id, link: true, dn: user.dn, set, status: null, groups: groups?.ids ?? null },
+        values: {
+          op: 'update-account',
+          accountId: adoptable.id,
+          link: true,
+          adopt: true,
+          dn: user.dn,
+          set,
+          status: null,
+          groups: groups?.ids ?? null,
+        },
         error,
       });
       continue;

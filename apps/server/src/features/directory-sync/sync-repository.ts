@@ -766,6 +766,16 @@ export class SyncRepository {
   }
 
   /** A synced account signs in through its source; its local password is random and unknown, so there is nothing to change at first login. */
+  /** A random password nobody knows, replacing the local one of an account a directory adopted. */
+  async replacePassword(trx: Kysely<Database>, id: number, passwordHash: string): Promise<void> {
+    const now = new Date().toISOString();
+    await trx
+      .updateTable('account')
+      .set({ password_hash: passwordHash, must_change_password: 0, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async clearMustChangePassword(trx: Kysely<Database>, id: number): Promise<void> {
     await trx.updateTable('account').set({ must_change_password: 0 }).where('id', '=', id).execute();
   }

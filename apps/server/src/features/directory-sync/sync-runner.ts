@@ -221,7 +221,7 @@ export class SyncRunner {
     const progress = (batchCounts: SyncCounts) => (counts = batchCounts);
     try {
       counts = await this.applier.apply(
-        { runId, enterpriseId: job.enterpriseId, sourceId: job.sourceId, sourceName: job.sourceName },
+        { runId, enterpriseId: job.enterpriseId, sourceId: job.sourceId, sourceName: job.sourceName, sourceType: job.sourceType },
         items,
         caller,
         {

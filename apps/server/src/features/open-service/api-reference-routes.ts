@@ -40,6 +40,8 @@ interface ReferenceEntry {
   examples?: Record<string, string | number>;
   /** What a parameter means, where the document does not say. */
   notes?: Record<string, string>;
+  /** Parameters the protocol requires though the route accepts their absence, to answer it in the protocol's own terms. */
+  required?: readonly string[];
   /** Response members left out of the example (absent from this endpoint's successful answer). */
   omit?: string[];
   /** The example of a text answer (a page or CAS 1.0's plain text), which has no structure to sample. */
@@ -59,6 +61,8 @@ interface ReferenceGroupDefinition {
 const EXAMPLE_SERVICE = 'https://eam.example.cn/';
 const EXAMPLE_TICKET = 'ST-1-Vq3xMj8bN0uYc2LdKp7sHw';
 const CAS_SUCCESS_ONLY = ['authenticationFailure'];
+/** CAS 3.0 §2.4.1, §2.5.1: a validation without them is answered INVALID_REQUEST, not with a schema error. */
+const CAS_VALIDATE_REQUIRED = ['service', 'ticket'];
 /** The CAS parameters (CAS 3.0 §2.1, §2.5.1): the protocol's meaning, which the route schemas leave out. */
 const CAS_NOTES: Record<string, string> = {
   service: '应用地址（URL 编码），须以应用在「应用列表」中登记的服务地址开头',
@@ -156,6 +160,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
         description: 'CAS 1.0 票据校验（CAS 3.0 §2.4），返回纯文本。票据只能校验一次，且 service 须与签发时一致。',
         examples: { service: EXAMPLE_SERVICE, ticket: EXAMPLE_TICKET },
         notes: CAS_NOTES,
+        required: CAS_VALIDATE_REQUIRED,
         text: 'yes\nadmin\n',
       },
       {
@@ -164,6 +169,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
           'CAS 2.0 票据校验（CAS 3.0 §2.5），只返回账号；默认 XML，format=JSON 返回 JSON。失败时 authenticationFailure 给出 code 与原因。',
         examples: { service: EXAMPLE_SERVICE, ticket: EXAMPLE_TICKET, format: 'JSON' },
         notes: CAS_NOTES,
+        required: CAS_VALIDATE_REQUIRED,
         omit: [...CAS_SUCCESS_ONLY, 'attributes'],
       },
       {
@@ -171,6 +177,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
         description: 'CAS 2.0 票据校验，同时接受代理票据（CAS 3.0 §2.6）；返回与 serviceValidate 相同。',
         examples: { service: EXAMPLE_SERVICE, ticket: EXAMPLE_TICKET, format: 'JSON' },
         notes: CAS_NOTES,
+        required: CAS_VALIDATE_REQUIRED,
         omit: [...CAS_SUCCESS_ONLY, 'attributes'],
       },
       {
@@ -179,6 +186,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
           '推荐使用：CAS 3.0 票据校验（CAS 3.0 §2.7），返回账号与应用在「应用列表」中勾选的返回属性，以及 authenticationDate、isFromNewLogin 等协议属性。',
         examples: { service: EXAMPLE_SERVICE, ticket: EXAMPLE_TICKET, format: 'JSON' },
         notes: CAS_NOTES,
+        required: CAS_VALIDATE_REQUIRED,
         omit: CAS_SUCCESS_ONLY,
       },
       {
@@ -186,6 +194,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
         description: 'CAS 3.0 票据校验，同时接受代理票据；返回与 p3/serviceValidate 相同。',
         examples: { service: EXAMPLE_SERVICE, ticket: EXAMPLE_TICKET, format: 'JSON' },
         notes: CAS_NOTES,
+        required: CAS_VALIDATE_REQUIRED,
         omit: CAS_SUCCESS_ONLY,
       },
     ],
@@ -262,6 +271,15 @@ function exampleSchema(schema: JSONSchema7Definition, omit: ReadonlySet<string>,
   return copy;
 }
 
+/**
+ * The sampler stops a recursive schema (a category's `children`) with an empty object; an example
+ * reads right with an empty list there instead.
+ */
+function withoutCutRecursion(_key: string, value: unknown): unknown {
+  const empty = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+  return Array.isArray(value) && value.length > 0 && value.every(empty) ? [] : value;
+}
+
 /** A literal value as a type (`news`); the empty string shows as `""`. */
 const literal = (value: unknown) => (value === '' ? '""' : String(value));
 
@@ -317,7 +335,7 @@ function responseExample(entry: ReferenceEntry, operation: OpenApiOperation, doc
   const root = schema.anyOf?.find((s): s is Schema => typeof s === 'object' && s.type === 'object') ?? schema;
   if (root.type === 'string') return entry.text ?? `（${root.description ?? '文本'}）`;
   const value = sample(exampleSchema(root, new Set(entry.omit)) as JSONSchema7, { skipNonRequired: false, quiet: true }, document);
-  return JSON.stringify(value, null, 2);
+  return JSON.stringify(value, withoutCutRecursion, 2);
 }
 
 /**
@@ -359,7 +377,7 @@ const apiReferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           parameters: parameters.map((p) => ({
             name: displayName(p.name),
             in: p.in === 'path' ? 'path' : 'query',
-            required: p.required === true,
+            required: p.required === true || (entry.required?.includes(p.name) ?? false),
             type: typeName(p.schema),
             description: parameterDescription(p, entry.notes?.[p.name]),
           })),

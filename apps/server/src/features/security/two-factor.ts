@@ -3,8 +3,9 @@ import { RECOVERY_CODE_COUNT } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
+import encodeQR from 'qr';
 import type { Database } from '../../db/schema.js';
+import { SecretBox } from '../../lib/sealed-secret.js';
 
 /** RFC 6238 as protocols.md fixes it: 30-second steps, 6 digits, HMAC-SHA1 (otplib's defaults), ±1 step. */
 const STEP_SECONDS = 30;
@@ -18,6 +19,9 @@ const newRecoveryCode = () => {
   for (let i = 0; i < RECOVERY_LENGTH; i++) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
   return `${code.slice(0, 5)}-${code.slice(5)}`;
 };
+/** The SecretBox purpose of TOTP secrets: a value sealed for another use does not open as one. */
+const SEAL_PURPOSE = 'totp-secret';
+
 /** What a person may type for a recovery code: any case, with or without the dash and spaces. */
 const normaliseRecoveryCode = (input: string) => input.toLowerCase().replace(/[\s-]/g, '');
 
@@ -33,14 +37,40 @@ export interface Enrolment {
 /**
  * Two-factor login (issue 17, protocols.md "TOTP"): an account's TOTP secret (pending until a first
  * code confirms it), the last accepted time step (each code works once), and its recovery codes,
- * stored as HMAC-SHA256 under a server key and spent once. Secrets and codes are never logged.
+ * stored as HMAC-SHA256 under a server key and spent once. Secrets are kept sealed (AES-256-GCM,
+ * `lib/sealed-secret.ts`) so a copy of the account rows does not give away anyone's second factor;
+ * secrets and codes are never logged.
  */
 export class TwoFactorRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly recoveryKey: Buffer,
     private readonly issuer: string,
+    private readonly box: SecretBox,
   ) {}
+
+  /** The stored secret in the clear; undefined when it does not open under this key (treated as no secret). */
+  private open(stored: string | null): string | undefined {
+    return stored === null ? undefined : this.box.open(stored, SEAL_PURPOSE);
+  }
+
+  /** Seals secrets stored in the clear by an earlier version (once, at start). */
+  async sealPlainSecrets(): Promise<void> {
+    const plain = await this.db
+      .selectFrom('account')
+      .select(['id', 'totp_secret'])
+      .where('totp_secret', 'is not', null)
+      .where('totp_secret', 'not like', 'v1.%')
+      .execute();
+    for (const row of plain) {
+      await this.db
+        .updateTable('account')
+        .set({ totp_secret: this.box.seal(row.totp_secret!, SEAL_PURPOSE) })
+        .where('id', '=', row.id)
+        .where('totp_secret', '=', row.totp_secret)
+        .execute();
+    }
+  }
 
   private hashRecovery(accountId: number, code: string): string {
     return createHmac('sha256', this.recoveryKey)
@@ -55,7 +85,7 @@ export class TwoFactorRepository {
   async pendingSecret(accountId: number): Promise<string | undefined> {
     await this.db
       .updateTable('account')
-      .set({ totp_secret: generateSecret({ length: 20 }), totp_last_step: null })
+      .set({ totp_secret: this.box.seal(generateSecret({ length: 20 }), SEAL_PURPOSE), totp_last_step: null })
       .where('id', '=', accountId)
       .where('totp_secret', 'is', null)
       .execute();
@@ -64,13 +94,13 @@ export class TwoFactorRepository {
       .select(['totp_secret', 'totp_enabled_at'])
       .where('id', '=', accountId)
       .executeTakeFirst();
-    return row?.totp_secret && !row.totp_enabled_at ? row.totp_secret : undefined;
+    return row && !row.totp_enabled_at ? this.open(row.totp_secret) : undefined;
   }
 
   /** The otpauth URI (`otpauth://totp/{issuer}:{account}?secret=…&issuer=…`) and its QR code. */
   async enrolment(secret: string, username: string): Promise<Enrolment> {
     const uri = generateURI({ issuer: this.issuer, label: username, secret });
-    const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    const svg = encodeQR(uri, 'svg', { ecc: 'medium', border: 1 });
     return {
       uri,
       qrDataUrl: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
@@ -107,8 +137,9 @@ export class TwoFactorRepository {
       .select(['totp_secret', 'totp_enabled_at'])
       .where('id', '=', accountId)
       .executeTakeFirst();
-    if (!row?.totp_secret || row.totp_enabled_at) return undefined;
-    const step = await this.acceptedStep(row.totp_secret, code.trim(), null, now);
+    const secret = this.open(row?.totp_secret ?? null);
+    if (!row || !secret || row.totp_enabled_at) return undefined;
+    const step = await this.acceptedStep(secret, code.trim(), null, now);
     if (step === undefined) return undefined;
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     return this.db.transaction().execute(async (trx) => {
@@ -141,12 +172,13 @@ export class TwoFactorRepository {
       .select(['totp_secret', 'totp_enabled_at', 'totp_last_step'])
       .where('id', '=', accountId)
       .executeTakeFirst();
-    if (!row?.totp_secret || !row.totp_enabled_at) return undefined;
+    const secret = this.open(row?.totp_secret ?? null);
+    if (!row || !secret || !row.totp_enabled_at) return undefined;
     const given = code.trim();
     if (TOTP_CODE_PATTERN.test(given)) {
       // PostgreSQL answers bigint columns as strings.
       const last = row.totp_last_step === null ? null : Number(row.totp_last_step);
-      const step = await this.acceptedStep(row.totp_secret, given, last, now);
+      const step = await this.acceptedStep(secret, given, last, now);
       if (step === undefined) return undefined;
       const moved = await this.db
         .updateTable('account')
@@ -187,7 +219,10 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const key = await app.systemRepository.sharedKey('recovery-code-hmac');
-    app.decorate('twoFactor', new TwoFactorRepository(app.database.db, key, app.config.auth.totpIssuer));
+    const box = new SecretBox(await app.systemRepository.sharedKey('totp-secret'));
+    const twoFactor = new TwoFactorRepository(app.database.db, key, app.config.auth.totpIssuer, box);
+    await twoFactor.sealPlainSecrets();
+    app.decorate('twoFactor', twoFactor);
   },
   { name: 'two-factor', dependencies: ['system-repository'] },
 );

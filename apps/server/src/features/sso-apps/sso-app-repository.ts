@@ -496,12 +496,15 @@ export class SsoAppRepository {
   }
 
   /** A revoked subscription's copy goes, with its grants (foreign keys cascade); its tickets no longer validate. */
-  async deleteCopy(trx: Kysely<Database>, enterpriseId: number, platformAppId: number): Promise<void> {
-    await trx
+  /** Answers the removed copy's id (its tickets get a single logout), undefined when there was none. */
+  async deleteCopy(trx: Kysely<Database>, enterpriseId: number, platformAppId: number): Promise<number | undefined> {
+    const removed = await trx
       .deleteFrom('sso_application')
       .where('enterprise_id', '=', enterpriseId)
       .where('platform_app_id', '=', platformAppId)
-      .execute();
+      .returning('id')
+      .executeTakeFirst();
+    return removed?.id;
   }
 
   /**

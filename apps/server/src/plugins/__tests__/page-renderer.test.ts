@@ -77,6 +77,33 @@ describe('server rendering of the built public pages', () => {
     });
   });
 
+  it('renders /mark anew once a 批量迁移 moves the record (issue 22): the retired value is gone at once', async () => {
+    const admin = await tokenFor(t, 'admin');
+    const call = async (method: 'POST' | 'PUT', url: string, payload: object) => {
+      const res = await t.app.inject({ method, url, payload, headers: { authorization: admin, 'x-requested-with': 'XMLHttpRequest' } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { data: { id: number }[] };
+    };
+    const name = { name: '产品名称', idType: 'productName', required: true, metadata: { type: 'string', minLength: 1, maxLength: 20 } };
+    const color = { name: '颜色', idType: 'color', required: false, metadata: { type: 'string', minLength: 1, maxLength: 8 } };
+    const template = (await call('POST', '/web-api/identity/v1/template', { prefix: '88.118.8', name: '渲染迁移', items: [name, color] }))
+      .data[0]!.id;
+    await call('POST', '/web-api/identity/v1/record', {
+      prefix: '88.118.8',
+      suffix: 'RENDER-MIGRATE-1',
+      templateId: template,
+      values: { productName: '渲染挖掘机', color: '琥珀黄' },
+    });
+    const url = `/mark?keyword=${encodeURIComponent('88.118.8/RENDER-MIGRATE-1')}`;
+    expect((await page(url)).body).toContain('琥珀黄');
+    await call('PUT', `/web-api/identity/v1/template/${template}`, { name: '渲染迁移', items: [name, { ...color, state: 0 }] });
+    await call('POST', '/web-api/identity/v1/record/migrate', { templateId: template });
+    // At once, not after the render cache's few seconds.
+    const after = (await page(url)).body;
+    expect(after).toContain('渲染挖掘机');
+    expect(after).not.toContain('琥珀黄');
+  });
+
   it('renders a page of its own for each query parameter /news reads: the page, the category', async () => {
     const first = (await page('/news?y=1')).body;
     const second = (await page('/news?page=2&y=1')).body;
@@ -220,6 +247,45 @@ describe.each(testDialects())('what search engines and link previews read in ren
       const res = await page(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.body).toContain('文章不存在或已下线');
+      expect(headOf(res.body).robots).toBe('noindex');
+      expect(headOf(res.body).og).toEqual({});
+    }
+  });
+
+  it("an application's /product/center/detail has its own title, description and image, and its text", async () => {
+    const [listed] = await api<{ applicationUuid: string }>('/open-api/app/v1/list');
+    const [app] = await api<{ name: string; applicationDescription: string; imagePath: string; provider: string; content: string }>(
+      `/open-api/app/v1/dtl?appId=${listed!.applicationUuid}`,
+    );
+    const url = `/product/center/detail?uuid=${listed!.applicationUuid}`;
+    const res = await page(`${url}&utm_source=feed`);
+    expect(res.statusCode).toBe(200);
+    const head = headOf(res.body);
+    expect(head.title).toBe(escapeHtml(`${app!.name} - 应用详情 - Engineering e+`));
+    expect(head.description).toBe(escapeHtml(app!.applicationDescription));
+    expect(head.canonical).toBe(`${PUBLIC_URL}${url}`);
+    expect(head.og).toMatchObject({
+      'og:type': 'website',
+      'og:title': escapeHtml(app!.name),
+      'og:url': `${PUBLIC_URL}${url}`,
+      'og:image': `${PUBLIC_URL}/files/${app!.imagePath.replace(/^\//, '')}`,
+    });
+    // The application itself is in the page, not only its head: its name, provider and the words of its text.
+    // (React separates adjacent text nodes with empty comments.)
+    const body = res.body.slice(res.body.indexOf('<div id="root">')).replaceAll('<!-- -->', '');
+    expect(body).toContain(`<h1>${escapeHtml(app!.name)}</h1>`);
+    expect(body).toContain(escapeHtml(`提供方：${app!.provider}`));
+    const words = />([^<>]{8,})</.exec(app!.content)?.[1];
+    expect(words).toBeDefined();
+    expect(body).toContain(words);
+  });
+
+  it('an unknown, malformed or missing application uuid is the not-found state with HTTP 404', async () => {
+    const detail = '/product/center/detail';
+    for (const url of [`${detail}?uuid=00000000-0000-0000-0000-000000000000`, `${detail}?uuid=${'x'.repeat(80)}`, detail]) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toContain('应用不存在或已下架');
       expect(headOf(res.body).robots).toBe('noindex');
       expect(headOf(res.body).og).toEqual({});
     }

@@ -432,10 +432,13 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect((await refusal('PUT', `/web-api/console/v1/app-subscription/${row!.id}/revoke`, 'operator', { note: ' ' })).body.msg).toBe(
       SubscriptionMessage.revokeNoteRequired,
     );
+    platformApp.reset();
     const revoked = await okData<AppSubscriptionRow>('PUT', `/web-api/console/v1/app-subscription/${row!.id}/revoke`, 'operator', {
       note: '合同到期未续签',
     });
     expect(revoked.data[0]).toMatchObject({ status: 'revoked', decisionNote: '合同到期未续签' });
+    // The application hears that the session it holds from the subscription is over (single logout).
+    expect(platformApp.logoutTickets).toEqual([pendingTicket]);
     expect((await ssoApps('admin')).map((a) => a.name)).not.toContain('工艺文件管理');
     expect((await validation(service, pendingTicket)).authenticationSuccess).toBeUndefined();
     const afterRevoke = await loginFor(new TestBrowser(base), 'wangfang', service);

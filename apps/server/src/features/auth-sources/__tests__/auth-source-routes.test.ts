@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import {
   AUTH_SOURCE_NAME_MAX,
+  AUTH_SOURCE_TESTS_PER_MINUTE,
   type AuthSourceDetail,
   AuthSourceMessage,
   type AuthSourceSummary,
@@ -639,6 +640,16 @@ describe.each(testDialects())('认证源 API on %s', (dialect) => {
     // Testing writes nothing.
     expect((await stored()).map((s) => s.id)).toEqual([id]);
     await removeAll(admin);
+  });
+
+  it('limits 测试连接 to 10 runs a minute per enterprise (each one connects to a typed address)', async () => {
+    const unreachable = ldapBody('ldap://127.0.0.1:1');
+    for (let i = 0; i < AUTH_SOURCE_TESTS_PER_MINUTE; i++) await testConnection(rcadmin, unreachable);
+    const refused = await call('POST', '/auth/sources/test', rcadmin, unreachable);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ code: 1, msg: expect.stringMatching(/^测试连接过于频繁，请 \d+ 秒后再试$/) });
+    // Another enterprise's administrator still can.
+    expect((await testConnection(admin, unreachable)).ok).toBe(false);
   });
 
   it('never lets a secret out: not in any answer, the audit log or the server log', async () => {

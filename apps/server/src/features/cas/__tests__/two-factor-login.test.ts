@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../app.js';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
-import { createTestApp, createTestDatabase, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { createTestApp, createTestDatabase, secondInstance, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, listen, TestBrowser } from '../../../testing/test-browser.js';
 import { consoleClient } from '../../org/__tests__/account-test-client.js';
 
@@ -119,6 +119,11 @@ describe.each(testDialects())('two-factor login (RFC 6238) at the central login 
     expect((await c.audit(admin, 'two-factor-enrol'))[0]).toMatchObject({ username: 'staff', outcome: 'success' });
     staffKey = key;
     enrolCode = totp(key, now);
+    // The database keeps the secret sealed: the account row does not hold the key the authenticator got.
+    const row = await t.database.db.selectFrom('account').select('totp_secret').where('username', '=', 'staff').executeTakeFirstOrThrow();
+    const shown = /密钥：<code>([A-Z2-7 ]+)<\/code>/.exec(enrol?.text ?? '')?.[1]?.replace(/ /g, '') ?? '';
+    expect(shown).toHaveLength(32);
+    expect(row.totp_secret).not.toContain(shown);
   });
 
   it('later logins ask for a code after the password; a code works once, a replayed one fails', async () => {
@@ -211,6 +216,29 @@ describe.each(testDialects())('two-factor login (RFC 6238) at the central login 
     expect(codes.status).toBe(400);
     const enrolled = await post(browser, '/two-factor/enrol', codes, { code: totp(key, Date.now()) });
     expect(enrolled.text).toContain('<h1>保存恢复码</h1>');
+  });
+
+  it('a secret an earlier version kept in the clear is sealed at the next start and keeps working', async () => {
+    await setTwoFactor('all');
+    const plain = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    const { db } = t.database;
+    await db
+      .updateTable('account')
+      .set({ totp_secret: plain, totp_enabled_at: new Date().toISOString(), totp_last_step: null })
+      .where('username', '=', 'wangfang')
+      .execute();
+    const restarted = await secondInstance(t);
+    try {
+      const row = await db.selectFrom('account').select('totp_secret').where('username', '=', 'wangfang').executeTakeFirstOrThrow();
+      expect(row.totp_secret).not.toContain(plain);
+      const browser = new TestBrowser(base);
+      const [ask] = await browser.casLogin('wangfang', DEMO_PASSWORD, service);
+      expect(ask?.text).toContain('<h1>二次验证</h1>');
+      const ok = await post(browser, '/two-factor', ask, { code: totp(base32Decode(plain), Date.now()) });
+      expect(ok.status).toBe(303);
+    } finally {
+      await restarted.close();
+    }
   });
 
   it('orders the steps: a code before a new password, enrolment after the password is the holder’s own', async () => {

@@ -5,6 +5,7 @@ import { type SlapdServer, startSlapd } from '../../../testing/slapd.js';
 import { type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
 import { consoleClient } from '../../org/__tests__/account-test-client.js';
+import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { MISSING_PHONE } from '../sync-plan.js';
 import {
   HENGYUE,
@@ -18,6 +19,18 @@ import {
   replace,
   secondInstance,
 } from './sync-test-kit.js';
+
+/** The central login's form, posted: 200 signed in, 401 refused. */
+async function passwordLogin(base: string, username: string, password: string) {
+  const browser = new TestBrowser(base);
+  const form = await browser.fetch('/cas/login');
+  const execution = /name="execution" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+  return browser.fetch('/cas/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username, password, execution }).toString(),
+  });
+}
 
 const SYNC = '/auth/sync';
 const ZERO = { create: 0, update: 0, disable: 0, move: 0, failed: 0 };
@@ -522,5 +535,13 @@ describe.each(testDialects())('同步 takes over existing accounts only where it
       .execute();
     expect(linked.length).toBeGreaterThan(0);
     expect(linked.every((a) => a.status === 'active')).toBe(true);
+
+    // 刘洋's account, taken over as 赵敏's, signs in with the directory's password only: once the source is
+    // disabled, its old local password does not come back to life (an administrator resets it).
+    const base = await listen(t.app);
+    await db.updateTable('auth_source').set({ status: 'disabled' }).where('id', '=', sourceId).execute();
+    expect((await passwordLogin(base, 'zhaomin', DEMO_PASSWORD)).status).toBe(401);
+    // 张伟, whom the directory did not take over, keeps his.
+    expect((await passwordLogin(base, 'admin', DEMO_PASSWORD)).status).toBe(200);
   }, 60_000);
 });

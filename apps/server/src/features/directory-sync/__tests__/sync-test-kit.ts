@@ -1,8 +1,6 @@
 import { LDAP_DEFAULTS, type LdapSourceConfig } from '@portal/shared';
-import { sql } from 'kysely';
-import { buildApp } from '../../../app.js';
 import { Attribute, Change, Client } from 'ldapts';
-import { createDatabase, type DialectName } from '../../../db/database.js';
+import type { DialectName } from '../../../db/database.js';
 import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_GROUPS, HENGYUE_PEOPLE } from '../../../testing/ldap-fixture.js';
 import type { SlapdServer } from '../../../testing/slapd.js';
 import { createTestApp, type TestApp } from '../../../testing/test-app.js';
@@ -15,27 +13,7 @@ export const USER_FILTER = '(&(objectClass=inetOrgPerson)(!(employeeType=left)))
 /** The app on a fresh database (the scheduler's timer is off in tests: they call tick() themselves). */
 export const createSyncTestApp = (dialect: DialectName): Promise<TestApp> => createTestApp(dialect);
 
-/** Another instance of the portal on the same database (same SQLite file, same PostgreSQL schema). */
-export async function secondInstance(t: TestApp) {
-  let pgSchema: string | undefined;
-  if (t.database.dialect === 'postgres') {
-    const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.database.db);
-    pgSchema = result.rows[0]?.schema;
-  }
-  const database = await createDatabase({
-    databaseUrl: t.config.databaseUrl,
-    sqliteFile: t.config.sqliteFile,
-    ...(pgSchema ? { pgSchema } : {}),
-  });
-  const app = await buildApp({ config: t.config, database, logger: false });
-  return {
-    app,
-    async close() {
-      await app.close();
-      await database.destroy();
-    },
-  };
-}
+export { secondInstance } from '../../../testing/test-app.js';
 
 /** 恒岳's LDAP source as its administrator configures it (stored directly: the 认证源 console is tested on its own). */
 export async function addLdapSource(t: TestApp, enterprise: string, url: string, name = '恒岳 LDAP'): Promise<number> {

@@ -80,6 +80,22 @@ describe.each(testDialects())('开放服务 API reference on %s', (dialect) => {
     expect(operation('/api/handles/{handle}').parameters[0]).toMatchObject({ name: 'handle', in: 'path', required: true });
     expect(operation('/cas/p3/serviceValidate').parameters.map((p) => p.name)).toEqual(['service', 'ticket', 'renew', 'pgtUrl', 'format']);
     expect(operation('/cas/p3/serviceValidate').parameters[0]!.description).toContain('应用列表');
+    // The protocol requires both, though a request without them gets CAS's INVALID_REQUEST rather than a 400.
+    for (const path of [
+      '/cas/validate',
+      '/cas/serviceValidate',
+      '/cas/proxyValidate',
+      '/cas/p3/serviceValidate',
+      '/cas/p3/proxyValidate',
+    ]) {
+      const required = operation(path)
+        .parameters.filter((p) => p.required)
+        .map((p) => p.name);
+      expect(required, path).toEqual(['service', 'ticket']);
+    }
+    // A category's children in the example are a list of categories, not an empty object cut from the recursion.
+    const tree = JSON.parse(operation('/open-api/cms/v1/category/tree').responseExample) as { data: unknown[] };
+    expect(JSON.stringify(tree)).not.toContain('{}');
   });
 
   it('gives curl requests that run against this server and answer the shape of the example', async () => {

@@ -140,7 +140,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(entry?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['应用列表', '应用授权']);
     expect(entry?.routers[4]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
     expect(entry?.routers[5]?.children.map((c) => c.meta.title)).toEqual(['认证源', '同步']);
-    expect(entry?.routers[7]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord']);
+    expect(entry?.routers[7]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord', 'IdentifierStats']);
   });
 
   it('menus follow the role: operator sees tenants and content management, a service-customer employee no console', async () => {
