@@ -20,6 +20,9 @@ export default defineConfig({
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
     trace: 'retain-on-failure',
+    // antd's dialogs, popovers and menus open without animation (the app honours reduced motion):
+    // a click lands on an overlay that is already in place, however slow the machine.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath,
       args: [

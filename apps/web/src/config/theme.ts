@@ -23,6 +23,21 @@ export const theme: ThemeConfig = {
   zeroRuntime: false,
 };
 
+let browserOnly: ThemeConfig | undefined;
+
+/**
+ * The theme of what only the browser renders (the console, dialogs, menus, toasts): without antd's
+ * animations when the user's system asks for reduced motion (WCAG 2.3.3). Server-rendered pages keep
+ * `theme`, so their hydration matches the server's markup.
+ */
+export function browserTheme(): ThemeConfig {
+  browserOnly ??=
+    typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches
+      ? { ...theme, token: { ...theme.token, motion: false } }
+      : theme;
+  return browserOnly;
+}
+
 /**
  * The public pages (the ones the server renders) take antd's styles from that stylesheet instead:
  * antd's zero-runtime mode. Pages carry no inline copy of the styles and hydration does not compute

@@ -1,0 +1,52 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { Modal } from 'antd';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+/** The system setting, as the browser reports it to `matchMedia`. */
+function systemAsksForReducedMotion(reduce: boolean) {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
+    matches: reduce && query.includes('prefers-reduced-motion: reduce'),
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
+
+function Dialog() {
+  const [open, setOpen] = useState(true);
+  return (
+    <Modal open={open} title="通过申请" onCancel={() => setOpen(false)}>
+      确定通过吗？
+    </Modal>
+  );
+}
+
+async function closeDialog(reduce: boolean) {
+  systemAsksForReducedMotion(reduce);
+  vi.resetModules();
+  const { AntdProvider } = await import('../antd-provider');
+  render(
+    <AntdProvider>
+      <Dialog />
+    </AntdProvider>,
+  );
+  fireEvent.click(screen.getByRole('button', { name: /取\s*消/ }));
+  return screen.queryByRole('dialog', { name: '通过申请' });
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('AntdProvider and reduced motion (WCAG 2.3.3)', () => {
+  it('closes a dialog at once when the system asks for reduced motion', async () => {
+    expect(await closeDialog(true)).toBeNull();
+  });
+
+  it('animates the dialog out otherwise', async () => {
+    expect(await closeDialog(false)).not.toBeNull();
+  });
+});
