@@ -1,6 +1,5 @@
 import { type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRenderRequest, type SsrRenderResult } from '@portal/shared';
 import { type QueryClient, dehydrate } from '@tanstack/react-query';
-import axios, { type AxiosAdapter, AxiosHeaders } from 'axios';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
@@ -8,6 +7,7 @@ import { AppProviders } from '@/app/app';
 import { routes } from '@/app/router';
 import type { ServerState } from '@/app/server-state';
 import { createPortalApi } from '@/lib/api';
+import type { Transport } from '@/lib/http-transport';
 import { resolvePageHead } from '@/lib/page-head';
 import { pageHandle, pageUrl } from '@/lib/page-url';
 import { createQueryClient, routerContext } from '@/lib/query-client';
@@ -45,23 +45,16 @@ function anyQueryFailed(queryClient: QueryClient): boolean {
 }
 
 /** Answers the API client's calls through the server's own routes, in-process. */
-function localAdapter(fetchLocal: (request: SsrFetchRequest) => Promise<SsrFetchResponse>): AxiosAdapter {
-  return async (config) => {
-    const target = new URL(axios.getUri(config), 'http://ssr.invalid');
-    const answer = await fetchLocal({ method: (config.method ?? 'get').toUpperCase(), url: target.pathname + target.search });
-    return {
-      data: answer.body,
-      status: answer.status,
-      statusText: String(answer.status),
-      headers: new AxiosHeaders({ 'content-type': answer.contentType }),
-      config,
-    };
+function localTransport(fetchLocal: (request: SsrFetchRequest) => Promise<SsrFetchResponse>): Transport {
+  return (request) => {
+    const target = new URL(request.url, 'http://ssr.invalid');
+    return fetchLocal({ method: request.method, url: target.pathname + target.search });
   };
 }
 
 async function render(request: SsrRenderRequest): Promise<SsrRenderResult | null> {
   if (serverPageUrl(request.url) === null) return null;
-  const queryClient = createQueryClient(createPortalApi(request.config, localAdapter(request.fetchLocal)));
+  const queryClient = createQueryClient(createPortalApi(request.config, localTransport(request.fetchLocal)));
   const url = new URL(request.url, request.config.homeUrl);
   const context = await handler.query(new Request(url), { requestContext: routerContext(queryClient) });
   // A redirect or a route whose code failed to load: the browser router handles it.

@@ -1,11 +1,5 @@
 import { type ApiSuccess, ResponseCode, TOKEN_REFRESH_CODES } from '@portal/shared';
-import axios, {
-  type AxiosAdapter,
-  type AxiosInstance,
-  type AxiosRequestConfig,
-  type AxiosResponse,
-  type InternalAxiosRequestConfig,
-} from 'axios';
+import { type ResponseKind, type Transport, type TransportAnswer, type UploadProgress, browserTransport } from './http-transport';
 import { notify } from './notify';
 import { tokenStore } from './token';
 
@@ -14,6 +8,8 @@ export const REQUEST_TIMEOUT_MS = 50_000;
 /** Spec section 8: error toasts stay 3 seconds. */
 export const TOAST_SECONDS = 3;
 export const TIMEOUT_MESSAGE = '请求超时';
+export const NETWORK_MESSAGE = '网络连接失败，请稍后重试';
+const LOGIN_EXPIRED = '登录已失效，请重新登录';
 
 export class ApiError extends Error {
   constructor(
@@ -26,11 +22,48 @@ export class ApiError extends Error {
   }
 }
 
-interface PortalRequestConfig extends InternalAxiosRequestConfig {
-  /** The Authorization value this request went out with, to tell whether a newer token exists. */
-  sentWithToken?: string | null;
-  /** Set on the replay after a token refresh: a second token failure is not retried. */
-  replayed?: boolean;
+export interface RequestOptions {
+  /**
+   * Query values: strings, numbers and booleans; null and undefined are left out. Arrays (`key[]=`) and
+   * Dates (ISO) are written as axios wrote them, the format the server was built against.
+   */
+  params?: object;
+  /** Milliseconds before the call fails with 请求超时; REQUEST_TIMEOUT_MS unless a caller needs longer. */
+  timeout?: number;
+  /** The caller shows its own message for a failure (spec: 密码修改失败); no error toast. */
+  silent?: boolean;
+  /** The caller's cancel (React Query's): the call rejects without a toast. */
+  signal?: AbortSignal;
+  /** Upload progress; the call then goes by XHR, since fetch reports none. */
+  onUploadProgress?: (progress: UploadProgress) => void;
+}
+
+export interface BlobOptions extends RequestOptions {
+  method?: 'get' | 'post' | 'put' | 'delete';
+  data?: unknown;
+}
+
+/** Typed calls: each resolves with the envelope (or raw bytes, or a `rows` body). */
+export interface ApiClient {
+  get<T>(url: string, options?: RequestOptions): Promise<ApiSuccess<T>>;
+  delete<T>(url: string, options?: RequestOptions): Promise<ApiSuccess<T>>;
+  post<T>(url: string, data?: unknown, options?: RequestOptions): Promise<ApiSuccess<T>>;
+  put<T>(url: string, data?: unknown, options?: RequestOptions): Promise<ApiSuccess<T>>;
+  /** A static HTML page (spec section 7: `/static{path}.htm`). */
+  html(url: string): Promise<string>;
+  /**
+   * A file download (with the token): a GET, or the `method` and `data` of `options` (a file made from
+   * a request body); a refused download rejects with the server's message.
+   */
+  blob(url: string, options?: BlobOptions): Promise<Blob>;
+}
+
+export interface ApiClientOptions {
+  baseURL: string;
+  /** The central login host's token endpoint (spec section 7, token refresh). */
+  tokenUrl: () => string;
+  /** The server renderer answers in-process and tests in memory; the browser uses fetch (XHR for upload progress). */
+  transport?: Transport;
 }
 
 interface Envelope {
@@ -44,40 +77,92 @@ interface TokenAnswer {
   access_token: string;
 }
 
-export interface ApiClientOptions {
-  baseURL: string;
-  /** The central login host's token endpoint (spec section 7, token refresh). */
-  tokenUrl: () => string;
-  /** Tests pass an in-memory adapter; the browser uses XHR. */
-  adapter?: AxiosAdapter;
+/** One call as a caller made it; a replay after a token refresh sends it again. */
+interface Call {
+  method: string;
+  url: string;
+  data?: unknown;
+  responseType: ResponseKind;
+  accept?: string;
+  options: RequestOptions;
 }
 
-/** Bytes (octet-stream, blob, arraybuffer) and static HTML pages are not envelopes: returned raw. */
-function isRawBody(response: AxiosResponse): boolean {
-  const type = String(response.headers['content-type'] ?? '');
-  const rt = response.config.responseType;
-  if (response.status >= 400) return false;
-  return type.includes('application/octet-stream') || type.includes('text/html') || rt === 'blob' || rt === 'arraybuffer';
+/** Why no answer arrived: the two failures the error catalogue names (spec section 8). */
+class NoAnswer {
+  constructor(readonly timedOut: boolean) {}
+}
+
+/** axios's query encoding (its `buildURL`): `:`, `$` and `,` stay readable and a space is `+`. */
+function encodeQuery(value: string): string {
+  return encodeURIComponent(value).replace(/%3A/g, ':').replace(/%24/g, '$').replace(/%2C/g, ',').replace(/%20/g, '+');
+}
+
+function queryValue(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
+/** The query string as axios serialised `params`: null and undefined left out, arrays as `key[]=`. */
+export function queryString(params: object): string {
+  const pairs: string[] = [];
+  for (const [key, value] of Object.entries(params)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    const name = Array.isArray(value) ? `${key}[]` : key;
+    for (const v of values) if (v !== undefined && v !== null) pairs.push(`${encodeQuery(name)}=${encodeQuery(queryValue(v))}`);
+  }
+  return pairs.join('&');
+}
+
+/** A relative path joined to the base as axios did (one slash between); an absolute URL is used as it is. */
+function fullUrl(baseURL: string, url: string, params?: object): string {
+  const joined = baseURL && !/^([a-z][a-z\d+\-.]*:)?\/\//i.test(url) ? `${baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}` : url;
+  const query = params ? queryString(params) : '';
+  return query ? `${joined}${joined.includes('?') ? '&' : '?'}${query}` : joined;
+}
+
+function isFormData(value: unknown): value is FormData {
+  return typeof FormData !== 'undefined' && value instanceof FormData;
 }
 
 function isBlob(value: unknown): value is Blob {
   return typeof Blob !== 'undefined' && value instanceof Blob;
 }
 
-/** The JSON envelope inside an error answer's bytes, or nothing usable. */
-async function bytesAsEnvelope(data: Blob | ArrayBuffer): Promise<Envelope | null> {
+/** JSON bodies as axios sent them: a string that already is JSON goes as it is, anything else is stringified. */
+function encodeBody(data: unknown): string | FormData | undefined {
+  if (data === undefined || isFormData(data)) return data;
+  if (typeof data === 'string') {
+    try {
+      JSON.parse(data);
+      return data.trim();
+    } catch {
+      // Not JSON: sent as a JSON string below.
+    }
+  }
+  return JSON.stringify(data);
+}
+
+/** A JSON answer's text parsed; text that is not JSON (or empty) stays text, as axios left it. */
+function parseJson(body: string | Blob): unknown {
+  if (typeof body !== 'string' || !body) return body;
   try {
-    const text = isBlob(data) ? await data.text() : new TextDecoder().decode(data);
-    return JSON.parse(text) as Envelope;
+    return JSON.parse(body) as unknown;
   } catch {
-    return null;
+    return body;
   }
 }
 
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    /** The caller shows its own message for a failure (spec: 密码修改失败); no error toast. */
-    silent?: boolean;
+/** Bytes (octet-stream, blob) and static HTML pages are not envelopes: returned raw. */
+function isRawBody(answer: TransportAnswer, responseType: ResponseKind): boolean {
+  if (answer.status >= 400) return false;
+  return answer.contentType.includes('application/octet-stream') || answer.contentType.includes('text/html') || responseType === 'blob';
+}
+
+/** The JSON envelope inside an error answer's bytes, or nothing usable. */
+async function bytesAsEnvelope(data: Blob): Promise<Envelope | null> {
+  try {
+    return JSON.parse(await data.text()) as Envelope;
+  } catch {
+    return null;
   }
 }
 
@@ -91,40 +176,69 @@ function fail(message: string, code?: number, status?: number, silent = false): 
  * JSON or multipart bodies, 50 s timeout, the error catalogue, and the token refresh queue: any
  * number of concurrent 20300/20301/20302 answers share ONE token request, then all are replayed.
  */
-export function createApiClient(options: ApiClientOptions): AxiosInstance {
-  const base: AxiosRequestConfig = {
-    withCredentials: true,
-    timeout: REQUEST_TIMEOUT_MS,
-    headers: { 'X-Requested-With': 'XMLHttpRequest' },
-    // Every status reaches the response handler: the envelope's code decides, not the HTTP status.
-    validateStatus: (status) => status >= 200 && status < 600,
-    ...(options.adapter ? { adapter: options.adapter } : {}),
-  };
-  const instance = axios.create({ ...base, baseURL: options.baseURL });
-  const tokenClient = axios.create(base);
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const transport = options.transport ?? browserTransport;
   let refreshing: Promise<string> | null = null;
+
+  /** Every status is an answer; rejects with NoAnswer on a timeout or a network failure, with the reason on the caller's cancel. */
+  function send(call: Call, url: string, headers: Headers, body: string | FormData | undefined): Promise<TransportAnswer> {
+    const { signal, timeout = REQUEST_TIMEOUT_MS, onUploadProgress } = call.options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const controller = new AbortController();
+    return new Promise<TransportAnswer>((resolve, reject) => {
+      const stop = (reason: unknown) => {
+        reject(reason);
+        controller.abort();
+      };
+      const cancel = () => stop(signal?.reason);
+      // 0 means no limit, as with axios.
+      const timer = timeout > 0 ? setTimeout(() => stop(new NoAnswer(true)), timeout) : undefined;
+      signal?.addEventListener('abort', cancel, { once: true });
+      transport({
+        method: call.method,
+        url,
+        params: call.options.params,
+        headers,
+        body,
+        credentials: 'include',
+        responseType: call.responseType,
+        signal: controller.signal,
+        onUploadProgress,
+      })
+        .then(resolve, () => reject(new NoAnswer(false)))
+        .finally(() => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', cancel);
+        });
+    });
+  }
+
+  function baseHeaders(accept = 'application/json, text/plain, */*'): Headers {
+    return new Headers({ Accept: accept, 'X-Requested-With': 'XMLHttpRequest' });
+  }
 
   async function fetchToken(): Promise<string> {
     let body: Envelope | undefined;
     try {
-      body = (await tokenClient.get<Envelope>(options.tokenUrl())).data;
+      // The token endpoint is a plain GET on the login host: no Authorization, no body.
+      const call: Call = { method: 'GET', url: options.tokenUrl(), responseType: 'json', options: {} };
+      body = parseJson((await send(call, call.url, baseHeaders(), undefined)).body) as Envelope | undefined;
     } catch {
-      throw new ApiError('登录已失效，请重新登录');
+      throw new ApiError(LOGIN_EXPIRED);
     }
     const answer = Array.isArray(body?.data) ? (body.data[0] as TokenAnswer | undefined) : undefined;
     if (body?.code !== ResponseCode.Success || !answer?.access_token) {
-      throw new ApiError(typeof body?.msg === 'string' && body.msg ? body.msg : '登录已失效，请重新登录', Number(body?.code) || undefined);
+      throw new ApiError(typeof body?.msg === 'string' && body.msg ? body.msg : LOGIN_EXPIRED, Number(body?.code) || undefined);
     }
     const token = `${answer.token_type} ${answer.access_token}`;
     tokenStore.set(token);
     return token;
   }
 
-  async function refreshAndReplay(config: PortalRequestConfig, code: number, status: number): Promise<unknown> {
-    if (config.replayed) return fail('登录已失效，请重新登录', code, status);
+  async function refreshAndReplay(call: Call, sentWithToken: string | null): Promise<unknown> {
     const current = tokenStore.get();
     let token: string;
-    if (current && current !== config.sentWithToken) {
+    if (current && current !== sentWithToken) {
       // Another request already refreshed the token after this one went out.
       token = current;
     } else {
@@ -139,80 +253,57 @@ export function createApiClient(options: ApiClientOptions): AxiosInstance {
         });
       token = await refreshing;
     }
-    config.replayed = true;
-    config.headers.set('Authorization', token);
-    return instance.request(config);
+    return request(call, token);
   }
 
-  instance.interceptors.request.use((config: PortalRequestConfig) => {
-    const token = tokenStore.get();
-    if (token && !config.replayed) config.headers.set('Authorization', token);
-    config.sentWithToken = token;
-    if (typeof FormData !== 'undefined' && config.data instanceof FormData) {
-      // Let the browser set multipart/form-data with its boundary.
-      config.headers.setContentType(false);
-    } else if (!config.headers.getContentType()) {
-      config.headers.setContentType('application/json;charset=utf-8');
-    }
-    return config;
-  });
+  /** Sends a call and settles it by the envelope; `replayToken` marks the one replay after a token refresh. */
+  async function request(call: Call, replayToken?: string): Promise<unknown> {
+    const { silent } = call.options;
+    const sentWithToken = tokenStore.get();
+    const headers = baseHeaders(call.accept);
+    const authorization = replayToken ?? sentWithToken;
+    if (authorization) headers.set('Authorization', authorization);
+    const body = encodeBody(call.data);
+    // FormData: the browser sets multipart/form-data with its boundary.
+    if (typeof body === 'string') headers.set('Content-Type', 'application/json;charset=utf-8');
 
-  function settle(response: AxiosResponse): unknown {
-    if (isRawBody(response)) return response.data as AxiosResponse;
-    const body = response.data as Envelope | null | undefined;
-    if (body && typeof body === 'object' && 'rows' in body) return body as unknown as AxiosResponse;
-    const code = typeof body?.code === 'number' ? body.code : undefined;
-    if (code === ResponseCode.Success) return body as unknown as AxiosResponse;
-    if (code !== undefined && TOKEN_REFRESH_CODES.includes(code)) {
-      return refreshAndReplay(response.config as PortalRequestConfig, code, response.status) as Promise<AxiosResponse>;
+    let answer: TransportAnswer;
+    try {
+      answer = await send(call, fullUrl(options.baseURL, call.url, call.options.params), headers, body);
+    } catch (err: unknown) {
+      if (!(err instanceof NoAnswer)) throw err; // the caller cancelled: no toast
+      return fail(err.timedOut ? TIMEOUT_MESSAGE : NETWORK_MESSAGE, undefined, undefined, silent);
     }
-    const msg = typeof body?.msg === 'string' && body.msg ? body.msg : 'Error';
-    return fail(msg, code, response.status, response.config.silent);
-  }
 
-  instance.interceptors.response.use(
-    (response) => {
+    let data = call.responseType === 'json' ? parseJson(answer.body) : answer.body;
+    if (answer.status >= 400 && isBlob(data)) {
       // A file download that failed answers a JSON envelope, delivered as bytes: read it as one.
-      if (response.status >= 400 && (isBlob(response.data) || response.data instanceof ArrayBuffer)) {
-        return bytesAsEnvelope(response.data).then((data) => settle({ ...response, data })) as Promise<AxiosResponse>;
-      }
-      return settle(response) as AxiosResponse;
-    },
-    (error: unknown) => {
-      if (axios.isCancel(error)) return Promise.reject(error);
-      if (axios.isAxiosError(error) && (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT')) {
-        return fail(TIMEOUT_MESSAGE, undefined, undefined, error.config?.silent);
-      }
-      return fail('网络连接失败，请稍后重试', undefined, undefined, axios.isAxiosError(error) ? error.config?.silent : false);
-    },
-  );
-  return instance;
-}
+      data = await bytesAsEnvelope(data);
+    } else if (isRawBody(answer, call.responseType)) {
+      return data;
+    }
+    const envelope = data as Envelope | null | undefined;
+    if (envelope && typeof envelope === 'object' && 'rows' in envelope) return envelope;
+    const code = typeof envelope?.code === 'number' ? envelope.code : undefined;
+    if (code === ResponseCode.Success) return envelope;
+    if (code !== undefined && TOKEN_REFRESH_CODES.includes(code)) {
+      // A second token failure after the replay is not retried.
+      if (replayToken !== undefined) return fail(LOGIN_EXPIRED, code, answer.status);
+      return refreshAndReplay(call, sentWithToken);
+    }
+    const msg = typeof envelope?.msg === 'string' && envelope.msg ? envelope.msg : 'Error';
+    return fail(msg, code, answer.status, silent);
+  }
 
-/** Typed calls: the interceptors resolve with the envelope (or raw bytes, or a `rows` body). */
-export interface ApiClient {
-  get<T>(url: string, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
-  delete<T>(url: string, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
-  post<T>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
-  put<T>(url: string, data?: unknown, config?: AxiosRequestConfig): Promise<ApiSuccess<T>>;
-  /** A static HTML page (spec section 7: `/static{path}.htm`). */
-  html(url: string): Promise<string>;
-  /**
-   * A file download (with the token): a GET, or the `method` and `data` of `config` (a file made from
-   * a request body); a refused download rejects with the server's message.
-   */
-  blob(url: string, config?: AxiosRequestConfig): Promise<Blob>;
-  raw: AxiosInstance;
-}
-
-export function typed(instance: AxiosInstance): ApiClient {
+  // The envelope's shape is the server's contract (spec section 7): typed by the caller, not checked here.
+  const typed = <R>(call: Call) => request(call) as Promise<R>;
   return {
-    get: (url, config) => instance.get(url, config),
-    delete: (url, config) => instance.delete(url, config),
-    post: (url, data, config) => instance.post(url, data, config),
-    put: (url, data, config) => instance.put(url, data, config),
-    html: (url) => instance.get(url, { responseType: 'text', headers: { Accept: 'text/html' } }),
-    blob: (url, config) => instance.request({ method: 'get', ...config, url, responseType: 'blob' }),
-    raw: instance,
+    get: (url, opts = {}) => typed({ method: 'GET', url, responseType: 'json', options: opts }),
+    delete: (url, opts = {}) => typed({ method: 'DELETE', url, responseType: 'json', options: opts }),
+    post: (url, data, opts = {}) => typed({ method: 'POST', url, data, responseType: 'json', options: opts }),
+    put: (url, data, opts = {}) => typed({ method: 'PUT', url, data, responseType: 'json', options: opts }),
+    html: (url) => typed({ method: 'GET', url, responseType: 'text', accept: 'text/html', options: {} }),
+    blob: (url, { method = 'get', data, ...opts } = {}) =>
+      typed({ method: method.toUpperCase(), url, data, responseType: 'blob', options: opts }),
   };
 }

@@ -1,16 +1,16 @@
 import type { RuntimeConfig } from '@portal/shared';
-import type { AxiosAdapter } from 'axios';
 import { getRuntimeConfig } from '@/config/runtime-config';
-import { type ApiClient, createApiClient, typed } from './api-client';
+import { type ApiClient, createApiClient } from './api-client';
+import type { Transport } from './http-transport';
 
 /** The token endpoint sits on the central login (CAS) host (spec section 7). */
 function tokenUrl(config: RuntimeConfig): string {
   return `${new URL(config.casLoginUrl).origin}/web/portal/oauth/token`;
 }
 
-/** An API client for a runtime configuration; the server renderer passes an adapter that answers in-process. */
-export function createPortalApi(config: RuntimeConfig, adapter?: AxiosAdapter): ApiClient {
-  return typed(createApiClient({ baseURL: adapter ? '' : config.apiBaseUrl, tokenUrl: () => tokenUrl(config), adapter }));
+/** An API client for a runtime configuration; the server renderer passes a transport that answers in-process. */
+export function createPortalApi(config: RuntimeConfig, transport?: Transport): ApiClient {
+  return createApiClient({ baseURL: transport ? '' : config.apiBaseUrl, tokenUrl: () => tokenUrl(config), transport });
 }
 
 let client: ApiClient | undefined;
@@ -22,6 +22,6 @@ export function api(): ApiClient {
 }
 
 /** Tests answer the browser client's calls in memory. */
-export function setApiAdapter(adapter: AxiosAdapter): void {
-  client = typed(createApiClient({ baseURL: '', tokenUrl: () => tokenUrl(getRuntimeConfig()), adapter }));
+export function setApiTransport(transport: Transport): void {
+  client = createApiClient({ baseURL: '', tokenUrl: () => tokenUrl(getRuntimeConfig()), transport });
 }

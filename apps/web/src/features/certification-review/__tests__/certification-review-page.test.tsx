@@ -100,7 +100,7 @@ function fakeServer({ decision }: { decision?: () => FakeReply } = {}) {
   const calls: Call[] = [];
   let decided = false;
   installFakeApi((method, path, config) => {
-    calls.push({ method, path, params: config.params, body: typeof config.data === 'string' ? JSON.parse(config.data) : undefined });
+    calls.push({ method, path, params: config.params, body: typeof config.body === 'string' ? JSON.parse(config.body) : undefined });
     if (method === 'GET' && path === `${BASE}/page/list`) return okReply([{ rows: [PENDING], total: 1 }]);
     if (method === 'GET' && path === `${BASE}/11`) return okReply([decided ? APPROVED : DETAIL]);
     if (method === 'GET' && path === `${FILE}/31`) return { body: new Blob(['png'], { type: 'image/png' }) };

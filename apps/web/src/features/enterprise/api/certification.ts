@@ -6,9 +6,9 @@ import {
   type PrivateFileRef,
 } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AxiosProgressEvent } from 'axios';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
+import type { UploadProgress } from '@/lib/http-transport';
 import { queryKeys } from '@/lib/query-keys';
 import { ENTERPRISE_API, useEnterpriseMutation } from './enterprise-profile';
 import { getPrivateFile } from '@/api/private-file';
@@ -45,7 +45,7 @@ export async function uploadCertificationFile(
   const ref = (
     await api().post<PrivateFileRef>(`${CERTIFICATION_API}/file`, form, {
       silent: true,
-      onUploadProgress: (event: AxiosProgressEvent) => {
+      onUploadProgress: (event: UploadProgress) => {
         if (onProgress && event.total) onProgress(Math.round((event.loaded / event.total) * 100));
       },
     })

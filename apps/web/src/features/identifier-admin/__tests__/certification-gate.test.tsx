@@ -3,9 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient, typed } from '@/lib/api-client';
+import { createApiClient } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
-import { type FakeApi, createFakeAdapter, createFakeApi } from '@/testing/fake-api';
+import { type FakeApi, createFakeTransport, createFakeApi } from '@/testing/fake-api';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
@@ -115,12 +115,12 @@ describe.each(PAGES)('%s until the enterprise is certified (issue 18)', (_name, 
 
   it('closes on the server’s certification refusal and does not ask again', async () => {
     // The app's own client over an in-memory server: the session says certified, the server does not.
-    const server = createFakeAdapter((_method, path) =>
+    const server = createFakeTransport((_method, path) =>
       path === '/web/portal/menu/list'
         ? { body: { code: 20200, msg: '操作成功', data: [menus] } }
         : { status: 403, body: { code: 1, msg: '企业认证通过后才能使用此功能' } },
     );
-    fake.api = typed(createApiClient({ baseURL: '', tokenUrl: () => '/web/portal/oauth/token', adapter: server.adapter }));
+    fake.api = createApiClient({ baseURL: '', tokenUrl: () => '/web/portal/oauth/token', transport: server.transport });
     renderPage(page, ENTERPRISE_ADMIN, 'certified');
     expect(await screen.findByText(CLOSED)).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient, typed } from '@/lib/api-client';
+import { createApiClient } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
-import { type FakeApi, createFakeAdapter, createFakeApi } from '@/testing/fake-api';
+import { type FakeApi, createFakeTransport, createFakeApi } from '@/testing/fake-api';
 import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
@@ -268,11 +268,11 @@ describe('前缀与模板: templates', () => {
 
   it('shows the server’s refusal to delete a template that records use', async () => {
     // The app's own client over an in-memory server, so the toast is the one the user sees.
-    const server = createFakeAdapter((method, path) => {
+    const server = createFakeTransport((method, path) => {
       if (method === 'DELETE') return { status: 409, body: { code: 1, msg: '该模板下还有标识，不能删除' } };
       return { body: { code: 20200, msg: '操作成功', data: path.endsWith('/prefix/list') ? [HENGYUE] : [MACHINES] } };
     });
-    fake.api = typed(createApiClient({ baseURL: '', tokenUrl: () => '/web/portal/oauth/token', adapter: server.adapter }));
+    fake.api = createApiClient({ baseURL: '', tokenUrl: () => '/web/portal/oauth/token', transport: server.transport });
     renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     const row = await templateRow('工程机械整机');
     fireEvent.click(within(row).getByRole('button', { name: /删\s*除/ }));
