@@ -2,20 +2,11 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { Modal } from 'antd';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockMediaQueries } from '@/testing/media-query';
 
 /** The system setting, as the browser reports it to `matchMedia`. */
-function systemAsksForReducedMotion(reduce: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-    matches: reduce && query.includes('prefers-reduced-motion: reduce'),
-    media: query,
-    onchange: null,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    dispatchEvent: () => false,
-  }));
-}
+const systemAsksForReducedMotion = (reduce: boolean) =>
+  mockMediaQueries((query) => reduce && query.includes('prefers-reduced-motion: reduce'));
 
 function Dialog() {
   const [open, setOpen] = useState(true);

@@ -6,6 +6,7 @@ import zhCN from 'antd/locale/zh_CN';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
+import { mockMediaQueries } from '@/testing/media-query';
 import { createTestQueryClient } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { ArticleListPage } from '../components/article-list-page';
@@ -167,20 +168,10 @@ describe('the date range on a phone (below 768 px)', () => {
 
   /** A phone's media queries: antd's `md` (min-width: 768px) and up do not match. */
   function phoneScreen() {
-    vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
+    mockMediaQueries((query) => {
       const min = /min-width:\s*(\d+)px/.exec(query);
       const max = /max-width:\s*(\d+)px/.exec(query);
-      const matches = (!min || 375 >= Number(min[1])) && (!max || 375 <= Number(max[1]));
-      return {
-        matches,
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      };
+      return (!min || 375 >= Number(min[1])) && (!max || 375 <= Number(max[1]));
     });
   }
   /** Picks a day in a picker's popup; `popup`: which picker's, in the order they were first opened. */
