@@ -9,8 +9,11 @@ import {
   type TransactionSettings,
 } from 'kysely';
 
-/** Prepared statements kept per SQL text; the app's queries are a small fixed set. */
-const STATEMENT_CACHE_SIZE = 500;
+/**
+ * Prepared statements kept per SQL text, least recently used first out: the app's queries are a
+ * small fixed set, but lists (`in (?, ?, …)`) make new texts, so the cache has a bound.
+ */
+const STATEMENT_CACHE_SIZE = 200;
 
 /**
  * SQLite has one connection. Kysely's own driver guards it with a mutex whose waiters all wake on
@@ -39,6 +42,11 @@ class SqliteConnection implements DatabaseConnection {
     }
     this.#statements.set(sql, stmt);
     return stmt;
+  }
+
+  /** Drops the cached statements, so none outlives the database when it closes. */
+  clear(): void {
+    this.#statements.clear();
   }
 
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
@@ -110,6 +118,7 @@ class QueuedSqliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.#connection.clear();
     this.#db.close();
   }
 }
