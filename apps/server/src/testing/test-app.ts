@@ -3,16 +3,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { buildApp, type PortalApp } from '../app.js';
 import { type ServerConfig, loadConfig } from '../config.js';
 import { createDatabase, type DatabaseHandle, type DialectName } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { seedDemoData } from '../db/seed/index.js';
+import { adminQuery, dropSchema } from './pg-admin.js';
+import { template, testRun } from './test-templates.js';
 
-/** The databases API tests run on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+/**
+ * The databases API tests run on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set; TEST_DIALECTS
+ * (`sqlite` or `postgres`) keeps one of them, so `npm test` can time each database's pass.
+ */
 export function testDialects(): DialectName[] {
-  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const available: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const only = process.env.TEST_DIALECTS?.split(',').map((d) => d.trim());
+  return only ? available.filter((d) => only.includes(d)) : available;
 }
 
 export interface TestDatabase {
@@ -23,16 +27,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database: a temporary SQLite file, or a throw-away PostgreSQL schema. */
+/**
+ * A fresh, migrated database (demo-seeded unless `seed: false`): a temporary SQLite file, or a
+ * throw-away PostgreSQL schema, copied from this worker's template (testing/test-templates.ts).
+ */
 export async function createTestDatabase(
   dialect: DialectName,
   env: Record<string, string> = {},
   options: { seed?: boolean } = {},
 ): Promise<TestDatabase> {
-  const id = randomBytes(6).toString('hex');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-test-'));
   const databaseUrl = dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (dialect === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const from = await template(dialect, options.seed !== false);
   const config = loadConfig({
     // fastify.inject sends `Host: localhost:80`: the loopback host the server answers for by default.
     PORT: '80',
@@ -48,7 +55,14 @@ export async function createTestDatabase(
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
-  const schema = `t_${id}`;
+  // Named after the run, so that its teardown finds the schema of a file that crashed.
+  const schema = `t_${testRun().tag}_${randomBytes(6).toString('hex')}`;
+  if (databaseUrl && from.pgScript) await adminQuery(databaseUrl, from.pgScript(schema));
+  if (from.sqliteFile) {
+    fs.mkdirSync(path.dirname(config.sqliteFile), { recursive: true });
+    fs.copyFileSync(from.sqliteFile, config.sqliteFile);
+  }
+  if (fs.existsSync(from.privateDir)) fs.cpSync(from.privateDir, config.privateFilesDir, { recursive: true });
   const connect = () =>
     createDatabase({
       databaseUrl: config.databaseUrl,
@@ -56,20 +70,13 @@ export async function createTestDatabase(
       ...(dialect === 'postgres' ? { pgSchema: schema } : {}),
     });
   const database = await connect();
-  await migrateToLatest(database.db, database.dialect);
-  if (options.seed !== false) await seedDemoData(database.db, config);
   return {
     database,
     config,
     connectAgain: connect,
     async drop() {
       await database.destroy();
-      if (dialect === 'postgres' && databaseUrl) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
-      }
+      if (databaseUrl) await dropSchema(databaseUrl, schema);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
