@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { LRUCache, type Perf } from 'lru-cache';
 
 /** What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`). */
 export type CacheGroup = 'site' | 'content' | 'identifiers';
@@ -28,11 +28,19 @@ export interface LoadingCache<V> {
  */
 export class CacheRegistry {
   readonly #groups = new Map<CacheGroup, { clear(): void }[]>();
+  readonly #clock: Perf | undefined;
+
+  /** `clock`: what the TTLs are measured on (`performance` by default); a test moves its own. */
+  constructor(options: { clock?: Perf } = {}) {
+    this.#clock = options.clock;
+  }
 
   create<V extends object>(group: CacheGroup, options: LoadingCacheOptions<V>): LoadingCache<V> {
     const cache = new LRUCache<string, V>({
       max: options.max,
       ttl: options.ttl,
+      // lru-cache reads a clock once per millisecond (ttlResolution); an injected one is read every time.
+      ...(this.#clock ? { perf: this.#clock, ttlResolution: 0 } : {}),
       ...(options.maxSize && options.sizeOf ? { maxSize: options.maxSize, sizeCalculation: options.sizeOf } : {}),
       fetchMethod: async (key, _stale, { options: fetchOptions }) =>
         options.load(key, (ms) => {
