@@ -91,9 +91,15 @@ const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** pg_dump's DDL for `schema`, without psql commands and comments, its name replaced by SCHEMA. */
 async function dump(url: string, schema: string, section: 'pre-data' | 'post-data'): Promise<string> {
-  const { stdout } = await promisify(execFile)('pg_dump', ['--schema-only', `--section=${section}`, '--no-owner', '-n', schema, url], {
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  // The password goes by the environment, not the command line other processes can read.
+  const address = new URL(url);
+  const password = decodeURIComponent(address.password);
+  address.password = '';
+  const { stdout } = await promisify(execFile)(
+    'pg_dump',
+    ['--schema-only', `--section=${section}`, '--no-owner', '-n', schema, address.toString()],
+    { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } },
+  );
   return stdout
     .split('\n')
     .filter((line) => !line.startsWith('\\') && !line.startsWith('--'))
