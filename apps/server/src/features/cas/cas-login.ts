@@ -160,13 +160,24 @@ function createCasLogin(app: FastifyInstance) {
     return !!expected && !!given && sameToken(expected, given);
   }
 
+  /**
+   * `service` if the registry accepts it. The page answered then may send its forms' redirect to that
+   * service's origin (CSP form-action): the login's last 303 leaves this site for it.
+   */
+  async function registeredService(request: FastifyRequest, reply: FastifyReply, service: string | undefined) {
+    const registered = await registry.resolve(service, portalBase(request));
+    if (registered) reply.allowFormAction(registered.url.origin);
+    return registered;
+  }
+
   /** The target of a step's form: its registered service (undefined and no URL when none was named) and renew. */
   async function targetOf(
     request: FastifyRequest,
+    reply: FastifyReply,
     query: { service?: string | undefined; renew?: string | undefined },
     bodyRenew?: string,
   ): Promise<{ target: LoginTarget; unregistered: boolean }> {
-    const registered = await registry.resolve(query.service, portalBase(request));
+    const registered = await registeredService(request, reply, query.service);
     const target: LoginTarget = { service: query.service, registered, renew: isTrue(query.renew) || isTrue(bodyRenew) };
     return { target, unregistered: query.service !== undefined && !registered };
   }
@@ -272,6 +283,7 @@ function createCasLogin(app: FastifyInstance) {
     unregisteredService,
     executionToken,
     executionValid,
+    registeredService,
     targetOf,
     renderLogin,
     completeLogin,

@@ -73,7 +73,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { accountRepository: accounts, casTickets: tickets, loginGuard: guard, loginSteps: steps } = app;
   const registry = app.casServices;
-  const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, renderLogin } = app.casLogin;
+  const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, registeredService, renderLogin } =
+    app.casLogin;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
   const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
@@ -90,7 +91,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew);
-      const target = await registry.resolve(service, portalBase(request));
+      const target = await registeredService(request, reply, service);
       if (service !== undefined && !target) return unregisteredService(request, reply);
       const tgt = await tickets.liveTgt(request.cookies[TGC]);
       if (tgt && !renew) {
@@ -127,7 +128,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const password = request.body.password ?? '';
       const page = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, username: login, error });
 
-      const target = await registry.resolve(service, portalBase(request));
+      const target = await registeredService(request, reply, service);
       if (service !== undefined && !target) return unregisteredService(request, reply);
       if (!executionValid(request, request.body.execution)) return page(400, '登录页面已过期，请重新输入账号和密码');
       const burst = await loginAttempts(request);
@@ -208,7 +209,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew) || isTrue(request.body.renew);
-      const registered = await registry.resolve(service, portalBase(request));
+      const registered = await registeredService(request, reply, service);
       if (service !== undefined && !registered) return unregisteredService(request, reply);
       const restart = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, error });
       if (!executionValid(request, request.body.execution)) return restart(400, '登录页面已过期，请重新输入账号和密码');

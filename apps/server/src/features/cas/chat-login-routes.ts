@@ -99,7 +99,7 @@ const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `/login/${type}`,
       { schema: { tags: ['cas'], summary: `CAS 登录：${label}扫码登录`, querystring: StartQuery, response: PageAnswers } },
       async (request, reply) => {
-        const { target, unregistered } = await casLogin.targetOf(request, request.query);
+        const { target, unregistered } = await casLogin.targetOf(request, reply, request.query);
         if (unregistered) return casLogin.unregisteredService(request, reply);
         const enabled = await sources.enabledChatSources(type);
         const chosen = request.query.source;
@@ -140,7 +140,7 @@ const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // One use: whatever happens next, this browser's pending sign-in ends here.
         reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
         const started = states.read(type, cookieValue);
-        const resolved = await casLogin.targetOf(request, { service: started?.service, renew: started?.renew ? 'true' : undefined });
+        const resolved = await casLogin.targetOf(request, reply, { service: started?.service, renew: started?.renew ? 'true' : undefined });
         if (resolved.unregistered) return casLogin.unregisteredService(request, reply);
         const { target } = resolved;
         const restart = (status: number, error: string) =>

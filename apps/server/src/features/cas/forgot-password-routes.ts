@@ -55,7 +55,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** A registered service to return to after the reset, if the form names one (else the page refuses it). */
   async function serviceOf(request: FastifyRequest<{ Querystring: { service?: string } }>, reply: FastifyReply) {
-    const { target, unregistered } = await casLogin.targetOf(request, request.query);
+    const { target, unregistered } = await casLogin.targetOf(request, reply, request.query);
     return unregistered ? { refused: casLogin.unregisteredService(request, reply) } : { service: target.service };
   }
 

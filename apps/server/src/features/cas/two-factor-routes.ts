@@ -46,7 +46,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply: FastifyReply,
     step: 'code' | 'enrol' | 'recovery',
   ): Promise<{ refused: string | FastifyReply } | { accountId: number; target: LoginTarget }> {
-    const { target, unregistered } = await casLogin.targetOf(request, request.query, request.body.renew);
+    const { target, unregistered } = await casLogin.targetOf(request, reply, request.query, request.body.renew);
     if (unregistered) return { refused: casLogin.unregisteredService(request, reply) };
     const restart = (status: number, error: string) =>
       casLogin.renderLogin(request, reply, status, { service: target.service, renew: target.renew, error });
