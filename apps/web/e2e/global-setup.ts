@@ -44,6 +44,7 @@ export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const sqliteFile = path.join(dir, 'portal.sqlite');
   const standins = await startChatStandins();
   const casApp = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
   const casAppLogoutDown = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
@@ -57,7 +58,7 @@ export default async function globalSetup() {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      SQLITE_FILE: path.join(dir, 'portal.sqlite'),
+      SQLITE_FILE: sqliteFile,
       // Uploads and certification materials stay with this run, not in the checkout's data folder.
       FILES_DIR: path.join(dir, 'files'),
       PRIVATE_FILES_DIR: path.join(dir, 'private'),
@@ -88,6 +89,8 @@ export default async function globalSetup() {
   // Workers read these (e2e/cas-apps.ts): the applications' origins, any path of which is a CAS client.
   process.env.E2E_CAS_APP = casApp.origin;
   process.env.E2E_CAS_APP_LOGOUT_503 = casAppLogoutDown.origin;
+  // The database file, for the one thing no request can do: let time pass (a password's age).
+  process.env.E2E_SQLITE_FILE = sqliteFile;
   return async () => {
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
