@@ -325,3 +325,16 @@ export interface TenantRow {
   admins: string[];
   createdAt: string;
 }
+
+/**
+ * Body of 新建企业 in 租户管理 (`POST /web-api/console/v1/tenant`, operators): the enterprise (name and
+ * 统一社会信用代码, checked by `EnterpriseRules` as certification checks them) and its first
+ * administrator (checked by `TenantRules`), whose random initial password goes out by SMS.
+ */
+export interface TenantCreateBody {
+  name: string;
+  creditCode: string;
+  adminName: string;
+  adminUsername: string;
+  adminPhone: string;
+}

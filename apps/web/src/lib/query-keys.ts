@@ -99,6 +99,8 @@ export const queryKeys = {
     all: ['sso-apps'] as const,
     page: (query: object) => ['sso-apps', 'page', query] as const,
     grants: (id: number) => ['sso-apps', 'grants', id] as const,
+    /** 接入自检's pre-check of one application (a grant change refreshes it with `all`). */
+    selfTest: (id: number) => ['sso-apps', 'self-test', id] as const,
     /** /my-apps: the applications the logged-in user may open. */
     mine: ['sso-apps', 'mine'] as const,
   },

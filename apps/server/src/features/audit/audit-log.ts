@@ -63,6 +63,7 @@ export const AUDIT_ACTIONS = {
   'role.create': '新建角色',
   'role.update': '修改角色',
   'role.delete': '删除角色',
+  'tenant.create': '新建企业',
   'tenant.disable': '停用企业',
   'tenant.enable': '启用企业',
   'sso-app.create': '新建单点登录应用',

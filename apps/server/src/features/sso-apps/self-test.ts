@@ -67,6 +67,7 @@ export async function runSelfTest(
     attributes,
     ranAt: chinaTime(new Date()),
   });
+  const signInSkipped = await signInSkipReason(app, application, account.id, account.username);
   if (!registration.registered) {
     const skipped = (key: SelfTestStepKey) => step(key, 'skipped', SelfTestMessage.skippedUnregistered);
     return result([
@@ -81,9 +82,8 @@ export async function runSelfTest(
   const { registered, target } = registration;
 
   async function signInAndValidate(): Promise<[SelfTestStep, Validation]> {
-    if (!auth.casEmbedded) {
-      const external = step('signIn', 'skipped', SelfTestMessage.externalCas(casBase ?? ''));
-      return [external, { step: step('validate', 'skipped', external.detail), attributes: undefined }];
+    if (signInSkipped) {
+      return [step('signIn', 'skipped', signInSkipped), { step: step('validate', 'skipped', signInSkipped), attributes: undefined }];
     }
     const signIn = await issueTicket(app, account, service, target);
     if (!signIn.ticket) return [signIn.step, { step: step('validate', 'skipped', SelfTestMessage.skippedNoTicket), attributes: undefined }];
@@ -112,6 +112,23 @@ export async function runSelfTest(
     ],
     validation.attributes,
   );
+}
+
+/**
+ * Why a run would skip 测试账号登录, known before it starts: the portal's CAS is another server, or
+ * 应用授权 does not admit the administrator (the check signs in as them only, never as someone else).
+ * Undefined when it will sign in.
+ */
+export async function signInSkipReason(
+  app: FastifyInstance,
+  application: SsoApplication,
+  accountId: number,
+  username: string,
+): Promise<string | undefined> {
+  const { auth } = app.config;
+  if (!auth.casEmbedded) return SelfTestMessage.externalCas(auth.casServerUrl ?? '');
+  if (!(await app.ssoApps.mayUse(accountId, application.id))) return SelfTestMessage.notGranted(username, application.name);
+  return undefined;
 }
 
 /** The address is one of the application's service addresses, and the CAS's registry resolves it to this application. */

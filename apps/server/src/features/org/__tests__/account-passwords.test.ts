@@ -1,3 +1,4 @@
+import { creditCodeCheckChar } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
@@ -106,5 +107,20 @@ describe.each(testDialects())('passwords by SMS without the template on %s', (di
     expect(await verifyPassword(account?.password_hash, DEMO_PASSWORD)).toBe(true);
     expect(account?.mustChangePassword).toBe(false);
     expect((await t.app.inject({ url: '/web-api/identity/v1/prefix/list', headers: { authorization: token } })).statusCode).toBe(200);
+  });
+
+  it('新建企业 in 租户管理 answers 503 and writes neither the enterprise nor its administrator', async () => {
+    const operator = await tokenFor(t, 'operator');
+    const body = {
+      name: '无短信新建有限公司',
+      creditCode: `91320200MA1NXMTP1${creditCodeCheckChar('91320200MA1NXMTP1')}`,
+      adminName: '孙无信',
+      adminUsername: 'nosmsadmin',
+      adminPhone: '13900000302',
+    };
+    const res = await c.call(operator, 'POST', '/tenant', body);
+    expect([res.statusCode, res.json()]).toEqual([503, { code: 1, msg: MESSAGE }]);
+    expect(await t.database.db.selectFrom('enterprise').select('id').where('name', '=', body.name).execute()).toEqual([]);
+    expect(await t.database.db.selectFrom('account').select('id').where('username', '=', body.adminUsername).execute()).toEqual([]);
   });
 });
