@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
@@ -81,7 +82,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (status === 'disabled' && enterprise.id === request.principal?.profile.enterpriseId) {
           throw new BadRequestError('不能停用本账号所在的企业');
         }
-        const tickets: EndedTickets = await db.transaction().execute(async (trx) => {
+        const tickets: EndedTickets = await inEnterpriseTransaction(db, enterprise.id, async (trx) => {
           const accounts = await tenants.setStatus(trx, enterprise.id, status);
           await auditRequest(trx, request, action, enterprise.name);
           return status === 'disabled' ? app.ssoSessions.end(trx, accounts) : [];
