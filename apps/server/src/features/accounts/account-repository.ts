@@ -1,7 +1,6 @@
 import { Authority, type CertificationStatus, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { lockEnterprise } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -57,10 +56,7 @@ export function isUsable(status: string, enterpriseStatus: string | null): boole
 }
 
 export class AccountRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Login accepts a username or the account's phone number; a deleted account is no longer found. */
   async findForLogin(login: string) {
@@ -398,7 +394,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('accountRepository', new AccountRepository(app.database.db, app.database.dialect));
+    app.decorate('accountRepository', new AccountRepository(app.database.db));
   },
   { name: 'account-repository' },
 );

@@ -1,7 +1,6 @@
 import type { AuthSourceConfig, AuthSourceSummary, ChatSourceType, SyncRunStatus } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { lockEnterprise } from '../../db/transaction.js';
 import { chinaTime } from '../../lib/china-time.js';
@@ -61,7 +60,6 @@ export class AuthSourceRepository {
   constructor(
     protected readonly db: Kysely<Database>,
     protected readonly box: SecretBox,
-    protected readonly dialect: DialectName = 'sqlite',
   ) {}
 
   sealSecret(plain: string): string {
@@ -332,7 +330,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const box = new SecretBox(await app.systemRepository.sharedKey('auth-source-secret'));
-    app.decorate('authSourceRepository', new AuthSourceRepository(app.database.db, box, app.database.dialect));
+    app.decorate('authSourceRepository', new AuthSourceRepository(app.database.db, box));
   },
   { name: 'auth-source-repository', dependencies: ['system-repository'] },
 );
