@@ -29,8 +29,9 @@ interface Answer {
 
 /**
  * Console writes of one enterprise made at the same moment over real connections (the server
- * listening on a port, each request on its own socket and pool connection): every one is made or
- * refused with a clean Chinese 409, never a 500, and what is stored agrees with what was answered.
+ * listening on a port, each request on its own socket; on PostgreSQL the pool's ten connections run
+ * their transactions side by side): every one is made or refused with a clean Chinese 409, never a
+ * 500, and what is stored agrees with what was answered.
  */
 describe.each(testDialects())('concurrent console writes in one enterprise on %s', (dialect) => {
   let t: TestApp;
