@@ -1,8 +1,8 @@
 import { Authority, type CertificationStatus, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { lockEnterprise } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 
@@ -56,10 +56,7 @@ export function isUsable(status: string, enterpriseStatus: string | null): boole
 }
 
 export class AccountRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Login accepts a username or the account's phone number; a deleted account is no longer found. */
   async findForLogin(login: string) {
@@ -306,9 +303,7 @@ export class AccountRepository {
   ): Promise<void> {
     // Two such writes at once (two administrators disabling each other): on PostgreSQL the second waits
     // here for the first to commit and then counts with its result; SQLite runs one write transaction at a time.
-    if (this.dialect === 'postgres') {
-      await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forUpdate().execute();
-    }
+    await lockEnterprise(trx, enterpriseId);
     const admins = await this.administrators(enterpriseId, trx);
     if (admins.length === 0) throw new ConflictError('企业至少需要保留一名启用的管理员');
     if (!actorWasAdministrator) return;
@@ -399,7 +394,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('accountRepository', new AccountRepository(app.database.db, app.database.dialect));
+    app.decorate('accountRepository', new AccountRepository(app.database.db));
   },
   { name: 'account-repository' },
 );

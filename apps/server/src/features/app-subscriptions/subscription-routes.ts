@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -143,7 +144,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (latest?.status === 'pending') throw new ConflictError(SubscriptionMessage.pending);
       if (latest?.status === 'approved') throw new ConflictError(SubscriptionMessage.approved);
       try {
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await subscriptions.create(trx, { enterpriseId, applicationId: application.id, applicantId: profile.id, purpose });
           await auditRequest(trx, request, 'app-subscription.request', application.name, 'success', purpose);
           const operators = await app.accountRepository.holders(Authority.AppSubscription, null, trx);
@@ -232,7 +233,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const clash = new ConflictError(subscriptionNameClash(decision.enterpriseName, copy.name));
       if (await app.ssoApps.nameTaken(decision.enterpriseId, copy.name)) throw clash;
       try {
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, decision.enterpriseId, async (trx) => {
           const decided = await subscriptions.decide(trx, decision.id, {
             from: 'pending',
             to: 'approved',
@@ -275,7 +276,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const decision = await decisionOf(request.params.id);
       if (decision.status !== 'pending') throw new ConflictError(SubscriptionMessage.alreadyDecided);
       const note = noteOf(request.body, SubscriptionMessage.rejectNoteRequired);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, decision.enterpriseId, async (trx) => {
         const decided = await subscriptions.decide(trx, decision.id, {
           from: 'pending',
           to: 'rejected',
@@ -312,7 +313,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const decision = await decisionOf(request.params.id);
       if (decision.status !== 'approved') throw new ConflictError(SubscriptionMessage.notApproved);
       const note = noteOf(request.body, SubscriptionMessage.revokeNoteRequired);
-      const ended = await db.transaction().execute(async (trx) => {
+      const ended = await inEnterpriseTransaction(db, decision.enterpriseId, async (trx) => {
         const decided = await subscriptions.decide(trx, decision.id, {
           from: 'approved',
           to: 'revoked',

@@ -114,15 +114,22 @@ export interface AuditEntry {
   detail?: string;
 }
 
+/**
+ * Text as stored, at most `max` characters: a NUL (a refused request's address may hold one) is
+ * written out as `\u0000`, since PostgreSQL text cannot hold it and the row would be lost there;
+ * SQLite stores the same, so both databases show the same entry.
+ */
+const storable = (text: string, max: number) => text.replaceAll('\0', '\\u0000').slice(0, max);
+
 const auditRow = (entry: AuditEntry) => ({
   account_id: entry.accountId,
-  username: entry.username.slice(0, 64),
+  username: storable(entry.username, 64),
   enterprise_id: entry.enterpriseId,
   action: entry.action,
-  target: (entry.target ?? '').slice(0, 200),
-  ip: entry.ip.slice(0, 64),
+  target: storable(entry.target ?? '', 200),
+  ip: storable(entry.ip, 64),
   outcome: entry.outcome,
-  detail: (entry.detail ?? '').slice(0, 500),
+  detail: storable(entry.detail ?? '', 500),
   created_at: new Date().toISOString(),
 });
 

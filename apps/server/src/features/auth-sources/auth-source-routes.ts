@@ -11,6 +11,7 @@ import {
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
@@ -196,7 +197,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const input = writeOf(request.body);
       if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
       const id = await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           if (input.type !== 'ldap' && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
             throw new ConflictError(AuthSourceMessage.chatTypeTaken);
           }
@@ -228,7 +229,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const input = writeOf(request.body, current);
       if (await sources.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(AuthSourceMessage.nameTaken);
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await sources.update(trx, enterpriseId, current.id, input);
           const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
           await auditRequest(
@@ -260,7 +261,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const enterpriseId = callerEnterprise(request);
       const current = await sourceOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         const usage = await sources.usage(trx, current.id);
         if (usage.linkedAccounts > 0) throw new ConflictError(AuthSourceMessage.inUse);
         if (usage.jobs > 0) throw new ConflictError(AuthSourceMessage.hasJobs);

@@ -11,6 +11,7 @@ import {
 import { create as contentDisposition } from 'content-disposition';
 import { fileTypeFromBuffer } from 'file-type';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
@@ -115,7 +116,7 @@ const certificationFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = displayName(upload.filename, purpose, mime);
       const { bytes } = upload;
       const ref = await storage.store(bytes, ext, (storageKey) =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           const created = await files.create(trx, {
             enterpriseId,
             accountId: request.principal!.accountId,

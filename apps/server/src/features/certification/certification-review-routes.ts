@@ -9,6 +9,7 @@ import {
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { chinaTimeBound, chinaTimeToIso } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -173,7 +174,7 @@ const certificationReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (reasons.includes('other') && !comment) throw new BadRequestError(CertificationMessage.commentRequired);
         if ([...comment].length > CERTIFICATION_COMMENT_MAX) throw new BadRequestError(CertificationMessage.commentTooLong);
         const deciding = application;
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, deciding.enterpriseId, async (trx) => {
           await certifications.decide(trx, deciding, {
             status: approved ? 'approved' : 'rejected',
             reviewerId: request.principal!.accountId,

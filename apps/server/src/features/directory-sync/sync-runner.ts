@@ -3,6 +3,7 @@ import os from 'node:os';
 import { SyncMessage, type SyncCounts, type SyncRunStatus, type SyncTrigger } from '@portal/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-log.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
@@ -89,7 +90,7 @@ export class SyncRunner {
   /** A run that ended before anything was planned (the source could not be read), with its audit row when it was an execution. */
   private async recordFailedRun(job: JobRow, caller: SyncCaller, error: string, audited: boolean): Promise<number> {
     const counts = { create: 0, update: 0, disable: 0, move: 0, failed: 0 };
-    return this.app.database.db.transaction().execute(async (trx) => {
+    return inEnterpriseTransaction(this.app.database.db, job.enterpriseId, async (trx) => {
       const runId = await this.repo.createRun(
         trx,
         {
@@ -126,7 +127,7 @@ export class SyncRunner {
     }
     const items = await this.plan(job, snapshot);
     const counts = countItems(items.map((i) => ({ action: i.action, failed: i.error !== '' })));
-    return this.app.database.db.transaction().execute((trx) =>
+    return inEnterpriseTransaction(this.app.database.db, job.enterpriseId, (trx) =>
       this.repo.createRun(
         trx,
         {
@@ -194,7 +195,7 @@ export class SyncRunner {
     if (snapshot.users.length === 0 && items.some((item) => item.action === 'disable')) {
       return this.recordFailedRun(job, caller, EMPTY_DIRECTORY, true);
     }
-    const runId = await this.app.database.db.transaction().execute((trx) =>
+    const runId = await inEnterpriseTransaction(this.app.database.db, job.enterpriseId, (trx) =>
       this.repo.createRun(
         trx,
         {
@@ -244,7 +245,7 @@ export class SyncRunner {
 
   /** The run's end and its audit row, committed together. */
   private async finish(runId: number, job: JobRow, caller: SyncCaller, status: SyncRunStatus, counts: SyncCounts, error: string) {
-    await this.app.database.db.transaction().execute(async (trx) => {
+    await inEnterpriseTransaction(this.app.database.db, job.enterpriseId, async (trx) => {
       await this.repo.finishRun(trx, runId, status, counts, error);
       const detail = `${caller.origin === 'schedule' ? '定时同步' : '手动同步'}：${countsText(counts)}${error ? `；${error}` : ''}`;
       await recordAudit(trx, caller.log, caller.auditEntry(status === 'failed' ? 'failure' : 'success', job.name, detail));

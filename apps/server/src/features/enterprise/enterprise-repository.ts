@@ -57,7 +57,7 @@ export class EnterpriseRepository {
       ])
       .where('id', '=', id);
     // A certification submitted meanwhile (which sets 待审核) waits for this write or is seen by it; SQLite runs one write at a time.
-    if (trx && this.dialect === 'postgres') query = query.forUpdate();
+    if (trx && this.dialect === 'postgres') query = query.forNoKeyUpdate();
     const row = await query.executeTakeFirst();
     if (!row) return undefined;
     return {

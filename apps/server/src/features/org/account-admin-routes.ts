@@ -15,6 +15,7 @@ import {
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
@@ -252,7 +253,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (bySms) await sendPassword(request, fields.phone, password);
       const id = await writeUnique(
         () =>
-          db.transaction().execute(async (trx) => {
+          inEnterpriseTransaction(db, enterpriseId, async (trx) => {
             const created = await accounts.create(trx, enterpriseId, { username, ...fields, ...refs, passwordHash });
             await auditRequest(
               trx,
@@ -292,7 +293,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await refuseTaken(null, fields.phone, account.id);
       await writeUnique(
         () =>
-          db.transaction().execute(async (trx) => {
+          inEnterpriseTransaction(db, enterpriseId, async (trx) => {
             const changes = { ...fields, groupIds: refs.groupIds, roleIds: refs.roleIds };
             if (!(await accounts.update(trx, enterpriseId, account.id, changes, refs.assignable)))
               throw new NotFoundError(ACCOUNT_NOT_FOUND);
@@ -325,7 +326,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { status } = request.body;
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (status === 'disabled' && account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
-      const tickets = await db.transaction().execute(async (trx) => {
+      const tickets = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         if (!(await accounts.setStatus(trx, enterpriseId, account.id, status))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
         const ended = status === 'disabled' ? await app.ssoSessions.end(trx, [account.id]) : [];
         await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
@@ -350,9 +351,9 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { account } = await accountFor(request, request.params.id);
+      const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError('不能解锁自己的账号');
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         const wasLocked = await app.loginGuard.unlock(trx, account.id);
         await auditRequest(trx, request, 'account.unlock', targetOf(account), 'success', wasLocked ? '' : '账号未锁定，已清除密码错误次数');
       });
@@ -381,7 +382,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { password, bySms } = await chosenPassword(enterpriseId, account.username, request.body.passwordMode, request.body.password);
       const passwordHash = await hashPassword(password);
       if (bySms) await sendPassword(request, account.phone, password);
-      const tickets = await db.transaction().execute(async (trx) => {
+      const tickets = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         if (!(await accounts.resetPassword(trx, enterpriseId, account.id, passwordHash))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
         // The lock guarded the old password; the new one starts with a clean count.
         await app.loginGuard.unlock(trx, account.id);
@@ -410,7 +411,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
-      const tickets = await db.transaction().execute(async (trx) => {
+      const tickets = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         if (!(await accounts.softDelete(trx, enterpriseId, account.id))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
         const ended = await app.ssoSessions.end(trx, [account.id]);
         await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
@@ -501,7 +502,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         passwordHash: hashes.get(password) ?? '',
       }));
       try {
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await accounts.createMany(trx, enterpriseId, created);
           await auditRequest(trx, request, 'account.import', file.filename, 'success', `导入 ${created.length} 个账号`);
         });

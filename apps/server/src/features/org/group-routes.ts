@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -71,7 +72,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** A write of a group (and its audit row) that may change who administers the enterprise, checked by the guard rails before the commit. */
   const guarded = (request: FastifyRequest, enterpriseId: number, work: (trx: Kysely<Database>) => Promise<void>) =>
-    db.transaction().execute(async (trx) => {
+    inEnterpriseTransaction(db, enterpriseId, async (trx) => {
       await work(trx);
       await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
     });

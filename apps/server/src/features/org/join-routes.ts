@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
@@ -88,7 +89,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const enterpriseId = callerEnterprise(request);
       const join = await pendingOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         await joins.approve(trx, join, enterpriseId, request.principal!.accountId);
         await auditRequest(trx, request, 'join.approve', join.username);
       });
@@ -106,7 +107,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const join = await pendingOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, callerEnterprise(request), async (trx) => {
         await joins.reject(trx, join, request.principal!.accountId);
         await auditRequest(trx, request, 'join.reject', join.username);
       });

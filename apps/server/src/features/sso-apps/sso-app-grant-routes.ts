@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, SsoMessage } from '@portal/shared';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
@@ -87,7 +88,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (roles.length !== roleIds.length) throw new NotFoundError('角色不存在');
       if (accounts.length !== accountIds.length) throw new NotFoundError('账号不存在');
       const { allMembers } = request.body;
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         await apps.setGrants(trx, application.id, { allMembers, groupIds, roleIds, accountIds });
         const detail = [
           allMembers ? '企业全员' : '',

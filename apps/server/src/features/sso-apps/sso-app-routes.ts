@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
@@ -253,7 +254,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await apps.nameTaken(enterpriseId, input.name)) throw new ConflictError(SsoMessage.nameTaken);
       let id = 0;
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await assertNoOverlap(trx, enterpriseId, undefined, input.servicePrefixes);
           id = await apps.create(trx, enterpriseId, input);
           await auditRequest(trx, request, 'sso-app.create', input.name, 'success', input.servicePrefixes.join(' '));
@@ -283,7 +284,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       assertNotPlatform(request, input.servicePrefixes);
       if (await apps.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(SsoMessage.nameTaken);
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await assertNoOverlap(trx, enterpriseId, current.id, input.servicePrefixes);
           await apps.update(trx, enterpriseId, current.id, input);
           const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
@@ -308,7 +309,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const current = await ownApplicationOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, callerEnterprise(request), async (trx) => {
         await apps.delete(trx, current.id);
         await auditRequest(trx, request, 'sso-app.delete', current.name);
       });

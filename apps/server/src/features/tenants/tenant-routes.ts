@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, EnterpriseMessage, EnterpriseRules, type TenantCreateBody, TenantMessage, TenantRules } from '@portal/shared';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction, inTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -128,7 +129,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // As 账号管理's 新增: the password goes out before anything is written, so a failed send (503) leaves nothing behind.
       await sendSmsOrRefuse(request, app.smsSender, { phone: input.adminPhone, templateKey: 'password', params: { password } });
       try {
-        const id = await db.transaction().execute(async (trx) => {
+        const id = await inTransaction(db, async (trx) => {
           const enterprise = await tenants.create(trx, {
             name: input.name,
             creditCode: input.creditCode,
@@ -185,7 +186,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (status === 'disabled' && enterprise.id === request.principal?.profile.enterpriseId) {
           throw new BadRequestError('不能停用本账号所在的企业');
         }
-        const tickets: EndedTickets = await db.transaction().execute(async (trx) => {
+        const tickets: EndedTickets = await inEnterpriseTransaction(db, enterprise.id, async (trx) => {
           const accounts = await tenants.setStatus(trx, enterprise.id, status);
           await auditRequest(trx, request, action, enterprise.name);
           return status === 'disabled' ? app.ssoSessions.end(trx, accounts) : [];

@@ -238,4 +238,28 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     const latest = (await list(operator, 'action=content.category.create&outcome=failure')).body.data[0]?.rows[0];
     expect(latest).toMatchObject({ username: 'operator', outcome: 'failure', detail: expect.stringContaining('分类编码') });
   });
+
+  it('records a refused write whose address holds a NUL byte, the NUL written out as text on either database', async () => {
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: '/web-api/console/v1/account-group/7%00x',
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
+      payload: { name: '质量部', roleIds: [] },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ code: 1, msg: '路径参数 id 类型不正确' });
+    const latest = (await list(admin, 'action=group.update&outcome=failure')).body.data[0]?.rows[0];
+    expect(latest).toMatchObject({ username: 'admin', outcome: 'failure', target: '7\\u0000x', detail: '路径参数 id 类型不正确' });
+
+    // A text parameter passes the schema and is refused by the input guard: recorded the same way.
+    const guarded = await t.app.inject({
+      method: 'DELETE',
+      url: '/web-api/cms/v1/article/a%00b',
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: operator },
+    });
+    expect(guarded.statusCode).toBe(400);
+    expect(guarded.json()).toEqual({ code: 1, msg: '路径参数 uuid 含有不允许的控制字符' });
+    const deletion = (await list(operator, 'action=content.article.delete&outcome=failure')).body.data[0]?.rows[0];
+    expect(deletion).toMatchObject({ username: 'operator', target: 'a\\u0000b', detail: '路径参数 uuid 含有不允许的控制字符' });
+  });
 });
