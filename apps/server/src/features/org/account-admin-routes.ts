@@ -555,6 +555,16 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const smsFailed = await sendImportPasswords(request, bySms);
       const smsSent = bySms.length - smsFailed.length;
+      if (smsFailed.length) {
+        const unsent = bySms.filter((a) => smsFailed.some((f) => f.line === a.line)).map((a) => a.username);
+        await app.auditRepository.recordRequest(
+          request,
+          'account.import',
+          file.filename,
+          'failure',
+          `${unsent.length} 个初始密码短信发送失败：${unsent.join('、')}`,
+        );
+      }
       const result = { total: rows.length, imported: created.length, failed: 0, errors: [], smsSent, smsFailed };
       let message = `导入完成：成功导入 ${created.length} 个账号`;
       if (smsSent) message += `，${smsSent} 个初始密码已通过短信发送`;

@@ -126,6 +126,10 @@ describe.each(testDialects())('passwords by SMS on %s', (dialect) => {
         smsFailed: [{ line: 3, message: '账号 impfail2 已导入，但初始密码短信发送失败，请为其重置密码' }],
       });
       expect(JSON.stringify(answer)).not.toContain('BLACK_KEY');
+      expect((await c.audit(admin, 'account.import')).slice(0, 2)).toMatchObject([
+        { target: 'fail.csv', outcome: 'failure', detail: '1 个初始密码短信发送失败：impfail2' },
+        { target: 'fail.csv', outcome: 'success', detail: '导入 2 个账号，其中 2 个随机密码以短信发送' },
+      ]);
     } finally {
       refusing.mockRestore();
     }
