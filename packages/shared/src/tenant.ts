@@ -242,6 +242,29 @@ export interface AccountCreateBody {
   password?: string;
 }
 
+/** A row of an import's answer: its line in the file (the header is line 1) and what happened to it. */
+export interface ImportRowMessage {
+  line: number;
+  message: string;
+}
+
+/**
+ * The answer of 导入 (`POST /web-api/console/v1/account/import`). All or nothing: with any bad row,
+ * `imported` is 0 and `errors` lists them. Rows without 初始密码 get a random one by SMS after the
+ * accounts are written; a message that could not be sent is listed in `smsFailed` (that account
+ * exists, and 重置密码 sends it a new one).
+ */
+export interface AccountImportResult {
+  /** Data rows read (the header row not counted). */
+  total: number;
+  imported: number;
+  failed: number;
+  errors: ImportRowMessage[];
+  /** Random initial passwords sent by SMS. */
+  smsSent: number;
+  smsFailed: ImportRowMessage[];
+}
+
 /** Body of 编辑 (`PUT /web-api/console/v1/account/{id}`): the username never changes. */
 export interface AccountUpdateBody {
   name: string;

@@ -16,6 +16,8 @@ export const queryKeys = {
   security: {
     all: ['security'] as const,
     policy: ['security', 'policy'] as const,
+    /** The password rules of that policy (the forms that set a password): saving the policy reloads them too. */
+    passwordRules: ['security', 'policy', 'password-rules'] as const,
     loginLog: (query: object) => ['security', 'login-log', query] as const,
     /** The enterprise's applications the 登录日志 filter offers. */
     applications: ['security', 'applications'] as const,

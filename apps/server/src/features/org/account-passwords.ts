@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { PASSWORD_MAX, type PasswordRules, passwordProblem } from '@portal/shared';
+import { PASSWORD_MAX, type PasswordRules } from '@portal/shared';
 import { hashPassword } from '../accounts/passwords.js';
+import { newPasswordProblem } from '../security/password-policy.js';
 
 // Letters and digits only (SMS templates refuse some symbols), without look-alikes (I, l, O, 0, 1).
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -34,7 +35,7 @@ export function randomPasswordFor(rules: PasswordRules, username?: string): stri
     let password = '';
     for (let i = 0; i < length; i++) password += alphabet[randomInt(alphabet.length)];
     if (!/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/\d/.test(password)) continue;
-    if (!passwordProblem(password, rules, username)) return password;
+    if (!newPasswordProblem(password, rules, username)) return password;
   }
 }
 
