@@ -87,6 +87,7 @@ test.describe('会话在别处结束', () => {
     await expect(colleague).toHaveURL(/\/console\/dashboard$/);
     await expect(sidebarMenu(colleague).getByRole('menuitem', { name: /工作台/ })).toBeVisible();
     await expect(colleague.getByText('工作台数据加载失败')).toHaveCount(0);
+    await colleague.screenshot({ path: test.info().outputPath('session-ended-back-1440.png') });
 
     // 停用 in 账号管理: the colleague's next action goes to the central login, which says why they cannot sign in.
     await page.goto('/console/org/account');
@@ -106,6 +107,7 @@ test.describe('会话在别处结束', () => {
       .click();
     await signIn(colleague, person.username, OWN);
     await expect(colleague.getByRole('alert')).toHaveText('账号已停用，请联系企业管理员');
+    await colleague.screenshot({ path: test.info().outputPath('session-ended-disabled-1440.png') });
     await colleague.context().close();
   });
 });
