@@ -421,6 +421,10 @@ test.describe('认证与同步', () => {
     await openFromMenu(page, '认证与同步', '同步', true);
     const row = await newSyncJob(page, jobName, sourceName);
     await fitsScreen(page, '同步任务');
+    // 状态 and every action of the row are on screen, not in a part of the table scrolled out of sight.
+    await expect(row.getByText('启用', { exact: true })).toBeInViewport({ ratio: 1 });
+    for (const action of [/预\s*览/, /编\s*辑/, /停\s*用/, /删\s*除/])
+      await expect(row.getByRole('button', { name: action })).toBeInViewport({ ratio: 1 });
     await shot(page, 'sync-jobs');
     const preview = await previewJob(page, row);
     await expect(rowNamed(itemsTable(preview), '研发中心')).toBeVisible();
@@ -433,6 +437,8 @@ test.describe('认证与同步', () => {
     const logRow = page.getByRole('row').filter({ hasText: jobName });
     await expect(logRow).toContainText('待执行');
     await fitsScreen(page, '同步日志');
+    await expect(logRow.getByText('待执行')).toBeInViewport({ ratio: 1 });
+    await expect(logRow.getByRole('button', { name: /详\s*情/ })).toBeInViewport({ ratio: 1 });
     await shot(page, 'sync-log');
     await logRow.getByRole('button', { name: /详\s*情/ }).click();
     const run = page.getByRole('dialog', { name: `同步记录：${jobName}` });

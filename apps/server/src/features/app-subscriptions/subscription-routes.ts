@@ -18,6 +18,7 @@ import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { sentence } from '../../lib/sentence.js';
 import { auditRequest } from '../audit/audit-log.js';
 import type { ApplicationRow } from '../applications/application-repository.js';
 import type { SubscriptionDecision } from './subscription-repository.js';
@@ -326,7 +327,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.notifications.notify(trx, await recipients(trx, decision), {
           kind: 'subscription',
           title: '应用订阅已撤销',
-          content: `平台已撤销本企业对「${decision.copy.name}」的订阅：${note}。该应用已从应用列表移除。`,
+          content: `平台已撤销本企业对「${decision.copy.name}」的订阅：${sentence(note)}该应用已从应用列表移除。`,
           link: `/product/center/detail?uuid=${encodeURIComponent(decision.applicationUuid)}`,
         });
         return copyId === undefined ? [] : app.casTickets.destroyTicketsOf(trx, copyId);

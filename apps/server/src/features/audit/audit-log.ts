@@ -103,6 +103,32 @@ export function isAuditAction(code: string): code is AuditActionCode {
   return Object.hasOwn(AUDIT_ACTIONS, code);
 }
 
+/**
+ * Actions only the platform's authorities perform (content, tenants, prefixes, reviews of
+ * certifications, prefix requests and subscriptions): an enterprise's own log never holds them, so
+ * its 操作日志 neither offers nor accepts them as a filter.
+ */
+const PLATFORM_ACTION_PREFIXES = ['content.', 'identifier.prefix.', 'tenant.'];
+const PLATFORM_ACTIONS: ReadonlySet<AuditActionCode> = new Set<AuditActionCode>([
+  'certification.approve',
+  'certification.reject',
+  'prefix-request.approve',
+  'prefix-request.reject',
+  'app-subscription.approve',
+  'app-subscription.reject',
+  'app-subscription.revoke',
+]);
+
+export function isPlatformAuditAction(code: AuditActionCode): boolean {
+  return PLATFORM_ACTIONS.has(code) || PLATFORM_ACTION_PREFIXES.some((prefix) => code.startsWith(prefix));
+}
+
+/** The actions a viewer of the whole platform's log (`all`) or of one enterprise's may filter by. */
+export function auditActionsFor(all: boolean): AuditActionCode[] {
+  const codes = Object.keys(AUDIT_ACTIONS).filter(isAuditAction);
+  return all ? codes : codes.filter((code) => !isPlatformAuditAction(code));
+}
+
 export interface AuditEntry {
   accountId: number | null;
   username: string;

@@ -13,6 +13,7 @@ import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { chinaTimeBound, chinaTimeToIso } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { clause, sentence } from '../../lib/sentence.js';
 import { auditRequest } from '../audit/audit-log.js';
 import type { ApplicationToDecide } from './certification-repository.js';
 import {
@@ -45,7 +46,7 @@ function bound(text: string | undefined, edge: 'start' | 'end', label: string): 
 
 /** “营业执照不清晰；其他（说明）”: each reason by its label, 其他 with the reviewer's comment. */
 function reasonsText(reasons: readonly CertificationRejectReason[], comment: string): string {
-  return reasons.map((r) => (r === 'other' ? `其他（${comment}）` : labelOf(r))).join('；');
+  return reasons.map((r) => (r === 'other' ? `其他（${clause(comment)}）` : labelOf(r))).join('；');
 }
 
 /** A message's content, cut to what the column holds. */
@@ -63,7 +64,7 @@ function resultMessage(enterpriseName: string, approved: boolean, reasons: reado
       content: clip(`“${enterpriseName}”的企业认证已通过审核，现在可以使用标识管理、申请标识前缀等功能。${remark}`),
     };
   }
-  const remark = comment && !reasons.includes('other') ? `审核意见：${comment}。` : '';
+  const remark = comment && !reasons.includes('other') ? `审核意见：${sentence(comment)}` : '';
   return {
     title: '企业认证未通过',
     content: clip(

@@ -170,20 +170,53 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     return rows;
   };
 
-  it('lists the filterable actions with their Chinese names', async () => {
+  const actionsOf = async (token: string) => {
     const res = await t.app.inject({
       url: '/web-api/console/v1/audit/actions',
-      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: token },
     });
-    const actions = res.json().data as { code: string; name: string }[];
-    expect(actions).toEqual(
+    expect(res.statusCode).toBe(200);
+    return res.json().data as { code: string; name: string }[];
+  };
+
+  it("lists an enterprise administrator only the actions of an enterprise's own log, an operator every action", async () => {
+    const mine = await actionsOf(admin);
+    expect(mine).toEqual(
       expect.arrayContaining([
         { code: 'login', name: '登录' },
-        { code: 'content.application.reorder', name: '调整应用顺序' },
-        { code: 'content.home-block.update', name: '修改首页区块' },
+        { code: 'account.disable', name: '停用账号' },
+        { code: 'certification.submit', name: '提交企业认证' },
         { code: 'audit.export', name: '导出操作日志' },
       ]),
     );
+    const platformOnly = [
+      'content.article.create',
+      'content.home-block.update',
+      'tenant.disable',
+      'identifier.prefix.create',
+      'certification.approve',
+      'prefix-request.reject',
+      'app-subscription.revoke',
+    ];
+    expect(mine.filter((a) => platformOnly.includes(a.code))).toEqual([]);
+    const all = await actionsOf(operator);
+    expect(all).toEqual(
+      expect.arrayContaining([
+        { code: 'content.application.reorder', name: '调整应用顺序' },
+        { code: 'tenant.disable', name: '停用企业' },
+        { code: 'login', name: '登录' },
+      ]),
+    );
+    expect(all.length).toBeGreaterThan(mine.length);
+  });
+
+  it("refuses an enterprise administrator's filter by a platform action, as the list does not offer it", async () => {
+    for (const action of ['tenant.disable', 'content.article.create']) {
+      const res = await list(admin, `action=${action}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ code: 1, msg: '未知的操作类型' });
+    }
+    expect((await list(operator, 'action=content.article.create')).body.data[0]?.total).toBeGreaterThan(0);
   });
 
   it('exports CSV: UTF-8 with BOM, Chinese headers, the enterprise scope, newest first, a Chinese file name', async () => {
