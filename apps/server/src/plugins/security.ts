@@ -103,7 +103,16 @@ async function security(app: FastifyInstance) {
     reply.headers(isApiAnswer(request.url) ? API_HEADERS : headers);
     done();
   });
+  // For a page sent where no onRequest hook ran (an address that could not be decoded).
+  app.decorate('pageSecurityHeaders', headers);
   await app.register(rateLimit, { global: false });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The headers every page answer carries (Content-Security-Policy and the rest). */
+    pageSecurityHeaders: Record<string, string>;
+  }
 }
 
 export default fp(security, { name: 'security' });
