@@ -41,6 +41,7 @@ describe.each(testDialects())('system routes on %s', (dialect) => {
       fileStaticUrl: 'http://localhost/files',
       homeUrl: 'http://localhost',
       apiBaseUrl: 'http://localhost',
+      appPackageUrl: '',
     });
   });
 

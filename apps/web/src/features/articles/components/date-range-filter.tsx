@@ -1,4 +1,4 @@
-import { DatePicker, Grid } from 'antd';
+import { DatePicker } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import '@/lib/dayjs';
 import { useState } from 'react';
@@ -16,26 +16,13 @@ interface DateRangeFilterProps {
 }
 
 /**
- * The lists' date-range filter (spec sections 4 and 5). antd's RangePicker opens two month panels
- * side by side, wider than a phone; below antd's `md` breakpoint (768 px) the range is two date
- * pickers of one panel each. Before the breakpoint is known (server rendering, hydration) it is the
- * RangePicker, which keeps the first render identical to the server's HTML.
+ * The lists' date-range filter (spec sections 4 and 5): two one-panel date pickers at every width.
+ * antd's RangePicker opens two month panels, wider than a phone, and its start field keeps the focus
+ * when Tab is pressed (a keyboard trap, WCAG 2.1.2); two plain pickers let Tab move on and render the
+ * same on the server and in the browser.
  */
 export function DateRangeFilter(props: DateRangeFilterProps) {
-  const screens = Grid.useBreakpoint();
-  return screens.md === false ? <DayPickerPair {...props} /> : <RangeFilter {...props} />;
-}
-
-function RangeFilter({ value, onChange, className }: DateRangeFilterProps) {
-  return (
-    <DatePicker.RangePicker
-      className={className}
-      format={DAY}
-      value={value ? [dayjs(value[0]), dayjs(value[1])] : null}
-      placeholder={[...PLACEHOLDERS]}
-      onChange={(range) => onChange(range?.[0] && range[1] ? [range[0].format(DAY), range[1].format(DAY)] : null)}
-    />
-  );
+  return <DayPickerPair {...props} />;
 }
 
 /**
