@@ -1,4 +1,4 @@
-import { DatePicker } from 'antd';
+import { DatePicker, Grid } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import '@/lib/dayjs';
 import { useState } from 'react';
@@ -30,6 +30,8 @@ export function DateRangeFilter(props: DateRangeFilterProps) {
  * section 4). Neither lets the start fall after the end.
  */
 function DayPickerPair({ value, onChange, className }: DateRangeFilterProps) {
+  // A phone's keyboard would cover the calendar: there the days are picked, elsewhere they may be typed.
+  const typed = Grid.useBreakpoint().md !== false;
   const [start, setStart] = useState<Dayjs | null>(value ? dayjs(value[0]) : null);
   const [end, setEnd] = useState<Dayjs | null>(value ? dayjs(value[1]) : null);
   // The pickers show the applied range whenever that changes (back, forward, reset).
@@ -55,7 +57,7 @@ function DayPickerPair({ value, onChange, className }: DateRangeFilterProps) {
         value={start}
         placeholder={PLACEHOLDERS[0]}
         aria-label={PLACEHOLDERS[0]}
-        inputReadOnly
+        inputReadOnly={!typed}
         disabledDate={(day) => end !== null && day.isAfter(end, 'day')}
         onChange={(day: Dayjs | null) => (day ? pick(day, end) : pick(null, null))}
       />
@@ -68,7 +70,7 @@ function DayPickerPair({ value, onChange, className }: DateRangeFilterProps) {
         value={end}
         placeholder={PLACEHOLDERS[1]}
         aria-label={PLACEHOLDERS[1]}
-        inputReadOnly
+        inputReadOnly={!typed}
         disabledDate={(day) => start !== null && day.isBefore(start, 'day')}
         onChange={(day: Dayjs | null) => (day ? pick(start, day) : pick(null, null))}
       />
