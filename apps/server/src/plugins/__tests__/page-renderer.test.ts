@@ -328,7 +328,7 @@ describe.each(testDialects())('what search engines and link previews read in ren
     }
   });
 
-  it('an article opened under the other channel names its own channel\'s address as canonical', async () => {
+  it("an article opened under the other channel names its own channel's address as canonical", async () => {
     const news = await articleOf('news');
     const knowledge = await articleOf('knowledge');
     const misplaced = headOf((await page(`/knowledge/detail?id=${news.uuid}`)).body);
@@ -338,7 +338,7 @@ describe.each(testDialects())('what search engines and link previews read in ren
     expect(other.canonical).toBe(`${PUBLIC_URL}/knowledge/detail?id=${knowledge.uuid}`);
   });
 
-  it('a page address with a malformed %-escape is the site\'s 请求地址有误 page with HTTP 400; API paths keep the envelope', async () => {
+  it("a page address with a malformed %-escape is the site's 请求地址有误 page with HTTP 400; API paths keep the envelope", async () => {
     for (const url of ['/%E0%A4%A', '/news/%E0%A4%A?x=1']) {
       const res = await page(url);
       expect(res.statusCode, url).toBe(400);
