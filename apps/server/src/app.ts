@@ -121,6 +121,7 @@ import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
 import allowedHosts from './plugins/allowed-hosts.js';
 import errorHandler, { answerClientError } from './plugins/error-handler.js';
+import compression from './plugins/compression.js';
 import httpCache, { PRIVATE_NO_STORE } from './plugins/http-cache.js';
 import inputGuard from './plugins/input-guard.js';
 import security from './plugins/security.js';
@@ -162,7 +163,17 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
       if (request.url.startsWith('/api/handles/')) {
         return reply.status(400).send({ responseCode: HandleResponseCode.InvalidHandle, message: '标识含有无法解码的 % 编码' });
       }
-      return reply.status(400).send({ code: ResponseCode.Error, msg: '请求地址格式不正确' });
+      const envelope = () => reply.status(400).send({ code: ResponseCode.Error, msg: '请求地址格式不正确' });
+      // A browser asking for a page gets the site's page saying so; API clients keep the envelope.
+      app
+        .badRequestPage(request)
+        .then((page) =>
+          page ? reply.status(400).headers(app.pageSecurityHeaders).type('text/html; charset=utf-8').send(page.html) : envelope(),
+        )
+        .catch((err: unknown) => {
+          request.log.warn({ err }, 'the bad-request page could not be rendered');
+          return envelope();
+        });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -174,6 +185,8 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   await app.register(allowedHosts);
   await app.register(security);
   await app.register(httpCache);
+  // After http-cache: the ETag is computed over the plain body, then the answer is compressed.
+  await app.register(compression);
   await app.register(apiDocs);
   // 2. App plugins.
   await app.register(errorHandler);

@@ -14,6 +14,8 @@ import type { AccessLog } from './lib/access-log.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, whether running from `src/` (tsx, vitest) or `dist/` (node). */
 export const REPO_ROOT = path.resolve(here, '../../..');
+/** Images the project draws itself (scripts/draw-demo-images.mjs), served under `/files/` after the uploads. */
+export const BUILTIN_FILES_DIR = path.join(REPO_ROOT, 'apps/server/assets/files');
 
 const ACCESS_LOGS: readonly AccessLog[] = ['all', 'errors', 'off'];
 
@@ -149,6 +151,7 @@ export const RUNTIME_ENV: Record<keyof RuntimeConfig, string> = {
   fileStaticUrl: 'FILE_STATIC_URL',
   homeUrl: 'HOME_URL',
   apiBaseUrl: 'API_BASE_URL',
+  appPackageUrl: 'APP_PACKAGE_URL',
 };
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -244,6 +247,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const publicUrl = env.PUBLIC_URL ? trimSlash(env.PUBLIC_URL) : undefined;
   if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+  const appPackageUrl = runtime.appPackageUrl;
+  if (appPackageUrl && !/^https?:\/\/[^/?#]+\/\S*$/.test(appPackageUrl)) {
+    throw new Error(`APP_PACKAGE_URL must be the http(s) URL of the installation package, got "${appPackageUrl}"`);
+  }
   const upstreamUrl = env.HANDLE_UPSTREAM_URL ? trimSlash(env.HANDLE_UPSTREAM_URL) : undefined;
   if (upstreamUrl && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(upstreamUrl)) {
     throw new Error(`HANDLE_UPSTREAM_URL must be an http(s) URL without query, got "${upstreamUrl}"`);
@@ -340,6 +347,8 @@ export function resolveRuntimeConfig(config: ServerConfig, origin: string): Runt
     fileStaticUrl: `${base}/files`,
     homeUrl: base,
     apiBaseUrl: base,
+    // No default: a package nobody published would be a dead link.
+    appPackageUrl: '',
     ...config.runtime,
   };
 }

@@ -128,12 +128,18 @@ async function security(app: FastifyInstance) {
       this.header('content-security-policy', withFormAction(pagePolicy, origin));
     return this;
   });
+  // For a page sent where no onRequest hook ran (an address that could not be decoded).
+  app.decorate('pageSecurityHeaders', headers);
   await app.register(rateLimit, { global: false });
 }
 
 export default fp(security, { name: 'security' });
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The headers every page answer carries (Content-Security-Policy and the rest). */
+    pageSecurityHeaders: Record<string, string>;
+  }
   interface FastifyReply {
     /**
      * Lets this page's forms lead to `origin` as well as to this site (CSP form-action): for a

@@ -38,6 +38,8 @@ export const paths = {
   forbidden: { path: '/403', getHref: () => '/403' },
   blank: { path: '/blank', getHref: () => '/blank' },
   notFound: { path: '/404', getHref: () => '/404' },
+  /** What a page address the server cannot decode (a broken %-escape) shows, with HTTP 400. */
+  badRequest: { path: '/400', getHref: () => '/400' },
   redirect: { path: '/redirect/*', getHref: (fullPath: string) => `/redirect${fullPath}` },
 } as const;
 

@@ -124,7 +124,8 @@ export function PublicHeader() {
   return (
     <header className="public-header">
       <div className="public-header__inner">
-        <Link to="/" className="public-header__logo" aria-label="返回首页">
+        {/* Named by its visible text (WCAG 2.5.3): what a voice user reads out is what selects it. */}
+        <Link to="/" className="public-header__logo">
           <img src="/favicon.svg" alt="" width={36} height={36} />
           <span className="public-header__brand">
             <strong>Engineering e+</strong>
