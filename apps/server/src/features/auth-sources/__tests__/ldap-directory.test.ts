@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { type LdapSourceConfig, TEST_SAMPLE_SIZE } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HENGYUE_PEOPLE, HENGYUE_PEOPLE_LIST, HENGYUE_SUFFIX, hengyueDirectory, personDn } from '../../../testing/ldap-fixture.js';
@@ -97,6 +98,24 @@ describe('LdapDirectory against slapd', () => {
         detail: '未找到符合用户过滤条件的用户，请检查用户基准 DN 和用户过滤条件',
       });
     });
+  });
+
+  it('a server that accepts the connection and never answers is a timeout, at 连接 for TLS and at 绑定 otherwise', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const quick = (url: string) => new LdapDirectory(hengyueSource(slapd, { url }), { timeoutMs: 300, guard: loopbackGuard });
+    try {
+      expect((await quick(`ldaps://127.0.0.1:${port}`).test()).steps).toEqual([
+        { name: '连接', ok: false, detail: `无法连接到 127.0.0.1:${port}（超时）` },
+      ]);
+      expect((await quick(`ldap://127.0.0.1:${port}`).test()).steps).toEqual([
+        { name: '连接', ok: true, detail: '已连接' },
+        { name: '绑定', ok: false, detail: '绑定失败：服务器没有在限定时间内响应（超时）' },
+      ]);
+    } finally {
+      silent.close();
+    }
   });
 
   describe('测试连接 against a directory whose certificate is not trusted', () => {
