@@ -116,6 +116,7 @@ import selfTestRoutes from './features/sso-apps/self-test-routes.js';
 import { AccessLogController } from './lib/access-log.js';
 import { CacheRegistry } from './lib/cache.js';
 import { loggerOptions } from './lib/logger.js';
+import { OutboundGuard } from './lib/outbound.js';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
@@ -180,6 +181,23 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('caches', new CacheRegistry());
+  app.decorate(
+    'outbound',
+    new OutboundGuard({
+      allowNetworks: config.outboundAllowNetworks,
+      publicUrl: config.publicUrl,
+      ports: () => {
+        const bound = app.server.address();
+        const ports = [config.port];
+        if (bound && typeof bound === 'object') ports.push(bound.port);
+        if (config.publicUrl) {
+          const url = new URL(config.publicUrl);
+          ports.push(Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+        }
+        return ports;
+      },
+    }),
+  );
 
   // 1. External plugins.
   await app.register(allowedHosts);

@@ -10,6 +10,7 @@ import {
   securityPolicyProblem,
 } from '@portal/shared';
 import type { AccessLog } from './lib/access-log.js';
+import { type OutboundNetwork, parseOutboundNetwork } from './lib/outbound.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, whether running from `src/` (tsx, vitest) or `dist/` (node). */
@@ -55,6 +56,11 @@ export interface ServerConfig {
   apiDocs: ApiDocs;
   /** Most bytes of uploaded files one enterprise may keep (UPLOAD_QUOTA_MB). */
   uploadQuotaBytes: number;
+  /**
+   * Networks that addresses typed by tenants (applications, LDAP sources) may reach although they are
+   * loopback, private, link-local or reserved (OUTBOUND_ALLOW_NETWORKS, CIDRs); none by default.
+   */
+  outboundAllowNetworks: OutboundNetwork[];
   auth: AuthConfig;
   /**
    * 安全设置's platform defaults: the policy of every enterprise without its own, of accounts without
@@ -280,6 +286,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     apiDocs,
     uploadQuotaBytes: intFrom(env.UPLOAD_QUOTA_MB, 500, 'UPLOAD_QUOTA_MB') * 1024 * 1024,
+    outboundAllowNetworks: (env.OUTBOUND_ALLOW_NETWORKS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(parseOutboundNetwork),
     smsEnv: Object.fromEntries(Object.entries(env).filter(([k]) => /^(SMS_|ALIYUN_SMS_|TENCENT_SMS_)/.test(k))),
     auth: {
       casEmbedded: env.CAS_EMBEDDED !== '0',

@@ -221,10 +221,11 @@ test.describe('认证与同步', () => {
       shot(page, 'auth-source-types'),
     );
 
-    // A wrong bind password: the 绑定 step fails with the directory's own words.
+    // A wrong bind password: the 绑定 step says so in Chinese, with no library text.
     let result = await testConnection(page, drawer);
     await expect(result.getByText('连接失败')).toBeVisible();
-    await expect(result.getByRole('listitem').filter({ hasText: '绑定' })).toContainText('Invalid Credentials');
+    await expect(result.getByRole('listitem').filter({ hasText: '绑定' })).toContainText('绑定账号或密码错误');
+    await expect(result).not.toContainText('Invalid Credentials');
     await expect(result.getByRole('img', { name: '失败' })).toHaveCount(1);
     await shot(page, 'auth-source-ldap-failed', result);
 

@@ -189,6 +189,9 @@ export const SsoMessage = {
   servicePlatform: '服务地址与门户或平台应用的地址重叠，不能使用',
   logoutUrlInvalid: '注销地址须为完整的 http(s) 地址',
   logoutUrlTooLong: `注销地址最多${APP_URL_MAX}个字符`,
+  /** An address the portal will not connect to (its reason: 不允许连接到该地址（回环地址）…). */
+  serviceRefused: (url: string, reason: string) => `服务地址 ${url}：${reason}`,
+  logoutUrlRefused: (url: string, reason: string) => `注销地址 ${url}：${reason}`,
   attributeUnknown: '返回属性包含不支持的项',
   notFound: '应用不存在',
   platformReadOnly: '平台应用由平台维护，不能修改或删除',

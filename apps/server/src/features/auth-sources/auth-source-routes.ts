@@ -7,6 +7,7 @@ import {
   AuthSourceMessage,
   AuthSourceRules,
   type AuthSourceTestResult,
+  parseLdapUrl,
   Authority,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
@@ -94,7 +95,7 @@ const auditDetail = (settings: AuthSourceConfig, enabled: boolean, secretChanged
 /**
  * 认证源 (issue 19, authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉 and
  * 飞书 apps. Secrets are sealed at rest and never answered (hasSecret says whether one is kept); 测试连接
- * shows each step with the source's own error text. Operators (authority tenant) see any enterprise's
+ * shows each step with what went wrong, in Chinese. Operators (authority tenant) see any enterprise's
  * sources and their last sync.
  */
 const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -135,6 +136,10 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const problem =
       AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
     if (problem) throw new BadRequestError(problem);
+    const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : undefined;
+    // A literal address the portal would never connect to is refused now; a name is checked where it resolves, at connect time.
+    const refusal = address && app.outbound.literalRefusal(address.host, address.port);
+    if (refusal) throw new BadRequestError(AuthSourceMessage.urlRefused(refusal));
     if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
     return { ...settings, name, enabled: body.enabled, secret };
   }
@@ -309,9 +314,9 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       let result: AuthSourceTestResult;
       try {
-        result = await openDirectory(app.config, source).test();
+        result = await openDirectory(app, source, request.log).test();
       } catch (err) {
-        // A source that cannot even be opened still answers as a failed test, with its own words.
+        // A source that cannot even be opened still answers as a failed test, saying why.
         if (!(err instanceof DirectoryError)) throw err;
         result = { ok: false, steps: [{ name: '连接', ok: false, detail: err.message }], sample: [] };
       }

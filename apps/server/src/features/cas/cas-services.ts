@@ -19,6 +19,12 @@ export interface RegisteredService {
   platformApplication: PlatformServiceApplication | null;
 }
 
+/** Where a single-logout message goes; `tenant`: an enterprise typed the address (the outbound guard checks it). */
+export interface SingleLogoutTarget {
+  url: URL;
+  tenant: boolean;
+}
+
 /**
  * The embedded CAS server's service registry (CAS 3.0 §2.1.1: services must be registered; compare
  * scheme, host, port and path prefix exactly). Platform-wide services are this portal and the
@@ -71,11 +77,11 @@ export class ServiceRegistry {
    * Where the single-logout message for a ticket of `service` goes (CAS 3.0 §2.3.3): the application's
    * 注销地址 when it has one, else the service address itself; nothing for a service no longer registered.
    */
-  async singleLogoutTarget(service: string, portalBase: string): Promise<URL | undefined> {
+  async singleLogoutTarget(service: string, portalBase: string): Promise<SingleLogoutTarget | undefined> {
     const registered = await this.resolve(service, portalBase);
     if (!registered) return undefined;
     const logoutUrl = registered.application?.logoutUrl ?? registered.platformApplication?.logoutUrl;
-    return logoutUrl ? new URL(logoutUrl) : registered.url;
+    return { url: logoutUrl ? new URL(logoutUrl) : registered.url, tenant: registered.application !== null };
   }
 
   /** Origins allowed to call the token endpoint with credentials (CORS): platform-wide services only, never an enterprise's. */

@@ -33,7 +33,12 @@ export class SsoSessions {
   /** After the commit: single logout to the registered services of the ended tickets (an application's 注销地址 when it has one). */
   async notify(request: FastifyRequest, tickets: EndedTickets): Promise<void> {
     const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
-    await sendSingleLogout(tickets, (service) => this.app.casServices.singleLogoutTarget(service, portalBase), request.log);
+    await sendSingleLogout(
+      tickets,
+      (service) => this.app.casServices.singleLogoutTarget(service, portalBase),
+      request.log,
+      this.app.outbound,
+    );
   }
 }
 

@@ -71,7 +71,7 @@ export class SyncRunner {
     const source = await this.app.authSourceRepository.loadAny(job.sourceId);
     if (!source) throw new DirectoryError('认证源不存在');
     try {
-      return await openDirectory(this.app.config, source).read({ groups: job.mapping.groups });
+      return await openDirectory(this.app, source).read({ groups: job.mapping.groups });
     } catch (err) {
       if (err instanceof DirectoryError) throw err;
       log.error({ err, sourceId: source.id }, 'directory read failed');

@@ -38,7 +38,8 @@ export class SyncScheduler {
         outcome,
         detail,
       }),
-      notify: (tickets) => sendSingleLogout(tickets, (service) => app.casServices.singleLogoutTarget(service, portalBase), app.log),
+      notify: (tickets) =>
+        sendSingleLogout(tickets, (service) => app.casServices.singleLogoutTarget(service, portalBase), app.log, app.outbound),
     };
   }
 

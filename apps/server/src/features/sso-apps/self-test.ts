@@ -11,6 +11,7 @@ import {
 } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import { chinaTime } from '../../lib/china-time.js';
+import type { OutboundGuard } from '../../lib/outbound.js';
 import { loopbackOrigin } from '../../lib/loopback-origin.js';
 import { logoutRequestXml } from '../cas/cas-responses.js';
 import { type RegisteredService, matches } from '../cas/cas-services.js';
@@ -91,7 +92,7 @@ export async function runSelfTest(
   }
 
   const [reachable, logout, [signIn, validation]] = await Promise.all([
-    checkReachable(registered.url, casBase),
+    checkReachable(registered.application ? app.outbound : undefined, registered.url, casBase),
     checkLogout(app, registered, portalBase),
     signInAndValidate(),
   ]);
@@ -158,8 +159,8 @@ async function checkRegistered(
 }
 
 /** GET the service address: 2xx, a redirect (to the CAS login, typically), 401 or 403 show it is served. */
-async function checkReachable(url: URL, casBase: string | undefined): Promise<SelfTestStep> {
-  const answer = await exchange(url, { method: 'GET' });
+async function checkReachable(guard: OutboundGuard | undefined, url: URL, casBase: string | undefined): Promise<SelfTestStep> {
+  const answer = await exchange(url, { method: 'GET' }, guard);
   if (!answer.ok) return step('reachable', 'failed', SelfTestMessage.reachableFailed(url.href, answer.reason));
   const { status, location } = await statusOf(answer.response);
   if (status >= 200 && status < 300) return step('reachable', 'passed', SelfTestMessage.reachable(url.href, status));
@@ -184,13 +185,18 @@ async function checkReachable(url: URL, casBase: string | undefined): Promise<Se
  * names a fresh ticket the application never received, so no real session of it ends.
  */
 async function checkLogout(app: FastifyInstance, registered: RegisteredService, portalBase: string): Promise<SelfTestStep> {
-  const target = await app.casServices.singleLogoutTarget(registered.service, portalBase);
-  if (!target) return step('logout', 'failed', SelfTestMessage.serviceElsewhere(registered.service));
+  const found = await app.casServices.singleLogoutTarget(registered.service, portalBase);
+  if (!found) return step('logout', 'failed', SelfTestMessage.serviceElsewhere(registered.service));
+  const target = found.url;
   const toService = !(registered.application ?? registered.platformApplication)?.logoutUrl;
   const body = new URLSearchParams({
     logoutRequest: logoutRequestXml(newServiceTicketId(), `LR-${randomBytes(12).toString('hex')}`, new Date()),
   });
-  const answer = await exchange(target, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const answer = await exchange(
+    target,
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
+    found.tenant ? app.outbound : undefined,
+  );
   if (!answer.ok) return step('logout', 'failed', SelfTestMessage.logoutFailed(target.href, answer.reason));
   const { status, location } = await statusOf(answer.response);
   if (status >= 200 && status < 300) return step('logout', 'passed', SelfTestMessage.logout(target.href, status, toService));

@@ -136,6 +136,16 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       SsoRules.servicePrefixes(body.servicePrefixes) ??
       SsoRules.logoutUrl(logoutUrl);
     if (problem) throw new BadRequestError(problem);
+    // The portal POSTs single logout and 接入自检 to these addresses: a literal one it would never
+    // connect to is refused now (a name is checked where it resolves, at connect time).
+    for (const [raw, message] of [
+      ...body.servicePrefixes.map((p) => [p, SsoMessage.serviceRefused] as const),
+      ...(logoutUrl ? [[logoutUrl, SsoMessage.logoutUrlRefused] as const] : []),
+    ]) {
+      const url = new URL(raw.trim());
+      const refusal = app.outbound.literalRefusal(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+      if (refusal) throw new BadRequestError(message(raw.trim(), refusal));
+    }
     const icon = checkedImagePath(body.icon, SsoMessage.iconInvalid) ?? '';
     if (icon.length > ICON_MAX) throw new BadRequestError(SsoMessage.iconInvalid);
     const known: readonly string[] = RELEASABLE_ATTRIBUTES;

@@ -52,7 +52,7 @@ const HENGYUE_SOURCES: AuthSourceSummary[] = [
       status: 'failed',
       trigger: 'schedule',
       counts: { create: 0, update: 0, disable: 0, move: 0, failed: 0 },
-      error: '无法连接 LDAP 服务器：connect ECONNREFUSED 10.0.0.8:389',
+      error: '无法连接到 10.0.0.8:389（连接被拒绝，该端口没有服务在监听）',
       operator: '',
       createdAt: '2026-11-23 02:00:00',
       finishedAt: '2026-11-23 02:00:03',
@@ -148,7 +148,7 @@ describe('租户管理', () => {
     const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
     const sources = within(drawer).getByRole('region', { name: '认证源' });
     const ldap = await within(sources).findByRole('row', { name: /恒岳目录/ });
-    for (const text of ['LDAP / AD', '启用', '失败', '2026-11-23 02:00:03', '无法连接 LDAP 服务器：connect ECONNREFUSED 10.0.0.8:389'])
+    for (const text of ['LDAP / AD', '启用', '失败', '2026-11-23 02:00:03', '无法连接到 10.0.0.8:389（连接被拒绝，该端口没有服务在监听）'])
       expect(within(ldap).getByText(text)).toBeTruthy();
     const dingtalk = within(sources).getByRole('row', { name: /钉钉/ });
     for (const text of ['停用', '从未同步']) expect(within(dingtalk).getByText(text)).toBeTruthy();
