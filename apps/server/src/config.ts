@@ -40,7 +40,7 @@ export interface ServerConfig {
   webSsrEntry: string | undefined;
   /** Uploaded files, served under /files/ (the demo images ship in apps/server/assets/files). */
   filesDir: string;
-  /** Certification materials (issue 18): never served as static files, only through the access-checked route. */
+  /** Certification materials: never served as static files, only through the access-checked route. */
   privateFilesDir: string;
   logLevel: string;
   /** Which requests get an access-log line: `errors` (4xx/5xx and slow ones), `all`, or `off`. */
@@ -125,7 +125,7 @@ export interface AuthConfig {
   smsIpDailyLimit: number;
   /** Expose the development SMS outbox at /dev/sms-outbox (never with a real SMS provider). */
   smsOutbox: boolean;
-  /** The chat platforms' API and sign-in hosts (issue 19); the real ones unless a test points them at its stand-ins. */
+  /** The chat platforms' API and sign-in hosts; the real ones unless a test points them at its stand-ins. */
   chatEndpoints: ChatEndpoints;
   /** LDAP connect and operation timeout (LDAP_TIMEOUT_MS). */
   ldapTimeoutMs: number;

@@ -15,7 +15,7 @@ import { DEMO_PASSWORD, breadcrumb, openConsole, sidebarMenu } from './console-h
 import { animationsDone, expect, test } from './fixtures.js';
 
 /**
- * Issue 19's journey in a real browser, as its "Tests" ask: an enterprise administrator configures
+ * 认证与同步's journey in a real browser: an enterprise administrator configures
  * 恒岳's OpenLDAP directory (a real slapd started for this file), tests the connection, previews and
  * runs a sync, and a synced person signs in with their directory password. Also 企业微信 QR sign-in
  * against the local stand-in the global setup started, and the pages on a phone.

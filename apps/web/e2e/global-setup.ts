@@ -36,8 +36,8 @@ async function waitUntilHealthy(base: string, server: ChildProcess, output: () =
 /**
  * Starts the built server (`npm run build` first) as its own process, exactly as `npm start` runs it,
  * on a free port with a fresh SQLite database. 企业微信, 钉钉 and 飞书 cannot be reached from test
- * machines: the server talks to local stand-ins of their documented APIs instead (issue 19).
- * Two enterprise applications on the central login run beside it for 接入自检 (issue 20): CAS 3.0
+ * machines: the server talks to local stand-ins of their documented APIs instead.
+ * Two enterprise applications on the central login run beside it for 接入自检: CAS 3.0
  * clients of this server's `/cas`, one healthy, one whose single-logout endpoint answers 503.
  */
 export default async function globalSetup() {

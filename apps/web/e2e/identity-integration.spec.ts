@@ -5,7 +5,7 @@ import { openConsole } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
 /**
- * Issue 20, tool 03 统一身份认证集成: an enterprise administrator connects an application to the
+ * Tool 03 统一身份认证集成: an enterprise administrator connects an application to the
  * central login from the open-service centre and checks it with 接入自检. The applications are real
  * CAS 3.0 clients of the test server started by the global setup; any path of theirs is served, so
  * each run registers its own path (both projects share one database, and addresses may not overlap).

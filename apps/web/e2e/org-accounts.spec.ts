@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
-/** Issue 16: an enterprise administrator runs their team in 账号管理; the people feel it at the central login. */
+/** An enterprise administrator runs their team in 账号管理; the people feel it at the central login. */
 
 /** A username and phone no other run of this spec used (both projects share one database). */
 function newPerson() {

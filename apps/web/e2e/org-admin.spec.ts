@@ -3,7 +3,7 @@ import { EnterpriseMessage, creditCodeCheckChar } from '@portal/shared';
 import { expect, test } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
-/** Issue 16: 账号组, 角色管理 and 租户管理 in a real browser. */
+/** 账号组, 角色管理 and 租户管理 in a real browser. */
 
 /** A suffix no other run of this spec used (both projects share one database). */
 const unique = () => (Date.now() % 100_000_000).toString(36).toUpperCase() + Math.floor(Math.random() * 10);

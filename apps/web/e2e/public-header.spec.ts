@@ -53,7 +53,7 @@ const inside = (inner: Box, outer: Box) =>
   inner.x + inner.width <= outer.x + outer.width + 0.5 &&
   inner.y + inner.height <= outer.y + outer.height + 0.5;
 
-test.describe('public header on a phone (issue 21) @mobile', () => {
+test.describe('public header on a phone @mobile', () => {
   test('the header shows the logo, 登录 and a menu button; the drawer reaches every page', async ({ page }) => {
     await page.goto('/');
     const bar = (await header(page).boundingBox())!;
@@ -175,7 +175,7 @@ test.describe('public header on a phone (issue 21) @mobile', () => {
   });
 });
 
-test.describe('public header on a computer (issue 21)', () => {
+test.describe('public header on a computer', () => {
   test('logged in, all eight items fit beside the user box at 1280, 1440 and 1920 px', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/');
@@ -327,7 +327,7 @@ test.describe('public header on a computer (issue 21)', () => {
   });
 });
 
-test.describe('home (issue 21)', () => {
+test.describe('home', () => {
   test('the carousel’s arrows sit beside its dots, clear of every card', async ({ page }) => {
     await page.goto('/');
     const carousel = page.getByRole('group', { name: '推荐应用' });

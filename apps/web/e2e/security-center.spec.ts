@@ -4,7 +4,7 @@ import { expect, test } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
 /**
- * Issue 17 journeys at the central login: two-factor login for everyone (codes computed here, RFC 6238,
+ * 安全设置 journeys at the central login: two-factor login for everyone (codes computed here, RFC 6238,
  * independently of the server's library), ending a session from 在线会话, and 忘记密码. Each test works
  * on an enterprise it registers itself, so no other spec's accounts meet its policy.
  */

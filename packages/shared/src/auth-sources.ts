@@ -2,7 +2,7 @@ import { textLength } from './identifier-rules.js';
 import { isAdBindName, isAttributeName, isDistinguishedName, isDnsDomain, isLdapFilter, isLdapsUrl, parseLdapUrl } from './ldap-syntax.js';
 
 /**
- * 认证与同步 (issue 19): an enterprise's authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and the
+ * 认证与同步: an enterprise's authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and the
  * sync jobs that keep its accounts and 账号组 in step with them. Labels, limits, messages and the shapes
  * of the console calls, for both sides.
  */

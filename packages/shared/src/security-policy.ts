@@ -2,7 +2,7 @@ import { Authority, PASSWORD_MAX, PASSWORD_MIN } from './auth.js';
 import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type TwoFactorMode } from './sso.js';
 
 /**
- * 安全设置 (issue 17): the ranges of an enterprise's security policy and the password rules it sets.
+ * 安全设置: the ranges of an enterprise's security policy and the password rules it sets.
  * The console's form and every place the server accepts a password call these, so both say the same.
  */
 

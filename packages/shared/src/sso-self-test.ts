@@ -1,5 +1,5 @@
 /**
- * 接入自检 (issue 20, tool 03 统一身份认证集成): the portal checks one application's integration
+ * 接入自检 (tool 03 统一身份认证集成): the portal checks one application's integration
  * end to end and answers a checklist, each step with the exact reason it failed.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Tenant administration II (issue 17): applications on single sign-on, app authorization, security
+ * Tenant administration II: applications on single sign-on, app authorization, security
  * settings, sessions and the login log. Shapes of the console calls and the rules both sides check.
  */
 
@@ -39,7 +39,7 @@ export interface SsoApplicationRow {
   allMembers: boolean;
   createdAt: string;
   /**
-   * A platform application the enterprise subscribed to (issue 20, 应用订阅): the platform maintains it,
+   * A platform application the enterprise subscribed to (应用订阅): the platform maintains it,
    * so it is read-only here (its service address is the platform's), and 应用授权 decides who uses it.
    */
   platform: boolean;

@@ -28,7 +28,7 @@ export const PRIVATE_NO_STORE = 'private, no-store';
 
 /**
  * Kept by the client for `seconds`, never by a shared cache: identifier answers, so that every lookup a
- * cache does not answer on the client's side reaches the portal and counts in 标识统计 (issue 22).
+ * cache does not answer on the client's side reaches the portal and counts in 标识统计.
  */
 export function browserCacheControl(seconds: number): string {
   return `private, max-age=${seconds}`;

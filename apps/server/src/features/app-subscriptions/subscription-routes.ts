@@ -64,7 +64,7 @@ const CONSOLE = '/web-api/console/v1/app-subscription';
 const charCount = (text: string) => [...text].length;
 
 /**
- * 申请使用 and 应用订阅 (issue 20). An administrator (app:list) of a certified enterprise applies to use
+ * 申请使用 and 应用订阅. An administrator (app:list) of a certified enterprise applies to use
  * an application of the application center that is on single sign-on; an operator (app:subscription)
  * approves — the application is then in the enterprise's 应用列表 as a platform application, nobody
  * authorized yet — rejects, or later revokes it (the copy and its grants go). Each decision is

@@ -40,7 +40,7 @@ const ApplicationInput = Type.Object({
   content: Type.Optional(Type.String({ maxLength: 100_000, description: '应用详情 HTML（写入时清洗）' })),
   recommended: Type.Boolean({ description: '首页推荐（轮播取前 6 个）' }),
   status: ApplicationStatus,
-  // Single sign-on (issue 20); lengths only bound the request, the shared rules (SsoRules) answer with their own messages.
+  // Single sign-on; lengths only bound the request, the shared rules (SsoRules) answer with their own messages.
   serviceUrl: Type.Optional(
     Type.String({
       maxLength: APP_URL_MAX * 4,
@@ -96,7 +96,7 @@ const toAdmin = (r: Row): Static<typeof AdminApplication> => ({
 type SsoColumns = Pick<Row, 'service_url' | 'service_host' | 'logout_url' | 'attributes'>;
 
 /**
- * A platform application's single sign-on settings (issue 20), by the rules of 应用列表's service
+ * A platform application's single sign-on settings, by the rules of 应用列表's service
  * address (SsoRules): a field left out keeps its stored value (`current`; '' for a new application).
  */
 function ssoColumns(body: Static<typeof ApplicationInput>, current: SsoColumns | undefined): SsoColumns {
@@ -147,7 +147,7 @@ function applicationColumns(body: Static<typeof ApplicationInput>, current?: Sso
 /**
  * 推荐应用 management (authority content:recommend): every application of the application center,
  * recommended or not, in display order. A write drops this instance's cached content. An application
- * with a service address is on single sign-on (issue 20): certified enterprises may subscribe to it,
+ * with a service address is on single sign-on: certified enterprises may subscribe to it,
  * and its address belongs to it alone — no overlap with the portal, CAS_SERVICES, an enterprise's
  * application or another platform application.
  */

@@ -39,7 +39,7 @@ const Filters = {
 const FilterQuery = Type.Object(Filters);
 
 /**
- * 操作日志 (issue: console audit log): who did what, when, from where and how it ended; filtered by
+ * 操作日志 (the console's audit log): who did what, when, from where and how it ended; filtered by
  * time range, user and action, newest first, paged or as a CSV file. Enterprise users see their own
  * enterprise's entries; platform operators (audit:all-enterprises) see every entry.
  */

@@ -53,7 +53,7 @@ type SourceRow = Pick<Database['auth_source'], 'type' | 'name' | 'config'> & {
 };
 
 /**
- * 认证源 as stored (issue 19). Settings are JSON; the secret is sealed with AES-256-GCM under a key
+ * 认证源 as stored. Settings are JSON; the secret is sealed with AES-256-GCM under a key
  * shared through system_secret and opened only on the server, for a bind or a token request.
  */
 export class AuthSourceRepository {

@@ -93,7 +93,7 @@ const auditDetail = (settings: AuthSourceConfig, enabled: boolean, secretChanged
   );
 
 /**
- * 认证源 (issue 19, authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉 and
+ * 认证源 (authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉 and
  * 飞书 apps. Secrets are sealed at rest and never answered (hasSecret says whether one is kept); 测试连接
  * shows each step with what went wrong, in Chinese. Operators (authority tenant) see any enterprise's
  * sources and their last sync.

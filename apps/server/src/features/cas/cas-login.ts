@@ -58,7 +58,7 @@ function createCasLogin(app: FastifyInstance) {
 
   /**
    * The application of 应用列表 a ticket for `target` is for, as the account's enterprise holds it: an
-   * enterprise's own application, or for a platform application (issue 20) the copy its enterprise's
+   * enterprise's own application, or for a platform application the copy its enterprise's
    * approved subscription created — undefined when it has none; null for a platform-wide service.
    */
   async function applicationFor(accountId: number, target: RegisteredService): Promise<ServiceApplication | null | undefined> {
@@ -85,9 +85,9 @@ function createCasLogin(app: FastifyInstance) {
 
   /**
    * A ticket for a registered service (CAS 3.0 §2.2.4), after a login or with a live SSO session. An
-   * enterprise's application gets one only for an account 应用授权 admits (issue 17), a platform
+   * enterprise's application gets one only for an account 应用授权 admits, a platform
    * application only for an account whose enterprise subscribed to it and whose copy 应用授权 admits
-   * it to (issue 20); any other account gets a page saying why, naming the application, no ticket,
+   * it to; any other account gets a page saying why, naming the application, no ticket,
    * and the refusal lands in the login log. With `gateway` (no page may be shown, CAS 3.0 §2.1.1) it
    * goes back to the service without one.
    */
@@ -182,7 +182,7 @@ function createCasLogin(app: FastifyInstance) {
     return { target, unregistered: query.service !== undefined && !registered };
   }
 
-  /** 其他登录方式 (issue 19): the chat platforms some active enterprise has enabled a source of. */
+  /** 其他登录方式: the chat platforms some active enterprise has enabled a source of. */
   async function chatLogins(): Promise<ChatSourceType[]> {
     const enabled = await Promise.all(
       CHAT_SOURCE_TYPES.map(async (type) => ((await app.authSourceRepository.enabledChatSources(type)).length > 0 ? [type] : [])),
@@ -250,7 +250,7 @@ function createCasLogin(app: FastifyInstance) {
         },
         trx,
       );
-      // 新设备登录提醒 (issue 18): a browser the account never signed in from.
+      // 新设备登录提醒: a browser the account never signed in from.
       await app.accountNotices.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
       await recordAudit(trx, request.log, {
         accountId: account.id,

@@ -160,7 +160,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.loginLog.record(request.log, attemptOf('failure', 'locked'));
         return page(423, `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
       }
-      // An account linked to an LDAP / AD source: its directory checks the password (issue 19), never the local hash.
+      // An account linked to an LDAP / AD source: its directory checks the password, never the local hash.
       const directory = account ? await checkDirectoryPassword(app, request.log, account, password) : undefined;
       if (directory?.result === 'unavailable') {
         await guard.refund(key, policy);
@@ -193,7 +193,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // 修改初始密码 (issue 16) and 密码已过期 (issue 17): the step of a login whose password must change first.
+  // 修改初始密码 and 密码已过期: the step of a login whose password must change first.
   app.post(
     '/login/password',
     {

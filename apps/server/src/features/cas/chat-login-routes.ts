@@ -34,7 +34,7 @@ const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), 502: 
 type ChatSource = LoadedSource & { type: ChatSourceType };
 
 /**
- * QR sign-in at the central login with 企业微信, 钉钉 and 飞书 (issue 19; OAuth 2.0 authorization code,
+ * QR sign-in at the central login with 企业微信, 钉钉 and 飞书 (OAuth 2.0 authorization code,
  * RFC 6749 §4.1). The button goes to the enterprise's app on the platform (选择企业 first when several
  * enterprises use the platform); the callback identifies the person, finds their account by the linked
  * identity or, the first time, by phone within the enterprise, and then continues the login exactly as

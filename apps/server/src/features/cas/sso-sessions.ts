@@ -11,7 +11,7 @@ export type EndedTickets = { id: string; service: string }[];
 
 /**
  * Ends every session of some accounts when an administrator disables or deletes them, or an operator
- * disables their enterprise (issue 16): their portal sessions and SSO sessions end inside the
+ * disables their enterprise: their portal sessions and SSO sessions end inside the
  * caller's transaction, and after it commits the applications that hold their tickets get a CAS
  * single logout (protocol §2.3.3).
  */

@@ -21,7 +21,7 @@ const Html = Type.String({ description: 'text/html; charset=utf-8' });
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
 /**
- * 二次验证 at the central login (issue 17; RFC 6238, protocols.md "TOTP"): the code of an enrolled
+ * 二次验证 at the central login (RFC 6238, protocols.md "TOTP"): the code of an enrolled
  * account, the enrolment of one that is not, and the recovery codes shown once. Each form carries the
  * signed proof of the steps before it (login-steps.ts); nothing is signed in before the last step.
  */

@@ -54,7 +54,7 @@ function displayName(filename: string, purpose: CertificationFilePurpose, mime: 
   return `${[...stem].slice(0, NAME_MAX - extension.length).join('')}${extension}`;
 }
 
-/** Answers of a material: shown by the console from a blob, never run or kept anywhere (issue 18). */
+/** Answers of a material: shown by the console from a blob, never run or kept anywhere. */
 const FILE_HEADERS = {
   'cache-control': 'private, no-store',
   'x-content-type-options': 'nosniff',
@@ -62,7 +62,7 @@ const FILE_HEADERS = {
 };
 
 /**
- * Certification materials (issue 18): the business licence and the authorisation letter, JPG, PNG or
+ * Certification materials: the business licence and the authorisation letter, JPG, PNG or
  * PDF recognised by their content, at most 10 MB, kept under PRIVATE_FILES_DIR and never under the
  * public /files. Only the enterprise's administrators (enterprise:manage) and reviewers
  * (certification) read them; everyone else gets 404, as for a file that does not exist.

@@ -137,7 +137,7 @@ function toApplication(r: ApplicationRow, withFiles: boolean): CertificationAppl
 }
 
 /**
- * 企业认证 and 认证审核 (issue 18): applications with their materials and decisions, and the
+ * 企业认证 and 认证审核: applications with their materials and decisions, and the
  * enterprise's certification state they move. Every write runs in the caller's transaction, with its
  * audit row and messages.
  */

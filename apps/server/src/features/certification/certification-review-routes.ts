@@ -74,7 +74,7 @@ function resultMessage(enterpriseName: string, approved: boolean, reasons: reado
 }
 
 /**
- * 认证审核 (issue 18, authority certification: platform reviewers): the queue of applications,
+ * 认证审核 (authority certification: platform reviewers): the queue of applications,
  * one application with its materials and the enterprise's earlier ones, and the decision. A decision
  * commits with its audit row and the messages to the enterprise; the applicant's SMS follows.
  */

@@ -10,7 +10,7 @@ import type { EndedTickets } from '../cas/sso-sessions.js';
 import { hashAll } from '../org/account-passwords.js';
 import type { ItemRow, SyncRepository } from './sync-repository.js';
 
-/** Items per transaction (issue 19: 执行 applies the preview in one transaction per batch). */
+/** Items per transaction (执行 applies the preview in one transaction per batch). */
 export const SYNC_BATCH_SIZE = 100;
 
 /** Who executes a run, for the guard rails of 停用 and 账号组. */

@@ -105,7 +105,7 @@ function outcomeMessage(run: RunRow): string {
 }
 
 /**
- * 同步 (issue 19, authority auth:sync): an enterprise's sync jobs, their 预览 and 执行, and the 同步日志.
+ * 同步 (authority auth:sync): an enterprise's sync jobs, their 预览 and 执行, and the 同步日志.
  * Another enterprise's jobs and runs answer 404; writes commit with their audit row.
  */
 const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -43,7 +43,7 @@ function finalStatus(counts: SyncCounts): SyncRunStatus {
 }
 
 /**
- * 同步 runs (issue 19): 预览 reads the source and stores the plan; 执行 takes the job's lease, reads
+ * 同步 runs: 预览 reads the source and stores the plan; 执行 takes the job's lease, reads
  * the source again and applies the plan only when the directory still says what the preview saw;
  * a scheduled run does both at once. Every end is recorded: a failure is never a success.
  */

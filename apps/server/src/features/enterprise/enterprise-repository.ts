@@ -29,7 +29,7 @@ export type EnterpriseProfileInput = Omit<EnterpriseRecord, 'id' | 'certificatio
 /** The name and credit code are what a review checks: from submission on, only a new certification changes them. */
 export const certifiedFieldsLocked = (status: CertificationStatus) => status === 'pending' || status === 'certified';
 
-/** 企业信息 (issue 18): an enterprise's profile, read by its members and written by its administrators. */
+/** 企业信息: an enterprise's profile, read by its members and written by its administrators. */
 export class EnterpriseRepository {
   constructor(
     private readonly db: Kysely<Database>,

@@ -101,7 +101,7 @@ function inputOf(body: Body, current: EnterpriseRecord): EnterpriseProfileInput 
 }
 
 /**
- * 企业信息 (issue 18): every member of an enterprise reads its profile (authority enterprise); its
+ * 企业信息: every member of an enterprise reads its profile (authority enterprise); its
  * administrators (enterprise:manage) edit it. Certification (features/certification) submits the
  * name and credit code for review.
  */

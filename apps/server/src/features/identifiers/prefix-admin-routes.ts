@@ -16,7 +16,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const canRead = { onRequest: identifierAccess(app, Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
   const canPrefixes = { onRequest: app.requireAuthority(Authority.IdentifierAll) };
 
-  /** Issue 18: prefixes go only to enterprises whose certification a reviewer approved. */
+  /** Prefixes go only to enterprises whose certification a reviewer approved. */
   async function assignable(enterpriseId: number) {
     const status = await prefixes.certificationOf(enterpriseId);
     if (!status) throw new BadRequestError('企业不存在');

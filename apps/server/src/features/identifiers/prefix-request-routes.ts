@@ -32,7 +32,7 @@ const PrefixRequestSchema = Type.Object({
 });
 
 /**
- * 申请标识前缀 (issue 18, item 5): a certified enterprise asks for a prefix; a platform operator
+ * 申请标识前缀: a certified enterprise asks for a prefix; a platform operator
  * approves it in 标识管理, which creates the prefix for that enterprise, or rejects it with a reason.
  * The applicant is told in 消息中心 either way.
  */

@@ -13,7 +13,7 @@ import { checkValues } from './template-items.js';
 
 /**
  * Identifier records: paged list and search, create and edit (identifier:record); delete
- * (identifier:record:manage, issue 16: staff view, add and edit, administrators remove). Values are
+ * (identifier:record:manage: staff view, add and edit, administrators remove). Values are
  * checked against the template.
  */
 const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {

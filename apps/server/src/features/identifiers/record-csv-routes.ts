@@ -25,8 +25,8 @@ class ImportRefused extends Error {
 }
 
 /**
- * Import of a CSV or XLSX file in 新增 or 更新 mode (issue 22: all or nothing, every bad row listed
- * with its line; identifier:record:manage, a bulk change issue 16 keeps from staff) and export of a
+ * Import of a CSV or XLSX file in 新增 or 更新 mode (all or nothing, every bad row listed
+ * with its line; identifier:record:manage, a bulk change kept from staff) and export of a
  * template's records as the list filters them (identifier:record).
  */
 const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {

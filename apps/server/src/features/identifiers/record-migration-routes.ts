@@ -13,7 +13,7 @@ import type { ValuesReplacement } from './record-repository.js';
 const MIGRATE_BATCH_ROWS = 1000;
 
 /**
- * 批量迁移 (issue 22): records of a template at older versions move to its latest version, after a
+ * 批量迁移: records of a template at older versions move to its latest version, after a
  * preview of the values that would be lost. identifier:record:manage, like the import: a bulk change.
  */
 const recordMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -113,7 +113,7 @@ const unique = (ids: readonly number[]) => [...new Set(ids)];
 const targetOf = (account: { username: string; name: string }) => `${account.username} ${account.name}`;
 
 /**
- * 账号管理 (issue 16, item 2): an enterprise administrator's (org:account) own enterprise's accounts.
+ * 账号管理: an enterprise administrator's (org:account) own enterprise's accounts.
  * An account of another enterprise, or a deleted one, answers 404 on every route; every write commits
  * with its audit row and, where it can change who administers the enterprise, the guard rails.
  */
@@ -172,7 +172,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /**
    * The password of 新增 or 重置密码: the administrator's (decoded, checked) or a random one to send by
-   * SMS, either meeting the enterprise's 安全设置 (issue 17). It is temporary (changed at the next
+   * SMS, either meeting the enterprise's 安全设置. It is temporary (changed at the next
    * login), so the account's password history does not apply to it.
    */
   async function chosenPassword(
@@ -244,7 +244,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${BASE}/account/page/list`,
     {
-      // 应用授权 picks single accounts from this list (issue 17), so it reads it too.
+      // 应用授权 picks single accounts from this list, so it reads it too.
       onRequest: app.requireAuthority(Authority.OrgAccount, Authority.AppAuthorization),
       schema: {
         tags,
@@ -413,7 +413,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError('不能重置自己的密码，请通过修改密码更改');
-      // An LDAP-linked account signs in with its directory password (issue 19); a local one would never be used.
+      // An LDAP-linked account signs in with its directory password; a local one would never be used.
       if (await app.authSourceRepository.ldapIdentityOf(account.id)) throw new BadRequestError(AuthSourceMessage.directoryPassword);
       const { password, bySms } = await chosenPassword(enterpriseId, account.username, request.body.passwordMode, request.body.password);
       const passwordHash = await hashPassword(password);

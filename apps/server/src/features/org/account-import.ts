@@ -10,7 +10,7 @@ import type { NewAccount, RoleRef } from './account-admin-repository.js';
 import { randomPasswordFor } from './account-passwords.js';
 
 /**
- * 导入 (issue 16, item 2): a CSV or XLSX file of new accounts, checked row by row; one bad row and
+ * 导入: a CSV or XLSX file of new accounts, checked row by row; one bad row and
  * nothing is written, and every bad row is reported with its line (the header is line 1).
  */
 

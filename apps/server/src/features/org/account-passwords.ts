@@ -24,7 +24,7 @@ export function randomPassword(): string {
 }
 
 /**
- * A random password that also meets an enterprise's 安全设置 (issue 17): as long as its minimum when
+ * A random password that also meets an enterprise's 安全设置: as long as its minimum when
  * that is more than 10, with a symbol when it requires one, never containing the username; drawn
  * again until every rule holds.
  */

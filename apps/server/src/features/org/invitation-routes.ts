@@ -9,7 +9,7 @@ import { auditRequest } from '../audit/audit-log.js';
 import { sendSmsOrRefuse } from '../sms/sms-plugin.js';
 
 /**
- * 邀请成员 (issue 16, org:account): an SMS with a one-time code to a phone not yet registered; the
+ * 邀请成员 (org:account): an SMS with a one-time code to a phone not yet registered; the
  * invitee registers with the enterprise's name and that code and joins it at once as staff.
  */
 const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -24,7 +24,7 @@ const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Empty = Envelope(Type.Object({}));
 
 /**
- * 加入申请 (issue 16, in 账号管理, org:account): registrations that named the enterprise. 通过 makes
+ * 加入申请 (in 账号管理, org:account): registrations that named the enterprise. 通过 makes
  * the applicant a staff member of it, 拒绝 leaves them without an enterprise; either way the applicant
  * is told by SMS after the decision commits.
  */

@@ -42,7 +42,7 @@ function roleInput(body: { name: string; description?: string | undefined; autho
 }
 
 /**
- * 角色管理 (issue 16, org:role): the tenant system roles read-only, the enterprise's custom roles
+ * 角色管理 (org:role): the tenant system roles read-only, the enterprise's custom roles
  * with a code unique in it and authorities a tenant may grant. Changing or removing a role may change
  * who administers the enterprise: the guard rails run inside the write's transaction.
  */

@@ -61,7 +61,7 @@ export function validateRegistration(body: Partial<Record<keyof RegisterInput, s
   return { username, email, enterpriseName, password, phone, smsCode };
 }
 
-/** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7), joining an enterprise (issue 16). */
+/** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7), joining an enterprise. */
 const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const codes = app.smsCodes;
   const sender = app.smsSender;
@@ -105,10 +105,10 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const input = validateRegistration(request.body);
-      // 安全设置 (issue 17): a new account's password meets the platform's policy.
+      // 安全设置: a new account's password meets the platform's policy.
       const rule = newPasswordProblem(input.password, app.securityPolicies.defaults, input.username);
       if (rule) throw new BadRequestError(rule);
-      // 邀请成员 (issue 16): the code may be an invitation of this phone to the named enterprise
+      // 邀请成员: the code may be an invitation of this phone to the named enterprise
       // (the form has no other field: spec section 5). Else it is the registration's SMS code, which
       // spends one of its tries, also when the registration is refused below (409).
       const invitation = input.enterpriseName

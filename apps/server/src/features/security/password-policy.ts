@@ -15,7 +15,7 @@ export const PasswordReuseMessage = {
 
 /** What a password expiry asks for: when the password was set, and the policy's days (0: never). */
 export function passwordExpired(changedAt: string | null, expiryDays: number, now = new Date()): boolean {
-  // Passwords set before issue 17 carry no date: they count from now (nothing expires at an upgrade).
+  // Passwords set before expiry was tracked carry no date: they count from now (nothing expires at an upgrade).
   if (expiryDays <= 0 || !changedAt) return false;
   return new Date(changedAt).getTime() + expiryDays * 86_400_000 <= now.getTime();
 }
@@ -30,7 +30,7 @@ export function newPasswordProblem(password: string, rules: PasswordRules, usern
 }
 
 /**
- * 安全设置's password rules where a password is set (issue 17): the policy's length, classes and
+ * 安全设置's password rules where a password is set: the policy's length, classes and
  * username rule (shared with the console), not a common password, a password different from the current one, and none of
  * the last N the holder chose (password_history keeps their hashes).
  */

@@ -45,7 +45,7 @@ const describe = (p: SecurityPolicy) =>
     .join('，');
 
 /**
- * 安全设置 (issue 17, item 4): the caller's enterprise's security policy, read and saved by holders of
+ * 安全设置: the caller's enterprise's security policy, read and saved by holders of
  * security:setting; an enterprise without its own follows the platform defaults (configuration).
  * 重置二次验证 of an account of the same enterprise (org:account or security:setting). Any signed-in
  * account reads the password rules of its enterprise (修改密码, and 新增账号's manual password).

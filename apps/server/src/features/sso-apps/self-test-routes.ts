@@ -37,7 +37,7 @@ const SelfTestBodySchema = Type.Object({
 });
 
 /**
- * 接入自检 (issue 20, tool 03 统一身份认证集成; authority app:list): runs the integration check of one
+ * 接入自检 (tool 03 统一身份认证集成; authority app:list): runs the integration check of one
  * of the enterprise's applications (features/sso-apps/self-test.ts). Another enterprise's id answers
  * 404. Each run makes up to three requests to addresses the enterprise configured, so runs are
  * limited per enterprise, and audited.

@@ -38,7 +38,7 @@ const step = (key: SelfTestStepKey, status: SelfTestStepStatus, detail: string):
 type Validation = { step: SelfTestStep; attributes: Record<string, string[]> | undefined };
 
 /**
- * 接入自检 (issue 20, tool 03): checks one application's integration the way it will be used. Its
+ * 接入自检 (tool 03): checks one application's integration the way it will be used. Its
  * service address must be registered to it (CAS 3.0 §2.1.1), answer a GET and a single-logout POST
  * (§2.3.3); then the administrator's own SSO session gets a real service ticket for that service,
  * exactly as when they open the application, validated over HTTP at `/p3/serviceValidate` of the
@@ -208,7 +208,7 @@ async function checkLogout(app: FastifyInstance, registered: RegisteredService, 
 
 /**
  * A service ticket from the administrator's live SSO session, under the rules the CAS applies when
- * they open the application (CAS 3.0 §2.2.4; 应用授权, issue 17).
+ * they open the application (CAS 3.0 §2.2.4; 应用授权).
  */
 async function issueTicket(
   app: FastifyInstance,

@@ -27,7 +27,7 @@ const GrantsBody = Type.Object({
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /**
- * 应用授权 (issue 17, authority app:authorization): who of the enterprise may sign in to one of its
+ * 应用授权 (authority app:authorization): who of the enterprise may sign in to one of its
  * applications: account groups, roles, single accounts, or 企业全员; none by default. The CAS checks
  * it at every ticket and every validation, so a change holds at once.
  */
@@ -78,7 +78,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const groupIds = [...new Set(request.body.groupIds)];
       const roleIds = [...new Set(request.body.roleIds)];
       const accountIds = [...new Set(request.body.accountIds)];
-      // Ids not the enterprise's answer 404 like any other id not its own (issue 16).
+      // Ids not the enterprise's answer 404 like any other id not its own.
       const [groups, roles, accounts] = await Promise.all([
         apps.groupsOf(enterpriseId, groupIds),
         app.roleRepository.grantable(enterpriseId, roleIds),

@@ -77,11 +77,11 @@ const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Empty = Envelope(Type.Object({}));
 
 /**
- * 应用列表 (issue 17, authority app:list): an enterprise's own applications on the embedded CAS. A
+ * 应用列表 (authority app:list): an enterprise's own applications on the embedded CAS. A
  * service address is an exact URL prefix (CAS 3.0 §2.1.1); it may not overlap this portal, a
  * platform-wide CAS_SERVICES address, a platform application's or another application's, so every
  * service belongs to one application of one enterprise. The platform applications the enterprise
- * subscribed to (issue 20) are listed too, read-only: only 应用授权 applies to them.
+ * subscribed to are listed too, read-only: only 应用授权 applies to them.
  */
 const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
@@ -116,7 +116,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return found;
   }
 
-  /** One of the enterprise's own applications: a subscribed platform application is the platform's to change (issue 20). */
+  /** One of the enterprise's own applications: a subscribed platform application is the platform's to change. */
   async function ownApplicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
     const found = await applicationOf(request, id);
     if (found.platform) throw new ForbiddenError(SsoMessage.platformReadOnly);
@@ -171,7 +171,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /**
    * Inside the write's transaction: refuses service addresses overlapping another application's (its
-   * own enterprise's named), a platform application's included (issue 20).
+   * own enterprise's named), a platform application's included.
    */
   async function assertNoOverlap(
     trx: Kysely<Database>,

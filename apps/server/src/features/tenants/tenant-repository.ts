@@ -11,7 +11,7 @@ export interface TenantFilters {
   certificationStatus?: CertificationStatus | undefined;
 }
 
-/** 租户管理 (issue 16): the enterprises of the platform, their people and their state. */
+/** 租户管理: the enterprises of the platform, their people and their state. */
 export class TenantRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -58,7 +58,7 @@ function checkedCreate(body: TenantCreateBody): TenantCreateBody {
 }
 
 /**
- * 租户管理 (issue 16, authority tenant: platform operators): the enterprises, searched and filtered;
+ * 租户管理 (authority tenant: platform operators): the enterprises, searched and filtered;
  * 新建企业 creates one with its first administrator (as MaxKey's and yudao's tenant consoles do);
  * 停用 ends every session of the enterprise's accounts (and their CAS single logout) and keeps them
  * from logging in, 启用 lets them in again.

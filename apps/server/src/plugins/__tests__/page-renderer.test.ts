@@ -77,7 +77,7 @@ describe('server rendering of the built public pages', () => {
     });
   });
 
-  it('renders /mark anew once a 批量迁移 moves the record (issue 22): the retired value is gone at once', async () => {
+  it('renders /mark anew once a 批量迁移 moves the record: the retired value is gone at once', async () => {
     const admin = await tokenFor(t, 'admin');
     const call = async (method: 'POST' | 'PUT', url: string, payload: object) => {
       const res = await t.app.inject({ method, url, payload, headers: { authorization: admin, 'x-requested-with': 'XMLHttpRequest' } });

@@ -25,7 +25,7 @@ const HENGYUE = '徐州恒岳重工机械有限公司';
 const RUICHI = '常州瑞驰液压科技有限公司';
 
 /**
- * 申请使用, 应用订阅 and platform applications on the central login (issue 20): an operator puts an
+ * 申请使用, 应用订阅 and platform applications on the central login: an operator puts an
  * application of the application center on single sign-on, an enterprise administrator applies, an
  * operator decides; the approved application is in the enterprise's 应用列表, read-only, and the CAS
  * issues tickets for it only to accounts of subscribed enterprises that 应用授权 admits.
@@ -552,7 +552,7 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
   });
 });
 
-describe('the application center demo data on an installation seeded before issue 20', () => {
+describe('the application center demo data on an installation seeded before 应用订阅', () => {
   it('gives the untouched demo applications their details and single sign-on, leaves an edited one alone, and adds 恒岳’s subscriptions', async () => {
     const t = await createTestDatabase('sqlite', {}, { seed: false });
     try {

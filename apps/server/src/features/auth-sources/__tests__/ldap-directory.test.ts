@@ -14,7 +14,7 @@ const person = (uid: string) => {
   return p;
 };
 
-/** LDAP / AD against a real OpenLDAP (issue 19): 测试连接, reading the directory, sign-in by bind. */
+/** LDAP / AD against a real OpenLDAP: 测试连接, reading the directory, sign-in by bind. */
 describe('LdapDirectory against slapd', () => {
   let slapd: SlapdServer;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { LdapDirectory } from './ldap-directory.js';
 
 /**
- * The central login's side of an LDAP / AD source (issue 19, 登录): an account linked to an enabled
+ * The central login's side of an LDAP / AD source (登录): an account linked to an enabled
  * LDAP source signs in with its directory password (a bind as its entry), never the local one.
  */
 

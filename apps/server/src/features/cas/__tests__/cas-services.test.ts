@@ -61,7 +61,7 @@ describe('CAS service registry: enterprise applications', () => {
     expect(await registry.singleLogoutTarget('https://elsewhere.example.cn/', portal)).toBeUndefined();
   });
 
-  it('registers a platform application (issue 20) apart from the enterprises’ own: it names no application of 应用列表', async () => {
+  it('registers a platform application apart from the enterprises’ own: it names no application of 应用列表', async () => {
     const withPlatform = new ServiceRegistry([], async (host) =>
       [
         ...stored,

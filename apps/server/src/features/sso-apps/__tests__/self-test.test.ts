@@ -7,7 +7,7 @@ import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../te
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
 
 /**
- * 接入自检 (issue 20): the portal checks an enterprise application's integration against a real
+ * 接入自检: the portal checks an enterprise application's integration against a real
  * second HTTP server acting as the application (a CAS 3.0 client), signing in as the administrator
  * through their own SSO session and validating over HTTP at the embedded CAS.
  */

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../te
 import { type BrowserResponse, listen, TestBrowser } from '../../../testing/test-browser.js';
 
 /**
- * An enterprise's own application on the embedded CAS (issue 17), end to end: a real second HTTP
+ * An enterprise's own application on the embedded CAS, end to end: a real second HTTP
  * server protected by the independent npm client `http-cas-client` (CAS 3, single logout), registered
  * in 应用列表 and authorized in 应用授权 through the console API.
  */

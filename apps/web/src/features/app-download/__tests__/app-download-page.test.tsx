@@ -21,7 +21,7 @@ function Page() {
   );
 }
 
-describe('App 下载 (issue 21)', () => {
+describe('App 下载', () => {
   it('presents each platform with its version, date, size, requirement and how to install it', () => {
     render(<Page />);
     const platforms = within(screen.getByRole('region', { name: '选择您的设备' })).getAllByRole('listitem');

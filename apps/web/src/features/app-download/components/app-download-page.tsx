@@ -37,7 +37,7 @@ function ReleaseAction({ release }: { release: AppRelease }) {
 }
 
 /**
- * App 下载 (issue 21): where the footer's 扫码下载 App leads. Platforms, versions and how to install
+ * App 下载: where the footer's 扫码下载 App leads. Platforms, versions and how to install
  * each; on a computer a QR code of this page takes the visitor to it on the phone. Rendered by the
  * server with no code of its own but the QR code, which loads only where it is shown (not on phones).
  */

@@ -1,4 +1,4 @@
-/** The platform's mobile app as its download page presents it (issue 21: the footer's 扫码下载 App). */
+/** The platform's mobile app as its download page presents it (the footer's 扫码下载 App). */
 
 export interface AppRelease {
   platform: 'android' | 'ios' | 'harmony';

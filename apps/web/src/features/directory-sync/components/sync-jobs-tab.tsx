@@ -16,7 +16,7 @@ import { SyncPreviewDrawer } from './sync-preview-drawer';
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 
 /**
- * 同步任务 (issue 19): the enterprise's sync jobs with their source, schedule, leaver rule, state, next
+ * 同步任务: the enterprise's sync jobs with their source, schedule, leaver rule, state, next
  * start and latest result; 预览 (then 执行同步 from the preview), 编辑, 停用/启用 and 删除.
  */
 export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunSummary): void; onExecuted(run: SyncRunSummary): void }) {

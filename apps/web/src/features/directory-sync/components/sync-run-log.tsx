@@ -46,7 +46,7 @@ const count = (key: keyof SyncRunSummary['counts'], title: string) => ({
 });
 
 /**
- * 同步日志 (issue 19): every run and preview, newest first, filtered by 任务 and 状态 and paged; a
+ * 同步日志: every run and preview, newest first, filtered by 任务 and 状态 and paged; a
  * run's 详情 lists its objects with their results.
  */
 export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void }) {

@@ -12,7 +12,7 @@ const DOTS = 'home-recommend__pagination';
 /**
  * The recommended-application carousel (spec sections 2 and 9): 3 per view, loop, autoplay, arrows
  * and dots. Swiper loads only when the section comes near the viewport (see recommend-section.tsx).
- * The arrows sit beside the dots under the cards, not over them, where they covered the titles (issue 21).
+ * The arrows sit beside the dots under the cards, not over them, where they covered the titles.
  */
 export function RecommendCarousel({ apps }: { apps: RecommendItem[] }) {
   return (

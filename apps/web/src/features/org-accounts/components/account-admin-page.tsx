@@ -45,7 +45,7 @@ const names = (refs: { name: string }[]) => (refs.length > 0 ? refs.map((r) => r
 const who = (row: AccountRow) => `${row.name}（${row.username}）`;
 
 /**
- * 账号管理 (issue 16): the enterprise's own accounts, searched by 账号/姓名/手机号 and filtered by
+ * 账号管理: the enterprise's own accounts, searched by 账号/姓名/手机号 and filtered by
  * 状态, 账号组 and 角色; 新增, 编辑, 停用/启用, 解锁, 重置密码 and 删除 one account, 导入 a file of them
  * (all or nothing), 导出 the filtered list, 邀请成员 by phone and decide 加入申请. The caller's own
  * row offers neither 停用 nor 删除 (nor 重置密码: 修改密码 is theirs).

@@ -55,7 +55,7 @@ const OA: SsoApplicationRow = {
   status: 'disabled',
 };
 
-/** A subscribed application of the application center (issue 20): the platform maintains it. */
+/** A subscribed application of the application center: the platform maintains it. */
 const REMOTE_OPS: SsoApplicationRow = {
   ...ERP,
   id: 8,
@@ -98,7 +98,7 @@ const type = (root: HTMLElement, label: string, value: string) =>
   fireEvent.change(within(root).getByLabelText(label), { target: { value } });
 
 describe('应用列表', () => {
-  it('lists the applications with the columns of issue 17 and searches from page 1', async () => {
+  it('lists the applications with the columns of 应用列表 and searches from page 1', async () => {
     renderPage();
     const erp = await appRow('设备管理系统');
     expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });

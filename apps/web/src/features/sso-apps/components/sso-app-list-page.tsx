@@ -43,13 +43,13 @@ function ServicePrefixes({ prefixes, wrap = false }: { prefixes: readonly string
   );
 }
 
-/** A subscribed application of the application center (issue 20): marked, with who provides it. */
+/** A subscribed application of the application center: marked, with who provides it. */
 const PlatformTag = () => <Tag color="purple">平台应用</Tag>;
 
 /**
- * 应用列表 (issue 17): the enterprise's applications on single sign-on, searched by name and
+ * 应用列表: the enterprise's applications on single sign-on, searched by name and
  * filtered by 状态; 新增 and 编辑 in a drawer, 授权 in 应用授权, 集成配置 (the CAS addresses to copy)
- * and 接入自检 in dialogs, 删除 after a confirm. Platform applications (issue 20) are maintained by the platform:
+ * and 接入自检 in dialogs, 删除 after a confirm. Platform applications are maintained by the platform:
  * they offer 授权 and 集成配置 only.
  */
 export function SsoAppListPage() {
