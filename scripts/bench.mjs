@@ -3,7 +3,7 @@
 // (plain HTTP on a loopback port, its cache and logs in a temp folder) in front of the built server
 // (`node apps/server/dist/main.js`, TRUST_PROXY=1), on generated data kept between runs. For each load
 // it finds the request rate held with p99 under BENCH_P99_MS (the identity query: under
-// BENCH_IDENTITY_P99_MS, issue 22's target, with 标识统计 counting every lookup), then weighs the pages a
+// BENCH_IDENTITY_P99_MS, its own target, with 标识统计 counting every lookup), then weighs the pages a
 // first visit loads and runs Lighthouse (mobile) on the public pages a visitor lands on.
 // A benchmark, never a test: it prints a table and writes reports/bench.json; numbers never fail it.
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,7 +34,7 @@ const IMPORT_ROWS = envNumber('BENCH_IMPORT_ROWS', 100_000);
 const DURATION = envNumber('BENCH_DURATION', 5);
 const STEPS = envNumber('BENCH_STEPS', 4);
 const P99_MS = envNumber('BENCH_P99_MS', 100);
-/** The identity query's bound (issue 22: p99 under 20 ms at 50 connections, lookups counted). */
+/** The identity query's bound (p99 under 20 ms at 50 connections, lookups counted). */
 const IDENTITY_P99_MS = envNumber('BENCH_IDENTITY_P99_MS', 20);
 const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE !== '0';
 /** Lighthouse runs per page; the median is reported. */
@@ -602,7 +602,7 @@ try {
       `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${`${r.p99BoundMs} ms`.padStart(6)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99 ?? '–'} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}${r.errors ? `  (${r.errors} failed requests)` : ''}`,
     );
   }
-  // Issue 22: the identity query keeps p99 under its target at 50 connections with every lookup counted.
+  // The identity query keeps p99 under its target at 50 connections with every lookup counted.
   // The figure is the rate offered over 50 connections that keeps p99 under the target; the closed loop
   // at full speed is shown beside it: on cores shared with nginx and the load generator, its p99 is
   // the wait behind 49 other queued requests, not the query.

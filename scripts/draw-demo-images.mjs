@@ -4,6 +4,7 @@
 // Run again after changing a motif; the output is committed.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
 
 const out = path.resolve(import.meta.dirname, '../apps/server/assets/files/demo');
 fs.mkdirSync(out, { recursive: true });
@@ -299,5 +300,11 @@ for (const [name, body] of Object.entries(icons)) {
     path.join(out, `${name}.svg`),
     `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" fill="#1456d9" color="#1456d9">${body}</svg>\n`,
   );
+}
+// Link previews (og:image) need a raster image: WeChat and most preview fetchers ignore SVG. Each
+// article thumbnail and application image gets a PNG twin of the same size, which the page head names.
+for (const file of fs.readdirSync(out).filter((f) => /^(thumb|app)-.+\.svg$/.test(f))) {
+  const png = new Resvg(fs.readFileSync(path.join(out, file)), { fitTo: { mode: 'original' } }).render().asPng();
+  fs.writeFileSync(path.join(out, file.replace(/\.svg$/, '.png')), png);
 }
 console.log(`drew ${fs.readdirSync(out).length} images into ${path.relative(process.cwd(), out)}`);

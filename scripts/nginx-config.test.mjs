@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   NGINX_MISSING,
@@ -39,6 +40,21 @@ function stubPortal() {
           'cache-control': 'public, s-maxage=60, stale-while-revalidate=60',
         });
         response.end(big);
+      } else if (url.pathname.startsWith('/compressed')) {
+        // As the portal answers (@fastify/compress): encoded for the Accept-Encoding it received.
+        const encoding = /\bbr\b/.test(request.headers['accept-encoding'] ?? '')
+          ? 'br'
+          : /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')
+            ? 'gzip'
+            : undefined;
+        response.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'public, s-maxage=60, stale-while-revalidate=60',
+          vary: 'accept-encoding',
+          etag: 'W/"v1"',
+          ...(encoding ? { 'content-encoding': encoding } : {}),
+        });
+        response.end(encoding === 'br' ? zlib.brotliCompressSync(big) : encoding === 'gzip' ? zlib.gzipSync(big) : big);
       } else if (url.pathname.startsWith('/private')) {
         response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store' });
         response.end(big);
@@ -173,6 +189,26 @@ describe.skipIf(!nginx)('docs/deploy/nginx.conf on nginx', () => {
       const br = await send(tls.httpsPort, '/private/me', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
       expect(br.headers['content-encoding']).toBe('br');
     }
+  });
+
+  it('passes answers the portal compressed as they are, and caches one copy per encoding whatever the browser sends', async () => {
+    const plain = await send(tls.httpsPort, '/compressed/list');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const json = plain.body.toString('utf8');
+    const gzip = await send(tls.httpsPort, '/compressed/list', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    // Not compressed a second time: one gunzip gives the JSON.
+    expect(zlib.gunzipSync(gzip.body).toString('utf8')).toBe(json);
+    const again = await send(tls.httpsPort, '/compressed/list', { headers: { 'accept-encoding': 'deflate, gzip' } });
+    expect(again.headers['x-cache-status']).toBe('HIT');
+    expect(zlib.gunzipSync(again.body).toString('utf8')).toBe(json);
+    if (brotliInstalled()) {
+      const br = await send(tls.httpsPort, '/compressed/list', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(br.body).toString('utf8')).toBe(json);
+    }
+    // One request per encoding reached the portal.
+    expect(stub.count('/compressed/list')).toBe(brotliInstalled() ? 3 : 2);
   });
 
   it("limits request bodies to the server's 1 MiB, more on the upload and import routes", async () => {

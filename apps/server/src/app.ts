@@ -116,11 +116,13 @@ import selfTestRoutes from './features/sso-apps/self-test-routes.js';
 import { AccessLogController } from './lib/access-log.js';
 import { CacheRegistry } from './lib/cache.js';
 import { loggerOptions } from './lib/logger.js';
+import { OutboundGuard } from './lib/outbound.js';
 import apiDocs from './plugins/api-docs.js';
 import auth from './plugins/auth.js';
 import csrf from './plugins/csrf.js';
 import allowedHosts from './plugins/allowed-hosts.js';
 import errorHandler, { answerClientError } from './plugins/error-handler.js';
+import compression from './plugins/compression.js';
 import httpCache, { PRIVATE_NO_STORE } from './plugins/http-cache.js';
 import inputGuard from './plugins/input-guard.js';
 import security from './plugins/security.js';
@@ -162,18 +164,47 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
       if (request.url.startsWith('/api/handles/')) {
         return reply.status(400).send({ responseCode: HandleResponseCode.InvalidHandle, message: '标识含有无法解码的 % 编码' });
       }
-      return reply.status(400).send({ code: ResponseCode.Error, msg: '请求地址格式不正确' });
+      const envelope = () => reply.status(400).send({ code: ResponseCode.Error, msg: '请求地址格式不正确' });
+      // A browser asking for a page gets the site's page saying so; API clients keep the envelope.
+      app
+        .badRequestPage(request)
+        .then((page) =>
+          page ? reply.status(400).headers(app.pageSecurityHeaders).type('text/html; charset=utf-8').send(page.html) : envelope(),
+        )
+        .catch((err: unknown) => {
+          request.log.warn({ err }, 'the bad-request page could not be rendered');
+          return envelope();
+        });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('caches', new CacheRegistry());
+  app.decorate(
+    'outbound',
+    new OutboundGuard({
+      allowNetworks: config.outboundAllowNetworks,
+      publicUrl: config.publicUrl,
+      ports: () => {
+        const bound = app.server.address();
+        const ports = [config.port];
+        if (bound && typeof bound === 'object') ports.push(bound.port);
+        if (config.publicUrl) {
+          const url = new URL(config.publicUrl);
+          ports.push(Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+        }
+        return ports;
+      },
+    }),
+  );
 
   // 1. External plugins.
   await app.register(allowedHosts);
   await app.register(security);
   await app.register(httpCache);
+  // After http-cache: the ETag is computed over the plain body, then the answer is compressed.
+  await app.register(compression);
   await app.register(apiDocs);
   // 2. App plugins.
   await app.register(errorHandler);

@@ -10,10 +10,13 @@ import {
   securityPolicyProblem,
 } from '@portal/shared';
 import type { AccessLog } from './lib/access-log.js';
+import { type OutboundNetwork, parseOutboundNetwork } from './lib/outbound.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The repository root, whether running from `src/` (tsx, vitest) or `dist/` (node). */
 export const REPO_ROOT = path.resolve(here, '../../..');
+/** Images the project draws itself (scripts/draw-demo-images.mjs), served under `/files/` after the uploads. */
+export const BUILTIN_FILES_DIR = path.join(REPO_ROOT, 'apps/server/assets/files');
 
 const ACCESS_LOGS: readonly AccessLog[] = ['all', 'errors', 'off'];
 
@@ -37,7 +40,7 @@ export interface ServerConfig {
   webSsrEntry: string | undefined;
   /** Uploaded files, served under /files/ (the demo images ship in apps/server/assets/files). */
   filesDir: string;
-  /** Certification materials (issue 18): never served as static files, only through the access-checked route. */
+  /** Certification materials: never served as static files, only through the access-checked route. */
   privateFilesDir: string;
   logLevel: string;
   /** Which requests get an access-log line: `errors` (4xx/5xx and slow ones), `all`, or `off`. */
@@ -53,6 +56,11 @@ export interface ServerConfig {
   apiDocs: ApiDocs;
   /** Most bytes of uploaded files one enterprise may keep (UPLOAD_QUOTA_MB). */
   uploadQuotaBytes: number;
+  /**
+   * Networks that addresses typed by tenants (applications, LDAP sources) may reach although they are
+   * loopback, private, link-local or reserved (OUTBOUND_ALLOW_NETWORKS, CIDRs); none by default.
+   */
+  outboundAllowNetworks: OutboundNetwork[];
   auth: AuthConfig;
   /**
    * 安全设置's platform defaults: the policy of every enterprise without its own, of accounts without
@@ -117,7 +125,7 @@ export interface AuthConfig {
   smsIpDailyLimit: number;
   /** Expose the development SMS outbox at /dev/sms-outbox (never with a real SMS provider). */
   smsOutbox: boolean;
-  /** The chat platforms' API and sign-in hosts (issue 19); the real ones unless a test points them at its stand-ins. */
+  /** The chat platforms' API and sign-in hosts; the real ones unless a test points them at its stand-ins. */
   chatEndpoints: ChatEndpoints;
   /** LDAP connect and operation timeout (LDAP_TIMEOUT_MS). */
   ldapTimeoutMs: number;
@@ -149,6 +157,7 @@ export const RUNTIME_ENV: Record<keyof RuntimeConfig, string> = {
   fileStaticUrl: 'FILE_STATIC_URL',
   homeUrl: 'HOME_URL',
   apiBaseUrl: 'API_BASE_URL',
+  appPackageUrl: 'APP_PACKAGE_URL',
 };
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -244,6 +253,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const publicUrl = env.PUBLIC_URL ? trimSlash(env.PUBLIC_URL) : undefined;
   if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+  const appPackageUrl = runtime.appPackageUrl;
+  if (appPackageUrl && !/^https?:\/\/[^/?#]+\/\S*$/.test(appPackageUrl)) {
+    throw new Error(`APP_PACKAGE_URL must be the http(s) URL of the installation package, got "${appPackageUrl}"`);
+  }
   const upstreamUrl = env.HANDLE_UPSTREAM_URL ? trimSlash(env.HANDLE_UPSTREAM_URL) : undefined;
   if (upstreamUrl && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(upstreamUrl)) {
     throw new Error(`HANDLE_UPSTREAM_URL must be an http(s) URL without query, got "${upstreamUrl}"`);
@@ -273,6 +286,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     apiDocs,
     uploadQuotaBytes: intFrom(env.UPLOAD_QUOTA_MB, 500, 'UPLOAD_QUOTA_MB') * 1024 * 1024,
+    outboundAllowNetworks: (env.OUTBOUND_ALLOW_NETWORKS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(parseOutboundNetwork),
     smsEnv: Object.fromEntries(Object.entries(env).filter(([k]) => /^(SMS_|ALIYUN_SMS_|TENCENT_SMS_)/.test(k))),
     auth: {
       casEmbedded: env.CAS_EMBEDDED !== '0',
@@ -340,6 +358,8 @@ export function resolveRuntimeConfig(config: ServerConfig, origin: string): Runt
     fileStaticUrl: `${base}/files`,
     homeUrl: base,
     apiBaseUrl: base,
+    // No default: a package nobody published would be a dead link.
+    appPackageUrl: '',
     ...config.runtime,
   };
 }

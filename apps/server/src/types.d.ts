@@ -2,6 +2,7 @@ import type { DatabaseHandle } from './db/database.js';
 import type { ServerConfig } from './config.js';
 import type { AuditActionCode } from './features/audit/audit-log.js';
 import type { CacheRegistry } from './lib/cache.js';
+import type { OutboundGuard } from './lib/outbound.js';
 import type { PublicCachePolicy } from './plugins/http-cache.js';
 
 declare module 'fastify' {
@@ -20,5 +21,7 @@ declare module 'fastify' {
     config: ServerConfig;
     database: DatabaseHandle;
     caches: CacheRegistry;
+    /** Every connection to an address a tenant typed goes through it (lib/outbound.ts). */
+    outbound: OutboundGuard;
   }
 }

@@ -73,13 +73,14 @@ test.describe('news and knowledge lists', () => {
     await page.getByPlaceholder('开始日期').click();
     await page.keyboard.type('2020-01-01');
     await page.keyboard.press('Enter');
+    await page.getByPlaceholder('结束日期').click();
     await page.keyboard.type('2099-12-31');
     await page.keyboard.press('Enter');
     expect(await call).toMatchObject({ filterStartTime: '2020-01-01 00:00:00', filterEndTime: '2099-12-31 23:59:59', offset: '0' });
     await expect(page.getByText('共 20 条')).toBeVisible();
-    // The range's clear button shows while the pointer is over it.
+    // A day's clear button shows while the pointer is over it; clearing the start clears both.
     await page.getByPlaceholder('开始日期').hover();
-    await page.getByRole('button', { name: '清除', exact: true }).click();
+    await page.getByRole('group', { name: '发布日期' }).getByRole('button', { name: '清除', exact: true }).first().click();
     // Both bounds are gone (the unfiltered first page may come from the query cache).
     await expect(page.getByPlaceholder('开始日期')).toHaveValue('');
     await expect(page.getByPlaceholder('结束日期')).toHaveValue('');

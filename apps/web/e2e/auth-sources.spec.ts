@@ -15,7 +15,7 @@ import { DEMO_PASSWORD, breadcrumb, openConsole, sidebarMenu } from './console-h
 import { animationsDone, expect, test } from './fixtures.js';
 
 /**
- * Issue 19's journey in a real browser, as its "Tests" ask: an enterprise administrator configures
+ * 认证与同步's journey in a real browser: an enterprise administrator configures
  * 恒岳's OpenLDAP directory (a real slapd started for this file), tests the connection, previews and
  * runs a sync, and a synced person signs in with their directory password. Also 企业微信 QR sign-in
  * against the local stand-in the global setup started, and the pages on a phone.
@@ -221,10 +221,11 @@ test.describe('认证与同步', () => {
       shot(page, 'auth-source-types'),
     );
 
-    // A wrong bind password: the 绑定 step fails with the directory's own words.
+    // A wrong bind password: the 绑定 step says so in Chinese, with no library text.
     let result = await testConnection(page, drawer);
     await expect(result.getByText('连接失败')).toBeVisible();
-    await expect(result.getByRole('listitem').filter({ hasText: '绑定' })).toContainText('Invalid Credentials');
+    await expect(result.getByRole('listitem').filter({ hasText: '绑定' })).toContainText('绑定账号或密码错误');
+    await expect(result).not.toContainText('Invalid Credentials');
     await expect(result.getByRole('img', { name: '失败' })).toHaveCount(1);
     await shot(page, 'auth-source-ldap-failed', result);
 
@@ -421,6 +422,10 @@ test.describe('认证与同步', () => {
     await openFromMenu(page, '认证与同步', '同步', true);
     const row = await newSyncJob(page, jobName, sourceName);
     await fitsScreen(page, '同步任务');
+    // 状态 and every action of the row are on screen, not in a part of the table scrolled out of sight.
+    await expect(row.getByText('启用', { exact: true })).toBeInViewport({ ratio: 1 });
+    for (const action of [/预\s*览/, /编\s*辑/, /停\s*用/, /删\s*除/])
+      await expect(row.getByRole('button', { name: action })).toBeInViewport({ ratio: 1 });
     await shot(page, 'sync-jobs');
     const preview = await previewJob(page, row);
     await expect(rowNamed(itemsTable(preview), '研发中心')).toBeVisible();
@@ -433,6 +438,8 @@ test.describe('认证与同步', () => {
     const logRow = page.getByRole('row').filter({ hasText: jobName });
     await expect(logRow).toContainText('待执行');
     await fitsScreen(page, '同步日志');
+    await expect(logRow.getByText('待执行')).toBeInViewport({ ratio: 1 });
+    await expect(logRow.getByRole('button', { name: /详\s*情/ })).toBeInViewport({ ratio: 1 });
     await shot(page, 'sync-log');
     await logRow.getByRole('button', { name: /详\s*情/ }).click();
     const run = page.getByRole('dialog', { name: `同步记录：${jobName}` });

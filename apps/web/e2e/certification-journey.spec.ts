@@ -6,7 +6,7 @@ import { DEMO_PASSWORD, openConsole, sidebarMenu, tab } from './console-helpers.
 import { expect, test } from './fixtures.js';
 
 /**
- * Issue 18's journey in a real browser, as its "Done when" asks: a new enterprise registers on the
+ * 企业认证's journey in a real browser: a new enterprise registers on the
  * public site, finds its console marked uncertified and 标识管理 closed, applies as 经办人 with a licence
  * and an authorisation letter, is rejected by the demo reviewer with two reasons (shown at their fields),
  * resubmits, is approved, and then finds the banner gone, 已认证 in the public header and 前缀与模板

@@ -5,7 +5,7 @@ import { DEMO_PASSWORD, openConsole } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
 /**
- * Issue 18, 认证审核 and 消息中心 in a real browser: an enterprise registered here applies with a
+ * 认证审核 and 消息中心 in a real browser: an enterprise registered here applies with a
  * licence image and a two-page authorisation PDF (through the API); the operator reviews it (the
  * materials come with the token, the PDF is drawn by pdf.js), rejects it with two reasons, and the
  * applicant finds the result under the navbar's bell and in 消息中心.

@@ -36,14 +36,15 @@ async function waitUntilHealthy(base: string, server: ChildProcess, output: () =
 /**
  * Starts the built server (`npm run build` first) as its own process, exactly as `npm start` runs it,
  * on a free port with a fresh SQLite database. 企业微信, 钉钉 and 飞书 cannot be reached from test
- * machines: the server talks to local stand-ins of their documented APIs instead (issue 19).
- * Two enterprise applications on the central login run beside it for 接入自检 (issue 20): CAS 3.0
+ * machines: the server talks to local stand-ins of their documented APIs instead.
+ * Two enterprise applications on the central login run beside it for 接入自检: CAS 3.0
  * clients of this server's `/cas`, one healthy, one whose single-logout endpoint answers 503.
  */
 export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const sqliteFile = path.join(dir, 'portal.sqlite');
   const standins = await startChatStandins();
   const casApp = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
   const casAppLogoutDown = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
@@ -57,7 +58,7 @@ export default async function globalSetup() {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      SQLITE_FILE: path.join(dir, 'portal.sqlite'),
+      SQLITE_FILE: sqliteFile,
       // Uploads and certification materials stay with this run, not in the checkout's data folder.
       FILES_DIR: path.join(dir, 'files'),
       PRIVATE_FILES_DIR: path.join(dir, 'private'),
@@ -68,6 +69,8 @@ export default async function globalSetup() {
       LOGIN_ATTEMPTS_PER_MINUTE: '1000',
       // 标识统计 shows lookups once the counter has written them: every second here, not every ten.
       IDENTIFIER_STATS_FLUSH_SECONDS: '1',
+      // The applications and directories the tests register listen on loopback beside the portal.
+      OUTBOUND_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
       ...standins.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,6 +91,8 @@ export default async function globalSetup() {
   // Workers read these (e2e/cas-apps.ts): the applications' origins, any path of which is a CAS client.
   process.env.E2E_CAS_APP = casApp.origin;
   process.env.E2E_CAS_APP_LOGOUT_503 = casAppLogoutDown.origin;
+  // The database file, for the one thing no request can do: let time pass (a password's age).
+  process.env.E2E_SQLITE_FILE = sqliteFile;
   return async () => {
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');

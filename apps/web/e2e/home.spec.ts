@@ -129,7 +129,7 @@ test.describe('home', () => {
     await page.evaluate(() => window.scrollTo(0, 420));
     const tools = page.getByRole('complementary', { name: '悬浮工具' });
     await expect(tools).toBeVisible();
-    await tools.getByRole('button', { name: '下载 App' }).hover();
+    await tools.getByRole('link', { name: '下载 App' }).hover();
     const qr = tools.getByRole('img', { name: '下载 App 的二维码' });
     await expect(qr).toBeVisible();
     // Drawn: the busy placeholder box has given way to the code.

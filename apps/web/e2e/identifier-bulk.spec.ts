@@ -13,7 +13,7 @@ async function noSidewaysScroll(page: Page, width: number) {
 }
 
 /**
- * Issue 22's upkeep as an owner does it: a template with a date item, a record whose impossible date
+ * Bulk upkeep of identifiers as an owner does it: a template with a date item, a record whose impossible date
  * the form refuses, records added by import, a new version that retires an item, an 更新 import
  * (an unknown handle writes nothing), and 批量迁移 of every record to the new version after its preview.
  */
@@ -147,7 +147,7 @@ async function bulkUpkeep(page: Page, width: number) {
   expect(entry?.identity.value.map((v) => v.type)).toEqual(['productName', 'productionDate']);
 }
 
-test.describe('标识 bulk upkeep (issue 22)', () => {
+test.describe('标识 bulk upkeep', () => {
   test('a date item, an impossible date refused, 更新 import and 批量迁移 after its preview', async ({ page }) => {
     await bulkUpkeep(page, 1440);
   });

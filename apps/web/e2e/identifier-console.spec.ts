@@ -46,7 +46,7 @@ test.describe('标识管理 in the console', () => {
     await form.getByRole('button', { name: /保\s*存/ }).click();
     await expect(form.getByText('“产品名称”为必填项')).toBeVisible();
     await expect(form.getByText('标识后缀不能为空')).toBeVisible();
-    // 生产日期 is a date item (issue 22): a date not written YYYY-MM-DD is refused with the server's words.
+    // 生产日期 is a date item: a date not written YYYY-MM-DD is refused with the server's words.
     await form.getByLabel('生产日期', { exact: true }).fill('2026-3-18');
     await form.getByRole('button', { name: /保\s*存/ }).click();
     await expect(form.getByText('“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01')).toBeVisible();
@@ -82,7 +82,7 @@ test.describe('标识管理 in the console', () => {
     page,
   }) => {
     const head = unique('CSV');
-    // Importing takes identifier:record:manage: the administrator's, not the staff's (issue 16).
+    // Importing takes identifier:record:manage: the administrator's, not the staff's.
     await openConsole(page, 'admin', '/console/identifier/record');
     await page.getByRole('button', { name: /批量导入/ }).click();
     const dialog = page.getByRole('dialog', { name: '批量导入标识' });

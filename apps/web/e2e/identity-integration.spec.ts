@@ -5,7 +5,7 @@ import { openConsole } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
 /**
- * Issue 20, tool 03 统一身份认证集成: an enterprise administrator connects an application to the
+ * Tool 03 统一身份认证集成: an enterprise administrator connects an application to the
  * central login from the open-service centre and checks it with 接入自检. The applications are real
  * CAS 3.0 clients of the test server started by the global setup; any path of theirs is served, so
  * each run registers its own path (both projects share one database, and addresses may not overlap).
@@ -151,6 +151,58 @@ test.describe('统一身份认证集成: 接入自检', () => {
     }
   });
 
+  test('应用列表 runs 接入自检 from the row: it says first that 应用授权 does not admit the administrator, skips the sign-in, and signs in once granted', async ({
+    page,
+    baseURL,
+  }) => {
+    const n = unique();
+    const name = `巡检终端${n}`;
+    const service = `${standinOrigin('E2E_CAS_APP')}/patrol-${n}/`;
+    await openConsole(page, 'admin', '/console/app/list');
+    await registerApplication(page, name, [service], ['企业名称 enterpriseName']);
+
+    const row = page.getByRole('row').filter({ hasText: name });
+    await row.getByRole('button', { name: '接入自检' }).click();
+    const dialog = page.getByRole('dialog', { name: `接入自检：${name}` });
+    // Before it runs: nobody is authorized yet, so the administrator's sign-in will be skipped, and why.
+    const notice = dialog.getByRole('alert').filter({ hasText: '本次自检将跳过测试登录' });
+    await expect(notice).toContainText(SelfTestMessage.notGranted('admin', name));
+    await dialog.getByRole('button', { name: '接入自检' }).click();
+    const checklist = dialog.getByRole('list', { name: '自检步骤' });
+    await expect(checklist.getByRole('listitem')).toHaveCount(6);
+    for (const key of ['registered', 'reachable', 'logout'] as const) {
+      await expect(stepOf(checklist, key).getByRole('img', { name: '通过', exact: true })).toBeVisible();
+    }
+    for (const key of ['signIn', 'validate', 'attributes'] as const) {
+      await expect(stepOf(checklist, key).getByRole('img', { name: '已跳过', exact: true })).toBeVisible();
+      await expect(stepOf(checklist, key)).toContainText(SelfTestMessage.notGranted('admin', name));
+    }
+    await expect(stepOf(checklist, 'reachable')).toContainText(`GET ${service} 返回 HTTP 302，跳转至统一身份认证登录页`);
+    await page.screenshot({ path: test.info().outputPath('app-list-self-test-skipped-1440.png') });
+    await dialog
+      .getByRole('button', { name: /关\s*闭/ })
+      .last()
+      .click();
+    await expect(dialog).toBeHidden();
+
+    // 企业全员 may sign in: the notice is gone and the run signs in as the administrator.
+    await row.getByRole('button', { name: '授权' }).click();
+    const grants = page.getByRole('region', { name: `${name}的授权` });
+    await grants.getByRole('switch', { name: '企业全员' }).click();
+    await grants.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(grants.getByRole('button', { name: /保\s*存/ })).toBeDisabled();
+    await page.goto('/console/app/list');
+    await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: '接入自检' }).click();
+    await expect(dialog.getByRole('button', { name: '接入自检' })).toBeEnabled();
+    await dialog.getByRole('button', { name: '接入自检' }).click();
+    await expect(dialog.getByRole('alert').filter({ hasText: SelfTestMessage.passed })).toBeVisible();
+    await expect(notice).toHaveCount(0);
+    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.signIn('admin'));
+    await expect(stepOf(checklist, 'validate')).toContainText(SelfTestMessage.validated(`${baseURL}/cas/p3/serviceValidate`, 'admin'));
+    await expect(dialog.getByRole('table', { name: '释放的属性' })).toContainText('徐州恒岳重工机械有限公司');
+    await page.screenshot({ path: test.info().outputPath('app-list-self-test-passed-1440.png') });
+  });
+
   test('tool 03 at 375 px: an application whose address is down fails 接入自检 with the connection error, without sideways scroll @mobile', async ({
     page,
   }) => {
@@ -162,6 +214,10 @@ test.describe('统一身份认证集成: 接入自检', () => {
 
     await page.goto('/open-service?toolId=03');
     const app = await openApplication(page, name);
+    // Nobody is authorized yet: before the run the panel says the test account's sign-in will be skipped.
+    await expect(app.getByRole('alert').filter({ hasText: '本次自检将跳过测试登录' })).toContainText(
+      SelfTestMessage.notGranted('admin', name),
+    );
     await app.getByRole('button', { name: '接入自检' }).click();
     await expect(app.getByRole('alert').filter({ hasText: SelfTestMessage.failed })).toBeVisible();
     const checklist = app.getByRole('list', { name: '自检步骤' });
@@ -170,8 +226,9 @@ test.describe('统一身份认证集成: 接入自检', () => {
     await expect(reachable.getByRole('img', { name: '未通过', exact: true })).toBeVisible();
     await expect(reachable).toContainText(SelfTestMessage.reachableFailed(down, SelfTestMessage.refused));
     await expect(stepOf(checklist, 'logout')).toContainText(SelfTestMessage.logoutFailed(down, SelfTestMessage.refused));
-    // Nobody is authorized yet: the test account may not sign in, and the validation is skipped.
-    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.notAuthorized('admin', name));
+    // The sign-in and the validation were skipped, saying why.
+    await expect(stepOf(checklist, 'signIn').getByRole('img', { name: '已跳过', exact: true })).toBeVisible();
+    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.notGranted('admin', name));
     await expect(stepOf(checklist, 'validate').getByRole('img', { name: '已跳过', exact: true })).toBeVisible();
 
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

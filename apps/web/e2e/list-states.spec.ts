@@ -65,6 +65,7 @@ test.describe('news and knowledge lists: states and the view in the URL', () => 
     await page.getByPlaceholder('开始日期').click();
     await page.keyboard.type('2020-01-01');
     await page.keyboard.press('Enter');
+    await page.getByPlaceholder('结束日期').click();
     await page.keyboard.type('2099-12-31');
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/from=2020-01-01&to=2099-12-31/);

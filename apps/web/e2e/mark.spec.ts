@@ -21,7 +21,7 @@ test.describe('标识查询 /mark', () => {
     const html = await (await page.request.get(`/mark?keyword=${encodeURIComponent(HANDLE)}`, { headers: { accept: 'text/html' } })).text();
     expect(html).toContain('中型履带式液压挖掘机');
     await page.goto(`/mark?keyword=${encodeURIComponent(HANDLE)}`);
-    // The page's title names the identifier (issue 21: shared links and search engines see it).
+    // The page's title names the identifier (shared links and search engines see it).
     await expect(page).toHaveTitle(`${HANDLE} - 标识查询 - Engineering e+`);
     await expect(box(page)).toHaveValue(HANDLE);
     await expect(result(page).getByRole('heading', { level: 2 })).toHaveText(HANDLE);
@@ -45,7 +45,7 @@ test.describe('标识查询 /mark', () => {
       '服务网点',
     ]);
     await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(400);
-    // The QR code is drawn, and its address (shown on hover) is this lookup's, absolute, marked as a scan (issue 22).
+    // The QR code is drawn, and its address (shown on hover) is this lookup's, absolute, marked as a scan.
     const qr = result(page).getByRole('img', { name: `${HANDLE} 的查询二维码` });
     await expect(qr).toBeVisible();
     await expect(qr).not.toHaveAttribute('aria-busy', 'true');

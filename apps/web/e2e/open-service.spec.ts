@@ -5,7 +5,7 @@ import { openConsole } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
 /**
- * Issue 20: the open-service centre (spec section 9: tools of fixed ids 01–06, `?toolId=` details),
+ * 开放服务: the open-service centre (spec section 9: tools of fixed ids 01–06, `?toolId=` details),
  * its API reference, and the operators' 开放服务 page the centre follows.
  */
 

@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
-/** Issue 16: an enterprise administrator runs their team in 账号管理; the people feel it at the central login. */
+/** An enterprise administrator runs their team in 账号管理; the people feel it at the central login. */
 
 /** A username and phone no other run of this spec used (both projects share one database). */
 function newPerson() {
@@ -140,14 +140,28 @@ test.describe('账号管理', () => {
     await expect(accountsTable(page).getByText('wangfang')).toHaveCount(0);
   });
 
-  test('fits a phone @mobile', async ({ page }) => {
+  test('fits a phone: each row shows its 状态 and its 操作 on screen, and they work @mobile', async ({ page }) => {
     await openConsole(page, 'admin', '/console/org/account');
-    await expect(rowOf(page, 'wangfang')).toBeVisible();
+    const row = rowOf(page, 'wangfang');
+    await expect(row).toBeVisible();
     await expect(page.getByRole('button', { name: /新\s*增/ })).toBeVisible();
-    // The table scrolls inside its card; the page itself never scrolls sideways.
+    // Nothing of a row lies off-screen: the page never scrolls sideways, and neither does the table.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // Scrolled down to the row (its start, at the table's left edge): what the row holds must be on screen then.
+    await row.scrollIntoViewIfNeeded();
+    await expect(row.getByText('正常', { exact: true })).toBeInViewport({ ratio: 1 });
+    for (const action of [/编\s*辑/, /停\s*用/, /更多操作/])
+      await expect(row.getByRole('button', { name: action })).toBeInViewport({ ratio: 1 });
     await page.screenshot({ path: test.info().outputPath('accounts-375.png'), fullPage: true });
+    // The actions answer a tap.
+    await row.getByRole('button', { name: /编\s*辑/ }).click();
+    const edit = page.getByRole('dialog', { name: '编辑账号 wangfang' });
+    await expect(edit).toBeVisible();
+    await edit.getByRole('button', { name: /取\s*消/ }).click();
+    await expect(edit).toBeHidden();
+    await row.getByRole('button', { name: /更多操作/ }).click();
+    await expect(page.getByRole('menuitem', { name: '重置密码' })).toBeVisible();
   });
 
   test('at 1440 px every column shows without scrolling', async ({ page }) => {

@@ -30,7 +30,10 @@ test.describe('public shell', () => {
     await page.getByRole('navigation', { name: '主导航' }).getByRole('link', { name: '行业资讯' }).click();
     await expect(page).toHaveURL(/\/news$/);
     await expect(page).toHaveTitle('行业资讯 - Engineering e+');
-    await page.getByRole('link', { name: '返回首页' }).first().click();
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: /^Engineering e\+/ })
+      .click();
     await expect(page).toHaveTitle('首页 - Engineering e+');
   });
 
@@ -65,7 +68,10 @@ test.describe('public shell', () => {
 
   test('the header logo returns home and the login button goes to the central login', async ({ page, baseURL }) => {
     await page.goto('/settled');
-    await page.getByRole('link', { name: '返回首页' }).first().click();
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: /^Engineering e\+/ })
+      .click();
     await expect(page).toHaveURL(`${baseURL}/`);
     await expect(page.getByRole('heading', { name: '应用推荐' })).toBeVisible();
     const login = page.getByRole('banner').getByRole('link', { name: /登\s*录/ });

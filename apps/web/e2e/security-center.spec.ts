@@ -4,7 +4,7 @@ import { expect, test } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
 /**
- * Issue 17 journeys at the central login: two-factor login for everyone (codes computed here, RFC 6238,
+ * 安全设置 journeys at the central login: two-factor login for everyone (codes computed here, RFC 6238,
  * independently of the server's library), ending a session from 在线会话, and 忘记密码. Each test works
  * on an enterprise it registers itself, so no other spec's accounts meet its policy.
  */
@@ -121,6 +121,39 @@ test.describe('安全中心', () => {
     await expect.poll(() => [second, third].filter((p) => /\/cas\/login/.test(p.url())).length, { timeout: 20_000 }).toBe(1);
     await second.context().close();
     await third.context().close();
+  });
+
+  test('账号管理’s password hint follows 安全设置’s minimum; a common password is refused under 密码', async ({ page }) => {
+    test.setTimeout(120_000);
+    const admin = await register(page.request, `密码策略装备有限公司${Date.now() % 100000}`);
+    await passwordStep(page, admin.username);
+    await expect(sidebarMenu(page).getByRole('menuitem', { name: /安全中心/ })).toBeVisible();
+    await page.goto('/console/security/setting');
+    await page.getByLabel('最小长度').fill('10');
+    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('安全设置已保存，下次登录起生效')).toBeVisible();
+
+    await page.goto('/console/org/account');
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const drawer = page.getByRole('dialog', { name: '新增账号' });
+    const hint = '10-18位，区分大小写，不能使用常见密码；首次登录时须修改密码';
+    await expect(drawer.getByText(hint)).toBeVisible();
+    await expect(drawer.getByText(/6-18/)).toHaveCount(0);
+    const n = Date.now() % 100_000_000;
+    await drawer.getByLabel('账号', { exact: true }).fill(`pw${n.toString(36)}`);
+    await drawer.getByLabel('姓名').fill('郑强');
+    await drawer.getByLabel('手机号').fill(`136${String(n).padStart(8, '0')}`);
+    // Shorter than the enterprise's 10: said before anything is sent.
+    await drawer.getByLabel('密码', { exact: true }).fill('Start#202');
+    await drawer.getByLabel('确认密码').fill('Start#202');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(drawer.getByText('密码至少10位')).toBeVisible();
+    // Long enough but one of the commonest: the server's refusal, under the field.
+    await drawer.getByLabel('密码', { exact: true }).fill('Password123');
+    await drawer.getByLabel('确认密码').fill('Password123');
+    await drawer.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(drawer.getByText('该密码过于常见，请换一个更安全的密码')).toBeVisible();
+    await expect(drawer).toBeVisible();
   });
 
   test('忘记密码: an SMS code and a new password; the old one stops working', async ({ page }) => {

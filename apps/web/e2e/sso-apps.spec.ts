@@ -6,7 +6,7 @@ import { DEMO_PASSWORD, openConsole } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
 /**
- * Issue 17: an enterprise connects its own application to the central login (应用列表), decides who
+ * An enterprise connects its own application to the central login (应用列表), decides who
  * may use it (应用授权), and its people open it from 我的应用.
  */
 

@@ -5,7 +5,7 @@ import { openConsole } from './console-helpers.js';
 import { expect, test } from './fixtures.js';
 
 /**
- * Issue 20: an enterprise subscribes to an application of the application center (申请使用), an
+ * 应用订阅: an enterprise subscribes to an application of the application center (申请使用), an
  * operator decides in 应用订阅, and the application becomes a platform application in the
  * enterprise's 应用列表. 瑞驰 (rcadmin, certified) has no demo subscriptions; 恒岳 (admin) has one
  * approved (智能运维) and one pending (能耗分析).

@@ -2,7 +2,7 @@ import { type SsrEntry, type SsrFetchRequest, type SsrFetchResponse, type SsrRen
 import { type QueryClient, dehydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
+import { type RouteObject, StaticRouterProvider, createStaticHandler, createStaticRouter, matchRoutes } from 'react-router';
 import { AppProviders } from '@/app/app';
 import { routes } from '@/app/router';
 import type { ServerState } from '@/app/server-state';
@@ -22,15 +22,27 @@ import { createQueryClient, routerContext } from '@/lib/query-client';
 const handler = createStaticHandler(routes);
 
 /**
+ * The path a page declares (`/news`): routes match whatever the case and a trailing slash, but a page
+ * has one address (its canonical link, its render). Undefined for a path with parameters.
+ */
+function declaredPath(matches: readonly { route: RouteObject }[]): string | undefined {
+  const route = matches.at(-1)?.route;
+  if (route?.index) return '/';
+  return route?.path?.startsWith('/') && !/[:*]/.test(route.path) ? route.path : undefined;
+}
+
+/**
  * The URL a page renders from, or null when the server does not render it (see `SsrEntry.pageUrl`).
  * Every unknown path renders from /404: one render serves them all.
  */
 function serverPageUrl(url: string): string | null {
   // Appended, not resolved: a path like `//x` stays a path.
   const { pathname, search } = new URL(`http://ssr.invalid${url}`);
-  const page = pageHandle((matchRoutes(routes, pathname) ?? []).map((m) => ({ handle: m.route.handle as unknown })));
+  const matches = matchRoutes(routes, pathname) ?? [];
+  const page = pageHandle(matches.map((m) => ({ handle: m.route.handle as unknown })));
   if (!page?.ssr) return null;
-  return page.pagePath ? pageUrl(page.pagePath, '', page.searchParams) : pageUrl(pathname, search, page.searchParams);
+  if (page.pagePath) return pageUrl(page.pagePath, '', page.searchParams);
+  return pageUrl(declaredPath(matches) ?? pathname, search, page.searchParams);
 }
 
 /**
@@ -68,11 +80,11 @@ async function render(request: SsrRenderRequest): Promise<SsrRenderResult | null
     </StrictMode>,
   );
   const state: ServerState = { queries: dehydrate(queryClient), loaderData: context.loaderData };
-  const { notFound, ...head } = resolvePageHead(
+  const { notFound, badRequest, ...head } = resolvePageHead(
     context.matches.map((m) => ({ handle: m.route.handle as unknown })),
     { search: url.searchParams, queryClient },
   );
-  return { html, head, status: notFound ? 404 : 200, state: JSON.stringify(state) };
+  return { html, head, status: notFound ? 404 : badRequest ? 400 : 200, state: JSON.stringify(state) };
 }
 
 export const entry: SsrEntry = { pageUrl: serverPageUrl, render };

@@ -1,5 +1,5 @@
 /**
- * 申请使用 and 应用订阅 (issue 20): an enterprise subscribes to an application of the application
+ * 申请使用 and 应用订阅: an enterprise subscribes to an application of the application
  * center; once an operator approves, the application is in the enterprise's 应用列表 as a platform
  * application (read-only there, authorized through 应用授权 like any other).
  */

@@ -2,7 +2,7 @@ import { textLength } from './identifier-rules.js';
 import { isAdBindName, isAttributeName, isDistinguishedName, isDnsDomain, isLdapFilter, isLdapsUrl, parseLdapUrl } from './ldap-syntax.js';
 
 /**
- * 认证与同步 (issue 19): an enterprise's authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and the
+ * 认证与同步: an enterprise's authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and the
  * sync jobs that keep its accounts and 账号组 in step with them. Labels, limits, messages and the shapes
  * of the console calls, for both sides.
  */
@@ -279,6 +279,8 @@ export const AuthSourceMessage = {
   nameTooLong: `认证源名称最多${AUTH_SOURCE_NAME_MAX}个字符`,
   nameTaken: '认证源名称已存在',
   chatTypeTaken: '本企业已配置该类型的认证源',
+  /** An address the portal will not connect to (its reason: 不允许连接到该地址（内网地址）…). */
+  urlRefused: (reason: string) => `LDAP 地址：${reason}`,
   urlInvalid: '请输入正确的 LDAP 地址，如 ldap://ldap.example.com:389 或 ldaps://ldap.example.com:636',
   startTlsWithLdaps: 'ldaps:// 地址已使用 TLS，不能再启用 StartTLS',
   bindDnRequired: '请输入绑定账号（DN）',

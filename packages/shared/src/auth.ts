@@ -7,7 +7,7 @@ export const Role = {
   EnterpriseStaff: 'ROLE_ENTERPRISE_STAFF',
   /** Spec section 6: a restricted kind of staff; the header hides the console button for it. */
   ServiceCustomerEmployee: 'ROLE_SERVICE_CUSTOMER_EMPLOYEE',
-  /** 认证审核员 (issue 18): platform staff who review enterprise certifications, like a secondary node's 实名审核. */
+  /** 认证审核员: platform staff who review enterprise certifications, like a secondary node's 实名审核. */
   CertificationReviewer: 'ROLE_CERTIFICATION_REVIEWER',
 } as const;
 export type RoleCode = (typeof Role)[keyof typeof Role];
@@ -20,7 +20,7 @@ export const Authority = {
   ContentArticle: 'content:article',
   ContentRecommend: 'content:recommend',
   ContentHome: 'content:home',
-  /** 开放服务 (issue 20): the open-service centre's six developer tools (operators). */
+  /** 开放服务: the open-service centre's six developer tools (operators). */
   ContentOpenService: 'content:open-service',
   Identifier: 'identifier',
   IdentifierTemplate: 'identifier:template',
@@ -28,7 +28,7 @@ export const Authority = {
   /** Deleting and importing identifier records (bulk changes), apart from viewing and editing them. */
   IdentifierRecordManage: 'identifier:record:manage',
   IdentifierAll: 'identifier:all-enterprises',
-  /** 标识统计 (issue 22): lookups of the enterprise's prefixes; with identifier:all-enterprises the whole node (运营统计). */
+  /** 标识统计: lookups of the enterprise's prefixes; with identifier:all-enterprises the whole node (运营统计). */
   IdentifierStats: 'identifier:stats',
   Audit: 'audit',
   AuditAll: 'audit:all-enterprises',
@@ -39,24 +39,24 @@ export const Authority = {
   OrgRole: 'org:role',
   /** 租户管理 (platform operators). */
   Tenant: 'tenant',
-  /** 应用管理 (issue 17): the enterprise's applications on single sign-on and who may use them. */
+  /** 应用管理: the enterprise's applications on single sign-on and who may use them. */
   App: 'app',
   AppList: 'app:list',
   AppAuthorization: 'app:authorization',
-  /** 应用订阅 (issue 20): operators decide the enterprises' requests to use application-center applications. */
+  /** 应用订阅: operators decide the enterprises' requests to use application-center applications. */
   AppSubscription: 'app:subscription',
   /** 安全中心: security settings, live sessions, login log. */
   Security: 'security',
   SecuritySetting: 'security:setting',
   SecuritySession: 'security:session',
   SecurityLoginLog: 'security:login-log',
-  /** 认证与同步 (issue 19): authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and directory sync. */
+  /** 认证与同步: authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and directory sync. */
   Auth: 'auth',
   AuthSource: 'auth:source',
   AuthSync: 'auth:sync',
   /** 统计分析. */
   Statistics: 'statistics',
-  /** 企业信息 (issue 18): members read the profile and the certification status. */
+  /** 企业信息: members read the profile and the certification status. */
   Enterprise: 'enterprise',
   /** Editing 企业信息 and applying for 企业认证 (its materials are readable only with this). */
   EnterpriseManage: 'enterprise:manage',
@@ -83,7 +83,7 @@ export interface PortalUser {
   number: string;
   enterpriseName: string;
   enterpriseId: number | null;
-  /** 企业认证 (issue 18): the console's banner and closed pages, the public header's 已认证. */
+  /** 企业认证: the console's banner and closed pages, the public header's 已认证. */
   certificationStatus: CertificationStatus;
 }
 

@@ -27,6 +27,8 @@ export interface ArticleDetail extends Omit<ArticleListItem, 'categoryId' | 'cat
   /** The category the article is filed under (what the list item calls categoryId and categoryName). */
   subCategoryId: string;
   subCategoryName: string;
+  /** The list it is published in: its one detail address is `/news/detail` or `/knowledge/detail`. */
+  channel: 'news' | 'knowledge';
   /** Policy document number, shown only for policies. */
   number: string | null;
   dataSourceName: string | null;

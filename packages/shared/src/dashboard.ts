@@ -22,7 +22,7 @@ export interface PlatformDashboard {
 }
 
 /**
- * `GET /web-api/console/v1/dashboard` (issue 16, 工作台): the figures of the caller's enterprise, or of
+ * `GET /web-api/console/v1/dashboard` (工作台): the figures of the caller's enterprise, or of
  * the whole platform for operators. No account sees another enterprise's figures; an account without
  * an enterprise sees zeros.
  */

@@ -1,5 +1,5 @@
 /**
- * 企业信息 and 企业认证 (issue 18): the profile's field rules, the unified social credit code's check
+ * 企业信息 and 企业认证: the profile's field rules, the unified social credit code's check
  * character (GB 32100-2015), the national industry classification (GB/T 4754-2017, 门类 and 大类), the
  * certification states and rejection reasons, and the shapes of the console calls. One definition for
  * the console's forms and the server's checks.

@@ -101,7 +101,7 @@ export function numberRangeText(metadata: { min?: number | undefined; max?: numb
 /** How many options a refusal names before "等 N 项". */
 const OPTIONS_NAMED = 8;
 
-/** Why a (non-empty, trimmed) value of `item` is refused, or undefined: the one rule of every write path (issue 22). */
+/** Why a (non-empty, trimmed) value of `item` is refused, or undefined: the one rule of every write path. */
 export function valueProblem(item: Pick<TemplateItem, 'name' | 'metadata'>, value: string): string | undefined {
   const name = `“${item.name}”`;
   if (hasControlCharacter(value)) return `${name}不能包含控制字符`;

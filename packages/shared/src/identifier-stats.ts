@@ -1,5 +1,5 @@
 /**
- * 标识统计 and identifier upkeep (issue 22): lookup analytics for prefix owners (运营统计 for operators),
+ * 标识统计 and identifier upkeep: lookup analytics for prefix owners (运营统计 for operators),
  * printable QR labels and bulk updates. Shared by the server's answers and the console pages.
  */
 

@@ -59,14 +59,14 @@ export interface HandleApiResponse {
   message?: string;
 }
 
-/** The kinds of value an item takes (issue 22): every value is stored and published as Handle text. */
+/** The kinds of value an item takes: every value is stored and published as Handle text. */
 export const ITEM_VALUE_TYPES = ['string', 'date', 'number', 'enum'] as const;
 export type ItemValueType = (typeof ITEM_VALUE_TYPES)[number];
 export const ITEM_VALUE_TYPE_LABELS: Record<ItemValueType, string> = { string: '文本', date: '日期', number: '数字', enum: '枚举' };
 
 /**
  * Metadata of a template item's value, by `type`: text of a length (IDIS: the only type before
- * issue 22, so stored templates keep working), a calendar date `YYYY-MM-DD`, a decimal number within
+ * typed values, so stored templates keep working), a calendar date `YYYY-MM-DD`, a decimal number within
  * optional bounds, or one of a list of options.
  */
 export type TemplateItemMetadata =
@@ -87,7 +87,7 @@ export interface TemplateItem {
   /** 1 in use, 0 retired (not shown, not required, not accepted in new values). */
   state: 0 | 1;
   metadata: TemplateItemMetadata;
-  /** 计入统计 (issue 22): 标识统计 counts this item's values among found lookups (e.g. 产品型号). */
+  /** 计入统计: 标识统计 counts this item's values among found lookups (e.g. 产品型号). */
   analytics?: boolean;
 }
 
@@ -223,7 +223,7 @@ export interface IdentifierRecordUpdate {
   values: Record<string, string>;
 }
 
-/** 新增 adds records; 更新 replaces the values of existing ones (issue 22). */
+/** 新增 adds records; 更新 replaces the values of existing ones. */
 export const IMPORT_MODES = ['create', 'update'] as const;
 export type IdentifierImportMode = (typeof IMPORT_MODES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The syntax of an LDAP / Active Directory source's settings (issue 19, "Bad input"): addresses
+ * The syntax of an LDAP / Active Directory source's settings: addresses
  * (RFC 4516), distinguished names (RFC 4514), search filters (RFC 4515), attribute names (RFC 4512)
  * and Active Directory's bind names. The console's form and the server check with these same
  * functions (AuthSourceRules), and the server's LDAP code reads addresses and DNs with them.

@@ -1,7 +1,7 @@
 import { textLength } from './identifier-rules.js';
 
 /**
- * 开放服务 (issue 20): the open-service centre's six developer tools (spec section 9: fixed ids 01 to
+ * 开放服务: the open-service centre's six developer tools (spec section 9: fixed ids 01 to
  * 06) and the developers' API reference. Shapes of the public and console calls and the rules both
  * sides check.
  */

@@ -26,6 +26,8 @@ export interface RuntimeConfig {
   homeUrl: string;
   /** Base address of the portal's API calls (content, application, identity, portal). */
   apiBaseUrl: string;
+  /** The Android installation package /app-download offers; empty when none is published (the page says how to get the app). */
+  appPackageUrl: string;
 }
 
 export const RUNTIME_CONFIG_KEYS = [
@@ -40,6 +42,7 @@ export const RUNTIME_CONFIG_KEYS = [
   'fileStaticUrl',
   'homeUrl',
   'apiBaseUrl',
+  'appPackageUrl',
 ] as const satisfies readonly (keyof RuntimeConfig)[];
 
 /** Name of the global function defined by `/config.js`. */

@@ -2,7 +2,7 @@ import { Authority, PASSWORD_MAX, PASSWORD_MIN } from './auth.js';
 import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type TwoFactorMode } from './sso.js';
 
 /**
- * 安全设置 (issue 17): the ranges of an enterprise's security policy and the password rules it sets.
+ * 安全设置: the ranges of an enterprise's security policy and the password rules it sets.
  * The console's form and every place the server accepts a password call these, so both say the same.
  */
 
@@ -67,6 +67,11 @@ export function securityPolicyProblem(policy: SecurityPolicy): string | undefine
   return undefined;
 }
 
+/** Refusals of a password that no policy setting turns off. */
+export const PasswordMessage = {
+  tooCommon: '该密码过于常见，请换一个更安全的密码',
+} as const;
+
 /** The part of a policy a single password is checked against. */
 export type PasswordRules = Pick<SecurityPolicy, 'passwordMinLength' | 'passwordClasses' | 'passwordNoUsername'>;
 
@@ -77,10 +82,17 @@ const classList = (classes: readonly PasswordClass[]) => classes.map((c) => PASS
 
 /**
  * The first problem of a new password under a policy (Chinese), or undefined: the policy's minimum
- * and the spec's maximum length, the required character classes, and (when the policy says so) not
- * containing the account's username, compared without case.
+ * and the spec's maximum length, the required character classes, (when the policy says so) not
+ * containing the account's username, compared without case, and not one of the commonest passwords.
+ * The list of those is large and lives on the server, which passes `isCommon`; the console's forms
+ * check the rest before sending and show the server's refusal for a common one.
  */
-export function passwordProblem(password: string, rules: PasswordRules, username?: string): string | undefined {
+export function passwordProblem(
+  password: string,
+  rules: PasswordRules,
+  username?: string,
+  isCommon?: (password: string) => boolean,
+): string | undefined {
   if (!password) return '请输入密码';
   const min = Math.max(PASSWORD_MIN, rules.passwordMinLength);
   if (length(password) < min) return `密码至少${min}位`;
@@ -88,6 +100,7 @@ export function passwordProblem(password: string, rules: PasswordRules, username
   const required = requiredClasses(rules);
   if (required.some((c) => !CLASS_PATTERNS[c].test(password))) return `密码须包含${classList(required)}`;
   if (rules.passwordNoUsername && username && password.toLowerCase().includes(username.toLowerCase())) return '密码不能包含账号';
+  if (isCommon?.(password)) return PasswordMessage.tooCommon;
   return undefined;
 }
 

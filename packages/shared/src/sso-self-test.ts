@@ -1,5 +1,5 @@
 /**
- * 接入自检 (issue 20, tool 03 统一身份认证集成): the portal checks one application's integration
+ * 接入自检 (tool 03 统一身份认证集成): the portal checks one application's integration
  * end to end and answers a checklist, each step with the exact reason it failed.
  */
 
@@ -40,6 +40,19 @@ export interface SelfTestResult {
   /** The attributes the validation released (name → values). */
   attributes: Record<string, string[]>;
   ranAt: string;
+}
+
+/**
+ * `GET /web-api/console/v1/sso-app/{id}/self-test`: what the console says before a run. When the
+ * administrator may not sign in to the application (应用授权), or the portal uses an external CAS,
+ * the run skips 测试账号登录 and the ticket validation, and `signInSkipped` says why.
+ */
+export interface SelfTestPrecheck {
+  applicationId: number;
+  /** The test account: the administrator who would run the check. */
+  username: string;
+  /** Why the run will skip 测试账号登录 (the step's detail then); '' when it will sign in. */
+  signInSkipped: string;
 }
 
 /** Most 接入自检 runs one enterprise may start a minute (each makes up to three requests to its applications). */
@@ -84,6 +97,8 @@ export const SelfTestMessage = {
   noSsoSession: '您的统一身份认证会话已结束，无法签发测试票据：请退出并重新登录门户后再试',
   notAuthorized: (username: string, appName: string) =>
     `账号 ${username} 未获准登录「${appName}」：请在“应用授权”中添加该账号（或其所在的账号组、角色，或开启企业全员）后重试`,
+  notGranted: (username: string, appName: string) =>
+    `账号 ${username} 未获准登录「${appName}」，已跳过测试登录与票据校验：如需测试，请在“应用授权”中添加该账号（或其所在的账号组、角色，或开启企业全员）后重试`,
   appDisabled: (appName: string) => `应用「${appName}」已停用，统一身份认证不为它签发票据：请在应用列表中启用后重试`,
   externalCas: (casServerUrl: string) =>
     `门户使用外部统一身份认证服务${casServerUrl ? ` ${casServerUrl}` : ''}（未启用内置 CAS），测试登录与票据校验须在该服务上进行，已跳过`,

@@ -1,5 +1,5 @@
 /**
- * Tenant administration II (issue 17): applications on single sign-on, app authorization, security
+ * Tenant administration II: applications on single sign-on, app authorization, security
  * settings, sessions and the login log. Shapes of the console calls and the rules both sides check.
  */
 
@@ -39,7 +39,7 @@ export interface SsoApplicationRow {
   allMembers: boolean;
   createdAt: string;
   /**
-   * A platform application the enterprise subscribed to (issue 20, 应用订阅): the platform maintains it,
+   * A platform application the enterprise subscribed to (应用订阅): the platform maintains it,
    * so it is read-only here (its service address is the platform's), and 应用授权 decides who uses it.
    */
   platform: boolean;
@@ -189,6 +189,9 @@ export const SsoMessage = {
   servicePlatform: '服务地址与门户或平台应用的地址重叠，不能使用',
   logoutUrlInvalid: '注销地址须为完整的 http(s) 地址',
   logoutUrlTooLong: `注销地址最多${APP_URL_MAX}个字符`,
+  /** An address the portal will not connect to (its reason: 不允许连接到该地址（回环地址）…). */
+  serviceRefused: (url: string, reason: string) => `服务地址 ${url}：${reason}`,
+  logoutUrlRefused: (url: string, reason: string) => `注销地址 ${url}：${reason}`,
   attributeUnknown: '返回属性包含不支持的项',
   notFound: '应用不存在',
   platformReadOnly: '平台应用由平台维护，不能修改或删除',

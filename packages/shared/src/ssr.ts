@@ -33,14 +33,19 @@ export interface SsrPageHead {
   image?: string;
   /** og:type. */
   type: 'website' | 'article';
+  /** The canonical link's and og:url's path when it is not the page's own (an article under the other channel's address). */
+  canonicalPath?: string;
 }
 
 export interface SsrRenderResult {
   /** Markup for `#root`. */
   html: string;
   head: SsrPageHead;
-  /** 404 when the page shows that what was asked for does not exist (an unknown path, an unknown article). */
-  status: 200 | 404;
+  /**
+   * 404 when the page shows that what was asked for does not exist (an unknown path, an unknown
+   * article); 400 when it says the address was malformed.
+   */
+  status: 200 | 400 | 404;
   /** JSON of the data the page rendered with, for the browser to start from. */
   state: string;
 }

@@ -242,6 +242,29 @@ export interface AccountCreateBody {
   password?: string;
 }
 
+/** A row of an import's answer: its line in the file (the header is line 1) and what happened to it. */
+export interface ImportRowMessage {
+  line: number;
+  message: string;
+}
+
+/**
+ * The answer of 导入 (`POST /web-api/console/v1/account/import`). All or nothing: with any bad row,
+ * `imported` is 0 and `errors` lists them. Rows without 初始密码 get a random one by SMS after the
+ * accounts are written; a message that could not be sent is listed in `smsFailed` (that account
+ * exists, and 重置密码 sends it a new one).
+ */
+export interface AccountImportResult {
+  /** Data rows read (the header row not counted). */
+  total: number;
+  imported: number;
+  failed: number;
+  errors: ImportRowMessage[];
+  /** Random initial passwords sent by SMS. */
+  smsSent: number;
+  smsFailed: ImportRowMessage[];
+}
+
 /** Body of 编辑 (`PUT /web-api/console/v1/account/{id}`): the username never changes. */
 export interface AccountUpdateBody {
   name: string;
@@ -324,4 +347,17 @@ export interface TenantRow {
   /** Names of the enterprise's active administrators. */
   admins: string[];
   createdAt: string;
+}
+
+/**
+ * Body of 新建企业 in 租户管理 (`POST /web-api/console/v1/tenant`, operators): the enterprise (name and
+ * 统一社会信用代码, checked by `EnterpriseRules` as certification checks them) and its first
+ * administrator (checked by `TenantRules`), whose random initial password goes out by SMS.
+ */
+export interface TenantCreateBody {
+  name: string;
+  creditCode: string;
+  adminName: string;
+  adminUsername: string;
+  adminPhone: string;
 }

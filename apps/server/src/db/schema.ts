@@ -94,14 +94,14 @@ export interface AppApplicationTable {
   sort: number;
   status: string;
   created_at: string;
-  /** Single sign-on (issue 20): the CAS service prefix, its host for the registry's lookup, the 注销地址 and released attributes (comma-separated); '' when not on single sign-on. */
+  /** Single sign-on: the CAS service prefix, its host for the registry's lookup, the 注销地址 and released attributes (comma-separated); '' when not on single sign-on. */
   service_url: Generated<string>;
   service_host: Generated<string>;
   logout_url: Generated<string>;
   attributes: Generated<string>;
 }
 
-/** 开放服务 (issue 20): one of the six developer tools, ids '01'..'06'. */
+/** 开放服务: one of the six developer tools, ids '01'..'06'. */
 export interface OpenServiceToolTable {
   id: OpenServiceToolId;
   title: string;
@@ -114,7 +114,7 @@ export interface OpenServiceToolTable {
   updated_at: string;
 }
 
-/** 申请使用 (issue 20): an enterprise's request for an application of the application center, and its decision. */
+/** 申请使用: an enterprise's request for an application of the application center, and its decision. */
 export interface AppSubscriptionTable {
   id: Generated<number>;
   enterprise_id: number;
@@ -161,7 +161,7 @@ export interface EnterpriseTable {
   /** A disabled enterprise's accounts cannot log in. */
   status: Generated<EnterpriseStatus>;
   created_at: string;
-  /** 企业信息 (issue 18). 统一社会信用代码: null until given, unique. */
+  /** 企业信息. 统一社会信用代码: null until given, unique. */
   credit_code: string | null;
   legal_representative: Generated<string>;
   address: Generated<string>;
@@ -284,7 +284,7 @@ export interface AccountTable {
   must_change_password: Generated<number>;
   last_login_at: string | null;
   deleted_at: string | null;
-  /** When the holder last set the password (expiry counts from here; null: before issue 17, counts as now). */
+  /** When the holder last set the password (expiry counts from here; null: set before expiry was tracked, counts as now). */
   password_changed_at: string | null;
   /** TOTP (RFC 6238) base32 secret once enrolled; the last accepted time step (each code works once). */
   totp_secret: string | null;
@@ -377,7 +377,7 @@ export interface SsoApplicationTable {
   status: Generated<SsoApplicationStatus>;
   created_at: string;
   updated_at: string;
-  /** A subscribed platform application (issue 20): the application center's row it copies; null for the enterprise's own. */
+  /** A subscribed platform application: the application center's row it copies; null for the enterprise's own. */
   platform_app_id: Generated<number | null>;
 }
 
@@ -566,7 +566,7 @@ export interface IdfRecordTable {
   updated_at: string;
 }
 
-/** 标识统计 (issue 22): lookups per China date (`yyyy-MM-dd`), prefix ('' when the handle did not parse), channel, region, outcome. */
+/** 标识统计: lookups per China date (`yyyy-MM-dd`), prefix ('' when the handle did not parse), channel, region, outcome. */
 export interface IdfLookupRollupTable {
   day: string;
   prefix: string;
@@ -595,7 +595,7 @@ export interface IdfLookupValueTable {
   lookups: number | string;
 }
 
-/** 认证源 (issue 19): config is JSON of the type's non-secret settings; secret is sealed (lib/sealed-secret.ts). */
+/** 认证源: config is JSON of the type's non-secret settings; secret is sealed (lib/sealed-secret.ts). */
 export interface AuthSourceTable {
   id: Generated<number>;
   enterprise_id: number;

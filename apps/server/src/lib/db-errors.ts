@@ -20,3 +20,12 @@ export function isForeignKeyViolation(err: unknown): boolean {
   const { code } = (err ?? {}) as DriverError;
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
+
+/**
+ * PostgreSQL broke the transaction off to let another go on: a deadlock victim (40P01) or a
+ * serialization failure (40001). It was rolled back whole and may simply run again.
+ */
+export function isRetryableConflict(err: unknown): boolean {
+  const { code } = (err ?? {}) as DriverError;
+  return code === '40P01' || code === '40001';
+}

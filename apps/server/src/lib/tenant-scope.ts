@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ForbiddenError } from './errors.js';
 
 /**
- * The enterprise a console call of 组织与账号 reads and writes: the caller's own (issue 16: another
+ * The enterprise a console call of 组织与账号 reads and writes: the caller's own (another
  * enterprise's ids answer 404). An account without an enterprise administers none.
  */
 export function callerEnterprise(request: FastifyRequest): number {
@@ -14,7 +14,7 @@ export function callerEnterprise(request: FastifyRequest): number {
 
 /**
  * The caller administers its enterprise (holds org:account): only such a caller can demote itself
- * (issue 16, guard rails); one who manages groups or roles without it has no administration to lose.
+ * (guard rails); one who manages groups or roles without it has no administration to lose.
  */
 export function administers(request: FastifyRequest): boolean {
   return request.principal?.profile.authorities.includes(Authority.OrgAccount) ?? false;

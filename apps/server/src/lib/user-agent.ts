@@ -26,7 +26,7 @@ export interface BrowserFamily {
   device: string;
 }
 
-/** The browser family of a User-Agent (issue 18: a sign-in from a browser the account never used). */
+/** The browser family of a User-Agent (a sign-in from a browser the account never used). */
 export function browserFamily(userAgent: string): BrowserFamily {
   if (!userAgent) return { browser: '', os: '', device: '' };
   const parsed = new UAParser(userAgent);

@@ -18,7 +18,7 @@ declare module 'fastify' {
     /** preHandler: authenticated and holding at least one of `codes`, else 403. */
     requireAuthority(...codes: string[]): (request: FastifyRequest) => Promise<void>;
     /**
-     * preHandler: like requireAuthority, and the account's enterprise is certified (issue 18: identifier
+     * preHandler: like requireAuthority, and the account's enterprise is certified (identifier
      * management and application subscription wait for 企业认证), else 403 with the reason.
      */
     requireCertified(...codes: string[]): (request: FastifyRequest) => Promise<void>;

@@ -28,20 +28,21 @@ export const PRIVATE_NO_STORE = 'private, no-store';
 
 /**
  * Kept by the client for `seconds`, never by a shared cache: identifier answers, so that every lookup a
- * cache does not answer on the client's side reaches the portal and counts in 标识统计 (issue 22).
+ * cache does not answer on the client's side reaches the portal and counts in 标识统计.
  */
 export function browserCacheControl(seconds: number): string {
   return `private, max-age=${seconds}`;
 }
 
 /**
- * HTTP caching: an ETag on every answer with a body (304 when `If-None-Match` matches), and a
+ * HTTP caching: a weak ETag on every answer with a body (304 when `If-None-Match` matches), and a
  * Cache-Control on every answer that has none yet: the route's `publicCache` policy for a 200,
  * `private, no-store` for everything else. Routes that set their own (identifier answers,
  * `browserCacheControl`) keep it.
  */
 async function httpCache(app: FastifyInstance) {
-  await app.register(etag);
+  // Weak: one ETag names the answer whether it travels plain, gzip or brotli (RFC 9110 §8.8.3).
+  await app.register(etag, { weak: true });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) {
       const policy = reply.routeOptions.config.publicCache;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   SSR_FETCH_HEADER,
@@ -12,7 +13,7 @@ import {
 import escapeHtml from 'escape-html';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { publicSiteUrl, resolveRuntimeConfig } from '../config.js';
+import { BUILTIN_FILES_DIR, publicSiteUrl, resolveRuntimeConfig } from '../config.js';
 import { requestOrigin } from '../lib/request-origin.js';
 
 /** Rendered visitor pages are shared for this long (the same freshness as the article detail cache). */
@@ -21,13 +22,18 @@ const RENDER_TTL_MS = 5_000;
 const MAX_CACHED_PAGES = 500;
 const ROOT_ELEMENT = '<div id="root"></div>';
 const DESCRIPTION_META = /<meta name="description" content="([^"]*)"\s*\/?>/;
+/** The app's scripts and its state: a page sent as plain HTML has none of them. */
+const SCRIPT_ELEMENTS = /<script\b[^>]*>[\s\S]*?<\/script>\s*/g;
 /** Link previews name the site with the product title (spec section 1). */
 const SITE_NAME = 'Engineering e+';
 
-/** A page with its first view rendered, and its status: 404 when it shows that what was asked for does not exist. */
+/**
+ * A page with its first view rendered, and its status: 404 when it shows that what was asked for does
+ * not exist, 400 when it says the address was malformed.
+ */
 export interface RenderedPage {
   html: string;
-  status: 200 | 404;
+  status: 200 | 400 | 404;
 }
 
 /** `<` cannot end the JSON script element early once escaped. */
@@ -44,10 +50,26 @@ interface SiteAddresses {
   url: string;
   /** The static-file base there (FILE_STATIC_URL or `{url}/files`): relative images resolve against it. */
   files: string;
+  /** Where `/files/` is served from: uploads, then the built-in images. */
+  fileDirs: readonly string[];
+}
+
+/**
+ * Link-preview fetchers (WeChat, most chat and social ones) show no SVG: an SVG file is named by its PNG
+ * twin (the demo images have one, drawn with them) or left out. Raster uploads are used as they are.
+ */
+function rasterImage(image: string | undefined, fileDirs: readonly string[]): string | undefined {
+  if (!image || !/\.svg$/i.test(image)) return image;
+  if (/^[a-z]+:/i.test(image)) return undefined;
+  const png = image.replace(/\.svg$/i, '.png');
+  const relative = path.normalize(png.replace(/^\/+/, ''));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return fileDirs.some((dir) => fs.existsSync(path.join(dir, relative))) ? png : undefined;
 }
 
 /** og:image as an absolute http(s) URL: a file path resolves against the static-file base (spec section 3). */
 function imageUrl(image: string | undefined, site: SiteAddresses): string | undefined {
+  image = rasterImage(image, site.fileDirs);
   if (!image) return undefined;
   try {
     const url = /^https?:/i.test(image) ? new URL(image) : new URL(image.replace(/^\/+/, ''), new URL(`${site.files}/`, site.url));
@@ -63,8 +85,8 @@ function imageUrl(image: string | undefined, site: SiteAddresses): string | unde
  */
 function headTags(head: SsrPageHead, status: RenderedPage['status'], pageUrl: string, siteDescription: string, site: SiteAddresses) {
   const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}" />`;
-  if (status === 404) return '<meta name="robots" content="noindex" />';
-  const url = `${site.url}${pageUrl}`;
+  if (status !== 200) return '<meta name="robots" content="noindex" />';
+  const url = `${site.url}${head.canonicalPath ?? pageUrl}`;
   const image = imageUrl(head.image, site);
   return [
     `<link rel="canonical" href="${escapeHtml(url)}" />`,
@@ -98,6 +120,16 @@ function fillTemplate(template: string, page: SsrRenderResult, pageUrl: string, 
 export interface PageRenderer {
   /** The page with its first view rendered, or undefined to answer the plain index.html. */
   render(request: FastifyRequest): Promise<RenderedPage | undefined>;
+  /**
+   * The page at `path` as plain HTML without the app's scripts, for an answer the browser's router
+   * could not take over (an address it cannot decode); undefined when it cannot be rendered.
+   */
+  renderStatic(request: FastifyRequest, path: string): Promise<RenderedPage | undefined>;
+  /**
+   * The page's one address when the request named it in another case or with a trailing slash
+   * (`/NEWS`, `/news/` → `/news`, the query kept); undefined when the request used it.
+   */
+  canonicalRedirect(request: FastifyRequest): string | undefined;
 }
 
 /**
@@ -114,7 +146,11 @@ export async function createPageRenderer(app: FastifyInstance, template: string)
   if (!entryFile || !fs.existsSync(entryFile) || !template.includes(ROOT_ELEMENT)) return undefined;
   const { entry } = (await import(pathToFileURL(entryFile).href)) as { entry: SsrEntry };
   const siteUrl = publicSiteUrl(app.config);
-  const site: SiteAddresses = { url: siteUrl, files: resolveRuntimeConfig(app.config, siteUrl).fileStaticUrl };
+  const site: SiteAddresses = {
+    url: siteUrl,
+    files: resolveRuntimeConfig(app.config, siteUrl).fileStaticUrl,
+    fileDirs: [app.config.filesDir, BUILTIN_FILES_DIR],
+  };
 
   // The page request's Host was checked by allowed-hosts: the in-process calls carry the same one, and
   // say that they are a render's (an article read by the renderer is not a visitor's view).
@@ -146,13 +182,25 @@ export async function createPageRenderer(app: FastifyInstance, template: string)
   // A page shows site settings, content and identifiers: a write to any of them renders it anew here.
   app.caches.register(['site', 'content', 'identifiers'], cache);
 
+  const renderUrl = async (request: FastifyRequest, asked: string) => {
+    const url = entry.pageUrl(asked);
+    if (url === null) return undefined;
+    const origin = requestOrigin(request);
+    // The runtime configuration (hosts in the page) depends on the origin the visitor reached.
+    return (await cache.fetch(`${origin}${url}`, { context: { request, origin, url } }))?.page;
+  };
+
   return {
-    async render(request) {
-      const url = entry.pageUrl(request.url);
-      if (url === null) return undefined;
-      const origin = requestOrigin(request);
-      // The runtime configuration (hosts in the page) depends on the origin the visitor reached.
-      return (await cache.fetch(`${origin}${url}`, { context: { request, origin, url } }))?.page;
+    render: (request) => renderUrl(request, request.url),
+    async renderStatic(request, path) {
+      const page = await renderUrl(request, path);
+      return page && { ...page, html: page.html.replace(SCRIPT_ELEMENTS, '') };
+    },
+    canonicalRedirect(request) {
+      const [asked = '/', query] = request.url.split(/\?(.*)/s);
+      const page = entry.pageUrl(asked)?.split('?')[0];
+      if (!page || page === asked || page.toLowerCase() !== asked.toLowerCase().replace(/\/+$/, '')) return undefined;
+      return query === undefined ? page : `${page}?${query}`;
     },
   };
 }

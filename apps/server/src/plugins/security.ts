@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -70,6 +70,24 @@ export function isApiAnswer(url: string): boolean {
   return false;
 }
 
+/** A web origin as `URL.origin` writes it (scheme, host, port): nothing else may enter a policy. */
+const WEB_ORIGIN = /^https?:\/\/[a-z0-9.[\]:-]+$/i;
+
+/**
+ * `policy` whose form-action also allows `origin`. Chromium applies form-action to the redirects that
+ * follow a form post too, so a page whose form ends in a 303 to another site must name that site.
+ */
+function withFormAction(policy: string, origin: string): string {
+  if (!WEB_ORIGIN.test(origin)) return policy;
+  return policy
+    .split(';')
+    .map((directive) => {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      return name === 'form-action' && !sources.includes(origin) ? `${directive} ${origin}` : directive;
+    })
+    .join(';');
+}
+
 /**
  * Security headers. Pages get a Content-Security-Policy that runs only the app's own scripts ('self',
  * no inline scripts, no eval; styles allow inline because antd injects its CSS-in-JS at run time); API
@@ -103,7 +121,30 @@ async function security(app: FastifyInstance) {
     reply.headers(isApiAnswer(request.url) ? API_HEADERS : headers);
     done();
   });
+  const pagePolicy = headers['content-security-policy'] ?? '';
+  app.decorateReply('allowFormAction', function (this: FastifyReply, origin: string) {
+    // Only the page policy is widened, and once: a page leads to a single service.
+    if (this.getHeader('content-security-policy') === pagePolicy)
+      this.header('content-security-policy', withFormAction(pagePolicy, origin));
+    return this;
+  });
+  // For a page sent where no onRequest hook ran (an address that could not be decoded).
+  app.decorate('pageSecurityHeaders', headers);
   await app.register(rateLimit, { global: false });
 }
 
 export default fp(security, { name: 'security' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The headers every page answer carries (Content-Security-Policy and the rest). */
+    pageSecurityHeaders: Record<string, string>;
+  }
+  interface FastifyReply {
+    /**
+     * Lets this page's forms lead to `origin` as well as to this site (CSP form-action): for a
+     * central-login page, the origin of the service the CAS registry validated, and nothing else.
+     */
+    allowFormAction(origin: string): FastifyReply;
+  }
+}

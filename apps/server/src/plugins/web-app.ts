@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -19,7 +18,7 @@ function isApiPath(url: string): boolean {
  * answered with index.html. Link-preview fetchers often accept any type; a path with a file
  * extension is then a missing file, not a page.
  */
-function isPageRequest(request: FastifyRequest): boolean {
+export function isPageRequest(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const path = request.url.split('?')[0] ?? '/';
   if (isApiPath(path)) return false;
@@ -63,6 +62,8 @@ async function webApp(app: FastifyInstance) {
 
   // HEAD is rendered too (from the same cache): its status must be the page's.
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const canonical = renderer?.canonicalRedirect(request);
+    if (canonical) return reply.header('cache-control', 'no-cache').redirect(canonical, 301);
     const rendered = await renderer?.render(request);
     return reply
       .status(rendered?.status ?? 200)
@@ -70,6 +71,12 @@ async function webApp(app: FastifyInstance) {
       .type('text/html; charset=utf-8')
       .send(rendered?.html ?? indexHtml);
   };
+  // A page address with a malformed %-escape reaches no route (app.ts, frameworkErrors): it gets the
+  // site's 请求地址有误 page, when the server renders pages.
+  app.decorate('badRequestPage', async (request: FastifyRequest) =>
+    isPageRequest(request) ? renderer?.renderStatic(request, '/400') : undefined,
+  );
+
   // Page paths are answered by the routes below: what is left is an unknown API path (JSON 404).
   // Rate limited like fastify/demo: guessing API paths is cheap for a scanner.
   app.setNotFoundHandler({ preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) }, async (_request, reply) =>
@@ -77,17 +84,18 @@ async function webApp(app: FastifyInstance) {
   );
 
   if (indexHtml) {
-    // Pages are compressed here (gzip or brotli, over 1 KB); built assets ship precompressed and API
-    // answers are left to the reverse proxy. Registered in this scope only, so the compression hooks
-    // run for page routes and not on every API call.
-    await app.register(async (pages) => {
-      await pages.register(compress, { global: false, threshold: 1024, encodings: ['br', 'gzip'] });
-      pages.get('/', { schema: { hide: true }, compress: {}, config: { page: true } }, sendIndex);
-      // Page paths are a route (not only the not-found handler) so that responses get compressed.
-      pages.get('/*', { schema: { hide: true }, compress: {}, config: { page: true } }, async (request, reply) =>
-        isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
-      );
-    });
+    app.get('/', { schema: { hide: true }, config: { page: true } }, sendIndex);
+    // Page paths are a route (not only the not-found handler) so that responses get compressed.
+    app.get('/*', { schema: { hide: true }, config: { page: true } }, async (request, reply) =>
+      isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
+    );
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The 请求地址有误 page (HTTP 400) for a page request, or undefined: answer in the envelope. */
+    badRequestPage(request: FastifyRequest): Promise<{ html: string } | undefined>;
   }
 }
 

@@ -18,6 +18,8 @@ export interface LdapEntry {
 
 export interface SlapdServer {
   url: string;
+  /** With `tls`: the same directory over ldaps://, with a self-signed certificate for `localhost`. */
+  ldapsUrl?: string;
   suffix: string;
   /** The directory manager (rootdn): tests change the directory through it. */
   rootDn: string;
@@ -81,12 +83,47 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
   throw new Error(`slapd did not listen on ${port}: ${output()}`);
 }
 
+/** A throw-away self-signed certificate for `localhost` (openssl, installed beside slapd). */
+function selfSignedCertificate(dir: string): { cert: string; key: string } {
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  const made = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-subj',
+      '/CN=localhost',
+      '-days',
+      '2',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr}`);
+  return { cert, key };
+}
+
 /**
  * Starts slapd for `suffix` with `entries` (the suffix's own entry first). Passwords in `userPassword`
  * may be plain: slapd compares them at bind (no password attribute is ever read by the portal).
  * ACLs as a directory would have them: userPassword only for binding, the rest readable by bound users.
  */
-export async function startSlapd(options: { suffix: string; entries: readonly LdapEntry[]; rootPassword?: string }): Promise<SlapdServer> {
+export async function startSlapd(options: {
+  suffix: string;
+  entries: readonly LdapEntry[];
+  rootPassword?: string;
+  /** Offer TLS (ldaps:// and StartTLS) with a self-signed certificate no client trusts. */
+  tls?: boolean;
+}): Promise<SlapdServer> {
   if (!slapdInstalled()) throw new Error(`slapd is not installed (${SLAPD}); .ci/run installs Debian's slapd and ldap-utils`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-slapd-'));
   const data = path.join(dir, 'data');
@@ -94,6 +131,7 @@ export async function startSlapd(options: { suffix: string; entries: readonly Ld
   const rootDn = `cn=admin,${options.suffix}`;
   const rootPassword = options.rootPassword ?? 'slapd-root-secret';
   const conf = path.join(dir, 'slapd.conf');
+  const tls = options.tls ? selfSignedCertificate(dir) : undefined;
   fs.writeFileSync(
     conf,
     [
@@ -102,6 +140,7 @@ export async function startSlapd(options: { suffix: string; entries: readonly Ld
       'moduleload back_mdb',
       `pidfile ${path.join(dir, 'slapd.pid')}`,
       'loglevel none',
+      ...(tls ? [`TLSCertificateFile ${tls.cert}`, `TLSCertificateKeyFile ${tls.key}`] : []),
       'database mdb',
       `suffix "${options.suffix}"`,
       `rootdn "${rootDn}"`,
@@ -122,13 +161,16 @@ export async function startSlapd(options: { suffix: string; entries: readonly Ld
 
   const port = await freePort();
   const url = `ldap://127.0.0.1:${port}`;
+  const ldapsUrl = tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined;
+  const listen = [url, ...(ldapsUrl ? [ldapsUrl] : [])].map((u) => `${u}/`).join(' ');
   // -d 0: stay in the foreground (so the process is ours to stop) without debug output.
-  const child = spawn(SLAPD, ['-f', conf, '-h', `${url}/`, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(SLAPD, ['-f', conf, '-h', listen, '-d', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
     await waitForPort(port, child, () => output);
+    if (ldapsUrl) await waitForPort(Number(new URL(ldapsUrl).port), child, () => output);
   } catch (error) {
     child.kill('SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
@@ -136,6 +178,7 @@ export async function startSlapd(options: { suffix: string; entries: readonly Ld
   }
   return {
     url,
+    ...(ldapsUrl ? { ldapsUrl } : {}),
     suffix: options.suffix,
     rootDn,
     rootPassword,

@@ -10,6 +10,13 @@ import { adminQuery, dropSchema } from './pg-admin.js';
 import { template, testRun } from './test-templates.js';
 
 /**
+ * Loopback, where the tests' stand-ins listen (CAS client applications, slapd, chat platforms): the
+ * networks tenants' addresses may reach in tests (OUTBOUND_ALLOW_NETWORKS). A test that proves a
+ * refusal sets it to ''.
+ */
+export const TEST_OUTBOUND_ALLOW = '127.0.0.0/8,::1/128';
+
+/**
  * The databases API tests run on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set; TEST_DIALECTS
  * (`sqlite` or `postgres`) keeps one of them, so `npm test` can time each database's pass.
  */
@@ -52,6 +59,7 @@ export async function createTestDatabase(
     SYNC_SCHEDULER: '0',
     // Counted identifier lookups reach 标识统计 and 工作台 within a second.
     IDENTIFIER_STATS_FLUSH_SECONDS: '1',
+    OUTBOUND_ALLOW_NETWORKS: TEST_OUTBOUND_ALLOW,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-// 消息中心 (issue 18): the navbar bell and the message page share these calls.
+// 消息中心: the navbar bell and the message page share these calls.
 const BASE = '/web-api/console/v1/notification';
 
 /** The bell asks again every minute while the console is open (and when the window regains focus). */

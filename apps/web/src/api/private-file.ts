@@ -4,7 +4,7 @@ import { queryKeys } from '@/lib/query-keys';
 
 /**
  * `GET /web-api/console/v1/enterprise/certification/file/{id}`: a private file's bytes (certification
- * materials, issue 18). They are served only with the console's bearer token, so they come through
+ * materials). They are served only with the console's bearer token, so they come through
  * the API client as a blob, never as an `<img src>`; a refused file rejects with the server's message.
  */
 export async function getPrivateFile(id: number): Promise<Blob> {

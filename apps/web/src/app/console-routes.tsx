@@ -290,7 +290,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     component: lazy(() => import('@/features/audit-log/components/audit-log-page').then((m) => ({ default: m.AuditLogPage }))),
   },
   {
-    // Opened from the navbar's bell, not from the sidebar (issue 18).
+    // Opened from the navbar's bell, not from the sidebar.
     path: paths.messages.path,
     name: 'Message',
     authCode: Authority.Message,

@@ -10,7 +10,7 @@ import {
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { loadStaticPage, staticPageHead } from '@/api/get-static-page';
 import { PublicLayout } from '@/components/layouts/public-layout';
-import { paths } from '@/config/paths';
+import { PRODUCT_TITLE, paths } from '@/config/paths';
 import { loadApplicationDetail } from '@/features/applications/api/applications';
 import { applicationHead, loadApplicationList, productHead } from '@/features/applications/lib/product-head';
 import { type Channel, loadArticleDetail, loadArticleList } from '@/features/articles/api/articles';
@@ -19,6 +19,7 @@ import { articleHead } from '@/features/articles/lib/article-head';
 import { RedirectPage } from '@/features/errors/redirect-page';
 import { loadHome } from '@/features/home/api/home';
 import { loadMarkLookup, markHead } from '@/features/mark/lib/mark-head';
+import type { PageHeadContext } from '@/lib/page-head';
 import { queryClientContext, routerContext } from '@/lib/query-client';
 import { PublicDialogs } from './public-dialogs';
 import { RootLayout } from './root-layout';
@@ -100,7 +101,7 @@ const publicPages: RouteObject[] = [
   },
   {
     path: paths.newsDetail.path,
-    handle: { title: '资讯详情', ssr: true, searchParams: ['id'], head: articleHead },
+    handle: { title: '资讯详情', ssr: true, searchParams: ['id'], head: articleHead('news') },
     loader: loadsOnServer(loadArticleDetail),
     lazy: newsDetail,
   },
@@ -113,7 +114,7 @@ const publicPages: RouteObject[] = [
   },
   {
     path: paths.knowledgeDetail.path,
-    handle: { title: '知识详情', ssr: true, searchParams: ['id'], head: articleHead },
+    handle: { title: '知识详情', ssr: true, searchParams: ['id'], head: articleHead('knowledge') },
     loader: loadsOnServer(loadArticleDetail),
     lazy: knowledgeDetail,
   },
@@ -164,6 +165,12 @@ const publicPages: RouteObject[] = [
     handle: { title: 'App 下载', ssr: true },
     lazy: () => import('@/features/app-download/components/app-download-page').then((m) => ({ Component: m.AppDownloadPage })),
   },
+  // The server shows it, in the site's frame, for a page address it cannot decode (HTTP 400).
+  {
+    path: paths.badRequest.path,
+    handle: { title: '请求地址有误', ssr: true, head: () => ({ badRequest: true }) },
+    lazy: () => import('@/features/errors/bad-request-page').then((m) => ({ Component: m.BadRequestPage })),
+  },
   // A user's own list: rendered in the browser only, never by the server.
   {
     path: paths.myApps.path,
@@ -172,10 +179,19 @@ const publicPages: RouteObject[] = [
   },
 ];
 
-/** The home page renders no antd component: its first visit does not load antd (`AntdProvider`). */
+/**
+ * The home page renders no antd component: its first visit does not load antd (`AntdProvider`). A link
+ * to it is previewed with the site's name, not 首页.
+ */
 const homePage: RouteObject = {
   index: true,
-  handle: { title: '首页', ssr: true },
+  handle: {
+    title: '首页',
+    ssr: true,
+    head: ({ queryClient }: PageHeadContext) => ({
+      shareTitle: queryClient.getQueryData(getSiteInfoQueryOptions().queryKey)?.name ?? PRODUCT_TITLE,
+    }),
+  },
   loader: loads(loadHome),
   lazy: () => import('@/features/home/components/home-page').then((m) => ({ Component: m.HomePage })),
 };

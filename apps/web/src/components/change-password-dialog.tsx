@@ -1,4 +1,4 @@
-import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage } from '@portal/shared';
+import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, PasswordMessage, RegisterMessage } from '@portal/shared';
 import { Form, Input, type InputRef, Modal, message } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { changePassword, getPasswordKey } from '@/api/change-password';
@@ -12,9 +12,19 @@ interface Values {
 }
 
 /**
+ * The field a refusal concerns: 原密码错误 the current password; 安全设置's rules, the history and a
+ * common password (该密码过于常见…) the new one. Others (locked, too many tries) stay in the toast.
+ */
+function refusedField(message: string): keyof Values | undefined {
+  if (message === '原密码错误') return 'oldPassword';
+  if (message === PasswordMessage.tooCommon || /^(新)?密码(至少|最多|须包含|不能)/.test(message)) return 'newPassword';
+  return undefined;
+}
+
+/**
  * Change password (spec sections 2, 4, 5): 原密码, 新密码, 确认新密码. On open the form and its
  * validation are cleared and the first field focused; success → 密码修改成功 and close; failure →
- * 密码修改失败 (the server's reason, e.g. 原密码错误, under the field it concerns).
+ * 密码修改失败 (the server's reason, e.g. 原密码错误 or 该密码过于常见…, under the field it concerns).
  */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<Values>();
@@ -41,7 +51,10 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       onClose();
     } catch (err) {
       void message.error('密码修改失败');
-      if (err instanceof ApiError && err.message === '原密码错误') form.setFields([{ name: 'oldPassword', errors: ['原密码错误'] }]);
+      if (err instanceof ApiError) {
+        const field = refusedField(err.message);
+        if (field) form.setFields([{ name: field, errors: [err.message] }]);
+      }
     } finally {
       setSaving(false);
     }

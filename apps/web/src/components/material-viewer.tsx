@@ -208,7 +208,7 @@ function ToolButton({ label, icon, onClick, disabled }: { label: string; icon: R
 }
 
 /**
- * A private material (issue 18: business licence, authorisation letter) in the console: images and
+ * A private material (business licence, authorisation letter) in the console: images and
  * PDF pages with 放大, 缩小, 向左旋转, 向右旋转 and 还原, and 下载. The bytes come through the API
  * client with the token; pdf.js loads only when a PDF is opened.
  */

@@ -18,7 +18,7 @@ export interface Session {
   menus: readonly PortalRouter[];
   enterpriseId: number | null;
   enterpriseName: string;
-  /** 企业认证 status of the enterprise (issue 18). */
+  /** 企业认证 status of the enterprise. */
   certificationStatus: CertificationStatus;
 }
 

@@ -64,6 +64,11 @@ export interface ApiClientOptions {
   tokenUrl: () => string;
   /** The server renderer answers in-process and tests in memory; the browser uses fetch (XHR for upload progress). */
   transport?: Transport;
+  /**
+   * The login session is over: the token endpoint refused it (ended elsewhere by 强制下线, 停用 or
+   * 重置密码, or expired). Called once per refresh; the waiting calls still reject.
+   */
+  onSessionEnded?: () => void;
 }
 
 interface Envelope {
@@ -218,16 +223,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function fetchToken(): Promise<string> {
-    let body: Envelope | undefined;
+    let reply: TransportAnswer;
     try {
       // The token endpoint is a plain GET on the login host: no Authorization, no body.
       const call: Call = { method: 'GET', url: options.tokenUrl(), responseType: 'json', options: {} };
-      body = parseJson((await send(call, call.url, baseHeaders(), undefined)).body) as Envelope | undefined;
+      reply = await send(call, call.url, baseHeaders(), undefined);
     } catch {
+      // No answer (network, timeout): the session may well be alive, so nobody is sent to log in.
       throw new ApiError(LOGIN_EXPIRED);
     }
+    const body = parseJson(reply.body) as Envelope | undefined;
     const answer = Array.isArray(body?.data) ? (body.data[0] as TokenAnswer | undefined) : undefined;
     if (body?.code !== ResponseCode.Success || !answer?.access_token) {
+      // 401: the login host knows no session for this browser any more; a server error is not that.
+      if (reply.status === 401) options.onSessionEnded?.();
       throw new ApiError(typeof body?.msg === 'string' && body.msg ? body.msg : LOGIN_EXPIRED, Number(body?.code) || undefined);
     }
     const token = `${answer.token_type} ${answer.access_token}`;

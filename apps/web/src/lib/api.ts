@@ -1,6 +1,7 @@
 import type { RuntimeConfig } from '@portal/shared';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { type ApiClient, createApiClient } from './api-client';
+import { sessionEnded } from './auth';
 import type { Transport } from './http-transport';
 
 /** The token endpoint sits on the central login (CAS) host (spec section 7). */
@@ -10,7 +11,10 @@ function tokenUrl(config: RuntimeConfig): string {
 
 /** An API client for a runtime configuration; the server renderer passes a transport that answers in-process. */
 export function createPortalApi(config: RuntimeConfig, transport?: Transport): ApiClient {
-  return createApiClient({ baseURL: transport ? '' : config.apiBaseUrl, tokenUrl: () => tokenUrl(config), transport });
+  // The server renderer's client has no session of a browser to end.
+  return transport
+    ? createApiClient({ baseURL: '', tokenUrl: () => tokenUrl(config), transport })
+    : createApiClient({ baseURL: config.apiBaseUrl, tokenUrl: () => tokenUrl(config), onSessionEnded: sessionEnded });
 }
 
 let client: ApiClient | undefined;
@@ -23,5 +27,5 @@ export function api(): ApiClient {
 
 /** Tests answer the browser client's calls in memory. */
 export function setApiTransport(transport: Transport): void {
-  client = createApiClient({ baseURL: '', tokenUrl: () => tokenUrl(getRuntimeConfig()), transport });
+  client = createApiClient({ baseURL: '', tokenUrl: () => tokenUrl(getRuntimeConfig()), transport, onSessionEnded: sessionEnded });
 }

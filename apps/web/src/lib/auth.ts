@@ -12,6 +12,25 @@ export function onLogout(handler: () => void): () => void {
   };
 }
 
+/** Pages that need the login and react when it ends elsewhere (the console); see `sessionEnded`. */
+const sessionEndHandlers = new Set<() => void>();
+
+export function onSessionEnd(handler: () => void): () => void {
+  sessionEndHandlers.add(handler);
+  return () => {
+    sessionEndHandlers.delete(handler);
+  };
+}
+
+/**
+ * The login session ended elsewhere (强制下线, 停用, 重置密码) or expired: its token is dropped, and
+ * the page that needs the login (the console) takes the user to the central login.
+ */
+export function sessionEnded(): void {
+  tokenStore.clear();
+  for (const handler of sessionEndHandlers) handler();
+}
+
 /**
  * The central login, coming back to `target` (a path of this app) afterwards. It starts at the
  * portal server, which binds the login to this browser (login CSRF) before sending it to the CAS.

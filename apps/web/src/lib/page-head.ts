@@ -9,6 +9,8 @@ import { type RouteHandle, pageHandle } from './page-url';
 export interface PageHead {
   /** What the page shows, put before the route title: an article's title, a searched identifier. */
   subject?: string;
+  /** og:title when neither the subject nor the route title says it (the home page: the site's name). */
+  shareTitle?: string;
   /** A sentence or two of what the page says; none: the site's own description. */
   description?: string;
   /** A file path as content stores it (relative to the static-file base) or an absolute URL. */
@@ -16,6 +18,10 @@ export interface PageHead {
   type?: 'website' | 'article';
   /** The page shows that what was asked for does not exist: the server answers 404. */
   notFound?: boolean;
+  /** The page says the address itself was malformed: the server answers 400. */
+  badRequest?: boolean;
+  /** The one address of what the page shows, when that is not the page's own (a site path). */
+  canonical?: string;
 }
 
 /** What a page's head is made from: its URL's query and the data its route loader left in the query cache. */
@@ -26,6 +32,7 @@ export interface PageHeadContext {
 
 export interface ResolvedPageHead extends SsrPageHead {
   notFound: boolean;
+  badRequest: boolean;
 }
 
 type Matches = readonly Pick<UIMatch, 'handle'>[];
@@ -46,11 +53,13 @@ export function resolvePageHead(matches: Matches, context: PageHeadContext): Res
   const subject = own.subject?.trim();
   return {
     title: pageTitle(subject ? [subject, routeTitle].filter(Boolean).join(' - ') : routeTitle),
-    shareTitle: subject || routeTitle || PRODUCT_TITLE,
+    shareTitle: own.shareTitle || subject || routeTitle || PRODUCT_TITLE,
     ...(own.description ? { description: own.description } : {}),
     ...(own.image ? { image: own.image } : {}),
     type: own.type ?? 'website',
+    ...(own.canonical ? { canonicalPath: own.canonical } : {}),
     notFound: own.notFound ?? false,
+    badRequest: own.badRequest ?? false,
   };
 }
 

@@ -16,6 +16,8 @@ export const queryKeys = {
   security: {
     all: ['security'] as const,
     policy: ['security', 'policy'] as const,
+    /** The password rules of that policy (the forms that set a password): saving the policy reloads them too. */
+    passwordRules: ['security', 'policy', 'password-rules'] as const,
     loginLog: (query: object) => ['security', 'login-log', query] as const,
     /** The enterprise's applications the 登录日志 filter offers. */
     applications: ['security', 'applications'] as const,
@@ -68,7 +70,7 @@ export const queryKeys = {
     admin: ['applications', 'admin'] as const,
   },
   /**
-   * 申请使用 and 应用订阅 (issue 20): an enterprise's request for an application of the application
+   * 申请使用 and 应用订阅: an enterprise's request for an application of the application
    * center and the operators' queue. A decision also changes the enterprise's 应用列表 (an approved
    * application appears there), so the console's decisions invalidate `ssoApps.all` too.
    */
@@ -99,6 +101,8 @@ export const queryKeys = {
     all: ['sso-apps'] as const,
     page: (query: object) => ['sso-apps', 'page', query] as const,
     grants: (id: number) => ['sso-apps', 'grants', id] as const,
+    /** 接入自检's pre-check of one application (a grant change refreshes it with `all`). */
+    selfTest: (id: number) => ['sso-apps', 'self-test', id] as const,
     /** /my-apps: the applications the logged-in user may open. */
     mine: ['sso-apps', 'mine'] as const,
   },
@@ -109,14 +113,14 @@ export const queryKeys = {
     templates: ['identifiers', 'templates'] as const,
     templateVersions: (id: number) => ['identifiers', 'template-versions', id] as const,
     records: (query: object) => ['identifiers', 'records', query] as const,
-    /** 申请标识前缀 (issue 18): the enterprise's requests, or every enterprise's for operators. */
+    /** 申请标识前缀: the enterprise's requests, or every enterprise's for operators. */
     prefixRequests: {
       all: ['identifiers', 'prefix-requests'] as const,
       page: (query: object) => ['identifiers', 'prefix-requests', query] as const,
     },
     /** /mark's lookups. */
     identity: (handle: string) => ['identifiers', 'identity', handle] as const,
-    /** 标识统计 (issue 22): lookups of the prefixes in the user's scope, by range and prefix. */
+    /** 标识统计: lookups of the prefixes in the user's scope, by range and prefix. */
     stats: (query: object) => ['identifiers', 'stats', query] as const,
   },
   /**

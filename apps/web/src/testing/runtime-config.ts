@@ -1,7 +1,7 @@
-import { encodeRuntimeConfig } from '@portal/shared';
+import { type RuntimeConfig, encodeRuntimeConfig } from '@portal/shared';
 
 /** Installs a runtime configuration pointing every address at `origin` (tests). */
-export function installRuntimeConfig(origin = 'http://localhost:3000'): void {
+export function installRuntimeConfig(origin = 'http://localhost:3000', overrides: Partial<RuntimeConfig> = {}): void {
   window.getPortalConfig = () =>
     encodeRuntimeConfig({
       casLoginUrl: `${origin}/cas/login`,
@@ -15,5 +15,7 @@ export function installRuntimeConfig(origin = 'http://localhost:3000'): void {
       fileStaticUrl: `${origin}/files`,
       homeUrl: origin,
       apiBaseUrl: origin,
+      appPackageUrl: '',
+      ...overrides,
     });
 }

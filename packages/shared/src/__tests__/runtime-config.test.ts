@@ -13,6 +13,7 @@ const sample: RuntimeConfig = {
   fileStaticUrl: 'https://static.example.cn/files',
   homeUrl: 'https://www.example.cn/门户',
   apiBaseUrl: 'https://api.example.cn',
+  appPackageUrl: 'https://download.example.cn/app.apk',
 };
 
 describe('runtime configuration encoding', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   describePasswordRules,
+  PasswordMessage,
   passwordProblem,
   securityPolicyProblem,
   twoFactorApplies,
@@ -61,6 +62,15 @@ describe('security policy (安全设置) rules shared by console and server', ()
     expect(passwordProblem('Abc2026xy', { ...policy, passwordClasses: ['symbol'] })).toBe('密码须包含特殊字符');
     // The spec's 6 stays the floor whatever a stored policy says.
     expect(passwordProblem('abcde', { ...policy, passwordMinLength: 1, passwordClasses: [] })).toBe('密码至少6位');
+  });
+
+  it('refuses a common password the caller names, after the policy’s own rules', () => {
+    const common = (password: string) => ['password1', 'hengyue2026'].includes(password.toLowerCase());
+    expect(passwordProblem('Password1', policy, 'admin', common)).toBe(PasswordMessage.tooCommon);
+    expect(passwordProblem('Hengyue2026', policy, 'admin', common)).toBe('该密码过于常见，请换一个更安全的密码');
+    // A shorter or weaker one is told what the policy asks first.
+    expect(passwordProblem('hengyue2026', policy, 'admin', common)).toBe('密码须包含小写字母、大写字母、数字');
+    expect(passwordProblem('Hengyue2027', policy, 'admin', common)).toBeUndefined();
   });
 
   it('describes the rules in one line for the forms', () => {

@@ -4,7 +4,7 @@ import type { PortalMigration } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * Tenant administration (issue: an enterprise manages its own people): enterprise and account states,
+ * Tenant administration (an enterprise manages its own people): enterprise and account states,
  * enterprise-scoped custom roles, account groups with members and roles, join requests and
  * invitations. Roles become unique per enterprise (system roles have no enterprise), so the role
  * tables are rebuilt on SQLite, which cannot drop a column's UNIQUE constraint in place.

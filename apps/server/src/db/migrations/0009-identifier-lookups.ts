@@ -1,7 +1,7 @@
 import type { PortalMigration } from './helpers.js';
 
 /**
- * Identifier lookups per prefix and China date (工作台, issue 16: an enterprise's identifier lookups):
+ * Identifier lookups per prefix and China date (工作台: an enterprise's identifier lookups):
  * the public resolution counts the local records it answers in memory and adds them here once a
  * second, so a lookup never waits for a write.
  */

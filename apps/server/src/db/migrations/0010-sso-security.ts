@@ -2,7 +2,7 @@ import type { PortalMigration } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * Tenant administration II (issue 17): an enterprise's own applications on single sign-on with their
+ * Tenant administration II: an enterprise's own applications on single sign-on with their
  * service addresses and who may use them, its security policy, two-factor login, password history
  * and expiry, the SSO sessions' client (IP and browser) and the applications they reached, and a login
  * log of every sign-in attempt.

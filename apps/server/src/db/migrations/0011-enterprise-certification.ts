@@ -3,7 +3,7 @@ import type { PortalMigration } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * Enterprise profile and certification (issue 18): 企业信息's fields, certification applications with
+ * Enterprise profile and certification: 企业信息's fields, certification applications with
  * their private materials and the reviewer's decision, the console's notifications (消息中心), the
  * browsers an account has signed in from (for new-sign-in alerts) and requests for identifier prefixes.
  * An enterprise that never applied is now 'none' (未认证) rather than 'pending' (待审核).

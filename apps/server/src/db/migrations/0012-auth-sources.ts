@@ -2,7 +2,7 @@ import type { PortalMigration } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * 认证与同步 (issue 19): an enterprise's authentication sources, the directory identities its accounts
+ * 认证与同步: an enterprise's authentication sources, the directory identities its accounts
  * and groups are linked to, sync jobs with their schedule and database lease, and every run's log
  * (a preview lists the items; executing the preview records each item's result).
  */

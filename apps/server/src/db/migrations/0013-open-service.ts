@@ -3,7 +3,7 @@ import type { PortalMigration } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * 开放服务 and application subscription (issue 20): the six developer tools of the open-service centre
+ * 开放服务 and application subscription: the six developer tools of the open-service centre
  * (fixed ids 01–06, spec section 9), the single sign-on settings of the application center's
  * applications, and the enterprises' subscriptions to them. An approved subscription is an
  * `sso_application` row of the enterprise that points at its platform application.

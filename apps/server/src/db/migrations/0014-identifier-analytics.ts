@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { PortalMigration } from './helpers.js';
 
 /**
- * 标识统计 (issue 22): daily rollups of the public resolution's lookups, written by every instance
+ * 标识统计: daily rollups of the public resolution's lookups, written by every instance
  * from counts it keeps in memory (never a write per request). Rows are keyed by the prefix's text, so
  * a lookup of a handle this node does not hold, or cannot parse (prefix ''), still counts for the node.
  * Nothing about the client is kept beyond the province its address maps to.

@@ -2,7 +2,7 @@ import type { ReleasableAttribute } from '@portal/shared';
 
 /**
  * The application center's demo applications (spec section 9, "应用中心"): what each does, its own
- * 核心功能 and 适用场景, and the single sign-on settings an operator gave it (issue 20; made-up hosts
+ * 核心功能 and 适用场景, and the single sign-on settings an operator gave it (made-up hosts
  * under the reserved `.example` name). The detail page shows 提供方 above the body, so the body does
  * not repeat it.
  */
@@ -208,5 +208,5 @@ export function demoApplicationHtml(a: DemoApplication): string {
   ].join('');
 }
 
-/** The body every demo application had before issue 20 (the same three bullets and its provider again), recognised to upgrade it. */
+/** The body every demo application first had (the same three bullets and its provider again), recognised to upgrade it. */
 export const OLD_DEMO_BODY_MARK = '<li>开箱即用，免部署</li>';

@@ -26,7 +26,7 @@ const HENGYUE_SUBSCRIPTIONS = [
 ];
 
 /**
- * Issue 20's demo data for the application center, once (its own marker, so installations seeded
+ * The application center's demo details, single sign-on and subscriptions, once (its own marker, so installations seeded
  * before it get it too): the demo applications still carrying the old repeated body get their own
  * details and single sign-on settings (an address someone took meanwhile stays theirs), and 恒岳
  * gets one approved and one pending subscription. Applications and names edited meanwhile are left alone.

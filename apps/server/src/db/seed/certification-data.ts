@@ -1,7 +1,7 @@
 import { type ApplicantRole, type CertificationFileType, Role, creditCodeCheckChar } from '@portal/shared';
 
 /**
- * 企业信息 and 企业认证 demo data (issue 18). Fictional enterprises with codes that pass the checks;
+ * 企业信息 and 企业认证 demo data. Fictional enterprises with codes that pass the checks;
  * scripts/draw-certification-samples.mjs draws their sample 营业执照 and 授权委托书 from these facts
  * (apps/server/assets/certification), so what a reviewer sees matches the profile.
  */

@@ -24,7 +24,7 @@ export interface CertificationSeedOptions {
 }
 
 /**
- * 企业信息 and 企业认证 demo data (issue 18), once (its own marker, so installations seeded before it
+ * 企业信息 and 企业认证 demo data, once (its own marker, so installations seeded before it
  * get it too): complete profiles of the demo enterprises, each certified through an application a
  * reviewer approved; the reviewer account `reviewer`; and 江苏明川智能装备有限公司 with its
  * administrator `mcadmin`, whose application awaits review, so 认证审核 has a queue on a fresh install.

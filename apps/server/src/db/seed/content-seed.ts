@@ -116,7 +116,7 @@ export async function seedContent(db: Kysely<Database>, now: Date): Promise<bool
           sort: i + 1,
           status: 'published',
           created_at: stamp,
-          // Single sign-on (issue 20): enterprises may 申请使用 it.
+          // Single sign-on: enterprises may 申请使用 it.
           service_url: a.sso?.serviceUrl ?? '',
           service_host: a.sso ? new URL(a.sso.serviceUrl).hostname : '',
           logout_url: a.sso?.logoutUrl ?? '',
@@ -230,7 +230,7 @@ export async function seedContent(db: Kysely<Database>, now: Date): Promise<bool
 }
 
 const BODIES_MARKER = 'seed.content-bodies';
-/** The list every demo article's body carried before issue 21 (with the same paragraphs), recognised to upgrade it. */
+/** The list every demo article's body carried before each got its own (with the same paragraphs), recognised to upgrade it. */
 const OLD_BODY_MARK = '<li>加强顶层设计，统筹推进</li>';
 /** The numbered thumbnails (or none) the first content seed gave the demo articles. */
 const OLD_THUMBNAIL = /^\/demo\/thumb-\d+\.svg$/;
@@ -238,7 +238,7 @@ const OLD_THUMBNAIL = /^\/demo\/thumb-\d+\.svg$/;
 const shape = (text: string) => text.replace(/\{[^}]*\}|\d+/g, '#');
 
 /**
- * Issue 21's demo bodies, once (its own marker, so installations seeded before it get them too): a demo
+ * The demo articles' own bodies, once (its own marker, so installations seeded before it get them too): a demo
  * article still carrying the first seed's shared body gets its own, dated by its publish date, and its
  * own thumbnail unless an operator chose another, and a policy the number its particulars name (its demo
  * number in the year it was published). Titles, summaries and dates stay; articles an operator rewrote are left alone.

@@ -75,7 +75,7 @@ function seeded(seed: number) {
 }
 
 /**
- * Demo rollups of 标识统计 (issue 22) for the demo prefixes: a month of lookups up to yesterday, by
+ * Demo rollups of 标识统计 for the demo prefixes: a month of lookups up to yesterday, by
  * channel, province and outcome, with the most looked-up machines and models and a few mistyped
  * handles. Runs once (marker row), after the demo identifiers; a missing demo prefix is skipped.
  */

@@ -13,7 +13,7 @@ const text = (name: string, idType: string, required: boolean, minLength: number
   metadata: { type: 'string', minLength, maxLength },
 });
 
-/** A calendar date `YYYY-MM-DD` (issue 22: checked as a real date on every write). */
+/** A calendar date `YYYY-MM-DD` (checked as a real date on every write). */
 const date = (name: string, idType: string, required: boolean): TemplateItemInput => ({
   name,
   idType,
@@ -21,7 +21,7 @@ const date = (name: string, idType: string, required: boolean): TemplateItemInpu
   metadata: { type: 'date' },
 });
 
-/** 计入统计 (issue 22): 标识统计 counts the item's values among found lookups, e.g. which models are scanned. */
+/** 计入统计: 标识统计 counts the item's values among found lookups, e.g. which models are scanned. */
 const counted = (item: TemplateItemInput): TemplateItemInput => ({ ...item, analytics: true });
 
 /** Whole machines: excavators, cranes, loaders. */

@@ -28,7 +28,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
   if (await seedSsoApplications(db, now.toISOString())) seeded.push('sso-apps');
   // After the organisation: the demo enterprises' administrators applied for their certification.
   if (await seedCertification(db, now, options)) seeded.push('certification');
-  // After the applications, 恒岳's own 应用列表 and its certification: its subscriptions (issue 20).
+  // After the applications, 恒岳's own 应用列表 and its certification: its subscriptions.
   if (await seedAppCenter(db, now)) seeded.push('app-center');
   return seeded;
 }

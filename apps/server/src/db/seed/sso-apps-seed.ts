@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { overlaps } from '../../features/cas/cas-services.js';
 import type { Database } from '../schema.js';
 
-/** 应用列表 demo data (issue 17): two applications of 恒岳 on the central login, run on the developer's machine. */
+/** 应用列表 demo data: two applications of 恒岳 on the central login, run on the developer's machine. */
 const HENGYUE_APPLICATIONS = [
   {
     name: '恒岳设备运维平台',

@@ -1,8 +1,8 @@
 import { Authority, type CertificationStatus, type PortalRouter, type PortalUser, Role } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { lockEnterprise } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 
@@ -16,7 +16,7 @@ export interface AccountProfile {
   status: string;
   enterpriseId: number | null;
   enterpriseName: string;
-  /** The enterprise's 企业认证 status (issue 18); 'none' for an account without an enterprise. */
+  /** The enterprise's 企业认证 status; 'none' for an account without an enterprise. */
   certificationStatus: CertificationStatus;
   /** Active, in an active enterprise (or none): may log in and use sessions. */
   usable: boolean;
@@ -26,11 +26,11 @@ export interface AccountProfile {
   authorities: string[];
 }
 
-/** What the central login's steps after the password depend on (issue 17). */
+/** What the central login's steps after the password depend on. */
 export interface LoginState {
   username: string;
   mustChangePassword: boolean;
-  /** When the holder last set the password (null: before issue 17). */
+  /** When the holder last set the password (null: set before password expiry was tracked). */
   passwordChangedAt: string | null;
   twoFactorEnrolled: boolean;
   /**
@@ -47,19 +47,16 @@ export interface RegisteredAccount {
   requested: { id: number; name: string } | null;
 }
 
-/** Guard rails (issue 16): what an administrator is told who tries to disable, delete or demote themself. */
+/** Guard rails: what an administrator is told who tries to disable, delete or demote themself. */
 export const SELF_DEMOTION_REFUSED = '不能停用、删除或降级自己的账号';
 
-/** An account may log in and keep sessions when it is active and its enterprise (if any) is too (issue 16: 停用). */
+/** An account may log in and keep sessions when it is active and its enterprise (if any) is too (停用). */
 export function isUsable(status: string, enterpriseStatus: string | null): boolean {
   return status === 'active' && (enterpriseStatus ?? 'active') === 'active';
 }
 
 export class AccountRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
   /** Login accepts a username or the account's phone number; a deleted account is no longer found. */
   async findForLogin(login: string) {
@@ -129,7 +126,7 @@ export class AccountRepository {
   }
 
   /**
-   * Registration (spec section 5, issue 16), in one transaction with `within` (spending the SMS code or
+   * Registration (spec section 5), in one transaction with `within` (spending the SMS code or
    * the invitation, the audit rows); a taken username or phone refuses it all. Naming a new enterprise
    * creates it, administered by the new account. Naming an existing one makes an account without an
    * enterprise whose 加入申请 the caller records (`requested`), unless the code was that enterprise's
@@ -225,7 +222,7 @@ export class AccountRepository {
       .where('account.id', '=', accountId)
       .executeTakeFirst();
     if (!row) return undefined;
-    // Spec section 6 and issue 16: an account holds its own roles and those of its groups.
+    // Spec section 6 and 账号组: an account holds its own roles and those of its groups.
     const direct = this.db.selectFrom('account_role').select('account_role.role_id').where('account_role.account_id', '=', accountId);
     const viaGroups = this.db
       .selectFrom('account_group_member')
@@ -254,7 +251,7 @@ export class AccountRepository {
       enterpriseId: row.enterprise_id,
       enterpriseName: row.enterprise_name ?? '',
       certificationStatus: row.certification_status ?? 'none',
-      // A disabled enterprise's accounts are as good as disabled (issue 16, 租户管理).
+      // A disabled enterprise's accounts are as good as disabled (租户管理).
       usable: isUsable(row.status, row.enterprise_status),
       mustChangePassword: row.must_change_password === 1,
       authorities: [...authorities].sort(),
@@ -263,7 +260,7 @@ export class AccountRepository {
 
   /**
    * The accounts of an enterprise that administer it: active and holding `org:account` through one of
-   * their roles or their groups' roles (issue 16, guard rails).
+   * their roles or their groups' roles (guard rails).
    */
   administrators(enterpriseId: number, db: Kysely<Database> = this.db): Promise<number[]> {
     return this.holders(Authority.OrgAccount, enterpriseId, db);
@@ -271,7 +268,7 @@ export class AccountRepository {
 
   /**
    * Active accounts holding `authority` through one of their roles or their groups' roles: of one
-   * enterprise, or of any when `enterpriseId` is null (platform reviewers, issue 18).
+   * enterprise, or of any when `enterpriseId` is null (platform reviewers).
    */
   async holders(authority: string, enterpriseId: number | null, db: Kysely<Database> = this.db): Promise<number[]> {
     const direct = db
@@ -306,9 +303,7 @@ export class AccountRepository {
   ): Promise<void> {
     // Two such writes at once (two administrators disabling each other): on PostgreSQL the second waits
     // here for the first to commit and then counts with its result; SQLite runs one write transaction at a time.
-    if (this.dialect === 'postgres') {
-      await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forUpdate().execute();
-    }
+    await lockEnterprise(trx, enterpriseId);
     const admins = await this.administrators(enterpriseId, trx);
     if (admins.length === 0) throw new ConflictError('企业至少需要保留一名启用的管理员');
     if (!actorWasAdministrator) return;
@@ -399,7 +394,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('accountRepository', new AccountRepository(app.database.db, app.database.dialect));
+    app.decorate('accountRepository', new AccountRepository(app.database.db));
   },
   { name: 'account-repository' },
 );

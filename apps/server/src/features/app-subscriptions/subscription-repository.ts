@@ -22,7 +22,7 @@ export interface SubscriptionDecision {
 }
 
 /**
- * 申请使用 and 应用订阅 (issue 20): an enterprise's requests to use an application of the application
+ * 申请使用 and 应用订阅: an enterprise's requests to use an application of the application
  * center and the operators' decisions. An approved subscription has a copy in the enterprise's
  * 应用列表 (`sso_application.platform_app_id`), written by the routes through the SSO repository in
  * the decision's transaction.

@@ -14,9 +14,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { sentence } from '../../lib/sentence.js';
 import { auditRequest } from '../audit/audit-log.js';
 import type { ApplicationRow } from '../applications/application-repository.js';
 import type { SubscriptionDecision } from './subscription-repository.js';
@@ -62,7 +64,7 @@ const CONSOLE = '/web-api/console/v1/app-subscription';
 const charCount = (text: string) => [...text].length;
 
 /**
- * 申请使用 and 应用订阅 (issue 20). An administrator (app:list) of a certified enterprise applies to use
+ * 申请使用 and 应用订阅. An administrator (app:list) of a certified enterprise applies to use
  * an application of the application center that is on single sign-on; an operator (app:subscription)
  * approves — the application is then in the enterprise's 应用列表 as a platform application, nobody
  * authorized yet — rejects, or later revokes it (the copy and its grants go). Each decision is
@@ -143,7 +145,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (latest?.status === 'pending') throw new ConflictError(SubscriptionMessage.pending);
       if (latest?.status === 'approved') throw new ConflictError(SubscriptionMessage.approved);
       try {
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await subscriptions.create(trx, { enterpriseId, applicationId: application.id, applicantId: profile.id, purpose });
           await auditRequest(trx, request, 'app-subscription.request', application.name, 'success', purpose);
           const operators = await app.accountRepository.holders(Authority.AppSubscription, null, trx);
@@ -232,7 +234,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const clash = new ConflictError(subscriptionNameClash(decision.enterpriseName, copy.name));
       if (await app.ssoApps.nameTaken(decision.enterpriseId, copy.name)) throw clash;
       try {
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, decision.enterpriseId, async (trx) => {
           const decided = await subscriptions.decide(trx, decision.id, {
             from: 'pending',
             to: 'approved',
@@ -275,7 +277,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const decision = await decisionOf(request.params.id);
       if (decision.status !== 'pending') throw new ConflictError(SubscriptionMessage.alreadyDecided);
       const note = noteOf(request.body, SubscriptionMessage.rejectNoteRequired);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, decision.enterpriseId, async (trx) => {
         const decided = await subscriptions.decide(trx, decision.id, {
           from: 'pending',
           to: 'rejected',
@@ -312,7 +314,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const decision = await decisionOf(request.params.id);
       if (decision.status !== 'approved') throw new ConflictError(SubscriptionMessage.notApproved);
       const note = noteOf(request.body, SubscriptionMessage.revokeNoteRequired);
-      const ended = await db.transaction().execute(async (trx) => {
+      const ended = await inEnterpriseTransaction(db, decision.enterpriseId, async (trx) => {
         const decided = await subscriptions.decide(trx, decision.id, {
           from: 'approved',
           to: 'revoked',
@@ -325,7 +327,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.notifications.notify(trx, await recipients(trx, decision), {
           kind: 'subscription',
           title: '应用订阅已撤销',
-          content: `平台已撤销本企业对「${decision.copy.name}」的订阅：${note}。该应用已从应用列表移除。`,
+          content: `平台已撤销本企业对「${decision.copy.name}」的订阅：${sentence(note)}该应用已从应用列表移除。`,
           link: `/product/center/detail?uuid=${encodeURIComponent(decision.applicationUuid)}`,
         });
         return copyId === undefined ? [] : app.casTickets.destroyTicketsOf(trx, copyId);

@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -39,7 +40,7 @@ const ApplicationInput = Type.Object({
   content: Type.Optional(Type.String({ maxLength: 100_000, description: '应用详情 HTML（写入时清洗）' })),
   recommended: Type.Boolean({ description: '首页推荐（轮播取前 6 个）' }),
   status: ApplicationStatus,
-  // Single sign-on (issue 20); lengths only bound the request, the shared rules (SsoRules) answer with their own messages.
+  // Single sign-on; lengths only bound the request, the shared rules (SsoRules) answer with their own messages.
   serviceUrl: Type.Optional(
     Type.String({
       maxLength: APP_URL_MAX * 4,
@@ -95,7 +96,7 @@ const toAdmin = (r: Row): Static<typeof AdminApplication> => ({
 type SsoColumns = Pick<Row, 'service_url' | 'service_host' | 'logout_url' | 'attributes'>;
 
 /**
- * A platform application's single sign-on settings (issue 20), by the rules of 应用列表's service
+ * A platform application's single sign-on settings, by the rules of 应用列表's service
  * address (SsoRules): a field left out keeps its stored value (`current`; '' for a new application).
  */
 function ssoColumns(body: Static<typeof ApplicationInput>, current: SsoColumns | undefined): SsoColumns {
@@ -146,7 +147,7 @@ function applicationColumns(body: Static<typeof ApplicationInput>, current?: Sso
 /**
  * 推荐应用 management (authority content:recommend): every application of the application center,
  * recommended or not, in display order. A write drops this instance's cached content. An application
- * with a service address is on single sign-on (issue 20): certified enterprises may subscribe to it,
+ * with a service address is on single sign-on: certified enterprises may subscribe to it,
  * and its address belongs to it alone — no overlap with the portal, CAS_SERVICES, an enterprise's
  * application or another platform application.
  */
@@ -221,7 +222,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await refuseDuplicateName(columns.name);
       assertNotPlatformWide(request, columns.service_url ?? '');
       const uuid = randomUUID();
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await assertNoOverlap(trx, undefined, columns.service_url ?? '');
         await applications.create(columns, uuid, trx);
         await auditRequest(trx, request, 'content.application.create', columns.name);
@@ -247,7 +248,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { uuids } = request.body;
       if (new Set(uuids).size !== uuids.length) throw new BadRequestError('排序列表中有重复的应用');
       // A list made before another write (a new or deleted application) would lose or misplace one.
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         if (!(await applications.reorder(uuids, trx))) throw new ConflictError('应用列表已变化，请刷新后重试');
         await auditRequest(trx, request, 'content.application.reorder', `${uuids.length} 个应用`);
       });
@@ -274,7 +275,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const columns = applicationColumns(request.body, existing);
       await refuseDuplicateName(columns.name, existing.id);
       assertNotPlatformWide(request, columns.service_url ?? '');
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await assertNoOverlap(trx, existing.id, columns.service_url ?? '');
         // The subscribed enterprises sign in through it: it stays on single sign-on until they are revoked.
         if (!columns.service_url && (await applications.copyCount(existing.id, trx)) > 0) {
@@ -305,7 +306,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await byUuid(request.params.uuid);
       // A listed application may be open in visitors' browsers and linked from the home carousel.
       if (existing.status === 'published') throw new ConflictError('应用已上架，请先下架再删除');
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         // Deleting would silently take it from the enterprises' 应用列表: their subscriptions are revoked first.
         if ((await applications.copyCount(existing.id, trx)) > 0) throw new ConflictError(SubscriptionMessage.stillSubscribed);
         await applications.delete(existing.id, trx);

@@ -96,7 +96,7 @@ export function createApplicationRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Writes an application; the enterprises' copies of it (issue 20, approved subscriptions) take its
+     * Writes an application; the enterprises' copies of it (approved subscriptions) take its
      * icon, category, description, logout address and attributes in the same transaction. Their
      * names stay: a name is unique within each enterprise's 应用列表.
      */

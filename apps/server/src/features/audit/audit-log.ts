@@ -63,6 +63,7 @@ export const AUDIT_ACTIONS = {
   'role.create': '新建角色',
   'role.update': '修改角色',
   'role.delete': '删除角色',
+  'tenant.create': '新建企业',
   'tenant.disable': '停用企业',
   'tenant.enable': '启用企业',
   'sso-app.create': '新建单点登录应用',
@@ -102,6 +103,32 @@ export function isAuditAction(code: string): code is AuditActionCode {
   return Object.hasOwn(AUDIT_ACTIONS, code);
 }
 
+/**
+ * Actions only the platform's authorities perform (content, tenants, prefixes, reviews of
+ * certifications, prefix requests and subscriptions): an enterprise's own log never holds them, so
+ * its 操作日志 neither offers nor accepts them as a filter.
+ */
+const PLATFORM_ACTION_PREFIXES = ['content.', 'identifier.prefix.', 'tenant.'];
+const PLATFORM_ACTIONS: ReadonlySet<AuditActionCode> = new Set<AuditActionCode>([
+  'certification.approve',
+  'certification.reject',
+  'prefix-request.approve',
+  'prefix-request.reject',
+  'app-subscription.approve',
+  'app-subscription.reject',
+  'app-subscription.revoke',
+]);
+
+export function isPlatformAuditAction(code: AuditActionCode): boolean {
+  return PLATFORM_ACTIONS.has(code) || PLATFORM_ACTION_PREFIXES.some((prefix) => code.startsWith(prefix));
+}
+
+/** The actions a viewer of the whole platform's log (`all`) or of one enterprise's may filter by. */
+export function auditActionsFor(all: boolean): AuditActionCode[] {
+  const codes = Object.keys(AUDIT_ACTIONS).filter(isAuditAction);
+  return all ? codes : codes.filter((code) => !isPlatformAuditAction(code));
+}
+
 export interface AuditEntry {
   accountId: number | null;
   username: string;
@@ -113,15 +140,22 @@ export interface AuditEntry {
   detail?: string;
 }
 
+/**
+ * Text as stored, at most `max` characters: a NUL (a refused request's address may hold one) is
+ * written out as `\u0000`, since PostgreSQL text cannot hold it and the row would be lost there;
+ * SQLite stores the same, so both databases show the same entry.
+ */
+const storable = (text: string, max: number) => text.replaceAll('\0', '\\u0000').slice(0, max);
+
 const auditRow = (entry: AuditEntry) => ({
   account_id: entry.accountId,
-  username: entry.username.slice(0, 64),
+  username: storable(entry.username, 64),
   enterprise_id: entry.enterpriseId,
   action: entry.action,
-  target: (entry.target ?? '').slice(0, 200),
-  ip: entry.ip.slice(0, 64),
+  target: storable(entry.target ?? '', 200),
+  ip: storable(entry.ip, 64),
   outcome: entry.outcome,
-  detail: (entry.detail ?? '').slice(0, 500),
+  detail: storable(entry.detail ?? '', 500),
   created_at: new Date().toISOString(),
 });
 

@@ -7,7 +7,7 @@ import { chinaTime, chinaTimeToIso } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { attachment, csvWriter } from './audit-csv.js';
-import { AUDIT_ACTIONS, isAuditAction } from './audit-log.js';
+import { AUDIT_ACTIONS, auditActionsFor, isAuditAction, isPlatformAuditAction } from './audit-log.js';
 import type { AuditFilters, AuditLogEntry, AuditScope } from './audit-repository.js';
 
 const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
@@ -39,7 +39,7 @@ const Filters = {
 const FilterQuery = Type.Object(Filters);
 
 /**
- * 操作日志 (issue: console audit log): who did what, when, from where and how it ended; filtered by
+ * 操作日志 (the console's audit log): who did what, when, from where and how it ended; filtered by
  * time range, user and action, newest first, paged or as a CSV file. Enterprise users see their own
  * enterprise's entries; platform operators (audit:all-enterprises) see every entry.
  */
@@ -53,12 +53,14 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return profile?.enterpriseId ? { enterpriseId: profile.enterpriseId } : { accountId: request.principal?.accountId ?? -1 };
   }
 
-  /** The filters of a list or export query; refuses bad ones. */
-  function filtersOf(q: Static<typeof FilterQuery>): AuditFilters {
+  /** The filters of a list or export query; refuses bad ones, and actions outside the viewer's scope. */
+  function filtersOf(scope: AuditScope, q: Static<typeof FilterQuery>): AuditFilters {
     const start = q.filterStartTime ? chinaTimeToIso(q.filterStartTime, '开始时间') : undefined;
     const end = q.filterEndTime ? chinaTimeToIso(q.filterEndTime, '结束时间') : undefined;
     if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
-    if (q.action && !isAuditAction(q.action)) throw new BadRequestError('未知的操作类型');
+    if (q.action && !(isAuditAction(q.action) && ('all' in scope || !isPlatformAuditAction(q.action)))) {
+      throw new BadRequestError('未知的操作类型');
+    }
     return { start, end, username: q.username, action: q.action, outcome: q.outcome };
   }
 
@@ -83,11 +85,11 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: guard,
       schema: {
         tags: ['console'],
-        summary: '可筛选的操作类型（编码与中文名）',
+        summary: '可筛选的操作类型（编码与中文名；企业只列本企业日志可能出现的操作）',
         response: { 200: Envelope(Type.Object({ code: Type.String(), name: Type.String() })), ...errorResponses },
       },
     },
-    async () => ok(Object.entries(AUDIT_ACTIONS).map(([code, name]) => ({ code, name }))),
+    async (request) => ok(auditActionsFor('all' in scopeOf(request)).map((code) => ({ code, name: AUDIT_ACTIONS[code] }))),
   );
 
   app.get(
@@ -107,7 +109,8 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { offset, limit } = request.query;
-      const { total, rows } = await app.auditRepository.page(scopeOf(request), filtersOf(request.query), offset, limit);
+      const scope = scopeOf(request);
+      const { total, rows } = await app.auditRepository.page(scope, filtersOf(scope, request.query), offset, limit);
       return ok({ total, rows: rows.map(toApi) });
     },
   );
@@ -128,7 +131,8 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const q = request.query;
-      const entries = app.auditRepository.stream(scopeOf(request), filtersOf(q), AUDIT_EXPORT_MAX_ROWS);
+      const scope = scopeOf(request);
+      const entries = app.auditRepository.stream(scope, filtersOf(scope, q), AUDIT_EXPORT_MAX_ROWS);
       async function* records() {
         for await (const entry of entries) {
           const row = toApi(entry);

@@ -1,8 +1,8 @@
 import type { AuthSourceConfig, AuthSourceSummary, ChatSourceType, SyncRunStatus } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import { lockEnterprise } from '../../db/transaction.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { SecretBox } from '../../lib/sealed-secret.js';
 import type { LoadedSource } from './directory.js';
@@ -53,14 +53,13 @@ type SourceRow = Pick<Database['auth_source'], 'type' | 'name' | 'config'> & {
 };
 
 /**
- * 认证源 as stored (issue 19). Settings are JSON; the secret is sealed with AES-256-GCM under a key
+ * 认证源 as stored. Settings are JSON; the secret is sealed with AES-256-GCM under a key
  * shared through system_secret and opened only on the server, for a bind or a token request.
  */
 export class AuthSourceRepository {
   constructor(
     protected readonly db: Kysely<Database>,
     protected readonly box: SecretBox,
-    protected readonly dialect: DialectName = 'sqlite',
   ) {}
 
   sealSecret(plain: string): string {
@@ -253,9 +252,7 @@ export class AuthSourceRepository {
    * first, so two such writes at once are checked one after the other; SQLite runs one write at a time.
    */
   async chatTypeTaken(trx: Kysely<Database>, enterpriseId: number, type: ChatSourceType, exceptId?: number): Promise<boolean> {
-    if (this.dialect === 'postgres') {
-      await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forUpdate().execute();
-    }
+    await lockEnterprise(trx, enterpriseId);
     let query = trx.selectFrom('auth_source').select('id').where('enterprise_id', '=', enterpriseId).where('type', '=', type);
     if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
     return (await query.executeTakeFirst()) !== undefined;
@@ -333,7 +330,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const box = new SecretBox(await app.systemRepository.sharedKey('auth-source-secret'));
-    app.decorate('authSourceRepository', new AuthSourceRepository(app.database.db, box, app.database.dialect));
+    app.decorate('authSourceRepository', new AuthSourceRepository(app.database.db, box));
   },
   { name: 'auth-source-repository', dependencies: ['system-repository'] },
 );

@@ -7,10 +7,12 @@ import {
   AuthSourceMessage,
   AuthSourceRules,
   type AuthSourceTestResult,
+  parseLdapUrl,
   Authority,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
@@ -91,9 +93,9 @@ const auditDetail = (settings: AuthSourceConfig, enabled: boolean, secretChanged
   );
 
 /**
- * 认证源 (issue 19, authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉 and
+ * 认证源 (authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉 and
  * 飞书 apps. Secrets are sealed at rest and never answered (hasSecret says whether one is kept); 测试连接
- * shows each step with the source's own error text. Operators (authority tenant) see any enterprise's
+ * shows each step with what went wrong, in Chinese. Operators (authority tenant) see any enterprise's
  * sources and their last sync.
  */
 const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -134,6 +136,10 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const problem =
       AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
     if (problem) throw new BadRequestError(problem);
+    const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : undefined;
+    // A literal address the portal would never connect to is refused now; a name is checked where it resolves, at connect time.
+    const refusal = address && app.outbound.literalRefusal(address.host, address.port);
+    if (refusal) throw new BadRequestError(AuthSourceMessage.urlRefused(refusal));
     if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
     return { ...settings, name, enabled: body.enabled, secret };
   }
@@ -196,7 +202,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const input = writeOf(request.body);
       if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
       const id = await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           if (input.type !== 'ldap' && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
             throw new ConflictError(AuthSourceMessage.chatTypeTaken);
           }
@@ -228,7 +234,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const input = writeOf(request.body, current);
       if (await sources.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(AuthSourceMessage.nameTaken);
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await sources.update(trx, enterpriseId, current.id, input);
           const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
           await auditRequest(
@@ -260,7 +266,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const enterpriseId = callerEnterprise(request);
       const current = await sourceOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         const usage = await sources.usage(trx, current.id);
         if (usage.linkedAccounts > 0) throw new ConflictError(AuthSourceMessage.inUse);
         if (usage.jobs > 0) throw new ConflictError(AuthSourceMessage.hasJobs);
@@ -308,9 +314,9 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       let result: AuthSourceTestResult;
       try {
-        result = await openDirectory(app.config, source).test();
+        result = await openDirectory(app, source, request.log).test();
       } catch (err) {
-        // A source that cannot even be opened still answers as a failed test, with its own words.
+        // A source that cannot even be opened still answers as a failed test, saying why.
         if (!(err instanceof DirectoryError)) throw err;
         result = { ok: false, steps: [{ name: '连接', ok: false, detail: err.message }], sample: [] };
       }

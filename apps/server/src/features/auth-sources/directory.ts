@@ -52,8 +52,8 @@ export interface DirectorySnapshot {
 }
 
 /**
- * A source's failure as the user should read it: a Chinese explanation, then the source's own error text
- * (`无法连接 LDAP 服务器：connect ECONNREFUSED 127.0.0.1:1`). Routes answer it as 400 / a failed run.
+ * A source's failure as the user should read it, in Chinese (`无法连接到 10.0.0.8:389（超时）`; a chat
+ * platform's error code and message after it). Routes answer it as 400 / a failed run.
  */
 export class DirectoryError extends Error {
   override readonly name = 'DirectoryError';
@@ -62,7 +62,7 @@ export class DirectoryError extends Error {
 /** What every source type offers the console and the sync. */
 export interface Directory {
   readonly type: AuthSourceType;
-  /** 测试连接: each step with the source's own error text when it fails, and a sample of users. */
+  /** 测试连接: each step with what went wrong when it fails, and a sample of users. */
   test(): Promise<AuthSourceTestResult>;
   /** Every user (and, when asked, every group or department); throws DirectoryError. */
   read(options: { groups: boolean }): Promise<DirectorySnapshot>;

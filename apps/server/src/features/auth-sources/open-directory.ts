@@ -1,10 +1,14 @@
-import type { ServerConfig } from '../../config.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { chatPlatform } from './chat/chat-platform.js';
 import type { Directory, LoadedSource } from './directory.js';
 import { LdapDirectory } from './ldap/ldap-directory.js';
 
-/** The directory behind a source, talking to the configured hosts with the configured timeouts. */
-export function openDirectory(config: ServerConfig, source: LoadedSource): Directory {
-  if (source.type === 'ldap') return new LdapDirectory(source, { timeoutMs: config.auth.ldapTimeoutMs });
-  return chatPlatform(source, config.auth.chatEndpoints);
+/**
+ * The directory behind a source, talking to the configured hosts with the configured timeouts; an
+ * LDAP source's address is a tenant's, reached through the outbound guard. `log` gets the library's
+ * and the server's own words of a failure.
+ */
+export function openDirectory(app: FastifyInstance, source: LoadedSource, log: FastifyBaseLogger = app.log): Directory {
+  if (source.type === 'ldap') return new LdapDirectory(source, { timeoutMs: app.config.auth.ldapTimeoutMs, guard: app.outbound, log });
+  return chatPlatform(source, app.config.auth.chatEndpoints);
 }

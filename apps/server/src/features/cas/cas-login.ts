@@ -54,11 +54,11 @@ function createCasLogin(app: FastifyInstance) {
 
   /** Single logout to the services of ended tickets that are still registered (never a redirect). */
   const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
-    sendSingleLogout(ended, (service) => registry.singleLogoutTarget(service, portalBase(request)), request.log);
+    sendSingleLogout(ended, (service) => registry.singleLogoutTarget(service, portalBase(request)), request.log, app.outbound);
 
   /**
    * The application of 应用列表 a ticket for `target` is for, as the account's enterprise holds it: an
-   * enterprise's own application, or for a platform application (issue 20) the copy its enterprise's
+   * enterprise's own application, or for a platform application the copy its enterprise's
    * approved subscription created — undefined when it has none; null for a platform-wide service.
    */
   async function applicationFor(accountId: number, target: RegisteredService): Promise<ServiceApplication | null | undefined> {
@@ -85,9 +85,9 @@ function createCasLogin(app: FastifyInstance) {
 
   /**
    * A ticket for a registered service (CAS 3.0 §2.2.4), after a login or with a live SSO session. An
-   * enterprise's application gets one only for an account 应用授权 admits (issue 17), a platform
+   * enterprise's application gets one only for an account 应用授权 admits, a platform
    * application only for an account whose enterprise subscribed to it and whose copy 应用授权 admits
-   * it to (issue 20); any other account gets a page saying why, naming the application, no ticket,
+   * it to; any other account gets a page saying why, naming the application, no ticket,
    * and the refusal lands in the login log. With `gateway` (no page may be shown, CAS 3.0 §2.1.1) it
    * goes back to the service without one.
    */
@@ -160,18 +160,29 @@ function createCasLogin(app: FastifyInstance) {
     return !!expected && !!given && sameToken(expected, given);
   }
 
+  /**
+   * `service` if the registry accepts it. The page answered then may send its forms' redirect to that
+   * service's origin (CSP form-action): the login's last 303 leaves this site for it.
+   */
+  async function registeredService(request: FastifyRequest, reply: FastifyReply, service: string | undefined) {
+    const registered = await registry.resolve(service, portalBase(request));
+    if (registered) reply.allowFormAction(registered.url.origin);
+    return registered;
+  }
+
   /** The target of a step's form: its registered service (undefined and no URL when none was named) and renew. */
   async function targetOf(
     request: FastifyRequest,
+    reply: FastifyReply,
     query: { service?: string | undefined; renew?: string | undefined },
     bodyRenew?: string,
   ): Promise<{ target: LoginTarget; unregistered: boolean }> {
-    const registered = await registry.resolve(query.service, portalBase(request));
+    const registered = await registeredService(request, reply, query.service);
     const target: LoginTarget = { service: query.service, registered, renew: isTrue(query.renew) || isTrue(bodyRenew) };
     return { target, unregistered: query.service !== undefined && !registered };
   }
 
-  /** 其他登录方式 (issue 19): the chat platforms some active enterprise has enabled a source of. */
+  /** 其他登录方式: the chat platforms some active enterprise has enabled a source of. */
   async function chatLogins(): Promise<ChatSourceType[]> {
     const enabled = await Promise.all(
       CHAT_SOURCE_TYPES.map(async (type) => ((await app.authSourceRepository.enabledChatSources(type)).length > 0 ? [type] : [])),
@@ -239,7 +250,7 @@ function createCasLogin(app: FastifyInstance) {
         },
         trx,
       );
-      // 新设备登录提醒 (issue 18): a browser the account never signed in from.
+      // 新设备登录提醒: a browser the account never signed in from.
       await app.accountNotices.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
       await recordAudit(trx, request.log, {
         accountId: account.id,
@@ -272,6 +283,7 @@ function createCasLogin(app: FastifyInstance) {
     unregisteredService,
     executionToken,
     executionValid,
+    registeredService,
     targetOf,
     renderLogin,
     completeLogin,

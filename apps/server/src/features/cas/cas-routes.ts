@@ -73,7 +73,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { accountRepository: accounts, casTickets: tickets, loginGuard: guard, loginSteps: steps } = app;
   const registry = app.casServices;
-  const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, renderLogin } = app.casLogin;
+  const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, registeredService, renderLogin } =
+    app.casLogin;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
   const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
@@ -90,7 +91,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew);
-      const target = await registry.resolve(service, portalBase(request));
+      const target = await registeredService(request, reply, service);
       if (service !== undefined && !target) return unregisteredService(request, reply);
       const tgt = await tickets.liveTgt(request.cookies[TGC]);
       if (tgt && !renew) {
@@ -127,7 +128,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const password = request.body.password ?? '';
       const page = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, username: login, error });
 
-      const target = await registry.resolve(service, portalBase(request));
+      const target = await registeredService(request, reply, service);
       if (service !== undefined && !target) return unregisteredService(request, reply);
       if (!executionValid(request, request.body.execution)) return page(400, '登录页面已过期，请重新输入账号和密码');
       const burst = await loginAttempts(request);
@@ -159,7 +160,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await app.loginLog.record(request.log, attemptOf('failure', 'locked'));
         return page(423, `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
       }
-      // An account linked to an LDAP / AD source: its directory checks the password (issue 19), never the local hash.
+      // An account linked to an LDAP / AD source: its directory checks the password, never the local hash.
       const directory = account ? await checkDirectoryPassword(app, request.log, account, password) : undefined;
       if (directory?.result === 'unavailable') {
         await guard.refund(key, policy);
@@ -192,7 +193,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // 修改初始密码 (issue 16) and 密码已过期 (issue 17): the step of a login whose password must change first.
+  // 修改初始密码 and 密码已过期: the step of a login whose password must change first.
   app.post(
     '/login/password',
     {
@@ -208,7 +209,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { service } = request.query;
       const renew = isTrue(request.query.renew) || isTrue(request.body.renew);
-      const registered = await registry.resolve(service, portalBase(request));
+      const registered = await registeredService(request, reply, service);
       if (service !== undefined && !registered) return unregisteredService(request, reply);
       const restart = (status: number, error: string) => renderLogin(request, reply, status, { service, renew, error });
       if (!executionValid(request, request.body.execution)) return restart(400, '登录页面已过期，请重新输入账号和密码');

@@ -10,20 +10,26 @@ export interface RegisteredService {
   /** The `service` parameter as given (a ticket is valid for exactly this string, CAS 3.0 §2.5.1). */
   service: string;
   url: URL;
-  /** An enterprise's own application (应用列表, issue 17). */
+  /** An enterprise's own application (应用列表). */
   application: ServiceApplication | null;
   /**
-   * A platform application of the application center (issue 20): a ticket goes only to an account
+   * A platform application of the application center: a ticket goes only to an account
    * whose enterprise holds its approved copy (`SsoAppRepository.copyFor`), which 应用授权 then decides.
    */
   platformApplication: PlatformServiceApplication | null;
 }
 
+/** Where a single-logout message goes; `tenant`: an enterprise typed the address (the outbound guard checks it). */
+export interface SingleLogoutTarget {
+  url: URL;
+  tenant: boolean;
+}
+
 /**
  * The embedded CAS server's service registry (CAS 3.0 §2.1.1: services must be registered; compare
  * scheme, host, port and path prefix exactly). Platform-wide services are this portal and the
- * CAS_SERVICES addresses; the enterprises' own applications (应用列表, issue 17) and the platform
- * applications on single sign-on (issue 20) are read from the database at every call, by the
+ * CAS_SERVICES addresses; the enterprises' own applications (应用列表) and the platform
+ * applications on single sign-on are read from the database at every call, by the
  * service's host, so a new or changed application holds at once on every instance. A service that is not registered gets no ticket, no logout redirect and no
  * single-logout message. The address is parsed by the one redirect check (`parseRedirectUrl`), as a
  * browser would read it, before its prefix is compared.
@@ -71,11 +77,11 @@ export class ServiceRegistry {
    * Where the single-logout message for a ticket of `service` goes (CAS 3.0 §2.3.3): the application's
    * 注销地址 when it has one, else the service address itself; nothing for a service no longer registered.
    */
-  async singleLogoutTarget(service: string, portalBase: string): Promise<URL | undefined> {
+  async singleLogoutTarget(service: string, portalBase: string): Promise<SingleLogoutTarget | undefined> {
     const registered = await this.resolve(service, portalBase);
     if (!registered) return undefined;
     const logoutUrl = registered.application?.logoutUrl ?? registered.platformApplication?.logoutUrl;
-    return logoutUrl ? new URL(logoutUrl) : registered.url;
+    return { url: logoutUrl ? new URL(logoutUrl) : registered.url, tenant: registered.application !== null };
   }
 
   /** Origins allowed to call the token endpoint with credentials (CORS): platform-wide services only, never an enterprise's. */

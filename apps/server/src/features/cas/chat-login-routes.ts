@@ -34,7 +34,7 @@ const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), 502: 
 type ChatSource = LoadedSource & { type: ChatSourceType };
 
 /**
- * QR sign-in at the central login with 企业微信, 钉钉 and 飞书 (issue 19; OAuth 2.0 authorization code,
+ * QR sign-in at the central login with 企业微信, 钉钉 and 飞书 (OAuth 2.0 authorization code,
  * RFC 6749 §4.1). The button goes to the enterprise's app on the platform (选择企业 first when several
  * enterprises use the platform); the callback identifies the person, finds their account by the linked
  * identity or, the first time, by phone within the enterprise, and then continues the login exactly as
@@ -99,7 +99,7 @@ const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       `/login/${type}`,
       { schema: { tags: ['cas'], summary: `CAS 登录：${label}扫码登录`, querystring: StartQuery, response: PageAnswers } },
       async (request, reply) => {
-        const { target, unregistered } = await casLogin.targetOf(request, request.query);
+        const { target, unregistered } = await casLogin.targetOf(request, reply, request.query);
         if (unregistered) return casLogin.unregisteredService(request, reply);
         const enabled = await sources.enabledChatSources(type);
         const chosen = request.query.source;
@@ -140,7 +140,7 @@ const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // One use: whatever happens next, this browser's pending sign-in ends here.
         reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
         const started = states.read(type, cookieValue);
-        const resolved = await casLogin.targetOf(request, { service: started?.service, renew: started?.renew ? 'true' : undefined });
+        const resolved = await casLogin.targetOf(request, reply, { service: started?.service, renew: started?.renew ? 'true' : undefined });
         if (resolved.unregistered) return casLogin.unregisteredService(request, reply);
         const { target } = resolved;
         const restart = (status: number, error: string) =>

@@ -42,7 +42,7 @@ const SENT_NOTICE = `如该手机号已绑定账号，验证码已发送，${SMS
 const CODE_VOID = '验证码已失效，请重新获取';
 
 /**
- * 忘记密码 on the central login (issue 17, item 8): a phone, an SMS code (purpose `reset`, the limits of
+ * 忘记密码 on the central login: a phone, an SMS code (purpose `reset`, the limits of
  * sms-codes.ts), then a new password under the account's 安全设置 and history. Every session of the
  * account ends. A phone that belongs to no usable account gets the same pages, the same limits (a code
  * is stored for it too) and no message, so the answers never tell whether it is registered.
@@ -55,7 +55,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** A registered service to return to after the reset, if the form names one (else the page refuses it). */
   async function serviceOf(request: FastifyRequest<{ Querystring: { service?: string } }>, reply: FastifyReply) {
-    const { target, unregistered } = await casLogin.targetOf(request, request.query);
+    const { target, unregistered } = await casLogin.targetOf(request, reply, request.query);
     return unregistered ? { refused: casLogin.unregisteredService(request, reply) } : { service: target.service };
   }
 
@@ -188,7 +188,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const context = await steps.contextOf(accountId);
       if (!context?.profile.usable) return phonePage(request, reply, 400, { service, phone, error: CODE_VOID });
       const login = `${casLogin.casBase(request)}/login${service ? `?service=${encodeURIComponent(service)}` : ''}`;
-      // Told only to whoever proved the phone: the password is the directory's (LDAP / AD, issue 19), not the portal's.
+      // Told only to whoever proved the phone: the password is the directory's (LDAP / AD), not the portal's.
       if (await hasDirectoryPassword(app, accountId)) {
         if (codeId !== undefined) {
           const spent = codeId;

@@ -86,7 +86,7 @@ export class LoginGuard {
   }
 
   /**
-   * An attempt whose password could not be checked (its LDAP server was out of reach, issue 19) does
+   * An attempt whose password could not be checked (its LDAP server was out of reach) does
    * not count: the failure `attempt` added is taken back, and the lock it set when it reached the limit.
    */
   async refund(key: LockKey, limits: LockLimits): Promise<void> {

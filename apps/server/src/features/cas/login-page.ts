@@ -50,7 +50,7 @@ export interface LoginPageModel {
   execution: string;
   username?: string;
   error?: string;
-  /** 其他登录方式: the chat platforms some active enterprise signs in with (issue 19). */
+  /** 其他登录方式: the chat platforms some active enterprise signs in with. */
   chatLogins?: readonly ChatSourceType[];
 }
 
@@ -145,8 +145,8 @@ export interface PasswordChangePageModel {
 }
 
 /**
- * 修改初始密码: an account given an initial password sets its own before it is logged in (issue 16);
- * 密码已过期: the same step when the password is older than the policy allows (issue 17).
+ * 修改初始密码: an account given an initial password sets its own before it is logged in;
+ * 密码已过期: the same step when the password is older than the policy allows.
  */
 export function passwordChangePage(m: PasswordChangePageModel): string {
   const action = `${m.casBase}/login/password${m.service ? `?service=${encodeURIComponent(m.service)}` : ''}`;

@@ -4,7 +4,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 const LIFETIME_SECONDS = 600;
 
 /**
- * The steps of a sign-in after the password, in their order (issue 17): a two-factor code, a new
+ * The steps of a sign-in after the password, in their order: a two-factor code, a new
  * password (initial or expired), two-factor enrolment, the recovery codes shown once; and the new
  * password of 忘记密码 after its SMS code.
  */

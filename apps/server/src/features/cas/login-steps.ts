@@ -20,10 +20,10 @@ interface StepModel {
 }
 
 /**
- * The central login after the password (issue 17, 安全设置), in this order:
+ * The central login after the password (安全设置), in this order:
  * 1. 二次验证 — a code from the authenticator, when the policy requires it and the account is enrolled
  *    (before anything else, so a known password alone changes nothing);
- * 2. a new password — an initial one set by an administrator (issue 16), or one older than the
+ * 2. a new password — an initial one set by an administrator, or one older than the
  *    policy's expiry (密码已过期, logged as `password-expired`);
  * 3. 绑定二次验证 — when required and not enrolled yet (after the password is the holder's own), then
  *    the recovery codes, shown once;
@@ -117,7 +117,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     // A right password restarts the count of wrong ones; wrong codes keep their own count until the whole login succeeds.
     if (after === 'password') await app.loginGuard.succeeded({ accountId });
     if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) return codePage(request, reply, 200, model);
-    // A directory's password (LDAP / AD, issue 19) is changed and expires in the directory, never here.
+    // A directory's password (LDAP / AD) is changed and expires in the directory, never here.
     if (ORDER[after] < ORDER.change && !(await hasDirectoryPassword(app, accountId))) {
       if (state.mustChangePassword) return changePage(request, reply, 200, { ...model, expired: false, policy });
       if (passwordExpired(state.passwordChangedAt, policy.passwordExpiryDays)) {

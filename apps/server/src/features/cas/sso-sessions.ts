@@ -11,7 +11,7 @@ export type EndedTickets = { id: string; service: string }[];
 
 /**
  * Ends every session of some accounts when an administrator disables or deletes them, or an operator
- * disables their enterprise (issue 16): their portal sessions and SSO sessions end inside the
+ * disables their enterprise: their portal sessions and SSO sessions end inside the
  * caller's transaction, and after it commits the applications that hold their tickets get a CAS
  * single logout (protocol §2.3.3).
  */
@@ -33,7 +33,12 @@ export class SsoSessions {
   /** After the commit: single logout to the registered services of the ended tickets (an application's 注销地址 when it has one). */
   async notify(request: FastifyRequest, tickets: EndedTickets): Promise<void> {
     const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
-    await sendSingleLogout(tickets, (service) => this.app.casServices.singleLogoutTarget(service, portalBase), request.log);
+    await sendSingleLogout(
+      tickets,
+      (service) => this.app.casServices.singleLogoutTarget(service, portalBase),
+      request.log,
+      this.app.outbound,
+    );
   }
 }
 

@@ -21,7 +21,7 @@ const Html = Type.String({ description: 'text/html; charset=utf-8' });
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
 /**
- * 二次验证 at the central login (issue 17; RFC 6238, protocols.md "TOTP"): the code of an enrolled
+ * 二次验证 at the central login (RFC 6238, protocols.md "TOTP"): the code of an enrolled
  * account, the enrolment of one that is not, and the recovery codes shown once. Each form carries the
  * signed proof of the steps before it (login-steps.ts); nothing is signed in before the last step.
  */
@@ -46,7 +46,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply: FastifyReply,
     step: 'code' | 'enrol' | 'recovery',
   ): Promise<{ refused: string | FastifyReply } | { accountId: number; target: LoginTarget }> {
-    const { target, unregistered } = await casLogin.targetOf(request, request.query, request.body.renew);
+    const { target, unregistered } = await casLogin.targetOf(request, reply, request.query, request.body.renew);
     if (unregistered) return { refused: casLogin.unregisteredService(request, reply) };
     const restart = (status: number, error: string) =>
       casLogin.renderLogin(request, reply, status, { service: target.service, renew: target.renew, error });

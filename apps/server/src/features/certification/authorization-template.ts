@@ -34,7 +34,7 @@ function body(value: string) {
 }
 
 /**
- * 授权委托书 for 企业认证 (issue 18): the letter an agent who is not the legal representative uploads,
+ * 授权委托书 for 企业认证: the letter an agent who is not the legal representative uploads,
  * signed by the legal representative and stamped with the company seal. The enterprise's name and
  * credit code are printed when known.
  */

@@ -11,6 +11,7 @@ import {
 import { create as contentDisposition } from 'content-disposition';
 import { fileTypeFromBuffer } from 'file-type';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
@@ -53,7 +54,7 @@ function displayName(filename: string, purpose: CertificationFilePurpose, mime: 
   return `${[...stem].slice(0, NAME_MAX - extension.length).join('')}${extension}`;
 }
 
-/** Answers of a material: shown by the console from a blob, never run or kept anywhere (issue 18). */
+/** Answers of a material: shown by the console from a blob, never run or kept anywhere. */
 const FILE_HEADERS = {
   'cache-control': 'private, no-store',
   'x-content-type-options': 'nosniff',
@@ -61,7 +62,7 @@ const FILE_HEADERS = {
 };
 
 /**
- * Certification materials (issue 18): the business licence and the authorisation letter, JPG, PNG or
+ * Certification materials: the business licence and the authorisation letter, JPG, PNG or
  * PDF recognised by their content, at most 10 MB, kept under PRIVATE_FILES_DIR and never under the
  * public /files. Only the enterprise's administrators (enterprise:manage) and reviewers
  * (certification) read them; everyone else gets 404, as for a file that does not exist.
@@ -115,7 +116,7 @@ const certificationFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const name = displayName(upload.filename, purpose, mime);
       const { bytes } = upload;
       const ref = await storage.store(bytes, ext, (storageKey) =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           const created = await files.create(trx, {
             enterpriseId,
             accountId: request.principal!.accountId,

@@ -14,6 +14,7 @@ import {
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
@@ -136,7 +137,7 @@ function toApplication(r: ApplicationRow, withFiles: boolean): CertificationAppl
 }
 
 /**
- * 企业认证 and 认证审核 (issue 18): applications with their materials and decisions, and the
+ * 企业认证 and 认证审核: applications with their materials and decisions, and the
  * enterprise's certification state they move. Every write runs in the caller's transaction, with its
  * audit row and messages.
  */
@@ -208,7 +209,7 @@ export class CertificationRepository {
    */
   async submit(s: CertificationSubmission, within: (trx: Kysely<Database>, id: number) => Promise<void>): Promise<number> {
     try {
-      return await this.db.transaction().execute(async (trx) => {
+      return await inEnterpriseTransaction(this.db, s.enterpriseId, async (trx) => {
         const taken = await this.takenBy(trx, s);
         if (taken) throw taken;
         const now = new Date().toISOString();

@@ -9,9 +9,11 @@ import {
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { chinaTimeBound, chinaTimeToIso } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { clause, sentence } from '../../lib/sentence.js';
 import { auditRequest } from '../audit/audit-log.js';
 import type { ApplicationToDecide } from './certification-repository.js';
 import {
@@ -44,7 +46,7 @@ function bound(text: string | undefined, edge: 'start' | 'end', label: string): 
 
 /** “营业执照不清晰；其他（说明）”: each reason by its label, 其他 with the reviewer's comment. */
 function reasonsText(reasons: readonly CertificationRejectReason[], comment: string): string {
-  return reasons.map((r) => (r === 'other' ? `其他（${comment}）` : labelOf(r))).join('；');
+  return reasons.map((r) => (r === 'other' ? `其他（${clause(comment)}）` : labelOf(r))).join('；');
 }
 
 /** A message's content, cut to what the column holds. */
@@ -62,7 +64,7 @@ function resultMessage(enterpriseName: string, approved: boolean, reasons: reado
       content: clip(`“${enterpriseName}”的企业认证已通过审核，现在可以使用标识管理、申请标识前缀等功能。${remark}`),
     };
   }
-  const remark = comment && !reasons.includes('other') ? `审核意见：${comment}。` : '';
+  const remark = comment && !reasons.includes('other') ? `审核意见：${sentence(comment)}` : '';
   return {
     title: '企业认证未通过',
     content: clip(
@@ -72,7 +74,7 @@ function resultMessage(enterpriseName: string, approved: boolean, reasons: reado
 }
 
 /**
- * 认证审核 (issue 18, authority certification: platform reviewers): the queue of applications,
+ * 认证审核 (authority certification: platform reviewers): the queue of applications,
  * one application with its materials and the enterprise's earlier ones, and the decision. A decision
  * commits with its audit row and the messages to the enterprise; the applicant's SMS follows.
  */
@@ -173,7 +175,7 @@ const certificationReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (reasons.includes('other') && !comment) throw new BadRequestError(CertificationMessage.commentRequired);
         if ([...comment].length > CERTIFICATION_COMMENT_MAX) throw new BadRequestError(CertificationMessage.commentTooLong);
         const deciding = application;
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, deciding.enterpriseId, async (trx) => {
           await certifications.decide(trx, deciding, {
             status: approved ? 'approved' : 'rejected',
             reviewerId: request.principal!.accountId,

@@ -18,7 +18,7 @@ const check = (message: string | undefined) => {
 };
 
 /**
- * 企业认证, the applicant's side (issue 18): the enterprise's status and its applications (the
+ * 企业认证, the applicant's side: the enterprise's status and its applications (the
  * timeline), a new application with the materials uploaded before (certification-file-routes.ts),
  * and the authorisation letter template for an agent.
  */

@@ -25,7 +25,7 @@ export interface StoredPrivateFile extends PrivateFileRef {
   storageKey: string;
 }
 
-/** The rows of private files (certification materials, issue 18): whose they are, what for, where on disk. */
+/** The rows of private files (certification materials): whose they are, what for, where on disk. */
 export class PrivateFileRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

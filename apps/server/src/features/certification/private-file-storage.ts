@@ -15,7 +15,7 @@ declare module 'fastify' {
 const STORAGE_KEY = /^\d{4}\/\d{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:jpg|png|pdf)$/;
 
 /**
- * Private files (issue 18: certification materials) under one root directory. Keys are generated
+ * Private files (certification materials) under one root directory. Keys are generated
  * here, so a stored file never takes its name, or its place, from the uploader.
  */
 export class PrivateFileStorage {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import { type Static, Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -151,7 +152,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const columns = await articleColumns(request.body);
       const uuid = randomUUID();
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await articles.create(columns, uuid, trx);
         await auditRequest(trx, request, 'content.article.create', columns.title);
       });
@@ -176,7 +177,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const article = await existing(request.params.uuid);
       const columns = await articleColumns(request.body);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await articles.update(article.id, columns, trx);
         await auditRequest(trx, request, 'content.article.update', columns.title);
       });
@@ -199,7 +200,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (to === 'offline' && article.status !== 'published') throw new ConflictError('只有已发布的文章可以下线');
         // The first publication fixes the publish time; republishing keeps it.
         const publishTime = article.publishTime || (to === 'published' ? chinaTime(new Date()) : null);
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           await articles.setStatus(article.id, to, publishTime, trx);
           await auditRequest(trx, request, to === 'published' ? 'content.article.publish' : 'content.article.unpublish', article.title);
         });
@@ -224,7 +225,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const article = await existing(request.params.uuid);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await articles.delete(article.id, trx);
         await auditRequest(trx, request, 'content.article.delete', article.title);
       });

@@ -134,6 +134,7 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
           'cms_article.view_count',
           'cms_category.code',
           'cms_category.name',
+          'cms_category.channel',
         ])
         .where('cms_article.uuid', '=', uuid)
         .where('cms_article.status', '=', 'published')
@@ -150,6 +151,7 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
         categoryId: (row.parentCode ?? row.code) === 'policy' ? 'policy' : 'news',
         subCategoryId: row.code,
         subCategoryName: row.name,
+        channel: row.channel === 'knowledge' ? 'knowledge' : 'news',
         number: row.number,
         dataSourceName: row.data_source_name,
         expirationDay: row.expiration_day,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -72,7 +73,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (await categories.byCode(code)) throw new ConflictError('分类编码已存在');
       try {
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           await categories.create({ code, name, channel: b.channel, parentId, sort: b.sort ?? 0 }, trx);
           await auditRequest(trx, request, 'content.category.create', `${code} ${name}`);
         });
@@ -103,7 +104,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!name) throw new BadRequestError('请输入分类名称');
       const category = await categories.byCode(request.params.code);
       if (!category) throw new NotFoundError('分类不存在');
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await categories.update(category.id, { name, sort: request.body.sort }, trx);
         await auditRequest(trx, request, 'content.category.update', `${request.params.code} ${name}`);
       });
@@ -129,7 +130,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!category) throw new NotFoundError('分类不存在');
       if (await categories.hasChildren(category.id)) throw new ConflictError('该分类下还有子分类，不能删除');
       if (await categories.hasArticles(category.id)) throw new ConflictError('该分类下还有文章，不能删除');
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await categories.delete(category.id, trx);
         await auditRequest(trx, request, 'content.category.delete', `${request.params.code} ${category.name}`);
       });

@@ -39,6 +39,9 @@ const ArticleDetailSchema = Type.Object({
   }),
   subCategoryId: Type.String({ description: '文章所在分类的编码（列表项的 categoryId）' }),
   subCategoryName: Type.String({ description: '文章所在分类的名称' }),
+  channel: Type.Union([Type.Literal('news'), Type.Literal('knowledge')], {
+    description: '文章所在栏目：news 行业资讯（/news/detail），knowledge 行业知识（/knowledge/detail）',
+  }),
   number: Type.Union([Type.String(), Type.Null()]),
   dataSourceName: Type.Union([Type.String(), Type.Null()]),
   expirationDay: Type.Union([Type.Integer(), Type.Null()]),

@@ -28,7 +28,7 @@ export function createDashboardRepository(db: Kysely<Database>) {
 
   return {
     /**
-     * The figures of 工作台 for a scope (issue 16): accounts by state, active accounts, logins per hour
+     * The figures of 工作台 for a scope: accounts by state, active accounts, logins per hour
      * since `chartStart` (the route sums them per China date), identifier prefixes and records, and
      * lookups of those records per China date since `firstDay`.
      */
@@ -71,7 +71,7 @@ export function createDashboardRepository(db: Kysely<Database>) {
         (ownPrefixes ? db.selectFrom('idf_record').where('prefix_id', 'in', ownPrefixes) : db.selectFrom('idf_record'))
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
-        // Found lookups of the scope's records, from 标识统计's rollups (issue 22); what the upstream
+        // Found lookups of the scope's records, from 标识统计's rollups; what the upstream
         // resolver found is another node's record.
         (own
           ? db

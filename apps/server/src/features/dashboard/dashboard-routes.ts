@@ -60,7 +60,7 @@ const empty = (dates: readonly string[]): Dashboard => ({
 });
 
 /**
- * 工作台 (issue 16): an enterprise account sees its enterprise's figures — accounts by state, active
+ * 工作台: an enterprise account sees its enterprise's figures — accounts by state, active
  * accounts, logins per day, identifiers and their lookups per day; operators (authority tenant) see the platform's, with its
  * content and registrations. No account sees another enterprise's figures.
  */

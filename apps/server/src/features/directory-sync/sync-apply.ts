@@ -3,13 +3,14 @@ import { type AuthSourceType, Role, type SyncCounts } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/db-errors.js';
 import { AppError } from '../../lib/errors.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
 import { hashAll } from '../org/account-passwords.js';
 import type { ItemRow, SyncRepository } from './sync-repository.js';
 
-/** Items per transaction (issue 19: 执行 applies the preview in one transaction per batch). */
+/** Items per transaction (执行 applies the preview in one transaction per batch). */
 export const SYNC_BATCH_SIZE = 100;
 
 /** Who executes a run, for the guard rails of 停用 and 账号组. */
@@ -81,7 +82,7 @@ export class SyncApplier {
       const needPassword = batch.filter((item) => !item.error && (item.values.op === 'create-account' || this.adoptsLocal(target, item)));
       const passwords = new Map(needPassword.map((item) => [item.id, randomBytes(24).toString('base64url')]));
       const hashes = await hashAll([...passwords.values()]);
-      const outcome = await db.transaction().execute(async (trx) => {
+      const outcome = await inEnterpriseTransaction(db, target.enterpriseId, async (trx) => {
         const local = { ...counts };
         const tickets: EndedTickets = [];
         const links = new Map(groupLinks);

@@ -15,7 +15,7 @@ import {
 import type { DirectorySnapshot, DirectoryUser } from '../auth-sources/directory.js';
 
 /**
- * 同步 预览 (issue 19): what a sync job would do, computed from the directory's snapshot and the
+ * 同步 预览: what a sync job would do, computed from the directory's snapshot and the
  * enterprise's accounts and 账号组 as they are. Pure: the repository gathers the state, the runner
  * stores the items, executing applies them (sync-apply.ts).
  */

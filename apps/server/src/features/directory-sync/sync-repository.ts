@@ -92,7 +92,7 @@ export interface ItemFilters {
 const parseMapping = (json: string): SyncMapping => ({ ...SYNC_MAPPING_DEFAULTS, ...(JSON.parse(json) as Partial<SyncMapping>) });
 
 /**
- * 同步 (issue 19): sync jobs with their schedule and database lease, the runs of the 同步日志 with
+ * 同步: sync jobs with their schedule and database lease, the runs of the 同步日志 with
  * their items, and the reads and small writes a sync needs beyond what 账号管理 and 账号组 offer.
  */
 export class SyncRepository {

@@ -11,6 +11,7 @@ import {
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, literals, ok } from '../../lib/envelope.js';
@@ -104,7 +105,7 @@ function outcomeMessage(run: RunRow): string {
 }
 
 /**
- * 同步 (issue 19, authority auth:sync): an enterprise's sync jobs, their 预览 and 执行, and the 同步日志.
+ * 同步 (authority auth:sync): an enterprise's sync jobs, their 预览 and 执行, and the 同步日志.
  * Another enterprise's jobs and runs answer 404; writes commit with their audit row.
  */
 const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -198,7 +199,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await repo.jobNameTaken(enterpriseId, values.name)) throw new ConflictError(SyncMessage.jobNameTaken);
       let id = 0;
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           id = await repo.createJob(trx, enterpriseId, values);
           await auditRequest(trx, request, 'auth-sync.job.create', values.name, 'success', values.cron ? `定时 ${values.cron}` : '仅手动');
         }),
@@ -225,7 +226,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const values = await jobValues(request, request.body);
       if (await repo.jobNameTaken(current.enterpriseId, values.name, current.id)) throw new ConflictError(SyncMessage.jobNameTaken);
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, current.enterpriseId, async (trx) => {
           await repo.updateJob(trx, current.id, values);
           const renamed = values.name === current.name ? current.name : `${current.name} → ${values.name}`;
           await auditRequest(trx, request, 'auth-sync.job.update', renamed, 'success', values.cron ? `定时 ${values.cron}` : '仅手动');
@@ -253,7 +254,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const holder = runner.newHolder();
       if (!(await repo.acquireLease(current.id, holder, new Date(), LEASE_MS))) throw new ConflictError(SyncMessage.busy);
       try {
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, current.enterpriseId, async (trx) => {
           await repo.deleteJob(trx, current.id);
           await auditRequest(trx, request, 'auth-sync.job.delete', current.name);
         });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { SyncMessage, type SyncCounts, type SyncRunStatus, type SyncTrigger } from '@portal/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-log.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
@@ -42,7 +43,7 @@ function finalStatus(counts: SyncCounts): SyncRunStatus {
 }
 
 /**
- * 同步 runs (issue 19): 预览 reads the source and stores the plan; 执行 takes the job's lease, reads
+ * 同步 runs: 预览 reads the source and stores the plan; 执行 takes the job's lease, reads
  * the source again and applies the plan only when the directory still says what the preview saw;
  * a scheduled run does both at once. Every end is recorded: a failure is never a success.
  */
@@ -70,7 +71,7 @@ export class SyncRunner {
     const source = await this.app.authSourceRepository.loadAny(job.sourceId);
     if (!source) throw new DirectoryError('认证源不存在');
     try {
-      return await openDirectory(this.app.config, source).read({ groups: job.mapping.groups });
+      return await openDirectory(this.app, source).read({ groups: job.mapping.groups });
     } catch (err) {
       if (err instanceof DirectoryError) throw err;
       log.error({ err, sourceId: source.id }, 'directory read failed');
@@ -89,7 +90,7 @@ export class SyncRunner {
   /** A run that ended before anything was planned (the source could not be read), with its audit row when it was an execution. */
   private async recordFailedRun(job: JobRow, caller: SyncCaller, error: string, audited: boolean): Promise<number> {
     const counts = { create: 0, update: 0, disable: 0, move: 0, failed: 0 };
-    return this.app.database.db.transaction().execute(async (trx) => {
+    return inEnterpriseTransaction(this.app.database.db, job.enterpriseId, async (trx) => {
       const runId = await this.repo.createRun(
         trx,
         {
@@ -126,7 +127,7 @@ export class SyncRunner {
     }
     const items = await this.plan(job, snapshot);
     const counts = countItems(items.map((i) => ({ action: i.action, failed: i.error !== '' })));
-    return this.app.database.db.transaction().execute((trx) =>
+    return inEnterpriseTransaction(this.app.database.db, job.enterpriseId, (trx) =>
       this.repo.createRun(
         trx,
         {
@@ -194,7 +195,7 @@ export class SyncRunner {
     if (snapshot.users.length === 0 && items.some((item) => item.action === 'disable')) {
       return this.recordFailedRun(job, caller, EMPTY_DIRECTORY, true);
     }
-    const runId = await this.app.database.db.transaction().execute((trx) =>
+    const runId = await inEnterpriseTransaction(this.app.database.db, job.enterpriseId, (trx) =>
       this.repo.createRun(
         trx,
         {
@@ -244,7 +245,7 @@ export class SyncRunner {
 
   /** The run's end and its audit row, committed together. */
   private async finish(runId: number, job: JobRow, caller: SyncCaller, status: SyncRunStatus, counts: SyncCounts, error: string) {
-    await this.app.database.db.transaction().execute(async (trx) => {
+    await inEnterpriseTransaction(this.app.database.db, job.enterpriseId, async (trx) => {
       await this.repo.finishRun(trx, runId, status, counts, error);
       const detail = `${caller.origin === 'schedule' ? '定时同步' : '手动同步'}：${countsText(counts)}${error ? `；${error}` : ''}`;
       await recordAudit(trx, caller.log, caller.auditEntry(status === 'failed' ? 'failure' : 'success', job.name, detail));

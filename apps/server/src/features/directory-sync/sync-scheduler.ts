@@ -9,7 +9,7 @@ import { LEASE_MS, type SyncCaller, type SyncRunner } from './sync-runner.js';
 const TICK_MS = 30_000;
 
 /**
- * Scheduled sync (issue 19): every instance ticks; a due job (enabled, scheduled, its start come,
+ * Scheduled sync: every instance ticks; a due job (enabled, scheduled, its start come,
  * its source enabled) is claimed by one conditional UPDATE that takes the lease and moves its next
  * start on, so of several instances exactly one runs it, as one run (preview and execute at once).
  */
@@ -38,7 +38,8 @@ export class SyncScheduler {
         outcome,
         detail,
       }),
-      notify: (tickets) => sendSingleLogout(tickets, (service) => app.casServices.singleLogoutTarget(service, portalBase), app.log),
+      notify: (tickets) =>
+        sendSingleLogout(tickets, (service) => app.casServices.singleLogoutTarget(service, portalBase), app.log, app.outbound),
     };
   }
 

@@ -29,7 +29,7 @@ export type EnterpriseProfileInput = Omit<EnterpriseRecord, 'id' | 'certificatio
 /** The name and credit code are what a review checks: from submission on, only a new certification changes them. */
 export const certifiedFieldsLocked = (status: CertificationStatus) => status === 'pending' || status === 'certified';
 
-/** 企业信息 (issue 18): an enterprise's profile, read by its members and written by its administrators. */
+/** 企业信息: an enterprise's profile, read by its members and written by its administrators. */
 export class EnterpriseRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -57,7 +57,7 @@ export class EnterpriseRepository {
       ])
       .where('id', '=', id);
     // A certification submitted meanwhile (which sets 待审核) waits for this write or is seen by it; SQLite runs one write at a time.
-    if (trx && this.dialect === 'postgres') query = query.forUpdate();
+    if (trx && this.dialect === 'postgres') query = query.forNoKeyUpdate();
     const row = await query.executeTakeFirst();
     if (!row) return undefined;
     return {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, CertificationMessage, type EnterpriseProfile, EnterpriseMessage, EnterpriseRules } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
@@ -100,7 +101,7 @@ function inputOf(body: Body, current: EnterpriseRecord): EnterpriseProfileInput 
 }
 
 /**
- * 企业信息 (issue 18): every member of an enterprise reads its profile (authority enterprise); its
+ * 企业信息: every member of an enterprise reads its profile (authority enterprise); its
  * administrators (enterprise:manage) edit it. Certification (features/certification) submits the
  * name and credit code for review.
  */
@@ -141,7 +142,7 @@ const enterpriseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const enterpriseId = ownEnterprise(request);
       let saved: EnterpriseRecord | undefined;
       try {
-        saved = await db.transaction().execute(async (trx) => {
+        saved = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           const current = await enterprises.record(enterpriseId, trx);
           if (!current) throw new NotFoundError('企业不存在');
           const input = inputOf(request.body, current);

@@ -13,7 +13,7 @@ const Province = Type.Object({
 
 const PROVINCES = REGIONS.map((p) => ({ code: p.code, name: p.name, children: p.children ?? [] }));
 
-/** 所在地区's options (issue 18): the same for every visitor, so public and cached a day. */
+/** 所在地区's options: the same for every visitor, so public and cached a day. */
 const regionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/web-api/portal/v1/regions',

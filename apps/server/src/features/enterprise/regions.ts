@@ -7,7 +7,7 @@ const MUNICIPALITIES = new Set(['110000', '120000', '310000', '500000']);
 const provinceOf = (code: string) => `${code.slice(0, 2)}0000`;
 
 /**
- * 所在地区 (issue 18): the provinces with their cities, from @vant/area-data (GB/T 2260 codes; its
+ * 所在地区: the provinces with their cities, from @vant/area-data (GB/T 2260 codes; its
  * integer-like keys enumerate in ascending code order).
  *
  * A 直辖市 gets one city, its own name on its districts' parent code (北京市 → 110100 北京市), which

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { REPO_ROOT } from '../../config.js';
+import { BUILTIN_FILES_DIR } from '../../config.js';
 
 /** Images the project draws itself (scripts/draw-demo-images.mjs), referenced by the demo data. */
-export const BUILTIN_FILES = path.join(REPO_ROOT, 'apps/server/assets/files');
+export const BUILTIN_FILES = BUILTIN_FILES_DIR;
 
 /** `/files/…`: uploads first, then the built-in demo images. */
 export default async function fileRoutes(app: FastifyInstance) {

@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
@@ -76,7 +77,7 @@ const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await fs.writeFile(stored, bytes, { flag: 'wx' });
       // The file is kept only once its quota charge and audit row are committed.
       try {
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           const upload = {
             enterpriseId: request.principal?.profile.enterpriseId ?? null,
             accountId: request.principal?.accountId ?? null,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import { type Static, Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { checkedImagePath, checkedLinkUrl } from '../../lib/checked-urls.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -136,7 +137,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const columns = homeBlockColumns(request.body);
       await refuseDuplicateTitle(columns.kind, columns.title);
-      const id = await db.transaction().execute(async (trx) => {
+      const id = await inTransaction(db, async (trx) => {
         const created = await blocks.createLast(columns, MAX_BLOCKS[columns.kind], trx);
         if (created === undefined) throw new ConflictError(`${KIND_NAMES[columns.kind]}最多 ${MAX_BLOCKS[columns.kind]} 个`);
         await auditRequest(trx, request, 'content.home-block.create', `${KIND_NAMES[columns.kind]} ${columns.title}`);
@@ -162,7 +163,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { kind, ids } = request.body;
       if (new Set(ids).size !== ids.length) throw new BadRequestError('排序列表中有重复的区块');
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         if (!(await blocks.reorder(kind, ids, trx))) throw new ConflictError('区块列表已变化，请刷新后重试');
         await auditRequest(trx, request, 'content.home-block.reorder', KIND_NAMES[kind]);
       });
@@ -189,7 +190,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.body.kind !== existing.kind) throw new BadRequestError('区块类型不能修改');
       const columns = homeBlockColumns(request.body);
       await refuseDuplicateTitle(columns.kind, columns.title, existing.id);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         if (!(await blocks.writeKeepingABanner(existing, columns, trx))) throw new ConflictError(LAST_BANNER);
         await auditRequest(trx, request, 'content.home-block.update', `${KIND_NAMES[columns.kind]} ${columns.title}`);
       });
@@ -212,7 +213,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const existing = await byId(request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         if (!(await blocks.writeKeepingABanner(existing, undefined, trx))) throw new ConflictError(LAST_BANNER);
         await auditRequest(trx, request, 'content.home-block.delete', `${KIND_NAMES[existing.kind]} ${existing.title}`);
       });

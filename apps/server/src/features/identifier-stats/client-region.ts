@@ -50,7 +50,7 @@ export function ipDatabase(): Searcher {
 const recent = new LRUCache<string, string>({ max: 10_000 });
 
 /**
- * The region 标识统计 counts a lookup under (issue 22): the province of the client's address in the
+ * The region 标识统计 counts a lookup under: the province of the client's address in the
  * short form of CHINA_PROVINCES (the database says 广东省 but 北京, 广西), 内网 for an address of the
  * operator's own network, 未知 for one the database places nowhere in China. Only the most recent
  * addresses are kept in memory, never stored.

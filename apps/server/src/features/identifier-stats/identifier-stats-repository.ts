@@ -38,7 +38,7 @@ function chunks<T>(rows: readonly T[]): T[][] {
   return out;
 }
 
-/** 标识统计 (issue 22): the lookup rollups every instance adds to, and what the statistics page reads of them. */
+/** 标识统计: the lookup rollups every instance adds to, and what the statistics page reads of them. */
 export function createIdentifierStatsRepository(db: Kysely<Database>) {
   /** An empty `prefixes` list matches nothing: no query is sent for it. */
   const none = (f: StatsFilter) => f.prefixes !== undefined && f.prefixes.length === 0;

@@ -61,7 +61,7 @@ const IdentifierStatsSchema = Type.Object({
   topMissing: Type.Array(Type.Object({ handle: Type.String(), outcome: literals(['not_found', 'malformed'] as const), lookups: Count })),
 });
 
-/** A query the schema refused, as the shared message of the field at fault (issue 22: invalid ranges answer 400). */
+/** A query the schema refused, as the shared message of the field at fault (invalid ranges answer 400). */
 function refusal(request: FastifyRequest): BadRequestError | undefined {
   const error = request.validationError;
   if (!error) return undefined;
@@ -74,7 +74,7 @@ function refusal(request: FastifyRequest): BadRequestError | undefined {
 }
 
 /**
- * 标识统计 (issue 22, authority identifier:stats): the lookups of the caller's enterprise's prefixes
+ * 标识统计 (authority identifier:stats): the lookups of the caller's enterprise's prefixes
  * (`owner`), or of the whole node, failed lookups of unknown prefixes included, for operators
  * (identifier:all-enterprises, `node`: 运营统计). Read from the daily rollups the lookup counter writes.
  */

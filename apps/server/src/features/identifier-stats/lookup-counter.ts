@@ -21,7 +21,7 @@ declare module 'fastify' {
 
 /**
  * Counts the public resolution's lookups in memory and adds them to the shared daily rollups every
- * interval and at a graceful shutdown, never with a write per request (issue 22). A batch that fails
+ * interval and at a graceful shutdown, never with a write per request. A batch that fails
  * to write is kept for the next try; a crash loses at most one interval of this instance's counts.
  */
 export class LookupCounter {

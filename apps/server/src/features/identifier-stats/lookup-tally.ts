@@ -1,6 +1,6 @@
 import { type LookupChannel, type LookupOutcome, hasControlCharacter } from '@portal/shared';
 
-/** One lookup of the public resolution as 标识统计 counts it (issue 22). */
+/** One lookup of the public resolution as 标识统计 counts it. */
 export interface Lookup {
   /** The handle's prefix; '' when none could be read from it. */
   prefix: string;

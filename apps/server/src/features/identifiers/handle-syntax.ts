@@ -37,7 +37,7 @@ export function parseHandle(input: string): HandleParse {
 
 /**
  * The prefix a handle that did not parse names, when one can be read (`88.118.8/` or a suffix with
- * control characters): the failed lookup then counts for that prefix's owner (issue 22); else ''.
+ * control characters): the failed lookup then counts for that prefix's owner; else ''.
  */
 export function readablePrefix(input: string): string {
   const slash = input.indexOf('/');

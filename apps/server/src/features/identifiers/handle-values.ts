@@ -32,7 +32,7 @@ export function parseItemValues(json: string): ItemValue[] {
   return JSON.parse(json) as ItemValue[];
 }
 
-/** The values of a record's items marked 计入统计 (issue 22), by item name, for 标识统计. */
+/** The values of a record's items marked 计入统计, by item name, for 标识统计. */
 export function countedValues(record: StoredRecord, template: TemplateVersionInfo): { item: string; value: string }[] {
   const counted = template.items.filter((item) => item.analytics === true && item.state === 1);
   if (counted.length === 0) return [];

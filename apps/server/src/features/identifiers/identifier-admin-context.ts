@@ -16,7 +16,7 @@ export interface Scope {
 export const tags = ['identifier-admin'];
 
 /**
- * onRequest of the identifier console's routes (issue 18): one of `codes`, and an enterprise that is
+ * onRequest of the identifier console's routes: one of `codes`, and an enterprise that is
  * certified; platform operators (identifier:all-enterprises) run the node whatever their own enterprise.
  */
 export function identifierAccess(app: FastifyInstance, ...codes: string[]) {
@@ -45,7 +45,7 @@ export const searchRanges = (key: string, prefixes: readonly { prefix: string }[
 const forbidden = (prefix: string) => new ForbiddenError(`标识前缀 ${prefix} 属于其他企业，无权操作`);
 
 /**
- * The console's identifier management (issue: registry and management) is split over the prefix,
+ * The console's identifier management is split over the prefix,
  * template, record and CSV route modules; these are the helpers they share: the audit of a
  * successful write (in the write's transaction `trx`), and lookups of a prefix, template or record that refuse one of another
  * enterprise (403) unless the scope sees all.
@@ -67,7 +67,7 @@ export function identifierAdminContext(app: FastifyInstance) {
 
   /**
    * A template the user may work on, with its latest version. `foreign: 'not-found'` answers another
-   * enterprise's template as a missing one (the bulk routes of issue 22 reveal nothing of it).
+   * enterprise's template as a missing one (the bulk routes reveal nothing of it).
    */
   async function templateFor(
     scope: Scope,

@@ -98,7 +98,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /**
-   * 标识统计 (issue 22) counts every answered lookup for the prefix it names: under the route's channel,
+   * 标识统计 counts every answered lookup for the prefix it names: under the route's channel,
    * or 上游转发 when the upstream answered it. Lookups the upstream failed to answer have no outcome and
    * are not counted.
    */

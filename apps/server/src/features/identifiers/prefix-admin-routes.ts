@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, PREFIX_NEEDS_CERTIFICATION, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
@@ -15,7 +16,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const canRead = { onRequest: identifierAccess(app, Authority.IdentifierTemplate, Authority.IdentifierRecord, Authority.IdentifierAll) };
   const canPrefixes = { onRequest: app.requireAuthority(Authority.IdentifierAll) };
 
-  /** Issue 18: prefixes go only to enterprises whose certification a reviewer approved. */
+  /** Prefixes go only to enterprises whose certification a reviewer approved. */
   async function assignable(enterpriseId: number) {
     const status = await prefixes.certificationOf(enterpriseId);
     if (!status) throw new BadRequestError('企业不存在');
@@ -71,7 +72,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!name) throw new BadRequestError('请输入前缀名称');
       await assignable(request.body.enterpriseId);
       try {
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           await prefixes.create({ prefix, name, enterpriseId: request.body.enterpriseId }, trx);
           await audit(trx, request, 'identifier.prefix.create', prefix, name);
         });
@@ -101,7 +102,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!name) throw new BadRequestError('请输入前缀名称');
       if (row.enterprise_id !== request.body.enterpriseId) await assignable(request.body.enterpriseId);
       const moved = row.enterprise_id !== request.body.enterpriseId ? `，所属企业 ${row.enterprise_id} → ${request.body.enterpriseId}` : '';
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await prefixes.update(row.id, { name, enterpriseId: request.body.enterpriseId }, trx);
         await audit(trx, request, 'identifier.prefix.update', row.prefix, `${name}${moved}`);
       });
@@ -120,7 +121,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await prefixes.hasRecords(row.id)) throw new ConflictError('该前缀下还有标识，不能删除');
       if (await prefixes.hasTemplates(row.id)) throw new ConflictError('该前缀下还有模板，不能删除');
       try {
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           await prefixes.delete(row.id, trx);
           await audit(trx, request, 'identifier.prefix.delete', row.prefix, row.name);
         });

@@ -14,7 +14,7 @@ export interface PendingPrefixRequest {
   purpose: string;
 }
 
-/** 申请标识前缀 (issue 18): a certified enterprise asks for a prefix, a platform operator decides. */
+/** 申请标识前缀: a certified enterprise asks for a prefix, a platform operator decides. */
 export class PrefixRequestRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -9,6 +9,7 @@ import {
   REGISTERED_PREFIX_MESSAGE,
 } from '@portal/shared';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -31,7 +32,7 @@ const PrefixRequestSchema = Type.Object({
 });
 
 /**
- * 申请标识前缀 (issue 18, item 5): a certified enterprise asks for a prefix; a platform operator
+ * 申请标识前缀: a certified enterprise asks for a prefix; a platform operator
  * approves it in 标识管理, which creates the prefix for that enterprise, or rejects it with a reason.
  * The applicant is told in 消息中心 either way.
  */
@@ -86,7 +87,7 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await prefixes.byPrefix(prefix)) throw new ConflictError(`标识前缀 ${prefix} 已存在`);
       if (await requests.pendingFor(prefix)) throw new ConflictError(`标识前缀 ${prefix} 已有待审批的申请`);
       const enterpriseId = profile.enterpriseId;
-      const id = await db.transaction().execute(async (trx) => {
+      const id = await inTransaction(db, async (trx) => {
         const created = await requests.create(trx, { enterpriseId, applicantId: profile.id, prefix, purpose });
         await audit(trx, request, 'prefix-request.create', prefix, purpose);
         const operators = await app.accountRepository.holders(Authority.IdentifierAll, null, trx);
@@ -131,7 +132,7 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if ((await prefixes.certificationOf(pending.enterpriseId)) !== 'certified') throw new BadRequestError(PREFIX_NEEDS_CERTIFICATION);
           if (await prefixes.byPrefix(pending.prefix)) throw new ConflictError(`标识前缀 ${pending.prefix} 已存在`);
         }
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           await requests.decide(trx, pending.id, decision === 'approve' ? 'approved' : 'rejected', request.principal!.accountId, reason);
           if (decision === 'approve') {
             await prefixes.create({ prefix: pending.prefix, name: pending.purpose, enterpriseId: pending.enterpriseId }, trx);

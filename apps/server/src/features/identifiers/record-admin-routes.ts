@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, MAX_HANDLE_LENGTH, checkNewSuffix } from '@portal/shared';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import type { TemplateVersionInfo } from './handle-values.js';
@@ -12,7 +13,7 @@ import { checkValues } from './template-items.js';
 
 /**
  * Identifier records: paged list and search, create and edit (identifier:record); delete
- * (identifier:record:manage, issue 16: staff view, add and edit, administrators remove). Values are
+ * (identifier:record:manage: staff view, add and edit, administrators remove). Values are
  * checked against the template.
  */
 const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -96,7 +97,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const values = checkedValues(template, request.body.values);
       let id: number;
       try {
-        id = await db.transaction().execute(async (trx) => {
+        id = await inTransaction(db, async (trx) => {
           const created = await records.create({ handle, prefixId: prefix.id, template, itemValues: JSON.stringify(values) }, trx);
           await audit(trx, request, 'identifier.record.create', handle, `${template.name} v${template.version}`);
           return created;
@@ -128,7 +129,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await recordFor(scope, request.params.id);
       const template = await templateOfPrefix(scope, request.body.templateId ?? existing.template_id, existing.prefix_id);
       const values = checkedValues(template, request.body.values);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await records.update(existing.id, { template, itemValues: JSON.stringify(values) }, trx);
         await audit(trx, request, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
       });
@@ -142,7 +143,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { ...canManageRecords, schema: { tags, summary: '删除标识', params: IdParams, response: { 200: Empty, ...errorResponses } } },
     async (request) => {
       const existing = await recordFor(scopeOf(request), request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await records.delete(existing.id, trx);
         await audit(trx, request, 'identifier.record.delete', existing.handle);
       });

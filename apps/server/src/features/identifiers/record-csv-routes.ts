@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, CSV_HANDLE_COLUMNS, type IdentifierImportResult } from '@portal/shared';
 import { create as contentDisposition } from 'content-disposition';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError } from '../../lib/errors.js';
 import { csvWriter } from './csv.js';
@@ -24,8 +25,8 @@ class ImportRefused extends Error {
 }
 
 /**
- * Import of a CSV or XLSX file in 新增 or 更新 mode (issue 22: all or nothing, every bad row listed
- * with its line; identifier:record:manage, a bulk change issue 16 keeps from staff) and export of a
+ * Import of a CSV or XLSX file in 新增 or 更新 mode (all or nothing, every bad row listed
+ * with its line; identifier:record:manage, a bulk change kept from staff) and export of a
  * template's records as the list filters them (identifier:record).
  */
 const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -79,7 +80,7 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const how = mode === 'create' ? '新增' : toLatest ? `更新并迁移到 v${template.latest.version}` : '更新';
       let result: IdentifierImportResult;
       try {
-        result = await db.transaction().execute(async (trx) => {
+        result = await inTransaction(db, async (trx) => {
           const writer: ImportWriter = {
             insertNew: (rows) => app.recordRepository.insertNew({ prefixId: target.prefixId, template: target.latest }, rows, trx),
             existing: (handles) => app.recordRepository.existing(handles, trx),

@@ -93,7 +93,7 @@ interface PendingRow {
 }
 
 /**
- * Reads an import file into records of one template (issue 22: 新增 or 更新). Each row is checked like
+ * Reads an import file into records of one template (新增 or 更新). Each row is checked like
  * a single create or edit; a bad row is reported with its line. Rows are written in batches as they
  * are read, so that existing handles and repeats in the file show as bad rows; the caller runs the
  * writer in one transaction and keeps nothing unless `failed` is 0 (all or nothing).

@@ -34,7 +34,7 @@ const LabelBody = Type.Object({
 });
 
 /**
- * QR labels (issue 22): the selected records, or those the record list's filters stand for, as a PDF
+ * QR labels: the selected records, or those the record list's filters stand for, as a PDF
  * to print. Same authority and tenancy as the list: another enterprise's record answers 404.
  */
 const versionKey = (r: LabelRecord) => `${r.template_id}/${r.template_version}`;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, type RecordMigrationRequest } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { identifierAccess, identifierAdminContext, scopeOf, searchRanges, tags } from './identifier-admin-context.js';
@@ -12,7 +13,7 @@ import type { ValuesReplacement } from './record-repository.js';
 const MIGRATE_BATCH_ROWS = 1000;
 
 /**
- * 批量迁移 (issue 22): records of a template at older versions move to its latest version, after a
+ * 批量迁移: records of a template at older versions move to its latest version, after a
  * preview of the values that would be lost. identifier:record:manage, like the import: a bulk change.
  */
 const recordMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -72,7 +73,7 @@ const recordMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { template, latest, filter, plan } = await migrationOf(request, request.body);
-      const migrated = await db.transaction().execute(async (trx) => {
+      const migrated = await inTransaction(db, async (trx) => {
         let pending: ValuesReplacement[] = [];
         let written = 0;
         const write = async () => {

@@ -7,7 +7,7 @@ import { type LostValue, carryValues } from './template-items.js';
 export type MigrationOutcome = { ok: true; itemValues: string; lost: LostValue[] } | { ok: false; message: string; lost: LostValue[] };
 
 /**
- * 批量迁移 (issue 22): what moving records of a template to its latest version does to each, summed up
+ * 批量迁移: what moving records of a template to its latest version does to each, summed up
  * as the preview shows it. The values of items no longer in use are lost; values the latest version's
  * rules refuse (a date item's `abcdefghij`, a new required item) block the migration.
  */

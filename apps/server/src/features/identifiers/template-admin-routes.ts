@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
@@ -91,7 +92,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const items = normaliseItems(request.body.items);
       let id: number;
       try {
-        id = await db.transaction().execute(async (trx) => {
+        id = await inTransaction(db, async (trx) => {
           const created = await templates.create({ prefixId: prefix.id, name, items, createdBy: createdBy(request) }, trx);
           await audit(trx, request, 'identifier.template.create', `${prefix.prefix} ${name}`, `版本 1，${items.length} 个数据项`);
           return created;
@@ -126,7 +127,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       let version: number;
       try {
-        version = await db.transaction().execute(async (trx) => {
+        version = await inTransaction(db, async (trx) => {
           const added = await templates.addVersion(existing.id, { name, items, createdBy: createdBy(request) }, trx);
           await audit(trx, request, 'identifier.template.update', `${existing.prefix} ${name}`, `版本 ${added}，${items.length} 个数据项`);
           return added;
@@ -149,7 +150,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await templateFor(scopeOf(request), request.params.id);
       if (await templates.inUse(existing.id)) throw new ConflictError('该模板下还有标识，不能删除');
       try {
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           await templates.delete(existing.id, trx);
           await audit(trx, request, 'identifier.template.delete', `${existing.prefix} ${existing.name}`);
         });

@@ -56,7 +56,7 @@ function typedMetadata(input: MetadataInput): TemplateItemMetadata {
 /**
  * Checks a template's items and completes them: trimmed names, a stable `idIndex` (the one the same
  * idType had in an earlier version, else the next free index from 2000, protocols: IDIS), state 1,
- * metadata of the item's value type (issue 22) and 计入统计 kept only when ticked.
+ * metadata of the item's value type and 计入统计 kept only when ticked.
  */
 export function normaliseItems(input: readonly ItemInput[], earlier: readonly TemplateItem[] = []): TemplateItem[] {
   if (input.length === 0) throw new BadRequestError('模板至少需要一个数据项');
@@ -140,7 +140,7 @@ export interface LostValue {
 }
 
 /**
- * A record's stored values carried from its version's items to another version's (批量迁移, issue 22):
+ * A record's stored values carried from its version's items to another version's (批量迁移):
  * values of items not in use there are lost; the rest are checked as a write of that version.
  */
 export function carryValues(

@@ -40,7 +40,7 @@ export interface LoginLogFilters {
 const EXPORT_BATCH = 1000;
 
 /**
- * 登录日志 (issue 17): every sign-in attempt at the central login, with its result and reason, the
+ * 登录日志: every sign-in attempt at the central login, with its result and reason, the
  * application it was for and the client. Written by the CAS; read by the enterprise's administrators.
  */
 export class LoginLogRepository {

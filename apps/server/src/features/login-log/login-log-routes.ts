@@ -61,7 +61,7 @@ export function loginLogRow(entry: LoginLogEntry): LoginLogRow {
 }
 
 /**
- * 登录日志 (issue 17, security:login-log): every sign-in attempt at the central login, filtered by
+ * 登录日志 (security:login-log): every sign-in attempt at the central login, filtered by
  * time, account, result and application, newest first, paged or as a CSV file. An enterprise reads
  * its own accounts' attempts; platform operators (audit:all-enterprises, as in 操作日志) read every
  * enterprise's, and the attempts that named no account, which belong to none.

@@ -26,7 +26,7 @@ const SESSIONS_LINK = '/console/security/session';
 const clip = (text: string, fallback: string) => (text || fallback).slice(0, 64);
 
 /**
- * 消息中心's messages about accounts (issue 18, item 4): 加入申请 to the enterprise's administrators,
+ * 消息中心's messages about accounts: 加入申请 to the enterprise's administrators,
  * and security messages to the account itself (a password change, a sign-in from a browser it never
  * used). Each is written inside the transaction of the event it tells of.
  */

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 export type BrowserSighting = 'first' | 'known' | 'new';
 
 /**
- * The browsers (fingerprints of name, system and device type) each account signed in from (issue 18):
+ * The browsers (fingerprints of name, system and device type) each account signed in from:
  * a sign-in from one it never used is a security message.
  */
 export class KnownBrowserRepository {

@@ -13,7 +13,7 @@ export interface NewNotification {
 }
 
 /**
- * 消息中心 (issue 18): messages to accounts. Writers add them inside their own transaction, so a
+ * 消息中心: messages to accounts. Writers add them inside their own transaction, so a
  * message exists exactly when what it tells of was committed.
  */
 export class NotificationRepository {

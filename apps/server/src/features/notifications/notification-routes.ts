@@ -27,7 +27,7 @@ const NotificationSchema = Type.Object({
 const Empty = Envelope(Type.Object({}));
 
 /**
- * 消息中心 (issue 18, item 4): every signed-in account reads its own messages — the navbar bell's
+ * 消息中心: every signed-in account reads its own messages — the navbar bell's
  * unread count, the list, 标为已读 and 全部已读. Another account's message answers 404.
  */
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {

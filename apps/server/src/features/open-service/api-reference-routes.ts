@@ -74,7 +74,7 @@ const CAS_NOTES: Record<string, string> = {
 };
 
 /**
- * The public operations the centre's API reference lists, in order (issue 20: content, identifier
+ * The public operations the centre's API reference lists, in order (content, identifier
  * query, the Handle API, the CAS endpoints). An operation missing from the OpenAPI document (the
  * embedded CAS turned off) is left out: the reference only shows what this server answers.
  */
@@ -339,7 +339,7 @@ function responseExample(entry: ReferenceEntry, operation: OpenApiOperation, doc
 }
 
 /**
- * 开放服务's API reference (issue 20): the public operations developers integrate with, generated from
+ * 开放服务's API reference: the public operations developers integrate with, generated from
  * the OpenAPI document (parameters, summary, an example answer sampled from the response schema)
  * with a curl request addressed to this deployment. /docs keeps the whole API. With API_DOCS=off the
  * deployment publishes no API documentation, and this reference answers 404.

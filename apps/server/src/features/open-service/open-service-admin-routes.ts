@@ -10,6 +10,7 @@ import {
 } from '@portal/shared';
 import sanitizeHtml from 'sanitize-html';
 import type { Static } from 'typebox';
+import { inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
@@ -89,7 +90,7 @@ const openServiceAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const existing = await byId(request.params.id);
       const columns = toolColumns(request.body);
       if (await tools.titleTaken(columns.title, existing.id)) throw new ConflictError(OpenServiceMessage.titleTaken);
-      await db.transaction().execute(async (trx) => {
+      await inTransaction(db, async (trx) => {
         await tools.update(existing.id, columns, trx);
         await auditRequest(trx, request, 'content.open-service.update', `${existing.id} ${columns.title}`);
       });

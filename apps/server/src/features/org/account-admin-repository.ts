@@ -66,7 +66,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 type AccountScope = ExpressionBuilder<Database & { lock: Database['login_failure'] }, 'account' | 'lock'>;
 
 /**
- * 账号管理 (issue 16, item 2): an enterprise's own accounts, their groups and roles. Every read and
+ * 账号管理: an enterprise's own accounts, their groups and roles. Every read and
  * write is scoped to one enterprise; deleted accounts are never found (their username and phone stay
  * taken). Writes take the caller's transaction (with its audit row and guard rails).
  */

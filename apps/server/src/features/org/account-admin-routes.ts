@@ -7,14 +7,15 @@ import {
   type AccountRow,
   type AccountUpdateBody,
   AuthSourceMessage,
+  type ImportRowMessage,
   Authority,
   type PasswordMode,
   TenantMessage,
   TenantRules,
-  passwordProblem,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { chinaTime } from '../../lib/china-time.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
@@ -23,14 +24,25 @@ import { SELF_DEMOTION_REFUSED } from '../accounts/account-repository.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { attachment } from '../audit/audit-csv.js';
 import { auditRequest } from '../audit/audit-log.js';
-import { sendSmsOrRefuse } from '../sms/sms-plugin.js';
+import { newPasswordProblem } from '../security/password-policy.js';
+import { refuseWithoutTemplate, sendSmsOrRefuse } from '../sms/sms-plugin.js';
 import type { AccountFilters, ManagedAccount } from './account-admin-repository.js';
 import { accountsCsv } from './account-export.js';
-import { MAX_IMPORT_BYTES, checkImportRows, csvTemplate, importRows, readSheet, xlsxTemplate } from './account-import.js';
+import {
+  type CheckedAccount,
+  MAX_IMPORT_BYTES,
+  checkImportRows,
+  csvTemplate,
+  importRows,
+  readSheet,
+  xlsxTemplate,
+} from './account-import.js';
 import { hashAll, randomPasswordFor } from './account-passwords.js';
 
 const BASE = '/web-api/console/v1';
 const ACCOUNT_NOT_FOUND = '账号不存在';
+/** An import's password messages sent at once: a burst a provider's per-second limit lets through. */
+const SMS_AT_ONCE = 5;
 const tags = ['org'];
 
 const NamedRefSchema = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -71,11 +83,14 @@ const EditableFields = {
 };
 const CreateBody = Type.Object({ username: Type.String({ maxLength: 64 }), ...EditableFields, ...PasswordFields });
 const UpdateBody = Type.Object(EditableFields);
+const RowMessage = Type.Object({ line: Type.Integer(), message: Type.String() });
 const ImportResultSchema = Type.Object({
   total: Type.Integer(),
   imported: Type.Integer(),
   failed: Type.Integer(),
-  errors: Type.Array(Type.Object({ line: Type.Integer(), message: Type.String() })),
+  errors: Type.Array(RowMessage),
+  smsSent: Type.Integer({ description: '未填初始密码的行：随机密码已短信发送的个数' }),
+  smsFailed: Type.Array(RowMessage, { description: '已导入但随机密码短信发送失败的行（可对其重置密码）' }),
 });
 const Empty = Envelope(Type.Object({}));
 /** A file answer: documented as a string, typed as the stream the handler answers. */
@@ -98,7 +113,7 @@ const unique = (ids: readonly number[]) => [...new Set(ids)];
 const targetOf = (account: { username: string; name: string }) => `${account.username} ${account.name}`;
 
 /**
- * 账号管理 (issue 16, item 2): an enterprise administrator's (org:account) own enterprise's accounts.
+ * 账号管理: an enterprise administrator's (org:account) own enterprise's accounts.
  * An account of another enterprise, or a deleted one, answers 404 on every route; every write commits
  * with its audit row and, where it can change who administers the enterprise, the guard rails.
  */
@@ -157,7 +172,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /**
    * The password of 新增 or 重置密码: the administrator's (decoded, checked) or a random one to send by
-   * SMS, either meeting the enterprise's 安全设置 (issue 17). It is temporary (changed at the next
+   * SMS, either meeting the enterprise's 安全设置. It is temporary (changed at the next
    * login), so the account's password history does not apply to it.
    */
   async function chosenPassword(
@@ -171,7 +186,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!encoded) throw new BadRequestError(TenantMessage.passwordRequired);
     const password = await app.passwordTransport.decrypt(encoded);
     check(TenantRules.password(password));
-    check(passwordProblem(password, policy, username));
+    check(newPasswordProblem(password, policy, username));
     return { password, bySms: false };
   }
 
@@ -182,6 +197,28 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
    */
   const sendPassword = (request: FastifyRequest, phone: string, password: string) =>
     sendSmsOrRefuse(request, app.smsSender, { phone, templateKey: 'password', params: { password } });
+
+  /**
+   * 导入's random passwords, sent once the accounts are written (a few at a time), so every message
+   * names an account that exists; the rows whose message could not be sent are answered, and those
+   * accounts get a new password by 重置密码. The provider's reason is logged, never shown.
+   */
+  async function sendImportPasswords(request: FastifyRequest, rows: readonly CheckedAccount[]): Promise<ImportRowMessage[]> {
+    const failed: ImportRowMessage[] = [];
+    for (let i = 0; i < rows.length; i += SMS_AT_ONCE) {
+      const batch = rows.slice(i, i + SMS_AT_ONCE);
+      const sent = await Promise.allSettled(
+        batch.map((row) => app.smsSender.send({ phone: row.phone, templateKey: 'password', params: { password: row.password } })),
+      );
+      sent.forEach((result, j) => {
+        const row = batch[j];
+        if (result.status === 'fulfilled' || !row) return;
+        request.log.error({ err: (result.reason as Error).message, provider: app.smsSender.name }, 'import password SMS not sent');
+        failed.push({ line: row.line, message: `账号 ${row.username} 已导入，但初始密码短信发送失败，请为其重置密码` });
+      });
+    }
+    return failed;
+  }
 
   const toRow = (a: ManagedAccount, selfId: number): AccountRow => ({
     id: a.id,
@@ -207,7 +244,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${BASE}/account/page/list`,
     {
-      // 应用授权 picks single accounts from this list (issue 17), so it reads it too.
+      // 应用授权 picks single accounts from this list, so it reads it too.
       onRequest: app.requireAuthority(Authority.OrgAccount, Authority.AppAuthorization),
       schema: {
         tags,
@@ -252,7 +289,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (bySms) await sendPassword(request, fields.phone, password);
       const id = await writeUnique(
         () =>
-          db.transaction().execute(async (trx) => {
+          inEnterpriseTransaction(db, enterpriseId, async (trx) => {
             const created = await accounts.create(trx, enterpriseId, { username, ...fields, ...refs, passwordHash });
             await auditRequest(
               trx,
@@ -292,7 +329,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await refuseTaken(null, fields.phone, account.id);
       await writeUnique(
         () =>
-          db.transaction().execute(async (trx) => {
+          inEnterpriseTransaction(db, enterpriseId, async (trx) => {
             const changes = { ...fields, groupIds: refs.groupIds, roleIds: refs.roleIds };
             if (!(await accounts.update(trx, enterpriseId, account.id, changes, refs.assignable)))
               throw new NotFoundError(ACCOUNT_NOT_FOUND);
@@ -325,7 +362,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { status } = request.body;
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (status === 'disabled' && account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
-      const tickets = await db.transaction().execute(async (trx) => {
+      const tickets = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         if (!(await accounts.setStatus(trx, enterpriseId, account.id, status))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
         const ended = status === 'disabled' ? await app.ssoSessions.end(trx, [account.id]) : [];
         await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
@@ -350,9 +387,9 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { account } = await accountFor(request, request.params.id);
+      const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError('不能解锁自己的账号');
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         const wasLocked = await app.loginGuard.unlock(trx, account.id);
         await auditRequest(trx, request, 'account.unlock', targetOf(account), 'success', wasLocked ? '' : '账号未锁定，已清除密码错误次数');
       });
@@ -376,12 +413,12 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError('不能重置自己的密码，请通过修改密码更改');
-      // An LDAP-linked account signs in with its directory password (issue 19); a local one would never be used.
+      // An LDAP-linked account signs in with its directory password; a local one would never be used.
       if (await app.authSourceRepository.ldapIdentityOf(account.id)) throw new BadRequestError(AuthSourceMessage.directoryPassword);
       const { password, bySms } = await chosenPassword(enterpriseId, account.username, request.body.passwordMode, request.body.password);
       const passwordHash = await hashPassword(password);
       if (bySms) await sendPassword(request, account.phone, password);
-      const tickets = await db.transaction().execute(async (trx) => {
+      const tickets = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         if (!(await accounts.resetPassword(trx, enterpriseId, account.id, passwordHash))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
         // The lock guarded the old password; the new one starts with a clean count.
         await app.loginGuard.unlock(trx, account.id);
@@ -410,7 +447,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { enterpriseId, account } = await accountFor(request, request.params.id);
       if (account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
-      const tickets = await db.transaction().execute(async (trx) => {
+      const tickets = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         if (!(await accounts.softDelete(trx, enterpriseId, account.id))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
         const ended = await app.ssoSessions.end(trx, [account.id]);
         await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
@@ -453,7 +490,8 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auditAction: 'account.import' },
       schema: {
         tags,
-        summary: '批量导入账号（multipart 字段 file，CSV 或 XLSX，列同导入模板）：逐行校验，任何一行有误则全部不导入并列出每个有误的行号',
+        summary:
+          '批量导入账号（multipart 字段 file，CSV 或 XLSX，列同导入模板）：逐行校验，任何一行有误则全部不导入并列出每个有误的行号；未填初始密码的行生成随机密码并短信通知',
         consumes: ['multipart/form-data'],
         response: { 200: Envelope(ImportResultSchema), ...errorResponses },
       },
@@ -493,23 +531,46 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (checked.errors.length) {
         const failed = checked.errors.length;
         await app.auditRepository.recordRequest(request, 'account.import', file.filename, 'failure', `${failed} 行有误，未导入`);
-        return ok({ total: rows.length, imported: 0, failed, errors: checked.errors }, `导入失败：${failed} 行有误，未导入任何账号`);
+        return ok(
+          { total: rows.length, imported: 0, failed, errors: checked.errors, smsSent: 0, smsFailed: [] },
+          `导入失败：${failed} 行有误，未导入任何账号`,
+        );
       }
+      const bySms = checked.accounts.filter((a) => a.bySms);
+      // As 新增: without the template no random password can reach anyone, so nothing is written (503).
+      if (bySms.length) refuseWithoutTemplate(app.smsSender, 'password');
       const hashes = await hashAll(checked.accounts.map((a) => a.password));
-      const created = checked.accounts.map(({ line: _line, password, ...account }) => ({
+      const created = checked.accounts.map(({ line: _line, password, bySms: _bySms, ...account }) => ({
         ...account,
         passwordHash: hashes.get(password) ?? '',
       }));
+      const detail = `导入 ${created.length} 个账号${bySms.length ? `，其中 ${bySms.length} 个随机密码以短信发送` : ''}`;
       try {
-        await db.transaction().execute(async (trx) => {
+        await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await accounts.createMany(trx, enterpriseId, created);
-          await auditRequest(trx, request, 'account.import', file.filename, 'success', `导入 ${created.length} 个账号`);
+          await auditRequest(trx, request, 'account.import', file.filename, 'success', detail);
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw new ConflictError('导入期间有账号或手机号已被使用，请重新导入');
         throw err;
       }
-      return ok({ total: rows.length, imported: created.length, failed: 0, errors: [] }, `导入完成：成功导入 ${created.length} 个账号`);
+      const smsFailed = await sendImportPasswords(request, bySms);
+      const smsSent = bySms.length - smsFailed.length;
+      if (smsFailed.length) {
+        const unsent = bySms.filter((a) => smsFailed.some((f) => f.line === a.line)).map((a) => a.username);
+        await app.auditRepository.recordRequest(
+          request,
+          'account.import',
+          file.filename,
+          'failure',
+          `${unsent.length} 个初始密码短信发送失败：${unsent.join('、')}`,
+        );
+      }
+      const result = { total: rows.length, imported: created.length, failed: 0, errors: [], smsSent, smsFailed };
+      let message = `导入完成：成功导入 ${created.length} 个账号`;
+      if (smsSent) message += `，${smsSent} 个初始密码已通过短信发送`;
+      if (smsFailed.length) message += `；${smsFailed.length} 个账号的初始密码短信发送失败，请为其重置密码`;
+      return ok(result, message);
     },
   );
 

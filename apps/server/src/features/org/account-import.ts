@@ -1,21 +1,26 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { ACCOUNT_IMPORT_MAX_ROWS, type NamedRef, type PasswordRules, TenantMessage, TenantRules, passwordProblem } from '@portal/shared';
+import { ACCOUNT_IMPORT_MAX_ROWS, type NamedRef, type PasswordRules, TenantMessage, TenantRules } from '@portal/shared';
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { BadRequestError } from '../../lib/errors.js';
 import { csvWriter } from '../audit/audit-csv.js';
+import { newPasswordProblem } from '../security/password-policy.js';
 import type { NewAccount, RoleRef } from './account-admin-repository.js';
+import { randomPasswordFor } from './account-passwords.js';
 
 /**
- * 导入 (issue 16, item 2): a CSV or XLSX file of new accounts, checked row by row; one bad row and
+ * 导入: a CSV or XLSX file of new accounts, checked row by row; one bad row and
  * nothing is written, and every bad row is reported with its line (the header is line 1).
  */
 
-/** The template's columns, in order; 账号组 and 角色 hold names separated by `、` or `,`. */
+/**
+ * The template's columns, in order; 账号组 and 角色 hold names separated by `、` or `,`. 初始密码 may
+ * be left empty (or the column left out): that row gets a random password sent by SMS, as 新增 does.
+ */
 export const IMPORT_COLUMNS = ['账号', '姓名', '手机号', '邮箱', '账号组', '角色', '初始密码'] as const;
 type Column = (typeof IMPORT_COLUMNS)[number];
-const REQUIRED_COLUMNS: readonly Column[] = ['账号', '姓名', '手机号', '初始密码'];
+const REQUIRED_COLUMNS: readonly Column[] = ['账号', '姓名', '手机号'];
 
 /** Largest upload: a full import of plain rows is far smaller. */
 export const MAX_IMPORT_BYTES = 1024 * 1024;
@@ -92,7 +97,7 @@ export interface ImportRow {
   values: Record<Column, string>;
 }
 
-/** The header names the columns (any order; 邮箱, 账号组 and 角色 may be left out); the data rows follow. */
+/** The header names the columns (any order; 邮箱, 账号组, 角色 and 初始密码 may be left out); the data rows follow. */
 export function importRows(sheet: readonly SheetRow[]): ImportRow[] {
   const filled = sheet.filter((row) => row.cells.some((c) => c.trim() !== ''));
   const [header, ...data] = filled;
@@ -126,11 +131,12 @@ export interface ImportReferences {
   roles: readonly RoleRef[];
   takenUsernames: ReadonlySet<string>;
   takenPhones: ReadonlySet<string>;
-  /** The enterprise's 安全设置 password rules (issue 17), checked after the spec's 6–18. */
-  passwordRules?: PasswordRules;
+  /** The enterprise's 安全设置 password rules, checked after the spec's 6–18; random passwords meet them too. */
+  passwordRules: PasswordRules;
 }
 
-export type CheckedAccount = Omit<NewAccount, 'passwordHash'> & { line: number; password: string };
+/** A row that passed; `bySms` when its password was drawn here and must be sent to its phone. */
+export type CheckedAccount = Omit<NewAccount, 'passwordHash'> & { line: number; password: string; bySms: boolean };
 
 const splitNames = (text: string) =>
   text
@@ -181,9 +187,12 @@ export function checkImportRows(rows: readonly ImportRow[], refs: ImportReferenc
       if (role) roleIds.add(role.id);
       else problems.push(`角色“${name}”不存在`);
     }
-    const passwordRule = TenantRules.password(values['初始密码']);
-    check(passwordRule);
-    if (!passwordRule && refs.passwordRules) check(passwordProblem(values['初始密码'], refs.passwordRules, username));
+    const typed = values['初始密码'];
+    if (typed) {
+      const passwordRule = TenantRules.password(typed);
+      check(passwordRule);
+      if (!passwordRule) check(newPasswordProblem(typed, refs.passwordRules, username));
+    }
     if (problems.length) {
       errors.push({ line, message: problems.join('；') });
       continue;
@@ -196,7 +205,8 @@ export function checkImportRows(rows: readonly ImportRow[], refs: ImportReferenc
       email: values['邮箱'],
       groupIds: [...groupIds],
       roleIds: [...roleIds],
-      password: values['初始密码'],
+      password: typed || randomPasswordFor(refs.passwordRules, username),
+      bySms: !typed,
     });
   }
   return { accounts, errors };
@@ -230,7 +240,10 @@ export function xlsxTemplate(): Readable {
     ['邮箱', '选填'],
     ['账号组', '选填，本企业已有的账号组名称，多个用“、”或英文逗号分隔'],
     ['角色', '选填，角色名称（如 企业管理员、普通员工、客户员工），多个用“、”或英文逗号分隔'],
-    ['初始密码', '必填，6-18 位，并符合本企业安全设置的密码要求；首次登录时须修改'],
+    [
+      '初始密码',
+      '选填。填写时 6-18 位，符合本企业安全设置的密码要求，且不能是常见密码；不填则系统生成随机密码并以短信发送到该手机号。首次登录时须修改密码',
+    ],
     ['', `一次最多导入 ${ACCOUNT_IMPORT_MAX_ROWS} 个账号；任何一行有误则全部不导入，并列出每个有误的行号`],
   ]);
   rules.getRow(1).font = { bold: true };

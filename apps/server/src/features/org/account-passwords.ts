@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { PASSWORD_MAX, type PasswordRules, passwordProblem } from '@portal/shared';
+import { PASSWORD_MAX, type PasswordRules } from '@portal/shared';
 import { hashPassword } from '../accounts/passwords.js';
+import { newPasswordProblem } from '../security/password-policy.js';
 
 // Letters and digits only (SMS templates refuse some symbols), without look-alikes (I, l, O, 0, 1).
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -23,7 +24,7 @@ export function randomPassword(): string {
 }
 
 /**
- * A random password that also meets an enterprise's 安全设置 (issue 17): as long as its minimum when
+ * A random password that also meets an enterprise's 安全设置: as long as its minimum when
  * that is more than 10, with a symbol when it requires one, never containing the username; drawn
  * again until every rule holds.
  */
@@ -34,7 +35,7 @@ export function randomPasswordFor(rules: PasswordRules, username?: string): stri
     let password = '';
     for (let i = 0; i < length; i++) password += alphabet[randomInt(alphabet.length)];
     if (!/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/\d/.test(password)) continue;
-    if (!passwordProblem(password, rules, username)) return password;
+    if (!newPasswordProblem(password, rules, username)) return password;
   }
 }
 

@@ -27,7 +27,7 @@ export function accountState(status: string, lockedUntil: string | null, now = n
   return lockedUntil !== null && lockedUntil > now.toISOString() ? 'locked' : 'active';
 }
 
-/** 账号组 (issue 16): an enterprise's groups, their members and the roles they grant their members. */
+/** 账号组: an enterprise's groups, their members and the roles they grant their members. */
 export class GroupRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -41,7 +42,7 @@ const Keyword = Type.Optional(Type.String({ maxLength: 64 }));
 const Empty = Envelope(Type.Object({}));
 
 /**
- * 账号组 (issue 16, org:group): an enterprise's groups, their members and the roles granted to the
+ * 账号组 (org:group): an enterprise's groups, their members and the roles granted to the
  * members. Every write that may change who holds org:account (granted roles, members, deletion)
  * runs the guard rails inside its transaction.
  */
@@ -71,7 +72,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** A write of a group (and its audit row) that may change who administers the enterprise, checked by the guard rails before the commit. */
   const guarded = (request: FastifyRequest, enterpriseId: number, work: (trx: Kysely<Database>) => Promise<void>) =>
-    db.transaction().execute(async (trx) => {
+    inEnterpriseTransaction(db, enterpriseId, async (trx) => {
       await work(trx);
       await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
     });
@@ -170,7 +171,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const enterpriseId = callerEnterprise(request);
       const group = await groupOf(request, request.params.id);
       await guarded(request, enterpriseId, async (trx) => {
-        // Issue 16, 账号组: not while an application authorization names it.
+        // 账号组: not while an application authorization names it.
         const apps = await app.ssoApps.grantedTo(trx, 'group', group.id);
         if (apps.length) throw new ConflictError(`该账号组已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
         await groups.delete(trx, group.id);

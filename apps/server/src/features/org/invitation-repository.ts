@@ -7,7 +7,7 @@ import { chinaClock } from '../../lib/china-time.js';
 import { AppError, TooManyRequestsError } from '../../lib/errors.js';
 
 /**
- * 邀请成员 (issue 16): a one-time code sent by SMS that the invitee types as the registration's SMS
+ * 邀请成员: a one-time code sent by SMS that the invitee types as the registration's SMS
  * code. Like the registration codes (features/register/sms-codes.ts): 6 digits from a CSPRNG, stored
  * as an HMAC, at most 5 tries; valid 7 days (the invitee registers when they can). An enterprise
  * invites a phone at most once a minute, a phone is invited at most 5 times a day (all enterprises

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, REGISTER_PHONE_PATTERN, TenantMessage, TenantRules } from '@portal/shared';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction, inTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
@@ -8,7 +9,7 @@ import { auditRequest } from '../audit/audit-log.js';
 import { sendSmsOrRefuse } from '../sms/sms-plugin.js';
 
 /**
- * 邀请成员 (issue 16, org:account): an SMS with a one-time code to a phone not yet registered; the
+ * 邀请成员 (org:account): an SMS with a one-time code to a phone not yet registered; the
  * invitee registers with the enterprise's name and that code and joins it at once as staff.
  */
 const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -35,14 +36,14 @@ const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The invitee registers with this phone: one the registration form refuses (spec section 5) is no use.
       if (!REGISTER_PHONE_PATTERN.test(phone)) throw new BadRequestError(TenantMessage.phoneInvalid);
       if (await invitations.phoneRegistered(phone)) throw new ConflictError(TenantMessage.phoneTaken);
-      const invitation = await db
-        .transaction()
-        .execute((trx) => invitations.issue(trx, { enterpriseId, phone, invitedBy: request.principal!.accountId }));
+      const invitation = await inEnterpriseTransaction(db, enterpriseId, (trx) =>
+        invitations.issue(trx, { enterpriseId, phone, invitedBy: request.principal!.accountId }),
+      );
       const enterprise = request.principal?.profile.enterpriseName ?? '';
       try {
         await sendSmsOrRefuse(request, app.smsSender, { phone, templateKey: 'invite', params: { enterprise, code: invitation.code } });
         // Recorded once the message is out: an invitation that could not be sent is withdrawn, and its refusal recorded instead.
-        await db.transaction().execute((trx) => auditRequest(trx, request, 'invitation.send', phone));
+        await inTransaction(db, (trx) => auditRequest(trx, request, 'invitation.send', phone));
       } catch (err) {
         await invitations.withdraw(invitation.id);
         throw err;

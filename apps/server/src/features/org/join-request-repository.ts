@@ -13,7 +13,7 @@ export interface PendingJoin {
   status: JoinRequestStatus;
 }
 
-/** 加入申请 (issue 16): registrations that named an existing enterprise, decided by its administrators. */
+/** 加入申请: registrations that named an existing enterprise, decided by its administrators. */
 export class JoinRequestRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

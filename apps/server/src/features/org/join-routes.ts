@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
@@ -23,7 +24,7 @@ const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Empty = Envelope(Type.Object({}));
 
 /**
- * 加入申请 (issue 16, in 账号管理, org:account): registrations that named the enterprise. 通过 makes
+ * 加入申请 (in 账号管理, org:account): registrations that named the enterprise. 通过 makes
  * the applicant a staff member of it, 拒绝 leaves them without an enterprise; either way the applicant
  * is told by SMS after the decision commits.
  */
@@ -88,7 +89,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const enterpriseId = callerEnterprise(request);
       const join = await pendingOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         await joins.approve(trx, join, enterpriseId, request.principal!.accountId);
         await auditRequest(trx, request, 'join.approve', join.username);
       });
@@ -106,7 +107,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const join = await pendingOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, callerEnterprise(request), async (trx) => {
         await joins.reject(trx, join, request.principal!.accountId);
         await auditRequest(trx, request, 'join.reject', join.username);
       });

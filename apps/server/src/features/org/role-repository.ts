@@ -32,7 +32,7 @@ const visibleTo = (enterpriseId: number) => (eb: ExpressionBuilder<Database, 'ro
 const displayOrder = (r: { code: string; system: boolean; id: number }) =>
   r.system ? TENANT_SYSTEM_CODES.indexOf(r.code) : TENANT_SYSTEM_CODES.length + r.id;
 
-/** 角色管理 (issue 16): an enterprise's roles, their authorities and holders. */
+/** 角色管理: an enterprise's roles, their authorities and holders. */
 export class RoleRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, TenantMessage, TenantRules, isTenantGrantable, withTenantParents } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -41,7 +42,7 @@ function roleInput(body: { name: string; description?: string | undefined; autho
 }
 
 /**
- * 角色管理 (issue 16, org:role): the tenant system roles read-only, the enterprise's custom roles
+ * 角色管理 (org:role): the tenant system roles read-only, the enterprise's custom roles
  * with a code unique in it and authorities a tenant may grant. Changing or removing a role may change
  * who administers the enterprise: the guard rails run inside the write's transaction.
  */
@@ -93,7 +94,9 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await roles.nameTaken(enterpriseId, input.name)) throw new ConflictError(TenantMessage.roleNameTaken);
       let id: number;
       try {
-        id = await db.transaction().execute(async (trx) => {
+        id = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
+          // Names have no unique index: checked again under the enterprise's lock, so of two at once the second sees the first.
+          if (await roles.nameTaken(enterpriseId, input.name, undefined, trx)) throw new ConflictError(TenantMessage.roleNameTaken);
           const created = await roles.create(trx, enterpriseId, code, input);
           await auditRequest(trx, request, 'role.create', `${code} ${input.name}`, 'success', input.authorities.join(','));
           return created;
@@ -125,7 +128,8 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const role = await customRole(request, request.params.id);
       const input = roleInput(request.body);
       if (await roles.nameTaken(enterpriseId, input.name, role.id)) throw new ConflictError(TenantMessage.roleNameTaken);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
+        if (await roles.nameTaken(enterpriseId, input.name, role.id, trx)) throw new ConflictError(TenantMessage.roleNameTaken);
         await roles.update(trx, role.id, input);
         // Its holders may lose org:account.
         await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
@@ -145,7 +149,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const enterpriseId = callerEnterprise(request);
       const role = await customRole(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         // Like a group: not while an application authorization names it.
         const apps = await app.ssoApps.grantedTo(trx, 'role', role.id);
         if (apps.length) throw new ConflictError(`该角色已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);

@@ -357,7 +357,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
-      // An account linked to an LDAP / AD source signs in with its directory password (issue 19): not changed here.
+      // An account linked to an LDAP / AD source signs in with its directory password: not changed here.
       if (await hasDirectoryPassword(app, principal.accountId)) throw new ForbiddenError(AuthSourceMessage.directoryPassword);
       const { passwordTransport } = app;
       const oldPassword = await passwordTransport.decrypt(request.body.oldPassword);

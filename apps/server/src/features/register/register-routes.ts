@@ -7,13 +7,13 @@ import {
   RegisterMessage,
   SMS_PHONE_PATTERN,
   USERNAME_PATTERN,
-  passwordProblem,
 } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { hashPassword } from '../accounts/passwords.js';
 import { recordAudit } from '../audit/audit-log.js';
+import { newPasswordProblem } from '../security/password-policy.js';
 import { LogSmsSender } from '../sms/log-sms-sender.js';
 
 /** Mainland mobile numbers: spaces, dashes and a leading +86 / 0086 are stripped (protocols.md). */
@@ -61,7 +61,7 @@ export function validateRegistration(body: Partial<Record<keyof RegisterInput, s
   return { username, email, enterpriseName, password, phone, smsCode };
 }
 
-/** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7), joining an enterprise (issue 16). */
+/** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7), joining an enterprise. */
 const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const codes = app.smsCodes;
   const sender = app.smsSender;
@@ -105,10 +105,10 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const input = validateRegistration(request.body);
-      // 安全设置 (issue 17): a new account's password meets the platform's policy.
-      const rule = passwordProblem(input.password, app.securityPolicies.defaults, input.username);
+      // 安全设置: a new account's password meets the platform's policy.
+      const rule = newPasswordProblem(input.password, app.securityPolicies.defaults, input.username);
       if (rule) throw new BadRequestError(rule);
-      // 邀请成员 (issue 16): the code may be an invitation of this phone to the named enterprise
+      // 邀请成员: the code may be an invitation of this phone to the named enterprise
       // (the form has no other field: spec section 5). Else it is the registration's SMS code, which
       // spends one of its tries, also when the registration is refused below (409).
       const invitation = input.enterpriseName

@@ -21,7 +21,7 @@ export const SMS_POLICY = {
   perPhoneDay: 10,
 } as const;
 
-/** register: 注册; reset: 忘记密码 (issue 17). */
+/** register: 注册; reset: 忘记密码. */
 export type SmsPurpose = 'register' | 'reset';
 
 const HOUR = 3_600_000;

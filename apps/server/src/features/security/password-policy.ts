@@ -1,8 +1,9 @@
-import { SECURITY_POLICY_LIMITS, type SecurityPolicy, passwordProblem } from '@portal/shared';
+import { type PasswordRules, SECURITY_POLICY_LIMITS, type SecurityPolicy, passwordProblem } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { verifyPassword } from '../accounts/passwords.js';
+import { isCommonPassword } from './common-passwords.js';
 
 /** Passwords kept per account: as many as the longest history a policy may ask for. */
 const HISTORY_KEPT = SECURITY_POLICY_LIMITS.passwordHistory.max;
@@ -14,14 +15,23 @@ export const PasswordReuseMessage = {
 
 /** What a password expiry asks for: when the password was set, and the policy's days (0: never). */
 export function passwordExpired(changedAt: string | null, expiryDays: number, now = new Date()): boolean {
-  // Passwords set before issue 17 carry no date: they count from now (nothing expires at an upgrade).
+  // Passwords set before expiry was tracked carry no date: they count from now (nothing expires at an upgrade).
   if (expiryDays <= 0 || !changedAt) return false;
   return new Date(changedAt).getTime() + expiryDays * 86_400_000 <= now.getTime();
 }
 
 /**
- * 安全设置's password rules where a password is set (issue 17): the policy's length, classes and
- * username rule (shared with the console), a password different from the current one, and none of
+ * The one check of a new password wherever one is set (registration, 修改密码, first-login change,
+ * 密码已过期, 忘记密码, an administrator's 新增, 重置密码 and 导入): the policy's rules and the
+ * common-password list.
+ */
+export function newPasswordProblem(password: string, rules: PasswordRules, username?: string): string | undefined {
+  return passwordProblem(password, rules, username, isCommonPassword);
+}
+
+/**
+ * 安全设置's password rules where a password is set: the policy's length, classes and
+ * username rule (shared with the console), not a common password, a password different from the current one, and none of
  * the last N the holder chose (password_history keeps their hashes).
  */
 export class PasswordPolicy {
@@ -30,7 +40,7 @@ export class PasswordPolicy {
   /** The first problem of `password` as an account's new password under `policy`, or undefined. */
   async problem(input: { accountId: number; username: string; password: string; policy: SecurityPolicy }): Promise<string | undefined> {
     const { accountId, password, policy } = input;
-    const rule = passwordProblem(password, policy, input.username);
+    const rule = newPasswordProblem(password, policy, input.username);
     if (rule) return rule;
     const current = await this.db.selectFrom('account').select('password_hash').where('id', '=', accountId).executeTakeFirst();
     if (current && (await verifyPassword(current.password_hash, password))) return PasswordReuseMessage.current;

@@ -17,7 +17,7 @@ const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
 });
 
 /**
- * 安全设置 (issue 17): an enterprise's security policy, or the platform defaults (configuration) for an
+ * 安全设置: an enterprise's security policy, or the platform defaults (configuration) for an
  * enterprise that saved none, for accounts without an enterprise and for registration.
  */
 export class SecurityPolicyRepository {

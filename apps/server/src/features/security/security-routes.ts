@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, PASSWORD_CLASSES, type SecurityPolicy, describePasswordRules, securityPolicyProblem } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { auditRequest } from '../audit/audit-log.js';
@@ -44,7 +45,7 @@ const describe = (p: SecurityPolicy) =>
     .join('，');
 
 /**
- * 安全设置 (issue 17, item 4): the caller's enterprise's security policy, read and saved by holders of
+ * 安全设置: the caller's enterprise's security policy, read and saved by holders of
  * security:setting; an enterprise without its own follows the platform defaults (configuration).
  * 重置二次验证 of an account of the same enterprise (org:account or security:setting). Any signed-in
  * account reads the password rules of its enterprise (修改密码, and 新增账号's manual password).
@@ -91,7 +92,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       };
       const problem = securityPolicyProblem(policy);
       if (problem) throw new BadRequestError(problem);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         await app.securityPolicies.save(trx, enterpriseId, policy);
         await auditRequest(trx, request, 'security.policy', '安全设置', 'success', describe(policy));
       });
@@ -144,7 +145,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const enterpriseId = enterpriseOf(request);
       const account = await app.accountAdminRepository.find(enterpriseId, request.params.id);
       if (!account) throw new NotFoundError('账号不存在');
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         await app.twoFactor.reset(trx, account.id);
         await auditRequest(trx, request, 'account.two-factor-reset', `${account.username} ${account.name}`);
       });

@@ -35,7 +35,7 @@ export interface Enrolment {
 }
 
 /**
- * Two-factor login (issue 17, protocols.md "TOTP"): an account's TOTP secret (pending until a first
+ * Two-factor login (protocols.md "TOTP"): an account's TOTP secret (pending until a first
  * code confirms it), the last accepted time step (each code works once), and its recovery codes,
  * stored as HMAC-SHA256 under a server key and spent once. Secrets are kept sealed (AES-256-GCM,
  * `lib/sealed-secret.ts`) so a copy of the account rows does not give away anyone's second factor;

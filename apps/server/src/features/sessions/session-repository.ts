@@ -33,7 +33,7 @@ export interface FoundSession {
 const MAC_LENGTH = 22;
 
 /**
- * 在线会话 (issue 17): the live SSO sessions (TGTs) of an enterprise's accounts or of one account,
+ * 在线会话: the live SSO sessions (TGTs) of an enterprise's accounts or of one account,
  * with their client and the applications their tickets reached; 强制下线 ends one. A session is named
  * by a handle — its account's id and an HMAC of the TGT id — so the TGT id, which is the TGC cookie's
  * value and logs in whoever holds it, never leaves the server.

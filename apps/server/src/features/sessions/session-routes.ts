@@ -27,7 +27,7 @@ const HandleParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const Ended = Envelope(Type.Object({}));
 
 /**
- * 在线会话 (issue 17): an enterprise's live SSO sessions (security:session), and every account's own
+ * 在线会话: an enterprise's live SSO sessions (security:session), and every account's own
  * in 个人信息. 强制下线 ends the SSO session, the portal sessions opened through its tickets, and sends
  * CAS single logout (protocol §2.3.3) to the applications that hold them; it is audited. A session of
  * another enterprise or account answers 404.

@@ -57,7 +57,7 @@ function sitemapIndex(site: string, files: number): string {
 }
 
 /**
- * What search engines may crawl (issue 21): `robots.txt` keeps them out of the console, the central
+ * What search engines may crawl: `robots.txt` keeps them out of the console, the central
  * login, the APIs and the development tools and names the sitemap; `sitemap.xml` lists the public pages,
  * published articles of both lists and published applications, from the database. Addresses start with
  * the site's public address (PUBLIC_URL), never with the Host a request named.

@@ -5,6 +5,7 @@ import {
   smsProviderError,
   type SmsMessage,
   type SmsSender,
+  type SmsTemplateKey,
   type SmsTemplates,
   templateOf,
 } from './sms-sender.js';
@@ -72,6 +73,10 @@ export class AliyunSmsSender implements SmsSender {
   readonly exposesCodes = false;
 
   constructor(private readonly options: AliyunSmsOptions) {}
+
+  hasTemplate(key: SmsTemplateKey): boolean {
+    return Boolean(this.options.templateCodes[key]);
+  }
 
   async send(message: SmsMessage): Promise<void> {
     const request = buildAliyunRequest(this.options, message);

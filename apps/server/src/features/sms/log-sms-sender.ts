@@ -28,6 +28,11 @@ export class LogSmsSender implements SmsSender {
     this.outboxSize = Number.isInteger(size) && size > 0 ? size : DEFAULT_OUTBOX_SIZE;
   }
 
+  /** Every message: nothing leaves the process, so no template is needed. */
+  hasTemplate(): boolean {
+    return true;
+  }
+
   async send(message: SmsMessage): Promise<void> {
     const { phone, templateKey } = message;
     const params = { ...message.params };

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.js';
 import { createSmsSender } from './create-sms-sender.js';
-import { type SmsMessage, type SmsSender, SmsTemplateMissingError } from './sms-sender.js';
+import { type SmsMessage, type SmsSender, type SmsTemplateKey, SmsTemplateMissingError } from './sms-sender.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +23,11 @@ export async function sendSmsOrRefuse(request: FastifyRequest, sender: SmsSender
     if (err instanceof SmsTemplateMissingError) throw new AppError(err.message, 503);
     throw new AppError('短信发送失败，请稍后再试', 503);
   }
+}
+
+/** Refuses with 503 naming the template, before anything is written, when messages of `key` cannot be sent. */
+export function refuseWithoutTemplate(sender: SmsSender, key: SmsTemplateKey): void {
+  if (!sender.hasTemplate(key)) throw new AppError(new SmsTemplateMissingError(key).message, 503);
 }
 
 export default fp(

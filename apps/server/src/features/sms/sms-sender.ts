@@ -46,6 +46,8 @@ export interface SmsSender {
   readonly name: string;
   /** True only for the development sender: codes may be shown to the developer instead of reaching a phone. */
   readonly exposesCodes: boolean;
+  /** Whether a message of `key` can be sent (its template is configured); no provider call. */
+  hasTemplate(key: SmsTemplateKey): boolean;
   send(message: SmsMessage): Promise<void>;
 }
 

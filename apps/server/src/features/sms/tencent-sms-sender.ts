@@ -6,6 +6,7 @@ import {
   smsProviderError,
   type SmsMessage,
   type SmsSender,
+  type SmsTemplateKey,
   type SmsTemplates,
   templateOf,
 } from './sms-sender.js';
@@ -125,6 +126,10 @@ export class TencentSmsSender implements SmsSender {
   readonly exposesCodes = false;
 
   constructor(private readonly options: TencentSmsOptions) {}
+
+  hasTemplate(key: SmsTemplateKey): boolean {
+    return Boolean(this.options.templateIds[key]);
+  }
 
   async send(message: SmsMessage): Promise<void> {
     const request = buildTencentRequest(this.options, message);

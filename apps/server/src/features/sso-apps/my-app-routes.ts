@@ -12,7 +12,7 @@ const MyApplicationSchema = Type.Object({
 });
 
 /**
- * 我的应用 (issue 17): the enabled applications of the user's enterprise that 应用授权 lets them use,
+ * 我的应用: the enabled applications of the user's enterprise that 应用授权 lets them use,
  * each opened at its own address (its CAS client sends the user through the central login).
  */
 const myAppRoutes: FastifyPluginAsyncTypebox = async (app) => {

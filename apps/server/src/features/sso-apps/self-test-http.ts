@@ -1,4 +1,5 @@
 import { SelfTestMessage } from '@portal/shared';
+import { type OutboundGuard, OutboundRefusedError, outboundRequest } from '../../lib/outbound.js';
 
 /**
  * How long 接入自检 waits for one answer (the application's page, its logout address, the CAS's
@@ -15,14 +16,24 @@ export type Exchange = { ok: true; response: Response } | { ok: false; reason: s
 /**
  * One request of the check: never follows a redirect (so never to another host), gives up after
  * SELF_TEST_HTTP_TIMEOUT_MS, and answers a connection failure as the Chinese reason shown to the user.
+ * With `guard`, the address is the application's (a tenant's word): it is checked where the
+ * connection is made and the answer's body is never read.
  */
 export async function exchange(
   url: URL,
   init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: URLSearchParams },
+  guard?: OutboundGuard,
 ): Promise<Exchange> {
+  const signal = AbortSignal.timeout(SELF_TEST_HTTP_TIMEOUT_MS);
   try {
-    const response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(SELF_TEST_HTTP_TIMEOUT_MS) });
-    return { ok: true, response };
+    if (!guard) return { ok: true, response: await fetch(url, { ...init, redirect: 'manual', signal }) };
+    const answer = await outboundRequest(guard, url, { ...init, body: init.body?.toString(), signal });
+    // A status outside 200–599 is not HTTP an application would send (and not one a Response can hold).
+    if (answer.status < 200 || answer.status > 599) return { ok: false, reason: SelfTestMessage.connectionFailed(`HTTP ${answer.status}`) };
+    return {
+      ok: true,
+      response: new Response(null, { status: answer.status, headers: answer.location ? { location: answer.location } : {} }),
+    };
   } catch (err) {
     return { ok: false, reason: failureReason(err) };
   }
@@ -61,6 +72,7 @@ function codeOf(err: unknown): string | undefined {
 const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAI_AGAIN']);
 
 function failureReason(err: unknown): string {
+  if (err instanceof OutboundRefusedError) return err.message;
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return SelfTestMessage.timeout(SELF_TEST_HTTP_TIMEOUT_MS / 1000);
   }

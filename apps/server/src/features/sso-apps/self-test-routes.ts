@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { Envelope, errorResponses, literals, ok } from '../../lib/envelope.js';
 import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
-import { runSelfTest } from './self-test.js';
+import { runSelfTest, signInSkipReason } from './self-test.js';
 
 const SelfTestStepSchema = Type.Object({
   key: literals(SELF_TEST_STEPS),
@@ -24,17 +24,48 @@ const SelfTestResultSchema = Type.Object({
   ranAt: Type.String(),
 });
 
+const SelfTestPrecheckSchema = Type.Object({
+  applicationId: Type.Integer(),
+  username: Type.String({ description: '测试账号：将发起自检的管理员本人' }),
+  signInSkipped: Type.String({
+    description: '自检将跳过测试登录与票据校验的原因（未获应用授权、使用外部统一身份认证）；为空表示将测试登录',
+  }),
+});
+
 const SelfTestBodySchema = Type.Object({
   service: Type.Optional(Type.String({ maxLength: APP_URL_MAX * 4, description: '要检查的服务地址（应用的服务地址之一）；缺省为第一个' })),
 });
 
 /**
- * 接入自检 (issue 20, tool 03 统一身份认证集成; authority app:list): runs the integration check of one
+ * 接入自检 (tool 03 统一身份认证集成; authority app:list): runs the integration check of one
  * of the enterprise's applications (features/sso-apps/self-test.ts). Another enterprise's id answers
  * 404. Each run makes up to three requests to addresses the enterprise configured, so runs are
  * limited per enterprise, and audited.
  */
 const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Before a run: the console says when the sign-in step will be skipped, and why. Reads only, contacts nothing.
+  app.get(
+    '/web-api/console/v1/sso-app/:id/self-test',
+    {
+      onRequest: app.requireAuthority(Authority.AppList),
+      schema: {
+        tags: ['sso-app'],
+        summary: '接入自检预检：以当前管理员为测试账号时是否会跳过测试登录（如未获应用授权）及原因',
+        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        response: { 200: Envelope(SelfTestPrecheckSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const principal = request.principal;
+      if (!principal) throw new UnauthorizedError();
+      const application = await app.ssoApps.byId(callerEnterprise(request), request.params.id);
+      if (!application) throw new NotFoundError(SsoMessage.notFound);
+      const { username } = principal.profile;
+      const skipped = await signInSkipReason(app, application, principal.accountId, username);
+      return ok({ applicationId: application.id, username, signInSkipped: skipped ?? '' });
+    },
+  );
+
   app.post(
     '/web-api/console/v1/sso-app/:id/self-test',
     {

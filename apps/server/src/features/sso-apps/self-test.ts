@@ -11,6 +11,7 @@ import {
 } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import { chinaTime } from '../../lib/china-time.js';
+import type { OutboundGuard } from '../../lib/outbound.js';
 import { loopbackOrigin } from '../../lib/loopback-origin.js';
 import { logoutRequestXml } from '../cas/cas-responses.js';
 import { type RegisteredService, matches } from '../cas/cas-services.js';
@@ -37,7 +38,7 @@ const step = (key: SelfTestStepKey, status: SelfTestStepStatus, detail: string):
 type Validation = { step: SelfTestStep; attributes: Record<string, string[]> | undefined };
 
 /**
- * 接入自检 (issue 20, tool 03): checks one application's integration the way it will be used. Its
+ * 接入自检 (tool 03): checks one application's integration the way it will be used. Its
  * service address must be registered to it (CAS 3.0 §2.1.1), answer a GET and a single-logout POST
  * (§2.3.3); then the administrator's own SSO session gets a real service ticket for that service,
  * exactly as when they open the application, validated over HTTP at `/p3/serviceValidate` of the
@@ -67,6 +68,7 @@ export async function runSelfTest(
     attributes,
     ranAt: chinaTime(new Date()),
   });
+  const signInSkipped = await signInSkipReason(app, application, account.id, account.username);
   if (!registration.registered) {
     const skipped = (key: SelfTestStepKey) => step(key, 'skipped', SelfTestMessage.skippedUnregistered);
     return result([
@@ -81,9 +83,8 @@ export async function runSelfTest(
   const { registered, target } = registration;
 
   async function signInAndValidate(): Promise<[SelfTestStep, Validation]> {
-    if (!auth.casEmbedded) {
-      const external = step('signIn', 'skipped', SelfTestMessage.externalCas(casBase ?? ''));
-      return [external, { step: step('validate', 'skipped', external.detail), attributes: undefined }];
+    if (signInSkipped) {
+      return [step('signIn', 'skipped', signInSkipped), { step: step('validate', 'skipped', signInSkipped), attributes: undefined }];
     }
     const signIn = await issueTicket(app, account, service, target);
     if (!signIn.ticket) return [signIn.step, { step: step('validate', 'skipped', SelfTestMessage.skippedNoTicket), attributes: undefined }];
@@ -91,7 +92,7 @@ export async function runSelfTest(
   }
 
   const [reachable, logout, [signIn, validation]] = await Promise.all([
-    checkReachable(registered.url, casBase),
+    checkReachable(registered.application ? app.outbound : undefined, registered.url, casBase),
     checkLogout(app, registered, portalBase),
     signInAndValidate(),
   ]);
@@ -112,6 +113,23 @@ export async function runSelfTest(
     ],
     validation.attributes,
   );
+}
+
+/**
+ * Why a run would skip 测试账号登录, known before it starts: the portal's CAS is another server, or
+ * 应用授权 does not admit the administrator (the check signs in as them only, never as someone else).
+ * Undefined when it will sign in.
+ */
+export async function signInSkipReason(
+  app: FastifyInstance,
+  application: SsoApplication,
+  accountId: number,
+  username: string,
+): Promise<string | undefined> {
+  const { auth } = app.config;
+  if (!auth.casEmbedded) return SelfTestMessage.externalCas(auth.casServerUrl ?? '');
+  if (!(await app.ssoApps.mayUse(accountId, application.id))) return SelfTestMessage.notGranted(username, application.name);
+  return undefined;
 }
 
 /** The address is one of the application's service addresses, and the CAS's registry resolves it to this application. */
@@ -141,8 +159,8 @@ async function checkRegistered(
 }
 
 /** GET the service address: 2xx, a redirect (to the CAS login, typically), 401 or 403 show it is served. */
-async function checkReachable(url: URL, casBase: string | undefined): Promise<SelfTestStep> {
-  const answer = await exchange(url, { method: 'GET' });
+async function checkReachable(guard: OutboundGuard | undefined, url: URL, casBase: string | undefined): Promise<SelfTestStep> {
+  const answer = await exchange(url, { method: 'GET' }, guard);
   if (!answer.ok) return step('reachable', 'failed', SelfTestMessage.reachableFailed(url.href, answer.reason));
   const { status, location } = await statusOf(answer.response);
   if (status >= 200 && status < 300) return step('reachable', 'passed', SelfTestMessage.reachable(url.href, status));
@@ -167,13 +185,18 @@ async function checkReachable(url: URL, casBase: string | undefined): Promise<Se
  * names a fresh ticket the application never received, so no real session of it ends.
  */
 async function checkLogout(app: FastifyInstance, registered: RegisteredService, portalBase: string): Promise<SelfTestStep> {
-  const target = await app.casServices.singleLogoutTarget(registered.service, portalBase);
-  if (!target) return step('logout', 'failed', SelfTestMessage.serviceElsewhere(registered.service));
+  const found = await app.casServices.singleLogoutTarget(registered.service, portalBase);
+  if (!found) return step('logout', 'failed', SelfTestMessage.serviceElsewhere(registered.service));
+  const target = found.url;
   const toService = !(registered.application ?? registered.platformApplication)?.logoutUrl;
   const body = new URLSearchParams({
     logoutRequest: logoutRequestXml(newServiceTicketId(), `LR-${randomBytes(12).toString('hex')}`, new Date()),
   });
-  const answer = await exchange(target, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const answer = await exchange(
+    target,
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
+    found.tenant ? app.outbound : undefined,
+  );
   if (!answer.ok) return step('logout', 'failed', SelfTestMessage.logoutFailed(target.href, answer.reason));
   const { status, location } = await statusOf(answer.response);
   if (status >= 200 && status < 300) return step('logout', 'passed', SelfTestMessage.logout(target.href, status, toService));
@@ -185,7 +208,7 @@ async function checkLogout(app: FastifyInstance, registered: RegisteredService, 
 
 /**
  * A service ticket from the administrator's live SSO session, under the rules the CAS applies when
- * they open the application (CAS 3.0 §2.2.4; 应用授权, issue 17).
+ * they open the application (CAS 3.0 §2.2.4; 应用授权).
  */
 async function issueTicket(
   app: FastifyInstance,

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Authority, SsoMessage } from '@portal/shared';
 import { Type } from 'typebox';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../lib/envelope.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { callerEnterprise } from '../../lib/tenant-scope.js';
@@ -26,7 +27,7 @@ const GrantsBody = Type.Object({
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
 /**
- * 应用授权 (issue 17, authority app:authorization): who of the enterprise may sign in to one of its
+ * 应用授权 (authority app:authorization): who of the enterprise may sign in to one of its
  * applications: account groups, roles, single accounts, or 企业全员; none by default. The CAS checks
  * it at every ticket and every validation, so a change holds at once.
  */
@@ -77,7 +78,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const groupIds = [...new Set(request.body.groupIds)];
       const roleIds = [...new Set(request.body.roleIds)];
       const accountIds = [...new Set(request.body.accountIds)];
-      // Ids not the enterprise's answer 404 like any other id not its own (issue 16).
+      // Ids not the enterprise's answer 404 like any other id not its own.
       const [groups, roles, accounts] = await Promise.all([
         apps.groupsOf(enterpriseId, groupIds),
         app.roleRepository.grantable(enterpriseId, roleIds),
@@ -87,7 +88,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (roles.length !== roleIds.length) throw new NotFoundError('角色不存在');
       if (accounts.length !== accountIds.length) throw new NotFoundError('账号不存在');
       const { allMembers } = request.body;
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
         await apps.setGrants(trx, application.id, { allMembers, groupIds, roleIds, accountIds });
         const detail = [
           allMembers ? '企业全员' : '',

@@ -30,7 +30,7 @@ export interface SsoApplicationInput {
 
 /**
  * A service address on a host, as the CAS's service registry looks it up: an enterprise's own
- * application's, or a platform application's (issue 20: each subscribed enterprise signs in through
+ * application's, or a platform application's (each subscribed enterprise signs in through
  * its own copy of it).
  */
 export type ServiceCandidate =
@@ -57,7 +57,7 @@ export interface ServiceApplication {
 
 /** A service address of another application, for the overlap check of 服务地址. */
 export interface ExistingPrefix {
-  /** A platform application's (issue 20): `applicationId` is then its `app_application` id and `enterpriseId` null. */
+  /** A platform application's: `applicationId` is then its `app_application` id and `enterpriseId` null. */
   platform: boolean;
   applicationId: number;
   enterpriseId: number | null;
@@ -66,7 +66,7 @@ export interface ExistingPrefix {
   prefix: string;
 }
 
-/** What an enterprise's copy of a platform application takes from it (issue 20, approval of 申请使用). */
+/** What an enterprise's copy of a platform application takes from it (approval of 申请使用). */
 export interface PlatformAppCopy {
   platformAppId: number;
   name: string;
@@ -102,7 +102,7 @@ const toServiceApplication = (r: {
 });
 
 /**
- * 应用列表 and 应用授权 (issue 17): an enterprise's applications on single sign-on, their service
+ * 应用列表 and 应用授权: an enterprise's applications on single sign-on, their service
  * addresses and who may sign in to them; the CAS reads them here at every login and validation, so a
  * change holds at once on every instance.
  */
@@ -224,7 +224,7 @@ export class SsoAppRepository {
 
   /**
    * The service addresses of all applications on these hosts, the enterprises' and the platform
-   * applications' (issue 20), read inside the write's transaction. On PostgreSQL the hosts are locked
+   * applications', read inside the write's transaction. On PostgreSQL the hosts are locked
    * first (advisory, in a fixed order) so two writers claiming the same address at once are checked
    * one after the other; SQLite runs one write transaction at a time.
    */
@@ -402,7 +402,7 @@ export class SsoAppRepository {
 
   /**
    * The service addresses on a host with their applications (whatever their state), for the CAS's
-   * service registry: the enterprises' own, and the platform applications' on single sign-on (issue 20).
+   * service registry: the enterprises' own, and the platform applications' on single sign-on.
    */
   async servicesOnHost(host: string): Promise<ServiceCandidate[]> {
     const [own, platform] = await Promise.all([this.ownServicesOnHost(host), this.platformServicesOnHost(host)]);
@@ -454,7 +454,7 @@ export class SsoAppRepository {
   }
 
   /**
-   * The copy of a platform application (issue 20) held by the account's enterprise, i.e. its approved
+   * The copy of a platform application held by the account's enterprise, i.e. its approved
    * subscription; undefined when the enterprise has none (or the account belongs to no enterprise).
    */
   async copyFor(accountId: number, platformAppId: number): Promise<ServiceApplication | undefined> {
@@ -468,7 +468,7 @@ export class SsoAppRepository {
   }
 
   /**
-   * An approved subscription's copy in the enterprise's 应用列表 (issue 20): the platform application's
+   * An approved subscription's copy in the enterprise's 应用列表: the platform application's
    * name, icon, category, description, logout address and attributes; enabled; nobody authorized yet.
    */
   async createCopy(trx: Kysely<Database>, enterpriseId: number, copy: PlatformAppCopy): Promise<number> {
@@ -565,7 +565,7 @@ export class SsoAppRepository {
 
   /**
    * 我的应用: the applications the account may open, as they were created; each opens at its first
-   * service address (a platform application's copy at the platform's, issue 20).
+   * service address (a platform application's copy at the platform's).
    */
   async usableBy(accountId: number): Promise<MyApplication[]> {
     const rows = await this.db

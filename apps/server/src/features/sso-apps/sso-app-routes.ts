@@ -14,6 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Database } from '../../db/schema.js';
+import { inEnterpriseTransaction } from '../../db/transaction.js';
 import { checkedImagePath } from '../../lib/checked-urls.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../lib/envelope.js';
@@ -76,11 +77,11 @@ const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const Empty = Envelope(Type.Object({}));
 
 /**
- * 应用列表 (issue 17, authority app:list): an enterprise's own applications on the embedded CAS. A
+ * 应用列表 (authority app:list): an enterprise's own applications on the embedded CAS. A
  * service address is an exact URL prefix (CAS 3.0 §2.1.1); it may not overlap this portal, a
  * platform-wide CAS_SERVICES address, a platform application's or another application's, so every
  * service belongs to one application of one enterprise. The platform applications the enterprise
- * subscribed to (issue 20) are listed too, read-only: only 应用授权 applies to them.
+ * subscribed to are listed too, read-only: only 应用授权 applies to them.
  */
 const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.database;
@@ -115,7 +116,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return found;
   }
 
-  /** One of the enterprise's own applications: a subscribed platform application is the platform's to change (issue 20). */
+  /** One of the enterprise's own applications: a subscribed platform application is the platform's to change. */
   async function ownApplicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
     const found = await applicationOf(request, id);
     if (found.platform) throw new ForbiddenError(SsoMessage.platformReadOnly);
@@ -135,6 +136,16 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       SsoRules.servicePrefixes(body.servicePrefixes) ??
       SsoRules.logoutUrl(logoutUrl);
     if (problem) throw new BadRequestError(problem);
+    // The portal POSTs single logout and 接入自检 to these addresses: a literal one it would never
+    // connect to is refused now (a name is checked where it resolves, at connect time).
+    for (const [raw, message] of [
+      ...body.servicePrefixes.map((p) => [p, SsoMessage.serviceRefused] as const),
+      ...(logoutUrl ? [[logoutUrl, SsoMessage.logoutUrlRefused] as const] : []),
+    ]) {
+      const url = new URL(raw.trim());
+      const refusal = app.outbound.literalRefusal(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+      if (refusal) throw new BadRequestError(message(raw.trim(), refusal));
+    }
     const icon = checkedImagePath(body.icon, SsoMessage.iconInvalid) ?? '';
     if (icon.length > ICON_MAX) throw new BadRequestError(SsoMessage.iconInvalid);
     const known: readonly string[] = RELEASABLE_ATTRIBUTES;
@@ -160,7 +171,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /**
    * Inside the write's transaction: refuses service addresses overlapping another application's (its
-   * own enterprise's named), a platform application's included (issue 20).
+   * own enterprise's named), a platform application's included.
    */
   async function assertNoOverlap(
     trx: Kysely<Database>,
@@ -253,7 +264,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (await apps.nameTaken(enterpriseId, input.name)) throw new ConflictError(SsoMessage.nameTaken);
       let id = 0;
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await assertNoOverlap(trx, enterpriseId, undefined, input.servicePrefixes);
           id = await apps.create(trx, enterpriseId, input);
           await auditRequest(trx, request, 'sso-app.create', input.name, 'success', input.servicePrefixes.join(' '));
@@ -283,7 +294,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       assertNotPlatform(request, input.servicePrefixes);
       if (await apps.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(SsoMessage.nameTaken);
       await writing(() =>
-        db.transaction().execute(async (trx) => {
+        inEnterpriseTransaction(db, enterpriseId, async (trx) => {
           await assertNoOverlap(trx, enterpriseId, current.id, input.servicePrefixes);
           await apps.update(trx, enterpriseId, current.id, input);
           const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
@@ -308,7 +319,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const current = await ownApplicationOf(request, request.params.id);
-      await db.transaction().execute(async (trx) => {
+      await inEnterpriseTransaction(db, callerEnterprise(request), async (trx) => {
         await apps.delete(trx, current.id);
         await auditRequest(trx, request, 'sso-app.delete', current.name);
       });

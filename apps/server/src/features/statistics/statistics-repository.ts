@@ -16,7 +16,7 @@ export interface StatisticsSince {
 const hourOf = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 13)`;
 
 /**
- * 统计分析 (issue 17): one enterprise's figures from its login log (read by the enterprise-and-time
+ * 统计分析: one enterprise's figures from its login log (read by the enterprise-and-time
  * index) and its accounts; deleted accounts never count.
  */
 export function createStatisticsRepository(db: Kysely<Database>) {

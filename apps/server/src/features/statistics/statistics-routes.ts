@@ -39,7 +39,7 @@ function topApplications(counts: { applicationId: number | null; name: string; c
 }
 
 /**
- * 统计分析 (issue 17, authority statistics): the figures of the caller's enterprise only — sign-ins
+ * 统计分析 (authority statistics): the figures of the caller's enterprise only — sign-ins
  * per China date, active accounts, sign-ins per application, accounts by state and two-factor
  * coverage. Operators see their own enterprise's too; no account sees another enterprise's.
  */

@@ -11,7 +11,7 @@ export interface TenantFilters {
   certificationStatus?: CertificationStatus | undefined;
 }
 
-/** 租户管理 (issue 16): the enterprises of the platform, their people and their state. */
+/** 租户管理: the enterprises of the platform, their people and their state. */
 export class TenantRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -83,6 +83,47 @@ export class TenantRepository {
 
   byId(id: number) {
     return this.db.selectFrom('enterprise').select(['id', 'name', 'status']).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Which of a new enterprise's name and credit code another enterprise already has. */
+  async taken(name: string, creditCode: string, db: Kysely<Database> = this.db): Promise<{ name: boolean; creditCode: boolean }> {
+    const rows = await db
+      .selectFrom('enterprise')
+      .select(['name', 'credit_code'])
+      .where((eb) => eb.or([eb('name', '=', name), eb('credit_code', '=', creditCode)]))
+      .execute();
+    return { name: rows.some((r) => r.name === name), creditCode: rows.some((r) => r.credit_code === creditCode) };
+  }
+
+  /**
+   * 新建企业: an enterprise as registration creates one (未认证), with its credit code and its first
+   * administrator as the contact. Answers its id and the 企业管理员 system role's.
+   */
+  async create(
+    trx: Kysely<Database>,
+    input: { name: string; creditCode: string; contactName: string; contactPhone: string },
+  ): Promise<{ id: number; adminRoleId: number }> {
+    const now = new Date().toISOString();
+    const { id } = await trx
+      .insertInto('enterprise')
+      .values({
+        name: input.name,
+        credit_code: input.creditCode,
+        certification_status: 'none',
+        contact_name: input.contactName,
+        contact_phone: input.contactPhone,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const role = await trx
+      .selectFrom('role')
+      .select('id')
+      .where('enterprise_id', 'is', null)
+      .where('code', '=', Role.EnterpriseAdmin)
+      .executeTakeFirstOrThrow();
+    return { id, adminRoleId: role.id };
   }
 
   /** Sets the state; answers the enterprise's accounts, whose sessions a disabling ends. */

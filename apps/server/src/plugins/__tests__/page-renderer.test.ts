@@ -77,7 +77,7 @@ describe('server rendering of the built public pages', () => {
     });
   });
 
-  it('renders /mark anew once a 批量迁移 moves the record (issue 22): the retired value is gone at once', async () => {
+  it('renders /mark anew once a 批量迁移 moves the record: the retired value is gone at once', async () => {
     const admin = await tokenFor(t, 'admin');
     const call = async (method: 'POST' | 'PUT', url: string, payload: object) => {
       const res = await t.app.inject({ method, url, payload, headers: { authorization: admin, 'x-requested-with': 'XMLHttpRequest' } });
@@ -161,6 +161,13 @@ describe.each(testDialects())('what search engines and link previews read in ren
   });
 
   const page = (url: string, host = 'localhost:80') => t.app.inject({ url, headers: { accept: 'text/html', host } });
+  /** An og:image (on PUBLIC_URL) is a PNG this server serves. */
+  const expectPng = async (image: string) => {
+    const served = await t.app.inject({ url: image.slice(PUBLIC_URL.length) });
+    expect(served.statusCode, image).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
+  };
   const api = async <T>(url: string) => ((await t.app.inject({ url })).json() as { data: T[] }).data;
   /** The channel's first published article (or its `index`th) as the detail API answers it. */
   const articleOf = async (channel: 'news' | 'knowledge', index = 0) => {
@@ -196,8 +203,10 @@ describe.each(testDialects())('what search engines and link previews read in ren
       'og:title': escapeHtml(article.title),
       'og:description': escapeHtml(article.summary),
       'og:url': `${PUBLIC_URL}${url}`,
-      'og:image': `${PUBLIC_URL}/files/${article.thumbnail!.replace(/^\//, '')}`,
+      // The demo thumbnails are SVG, which link previews do not show: their PNG twin is named.
+      'og:image': `${PUBLIC_URL}/files/${article.thumbnail!.replace(/^\//, '').replace(/\.svg$/, '.png')}`,
     });
+    await expectPng(head.og['og:image']!);
     expect(res.body).not.toContain('mirror.example.net');
     // The article itself is in the page: its heading and the first words of its body.
     expect(res.body).toContain(`<h1 class="article-detail__title">${escapeHtml(article.title)}</h1>`);
@@ -270,8 +279,9 @@ describe.each(testDialects())('what search engines and link previews read in ren
       'og:type': 'website',
       'og:title': escapeHtml(app!.name),
       'og:url': `${PUBLIC_URL}${url}`,
-      'og:image': `${PUBLIC_URL}/files/${app!.imagePath.replace(/^\//, '')}`,
+      'og:image': `${PUBLIC_URL}/files/${app!.imagePath.replace(/^\//, '').replace(/\.svg$/, '.png')}`,
     });
+    await expectPng(head.og['og:image']!);
     // The application itself is in the page, not only its head: its name, provider and the words of its text.
     // (React separates adjacent text nodes with empty comments.)
     const body = res.body.slice(res.body.indexOf('<div id="root">')).replaceAll('<!-- -->', '');
@@ -291,6 +301,66 @@ describe.each(testDialects())('what search engines and link previews read in ren
       expect(headOf(res.body).robots).toBe('noindex');
       expect(headOf(res.body).og).toEqual({});
     }
+  });
+
+  it("the home page's link preview names the site, not 首页", async () => {
+    const [site] = await api<{ name: string }>('/web-api/portal/v1/site');
+    const head = headOf((await page('/')).body);
+    expect(head.title).toBe('首页 - Engineering e+');
+    expect(head.og['og:title']).toBe(escapeHtml(site!.name));
+    expect(head.canonical).toBe(`${PUBLIC_URL}/`);
+  });
+
+  it('a page has one address: another case or a trailing slash is sent there (301), the query kept', async () => {
+    for (const [url, target] of [
+      ['/NEWS', '/news'],
+      ['/news/', '/news'],
+      ['/News/?page=2&utm_source=feed', '/news?page=2&utm_source=feed'],
+      ['/KNOWLEDGE/detail?id=x', '/knowledge/detail?id=x'],
+    ]) {
+      const res = await page(url!);
+      expect(res.statusCode, url).toBe(301);
+      expect(res.headers.location, url).toBe(target);
+    }
+    expect(headOf((await page('/news?page=2')).body).canonical).toBe(`${PUBLIC_URL}/news?page=2`);
+    // Never a redirect off the site, whatever the path holds.
+    for (const url of ['//example.com/', '/%2F%2Fexample.com/', '//NEWS/']) {
+      const res = await page(url);
+      expect(res.headers.location ?? '', url).not.toMatch(/example\.com|^\/\//);
+    }
+  });
+
+  it("an article opened under the other channel names its own channel's address as canonical", async () => {
+    const news = await articleOf('news');
+    const knowledge = await articleOf('knowledge');
+    const misplaced = headOf((await page(`/knowledge/detail?id=${news.uuid}`)).body);
+    expect(misplaced.canonical).toBe(`${PUBLIC_URL}/news/detail?id=${news.uuid}`);
+    expect(misplaced.og['og:url']).toBe(`${PUBLIC_URL}/news/detail?id=${news.uuid}`);
+    const other = headOf((await page(`/news/detail?id=${knowledge.uuid}`)).body);
+    expect(other.canonical).toBe(`${PUBLIC_URL}/knowledge/detail?id=${knowledge.uuid}`);
+  });
+
+  it("a page address with a malformed %-escape is the site's 请求地址有误 page with HTTP 400; API paths keep the envelope", async () => {
+    for (const url of ['/%E0%A4%A', '/news/%E0%A4%A?x=1']) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      const head = headOf(res.body);
+      expect(head.title).toBe('请求地址有误 - Engineering e+');
+      expect(head.robots).toBe('noindex');
+      // In the site's frame (header, footer), without the app's scripts: no router could take it over.
+      expect(res.body).toContain('<h1 class="error-page__title">请求地址有误</h1>');
+      expect(res.body).toContain('<header class="public-header">');
+      expect(res.body).not.toContain('<script');
+    }
+    const json = await t.app.inject({ url: '/%E0%A4%A', headers: { accept: 'application/json', host: 'localhost:80' } });
+    expect(json.statusCode).toBe(400);
+    expect(json.json()).toEqual({ code: 1, msg: '请求地址格式不正确' });
+    const apiPath = await page('/web-api/portal/v1/%E0%A4%A');
+    expect(apiPath.statusCode).toBe(400);
+    expect(apiPath.json()).toEqual({ code: 1, msg: '请求地址格式不正确' });
   });
 
   it('an unknown path answers 404 with the 页面不存在 page', async () => {

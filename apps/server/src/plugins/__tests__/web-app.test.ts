@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app.js';
+
+// Large enough to be worth compressing, as the build's assets are.
+const ASSET = `console.log(${JSON.stringify('工业互联网'.repeat(400))});`;
+const PRECOMPRESSED = zlib.brotliCompressSync(ASSET);
 
 describe('web app serving (history mode)', () => {
   let t: TestApp;
@@ -10,7 +15,8 @@ describe('web app serving (history mode)', () => {
   beforeAll(async () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
-    fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), ASSET);
+    fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js.br'), PRECOMPRESSED);
     fs.writeFileSync(path.join(dist, 'agreement.html'), '<h1>用户协议</h1>');
     t = await createTestApp('sqlite', { WEB_DIST: dist, WEB_SSR: '0' });
   });
@@ -33,6 +39,10 @@ describe('web app serving (history mode)', () => {
     const asset = await t.app.inject({ url: '/assets/app-abc123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
+    // The build's own .br is sent as it is, not compressed a second time.
+    const br = await t.app.inject({ url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.equals(PRECOMPRESSED)).toBe(true);
     const agreement = await page('/agreement.html');
     expect(agreement.body).toContain('用户协议');
   });
@@ -204,14 +214,34 @@ describe('server rendering of public pages', () => {
     expect(res.headers['content-encoding']).toBe('br');
     const plain = await page('/plain', { 'accept-encoding': 'gzip' });
     expect(plain.headers['content-encoding']).toBeUndefined(); // under 1 KB: not worth it
-    // API answers are left to the reverse proxy, however large.
-    const api = await t.app.inject({
-      url: '/open-api/cms/v1/article/published/page/list?offset=0&limit=10',
-      headers: { 'accept-encoding': 'br, gzip' },
-    });
-    expect(api.statusCode).toBe(200);
-    expect(api.rawPayload.length).toBeGreaterThan(1024);
-    expect(api.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('compresses API answers over 1 KB too (npm start has no proxy in front), keeping ETag and 304', async () => {
+    const url = '/open-api/cms/v1/article/published/page/list?offset=0&limit=10';
+    const plain = await t.app.inject({ url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    const list = plain.json<{ data: { total: number }[] }>();
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', zlib.brotliDecompressSync],
+      ['gzip', 'gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await t.app.inject({ url, headers: { 'accept-encoding': accept } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(JSON.parse(decode(res.rawPayload).toString('utf8'))).toEqual(list);
+      // One ETag for the answer however it travels, and a 304 for it; the cache policy stays.
+      expect(res.headers.etag).toBe(plain.headers.etag);
+      expect(res.headers['cache-control']).toBe(plain.headers['cache-control']);
+      const again = await t.app.inject({ url, headers: { 'accept-encoding': accept, 'if-none-match': String(res.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+      expect(again.rawPayload.length).toBe(0);
+    }
+    // A small answer is sent as it is.
+    const small = await t.app.inject({ url: '/healthz', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('renders nothing for API paths; HEAD answers what GET would', async () => {

@@ -22,6 +22,7 @@ beforeEach(() => {
       fileStaticUrl: `${origin}/files`,
       homeUrl: origin,
       apiBaseUrl: origin,
+      appPackageUrl: '',
     });
 });
 

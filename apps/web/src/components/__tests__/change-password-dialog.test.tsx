@@ -74,4 +74,17 @@ describe('change password dialog (spec sections 4 and 5)', () => {
     expect(await screen.findByText('原密码错误')).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
   });
+
+  it('shows why the server refused the new password under 新密码', async () => {
+    vi.mocked(changePassword).mockRejectedValue(new ApiError('该密码过于常见，请换一个更安全的密码', 1, 400));
+    const onClose = renderDialog();
+    type('原密码', 'First#2026');
+    type('新密码', 'Password1');
+    type('确认新密码', 'Password1');
+    ok();
+    expect(await screen.findByText('密码修改失败')).toBeTruthy();
+    const reason = await screen.findByText('该密码过于常见，请换一个更安全的密码');
+    expect(reason.closest('.ant-form-item')?.querySelector('label')?.textContent).toBe('新密码');
+    expect(onClose).not.toHaveBeenCalled();
+  });
 });

@@ -24,7 +24,7 @@ function UserCorner() {
   const session = useSession();
   const name = session?.name ?? '';
   const enterpriseName = session?.enterpriseName ?? '';
-  // Issue 18: a certified enterprise's name carries 已认证.
+  // 企业认证: a certified enterprise's name carries 已认证.
   const certified = enterpriseName !== '' && session?.certificationStatus === 'certified';
   const authorities = session?.authorities ?? [];
   const [menuOpen, setMenuOpen] = useState(false);
@@ -100,7 +100,7 @@ const PublicNavDrawer = lazyWithAntd(() => import('./public-nav-drawer').then((m
 
 /**
  * Public header (spec section 2): logo back to home, scrolling menu, login entry or the user's corner.
- * Below 768 px (issue 21) the menu gives way to a button opening a drawer with every item and the
+ * Below 768 px the menu gives way to a button opening a drawer with every item and the
  * account's entries; both are in the markup and CSS shows one, so the server renders the same header.
  */
 export function PublicHeader() {
@@ -124,7 +124,8 @@ export function PublicHeader() {
   return (
     <header className="public-header">
       <div className="public-header__inner">
-        <Link to="/" className="public-header__logo" aria-label="返回首页">
+        {/* Named by its visible text (WCAG 2.5.3): what a voice user reads out is what selects it. */}
+        <Link to="/" className="public-header__logo">
           <img src="/favicon.svg" alt="" width={36} height={36} />
           <span className="public-header__brand">
             <strong>Engineering e+</strong>

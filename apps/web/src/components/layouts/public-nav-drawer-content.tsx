@@ -11,7 +11,7 @@ import { LayoutIcon } from './layout-icon';
 import { showsConsoleEntry } from './nav-link';
 
 /**
- * What the phone drawer lists (issue 21): 登录 and 注册 for a visitor, or the user's name and
+ * What the phone drawer lists: 登录 and 注册 for a visitor, or the user's name and
  * enterprise, 控制台 (spec section 6 role rule), 我的应用 and 退出登录; then every menu item.
  */
 export function PublicNavDrawerContent({ nav, onClose }: { nav: readonly NavItem[]; onClose: () => void }) {

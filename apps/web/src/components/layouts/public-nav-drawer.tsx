@@ -4,7 +4,7 @@ import { PublicNavDrawerContent } from './public-nav-drawer-content';
 import './public-nav-drawer.css';
 
 /**
- * The phone header's drawer (issue 21, below 768 px) with its entries. Its code (antd's Drawer, the
+ * The phone header's drawer (below 768 px) with its entries. Its code (antd's Drawer, the
  * entries) loads when the menu button is first used: the first page does not carry it.
  */
 export default function PublicNavDrawer({ open, onClose, nav }: { open: boolean; onClose: () => void; nav: readonly NavItem[] }) {

@@ -30,7 +30,7 @@ export default function UserMenu({
       menu={{
         items: [
           ...(showConsole ? [{ key: 'console', icon: <AppstoreOutlined />, label: '进入控制台' }] : []),
-          // Issue 17: the applications this user may open through single sign-on.
+          // 我的应用: the applications this user may open through single sign-on.
           { key: 'my-apps', icon: <BlockOutlined />, label: <Link to={paths.myApps.getHref()}>我的应用</Link> },
           { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
           { type: 'divider' },

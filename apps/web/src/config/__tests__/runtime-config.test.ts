@@ -15,6 +15,7 @@ const config: RuntimeConfig = {
   fileStaticUrl: 'http://static.test/files',
   homeUrl: 'http://portal.test',
   apiBaseUrl: 'http://portal.test',
+  appPackageUrl: '',
 };
 
 afterEach(() => {

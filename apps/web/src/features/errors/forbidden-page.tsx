@@ -3,7 +3,10 @@ import { useRuntimeConfig } from '@/config/runtime-config';
 import { useSiteInfo } from '@/api/get-site-info';
 import './error-page.css';
 
-/** Spec section 2: 当前账号无权限, an all-rights-reserved line with the group's name, a return link. */
+/**
+ * Spec section 2: 当前账号无权限, an all-rights-reserved line with the group's name, a return link. The
+ * message is the page's heading; the line is in Chinese like the rest of the site.
+ */
 export function ForbiddenPage() {
   const config = useRuntimeConfig();
   const mainHref = config.mainUrl + config.mainVisitPrefix;
@@ -13,7 +16,7 @@ export function ForbiddenPage() {
     <main className="error-page">
       <Result
         status="403"
-        title="当前账号无权限"
+        title={<h1 className="error-page__title">当前账号无权限</h1>}
         subTitle=""
         extra={
           <Button type="primary" size="large" href={mainHref}>
@@ -22,7 +25,7 @@ export function ForbiddenPage() {
         }
       />
       <footer className="error-page__footer">
-        Copyright © {new Date().getFullYear()} <a href={mainHref}>{groupName}</a> All Rights Reserved. 版权所有
+        © {new Date().getFullYear()} <a href={mainHref}>{groupName}</a> 版权所有
       </footer>
     </main>
   );

@@ -11,7 +11,7 @@ export function NotFoundPage() {
     <main className="error-page">
       <Result
         status="404"
-        title="页面不存在"
+        title={<h1 className="error-page__title">页面不存在</h1>}
         subTitle="您访问的页面不存在或已被移除，请检查地址是否正确。"
         extra={
           <Button type="primary" size="large" onClick={logout}>

@@ -31,9 +31,9 @@ function fakeServer(handler: Handler) {
   return { transport, requests };
 }
 
-function client(handler: Handler) {
+function client(handler: Handler, onSessionEnded?: () => void) {
   const server = fakeServer(handler);
-  const api = createApiClient({ baseURL: BASE, tokenUrl: () => TOKEN_URL, transport: server.transport });
+  const api = createApiClient({ baseURL: BASE, tokenUrl: () => TOKEN_URL, transport: server.transport, onSessionEnded });
   return { api, ...server };
 }
 
@@ -260,6 +260,32 @@ describe('api client: token refresh queue', () => {
     expect(notify.error).toHaveBeenCalledTimes(1);
     expect(notify.error).toHaveBeenCalledWith('登录已失效，请重新登录', 3);
     expect(tokenStore.get()).toBe('bearer old');
+  });
+
+  it('a refresh the login host refuses (the session ended elsewhere) tells the page once for the whole queue', async () => {
+    tokenStore.set('bearer old');
+    const ended = vi.fn();
+    const { api } = client((request) => {
+      if (request.url === TOKEN_URL) return { status: 401, body: { code: 1, msg: '登录已失效，请重新登录' } };
+      return { status: 401, body: { code: 20302, msg: '访问令牌无效' } };
+    }, ended);
+    const results = await Promise.allSettled([1, 2, 3].map((i) => api.get(`/x/${i}`)));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(ended).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    ['no answer', () => Promise.reject(new TypeError('network'))],
+    ['a server error', () => ({ status: 500, body: { code: 1, msg: '服务器内部错误' } })],
+  ])('a refresh that fails with %s keeps the session: nobody is sent to log in', async (_, tokenReply) => {
+    tokenStore.set('bearer old');
+    const ended = vi.fn();
+    const { api } = client((request) => {
+      if (request.url === TOKEN_URL) return tokenReply();
+      return { status: 401, body: { code: 20301, msg: '访问令牌已过期' } };
+    }, ended);
+    await expect(api.get('/x')).rejects.toBeInstanceOf(ApiError);
+    expect(ended).not.toHaveBeenCalled();
   });
 
   it('does not loop when the replay fails with a token code again', async () => {

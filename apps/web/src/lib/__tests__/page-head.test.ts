@@ -13,6 +13,7 @@ describe('the head of a page', () => {
       shareTitle: '标识查询',
       type: 'website',
       notFound: false,
+      badRequest: false,
     });
     const article: RouteHandle = {
       title: '资讯详情',
@@ -25,10 +26,25 @@ describe('the head of a page', () => {
       image: 'demo/a.png',
       type: 'article',
       notFound: false,
+      badRequest: false,
     });
     expect(resolvePageHead(matches({ title: '页面不存在', head: () => ({ notFound: true }) }), context)).toMatchObject({
       title: '页面不存在 - Engineering e+',
       notFound: true,
+    });
+  });
+
+  it('lets a page name its link-preview title, its canonical address and a malformed address', () => {
+    const home: RouteHandle = { title: '首页', head: () => ({ shareTitle: 'Engineering e+ 工业互联网平台' }) };
+    expect(resolvePageHead(matches(undefined, home), context)).toMatchObject({
+      title: '首页 - Engineering e+',
+      shareTitle: 'Engineering e+ 工业互联网平台',
+    });
+    const misplaced: RouteHandle = { title: '知识详情', head: () => ({ subject: '新闻标题', canonical: '/news/detail?id=a' }) };
+    expect(resolvePageHead(matches(undefined, misplaced), context)).toMatchObject({ canonicalPath: '/news/detail?id=a' });
+    expect(resolvePageHead(matches({ title: '请求地址有误', head: () => ({ badRequest: true }) }), context)).toMatchObject({
+      badRequest: true,
+      notFound: false,
     });
   });
 

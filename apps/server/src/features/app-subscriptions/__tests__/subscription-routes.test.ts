@@ -25,7 +25,7 @@ const HENGYUE = '徐州恒岳重工机械有限公司';
 const RUICHI = '常州瑞驰液压科技有限公司';
 
 /**
- * 申请使用, 应用订阅 and platform applications on the central login (issue 20): an operator puts an
+ * 申请使用, 应用订阅 and platform applications on the central login: an operator puts an
  * application of the application center on single sign-on, an enterprise administrator applies, an
  * operator decides; the approved application is in the enterprise's 应用列表, read-only, and the CAS
  * issues tickets for it only to accounts of subscribed enterprises that 应用授权 admits.
@@ -434,9 +434,10 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     );
     platformApp.reset();
     const revoked = await okData<AppSubscriptionRow>('PUT', `/web-api/console/v1/app-subscription/${row!.id}/revoke`, 'operator', {
-      note: '合同到期未续签',
+      // A reason typed as a sentence: the message closes it once, never 。。.
+      note: '合同到期未续签。',
     });
-    expect(revoked.data[0]).toMatchObject({ status: 'revoked', decisionNote: '合同到期未续签' });
+    expect(revoked.data[0]).toMatchObject({ status: 'revoked', decisionNote: '合同到期未续签。' });
     // The application hears that the session it holds from the subscription is over (single logout).
     expect(platformApp.logoutTickets).toEqual([pendingTicket]);
     expect((await ssoApps('admin')).map((a) => a.name)).not.toContain('工艺文件管理');
@@ -446,7 +447,7 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect(afterRevoke.text).toContain(notSubscribedText('工艺文件管理'));
     expect(await state('admin', uuid)).toEqual({
       status: 'revoked',
-      decisionNote: '合同到期未续签',
+      decisionNote: '合同到期未续签。',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       decidedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       canApply: true,
@@ -455,7 +456,7 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     expect((await messages('admin'))[0]).toMatchObject({
       kind: 'subscription',
       title: '应用订阅已撤销',
-      content: expect.stringContaining('合同到期未续签'),
+      content: '平台已撤销本企业对「工艺文件管理」的订阅：合同到期未续签。该应用已从应用列表移除。',
     });
     expect(await refusal('PUT', `/web-api/console/v1/app-subscription/${row!.id}/revoke`, 'operator', { note: '再撤一次' })).toEqual({
       status: 409,
@@ -474,7 +475,7 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
     ]);
     expect((await audit('app-subscription.revoke')).slice(-3).map((r) => [r.outcome, r.detail])).toEqual([
       ['failure', SubscriptionMessage.revokeNoteRequired],
-      ['success', `${HENGYUE}：合同到期未续签`],
+      ['success', `${HENGYUE}：合同到期未续签。`],
       ['failure', SubscriptionMessage.notApproved],
     ]);
   });
@@ -551,7 +552,7 @@ describe.each(testDialects())('application subscriptions on %s', (dialect) => {
   });
 });
 
-describe('the application center demo data on an installation seeded before issue 20', () => {
+describe('the application center demo data on an installation seeded before 应用订阅', () => {
   it('gives the untouched demo applications their details and single sign-on, leaves an edited one alone, and adds 恒岳’s subscriptions', async () => {
     const t = await createTestDatabase('sqlite', {}, { seed: false });
     try {

@@ -32,7 +32,7 @@ interface Answer {
 }
 
 /**
- * A console write and its audit row are committed together (issue 15, item 10): when the audit row
+ * A console write and its audit row are committed together: when the audit row
  * cannot be written, the write is rolled back and the caller gets an error, never a success without
  * its audit row.
  */

@@ -1,10 +1,11 @@
+import net, { type AddressInfo } from 'node:net';
 import { type LdapSourceConfig, TEST_SAMPLE_SIZE } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HENGYUE_PEOPLE, HENGYUE_PEOPLE_LIST, HENGYUE_SUFFIX, hengyueDirectory, personDn } from '../../../testing/ldap-fixture.js';
 import { type SlapdServer, startSlapd } from '../../../testing/slapd.js';
 import { DirectoryError } from '../directory.js';
 import { LdapDirectory } from '../ldap/ldap-directory.js';
-import { asDirectoryManager, closedPort, hengyueSource } from './ldap-test-source.js';
+import { asDirectoryManager, closedPort, hengyueSource, loopbackGuard } from './ldap-test-source.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const person = (uid: string) => {
@@ -13,7 +14,7 @@ const person = (uid: string) => {
   return p;
 };
 
-/** LDAP / AD against a real OpenLDAP (issue 19): 测试连接, reading the directory, sign-in by bind. */
+/** LDAP / AD against a real OpenLDAP: 测试连接, reading the directory, sign-in by bind. */
 describe('LdapDirectory against slapd', () => {
   let slapd: SlapdServer;
   beforeAll(async () => {
@@ -22,7 +23,7 @@ describe('LdapDirectory against slapd', () => {
   afterAll(() => slapd.stop());
 
   const directory = (overrides: Partial<LdapSourceConfig> = {}, secret?: string) =>
-    new LdapDirectory(hengyueSource(slapd, overrides, secret), { timeoutMs: 3000 });
+    new LdapDirectory(hengyueSource(slapd, overrides, secret), { timeoutMs: 3000, guard: loopbackGuard });
 
   describe('测试连接', () => {
     it('connects, binds and shows a sample of the users', async () => {
@@ -44,13 +45,13 @@ describe('LdapDirectory against slapd', () => {
       });
     });
 
-    it('a wrong bind password shows the server’s refusal; the search is not run', async () => {
+    it('a wrong bind password says so in Chinese; the search is not run', async () => {
       const result = await directory({}, 'not-the-password').test();
       expect(result).toEqual({
         ok: false,
         steps: [
           { name: '连接', ok: true, detail: expect.any(String) },
-          { name: '绑定', ok: false, detail: '绑定失败：Invalid Credentials (49)' },
+          { name: '绑定', ok: false, detail: '绑定账号或密码错误' },
         ],
         sample: [],
       });
@@ -61,33 +62,34 @@ describe('LdapDirectory against slapd', () => {
       expect(result.steps.at(-1)).toEqual({ name: '绑定', ok: false, detail: '绑定失败：未设置绑定密码' });
     });
 
-    it('a port nothing listens on fails at 连接 with the socket’s error', async () => {
+    it('a port nothing listens on fails at 连接, saying the connection was refused', async () => {
       const port = await closedPort();
       const result = await directory({ url: `ldap://127.0.0.1:${port}` }).test();
       expect(result).toEqual({
         ok: false,
-        steps: [{ name: '连接', ok: false, detail: `无法连接 LDAP 服务器：connect ECONNREFUSED 127.0.0.1:${port}` }],
+        steps: [{ name: '连接', ok: false, detail: `无法连接到 127.0.0.1:${port}（连接被拒绝，该端口没有服务在监听）` }],
         sample: [],
       });
     });
 
-    it('StartTLS on a server that offers none fails at 连接 with the server’s answer', async () => {
+    it('StartTLS on a server that offers none fails at 连接, saying so', async () => {
       const result = await directory({ startTls: true }).test();
       expect(result.ok).toBe(false);
-      expect(result.steps).toEqual([
-        { name: '连接', ok: false, detail: 'StartTLS 失败：Protocol Error (2): unsupported extended operation' },
-      ]);
+      expect(result.steps).toEqual([{ name: '连接', ok: false, detail: 'StartTLS 失败：服务器不支持 StartTLS' }]);
     });
 
-    it('ldaps:// to a server that speaks plain LDAP fails at 连接 with the TLS error', async () => {
+    it('ldaps:// to a server that speaks plain LDAP fails at 连接 as a TLS handshake, without OpenSSL’s text', async () => {
       const result = await directory({ url: slapd.url.replace('ldap://', 'ldaps://') }).test();
       expect(result.ok).toBe(false);
-      expect(result.steps).toEqual([{ name: '连接', ok: false, detail: expect.stringMatching(/^无法连接 LDAP 服务器：\S/) }]);
+      const { port } = new URL(slapd.url);
+      expect(result.steps).toEqual([
+        { name: '连接', ok: false, detail: `TLS 握手失败：127.0.0.1:${port} 没有以 TLS 应答，请确认该端口提供 ldaps://，或改用 ldap://` },
+      ]);
     });
 
     it('a base DN that does not exist, or a filter that finds nobody, fails at 查询用户', async () => {
       const missing = await directory({ baseDn: `ou=nobody,${HENGYUE_SUFFIX}` }).test();
-      expect(missing.steps.at(-1)).toEqual({ name: '查询用户', ok: false, detail: '查询用户失败：No Such Object (32)' });
+      expect(missing.steps.at(-1)).toEqual({ name: '查询用户', ok: false, detail: '查询用户失败：基准 DN 不存在' });
       const nobody = await directory({ userFilter: '(&(objectClass=inetOrgPerson)(uid=nobody))' }).test();
       expect(nobody.ok).toBe(false);
       expect(nobody.steps.at(-1)).toEqual({
@@ -95,6 +97,42 @@ describe('LdapDirectory against slapd', () => {
         ok: false,
         detail: '未找到符合用户过滤条件的用户，请检查用户基准 DN 和用户过滤条件',
       });
+    });
+  });
+
+  it('a server that accepts the connection and never answers is a timeout, at 连接 for TLS and at 绑定 otherwise', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const quick = (url: string) => new LdapDirectory(hengyueSource(slapd, { url }), { timeoutMs: 300, guard: loopbackGuard });
+    try {
+      expect((await quick(`ldaps://127.0.0.1:${port}`).test()).steps).toEqual([
+        { name: '连接', ok: false, detail: `无法连接到 127.0.0.1:${port}（超时）` },
+      ]);
+      expect((await quick(`ldap://127.0.0.1:${port}`).test()).steps).toEqual([
+        { name: '连接', ok: true, detail: '已连接' },
+        { name: '绑定', ok: false, detail: '绑定失败：服务器没有在限定时间内响应（超时）' },
+      ]);
+    } finally {
+      silent.close();
+    }
+  });
+
+  describe('测试连接 against a directory whose certificate is not trusted', () => {
+    let tlsSlapd: SlapdServer;
+    beforeAll(async () => {
+      tlsSlapd = await startSlapd({ suffix: HENGYUE_SUFFIX, entries: hengyueDirectory(), tls: true });
+    });
+    afterAll(() => tlsSlapd.stop());
+    const untrusted = { name: '连接', ok: false, detail: '证书校验失败：服务器证书是自签名证书，不受信任' };
+
+    it('ldaps:// and StartTLS both fail at 连接 saying why the certificate was refused, never binding', async () => {
+      const ldaps = await directory({ url: tlsSlapd.ldapsUrl ?? '' }).test();
+      expect(ldaps).toEqual({ ok: false, steps: [untrusted], sample: [] });
+      const startTls = await directory({ url: tlsSlapd.url, startTls: true }).test();
+      expect(startTls).toEqual({ ok: false, steps: [untrusted], sample: [] });
+      // The same directory in clear text answers: the refusal was the certificate's.
+      expect((await directory({ url: tlsSlapd.url }).test()).ok).toBe(true);
     });
   });
 
@@ -132,14 +170,14 @@ describe('LdapDirectory against slapd', () => {
       expect(users.every((u) => u.groupIds.length === 0)).toBe(true);
     });
 
-    it('fails with the Chinese explanation and the server’s text', async () => {
-      await expect(directory({}, 'wrong').read({ groups: true })).rejects.toThrow(new DirectoryError('绑定失败：Invalid Credentials (49)'));
+    it('fails with a Chinese explanation of what happened, and no library text', async () => {
+      await expect(directory({}, 'wrong').read({ groups: true })).rejects.toThrow(new DirectoryError('绑定账号或密码错误'));
       const port = await closedPort();
       await expect(directory({ url: `ldap://127.0.0.1:${port}` }).read({ groups: false })).rejects.toThrow(
-        `无法连接 LDAP 服务器：connect ECONNREFUSED 127.0.0.1:${port}`,
+        new DirectoryError(`无法连接到 127.0.0.1:${port}（连接被拒绝，该端口没有服务在监听）`),
       );
       await expect(directory({ groupBaseDn: `ou=nogroups,${HENGYUE_SUFFIX}` }).read({ groups: true })).rejects.toThrow(
-        '查询组失败：No Such Object (32)',
+        new DirectoryError('查询组失败：基准 DN 不存在'),
       );
     });
   });
@@ -157,7 +195,7 @@ describe('LdapDirectory against slapd', () => {
       expect(await directory().authenticate('lixin', 'Ldap@Zhaomin1')).toEqual({
         ok: false,
         reason: 'bad-credentials',
-        detail: '用户绑定失败：Invalid Credentials (49)',
+        detail: '用户绑定失败：用户名或密码错误',
       });
       expect(await directory().authenticate('nobody', 'whatever')).toMatchObject({ ok: false, reason: 'not-found' });
       // RFC 4515 escaping: '*' is a character of the name, not a wildcard.
@@ -182,12 +220,12 @@ describe('LdapDirectory against slapd', () => {
       expect(await directory({ url: `ldap://127.0.0.1:${port}` }).authenticate('lixin', 'x')).toEqual({
         ok: false,
         reason: 'unavailable',
-        detail: `无法连接 LDAP 服务器：connect ECONNREFUSED 127.0.0.1:${port}`,
+        detail: `无法连接到 127.0.0.1:${port}（连接被拒绝，该端口没有服务在监听）`,
       });
       expect(await directory({}, 'wrong').authenticate('lixin', person('lixin').password)).toEqual({
         ok: false,
         reason: 'unavailable',
-        detail: '绑定失败：Invalid Credentials (49)',
+        detail: '绑定账号或密码错误',
       });
     });
 

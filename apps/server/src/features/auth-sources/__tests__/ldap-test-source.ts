@@ -2,7 +2,8 @@ import { LDAP_DEFAULTS, type LdapSourceConfig, Role } from '@portal/shared';
 import { Client } from 'ldapts';
 import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_GROUPS, HENGYUE_PEOPLE } from '../../../testing/ldap-fixture.js';
 import { freePort, type SlapdServer } from '../../../testing/slapd.js';
-import type { TestApp } from '../../../testing/test-app.js';
+import { OutboundGuard, parseOutboundNetwork } from '../../../lib/outbound.js';
+import { TEST_OUTBOUND_ALLOW, type TestApp } from '../../../testing/test-app.js';
 import { hashPassword } from '../../accounts/passwords.js';
 import type { LoadedSource } from '../directory.js';
 import { LdapDirectory } from '../ldap/ldap-directory.js';
@@ -30,6 +31,13 @@ export async function asDirectoryManager(slapd: SlapdServer, change: (client: Cl
     await client.unbind();
   }
 }
+
+/** The outbound guard of a portal whose operator lets sources reach loopback, where slapd listens. */
+export const loopbackGuard = new OutboundGuard({
+  allowNetworks: TEST_OUTBOUND_ALLOW.split(',').map(parseOutboundNetwork),
+  publicUrl: undefined,
+  ports: () => [],
+});
 
 /** A loopback port nothing listens on (it was free a moment ago). */
 export const closedPort = freePort;
@@ -59,7 +67,7 @@ export async function linkHengyueDirectory(t: TestApp, slapd: SlapdServer, local
     .executeTakeFirstOrThrow();
   const source = await t.app.authSourceRepository.loadAny(sourceId);
   if (source?.type !== 'ldap') throw new Error('source not stored');
-  const { users } = await new LdapDirectory(source, { timeoutMs: 5000 }).read({ groups: false });
+  const { users } = await new LdapDirectory(source, { timeoutMs: 5000, guard: t.app.outbound }).read({ groups: false });
   const staff = await db
     .selectFrom('role')
     .select('id')

@@ -10,7 +10,7 @@ export interface SignInSource {
 }
 
 /**
- * QR sign-in's first visit (issue 19): a platform identity not linked yet is linked to the account of
+ * QR sign-in's first visit: a platform identity not linked yet is linked to the account of
  * the source's enterprise with the same phone, when that account is active and not linked to another
  * identity of the source already (the platform says whose phone it is; sync links everyone else).
  */

@@ -5,6 +5,7 @@ import {
   TEST_SAMPLE_SIZE,
   ldapFilterText,
 } from '@portal/shared';
+import type { FastifyBaseLogger } from 'fastify';
 import { type Client, type Entry, Filter } from 'ldapts';
 import {
   type Directory,
@@ -15,7 +16,15 @@ import {
   type LoadedSource,
   toUserView,
 } from '../directory.js';
-import { connectLdap, type LdapConnection, resultCodeOf, sourceText } from './ldap-connection.js';
+import {
+  connectLdap,
+  failureText,
+  type LdapConnectOptions,
+  type LdapConnection,
+  type LdapStage,
+  resultCodeOf,
+  sourceText,
+} from './ldap-connection.js';
 import { normalizeDn } from './ldap-dn.js';
 import {
   ENTRY_UUID,
@@ -42,9 +51,6 @@ const UNIQUE_MEMBER = 'uniqueMember';
 /** Bind refusals that are about the credentials (counted as a wrong password), RFC 4511 §4.1.9. */
 const CREDENTIAL_REFUSALS = new Set([48, 49, 50, 53]);
 
-const stepFailure = (prefix: string, error: unknown) =>
-  error instanceof DirectoryError ? error.message : `${prefix}：${sourceText(error)}`;
-
 /**
  * An LDAP / Active Directory source (protocols.md "LDAP / Active Directory"): a service bind with the
  * source's bind account, paged searches of the users (and groups), and sign-in by binding as the
@@ -55,15 +61,25 @@ export class LdapDirectory implements Directory {
   readonly type = 'ldap';
   constructor(
     readonly source: LoadedSource & { type: 'ldap'; config: LdapSourceConfig },
-    readonly options: { timeoutMs: number },
+    readonly options: Omit<LdapConnectOptions, 'log'> & { log?: FastifyBaseLogger },
   ) {}
+
+  /**
+   * A failure said in Chinese for the console, prefixed with what was being done; the library's and
+   * the server's own words go to the log only.
+   */
+  private failure(prefix: string, error: unknown, stage: LdapStage): string {
+    if (error instanceof DirectoryError) return error.message;
+    this.options.log?.warn({ sourceId: this.source.id, err: sourceText(error) }, `LDAP ${stage} failed`);
+    return `${prefix}：${failureText(error, stage)}`;
+  }
 
   private get config() {
     return this.source.config;
   }
 
   private connect(): Promise<LdapConnection> {
-    return connectLdap(this.config, this.options.timeoutMs);
+    return connectLdap(this.config, this.options);
   }
 
   /** Binds as the source's bind account; throws DirectoryError with the server's refusal. */
@@ -73,7 +89,9 @@ export class LdapDirectory implements Directory {
     try {
       await client.bind(this.config.bindDn.trim(), this.source.secret);
     } catch (error) {
-      throw new DirectoryError(`绑定失败：${sourceText(error)}`);
+      // A wrong password says so by itself; any other refusal is named as a failed bind.
+      const text = this.failure('绑定失败', error, 'bind');
+      throw new DirectoryError(resultCodeOf(error) === 49 ? failureText(error, 'bind') : text);
     }
   }
 
@@ -100,21 +118,21 @@ export class LdapDirectory implements Directory {
     try {
       connection = await this.connect();
     } catch (error) {
-      return failed('连接', stepFailure('无法连接 LDAP 服务器', error));
+      return failed('连接', this.failure('无法连接 LDAP 服务器', error, 'bind'));
     }
     try {
       steps.push({ name: '连接', ok: true, detail: this.config.startTls ? '已连接（StartTLS）' : '已连接' });
       try {
         await this.serviceBind(connection.client);
       } catch (error) {
-        return failed('绑定', stepFailure('绑定失败', error));
+        return failed('绑定', this.failure('绑定失败', error, 'bind'));
       }
       steps.push({ name: '绑定', ok: true, detail: `已绑定 ${this.config.bindDn.trim()}` });
       let entries: Entry[];
       try {
         entries = await this.searchUsers(connection.client, ldapFilterText(this.config.userFilter), { sizeLimit: TEST_SAMPLE_SIZE });
       } catch (error) {
-        return failed('查询用户', stepFailure('查询用户失败', error));
+        return failed('查询用户', this.failure('查询用户失败', error, 'search'));
       }
       const users = entries.slice(0, TEST_SAMPLE_SIZE).map((entry) => toDirectoryUser(entry, this.config));
       if (!users.length) return failed('查询用户', '未找到符合用户过滤条件的用户，请检查用户基准 DN 和用户过滤条件');
@@ -140,7 +158,7 @@ export class LdapDirectory implements Directory {
       try {
         entries = await this.searchUsers(client, ldapFilterText(this.config.userFilter));
       } catch (error) {
-        throw new DirectoryError(`查询用户失败：${sourceText(error)}`);
+        throw new DirectoryError(this.failure('查询用户失败', error, 'search'));
       }
       const groups = options.groups && this.config.groupBaseDn.trim() ? await this.readGroups(client) : [];
       const membership = new Map<string, string[]>();
@@ -170,7 +188,7 @@ export class LdapDirectory implements Directory {
       });
       entries = result.searchEntries;
     } catch (error) {
-      throw new DirectoryError(`查询组失败：${sourceText(error)}`);
+      throw new DirectoryError(this.failure('查询组失败', error, 'search'));
     }
     const groups: (DirectoryGroup & { members: string[] })[] = [];
     for (const entry of entries) {
@@ -205,7 +223,7 @@ export class LdapDirectory implements Directory {
         });
         entry = next.searchEntries[0];
       } catch (error) {
-        throw new DirectoryError(`查询组成员失败：${sourceText(error)}`);
+        throw new DirectoryError(this.failure('查询组成员失败', error, 'search'));
       }
     }
     return members.filter(Boolean);
@@ -279,20 +297,20 @@ export class LdapDirectory implements Directory {
     try {
       connection = await this.connect();
     } catch (error) {
-      return { ok: false, reason: 'unavailable', detail: stepFailure('无法连接 LDAP 服务器', error) };
+      return { ok: false, reason: 'unavailable', detail: this.failure('无法连接 LDAP 服务器', error, 'bind') };
     }
     try {
       const { client } = connection;
       try {
         await this.serviceBind(client);
       } catch (error) {
-        return { ok: false, reason: 'unavailable', detail: stepFailure('绑定失败', error) };
+        return { ok: false, reason: 'unavailable', detail: this.failure('绑定失败', error, 'bind') };
       }
       let entry: Entry | undefined;
       try {
         entry = await this.findUser(client, login, dn, externalId);
       } catch (error) {
-        return { ok: false, reason: 'unavailable', detail: `查询用户失败：${sourceText(error)}` };
+        return { ok: false, reason: 'unavailable', detail: this.failure('查询用户失败', error, 'search') };
       }
       if (!entry) return { ok: false, reason: 'not-found', detail: `目录中未找到该用户：${login || externalId || dn}` };
       const user = toDirectoryUser(entry, this.config);
@@ -300,9 +318,9 @@ export class LdapDirectory implements Directory {
         await client.bind(entry.dn, password);
       } catch (error) {
         const code = resultCodeOf(error);
-        const detail = `用户绑定失败：${sourceText(error)}`;
+        const detail = `用户绑定失败：${failureText(error, 'userBind')}`;
         // AD answers a right password of a disabled account with 49 and "data 533" in its diagnostic.
-        if (code === 49 && !user.active && /\bdata 533\b/.test(detail)) return { ok: false, reason: 'disabled', detail };
+        if (code === 49 && !user.active && /\bdata 533\b/.test(sourceText(error))) return { ok: false, reason: 'disabled', detail };
         if (code !== undefined && CREDENTIAL_REFUSALS.has(code)) return { ok: false, reason: 'bad-credentials', detail };
         return { ok: false, reason: 'unavailable', detail };
       }

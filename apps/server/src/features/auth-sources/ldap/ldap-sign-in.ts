@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { LdapDirectory } from './ldap-directory.js';
 
 /**
- * The central login's side of an LDAP / AD source (issue 19, 登录): an account linked to an enabled
+ * The central login's side of an LDAP / AD source (登录): an account linked to an enabled
  * LDAP source signs in with its directory password (a bind as its entry), never the local one.
  */
 
@@ -27,7 +27,7 @@ export async function checkDirectoryPassword(
   const identity = await app.authSourceRepository.ldapIdentityOf(account.id);
   if (identity?.source.type !== 'ldap') return undefined;
   const { source } = identity;
-  const directory = new LdapDirectory(source, { timeoutMs: app.config.auth.ldapTimeoutMs });
+  const directory = new LdapDirectory(source, { timeoutMs: app.config.auth.ldapTimeoutMs, guard: app.outbound, log });
   const outcome = await directory.authenticate(account.username, password, identity.dn, identity.externalId);
   if (outcome.ok) {
     if (outcome.user.dn !== identity.dn) await app.authSourceRepository.updateDn(account.id, source.id, outcome.user.dn);
@@ -35,7 +35,7 @@ export async function checkDirectoryPassword(
   }
   switch (outcome.reason) {
     case 'unavailable':
-      // The server's own words, for whoever runs the portal (no secret is ever part of them).
+      // For whoever runs the portal (the directory's own words were logged with the source id; no secret is part of either).
       log.warn({ sourceId: source.id, detail: outcome.detail }, 'LDAP source unavailable at sign-in');
       return { result: 'unavailable' };
     case 'disabled':

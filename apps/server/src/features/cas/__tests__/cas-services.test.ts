@@ -54,14 +54,14 @@ describe('CAS service registry: enterprise applications', () => {
   });
 
   it("sends single logout to the application's logout address, else to the service address", async () => {
-    expect((await registry.singleLogoutTarget('https://ops.example.cn/quality/trace', portal))?.href).toBe(
+    expect((await registry.singleLogoutTarget('https://ops.example.cn/quality/trace', portal))?.url.href).toBe(
       'https://ops.example.cn/quality/slo',
     );
-    expect((await registry.singleLogoutTarget('https://ops.example.cn/devices', portal))?.href).toBe('https://ops.example.cn/devices');
+    expect((await registry.singleLogoutTarget('https://ops.example.cn/devices', portal))?.url.href).toBe('https://ops.example.cn/devices');
     expect(await registry.singleLogoutTarget('https://elsewhere.example.cn/', portal)).toBeUndefined();
   });
 
-  it('registers a platform application (issue 20) apart from the enterprises’ own: it names no application of 应用列表', async () => {
+  it('registers a platform application apart from the enterprises’ own: it names no application of 应用列表', async () => {
     const withPlatform = new ServiceRegistry([], async (host) =>
       [
         ...stored,
@@ -77,8 +77,10 @@ describe('CAS service registry: enterprise applications', () => {
     expect((await withPlatform.resolve('https://ops.example.cn/devices', portal))?.platformApplication).toBeNull();
     expect((await withPlatform.resolve(`${portal}/web/portal/cas/callback`, portal))?.platformApplication).toBeNull();
     expect(await withPlatform.resolve('https://saas.example.cn/other', portal)).toBeUndefined();
-    expect((await withPlatform.singleLogoutTarget('https://saas.example.cn/ops/x', portal))?.href).toBe('https://saas.example.cn/ops/slo');
-    expect((await withPlatform.singleLogoutTarget('https://saas.example.cn/bi/x', portal))?.href).toBe('https://saas.example.cn/bi/x');
+    expect((await withPlatform.singleLogoutTarget('https://saas.example.cn/ops/x', portal))?.url.href).toBe(
+      'https://saas.example.cn/ops/slo',
+    );
+    expect((await withPlatform.singleLogoutTarget('https://saas.example.cn/bi/x', portal))?.url.href).toBe('https://saas.example.cn/bi/x');
   });
 
   it('tells overlapping prefixes apart from neighbours', () => {

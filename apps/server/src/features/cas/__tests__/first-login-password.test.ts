@@ -3,7 +3,7 @@ import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
 
-/** Issue 16: an account whose password an administrator set changes it at its first login, at the central login. */
+/** 修改初始密码: an account whose password an administrator set changes it at its first login, at the central login. */
 describe.each(testDialects())('first login with an initial password on %s', (dialect) => {
   let t: TestApp;
   let base: string;

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../te
 import { type BrowserResponse, listen, TestBrowser } from '../../../testing/test-browser.js';
 import { consoleClient, outbox } from '../../org/__tests__/account-test-client.js';
 
-/** Issue 17, item 8: 忘记密码 at the central login, by SMS code, never telling whether a phone is registered. */
+/** 忘记密码 at the central login, by SMS code, never telling whether a phone is registered. */
 describe.each(testDialects())('忘记密码 at the central login on %s', (dialect) => {
   let t: TestApp;
   let base: string;

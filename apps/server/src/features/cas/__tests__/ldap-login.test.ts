@@ -15,7 +15,7 @@ const person = (uid: string) => {
 };
 
 /**
- * Issue 19, 登录: accounts linked to 恒岳's LDAP source sign in at the central login with their
+ * LDAP / AD 登录: accounts linked to 恒岳's LDAP source sign in at the central login with their
  * directory passwords (a bind against a real slapd), under the enterprise's lockout.
  */
 describe.each(testDialects())('LDAP sign-in at the central login on %s', (dialect) => {

@@ -22,7 +22,7 @@ const hengyuePolicy: SecurityPolicy = {
   twoFactor: 'off',
 };
 
-/** Issue 17, 安全设置: the enterprise's policy decides at the central login and wherever a password is set. */
+/** 安全设置: the enterprise's policy decides at the central login and wherever a password is set. */
 describe.each(testDialects())('security policy at the central login on %s', (dialect) => {
   let t: TestApp;
   let base: string;

@@ -211,7 +211,8 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     const res = await c.decide(operator, applicationId, {
       decision: 'reject',
       reasons: ['licence-unclear', 'other'],
-      comment: '公章不清晰',
+      // Typed as a sentence: the message closes it once, never 。。.
+      comment: '公章不清晰。',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ code: 20200, msg: '已驳回，已短信通知申请人', data: [] });
@@ -221,7 +222,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     expect(state.applications[0]).toMatchObject({
       status: 'rejected',
       reasons: ['licence-unclear', 'other'],
-      comment: '公章不清晰',
+      comment: '公章不清晰。',
       reviewerName: '陈静',
       decidedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });

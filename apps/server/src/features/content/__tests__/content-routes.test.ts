@@ -207,10 +207,26 @@ describe.each(testDialects())('published content on %s', (dialect) => {
       subCategoryId: 'policy-local',
       subCategoryName: '地方政策',
     });
-    expect(await detailOf('news')).toMatchObject({ categoryId: 'news', subCategoryId: 'news', subCategoryName: '行业动态' });
-    expect(await detailOf('enterprise')).toMatchObject({ categoryId: 'news', subCategoryId: 'enterprise', subCategoryName: '企业新闻' });
-    // Knowledge articles are shown in the same view without the policy fields.
-    expect(await detailOf('standard')).toMatchObject({ categoryId: 'news', subCategoryId: 'standard', subCategoryName: '标准规范' });
+    expect(await detailOf('news')).toMatchObject({
+      categoryId: 'news',
+      subCategoryId: 'news',
+      subCategoryName: '行业动态',
+      channel: 'news',
+    });
+    expect(await detailOf('enterprise')).toMatchObject({
+      categoryId: 'news',
+      subCategoryId: 'enterprise',
+      subCategoryName: '企业新闻',
+      channel: 'news',
+    });
+    // Knowledge articles are shown in the same view without the policy fields; their channel names
+    // the one detail address they have (/knowledge/detail).
+    expect(await detailOf('standard')).toMatchObject({
+      categoryId: 'news',
+      subCategoryId: 'standard',
+      subCategoryName: '标准规范',
+      channel: 'knowledge',
+    });
   });
 
   it('writes counted views to the database within seconds (the console shows them)', async () => {

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../te
 
 const DATE_MESSAGE = '“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01';
 
-/** A template of every value type (issue 22). */
+/** A template of every value type. */
 const TYPED_ITEMS = [
   { name: '产品名称', idType: 'productName', required: true, metadata: { type: 'string', minLength: 1, maxLength: 20 } },
   { name: '生产日期', idType: 'productionDate', required: true, metadata: { type: 'date' } },
@@ -18,7 +18,7 @@ const TYPED_ITEMS = [
   },
 ];
 
-describe.each(testDialects())('bulk upkeep of identifiers on %s (issue 22)', (dialect) => {
+describe.each(testDialects())('bulk upkeep of identifiers on %s', (dialect) => {
   let t: TestApp;
   let operator: string;
   let admin: string;
@@ -289,7 +289,7 @@ describe.each(testDialects())('bulk upkeep of identifiers on %s (issue 22)', (di
     const COLOR = { name: '颜色', idType: 'color', required: false, metadata: { type: 'string', minLength: 1, maxLength: 8 } };
     const DATE = { name: '生产日期', idType: 'productionDate', required: false, metadata: { type: 'string', minLength: 1, maxLength: 32 } };
     const V1 = [NAME, COLOR, DATE];
-    // v2: 颜色 retired, 生产日期 a date (the issue's `abcdefghij`), 重量 added.
+    // v2: 颜色 retired, 生产日期 a date (a stored `abcdefghij` is not one), 重量 added.
     const V2 = [
       NAME,
       { ...COLOR, state: 0 },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CertificationStatus } from '@portal/shared';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 
-describe.each(testDialects())('identifier management waits for 企业认证 (issue 18) on %s', (dialect) => {
+describe.each(testDialects())('identifier management waits for 企业认证 on %s', (dialect) => {
   let t: TestApp;
   let operator: string;
   let admin: string;

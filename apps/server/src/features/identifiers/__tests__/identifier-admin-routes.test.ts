@@ -413,7 +413,7 @@ describe.each(testDialects())('identifier management API on %s', (dialect) => {
         values: { ...values, serviceCenter: '江苏徐州服务中心' },
       });
       expect(edited.json().data[0].values.serviceCenter).toBe('江苏徐州服务中心');
-      // Staff view, add and edit; deleting is for administrators (identifier:record:manage, issue 16).
+      // Staff view, add and edit; deleting is for administrators (identifier:record:manage).
       const refused = await call('DELETE', `/web-api/identity/v1/record/${created.id}`, staff);
       expect(refused.statusCode).toBe(403);
       expect(refused.json()).toEqual({ code: 1, msg: '当前账号无权限' });

@@ -190,7 +190,7 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
   });
 
   describe('HTTP caching', () => {
-    // Browsers only: a lookup a shared cache answered would never reach the node's 标识统计 (issue 22).
+    // Browsers only: a lookup a shared cache answered would never reach the node's 标识统计.
     const KEEP_TTL = 'private, max-age=86400';
     const KEEP_NOT_FOUND = 'private, max-age=60';
 

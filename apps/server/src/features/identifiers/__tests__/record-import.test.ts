@@ -23,7 +23,7 @@ describe.each(testDialects())('CSV import and export of identifiers on %s', (dia
   });
   afterAll(() => t.close());
 
-  // Importing is a bulk change: administrators (identifier:record:manage), not staff (issue 16).
+  // Importing is a bulk change: administrators (identifier:record:manage), not staff.
   const upload = (templateId: number, file: string | Buffer, token = admin) => {
     const boundary = '----identifier-import';
     const body = Buffer.concat([

@@ -34,7 +34,7 @@ class Browser extends TestBrowser {
   }
 }
 
-/** Issue 18, item 4: the messages of 加入申请 and of security events, as the accounts see them in 消息中心. */
+/** The messages of 加入申请 and of security events, as the accounts see them in 消息中心. */
 describe.each(testDialects())('join and security messages on %s', (dialect) => {
   let t: TestApp;
   let base: string;

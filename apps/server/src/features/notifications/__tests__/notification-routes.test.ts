@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../te
 const BASE = '/web-api/console/v1/notification';
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 
-/** Issue 18, item 4: 消息中心 — each account reads and marks its own messages. */
+/** 消息中心: each account reads and marks its own messages. */
 describe.each(testDialects())('消息中心 on %s', (dialect) => {
   let t: TestApp;
   let staff: string;

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, testDialects } from '../../../testing/test
 
 const REFERENCE = '/web-api/portal/v1/open-service/api-reference';
 
-/** The public operations issue 20 names: content lists and detail, identifier query, the Handle API, the CAS endpoints. */
+/** The operations the API reference lists: content lists and detail, identifier query, the Handle API, the CAS endpoints. */
 const EXPECTED: Record<string, string[]> = {
   content: ['/open-api/cms/v1/category/tree', '/open-api/cms/v1/article/published/page/list', '/open-api/cms/v1/article/{id}/detail'],
   identifier: ['/web-api/portal/v1/identity/query'],

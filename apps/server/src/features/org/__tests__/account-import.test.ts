@@ -1,4 +1,4 @@
-import { ACCOUNT_IMPORT_MAX_ROWS, TenantMessage } from '@portal/shared';
+import { ACCOUNT_IMPORT_MAX_ROWS, type AccountImportResult, PasswordMessage, TenantMessage } from '@portal/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
@@ -8,13 +8,6 @@ import { consoleClient } from './account-test-client.js';
 const HEADER = '账号,姓名,手机号,邮箱,账号组,角色,初始密码';
 const BOM = '\uFEFF';
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-interface ImportResult {
-  total: number;
-  imported: number;
-  failed: number;
-  errors: { line: number; message: string }[];
-}
 
 describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
   let t: TestApp;
@@ -32,7 +25,7 @@ describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
   const imported = async (token: string, filename: string, bytes: Buffer | string, type?: string) => {
     const res = await c.upload(token, filename, bytes, type);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ msg: string; data: ImportResult[] }>();
+    return res.json<{ msg: string; data: AccountImportResult[] }>();
   };
   const refused = async (bytes: Buffer | string, status = 400, filename = 'accounts.csv') => {
     const res = await c.upload(admin, filename, bytes);
@@ -57,6 +50,8 @@ describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
     await workbook.xlsx.load(new Uint8Array(xlsx.rawPayload).buffer);
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['账号导入', '填写说明']);
     expect(workbook.worksheets[0]?.getRow(1).values).toEqual([undefined, ...HEADER.split(',')]);
+    const help = Array.from(workbook.getWorksheet('填写说明')?.getColumn(2).values ?? [], (v) => String(v ?? ''));
+    expect(help.find((text) => text.includes('随机密码'))).toMatch(/^选填。.*不能是常见密码.*不填则系统生成随机密码并以短信发送到该手机号/);
     expect((await c.call(admin, 'GET', '/account/import/template?format=pdf')).statusCode).toBe(400);
   });
 
@@ -71,7 +66,7 @@ describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
       .join('\r\n');
     const answer = await imported(admin, '账号.csv', `${BOM}${file}\r\n`);
     expect(answer.msg).toBe('导入完成：成功导入 3 个账号');
-    expect(answer.data[0]).toEqual({ total: 3, imported: 3, failed: 0, errors: [] });
+    expect(answer.data[0]).toEqual({ total: 3, imported: 3, failed: 0, errors: [], smsSent: 0, smsFailed: [] });
     expect(await c.row(admin, 'qianyu')).toMatchObject({
       name: '钱宇',
       phone: '13900000101',
@@ -98,7 +93,7 @@ describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
     sheet.addRow([]);
     sheet.addRow(['郑洁', 'zhengjie', '13900000112', 'Excel#2026']);
     const answer = await imported(admin, 'accounts.xlsx', Buffer.from(await workbook.xlsx.writeBuffer()), XLSX_TYPE);
-    expect(answer.data[0]).toEqual({ total: 2, imported: 2, failed: 0, errors: [] });
+    expect(answer.data[0]).toEqual({ total: 2, imported: 2, failed: 0, errors: [], smsSent: 0, smsFailed: [] });
     expect(await c.row(admin, 'wuhao')).toMatchObject({ name: '吴昊', phone: '13900000111', groups: [], roles: [] });
     expect(await verifyPassword((await t.app.accountRepository.findForLogin('zhengjie'))?.password_hash, 'Excel#2026')).toBe(true);
   });
@@ -116,13 +111,16 @@ describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
       'nogroup,无组,13900000125,not-mail,外部部门,管理员,',
       '',
       'shortpw,短密码,13900000126,,生产部,普通员工,123',
+      'commonpw,常见密码,13900000127,,,,Password1',
     ].join('\n');
     const answer = await imported(admin, 'bad.csv', file);
-    expect(answer.msg).toBe('导入失败：6 行有误，未导入任何账号');
+    expect(answer.msg).toBe('导入失败：7 行有误，未导入任何账号');
     expect(answer.data[0]).toEqual({
-      total: 8,
+      total: 9,
       imported: 0,
-      failed: 6,
+      failed: 7,
+      smsSent: 0,
+      smsFailed: [],
       errors: [
         { line: 3, message: TenantMessage.usernameInvalid },
         { line: 6, message: '账号与第 2 行重复' },
@@ -130,16 +128,18 @@ describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
         { line: 8, message: `${TenantMessage.usernameTaken}；${TenantMessage.phoneTaken}` },
         {
           line: 9,
-          message: `${TenantMessage.emailInvalid}；账号组“外部部门”不存在；角色“管理员”不存在；${TenantMessage.passwordRequired}`,
+          // An empty 初始密码 is no longer a fault: that row would get a random password by SMS.
+          message: `${TenantMessage.emailInvalid}；账号组“外部部门”不存在；角色“管理员”不存在`,
         },
         { line: 11, message: TenantMessage.passwordTooShort },
+        { line: 12, message: PasswordMessage.tooCommon },
       ],
     });
-    for (const username of ['goodone', 'goodtwo', 'shortpw']) expect(await c.row(admin, username)).toBeUndefined();
+    for (const username of ['goodone', 'goodtwo', 'shortpw', 'commonpw']) expect(await c.row(admin, username)).toBeUndefined();
     expect((await c.audit(admin, 'account.import'))[0]).toMatchObject({
       target: 'bad.csv',
       outcome: 'failure',
-      detail: '6 行有误，未导入',
+      detail: '7 行有误，未导入',
     });
   });
 
@@ -155,7 +155,7 @@ describe.each(testDialects())('账号导入与导出 on %s', (dialect) => {
   it('refuses files it cannot read, with a reason', async () => {
     expect(await refused('')).toBe('文件为空：第 1 行应为表头');
     expect(await refused(`${HEADER},部门\n`)).toBe('第 1 行（表头）第 8 列“部门”不是导入模板中的列');
-    expect(await refused('账号,姓名\nabc,某人\n')).toBe('表头缺少“手机号”“初始密码”列，请使用导入模板');
+    expect(await refused('账号,姓名\nabc,某人\n')).toBe('表头缺少“手机号”列，请使用导入模板');
     expect(await refused(`${HEADER}\n`)).toBe('文件中没有要导入的账号');
     expect(await refused(`${HEADER}\nabc,"未闭合,13900000141,,,,Init@2026\n`)).toMatch(/^第 2 行：CSV 格式不正确/);
     const rows = Array.from(

@@ -172,7 +172,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
   });
 
   it('every known redirect bypass in the callback target lands on a page of this site', async () => {
-    // Spec: the callback answers 303 to its target, a path of this site only (issue: `/..//evil.example/`
+    // Spec: the callback answers 303 to its target, a path of this site only (`/..//evil.example/` once
     // answered `Location: //evil.example/`). Injected requests reach the server as http://localhost.
     const site = 'http://localhost';
     const refused = [

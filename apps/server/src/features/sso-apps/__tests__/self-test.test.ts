@@ -1,4 +1,4 @@
-import { type SelfTestResult, type SelfTestStepKey, SELF_TESTS_PER_MINUTE, type SessionRow } from '@portal/shared';
+import { type SelfTestPrecheck, type SelfTestResult, type SelfTestStepKey, SELF_TESTS_PER_MINUTE, type SessionRow } from '@portal/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { type CasClientApp, startCasClientApp } from '../../../testing/cas-client-app.js';
@@ -7,7 +7,7 @@ import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../te
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
 
 /**
- * 接入自检 (issue 20): the portal checks an enterprise application's integration against a real
+ * 接入自检: the portal checks an enterprise application's integration against a real
  * second HTTP server acting as the application (a CAS 3.0 client), signing in as the administrator
  * through their own SSO session and validating over HTTP at the embedded CAS.
  */
@@ -268,18 +268,37 @@ describe.each(testDialects())('接入自检 on %s', (dialect) => {
     }
   });
 
-  it('says to add the administrator in 应用授权 when it does not admit them', async () => {
+  it('says before it runs that 应用授权 does not admit the administrator, then skips the sign-in with that reason', async () => {
     const { id, name } = await register({ allMembers: false });
+    const reason = `账号 admin 未获准登录「${name}」，已跳过测试登录与票据校验：如需测试，请在“应用授权”中添加该账号（或其所在的账号组、角色，或开启企业全员）后重试`;
+    const precheck = await call(admin, 'GET', `/web-api/console/v1/sso-app/${id}/self-test`);
+    expect(precheck.statusCode, precheck.body).toBe(200);
+    expect(precheck.json<Envelope<SelfTestPrecheck>>().data[0]).toEqual({ applicationId: id, username: 'admin', signInSkipped: reason });
+    // The check itself contacts nothing.
+    expect(standin.requests).toEqual([]);
+
     const { result } = await run(id);
+    expect(statuses(result)).toEqual([
+      'registered:passed',
+      'reachable:passed',
+      'logout:passed',
+      'signIn:skipped',
+      'validate:skipped',
+      'attributes:skipped',
+    ]);
     const steps = stepsOf(result);
-    expect(steps.reachable.status).toBe('passed');
-    expect(steps.signIn).toEqual({
-      status: 'failed',
-      detail: `账号 admin 未获准登录「${name}」：请在“应用授权”中添加该账号（或其所在的账号组、角色，或开启企业全员）后重试`,
-    });
-    expect(steps.validate).toEqual({ status: 'skipped', detail: '未能签发服务票据，已跳过' });
-    expect(steps.attributes).toEqual({ status: 'skipped', detail: '未能签发服务票据，已跳过' });
+    expect(steps.signIn).toEqual({ status: 'skipped', detail: reason });
+    expect(steps.validate).toEqual({ status: 'skipped', detail: reason });
+    expect(steps.attributes).toEqual({ status: 'skipped', detail: reason });
     expect(result.attributes).toEqual({});
+    // No ticket was issued for it: the administrator's SSO session lists no visit.
+    const own = await call(admin, 'GET', '/web/portal/account/sessions');
+    expect(own.json<Envelope<SessionRow>>().data.find((s) => s.current)?.applications).not.toContain(name);
+
+    // Granted through 企业全员, the pre-check has nothing to say (runs are limited per minute: the first test's run shows the sign-in).
+    await consoleCall('PUT', `/sso-app/${id}/grants`, { allMembers: true, groupIds: [], roleIds: [], accountIds: [] });
+    const granted = await call(admin, 'GET', `/web-api/console/v1/sso-app/${id}/self-test`);
+    expect(granted.json<Envelope<SelfTestPrecheck>>().data[0]).toEqual({ applicationId: id, username: 'admin', signInSkipped: '' });
   });
 
   it('reports where a redirect to another host points, without following it or quoting its query', async () => {
@@ -360,6 +379,8 @@ describe.each(testDialects())('接入自检 on %s', (dialect) => {
     const other = await selfTest(id, {}, await tokenFor(t, 'rcadmin'));
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual({ code: 1, msg: '应用不存在' });
+    const otherPrecheck = await call(await tokenFor(t, 'rcadmin'), 'GET', `/web-api/console/v1/sso-app/${id}/self-test`);
+    expect([otherPrecheck.statusCode, otherPrecheck.json()]).toEqual([404, { code: 1, msg: '应用不存在' }]);
     const staff = await selfTest(id, {}, await tokenFor(t, 'staff'));
     expect(staff.statusCode).toBe(403);
     expect(staff.json()).toEqual({ code: 1, msg: '当前账号无权限' });

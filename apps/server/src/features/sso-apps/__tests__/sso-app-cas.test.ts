@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../app.js';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
-import { listen, TestBrowser } from '../../../testing/test-browser.js';
+import { type BrowserResponse, listen, TestBrowser } from '../../../testing/test-browser.js';
 
 /**
- * An enterprise's own application on the embedded CAS (issue 17), end to end: a real second HTTP
+ * An enterprise's own application on the embedded CAS, end to end: a real second HTTP
  * server protected by the independent npm client `http-cas-client` (CAS 3, single logout), registered
  * in 应用列表 and authorized in 应用授权 through the console API.
  */
@@ -157,6 +157,54 @@ describe.each(testDialects())('an enterprise application on the central login on
     expect(JSON.parse(again.at(-1)?.text ?? '{}')).toMatchObject({ user: 'wangfang' });
     // 登录日志: the sign-in names the application it was for.
     expect(await signIns('wangfang')).toEqual([{ result: 'success', reason: '', application_name: '恒岳设备点检' }]);
+  });
+
+  it('lets the central login pages send their forms on to the application’s origin, and to no unregistered service', async () => {
+    const policy = (res: BrowserResponse) => res.headers.get('content-security-policy') ?? '';
+    const formAction = (res: BrowserResponse) => /(?:^|;)\s*form-action ([^;]*)/.exec(policy(res))?.[1]?.trim().split(/\s+/) ?? [];
+    const withoutFormAction = (res: BrowserResponse) =>
+      policy(res)
+        .split(';')
+        .filter((d) => !d.trim().startsWith('form-action'))
+        .join(';');
+    const browser = new TestBrowser(base);
+    const plain = await browser.fetch('/cas/login');
+    expect(formAction(plain)).toContain("'self'");
+    expect(formAction(plain)).not.toContain(appBase);
+
+    // The login form, the same form again after a wrong password, and 忘记密码 reached from the application.
+    const service = `${appBase}/inspections?line=3`;
+    const query = `?service=${encodeURIComponent(service)}`;
+    const form = await browser.fetch(`/cas/login${query}`);
+    const execution = /name="execution" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+    const wrong = await browser.fetch(`/cas/login${query}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'zhoujie', password: 'not-the-password', execution }).toString(),
+    });
+    expect(wrong.text).toContain('用户名或密码错误');
+    const forgot = await browser.fetch(`/cas/forgot-password${query}`);
+    for (const [page, res] of [
+      ['login', form],
+      ['wrong password', wrong],
+      ['forgot password', forgot],
+    ] as const) {
+      expect(formAction(res), page).toEqual([...formAction(plain), appBase]);
+      // Nothing else of the page policy changes.
+      expect(withoutFormAction(res), page).toBe(withoutFormAction(plain));
+    }
+
+    // Services the registry refuses never reach the policy: another site, or this application's port under another host name.
+    for (const other of ['https://evil.example.com/steal', `${appBase.replace('127.0.0.1', 'localhost')}/inspections`]) {
+      const refused = await browser.fetch(`/cas/login?service=${encodeURIComponent(other)}`);
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('未授权的服务');
+      expect(policy(refused)).toBe(policy(plain));
+      expect(policy(refused)).not.toContain(new URL(other).host);
+    }
+    // Pages outside the central login keep theirs, whatever their query says.
+    const home = await browser.fetch(`/${query}`);
+    expect(policy(home)).toBe(policy(plain));
   });
 
   it('answers CAS 2.0 and 1.0 validation for the application too, without attributes', async () => {

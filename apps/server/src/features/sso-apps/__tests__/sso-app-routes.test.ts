@@ -104,7 +104,7 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
   it("lists the enterprise's own applications with service addresses and integration settings from the configured address", async () => {
     const page = await list(admin);
     expect(page.rows.map((r) => [r.name, r.servicePrefixes, r.allMembers, r.attributes, r.status, r.platform, r.provider])).toEqual([
-      // The platform application 恒岳 subscribed to (issue 20 demo data) is listed too, at the platform's address.
+      // The platform application 恒岳 subscribed to (应用订阅 demo data) is listed too, at the platform's address.
       [
         '智能运维',
         ['https://ops.eplus-apps.example/'],

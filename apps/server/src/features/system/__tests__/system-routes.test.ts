@@ -41,6 +41,7 @@ describe.each(testDialects())('system routes on %s', (dialect) => {
       fileStaticUrl: 'http://localhost/files',
       homeUrl: 'http://localhost',
       apiBaseUrl: 'http://localhost',
+      appPackageUrl: '',
     });
   });
 
@@ -110,5 +111,14 @@ describe('runtime configuration from the environment', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'portal.example.cn' })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).not.toThrow();
+  });
+
+  it("APP_PACKAGE_URL is the installation package /app-download offers; it must be an http(s) file's address", async () => {
+    const { loadConfig, resolveRuntimeConfig } = await import('../../../config.js');
+    const config = loadConfig({ APP_PACKAGE_URL: 'https://download.example.cn/eplus-3.6.2.apk' });
+    expect(resolveRuntimeConfig(config, 'http://localhost').appPackageUrl).toBe('https://download.example.cn/eplus-3.6.2.apk');
+    for (const value of ['download.example.cn/app.apk', 'javascript:alert(1)', 'https://download.example.cn']) {
+      expect(() => loadConfig({ APP_PACKAGE_URL: value }), value).toThrow(/APP_PACKAGE_URL/);
+    }
   });
 });

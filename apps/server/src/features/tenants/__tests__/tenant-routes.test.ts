@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { EnterpriseMessage, TenantMessage, creditCodeCheckChar } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
@@ -19,6 +20,9 @@ const HENGYUE = '徐州恒岳重工机械有限公司';
 const RUICHI = '常州瑞驰液压科技有限公司';
 const PLATFORM = 'Engineering e+ 平台运营中心';
 const MINGCHUAN = '江苏明川智能装备有限公司';
+
+/** A 统一社会信用代码 with its GB 32100-2015 check character. */
+const creditCode = (first17: string) => `${first17}${creditCodeCheckChar(first17)}`;
 
 describe.each(testDialects())('租户管理 API on %s', (dialect) => {
   let t: TestApp;
@@ -42,7 +46,7 @@ describe.each(testDialects())('租户管理 API on %s', (dialect) => {
     });
     await new Promise<void>((resolve) => application.listen(0, '127.0.0.1', resolve));
     applicationUrl = `http://127.0.0.1:${(application.address() as AddressInfo).port}`;
-    t = await createTestApp(dialect, { CAS_SERVICES: `${applicationUrl}/app`, LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
+    t = await createTestApp(dialect, { CAS_SERVICES: `${applicationUrl}/app`, LOGIN_ATTEMPTS_PER_MINUTE: '1000', SMS_OUTBOX: '1' });
     base = await listen(t.app);
     [operator, admin] = await Promise.all([tokenFor(t, 'operator'), tokenFor(t, 'admin')]);
     for (const e of await t.database.db.selectFrom('enterprise').select(['id', 'name']).execute()) enterprises.set(e.name, e.id);
@@ -52,7 +56,7 @@ describe.each(testDialects())('租户管理 API on %s', (dialect) => {
     await new Promise((resolve) => application.close(resolve));
   });
 
-  const call = (method: 'GET' | 'PUT', url: string, token?: string, payload?: object) =>
+  const call = (method: 'GET' | 'PUT' | 'POST', url: string, token?: string, payload?: object) =>
     t.app.inject({
       method,
       url: `/web-api/console/v1${url}`,
@@ -159,5 +163,101 @@ describe.each(testDialects())('租户管理 API on %s', (dialect) => {
       { action: 'tenant.disable', detail: '不能停用本账号所在的企业' },
       { action: 'tenant.disable', detail: '企业不存在' },
     ]);
+  });
+  const outbox = async (phone: string) => {
+    const res = await t.app.inject({ url: `/dev/sms-outbox?phone=${phone}` });
+    return res.statusCode === 200 ? res.json<{ data: { templateKey: string; params: Record<string, string> }[] }>().data : [];
+  };
+  const created = {
+    name: '无锡新建精工科技有限公司',
+    creditCode: creditCode('91320200MA1NEW001'),
+    adminName: '赵新',
+    adminUsername: 'zhaoxin',
+    adminPhone: '13900000801',
+  };
+
+  it('新建企业 creates the enterprise and its administrator, whose SMS password signs in and must be changed', async () => {
+    const res = await call('POST', '/tenant', operator, { ...created, name: ` ${created.name} ` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ code: 20200, msg: '企业已创建，管理员的初始密码已通过短信发送' });
+    const page = await list(`?keyword=${encodeURIComponent('新建精工')}`);
+    expect(page.rows.map((r) => [r.name, r.certificationStatus, r.status, r.accountCount, r.admins])).toEqual([
+      [created.name, 'none', 'active', 1, ['赵新']],
+    ]);
+
+    const [sms] = await outbox(created.adminPhone);
+    expect(sms?.templateKey).toBe('password');
+    const password = sms?.params.password ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9]{10,18}$/);
+    const browser = new TestBrowser(base);
+    const [first] = await browser.casLogin(created.adminUsername, password);
+    expect(first?.status).toBe(200);
+    expect(first?.text).toContain('修改初始密码');
+    expect(first?.text).toContain('赵新');
+    expect(browser.cookies.has('TGC')).toBe(false);
+
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .select(['username', 'target', 'outcome', 'detail'])
+      .where('action', '=', 'tenant.create')
+      .execute();
+    expect(audit).toEqual([
+      { username: 'operator', target: created.name, outcome: 'success', detail: '管理员 zhaoxin 赵新，初始密码已短信发送' },
+    ]);
+  });
+
+  it('新建企业 refuses taken names, credit codes, usernames and phones and bad fields, and writes nothing', async () => {
+    const seeded = await t.database.db.selectFrom('enterprise').select('credit_code').where('name', '=', HENGYUE).executeTakeFirstOrThrow();
+    const fresh = {
+      name: '无锡另一家科技有限公司',
+      creditCode: creditCode('91320200MA1NEW002'),
+      adminName: '钱多',
+      adminUsername: 'qianduo',
+      adminPhone: '13900000802',
+    };
+    const refusals: [object, number, string][] = [
+      [{ name: created.name }, 409, EnterpriseMessage.nameTaken],
+      [{ name: HENGYUE }, 409, EnterpriseMessage.nameTaken],
+      [{ creditCode: seeded.credit_code }, 409, EnterpriseMessage.creditCodeTaken],
+      [{ adminUsername: 'admin' }, 409, TenantMessage.usernameTaken],
+      // Deleted accounts keep their username and phone.
+      [{ adminUsername: 'chenming' }, 409, TenantMessage.usernameTaken],
+      [{ adminPhone: '13800000001' }, 409, TenantMessage.phoneTaken],
+      [
+        { creditCode: `${fresh.creditCode.slice(0, 17)}${fresh.creditCode.endsWith('0') ? '1' : '0'}` },
+        400,
+        EnterpriseMessage.creditCodeCheck,
+      ],
+      [{ creditCode: '' }, 400, EnterpriseMessage.creditCodeRequired],
+      [{ name: '' }, 400, EnterpriseMessage.nameRequired],
+      [{ adminName: '' }, 400, TenantMessage.nameRequired],
+      [{ adminUsername: '1abc' }, 400, TenantMessage.usernameInvalid],
+      [{ adminPhone: '12345' }, 400, TenantMessage.phoneInvalid],
+    ];
+    const before = await list();
+    for (const [change, status, msg] of refusals) {
+      const res = await call('POST', '/tenant', operator, { ...fresh, ...change });
+      expect([res.statusCode, res.json()], JSON.stringify(change)).toEqual([status, { code: 1, msg }]);
+    }
+    // An enterprise administrator may not create enterprises.
+    const denied = await call('POST', '/tenant', admin, fresh);
+    expect([denied.statusCode, denied.json()]).toEqual([403, { code: 1, msg: '当前账号无权限' }]);
+
+    expect((await list()).total).toBe(before.total);
+    expect(await t.database.db.selectFrom('account').select('id').where('username', '=', 'qianduo').execute()).toEqual([]);
+    expect(await outbox(fresh.adminPhone)).toEqual([]);
+    const failures = await t.database.db
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'tenant.create')
+      .where('outcome', '=', 'failure')
+      .orderBy('id')
+      .execute();
+    // The refused administrator's call is recorded too.
+    expect(failures.map((f) => f.detail)).toEqual([...refusals.map(([, , msg]) => msg), '当前账号无权限']);
+
+    // The same body with free values goes through.
+    const ok = await call('POST', '/tenant', operator, fresh);
+    expect(ok.statusCode, ok.body).toBe(200);
   });
 });

@@ -146,7 +146,7 @@ async function openDrawer() {
   return drawer;
 }
 
-describe('phone drawer (issue 21)', () => {
+describe('phone drawer', () => {
   it('lists every menu item, each to its page, the current one marked', async () => {
     renderHeader(null);
     const drawer = await openDrawer();

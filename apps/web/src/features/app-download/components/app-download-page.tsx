@@ -1,25 +1,43 @@
+import { useSiteInfo } from '@/api/get-site-info';
 import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
 import { useNearViewport } from '@/components/layouts/use-near-viewport';
 import { paths } from '@/config/paths';
-import { fileUrl, portalUrl, useRuntimeConfig } from '@/config/runtime-config';
+import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
+import { telHref } from '@/lib/contact-links';
 import { APP_CHANGELOG, APP_FEATURES, APP_NAME, APP_RELEASES, type AppRelease } from '../lib/app-releases';
 import '@/components/layouts/portal-button.css';
 import './app-download.css';
 
+/**
+ * The package's address is configuration (APP_PACKAGE_URL): without one there is nothing to download,
+ * so the card says whom to ask instead of offering a link that answers 404.
+ */
 function ReleaseAction({ release }: { release: AppRelease }) {
   const config = useRuntimeConfig();
-  if (release.source.kind === 'package') {
+  const { data: site } = useSiteInfo();
+  if (release.source.kind === 'store') return <p className="app-download__store">{release.source.hint}</p>;
+  if (config.appPackageUrl) {
     return (
-      <a className="portal-btn portal-btn--primary app-download__get" href={fileUrl(config, release.source.path)} download>
+      <a className="portal-btn portal-btn--primary app-download__get" href={config.appPackageUrl} download>
         下载安装包
       </a>
     );
   }
-  return <p className="app-download__store">{release.source.hint}</p>;
+  return (
+    <p className="app-download__store">
+      安装包暂未开放下载，请联系企业管理员获取
+      {site?.phone ? (
+        <>
+          ，或拨打服务热线 <a href={telHref(site.phone)}>{site.phone}</a>
+        </>
+      ) : null}
+      。
+    </p>
+  );
 }
 
 /**
- * App 下载 (issue 21): where the footer's 扫码下载 App leads. Platforms, versions and how to install
+ * App 下载: where the footer's 扫码下载 App leads. Platforms, versions and how to install
  * each; on a computer a QR code of this page takes the visitor to it on the phone. Rendered by the
  * server with no code of its own but the QR code, which loads only where it is shown (not on phones).
  */

@@ -1,4 +1,4 @@
-/** The platform's mobile app as its download page presents it (issue 21: the footer's 扫码下载 App). */
+/** The platform's mobile app as its download page presents it (the footer's 扫码下载 App). */
 
 export interface AppRelease {
   platform: 'android' | 'ios' | 'harmony';
@@ -8,8 +8,8 @@ export interface AppRelease {
   releasedOn: string;
   size: string;
   requirement: string;
-  /** How to get it: an installation package in the portal's file store, or the store to search in. */
-  source: { kind: 'package'; path: string } | { kind: 'store'; hint: string };
+  /** How to get it: the installation package the operator published (`appPackageUrl`), or the store to search in. */
+  source: { kind: 'package' } | { kind: 'store'; hint: string };
 }
 
 export const APP_NAME = 'Engineering e+';
@@ -22,7 +22,7 @@ export const APP_RELEASES: readonly AppRelease[] = [
     releasedOn: '2026-10-28',
     size: '58.4 MB',
     requirement: 'Android 8.0 及以上',
-    source: { kind: 'package', path: '/app/engineering-eplus-android-3.6.2.apk' },
+    source: { kind: 'package' },
   },
   {
     platform: 'ios',

@@ -34,7 +34,7 @@ const COPY: Record<Decision, { title: string; ok: string; label: string; hint: (
 };
 
 /**
- * 驳回 and 撤销 (issue 20): both need the reason the enterprise reads on the application's detail.
+ * 驳回 and 撤销: both need the reason the enterprise reads on the application's detail.
  * A subscription someone else decided meanwhile (409) closes the dialog on the refreshed queue.
  */
 export function DecisionDialog({ target, onClose }: { target: DecisionTarget | null; onClose(): void }) {

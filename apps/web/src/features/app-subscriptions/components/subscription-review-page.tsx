@@ -54,7 +54,7 @@ const StatusCell = ({ row }: { row: AppSubscriptionRow }) => (
 );
 
 /**
- * 应用订阅 (issue 20, operators): the enterprises' requests to use applications of the application
+ * 应用订阅 (operators): the enterprises' requests to use applications of the application
  * center, 待审核 first, filtered by status and by enterprise or application name. 通过 puts the
  * application in the enterprise's 应用列表; 驳回 and 撤销 take a reason the enterprise reads.
  */

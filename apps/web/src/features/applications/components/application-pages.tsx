@@ -57,7 +57,7 @@ export function ApplicationListPage() {
 
 /**
  * /product/center/detail?uuid=: the application detail the home carousel opens by default, with
- * 申请使用 for the signed-in user's enterprise (issue 20).
+ * 申请使用 for the signed-in user's enterprise.
  */
 export function ApplicationDetailPage() {
   const config = useRuntimeConfig();

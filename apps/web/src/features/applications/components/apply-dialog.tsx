@@ -12,7 +12,7 @@ interface ApplyForm {
 }
 
 /**
- * 申请使用 (issue 20): the enterprise administrator says what the application is for; an operator
+ * 申请使用: the enterprise administrator says what the application is for; an operator
  * decides in 应用订阅. A refusal of the server (未认证, a request already waiting…) shows in the dialog.
  */
 export function ApplyDialog({ app, open, onClose }: { app: { uuid: string; name: string }; open: boolean; onClose(): void }) {

@@ -34,7 +34,7 @@ function useConsoleHref() {
   return (path: string) => new URL(path, config.tenantManageUrl).href;
 }
 
-/** For an enterprise that is not certified yet, the way to 企业认证 (issue 18: certification opens subscriptions). */
+/** For an enterprise that is not certified yet, the way to 企业认证 (certification opens subscriptions). */
 function CertificationLink({ session }: { session: Session }) {
   const consoleHref = useConsoleHref();
   const uncertified = session.enterpriseId !== null && session.certificationStatus !== 'certified';
@@ -82,7 +82,7 @@ function SubscribedPanel({ subscription, session }: { subscription: MyAppSubscri
 }
 
 /**
- * 申请使用 on an application's detail (issue 20): only the browser shows it (it is the signed-in
+ * 申请使用 on an application's detail: only the browser shows it (it is the signed-in
  * user's), so its antd parts (the dialog, its form) generate their styles instead of relying on the
  * public pages' build-time stylesheet.
  */

@@ -101,12 +101,17 @@ describe('news list states: 加载失败 is not 暂无数据', () => {
     expect(screen.queryByRole('navigation', { name: '分页' })).toBeNull();
   });
 
-  it('a page past the last shows 暂无数据 with the pagination to go back', async () => {
-    answer(() => ok([{ rows: [], total: 12 }]));
-    renderList('/news?page=9');
-    expect(await screen.findAllByText('暂无数据')).not.toHaveLength(0);
-    const pager = screen.getByRole('navigation', { name: '分页' });
-    expect(within(pager).getByText('共 12 条')).toBeTruthy();
+  it('a page past the last says so and leads to the last page, with no pager marking another page', async () => {
+    answer((params) => ok([{ rows: params.offset === 10 ? [article(11), article(12)] : [], total: 12 }]));
+    const router = renderList('/news?page=9');
+    expect(await screen.findByText('第 9 页没有内容：共 12 条，2 页')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: '分页' })).toBeNull();
+    const last = screen.getByRole('link', { name: '前往第 2 页' });
+    expect(last.getAttribute('href')).toBe('?page=2');
+    fireEvent.click(last);
+    await waitFor(() => expect(cards().map((c) => c.textContent)).toEqual(['文章 11', '文章 12']));
+    expect(router.state.location.search).toBe('?page=2');
+    expect(within(screen.getByRole('navigation', { name: '分页' })).getByText('共 12 条')).toBeTruthy();
   });
 });
 
@@ -163,7 +168,7 @@ describe('news list view in the URL', () => {
   });
 });
 
-describe('the date range on a phone (below 768 px)', () => {
+describe('the date range: two one-month pickers at every width', () => {
   afterEach(() => vi.restoreAllMocks());
 
   /** A phone's media queries: antd's `md` (min-width: 768px) and up do not match. */

@@ -142,7 +142,9 @@ interface ArticleListBodyProps {
 /**
  * What the list shows: a failed call says 加载失败 with 重试 (never 暂无数据, which means the
  * category has nothing: spec section 8); loading shows a skeleton; an empty page 暂无数据.
- * Pagination shows whenever the total is above 0 (spec section 2), also on a page past the last.
+ * Pagination shows whenever the total is above 0 (spec section 2). A page past the last (an old or
+ * edited link) says so and links to the last page, without the pager, which would mark another page
+ * than the one in the address.
  */
 function ArticleListBody({ categories, articles, page, pageHref, detailHref, onPage }: ArticleListBodyProps) {
   if (categories.isError)
@@ -153,6 +155,23 @@ function ArticleListBody({ categories, articles, page, pageHref, detailHref, onP
   }
   const rows = articles.data?.rows ?? [];
   const total = articles.data?.total ?? 0;
+  if (rows.length === 0 && total > 0) {
+    const lastPage = Math.ceil(total / ARTICLE_PAGE_SIZE);
+    return (
+      <Empty className="article-list__empty" description={`第 ${page} 页没有内容：共 ${total} 条，${lastPage} 页`}>
+        <Button
+          type="primary"
+          href={pageHref(lastPage)}
+          onClick={(e) => {
+            e.preventDefault();
+            onPage(lastPage);
+          }}
+        >
+          {`前往第 ${lastPage} 页`}
+        </Button>
+      </Empty>
+    );
+  }
   return (
     <>
       {rows.length === 0 ? (

@@ -16,26 +16,13 @@ interface DateRangeFilterProps {
 }
 
 /**
- * The lists' date-range filter (spec sections 4 and 5). antd's RangePicker opens two month panels
- * side by side, wider than a phone; below antd's `md` breakpoint (768 px) the range is two date
- * pickers of one panel each. Before the breakpoint is known (server rendering, hydration) it is the
- * RangePicker, which keeps the first render identical to the server's HTML.
+ * The lists' date-range filter (spec sections 4 and 5): two one-panel date pickers at every width.
+ * antd's RangePicker opens two month panels, wider than a phone, and its start field keeps the focus
+ * when Tab is pressed (a keyboard trap, WCAG 2.1.2); two plain pickers let Tab move on and render the
+ * same on the server and in the browser.
  */
 export function DateRangeFilter(props: DateRangeFilterProps) {
-  const screens = Grid.useBreakpoint();
-  return screens.md === false ? <DayPickerPair {...props} /> : <RangeFilter {...props} />;
-}
-
-function RangeFilter({ value, onChange, className }: DateRangeFilterProps) {
-  return (
-    <DatePicker.RangePicker
-      className={className}
-      format={DAY}
-      value={value ? [dayjs(value[0]), dayjs(value[1])] : null}
-      placeholder={[...PLACEHOLDERS]}
-      onChange={(range) => onChange(range?.[0] && range[1] ? [range[0].format(DAY), range[1].format(DAY)] : null)}
-    />
-  );
+  return <DayPickerPair {...props} />;
 }
 
 /**
@@ -43,6 +30,8 @@ function RangeFilter({ value, onChange, className }: DateRangeFilterProps) {
  * section 4). Neither lets the start fall after the end.
  */
 function DayPickerPair({ value, onChange, className }: DateRangeFilterProps) {
+  // A phone's keyboard would cover the calendar: there the days are picked, elsewhere they may be typed.
+  const typed = Grid.useBreakpoint().md !== false;
   const [start, setStart] = useState<Dayjs | null>(value ? dayjs(value[0]) : null);
   const [end, setEnd] = useState<Dayjs | null>(value ? dayjs(value[1]) : null);
   // The pickers show the applied range whenever that changes (back, forward, reset).
@@ -68,7 +57,7 @@ function DayPickerPair({ value, onChange, className }: DateRangeFilterProps) {
         value={start}
         placeholder={PLACEHOLDERS[0]}
         aria-label={PLACEHOLDERS[0]}
-        inputReadOnly
+        inputReadOnly={!typed}
         disabledDate={(day) => end !== null && day.isAfter(end, 'day')}
         onChange={(day: Dayjs | null) => (day ? pick(day, end) : pick(null, null))}
       />
@@ -81,7 +70,7 @@ function DayPickerPair({ value, onChange, className }: DateRangeFilterProps) {
         value={end}
         placeholder={PLACEHOLDERS[1]}
         aria-label={PLACEHOLDERS[1]}
-        inputReadOnly
+        inputReadOnly={!typed}
         disabledDate={(day) => start !== null && day.isBefore(start, 'day')}
         onChange={(day: Dayjs | null) => (day ? pick(start, day) : pick(null, null))}
       />

@@ -107,7 +107,7 @@ const BIND_REFUSED: AuthSourceTestResult = {
   ok: false,
   steps: [
     { name: '连接', ok: true, detail: '' },
-    { name: '绑定', ok: false, detail: '绑定失败：Invalid Credentials (49)' },
+    { name: '绑定', ok: false, detail: '绑定账号或密码错误' },
   ],
   sample: [],
 };
@@ -214,7 +214,7 @@ describe('认证源 list', () => {
     const dialog = await screen.findByRole('dialog', { name: '测试连接：恒岳目录' });
     const steps = await within(dialog).findByRole('list', { name: '测试步骤' });
     const items = within(steps).getAllByRole('listitem');
-    expect(items.map((li) => li.textContent)).toEqual(['连接', '绑定绑定失败：Invalid Credentials (49)']);
+    expect(items.map((li) => li.textContent)).toEqual(['连接', '绑定绑定账号或密码错误']);
     expect(within(items[0]!).getByRole('img', { name: '成功' })).toBeTruthy();
     expect(within(items[1]!).getByRole('img', { name: '失败' })).toBeTruthy();
     expect(within(dialog).getByText('连接失败')).toBeTruthy();

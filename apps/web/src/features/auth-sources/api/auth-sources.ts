@@ -4,7 +4,7 @@ import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import { configOf, storedInput } from '../lib/auth-source-form';
 
-/** The console API of 认证源 (issue 19). */
+/** The console API of 认证源. */
 export const AUTH_SOURCE_API = '/web-api/console/v1/auth/sources';
 
 /**

@@ -54,7 +54,7 @@ function connectionFields(type: AuthSourceType): AuthSourceFieldName[] {
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 
 /**
- * 新增 / 编辑 a source (issue 19, 认证源): its name and state, then the settings of its type; 测试连接
+ * 新增 / 编辑 a source (认证源): its name and state, then the settings of its type; 测试连接
  * tries the unsaved values (the typed secret, or the stored one while none is typed) and shows each
  * step. The settings are checked before sending; the server's refusal shows under the field it names.
  * The secret is never read back: the mutations that carried one are forgotten when the drawer closes.

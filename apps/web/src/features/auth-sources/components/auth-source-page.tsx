@@ -16,7 +16,7 @@ import './auth-sources.css';
 const StatusTag = ({ enabled }: { enabled: boolean }) => <Tag color={enabled ? 'success' : 'default'}>{enabled ? '启用' : '停用'}</Tag>;
 
 /**
- * 认证源 (issue 19): the enterprise's LDAP / AD directories and 企业微信, 钉钉, 飞书 apps its people sign
+ * 认证源: the enterprise's LDAP / AD directories and 企业微信, 钉钉, 飞书 apps its people sign
  * in with, with their linked accounts and latest sync. 新增 picks the type, then the drawer's form;
  * 测试连接 tries a stored source; 停用 keeps it and its links; 删除 is refused by the server while
  * accounts or sync jobs depend on it.

@@ -36,7 +36,7 @@ const none = <Typography.Text type="secondary">—</Typography.Text>;
 const statusTag = (status: ApplicationStatus) => <Tag color={APPLICATION_STATUS_COLORS[status]}>{APPLICATION_STATUS_LABELS[status]}</Tag>;
 
 /**
- * 认证审核 (issue 18, reviewers): the applications for enterprise certification, 待审核 first and
+ * 认证审核 (reviewers): the applications for enterprise certification, 待审核 first and
  * oldest first, filtered by status, submission days and name or credit code; 审核 opens one with
  * its materials.
  */

@@ -14,7 +14,7 @@ const REASON_OPTIONS = CERTIFICATION_REJECT_REASONS.map((r) => ({ value: r.code,
 const failWith = (message: string | undefined) => (message ? Promise.reject(new Error(message)) : Promise.resolve());
 
 /**
- * 驳回 (issue 18): one or more coded reasons, and a comment that 其他 requires. The applicant sees
+ * 驳回: one or more coded reasons, and a comment that 其他 requires. The applicant sees
  * each reason at its field of the form and resubmits.
  */
 export function RejectDialog({ application, onClose }: { application: { id: number; enterpriseName: string } | null; onClose(): void }) {

@@ -177,7 +177,7 @@ function DetailBody({ detail }: { detail: CertificationReviewDetail }) {
 }
 
 /**
- * 审核 / 查看 one application (issue 18): the submitted fields beside the enterprise's profile, the
+ * 审核 / 查看 one application: the submitted fields beside the enterprise's profile, the
  * applicant, earlier applications and the materials in a viewer; 通过 or 驳回 while it is pending.
  * A drawer on a desktop, the whole screen on a phone.
  */

@@ -11,7 +11,7 @@ const LABELS = new Map<string, string>(CERTIFICATION_REJECT_REASONS.map((r) => [
 /** A reason's label (营业执照不清晰…); an unknown code as itself. */
 export const reasonLabel = (code: string) => LABELS.get(code) ?? code;
 
-/** 驳回 names at least one reason (issue 18; the server answers the same message). */
+/** 驳回 names at least one reason (the server answers the same message). */
 export function reasonsProblem(reasons: readonly CertificationRejectReason[]): string | undefined {
   return reasons.length === 0 ? CertificationMessage.reasonRequired : undefined;
 }

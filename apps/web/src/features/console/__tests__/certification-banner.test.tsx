@@ -34,7 +34,7 @@ beforeEach(() => {
   useTagsViewStore.getState().clear();
 });
 
-describe('console banner of an uncertified enterprise (issue 18)', () => {
+describe('console banner of an uncertified enterprise', () => {
   it('未认证: says so, with 去认证 to the 企业认证 tab', () => {
     renderBanner('none');
     expect(banner()!.textContent).toContain('企业尚未完成认证');

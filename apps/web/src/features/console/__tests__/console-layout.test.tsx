@@ -4,6 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { lazy, useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { api } from '@/lib/api';
 import { tokenStore } from '@/lib/token';
 import { type FakeReply, installFakeApi, okReply } from '@/testing/fake-api';
 import { installRuntimeConfig } from '@/testing/runtime-config';
@@ -23,6 +24,24 @@ function FormPage({ label }: { label: string }) {
   );
 }
 const page = (label: string) => lazy(() => Promise.resolve({ default: () => <FormPage label={label} /> }));
+
+/** A page whose button calls the API, as any console action does. */
+function WorkPage() {
+  const [answer, setAnswer] = useState('');
+  const run = () =>
+    api()
+      .get('/web-api/console/v1/work')
+      .then(
+        () => setAnswer('已办理'),
+        () => setAnswer('办理失败'),
+      );
+  return (
+    <>
+      <button onClick={() => void run()}>办理</button>
+      <p>{answer}</p>
+    </>
+  );
+}
 
 const routes: ConsoleRoute[] = [
   {
@@ -51,6 +70,13 @@ const routes: ConsoleRoute[] = [
     ],
   },
   { path: '/console/audit', name: 'AuditLog', authCode: 'audit', title: '操作日志', component: page('日志页') },
+  {
+    path: '/console/work',
+    name: 'Work',
+    authCode: 'dashboard',
+    title: '办理',
+    component: lazy(() => Promise.resolve({ default: WorkPage })),
+  },
 ];
 
 function entry(authorities: string[]): PortalMenuEntry {
@@ -142,6 +168,42 @@ describe('console route guard (spec section 4)', () => {
     // The login starts at the portal server, which binds it to this browser before the CAS.
     expect(login.pathname).toBe('/web/portal/cas/login');
     expect(login.searchParams.get('target')).toBe('/console/audit?x=1');
+  });
+
+  it('a session ended elsewhere: the next action saves the page as LAST_URL and goes to the central login at once, without the shell', async () => {
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign });
+    const { requests } = at('/console/work?tab=2', {
+      'GET /web/portal/menu/list': () => okReply([entry(['dashboard'])]),
+      // The session was ended (强制下线, 停用, 重置密码): the token is refused, and so is a new one.
+      'GET /web-api/console/v1/work': () => ({ status: 401, body: { code: 20302, msg: '访问令牌无效' } }),
+      'GET /web/portal/oauth/token': () => ({ status: 401, body: { code: 1, msg: '登录已失效，请重新登录' } }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: '办理' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledOnce());
+    const login = new URL(String(assign.mock.calls[0]?.[0]));
+    expect(login.pathname).toBe('/web/portal/cas/login');
+    expect(login.searchParams.get('target')).toBe('/console/work?tab=2');
+    expect(sessionStorage.getItem(LAST_URL_KEY)).toBe('/console/work?tab=2');
+    expect(tokenStore.get()).toBeNull();
+    // No menu drawn over a page that cannot load any more.
+    expect(await screen.findByText('正在前往登录…')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: '控制台菜单' })).toBeNull();
+    expect(requests.filter((r) => r.path === '/web/portal/oauth/token')).toHaveLength(1);
+  });
+
+  it('a token refresh the server fails (502) keeps the console: nobody is sent to log in', async () => {
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign });
+    at('/console/work', {
+      'GET /web/portal/menu/list': () => okReply([entry(['dashboard'])]),
+      'GET /web-api/console/v1/work': () => ({ status: 401, body: { code: 20301, msg: '访问令牌已过期' } }),
+      'GET /web/portal/oauth/token': () => ({ status: 502, body: 'Bad Gateway' }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: '办理' }));
+    expect(await screen.findByText('办理失败')).toBeTruthy();
+    expect(assign).not.toHaveBeenCalled();
+    expect(screen.getByRole('navigation', { name: '控制台菜单' })).toBeTruthy();
   });
 
   it('when the menus fail, the routes are built with those available: no service page, the root goes to /blank', async () => {

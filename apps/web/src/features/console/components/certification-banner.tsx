@@ -21,7 +21,7 @@ function description(status: Uncertified, canApply: boolean): string {
 }
 
 /**
- * Issue 18: every member of an uncertified enterprise sees, above each console page, that it is not
+ * 企业认证: every member of an uncertified enterprise sees, above each console page, that it is not
  * certified yet (or under review, or rejected), with a link to 企业认证 for those who may open it. Not on
  * 企业信息 itself, which shows the status in full. The status is the session's (the menus answer).
  */

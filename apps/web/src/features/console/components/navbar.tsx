@@ -17,7 +17,7 @@ const ChangePasswordDialog = lazy(() => import('@/components/change-password-dia
 
 /**
  * Spec section 2, navbar: hamburger, breadcrumb, enterprise name, fullscreen (not on a phone), the
- * message bell (issue 18), home, logout, and the user menu with 个人信息, 修改密码 and 退出登录.
+ * message bell, home, logout, and the user menu with 个人信息, 修改密码 and 退出登录.
  */
 export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
   const { sidebar, device, toggleSidebar } = useAppStore();
@@ -59,7 +59,7 @@ export function Navbar({ chain }: { chain: readonly ConsoleRoute[] }) {
                 : []),
               { key: 'info', icon: <IdcardOutlined />, label: '个人信息' },
               { key: 'password', icon: <KeyOutlined />, label: '修改密码' },
-              // Issue 17: 我的应用 is a page of the public site.
+              // 我的应用 is a page of the public site.
               { key: 'my-apps', icon: <BlockOutlined />, label: <a href={portalUrl(config, paths.myApps.getHref())}>我的应用</a> },
               { type: 'divider' },
               { key: 'logout', icon: <LogoutOutlined />, label: '退出登录', danger: true },

@@ -102,7 +102,7 @@ function Bell() {
 }
 
 /**
- * The navbar's bell (issue 18): the unread count, asked every minute and when the window regains
+ * The navbar's bell: the unread count, asked every minute and when the window regains
  * focus, and the newest unread messages with 查看全部 → 消息中心. Only for holders of `message`.
  */
 export function NotificationBell() {

@@ -48,7 +48,7 @@ function SessionItem({ session }: { session: SessionRow }) {
   );
 }
 
-/** 我的登录会话 (issue 17): where the account is signed in; the other browsers can be signed out from here. */
+/** 我的登录会话: where the account is signed in; the other browsers can be signed out from here. */
 function MySessions({ open }: { open: boolean }) {
   const sessions = useMySessions(open);
   return (

@@ -1,9 +1,9 @@
 import type { PortalMenuEntry } from '@portal/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { getMenusQueryOptions } from '@/api/get-menus';
-import { centralLoginUrl } from '@/lib/auth';
+import { centralLoginUrl, onSessionEnd } from '@/lib/auth';
 import { getPortalAppMenus } from '../api/get-portal-app-menus';
 import type { ConsoleRoute } from '../console-route';
 import { filterServiceRoutes } from '../lib/filter-routes';
@@ -38,13 +38,29 @@ export function permittedRoutes(all: readonly ConsoleRoute[], entry: PortalMenuE
  * - menus empty: the current URL is saved as LAST_URL and, when the portal-app-menus call returns
  *   anything, the browser goes to the central login;
  * - a failure: the routes are built with those available (none of the service routes).
+ * Later, when the session ends elsewhere (强制下线, 停用, 重置密码), the page is saved as LAST_URL and the
+ * browser goes to the central login at once, which brings the user back here or says why they cannot log in.
  */
 export function useConsoleGuard(all: readonly ConsoleRoute[]): GuardState {
   const menus = useQuery(getMenusQueryOptions());
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const [visitor, setVisitor] = useState<'checking' | 'login' | 'none'>('checking');
+  const [ended, setEnded] = useState(false);
+  const leaving = useRef(false);
   const entry = menus.data;
+
+  // Reads the page of the moment the session ended. The shell is no longer drawn over pages that cannot
+  // load: the user sees 正在前往登录… instead.
+  const onEnded = useEffectEvent(() => {
+    if (leaving.current) return;
+    leaving.current = true;
+    const here = pathname + search;
+    lastUrl().set(here);
+    setEnded(true);
+    window.location.assign(centralLoginUrl(here));
+  });
+  useEffect(() => onSessionEnd(() => onEnded()), []);
 
   // Reads the location of the moment the menus answered: the guard acts on the first navigation only.
   const onMenus = useEffectEvent((answer: PortalMenuEntry | null) => {
@@ -81,6 +97,7 @@ export function useConsoleGuard(all: readonly ConsoleRoute[]): GuardState {
   }, [menus.isSuccess, entry]);
 
   const routes = useMemo(() => permittedRoutes(all, entry), [all, entry]);
+  if (ended) return { status: 'login' };
   if (menus.isPending) return { status: 'loading' };
   if (menus.isError) return { status: 'ready', routes: [] };
   if (!entry) return visitor === 'none' ? { status: 'ready', routes: [] } : { status: visitor === 'login' ? 'login' : 'loading' };

@@ -18,7 +18,7 @@ export interface AdminApplication {
   content: string;
   recommended: boolean;
   status: ApplicationStatus;
-  /** 单点登录 (issue 20): the service address enterprises that subscribe sign in to; '' = not on single sign-on. */
+  /** 单点登录: the service address enterprises that subscribe sign in to; '' = not on single sign-on. */
   serviceUrl: string;
   logoutUrl: string;
   /** What the application receives at ticket validation. */

@@ -190,7 +190,7 @@ function ToolFormDrawer({ tool, onClose }: { tool: OpenServiceToolAdmin | null; 
 }
 
 /**
- * 开放服务 (issue 20): the six tools of the open-service centre (ids 01–06 fixed, spec section 9) in
+ * 开放服务: the six tools of the open-service centre (ids 01–06 fixed, spec section 9) in
  * display order; edit a tool in a drawer, take it online or offline. Saving changes the public
  * centre at once.
  */

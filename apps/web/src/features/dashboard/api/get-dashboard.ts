@@ -5,7 +5,7 @@ import { queryKeys } from '@/lib/query-keys';
 
 /**
  * `GET /web-api/console/v1/dashboard`: live figures for 工作台, of the caller's enterprise, or of the
- * whole platform for operators (issue 16).
+ * whole platform for operators.
  */
 export async function getDashboard(): Promise<Dashboard> {
   const dashboard = (await api().get<Dashboard>('/web-api/console/v1/dashboard')).data[0];

@@ -33,7 +33,7 @@ interface Tile {
 const number = new Intl.NumberFormat('zh-CN');
 const DAYS = `近 ${DASHBOARD_DAYS} 天`;
 
-/** Whose figures these are: 本企业 for an enterprise account, 全平台 for operators (issue 16: no one sees another tenant's). */
+/** Whose figures these are: 本企业 for an enterprise account, 全平台 for operators (no one sees another tenant's). */
 const scopeName = (data: Dashboard | undefined) => (data?.scope === 'platform' ? '全平台' : '本企业');
 
 function tilesOf(data: Dashboard | undefined): Tile[] {
@@ -228,7 +228,7 @@ function subtitle(data: Dashboard | undefined): string {
 }
 
 /**
- * 工作台 (issue 16): an enterprise account sees its enterprise's figures — accounts by state, active
+ * 工作台: an enterprise account sees its enterprise's figures — accounts by state, active
  * accounts, logins and identifier lookups per day, identifiers; operators see the whole platform, with
  * its enterprises, content, registrations and the most read articles.
  */

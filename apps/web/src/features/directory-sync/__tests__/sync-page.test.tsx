@@ -290,7 +290,7 @@ describe('同步预览', () => {
   });
 
   it('a source that cannot be read shows its error text and 重新预览', async () => {
-    const refusal = '无法连接 LDAP 服务器：connect ECONNREFUSED 127.0.0.1:1';
+    const refusal = '无法连接到 127.0.0.1:1（连接被拒绝，该端口没有服务在监听）';
     fake.api!.post.mockImplementationOnce(() => Promise.reject(new ApiError(refusal, 1, 400)));
     renderPage();
     fireEvent.click(button(await jobRow('每日同步'), '预览'));
@@ -397,7 +397,7 @@ describe('同步日志', () => {
       id: 12,
       status: 'failed',
       counts: NO_COUNTS,
-      error: '绑定失败：Invalid Credentials (49)',
+      error: '绑定账号或密码错误',
       finishedAt: '2026-11-19 02:00:01',
     };
     fake.api!.routes[`GET ${API}/runs`] = [{ rows: [DONE, FAILED], total: 2 }];
@@ -430,7 +430,7 @@ describe('同步日志', () => {
 
     fireEvent.click(button(failed, '详情'));
     const failedDrawer = await screen.findByRole('dialog', { name: '同步记录：每日同步' });
-    expect(within(failedDrawer).getByText('绑定失败：Invalid Credentials (49)')).toBeTruthy();
+    expect(within(failedDrawer).getByText('绑定账号或密码错误')).toBeTruthy();
     expect(within(failedDrawer).getByText(/同步失败/)).toBeTruthy();
     fireEvent.click(within(failedDrawer).getByRole('button', { name: /Close|关闭/ }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: '同步记录：每日同步' })).toBeNull());

@@ -65,7 +65,7 @@ function CronHint({ cron }: { cron: string }) {
 }
 
 /**
- * 新增 / 编辑 a sync job (issue 19): 任务名称, 认证源, 同步内容 (groups, phone, e-mail; for chat
+ * 新增 / 编辑 a sync job: 任务名称, 认证源, 同步内容 (groups, phone, e-mail; for chat
  * platforms where usernames come from), 执行方式 (手动, or 定时 by a 5-field cron in China time) and
  * 离职处理 (停用 or keep, never delete). The next start is computed by the server and shown once saved.
  */

@@ -16,7 +16,7 @@ import { SyncPreviewDrawer } from './sync-preview-drawer';
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 
 /**
- * 同步任务 (issue 19): the enterprise's sync jobs with their source, schedule, leaver rule, state, next
+ * 同步任务: the enterprise's sync jobs with their source, schedule, leaver rule, state, next
  * start and latest result; 预览 (then 执行同步 from the preview), 编辑, 停用/启用 and 删除.
  */
 export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunSummary): void; onExecuted(run: SyncRunSummary): void }) {
@@ -61,7 +61,84 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
       run: () => remove.mutateAsync(job.id),
     });
 
-  const columns: TableColumnsType<SyncJob> = [
+  const stateTag = (enabled: boolean) => <Tag color={enabled ? 'success' : 'default'}>{enabled ? '启用' : '停用'}</Tag>;
+  const lastRun = (run: SyncRunSummary | null) =>
+    run ? (
+      <Button
+        type="link"
+        size="small"
+        className="directory-sync__last-run"
+        onClick={() => onOpenRun(run)}
+        aria-label={`查看同步记录 ${run.id}`}
+      >
+        <RunStatusTag status={run.status} />
+        <span>{countsText(run.counts)}</span>
+      </Button>
+    ) : (
+      <Typography.Text type="secondary">未同步</Typography.Text>
+    );
+  const actions = {
+    title: '操作',
+    key: 'actions',
+    // A phone stacks the actions in a narrow column, so 预览 is at hand without scrolling sideways.
+    width: wide ? 210 : 76,
+    fixed: wide ? ('right' as const) : undefined,
+    render: (_: unknown, job: SyncJob) => (
+      <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="directory-sync__row-actions">
+        <Button
+          type="link"
+          size="small"
+          icon={<EyeOutlined />}
+          loading={preview.isPending && previewJob?.id === job.id}
+          onClick={() => startPreview(job)}
+        >
+          预览
+        </Button>
+        <Button type="link" size="small" onClick={() => setEditing({ job })}>
+          编辑
+        </Button>
+        {job.enabled ? (
+          <Button type="link" size="small" onClick={() => confirmDisable(job)}>
+            停用
+          </Button>
+        ) : (
+          <Button type="link" size="small" onClick={() => void enable(job)}>
+            启用
+          </Button>
+        )}
+        <Button type="link" size="small" danger onClick={() => confirmDelete(job)}>
+          删除
+        </Button>
+      </Space>
+    ),
+  };
+
+  // A phone shows one column of facts per job, 状态 among them, and the actions beside it, without sideways scrolling.
+  const phoneColumns: TableColumnsType<SyncJob> = [
+    {
+      title: '任务',
+      dataIndex: 'name',
+      render: (name: string, job) => (
+        <div className="directory-sync__card">
+          <Typography.Text strong>{name}</Typography.Text>
+          <Space size={4} wrap>
+            <span>{job.sourceName}</span>
+            <Tag>{AUTH_SOURCE_TYPE_LABELS[job.sourceType]}</Tag>
+          </Space>
+          <Space size={4} wrap className="directory-sync__meta">
+            {stateTag(job.enabled)}
+            <span>{scheduleText(job.cron)}</span>
+            <span>离职处理：{SYNC_LEAVER_RULE_LABELS[job.leaverRule]}</span>
+          </Space>
+          {job.enabled && job.nextRunAt && <span className="directory-sync__meta">下次执行 {syncTimeText(job.nextRunAt)}</span>}
+          {lastRun(job.lastRun)}
+        </div>
+      ),
+    },
+    actions,
+  ];
+
+  const wideColumns: TableColumnsType<SyncJob> = [
     { title: '任务名称', dataIndex: 'name', width: 150, ellipsis: { showTitle: true } },
     {
       title: '认证源',
@@ -81,12 +158,7 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
       render: (cron: string) => <span title={cron || undefined}>{scheduleText(cron)}</span>,
     },
     { title: '离职处理', dataIndex: 'leaverRule', width: 120, render: (rule: SyncLeaverRule) => SYNC_LEAVER_RULE_LABELS[rule] },
-    {
-      title: '状态',
-      dataIndex: 'enabled',
-      width: 72,
-      render: (enabled: boolean) => <Tag color={enabled ? 'success' : 'default'}>{enabled ? '启用' : '停用'}</Tag>,
-    },
+    { title: '状态', dataIndex: 'enabled', width: 72, render: stateTag },
     {
       title: '下次执行',
       dataIndex: 'nextRunAt',
@@ -97,57 +169,9 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
       // The one column without a width: it takes what the others leave, so a 1440 px screen shows every column.
       title: '最近结果',
       dataIndex: 'lastRun',
-      render: (run: SyncRunSummary | null) =>
-        run ? (
-          <Button
-            type="link"
-            size="small"
-            className="directory-sync__last-run"
-            onClick={() => onOpenRun(run)}
-            aria-label={`查看同步记录 ${run.id}`}
-          >
-            <RunStatusTag status={run.status} />
-            <span>{countsText(run.counts)}</span>
-          </Button>
-        ) : (
-          <Typography.Text type="secondary">未同步</Typography.Text>
-        ),
+      render: lastRun,
     },
-    {
-      title: '操作',
-      key: 'actions',
-      // A phone stacks the actions in a narrow sticky column, so 预览 is at hand without scrolling sideways.
-      width: wide ? 210 : 76,
-      fixed: 'right',
-      render: (_: unknown, job) => (
-        <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="directory-sync__row-actions">
-          <Button
-            type="link"
-            size="small"
-            icon={<EyeOutlined />}
-            loading={preview.isPending && previewJob?.id === job.id}
-            onClick={() => startPreview(job)}
-          >
-            预览
-          </Button>
-          <Button type="link" size="small" onClick={() => setEditing({ job })}>
-            编辑
-          </Button>
-          {job.enabled ? (
-            <Button type="link" size="small" onClick={() => confirmDisable(job)}>
-              停用
-            </Button>
-          ) : (
-            <Button type="link" size="small" onClick={() => void enable(job)}>
-              启用
-            </Button>
-          )}
-          <Button type="link" size="small" danger onClick={() => confirmDelete(job)}>
-            删除
-          </Button>
-        </Space>
-      ),
-    },
+    actions,
   ];
 
   return (
@@ -160,12 +184,11 @@ export function SyncJobsTab({ onOpenRun, onExecuted }: { onOpenRun(run: SyncRunS
       </div>
       <Table<SyncJob>
         rowKey="id"
-        columns={columns}
+        columns={wide ? wideColumns : phoneColumns}
         dataSource={jobs.data ?? []}
         loading={jobs.isFetching}
         pagination={false}
-        // Wider than a phone: the table scrolls sideways inside its own box, the page does not.
-        scroll={{ x: 1150 }}
+        scroll={wide ? { x: 1150 } : undefined}
         tableLayout="fixed"
         size="middle"
         locale={{ emptyText: '暂无同步任务，点击“新增任务”从认证源同步账号和账号组' }}

@@ -32,7 +32,7 @@ function useSyncTab(): [SyncTab, (tab: SyncTab) => void] {
 }
 
 /**
- * 同步 (issue 19): 同步任务 keep accounts and 账号组 in step with an authentication source — every run
+ * 同步: 同步任务 keep accounts and 账号组 in step with an authentication source — every run
  * previewed before it writes — and 同步日志 keeps every run with per-object results.
  */
 export function SyncPage() {

@@ -41,7 +41,7 @@ export interface SyncPreviewDrawerProps {
 }
 
 /**
- * 同步预览 (issue 19): what a run of the job would change — 新增, 更新, 停用, 移动 and what will fail —
+ * 同步预览: what a run of the job would change — 新增, 更新, 停用, 移动 and what will fail —
  * before anything is written. 执行同步 applies exactly this preview; when the source changed since,
  * the server refuses (409 previewExpired) and the drawer offers 重新预览.
  */

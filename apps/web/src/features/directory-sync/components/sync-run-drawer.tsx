@@ -6,7 +6,7 @@ import { RunOutcome, RunStatusTag } from './run-status';
 import { SyncItems } from './sync-items';
 
 /**
- * One run of the 同步日志 (issue 19): how it ended with its counts, the source's error text when it
+ * One run of the 同步日志: how it ended with its counts, the source's error text when it
  * failed as a whole, and every object with its own result (成功, or 失败 and why), filtered by
  * action and result.
  */

@@ -1,11 +1,11 @@
 import { SYNC_RUN_STATUS_LABELS, SYNC_TRIGGER_LABELS, type SyncRunStatus, type SyncRunSummary, type SyncTrigger } from '@portal/shared';
-import { Button, Form, Select, Table, type TableColumnsType, Typography } from 'antd';
+import { Button, Form, Grid, Select, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { FilterButtons } from '@/components/filter-buttons';
 import { PAGINATION_DEFAULTS, Pagination } from '@/components/pagination';
 import { useSyncJobs } from '../api/sync-jobs';
 import { type SyncRunListQuery, useSyncRuns } from '../api/sync-runs';
-import { operatorText, syncTimeText } from '../lib/sync-format';
+import { countsText, operatorText, syncTimeText } from '../lib/sync-format';
 import { RunStatusTag } from './run-status';
 
 interface RunFilters {
@@ -46,7 +46,7 @@ const count = (key: keyof SyncRunSummary['counts'], title: string) => ({
 });
 
 /**
- * 同步日志 (issue 19): every run and preview, newest first, filtered by 任务 and 状态 and paged; a
+ * 同步日志: every run and preview, newest first, filtered by 任务 and 状态 and paged; a
  * run's 详情 lists its objects with their results.
  */
 export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void }) {
@@ -56,8 +56,42 @@ export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void
   const runs = useSyncRuns(query);
   const jobs = useSyncJobs();
   const total = runs.data?.total ?? 0;
+  const wide = Grid.useBreakpoint().md ?? true;
 
-  const columns: TableColumnsType<SyncRunSummary> = [
+  const details = {
+    title: '操作',
+    key: 'actions',
+    width: 64,
+    fixed: wide ? ('right' as const) : undefined,
+    render: (_: unknown, run: SyncRunSummary) => (
+      <Button type="link" size="small" onClick={() => onOpenRun(run)}>
+        详情
+      </Button>
+    ),
+  };
+
+  // A phone shows one column of facts per run, 状态 among them, and 详情 beside it, without sideways scrolling.
+  const phoneColumns: TableColumnsType<SyncRunSummary> = [
+    {
+      title: '同步记录',
+      dataIndex: 'jobName',
+      render: (jobName: string, run) => (
+        <div className="directory-sync__card">
+          <Typography.Text strong>{jobName}</Typography.Text>
+          <Space size={4} wrap className="directory-sync__meta">
+            <RunStatusTag status={run.status} />
+            <span>{countsText(run.counts)}</span>
+          </Space>
+          <span className="directory-sync__meta">
+            {syncTimeText(run.createdAt)} · {SYNC_TRIGGER_LABELS[run.trigger]} · {operatorText(run)}
+          </span>
+        </div>
+      ),
+    },
+    details,
+  ];
+
+  const wideColumns: TableColumnsType<SyncRunSummary> = [
     { title: '开始时间', dataIndex: 'createdAt', width: 160, render: (at: string) => syncTimeText(at) },
     // The one column without a width: it takes what the others leave, so a 1440 px screen shows every column.
     { title: '任务', dataIndex: 'jobName', ellipsis: { showTitle: true } },
@@ -75,17 +109,7 @@ export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void
       width: 160,
       render: (at: string | null) => syncTimeText(at) || <Typography.Text type="secondary">—</Typography.Text>,
     },
-    {
-      title: '操作',
-      key: 'actions',
-      width: 64,
-      fixed: 'right',
-      render: (_: unknown, run) => (
-        <Button type="link" size="small" onClick={() => onOpenRun(run)}>
-          详情
-        </Button>
-      ),
-    },
+    details,
   ];
 
   return (
@@ -127,11 +151,11 @@ export function SyncRunLog({ onOpenRun }: { onOpenRun(run: SyncRunSummary): void
       </div>
       <Table<SyncRunSummary>
         rowKey="id"
-        columns={columns}
+        columns={wide ? wideColumns : phoneColumns}
         dataSource={runs.data?.rows ?? []}
         loading={runs.isFetching}
         pagination={false}
-        scroll={{ x: 1140 }}
+        scroll={wide ? { x: 1140 } : undefined}
         tableLayout="fixed"
         size="middle"
         locale={{ emptyText: '暂无同步记录' }}

@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The console API of 企业信息 and 企业认证 (issue 18). */
+/** The console API of 企业信息 and 企业认证. */
 export const ENTERPRISE_API = '/web-api/console/v1/enterprise';
 
 /** `GET /enterprise/profile`: the caller's enterprise; `editable` when the caller holds enterprise:manage. */

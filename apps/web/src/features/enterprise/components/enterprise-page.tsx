@@ -50,7 +50,7 @@ function ProfileSection({ profile }: { profile: EnterpriseProfile }) {
 }
 
 /**
- * 企业信息 (issue 18): the enterprise's 基本信息, read by every member and edited by enterprise:manage
+ * 企业信息: the enterprise's 基本信息, read by every member and edited by enterprise:manage
  * holders, and its 企业认证: the status, the submission of materials and the record of applications.
  */
 export function EnterprisePage() {

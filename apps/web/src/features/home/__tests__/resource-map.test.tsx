@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ResourceMapSection } from '../components/showcase-sections';
 import { RESOURCE_REGIONS, rankRegions, resourceTotals } from '../lib/resource-regions';
 
-describe('资源地图 as a regional ranking (issue 21)', () => {
+describe('资源地图 as a regional ranking', () => {
   it('the regions add up to the totals shown: 130 万台, 2 830 outlets, 31 provincial divisions', () => {
     expect(resourceTotals(RESOURCE_REGIONS)).toEqual({ devices: 130, outlets: 2830, provinces: 31 });
     const names = RESOURCE_REGIONS.flatMap((r) => r.provinces.map((p) => p.name));

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
 import { paths } from '@/config/paths';
 import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
@@ -13,8 +14,10 @@ const QR_SIZE = 120;
 
 /**
  * The floating tool widget: back to top, hotline, and the app QR code on hover (spec section 2), which
- * leads to the app's download page (issue 21).
+ * leads to the app's download page.
  * Its bubbles open on hover and on keyboard focus (CSS); the QR code's code loads on the first one.
+ * App and 客服 are links (the download page, the hotline): on a phone, where nobody scans their own
+ * screen, the bubbles are not shown and the small widget stays clear of the content.
  */
 export function FloatTools({ phone }: { phone: string }) {
   const config = useRuntimeConfig();
@@ -34,10 +37,10 @@ export function FloatTools({ phone }: { phone: string }) {
   return (
     <div className="float-tools" role="complementary" aria-label="悬浮工具">
       <div className="float-tools__item" onMouseEnter={showQr} onFocus={showQr}>
-        <button type="button" className="float-tools__btn" aria-label="下载 App" aria-describedby="float-tools-app">
+        <Link className="float-tools__btn" to={paths.appDownload.getHref()} aria-label="下载 App" aria-describedby="float-tools-app">
           <HomeIcon name="mobile" />
           <span className="float-tools__label">App</span>
-        </button>
+        </Link>
         <div className="float-tools__bubble" id="float-tools-app" role="tooltip">
           <div className="float-tools__qr">
             <LazyQrCode value={portalUrl(config, paths.appDownload.getHref())} size={QR_SIZE} load={wantsQr} label="下载 App 的二维码" />
@@ -46,10 +49,10 @@ export function FloatTools({ phone }: { phone: string }) {
         </div>
       </div>
       <div className="float-tools__item">
-        <button type="button" className="float-tools__btn" aria-label="联系我们" aria-describedby="float-tools-phone">
+        <a className="float-tools__btn" href={telHref(phone)} aria-label="联系我们" aria-describedby="float-tools-phone">
           <HomeIcon name="customer-service" />
           <span className="float-tools__label">客服</span>
-        </button>
+        </a>
         <div className="float-tools__bubble" id="float-tools-phone" role="tooltip">
           <span className="float-tools__phone">
             服务热线：<a href={telHref(phone)}>{phone}</a>

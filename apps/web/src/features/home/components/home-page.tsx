@@ -1,4 +1,5 @@
 import { useSiteInfo } from '@/api/get-site-info';
+import { PRODUCT_TITLE } from '@/config/paths';
 import { useHomeBlocks } from '../api/home';
 import { BannerSection } from './banner-section';
 import { FloatTools } from './float-tools';
@@ -13,6 +14,8 @@ export function HomePage() {
   const { data: site } = useSiteInfo();
   return (
     <div className="home">
+      {/* The page's heading is the site's name; the banners below change and are its sections. */}
+      <h1 className="visually-hidden">{site?.name ?? PRODUCT_TITLE}</h1>
       <BannerSection blocks={blocks} />
       <NewsSection />
       <RecommendSection />

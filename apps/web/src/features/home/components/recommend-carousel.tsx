@@ -1,27 +1,20 @@
 import type { RecommendItem } from '@portal/shared';
-import { useRef } from 'react';
-import type { Swiper as SwiperInstance } from 'swiper';
 import { A11y, Autoplay, Navigation, Pagination } from 'swiper/modules';
 import { Swiper, SwiperSlide } from 'swiper/react';
 import 'swiper/css';
 import 'swiper/css/pagination';
 import { RECOMMEND_AUTOPLAY_MS, RECOMMEND_CAROUSEL_LABEL, RecommendCard } from './recommend-card';
 
+const PREV = 'home-recommend__arrow--prev';
+const NEXT = 'home-recommend__arrow--next';
+const DOTS = 'home-recommend__pagination';
+
 /**
  * The recommended-application carousel (spec sections 2 and 9): 3 per view, loop, autoplay, arrows
  * and dots. Swiper loads only when the section comes near the viewport (see recommend-section.tsx).
- * The arrows sit beside the dots under the cards, not over them, where they covered the titles (issue 21).
+ * The arrows sit beside the dots under the cards, not over them, where they covered the titles.
  */
 export function RecommendCarousel({ apps }: { apps: RecommendItem[] }) {
-  const prev = useRef<HTMLButtonElement>(null);
-  const next = useRef<HTMLButtonElement>(null);
-  const dots = useRef<HTMLDivElement>(null);
-  // The controls are the carousel's children, so they exist when Swiper initialises.
-  const attachControls = (swiper: SwiperInstance) => {
-    if (typeof swiper.params.navigation === 'object')
-      Object.assign(swiper.params.navigation, { prevEl: prev.current, nextEl: next.current });
-    if (typeof swiper.params.pagination === 'object') swiper.params.pagination.el = dots.current;
-  };
   return (
     <Swiper
       className="home-recommend"
@@ -43,9 +36,10 @@ export function RecommendCarousel({ apps }: { apps: RecommendItem[] }) {
       breakpoints={{ 640: { slidesPerView: 2 }, 992: { slidesPerView: 3 } }}
       loop
       autoplay={{ delay: RECOMMEND_AUTOPLAY_MS, disableOnInteraction: false }}
-      navigation={{ prevEl: null, nextEl: null }}
-      pagination={{ el: null, clickable: true }}
-      onBeforeInit={attachControls}
+      // Selectors, not elements set before init: a breakpoint (the phone's one slide) starts again from
+      // these parameters, and elements put on the live ones were lost there (no dots on a phone).
+      navigation={{ prevEl: `.${PREV}`, nextEl: `.${NEXT}` }}
+      pagination={{ el: `.${DOTS}`, clickable: true }}
     >
       {apps.map((app, i) => (
         <SwiperSlide key={app.applicationUuid}>
@@ -53,9 +47,9 @@ export function RecommendCarousel({ apps }: { apps: RecommendItem[] }) {
         </SwiperSlide>
       ))}
       <div slot="container-end" className="home-recommend__controls">
-        <button ref={prev} type="button" className="home-recommend__arrow home-recommend__arrow--prev" aria-label="上一个" />
-        <div ref={dots} className="home-recommend__pagination" />
-        <button ref={next} type="button" className="home-recommend__arrow home-recommend__arrow--next" aria-label="下一个" />
+        <button type="button" className={`home-recommend__arrow ${PREV}`} aria-label="上一个" />
+        <div className={DOTS} />
+        <button type="button" className={`home-recommend__arrow ${NEXT}`} aria-label="下一个" />
       </div>
     </Swiper>
   );

@@ -41,7 +41,7 @@ const barWidth = (devices: number) => `${Math.max(2, (devices / TOP_DEVICES) * 1
 
 /**
  * 资源地图: where connected equipment and service outlets are, as a ranking of regions that opens to
- * their provinces (issue 21: no drawn map). Plain markup: a row opens without any script.
+ * their provinces (no drawn map). Plain markup: a row opens without any script.
  */
 export function ResourceMapSection() {
   return (

@@ -1,5 +1,5 @@
 /**
- * 资源地图 as a ranking (issue 21): connected equipment and service outlets by region and province.
+ * 资源地图 as a ranking: connected equipment and service outlets by region and province.
  * No drawn map: a map of China must come from a maintained, complete map data package, and a ranking
  * says the same without one. Devices in 万台; the regions add up to the totals shown beside them.
  */

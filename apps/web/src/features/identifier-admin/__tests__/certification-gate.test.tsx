@@ -67,7 +67,7 @@ function renderPage(
   );
 }
 
-describe.each(PAGES)('%s until the enterprise is certified (issue 18)', (_name, page, opened) => {
+describe.each(PAGES)('%s until the enterprise is certified', (_name, page, opened) => {
   it.each<[CertificationStatus, string]>([
     ['none', '未认证'],
     ['pending', '待审核'],

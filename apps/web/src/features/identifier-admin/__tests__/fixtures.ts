@@ -24,7 +24,7 @@ export const ITEMS: TemplateItem[] = [
   { ...item('旧型号', 'oldModel', 2003, false, 1, 8), state: 0 },
 ];
 
-/** A date, a bounded number and an enumeration counted in 标识统计 (issue 22). */
+/** A date, a bounded number and an enumeration counted in 标识统计. */
 export const TYPED_ITEMS: TemplateItem[] = [
   { name: '生产日期', idType: 'productionDate', idIndex: 2000, required: true, state: 1, metadata: { type: 'date' } },
   { name: '额定压力', idType: 'ratedPressure', idIndex: 2001, required: false, state: 1, metadata: { type: 'number', min: 0, max: 35 } },

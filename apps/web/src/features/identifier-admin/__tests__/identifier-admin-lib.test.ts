@@ -164,7 +164,7 @@ describe('import summary', () => {
   });
 });
 
-describe('value types (issue 22)', () => {
+describe('value types', () => {
   const [date, pressure, warranty] = TYPED_ITEMS as [TemplateItem, TemplateItem, TemplateItem];
 
   it('checks a record value by its item’s type with the server’s words', () => {

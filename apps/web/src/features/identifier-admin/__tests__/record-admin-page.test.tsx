@@ -19,7 +19,7 @@ vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } })
 
 const RECORDS = '/web-api/identity/v1/record';
 const RECORD_KEEPER = ['identifier', 'identifier:record'];
-/** Also deletes and imports (issue 16: identifier:record:manage). */
+/** Also deletes and imports (identifier:record:manage). */
 const RECORD_MANAGER = [...RECORD_KEEPER, 'identifier:record:manage'];
 
 beforeEach(() => {
@@ -185,7 +185,7 @@ describe('标识记录 form generated from the template', () => {
   });
 });
 
-describe('标识记录 form by value type (issue 22)', () => {
+describe('标识记录 form by value type', () => {
   it('offers a date picker, a number box and a select of the options, checked with the server’s words', async () => {
     fake.api!.routes['GET /web-api/identity/v1/template/list'] = [PUMPS];
     renderWithProviders(<RecordAdminPage />, { session: menusEntry(RECORD_KEEPER) });
@@ -287,7 +287,7 @@ describe('标识记录 CSV', () => {
     expect((body as FormData).get('file')).toBeInstanceOf(File);
     expect(((body as FormData).get('file') as File).name).toBe('machines.csv');
 
-    // One bad row and nothing is written (issue 22): the summary says so and lists the row.
+    // One bad row and nothing is written: the summary says so and lists the row.
     const summary = await within(modal).findByRole('region', { name: '导入结果' });
     const stats = within(within(summary).getByRole('list', { name: '导入统计' })).getAllByRole('listitem');
     expect(stats.map((s) => s.textContent)).toEqual(['数据行3', '成功导入0', '失败1']);
@@ -336,7 +336,7 @@ describe('标识记录 CSV', () => {
     await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
     expect(fake.api!.blob).toHaveBeenCalledWith(`${RECORDS}/export`, expect.objectContaining({ params: { templateId: 5 } }));
 
-    // The search box narrows the export as it narrows the list (issue 22).
+    // The search box narrows the export as it narrows the list.
     fireEvent.change(screen.getByPlaceholderText('按标识或后缀开头搜索'), { target: { value: ' EX-2024 ' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, templateId: 5, searchKey: 'EX-2024' }));

@@ -285,7 +285,7 @@ describe('前缀与模板: templates', () => {
   });
 });
 
-describe('前缀与模板: 批量迁移 (issue 22)', () => {
+describe('前缀与模板: 批量迁移', () => {
   it('is offered to holders of identifier:record:manage, on templates with records and more than one version', async () => {
     const { unmount } = renderWithProviders(<TemplateAdminPage />, { session: menusEntry(ENTERPRISE_ADMIN) });
     expect(within(await templateRow('工程机械整机')).queryByRole('button', { name: /批量迁移/ })).toBeNull();

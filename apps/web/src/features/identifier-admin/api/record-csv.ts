@@ -9,7 +9,7 @@ export const CSV_TRANSFER_TIMEOUT_MS = 15 * 60_000;
 
 export interface ImportRequest {
   templateId: number;
-  /** 新增 adds records; 更新 replaces values of existing ones (issue 22). */
+  /** 新增 adds records; 更新 replaces values of existing ones. */
   mode: IdentifierImportMode;
   /** 更新: the records also move to the template's latest version. */
   toLatest: boolean;

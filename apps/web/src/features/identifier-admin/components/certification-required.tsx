@@ -7,7 +7,7 @@ import { getMenusQueryOptions } from '@/api/get-menus';
 import { ConsolePage } from '@/components/console-page';
 import { usePermission } from '@/components/permission';
 
-/** 企业信息's 企业认证 tab (issue 18). */
+/** 企业信息's 企业认证 tab. */
 export const CERTIFICATION_HREF = '/console/enterprise?tab=certification';
 
 export const CLOSED_TITLE = '企业认证通过后开放标识管理';
@@ -21,8 +21,8 @@ const HINTS: Record<CertificationStatus, string> = {
 };
 
 /**
- * What an identifier page shows to an enterprise that is not certified, instead of its tables (issue
- * 18): why, the status, and the way to 企业认证 for those who may open 企业信息.
+ * What an identifier page shows to an enterprise that is not certified, instead of its tables:
+ * why, the status, and the way to 企业认证 for those who may open 企业信息.
  */
 export function CertificationRequired({ status }: { status: CertificationStatus }) {
   // The session is read once when the console opens; an approval since then opens the page on this visit.

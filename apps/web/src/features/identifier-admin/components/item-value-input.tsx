@@ -13,7 +13,7 @@ interface ControlProps {
 }
 
 /**
- * The control of a record's item by its value type (issue 22): a date picker, a number box, a select
+ * The control of a record's item by its value type: a date picker, a number box, a select
  * of the options, or a text box. The value stays the text the server stores; a stored or typed value
  * the type does not take (written before the item became a date, a day the month lacks) stays visible
  * and the form's rule names the problem.

@@ -99,7 +99,7 @@ export function LabelPrintButton(source: LabelSource) {
 }
 
 /**
- * 打印标签 (issue 22): the selected records or the current filter's, as a PDF of QR labels — A4
+ * 打印标签: the selected records or the current filter's, as a PDF of QR labels — A4
  * sheets of a label size or one label a page for label printers — with up to two template items.
  * Each QR code opens the record's public lookup, counted as 扫码 in 标识统计.
  */

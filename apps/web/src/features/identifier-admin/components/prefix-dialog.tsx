@@ -16,7 +16,7 @@ export const PrefixFormMessage = {
   enterpriseRequired: '请选择所属企业',
 } as const;
 
-/** The server assigns prefixes only to certified enterprises (issue 18). */
+/** The server assigns prefixes only to certified enterprises. */
 const UNCERTIFIED_MARK = '未认证';
 
 /**

@@ -9,7 +9,7 @@ interface PrefixRequestFormValues {
 }
 
 /**
- * 申请标识前缀 (issue 18): a certified enterprise asks the platform for a prefix it obtained from the
+ * 申请标识前缀: a certified enterprise asks the platform for a prefix it obtained from the
  * national top-level node; an operator approves it in 标识管理, which assigns the prefix to the enterprise.
  */
 export function PrefixRequestDialog({ open, onClose, onSubmitted }: { open: boolean; onClose(): void; onSubmitted(): void }) {

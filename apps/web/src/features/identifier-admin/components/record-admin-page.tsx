@@ -45,7 +45,7 @@ function summary(record: IdentifierRecord, template: IdentifierTemplate | undefi
  * the handle or suffix and filtered by prefix and template; registered and edited in a drawer whose
  * fields come from the template, deleted after a confirm, imported (新增 or 更新) and exported as the list
  * is filtered. Each
- * row opens the public lookup (/mark) in a new window. Closed until the enterprise is certified (issue 18).
+ * row opens the public lookup (/mark) in a new window. Closed until the enterprise is certified.
  */
 export function RecordAdminPage() {
   const gate = useIdentifierGate();
@@ -69,7 +69,7 @@ function RecordAdmin() {
   const can = usePermission();
   const allEnterprises = can([Authority.IdentifierAll]);
   const canWrite = can([Authority.IdentifierRecord]);
-  // Deleting and importing change many records at once: a separate authority (issue 16), which the server enforces too.
+  // Deleting and importing change many records at once: a separate authority, which the server enforces too.
   const canManage = can([Authority.IdentifierRecordManage]);
   const wide = Grid.useBreakpoint().md ?? true;
   const filterPrefix = Form.useWatch('prefix', form);

@@ -20,7 +20,7 @@ export function importFileProblem(file: { name: string; size: number }): string 
   return null;
 }
 
-/** What the summary says first: an import is all or nothing (issue 22), so every row written, or none. */
+/** What the summary says first: an import is all or nothing, so every row written, or none. */
 export function importVerdict(
   result: IdentifierImportResult,
   mode: IdentifierImportMode = 'create',
@@ -73,7 +73,7 @@ export function ImportSummary({ result, mode, caption }: { result: IdentifierImp
 }
 
 /**
- * Bulk import from a CSV or XLSX file (issue 22): pick the template, 新增 (new records) or 更新 (values of
+ * Bulk import from a CSV or XLSX file: pick the template, 新增 (new records) or 更新 (values of
  * existing records, optionally moved to the template's latest version) and a file, send it, and show
  * the server's summary. Any bad row and nothing is written; every bad row is listed with its line.
  */

@@ -29,7 +29,7 @@ export function migrationVerdict(preview: RecordMigrationPreview): { type: 'info
 export const versionCounts = (preview: RecordMigrationPreview) => preview.versions.map((v) => `v${v.version}：${v.records} 个`).join('，');
 
 /**
- * 批量迁移 (issue 22): the records of a template written with older versions move to its latest
+ * 批量迁移: the records of a template written with older versions move to its latest
  * version. The preview comes first: how many move, which values are lost (items retired or removed)
  * and which records the new rules refuse (they block the migration); 确认迁移 runs it in one go.
  */

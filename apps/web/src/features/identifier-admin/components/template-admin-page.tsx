@@ -33,7 +33,7 @@ type PageTab = 'prefixes' | 'requests';
  * templates with their versions. Platform operators see every enterprise's prefixes and assign,
  * edit and delete them, and decide the enterprises' 前缀申请; enterprise administrators see their own
  * prefixes, manage the templates and 申请标识前缀, and move a template's records to its latest version
- * (批量迁移, issue 22). Closed until the enterprise is certified (issue 18).
+ * (批量迁移). Closed until the enterprise is certified.
  */
 export function TemplateAdminPage() {
   const gate = useIdentifierGate();
@@ -61,7 +61,7 @@ function TemplateAdmin() {
   const canTemplates = can([Authority.IdentifierTemplate]);
   // 批量迁移 changes many records at once: identifier:record:manage, as the server enforces.
   const canMigrate = can([Authority.IdentifierRecordManage]);
-  // Operators assign prefixes directly; an enterprise asks for one (issue 18).
+  // Operators assign prefixes directly; an enterprise asks for one.
   const canRequest = canTemplates && !operator;
   const wide = Grid.useBreakpoint().md ?? true;
 
@@ -160,7 +160,7 @@ function TemplateAdmin() {
                 编辑
               </Button>
             )}
-            {/* Records written with older versions move to the latest one in bulk (issue 22). */}
+            {/* Records written with older versions move to the latest one in bulk. */}
             {canMigrate && row.version > 1 && row.recordCount > 0 && (
               <Button type="link" size="small" onClick={() => setMigrating(row)}>
                 批量迁移

@@ -6,7 +6,7 @@ const reject = (message: string | undefined) => (message ? Promise.reject(new Er
 
 export const VALUE_TYPE_OPTIONS = ITEM_VALUE_TYPES.map((type) => ({ value: type, label: ITEM_VALUE_TYPE_LABELS[type] }));
 
-/** The 值类型 select of an item row (issue 22). */
+/** The 值类型 select of an item row. */
 export function ValueTypeField({ name, n }: { name: number; n: number }) {
   return (
     <Form.Item

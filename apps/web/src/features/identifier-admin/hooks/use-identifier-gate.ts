@@ -5,7 +5,7 @@ import { useSession } from '@/hooks/use-session';
 export type IdentifierGate = { open: true } | { open: false; status: CertificationStatus };
 
 /**
- * Issue 18 (what certification unlocks): an enterprise manages identifiers once its certification is
+ * What certification unlocks: an enterprise manages identifiers once its certification is
  * approved. Platform operators (identifier:all-enterprises) work for every enterprise and are never
  * closed out. The server refuses the same calls, so a closed page sends none.
  */

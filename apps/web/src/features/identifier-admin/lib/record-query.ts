@@ -30,7 +30,7 @@ export function recordListQuery(filters: RecordFilters): IdentifierRecordQuery {
   };
 }
 
-/** What the export takes of the list's filters (issue 22: the search box too), for the template it exports. */
+/** What the export takes of the list's filters (the search box too), for the template it exports. */
 export function exportFilters(filters: RecordFilters, templateId: number): IdentifierRecordFilters & { templateId: number } {
   const searchKey = filters.searchKey.trim();
   return { templateId, ...(filters.prefix ? { prefix: filters.prefix } : {}), ...(searchKey ? { searchKey } : {}) };

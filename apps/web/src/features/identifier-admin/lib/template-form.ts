@@ -26,7 +26,7 @@ export interface ItemRow {
   required: boolean;
   /** state 1 (in use) or 0 (retired). */
   active: boolean;
-  /** The kind of value (issue 22); the settings of the other kinds are kept while the row is edited. */
+  /** The kind of value; the settings of the other kinds are kept while the row is edited. */
   valueType: ItemValueType;
   /** 文本: lengths. */
   minLength: number;

@@ -6,7 +6,7 @@ import { queryKeys } from '@/lib/query-keys';
 
 const STATS_API = '/web-api/identity/v1/stats';
 
-/** `GET /web-api/identity/v1/stats?days=&prefix=`: the lookups of the prefixes the user may see (issue 22). */
+/** `GET /web-api/identity/v1/stats?days=&prefix=`: the lookups of the prefixes the user may see. */
 export async function getIdentifierStats(query: IdentifierStatsQuery): Promise<IdentifierStats> {
   const stats = (await api().get<IdentifierStats>(STATS_API, { params: query })).data[0];
   if (!stats) throw new Error('统计数据为空');

@@ -129,7 +129,7 @@ function scopeText(data: IdentifierStats, prefix: string | undefined): string {
 }
 
 /**
- * 标识统计 (issue 22): who looks up the enterprise's identifiers, how and where. Over 7, 30 or 90 days
+ * 标识统计: who looks up the enterprise's identifiers, how and where. Over 7, 30 or 90 days
  * and one or every prefix of the user's scope (both in the URL): totals and the not-found rate, lookups
  * per day by channel (网页查询, 扫码, Handle API, 上游转发), a province ranking, the top identifiers and
  * template values, and the handles looked up in vain; each table downloads as CSV. Operators see the

@@ -281,7 +281,7 @@ describe('/mark', () => {
     await screen.findByText('HY-E215');
     expect(screen.getByText('扫码查看此标识')).toBeTruthy();
     expect(await within(result()).findByRole('img', { name: '88.118.8/EX-2024-000123 的查询二维码' })).toBeTruthy();
-    // Scanning it is a scan (issue 22), like a printed label.
+    // Scanning it is a scan, like a printed label.
     expect(within(result()).getByRole('figure').getAttribute('title')).toBe(
       'https://portal.example.cn/mark?keyword=88.118.8%2FEX-2024-000123&src=qr',
     );

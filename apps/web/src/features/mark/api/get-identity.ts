@@ -9,7 +9,7 @@ import { toMarkResult } from '../lib/mark-result';
 /**
  * `GET /web-api/portal/v1/identity/query?handle=` (spec section 7: data is a list, the first element
  * is used). Silent: the page shows a refusal's reason itself, never as an error toast (spec section 8).
- * `scanned`: the lookup comes from a printed label's QR code, which the server counts as 扫码 (issue 22).
+ * `scanned`: the lookup comes from a printed label's QR code, which the server counts as 扫码.
  */
 export async function getIdentity(api: ApiClient, handle: string, scanned = false): Promise<IdentityQueryEntry[]> {
   const params = scanned ? { handle, [QR_SOURCE_PARAM]: QR_SOURCE_VALUE } : { handle };

@@ -45,7 +45,7 @@ function refusalText(error: Error): string {
  * can be shared, reloaded or reached from the result's QR code. Each search clears the previous
  * result first; a refused identifier shows the server's reason under the box (no error toast), an
  * unknown one 未找到该标识 with a hint; only a result scrolls the page to 400 px (spec section 9).
- * A page a printed label's QR code opened (`&src=qr`) sends its lookup as a scan (issue 22, 扫码); a
+ * A page a printed label's QR code opened (`&src=qr`) sends its lookup as a scan (扫码); a
  * search typed on it afterwards is the visitor's own and drops the marker from the address.
  */
 export function MarkPage() {

@@ -10,7 +10,7 @@ const SUBJECT_LENGTH = 64;
 const keywordOf = (search: URLSearchParams) => search.get('keyword')?.trim() ?? '';
 
 /**
- * What `/mark?keyword=` resolves to, when the server renders it (issue 21, item 4): the page's own
+ * What `/mark?keyword=` resolves to, when the server renders it: the page's own
  * lookup, so the page arrives with its result and the head names it. In the browser the page looks
  * up by itself.
  */

@@ -35,7 +35,7 @@ export function toMarkResult(data: readonly IdentityQueryEntry[]): MarkResult {
 
 /**
  * What an identifier's QR code opens: its lookup marked as a scan, as on the labels the console prints
- * (issue 22: counted as 扫码).
+ * (counted as 扫码).
  */
 export function scanHref(handle: string): string {
   return `${paths.mark.path}?keyword=${encodeURIComponent(handle)}&${QR_SOURCE_PARAM}=${QR_SOURCE_VALUE}`;

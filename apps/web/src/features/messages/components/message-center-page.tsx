@@ -47,7 +47,7 @@ function MessageItem({ message, onOpen, onMarkRead }: { message: NotificationRow
 }
 
 /**
- * 消息中心 (issue 18): the account's messages — certification results, join requests, security
+ * 消息中心: the account's messages — certification results, join requests, security
  * notices — all or unread only, by kind. Opening a message reads it and goes to its page.
  */
 export function MessageCenterPage() {

@@ -50,7 +50,7 @@ function MyAppCard({ app }: { app: MyApplication }) {
 }
 
 /**
- * /my-apps (issue 17, 我的应用): the enterprise applications the logged-in user may use, each opened
+ * /my-apps (我的应用): the enterprise applications the logged-in user may use, each opened
  * in a new tab through the central login. A visitor is asked to log in, as on an article's detail.
  */
 export function MyAppsPage() {

@@ -4,6 +4,7 @@ export const TOOLS_CALL = 'GET /web-api/portal/v1/open-service/tools';
 export const toolCall = (id: string) => `GET /web-api/portal/v1/open-service/tools/${id}`;
 export const APPS_CALL = 'GET /web-api/console/v1/sso-app/page/list';
 export const selfTestCall = (id: number) => `POST /web-api/console/v1/sso-app/${id}/self-test`;
+export const precheckCall = (id: number) => `GET /web-api/console/v1/sso-app/${id}/self-test`;
 
 export const CARDS: OpenServiceToolCard[] = [
   { id: '01', title: '移动开发平台及 SDK', summary: '跨端移动应用开发框架与设备接入 SDK', icon: 'mobile' },

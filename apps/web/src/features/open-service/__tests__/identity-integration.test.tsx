@@ -9,7 +9,7 @@ import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
 import { IdentityIntegrationSection } from '../components/identity-integration-section';
-import { APPS_CALL, ERP, FAILED_SELF_TEST, PASSED_SELF_TEST, selfTestCall } from './fixtures';
+import { APPS_CALL, ERP, FAILED_SELF_TEST, PASSED_SELF_TEST, precheckCall, selfTestCall } from './fixtures';
 
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
@@ -22,6 +22,7 @@ beforeEach(() => {
   installRuntimeConfig();
   fake.api = createFakeApi({
     [APPS_CALL]: [{ rows: [ERP], total: 1 }],
+    [precheckCall(5)]: [{ applicationId: 5, username: 'admin', signInSkipped: '' }],
     [selfTestCall(5)]: (body) => [
       (body as { service: string }).service === BACKUP ? { ...FAILED_SELF_TEST, service: BACKUP } : PASSED_SELF_TEST,
     ],

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
-import { SelfTestChecklist } from '../components/self-test-checklist';
+import { SelfTestChecklist } from '@/components/self-test-checklist';
 import { FAILED_SELF_TEST, PASSED_SELF_TEST } from './fixtures';
 
 /** Each step's row: its status (the icon's name), title, status text and detail. */

@@ -1,5 +1,5 @@
-import type { PageResult, SelfTestBody, SelfTestResult, SsoApplicationRow } from '@portal/shared';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import type { PageResult, SsoApplicationRow } from '@portal/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -20,15 +20,3 @@ export const getEnterpriseAppsQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.ssoApps.page(ALL_APPS), queryFn: getEnterpriseApps, staleTime: 0 });
 
 export const useEnterpriseApps = (enabled: boolean) => useQuery({ ...getEnterpriseAppsQueryOptions(), enabled });
-
-/**
- * `POST /sso-app/{id}/self-test` (接入自检): the portal checks the application end to end and answers
- * the checklist. Silent: the panel shows a refusal (rate limit, unknown application) itself.
- */
-export async function runSelfTest({ id, body }: { id: number; body: SelfTestBody }): Promise<SelfTestResult> {
-  const result = (await api().post<SelfTestResult>(`${SSO_APP_API}/${id}/self-test`, body, { silent: true })).data[0];
-  if (!result) throw new Error('服务器未返回自检结果');
-  return result;
-}
-
-export const useSelfTest = () => useMutation({ mutationFn: runSelfTest });

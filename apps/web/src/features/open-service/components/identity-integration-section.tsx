@@ -13,7 +13,7 @@ const IdentityIntegration = lazy(() => import('./identity-integration').then((m)
 const TITLE = '接入我的应用';
 
 /**
- * Tool 03's live part (issue 20): an enterprise administrator (app:list) sees the enterprise's
+ * Tool 03's live part: an enterprise administrator (app:list) sees the enterprise's
  * applications with ready-to-copy client configuration and 接入自检; anyone else the way to it. Who
  * is signed in is known in the browser only, so the server (and the hydrating render) draw a
  * placeholder.

@@ -1,12 +1,12 @@
-import { ExperimentOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import { ATTRIBUTE_LABELS, SSO_APPLICATION_STATUS_LABELS, SSO_PROTOCOLS, type SsoApplicationRow } from '@portal/shared';
 import { Alert, Button, Collapse, ConfigProvider, Empty, Select, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { theme } from '@/config/theme';
-import { useEnterpriseApps, useSelfTest } from '../api/identity-integration';
+import { SelfTestRunner } from '@/components/self-test-runner';
+import { useEnterpriseApps } from '../api/identity-integration';
 import { clientGuides } from '../lib/client-config';
 import { CodeBlock } from './code-block';
-import { SelfTestChecklist } from './self-test-checklist';
 import './integration.css';
 
 function Setting({ label, value, note }: { label: string; value: string; note?: string }) {
@@ -26,7 +26,6 @@ function Setting({ label, value, note }: { label: string; value: string; note?: 
 /** One application: its settings, the client configurations for the chosen service address, and 接入自检. */
 function AppIntegration({ app }: { app: SsoApplicationRow }) {
   const [service, setService] = useState(app.servicePrefixes[0] ?? '');
-  const selfTest = useSelfTest();
   const guides = clientGuides({
     name: app.name,
     service,
@@ -45,10 +44,7 @@ function AppIntegration({ app }: { app: SsoApplicationRow }) {
           <Select
             aria-label={`${app.name} 的服务地址`}
             value={service}
-            onChange={(value) => {
-              setService(value);
-              selfTest.reset();
-            }}
+            onChange={setService}
             options={app.servicePrefixes.map((p) => ({ value: p, label: p }))}
             popupMatchSelectWidth={false}
           />
@@ -100,28 +96,7 @@ function AppIntegration({ app }: { app: SsoApplicationRow }) {
       />
 
       <h3 className="integration__subtitle">接入自检</h3>
-      <p className="integration__note">
-        平台以您（当前管理员）的统一登录会话为测试账号：检查服务地址是否已登记并可访问、注销地址能否响应，再为该地址签发真实票据，到
-        /p3/serviceValidate 校验并核对返回属性。应用返回的内容不会回显。
-      </p>
-      <div className="integration__run">
-        <Button
-          type="primary"
-          icon={<ExperimentOutlined />}
-          loading={selfTest.isPending}
-          disabled={!service}
-          onClick={() => selfTest.mutate({ id: app.id, body: { service } })}
-        >
-          {selfTest.isPending ? '正在自检…' : '接入自检'}
-        </Button>
-        <Typography.Text type="secondary" className="integration__run-target">
-          {service}
-        </Typography.Text>
-      </div>
-      {selfTest.isError && (
-        <Alert className="integration__error" type="error" showIcon title="接入自检未能运行" description={selfTest.error.message} />
-      )}
-      {selfTest.data && <SelfTestChecklist result={selfTest.data} />}
+      <SelfTestRunner key={service} appId={app.id} service={service} />
     </section>
   );
 }

@@ -254,7 +254,7 @@ function DetailSkeleton() {
 }
 
 /**
- * /open-service (issue 20): the open-service centre, or with `?toolId=01`…`06` (spec section 9) one
+ * /open-service: the open-service centre, or with `?toolId=01`…`06` (spec section 9) one
  * tool's detail, shareable and rendered by the server. A tool id that is unknown or offline shows the
  * centre with a notice.
  */

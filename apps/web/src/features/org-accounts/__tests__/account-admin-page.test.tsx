@@ -1,5 +1,5 @@
 import type { AccountRow, JoinRequestRow } from '@portal/shared';
-import { TenantMessage } from '@portal/shared';
+import { PasswordMessage, TenantMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -102,6 +102,15 @@ beforeEach(() => {
     ],
     [`GET ${API}/join-request/page/list`]: [{ rows: [JOIN_REQUEST], total: 1 }],
     'GET /web/portal/account/public-key': [{ algorithm: 'RSA-OAEP-256', publicKey: 'AAAA' }],
+    // The enterprise raised 安全设置's minimum to 10 and asks for capitals and digits.
+    'GET /web/portal/account/password-rules': [
+      {
+        passwordMinLength: 10,
+        passwordClasses: ['upper', 'digit'],
+        passwordNoUsername: true,
+        description: '10-18位，须包含大写字母、数字，不能包含账号',
+      },
+    ],
     [`POST ${API}/account`]: [{ id: 30 }],
     [`PUT ${API}/account/2/status`]: [],
     [`POST ${API}/account/3/unlock`]: [],
@@ -316,6 +325,39 @@ describe('账号管理 新增', () => {
     expect(screen.getByRole('dialog', { name: '新增账号' })).toBeTruthy();
   });
 
+  it('hints at and checks the enterprise’s password rules; a common password refused by the server shows under 密码', async () => {
+    fake.api!.routes[`POST ${API}/account`] = () => {
+      throw new ApiError(PasswordMessage.tooCommon, 1, 400);
+    };
+    renderPage();
+    await accountRow('staff');
+    fireEvent.click(screen.getByRole('button', { name: /新\s*增/ }));
+    const drawer = await dialog('新增账号');
+    expect(
+      await within(drawer).findByText('10-18位，须包含大写字母、数字，不能包含账号，区分大小写，不能使用常见密码；首次登录时须修改密码'),
+    ).toBeTruthy();
+    expect(within(drawer).queryByText(/6-18/)).toBeNull();
+    type(drawer, '账号', 'zhaolei');
+    type(drawer, '姓名', '赵磊');
+    type(drawer, '手机号', '13800000030');
+    for (const [password, refusal] of [
+      ['Start#202', '密码至少10位'],
+      ['start#2026', '密码须包含大写字母、数字'],
+      ['Zhaolei#2026', '密码不能包含账号'],
+    ]) {
+      type(drawer, '密码', password!);
+      type(drawer, '确认密码', password!);
+      fireEvent.click(button(drawer, '保存'));
+      await waitFor(() => expect(fieldErrors(drawer)).toEqual([refusal]));
+    }
+    expect(fake.api!.post).not.toHaveBeenCalled();
+    type(drawer, '密码', 'Password2026');
+    type(drawer, '确认密码', 'Password2026');
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() => expect(fieldErrors(drawer)).toEqual([PasswordMessage.tooCommon]));
+    expect(notify.error).not.toHaveBeenCalled();
+  });
+
   it('编辑 keeps the username read-only and sends the changed fields', async () => {
     renderPage();
     fireEvent.click(within(await accountRow('staff')).getByRole('button', { name: /编\s*辑/ }));
@@ -346,6 +388,8 @@ describe('账号管理 导入', () => {
           { line: 2, message: TenantMessage.usernameTaken },
           { line: 4, message: TenantMessage.phoneInvalid },
         ],
+        smsSent: 0,
+        smsFailed: [],
       },
     ];
     renderPage();

@@ -61,19 +61,37 @@ describe('account import', () => {
     expect(importFileProblem({ name: 'a.xls' })).toBe('请选择 CSV 或 Excel（.xlsx）文件');
   });
 
+  const noSms = { smsSent: 0, smsFailed: [] };
+
   it('says all were imported, or that none were because of the listed rows', () => {
-    expect(importVerdict({ total: 3, imported: 3, failed: 0, errors: [] })).toEqual({ type: 'success', text: '全部 3 个账号已导入' });
-    expect(importVerdict({ total: 0, imported: 0, failed: 0, errors: [] }).type).toBe('info');
+    expect(importVerdict({ total: 3, imported: 3, failed: 0, errors: [], ...noSms })).toEqual({
+      type: 'success',
+      text: '全部 3 个账号已导入',
+    });
+    expect(importVerdict({ total: 0, imported: 0, failed: 0, errors: [], ...noSms }).type).toBe('info');
     expect(
       importVerdict({
         total: 1500,
         imported: 0,
         failed: 1200,
         errors: Array.from({ length: 1000 }, (_, i) => ({ line: i + 2, message: 'x' })),
+        ...noSms,
       }),
     ).toEqual({
       type: 'error',
       text: '1200 行有误，本次没有导入任何账号（下表列出前 1000 行）。请修改这些行后重新导入整个文件。',
+    });
+  });
+
+  it('says how many random passwords went out by SMS, and warns of those that did not', () => {
+    expect(importVerdict({ total: 3, imported: 3, failed: 0, errors: [], smsSent: 2, smsFailed: [] })).toEqual({
+      type: 'success',
+      text: '全部 3 个账号已导入，2 个账号的随机初始密码已通过短信发送',
+    });
+    const smsFailed = [{ line: 4, message: '账号 zhaolei 已导入，但初始密码短信发送失败，请为其重置密码' }];
+    expect(importVerdict({ total: 3, imported: 3, failed: 0, errors: [], smsSent: 1, smsFailed })).toEqual({
+      type: 'warning',
+      text: '全部 3 个账号已导入，1 个账号的随机初始密码已通过短信发送；下表 1 个账号的初始密码短信发送失败，请在账号列表中为其重置密码。',
     });
   });
 });

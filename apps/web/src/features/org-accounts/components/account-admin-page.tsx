@@ -45,7 +45,7 @@ const names = (refs: { name: string }[]) => (refs.length > 0 ? refs.map((r) => r
 const who = (row: AccountRow) => `${row.name}（${row.username}）`;
 
 /**
- * 账号管理 (issue 16): the enterprise's own accounts, searched by 账号/姓名/手机号 and filtered by
+ * 账号管理: the enterprise's own accounts, searched by 账号/姓名/手机号 and filtered by
  * 状态, 账号组 and 角色; 新增, 编辑, 停用/启用, 解锁, 重置密码 and 删除 one account, 导入 a file of them
  * (all or nothing), 导出 the filtered list, 邀请成员 by phone and decide 加入申请. The caller's own
  * row offers neither 停用 nor 删除 (nor 重置密码: 修改密码 is theirs).
@@ -147,7 +147,7 @@ export function AccountAdminPage() {
     );
   // Three actions at most in the row (编辑, the state's own action, 更多): the column stays narrow enough for 1440 px without scrolling.
   const rowActions = (row: AccountRow) => (
-    <Space size={0} className="org-accounts__row-actions">
+    <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="org-accounts__row-actions">
       <Button type="link" size="small" onClick={() => setEditing({ account: row })}>
         编辑
       </Button>
@@ -183,12 +183,14 @@ export function AccountAdminPage() {
     </Space>
   );
 
-  const columns: TableColumnsType<AccountRow> = [
+  const stateTag = (state: AccountState) => <Tag color={STATE_COLORS[state]}>{ACCOUNT_STATE_LABELS[state]}</Tag>;
+
+  const wideColumns: TableColumnsType<AccountRow> = [
     {
       title: '账号',
       dataIndex: 'username',
       width: 120,
-      fixed: wide ? 'left' : undefined,
+      fixed: 'left',
       render: (username: string, row) => (
         <Space size={4}>
           <span>{username}</span>
@@ -202,12 +204,7 @@ export function AccountAdminPage() {
     { title: '邮箱', dataIndex: 'email', ellipsis: { showTitle: true }, render: (email: string) => email || secondary('—') },
     { title: '账号组', dataIndex: 'groups', width: 120, ellipsis: { showTitle: true }, render: names },
     { title: '角色', dataIndex: 'roles', width: 110, ellipsis: { showTitle: true }, render: names },
-    {
-      title: '状态',
-      dataIndex: 'state',
-      width: 72,
-      render: (state: AccountState) => <Tag color={STATE_COLORS[state]}>{ACCOUNT_STATE_LABELS[state]}</Tag>,
-    },
+    { title: '状态', dataIndex: 'state', width: 72, render: stateTag },
     {
       title: '最近登录',
       dataIndex: 'lastLoginAt',
@@ -215,7 +212,31 @@ export function AccountAdminPage() {
       render: (at: string) => (at ? <span title={at}>{formatTime(at, '{y}-{m}-{d}')}</span> : secondary('从未登录')),
     },
     { title: '创建时间', dataIndex: 'createdAt', width: 105, render: (at: string) => <span title={at}>{at.slice(0, 10)}</span> },
-    { title: '操作', key: 'actions', width: 170, fixed: wide ? 'right' : undefined, render: (_: unknown, row) => rowActions(row) },
+    { title: '操作', key: 'actions', width: 170, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
+  ];
+  // A phone shows one column of facts per account, 状态 among them, and the actions beside it, without sideways scrolling.
+  const phoneColumns: TableColumnsType<AccountRow> = [
+    {
+      title: '账号',
+      dataIndex: 'username',
+      render: (username: string, row) => (
+        <div className="org-accounts__card">
+          <Space size={4} wrap>
+            <Typography.Text strong>{row.name}</Typography.Text>
+            <span>{username}</span>
+            {row.self && <Tag color="blue">我</Tag>}
+          </Space>
+          <span>{row.phone}</span>
+          {row.email && <span>{row.email}</span>}
+          <span className="org-accounts__meta">
+            {stateTag(row.state)}
+            {row.roles.length > 0 && row.roles.map((r) => r.name).join('、')}
+          </span>
+          {row.groups.length > 0 && <Typography.Text type="secondary">{row.groups.map((g) => g.name).join('、')}</Typography.Text>}
+        </div>
+      ),
+    },
+    { title: '操作', key: 'actions', width: 64, render: (_: unknown, row) => rowActions(row) },
   ];
 
   return (
@@ -295,11 +316,11 @@ export function AccountAdminPage() {
       </div>
       <Table<AccountRow>
         rowKey="id"
-        columns={columns}
+        columns={wide ? wideColumns : phoneColumns}
         dataSource={accounts.data?.rows ?? []}
         loading={accounts.isFetching}
         pagination={false}
-        scroll={{ x: 1150 }}
+        scroll={wide ? { x: 1150 } : undefined}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
       />

@@ -42,7 +42,7 @@ export function AccountFormDrawer({
   const update = useUpdateAccount();
   const [saving, setSaving] = useState(false);
   const account = target?.account;
-  // An administrator keeps the roles they hold: the console never offers to demote oneself (issue 16, guard rails).
+  // An administrator keeps the roles they hold: the console never offers to demote oneself (guard rails).
   const keptRoleIds = account?.self ? new Set(account.roles.map((r) => r.id)) : new Set<number>();
 
   const submit = async () => {

@@ -6,27 +6,33 @@ import { useDownloadImportTemplate, useImportAccounts } from '../api/account-tra
 import { type AccountImportResult, IMPORT_FORMAT_NAMES, type ImportFormat, importFileProblem, importVerdict } from '../lib/account-import';
 import { ImportFileField } from '@/components/import-file-field';
 
-/** The result of an import: the verdict, then each bad row with its line number. */
+/** Rows of the file by line number, with what happened to each. */
+function ImportRowTable({ rows, label }: { rows: AccountImportResult['errors']; label: string }) {
+  return (
+    <Table
+      rowKey={(e) => `${e.line}-${e.message}`}
+      size="small"
+      className="org-accounts__import-errors"
+      aria-label={label}
+      columns={[
+        { title: '行号', dataIndex: 'line', width: 80 },
+        { title: '原因', dataIndex: 'message' },
+      ]}
+      dataSource={rows}
+      pagination={rows.length > 10 ? { pageSize: 10, showSizeChanger: false, size: 'small' } : false}
+    />
+  );
+}
+
+/** The result of an import: the verdict, then each bad row (or each password SMS not sent) with its line number. */
 export function AccountImportSummary({ result, filename }: { result: AccountImportResult; filename?: string }) {
   const verdict = importVerdict(result);
   return (
     <section className="org-accounts__import-summary" aria-label="导入结果">
       {filename && <Typography.Paragraph type="secondary">{filename}</Typography.Paragraph>}
       <Alert type={verdict.type} showIcon title={verdict.text} />
-      {result.errors.length > 0 && (
-        <Table
-          rowKey={(e) => `${e.line}-${e.message}`}
-          size="small"
-          className="org-accounts__import-errors"
-          aria-label="有误的行"
-          columns={[
-            { title: '行号', dataIndex: 'line', width: 80 },
-            { title: '原因', dataIndex: 'message' },
-          ]}
-          dataSource={result.errors}
-          pagination={result.errors.length > 10 ? { pageSize: 10, showSizeChanger: false, size: 'small' } : false}
-        />
-      )}
+      {result.errors.length > 0 && <ImportRowTable rows={result.errors} label="有误的行" />}
+      {result.smsFailed.length > 0 && <ImportRowTable rows={result.smsFailed} label="短信发送失败的账号" />}
     </section>
   );
 }
@@ -96,7 +102,7 @@ export function AccountImportDialog({ open, onClose }: { open: boolean; onClose(
           <div className="org-accounts__import-template">
             <Typography.Paragraph type="secondary">
               第 1 行为表头：账号、姓名、手机号、邮箱、账号组、角色、初始密码；此后每行一个账号，最多 {ACCOUNT_IMPORT_MAX_ROWS}{' '}
-              行。账号组和角色填名称，多个用“、”分隔。新账号首次登录时须修改密码。
+              行。账号组和角色填名称，多个用“、”分隔。初始密码可不填：系统生成随机密码并以短信发送到该行的手机号。新账号首次登录时须修改密码。
             </Typography.Paragraph>
             <Space wrap>
               {(Object.keys(IMPORT_FORMAT_NAMES) as ImportFormat[]).map((format) => (

@@ -1,7 +1,7 @@
-import { type PasswordMode, TenantRules } from '@portal/shared';
+import type { PasswordMode } from '@portal/shared';
 import { Form, Input, Radio, Typography } from 'antd';
-import { tenantRule } from '@/lib/form-rules';
-import { confirmRules } from '../lib/account-form';
+import { usePasswordRules } from '@/api/password-rules';
+import { confirmRules, initialPasswordHint, initialPasswordRule } from '../lib/account-form';
 
 interface PasswordValues {
   passwordMode?: PasswordMode;
@@ -12,8 +12,11 @@ export const PASSWORD_MODE_NAMES: Record<PasswordMode, string> = { manual: '手�
 /**
  * 新增 and 重置密码: the administrator types the password (twice), or the server picks a random one
  * and texts it to the account's phone. Either way the account must change it at its next login.
+ * The typed one is hinted at and checked by the enterprise's 安全设置 (`username`: 重置密码's account;
+ * 新增 reads the form's 账号).
  */
-export function InitialPasswordFields({ phone }: { phone?: string }) {
+export function InitialPasswordFields({ phone, username }: { phone?: string; username?: string }) {
+  const rules = usePasswordRules().data;
   return (
     <>
       <Form.Item name="passwordMode" label="初始密码" required>
@@ -34,8 +37,8 @@ export function InitialPasswordFields({ phone }: { phone?: string }) {
                 name="password"
                 label="密码"
                 required
-                rules={[tenantRule(TenantRules.password, false)]}
-                extra="6-18 个字符，区分大小写；首次登录时须修改密码"
+                rules={[initialPasswordRule(rules, username)]}
+                extra={initialPasswordHint(rules?.description)}
               >
                 <Input.Password autoComplete="new-password" />
               </Form.Item>

@@ -63,7 +63,7 @@ export function ResetPasswordDialog({ account, onClose }: { account: AccountRow 
         title="重置后，该账号的所有登录会话将立即结束，已登录的应用也将退出；下次登录时须修改密码。"
       />
       <Form<ResetValues> form={form} layout="vertical" clearOnDestroy autoComplete="off" initialValues={{ passwordMode: 'manual' }}>
-        <InitialPasswordFields phone={account?.phone} />
+        <InitialPasswordFields phone={account?.phone} username={account?.username} />
       </Form>
     </Modal>
   );

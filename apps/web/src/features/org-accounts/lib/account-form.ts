@@ -2,9 +2,13 @@ import {
   type AccountCreateBody,
   type AccountRow,
   type AccountUpdateBody,
+  PasswordMessage,
   type PasswordMode,
+  type PasswordRules,
   RegisterMessage,
   TenantMessage,
+  TenantRules,
+  passwordProblem,
 } from '@portal/shared';
 import type { FormRule } from 'antd';
 import { trimmed } from '@/lib/form-rules';
@@ -32,6 +36,25 @@ export const confirmRules: FormRule[] = [
       !value || getFieldValue('password') === value ? Promise.resolve() : Promise.reject(new Error(RegisterMessage.confirmMismatch)),
   }),
 ];
+
+/**
+ * 密码 of 新增 and 重置密码: the spec's 6–18, then the enterprise's 安全设置 once they are read (the
+ * account's username from the form or as given). A common password is the server's to refuse.
+ */
+export const initialPasswordRule =
+  (rules: PasswordRules | undefined, username?: string): FormRule =>
+  ({ getFieldValue }) => ({
+    validator: (_rule, value: unknown) => {
+      const password = typeof value === 'string' ? value : '';
+      const account = username ?? trimmed(getFieldValue('username'));
+      const message = TenantRules.password(password) ?? (rules && passwordProblem(password, rules, account));
+      return message ? Promise.reject(new Error(message)) : Promise.resolve();
+    },
+  });
+
+/** The hint under 密码: the enterprise's rules in one line (as the server describes them) and what follows. */
+export const initialPasswordHint = (description: string | undefined) =>
+  `${description ? `${description}，` : ''}区分大小写，不能使用常见密码；首次登录时须修改密码`;
 
 export function newAccountForm(): AccountFormValues {
   return { username: '', name: '', phone: '', email: '', groupIds: [], roleIds: [], passwordMode: 'manual' };
@@ -90,7 +113,12 @@ const FIELD_OF_MESSAGE = new Map<string, AccountFormField>([
   [TenantMessage.passwordRequired, 'password'],
   [TenantMessage.passwordTooShort, 'password'],
   [TenantMessage.passwordTooLong, 'password'],
+  [PasswordMessage.tooCommon, 'password'],
 ]);
 
+/** 安全设置's refusals of a password (密码至少10位, 密码须包含大写字母、数字, 密码不能包含账号). */
+const POLICY_REFUSAL = /^密码(至少|最多|须包含|不能包含)/;
+
 /** The field a server refusal names (409 账号已存在, 400 请输入正确的手机号…), if any. */
-export const fieldOfMessage = (message: string): AccountFormField | undefined => FIELD_OF_MESSAGE.get(message);
+export const fieldOfMessage = (message: string): AccountFormField | undefined =>
+  FIELD_OF_MESSAGE.get(message) ?? (POLICY_REFUSAL.test(message) ? 'password' : undefined);

@@ -94,7 +94,7 @@ describe('registration dialog (spec section 5)', () => {
   });
 });
 
-describe('registration dialog (issue 21)', () => {
+describe('registration dialog', () => {
   it('does not register without the consent to the agreements', async () => {
     renderDialog();
     fillValid();

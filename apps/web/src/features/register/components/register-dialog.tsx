@@ -13,7 +13,7 @@ export const REGISTER_DIALOG_WIDTH = 460;
 
 interface FormValues extends RegisterInput {
   confirm: string;
-  /** 我已阅读并同意《用户协议》《隐私协议》 (issue 21): required, never sent. */
+  /** 我已阅读并同意《用户协议》《隐私协议》: required, never sent. */
   agreed: boolean;
 }
 
@@ -32,7 +32,7 @@ function loginTarget(): string {
 /**
  * The registration dialog (spec sections 2, 4, 5): username, email, enterprise name, password,
  * confirm, phone and SMS code, with every rule and message of the section 5 table; the consent to the
- * agreements and a way to the login for those who have an account (issue 21). The password's
+ * agreements and a way to the login for those who have an account. The password's
  * placeholder states the rule's limits (6 to 18), not the 6-16 the original's placeholder said.
  */
 export function RegisterDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

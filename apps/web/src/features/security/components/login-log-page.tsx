@@ -56,7 +56,7 @@ function ClientCell({ row }: { row: LoginLogRow }) {
 }
 
 /**
- * 登录日志 (issue 17): every sign-in attempt of the enterprise's accounts at the central login — when,
+ * 登录日志: every sign-in attempt of the enterprise's accounts at the central login — when,
  * who, how it ended and why, to which application, from where — filtered by time, account, result and
  * application, paged, and exported as CSV with the same filters.
  */

@@ -113,7 +113,7 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
 }
 
 /**
- * 安全设置 of the enterprise (issue 17): password policy, lockout, SSO session lengths and two-factor
+ * 安全设置 of the enterprise: password policy, lockout, SSO session lengths and two-factor
  * login. The central login, the password change and account creation enforce them from each
  * account's next login; without saved settings the page shows the platform defaults.
  */

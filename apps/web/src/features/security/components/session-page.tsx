@@ -25,7 +25,7 @@ function ApplicationTags({ names }: { names: string[] }) {
 }
 
 /**
- * 在线会话 (issue 17): the live SSO sessions of the enterprise's accounts, with where they come from
+ * 在线会话: the live SSO sessions of the enterprise's accounts, with where they come from
  * and the applications they opened; 强制下线 ends one, its portal sessions, and logs its
  * applications out (CAS single logout).
  */

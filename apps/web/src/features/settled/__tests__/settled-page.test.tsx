@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-describe('入驻指南 step 2 (issue 18)', () => {
+describe('入驻指南 step 2', () => {
   it('leads to the console’s 企业认证', () => {
     renderWithProviders(<SettledPage />, { session: null });
     const link = screen.getByRole('link', { name: /前往企业认证/ });

@@ -1,4 +1,4 @@
-import { type SsoApplicationRow, SsoMessage } from '@portal/shared';
+import { type SelfTestResult, type SelfTestStep, SelfTestMessage, type SsoApplicationRow, SsoMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -9,6 +9,7 @@ import { type FakeApi, createFakeApi } from '@/testing/fake-api';
 import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
+import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
 import { AppAuthorizationPage } from '../components/app-authorization-page';
 import { SsoAppListPage } from '../components/sso-app-list-page';
@@ -54,7 +55,7 @@ const OA: SsoApplicationRow = {
   status: 'disabled',
 };
 
-/** A subscribed application of the application center (issue 20): the platform maintains it. */
+/** A subscribed application of the application center: the platform maintains it. */
 const REMOTE_OPS: SsoApplicationRow = {
   ...ERP,
   id: 8,
@@ -97,7 +98,7 @@ const type = (root: HTMLElement, label: string, value: string) =>
   fireEvent.change(within(root).getByLabelText(label), { target: { value } });
 
 describe('应用列表', () => {
-  it('lists the applications with the columns of issue 17 and searches from page 1', async () => {
+  it('lists the applications with the columns of 应用列表 and searches from page 1', async () => {
     renderPage();
     const erp = await appRow('设备管理系统');
     expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
@@ -124,7 +125,7 @@ describe('应用列表', () => {
     await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, keyword: '设备' }));
   });
 
-  it('marks a platform application with its provider and offers only 授权 and 集成配置 on it', async () => {
+  it('marks a platform application with its provider and offers only 授权, 集成配置 and 接入自检 on it', async () => {
     renderPage();
     const platform = await appRow('设备远程运维');
     expect(within(platform).getByText('平台应用')).toBeTruthy();
@@ -133,7 +134,7 @@ describe('应用列表', () => {
       within(platform)
         .getAllByRole('button')
         .map((b) => b.textContent?.replace(/\s/g, '')),
-    ).toEqual(['授权', '集成配置']);
+    ).toEqual(['授权', '集成配置', '接入自检']);
     // The enterprise's own applications keep 编辑 and 删除.
     const own = await appRow('设备管理系统');
     expect(within(own).queryByText('平台应用')).toBeNull();
@@ -141,7 +142,47 @@ describe('应用列表', () => {
       within(own)
         .getAllByRole('button')
         .map((b) => b.textContent?.replace(/\s/g, '')),
-    ).toEqual(['授权', '集成配置', '编辑', '删除']);
+    ).toEqual(['授权', '集成配置', '接入自检', '编辑', '删除']);
+  });
+
+  it('接入自检 from the row says first that 应用授权 does not admit the administrator, then runs for the chosen address', async () => {
+    const reason = SelfTestMessage.notGranted('admin', '设备管理系统');
+    fake.api!.routes[`GET ${API}/5/self-test`] = [{ applicationId: 5, username: 'admin', signInSkipped: reason }];
+    const skipped = (key: SelfTestStep['key'], title: string): SelfTestStep => ({ key, title, status: 'skipped', detail: reason });
+    fake.api!.routes[`POST ${API}/5/self-test`] = (body) => [
+      {
+        applicationId: 5,
+        service: (body as { service: string }).service,
+        username: 'admin',
+        passed: true,
+        steps: [
+          { key: 'registered', title: '服务地址已登记', status: 'passed', detail: '已登记' },
+          { key: 'reachable', title: '服务地址可访问', status: 'passed', detail: '返回 HTTP 200' },
+          { key: 'logout', title: '注销地址可响应', status: 'passed', detail: '返回 HTTP 200' },
+          skipped('signIn', '测试账号登录'),
+          skipped('validate', '票据校验（/p3/serviceValidate）'),
+          skipped('attributes', '属性释放'),
+        ],
+        attributes: {},
+        ranAt: '2026-11-28 10:00:00',
+      } satisfies SelfTestResult,
+    ];
+    renderPage();
+    fireEvent.click(button(await appRow('设备管理系统'), '接入自检'));
+    const dialog = await screen.findByRole('dialog', { name: '接入自检：设备管理系统' });
+    // Before anything runs, the notice says the sign-in will be skipped and why.
+    const notice = await within(dialog).findByText('本次自检将跳过测试登录');
+    expect(notice.closest('[role="alert"]')?.textContent).toContain(reason);
+    expect(fake.api!.post).not.toHaveBeenCalled();
+
+    await chooseOption(within(dialog).getByRole('combobox', { name: '要检查的服务地址' }), 'http://localhost:3000/erp');
+    fireEvent.click(button(dialog, '接入自检'));
+    await waitFor(() =>
+      expect(fake.api!.post).toHaveBeenCalledWith(`${API}/5/self-test`, { service: 'http://localhost:3000/erp' }, { silent: true }),
+    );
+    const steps = within(await within(dialog).findByRole('list', { name: '自检步骤' })).getAllByRole('listitem');
+    expect(within(steps[3]!).getByRole('img', { name: '已跳过' })).toBeTruthy();
+    expect(steps[3]!.textContent).toContain(reason);
   });
 
   it('shows a platform application’s 集成配置 as its read-only detail', async () => {

@@ -24,7 +24,7 @@ const linkedApp = (state: unknown): SsoApplicationRow | null =>
   state && typeof state === 'object' && 'app' in state ? (state as AuthorizeLinkState).app : null;
 
 /**
- * 应用授权 (issue 17): pick one of the enterprise's applications, then decide who may sign in to it:
+ * 应用授权: pick one of the enterprise's applications, then decide who may sign in to it:
  * 企业全员, or account groups, roles and single accounts. Nobody may by default. 保存 replaces the
  * whole set; the CAS checks it at the next sign-in and at every ticket validation.
  */

@@ -3,9 +3,9 @@ import { Alert, Button, Modal, Typography } from 'antd';
 import { integrationEntries } from '../lib/integration';
 
 /**
- * 集成配置 of one application (issue 17): the CAS addresses its client needs, each ready to copy,
+ * 集成配置 of one application: the CAS addresses its client needs, each ready to copy,
  * with what the application registered (服务地址, 返回属性) for reference. For a platform application
- * (issue 20) it is the read-only detail: the platform maintains its settings.
+ * it is the read-only detail: the platform maintains its settings.
  */
 export function IntegrationDialog({ app, onClose }: { app: SsoApplicationRow | null; onClose(): void }) {
   return (

@@ -40,7 +40,7 @@ const STATUS_OPTIONS = (Object.keys(SSO_APPLICATION_STATUS_LABELS) as SsoApplica
 const ATTRIBUTE_OPTIONS = RELEASABLE_ATTRIBUTES.map((a) => ({ value: a, label: ATTRIBUTE_LABELS[a] }));
 
 /**
- * 新增 / 编辑 an application (issue 17, 应用列表): 名称, 图标, 分类, 描述, 协议, 服务地址 (1 to
+ * 新增 / 编辑 an application (应用列表): 名称, 图标, 分类, 描述, 协议, 服务地址 (1 to
  * MAX_SERVICE_PREFIXES URL prefixes), 注销地址, 返回属性 and 状态. The shared rules check every field
  * before sending; the server checks again and its refusal shows under the field it names, or as a toast.
  */

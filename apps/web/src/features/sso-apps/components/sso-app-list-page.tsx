@@ -13,6 +13,7 @@ import { INITIAL_SSO_APP_FILTERS, type SsoAppFilters, ssoAppListQuery } from '..
 import type { AuthorizeLinkState } from './app-authorization-page';
 import { AppIcon } from './app-icon';
 import { IntegrationDialog } from './integration-dialog';
+import { SelfTestDialog } from './self-test-dialog';
 import { type SsoAppFormTarget, SsoAppFormDrawer } from './sso-app-form-drawer';
 import './sso-apps.css';
 
@@ -42,13 +43,13 @@ function ServicePrefixes({ prefixes, wrap = false }: { prefixes: readonly string
   );
 }
 
-/** A subscribed application of the application center (issue 20): marked, with who provides it. */
+/** A subscribed application of the application center: marked, with who provides it. */
 const PlatformTag = () => <Tag color="purple">平台应用</Tag>;
 
 /**
- * 应用列表 (issue 17): the enterprise's applications on single sign-on, searched by name and
+ * 应用列表: the enterprise's applications on single sign-on, searched by name and
  * filtered by 状态; 新增 and 编辑 in a drawer, 授权 in 应用授权, 集成配置 (the CAS addresses to copy)
- * in a dialog, 删除 after a confirm. Platform applications (issue 20) are maintained by the platform:
+ * and 接入自检 in dialogs, 删除 after a confirm. Platform applications are maintained by the platform:
  * they offer 授权 and 集成配置 only.
  */
 export function SsoAppListPage() {
@@ -56,6 +57,7 @@ export function SsoAppListPage() {
   const [filters, setFilters] = useState<SsoAppFilters>(INITIAL_SSO_APP_FILTERS);
   const [editing, setEditing] = useState<SsoAppFormTarget | null>(null);
   const [integrating, setIntegrating] = useState<SsoApplicationRow | null>(null);
+  const [testing, setTesting] = useState<SsoApplicationRow | null>(null);
   const [form] = Form.useForm<FilterForm>();
   const query = useMemo(() => ssoAppListQuery(filters), [filters]);
   const apps = useSsoApps(query);
@@ -78,12 +80,15 @@ export function SsoAppListPage() {
 
   const rowActions = (row: SsoApplicationRow) => (
     <Space size={0} orientation={wide ? 'horizontal' : 'vertical'} className="sso-apps__row-actions">
-      {/* 授权 and 集成配置 first: a platform application's row has only these, in the same place. */}
+      {/* 授权, 集成配置 and 接入自检 first: a platform application's row has only these, in the same place. */}
       <Button type="link" size="small" onClick={() => authorize(row)}>
         授权
       </Button>
       <Button type="link" size="small" onClick={() => setIntegrating(row)}>
         集成配置
+      </Button>
+      <Button type="link" size="small" onClick={() => setTesting(row)}>
+        接入自检
       </Button>
       {!row.platform && (
         <>
@@ -125,7 +130,7 @@ export function SsoAppListPage() {
         { title: '服务地址', dataIndex: 'servicePrefixes', render: (p: string[]) => <ServicePrefixes prefixes={p} /> },
         { title: '状态', dataIndex: 'status', width: 76, render: (s: SsoApplicationStatus) => <StatusTag status={s} /> },
         { title: '创建时间', dataIndex: 'createdAt', width: 170 },
-        { title: '操作', key: 'actions', width: 230, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
+        { title: '操作', key: 'actions', width: 300, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
       ]
     : // A phone shows one column of facts per application and the actions beside it, without sideways scrolling.
       [
@@ -206,7 +211,7 @@ export function SsoAppListPage() {
         dataSource={apps.data?.rows ?? []}
         loading={apps.isFetching}
         pagination={false}
-        scroll={wide ? { x: 1100 } : undefined}
+        scroll={wide ? { x: 1170 } : undefined}
         // On a phone the card column takes what the actions leave, however long an address is.
         tableLayout={wide ? undefined : 'fixed'}
         size="middle"
@@ -221,6 +226,7 @@ export function SsoAppListPage() {
       />
       <SsoAppFormDrawer target={editing} onClose={() => setEditing(null)} />
       <IntegrationDialog app={integrating} onClose={() => setIntegrating(null)} />
+      <SelfTestDialog app={testing} onClose={() => setTesting(null)} />
     </ConsolePage>
   );
 }

@@ -12,7 +12,7 @@ export function grantsBody(grants: SsoAppGrants): SsoAppGrantsBody {
   };
 }
 
-/** Nobody may sign in (issue 17: none by default). */
+/** Nobody may sign in (none by default). */
 export function grantsNobody(grants: SsoAppGrants): boolean {
   return !grants.allMembers && grants.groups.length === 0 && grants.roles.length === 0 && grants.accounts.length === 0;
 }

@@ -70,7 +70,7 @@ function TwoFactorCoverage({ twoFactor }: { twoFactor: Statistics['twoFactor'] }
 }
 
 /**
- * 统计分析 (issue 17): the enterprise's sign-ins per day over 30 days (successes and failures), its
+ * 统计分析: the enterprise's sign-ins per day over 30 days (successes and failures), its
  * active accounts, sign-ins per application, accounts by state and two-factor coverage.
  */
 export function StatisticsPage() {

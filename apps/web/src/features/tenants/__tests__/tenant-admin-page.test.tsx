@@ -1,8 +1,11 @@
-import type { AuthSourceSummary, TenantRow } from '@portal/shared';
+import { type AuthSourceSummary, EnterpriseMessage, type TenantRow, creditCodeCheckChar } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { notify } from '@/lib/notify';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
+import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
@@ -49,7 +52,7 @@ const HENGYUE_SOURCES: AuthSourceSummary[] = [
       status: 'failed',
       trigger: 'schedule',
       counts: { create: 0, update: 0, disable: 0, move: 0, failed: 0 },
-      error: '无法连接 LDAP 服务器：connect ECONNREFUSED 10.0.0.8:389',
+      error: '无法连接到 10.0.0.8:389（连接被拒绝，该端口没有服务在监听）',
       operator: '',
       createdAt: '2026-11-23 02:00:00',
       finishedAt: '2026-11-23 02:00:03',
@@ -145,7 +148,7 @@ describe('租户管理', () => {
     const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
     const sources = within(drawer).getByRole('region', { name: '认证源' });
     const ldap = await within(sources).findByRole('row', { name: /恒岳目录/ });
-    for (const text of ['LDAP / AD', '启用', '失败', '2026-11-23 02:00:03', '无法连接 LDAP 服务器：connect ECONNREFUSED 10.0.0.8:389'])
+    for (const text of ['LDAP / AD', '启用', '失败', '2026-11-23 02:00:03', '无法连接到 10.0.0.8:389（连接被拒绝，该端口没有服务在监听）'])
       expect(within(ldap).getByText(text)).toBeTruthy();
     const dingtalk = within(sources).getByRole('row', { name: /钉钉/ });
     for (const text of ['停用', '从未同步']) expect(within(dingtalk).getByText(text)).toBeTruthy();
@@ -160,5 +163,46 @@ describe('租户管理', () => {
     fireEvent.click(within(await tenantRow('常州瑞驰')).getByRole('button', { name: /详\s*情/ }));
     const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });
     expect(await within(other).findByText('未配置认证源')).toBeTruthy();
+  });
+  it('新建企业 checks the credit code before sending, shows a taken name under its field, then creates', async () => {
+    const code = `91320200MA1NEW001${creditCodeCheckChar('91320200MA1NEW001')}`;
+    let refuse = true;
+    vi.mocked(notify.error).mockClear();
+    fake.api!.routes[`POST ${BASE}`] = () => {
+      if (refuse) throw new ApiError(EnterpriseMessage.nameTaken, 1, 409);
+      return [{ id: 9 }];
+    };
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    await tenantRow('徐州恒岳');
+    fireEvent.click(screen.getByRole('button', { name: /新建企业/ }));
+    const dialog = await screen.findByRole('dialog', { name: '新建企业' });
+    const type = (label: string, value: string) => fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
+    type('企业名称', '徐州恒岳重工机械有限公司');
+    type('统一社会信用代码', `${code.slice(0, 17)}${code.endsWith('0') ? '1' : '0'}`);
+    type('管理员姓名', '赵新');
+    type('管理员账号', 'zhaoxin');
+    type('管理员手机号', '13900000801');
+    fireEvent.click(within(dialog).getByRole('button', { name: /创\s*建/ }));
+    await waitFor(() => expect(fieldErrors(dialog)).toContain(EnterpriseMessage.creditCodeCheck));
+    expect(fake.api!.post).not.toHaveBeenCalled();
+
+    type('统一社会信用代码', code);
+    fireEvent.click(within(dialog).getByRole('button', { name: /创\s*建/ }));
+    await waitFor(() => expect(fieldErrors(dialog)).toContain(EnterpriseMessage.nameTaken));
+    expect(notify.error).not.toHaveBeenCalled();
+
+    refuse = false;
+    const reads = listCalls().length;
+    type('企业名称', ' 无锡新建精工科技有限公司 ');
+    fireEvent.click(within(dialog).getByRole('button', { name: /创\s*建/ }));
+    await waitFor(() => expect(fake.api!.post).toHaveBeenCalledTimes(2));
+    expect(fake.api!.post).toHaveBeenLastCalledWith(
+      BASE,
+      { name: '无锡新建精工科技有限公司', creditCode: code, adminName: '赵新', adminUsername: 'zhaoxin', adminPhone: '13900000801' },
+      { silent: true },
+    );
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith('操作成功'));
+    // The list is read again with the new enterprise.
+    await waitFor(() => expect(listCalls().length).toBeGreaterThan(reads));
   });
 });

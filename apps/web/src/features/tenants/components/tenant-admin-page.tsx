@@ -1,4 +1,4 @@
-import { SearchOutlined } from '@ant-design/icons';
+import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import {
   CERTIFICATION_STATUS_LABELS,
   type CertificationStatus,
@@ -15,6 +15,7 @@ import { Pagination } from '@/components/pagination';
 import { useSession } from '@/hooks/use-session';
 import { useSetTenantStatus, useTenants } from '../api/tenants';
 import { INITIAL_TENANT_FILTERS, type TenantFilters, tenantListQuery } from '../lib/tenant-query';
+import { TenantCreateDialog } from './tenant-create-dialog';
 import { TenantDetailDrawer } from './tenant-detail-drawer';
 import './tenants.css';
 
@@ -43,12 +44,14 @@ const adminNames = (admins: string[]) => (admins.length > 0 ? admins.join('、')
 /**
  * 租户管理 (platform operators): the enterprises with their certification, state, accounts and
  * administrators, searched by name and filtered; 停用 signs all of an enterprise's accounts out and
- * keeps them out until 启用. 详情 shows an enterprise with its authentication sources.
+ * keeps them out until 启用. 详情 shows an enterprise with its authentication sources; 新建企业 creates
+ * one with its first administrator.
  */
 export function TenantAdminPage() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
   const [filters, setFilters] = useState<TenantFilters>(INITIAL_TENANT_FILTERS);
   const [viewing, setViewing] = useState<TenantRow | null>(null);
+  const [creating, setCreating] = useState(false);
   const [form] = Form.useForm<FilterForm>();
   const query = useMemo(() => tenantListQuery(filters), [filters]);
   const tenants = useTenants(query);
@@ -184,6 +187,11 @@ export function TenantAdminPage() {
           <FilterButtons onReset={reset} />
         </Form>
       }
+      actions={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
+          新建企业
+        </Button>
+      }
     >
       <Table<TenantRow>
         rowKey="id"
@@ -203,6 +211,7 @@ export function TenantAdminPage() {
         onChange={({ page, limit }) => setFilters((f) => ({ ...f, page, limit }))}
       />
       <TenantDetailDrawer tenant={viewing} onClose={() => setViewing(null)} />
+      <TenantCreateDialog open={creating} onClose={() => setCreating(false)} />
     </ConsolePage>
   );
 }

@@ -42,7 +42,7 @@ const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
   },
 ];
 
-/** 认证源 of one enterprise (issue 19): which sources it configured, and how its latest sync went. */
+/** 认证源 of one enterprise: which sources it configured, and how its latest sync went. */
 function TenantAuthSources({ tenantId }: { tenantId: number }) {
   const sources = useTenantAuthSources(tenantId);
   if (sources.isError) return <Alert type="error" showIcon title={sources.error.message || '认证源读取失败'} />;

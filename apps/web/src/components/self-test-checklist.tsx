@@ -2,6 +2,7 @@ import { CheckCircleFilled, CloseCircleFilled, MinusCircleFilled } from '@ant-de
 import { type SelfTestResult, type SelfTestStepStatus, SelfTestMessage } from '@portal/shared';
 import { Alert, Table } from 'antd';
 import type { ReactNode } from 'react';
+import './self-test.css';
 
 const STATUS: Record<SelfTestStepStatus, { label: string; icon: ReactNode }> = {
   passed: { label: '通过', icon: <CheckCircleFilled aria-hidden /> },

@@ -1,0 +1,38 @@
+import { EnterpriseMessage, type TenantCreateBody, TenantMessage } from '@portal/shared';
+import { trimmed } from '@/lib/form-rules';
+
+export type TenantFormField = keyof TenantCreateBody;
+
+export const newTenantForm = (): TenantCreateBody => ({ name: '', creditCode: '', adminName: '', adminUsername: '', adminPhone: '' });
+
+/** The body as sent: every value trimmed (the server trims and checks again). */
+export const tenantBody = (values: TenantCreateBody): TenantCreateBody => ({
+  name: trimmed(values.name),
+  creditCode: trimmed(values.creditCode),
+  adminName: trimmed(values.adminName),
+  adminUsername: trimmed(values.adminUsername),
+  adminPhone: trimmed(values.adminPhone),
+});
+
+/** The shared messages that name one field of 新建企业: a refusal with one of them shows under that field. */
+const FIELD_OF_MESSAGE = new Map<string, TenantFormField>([
+  [EnterpriseMessage.nameRequired, 'name'],
+  [EnterpriseMessage.nameTooShort, 'name'],
+  [EnterpriseMessage.nameTooLong, 'name'],
+  [EnterpriseMessage.nameTaken, 'name'],
+  [EnterpriseMessage.creditCodeRequired, 'creditCode'],
+  [EnterpriseMessage.creditCodeInvalid, 'creditCode'],
+  [EnterpriseMessage.creditCodeCheck, 'creditCode'],
+  [EnterpriseMessage.creditCodeTaken, 'creditCode'],
+  [TenantMessage.nameRequired, 'adminName'],
+  [TenantMessage.nameTooLong, 'adminName'],
+  [TenantMessage.usernameRequired, 'adminUsername'],
+  [TenantMessage.usernameInvalid, 'adminUsername'],
+  [TenantMessage.usernameTaken, 'adminUsername'],
+  [TenantMessage.phoneRequired, 'adminPhone'],
+  [TenantMessage.phoneInvalid, 'adminPhone'],
+  [TenantMessage.phoneTaken, 'adminPhone'],
+]);
+
+/** The field a server refusal names (409 企业名称已被其他企业使用, 账号已存在…), if any. */
+export const tenantFieldOf = (message: string): TenantFormField | undefined => FIELD_OF_MESSAGE.get(message);
