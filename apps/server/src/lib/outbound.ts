@@ -113,7 +113,12 @@ export class OutboundGuard {
     const isOwn = own.some((o) => sameIp(o, ip));
     if ((kind === 'loopback' || kind === 'unspecified' || isOwn) && this.options.ports().includes(port)) return 'self';
     if (kind === 'unspecified' || kind === 'multicast') return kind;
-    if (this.options.allowNetworks.some(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits))) return undefined;
+    const allowed = this.options.allowNetworks.filter(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits));
+    // Allowing an intranet (10.0.0.0/8 for its LDAP) must not open the portal's own machine on its other
+    // ports (its database, SSH): only an entry naming that very address does. Loopback is the operator's
+    // own choice through its range.
+    if (isOwn && kind !== 'loopback' && !allowed.some(([, bits]) => bits === (ip.kind() === 'ipv4' ? 32 : 128))) return 'host';
+    if (allowed.length) return undefined;
     return kind ?? (isOwn ? 'host' : undefined);
   }
 

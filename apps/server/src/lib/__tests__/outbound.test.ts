@@ -58,6 +58,12 @@ describe('OutboundGuard', () => {
     expect(await verdict(guard(['0.0.0.0/0']), '0.0.0.0', 80)).toBe('不允许连接到该地址（未指定地址）');
     // PUBLIC_URL's host is the portal at any port.
     expect(await verdict(guard([], { publicUrl: 'https://8.8.4.4' }), '8.8.4.4', 22)).toBe('不允许连接到该地址（门户所在主机）');
+    // An allowed intranet does not open the portal's own address in it; naming that one address does.
+    expect(await verdict(guard(['10.0.0.0/8'], { publicUrl: 'https://10.1.2.3' }), '10.1.2.3', 5432)).toBe(
+      '不允许连接到该地址（门户所在主机）',
+    );
+    expect(await verdict(guard(['10.0.0.0/8'], { publicUrl: 'https://10.1.2.3' }), '10.1.2.4', 389)).toBe('allowed');
+    expect(await verdict(guard(['10.1.2.3'], { publicUrl: 'https://10.1.2.3' }), '10.1.2.3', 389)).toBe('allowed');
   });
 
   it('judges a typed address without DNS: literal forms and localhost; names wait for the connection', () => {
