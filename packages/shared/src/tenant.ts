@@ -19,6 +19,11 @@ export const EMAIL_MAX = 100;
 export const DESCRIPTION_MAX = 200;
 /** Most rows one account import takes. */
 export const ACCOUNT_IMPORT_MAX_ROWS = 2000;
+/**
+ * Most rows of one import that get a random initial password by SMS: each needs its own password hash
+ * and message, and the import answers only once they are sent.
+ */
+export const ACCOUNT_IMPORT_SMS_MAX_ROWS = 200;
 /** Most rows one account export writes. */
 export const ACCOUNT_EXPORT_MAX_ROWS = 50_000;
 

@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ACCOUNT_EXPORT_MAX_ROWS,
+  ACCOUNT_IMPORT_SMS_MAX_ROWS,
   type AccountCreateBody,
   type AccountRow,
   type AccountUpdateBody,
@@ -537,6 +538,11 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         );
       }
       const bySms = checked.accounts.filter((a) => a.bySms);
+      if (bySms.length > ACCOUNT_IMPORT_SMS_MAX_ROWS) {
+        throw new BadRequestError(
+          `一次最多为 ${ACCOUNT_IMPORT_SMS_MAX_ROWS} 个账号生成随机密码并短信发送（本次 ${bySms.length} 个），请分批导入或填写初始密码`,
+        );
+      }
       // As 新增: without the template no random password can reach anyone, so nothing is written (503).
       if (bySms.length) refuseWithoutTemplate(app.smsSender, 'password');
       const hashes = await hashAll(checked.accounts.map((a) => a.password));

@@ -1,6 +1,13 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import { ACCOUNT_IMPORT_MAX_ROWS, type NamedRef, type PasswordRules, TenantMessage, TenantRules } from '@portal/shared';
+import {
+  ACCOUNT_IMPORT_MAX_ROWS,
+  ACCOUNT_IMPORT_SMS_MAX_ROWS,
+  type NamedRef,
+  type PasswordRules,
+  TenantMessage,
+  TenantRules,
+} from '@portal/shared';
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { BadRequestError } from '../../lib/errors.js';
@@ -242,7 +249,7 @@ export function xlsxTemplate(): Readable {
     ['角色', '选填，角色名称（如 企业管理员、普通员工、客户员工），多个用“、”或英文逗号分隔'],
     [
       '初始密码',
-      '选填。填写时 6-18 位，符合本企业安全设置的密码要求，且不能是常见密码；不填则系统生成随机密码并以短信发送到该手机号。首次登录时须修改密码',
+      `选填。填写时 6-18 位，符合本企业安全设置的密码要求，且不能是常见密码；不填则系统生成随机密码并以短信发送到该手机号（一次最多 ${ACCOUNT_IMPORT_SMS_MAX_ROWS} 个）。首次登录时须修改密码`,
     ],
     ['', `一次最多导入 ${ACCOUNT_IMPORT_MAX_ROWS} 个账号；任何一行有误则全部不导入，并列出每个有误的行号`],
   ]);

@@ -1,4 +1,4 @@
-import { type AccountImportResult, creditCodeCheckChar } from '@portal/shared';
+import { ACCOUNT_IMPORT_SMS_MAX_ROWS, type AccountImportResult, creditCodeCheckChar } from '@portal/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '../../../db/seed/accounts-seed.js';
@@ -90,6 +90,18 @@ describe.each(testDialects())('passwords by SMS on %s', (dialect) => {
       outcome: 'success',
       detail: '导入 3 个账号，其中 2 个随机密码以短信发送',
     });
+  });
+
+  it('导入 refuses more random passwords than one import may text, and writes nothing', async () => {
+    const lines = Array.from({ length: ACCOUNT_IMPORT_SMS_MAX_ROWS + 1 }, (_, i) => `impcap${i},导入,139${String(10_000_000 + i)},`);
+    const res = await c.upload(admin, 'many.csv', ['账号,姓名,手机号,初始密码', ...lines].join('\n'));
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ code: number; msg: string }>()).toMatchObject({
+      code: 1,
+      msg: `一次最多为 ${ACCOUNT_IMPORT_SMS_MAX_ROWS} 个账号生成随机密码并短信发送（本次 ${ACCOUNT_IMPORT_SMS_MAX_ROWS + 1} 个），请分批导入或填写初始密码`,
+    });
+    expect(await t.app.accountRepository.findForLogin('impcap0')).toBeUndefined();
+    expect(await outbox(t, '13910000000')).toEqual([]);
   });
 
   it('导入 of an Excel file without the 初始密码 column: the texted password signs in once, to choose a new one', async () => {

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { ACCOUNT_IMPORT_MAX_ROWS } from '@portal/shared';
+import { ACCOUNT_IMPORT_MAX_ROWS, ACCOUNT_IMPORT_SMS_MAX_ROWS } from '@portal/shared';
 import { Alert, Button, Form, Modal, Progress, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useDownloadImportTemplate, useImportAccounts } from '../api/account-transfer';
@@ -102,7 +102,8 @@ export function AccountImportDialog({ open, onClose }: { open: boolean; onClose(
           <div className="org-accounts__import-template">
             <Typography.Paragraph type="secondary">
               第 1 行为表头：账号、姓名、手机号、邮箱、账号组、角色、初始密码；此后每行一个账号，最多 {ACCOUNT_IMPORT_MAX_ROWS}{' '}
-              行。账号组和角色填名称，多个用“、”分隔。初始密码可不填：系统生成随机密码并以短信发送到该行的手机号。新账号首次登录时须修改密码。
+              行。账号组和角色填名称，多个用“、”分隔。初始密码可不填：系统生成随机密码并以短信发送到该行的手机号（一次最多{' '}
+              {ACCOUNT_IMPORT_SMS_MAX_ROWS} 个）。新账号首次登录时须修改密码。
             </Typography.Paragraph>
             <Space wrap>
               {(Object.keys(IMPORT_FORMAT_NAMES) as ImportFormat[]).map((format) => (
