@@ -72,8 +72,10 @@ const recordMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { template, latest, filter, plan } = await migrationOf(request, request.body);
+      const { template, latest, versions, filter } = await migrationOf(request, request.body);
       const migrated = await inTransaction(db, async (trx) => {
+        // A fresh plan per attempt: a transaction run again after a deadlock counts its records anew.
+        const plan = new MigrationPlan(template, latest, versions);
         let pending: ValuesReplacement[] = [];
         let written = 0;
         const write = async () => {
