@@ -13,6 +13,14 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
  * encoding (docs/deploy/nginx.conf).
  */
 async function compression(app: FastifyInstance) {
+  // Runs before the plugin's own onRoute hook, so the route options it reads are already set.
+  app.addHook('onRoute', (route) => {
+    // BREACH: the central login's pages carry a secret (the form's execution token) beside text the
+    // visitor's address chooses (service, username); they go uncompressed.
+    if (route.url.startsWith('/cas') && route.compress === undefined) route.compress = false;
+    // The portal's clients never send compressed bodies; inflating them would only add a way to cost it.
+    if (route.decompress === undefined) route.decompress = false;
+  });
   await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD_BYTES, encodings: ['br', 'gzip'] });
 }
 

@@ -242,6 +242,10 @@ describe('server rendering of public pages', () => {
     // A small answer is sent as it is.
     const small = await t.app.inject({ url: '/healthz', headers: { 'accept-encoding': 'br, gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();
+    // The central login's pages hold a secret beside reflected text (BREACH): never compressed.
+    const login = await t.app.inject({ url: '/cas/login?service=x', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(login.body.length).toBeGreaterThan(1024);
+    expect(login.headers['content-encoding']).toBeUndefined();
   });
 
   it('renders nothing for API paths; HEAD answers what GET would', async () => {
