@@ -98,6 +98,8 @@ interface Person {
 }
 
 test.describe('sign-in started at an application on another origin', () => {
+  // The journeys share the enterprise's grants and accounts set up along the way: in order, one worker.
+  test.describe.configure({ mode: 'serial' });
   let admin: { username: string; password: string };
   let adminPage: Page;
   let api: Api;

@@ -167,7 +167,7 @@ test.describe('public header on a phone @mobile', () => {
     const footer = page.getByRole('contentinfo');
     await footer.getByRole('link', { name: /扫码下载 App/ }).click();
     await expect(page).toHaveURL((url) => url.pathname === '/app-download');
-    // No APP_DOWNLOAD_URL on this server: whom to ask, never a link to a package nobody published.
+    // No APP_PACKAGE_URL on this server: whom to ask, never a link to a package nobody published.
     await expect(page.getByText('安装包暂未开放下载，请联系企业管理员获取')).toBeVisible();
     await expect(page.getByRole('link', { name: '下载安装包' })).toHaveCount(0);
     await expect(page.getByRole('img', { name: '本页的二维码' })).toBeHidden();
