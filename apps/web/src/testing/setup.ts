@@ -1,6 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import type { Window as HappyWindow } from 'happy-dom';
-import { setImmediate, setTimeout } from 'node:timers/promises';
+import { unstable_IdlePriority, unstable_scheduleCallback } from 'scheduler';
 import { afterAll, afterEach } from 'vitest';
 import { setRuntimeConfig } from '@/config/runtime-config';
 
@@ -28,9 +28,16 @@ afterEach(() => {
   window.sessionStorage.clear();
 });
 
-// Unmounting schedules React's passive-effect flush on Node's own setImmediate; let it run before the
-// environment removes `window`, or it throws after the file's tests have passed.
+/**
+ * Resolves once React's scheduler has run every task queued before it: an idle-priority task runs
+ * only after all tasks of higher priority (React's commits and passive-effect flushes) are done.
+ */
+const schedulerDrained = () => new Promise<void>((resolve) => unstable_scheduleCallback(unstable_IdlePriority, () => resolve()));
+
+// Unmounting schedules React's passive-effect flush on the scheduler (Node's setImmediate); it must run
+// before the environment removes `window`, or it throws after the file's tests have passed. A flush may
+// schedule one more, hence twice.
 afterAll(async () => {
-  await setImmediate();
-  await setTimeout(20);
+  await schedulerDrained();
+  await schedulerDrained();
 });
