@@ -7,6 +7,9 @@ const webSrc = fileURLToPath(new URL('./apps/web/src', import.meta.url));
 /** Unit tests (shared, web) and API tests (server): `npm test` runs them all. */
 export default defineConfig({
   test: {
+    // One worker per core (Vitest's default leaves one idle): the suites wait on password hashes, SQLite
+    // files and PostgreSQL as much as on the CPU, and each worker has its own template database.
+    maxWorkers: '100%',
     projects: [
       // docs/deploy/nginx.conf run by Debian's nginx (scripts/nginx-config.test.mjs).
       { test: { name: 'deploy', environment: 'node', include: ['scripts/**/*.test.mjs'], testTimeout: 30_000 } },
