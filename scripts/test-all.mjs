@@ -2,7 +2,7 @@
 // Runs every suite (build, static checks, unit + API tests, browser tests), even after a failure, then
 // prints the ten slowest test files and one total. Each suite's counts come from its JSON report;
 // reports/summary.json keeps them with each suite's wall time (`seconds`).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -56,14 +56,38 @@ function readJson(file) {
 
 const suites = [];
 
-// The build and the static checks count one test each (the browser tests run the build).
-for (const [name, command, args] of [
-  ['build', 'npm', ['run', '--silent', 'build']],
-  ['lint', 'npx', ['eslint', '.']],
-  ['format', 'npx', ['prettier', '--check', '.']],
-  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
-]) {
-  const ok = run(name, command, args);
+/** Runs a check with its output kept, so that checks can run side by side; its output is shown once it ends. */
+function runKept(name, command, args) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: root, env: process.env });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const done = (ok) => {
+      seconds.set(name, Math.round((performance.now() - started) / 100) / 10);
+      resolve({ name, command, args, ok, output });
+    };
+    child.on('error', (err) => {
+      output += String(err);
+      done(false);
+    });
+    child.on('close', (code) => done(code === 0));
+  });
+}
+
+// The build and the static checks count one test each (the browser tests run the build). The three
+// checks each keep one core busy at most, so they run side by side once the build is there.
+const built = run('build', 'npm', ['run', '--silent', 'build']);
+suites.push({ name: 'build', passed: built ? 1 : 0, failed: built ? 0 : 1, seconds: seconds.get('build') });
+const checks = await Promise.all([
+  runKept('lint', 'npx', ['eslint', '.']),
+  runKept('format', 'npx', ['prettier', '--check', '.']),
+  runKept('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+]);
+for (const { name, command, args, ok, output } of checks) {
+  console.log(`\n▶ ${command} ${args.join(' ')} (${seconds.get(name)} s)`);
+  process.stdout.write(output);
   suites.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1, seconds: seconds.get(name) });
 }
 
