@@ -170,6 +170,18 @@ export const EnterpriseMessage = {
   certifiedFieldsLocked: '企业名称与统一社会信用代码已提交认证，不能直接修改',
 } as const;
 
+/** The refusals that name 企业名称 or 统一社会信用代码, each with its field: forms show them under it (基本信息, 新建企业). */
+export const ENTERPRISE_IDENTITY_FIELD_OF_MESSAGE: ReadonlyArray<readonly [string, 'name' | 'creditCode']> = [
+  [EnterpriseMessage.nameRequired, 'name'],
+  [EnterpriseMessage.nameTooShort, 'name'],
+  [EnterpriseMessage.nameTooLong, 'name'],
+  [EnterpriseMessage.nameTaken, 'name'],
+  [EnterpriseMessage.creditCodeRequired, 'creditCode'],
+  [EnterpriseMessage.creditCodeInvalid, 'creditCode'],
+  [EnterpriseMessage.creditCodeCheck, 'creditCode'],
+  [EnterpriseMessage.creditCodeTaken, 'creditCode'],
+];
+
 const length = (text: string) => [...text].length;
 
 /** One rule per field: the message for a bad value, or undefined (the console's form rules and the server both call these). */

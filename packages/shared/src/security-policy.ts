@@ -104,6 +104,14 @@ export function passwordProblem(
   return undefined;
 }
 
+/**
+ * Whether a server refusal is about the new password itself: one of passwordProblem's messages (密码至少10位,
+ * 密码须包含大写字母、数字, 密码不能包含账号), the history's (新密码不能与最近3次…) or a common password.
+ * The forms show it under the password field.
+ */
+export const refusesPassword = (message: string): boolean =>
+  message === PasswordMessage.tooCommon || /^新?密码(至少|最多|须包含|不能)/.test(message);
+
 /** The rules in one line, for placeholders and hints: `8-18位，须包含大写字母、数字，不能包含账号`. */
 export function describePasswordRules(rules: PasswordRules): string {
   const parts = [`${Math.max(PASSWORD_MIN, rules.passwordMinLength)}-${PASSWORD_MAX}位`];

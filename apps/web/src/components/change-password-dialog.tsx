@@ -1,4 +1,4 @@
-import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, PasswordMessage, RegisterMessage } from '@portal/shared';
+import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage, refusesPassword } from '@portal/shared';
 import { Form, Input, type InputRef, Modal, message } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { changePassword, getPasswordKey } from '@/api/change-password';
@@ -17,7 +17,7 @@ interface Values {
  */
 function refusedField(message: string): keyof Values | undefined {
   if (message === '原密码错误') return 'oldPassword';
-  if (message === PasswordMessage.tooCommon || /^(新)?密码(至少|最多|须包含|不能)/.test(message)) return 'newPassword';
+  if (refusesPassword(message)) return 'newPassword';
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import {
   type EnterpriseProfile,
   type EnterpriseProfileBody,
+  ENTERPRISE_IDENTITY_FIELD_OF_MESSAGE,
   EnterpriseMessage,
   EnterpriseRules,
   INDUSTRY_SECTIONS,
@@ -109,14 +110,7 @@ export const profileRules = {
 
 /** The server's messages that name one field of 基本信息: its refusal shows under that field. */
 const FIELD_OF_MESSAGE = new Map<string, ProfileFormField>([
-  [EnterpriseMessage.nameRequired, 'name'],
-  [EnterpriseMessage.nameTooShort, 'name'],
-  [EnterpriseMessage.nameTooLong, 'name'],
-  [EnterpriseMessage.nameTaken, 'name'],
-  [EnterpriseMessage.creditCodeRequired, 'creditCode'],
-  [EnterpriseMessage.creditCodeInvalid, 'creditCode'],
-  [EnterpriseMessage.creditCodeCheck, 'creditCode'],
-  [EnterpriseMessage.creditCodeTaken, 'creditCode'],
+  ...ENTERPRISE_IDENTITY_FIELD_OF_MESSAGE,
   [EnterpriseMessage.legalRepresentativeRequired, 'legalRepresentative'],
   [EnterpriseMessage.legalRepresentativeTooLong, 'legalRepresentative'],
   [EnterpriseMessage.addressTooLong, 'address'],

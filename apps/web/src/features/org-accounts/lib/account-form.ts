@@ -2,7 +2,7 @@ import {
   type AccountCreateBody,
   type AccountRow,
   type AccountUpdateBody,
-  PasswordMessage,
+  refusesPassword,
   type PasswordMode,
   type PasswordRules,
   RegisterMessage,
@@ -113,12 +113,8 @@ const FIELD_OF_MESSAGE = new Map<string, AccountFormField>([
   [TenantMessage.passwordRequired, 'password'],
   [TenantMessage.passwordTooShort, 'password'],
   [TenantMessage.passwordTooLong, 'password'],
-  [PasswordMessage.tooCommon, 'password'],
 ]);
-
-/** 安全设置's refusals of a password (密码至少10位, 密码须包含大写字母、数字, 密码不能包含账号). */
-const POLICY_REFUSAL = /^密码(至少|最多|须包含|不能包含)/;
 
 /** The field a server refusal names (409 账号已存在, 400 请输入正确的手机号…), if any. */
 export const fieldOfMessage = (message: string): AccountFormField | undefined =>
-  FIELD_OF_MESSAGE.get(message) ?? (POLICY_REFUSAL.test(message) ? 'password' : undefined);
+  FIELD_OF_MESSAGE.get(message) ?? (refusesPassword(message) ? 'password' : undefined);

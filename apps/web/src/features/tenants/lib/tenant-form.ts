@@ -1,4 +1,4 @@
-import { EnterpriseMessage, type TenantCreateBody, TenantMessage } from '@portal/shared';
+import { ENTERPRISE_IDENTITY_FIELD_OF_MESSAGE, type TenantCreateBody, TenantMessage } from '@portal/shared';
 import { trimmed } from '@/lib/form-rules';
 
 export type TenantFormField = keyof TenantCreateBody;
@@ -16,14 +16,7 @@ export const tenantBody = (values: TenantCreateBody): TenantCreateBody => ({
 
 /** The shared messages that name one field of 新建企业: a refusal with one of them shows under that field. */
 const FIELD_OF_MESSAGE = new Map<string, TenantFormField>([
-  [EnterpriseMessage.nameRequired, 'name'],
-  [EnterpriseMessage.nameTooShort, 'name'],
-  [EnterpriseMessage.nameTooLong, 'name'],
-  [EnterpriseMessage.nameTaken, 'name'],
-  [EnterpriseMessage.creditCodeRequired, 'creditCode'],
-  [EnterpriseMessage.creditCodeInvalid, 'creditCode'],
-  [EnterpriseMessage.creditCodeCheck, 'creditCode'],
-  [EnterpriseMessage.creditCodeTaken, 'creditCode'],
+  ...ENTERPRISE_IDENTITY_FIELD_OF_MESSAGE,
   [TenantMessage.nameRequired, 'adminName'],
   [TenantMessage.nameTooLong, 'adminName'],
   [TenantMessage.usernameRequired, 'adminUsername'],
