@@ -1,7 +1,4 @@
-/**
- * The API path prefixes (spec section 3): every call of an area sits under its prefix, so the server's
- * routes, the console's client and the API reference name them once.
- */
+/** The API path prefixes (spec section 3): every call of an area sits under its prefix. */
 export const ApiPrefix = {
   /** Public site calls of the portal (site, regions, identifier lookup, my applications). */
   portal: '/web-api/portal/v1',

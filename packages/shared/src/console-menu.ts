@@ -11,8 +11,8 @@ export interface ConsoleMenu {
 }
 
 /**
- * The console menu tree in display order (spec sections 3 and 4): the server stores it as the menus
- * the menus call answers, the console builds its sidebar, breadcrumb and routes from it.
+ * The console menu tree in display order (spec sections 3 and 4): the menus the menus call answers,
+ * and the console's sidebar, breadcrumb and routes.
  */
 export const CONSOLE_MENUS: readonly ConsoleMenu[] = [
   { name: 'Dashboard', path: '/console/dashboard', title: '工作台', icon: 'dashboard', authCode: Authority.Dashboard },
