@@ -1,3 +1,5 @@
+import type { Static } from 'typebox';
+import type { AppSubscriptionBodySchema, AppSubscriptionRowSchema, MyAppSubscriptionSchema } from './contracts/app-subscription.js';
 /**
  * 申请使用 and 应用订阅: an enterprise subscribes to an application of the application
  * center; once an operator approves, the application is in the enterprise's 应用列表 as a platform
@@ -13,43 +15,12 @@ export const APP_SUBSCRIPTION_STATUS_LABELS: Record<AppSubscriptionStatus, strin
 };
 
 /** What the application detail shows the signed-in user (`GET /web-api/portal/v1/applications/{uuid}/subscription`). */
-export interface MyAppSubscription {
-  /** The enterprise's latest subscription to the application; 'none' when it never applied. */
-  status: AppSubscriptionStatus | 'none';
-  /** The operator's note of a rejection or revocation. */
-  decisionNote: string;
-  /**
-   * When the latest subscription was requested (China time `yyyy-MM-dd HH:mm:ss`, as in 应用订阅's
-   * rows); '' for 'none'. The detail shows the day of a pending request and of a decision.
-   */
-  createdAt: string;
-  /** When an operator approved, rejected or revoked it; '' while pending or for 'none'. */
-  decidedAt: string;
-  /** Whether this user may 申请使用 now; when not, `blockedReason` says why (未认证, 非管理员…). */
-  canApply: boolean;
-  blockedReason: string;
-}
+export type MyAppSubscription = Static<typeof MyAppSubscriptionSchema>;
 
-export interface AppSubscriptionBody {
-  /** 申请说明. */
-  purpose: string;
-}
+export type AppSubscriptionBody = Static<typeof AppSubscriptionBodySchema>;
 
 /** A row of 应用订阅 (`GET /web-api/console/v1/app-subscription/page/list`), operators only. */
-export interface AppSubscriptionRow {
-  id: number;
-  enterpriseId: number;
-  enterpriseName: string;
-  applicationUuid: string;
-  applicationName: string;
-  status: AppSubscriptionStatus;
-  purpose: string;
-  decisionNote: string;
-  applicantName: string;
-  applicantUsername: string;
-  createdAt: string;
-  decidedAt: string;
-}
+export type AppSubscriptionRow = Static<typeof AppSubscriptionRowSchema>;
 
 export const SUBSCRIPTION_PURPOSE_MAX = 200;
 export const SUBSCRIPTION_NOTE_MAX = 200;

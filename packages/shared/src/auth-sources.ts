@@ -1,3 +1,24 @@
+import type { Static } from 'typebox';
+import type {
+  AuthSourceDetailSchema,
+  AuthSourceInputSchema,
+  AuthSourceSummarySchema,
+  AuthSourceTestInputSchema,
+  AuthSourceTestResultSchema,
+  AuthSourceTestStepSchema,
+  DingtalkSourceConfigSchema,
+  DirectoryUserViewSchema,
+  FeishuSourceConfigSchema,
+  LdapSourceConfigSchema,
+  SyncChangeSchema,
+  SyncCountsSchema,
+  SyncJobInputSchema,
+  SyncJobSchema,
+  SyncMappingSchema,
+  SyncRunItemSchema,
+  SyncRunSummarySchema,
+  WecomSourceConfigSchema,
+} from './contracts/auth-sources.js';
 import { textLength } from './identifier-rules.js';
 import { isAdBindName, isAttributeName, isDistinguishedName, isDnsDomain, isLdapFilter, isLdapsUrl, parseLdapUrl } from './ldap-syntax.js';
 
@@ -27,49 +48,19 @@ export const SECRET_MAX = 200;
 export const CHAT_ID_MAX = 64;
 
 /** Which directory attribute fills which account field (LDAP); username is required. */
-export interface LdapAttributeMapping {
-  username: string;
-  name: string;
-  phone: string;
-  email: string;
-}
+export type LdapAttributeMapping = LdapSourceConfig['mapping'];
 
 /** LDAP / Active Directory: the bind account's password is the source's secret. */
-export interface LdapSourceConfig {
-  /** `ldap://host:389` or `ldaps://host:636` (TLS from the first byte). */
-  url: string;
-  /** StartTLS (RFC 4511 §4.14) on an `ldap://` address; not with `ldaps://`. */
-  startTls: boolean;
-  /** A DN; for Active Directory also `user@domain` or `DOMAIN\user`. */
-  bindDn: string;
-  /** 用户基准 DN. */
-  baseDn: string;
-  /** 用户过滤条件, an RFC 4515 filter, e.g. `(objectClass=inetOrgPerson)` (isLdapFilter). */
-  userFilter: string;
-  mapping: LdapAttributeMapping;
-  /** AD 域 (e.g. `corp.example.com`): when set the directory is Active Directory (objectGUID, userAccountControl). */
-  adDomain: string;
-  /** Where 账号组 come from (groupOfNames / group); empty: no groups. */
-  groupBaseDn: string;
-  groupFilter: string;
-}
+export type LdapSourceConfig = Static<typeof LdapSourceConfigSchema>;
 
 /** 企业微信: the corp and the self-built app (its Secret is the source's secret). */
-export interface WecomSourceConfig {
-  corpId: string;
-  agentId: string;
-}
+export type WecomSourceConfig = Static<typeof WecomSourceConfigSchema>;
 
 /** 钉钉: the internal app's Client ID (AppKey); its Client Secret is the source's secret. */
-export interface DingtalkSourceConfig {
-  appKey: string;
-  corpId: string;
-}
+export type DingtalkSourceConfig = Static<typeof DingtalkSourceConfigSchema>;
 
 /** 飞书: the custom app's App ID; its App Secret is the source's secret. */
-export interface FeishuSourceConfig {
-  appId: string;
-}
+export type FeishuSourceConfig = Static<typeof FeishuSourceConfigSchema>;
 
 export type AuthSourceConfig =
   | { type: 'ldap'; config: LdapSourceConfig }
@@ -92,61 +83,23 @@ export const LDAP_DEFAULTS: LdapSourceConfig = {
 export const AD_MAPPING: LdapAttributeMapping = { username: 'sAMAccountName', name: 'displayName', phone: 'mobile', email: 'mail' };
 
 /** `GET /web-api/console/v1/auth/sources`: one row. */
-export interface AuthSourceSummary {
-  id: number;
-  type: AuthSourceType;
-  name: string;
-  enabled: boolean;
-  /** What identifies it at a glance: the LDAP address, or the corp / app id. */
-  endpoint: string;
-  /** Accounts linked to it. */
-  linkedAccounts: number;
-  lastSync: SyncRunSummary | null;
-  updatedAt: string;
-}
+export type AuthSourceSummary = Static<typeof AuthSourceSummarySchema>;
 
 /** `GET /web-api/console/v1/auth/sources/:id`: the form's values; the secret never leaves the server. */
-export type AuthSourceDetail = AuthSourceConfig & {
-  id: number;
-  name: string;
-  enabled: boolean;
-  hasSecret: boolean;
-  /** For the chat platforms: the sign-in callback address to enter in their console (from configuration). */
-  callbackUrl: string | null;
-  updatedAt: string;
-};
+export type AuthSourceDetail = Static<typeof AuthSourceDetailSchema>;
 
 /** `POST /web-api/console/v1/auth/sources` and `PUT …/:id`: secret '' or absent keeps the stored one. */
-export type AuthSourceInput = AuthSourceConfig & { name: string; enabled: boolean; secret?: string };
+export type AuthSourceInput = Static<typeof AuthSourceInputSchema>;
 
 /** `POST /web-api/console/v1/auth/sources/test`: the form's values, and the source id whose stored secret to use when none is typed. */
-export type AuthSourceTestInput = AuthSourceConfig & { id?: number; secret?: string };
+export type AuthSourceTestInput = Static<typeof AuthSourceTestInputSchema>;
 
-export interface AuthSourceTestStep {
-  /** 连接, 绑定, 查询用户 (LDAP); 获取访问令牌, 读取通讯录 (chat platforms). */
-  name: string;
-  ok: boolean;
-  /** On failure the source's own error text, after a Chinese explanation. */
-  detail: string;
-}
+export type AuthSourceTestStep = Static<typeof AuthSourceTestStepSchema>;
 
 /** A user as a source describes them (test sample, preview rows). */
-export interface DirectoryUserView {
-  externalId: string;
-  username: string;
-  name: string;
-  phone: string;
-  email: string;
-  /** Where the user sits: the DN's parent (LDAP) or the department names (chat platforms). */
-  location: string;
-}
+export type DirectoryUserView = Static<typeof DirectoryUserViewSchema>;
 
-export interface AuthSourceTestResult {
-  ok: boolean;
-  steps: AuthSourceTestStep[];
-  /** Up to TEST_SAMPLE_SIZE users the search found. */
-  sample: DirectoryUserView[];
-}
+export type AuthSourceTestResult = Static<typeof AuthSourceTestResultSchema>;
 export const TEST_SAMPLE_SIZE = 5;
 
 // ---------------------------------------------------------------------------------------------- sync
@@ -155,16 +108,7 @@ export type SyncLeaverRule = 'disable' | 'keep';
 export const SYNC_LEAVER_RULE_LABELS: Record<SyncLeaverRule, string> = { disable: '停用账号', keep: '保留账号（不处理）' };
 
 /** What a sync job copies besides the users' fields. */
-export interface SyncMapping {
-  /** Departments or directory groups become 账号组 (named after them) with their members. */
-  groups: boolean;
-  /** Chat platforms: the username comes from the platform's user id or the e-mail's local part, with an optional prefix. */
-  usernameFrom: 'userid' | 'email';
-  usernamePrefix: string;
-  /** Sync the phone / e-mail of existing accounts (names and usernames are always synced). */
-  updatePhone: boolean;
-  updateEmail: boolean;
-}
+export type SyncMapping = Static<typeof SyncMappingSchema>;
 export const SYNC_MAPPING_DEFAULTS: SyncMapping = {
   groups: true,
   usernameFrom: 'userid',
@@ -180,31 +124,9 @@ export const SYNC_TIMEZONE = 'Asia/Shanghai';
 /** Rows a preview or a run's log shows per page. */
 export const SYNC_ITEMS_PAGE_SIZE = 20;
 
-export interface SyncJob {
-  id: number;
-  sourceId: number;
-  sourceName: string;
-  sourceType: AuthSourceType;
-  name: string;
-  mapping: SyncMapping;
-  /** A cron expression (5 fields, China time), or '' for manual runs only. */
-  cron: string;
-  leaverRule: SyncLeaverRule;
-  enabled: boolean;
-  /** The next scheduled start, when scheduled and enabled. */
-  nextRunAt: string | null;
-  lastRun: SyncRunSummary | null;
-  updatedAt: string;
-}
+export type SyncJob = Static<typeof SyncJobSchema>;
 
-export interface SyncJobInput {
-  sourceId: number;
-  name: string;
-  mapping: SyncMapping;
-  cron: string;
-  leaverRule: SyncLeaverRule;
-  enabled: boolean;
-}
+export type SyncJobInput = Static<typeof SyncJobInputSchema>;
 
 /** preview: listed, nothing written yet; running; then succeeded, partial (some items failed), failed (nothing applied past the failure), expired (the preview no longer matches the source). */
 export type SyncRunStatus = 'preview' | 'running' | 'succeeded' | 'partial' | 'failed' | 'expired';
@@ -226,49 +148,14 @@ export const SYNC_OBJECT_KIND_LABELS: Record<SyncObjectKind, string> = { user: '
 export type SyncItemStatus = 'planned' | 'succeeded' | 'failed';
 export const SYNC_ITEM_STATUS_LABELS: Record<SyncItemStatus, string> = { planned: '待执行', succeeded: '成功', failed: '失败' };
 
-export interface SyncCounts {
-  create: number;
-  update: number;
-  disable: number;
-  move: number;
-  failed: number;
-}
+export type SyncCounts = Static<typeof SyncCountsSchema>;
 
-export interface SyncRunSummary {
-  id: number;
-  jobId: number;
-  jobName: string;
-  status: SyncRunStatus;
-  trigger: SyncTrigger;
-  counts: SyncCounts;
-  /** The source's error text when the run failed as a whole (unreachable, bind refused…). */
-  error: string;
-  /** Who previewed or ran it ('' for the schedule). */
-  operator: string;
-  createdAt: string;
-  finishedAt: string | null;
-}
+export type SyncRunSummary = Static<typeof SyncRunSummarySchema>;
 
 /** One field that changes: 姓名, 账号, 手机号, 邮箱, 状态, 位置, 账号组 … */
-export interface SyncChange {
-  field: string;
-  from: string;
-  to: string;
-}
+export type SyncChange = Static<typeof SyncChangeSchema>;
 
-export interface SyncRunItem {
-  id: number;
-  kind: SyncObjectKind;
-  action: SyncAction;
-  externalId: string;
-  /** The person's or group's name, and the username for people. */
-  name: string;
-  username: string;
-  changes: SyncChange[];
-  status: SyncItemStatus;
-  /** Why it failed (a rule of the platform, or the database's refusal in Chinese). */
-  error: string;
-}
+export type SyncRunItem = Static<typeof SyncRunItemSchema>;
 
 /** 测试连接 runs per enterprise and minute: each opens connections to an address the caller typed. */
 export const AUTH_SOURCE_TESTS_PER_MINUTE = 10;

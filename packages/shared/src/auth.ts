@@ -1,4 +1,11 @@
-import type { CertificationStatus } from './enterprise.js';
+import type { Static } from 'typebox';
+import type {
+  PasswordChangeBodySchema,
+  PasswordTransportKeySchema,
+  PortalAppMenuSchema,
+  PortalMenuEntrySchema,
+  PortalUserSchema,
+} from './contracts/auth.js';
 
 /** Role codes: Spring-style authorities with the ROLE_ prefix, returned in the menus' `authorities`. */
 export const Role = {
@@ -76,24 +83,18 @@ export interface PortalRouter {
   children: PortalRouter[];
 }
 
-export interface PortalUser {
-  name: string;
-  username: string;
-  telephone: string;
-  number: string;
-  enterpriseName: string;
-  enterpriseId: number | null;
-  /** 企业认证: the console's banner and closed pages, the public header's 已认证. */
-  certificationStatus: CertificationStatus;
-}
+export type PortalUser = Static<typeof PortalUserSchema>;
 
 /** `GET /web/portal/menu/list` for a logged-in user: `data[0]`. */
-export interface PortalMenuEntry {
-  routers: PortalRouter[];
-  user: PortalUser;
-  token: { token_type: string; access_token: string; expires_in: number };
-  authorities: string[];
-}
+// The routers' schema nests by construction (three levels), so its static type is left open: PortalRouter says it.
+export type PortalMenuEntry = Omit<Static<typeof PortalMenuEntrySchema>, 'routers'> & { routers: PortalRouter[] };
+
+/** `GET /web/portal/app/menus`: the console's entries in the portal's user menu. */
+export type PortalAppMenu = Static<typeof PortalAppMenuSchema>;
+/** `GET /web/portal/account/public-key`: the server's RSA-OAEP key for passwords in transit. */
+export type PasswordTransportKey = Static<typeof PasswordTransportKeySchema>;
+/** `PUT /web/portal/account/password`: the three fields, already encrypted. */
+export type PasswordChangeBody = Static<typeof PasswordChangeBodySchema>;
 
 /** Registration rules (spec section 5), shared by the dialog and the server. */
 export const PASSWORD_MIN = 6;

@@ -1,3 +1,15 @@
+import type { Static } from 'typebox';
+import type {
+  ApplicationDetailSchema,
+  ArticleDetailSchema,
+  ArticleListItemSchema,
+  ArticleQuerySchema,
+  HomeBlocksSchema,
+  KpiTileSchema,
+  LinkBlockSchema,
+  RecommendItemSchema,
+} from './contracts/content.js';
+import type { Defaulted } from './contracts/envelope.js';
 /** Content shapes of spec section 3 ("Entities and their fields"), shared by server and web. */
 
 export interface CategoryNode {
@@ -8,46 +20,11 @@ export interface CategoryNode {
   children: CategoryNode[];
 }
 
-export interface ArticleListItem {
-  id: number;
-  uuid: string;
-  title: string;
-  summary: string;
-  /** Relative path; the web app prefixes the static-file base address. */
-  thumbnail: string | null;
-  /** `YYYY-MM-DD HH:mm:ss`; the first 10 characters are shown. */
-  publishTime: string;
-  categoryId: string;
-  categoryName: string;
-}
+export type ArticleListItem = Static<typeof ArticleListItemSchema>;
 
-export interface ArticleDetail extends Omit<ArticleListItem, 'categoryId' | 'categoryName'> {
-  /** Spec section 3: `policy` for the policy tree (its number and expiry are shown), `news` for every other article. */
-  categoryId: 'policy' | 'news';
-  /** The category the article is filed under (what the list item calls categoryId and categoryName). */
-  subCategoryId: string;
-  subCategoryName: string;
-  /** The list it is published in: its one detail address is `/news/detail` or `/knowledge/detail`. */
-  channel: 'news' | 'knowledge';
-  /** Policy document number, shown only for policies. */
-  number: string | null;
-  dataSourceName: string | null;
-  /** Days; -1 or null means 长期有效. */
-  expirationDay: number | null;
-  /** Sanitised HTML. */
-  content: string;
-  viewCount: number;
-}
+export type ArticleDetail = Static<typeof ArticleDetailSchema>;
 
-export interface ArticleQuery {
-  offset: number;
-  limit: number;
-  searchKey?: string;
-  filterCategoryId?: string;
-  filterStartTime?: string;
-  filterEndTime?: string;
-  sortOrder?: number;
-}
+export type ArticleQuery = Defaulted<Static<typeof ArticleQuerySchema>, 'sortOrder'>;
 
 /** sortOrder values of the published list (the spec gives only the default, 6). */
 export const ARTICLE_SORT_ORDERS = [
@@ -60,39 +37,12 @@ export const ARTICLE_SORT_ORDERS = [
 ] as const;
 export const DEFAULT_ARTICLE_SORT_ORDER = 6;
 
-export interface RecommendItem {
-  applicationUuid: string;
-  name: string;
-  applicationDescription: string;
-  imagePath: string;
-  iconPath: string;
-  category: string;
-  provider: string;
-}
+export type RecommendItem = Static<typeof RecommendItemSchema>;
 
-export interface ApplicationDetail extends RecommendItem {
-  content: string;
-}
+export type ApplicationDetail = Static<typeof ApplicationDetailSchema>;
 
-export interface LinkBlock {
-  title: string;
-  subtitle: string;
-  icon: string;
-  linkUrl: string;
-  /** 1: open linkUrl in a new window. */
-  openUrlFlag: number;
-}
+export type LinkBlock = Static<typeof LinkBlockSchema>;
 
-export interface KpiTile {
-  image: string;
-  kpi: string;
-  uom: string;
-  name: string;
-}
+export type KpiTile = Static<typeof KpiTileSchema>;
 
-export interface HomeBlocks {
-  banners: LinkBlock[];
-  links: LinkBlock[];
-  awards: LinkBlock[];
-  kpis: KpiTile[];
-}
+export type HomeBlocks = Static<typeof HomeBlocksSchema>;

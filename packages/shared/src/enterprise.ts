@@ -1,3 +1,19 @@
+import type { Static } from 'typebox';
+import type {
+  CertificationApplicationSchema,
+  CertificationDecisionBodySchema,
+  CertificationReviewDetailSchema,
+  CertificationReviewRowSchema,
+  CertificationStateSchema,
+  CertificationSubmitBodySchema,
+  EnterpriseProfileBodySchema,
+  EnterpriseProfileSchema,
+  NotificationRowSchema,
+  PrefixRequestBodySchema,
+  PrefixRequestDecisionBodySchema,
+  PrefixRequestRowSchema,
+  PrivateFileRefSchema,
+} from './contracts/certification.js';
 /**
  * 企业信息 and 企业认证: the profile's field rules, the unified social credit code's check
  * character (GB 32100-2015), the national industry classification (GB/T 4754-2017, 门类 and 大类), the
@@ -215,35 +231,9 @@ export interface RegionOption {
   children?: RegionOption[];
 }
 
-export interface EnterpriseProfile {
-  id: number;
-  name: string;
-  creditCode: string;
-  legalRepresentative: string;
-  address: string;
-  /** GB/T 4754 大类 code ('' when not given) and its label. */
-  industryCode: string;
-  industryLabel: string;
-  /** City code ('' when not given), and “江苏省 / 徐州市”. */
-  regionCode: string;
-  regionLabel: string;
-  contactName: string;
-  contactPhone: string;
-  introduction: string;
-  /** Path under /files ('' for none). */
-  logo: string;
-  certificationStatus: CertificationStatus;
-  certifiedAt: string | null;
-  /** The name and credit code are under review or certified: only a new certification changes them. */
-  certifiedFieldsLocked: boolean;
-  /** The caller may edit (enterprise:manage); others read. */
-  editable: boolean;
-}
+export type EnterpriseProfile = Static<typeof EnterpriseProfileSchema>;
 
-export type EnterpriseProfileBody = Omit<
-  EnterpriseProfile,
-  'id' | 'industryLabel' | 'regionLabel' | 'certificationStatus' | 'certifiedAt' | 'certifiedFieldsLocked' | 'editable'
->;
+export type EnterpriseProfileBody = Static<typeof EnterpriseProfileBodySchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // 企业认证
@@ -299,79 +289,22 @@ export const CertificationMessage = {
   certificationRequired: '企业认证通过后才能使用此功能',
 } as const;
 
-export interface PrivateFileRef {
-  id: number;
-  name: string;
-  mime: CertificationFileType;
-  bytes: number;
-}
+export type PrivateFileRef = Static<typeof PrivateFileRefSchema>;
 
-export interface CertificationSubmitBody {
-  enterpriseName: string;
-  creditCode: string;
-  legalRepresentative: string;
-  applicantRole: ApplicantRole;
-  licenceFileId: number;
-  /** Required when applicantRole is agent. */
-  authorizationFileId: number | null;
-  /** 认证声明: must be true. */
-  declaration: boolean;
-}
+export type CertificationSubmitBody = Static<typeof CertificationSubmitBodySchema>;
 
-export interface CertificationApplication {
-  id: number;
-  status: 'pending' | 'approved' | 'rejected';
-  enterpriseName: string;
-  creditCode: string;
-  legalRepresentative: string;
-  applicantRole: ApplicantRole;
-  applicantName: string;
-  /** The materials: present for the enterprise's administrators and reviewers, null for other members. */
-  licence: PrivateFileRef | null;
-  authorization: PrivateFileRef | null;
-  submittedAt: string;
-  decidedAt: string | null;
-  reviewerName: string;
-  reasons: CertificationRejectReason[];
-  comment: string;
-}
+export type CertificationApplication = Static<typeof CertificationApplicationSchema>;
 
 /** 企业认证 of the caller's enterprise: the status and every application, newest first (the timeline). */
-export interface CertificationState {
-  status: CertificationStatus;
-  certifiedAt: string | null;
-  applications: CertificationApplication[];
-}
+export type CertificationState = Static<typeof CertificationStateSchema>;
 
 /** 认证审核's queue row. */
-export interface CertificationReviewRow {
-  id: number;
-  enterpriseId: number;
-  enterpriseName: string;
-  creditCode: string;
-  applicantName: string;
-  applicantPhone: string;
-  status: CertificationApplication['status'];
-  submittedAt: string;
-  decidedAt: string | null;
-  reviewerName: string;
-}
+export type CertificationReviewRow = Static<typeof CertificationReviewRowSchema>;
 
 /** 认证审核's detail: the application, the enterprise's current profile and its earlier applications. */
-export interface CertificationReviewDetail {
-  application: CertificationApplication;
-  applicantPhone: string;
-  profile: EnterpriseProfile;
-  history: CertificationApplication[];
-}
+export type CertificationReviewDetail = Static<typeof CertificationReviewDetailSchema>;
 
-export interface CertificationDecisionBody {
-  decision: 'approve' | 'reject';
-  /** At least one when rejecting. */
-  reasons: CertificationRejectReason[];
-  /** Required with 'other'. */
-  comment: string;
-}
+export type CertificationDecisionBody = Static<typeof CertificationDecisionBodySchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // 消息中心
@@ -385,16 +318,7 @@ export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   subscription: '应用订阅',
 };
 
-export interface NotificationRow {
-  id: number;
-  kind: NotificationKind;
-  title: string;
-  content: string;
-  /** A console path to open ('' for none). */
-  link: string;
-  read: boolean;
-  createdAt: string;
-}
+export type NotificationRow = Static<typeof NotificationRowSchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // 申请标识前缀
@@ -419,28 +343,8 @@ export const PrefixRequestMessage = {
 /** 分配前缀 and 申请标识前缀 are for certified enterprises only. */
 export const PREFIX_NEEDS_CERTIFICATION = '只能为已认证的企业分配标识前缀';
 
-export interface PrefixRequestBody {
-  prefix: string;
-  /** 用途说明 (becomes the prefix's name). */
-  purpose: string;
-}
+export type PrefixRequestBody = Static<typeof PrefixRequestBodySchema>;
 
-export interface PrefixRequestRow {
-  id: number;
-  enterpriseId: number;
-  enterpriseName: string;
-  prefix: string;
-  purpose: string;
-  status: PrefixRequestStatus;
-  applicantName: string;
-  reviewerName: string;
-  reason: string;
-  createdAt: string;
-  decidedAt: string | null;
-}
+export type PrefixRequestRow = Static<typeof PrefixRequestRowSchema>;
 
-export interface PrefixRequestDecisionBody {
-  decision: 'approve' | 'reject';
-  /** Required when rejecting. */
-  reason: string;
-}
+export type PrefixRequestDecisionBody = Static<typeof PrefixRequestDecisionBodySchema>;

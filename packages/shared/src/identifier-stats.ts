@@ -1,3 +1,10 @@
+import type { Static } from 'typebox';
+import type {
+  IdentifierStatsDaySchema,
+  IdentifierStatsQuerySchema,
+  IdentifierStatsSchema,
+  LabelRequestSchema,
+} from './contracts/identifier-stats.js';
 /**
  * 标识统计 and identifier upkeep: lookup analytics for prefix owners (运营统计 for operators),
  * printable QR labels and bulk updates. Shared by the server's answers and the console pages.
@@ -49,43 +56,11 @@ export type StatsRange = (typeof STATS_RANGES)[number];
 export const STATS_TOP_ROWS = 10;
 
 /** `GET /web-api/identity/v1/stats?days=&prefix=` query. `prefix` narrows to one prefix in scope. */
-export interface IdentifierStatsQuery {
-  days: StatsRange;
-  prefix?: string;
-}
+export type IdentifierStatsQuery = Static<typeof IdentifierStatsQuerySchema>;
 
-export interface IdentifierStatsDay {
-  /** `yyyy-MM-dd`, China date; every day of the range is present (zeros included), oldest first. */
-  day: string;
-  web: number;
-  qr: number;
-  api: number;
-  upstream: number;
-}
+export type IdentifierStatsDay = Static<typeof IdentifierStatsDaySchema>;
 
-export interface IdentifierStats {
-  /** `owner`: the prefixes of the user's enterprise (标识统计); `node`: every prefix and failed lookups of the node (运营统计). */
-  scope: 'owner' | 'node';
-  from: string;
-  to: string;
-  /** Prefixes in scope, for the prefix filter. */
-  prefixes: string[];
-  totals: {
-    lookups: number;
-    found: number;
-    notFound: number;
-    malformed: number;
-    /** (notFound + malformed) / lookups, 0..1 */ notFoundRate: number;
-  };
-  daily: IdentifierStatsDay[];
-  /** Lookups per province (and 内网 / 未知), most first. */
-  regions: { region: string; lookups: number }[];
-  topHandles: { handle: string; lookups: number }[];
-  /** Values of template items marked 计入统计, most first. */
-  topValues: { item: string; value: string; lookups: number }[];
-  /** The most common handles that were not found or did not parse. */
-  topMissing: { handle: string; outcome: Exclude<LookupOutcome, 'found'>; lookups: number }[];
-}
+export type IdentifierStats = Static<typeof IdentifierStatsSchema>;
 
 /** `GET /web-api/identity/v1/stats/export?table=&days=&prefix=`: one table of the page as CSV. */
 export const STATS_EXPORT_TABLES = ['daily', 'regions', 'handles', 'values', 'missing'] as const;
@@ -132,18 +107,7 @@ export function labelSheetGrid(size: LabelSize): { columns: number; rows: number
  * `POST /web-api/identity/v1/record/labels` → application/pdf. Either `ids` (selected records) or the
  * record list's filters (`prefix`, `templateId`, `searchKey`, as in IdentifierRecordQuery).
  */
-export interface LabelRequest {
-  ids?: number[];
-  prefix?: string;
-  templateId?: number;
-  searchKey?: string;
-  size: LabelSize;
-  layout: LabelLayout;
-  /** Item idTypes (at most LABEL_MAX_FIELDS) printed as `name：value`. */
-  fields: string[];
-  /** `sheet` only: thin dashed outlines to cut along. */
-  cutGuides?: boolean;
-}
+export type LabelRequest = Static<typeof LabelRequestSchema>;
 
 export const LabelMessage = {
   tooMany: `一次最多生成 ${LABEL_MAX_RECORDS} 个标签，请先按前缀、模板或标识筛选后再生成`,

@@ -1,4 +1,30 @@
-import type { CertificationStatus } from './enterprise.js';
+import type { Static } from 'typebox';
+import type {
+  HandleAdminDataSchema,
+  HandleApiResponseSchema,
+  HandleValueSchema,
+  IdentityQueryEntrySchema,
+  IdentifierImportQuerySchema,
+  IdentifierRecordQuerySchema,
+  IdentifierTemplateInputSchema,
+  IdentifierTemplateSchema,
+  IdentifierTemplateUpdateSchema,
+  TemplateItemInputSchema,
+  TemplateItemSchema,
+  EnterpriseOptionSchema,
+  IdentifierImportResultSchema,
+  IdentifierPrefixInputSchema,
+  IdentifierPrefixSchema,
+  IdentifierPrefixUpdateSchema,
+  IdentifierRecordInputSchema,
+  IdentifierRecordSchema,
+  IdentifierRecordUpdateSchema,
+  IdentifierTemplateVersionSchema,
+  RecordMigrationPreviewSchema,
+  RecordMigrationRequestSchema,
+  RecordMigrationResultSchema,
+} from './contracts/identifiers.js';
+import type { Defaulted } from './contracts/envelope.js';
 /**
  * Industrial identifiers (Handle System / IDIS secondary node): the shapes of the public lookup, the
  * Handle-compatible API and the console's management API, shared by server and web.
@@ -31,33 +57,15 @@ export const HandleIndex = {
 /** Longest identifier this node accepts (prefix + "/" + suffix). */
 export const MAX_HANDLE_LENGTH = 255;
 
-export interface HandleAdminValue {
-  handle: string;
-  index: number;
-  permissions: string;
-}
+export type HandleAdminValue = Static<typeof HandleAdminDataSchema>['value'];
 
-export type HandleValueData = { format: 'string'; value: string } | { format: 'admin'; value: HandleAdminValue };
+export type HandleValueData = HandleValue['data'];
 
 /** One value of a Handle record as the Handle.net JSON API shows it. */
-export interface HandleValue {
-  index: number;
-  type: string;
-  data: HandleValueData;
-  /** Seconds a resolver may cache the value. */
-  ttl: number;
-  /** ISO-8601 UTC, whole seconds. */
-  timestamp: string;
-}
+export type HandleValue = Static<typeof HandleValueSchema>;
 
 /** `GET /api/handles/{handle}`. */
-export interface HandleApiResponse {
-  responseCode: number;
-  handle?: string;
-  values?: HandleValue[];
-  /** Present on errors: a Chinese explanation. */
-  message?: string;
-}
+export type HandleApiResponse = Static<typeof HandleApiResponseSchema>;
 
 /** The kinds of value an item takes: every value is stored and published as Handle text. */
 export const ITEM_VALUE_TYPES = ['string', 'date', 'number', 'enum'] as const;
@@ -76,123 +84,41 @@ export type TemplateItemMetadata =
   | { type: 'enum'; options: string[] };
 
 /** One item of a metadata template. */
-export interface TemplateItem {
-  /** Chinese label shown on /mark and used as the CSV column title. */
-  name: string;
-  /** The Handle value type (English key). */
-  idType: string;
-  /** The Handle index of the value, 2000 or more. */
-  idIndex: number;
-  required: boolean;
-  /** 1 in use, 0 retired (not shown, not required, not accepted in new values). */
-  state: 0 | 1;
-  metadata: TemplateItemMetadata;
-  /** 计入统计: 标识统计 counts this item's values among found lookups (e.g. 产品型号). */
-  analytics?: boolean;
-}
+/**
+ * The schemas give an item's metadata as one object whose settings are optional (a wrong setting is
+ * refused by the item rules with a Chinese message naming the item); items as stored and answered are
+ * normalised, one branch per value type, which is what these types say.
+ */
+type WithItems<T, I> = Omit<T, 'items'> & { items: I[] };
+export type TemplateItem = Omit<Static<typeof TemplateItemSchema>, 'metadata'> & { metadata: TemplateItemMetadata };
 
 /** `GET /web-api/portal/v1/identity/query?handle=`: `data[0]` (spec section 3, "Identity record from lookup"). */
-export interface IdentityQueryEntry {
-  identity: {
-    handle: string;
-    value: { index: number; type: string; data: { format: 'string'; value: string } }[];
-  };
-  template: {
-    name: string;
-    version: number;
-    items: { name: string; idType: string; idIndex: number }[];
-  };
-}
+export type IdentityQueryEntry = Static<typeof IdentityQueryEntrySchema>;
 
 // ----- management API (`/web-api/identity/v1/…`) -----
 
-export interface IdentifierPrefix {
-  id: number;
-  prefix: string;
-  name: string;
-  enterpriseId: number;
-  enterpriseName: string;
-  templateCount: number;
-  recordCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type IdentifierPrefix = Static<typeof IdentifierPrefixSchema>;
 
 /** `GET /web-api/identity/v1/enterprise/list` (operators): the enterprises a prefix can be assigned to. */
-export interface EnterpriseOption {
-  id: number;
-  name: string;
-  certificationStatus: CertificationStatus;
-}
+export type EnterpriseOption = Static<typeof EnterpriseOptionSchema>;
 
-export interface IdentifierPrefixInput {
-  prefix: string;
-  name: string;
-  enterpriseId: number;
-}
+export type IdentifierPrefixInput = Static<typeof IdentifierPrefixInputSchema>;
 
-export interface IdentifierPrefixUpdate {
-  name: string;
-  enterpriseId: number;
-}
+export type IdentifierPrefixUpdate = Static<typeof IdentifierPrefixUpdateSchema>;
 
 /** Items as the console sends them: `idIndex` and `state` may be left out. */
-export interface TemplateItemInput {
-  name: string;
-  idType: string;
-  idIndex?: number;
-  required: boolean;
-  state?: 0 | 1;
-  metadata: TemplateItemMetadata;
-  analytics?: boolean;
-}
+export type TemplateItemInput = Omit<Static<typeof TemplateItemInputSchema>, 'metadata'> & { metadata: TemplateItemMetadata };
 
-export interface IdentifierTemplateInput {
-  prefix: string;
-  name: string;
-  items: TemplateItemInput[];
-}
+export type IdentifierTemplateInput = WithItems<Static<typeof IdentifierTemplateInputSchema>, TemplateItemInput>;
 
-export interface IdentifierTemplateUpdate {
-  name: string;
-  items: TemplateItemInput[];
-}
+export type IdentifierTemplateUpdate = WithItems<Static<typeof IdentifierTemplateUpdateSchema>, TemplateItemInput>;
 
 /** A template at its latest version. */
-export interface IdentifierTemplate {
-  id: number;
-  prefix: string;
-  name: string;
-  version: number;
-  items: TemplateItem[];
-  recordCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type IdentifierTemplate = WithItems<Static<typeof IdentifierTemplateSchema>, TemplateItem>;
 
-export interface IdentifierTemplateVersion {
-  templateId: number;
-  version: number;
-  name: string;
-  items: TemplateItem[];
-  createdAt: string;
-  createdBy: string;
-}
+export type IdentifierTemplateVersion = WithItems<Static<typeof IdentifierTemplateVersionSchema>, TemplateItem>;
 
-export interface IdentifierRecord {
-  id: number;
-  handle: string;
-  prefix: string;
-  suffix: string;
-  templateId: number;
-  templateName: string;
-  /** The template version the values were written with. */
-  templateVersion: number;
-  /** idType → value. */
-  values: Record<string, string>;
-  createdAt: string;
-  updatedAt: string;
-}
+export type IdentifierRecord = Static<typeof IdentifierRecordSchema>;
 
 /** The list's filters, which the export honours too (`GET /web-api/identity/v1/record/export`, with a template). */
 export interface IdentifierRecordFilters {
@@ -201,87 +127,29 @@ export interface IdentifierRecordFilters {
   searchKey?: string;
 }
 
-export interface IdentifierRecordQuery {
-  offset: number;
-  limit: number;
-  prefix?: string;
-  templateId?: number;
-  /** Matches the start of the handle, or of the suffix under any visible prefix. */
-  searchKey?: string;
-}
+export type IdentifierRecordQuery = Static<typeof IdentifierRecordQuerySchema>;
 
-export interface IdentifierRecordInput {
-  prefix: string;
-  suffix: string;
-  templateId: number;
-  values: Record<string, string>;
-}
+export type IdentifierRecordInput = Static<typeof IdentifierRecordInputSchema>;
 
-export interface IdentifierRecordUpdate {
-  /** Another template of the same prefix; the record's own when left out. */
-  templateId?: number;
-  values: Record<string, string>;
-}
+export type IdentifierRecordUpdate = Static<typeof IdentifierRecordUpdateSchema>;
 
 /** 新增 adds records; 更新 replaces the values of existing ones. */
 export const IMPORT_MODES = ['create', 'update'] as const;
 export type IdentifierImportMode = (typeof IMPORT_MODES)[number];
 
 /** `POST /web-api/identity/v1/record/import` query. */
-export interface IdentifierImportQuery {
-  templateId: number;
-  /** 新增 when left out. */
-  mode?: IdentifierImportMode;
-  /** 更新 only: the records also move to the template's latest version. */
-  toLatest?: boolean;
-}
+export type IdentifierImportQuery = Defaulted<Static<typeof IdentifierImportQuerySchema>, 'mode' | 'toLatest'>;
 
-export interface IdentifierImportResult {
-  /** Data rows read (the header row not counted). */
-  total: number;
-  /** Records written (added or updated): 0 when any row is bad, as an import is all or nothing. */
-  imported: number;
-  failed: number;
-  /** The first 1 000 bad rows: line number (the header is line 1; an XLSX file's row number) and the reason. */
-  errors: { line: number; message: string }[];
-}
+export type IdentifierImportResult = Static<typeof IdentifierImportResultSchema>;
 
 /** The records a 批量迁移 moves: those of the template at an older version than its latest. */
-export interface RecordMigrationRequest {
-  templateId: number;
-  /** Only records at this (older) version. */
-  fromVersion?: number;
-  /** Only records whose handle or suffix starts with this, as the record list searches. */
-  searchKey?: string;
-}
+export type RecordMigrationRequest = Static<typeof RecordMigrationRequestSchema>;
 
 /** What a 批量迁移 would do (`POST /web-api/identity/v1/record/migrate/preview`). */
-export interface RecordMigrationPreview {
-  templateId: number;
-  templateName: string;
-  /** The version the records move to: the template's latest. */
-  toVersion: number;
-  /** Records that move. */
-  total: number;
-  /** How many of them are at each older version. */
-  versions: { version: number; records: number }[];
-  /** Items whose values are dropped (retired or removed in the new version) and how many records lose one. */
-  lostItems: { idType: string; name: string; records: number }[];
-  /** Records that lose at least one value. */
-  losing: number;
-  /** The first records that lose values, with what they lose. */
-  samples: { handle: string; version: number; lost: { name: string; value: string }[] }[];
-  /** Records whose values break the new version's rules: while there is one, nothing moves. */
-  blocked: number;
-  /** The first of them, with the reason. */
-  problems: { handle: string; version: number; message: string }[];
-}
+export type RecordMigrationPreview = Static<typeof RecordMigrationPreviewSchema>;
 
 /** `POST /web-api/identity/v1/record/migrate`. */
-export interface RecordMigrationResult {
-  migrated: number;
-  toVersion: number;
-}
+export type RecordMigrationResult = Static<typeof RecordMigrationResultSchema>;
 
 /** Most records a migration preview lists as samples, and as problems. */
 export const MIGRATION_PREVIEW_ROWS = 50;

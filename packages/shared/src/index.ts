@@ -21,3 +21,6 @@ export * from './open-service.js';
 export * from './app-subscription.js';
 export * from './sso-self-test.js';
 export * from './identifier-stats.js';
+export * from './contracts/index.js';
+export * from './console-menu.js';
+export * from './api-paths.js';

@@ -1,3 +1,12 @@
+import type { Static } from 'typebox';
+import type {
+  ApiReferenceGroupSchema,
+  ApiReferenceOperationSchema,
+  OpenServiceToolAdminSchema,
+  OpenServiceToolBodySchema,
+  OpenServiceToolCardSchema,
+  OpenServiceToolSchema,
+} from './contracts/open-service.js';
 import { textLength } from './identifier-rules.js';
 
 /**
@@ -30,33 +39,15 @@ export const OPEN_SERVICE_ICONS = [
 export type OpenServiceIcon = (typeof OPEN_SERVICE_ICONS)[number];
 
 /** A card of the centre (`GET /web-api/portal/v1/open-service/tools`): online tools in order. */
-export interface OpenServiceToolCard {
-  id: OpenServiceToolId;
-  title: string;
-  summary: string;
-  icon: OpenServiceIcon;
-}
+export type OpenServiceToolCard = Static<typeof OpenServiceToolCardSchema>;
 
 /** A tool's detail (`GET /web-api/portal/v1/open-service/tools/{id}`): the card and its sanitised HTML body. */
-export interface OpenServiceTool extends OpenServiceToolCard {
-  body: string;
-  updatedAt: string;
-}
+export type OpenServiceTool = Static<typeof OpenServiceToolSchema>;
 
 /** A tool as the console's 开放服务 page lists and edits it (`/web-api/console/v1/open-service/tool…`). */
-export interface OpenServiceToolAdmin extends OpenServiceTool {
-  sort: number;
-  status: OpenServiceToolStatus;
-}
+export type OpenServiceToolAdmin = Static<typeof OpenServiceToolAdminSchema>;
 
-export interface OpenServiceToolBody {
-  title: string;
-  summary: string;
-  body: string;
-  icon: OpenServiceIcon;
-  sort: number;
-  status: OpenServiceToolStatus;
-}
+export type OpenServiceToolBody = Static<typeof OpenServiceToolBodySchema>;
 
 export const OPEN_SERVICE_TITLE_MAX = 32;
 export const OPEN_SERVICE_SUMMARY_MAX = 200;
@@ -113,20 +104,6 @@ export const OpenServiceRules = {
 } as const;
 
 /** An operation of the API reference (`GET /web-api/portal/v1/open-service/api-reference`), from the OpenAPI document. */
-export interface ApiReferenceOperation {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  summary: string;
-  description: string;
-  parameters: { name: string; in: 'path' | 'query' | 'header' | 'body'; required: boolean; type: string; description: string }[];
-  /** A request one can send as is (curl), and an example answer built from the response schema. */
-  curl: string;
-  responseExample: string;
-}
+export type ApiReferenceOperation = Static<typeof ApiReferenceOperationSchema>;
 
-export interface ApiReferenceGroup {
-  key: string;
-  title: string;
-  description: string;
-  operations: ApiReferenceOperation[];
-}
+export type ApiReferenceGroup = Static<typeof ApiReferenceGroupSchema>;

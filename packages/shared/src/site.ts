@@ -1,29 +1,11 @@
+import type { Static } from 'typebox';
+import type { SiteInfoSchema } from './contracts/content.js';
 /** Header menu item (spec section 2, "Public header and footer"). */
-export interface NavItem {
-  key: string;
-  title: string;
-}
+export type NavItem = SiteInfo['nav'][number];
 
-export interface FooterLink {
-  title: string;
-  url: string;
-}
+export type FooterLink = FooterLinkGroup['links'][number];
 
-export interface FooterLinkGroup {
-  title: string;
-  links: FooterLink[];
-}
+export type FooterLinkGroup = SiteInfo['linkGroups'][number];
 
 /** What the public header and footer show; edited by operators, served by the server. */
-export interface SiteInfo {
-  name: string;
-  nav: NavItem[];
-  address: string;
-  phone: string;
-  email: string;
-  support: string;
-  copyright: string;
-  icp: string;
-  appDownloadUrl: string;
-  linkGroups: FooterLinkGroup[];
-}
+export type SiteInfo = Static<typeof SiteInfoSchema>;

@@ -1,3 +1,5 @@
+import type { Static } from 'typebox';
+import type { SelfTestBodySchema, SelfTestPrecheckSchema, SelfTestResultSchema, SelfTestStepSchema } from './contracts/sso-self-test.js';
 /**
  * 接入自检 (tool 03 统一身份认证集成): the portal checks one application's integration
  * end to end and answers a checklist, each step with the exact reason it failed.
@@ -16,44 +18,19 @@ export const SELF_TEST_STEP_TITLES: Record<SelfTestStepKey, string> = {
 
 export type SelfTestStepStatus = 'passed' | 'failed' | 'skipped';
 
-export interface SelfTestStep {
-  key: SelfTestStepKey;
-  title: string;
-  status: SelfTestStepStatus;
-  /** What was checked and, on failure, exactly why (a Chinese sentence with the address and status). */
-  detail: string;
-}
+export type SelfTestStep = Static<typeof SelfTestStepSchema>;
 
 /** `POST /web-api/console/v1/sso-app/{id}/self-test`. */
-export interface SelfTestBody {
-  /** The service address to test (one of the application's); its first when omitted. */
-  service?: string;
-}
+export type SelfTestBody = Static<typeof SelfTestBodySchema>;
 
-export interface SelfTestResult {
-  applicationId: number;
-  service: string;
-  /** The test account: the administrator running the check, signed in through their own SSO session. */
-  username: string;
-  passed: boolean;
-  steps: SelfTestStep[];
-  /** The attributes the validation released (name → values). */
-  attributes: Record<string, string[]>;
-  ranAt: string;
-}
+export type SelfTestResult = Static<typeof SelfTestResultSchema>;
 
 /**
  * `GET /web-api/console/v1/sso-app/{id}/self-test`: what the console says before a run. When the
  * administrator may not sign in to the application (应用授权), or the portal uses an external CAS,
  * the run skips 测试账号登录 and the ticket validation, and `signInSkipped` says why.
  */
-export interface SelfTestPrecheck {
-  applicationId: number;
-  /** The test account: the administrator who would run the check. */
-  username: string;
-  /** Why the run will skip 测试账号登录 (the step's detail then); '' when it will sign in. */
-  signInSkipped: string;
-}
+export type SelfTestPrecheck = Static<typeof SelfTestPrecheckSchema>;
 
 /** Most 接入自检 runs one enterprise may start a minute (each makes up to three requests to its applications). */
 export const SELF_TESTS_PER_MINUTE = 10;

@@ -1,3 +1,16 @@
+import type { Static } from 'typebox';
+import type {
+  LoginLogRowSchema,
+  MyApplicationSchema,
+  PasswordRulesAnswerSchema,
+  SecurityPolicySchema,
+  SessionRowSchema,
+  SsoAppGrantsBodySchema,
+  SsoAppGrantsSchema,
+  SsoApplicationBodySchema,
+  SsoApplicationRowSchema,
+  StatisticsSchema,
+} from './contracts/sso.js';
 /**
  * Tenant administration II: applications on single sign-on, app authorization, security
  * settings, sessions and the login log. Shapes of the console calls and the rules both sides check.
@@ -24,68 +37,17 @@ export const SSO_APPLICATION_STATUS_LABELS: Record<SsoApplicationStatus, string>
 export const MAX_SERVICE_PREFIXES = 10;
 
 /** A row of 应用列表 (`GET /web-api/console/v1/sso-app/page/list`) and its detail. */
-export interface SsoApplicationRow {
-  id: number;
-  name: string;
-  /** Relative path of the uploaded icon ('' for none). */
-  icon: string;
-  category: string;
-  description: string;
-  protocol: SsoProtocol;
-  servicePrefixes: string[];
-  logoutUrl: string;
-  attributes: ReleasableAttribute[];
-  status: SsoApplicationStatus;
-  allMembers: boolean;
-  createdAt: string;
-  /**
-   * A platform application the enterprise subscribed to (应用订阅): the platform maintains it,
-   * so it is read-only here (its service address is the platform's), and 应用授权 decides who uses it.
-   */
-  platform: boolean;
-  /** The platform application's 提供方; '' for the enterprise's own. */
-  provider: string;
-  /** 集成配置: the CAS addresses an integrator copies (built from the server's configuration). */
-  integration: { loginUrl: string; validateUrl: string; logoutUrl: string; casServerUrlPrefix: string };
-}
+export type SsoApplicationRow = Static<typeof SsoApplicationRowSchema>;
 
-export interface SsoApplicationBody {
-  name: string;
-  icon?: string;
-  category?: string;
-  description?: string;
-  protocol: SsoProtocol;
-  servicePrefixes: string[];
-  logoutUrl?: string;
-  attributes: ReleasableAttribute[];
-  status: SsoApplicationStatus;
-}
+export type SsoApplicationBody = Static<typeof SsoApplicationBodySchema>;
 
 export type GrantSubjectType = 'group' | 'role' | 'account';
 /** 应用授权 of one application (`GET/PUT /web-api/console/v1/sso-app/{id}/grants`). */
-export interface SsoAppGrants {
-  allMembers: boolean;
-  groups: { id: number; name: string }[];
-  roles: { id: number; name: string }[];
-  accounts: { id: number; name: string; username: string }[];
-}
-export interface SsoAppGrantsBody {
-  allMembers: boolean;
-  groupIds: number[];
-  roleIds: number[];
-  accountIds: number[];
-}
+export type SsoAppGrants = Static<typeof SsoAppGrantsSchema>;
+export type SsoAppGrantsBody = Static<typeof SsoAppGrantsBodySchema>;
 
 /** 我的应用 (`GET /web-api/portal/v1/my-apps`): the applications the user may open, each through the central login. */
-export interface MyApplication {
-  id: number;
-  name: string;
-  icon: string;
-  category: string;
-  description: string;
-  /** The application's first service address: opening it starts its own CAS login. */
-  url: string;
-}
+export type MyApplication = Static<typeof MyApplicationSchema>;
 
 export type PasswordClass = 'lower' | 'upper' | 'digit' | 'symbol';
 export const PASSWORD_CLASS_LABELS: Record<PasswordClass, string> = {
@@ -98,20 +60,9 @@ export type TwoFactorMode = 'off' | 'admins' | 'all';
 export const TWO_FACTOR_LABELS: Record<TwoFactorMode, string> = { off: '关闭', admins: '仅管理员', all: '全员' };
 
 /** 安全设置 (`GET/PUT /web-api/console/v1/security/policy`). */
-export interface SecurityPolicy {
-  passwordMinLength: number;
-  passwordClasses: PasswordClass[];
-  passwordNoUsername: boolean;
-  /** Refuse the last N passwords (0: off). */
-  passwordHistory: number;
-  /** Days before a password must be changed (0: never). */
-  passwordExpiryDays: number;
-  lockMaxFailures: number;
-  lockMinutes: number;
-  sessionIdleMinutes: number;
-  sessionMaxHours: number;
-  twoFactor: TwoFactorMode;
-}
+export type SecurityPolicy = Static<typeof SecurityPolicySchema>;
+/** `GET /web/portal/account/password-rules`: the caller's enterprise's password rules, with the server's one-line description of them. */
+export type PasswordRulesAnswer = Static<typeof PasswordRulesAnswerSchema>;
 
 /** Why a sign-in failed (登录日志's 结果), with the Chinese text the console shows. */
 export const LOGIN_FAILURE_REASONS = {
@@ -128,40 +79,13 @@ export const LOGIN_FAILURE_REASONS = {
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 
 /** A row of 登录日志 (`GET /web-api/console/v1/login-log/page/list`). */
-export interface LoginLogRow {
-  id: number;
-  createdAt: string;
-  username: string;
-  name: string;
-  result: 'success' | 'failure';
-  reason: LoginFailureReason | '';
-  reasonText: string;
-  applicationName: string;
-  ip: string;
-  browser: string;
-  os: string;
-  /** The account's enterprise: operators (audit:all-enterprises) read every enterprise's log; '' for none. */
-  enterpriseName: string;
-}
+export type LoginLogRow = Static<typeof LoginLogRowSchema>;
 
 /** Most rows one 登录日志 CSV export holds (newest first). */
 export const LOGIN_LOG_EXPORT_MAX_ROWS = 50_000;
 
 /** A row of 在线会话 (`GET /web-api/console/v1/session/page/list`) and of one's own sessions in 个人信息. */
-export interface SessionRow {
-  /** An opaque handle of the SSO session (never the TGT id itself). */
-  id: string;
-  username: string;
-  name: string;
-  ip: string;
-  browser: string;
-  os: string;
-  loginAt: string;
-  lastActiveAt: string;
-  applications: string[];
-  /** The session of the browser asking (个人信息 marks it 当前). */
-  current: boolean;
-}
+export type SessionRow = Static<typeof SessionRowSchema>;
 
 /** 应用列表's field limits. */
 export const APP_NAME_MAX = 32;
@@ -280,19 +204,4 @@ export const STATISTICS_TOP_APPLICATIONS = 10;
  * 统计分析 (`GET /web-api/console/v1/statistics`): figures of the caller's enterprise only, from its
  * login log and accounts (deleted accounts never count).
  */
-export interface Statistics {
-  /** Sign-in attempts per China date (`yyyy-MM-dd`), the last STATISTICS_DAYS, oldest first. */
-  signInsPerDay: { date: string; success: number; failure: number }[];
-  /** Accounts that signed in within the last 7 and 30 days, of `total` accounts. */
-  activeAccounts: { last7Days: number; last30Days: number; total: number };
-  /**
-   * Successful sign-ins over the last STATISTICS_DAYS per application, most first: the top
-   * STATISTICS_TOP_APPLICATIONS, then 其他 (applicationId null) for the rest. Sign-ins for no
-   * application of the enterprise (the portal itself) are 门户 (applicationId null).
-   */
-  signInsPerApplication: { applicationId: number | null; name: string; count: number }[];
-  /** Accounts by 状态: 正常, 停用, 锁定. */
-  accountsByStatus: { active: number; disabled: number; locked: number };
-  /** Accounts with two-factor login enrolled (TOTP) and without. */
-  twoFactor: { enabled: number; notEnabled: number };
-}
+export type Statistics = Static<typeof StatisticsSchema>;

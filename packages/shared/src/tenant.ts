@@ -1,4 +1,22 @@
-import type { CertificationStatus } from './enterprise.js';
+import type { Static } from 'typebox';
+import type {
+  AccountCreateBodySchema,
+  AccountGroupBodySchema,
+  AccountGroupMemberRowSchema,
+  AccountGroupRowSchema,
+  AccountImportResultSchema,
+  AccountRowSchema,
+  AccountUpdateBodySchema,
+  ImportRowMessageSchema,
+  JoinRequestRowSchema,
+  NamedRefSchema,
+  OrgOptionsSchema,
+  RoleCreateBodySchema,
+  RoleRowSchema,
+  RoleUpdateBodySchema,
+  TenantCreateBodySchema,
+  TenantRowSchema,
+} from './contracts/tenant.js';
 import { Authority, EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, Role, SMS_PHONE_PATTERN } from './auth.js';
 
 /**
@@ -205,53 +223,19 @@ export const ACCOUNT_STATE_LABELS: Record<AccountState, string> = { active: '正
 /** 新增 and 重置密码: an initial password typed by the administrator, or a random one sent by SMS. */
 export type PasswordMode = 'manual' | 'sms';
 
-export interface NamedRef {
-  id: number;
-  name: string;
-}
+export type NamedRef = Static<typeof NamedRefSchema>;
 
 /** `GET /web-api/console/v1/org/options`: the groups, and the roles (the 3 tenant system roles, then the enterprise's own). */
-export interface OrgOptions {
-  groups: NamedRef[];
-  roles: (NamedRef & { code: string })[];
-}
+export type OrgOptions = Static<typeof OrgOptionsSchema>;
 
 /** A row of `GET /web-api/console/v1/account/page/list`. */
-export interface AccountRow {
-  id: number;
-  username: string;
-  name: string;
-  phone: string;
-  email: string;
-  groups: NamedRef[];
-  /** Roles granted to the account itself (not through groups). */
-  roles: (NamedRef & { code: string })[];
-  state: AccountState;
-  /** China time `yyyy-MM-dd HH:mm:ss`, or '' when never. */
-  lastLoginAt: string;
-  createdAt: string;
-  /** True for the caller's own row (the console hides 停用, 删除 and role removal on it). */
-  self: boolean;
-}
+export type AccountRow = Static<typeof AccountRowSchema>;
 
 /** Body of 新增 (`POST /web-api/console/v1/account`). */
-export interface AccountCreateBody {
-  username: string;
-  name: string;
-  phone: string;
-  email?: string;
-  groupIds: number[];
-  roleIds: number[];
-  passwordMode: PasswordMode;
-  /** Encoded like every password the browser sends (lib/encrypt-password); required when passwordMode is manual. */
-  password?: string;
-}
+export type AccountCreateBody = Static<typeof AccountCreateBodySchema>;
 
 /** A row of an import's answer: its line in the file (the header is line 1) and what happened to it. */
-export interface ImportRowMessage {
-  line: number;
-  message: string;
-}
+export type ImportRowMessage = Static<typeof ImportRowMessageSchema>;
 
 /**
  * The answer of 导入 (`POST /web-api/console/v1/account/import`). All or nothing: with any bad row,
@@ -259,110 +243,39 @@ export interface ImportRowMessage {
  * accounts are written; a message that could not be sent is listed in `smsFailed` (that account
  * exists, and 重置密码 sends it a new one).
  */
-export interface AccountImportResult {
-  /** Data rows read (the header row not counted). */
-  total: number;
-  imported: number;
-  failed: number;
-  errors: ImportRowMessage[];
-  /** Random initial passwords sent by SMS. */
-  smsSent: number;
-  smsFailed: ImportRowMessage[];
-}
+export type AccountImportResult = Static<typeof AccountImportResultSchema>;
 
 /** Body of 编辑 (`PUT /web-api/console/v1/account/{id}`): the username never changes. */
-export interface AccountUpdateBody {
-  name: string;
-  phone: string;
-  email?: string;
-  groupIds: number[];
-  roleIds: number[];
-}
+export type AccountUpdateBody = Static<typeof AccountUpdateBodySchema>;
 
 /** Body of 新建 and 编辑 of 账号组 (`POST /web-api/console/v1/account-group`, `PUT …/account-group/{id}`). */
-export interface AccountGroupBody {
-  name: string;
-  description?: string;
-  /** Roles granted to every member: the tenant system roles and the enterprise's custom roles. */
-  roleIds: number[];
-}
+export type AccountGroupBody = Static<typeof AccountGroupBodySchema>;
 
 /** A member of an account group (`GET …/account-group/{id}/members`), or a candidate to add (`…/candidates`). */
-export interface AccountGroupMemberRow {
-  id: number;
-  username: string;
-  name: string;
-  phone: string;
-  state: AccountState;
-}
+export type AccountGroupMemberRow = Static<typeof AccountGroupMemberRowSchema>;
 
-export interface AccountGroupRow {
-  id: number;
-  name: string;
-  description: string;
-  memberCount: number;
-  roles: (NamedRef & { code: string })[];
-  createdAt: string;
-}
+export type AccountGroupRow = Static<typeof AccountGroupRowSchema>;
 
-export interface RoleRow {
-  id: number;
-  code: string;
-  name: string;
-  description: string;
-  /** System roles are read-only. */
-  system: boolean;
-  authorities: string[];
-  /** Accounts holding it directly or through a group. */
-  accountCount: number;
-}
+export type RoleRow = Static<typeof RoleRowSchema>;
 
 /** Body of 新建 of 角色管理 (`POST /web-api/console/v1/role`); 编辑 sends the same without the code, which never changes. */
-export interface RoleCreateBody {
-  code: string;
-  name: string;
-  description?: string;
-  /** Codes of TENANT_AUTHORITY_TREE; the server adds their parents (withTenantParents). */
-  authorities: string[];
-}
-export type RoleUpdateBody = Omit<RoleCreateBody, 'code'>;
+export type RoleCreateBody = Static<typeof RoleCreateBodySchema>;
+export type RoleUpdateBody = Static<typeof RoleUpdateBodySchema>;
 
 export type JoinRequestStatus = 'pending' | 'approved' | 'rejected';
 export const JOIN_REQUEST_STATUS_LABELS: Record<JoinRequestStatus, string> = { pending: '待审批', approved: '已通过', rejected: '已拒绝' };
 
-export interface JoinRequestRow {
-  id: number;
-  username: string;
-  phone: string;
-  email: string;
-  status: JoinRequestStatus;
-  createdAt: string;
-}
+export type JoinRequestRow = Static<typeof JoinRequestRowSchema>;
 
 export type EnterpriseStatus = 'active' | 'disabled';
 export const ENTERPRISE_STATUS_LABELS: Record<EnterpriseStatus, string> = { active: '正常', disabled: '停用' };
 
 /** A row of 租户管理 (`GET /web-api/console/v1/tenant/page/list`). */
-export interface TenantRow {
-  id: number;
-  name: string;
-  certificationStatus: CertificationStatus;
-  status: EnterpriseStatus;
-  accountCount: number;
-  /** Names of the enterprise's active administrators. */
-  admins: string[];
-  createdAt: string;
-}
+export type TenantRow = Static<typeof TenantRowSchema>;
 
 /**
  * Body of 新建企业 in 租户管理 (`POST /web-api/console/v1/tenant`, operators): the enterprise (name and
  * 统一社会信用代码, checked by `EnterpriseRules` as certification checks them) and its first
  * administrator (checked by `TenantRules`), whose random initial password goes out by SMS.
  */
-export interface TenantCreateBody {
-  name: string;
-  creditCode: string;
-  adminName: string;
-  adminUsername: string;
-  adminPhone: string;
-}
+export type TenantCreateBody = Static<typeof TenantCreateBodySchema>;

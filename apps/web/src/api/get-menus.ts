@@ -1,4 +1,4 @@
-import type { PortalMenuEntry } from '@portal/shared';
+import { ApiPrefix, type PortalMenuEntry } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -10,7 +10,7 @@ import { tokenStore } from '@/lib/token';
  * which the API client sends. A cancelled call (logout) stores nothing.
  */
 export async function getMenus({ signal }: { signal?: AbortSignal } = {}): Promise<PortalMenuEntry | null> {
-  const res = await api().get<PortalMenuEntry>('/web/portal/menu/list', { signal });
+  const res = await api().get<PortalMenuEntry>(`${ApiPrefix.portalAuth}/menu/list`, { signal });
   const entry = res.data[0] ?? null;
   if (entry) tokenStore.set(`${entry.token.token_type} ${entry.token.access_token}`);
   return entry;

@@ -1,10 +1,10 @@
-import type { NotificationKind, NotificationRow, PageResult } from '@portal/shared';
+import { ApiPrefix, type NotificationKind, type NotificationRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 // 消息中心: the navbar bell and the message page share these calls.
-const BASE = '/web-api/console/v1/notification';
+const BASE = `${ApiPrefix.console}/notification`;
 
 /** The bell asks again every minute while the console is open (and when the window regains focus). */
 export const UNREAD_COUNT_REFRESH_MS = 60_000;

@@ -1,14 +1,11 @@
-import type { PasswordRules } from '@portal/shared';
+import { ApiPrefix, type PasswordRulesAnswer } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-/** The caller's enterprise's password rules, with the server's one-line description of them. */
-export type PasswordRulesAnswer = PasswordRules & { description: string };
-
 /** `GET /web/portal/account/password-rules`: 安全设置's password rules of the caller's enterprise (the platform's without one). */
 export async function getPasswordRules(): Promise<PasswordRulesAnswer> {
-  const rules = (await api().get<PasswordRulesAnswer>('/web/portal/account/password-rules')).data[0];
+  const rules = (await api().get<PasswordRulesAnswer>(`${ApiPrefix.portalAuth}/account/password-rules`)).data[0];
   if (!rules) throw new Error('密码规则为空');
   return rules;
 }

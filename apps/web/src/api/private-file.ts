@@ -1,3 +1,4 @@
+import { ApiPrefix } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -8,7 +9,7 @@ import { queryKeys } from '@/lib/query-keys';
  * the API client as a blob, never as an `<img src>`; a refused file rejects with the server's message.
  */
 export async function getPrivateFile(id: number): Promise<Blob> {
-  return api().blob(`/web-api/console/v1/enterprise/certification/file/${id}`);
+  return api().blob(`${ApiPrefix.console}/enterprise/certification/file/${id}`);
 }
 
 export const getPrivateFileQueryOptions = (id: number) =>

@@ -1,10 +1,10 @@
-import type { SelfTestBody, SelfTestPrecheck, SelfTestResult } from '@portal/shared';
+import { ApiPrefix, type SelfTestBody, type SelfTestPrecheck, type SelfTestResult } from '@portal/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 // 接入自检 is run from 应用列表 and from the open-service centre's tool 03: one client for both.
-const SSO_APP_API = '/web-api/console/v1/sso-app';
+const SSO_APP_API = `${ApiPrefix.console}/sso-app`;
 
 /**
  * `GET /sso-app/{id}/self-test`: before a run, whether it will skip 测试账号登录 and why (the

@@ -1,3 +1,4 @@
+import { ApiPrefix } from '@portal/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
@@ -21,7 +22,7 @@ export function imageFileProblem(file: { type: string; size: number }): string |
 export async function uploadImage(file: Blob, filename = 'image'): Promise<UploadedImage> {
   const form = new FormData();
   form.append('file', file, filename);
-  const image = (await api().post<UploadedImage>('/web-api/files/v1/upload', form)).data[0];
+  const image = (await api().post<UploadedImage>(`${ApiPrefix.files}/upload`, form)).data[0];
   if (!image) throw new Error('图片上传失败');
   return image;
 }

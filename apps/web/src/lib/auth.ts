@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from '@portal/shared';
+import { ApiPrefix, type RuntimeConfig } from '@portal/shared';
 import { getRuntimeConfig } from '@/config/runtime-config';
 import { tokenStore } from './token';
 
@@ -40,7 +40,7 @@ export function centralLoginUrl(
   target: string = window.location.pathname + window.location.search,
   config: RuntimeConfig = getRuntimeConfig(),
 ): string {
-  const start = new URL('/web/portal/cas/login', config.apiBaseUrl);
+  const start = new URL(`${ApiPrefix.portalAuth}/cas/login`, config.apiBaseUrl);
   start.searchParams.set('target', target);
   return start.toString();
 }

@@ -1,3 +1,4 @@
+import { ApiPrefix } from '@portal/shared';
 import { getRuntimeConfig } from '@/config/runtime-config';
 
 const CHECKED = 'portal.sso-checked';
@@ -16,7 +17,7 @@ export function silentSingleSignOn(): Promise<boolean> {
     return Promise.resolve(false);
   }
   // The portal server starts the check (binding it to this browser) and asks the CAS with gateway=true.
-  const start = new URL('/web/portal/cas/login', getRuntimeConfig().apiBaseUrl);
+  const start = new URL(`${ApiPrefix.portalAuth}/cas/login`, getRuntimeConfig().apiBaseUrl);
   start.searchParams.set('mode', 'silent');
   const expectedOrigin = start.origin;
   return new Promise((resolve) => {

@@ -1,10 +1,10 @@
-import type { AppSubscriptionRow, PageResult } from '@portal/shared';
+import { ApiPrefix, type AppSubscriptionRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { Decision, SubscriptionListQuery } from '../lib/subscription-query';
 
-const BASE = '/web-api/console/v1/app-subscription';
+const BASE = `${ApiPrefix.console}/app-subscription`;
 
 /** `GET /app-subscription/page/list`: one page of the enterprises' subscriptions (operators). */
 export async function getSubscriptions(query: SubscriptionListQuery): Promise<PageResult<AppSubscriptionRow>> {

@@ -1,4 +1,4 @@
-import type { ApplicationDetail, RecommendItem } from '@portal/shared';
+import { ApiPrefix, type ApplicationDetail, type RecommendItem } from '@portal/shared';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, type ApiClient } from '@/lib/api-client';
 import { apiOf } from '@/lib/query-client';
@@ -7,7 +7,7 @@ import { queryKeys } from '@/lib/query-keys';
 export function useApplications() {
   return useQuery({
     queryKey: queryKeys.applications.published,
-    queryFn: async ({ client }): Promise<RecommendItem[]> => (await apiOf(client).get<RecommendItem>('/open-api/app/v1/list')).data,
+    queryFn: async ({ client }): Promise<RecommendItem[]> => (await apiOf(client).get<RecommendItem>(`${ApiPrefix.openApp}/list`)).data,
   });
 }
 
@@ -18,7 +18,7 @@ export function useApplications() {
  */
 export async function getApplicationDetail(api: ApiClient, appId: string): Promise<ApplicationDetail | null> {
   try {
-    return (await api.get<ApplicationDetail>('/open-api/app/v1/dtl', { params: { appId }, silent: true })).data[0] ?? null;
+    return (await api.get<ApplicationDetail>(`${ApiPrefix.openApp}/dtl`, { params: { appId }, silent: true })).data[0] ?? null;
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
     throw err;

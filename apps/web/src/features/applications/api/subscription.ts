@@ -1,9 +1,9 @@
-import type { AppSubscriptionBody, MyAppSubscription } from '@portal/shared';
+import { ApiPrefix, type AppSubscriptionBody, type MyAppSubscription } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const subscriptionUrl = (uuid: string) => `/web-api/portal/v1/applications/${encodeURIComponent(uuid)}/subscription`;
+const subscriptionUrl = (uuid: string) => `${ApiPrefix.portal}/applications/${encodeURIComponent(uuid)}/subscription`;
 
 /** `GET …/applications/{uuid}/subscription`: the signed-in user's enterprise's subscription and whether they may apply. */
 export async function getMySubscription(uuid: string): Promise<MyAppSubscription> {

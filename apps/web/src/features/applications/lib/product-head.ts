@@ -1,4 +1,4 @@
-import type { RecommendItem } from '@portal/shared';
+import { ApiPrefix, type RecommendItem } from '@portal/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { type PageHead, type PageHeadContext, excerpt, htmlText } from '@/lib/page-head';
 import { apiOf } from '@/lib/query-client';
@@ -11,7 +11,7 @@ const PRODUCT_DESCRIPTION = '精选工业 APP，覆盖设备管理、运维服�
 export function loadApplicationList(queryClient: QueryClient): Promise<RecommendItem[]> {
   return queryClient.ensureQueryData({
     queryKey: queryKeys.applications.published,
-    queryFn: async ({ client }) => (await apiOf(client).get<RecommendItem>('/open-api/app/v1/list')).data,
+    queryFn: async ({ client }) => (await apiOf(client).get<RecommendItem>(`${ApiPrefix.openApp}/list`)).data,
   });
 }
 

@@ -1,4 +1,4 @@
-import type { ArticleDetail, ArticleListItem, ArticleQuery, CategoryNode, PageResult } from '@portal/shared';
+import { ApiPrefix, type ArticleDetail, type ArticleListItem, type ArticleQuery, type CategoryNode, type PageResult } from '@portal/shared';
 import { type QueryClient, keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { type ApiClient, ApiError } from '@/lib/api-client';
 import { apiOf } from '@/lib/query-client';
@@ -8,7 +8,7 @@ import { articleListQuery, readArticleListView, shownCategory } from '../lib/art
 export type Channel = 'news' | 'knowledge';
 
 export async function getCategories(api: ApiClient, channel: Channel): Promise<CategoryNode[]> {
-  return (await api.get<CategoryNode>('/open-api/cms/v1/category/tree', { params: { channel } })).data;
+  return (await api.get<CategoryNode>(`${ApiPrefix.openCms}/category/tree`, { params: { channel } })).data;
 }
 
 export const getCategoriesQueryOptions = (channel: Channel) =>
@@ -25,7 +25,7 @@ export function useCategories(channel: Channel) {
 /** Spec section 7: `data[0].rows` and `data[0].total`. Empty filters are not sent. */
 export async function getPublishedArticles(api: ApiClient, query: ArticleQuery): Promise<PageResult<ArticleListItem>> {
   const params = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
-  const res = await api.get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', { params });
+  const res = await api.get<PageResult<ArticleListItem>>(`${ApiPrefix.openCms}/article/published/page/list`, { params });
   return res.data[0] ?? { rows: [], total: 0 };
 }
 
@@ -54,7 +54,9 @@ export async function loadArticleList(queryClient: QueryClient, channel: Channel
  */
 export async function getArticleDetail(api: ApiClient, id: string): Promise<ArticleDetail | null> {
   try {
-    return (await api.get<ArticleDetail>(`/open-api/cms/v1/article/${encodeURIComponent(id)}/detail`, { silent: true })).data[0] ?? null;
+    return (
+      (await api.get<ArticleDetail>(`${ApiPrefix.openCms}/article/${encodeURIComponent(id)}/detail`, { silent: true })).data[0] ?? null
+    );
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
     throw err;

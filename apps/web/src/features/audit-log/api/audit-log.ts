@@ -1,18 +1,13 @@
-import type { AuditLogRow, PageResult } from '@portal/shared';
+import { ApiPrefix, type AuditAction, type AuditLogRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import { saveBlob } from '@/lib/download';
 import type { AuditFilterParams, AuditListQuery } from '../lib/audit-filters';
 
-export interface AuditAction {
-  code: string;
-  name: string;
-}
-
 /** `GET /web-api/console/v1/audit/actions`: the action codes the log filter accepts, with Chinese names. */
 export async function getAuditActions(): Promise<AuditAction[]> {
-  return (await api().get<AuditAction>('/web-api/console/v1/audit/actions')).data;
+  return (await api().get<AuditAction>(`${ApiPrefix.console}/audit/actions`)).data;
 }
 
 export const getAuditActionsQueryOptions = () =>
@@ -23,7 +18,7 @@ export function useAuditActions() {
 }
 
 export async function getAuditLog(query: AuditListQuery): Promise<PageResult<AuditLogRow>> {
-  const res = await api().get<PageResult<AuditLogRow>>('/web-api/console/v1/audit/page/list', { params: query });
+  const res = await api().get<PageResult<AuditLogRow>>(`${ApiPrefix.console}/audit/page/list`, { params: query });
   return res.data[0] ?? { rows: [], total: 0 };
 }
 
@@ -41,7 +36,7 @@ export function useAuditLog(query: AuditListQuery) {
 
 /** Downloads the CSV of the filtered log with the user's token and hands it to the browser. */
 export async function exportAuditLog(params: AuditFilterParams, filename: string): Promise<void> {
-  const file = await api().blob('/web-api/console/v1/audit/export', { params });
+  const file = await api().blob(`${ApiPrefix.console}/audit/export`, { params });
   saveBlob(file, filename);
 }
 

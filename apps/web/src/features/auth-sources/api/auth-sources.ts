@@ -1,11 +1,18 @@
-import type { AuthSourceDetail, AuthSourceInput, AuthSourceSummary, AuthSourceTestInput, AuthSourceTestResult } from '@portal/shared';
+import {
+  ApiPrefix,
+  type AuthSourceDetail,
+  type AuthSourceInput,
+  type AuthSourceSummary,
+  type AuthSourceTestInput,
+  type AuthSourceTestResult,
+} from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import { configOf, storedInput } from '../lib/auth-source-form';
 
 /** The console API of 认证源. */
-export const AUTH_SOURCE_API = '/web-api/console/v1/auth/sources';
+export const AUTH_SOURCE_API = `${ApiPrefix.console}/auth/sources`;
 
 /**
  * The keys of 认证源's reads. A write invalidates `all`; 租户管理's per-enterprise list of sources sits

@@ -1,10 +1,16 @@
-import type { CertificationDecisionBody, CertificationReviewDetail, CertificationReviewRow, PageResult } from '@portal/shared';
+import {
+  ApiPrefix,
+  type CertificationDecisionBody,
+  type CertificationReviewDetail,
+  type CertificationReviewRow,
+  type PageResult,
+} from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { ReviewListQuery } from '../lib/review-query';
 
-const BASE = '/web-api/console/v1/certification';
+const BASE = `${ApiPrefix.console}/certification`;
 
 /** `GET /certification/page/list`: one page of applications (pending ones oldest first, the others newest first). */
 export async function getCertificationReviews(query: ReviewListQuery): Promise<PageResult<CertificationReviewRow>> {

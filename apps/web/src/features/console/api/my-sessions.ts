@@ -1,9 +1,9 @@
-import type { SessionRow } from '@portal/shared';
+import { ApiPrefix, type SessionRow } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const MY_SESSIONS = '/web/portal/account/sessions';
+const MY_SESSIONS = `${ApiPrefix.portalAuth}/account/sessions`;
 
 /** `GET /web/portal/account/sessions`: the signed-in account's own live SSO sessions, the asking browser's marked `current`. */
 export async function getMySessions(): Promise<SessionRow[]> {

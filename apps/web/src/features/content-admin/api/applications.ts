@@ -1,4 +1,4 @@
-import type { ReleasableAttribute } from '@portal/shared';
+import { ApiPrefix, type ReleasableAttribute } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -63,7 +63,7 @@ export function applicationInput(app: AdminApplication): ApplicationInput {
 }
 
 export async function getAdminApplications(): Promise<AdminApplication[]> {
-  return (await api().get<AdminApplication>('/web-api/console/v1/application/list')).data;
+  return (await api().get<AdminApplication>(`${ApiPrefix.console}/application/list`)).data;
 }
 
 export const getAdminApplicationsQueryOptions = () =>
@@ -73,7 +73,7 @@ export function useAdminApplications() {
   return useQuery(getAdminApplicationsQueryOptions());
 }
 
-const BASE = '/web-api/console/v1/application';
+const BASE = `${ApiPrefix.console}/application`;
 
 export const createApplication = async (input: ApplicationInput) => (await api().post<AdminApplication>(BASE, input)).msg;
 export const updateApplication = async ({ uuid, input }: { uuid: string; input: ApplicationInput }) =>

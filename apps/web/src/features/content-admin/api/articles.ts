@@ -1,4 +1,4 @@
-import type { PageResult } from '@portal/shared';
+import { ApiPrefix, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -51,7 +51,7 @@ export interface ArticleInput {
 }
 
 export async function getAdminArticles(query: AdminArticleQuery): Promise<PageResult<AdminArticleRow>> {
-  const res = await api().get<PageResult<AdminArticleRow>>('/web-api/cms/v1/article/page/list', { params: query });
+  const res = await api().get<PageResult<AdminArticleRow>>(`${ApiPrefix.cms}/article/page/list`, { params: query });
   return res.data[0] ?? { rows: [], total: 0 };
 }
 
@@ -68,7 +68,7 @@ export function useAdminArticles(query: AdminArticleQuery) {
 }
 
 export async function getAdminArticle(uuid: string): Promise<AdminArticle> {
-  const article = (await api().get<AdminArticle>(`/web-api/cms/v1/article/${encodeURIComponent(uuid)}`)).data[0];
+  const article = (await api().get<AdminArticle>(`${ApiPrefix.cms}/article/${encodeURIComponent(uuid)}`)).data[0];
   if (!article) throw new Error('文章不存在');
   return article;
 }
@@ -91,15 +91,15 @@ const written = (res: { data: AdminArticle[]; msg: string }): ArticleWriteResult
   return { article, msg: res.msg };
 };
 
-export const createArticle = async (input: ArticleInput) => written(await api().post<AdminArticle>('/web-api/cms/v1/article', input));
+export const createArticle = async (input: ArticleInput) => written(await api().post<AdminArticle>(`${ApiPrefix.cms}/article`, input));
 export const updateArticle = async ({ uuid, input }: { uuid: string; input: ArticleInput }) =>
-  written(await api().put<AdminArticle>(`/web-api/cms/v1/article/${encodeURIComponent(uuid)}`, input));
+  written(await api().put<AdminArticle>(`${ApiPrefix.cms}/article/${encodeURIComponent(uuid)}`, input));
 export const publishArticle = async (uuid: string) =>
-  written(await api().post<AdminArticle>(`/web-api/cms/v1/article/${encodeURIComponent(uuid)}/publish`));
+  written(await api().post<AdminArticle>(`${ApiPrefix.cms}/article/${encodeURIComponent(uuid)}/publish`));
 export const unpublishArticle = async (uuid: string) =>
-  written(await api().post<AdminArticle>(`/web-api/cms/v1/article/${encodeURIComponent(uuid)}/unpublish`));
+  written(await api().post<AdminArticle>(`${ApiPrefix.cms}/article/${encodeURIComponent(uuid)}/unpublish`));
 export const deleteArticle = async (uuid: string) =>
-  (await api().delete<unknown>(`/web-api/cms/v1/article/${encodeURIComponent(uuid)}`)).msg;
+  (await api().delete<unknown>(`${ApiPrefix.cms}/article/${encodeURIComponent(uuid)}`)).msg;
 
 /** An article write: every view of the articles (console and public) and the categories' article counts reload afterwards. */
 function useArticleMutation<T, R>(write: (input: T) => Promise<R>) {

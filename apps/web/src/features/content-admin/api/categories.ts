@@ -1,3 +1,4 @@
+import { ApiPrefix } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -24,7 +25,7 @@ export interface CategoryInput {
 }
 
 export async function getAdminCategories(): Promise<AdminCategory[]> {
-  return (await api().get<AdminCategory>('/web-api/cms/v1/category/list')).data;
+  return (await api().get<AdminCategory>(`${ApiPrefix.cms}/category/list`)).data;
 }
 
 export const getAdminCategoriesQueryOptions = () =>
@@ -35,11 +36,12 @@ export function useAdminCategories() {
 }
 
 export const createCategory = async (input: CategoryInput) =>
-  (await api().post<{ categoryId: string }>('/web-api/cms/v1/category', input)).msg;
+  (await api().post<{ categoryId: string }>(`${ApiPrefix.cms}/category`, input)).msg;
 export const updateCategory = async ({ code, name, sort }: { code: string; name: string; sort?: number }) =>
-  (await api().put<unknown>(`/web-api/cms/v1/category/${encodeURIComponent(code)}`, { name, ...(sort === undefined ? {} : { sort }) })).msg;
+  (await api().put<unknown>(`${ApiPrefix.cms}/category/${encodeURIComponent(code)}`, { name, ...(sort === undefined ? {} : { sort }) }))
+    .msg;
 export const deleteCategory = async (code: string) =>
-  (await api().delete<unknown>(`/web-api/cms/v1/category/${encodeURIComponent(code)}`)).msg;
+  (await api().delete<unknown>(`${ApiPrefix.cms}/category/${encodeURIComponent(code)}`)).msg;
 
 /** A category write: the console list, the public category tabs and the articles (their category names) reload afterwards. */
 function useCategoryMutation<T>(write: (input: T) => Promise<string>) {

@@ -1,3 +1,4 @@
+import { ApiPrefix } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -38,7 +39,7 @@ export function homeBlockInput(block: AdminHomeBlock): HomeBlockInput {
 }
 
 export async function getAdminHomeBlocks(): Promise<AdminHomeBlock[]> {
-  return (await api().get<AdminHomeBlock>('/web-api/console/v1/home-block/list')).data;
+  return (await api().get<AdminHomeBlock>(`${ApiPrefix.console}/home-block/list`)).data;
 }
 
 export const getAdminHomeBlocksQueryOptions = () =>
@@ -48,7 +49,7 @@ export function useAdminHomeBlocks() {
   return useQuery(getAdminHomeBlocksQueryOptions());
 }
 
-const BASE = '/web-api/console/v1/home-block';
+const BASE = `${ApiPrefix.console}/home-block`;
 
 export const createHomeBlock = async (input: HomeBlockInput) => (await api().post<AdminHomeBlock>(BASE, input)).msg;
 export const updateHomeBlock = async ({ id, input }: { id: number; input: HomeBlockInput }) =>

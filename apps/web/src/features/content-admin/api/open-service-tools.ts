@@ -1,9 +1,9 @@
-import type { OpenServiceToolAdmin, OpenServiceToolBody } from '@portal/shared';
+import { ApiPrefix, type OpenServiceToolAdmin, type OpenServiceToolBody } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const BASE = '/web-api/console/v1/open-service/tool';
+const BASE = `${ApiPrefix.console}/open-service/tool`;
 
 /** `GET /tool/list`: the six tools of the open-service centre, offline ones too. */
 export async function getAdminOpenServiceTools(): Promise<OpenServiceToolAdmin[]> {

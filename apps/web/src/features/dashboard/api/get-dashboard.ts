@@ -1,4 +1,4 @@
-import type { Dashboard } from '@portal/shared';
+import { ApiPrefix, type Dashboard } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -8,7 +8,7 @@ import { queryKeys } from '@/lib/query-keys';
  * whole platform for operators.
  */
 export async function getDashboard(): Promise<Dashboard> {
-  const dashboard = (await api().get<Dashboard>('/web-api/console/v1/dashboard')).data[0];
+  const dashboard = (await api().get<Dashboard>(`${ApiPrefix.console}/dashboard`)).data[0];
   if (!dashboard) throw new Error('工作台数据为空');
   return dashboard;
 }

@@ -1,10 +1,10 @@
-import type { SyncJob, SyncJobInput } from '@portal/shared';
+import { ApiPrefix, type SyncJob, type SyncJobInput } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { syncKeys } from './sync-keys';
 
 /** The console API of 同步. */
-export const SYNC_API = '/web-api/console/v1/auth/sync';
+export const SYNC_API = `${ApiPrefix.console}/auth/sync`;
 
 /** `GET /auth/sync/jobs`: the enterprise's sync jobs, each with its source and its latest run. */
 export async function getSyncJobs(): Promise<SyncJob[]> {

@@ -1,10 +1,10 @@
-import type { EnterpriseProfile, EnterpriseProfileBody, RegionOption } from '@portal/shared';
+import { ApiPrefix, type EnterpriseProfile, type EnterpriseProfileBody, type RegionOption } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The console API of 企业信息 and 企业认证. */
-export const ENTERPRISE_API = '/web-api/console/v1/enterprise';
+export const ENTERPRISE_API = `${ApiPrefix.console}/enterprise`;
 
 /** `GET /enterprise/profile`: the caller's enterprise; `editable` when the caller holds enterprise:manage. */
 export async function getEnterpriseProfile(): Promise<EnterpriseProfile> {
@@ -44,7 +44,7 @@ export const useSaveEnterpriseProfile = () => useEnterpriseMutation(saveEnterpri
 
 /** `GET /web-api/portal/v1/regions`: provinces with their cities (GB/T 2260 codes). */
 export async function getRegions(): Promise<RegionOption[]> {
-  return (await api().get<RegionOption>('/web-api/portal/v1/regions')).data;
+  return (await api().get<RegionOption>(`${ApiPrefix.portal}/regions`)).data;
 }
 
 export const getRegionsQueryOptions = () => queryOptions({ queryKey: queryKeys.regions, queryFn: getRegions, staleTime: Infinity });

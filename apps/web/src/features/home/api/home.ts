@@ -1,4 +1,11 @@
-import type { ArticleListItem, HomeBlocks, PageResult, RecommendItem } from '@portal/shared';
+import {
+  ApiPrefix,
+  type ArticleListItem,
+  DEFAULT_ARTICLE_SORT_ORDER,
+  type HomeBlocks,
+  type PageResult,
+  type RecommendItem,
+} from '@portal/shared';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiOf } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
@@ -13,7 +20,7 @@ export const getHomeBlocksQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.homeBlocks.published,
     queryFn: async ({ client }): Promise<HomeBlocks> => {
-      const blocks = (await apiOf(client).get<HomeBlocks>('/web-api/portal/v1/home')).data[0];
+      const blocks = (await apiOf(client).get<HomeBlocks>(`${ApiPrefix.portal}/home`)).data[0];
       return blocks ?? { banners: [], links: [], awards: [], kpis: [] };
     },
   });
@@ -24,8 +31,8 @@ export const getLatestNewsQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.articles.latestNews,
     queryFn: async ({ client }): Promise<ArticleListItem[]> => {
-      const res = await apiOf(client).get<PageResult<ArticleListItem>>('/open-api/cms/v1/article/published/page/list', {
-        params: { offset: 0, limit: HOME_NEWS_LIMIT, filterCategoryId: 'news', sortOrder: 6 },
+      const res = await apiOf(client).get<PageResult<ArticleListItem>>(`${ApiPrefix.openCms}/article/published/page/list`, {
+        params: { offset: 0, limit: HOME_NEWS_LIMIT, filterCategoryId: 'news', sortOrder: DEFAULT_ARTICLE_SORT_ORDER },
       });
       return (res.data[0]?.rows ?? []).slice(0, HOME_NEWS_SHOWN);
     },
@@ -37,7 +44,7 @@ export const getRecommendedAppsQueryOptions = () =>
   queryOptions({
     queryKey: queryKeys.applications.recommended,
     queryFn: async ({ client }): Promise<RecommendItem[]> =>
-      (await apiOf(client).get<RecommendItem>('/web-api/iip-operate/recommendCenter/list')).data.slice(0, RECOMMEND_MAX),
+      (await apiOf(client).get<RecommendItem>(`${ApiPrefix.recommendCenter}/list`)).data.slice(0, RECOMMEND_MAX),
   });
 
 export const useRecommendedApps = () => useQuery(getRecommendedAppsQueryOptions());

@@ -1,9 +1,16 @@
-import type { PageResult, PrefixRequestBody, PrefixRequestDecisionBody, PrefixRequestRow, PrefixRequestStatus } from '@portal/shared';
+import {
+  ApiPrefix,
+  type PageResult,
+  type PrefixRequestBody,
+  type PrefixRequestDecisionBody,
+  type PrefixRequestRow,
+  type PrefixRequestStatus,
+} from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const BASE = '/web-api/identity/v1/prefix-request';
+const BASE = `${ApiPrefix.identity}/prefix-request`;
 
 export interface PrefixRequestQuery {
   /** Left out: every status. */

@@ -1,9 +1,15 @@
-import type { EnterpriseOption, IdentifierPrefix, IdentifierPrefixInput, IdentifierPrefixUpdate } from '@portal/shared';
+import {
+  ApiPrefix,
+  type EnterpriseOption,
+  type IdentifierPrefix,
+  type IdentifierPrefixInput,
+  type IdentifierPrefixUpdate,
+} from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const BASE = '/web-api/identity/v1/prefix';
+const BASE = `${ApiPrefix.identity}/prefix`;
 
 /** `GET /web-api/identity/v1/prefix/list`: the prefixes the user may see (operators: every enterprise's). */
 export async function getPrefixes(): Promise<IdentifierPrefix[]> {
@@ -19,7 +25,7 @@ export function usePrefixes() {
 
 /** `GET /web-api/identity/v1/enterprise/list` (operators): whom a prefix can be assigned to. */
 export async function getEnterprises(): Promise<EnterpriseOption[]> {
-  return (await api().get<EnterpriseOption>('/web-api/identity/v1/enterprise/list')).data;
+  return (await api().get<EnterpriseOption>(`${ApiPrefix.identity}/enterprise/list`)).data;
 }
 
 export const getEnterprisesQueryOptions = () =>

@@ -1,4 +1,4 @@
-import type { IdentifierImportMode, IdentifierImportResult, IdentifierRecordFilters } from '@portal/shared';
+import { ApiPrefix, type IdentifierImportMode, type IdentifierImportResult, type IdentifierRecordFilters } from '@portal/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
@@ -30,7 +30,7 @@ export async function importRecords({
 }: ImportRequest): Promise<IdentifierImportResult> {
   const form = new FormData();
   form.append('file', file, filename);
-  const res = await api().post<IdentifierImportResult>('/web-api/identity/v1/record/import', form, {
+  const res = await api().post<IdentifierImportResult>(`${ApiPrefix.identity}/record/import`, form, {
     params: { templateId, mode, ...(mode === 'update' && toLatest ? { toLatest: true } : {}) },
     timeout: CSV_TRANSFER_TIMEOUT_MS,
     onUploadProgress: (e) => {
@@ -58,7 +58,7 @@ export async function exportRecords({
   filters: IdentifierRecordFilters & { templateId: number };
   filename: string;
 }): Promise<void> {
-  const file = await api().blob('/web-api/identity/v1/record/export', { params: filters, timeout: CSV_TRANSFER_TIMEOUT_MS });
+  const file = await api().blob(`${ApiPrefix.identity}/record/export`, { params: filters, timeout: CSV_TRANSFER_TIMEOUT_MS });
   saveBlob(file, filename);
 }
 

@@ -1,4 +1,4 @@
-import type { LabelRequest } from '@portal/shared';
+import { ApiPrefix, type LabelRequest } from '@portal/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
@@ -15,7 +15,7 @@ export function labelFilename(now: Date): string {
 
 /** `POST /web-api/identity/v1/record/labels`: the labels as a PDF, handed to the browser. */
 export async function downloadLabels({ request, filename }: { request: LabelRequest; filename: string }): Promise<void> {
-  const file = await api().blob('/web-api/identity/v1/record/labels', {
+  const file = await api().blob(`${ApiPrefix.identity}/record/labels`, {
     method: 'post',
     data: request,
     timeout: LABEL_DOWNLOAD_TIMEOUT_MS,

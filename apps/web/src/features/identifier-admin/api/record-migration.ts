@@ -1,10 +1,10 @@
-import type { RecordMigrationPreview, RecordMigrationRequest, RecordMigrationResult } from '@portal/shared';
+import { ApiPrefix, type RecordMigrationPreview, type RecordMigrationRequest, type RecordMigrationResult } from '@portal/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { CSV_TRANSFER_TIMEOUT_MS } from './record-csv';
 import { useInvalidateRecords } from './records';
 
-const BASE = '/web-api/identity/v1/record/migrate';
+const BASE = `${ApiPrefix.identity}/record/migrate`;
 
 /** `POST /web-api/identity/v1/record/migrate/preview`: what a 批量迁移 would move and lose (reads every record concerned). */
 export async function previewMigration(request: RecordMigrationRequest): Promise<RecordMigrationPreview> {

@@ -1,9 +1,16 @@
-import type { IdentifierRecord, IdentifierRecordInput, IdentifierRecordQuery, IdentifierRecordUpdate, PageResult } from '@portal/shared';
+import {
+  ApiPrefix,
+  type IdentifierRecord,
+  type IdentifierRecordInput,
+  type IdentifierRecordQuery,
+  type IdentifierRecordUpdate,
+  type PageResult,
+} from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const BASE = '/web-api/identity/v1/record';
+const BASE = `${ApiPrefix.identity}/record`;
 
 /** `GET /web-api/identity/v1/record/page/list`: one page, newest first. */
 export async function getRecords(query: IdentifierRecordQuery): Promise<PageResult<IdentifierRecord>> {

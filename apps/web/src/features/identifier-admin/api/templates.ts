@@ -1,9 +1,15 @@
-import type { IdentifierTemplate, IdentifierTemplateInput, IdentifierTemplateUpdate, IdentifierTemplateVersion } from '@portal/shared';
+import {
+  ApiPrefix,
+  type IdentifierTemplate,
+  type IdentifierTemplateInput,
+  type IdentifierTemplateUpdate,
+  type IdentifierTemplateVersion,
+} from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const BASE = '/web-api/identity/v1/template';
+const BASE = `${ApiPrefix.identity}/template`;
 
 /** `GET /web-api/identity/v1/template/list`: every template the user may see, at its latest version. */
 export async function getTemplates(): Promise<IdentifierTemplate[]> {

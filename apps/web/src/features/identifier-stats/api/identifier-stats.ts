@@ -1,10 +1,10 @@
-import type { IdentifierStats, IdentifierStatsQuery, StatsExportTable } from '@portal/shared';
+import { ApiPrefix, type IdentifierStats, type IdentifierStatsQuery, type StatsExportTable } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
 import { queryKeys } from '@/lib/query-keys';
 
-const STATS_API = '/web-api/identity/v1/stats';
+const STATS_API = `${ApiPrefix.identity}/stats`;
 
 /** `GET /web-api/identity/v1/stats?days=&prefix=`: the lookups of the prefixes the user may see. */
 export async function getIdentifierStats(query: IdentifierStatsQuery): Promise<IdentifierStats> {

@@ -1,4 +1,4 @@
-import { type IdentityQueryEntry, QR_SOURCE_PARAM, QR_SOURCE_VALUE } from '@portal/shared';
+import { ApiPrefix, type IdentityQueryEntry, QR_SOURCE_PARAM, QR_SOURCE_VALUE } from '@portal/shared';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useCallback } from 'react';
 import type { ApiClient } from '@/lib/api-client';
@@ -13,7 +13,7 @@ import { toMarkResult } from '../lib/mark-result';
  */
 export async function getIdentity(api: ApiClient, handle: string, scanned = false): Promise<IdentityQueryEntry[]> {
   const params = scanned ? { handle, [QR_SOURCE_PARAM]: QR_SOURCE_VALUE } : { handle };
-  return (await api.get<IdentityQueryEntry>('/web-api/portal/v1/identity/query', { params, silent: true })).data;
+  return (await api.get<IdentityQueryEntry>(`${ApiPrefix.portal}/identity/query`, { params, silent: true })).data;
 }
 
 /**

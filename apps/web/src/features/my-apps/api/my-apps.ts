@@ -1,11 +1,11 @@
-import type { MyApplication } from '@portal/shared';
+import { ApiPrefix, type MyApplication } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 /** `GET /web-api/portal/v1/my-apps`: the enterprise applications the logged-in user may open. */
 export async function getMyApps(): Promise<MyApplication[]> {
-  return (await api().get<MyApplication>('/web-api/portal/v1/my-apps')).data;
+  return (await api().get<MyApplication>(`${ApiPrefix.portal}/my-apps`)).data;
 }
 
 export const getMyAppsQueryOptions = () => queryOptions({ queryKey: queryKeys.ssoApps.mine, queryFn: getMyApps, staleTime: 60_000 });

@@ -1,10 +1,10 @@
-import type { PageResult, SsoApplicationRow } from '@portal/shared';
+import { ApiPrefix, type PageResult, type SsoApplicationRow } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
 /** 应用列表's console API, read by tool 03 for an enterprise administrator (authority app:list). */
-const SSO_APP_API = '/web-api/console/v1/sso-app';
+const SSO_APP_API = `${ApiPrefix.console}/sso-app`;
 /** One page holds every application an enterprise may have (the list's page size limit). */
 const ALL_APPS = { offset: 0, limit: 100 } as const;
 

@@ -1,4 +1,5 @@
 import {
+  ApiPrefix,
   type ApiReferenceGroup,
   type OpenServiceTool,
   type OpenServiceToolCard,
@@ -10,7 +11,7 @@ import { ApiError, type ApiClient } from '@/lib/api-client';
 import { apiOf } from '@/lib/query-client';
 import { queryKeys } from '@/lib/query-keys';
 
-const PORTAL_API = '/web-api/portal/v1/open-service';
+const PORTAL_API = `${ApiPrefix.portal}/open-service`;
 
 /** `GET /tools`: the centre's cards, online tools in display order. */
 export async function getOpenServiceTools(api: ApiClient): Promise<OpenServiceToolCard[]> {

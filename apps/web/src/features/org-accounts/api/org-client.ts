@@ -1,8 +1,9 @@
+import { ApiPrefix } from '@portal/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { queryKeys } from '@/lib/query-keys';
 
 /** The console API of 组织与账号. */
-export const ORG_API = '/web-api/console/v1';
+export const ORG_API = ApiPrefix.console;
 
 /**
  * Invalidates what an org write changes: every org list and option (accounts, groups, roles, join

@@ -1,11 +1,11 @@
-import type { AccountGroupMemberRow, PageResult } from '@portal/shared';
+import { ApiPrefix, type AccountGroupMemberRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { MemberListQuery } from '../lib/group-query';
 import { useOrgMutation } from './groups';
 
-const BASE = '/web-api/console/v1/account-group';
+const BASE = `${ApiPrefix.console}/account-group`;
 
 /** Most candidates one search offers in 添加成员. */
 export const CANDIDATE_LIMIT = 50;

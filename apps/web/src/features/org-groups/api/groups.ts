@@ -1,10 +1,10 @@
-import type { AccountGroupBody, AccountGroupRow, PageResult } from '@portal/shared';
+import { ApiPrefix, type AccountGroupBody, type AccountGroupRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { GroupListQuery } from '../lib/group-query';
 
-const BASE = '/web-api/console/v1/account-group';
+const BASE = `${ApiPrefix.console}/account-group`;
 
 /** `GET /web-api/console/v1/account-group/page/list`: one page of the enterprise's groups. */
 export async function getGroups(query: GroupListQuery): Promise<PageResult<AccountGroupRow>> {

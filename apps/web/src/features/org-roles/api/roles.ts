@@ -1,9 +1,9 @@
-import type { RoleCreateBody, RoleRow, RoleUpdateBody } from '@portal/shared';
+import { ApiPrefix, type RoleCreateBody, type RoleRow, type RoleUpdateBody } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const BASE = '/web-api/console/v1/role';
+const BASE = `${ApiPrefix.console}/role`;
 
 /** `GET /web-api/console/v1/role/list`: the tenant system roles first (read-only), then the enterprise's own. */
 export async function getRoles(): Promise<RoleRow[]> {

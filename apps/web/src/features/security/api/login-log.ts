@@ -1,11 +1,11 @@
-import type { LoginLogRow, PageResult } from '@portal/shared';
+import { ApiPrefix, type LoginLogRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
 import { queryKeys } from '@/lib/query-keys';
 import type { LoginLogFilterParams, LoginLogListQuery } from '../lib/login-log-filters';
 
-const CONSOLE = '/web-api/console/v1';
+const CONSOLE = ApiPrefix.console;
 
 /**
  * A row as the server answers it: platform operators (audit:all-enterprises) read every enterprise's

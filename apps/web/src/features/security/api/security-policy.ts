@@ -1,9 +1,9 @@
-import type { SecurityPolicy } from '@portal/shared';
+import { ApiPrefix, type SecurityPolicy } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const POLICY = '/web-api/console/v1/security/policy';
+const POLICY = `${ApiPrefix.console}/security/policy`;
 
 /** `GET /security/policy`: the enterprise's 安全设置, or the platform defaults while it has none. */
 export async function getSecurityPolicy(): Promise<SecurityPolicy> {

@@ -1,10 +1,10 @@
-import type { PageResult, SessionRow } from '@portal/shared';
+import { ApiPrefix, type PageResult, type SessionRow } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { SessionListQuery } from '../lib/session-query';
 
-const SESSION = '/web-api/console/v1/session';
+const SESSION = `${ApiPrefix.console}/session`;
 
 /** `GET /session/page/list`: one page of the live SSO sessions of the enterprise's accounts. */
 export async function getSessions(query: SessionListQuery): Promise<PageResult<SessionRow>> {

@@ -1,9 +1,9 @@
-import type { AccountRow, PageResult } from '@portal/shared';
+import { ApiPrefix, type AccountRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
-const CONSOLE_API = '/web-api/console/v1';
+const CONSOLE_API = ApiPrefix.console;
 
 /** Most accounts one search offers in 添加账号. */
 export const ACCOUNT_SEARCH_LIMIT = 20;

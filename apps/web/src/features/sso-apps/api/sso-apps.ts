@@ -1,11 +1,11 @@
-import type { PageResult, SsoApplicationBody, SsoApplicationRow } from '@portal/shared';
+import { ApiPrefix, type PageResult, type SsoApplicationBody, type SsoApplicationRow } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { SsoAppListQuery } from '../lib/sso-app-query';
 
 /** The console API of 应用管理. */
-export const SSO_APP_API = '/web-api/console/v1/sso-app';
+export const SSO_APP_API = `${ApiPrefix.console}/sso-app`;
 
 /** `GET /sso-app/page/list`: one page of the enterprise's applications on single sign-on. */
 export async function getSsoApps(query: SsoAppListQuery): Promise<PageResult<SsoApplicationRow>> {

@@ -1,4 +1,4 @@
-import type { AuthSourceSummary } from '@portal/shared';
+import { ApiPrefix, type AuthSourceSummary } from '@portal/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -8,7 +8,7 @@ const tenantAuthSourcesKey = (id: number) => [...queryKeys.tenants.all, 'auth-so
 
 /** `GET /web-api/console/v1/tenants/{id}/auth-sources` (operators): the enterprise's sources and their latest sync. */
 export async function getTenantAuthSources(id: number): Promise<AuthSourceSummary[]> {
-  return (await api().get<AuthSourceSummary>(`/web-api/console/v1/tenants/${id}/auth-sources`)).data;
+  return (await api().get<AuthSourceSummary>(`${ApiPrefix.console}/tenants/${id}/auth-sources`)).data;
 }
 
 export const getTenantAuthSourcesQueryOptions = (id: number) =>

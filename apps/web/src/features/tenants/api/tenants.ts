@@ -1,10 +1,10 @@
-import type { EnterpriseStatus, PageResult, TenantCreateBody, TenantRow } from '@portal/shared';
+import { ApiPrefix, type EnterpriseStatus, type PageResult, type TenantCreateBody, type TenantRow } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 import type { TenantListQuery } from '../lib/tenant-query';
 
-const BASE = '/web-api/console/v1/tenant';
+const BASE = `${ApiPrefix.console}/tenant`;
 
 /** `GET /web-api/console/v1/tenant/page/list`: one page of the platform's enterprises (operators). */
 export async function getTenants(query: TenantListQuery): Promise<PageResult<TenantRow>> {

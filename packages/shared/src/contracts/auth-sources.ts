@@ -1,0 +1,219 @@
+import { type TProperties, type TSchema, Type } from 'typebox';
+import {
+  AUTH_SOURCE_NAME_MAX,
+  AUTH_SOURCE_TYPES,
+  CHAT_ID_MAX,
+  LDAP_TEXT_MAX,
+  SECRET_MAX,
+  SYNC_USERNAME_PREFIX_MAX,
+} from '../auth-sources.js';
+import { literals } from './envelope.js';
+
+/** The console bodies of 认证源 and 同步 (认证与同步): the source of the types in auth-sources.ts. */
+
+// ---------------------------------------------------------------------------------------------- sync
+export const SyncRunStatusSchema = literals(['preview', 'running', 'succeeded', 'partial', 'failed', 'expired'] as const);
+
+export const SyncCountsSchema = Type.Object({
+  create: Type.Integer(),
+  update: Type.Integer(),
+  disable: Type.Integer(),
+  move: Type.Integer(),
+  failed: Type.Integer(),
+});
+export const SyncRunSummarySchema = Type.Object({
+  id: Type.Integer(),
+  jobId: Type.Integer(),
+  jobName: Type.String(),
+  status: SyncRunStatusSchema,
+  trigger: literals(['manual', 'schedule'] as const),
+  counts: SyncCountsSchema,
+  error: Type.String({ description: '整体失败时认证源返回的错误' }),
+  operator: Type.String({ description: '预览或执行的人；定时为空' }),
+  createdAt: Type.String(),
+  finishedAt: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const SyncActionSchema = literals(['create', 'update', 'disable', 'move'] as const);
+export const SyncItemStatusSchema = literals(['planned', 'succeeded', 'failed'] as const);
+export const SyncLeaverRuleSchema = literals(['disable', 'keep'] as const);
+
+export const SyncMappingSchema = Type.Object({
+  groups: Type.Boolean({ description: '部门或目录组同步为账号组（含成员）' }),
+  usernameFrom: literals(['userid', 'email'] as const),
+  usernamePrefix: Type.String({ maxLength: 64, description: `用户名前缀（最多 ${SYNC_USERNAME_PREFIX_MAX} 位），可为空` }),
+  updatePhone: Type.Boolean(),
+  updateEmail: Type.Boolean(),
+});
+export const SyncJobSchema = Type.Object({
+  id: Type.Integer(),
+  sourceId: Type.Integer(),
+  sourceName: Type.String(),
+  sourceType: literals(AUTH_SOURCE_TYPES),
+  name: Type.String(),
+  mapping: SyncMappingSchema,
+  cron: Type.String({ description: '5 段 cron 表达式（中国时间），空为仅手动' }),
+  leaverRule: SyncLeaverRuleSchema,
+  enabled: Type.Boolean(),
+  nextRunAt: Type.Union([Type.String(), Type.Null()]),
+  lastRun: Type.Union([SyncRunSummarySchema, Type.Null()]),
+  updatedAt: Type.String(),
+});
+export const SyncJobInputSchema = Type.Object({
+  sourceId: Type.Integer({ minimum: 1 }),
+  name: Type.String({ maxLength: 200 }),
+  mapping: SyncMappingSchema,
+  cron: Type.String({ maxLength: 200 }),
+  leaverRule: SyncLeaverRuleSchema,
+  enabled: Type.Boolean(),
+});
+export const SyncChangeSchema = Type.Object({ field: Type.String(), from: Type.String(), to: Type.String() });
+export const SyncRunItemSchema = Type.Object({
+  id: Type.Integer(),
+  kind: literals(['user', 'group'] as const),
+  action: SyncActionSchema,
+  externalId: Type.String(),
+  name: Type.String(),
+  username: Type.String(),
+  changes: Type.Array(SyncChangeSchema),
+  status: SyncItemStatusSchema,
+  error: Type.String(),
+});
+
+/** `GET /web-api/console/v1/auth/sync/runs` query (status '' is every status). */
+export const SyncRunQuerySchema = Type.Object({
+  jobId: Type.Optional(Type.Integer({ minimum: 1 })),
+  status: Type.Optional(Type.Union([SyncRunStatusSchema, Type.Literal('')])),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+/** `GET /web-api/console/v1/auth/sync/runs/:id/items` query ('' is every action or result). */
+export const SyncRunItemQuerySchema = Type.Object({
+  action: Type.Optional(Type.Union([SyncActionSchema, Type.Literal('')])),
+  status: Type.Optional(Type.Union([SyncItemStatusSchema, Type.Literal('')])),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+
+// ------------------------------------------------------------------------------------- auth sources
+
+// ------------------------------------------------------------------------------------------ requests
+
+// Lengths here only bound the request; AuthSourceRules answer with their own messages. Settings the
+// form may leave out are optional (empty when absent).
+const Bounded = (max: number) => Type.String({ maxLength: max * 4 });
+const Optional = (max: number) => Type.Optional(Bounded(max));
+
+export const LdapSourceConfigBodySchema = Type.Object({
+  url: Optional(LDAP_TEXT_MAX),
+  startTls: Type.Optional(Type.Boolean()),
+  bindDn: Optional(LDAP_TEXT_MAX),
+  baseDn: Optional(LDAP_TEXT_MAX),
+  userFilter: Optional(LDAP_TEXT_MAX),
+  mapping: Type.Object({
+    username: Optional(LDAP_TEXT_MAX),
+    name: Optional(LDAP_TEXT_MAX),
+    phone: Optional(LDAP_TEXT_MAX),
+    email: Optional(LDAP_TEXT_MAX),
+  }),
+  adDomain: Optional(LDAP_TEXT_MAX),
+  groupBaseDn: Optional(LDAP_TEXT_MAX),
+  groupFilter: Optional(LDAP_TEXT_MAX),
+});
+export const WecomSourceConfigBodySchema = Type.Object({ corpId: Optional(CHAT_ID_MAX), agentId: Optional(CHAT_ID_MAX) });
+export const DingtalkSourceConfigBodySchema = Type.Object({ appKey: Optional(CHAT_ID_MAX), corpId: Optional(CHAT_ID_MAX) });
+export const FeishuSourceConfigBodySchema = Type.Object({ appId: Optional(CHAT_ID_MAX) });
+
+/** One branch per type, keyed by `type`: that type's settings (`configs`), plus the `extra` fields every branch has. */
+function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema>(
+  extra: P,
+  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F },
+) {
+  return Type.Union([
+    Type.Object({ ...extra, type: Type.Literal('ldap'), config: configs.ldap }),
+    Type.Object({ ...extra, type: Type.Literal('wecom'), config: configs.wecom }),
+    Type.Object({ ...extra, type: Type.Literal('dingtalk'), config: configs.dingtalk }),
+    Type.Object({ ...extra, type: Type.Literal('feishu'), config: configs.feishu }),
+  ]);
+}
+
+const configBodies = {
+  ldap: LdapSourceConfigBodySchema,
+  wecom: WecomSourceConfigBodySchema,
+  dingtalk: DingtalkSourceConfigBodySchema,
+  feishu: FeishuSourceConfigBodySchema,
+};
+
+const SecretBody = Type.String({ maxLength: SECRET_MAX * 4, description: '密钥（LDAP 绑定密码、应用 Secret）；编辑时空或不传表示不修改' });
+
+export const AuthSourceInputSchema = perType(
+  {
+    name: Type.String({ maxLength: AUTH_SOURCE_NAME_MAX * 4 }),
+    enabled: Type.Boolean(),
+    secret: Type.Optional(SecretBody),
+  },
+  configBodies,
+);
+
+export const AuthSourceTestInputSchema = perType(
+  {
+    id: Type.Optional(Type.Integer({ minimum: 1, description: '编辑中的认证源：未输入密钥时使用它保存的密钥' })),
+    secret: Type.Optional(SecretBody),
+  },
+  configBodies,
+);
+
+// ----------------------------------------------------------------------------------------- responses
+
+export const LdapSourceConfigSchema = Type.Object({
+  url: Type.String(),
+  startTls: Type.Boolean(),
+  bindDn: Type.String(),
+  baseDn: Type.String(),
+  userFilter: Type.String(),
+  mapping: Type.Object({ username: Type.String(), name: Type.String(), phone: Type.String(), email: Type.String() }),
+  adDomain: Type.String(),
+  groupBaseDn: Type.String(),
+  groupFilter: Type.String(),
+});
+export const WecomSourceConfigSchema = Type.Object({ corpId: Type.String(), agentId: Type.String() });
+export const DingtalkSourceConfigSchema = Type.Object({ appKey: Type.String(), corpId: Type.String() });
+export const FeishuSourceConfigSchema = Type.Object({ appId: Type.String() });
+
+export const AuthSourceDetailSchema = perType(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    enabled: Type.Boolean(),
+    hasSecret: Type.Boolean({ description: '已保存密钥（密钥本身从不返回）' }),
+    callbackUrl: Type.Union([Type.String(), Type.Null()], { description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址' }),
+    updatedAt: Type.String(),
+  },
+  { ldap: LdapSourceConfigSchema, wecom: WecomSourceConfigSchema, dingtalk: DingtalkSourceConfigSchema, feishu: FeishuSourceConfigSchema },
+);
+
+export const AuthSourceSummarySchema = Type.Object({
+  id: Type.Integer(),
+  type: literals(['ldap', 'wecom', 'dingtalk', 'feishu'] as const),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  endpoint: Type.String({ description: 'LDAP 地址，或企业 / 应用标识' }),
+  linkedAccounts: Type.Integer({ description: '关联的账号数（不含已删除）' }),
+  lastSync: Type.Union([SyncRunSummarySchema, Type.Null()], { description: '最近一次结束的同步' }),
+  updatedAt: Type.String(),
+});
+
+export const DirectoryUserViewSchema = Type.Object({
+  externalId: Type.String(),
+  username: Type.String(),
+  name: Type.String(),
+  phone: Type.String(),
+  email: Type.String(),
+  location: Type.String(),
+});
+export const AuthSourceTestStepSchema = Type.Object({ name: Type.String(), ok: Type.Boolean(), detail: Type.String() });
+export const AuthSourceTestResultSchema = Type.Object({
+  ok: Type.Boolean(),
+  steps: Type.Array(AuthSourceTestStepSchema),
+  sample: Type.Array(DirectoryUserViewSchema),
+});

@@ -1,0 +1,44 @@
+import { type TSchema, Type } from 'typebox';
+import { CertificationStatusSchema } from './certification.js';
+
+/** The portal's session calls (spec section 7): the source of the types in auth.ts. */
+
+/** A console route; menus nest three levels at most (deeper children are not sent). */
+function routerSchema(depth: number): TSchema {
+  return Type.Object({
+    authCode: Type.String(),
+    name: Type.String(),
+    path: Type.String(),
+    meta: Type.Object({ title: Type.String(), icon: Type.String() }),
+    children: depth > 1 ? Type.Array(routerSchema(depth - 1)) : Type.Array(Type.Object({}), { maxItems: 0 }),
+  });
+}
+export const PortalRouterSchema = routerSchema(3);
+export const PortalUserSchema = Type.Object({
+  name: Type.String(),
+  username: Type.String(),
+  telephone: Type.String(),
+  number: Type.String(),
+  enterpriseName: Type.String(),
+  enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
+  certificationStatus: CertificationStatusSchema,
+});
+/** `GET /web/portal/menu/list` for a logged-in user: `data[0]`. */
+export const PortalMenuEntrySchema = Type.Object({
+  routers: Type.Array(PortalRouterSchema),
+  user: PortalUserSchema,
+  token: Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() }),
+  authorities: Type.Array(Type.String()),
+});
+/** The token endpoint's answer. */
+export const PortalTokenSchema = Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() });
+/** `GET /web/portal/app/menus` (spec section 7). */
+export const PortalAppMenuSchema = Type.Object({ name: Type.String(), path: Type.String(), title: Type.String(), icon: Type.String() });
+/** `GET /web/portal/account/public-key`: the RSA-OAEP key for passwords in transit (SPKI DER, base64). */
+export const PasswordTransportKeySchema = Type.Object({ algorithm: Type.String(), publicKey: Type.String() });
+/** `PUT /web/portal/account/password`: the three fields, each encrypted with the transport key. */
+export const PasswordChangeBodySchema = Type.Object({
+  oldPassword: Type.String({ maxLength: 1024 }),
+  newPassword: Type.String({ maxLength: 1024 }),
+  confirmPassword: Type.String({ maxLength: 1024 }),
+});

@@ -1,0 +1,188 @@
+import { Type } from 'typebox';
+import { PASSWORD_CLASSES } from '../security-policy.js';
+import {
+  APP_URL_MAX,
+  LOGIN_FAILURE_REASONS,
+  type LoginFailureReason,
+  MAX_SERVICE_PREFIXES,
+  RELEASABLE_ATTRIBUTES,
+  STATISTICS_DAYS,
+  STATISTICS_TOP_APPLICATIONS,
+} from '../sso.js';
+import { literals } from './envelope.js';
+
+/**
+ * The console bodies of 应用管理 (应用列表, 应用授权), 我的应用, 安全中心 (安全设置, 在线会话, 登录日志) and
+ * 统计分析: the source of the types in sso.ts.
+ */
+
+// ----- 应用列表
+
+export const SsoApplicationStatusSchema = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
+export const ReleasableAttributeSchema = literals(RELEASABLE_ATTRIBUTES);
+
+export const SsoApplicationRowSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  icon: Type.String({ description: '上传接口返回的相对路径，或空' }),
+  category: Type.String(),
+  description: Type.String(),
+  protocol: Type.Literal('cas3', { description: 'CAS 3.0（CAS 2.0 与 1.0 的票据校验同样可用）' }),
+  servicePrefixes: Type.Array(Type.String(), { description: '服务地址：协议、主机、端口与路径前缀' }),
+  logoutUrl: Type.String({ description: '注销地址（单点登出的后台通知）；空：发往获得票据的服务地址' }),
+  attributes: Type.Array(ReleasableAttributeSchema, { description: '返回属性' }),
+  status: SsoApplicationStatusSchema,
+  allMembers: Type.Boolean({ description: '企业全员可登录（应用授权）' }),
+  createdAt: Type.String(),
+  platform: Type.Boolean({ description: '订阅的平台应用：由平台维护，只读（服务地址为平台的），经应用授权决定谁可登录' }),
+  provider: Type.String({ description: '平台应用的提供方；本企业自建应用为空' }),
+  integration: Type.Object(
+    {
+      loginUrl: Type.String(),
+      validateUrl: Type.String({ description: 'CAS 3.0 票据校验（p3/serviceValidate）' }),
+      logoutUrl: Type.String(),
+      casServerUrlPrefix: Type.String(),
+    },
+    { description: '集成配置：应用接入统一身份认证所需的地址' },
+  ),
+});
+
+// Lengths here only bound the request; the field rules (SsoRules) answer with their own messages.
+export const SsoApplicationBodySchema = Type.Object({
+  name: Type.String({ maxLength: 200 }),
+  icon: Type.Optional(Type.String({ maxLength: 1000 })),
+  category: Type.Optional(Type.String({ maxLength: 200 })),
+  description: Type.Optional(Type.String({ maxLength: 2000 })),
+  protocol: Type.Literal('cas3'),
+  servicePrefixes: Type.Array(Type.String({ maxLength: APP_URL_MAX * 4 }), { maxItems: MAX_SERVICE_PREFIXES * 5 }),
+  logoutUrl: Type.Optional(Type.String({ maxLength: APP_URL_MAX * 4 })),
+  attributes: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20 }),
+  status: SsoApplicationStatusSchema,
+});
+
+/** `GET /web-api/console/v1/sso-app/page/list` query. */
+export const SsoApplicationQuerySchema = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 64 })),
+  status: Type.Optional(Type.Union([SsoApplicationStatusSchema, Type.Literal('')])),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+
+// ----- 应用授权
+
+const GrantRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const SsoAppGrantsSchema = Type.Object({
+  allMembers: Type.Boolean({ description: '企业全员' }),
+  groups: Type.Array(GrantRef),
+  roles: Type.Array(GrantRef),
+  accounts: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), username: Type.String() })),
+});
+const Ids = (description: string) => Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, description });
+export const SsoAppGrantsBodySchema = Type.Object({
+  allMembers: Type.Boolean(),
+  groupIds: Ids('账号组'),
+  roleIds: Ids('角色（本企业的角色与企业系统角色）'),
+  accountIds: Ids('单个账号'),
+});
+
+// ----- 我的应用
+
+export const MyApplicationSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  icon: Type.String({ description: '相对路径，前端加文件服务地址；空：无图标' }),
+  category: Type.String(),
+  description: Type.String(),
+  url: Type.String({ description: '应用的第一个服务地址：打开它即经统一身份认证登录' }),
+});
+
+// ----- 安全设置
+
+const Count = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 });
+export const SecurityPolicySchema = Type.Object({
+  passwordMinLength: Count,
+  passwordClasses: Type.Array(Type.Union([Type.Literal('lower'), Type.Literal('upper'), Type.Literal('digit'), Type.Literal('symbol')]), {
+    maxItems: PASSWORD_CLASSES.length,
+  }),
+  passwordNoUsername: Type.Boolean(),
+  passwordHistory: Count,
+  passwordExpiryDays: Count,
+  lockMaxFailures: Count,
+  lockMinutes: Count,
+  sessionIdleMinutes: Count,
+  sessionMaxHours: Count,
+  twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
+});
+/** `GET /web/portal/account/password-rules`: the rules a new password of the caller is checked against, and them in one sentence. */
+export const PasswordRulesAnswerSchema = Type.Object({
+  passwordMinLength: Type.Integer(),
+  passwordClasses: SecurityPolicySchema.properties.passwordClasses,
+  passwordNoUsername: Type.Boolean(),
+  description: Type.String({ description: '一句话规则，如 8-18位，须包含大写字母、数字，不能包含账号' }),
+});
+
+// ----- 在线会话
+
+export const SessionRowSchema = Type.Object({
+  id: Type.String({ description: '会话句柄（不透明；强制下线时使用）' }),
+  username: Type.String(),
+  name: Type.String(),
+  ip: Type.String(),
+  browser: Type.String(),
+  os: Type.String(),
+  loginAt: Type.String({ description: '登录时间 yyyy-MM-dd HH:mm:ss（中国时间）' }),
+  lastActiveAt: Type.String({ description: '最近活动 yyyy-MM-dd HH:mm:ss（中国时间）' }),
+  applications: Type.Array(Type.String(), { description: '已访问应用（门户为“门户”）' }),
+  current: Type.Boolean({ description: '发出本请求的浏览器所在的会话' }),
+});
+export const SessionHandleParamsSchema = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const SessionQuerySchema = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（包含）' })),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+
+// ----- 登录日志
+
+export const LoginResultSchema = Type.Union([Type.Literal('success'), Type.Literal('failure')]);
+export const LoginFailureReasonSchema = literals(Object.keys(LOGIN_FAILURE_REASONS) as LoginFailureReason[]);
+export const LoginLogRowSchema = Type.Object({
+  id: Type.Integer(),
+  createdAt: Type.String({ description: 'yyyy-MM-dd HH:mm:ss（中国时间）' }),
+  username: Type.String({ description: '账号（无此账号时为所填的登录名）' }),
+  name: Type.String(),
+  result: LoginResultSchema,
+  reason: Type.Union([LoginFailureReasonSchema, Type.Literal('')]),
+  reasonText: Type.String({ description: '失败原因（中文）；成功为空' }),
+  applicationName: Type.String({ description: '登录的应用；门户或未指定应用时为空' }),
+  ip: Type.String(),
+  browser: Type.String(),
+  os: Type.String(),
+  enterpriseName: Type.String(),
+});
+/** The list's filters, which the export honours too. */
+export const LoginLogFilterFields = {
+  filterStartTime: Type.Optional(Type.String({ maxLength: 19, description: '开始时间 yyyy-MM-dd HH:mm:ss（中国时间）' })),
+  filterEndTime: Type.Optional(Type.String({ maxLength: 19, description: '结束时间 yyyy-MM-dd HH:mm:ss（含）' })),
+  username: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（完全一致）' })),
+  result: Type.Optional(Type.Union([LoginResultSchema, Type.Literal('')])),
+  reason: Type.Optional(Type.Union([LoginFailureReasonSchema, Type.Literal('')], { description: '失败原因编码' })),
+  applicationId: Type.Optional(Type.Integer({ minimum: 0, description: '应用 id；0 为未指定应用（门户）' })),
+};
+export const LoginLogFilterQuerySchema = Type.Object(LoginLogFilterFields);
+
+// ----- 统计分析
+
+const Tally = Type.Integer({ minimum: 0 });
+export const StatisticsSchema = Type.Object({
+  signInsPerDay: Type.Array(Type.Object({ date: Type.String(), success: Tally, failure: Tally }), {
+    description: `最近 ${STATISTICS_DAYS} 天每天的登录次数（中国日期，旧的在前）`,
+  }),
+  activeAccounts: Type.Object({ last7Days: Tally, last30Days: Tally, total: Tally }, { description: '近 7 天、近 30 天登录过的账号数' }),
+  signInsPerApplication: Type.Array(
+    Type.Object({ applicationId: Type.Union([Type.Integer(), Type.Null()]), name: Type.String(), count: Tally }),
+    { description: `近 ${STATISTICS_DAYS} 天各应用的成功登录次数（前 ${STATISTICS_TOP_APPLICATIONS} 个，其余合为“其他”）` },
+  ),
+  accountsByStatus: Type.Object({ active: Tally, disabled: Tally, locked: Tally }, { description: '账号数：正常、停用、锁定' }),
+  twoFactor: Type.Object({ enabled: Tally, notEnabled: Tally }, { description: '已启用、未启用二次验证的账号数' }),
+});
