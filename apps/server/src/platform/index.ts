@@ -15,15 +15,17 @@ import systemRoutes from './system/system-routes.js';
 
 /** The platform module (README.md): registers its repositories, services and routes. */
 const platformModule: FastifyPluginAsync = async (app) => {
-  // Repositories, services and app plugins (decorators), in the order their dependencies need.
+  // First, so that their hooks (several added per route, on onRoute) reach every module's routes.
   await app.register(allowedHosts);
   await app.register(security);
   await app.register(httpCache);
+  // After http-cache: the ETag is computed over the plain body, then the answer is compressed.
   await app.register(compression);
   await app.register(apiDocs);
   await app.register(errorHandler);
   await app.register(inputGuard);
   await app.register(csrf);
+  // Repositories and services (decorators).
   await app.register(systemRepository);
   await app.register(auditRepository);
   await app.register(smsSender);
