@@ -1,17 +1,24 @@
 import fs from 'node:fs';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const webFeatures = fs.readdirSync('apps/web/src/features');
 
+/**
+ * The server's modules, lowest first (docs/architecture.md): a module may import only those before it.
+ * Top-level composition (app.ts, server.ts, main.ts, cli/, seed/, testing/) may import every module.
+ */
+const serverModules = ['platform', 'identity', 'content', 'organisation', 'identifiers', 'insights'];
+
 /** `no-restricted-imports` with one message per forbidden pattern (regular expressions on the import). */
 const forbid = (...patterns) => ['error', { patterns: patterns.map(([regex, message]) => ({ regex, message })) }];
 const NO_APP = ['^@/app/', 'Features and shared web code do not import the app shell.'];
 
 // Dependencies flow one way (docs/architecture.md): shared code → features → app on the web, where a
-// feature never imports another; on the server lib imports nothing above it, and plugins no feature.
+// feature never imports another; on the server a module imports only the modules below it, and lib nothing.
 const boundaries = [
   // Tests may reach across (they render the app around a page).
   ...webFeatures.map((feature) => ({
@@ -33,18 +40,28 @@ const boundaries = [
     ignores: ['**/__tests__/**'],
     rules: { 'no-restricted-imports': forbid(['^@/features/', 'Shared web code does not import features.'], NO_APP) },
   },
+  ...serverModules.map((module, rank) => {
+    const above = serverModules.slice(rank + 1);
+    return {
+      files: [`apps/server/src/${module}/**/*.ts`],
+      ignores: ['**/__tests__/**'],
+      rules: {
+        'no-restricted-imports': forbid(
+          ...(above.length
+            ? [
+                [
+                  `^(\\.\\./)+(${above.join('|')})/`,
+                  `${module} may import only ${serverModules.slice(0, rank).join(', ') || 'packages'}: move what both need down, or let the upper module provide it at registration.`,
+                ],
+              ]
+            : []),
+          ['^(\\.\\./)+(app|server|main)\\.js$|^(\\.\\./)+(cli|seed|testing)/', 'Modules do not import the composition above them.'],
+        ),
+      },
+    };
+  }),
   {
-    files: ['apps/server/src/plugins/**/*.ts'],
-    ignores: ['**/__tests__/**'],
-    rules: {
-      'no-restricted-imports': forbid([
-        '(^|/)features/',
-        'Plugins do not import features: a feature exposes what plugins need as a decorator.',
-      ]),
-    },
-  },
-  {
-    files: ['apps/server/src/lib/**/*.ts'],
+    files: ['apps/server/src/platform/lib/**/*.ts'],
     ignores: ['**/__tests__/**'],
     rules: { 'no-restricted-imports': forbid(['^\\.\\./', 'lib imports nothing above it.']) },
   },
@@ -74,6 +91,17 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   ...boundaries,
+  {
+    // Any import cycle between the server's files fails lint (type-only imports are erased and do not count).
+    files: ['apps/server/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

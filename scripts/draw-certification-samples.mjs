@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Draws the sample certification materials the demo seed stores as private files
-// (apps/server/src/db/seed/certification-seed.ts): a 营业执照 per demo enterprise (PNG or JPG) and a
+// (apps/server/src/seed/certification-seed.ts): a 营业执照 per demo enterprise (PNG or JPG) and a
 // 授权委托书 (PDF) per application made by an agent, from the facts in certification-data.ts, so what
 // a reviewer sees matches the seeded profile. Every sheet is marked 样本 / SAMPLE: the enterprises,
 // codes, people and seals are fictional. Chromium renders HTML: page.screenshot for the images,
@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import QRCode from 'qrcode';
-import { DEMO_ACCOUNTS } from '../apps/server/src/db/seed/accounts-seed.ts';
-import { CERTIFICATION_ACCOUNTS, DEMO_CERTIFICATIONS } from '../apps/server/src/db/seed/certification-data.ts';
+import { DEMO_ACCOUNTS } from '../apps/server/src/seed/accounts-seed.ts';
+import { CERTIFICATION_ACCOUNTS, DEMO_CERTIFICATIONS } from '../apps/server/src/seed/certification-data.ts';
 
 const out = path.resolve(import.meta.dirname, '../apps/server/assets/certification');
 fs.mkdirSync(out, { recursive: true });

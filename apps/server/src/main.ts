@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
-import { loadConfig } from './config.js';
-import { flushLogs } from './lib/logger.js';
+import { loadConfig } from './platform/config.js';
+import { flushLogs } from './platform/lib/logger.js';
 import { createPortalServer } from './server.js';
 
 const config = loadConfig();

@@ -1,8 +1,8 @@
 import { buildApp, type PortalApp } from './app.js';
-import type { ServerConfig } from './config.js';
-import { createDatabase, type DatabaseHandle } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { seedDemoData } from './db/seed/index.js';
+import type { ServerConfig } from './platform/config.js';
+import { createDatabase, type DatabaseHandle } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { seedDemoData } from './seed/index.js';
 
 export interface PortalServer {
   app: PortalApp;

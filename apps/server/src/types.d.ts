@@ -1,9 +1,9 @@
-import type { DatabaseHandle } from './db/database.js';
-import type { ServerConfig } from './config.js';
-import type { AuditActionCode } from './features/audit/audit-log.js';
-import type { CacheRegistry } from './lib/cache.js';
-import type { OutboundGuard } from './lib/outbound.js';
-import type { PublicCachePolicy } from './plugins/http-cache.js';
+import type { DatabaseHandle } from './platform/db/database.js';
+import type { ServerConfig } from './platform/config.js';
+import type { AuditActionCode } from './platform/audit/audit-log.js';
+import type { CacheRegistry } from './platform/lib/cache.js';
+import type { OutboundGuard } from './platform/lib/outbound.js';
+import type { PublicCachePolicy } from './platform/plugins/http-cache.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,7 +21,7 @@ declare module 'fastify' {
     config: ServerConfig;
     database: DatabaseHandle;
     caches: CacheRegistry;
-    /** Every connection to an address a tenant typed goes through it (lib/outbound.ts). */
+    /** Every connection to an address a tenant typed goes through it (platform/lib/outbound.ts). */
     outbound: OutboundGuard;
   }
 }

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { loggerOptions } from '../lib/logger.js';
+import { loadConfig } from '../platform/config.js';
+import { loggerOptions } from '../platform/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-app.js';
 
 /** Builds the app with the production logger options, writing its lines into an array. */

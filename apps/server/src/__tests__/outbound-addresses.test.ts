@@ -1,7 +1,7 @@
 import type { AuthSourceTestResult, SelfTestResult } from '@portal/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../app.js';
-import { DEMO_PASSWORD } from '../db/seed/accounts-seed.js';
+import { DEMO_PASSWORD } from '../seed/accounts-seed.js';
 import { type CasClientApp, startCasClientApp } from '../testing/cas-client-app.js';
 import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_PEOPLE } from '../testing/ldap-fixture.js';
 import { freePort } from '../testing/slapd.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../platform/config.js';
 import { createPortalServer } from '../server.js';
 
 describe('server lifecycle', () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../platform/config.js';
 import { createPortalServer } from '../server.js';
 
 // `node dist/cli/bench-import.js [rows]` (npm run bench): streams a generated CSV of `rows` machinery

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
-import { loadConfig } from '../config.js';
-import { type DatabaseHandle, createDatabase } from '../db/database.js';
-import type { Database } from '../db/schema.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { seedDemoData } from '../db/seed/index.js';
-import { chinaTime } from '../lib/china-time.js';
-import { articleGrams } from '../features/content/article-search.js';
+import { loadConfig } from '../platform/config.js';
+import { type DatabaseHandle, createDatabase } from '../platform/db/database.js';
+import type { Database } from '../platform/db/schema.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { seedDemoData } from '../seed/index.js';
+import { chinaTime } from '../platform/lib/china-time.js';
+import { articleGrams } from '../content/articles/article-search.js';
 
 // Benchmark data: `node dist/cli/generate-articles.js [count]` makes the configured database hold
 // exactly `count` generated published articles (default 100 000) with their search grams, written in

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { TemplateItem } from '@portal/shared';
-import { loadConfig } from '../config.js';
-import { type DatabaseHandle, createDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { MACHINERY_TEMPLATE, machineRecord } from '../db/seed/identifiers-data.js';
-import { seedDemoData } from '../db/seed/index.js';
-import { checkValues, normaliseItems } from '../features/identifiers/template-items.js';
+import { loadConfig } from '../platform/config.js';
+import { type DatabaseHandle, createDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { MACHINERY_TEMPLATE, machineRecord } from '../seed/identifiers-data.js';
+import { seedDemoData } from '../seed/index.js';
+import { checkValues, normaliseItems } from '../identifiers/registry/template-items.js';
 
 // Benchmark data: `node dist/cli/generate-identifiers.js [count]` makes the configured database hold
 // exactly `count` generated machinery identifiers (default 10 000 000) under the prefix 88.118.99 of

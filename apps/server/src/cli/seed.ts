@@ -1,7 +1,7 @@
-import { loadConfig } from '../config.js';
-import { createDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { seedDemoData } from '../db/seed/index.js';
+import { loadConfig } from '../platform/config.js';
+import { createDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { seedDemoData } from '../seed/index.js';
 
 // `npm run seed`: migrate, then add the demo data that is missing. Safe to run again.
 const config = loadConfig();

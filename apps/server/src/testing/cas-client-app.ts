@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseCasXml, sessionIndexOf } from '../features/portal-auth/cas-client.js';
+import { parseCasXml, sessionIndexOf } from '../identity/portal-auth/cas-client.js';
 
 /** How the application answers a page request (GET). */
 export type PageBehaviour =

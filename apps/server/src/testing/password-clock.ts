@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database } from '../platform/db/schema.js';
 
 /**
  * The test clock of 密码已过期 for a running server's SQLite file: an account's password is dated

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { buildApp, type PortalApp } from '../app.js';
-import { type ServerConfig, loadConfig } from '../config.js';
-import { createDatabase, type DatabaseHandle, type DialectName } from '../db/database.js';
+import { type ServerConfig, loadConfig } from '../platform/config.js';
+import { createDatabase, type DatabaseHandle, type DialectName } from '../platform/db/database.js';
 import { adminQuery, dropSchema } from './pg-admin.js';
 import { template, testRun } from './test-templates.js';
 

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { inject } from 'vitest';
-import { createDatabase, type DatabaseHandle, type DialectName } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { seedDemoData } from '../db/seed/index.js';
+import { createDatabase, type DatabaseHandle, type DialectName } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { seedDemoData } from '../seed/index.js';
 import { adminQuery } from './pg-admin.js';
 
 declare module 'vitest' {

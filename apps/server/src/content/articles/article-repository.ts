@@ -1,0 +1,290 @@
+import type { ArticleDetail, ArticleListItem } from '@portal/shared';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../../platform/db/database.js';
+import type { ArticleStatus, CmsArticleTable, Database } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { MAX_SEARCH_KEY, containsKey, replaceArticleGrams } from './article-search.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    articleRepository: ArticleRepository;
+  }
+}
+
+export type ArticleRepository = ReturnType<typeof createArticleRepository>;
+
+/**
+ * sortOrder of the published list (spec section 9: default 6). The spec names no values, so:
+ * 1 earliest first, 2 most viewed, 3 least viewed, 4 title, 5 recently updated, 6 newest first.
+ */
+export const SORT_ORDERS = {
+  1: { column: 'publish_time', direction: 'asc' },
+  2: { column: 'view_count', direction: 'desc' },
+  3: { column: 'view_count', direction: 'asc' },
+  4: { column: 'title', direction: 'asc' },
+  5: { column: 'updated_at', direction: 'desc' },
+  6: { column: 'publish_time', direction: 'desc' },
+} as const;
+export type SortOrder = keyof typeof SORT_ORDERS;
+export const DEFAULT_SORT_ORDER: SortOrder = 6;
+
+export interface PublishedQuery {
+  offset: number;
+  limit: number;
+  searchKey?: string | undefined;
+  /** The filter category and its sub-categories. */
+  categoryIds?: number[] | undefined;
+  filterStartTime?: string | undefined;
+  filterEndTime?: string | undefined;
+  sortOrder: SortOrder;
+}
+
+export interface AdminQuery {
+  offset: number;
+  limit: number;
+  searchKey?: string | undefined;
+  /** A category code: the category and its sub-categories. */
+  categoryCode?: string | undefined;
+  status?: ArticleStatus | undefined;
+  filterStartTime?: string | undefined;
+  filterEndTime?: string | undefined;
+}
+
+/** What an operator writes: every column but identity, state and counters. */
+export type ArticleColumns = Pick<
+  CmsArticleTable,
+  'title' | 'summary' | 'thumbnail' | 'content' | 'number' | 'category_id' | 'data_source_name' | 'expiration_day'
+>;
+
+/** Articles (`cms_article`), their search grams and view counts. */
+/** The article columns a list item shows; the detail reads them too. */
+const LIST_ITEM_COLUMNS = [
+  'cms_article.id',
+  'cms_article.uuid',
+  'cms_article.title',
+  'cms_article.summary',
+  'cms_article.thumbnail',
+  'cms_article.publish_time',
+] as const;
+
+export function createArticleRepository(db: Kysely<Database>, dialect: DialectName) {
+  const withCategory = () =>
+    db
+      .selectFrom('cms_article')
+      .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
+      .leftJoin('cms_category as parent', 'parent.id', 'cms_category.parent_id');
+
+  /** The console's view of an article (any status). */
+  const adminRow = (uuid: string) =>
+    withCategory()
+      .selectAll('cms_article')
+      .select(['cms_category.code', 'cms_category.name'])
+      .where('cms_article.uuid', '=', uuid)
+      .executeTakeFirst()
+      .then((r) => r && toAdmin(r));
+
+  return {
+    /** A page of published articles and the total (spec section 7: `data[0] = { rows, total }`). */
+    async publishedPage(q: PublishedQuery): Promise<{ rows: ArticleListItem[]; total: number }> {
+      const match = q.searchKey ? containsKey(dialect, q.searchKey) : undefined;
+      // The filters read the article row alone: the total is counted on its indexes, without the joins.
+      let matching = db.selectFrom('cms_article').where('cms_article.status', '=', 'published');
+      if (q.categoryIds) matching = matching.where('cms_article.category_id', 'in', q.categoryIds);
+      if (q.filterStartTime) matching = matching.where('cms_article.publish_time', '>=', q.filterStartTime);
+      if (q.filterEndTime) matching = matching.where('cms_article.publish_time', '<=', q.filterEndTime);
+      if (match) matching = matching.where(match);
+      const sort = SORT_ORDERS[q.sortOrder];
+      const [rows, count] = await Promise.all([
+        matching
+          .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
+          .select([...LIST_ITEM_COLUMNS, 'cms_category.code', 'cms_category.name'])
+          .orderBy(`cms_article.${sort.column}`, sort.direction)
+          .orderBy('cms_article.id', sort.direction)
+          .limit(q.limit)
+          .offset(q.offset)
+          .execute(),
+        matching.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return {
+        total: Number(count.n),
+        rows: rows.map((r) => ({
+          id: r.id,
+          uuid: r.uuid,
+          title: r.title,
+          summary: r.summary,
+          thumbnail: r.thumbnail,
+          publishTime: r.publish_time ?? '',
+          categoryId: r.code,
+          categoryName: r.name,
+        })),
+      };
+    },
+
+    /** A published article by uuid, with the view count written so far; drafts and offline articles are not found. */
+    async publishedDetail(uuid: string): Promise<ArticleDetail | undefined> {
+      const row = await withCategory()
+        .select([
+          'parent.code as parentCode',
+          ...LIST_ITEM_COLUMNS,
+          'cms_article.number',
+          'cms_article.data_source_name',
+          'cms_article.expiration_day',
+          'cms_article.content',
+          'cms_article.view_count',
+          'cms_category.code',
+          'cms_category.name',
+          'cms_category.channel',
+        ])
+        .where('cms_article.uuid', '=', uuid)
+        .where('cms_article.status', '=', 'published')
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        uuid: row.uuid,
+        title: row.title,
+        summary: row.summary,
+        thumbnail: row.thumbnail,
+        publishTime: row.publish_time ?? '',
+        // Spec section 3: the detail's category is `policy` or `news` (policy shows its number and expiry).
+        categoryId: (row.parentCode ?? row.code) === 'policy' ? 'policy' : 'news',
+        subCategoryId: row.code,
+        subCategoryName: row.name,
+        channel: row.channel === 'knowledge' ? 'knowledge' : 'news',
+        number: row.number,
+        dataSourceName: row.data_source_name,
+        expirationDay: row.expiration_day,
+        content: row.content,
+        viewCount: row.view_count,
+      };
+    },
+
+    /** The console's list: any status, newest edits first. */
+    async adminPage(q: AdminQuery) {
+      let query = withCategory();
+      const contains = q.searchKey ? containsKey(dialect, q.searchKey.slice(0, MAX_SEARCH_KEY)) : undefined;
+      if (contains) query = query.where(contains);
+      if (q.status) query = query.where('cms_article.status', '=', q.status);
+      const code = q.categoryCode;
+      if (code) query = query.where((eb) => eb.or([eb('cms_category.code', '=', code), eb('parent.code', '=', code)]));
+      // Drafts have no publish time: a time range shows published and offline articles only.
+      if (q.filterStartTime) query = query.where('cms_article.publish_time', '>=', q.filterStartTime);
+      if (q.filterEndTime) query = query.where('cms_article.publish_time', '<=', q.filterEndTime);
+      const [count, rows] = await Promise.all([
+        query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        query
+          .selectAll('cms_article')
+          .select(['cms_category.code', 'cms_category.name'])
+          .orderBy('cms_article.updated_at', 'desc')
+          .orderBy('cms_article.id', 'desc')
+          .offset(q.offset)
+          .limit(q.limit)
+          .execute(),
+      ]);
+      return {
+        total: Number(count.n),
+        rows: rows.map((r) => {
+          const { content: _content, ...row } = toAdmin(r);
+          return row;
+        }),
+      };
+    },
+
+    byUuid: adminRow,
+
+    /** A new draft with its search grams. Writes take the caller's transaction as `trx` (with its audit row). */
+    async create(columns: ArticleColumns, uuid: string, trx = db): Promise<void> {
+      const now = new Date().toISOString();
+      await inTransaction(trx, async (trx) => {
+        const row = await trx
+          .insertInto('cms_article')
+          .values({ ...columns, uuid, status: 'draft', publish_time: null, view_count: 0, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await replaceArticleGrams(trx, row.id, columns.title, columns.summary);
+      });
+    },
+
+    async update(id: number, columns: ArticleColumns, trx = db): Promise<void> {
+      await inTransaction(trx, async (trx) => {
+        await trx
+          .updateTable('cms_article')
+          .set({ ...columns, updated_at: new Date().toISOString() })
+          .where('id', '=', id)
+          .execute();
+        await replaceArticleGrams(trx, id, columns.title, columns.summary);
+      });
+    },
+
+    async setStatus(id: number, status: ArticleStatus, publishTime: string | null, trx = db): Promise<void> {
+      await trx
+        .updateTable('cms_article')
+        .set({ status, publish_time: publishTime, updated_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async delete(id: number, trx = db): Promise<void> {
+      await trx.deleteFrom('cms_article').where('id', '=', id).execute();
+    },
+
+    /** Adds counted views (`view_count = view_count + n`) in one transaction. */
+    async addViews(batch: ReadonlyMap<number, number>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        for (const [id, n] of batch) {
+          await trx
+            .updateTable('cms_article')
+            .set((eb) => ({ view_count: eb('view_count', '+', n) }))
+            .where('id', '=', id)
+            .execute();
+        }
+      });
+    },
+  };
+}
+
+interface AdminSource {
+  id: number;
+  uuid: string;
+  title: string;
+  summary: string;
+  thumbnail: string | null;
+  content: string;
+  number: string | null;
+  code: string;
+  name: string;
+  data_source_name: string | null;
+  expiration_day: number | null;
+  status: ArticleStatus;
+  publish_time: string | null;
+  view_count: number;
+  updated_at: string;
+}
+
+function toAdmin(r: AdminSource) {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    title: r.title,
+    summary: r.summary,
+    thumbnail: r.thumbnail,
+    content: r.content,
+    number: r.number,
+    categoryId: r.code,
+    categoryName: r.name,
+    dataSourceName: r.data_source_name,
+    expirationDay: r.expiration_day,
+    status: r.status,
+    publishTime: r.publish_time ?? '',
+    viewCount: r.view_count,
+    updatedAt: r.updated_at,
+  };
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('articleRepository', createArticleRepository(app.database.db, app.database.dialect));
+  },
+  { name: 'article-repository' },
+);

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import identifierRoutes from './registry/identifier-routes.js';
+import prefixAdminRoutes from './registry/prefix-admin-routes.js';
+import prefixRepository from './registry/prefix-repository.js';
+import prefixRequestRepository from './registry/prefix-request-repository.js';
+import prefixRequestRoutes from './registry/prefix-request-routes.js';
+import recordAdminRoutes from './registry/record-admin-routes.js';
+import recordCsvRoutes from './registry/record-csv-routes.js';
+import recordLabelRoutes from './registry/record-label-routes.js';
+import recordMigrationRoutes from './registry/record-migration-routes.js';
+import recordRepository from './registry/record-repository.js';
+import templateAdminRoutes from './registry/template-admin-routes.js';
+import templateRepository from './registry/template-repository.js';
+import identifierStatsRepository from './stats/identifier-stats-repository.js';
+import identifierStatsRoutes from './stats/identifier-stats-routes.js';
+import lookupCounter from './stats/lookup-counter.js';
+
+/** The identifiers module (README.md): registers its repositories, services and routes. */
+const identifiersModule: FastifyPluginAsync = async (app) => {
+  // Repositories, services and app plugins (decorators), in the order their dependencies need.
+  await app.register(prefixRepository);
+  await app.register(prefixRequestRepository);
+  await app.register(templateRepository);
+  await app.register(recordRepository);
+  await app.register(identifierStatsRepository);
+  await app.register(lookupCounter);
+  // Routes.
+  await app.register(identifierRoutes);
+  await app.register(prefixAdminRoutes);
+  await app.register(prefixRequestRoutes);
+  await app.register(templateAdminRoutes);
+  await app.register(recordAdminRoutes);
+  await app.register(recordCsvRoutes);
+  await app.register(recordLabelRoutes);
+  await app.register(identifierStatsRoutes);
+  await app.register(recordMigrationRoutes);
+};
+
+export default fp(identifiersModule, { name: 'identifiers-module', dependencies: ['organisation-module'] });

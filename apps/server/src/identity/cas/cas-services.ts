@@ -1,0 +1,145 @@
+import fp from 'fastify-plugin';
+import { type ReleasableAttribute, type SsoApplicationStatus, parseRedirectUrl } from '@portal/shared';
+
+// The CAS declares what it needs of an application; sso-apps' repository answers in these shapes.
+/**
+ * A service address on a host, as the CAS's service registry looks it up: an enterprise's own
+ * application's, or a platform application's (each subscribed enterprise signs in through
+ * its own copy of it).
+ */
+export type ServiceCandidate =
+  | { prefix: string; application: ServiceApplication; platformApplication?: undefined }
+  | { prefix: string; application?: undefined; platformApplication: PlatformServiceApplication };
+
+/** A platform application of the application center on single sign-on (`app_application`), as the CAS sees it. */
+export interface PlatformServiceApplication {
+  /** Its `app_application` id (the copies' `platform_app_id`), not an id of 应用列表. */
+  id: number;
+  name: string;
+  logoutUrl: string;
+}
+
+/** What the CAS needs of an enterprise application: who owns it, whether it is on, where single logout goes, what it receives. */
+export interface ServiceApplication {
+  id: number;
+  enterpriseId: number;
+  name: string;
+  status: SsoApplicationStatus;
+  logoutUrl: string;
+  attributes: ReleasableAttribute[];
+}
+
+/**
+ * A registered service: its parsed address and the application it belongs to. Both null: a
+ * platform-wide service (this portal, CAS_SERVICES), open to every account.
+ */
+export interface RegisteredService {
+  /** The `service` parameter as given (a ticket is valid for exactly this string, CAS 3.0 §2.5.1). */
+  service: string;
+  url: URL;
+  /** An enterprise's own application (应用列表). */
+  application: ServiceApplication | null;
+  /**
+   * A platform application of the application center: a ticket goes only to an account
+   * whose enterprise holds its approved copy (`SsoAppRepository.copyFor`), which 应用授权 then decides.
+   */
+  platformApplication: PlatformServiceApplication | null;
+}
+
+/** Where a single-logout message goes; `tenant`: an enterprise typed the address (the outbound guard checks it). */
+export interface SingleLogoutTarget {
+  url: URL;
+  tenant: boolean;
+}
+
+/**
+ * The embedded CAS server's service registry (CAS 3.0 §2.1.1: services must be registered; compare
+ * scheme, host, port and path prefix exactly). Platform-wide services are this portal and the
+ * CAS_SERVICES addresses; the enterprises' own applications (应用列表) and the platform
+ * applications on single sign-on are read from the database at every call, by the
+ * service's host, so a new or changed application holds at once on every instance. A service that is not registered gets no ticket, no logout redirect and no
+ * single-logout message. The address is parsed by the one redirect check (`parseRedirectUrl`), as a
+ * browser would read it, before its prefix is compared.
+ */
+export class ServiceRegistry {
+  private readonly prefixes: URL[];
+
+  constructor(
+    extra: string[],
+    private readonly applicationsOnHost: (host: string) => Promise<ServiceCandidate[]> = async () => [],
+  ) {
+    this.prefixes = extra.map((p) => new URL(p));
+  }
+
+  /** The platform-wide prefixes: this portal (`portalBase`, its own address) and CAS_SERVICES. */
+  platformPrefixes(portalBase: string): URL[] {
+    return [new URL(`${portalBase}/`), ...this.prefixes];
+  }
+
+  /** The parsed address of `service` if it is a platform-wide service. */
+  platform(service: string | undefined, portalBase: string): URL | undefined {
+    const url = parseRedirectUrl(service);
+    if (!url) return undefined;
+    return this.platformPrefixes(portalBase).some((prefix) => matches(url, prefix)) ? url : undefined;
+  }
+
+  /**
+   * `service` if it is registered: platform-wide first, else the enterprise or platform application
+   * whose service address matches it (the longest, should two ever both match).
+   */
+  async resolve(service: string | undefined, portalBase: string): Promise<RegisteredService | undefined> {
+    const url = parseRedirectUrl(service);
+    if (!url || service === undefined) return undefined;
+    if (this.platformPrefixes(portalBase).some((prefix) => matches(url, prefix))) {
+      return { service, url, application: null, platformApplication: null };
+    }
+    const best = (await this.applicationsOnHost(url.hostname))
+      .filter((c) => matches(url, new URL(c.prefix)))
+      .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    if (!best) return undefined;
+    return { service, url, application: best.application ?? null, platformApplication: best.platformApplication ?? null };
+  }
+
+  /**
+   * Where the single-logout message for a ticket of `service` goes (CAS 3.0 §2.3.3): the application's
+   * 注销地址 when it has one, else the service address itself; nothing for a service no longer registered.
+   */
+  async singleLogoutTarget(service: string, portalBase: string): Promise<SingleLogoutTarget | undefined> {
+    const registered = await this.resolve(service, portalBase);
+    if (!registered) return undefined;
+    const logoutUrl = registered.application?.logoutUrl ?? registered.platformApplication?.logoutUrl;
+    return { url: logoutUrl ? new URL(logoutUrl) : registered.url, tenant: registered.application !== null };
+  }
+
+  /** Origins allowed to call the token endpoint with credentials (CORS): platform-wide services only, never an enterprise's. */
+  isRegisteredOrigin(origin: string, portalBase: string): boolean {
+    const portal = new URL(portalBase).origin;
+    return origin === portal || this.prefixes.some((p) => p.origin === origin);
+  }
+}
+
+/** `url` lies under `prefix`: same scheme, host and port, and the prefix's path or below it (CAS 3.0 §2.1.1). */
+export function matches(url: URL, prefix: URL): boolean {
+  if (url.protocol !== prefix.protocol || url.hostname !== prefix.hostname || url.port !== prefix.port) return false;
+  const base = prefix.pathname.endsWith('/') ? prefix.pathname : prefix.pathname + '/';
+  return url.pathname === prefix.pathname || url.pathname.startsWith(base);
+}
+
+/** Two service prefixes overlap when some address would match both. */
+export function overlaps(a: URL, b: URL): boolean {
+  return matches(a, b) || matches(b, a);
+}
+
+/** The one registry of the server: CAS_SERVICES from configuration, the enterprises' and platform applications from the database. */
+export default fp(
+  async (app) => {
+    app.decorate('casServices', new ServiceRegistry(app.config.auth.casServices, (host) => app.ssoApps.servicesOnHost(host)));
+  },
+  { name: 'cas-services', dependencies: ['sso-app-repository'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    casServices: ServiceRegistry;
+  }
+}

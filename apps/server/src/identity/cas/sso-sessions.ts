@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import { requestOrigin } from '../../platform/lib/request-origin.js';
+import { sendSingleLogout } from './single-logout.js';
+
+const ID_SLICE = 500;
+
+export type EndedTickets = { id: string; service: string }[];
+
+/**
+ * Ends every session of some accounts when an administrator disables or deletes them, or an operator
+ * disables their enterprise: their portal sessions and SSO sessions end inside the
+ * caller's transaction, and after it commits the applications that hold their tickets get a CAS
+ * single logout (protocol §2.3.3).
+ */
+export class SsoSessions {
+  constructor(private readonly app: FastifyInstance) {}
+
+  /** Inside the caller's transaction; answers the tickets whose services must hear of it. */
+  async end(trx: Kysely<Database>, accountIds: readonly number[]): Promise<EndedTickets> {
+    const ended: EndedTickets = [];
+    // In slices: an enterprise's accounts can outnumber SQLite's bound parameters in one `in (…)`.
+    for (let i = 0; i < accountIds.length; i += ID_SLICE) {
+      const slice = accountIds.slice(i, i + ID_SLICE);
+      await this.app.sessions.closeAllOf(trx, slice);
+      ended.push(...(await this.app.casTickets.destroyAllOf(trx, slice)));
+    }
+    return ended;
+  }
+
+  /** After the commit: single logout to the registered services of the ended tickets (an application's 注销地址 when it has one). */
+  async notify(request: FastifyRequest, tickets: EndedTickets): Promise<void> {
+    const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
+    await sendSingleLogout(
+      tickets,
+      (service) => this.app.casServices.singleLogoutTarget(service, portalBase),
+      request.log,
+      this.app.outbound,
+    );
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ssoSessions: SsoSessions;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('ssoSessions', new SsoSessions(app));
+  },
+  { name: 'sso-sessions', dependencies: ['portal-sessions', 'cas-tickets', 'cas-services'] },
+);

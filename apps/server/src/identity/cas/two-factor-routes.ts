@@ -1,0 +1,175 @@
+import cookie from '@fastify/cookie';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ErrorEnvelope } from '../../platform/lib/envelope.js';
+import { acceptFormBodies } from '../../platform/lib/form-body.js';
+import { recordAudit } from '../../platform/audit/audit-log.js';
+import type { LoginTarget } from './cas-login.js';
+
+const StepQuery = Type.Object({
+  service: Type.Optional(Type.String({ maxLength: 2000 })),
+  renew: Type.Optional(Type.String({ maxLength: 10 })),
+});
+const StepBody = Type.Object({
+  proof: Type.Optional(Type.String({ maxLength: 400 })),
+  code: Type.Optional(Type.String({ maxLength: 32 })),
+  execution: Type.Optional(Type.String({ maxLength: 200 })),
+  renew: Type.Optional(Type.String({ maxLength: 10 })),
+});
+const Html = Type.String({ description: 'text/html; charset=utf-8' });
+const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
+
+/**
+ * 二次验证 at the central login (RFC 6238, protocols.md "TOTP"): the code of an enrolled
+ * account, the enrolment of one that is not, and the recovery codes shown once. Each form carries the
+ * signed proof of the steps before it (login-steps.ts); nothing is signed in before the last step.
+ */
+const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(cookie);
+  acceptFormBodies(app);
+  const { casLogin, loginSteps: steps } = app;
+  // Per-client-IP burst window, as in front of the password form.
+  const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+
+  const schema = (summary: string) => ({ tags: ['cas'], summary, querystring: StepQuery, body: StepBody, response: PageAnswers });
+
+  /**
+   * What every step checks first: a registered service, this browser's form token, the burst
+   * window, and the proof of the steps before. Answers the account, or the page that refuses it.
+   */
+  async function stepOf(
+    request: FastifyRequest<{
+      Querystring: { service?: string; renew?: string };
+      Body: { proof?: string; execution?: string; renew?: string };
+    }>,
+    reply: FastifyReply,
+    step: 'code' | 'enrol' | 'recovery',
+  ): Promise<{ refused: string | FastifyReply } | { accountId: number; target: LoginTarget }> {
+    const { target, unregistered } = await casLogin.targetOf(request, reply, request.query, request.body.renew);
+    if (unregistered) return { refused: casLogin.unregisteredService(request, reply) };
+    const restart = (status: number, error: string) =>
+      casLogin.renderLogin(request, reply, status, { service: target.service, renew: target.renew, error });
+    if (!casLogin.executionValid(request, request.body.execution))
+      return { refused: await restart(400, '登录页面已过期，请重新输入账号和密码') };
+    const burst = await attempts(request);
+    if (!burst.isAllowed && burst.isExceeded) {
+      reply.header('retry-after', burst.ttlInSeconds);
+      return { refused: await restart(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`) };
+    }
+    const accountId = await steps.checkProof(request.body.proof, step);
+    if (accountId === undefined) return { refused: await restart(400, '验证页面已过期，请重新登录') };
+    return { accountId, target };
+  }
+
+  app.post(
+    '/login/two-factor',
+    { config: { csrf: false }, schema: schema('CAS 登录：二次验证（动态验证码或恢复码）') },
+    async (request, reply) => {
+      const step = await stepOf(request, reply, 'code');
+      if ('refused' in step) return step.refused;
+      const { accountId, target } = step;
+      const context = await steps.contextOf(accountId);
+      if (!context?.profile.usable) {
+        return casLogin.renderLogin(request, reply, 403, {
+          service: target.service,
+          renew: target.renew,
+          error: '账号已停用，请联系企业管理员',
+        });
+      }
+      const { profile, policy } = context;
+      const proof = request.body.proof ?? '';
+      const model = { accountId, name: profile.name || profile.username, target, proof };
+      const code = (request.body.code ?? '').trim();
+      if (!code) return steps.codePage(request, reply, 400, { ...model, error: '请输入动态验证码' });
+
+      // Wrong codes count toward the account's lockout (their own count, which a right password does not restart).
+      const key = { twoFactorOf: accountId };
+      const attempt = await app.loginGuard.attempt(key, policy);
+      const logged = (reason: 'locked' | 'two-factor-failed') =>
+        app.loginLog.record(request.log, {
+          accountId,
+          username: profile.username,
+          enterpriseId: profile.enterpriseId,
+          name: profile.name,
+          result: 'failure',
+          reason,
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? '',
+        });
+      const restart = (status: number, error: string) =>
+        casLogin.renderLogin(request, reply, status, { service: target.service, renew: target.renew, username: profile.username, error });
+      if (attempt.locked) {
+        await logged('locked');
+        return restart(423, `验证失败次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
+      }
+      const accepted = await app.twoFactor.verify(accountId, code);
+      if (!accepted) {
+        await logged('two-factor-failed');
+        await app.auditRepository.record(request.log, {
+          accountId,
+          username: profile.username,
+          enterpriseId: profile.enterpriseId,
+          action: 'login-failed',
+          ip: request.ip,
+          outcome: 'failure',
+          detail: attempt.left === 0 ? '二次验证失败次数过多，账号已锁定' : '二次验证失败',
+        });
+        if (attempt.left === 0) {
+          await app.loginGuard.lock(accountId, policy);
+          return restart(423, `验证失败次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`);
+        }
+        return steps.codePage(request, reply, 401, { ...model, error: `验证码错误或已使用，还可尝试 ${attempt.left} 次` });
+      }
+      await app.loginGuard.succeeded(key);
+      return steps.next(request, reply, accountId, target, 'code');
+    },
+  );
+
+  app.post(
+    '/login/two-factor/enrol',
+    { config: { csrf: false }, schema: schema('CAS 登录：绑定二次验证（扫码后输入第一个动态验证码）') },
+    async (request, reply) => {
+      const step = await stepOf(request, reply, 'enrol');
+      if ('refused' in step) return step.refused;
+      const { accountId, target } = step;
+      const context = await steps.contextOf(accountId);
+      if (!context?.profile.usable) {
+        return casLogin.renderLogin(request, reply, 403, {
+          service: target.service,
+          renew: target.renew,
+          error: '账号已停用，请联系企业管理员',
+        });
+      }
+      const { profile } = context;
+      const model = { accountId, name: profile.name || profile.username, username: profile.username, target };
+      const code = (request.body.code ?? '').trim();
+      // A wrong first code guesses nothing (the secret is on the page): it asks again, without a lockout count.
+      if (!code) return steps.enrolPage(request, reply, 400, { ...model, error: '请输入动态验证码' });
+      const codes = await app.twoFactor.confirm(accountId, code, (trx) =>
+        recordAudit(trx, request.log, {
+          accountId,
+          username: profile.username,
+          enterpriseId: profile.enterpriseId,
+          action: 'two-factor-enrol',
+          ip: request.ip,
+          outcome: 'success',
+        }),
+      );
+      if (!codes) return steps.enrolPage(request, reply, 400, { ...model, error: '验证码不正确，请确认手机时间准确后重新输入' });
+      return steps.recoveryPage(request, reply, { ...model, codes });
+    },
+  );
+
+  app.post(
+    '/login/two-factor/continue',
+    { config: { csrf: false }, schema: schema('CAS 登录：保存恢复码后继续') },
+    async (request, reply) => {
+      const step = await stepOf(request, reply, 'recovery');
+      if ('refused' in step) return step.refused;
+      return steps.next(request, reply, step.accountId, step.target, 'recovery');
+    },
+  );
+};
+
+export default twoFactorRoutes;

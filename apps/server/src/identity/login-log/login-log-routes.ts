@@ -1,0 +1,175 @@
+import { Readable, pipeline } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Authority, LOGIN_FAILURE_REASONS, LOGIN_LOG_EXPORT_MAX_ROWS, type LoginFailureReason, type LoginLogRow } from '@portal/shared';
+import type { FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
+import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { BadRequestError } from '../../platform/lib/errors.js';
+import { clientSoftware } from '../../platform/lib/user-agent.js';
+import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
+import type { LoginLogEntry, LoginLogFilters, LoginLogScope } from './login-log-repository.js';
+
+const CSV_HEADERS = ['时间', '账号', '姓名', '企业', '结果', '原因', '应用', 'IP', '浏览器', '系统'];
+
+const Result = Type.Union([Type.Literal('success'), Type.Literal('failure')]);
+const Reason = Type.Union((Object.keys(LOGIN_FAILURE_REASONS) as LoginFailureReason[]).map((r) => Type.Literal(r)));
+
+const LoginLogRowSchema = Type.Object({
+  id: Type.Integer(),
+  createdAt: Type.String({ description: 'yyyy-MM-dd HH:mm:ss（中国时间）' }),
+  username: Type.String({ description: '账号（无此账号时为所填的登录名）' }),
+  name: Type.String(),
+  result: Result,
+  reason: Type.Union([Reason, Type.Literal('')]),
+  reasonText: Type.String({ description: '失败原因（中文）；成功为空' }),
+  applicationName: Type.String({ description: '登录的应用；门户或未指定应用时为空' }),
+  ip: Type.String(),
+  browser: Type.String(),
+  os: Type.String(),
+  enterpriseName: Type.String(),
+});
+
+const Filters = {
+  filterStartTime: Type.Optional(Type.String({ maxLength: 19, description: '开始时间 yyyy-MM-dd HH:mm:ss（中国时间）' })),
+  filterEndTime: Type.Optional(Type.String({ maxLength: 19, description: '结束时间 yyyy-MM-dd HH:mm:ss（含）' })),
+  username: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（完全一致）' })),
+  result: Type.Optional(Type.Union([Result, Type.Literal('')])),
+  reason: Type.Optional(Type.Union([Reason, Type.Literal('')], { description: '失败原因编码' })),
+  applicationId: Type.Optional(Type.Integer({ minimum: 0, description: '应用 id；0 为未指定应用（门户）' })),
+};
+const FilterQuery = Type.Object(Filters);
+
+const isReason = (code: string): code is LoginFailureReason => Object.hasOwn(LOGIN_FAILURE_REASONS, code);
+
+/** A stored attempt as the console shows it (China time; 浏览器 and 系统 from its user agent). */
+export function loginLogRow(entry: LoginLogEntry): LoginLogRow {
+  const reason = entry.result === 'failure' && isReason(entry.reason) ? entry.reason : '';
+  return {
+    id: entry.id,
+    createdAt: chinaTime(new Date(entry.created_at)),
+    username: entry.username,
+    name: entry.name,
+    result: entry.result === 'failure' ? 'failure' : 'success',
+    reason,
+    reasonText: reason ? LOGIN_FAILURE_REASONS[reason] : '',
+    applicationName: entry.application_name,
+    ip: entry.ip,
+    ...clientSoftware(entry.user_agent),
+    enterpriseName: entry.enterpriseName ?? '',
+  };
+}
+
+/**
+ * 登录日志 (security:login-log): every sign-in attempt at the central login, filtered by
+ * time, account, result and application, newest first, paged or as a CSV file. An enterprise reads
+ * its own accounts' attempts; platform operators (audit:all-enterprises, as in 操作日志) read every
+ * enterprise's, and the attempts that named no account, which belong to none.
+ */
+const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const guard = app.requireAuthority(Authority.SecurityLoginLog);
+
+  /** Whose attempts the caller sees; an account without an enterprise sees only its own. */
+  function scopeOf(request: FastifyRequest): LoginLogScope {
+    const profile = request.principal!.profile;
+    if (profile.authorities.includes(Authority.AuditAll)) return { all: true };
+    return profile.enterpriseId !== null ? { enterpriseId: profile.enterpriseId } : { accountId: request.principal!.accountId };
+  }
+
+  function filtersOf(q: Static<typeof FilterQuery>): LoginLogFilters {
+    const start = q.filterStartTime ? chinaTimeToIso(q.filterStartTime, '开始时间') : undefined;
+    const end = q.filterEndTime ? chinaTimeToIso(q.filterEndTime, '结束时间') : undefined;
+    if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
+    return {
+      start,
+      end,
+      username: q.username,
+      result: q.result || undefined,
+      reason: q.reason || undefined,
+      applicationId: q.applicationId,
+    };
+  }
+
+  app.get(
+    '/web-api/console/v1/login-log/page/list',
+    {
+      onRequest: guard,
+      schema: {
+        tags: ['security'],
+        summary: '登录日志分页列表（最新的在前）',
+        querystring: Type.Object({
+          offset: Type.Integer({ minimum: 0, default: 0 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...Filters,
+        }),
+        response: { 200: Envelope(Page(LoginLogRowSchema)), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { offset, limit } = request.query;
+      const { total, rows } = await app.loginLog.page(scopeOf(request), filtersOf(request.query), offset, limit);
+      return ok({ total, rows: rows.map(loginLogRow) });
+    },
+  );
+
+  app.get(
+    '/web-api/console/v1/login-log/applications',
+    {
+      onRequest: guard,
+      schema: {
+        tags: ['security'],
+        summary: '登录日志的应用筛选项（本企业的应用）',
+        response: { 200: Envelope(Type.Object({ id: Type.Integer(), name: Type.String() })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const enterpriseId = request.principal!.profile.enterpriseId;
+      return ok(enterpriseId === null ? [] : await app.loginLog.applications(enterpriseId));
+    },
+  );
+
+  app.get(
+    '/web-api/console/v1/login-log/export',
+    {
+      onRequest: guard,
+      config: { auditAction: 'login-log.export' },
+      schema: {
+        tags: ['security'],
+        summary: `导出登录日志 CSV（UTF-8 带 BOM，筛选条件同分页列表，最多 ${LOGIN_LOG_EXPORT_MAX_ROWS} 条，最新的在前）`,
+        produces: ['text/csv'],
+        querystring: FilterQuery,
+        // The file streams out: documented as a string, typed as the stream the handler answers.
+        response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'text/csv; charset=utf-8' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const entries = app.loginLog.stream(scopeOf(request), filtersOf(q), LOGIN_LOG_EXPORT_MAX_ROWS);
+      async function* records() {
+        for await (const entry of entries) {
+          const row = loginLogRow(entry);
+          yield [
+            row.createdAt,
+            row.username,
+            row.name,
+            row.enterpriseName,
+            row.result === 'success' ? '成功' : '失败',
+            row.reasonText,
+            row.applicationName,
+            row.ip,
+            row.browser,
+            row.os,
+          ];
+        }
+      }
+      const filters = [q.filterStartTime, q.filterEndTime, q.username, q.result, q.reason, q.applicationId].filter(Boolean).join(' ');
+      await app.auditRepository.recordRequest(request, 'login-log.export', filters || '全部');
+      const stamp = chinaTime(new Date()).replace(/[-: ]/g, '');
+      reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`登录日志-${stamp}.csv`, `login-log-${stamp}.csv`));
+      // A failed read destroys the writer, and with it the answer (Fastify logs the error).
+      return pipeline(Readable.from(records()), csvWriter(CSV_HEADERS), () => undefined);
+    },
+  );
+};
+
+export default loginLogRoutes;

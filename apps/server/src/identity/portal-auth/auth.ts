@@ -1,0 +1,62 @@
+import { CertificationMessage } from '@portal/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ForbiddenError, TokenError } from '../../platform/lib/errors.js';
+
+export interface Principal {
+  accountId: number;
+  sessionKey: string;
+  /** The CAS service ticket that opened the session. */
+  serviceTicket: string;
+  profile: NonNullable<Awaited<ReturnType<FastifyInstance['accountRepository']['profile']>>>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: a valid token of a live session, else 20300/20301/20302. */
+    authenticate(request: FastifyRequest): Promise<void>;
+    /** preHandler: authenticated and holding at least one of `codes`, else 403. */
+    requireAuthority(...codes: string[]): (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler: like requireAuthority, and the account's enterprise is certified (identifier
+     * management and application subscription wait for 企业认证), else 403 with the reason.
+     */
+    requireCertified(...codes: string[]): (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The guards protected routes use (the server enforces the console's authority codes). */
+async function auth(app: FastifyInstance) {
+  app.decorateRequest('principal', null);
+
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const check = app.tokens.check(request.headers.authorization);
+    if (!check.ok) throw new TokenError(check.reason);
+    const session = await app.sessions.byKey(check.sessionKey);
+    if (!session || session.accountId !== check.accountId) throw new TokenError('invalid');
+    const profile = await app.accountRepository.profile(session.accountId);
+    if (!profile?.usable) throw new TokenError('invalid');
+    request.principal = { accountId: session.accountId, sessionKey: session.key, serviceTicket: session.serviceTicket, profile };
+  });
+
+  app.decorate('requireAuthority', (...codes: string[]) => async (request: FastifyRequest) => {
+    await app.authenticate(request);
+    const held = request.principal?.profile.authorities ?? [];
+    if (!codes.some((c) => held.includes(c))) throw new ForbiddenError();
+  });
+
+  app.decorate('requireCertified', (...codes: string[]) => {
+    const holdsOne = app.requireAuthority(...codes);
+    return async (request: FastifyRequest) => {
+      await holdsOne(request);
+      if (request.principal?.profile.certificationStatus !== 'certified') {
+        throw new ForbiddenError(CertificationMessage.certificationRequired);
+      }
+    };
+  });
+}
+
+export default fp(auth, { name: 'auth', dependencies: ['portal-sessions', 'access-tokens', 'account-repository'] });

@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import { isUsable } from '../accounts/account-repository.js';
+
+/** The portal's session cookie: a random id; the table keeps only its SHA-256. */
+export const SESSION_COOKIE = 'PORTAL_SESSION';
+/** The portal's CAS service address: logins return here with a ticket; single logout posts here. */
+export const PORTAL_CALLBACK_PATH = '/web/portal/cas/callback';
+
+const digest = (id: string) => createHash('sha256').update(id).digest('hex');
+
+export interface LiveSession {
+  /** The stored key (SHA-256 of the cookie); tokens name it. */
+  key: string;
+  accountId: number;
+  serviceTicket: string;
+}
+
+export class PortalSessions {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly hours: number,
+  ) {}
+
+  /** Opens a session for an account logged in through `serviceTicket`; answers the cookie value. */
+  async open(accountId: number, serviceTicket: string, now = new Date()): Promise<string> {
+    const id = randomBytes(32).toString('base64url');
+    await this.db
+      .insertInto('portal_session')
+      .values({
+        id: digest(id),
+        account_id: accountId,
+        service_ticket: serviceTicket,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + this.hours * 3_600_000).toISOString(),
+      })
+      .execute();
+    return id;
+  }
+
+  async fromCookie(cookie: string | undefined, now = new Date()): Promise<LiveSession | undefined> {
+    if (!cookie || cookie.length > 100) return undefined;
+    return this.byKey(digest(cookie), now);
+  }
+
+  async byKey(key: string, now = new Date()): Promise<LiveSession | undefined> {
+    const row = await this.db
+      .selectFrom('portal_session')
+      .innerJoin('account', 'account.id', 'portal_session.account_id')
+      .leftJoin('enterprise', 'enterprise.id', 'account.enterprise_id')
+      .select([
+        'portal_session.id',
+        'portal_session.account_id',
+        'portal_session.service_ticket',
+        'portal_session.expires_at',
+        'account.status',
+        'enterprise.status as enterprise_status',
+      ])
+      .where('portal_session.id', '=', key)
+      .executeTakeFirst();
+    if (!row || row.expires_at <= now.toISOString() || !isUsable(row.status, row.enterprise_status)) return undefined;
+    return { key: row.id, accountId: row.account_id, serviceTicket: row.service_ticket };
+  }
+
+  async close(cookie: string | undefined): Promise<void> {
+    if (cookie) await this.db.deleteFrom('portal_session').where('id', '=', digest(cookie)).execute();
+  }
+
+  /** CAS single logout names the service ticket that opened the session. */
+  async closeByServiceTicket(serviceTicket: string): Promise<number> {
+    const r = await this.db.deleteFrom('portal_session').where('service_ticket', '=', serviceTicket).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** 强制下线: the sessions these service tickets opened end, inside the caller's transaction. */
+  async closeByServiceTickets(trx: Kysely<Database>, serviceTickets: readonly string[]): Promise<void> {
+    // In slices: an SSO session's tickets can outnumber SQLite's bound parameters in one `in (…)`.
+    for (let i = 0; i < serviceTickets.length; i += 500) {
+      await trx
+        .deleteFrom('portal_session')
+        .where('service_ticket', 'in', serviceTickets.slice(i, i + 500))
+        .execute();
+    }
+  }
+
+  /** After a password change (inside its transaction): every other session of the account ends. */
+  async closeOthers(accountId: number, keepKey: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db.deleteFrom('portal_session').where('account_id', '=', accountId).where('id', '!=', keepKey).execute();
+  }
+
+  /** Every session of these accounts ends (停用, 删除, an enterprise 停用), inside the caller's transaction. */
+  async closeAllOf(trx: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
+    await trx.deleteFrom('portal_session').where('account_id', 'in', accountIds).execute();
+  }
+
+  async purgeExpired(now = new Date()): Promise<void> {
+    await this.db.deleteFrom('portal_session').where('expires_at', '<=', now.toISOString()).execute();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: PortalSessions;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('sessions', new PortalSessions(app.database.db, app.config.auth.sessionHours));
+    // Housekeeping every 10 minutes (no timer keeps the process alive).
+    const purge = setInterval(
+      () => void app.sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed')),
+      600_000,
+    );
+    purge.unref();
+    app.addHook('onClose', async () => clearInterval(purge));
+  },
+  { name: 'portal-sessions' },
+);

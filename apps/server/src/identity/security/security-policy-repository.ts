@@ -1,0 +1,69 @@
+import { PASSWORD_CLASSES, type PasswordClass, type SecurityPolicy } from '@portal/shared';
+import fp from 'fastify-plugin';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SecurityPolicyTable } from '../../platform/db/schema.js';
+
+const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
+  passwordMinLength: row.password_min_length,
+  passwordClasses: PASSWORD_CLASSES.filter((c) => row.password_classes.split(',').includes(c)),
+  passwordNoUsername: row.password_no_username === 1,
+  passwordHistory: row.password_history,
+  passwordExpiryDays: row.password_expiry_days,
+  lockMaxFailures: row.lock_max_failures,
+  lockMinutes: row.lock_minutes,
+  sessionIdleMinutes: row.session_idle_minutes,
+  sessionMaxHours: row.session_max_hours,
+  twoFactor: row.two_factor,
+});
+
+/**
+ * 安全设置: an enterprise's security policy, or the platform defaults (configuration) for an
+ * enterprise that saved none, for accounts without an enterprise and for registration.
+ */
+export class SecurityPolicyRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly defaults: SecurityPolicy,
+  ) {}
+
+  async ofEnterprise(enterpriseId: number | null, db: Kysely<Database> = this.db): Promise<SecurityPolicy> {
+    if (enterpriseId === null) return this.defaults;
+    const row = await db.selectFrom('security_policy').selectAll().where('enterprise_id', '=', enterpriseId).executeTakeFirst();
+    return row ? toPolicy(row) : this.defaults;
+  }
+
+  /** Saves the enterprise's policy (a checked one) inside the caller's transaction. */
+  async save(trx: Kysely<Database>, enterpriseId: number, policy: SecurityPolicy): Promise<void> {
+    const values = {
+      password_min_length: policy.passwordMinLength,
+      password_classes: PASSWORD_CLASSES.filter((c: PasswordClass) => policy.passwordClasses.includes(c)).join(','),
+      password_no_username: policy.passwordNoUsername ? 1 : 0,
+      password_history: policy.passwordHistory,
+      password_expiry_days: policy.passwordExpiryDays,
+      lock_max_failures: policy.lockMaxFailures,
+      lock_minutes: policy.lockMinutes,
+      session_idle_minutes: policy.sessionIdleMinutes,
+      session_max_hours: policy.sessionMaxHours,
+      two_factor: policy.twoFactor,
+      updated_at: new Date().toISOString(),
+    };
+    await trx
+      .insertInto('security_policy')
+      .values({ enterprise_id: enterpriseId, ...values })
+      .onConflict((oc) => oc.column('enterprise_id').doUpdateSet(values))
+      .execute();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    securityPolicies: SecurityPolicyRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('securityPolicies', new SecurityPolicyRepository(app.database.db, app.config.securityDefaults));
+  },
+  { name: 'security-policy-repository' },
+);

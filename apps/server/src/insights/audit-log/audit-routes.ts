@@ -1,0 +1,162 @@
+import { Readable, pipeline } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AUDIT_EXPORT_MAX_ROWS, Authority } from '@portal/shared';
+import type { FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
+import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { BadRequestError } from '../../platform/lib/errors.js';
+import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
+import { AUDIT_ACTIONS, auditActionsFor, isAuditAction, isPlatformAuditAction } from '../../platform/audit/audit-log.js';
+import type { AuditFilters, AuditLogEntry, AuditScope } from '../../platform/audit/audit-repository.js';
+
+const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
+
+const Outcome = Type.Union([Type.Literal('success'), Type.Literal('failure')]);
+
+const AuditRow = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  name: Type.String({ description: '账号姓名（账号已删除或未知时为空）' }),
+  enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
+  enterpriseName: Type.String(),
+  action: Type.String(),
+  actionName: Type.String(),
+  target: Type.String(),
+  ip: Type.String(),
+  outcome: Outcome,
+  detail: Type.String(),
+  createdAt: Type.String(),
+});
+
+const Filters = {
+  filterStartTime: Type.Optional(Type.String({ maxLength: 19, description: '开始时间 yyyy-MM-dd HH:mm:ss（中国时间）' })),
+  filterEndTime: Type.Optional(Type.String({ maxLength: 19, description: '结束时间 yyyy-MM-dd HH:mm:ss（含）' })),
+  username: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（完全一致）' })),
+  action: Type.Optional(Type.String({ maxLength: 64, description: '操作编码，见 /web-api/console/v1/audit/actions' })),
+  outcome: Type.Optional(Type.Union([Outcome, Type.Literal('')])),
+};
+const FilterQuery = Type.Object(Filters);
+
+/**
+ * 操作日志 (the console's audit log): who did what, when, from where and how it ended; filtered by
+ * time range, user and action, newest first, paged or as a CSV file. Enterprise users see their own
+ * enterprise's entries; platform operators (audit:all-enterprises) see every entry.
+ */
+const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const guard = app.requireAuthority(Authority.Audit, Authority.AuditAll);
+
+  /** Whose entries the caller sees; an account without an enterprise sees only its own. */
+  function scopeOf(request: FastifyRequest): AuditScope {
+    const profile = request.principal?.profile;
+    if (profile?.authorities.includes(Authority.AuditAll)) return { all: true };
+    return profile?.enterpriseId ? { enterpriseId: profile.enterpriseId } : { accountId: request.principal?.accountId ?? -1 };
+  }
+
+  /** The filters of a list or export query; refuses bad ones, and actions outside the viewer's scope. */
+  function filtersOf(scope: AuditScope, q: Static<typeof FilterQuery>): AuditFilters {
+    const start = q.filterStartTime ? chinaTimeToIso(q.filterStartTime, '开始时间') : undefined;
+    const end = q.filterEndTime ? chinaTimeToIso(q.filterEndTime, '结束时间') : undefined;
+    if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
+    if (q.action && !(isAuditAction(q.action) && ('all' in scope || !isPlatformAuditAction(q.action)))) {
+      throw new BadRequestError('未知的操作类型');
+    }
+    return { start, end, username: q.username, action: q.action, outcome: q.outcome };
+  }
+
+  const toApi = (r: AuditLogEntry): Static<typeof AuditRow> => ({
+    id: r.id,
+    username: r.username,
+    name: r.accountName ?? '',
+    enterpriseId: r.enterprise_id,
+    enterpriseName: r.enterpriseName ?? '',
+    action: r.action,
+    actionName: isAuditAction(r.action) ? AUDIT_ACTIONS[r.action] : r.action,
+    target: r.target,
+    ip: r.ip,
+    outcome: r.outcome === 'failure' ? 'failure' : 'success',
+    detail: r.detail,
+    createdAt: chinaTime(new Date(r.created_at)),
+  });
+
+  app.get(
+    '/web-api/console/v1/audit/actions',
+    {
+      onRequest: guard,
+      schema: {
+        tags: ['console'],
+        summary: '可筛选的操作类型（编码与中文名；企业只列本企业日志可能出现的操作）',
+        response: { 200: Envelope(Type.Object({ code: Type.String(), name: Type.String() })), ...errorResponses },
+      },
+    },
+    async (request) => ok(auditActionsFor('all' in scopeOf(request)).map((code) => ({ code, name: AUDIT_ACTIONS[code] }))),
+  );
+
+  app.get(
+    '/web-api/console/v1/audit/page/list',
+    {
+      onRequest: guard,
+      schema: {
+        tags: ['console'],
+        summary: '操作日志分页列表',
+        querystring: Type.Object({
+          offset: Type.Integer({ minimum: 0, default: 0 }),
+          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...Filters,
+        }),
+        response: { 200: Envelope(Page(AuditRow)), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { offset, limit } = request.query;
+      const scope = scopeOf(request);
+      const { total, rows } = await app.auditRepository.page(scope, filtersOf(scope, request.query), offset, limit);
+      return ok({ total, rows: rows.map(toApi) });
+    },
+  );
+
+  app.get(
+    '/web-api/console/v1/audit/export',
+    {
+      onRequest: guard,
+      config: { auditAction: 'audit.export' },
+      schema: {
+        tags: ['console'],
+        summary: `导出操作日志 CSV（UTF-8 带 BOM，筛选条件同分页列表，最多 ${AUDIT_EXPORT_MAX_ROWS} 条，最新的在前）`,
+        produces: ['text/csv'],
+        querystring: FilterQuery,
+        // The file streams out: documented as a string, typed as the stream the handler answers.
+        response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'text/csv; charset=utf-8' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const scope = scopeOf(request);
+      const entries = app.auditRepository.stream(scope, filtersOf(scope, q), AUDIT_EXPORT_MAX_ROWS);
+      async function* records() {
+        for await (const entry of entries) {
+          const row = toApi(entry);
+          yield [
+            row.createdAt,
+            row.username,
+            row.name,
+            row.enterpriseName,
+            row.actionName,
+            row.target,
+            row.ip,
+            row.outcome === 'success' ? '成功' : '失败',
+            row.detail,
+          ];
+        }
+      }
+      const filters = [q.filterStartTime, q.filterEndTime, q.username, q.action, q.outcome].filter(Boolean).join(' ');
+      await app.auditRepository.recordRequest(request, 'audit.export', filters || '全部');
+      const stamp = chinaTime(new Date()).replace(/[-: ]/g, '');
+      reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`操作日志-${stamp}.csv`, `audit-log-${stamp}.csv`));
+      // A failed read destroys the writer, and with it the answer (Fastify logs the error).
+      return pipeline(Readable.from(records()), csvWriter(AUDIT_CSV_HEADERS), () => undefined);
+    },
+  );
+};
+
+export default auditRoutes;

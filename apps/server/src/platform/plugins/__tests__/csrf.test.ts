@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../testing/test-app.js';
+
+/** Every route answering `method`, as a path (parameters filled in), from Fastify's route tree. */
+function routesOf(t: TestApp, method: string): string[] {
+  const paths: string[] = [];
+  const stack: string[] = [];
+  for (const line of t.app.printRoutes({ commonPrefix: false, method }).split('\n')) {
+    const at = line.indexOf('── ');
+    if (at < 0) continue;
+    const depth = (at - 1) / 4;
+    const [segment = '', methods = ''] = line.slice(at + 3).split(' (');
+    stack.length = depth;
+    stack.push(segment);
+    if (methods.includes(method))
+      paths.push(
+        stack
+          .join('')
+          .replace(/:[A-Za-z]+/g, 'x')
+          .replace(/\*$/, 'x'),
+      );
+  }
+  return paths;
+}
+
+/**
+ * Form posts from other sites (the CAS login with its steps — new password, two-factor — and 忘记密码,
+ * the CAS back-channel logout) opt out with `config.csrf`.
+ */
+const FORM_POSTS = new Set([
+  'POST /cas/login',
+  'POST /cas/login/password',
+  'POST /cas/login/two-factor',
+  'POST /cas/login/two-factor/enrol',
+  'POST /cas/login/two-factor/continue',
+  'POST /cas/forgot-password',
+  'POST /cas/forgot-password/reset',
+  'POST /web/portal/cas/callback',
+]);
+
+describe('CSRF check', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses a state-changing call without X-Requested-With on every such route', async () => {
+    const routes = ['POST', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => routesOf(t, method).map((path) => `${method} ${path}`));
+    // The route tree really was read (the console writes alone are dozens of routes).
+    expect(routes.length).toBeGreaterThan(20);
+    for (const route of routes) {
+      const [method = '', url = ''] = route.split(' ');
+      const res = await t.app.inject({ method: method as 'POST', url });
+      if (FORM_POSTS.has(route)) {
+        expect(res.json<{ msg?: string }>().msg ?? '', route).not.toContain('X-Requested-With');
+      } else {
+        expect([route, res.statusCode, res.json<{ msg: string }>().msg]).toEqual([route, 403, '非法请求：缺少 X-Requested-With 请求头']);
+      }
+    }
+  });
+
+  it('lets reads through without the header, and refuses a cross-site write that has it', async () => {
+    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    const crossSite = await t.app.inject({
+      method: 'POST',
+      url: '/web-api/register/v1/sms',
+      headers: { 'x-requested-with': 'XMLHttpRequest', 'sec-fetch-site': 'cross-site' },
+    });
+    expect([crossSite.statusCode, crossSite.json<{ msg: string }>().msg]).toEqual([403, '非法请求：不接受跨站提交']);
+  });
+});
