@@ -4,7 +4,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import type { ServerConfig } from './platform/config.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { AccessLogController } from './platform/lib/access-log.js';
-import { CacheRegistry } from './platform/lib/cache.js';
+import { type CacheClock, CacheRegistry } from './platform/lib/cache.js';
 import { loggerOptions } from './platform/lib/logger.js';
 import { OutboundGuard } from './platform/lib/outbound.js';
 import { answerClientError } from './platform/plugins/error-handler.js';
@@ -25,13 +25,15 @@ export interface BuildAppOptions {
   config: ServerConfig;
   database: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** What the in-process caches' time to live is measured on (`performance` by default); a test moves its own. */
+  clock?: CacheClock;
 }
 
 /**
  * Builds the portal server: the shared decorators, then each module in its declared order (each
  * registers its app plugins, then its routes), then the web app. The caller owns the database handle and closes it after `app.close()`.
  */
-export async function buildApp({ config, database, logger }: BuildAppOptions) {
+export async function buildApp({ config, database, logger, clock }: BuildAppOptions) {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
@@ -69,7 +71,7 @@ export async function buildApp({ config, database, logger }: BuildAppOptions) {
 
   app.decorate('config', config);
   app.decorate('database', database);
-  app.decorate('caches', new CacheRegistry());
+  app.decorate('caches', new CacheRegistry({ clock }));
   app.decorate(
     'outbound',
     new OutboundGuard({

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { buildApp, type PortalApp } from '../app.js';
 import { type ServerConfig, loadConfig } from '../platform/config.js';
 import { createDatabase, type DatabaseHandle, type DialectName } from '../platform/db/database.js';
+import type { CacheClock } from '../platform/lib/cache.js';
 import { adminQuery, dropSchema } from './pg-admin.js';
 import { template, testRun } from './test-templates.js';
 
@@ -95,16 +96,34 @@ export interface TestApp extends TestDatabase {
   close(): Promise<void>;
 }
 
-/** Builds the app on a fresh database (fastify/demo style: tests call `app.inject`). */
-export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * Builds the app on a fresh database (fastify/demo style: tests call `app.inject`). `clock`: what its
+ * caches' time to live runs on (see `testClock`), for tests of what a cache keeps and for how long.
+ */
+export async function createTestApp(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  options: { clock?: CacheClock } = {},
+): Promise<TestApp> {
   const testDb = await createTestDatabase(dialect, env);
-  const app = await buildApp({ config: testDb.config, database: testDb.database, logger: false });
+  const app = await buildApp({ config: testDb.config, database: testDb.database, logger: false, clock: options.clock });
   return {
     ...testDb,
     app,
     async close() {
       await app.close();
       await testDb.drop();
+    },
+  };
+}
+
+/** A clock a test moves by hand (`advance`), for the app's caches: time passes only when the test says so. */
+export function testClock(): CacheClock & { advance(ms: number): void } {
+  let now = performance.now();
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
     },
   };
 }

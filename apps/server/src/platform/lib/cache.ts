@@ -1,5 +1,8 @@
 import { LRUCache, type Perf } from 'lru-cache';
 
+/** What a cache's time to live is measured on: `performance` unless a test passes a clock it moves. */
+export type CacheClock = Perf;
+
 /** What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`). */
 export type CacheGroup = 'site' | 'content' | 'identifiers';
 

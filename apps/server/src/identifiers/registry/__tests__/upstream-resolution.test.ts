@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { loadConfig } from '../../../platform/config.js';
 import { fakeUpstream } from '../../../testing/handle-upstream.js';
-import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { createTestApp, type TestApp, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
 
 const REMOTE = '88.200.1/PUMP-0001';
 
@@ -43,6 +43,8 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
   let upstream: TestApp;
   let upstreamUrl: string;
   let node: TestApp;
+  // The node's cache keeps an answer for its values' ttl on this clock: time passes when a test moves it.
+  const clock = testClock();
   let remoteRecordId: number;
   let upstreamOperator: string;
 
@@ -107,7 +109,7 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
     expect(shadow.statusCode, shadow.body).toBe(200);
     await upstream.app.listen({ port: 0, host: '127.0.0.1' });
     upstreamUrl = `http://127.0.0.1:${(upstream.app.server.address() as AddressInfo).port}`;
-    node = await createTestApp(dialect, { HANDLE_UPSTREAM_URL: upstreamUrl, HANDLE_UPSTREAM_TIMEOUT_MS: '2000' });
+    node = await createTestApp(dialect, { HANDLE_UPSTREAM_URL: upstreamUrl, HANDLE_UPSTREAM_TIMEOUT_MS: '2000' }, { clock });
   });
   afterAll(async () => {
     await node?.close();
@@ -174,7 +176,9 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
     expect(changed.statusCode, changed.body).toBe(200);
     // Within the ttl (1 s) the node answers from its cache.
     expect((await query(node, cached)).json().data[0].identity.value[1].data.value).toBe('SN-0001');
-    await new Promise((r) => setTimeout(r, 1100));
+    clock.advance(999);
+    expect((await query(node, cached)).json().data[0].identity.value[1].data.value).toBe('SN-0001');
+    clock.advance(2);
     expect((await query(node, cached)).json().data[0].identity.value[1].data.value).toBe('SN-0001-R');
   });
 
@@ -407,11 +411,16 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
       const upstream = await countingUpstream(answerOf(1));
       try {
         await withNode(upstream.url, { HANDLE_UPSTREAM_PER_SECOND: '2' }, async (t) => {
+          // Only Date stands still (timers, I/O and the database run as ever): the three lookups share
+          // one one-second window however slow the machine, and the test moves to the next one.
+          vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+          onTestFinished(() => vi.useRealTimers());
           const answers = await Promise.all(['A', 'B', 'C'].map((s, i) => lookup(t, `88.200.1/${s}`, `10.0.0.${i + 1}`)));
           expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 429]);
           expect(answers.find((a) => a.statusCode === 429)!.json()).toEqual({ code: 1, msg: '上游标识解析服务繁忙，请稍后再试' });
           expect(upstream.seen).toHaveLength(2);
-          await new Promise((r) => setTimeout(r, 1100));
+          // The next second's window (@fastify/rate-limit reads Date.now()).
+          vi.setSystemTime(Date.now() + 1000);
           expect((await lookup(t, '88.200.1/C', '10.0.0.3')).statusCode).toBe(200);
         });
       } finally {
