@@ -414,7 +414,9 @@ describe.each(testDialects())('resolution through an upstream resolver on %s', (
           // Only Date stands still (timers, I/O and the database run as ever): the three lookups share
           // one one-second window however slow the machine, and the test moves to the next one.
           vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-          onTestFinished(() => vi.useRealTimers());
+          onTestFinished(() => {
+            vi.useRealTimers();
+          });
           const answers = await Promise.all(['A', 'B', 'C'].map((s, i) => lookup(t, `88.200.1/${s}`, `10.0.0.${i + 1}`)));
           expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 429]);
           expect(answers.find((a) => a.statusCode === 429)!.json()).toEqual({ code: 1, msg: '上游标识解析服务繁忙，请稍后再试' });
