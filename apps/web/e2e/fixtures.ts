@@ -1,11 +1,151 @@
-import { type Locator, type Page, test as base, expect } from '@playwright/test';
+import { randomInt } from 'node:crypto';
+import { type Browser, type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
+import { CREDIT_CODE_CHARSET, creditCodeCheckChar } from '@portal/shared';
+import { apiAs } from './api-helpers.js';
+import { type Person, openConsole, signInFirstTime } from './console-helpers.js';
+
+/** A suffix no other worker or run picks: names, usernames and handles a test creates carry it. */
+export const uniqueTag = () =>
+  randomInt(36 ** 7)
+    .toString(36)
+    .padStart(7, '0');
+
+/** A mobile number no seeded account has (the seed uses 138…): 19 and nine random digits. */
+export const uniquePhone = () => `19${String(randomInt(1_000_000_000)).padStart(9, '0')}`;
+
+/** A valid 统一社会信用代码 (GB 32100-2015): 91 (enterprise), a city, nine random digits, the check character. */
+export function uniqueCreditCode(): string {
+  const first17 = `91320500${String(randomInt(1_000_000_000)).padStart(9, '0')}`;
+  if (![...first17].every((ch) => CREDIT_CODE_CHARSET.includes(ch))) throw new Error(`not a code: ${first17}`);
+  return first17 + creditCodeCheckChar(first17);
+}
+
+/** The password every tenant administrator chooses at the first login (the SMS one is random). */
+export const TENANT_PASSWORD = 'Tenant#Kx2026';
+
+/** An enterprise of one spec file, created by the operator in 租户管理, and its first administrator. */
+export interface Tenant {
+  id: number;
+  name: string;
+  creditCode: string;
+  admin: Person;
+}
+
+/** A fresh browser of its own (no cookies of the test's page): a second person, or the fixture's operator. */
+export async function freshContext(browser: Browser, baseURL = process.env.E2E_BASE_URL): Promise<BrowserContext> {
+  return browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+}
+
+/**
+ * 租户管理 → 新建企业 through the API as the seeded operator, then the administrator's first login at the
+ * central login: the random password sent by SMS (the development outbox), changed to TENANT_PASSWORD.
+ */
+async function createTenant(operator: Page, browser: Browser): Promise<Tenant> {
+  const tag = uniqueTag();
+  const name = `测试${tag}智能装备有限公司`;
+  const creditCode = uniqueCreditCode();
+  const admin = { username: `t${tag}`, name: '赵敏', phone: uniquePhone() };
+  const api = await apiAs(operator);
+  const [created] = await api.post<{ id: number }>('/web-api/console/v1/tenant', {
+    name,
+    creditCode,
+    adminName: admin.name,
+    adminUsername: admin.username,
+    adminPhone: admin.phone,
+  });
+  if (!created) throw new Error(`tenant ${name} not created`);
+  const { password: initial = '' } = await lastSms(operator, admin.phone, 'password');
+  const context = await freshContext(browser);
+  try {
+    await signInFirstTime(await context.newPage(), { ...admin, password: initial }, TENANT_PASSWORD);
+  } finally {
+    await context.close();
+  }
+  return { id: created.id, name, creditCode, admin: { ...admin, password: TENANT_PASSWORD } };
+}
+
+/** The newest SMS of `template` sent to `phone` (the development outbox), by its parameters. */
+export async function lastSms(page: Page, phone: string, template: string): Promise<Record<string, string>> {
+  const outbox = await page.request.get(`/dev/sms-outbox?phone=${phone}`);
+  const entries = ((await outbox.json()) as { data: { templateKey: string; params: Record<string, string> }[] }).data;
+  // The outbox lists the newest first.
+  const params = entries.find((entry) => entry.templateKey === template)?.params;
+  if (!params) throw new Error(`no ${template} SMS to ${phone}`);
+  return params;
+}
+
+/** The password colleagues added by `addColleague` choose at their first login. */
+export const COLLEAGUE_PASSWORD = 'Mate#Kx2026';
+
+/**
+ * A colleague the tenant's administrator adds in 账号管理 (through the API; the initial password by
+ * SMS) with the named system or custom roles; they have signed in once and chose COLLEAGUE_PASSWORD.
+ */
+export async function addColleague(browser: Browser, tenant: Tenant, name: string, roleNames: string[] = ['普通员工']): Promise<Person> {
+  const context = await freshContext(browser);
+  try {
+    const page = await context.newPage();
+    await openConsole(page, tenant.admin);
+    const api = await apiAs(page);
+    const roles = await api.get<{ id: number; name: string }>('/web-api/console/v1/role/list');
+    const roleIds = roleNames.map((role) => {
+      const found = roles.find((r) => r.name === role);
+      if (!found) throw new Error(`no role ${role}`);
+      return found.id;
+    });
+    const colleague = { username: `m${uniqueTag()}`, name, phone: uniquePhone() };
+    await api.post('/web-api/console/v1/account', { ...colleague, groupIds: [], roleIds, passwordMode: 'sms' });
+    const { password } = await lastSms(page, colleague.phone, 'password');
+    const first = await freshContext(browser);
+    await signInFirstTime(await first.newPage(), { ...colleague, password: password ?? '' }, COLLEAGUE_PASSWORD);
+    await first.close();
+    return { ...colleague, password: COLLEAGUE_PASSWORD };
+  } finally {
+    await context.close();
+  }
+}
+
+interface WorkerFixtures {
+  /** The enterprise of a spec file in this worker, created on first use. */
+  tenantOf: (file: string) => Promise<Tenant>;
+}
+
+interface TestFixtures {
+  /** This spec file's own enterprise: whatever a test writes there no other file sees. */
+  tenant: Tenant;
+}
 
 /**
  * Public pages arrive rendered by the server and become interactive once the app has hydrated them
  * (`<html data-app="ready">`). `page.goto` here also waits for that, so a test never clicks a button
  * whose handler is not attached yet.
  */
-export const test = base.extend({
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  tenantOf: [
+    async ({ browser }, use) => {
+      const tenants = new Map<string, Promise<Tenant>>();
+      let operator: Promise<Page> | undefined;
+      const operatorPage = () =>
+        (operator ??= (async () => {
+          const page = await (await freshContext(browser)).newPage();
+          await openConsole(page, 'operator');
+          return page;
+        })());
+      await use((file) => {
+        let tenant = tenants.get(file);
+        if (!tenant) {
+          tenant = operatorPage().then((page) => createTenant(page, browser));
+          tenants.set(file, tenant);
+        }
+        return tenant;
+      });
+      if (operator) await (await operator).context().close();
+    },
+    { scope: 'worker' },
+  ],
+  tenant: async ({ tenantOf }, use, testInfo) => {
+    await use(await tenantOf(testInfo.file));
+  },
   page: async ({ page }, use) => {
     const goto = page.goto.bind(page);
     page.goto = async (url, options) => {
