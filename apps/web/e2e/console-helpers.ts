@@ -25,7 +25,10 @@ export async function openConsole(page: Page, account: string | Pick<Person, 'us
   await expect(page.getByRole('navigation', { name: '控制台菜单' })).toBeAttached();
 }
 
-/** A first login at the central login opened without a service: 修改初始密码 to `newPassword`, then 登录成功. */
+/**
+ * A first login at the central login opened without a service: 修改初始密码 to `newPassword`, then
+ * 登录成功; then 退出登录, so the set-up leaves no session for 在线会话 to list.
+ */
 export async function signInFirstTime(page: Page, person: Pick<Person, 'username' | 'password'>, newPassword: string): Promise<void> {
   await page.goto('/cas/login');
   await page.getByLabel('账号').fill(person.username);
@@ -36,6 +39,8 @@ export async function signInFirstTime(page: Page, person: Pick<Person, 'username
   await page.getByLabel('确认新密码').fill(newPassword);
   await page.getByRole('button', { name: '确认修改并登录' }).click();
   await expect(page.getByRole('heading', { name: '登录成功' })).toBeVisible();
+  await page.goto('/cas/logout');
+  await expect(page.getByRole('heading', { name: '您已安全退出' })).toBeVisible();
 }
 
 export const sidebar = (page: Page) => page.getByRole('complementary', { name: '侧边栏' });

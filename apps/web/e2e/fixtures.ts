@@ -113,6 +113,8 @@ interface WorkerFixtures {
 interface TestFixtures {
   /** This spec file's own enterprise: whatever a test writes there no other file sees. */
   tenant: Tenant;
+  /** Another enterprise for this test alone, for a journey that changes what every account of it meets (安全设置). */
+  newTenant: () => Promise<Tenant>;
 }
 
 /**
@@ -145,6 +147,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   tenant: async ({ tenantOf }, use, testInfo) => {
     await use(await tenantOf(testInfo.file));
+  },
+  newTenant: async ({ tenantOf }, use, testInfo) => {
+    let n = 0;
+    await use(() => tenantOf(`${testInfo.testId}#${++n}`));
   },
   page: async ({ page }, use) => {
     const goto = page.goto.bind(page);
