@@ -81,7 +81,12 @@ export const COLLEAGUE_PASSWORD = 'Mate#Kx2026';
  * A colleague the tenant's administrator adds in 账号管理 (through the API; the initial password by
  * SMS) with the named system or custom roles; they have signed in once and chose COLLEAGUE_PASSWORD.
  */
-export async function addColleague(browser: Browser, tenant: Tenant, name: string, roleNames: string[] = ['普通员工']): Promise<Person> {
+export async function addColleague(
+  browser: Browser,
+  tenant: Tenant,
+  name: string,
+  roleNames: string[] = ['普通员工'],
+): Promise<Person & { id: number }> {
   const context = await freshContext(browser);
   try {
     const page = await context.newPage();
@@ -94,12 +99,17 @@ export async function addColleague(browser: Browser, tenant: Tenant, name: strin
       return found.id;
     });
     const colleague = { username: `m${uniqueTag()}`, name, phone: uniquePhone() };
-    await api.post('/web-api/console/v1/account', { ...colleague, groupIds: [], roleIds, passwordMode: 'sms' });
+    const [created] = await api.post<{ id: number }>('/web-api/console/v1/account', {
+      ...colleague,
+      groupIds: [],
+      roleIds,
+      passwordMode: 'sms',
+    });
     const { password } = await lastSms(page, colleague.phone, 'password');
     const first = await freshContext(browser);
     await signInFirstTime(await first.newPage(), { ...colleague, password: password ?? '' }, COLLEAGUE_PASSWORD);
     await first.close();
-    return { ...colleague, password: COLLEAGUE_PASSWORD };
+    return { ...colleague, id: created?.id ?? 0, password: COLLEAGUE_PASSWORD };
   } finally {
     await context.close();
   }
