@@ -199,3 +199,39 @@ export async function animationsDone(locator: Locator): Promise<void> {
     await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
   });
 }
+
+/**
+ * Resolves once the page has drawn five frames in a row without any box scrolling: a smooth scroll
+ * (a click on a menu, a result brought into view) has ended, or none was started by what was drawn.
+ */
+export async function scrollStill(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as Window & { stillScrolls?: string; stillFrames?: number };
+    w.stillScrolls = undefined;
+    w.stillFrames = 0;
+  });
+  await page.waitForFunction(
+    () => {
+      const w = window as Window & { stillScrolls?: string; stillFrames?: number };
+      const now = [document.scrollingElement, ...document.querySelectorAll('*')]
+        .map((e) => (e && (e.scrollTop || e.scrollLeft) ? `${e.scrollTop},${e.scrollLeft}` : ''))
+        .join(';');
+      w.stillFrames = now === w.stillScrolls ? (w.stillFrames ?? 0) + 1 : 0;
+      w.stillScrolls = now;
+      return w.stillFrames >= 5;
+    },
+    undefined,
+    { polling: 'raf' },
+  );
+}
+
+/**
+ * Resolves after `turns` rendering turns of the page (an animation frame, then a task): what the last
+ * answer changed has been rendered, its effects have run, and what they opened (antd mounts static
+ * dialogs after a task) has been drawn. Counts frames, never time.
+ */
+export async function renderingSettled(page: Page, turns = 3): Promise<void> {
+  await page.evaluate(async (n) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  }, turns);
+}
