@@ -13,6 +13,8 @@ export interface Api {
   get<T>(url: string): Promise<T[]>;
   post<T>(url: string, body: unknown): Promise<T[]>;
   put<T>(url: string, body: unknown): Promise<T[]>;
+  /** A multipart POST (a file upload). */
+  upload<T>(url: string, multipart: Record<string, string | { name: string; mimeType: string; buffer: Buffer }>): Promise<T[]>;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function apiAs(page: Page): Promise<Api> {
     get: (url) => data(page.request.get(url, { headers: auth }), url),
     post: (url, body) => data(page.request.post(url, { headers: auth, data: body }), url),
     put: (url, body) => data(page.request.put(url, { headers: auth, data: body }), url),
+    upload: (url, multipart) => data(page.request.post(url, { headers: auth, multipart }), url),
   };
 }
 

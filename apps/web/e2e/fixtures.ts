@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { type Browser, type BrowserContext, type Locator, type Page, test as base, expect } from '@playwright/test';
 import { CREDIT_CODE_CHARSET, creditCodeCheckChar } from '@portal/shared';
 import { apiAs } from './api-helpers.js';
+import { licencePng, pdfDocument } from './certification-materials.js';
 import { type Person, openConsole, signInFirstTime } from './console-helpers.js';
 
 /** A suffix no other worker or run picks: names, usernames and handles a test creates carry it. */
@@ -115,9 +116,54 @@ export async function addColleague(
   }
 }
 
+/**
+ * 企业认证 of a new tenant through the API: its administrator applies as an agent with a licence image
+ * and an authorisation PDF, the operator approves the application in 认证审核.
+ */
+async function certify(operator: Page, browser: Browser, tenant: Tenant): Promise<void> {
+  const context = await freshContext(browser);
+  try {
+    const page = await context.newPage();
+    await openConsole(page, tenant.admin);
+    const admin = await apiAs(page);
+    const file = '/web-api/console/v1/enterprise/certification/file';
+    const [licence] = await admin.upload<{ id: number }>(file, {
+      purpose: 'licence',
+      file: { name: 'licence.png', mimeType: 'image/png', buffer: licencePng(600, 400, [181, 137, 0]) },
+    });
+    const [authorization] = await admin.upload<{ id: number }>(file, {
+      purpose: 'authorization',
+      file: { name: 'authorization.pdf', mimeType: 'application/pdf', buffer: pdfDocument(['授权书']) },
+    });
+    await admin.post('/web-api/console/v1/enterprise/certification', {
+      enterpriseName: tenant.name,
+      creditCode: tenant.creditCode,
+      legalRepresentative: '顾建华',
+      applicantRole: 'agent',
+      licenceFileId: licence?.id,
+      authorizationFileId: authorization?.id,
+      declaration: true,
+    });
+  } finally {
+    await context.close();
+  }
+  const api = await apiAs(operator);
+  const [found] = await api.get<{ rows: { id: number }[] }>(
+    `/web-api/console/v1/certification/page/list?status=pending&keyword=${tenant.creditCode}`,
+  );
+  const application = found?.rows[0];
+  if (!application) throw new Error(`no certification application of ${tenant.name}`);
+  await api.post(`/web-api/console/v1/certification/${application.id}/decision`, { decision: 'approve', reasons: [], comment: '' });
+}
+
+interface TenantOptions {
+  /** 已认证: 标识管理 and 申请使用 are open to it only then. */
+  certified?: boolean;
+}
+
 interface WorkerFixtures {
-  /** The enterprise of a spec file in this worker, created on first use. */
-  tenantOf: (file: string) => Promise<Tenant>;
+  /** The enterprise known by `key` (a spec file) in this worker, created on first use. */
+  tenantOf: (key: string, options?: TenantOptions) => Promise<Tenant>;
 }
 
 interface TestFixtures {
@@ -125,6 +171,8 @@ interface TestFixtures {
   tenant: Tenant;
   /** Another enterprise for this test alone, for a journey that changes what every account of it meets (安全设置). */
   newTenant: () => Promise<Tenant>;
+  /** This spec file's own certified enterprise (企业认证 applied for and approved through the API). */
+  certifiedTenant: Tenant;
 }
 
 /**
@@ -143,11 +191,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           await openConsole(page, 'operator');
           return page;
         })());
-      await use((file) => {
-        let tenant = tenants.get(file);
+      await use((key, options = {}) => {
+        let tenant = tenants.get(key);
         if (!tenant) {
-          tenant = operatorPage().then((page) => createTenant(page, browser));
-          tenants.set(file, tenant);
+          tenant = operatorPage().then(async (page) => {
+            const created = await createTenant(page, browser);
+            if (options.certified) await certify(page, browser, created);
+            return created;
+          });
+          tenants.set(key, tenant);
         }
         return tenant;
       });
@@ -157,6 +209,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
   tenant: async ({ tenantOf }, use, testInfo) => {
     await use(await tenantOf(testInfo.file));
+  },
+  certifiedTenant: async ({ tenantOf }, use, testInfo) => {
+    await use(await tenantOf(`${testInfo.file}#certified`, { certified: true }));
   },
   newTenant: async ({ tenantOf }, use, testInfo) => {
     let n = 0;
