@@ -472,6 +472,9 @@ test.describe('认证与同步', () => {
 
     const operator = await freshPage(browser, baseURL, 375);
     await openConsole(operator, 'operator', '/console/tenant');
+    // The list (newest first) grows with every run's enterprises: 恒岳 is looked up by name.
+    await operator.getByLabel('企业名称').fill(ENTERPRISE);
+    await operator.getByRole('button', { name: /查\s*询/ }).click();
     await operator
       .getByRole('row')
       .filter({ hasText: ENTERPRISE })

@@ -30,6 +30,8 @@ export interface Tenant {
   name: string;
   creditCode: string;
   admin: Person;
+  /** The identifier prefix the operator assigned to it (`identifierTenant` only). */
+  prefix?: string;
 }
 
 /** A fresh browser of its own (no cookies of the test's page): a second person, or the fixture's operator. */
@@ -159,7 +161,12 @@ async function certify(operator: Page, browser: Browser, tenant: Tenant): Promis
 interface TenantOptions {
   /** 已认证: 标识管理 and 申请使用 are open to it only then. */
   certified?: boolean;
+  /** An identifier prefix of its own, assigned by the operator (前缀管理; certified enterprises only). */
+  prefix?: boolean;
 }
+
+/** A prefix no seeded enterprise or other worker has: 88, then two random segments. */
+const uniquePrefix = () => `88.${randomInt(200, 1000)}.${randomInt(1_000_000)}`;
 
 interface WorkerFixtures {
   /** The enterprise known by `key` (a spec file) in this worker, created on first use. */
@@ -173,6 +180,8 @@ interface TestFixtures {
   newTenant: () => Promise<Tenant>;
   /** This spec file's own certified enterprise (企业认证 applied for and approved through the API). */
   certifiedTenant: Tenant;
+  /** This spec file's own certified enterprise with an identifier prefix of its own. */
+  identifierTenant: Tenant & { prefix: string };
 }
 
 /**
@@ -196,8 +205,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         if (!tenant) {
           tenant = operatorPage().then(async (page) => {
             const created = await createTenant(page, browser);
-            if (options.certified) await certify(page, browser, created);
-            return created;
+            if (!options.certified && !options.prefix) return created;
+            await certify(page, browser, created);
+            if (!options.prefix) return created;
+            const prefix = uniquePrefix();
+            await (await apiAs(page)).post('/web-api/identity/v1/prefix', { prefix, name: '产品标识', enterpriseId: created.id });
+            return { ...created, prefix };
           });
           tenants.set(key, tenant);
         }
@@ -212,6 +225,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
   certifiedTenant: async ({ tenantOf }, use, testInfo) => {
     await use(await tenantOf(`${testInfo.file}#certified`, { certified: true }));
+  },
+  identifierTenant: async ({ tenantOf }, use, testInfo) => {
+    const tenant = await tenantOf(`${testInfo.file}#identifiers`, { certified: true, prefix: true });
+    if (!tenant.prefix) throw new Error(`${tenant.name} has no prefix`);
+    await use({ ...tenant, prefix: tenant.prefix });
   },
   newTenant: async ({ tenantOf }, use, testInfo) => {
     let n = 0;
