@@ -47,7 +47,7 @@ async function createTenant(operator: Page, browser: Browser): Promise<Tenant> {
   const tag = uniqueTag();
   const name = `测试${tag}智能装备有限公司`;
   const creditCode = uniqueCreditCode();
-  const admin = { username: `t${tag}`, name: '赵敏', phone: uniquePhone() };
+  const admin = { username: `t${tag}`, name: '韩梅', phone: uniquePhone() };
   const api = await apiAs(operator);
   const [created] = await api.post<{ id: number }>('/web-api/console/v1/tenant', {
     name,
@@ -90,6 +90,8 @@ export async function addColleague(
   name: string,
   roleNames: string[] = ['普通员工'],
 ): Promise<Person & { id: number }> {
+  // Two sign-ins before the test's own work: it gets the slow tests' time.
+  test.slow();
   const context = await freshContext(browser);
   try {
     const page = await context.newPage();
@@ -168,6 +170,9 @@ interface TenantOptions {
 /** A prefix no seeded enterprise or other worker has: 88, then two random segments. */
 const uniquePrefix = () => `88.${randomInt(200, 1000)}.${randomInt(1_000_000)}`;
 
+/** How long setting up one enterprise may take on a busy 2-core machine. */
+const TENANT_TIMEOUT = 120_000;
+
 interface WorkerFixtures {
   /** The enterprise known by `key` (a spec file) in this worker, created on first use. */
   tenantOf: (key: string, options?: TenantOptions) => Promise<Tenant>;
@@ -220,17 +225,27 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  tenant: async ({ tenantOf }, use, testInfo) => {
-    await use(await tenantOf(testInfo.file));
-  },
-  certifiedTenant: async ({ tenantOf }, use, testInfo) => {
-    await use(await tenantOf(`${testInfo.file}#certified`, { certified: true }));
-  },
-  identifierTenant: async ({ tenantOf }, use, testInfo) => {
-    const tenant = await tenantOf(`${testInfo.file}#identifiers`, { certified: true, prefix: true });
-    if (!tenant.prefix) throw new Error(`${tenant.name} has no prefix`);
-    await use({ ...tenant, prefix: tenant.prefix });
-  },
+  // Creating an enterprise (sign-ins, 企业认证) is the fixtures' time, not the first test's.
+  tenant: [
+    async ({ tenantOf }, use, testInfo) => {
+      await use(await tenantOf(testInfo.file));
+    },
+    { timeout: TENANT_TIMEOUT },
+  ],
+  certifiedTenant: [
+    async ({ tenantOf }, use, testInfo) => {
+      await use(await tenantOf(`${testInfo.file}#certified`, { certified: true }));
+    },
+    { timeout: TENANT_TIMEOUT },
+  ],
+  identifierTenant: [
+    async ({ tenantOf }, use, testInfo) => {
+      const tenant = await tenantOf(`${testInfo.file}#identifiers`, { certified: true, prefix: true });
+      if (!tenant.prefix) throw new Error(`${tenant.name} has no prefix`);
+      await use({ ...tenant, prefix: tenant.prefix });
+    },
+    { timeout: TENANT_TIMEOUT },
+  ],
   newTenant: async ({ tenantOf }, use, testInfo) => {
     let n = 0;
     await use(() => tenantOf(`${testInfo.testId}#${++n}`));

@@ -16,6 +16,8 @@ const setUps = new Map<number, Promise<{ staff: Person }>>();
 function setUp(browser: Browser, tenant: Tenant & { prefix: string }): Promise<{ staff: Person }> {
   let done = setUps.get(tenant.id);
   if (!done) {
+    // The template, a record and a colleague first: this test gets the slow tests' time.
+    test.slow();
     done = (async () => {
       const context = await freshContext(browser);
       try {

@@ -47,6 +47,8 @@ test.describe('账号组 and 角色管理', () => {
     browser,
     baseURL,
   }) => {
+    // The colleague is set up (two sign-ins) before three browsers work: more than one page's worth on a busy machine.
+    test.slow();
     const n = unique();
     const colleague = await addColleague(browser, tenant, '李娜');
     const roleName = `日志查看${n}`;

@@ -51,6 +51,8 @@ test.describe('应用管理', () => {
     browser,
     baseURL,
   }) => {
+    // Five people sign in (two of them set up first): more than one page's worth on a busy machine.
+    test.slow();
     const app = await startApplication();
     // 周杰 of 质量部 and 刘洋 of 生产部, set up through the API.
     const zhoujie = await addColleague(browser, tenant, '周杰');
