@@ -7,7 +7,9 @@ export default defineConfig({
   testDir: 'apps/web/e2e',
   // The built server is started once on a free port with a fresh SQLite file.
   globalSetup: './apps/web/e2e/global-setup.ts',
-  fullyParallel: false,
+  // Every spec file writes in enterprises of its own (e2e/fixtures.ts, the tenant fixture): any test may
+  // run beside any other, in any order, on any number of workers.
+  fullyParallel: true,
   workers: 2,
   retries: 0,
   // Journeys open several pages; each step still waits at most the expect timeout on a busy 2-core CI.
@@ -37,11 +39,23 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } }, grepInvert: /@mobile/ },
+    {
+      name: 'desktop',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } },
+      grepInvert: /@mobile|@shared-content/,
+    },
     {
       name: 'mobile',
       use: { ...devices['Desktop Chrome'], viewport: { width: 375, height: 812 }, isMobile: false, hasTouch: true },
       grep: /@mobile/,
+      grepInvert: /@shared-content/,
+    },
+    // Journeys that change the platform's fixed rows other journeys read (the open-service tools): alone, last.
+    {
+      name: 'shared-content',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } },
+      grep: /@shared-content/,
+      dependencies: ['desktop', 'mobile'],
     },
   ],
 });

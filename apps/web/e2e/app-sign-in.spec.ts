@@ -1,16 +1,16 @@
-import { createHmac } from 'node:crypto';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { agePassword } from '../../server/src/testing/password-clock.js';
-import { type Api, apiAs } from './api-helpers.js';
-import { expect, test } from './fixtures.js';
+import { type Api, apiAs, base32Decode, totp, totpStepNow } from './api-helpers.js';
+import { openConsole } from './console-helpers.js';
+import { expect, lastSms, test, uniquePhone, uniqueTag } from './fixtures.js';
 
 /**
  * Sign-in started at an application: a person opens an enterprise's application (a CAS 3.0 client on
  * another origin, started by the global setup) in a fresh browser, is sent to the central login, and
  * every step there — password, 修改初始密码, 密码已过期, 二次验证, 忘记密码 — ends back inside the
  * application, signed in. The browser itself must let each form's redirect go to the application
- * (Content-Security-Policy `form-action`), which an HTTP client never checks. The enterprise, its
- * accounts, policy, application and grants are this file's own, set up through the API.
+ * (Content-Security-Policy `form-action`), which an HTTP client never checks. The enterprise (the
+ * tenant fixture), its accounts, policy, application and grants are this file's own, set up through the API.
  */
 
 const PASSWORD = 'Route#Kx2026';
@@ -22,53 +22,8 @@ function env(name: 'E2E_CAS_APP' | 'E2E_SQLITE_FILE'): string {
   return value;
 }
 
-const unique = () => `${(Date.now() % 100_000_000).toString(36)}${Math.floor(Math.random() * 1000)}`;
-const phoneNumber = () => `139${String(Math.floor(Math.random() * 100_000_000)).padStart(8, '0')}`;
-
-function base32Decode(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const ch of text.replace(/[\s=]/g, '').toUpperCase()) bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
-  const bytes: number[] = [];
-  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(parseInt(bits.slice(i, i + 8), 2));
-  return Buffer.from(bytes);
-}
-
-/** RFC 6238 TOTP (HMAC-SHA1, 30 s, 6 digits) for the time step `step`, computed here, not by the server's library. */
-function totp(secret: Buffer, step: number): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(step));
-  const mac = createHmac('sha1', secret).update(counter).digest();
-  const offset = (mac[mac.length - 1] ?? 0) & 0x0f;
-  const value = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return String(value).padStart(6, '0');
-}
-const stepNow = () => Math.floor(Date.now() / 30_000);
-
-/** The newest SMS of `template` sent to `phone` (the development outbox). */
-async function lastSms(request: APIRequestContext, phone: string, template: string): Promise<Record<string, string>> {
-  const outbox = await request.get(`/dev/sms-outbox?phone=${phone}`);
-  const entries = ((await outbox.json()) as { data: { templateKey: string; params: Record<string, string> }[] }).data;
-  const params = entries.filter((e) => e.templateKey === template).at(-1)?.params;
-  if (!params) throw new Error(`no ${template} SMS to ${phone}`);
-  return params;
-}
-
-/** Registers a person with a new enterprise (its administrator) through the public API. */
-async function registerEnterprise(request: APIRequestContext): Promise<{ username: string }> {
-  const n = unique();
-  const phone = phoneNumber();
-  const username = `jr${n}`;
-  const headers = { 'x-requested-with': 'XMLHttpRequest' };
-  expect((await request.post(`/web-api/register/v1/sms?phone=${phone}`, { headers })).status()).toBe(200);
-  const { code } = await lastSms(request, phone, 'register');
-  const res = await request.post('/web-api/register/v1/user', {
-    headers,
-    data: { username, email: '', enterpriseName: `应用登录测试机械有限公司${n}`, password: PASSWORD, phone, smsCode: code },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return { username };
-}
+const unique = uniqueTag;
+const phoneNumber = uniquePhone;
 
 async function freshPage(browser: Browser, baseURL: string | undefined): Promise<Page> {
   const context = await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
@@ -122,7 +77,7 @@ test.describe('sign-in started at an application on another origin', () => {
       passwordMode: 'sms',
     });
     const id = created?.id ?? 0;
-    const { password } = await lastSms(adminPage.request, phone, 'password');
+    const { password } = await lastSms(adminPage, phone, 'password');
     if (grant) {
       granted.push(id);
       await api.put(`/web-api/console/v1/sso-app/${appId}/grants`, { allMembers: false, groupIds: [], roleIds: [], accountIds: granted });
@@ -154,16 +109,13 @@ test.describe('sign-in started at an application on another origin', () => {
     expect(page.url()).toBe(appHome);
   }
 
-  test.beforeAll(async ({ browser, baseURL }) => {
+  test.beforeAll(async ({ browser, baseURL, tenantOf }) => {
     test.setTimeout(120_000);
     adminPage = await freshPage(browser, baseURL);
-    const registered = await registerEnterprise(adminPage.request);
-    admin = { username: registered.username, password: PASSWORD };
+    admin = (await tenantOf(test.info().file)).admin;
     // The administrator's console session (same origin), whose token the setup calls use.
-    await adminPage.goto('/console', { waitUntil: 'commit' });
-    await submitPassword(adminPage, admin.username, admin.password);
+    await openConsole(adminPage, admin);
     await expect(adminPage).toHaveURL(/\/console/);
-    await expect(adminPage.getByRole('navigation', { name: '控制台菜单' })).toBeAttached();
     api = await apiAs(adminPage);
 
     // 安全设置: administrators sign in with a second factor; passwords expire after 30 days.
@@ -236,7 +188,7 @@ test.describe('sign-in started at an application on another origin', () => {
     await submitPassword(first, admin.username, admin.password);
     await expect(first.getByRole('heading', { name: '绑定二次验证' })).toBeVisible();
     const secret = base32Decode((await first.locator('.cas-secret code').textContent()) ?? '');
-    const enrolStep = stepNow();
+    const enrolStep = totpStepNow();
     await first.getByLabel('动态验证码').fill(totp(secret, enrolStep));
     await first.getByRole('button', { name: '完成绑定' }).click();
     await expect(first.getByRole('heading', { name: '保存恢复码' })).toBeVisible();
@@ -251,7 +203,7 @@ test.describe('sign-in started at an application on another origin', () => {
     await openApplication(second);
     await submitPassword(second, admin.username, admin.password);
     await expect(second.getByRole('heading', { name: '二次验证' })).toBeVisible();
-    await second.getByLabel('动态验证码').fill(totp(secret, Math.max(stepNow(), enrolStep + 1)));
+    await second.getByLabel('动态验证码').fill(totp(secret, Math.max(totpStepNow(), enrolStep + 1)));
     await second.getByRole('button', { name: /验\s*证/ }).click();
     await expectInApplication(second, admin.username);
     await second.context().close();
@@ -300,7 +252,7 @@ test.describe('sign-in started at an application on another origin', () => {
     await page.getByLabel('手机号').fill(person.phone);
     await page.getByRole('button', { name: '获取验证码' }).click();
     await expect(page.getByRole('heading', { name: '重置密码' })).toBeVisible();
-    const { code } = await lastSms(page.request, person.phone, 'reset');
+    const { code } = await lastSms(page, person.phone, 'reset');
     await page.getByLabel('短信验证码').fill(code ?? '');
     await page.getByLabel('新密码', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('确认新密码').fill(NEW_PASSWORD);

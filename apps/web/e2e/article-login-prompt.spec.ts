@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { expect, renderingSettled, test } from './fixtures.js';
 
 /** The article cards of a list. */
 const cards = (page: Page) => page.getByRole('list', { name: '文章' }).getByRole('link');
@@ -8,11 +8,12 @@ const menusAnswered = (page: Page) => page.waitForResponse((r) => r.url().includ
 
 /**
  * The prompt is decided once the page knows the visitor is not logged in (the menus answer) and has
- * drawn what it shows: give the page that moment before saying that no prompt came.
+ * drawn what it shows: that answer rendered, its effect run and a dialog it opened drawn, before
+ * saying that no prompt came.
  */
 async function settled(page: Page, menus: Promise<unknown>): Promise<void> {
   await menus;
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+  await renderingSettled(page);
 }
 
 test.describe('请先登录 on article details', () => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { DEMO_PASSWORD } from './console-helpers.js';
-import { expect, test } from './fixtures.js';
+import { expect, renderingSettled, test } from './fixtures.js';
 
 /** The developer tools' links (开发者工具). */
 const devTools = (page: Page) => page.getByRole('region', { name: '开发者工具' }).getByRole('link');
@@ -120,11 +120,21 @@ test.describe('home', () => {
   });
 
   test('the floating tools appear after 400 px of scroll and show the app QR code on hover', async ({ page }) => {
+    // The page's timers on a clock the test moves: the scroll handler's throttle (300 ms) is run out, not waited for.
+    await page.clock.install();
     await page.goto('/');
     await expect(devTools(page)).toHaveCount(6);
     await expect(page.getByRole('complementary', { name: '悬浮工具' })).toHaveCount(0);
-    await page.evaluate(() => window.scrollTo(0, 390));
-    await page.waitForTimeout(400);
+    // The scroll event delivered (to the widget's listener first, registered earlier), then its throttle's time run out.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          window.addEventListener('scroll', () => resolve(), { once: true });
+          window.scrollTo(0, 390);
+        }),
+    );
+    await page.clock.runFor(400);
+    await renderingSettled(page);
     await expect(page.getByRole('complementary', { name: '悬浮工具' })).toHaveCount(0);
     await page.evaluate(() => window.scrollTo(0, 420));
     const tools = page.getByRole('complementary', { name: '悬浮工具' });

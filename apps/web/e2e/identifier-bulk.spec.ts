@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { type Tenant, expect, test, uniqueTag } from './fixtures.js';
 import { chooseSelectOption, openConsole } from './console-helpers.js';
 
-/** A name no other run of this spec has used (the two projects share the database). */
-const unique = (head: string) => `${head}-${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1000)}`;
+/** A name no other test has used (tests of this file may share their enterprise). */
+const unique = (head: string) => `${head}-${uniqueTag().toUpperCase()}`;
 
 const DATE_MESSAGE = '“生产日期”应为有效日期，格式 YYYY-MM-DD，如 2025-04-01';
 
@@ -17,14 +17,15 @@ async function noSidewaysScroll(page: Page, width: number) {
  * the form refuses, records added by import, a new version that retires an item, an 更新 import
  * (an unknown handle writes nothing), and 批量迁移 of every record to the new version after its preview.
  */
-async function bulkUpkeep(page: Page, width: number) {
+async function bulkUpkeep(page: Page, width: number, tenant: Tenant & { prefix: string }) {
   test.setTimeout(240_000);
+  const { prefix } = tenant;
   const template = unique('批量');
   const head = unique('BK');
-  const handle = (n: number) => `88.118.8/${head}-${n}`;
+  const handle = (n: number) => `${prefix}/${head}-${n}`;
 
-  // 1. The template: 产品名称 (text), 生产日期 (date), 颜色 (text).
-  await openConsole(page, 'admin', '/console/identifier/template');
+  // 1. The template: 产品名称 (text), 生产日期 (date), 颜色 (text), under the enterprise's own prefix (the tenant fixture).
+  await openConsole(page, tenant.admin, '/console/identifier/template');
   await page.getByRole('button', { name: /新建模板/ }).click();
   const editor = page.getByRole('dialog', { name: '新建模板' });
   await editor.getByLabel('模板名称').fill(template);
@@ -70,7 +71,7 @@ async function bulkUpkeep(page: Page, width: number) {
   // 3. Two more by import (新增), with colours.
   await page.getByRole('button', { name: /批量导入/ }).click();
   const importer = page.getByRole('dialog', { name: '批量导入标识' });
-  await chooseSelectOption(page, importer, '导入模板', `88.118.8 · ${template}（v1）`);
+  await chooseSelectOption(page, importer, '导入模板', `${prefix} · ${template}（v1）`);
   const csv = (lines: string[]) => ({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n')) });
   await importer
     .getByLabel('导入文件')
@@ -93,16 +94,16 @@ async function bulkUpkeep(page: Page, width: number) {
   // 5. 更新 import: an unknown handle is listed and nothing is written; the corrected file updates.
   await page.goto('/console/identifier/record');
   await page.getByRole('button', { name: /批量导入/ }).click();
-  await chooseSelectOption(page, importer, '导入模板', `88.118.8 · ${template}（v2）`);
+  await chooseSelectOption(page, importer, '导入模板', `${prefix} · ${template}（v2）`);
   await importer.getByRole('radio', { name: '更新已有标识' }).check();
   await expect(importer.getByRole('checkbox', { name: '同时迁移到最新版本（v2）' })).toBeVisible();
   if (width < 768) await noSidewaysScroll(page, width);
-  await importer.getByLabel('导入文件').setInputFiles(csv(['标识,产品名称', `${handle(2)},轮式装载机`, `88.118.8/${head}-404,不存在`]));
+  await importer.getByLabel('导入文件').setInputFiles(csv(['标识,产品名称', `${handle(2)},轮式装载机`, `${prefix}/${head}-404,不存在`]));
   await importer.getByRole('button', { name: /开始导入/ }).click();
   await expect(
     summary
       .getByRole('row')
-      .filter({ hasText: `标识 88.118.8/${head}-404 不存在` })
+      .filter({ hasText: `标识 ${prefix}/${head}-404 不存在` })
       .getByRole('cell')
       .first(),
   ).toHaveText('3');
@@ -148,11 +149,11 @@ async function bulkUpkeep(page: Page, width: number) {
 }
 
 test.describe('标识 bulk upkeep', () => {
-  test('a date item, an impossible date refused, 更新 import and 批量迁移 after its preview', async ({ page }) => {
-    await bulkUpkeep(page, 1440);
+  test('a date item, an impossible date refused, 更新 import and 批量迁移 after its preview', async ({ identifierTenant, page }) => {
+    await bulkUpkeep(page, 1440, identifierTenant);
   });
 
-  test('the same upkeep on a phone, without sideways scrolling @mobile', async ({ page }) => {
-    await bulkUpkeep(page, 375);
+  test('the same upkeep on a phone, without sideways scrolling @mobile', async ({ identifierTenant, page }) => {
+    await bulkUpkeep(page, 375, identifierTenant);
   });
 });

@@ -1,11 +1,57 @@
-import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
-import { chooseSelectOption, openConsole, sidebarMenu } from './console-helpers.js';
+import type { Browser, Locator, Page } from '@playwright/test';
+import type { IdentifierTemplate } from '@portal/shared';
+import { MACHINERY_TEMPLATE } from '../../server/src/db/seed/identifiers-data.js';
+import { apiAs } from './api-helpers.js';
+import { type Person, chooseSelectOption, openConsole, sidebarMenu } from './console-helpers.js';
+import { type Tenant, addColleague, expect, freshContext, test, uniqueTag } from './fixtures.js';
 
-/** A suffix no other run of this spec has used (each run starts on a fresh database, the two projects share it). */
-const unique = (head: string) => `${head}-${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1000)}`;
+/** A suffix no other test has used (tests of this file may share their enterprise). */
+const unique = (head: string) => `${head}-${uniqueTag().toUpperCase()}`;
 
-/** The required items of the demo template 工程机械整机 (88.118.8). */
+/**
+ * This file's enterprise (the tenant fixture: certified, a prefix of its own) set up once per worker
+ * as 恒岳 is seeded: the template 工程机械整机, one excavator registered under it, and a staff member.
+ */
+const setUps = new Map<number, Promise<{ staff: Person }>>();
+function setUp(browser: Browser, tenant: Tenant & { prefix: string }): Promise<{ staff: Person }> {
+  let done = setUps.get(tenant.id);
+  if (!done) {
+    // The template, a record and a colleague first: this test gets the slow tests' time.
+    test.slow();
+    done = (async () => {
+      const context = await freshContext(browser);
+      try {
+        const page = await context.newPage();
+        await openConsole(page, tenant.admin);
+        const api = await apiAs(page);
+        const [template] = await api.post<IdentifierTemplate>('/web-api/identity/v1/template', {
+          prefix: tenant.prefix,
+          ...MACHINERY_TEMPLATE,
+        });
+        const values = { productName: '中型履带式液压挖掘机', productModel: 'HY-E215', serialNumber: 'HYE2152400123' };
+        await api.post('/web-api/identity/v1/record', {
+          prefix: tenant.prefix,
+          suffix: 'EX-2024-000123',
+          templateId: template?.id,
+          values: {
+            ...values,
+            productionDate: '2024-05-20',
+            manufacturer: tenant.name,
+            warrantyPeriod: '24 个月',
+            serviceHotline: '400-820-8888',
+          },
+        });
+      } finally {
+        await context.close();
+      }
+      return { staff: await addColleague(browser, tenant, '李娜') };
+    })();
+    setUps.set(tenant.id, done);
+  }
+  return done;
+}
+
+/** The required items of the template 工程机械整机 (as the demo 88.118.8 has it). */
 const MACHINE = {
   产品名称: '电动小型挖掘机',
   产品型号: 'HY-E20E',
@@ -29,18 +75,21 @@ async function fillItems(form: Locator, values: Record<string, string>) {
 }
 
 test.describe('标识管理 in the console', () => {
-  test('staff registers an identifier under 88.118.8 and a visitor finds it with its values on /mark', async ({
+  test('staff registers an identifier under the enterprise’s prefix and a visitor finds it with its values on /mark', async ({
+    identifierTenant,
     page,
     browser,
     baseURL,
   }) => {
+    const { prefix } = identifierTenant;
+    const { staff } = await setUp(browser, identifierTenant);
     const suffix = unique('E2E');
-    const handle = `88.118.8/${suffix}`;
-    await openConsole(page, 'staff', '/console/identifier/record');
+    const handle = `${prefix}/${suffix}`;
+    await openConsole(page, staff, '/console/identifier/record');
     await expect(page).toHaveURL(/\/console\/identifier\/record$/);
     await page.getByRole('button', { name: /新建标识/ }).click();
     const form = page.getByRole('dialog', { name: '新建标识' });
-    await expect(form.getByText('88.118.8/', { exact: true })).toBeVisible();
+    await expect(form.getByText(`${prefix}/`, { exact: true })).toBeVisible();
 
     // The client checks the template's rules before sending.
     await form.getByRole('button', { name: /保\s*存/ }).click();
@@ -79,15 +128,19 @@ test.describe('标识管理 in the console', () => {
   });
 
   test('a CSV import with one bad row reports its line number and writes nothing; the corrected file is written whole', async ({
+    identifierTenant,
     page,
+    browser,
   }) => {
+    const { prefix } = identifierTenant;
+    await setUp(browser, identifierTenant);
     const head = unique('CSV');
     // Importing takes identifier:record:manage: the administrator's, not the staff's.
-    await openConsole(page, 'admin', '/console/identifier/record');
+    await openConsole(page, identifierTenant.admin, '/console/identifier/record');
     await page.getByRole('button', { name: /批量导入/ }).click();
     const dialog = page.getByRole('dialog', { name: '批量导入标识' });
-    // Other specs add templates under 88.118.8 meanwhile: the template is chosen, not assumed.
-    await chooseSelectOption(page, dialog, '导入模板', '88.118.8 · 工程机械整机（v1）');
+    // The template is chosen, not assumed.
+    await chooseSelectOption(page, dialog, '导入模板', `${prefix} · 工程机械整机（v1）`);
     const rows = (date: string) =>
       [
         '标识后缀,产品名称,产品型号,出厂编号,生产日期,生产厂家,质保期,售后电话',
@@ -119,11 +172,12 @@ test.describe('标识管理 in the console', () => {
     await page.getByPlaceholder('按标识或后缀开头搜索').fill(head);
     await page.getByRole('button', { name: /查\s*询/ }).click();
     await expect(recordRows(page)).toHaveCount(3);
-    await expect(rowOf(page, `88.118.8/${head}-2`)).toHaveCount(1);
+    await expect(rowOf(page, `${prefix}/${head}-2`)).toHaveCount(1);
   });
 
-  test('staff does not see 前缀与模板 and its address goes to /403', async ({ page }) => {
-    await openConsole(page, 'staff');
+  test('staff does not see 前缀与模板 and its address goes to /403', async ({ identifierTenant, page, browser }) => {
+    const { staff } = await setUp(browser, identifierTenant);
+    await openConsole(page, staff);
     await sidebarMenu(page).getByText('标识管理').click();
     await expect(sidebarMenu(page)).toContainText('标识记录');
     await expect(sidebarMenu(page)).not.toContainText('前缀与模板');
@@ -134,8 +188,9 @@ test.describe('标识管理 in the console', () => {
 });
 
 test.describe('标识管理 on a phone', () => {
-  test('the record page lists identifiers and the create form fits the screen @mobile', async ({ page }) => {
-    await openConsole(page, 'staff', '/console/identifier/record');
+  test('the record page lists identifiers and the create form fits the screen @mobile', async ({ identifierTenant, page, browser }) => {
+    const { staff } = await setUp(browser, identifierTenant);
+    await openConsole(page, staff, '/console/identifier/record');
     await expect(recordRows(page).first()).toBeVisible();
     // No sideways scrolling of the page.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);

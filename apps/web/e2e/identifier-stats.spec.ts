@@ -3,9 +3,8 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { IdentifierStats, IdentifierTemplate } from '@portal/shared';
 import { type Api, apiAs } from './api-helpers.js';
 import { openConsole } from './console-helpers.js';
-import { expect, test } from './fixtures.js';
+import { type Tenant, expect, test } from './fixtures.js';
 
-const HENGYUE = '徐州恒岳重工机械有限公司';
 const IDENTITY_QUERY = '/web-api/portal/v1/identity/query';
 
 /**
@@ -26,23 +25,23 @@ interface Fixture {
 }
 
 /**
- * The operator assigns a new prefix to 恒岳 (the demo enterprise of `admin`); its administrator makes
- * a template whose 产品型号 is counted in statistics and registers two identifiers under it.
+ * The operator assigns a new prefix to this file's certified enterprise (the tenant fixture); its
+ * administrator makes a template whose 产品型号 is counted in statistics and registers two identifiers under it.
  */
-async function setUp(browser: Browser, baseURL: string | undefined): Promise<Fixture> {
+async function setUp(browser: Browser, baseURL: string | undefined, tenant: Tenant): Promise<Fixture> {
   const prefix = uniquePrefix();
   const operator = await (await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })).newPage();
   await openConsole(operator, 'operator');
   const operatorApi = await apiAs(operator);
   const enterprise = (await operatorApi.get<{ id: number; name: string }>('/web-api/identity/v1/enterprise/list')).find(
-    (e) => e.name === HENGYUE,
+    (e) => e.id === tenant.id,
   );
-  if (!enterprise) throw new Error(`no enterprise ${HENGYUE}`);
+  if (!enterprise) throw new Error(`no enterprise ${tenant.name}`);
   await operatorApi.post('/web-api/identity/v1/prefix', { prefix, name: '统计测试前缀', enterpriseId: enterprise.id });
   await operator.context().close();
 
   const admin = await (await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })).newPage();
-  await openConsole(admin, 'admin');
+  await openConsole(admin, tenant.admin);
   const adminApi = await apiAs(admin);
   const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });
   const [template] = await adminApi.post<IdentifierTemplate>('/web-api/identity/v1/template', {
@@ -103,13 +102,14 @@ async function choosePrefix(page: Page, prefix: string) {
 
 test.describe('标识统计', () => {
   test('after a series of lookups the owner sees them by channel, region and outcome, exports them, and an operator sees 运营统计', async ({
+    certifiedTenant,
     browser,
     baseURL,
     request,
   }) => {
     // Three people sign in and a visitor opens /mark.
     test.slow();
-    const { prefix, first, second, valuesCounted, admin, adminApi } = await setUp(browser, baseURL);
+    const { prefix, first, second, valuesCounted, admin, adminApi } = await setUp(browser, baseURL, certifiedTenant);
     const missing = `${prefix}/EX-9999`;
     const malformed = `${prefix}/`;
 
@@ -150,8 +150,9 @@ test.describe('标识统计', () => {
     await admin.goto('/console/identifier/stats');
     await expect(admin.getByRole('heading', { name: '标识统计', level: 4 })).toBeVisible();
     await admin.getByRole('combobox', { name: '标识前缀' }).click();
-    // Only the enterprise's own prefixes are offered (tenancy: never 瑞驰's 88.118.16).
-    await expect(admin.getByTitle('88.118.8', { exact: true }).last()).toBeAttached();
+    // Only the enterprise's own prefixes are offered (tenancy: never 恒岳's 88.118.8 or 瑞驰's 88.118.16).
+    await expect(admin.getByTitle(prefix, { exact: true }).last()).toBeAttached();
+    await expect(admin.getByTitle('88.118.8', { exact: true })).toHaveCount(0);
     await expect(admin.getByTitle('88.118.16', { exact: true })).toHaveCount(0);
     await admin.keyboard.press('Escape');
     await choosePrefix(admin, prefix);
@@ -228,9 +229,14 @@ test.describe('标识统计', () => {
     await admin.context().close();
   });
 
-  test('标识统计 fits a phone: figures, ranking and tables within the screen @mobile', async ({ browser, baseURL, request }) => {
+  test('标识统计 fits a phone: figures, ranking and tables within the screen @mobile', async ({
+    certifiedTenant,
+    browser,
+    baseURL,
+    request,
+  }) => {
     test.slow();
-    const { prefix, first, admin, adminApi } = await setUp(browser, baseURL);
+    const { prefix, first, admin, adminApi } = await setUp(browser, baseURL, certifiedTenant);
     await admin.setViewportSize({ width: 375, height: 812 });
     const missing = `${prefix}/SOME-VERY-LONG-SUFFIX-THAT-SOMEONE-MISTYPED-0001`;
     for (let i = 0; i < 2; i++) await identityQuery(request, first.handle, true);

@@ -2,13 +2,14 @@ import net from 'node:net';
 import type { Locator, Page } from '@playwright/test';
 import { SELF_TEST_STEP_TITLES, SelfTestMessage } from '@portal/shared';
 import { openConsole } from './console-helpers.js';
-import { expect, test } from './fixtures.js';
+import { expect, test, uniqueTag } from './fixtures.js';
 
 /**
  * Tool 03 统一身份认证集成: an enterprise administrator connects an application to the
  * central login from the open-service centre and checks it with 接入自检. The applications are real
  * CAS 3.0 clients of the test server started by the global setup; any path of theirs is served, so
- * each run registers its own path (both projects share one database, and addresses may not overlap).
+ * each run registers its own path (addresses of two applications may not overlap, whatever their
+ * enterprise). The administrator and the enterprise are this file's own (the tenant fixture).
  */
 
 function standinOrigin(name: 'E2E_CAS_APP' | 'E2E_CAS_APP_LOGOUT_503'): string {
@@ -17,7 +18,7 @@ function standinOrigin(name: 'E2E_CAS_APP' | 'E2E_CAS_APP_LOGOUT_503'): string {
   return origin;
 }
 
-const unique = () => `${(Date.now() % 100_000_000).toString(36)}${Math.floor(Math.random() * 100)}`;
+const unique = uniqueTag;
 
 /** A port nothing listens on: taken from the system, then released. */
 function closedPort(): Promise<number> {
@@ -66,15 +67,17 @@ const stepOf = (checklist: Locator, key: keyof typeof SELF_TEST_STEP_TITLES) =>
 
 test.describe('统一身份认证集成: 接入自检', () => {
   test('an administrator registers a CAS client, copies its configuration, runs 接入自检 with every step passing, and sees why a logout address answering 503 fails', async ({
+    tenant,
     page,
     baseURL,
   }) => {
+    const { admin } = tenant;
     const n = unique();
     const name = `质检终端${n}`;
     const healthy = `${standinOrigin('E2E_CAS_APP')}/qc-${n}/`;
     const logoutDown = `${standinOrigin('E2E_CAS_APP_LOGOUT_503')}/qc-${n}/`;
 
-    await openConsole(page, 'admin', '/console/app/list');
+    await openConsole(page, admin, '/console/app/list');
     await registerApplication(page, name, [healthy, logoutDown], ['企业名称 enterpriseName', '手机号 telephone']);
     // Everyone of the enterprise may sign in: the administrator is the test account.
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: '授权' }).click();
@@ -116,18 +119,18 @@ test.describe('统一身份认证集成: 接入自检', () => {
     await expect(stepOf(checklist, 'registered')).toContainText(SelfTestMessage.registered(healthy, name));
     await expect(stepOf(checklist, 'reachable')).toContainText(`GET ${healthy} 返回 HTTP 302，跳转至统一身份认证登录页`);
     await expect(stepOf(checklist, 'logout')).toContainText(SelfTestMessage.logout(healthy, 200, true));
-    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.signIn('admin'));
-    await expect(stepOf(checklist, 'validate')).toContainText(SelfTestMessage.validated(`${cas}/p3/serviceValidate`, 'admin'));
+    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.signIn(admin.username));
+    await expect(stepOf(checklist, 'validate')).toContainText(SelfTestMessage.validated(`${cas}/p3/serviceValidate`, admin.username));
     const attributes = app.getByRole('table', { name: '释放的属性' });
-    await expect(attributes.getByRole('row').filter({ hasText: 'enterpriseName' })).toContainText('徐州恒岳重工机械有限公司');
-    await expect(attributes.getByRole('row').filter({ hasText: 'telephone' })).toContainText('13800000001');
-    await expect(attributes.getByRole('row').filter({ hasText: /^name/ })).toContainText('张伟');
+    await expect(attributes.getByRole('row').filter({ hasText: 'enterpriseName' })).toContainText(tenant.name);
+    await expect(attributes.getByRole('row').filter({ hasText: 'telephone' })).toContainText(admin.phone);
+    await expect(attributes.getByRole('row').filter({ hasText: /^name/ })).toContainText(admin.name);
     await page.screenshot({ path: test.info().outputPath('tool-03-checklist-1440.png'), fullPage: true });
 
     // The configuration works: the application, opened in the browser, signs the administrator in through the portal's CAS.
     const client = await page.context().newPage();
     await client.goto(healthy);
-    await expect(client.getByText('signed in as admin')).toBeVisible();
+    await expect(client.getByText(`signed in as ${admin.username}`)).toBeVisible();
     await client.close();
 
     // The second address: its single-logout endpoint answers 503, and the checklist says so exactly.
@@ -152,13 +155,15 @@ test.describe('统一身份认证集成: 接入自检', () => {
   });
 
   test('应用列表 runs 接入自检 from the row: it says first that 应用授权 does not admit the administrator, skips the sign-in, and signs in once granted', async ({
+    tenant,
     page,
     baseURL,
   }) => {
+    const { admin } = tenant;
     const n = unique();
     const name = `巡检终端${n}`;
     const service = `${standinOrigin('E2E_CAS_APP')}/patrol-${n}/`;
-    await openConsole(page, 'admin', '/console/app/list');
+    await openConsole(page, admin, '/console/app/list');
     await registerApplication(page, name, [service], ['企业名称 enterpriseName']);
 
     const row = page.getByRole('row').filter({ hasText: name });
@@ -166,7 +171,7 @@ test.describe('统一身份认证集成: 接入自检', () => {
     const dialog = page.getByRole('dialog', { name: `接入自检：${name}` });
     // Before it runs: nobody is authorized yet, so the administrator's sign-in will be skipped, and why.
     const notice = dialog.getByRole('alert').filter({ hasText: '本次自检将跳过测试登录' });
-    await expect(notice).toContainText(SelfTestMessage.notGranted('admin', name));
+    await expect(notice).toContainText(SelfTestMessage.notGranted(admin.username, name));
     await dialog.getByRole('button', { name: '接入自检' }).click();
     const checklist = dialog.getByRole('list', { name: '自检步骤' });
     await expect(checklist.getByRole('listitem')).toHaveCount(6);
@@ -175,7 +180,7 @@ test.describe('统一身份认证集成: 接入自检', () => {
     }
     for (const key of ['signIn', 'validate', 'attributes'] as const) {
       await expect(stepOf(checklist, key).getByRole('img', { name: '已跳过', exact: true })).toBeVisible();
-      await expect(stepOf(checklist, key)).toContainText(SelfTestMessage.notGranted('admin', name));
+      await expect(stepOf(checklist, key)).toContainText(SelfTestMessage.notGranted(admin.username, name));
     }
     await expect(stepOf(checklist, 'reachable')).toContainText(`GET ${service} 返回 HTTP 302，跳转至统一身份认证登录页`);
     await page.screenshot({ path: test.info().outputPath('app-list-self-test-skipped-1440.png') });
@@ -197,26 +202,30 @@ test.describe('统一身份认证集成: 接入自检', () => {
     await dialog.getByRole('button', { name: '接入自检' }).click();
     await expect(dialog.getByRole('alert').filter({ hasText: SelfTestMessage.passed })).toBeVisible();
     await expect(notice).toHaveCount(0);
-    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.signIn('admin'));
-    await expect(stepOf(checklist, 'validate')).toContainText(SelfTestMessage.validated(`${baseURL}/cas/p3/serviceValidate`, 'admin'));
-    await expect(dialog.getByRole('table', { name: '释放的属性' })).toContainText('徐州恒岳重工机械有限公司');
+    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.signIn(admin.username));
+    await expect(stepOf(checklist, 'validate')).toContainText(
+      SelfTestMessage.validated(`${baseURL}/cas/p3/serviceValidate`, admin.username),
+    );
+    await expect(dialog.getByRole('table', { name: '释放的属性' })).toContainText(tenant.name);
     await page.screenshot({ path: test.info().outputPath('app-list-self-test-passed-1440.png') });
   });
 
   test('tool 03 at 375 px: an application whose address is down fails 接入自检 with the connection error, without sideways scroll @mobile', async ({
+    tenant,
     page,
   }) => {
+    const { admin } = tenant;
     const n = unique();
     const name = `停机应用${n}`;
     const down = `http://127.0.0.1:${await closedPort()}/down-${n}/`;
-    await openConsole(page, 'admin', '/console/app/list');
+    await openConsole(page, admin, '/console/app/list');
     await registerApplication(page, name, [down]);
 
     await page.goto('/open-service?toolId=03');
     const app = await openApplication(page, name);
     // Nobody is authorized yet: before the run the panel says the test account's sign-in will be skipped.
     await expect(app.getByRole('alert').filter({ hasText: '本次自检将跳过测试登录' })).toContainText(
-      SelfTestMessage.notGranted('admin', name),
+      SelfTestMessage.notGranted(admin.username, name),
     );
     await app.getByRole('button', { name: '接入自检' }).click();
     await expect(app.getByRole('alert').filter({ hasText: SelfTestMessage.failed })).toBeVisible();
@@ -228,7 +237,7 @@ test.describe('统一身份认证集成: 接入自检', () => {
     await expect(stepOf(checklist, 'logout')).toContainText(SelfTestMessage.logoutFailed(down, SelfTestMessage.refused));
     // The sign-in and the validation were skipped, saying why.
     await expect(stepOf(checklist, 'signIn').getByRole('img', { name: '已跳过', exact: true })).toBeVisible();
-    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.notGranted('admin', name));
+    await expect(stepOf(checklist, 'signIn')).toContainText(SelfTestMessage.notGranted(admin.username, name));
     await expect(stepOf(checklist, 'validate').getByRole('img', { name: '已跳过', exact: true })).toBeVisible();
 
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { expect, renderingSettled, scrollStill, test } from './fixtures.js';
 
 const HANDLE = '88.118.8/EX-2024-000123';
 const box = (page: Page) => page.getByPlaceholder('如 88.118.8/EX-2024-000123');
@@ -77,10 +77,13 @@ test.describe('标识查询 /mark', () => {
     });
     await box(page).fill('   ');
     await box(page).press('Enter');
-    await page.waitForTimeout(300);
+    await renderingSettled(page);
     expect(calls).toBe(0);
+    // A search sent for the empty keyword would have gone before this one: the count below says none did.
+    const answered = page.waitForResponse((r) => r.url().includes('/web-api/portal/v1/identity/query'));
     await box(page).fill('88.118.8/EX-2099-000001');
     await box(page).press('Enter');
+    await answered;
     const missing = page.getByRole('region', { name: '未找到该标识' });
     await expect(missing.getByRole('heading', { name: '未找到该标识' })).toBeVisible();
     await expect(missing.getByText('88.118.8/EX-2099-000001', { exact: true })).toBeVisible();
@@ -89,7 +92,8 @@ test.describe('标识查询 /mark', () => {
     await expect(missing).toBeInViewport();
     await expect(result(page)).toHaveCount(0);
     expect(calls).toBe(1);
-    await page.waitForTimeout(600);
+    // Nothing scrolls once the answer is drawn (a found record would be brought into view).
+    await scrollStill(page);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
   });
 

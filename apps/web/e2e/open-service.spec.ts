@@ -78,61 +78,67 @@ test.describe('开放服务中心', () => {
     await page.screenshot({ path: test.info().outputPath('api-reference-1440.png'), fullPage: true });
   });
 
-  test('an operator renames a tool and takes it offline; the public centre follows, and it comes back', async ({ page }) => {
-    const [id, title] = TOOLS[5]!;
-    const renamed = `${title}库`;
-    await openConsole(page, 'operator', '/console/content/open-service');
-    const api = await toolsApi(page);
-    const original = await api.tool(id);
-    try {
-      const row = page.getByRole('row').filter({ hasText: title });
-      await row.getByRole('button', { name: '编辑' }).click();
-      const drawer = page.getByRole('dialog', { name: `编辑工具 ${id}「${title}」` });
-      await drawer.getByLabel('工具名称').fill(renamed);
-      await drawer.getByRole('button', { name: /保\s*存/ }).click();
-      await expect(drawer).toBeHidden();
-      const renamedRow = page.getByRole('row').filter({ hasText: renamed });
-      await expect(renamedRow).toBeVisible();
+  // The six tools are the platform's fixed rows (no test can make its own): renaming and taking one
+  // offline runs alone, after every other journey (the `shared-content` project of playwright.config.ts).
+  test(
+    'an operator renames a tool and takes it offline; the public centre follows, and it comes back',
+    { tag: '@shared-content' },
+    async ({ page }) => {
+      const [id, title] = TOOLS[5]!;
+      const renamed = `${title}库`;
+      await openConsole(page, 'operator', '/console/content/open-service');
+      const api = await toolsApi(page);
+      const original = await api.tool(id);
+      try {
+        const row = page.getByRole('row').filter({ hasText: title });
+        await row.getByRole('button', { name: '编辑' }).click();
+        const drawer = page.getByRole('dialog', { name: `编辑工具 ${id}「${title}」` });
+        await drawer.getByLabel('工具名称').fill(renamed);
+        await drawer.getByRole('button', { name: /保\s*存/ }).click();
+        await expect(drawer).toBeHidden();
+        const renamedRow = page.getByRole('row').filter({ hasText: renamed });
+        await expect(renamedRow).toBeVisible();
 
-      const visitor = await page.context().newPage();
-      await shows(visitor, '/open-service', () => expect(cards(visitor).filter({ hasText: renamed })).toBeVisible({ timeout: 1_000 }));
-      await shows(visitor, `/open-service?toolId=${id}`, () =>
-        expect(visitor.getByRole('heading', { level: 1, name: renamed })).toBeVisible({ timeout: 1_000 }),
-      );
+        const visitor = await page.context().newPage();
+        await shows(visitor, '/open-service', () => expect(cards(visitor).filter({ hasText: renamed })).toBeVisible({ timeout: 1_000 }));
+        await shows(visitor, `/open-service?toolId=${id}`, () =>
+          expect(visitor.getByRole('heading', { level: 1, name: renamed })).toBeVisible({ timeout: 1_000 }),
+        );
 
-      // 下线: the card goes, the shared link shows the centre with the notice.
-      await renamedRow.getByRole('button', { name: '下线' }).click();
-      const confirm = page.getByRole('dialog', { name: '下线工具' });
-      await confirm.getByRole('button', { name: /下\s*线/ }).click();
-      await expect(confirm).toBeHidden();
-      await expect(renamedRow.getByRole('button', { name: '上线' })).toBeVisible();
-      await shows(visitor, '/open-service', () => expect(cards(visitor)).toHaveCount(TOOLS.length - 1, { timeout: 1_000 }));
-      await expect(cards(visitor).filter({ hasText: renamed })).toHaveCount(0);
-      await shows(visitor, `/open-service?toolId=${id}`, () => expect(notice(visitor, id)).toBeVisible({ timeout: 1_000 }));
-      await expect(visitor.getByRole('heading', { level: 1, name: renamed })).toHaveCount(0);
-      await expect(cards(visitor)).toHaveCount(TOOLS.length - 1);
+        // 下线: the card goes, the shared link shows the centre with the notice.
+        await renamedRow.getByRole('button', { name: '下线' }).click();
+        const confirm = page.getByRole('dialog', { name: '下线工具' });
+        await confirm.getByRole('button', { name: /下\s*线/ }).click();
+        await expect(confirm).toBeHidden();
+        await expect(renamedRow.getByRole('button', { name: '上线' })).toBeVisible();
+        await shows(visitor, '/open-service', () => expect(cards(visitor)).toHaveCount(TOOLS.length - 1, { timeout: 1_000 }));
+        await expect(cards(visitor).filter({ hasText: renamed })).toHaveCount(0);
+        await shows(visitor, `/open-service?toolId=${id}`, () => expect(notice(visitor, id)).toBeVisible({ timeout: 1_000 }));
+        await expect(visitor.getByRole('heading', { level: 1, name: renamed })).toHaveCount(0);
+        await expect(cards(visitor)).toHaveCount(TOOLS.length - 1);
 
-      // Back as it was: online under its own title.
-      await renamedRow.getByRole('button', { name: '上线' }).click();
-      const online = page.getByRole('dialog', { name: '上线工具' });
-      await online.getByRole('button', { name: /上\s*线/ }).click();
-      await expect(online).toBeHidden();
-      await expect(renamedRow.getByRole('button', { name: '下线' })).toBeVisible();
-      await renamedRow.getByRole('button', { name: '编辑' }).click();
-      const again = page.getByRole('dialog', { name: `编辑工具 ${id}「${renamed}」` });
-      await again.getByLabel('工具名称').fill(title);
-      await again.getByRole('button', { name: /保\s*存/ }).click();
-      await expect(again).toBeHidden();
-      await shows(visitor, `/open-service?toolId=${id}`, () =>
-        expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible({ timeout: 1_000 }),
-      );
-      await shows(visitor, '/open-service', () => expect(cards(visitor)).toHaveCount(TOOLS.length, { timeout: 1_000 }));
-      await visitor.close();
-    } finally {
-      // Whatever happened above, the centre other tests see is the one they expect.
-      await api.restore(original);
-    }
-  });
+        // Back as it was: online under its own title.
+        await renamedRow.getByRole('button', { name: '上线' }).click();
+        const online = page.getByRole('dialog', { name: '上线工具' });
+        await online.getByRole('button', { name: /上\s*线/ }).click();
+        await expect(online).toBeHidden();
+        await expect(renamedRow.getByRole('button', { name: '下线' })).toBeVisible();
+        await renamedRow.getByRole('button', { name: '编辑' }).click();
+        const again = page.getByRole('dialog', { name: `编辑工具 ${id}「${renamed}」` });
+        await again.getByLabel('工具名称').fill(title);
+        await again.getByRole('button', { name: /保\s*存/ }).click();
+        await expect(again).toBeHidden();
+        await shows(visitor, `/open-service?toolId=${id}`, () =>
+          expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible({ timeout: 1_000 }),
+        );
+        await shows(visitor, '/open-service', () => expect(cards(visitor)).toHaveCount(TOOLS.length, { timeout: 1_000 }));
+        await visitor.close();
+      } finally {
+        // Whatever happened above, the centre other tests see is the one they expect.
+        await api.restore(original);
+      }
+    },
+  );
 
   test('the centre, a detail and the API reference fit a phone @mobile', async ({ page }) => {
     await page.goto('/open-service');

@@ -1,13 +1,15 @@
 import type { Browser, Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { addColleague, expect, lastSms, test, uniquePhone, uniqueTag } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
-/** An enterprise administrator runs their team in 账号管理; the people feel it at the central login. */
+/**
+ * An enterprise administrator runs their team in 账号管理; the people feel it at the central login.
+ * The enterprise is this file's own (the tenant fixture); the seeded demo enterprises are only looked at.
+ */
 
-/** A username and phone no other run of this spec used (both projects share one database). */
+/** A username and phone no other test used. */
 function newPerson() {
-  const n = Date.now() % 100_000_000;
-  return { username: `e2e${n.toString(36)}${Math.floor(Math.random() * 100)}`, phone: `139${String(n).padStart(8, '0')}` };
+  return { username: `e2e${uniqueTag()}`, phone: uniquePhone() };
 }
 
 const accountsTable = (page: Page) => page.getByRole('table');
@@ -36,12 +38,13 @@ async function personPage(browser: Browser, baseURL: string | undefined): Promis
 
 test.describe('账号管理', () => {
   test('an administrator adds a colleague with an initial password; the colleague must change it, sees only their menus, gains a menu with a role and is signed out by 停用', async ({
+    tenant,
     page,
     browser,
     baseURL,
   }) => {
     const person = newPerson();
-    await openConsole(page, 'admin', '/console/org/account');
+    await openConsole(page, tenant.admin, '/console/org/account');
     await page.getByRole('button', { name: /新\s*增/ }).click();
     const drawer = page.getByRole('dialog', { name: '新增账号' });
     await drawer.getByLabel('账号', { exact: true }).fill(person.username);
@@ -106,12 +109,26 @@ test.describe('账号管理', () => {
     await colleague.context().close();
   });
 
-  test('an administrator approves a join request; the applicant then works in the enterprise', async ({ page, browser, baseURL }) => {
-    // The demo applicant sunhao registered naming 恒岳 and waits (README, demo accounts).
-    await openConsole(page, 'admin', '/console/org/account');
+  test('an administrator approves a join request; the applicant then works in the enterprise', async ({
+    tenant,
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // Someone registers naming this enterprise (public API, the SMS code from the development outbox) and waits.
+    const joiner = newPerson();
+    const headers = { 'x-requested-with': 'XMLHttpRequest' };
+    expect((await page.request.post(`/web-api/register/v1/sms?phone=${joiner.phone}`, { headers })).status()).toBe(200);
+    const { code } = await lastSms(page, joiner.phone, 'register');
+    const registered = await page.request.post('/web-api/register/v1/user', {
+      headers,
+      data: { ...joiner, email: '', enterpriseName: tenant.name, password: 'Portal@2026', smsCode: code },
+    });
+    expect(registered.status(), await registered.text()).toBe(200);
+    await openConsole(page, tenant.admin, '/console/org/account');
     await page.getByRole('button', { name: /加入申请/ }).click();
     const drawer = page.getByRole('dialog', { name: '加入申请', exact: true });
-    const request = drawer.getByRole('row').filter({ hasText: 'sunhao' });
+    const request = drawer.getByRole('row').filter({ hasText: joiner.username });
     await request.getByRole('button', { name: '通过' }).click();
     await page
       .getByRole('dialog', { name: '通过加入申请' })
@@ -120,29 +137,31 @@ test.describe('账号管理', () => {
     await expect(request).toHaveCount(0);
     await drawer.getByRole('button', { name: '关闭' }).click();
     await expect(drawer).toBeHidden();
-    await searchAccount(page, 'sunhao');
-    await expect(rowOf(page, 'sunhao')).toContainText('普通员工');
+    await searchAccount(page, joiner.username);
+    await expect(rowOf(page, joiner.username)).toContainText('普通员工');
 
     const applicant = await personPage(browser, baseURL);
     await applicant.goto('/console', { waitUntil: 'commit' });
-    await applicant.getByLabel('账号').fill('sunhao');
+    await applicant.getByLabel('账号').fill(joiner.username);
     await applicant.getByLabel('密码').fill('Portal@2026');
     await applicant.getByRole('button', { name: /登\s*录/ }).click();
     await expect(sidebarMenu(applicant).getByRole('menuitem', { name: /标识管理/ })).toBeVisible();
-    await expect(applicant.getByText('徐州恒岳重工机械有限公司').first()).toBeVisible();
+    await expect(applicant.getByText(tenant.name).first()).toBeVisible();
     await applicant.context().close();
   });
 
-  test('another enterprise never sees these people', async ({ page }) => {
-    await openConsole(page, 'rcadmin', '/console/org/account');
-    await expect(accountsTable(page).getByRole('row').filter({ hasText: 'rcadmin' })).toHaveCount(1);
+  test('another enterprise never sees these people', async ({ tenant, page }) => {
+    // This file's enterprise next to the seeded 恒岳: none of 恒岳's people shows.
+    await openConsole(page, tenant.admin, '/console/org/account');
+    await expect(accountsTable(page).getByRole('row').filter({ hasText: tenant.admin.username })).toHaveCount(1);
     await expect(accountsTable(page).getByText('13800000001')).toHaveCount(0);
     await expect(accountsTable(page).getByText('wangfang')).toHaveCount(0);
   });
 
-  test('fits a phone: each row shows its 状态 and its 操作 on screen, and they work @mobile', async ({ page }) => {
-    await openConsole(page, 'admin', '/console/org/account');
-    const row = rowOf(page, 'wangfang');
+  test('fits a phone: each row shows its 状态 and its 操作 on screen, and they work @mobile', async ({ tenant, browser, page }) => {
+    const colleague = await addColleague(browser, tenant, '王芳');
+    await openConsole(page, tenant.admin, '/console/org/account');
+    const row = rowOf(page, colleague.username);
     await expect(row).toBeVisible();
     await expect(page.getByRole('button', { name: /新\s*增/ })).toBeVisible();
     // Nothing of a row lies off-screen: the page never scrolls sideways, and neither does the table.
@@ -156,7 +175,7 @@ test.describe('账号管理', () => {
     await page.screenshot({ path: test.info().outputPath('accounts-375.png'), fullPage: true });
     // The actions answer a tap.
     await row.getByRole('button', { name: /编\s*辑/ }).click();
-    const edit = page.getByRole('dialog', { name: '编辑账号 wangfang' });
+    const edit = page.getByRole('dialog', { name: `编辑账号 ${colleague.username}` });
     await expect(edit).toBeVisible();
     await edit.getByRole('button', { name: /取\s*消/ }).click();
     await expect(edit).toBeHidden();
@@ -164,8 +183,8 @@ test.describe('账号管理', () => {
     await expect(page.getByRole('menuitem', { name: '重置密码' })).toBeVisible();
   });
 
-  test('at 1440 px every column shows without scrolling', async ({ page }) => {
-    await openConsole(page, 'admin', '/console/org/account');
+  test('at 1440 px every column shows without scrolling', async ({ tenant, page }) => {
+    await openConsole(page, tenant.admin, '/console/org/account');
     for (const column of ['账号', '姓名', '手机号', '邮箱', '账号组', '角色', '状态', '最近登录', '创建时间', '操作']) {
       await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeInViewport();
     }

@@ -1,9 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { EnterpriseMessage, creditCodeCheckChar } from '@portal/shared';
-import { expect, test } from './fixtures.js';
+import { apiAs } from './api-helpers.js';
+import { addColleague, expect, test } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
-/** 账号组, 角色管理 and 租户管理 in a real browser. */
+/**
+ * 账号组, 角色管理 and 租户管理 in a real browser. Groups and roles are written in this file's own
+ * enterprise (the tenant fixture); the seeded enterprises are only looked at in 租户管理.
+ */
 
 /** A suffix no other run of this spec used (both projects share one database). */
 const unique = () => (Date.now() % 100_000_000).toString(36).toUpperCase() + Math.floor(Math.random() * 10);
@@ -19,6 +23,13 @@ async function pick(page: Page, scope: Locator, label: string, typed: string, op
   await select.press('Escape');
 }
 
+/** 租户管理 filtered to enterprises named like `name`: the list (newest first) grows with every run's enterprises. */
+async function findTenant(page: Page, name: string) {
+  await page.getByLabel('企业名称').fill(name);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(rowOf(page, name)).toBeVisible();
+}
+
 /** Confirms the open confirm dialog titled `title` with its `button`. */
 async function confirm(page: Page, title: string, button: RegExp) {
   const dialog = page.getByRole('dialog', { name: title });
@@ -31,16 +42,20 @@ const noSidewaysScroll = async (page: Page) =>
 
 test.describe('账号组 and 角色管理', () => {
   test('a custom role picked from the tree reaches the members of a group granted it, at their next token', async ({
+    tenant,
     page,
     browser,
     baseURL,
   }) => {
+    // The colleague is set up (two sign-ins) before three browsers work: more than one page's worth on a busy machine.
+    test.slow();
     const n = unique();
+    const colleague = await addColleague(browser, tenant, '李娜');
     const roleName = `日志查看${n}`;
     const groupName = `审计组${n}`;
 
     // The custom role: 操作日志 only, picked in the tree.
-    await openConsole(page, 'admin', '/console/org/role');
+    await openConsole(page, tenant.admin, '/console/org/role');
     await expect(rowOf(page, '企业管理员').getByRole('button', { name: /编\s*辑/ })).toHaveCount(0);
     await page.getByRole('button', { name: /新建角色/ }).click();
     const roleForm = page.getByRole('dialog', { name: '新建角色' });
@@ -53,7 +68,7 @@ test.describe('账号组 and 角色管理', () => {
 
     // The staff member has no 操作日志 yet.
     const staff = await (await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' })).newPage();
-    await openConsole(staff, 'staff');
+    await openConsole(staff, colleague);
     await expect(sidebarMenu(staff).getByRole('menuitem', { name: /工作台/ })).toBeVisible();
     await expect(sidebarMenu(staff).getByRole('menuitem', { name: /操作日志/ })).toHaveCount(0);
 
@@ -73,17 +88,17 @@ test.describe('账号组 and 角色管理', () => {
     await expect(members.getByText('暂无成员')).toBeVisible();
     await members.getByRole('button', { name: /添加成员/ }).click();
     const add = page.getByRole('dialog', { name: `添加成员到「${groupName}」` });
-    await pick(page, add, '选择账号', 'staff', '李娜（staff）');
+    await pick(page, add, '选择账号', colleague.username, `李娜（${colleague.username}）`);
     await add.getByRole('button', { name: /添\s*加/ }).click();
     await expect(add).toBeHidden();
-    await expect(rowOf(members, 'staff')).toContainText('李娜');
+    await expect(rowOf(members, colleague.username)).toContainText('李娜');
 
     // The next token carries the group's role: 操作日志 appears without logging in again.
     await staff.reload();
     await expect(sidebarMenu(staff).getByRole('menuitem', { name: /操作日志/ })).toBeVisible();
 
     // Removed from the group, the staff member loses it again.
-    await rowOf(members, 'staff').getByRole('button', { name: '移除 李娜' }).click();
+    await rowOf(members, colleague.username).getByRole('button', { name: '移除 李娜' }).click();
     await confirm(page, '移除成员', /移\s*除/);
     await expect(members.getByText('暂无成员')).toBeVisible();
     await staff.reload();
@@ -111,14 +126,17 @@ test.describe('账号组 and 角色管理', () => {
 test.describe('租户管理', () => {
   test('operators list the enterprises; 停用 asks first, saying every account is signed out', async ({ page }) => {
     await openConsole(page, 'operator', '/console/tenant');
-    const hengyue = rowOf(page, '徐州恒岳重工机械有限公司');
-    await expect(hengyue).toContainText('已认证');
-    await expect(hengyue).toContainText('张伟');
+    // The columns of the unfiltered list first.
     for (const column of ['名称', '认证状态', '状态', '账号数', '管理员', '创建时间', '操作']) {
       await expect(page.getByRole('columnheader', { name: column, exact: true })).toBeInViewport();
     }
     // The operators' own enterprise offers no 停用.
+    await findTenant(page, '平台运营中心');
     await expect(rowOf(page, '平台运营中心').getByRole('button', { name: /停\s*用/ })).toHaveCount(0);
+    await findTenant(page, '徐州恒岳重工机械有限公司');
+    const hengyue = rowOf(page, '徐州恒岳重工机械有限公司');
+    await expect(hengyue).toContainText('已认证');
+    await expect(hengyue).toContainText('张伟');
     await hengyue.getByRole('button', { name: /停\s*用/ }).click();
     const ask = page.getByRole('dialog', { name: '停用企业' });
     await expect(ask).toContainText('全部账号');
@@ -192,8 +210,17 @@ test.describe('租户管理: 新建企业', () => {
 });
 
 test.describe('组织与账号 and 租户管理 on a phone', () => {
-  test('账号组, 角色管理, 租户管理 and 工作台 fit 375 px without sideways scrolling @mobile', async ({ page, browser, baseURL }) => {
-    await openConsole(page, 'admin', '/console/org/group');
+  test('账号组, 角色管理, 租户管理 and 工作台 fit 375 px without sideways scrolling @mobile', async ({
+    tenant,
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await openConsole(page, tenant.admin, '/console/org/group');
+    // A group of the enterprise's own, with a description, as a row to fit.
+    const api = await apiAs(page);
+    await api.post('/web-api/console/v1/account-group', { name: '质量部', description: '来料检验、过程质量与出厂检验', roleIds: [] });
+    await page.reload();
     await expect(rowOf(page, '质量部')).toBeVisible();
     await noSidewaysScroll(page);
     await page.goto('/console/org/role');
@@ -210,7 +237,7 @@ test.describe('组织与账号 and 租户管理 on a phone', () => {
 
     const operator = await (await browser.newContext({ baseURL, locale: 'zh-CN', viewport: { width: 375, height: 812 } })).newPage();
     await openConsole(operator, 'operator', '/console/tenant');
-    await expect(rowOf(operator, '徐州恒岳重工机械有限公司')).toBeVisible();
+    await findTenant(operator, tenant.name);
     await noSidewaysScroll(operator);
     await operator.context().close();
   });

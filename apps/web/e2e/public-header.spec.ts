@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { DEMO_PASSWORD } from './console-helpers.js';
-import { animationsDone, expect, test } from './fixtures.js';
+import { animationsDone, expect, scrollStill, test } from './fixtures.js';
 
 /** The header's items (seeded, spec section 2), the path each leads to and the page's title. */
 const NAV: [title: string, path: string, pageTitle: string][] = [
@@ -36,15 +36,7 @@ async function logIn(page: Page, login: Locator, username: string, path: string)
 }
 
 /** Resolves once the page has stopped scrolling (a menu's click scrolls it smoothly). */
-async function scrollSettled(page: Page) {
-  await expect
-    .poll(async () => {
-      const before = await page.evaluate(() => window.scrollY);
-      await page.waitForTimeout(150);
-      return before === (await page.evaluate(() => window.scrollY));
-    })
-    .toBe(true);
-}
+const scrollSettled = scrollStill;
 
 type Box = { x: number; y: number; width: number; height: number };
 const inside = (inner: Box, outer: Box) =>

@@ -1,19 +1,19 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { expect, test, uniquePhone, uniqueTag } from './fixtures.js';
 import { openConsole, sidebarMenu } from './console-helpers.js';
 
 /**
  * A session ended elsewhere: an administrator forces a signed-in colleague out (在线会话) or disables
  * them (账号管理). The colleague's open console takes them to the central login at their next action
- * and back to the page they were on after signing in again; a disabled colleague is told why.
+ * and back to the page they were on after signing in again; a disabled colleague is told why. The
+ * enterprise is this file's own (the tenant fixture).
  */
 
 const INITIAL = 'Start#2026';
 const OWN = 'Mine#2026';
 
 function newPerson() {
-  const n = Date.now() % 100_000_000;
-  return { username: `se${n.toString(36)}${Math.floor(Math.random() * 100)}`, phone: `136${String(n).padStart(8, '0')}` };
+  return { username: `se${uniqueTag()}`, phone: uniquePhone() };
 }
 
 const accountRow = (page: Page, username: string) => page.getByRole('table').getByRole('row').filter({ hasText: username });
@@ -32,6 +32,7 @@ async function signIn(page: Page, username: string, password: string): Promise<v
 
 test.describe('会话在别处结束', () => {
   test('强制下线 sends the colleague’s open console to the central login and back to the same page; 停用 shows the reason', async ({
+    tenant,
     page,
     browser,
     baseURL,
@@ -40,7 +41,7 @@ test.describe('会话在别处结束', () => {
     const person = newPerson();
 
     // The administrator adds a colleague with an initial password.
-    await openConsole(page, 'admin', '/console/org/account');
+    await openConsole(page, tenant.admin, '/console/org/account');
     await page.getByRole('button', { name: /新\s*增/ }).click();
     const drawer = page.getByRole('dialog', { name: '新增账号' });
     await drawer.getByLabel('账号', { exact: true }).fill(person.username);

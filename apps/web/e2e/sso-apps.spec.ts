@@ -2,18 +2,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from '@playwright/test';
 import { SsoMessage } from '@portal/shared';
-import { DEMO_PASSWORD, openConsole } from './console-helpers.js';
-import { expect, test } from './fixtures.js';
+import { apiAs } from './api-helpers.js';
+import { type Person, openConsole } from './console-helpers.js';
+import { addColleague, expect, test, uniqueTag } from './fixtures.js';
 
 /**
- * An enterprise connects its own application to the central login (应用列表), decides who
- * may use it (应用授权), and its people open it from 我的应用.
+ * An enterprise (this file's own, the tenant fixture) connects its own application to the central
+ * login (应用列表), decides who may use it (应用授权), and its people open it from 我的应用.
  */
 
 /**
  * The enterprise's application: a real HTTP server on this machine answering its home page. Its
- * address is on localhost (plain http allowed there) under a path no other run registered (both
- * projects share one database, and addresses of two applications may not overlap).
+ * address is on localhost (plain http allowed there) under a path no other run registered (addresses
+ * of two applications may not overlap, whatever their enterprise).
  */
 async function startApplication(): Promise<{ name: string; url: string; close(): Promise<void> }> {
   const server = http.createServer((_request, response) => {
@@ -22,7 +23,7 @@ async function startApplication(): Promise<{ name: string; url: string; close():
   });
   await new Promise<void>((resolve) => server.listen(0, resolve));
   const { port } = server.address() as AddressInfo;
-  const n = `${(Date.now() % 100_000_000).toString(36)}${Math.floor(Math.random() * 100)}`;
+  const n = uniqueTag();
   return {
     name: `质量看板${n}`,
     url: `http://localhost:${port}/qa-${n}/`,
@@ -35,22 +36,36 @@ async function personPage(browser: Browser, baseURL: string | undefined): Promis
   return context.newPage();
 }
 
-/** Opens the application's address through the central login as `username`, as its CAS client would. */
-async function signInToApplication(page: Page, appUrl: string, username: string): Promise<void> {
+/** Opens the application's address through the central login as `person`, as its CAS client would. */
+async function signInToApplication(page: Page, appUrl: string, person: Person): Promise<void> {
   await page.goto(`/cas/login?service=${encodeURIComponent(appUrl)}`, { waitUntil: 'commit' });
-  await page.getByLabel('账号').fill(username);
-  await page.getByLabel('密码').fill(DEMO_PASSWORD);
+  await page.getByLabel('账号').fill(person.username);
+  await page.getByLabel('密码', { exact: true }).fill(person.password);
   await page.getByRole('button', { name: /登\s*录/ }).click();
 }
 
 test.describe('应用管理', () => {
   test('an administrator registers an application and authorizes a group; a member signs in to it and finds it in 我的应用, a non-member is refused', async ({
+    tenant,
     page,
     browser,
     baseURL,
   }) => {
+    // Five people sign in (two of them set up first): more than one page's worth on a busy machine.
+    test.slow();
     const app = await startApplication();
-    await openConsole(page, 'admin', '/console/app/list');
+    // 周杰 of 质量部 and 刘洋 of 生产部, set up through the API.
+    const zhoujie = await addColleague(browser, tenant, '周杰');
+    const liuyang = await addColleague(browser, tenant, '刘洋');
+    await openConsole(page, tenant.admin, '/console/app/list');
+    const api = await apiAs(page);
+    for (const [group, member] of [
+      ['质量部', zhoujie],
+      ['生产部', liuyang],
+    ] as const) {
+      const [created] = await api.post<{ id: number }>('/web-api/console/v1/account-group', { name: group, description: '', roleIds: [] });
+      await api.post(`/web-api/console/v1/account-group/${created?.id ?? 0}/members`, { accountIds: [member.id] });
+    }
     await page.getByRole('button', { name: /新增应用/ }).click();
     const drawer = page.getByRole('dialog', { name: '新增应用' });
     await drawer.getByLabel('名称', { exact: true }).fill(app.name);
@@ -78,7 +93,7 @@ test.describe('应用管理', () => {
 
     // Nobody may sign in until 应用授权 says so.
     const outsider = await personPage(browser, baseURL);
-    await signInToApplication(outsider, app.url, 'zhoujie');
+    await signInToApplication(outsider, app.url, zhoujie);
     await expect(outsider.getByText('您无权访问该应用')).toBeVisible();
 
     await page.goto('/console/app/authorization');
@@ -110,7 +125,7 @@ test.describe('应用管理', () => {
 
     // Someone of 生产部 is refused, with the application named, and gets no ticket.
     const other = await personPage(browser, baseURL);
-    await signInToApplication(other, app.url, 'liuyang');
+    await signInToApplication(other, app.url, liuyang);
     await expect(other.getByText('您无权访问该应用')).toBeVisible();
     await expect(other.getByText(app.name)).toBeVisible();
     expect(other.url()).not.toContain('ticket=');
@@ -123,9 +138,21 @@ test.describe('应用管理', () => {
     await app.close();
   });
 
-  test('应用列表, 应用授权 and 我的应用 fit a phone @mobile', async ({ page }) => {
+  test('应用列表, 应用授权 and 我的应用 fit a phone @mobile', async ({ tenant, page }) => {
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    await openConsole(page, 'admin', '/console/app/list');
+    const app = await startApplication();
+    await openConsole(page, tenant.admin, '/console/app/list');
+    // An application of the enterprise's own, as a row to fit.
+    const api = await apiAs(page);
+    await api.post('/web-api/console/v1/sso-app', {
+      name: app.name,
+      category: '质量管理',
+      protocol: 'cas3',
+      servicePrefixes: [app.url],
+      attributes: [],
+      status: 'enabled',
+    });
+    await page.reload();
     await expect(page.getByRole('button', { name: /新增应用/ })).toBeVisible();
     await expect(page.getByRole('row').nth(1)).toBeVisible();
     expect(await overflow()).toBeLessThanOrEqual(0);
@@ -141,5 +168,6 @@ test.describe('应用管理', () => {
     await expect(page.getByRole('list', { name: '我的应用' }).or(page.getByText('暂无可用的应用'))).toBeVisible();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: test.info().outputPath('my-apps-375.png'), fullPage: true });
+    await app.close();
   });
 });

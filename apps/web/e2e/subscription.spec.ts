@@ -2,16 +2,14 @@ import type { Browser, Page } from '@playwright/test';
 import type { MyAppSubscription, RecommendItem } from '@portal/shared';
 import { apiAs } from './api-helpers.js';
 import { openConsole } from './console-helpers.js';
-import { expect, test } from './fixtures.js';
+import { expect, test, uniqueTag } from './fixtures.js';
 
 /**
  * 应用订阅: an enterprise subscribes to an application of the application center (申请使用), an
  * operator decides in 应用订阅, and the application becomes a platform application in the
- * enterprise's 应用列表. 瑞驰 (rcadmin, certified) has no demo subscriptions; 恒岳 (admin) has one
- * approved (智能运维) and one pending (能耗分析).
+ * enterprise's 应用列表. The journey that applies works in this file's own certified enterprise; the
+ * phone checks only look at 恒岳 (admin), which has one approved (智能运维) and one pending (能耗分析).
  */
-
-const RUICHI = '常州瑞驰液压科技有限公司';
 
 /**
  * A published application on single sign-on that the signed-in user's enterprise never applied for.
@@ -46,15 +44,17 @@ async function operatorPage(browser: Browser, baseURL: string | undefined): Prom
 
 test.describe('申请使用 and 应用订阅', () => {
   test('an administrator applies to use an application, the operator approves, it is a read-only platform application in 应用列表, and the operator revokes it with a reason', async ({
+    certifiedTenant,
     page,
     browser,
     baseURL,
   }) => {
-    const n = Date.now().toString(36);
+    const { admin, name: enterprise } = certifiedTenant;
+    const n = uniqueTag();
     const purpose = `液压泵装配车间 ${n}：设备点检与故障工单统一登录，约 40 人使用。`;
     const reason = `合同到期未续签（${n}）`;
 
-    await openConsole(page, 'rcadmin', '/console/app/list');
+    await openConsole(page, admin, '/console/app/list');
     const app = await unsubscribedApplication(page);
     await page.goto(detailPath(app));
     await expect(page.getByRole('heading', { level: 1, name: app.name })).toBeVisible();
@@ -74,9 +74,9 @@ test.describe('申请使用 and 应用订阅', () => {
 
     // The operator finds it in the queue (待审核 by default) and approves it.
     const operator = await operatorPage(browser, baseURL);
-    const request = operator.getByRole('row').filter({ hasText: RUICHI }).filter({ hasText: app.name });
+    const request = operator.getByRole('row').filter({ hasText: enterprise }).filter({ hasText: app.name });
     await expect(request).toContainText(purpose);
-    await expect(request).toContainText('孙丽（rcadmin）');
+    await expect(request).toContainText(`${admin.name}（${admin.username}）`);
     await expect(request).toContainText('待审核');
     await settled(operator);
     await operator.screenshot({ path: test.info().outputPath('app-subscription-1440.png'), fullPage: true });
@@ -108,7 +108,7 @@ test.describe('申请使用 and 应用订阅', () => {
     await operator.getByTitle('已订阅', { exact: true }).last().click();
     await operator.getByRole('textbox', { name: '企业或应用名称' }).fill(app.name);
     await operator.getByRole('button', { name: /查\s*询/ }).click();
-    const subscription = operator.getByRole('row').filter({ hasText: RUICHI }).filter({ hasText: app.name });
+    const subscription = operator.getByRole('row').filter({ hasText: enterprise }).filter({ hasText: app.name });
     await expect(subscription).toContainText('已订阅');
     await subscription.getByRole('button', { name: '撤销' }).click();
     const revoke = operator.getByRole('dialog', { name: '撤销订阅' });
