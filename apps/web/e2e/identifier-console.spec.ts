@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import type { IdentifierTemplate } from '@portal/shared';
-import { MACHINERY_TEMPLATE } from '../../server/src/db/seed/identifiers-data.js';
+import { MACHINERY_TEMPLATE } from '../../server/src/seed/identifiers-data.js';
 import { apiAs } from './api-helpers.js';
 import { type Person, chooseSelectOption, openConsole, sidebarMenu } from './console-helpers.js';
 import { type Tenant, addColleague, expect, freshContext, test, uniqueTag } from './fixtures.js';
