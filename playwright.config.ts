@@ -7,8 +7,8 @@ export default defineConfig({
   testDir: 'apps/web/e2e',
   // The built server is started once on a free port with a fresh SQLite file.
   globalSetup: './apps/web/e2e/global-setup.ts',
-  // Every spec file writes in enterprises of its own (e2e/fixtures.ts, the tenant fixture): any test may
-  // run beside any other, in any order, on any number of workers.
+  // Spec files write in enterprises of their own (e2e/fixtures.ts, the tenant fixture; the exceptions are
+  // in e2e/README.md): any test may run beside any other, in any order, on any number of workers.
   fullyParallel: true,
   workers: 2,
   retries: 0,

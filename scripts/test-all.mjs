@@ -62,6 +62,9 @@ function runKept(name, command, args) {
     const started = performance.now();
     const child = spawn(command, args, { cwd: root, env: process.env });
     let output = '';
+    // Decoded as one stream each, so a Chinese character split between two chunks stays whole.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const done = (ok) => {

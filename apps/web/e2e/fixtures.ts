@@ -89,9 +89,11 @@ export async function addColleague(
   tenant: Tenant,
   name: string,
   roleNames: string[] = ['普通员工'],
+  { markSlow = true }: { markSlow?: boolean } = {},
 ): Promise<Person & { id: number }> {
-  // Two sign-ins before the test's own work: it gets the slow tests' time.
-  test.slow();
+  // Two sign-ins before the test's own work: it gets the slow tests' time. A caller whose set-up may
+  // outlive the test that started it (a shared promise) marks that test itself and passes false.
+  if (markSlow) test.slow();
   const context = await freshContext(browser);
   try {
     const page = await context.newPage();
@@ -168,7 +170,7 @@ interface TenantOptions {
 }
 
 /** A prefix no seeded enterprise or other worker has: 88, then two random segments. */
-const uniquePrefix = () => `88.${randomInt(200, 1000)}.${randomInt(1_000_000)}`;
+export const uniquePrefix = () => `88.${randomInt(200, 1000)}.${randomInt(1_000_000)}`;
 
 /** How long setting up one enterprise may take on a busy 2-core machine. */
 const TENANT_TIMEOUT = 120_000;

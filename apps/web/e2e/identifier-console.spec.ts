@@ -44,7 +44,7 @@ function setUp(browser: Browser, tenant: Tenant & { prefix: string }): Promise<{
       } finally {
         await context.close();
       }
-      return { staff: await addColleague(browser, tenant, '李娜') };
+      return { staff: await addColleague(browser, tenant, '李娜', ['普通员工'], { markSlow: false }) };
     })();
     setUps.set(tenant.id, done);
   }

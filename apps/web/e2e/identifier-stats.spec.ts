@@ -3,7 +3,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { IdentifierStats, IdentifierTemplate } from '@portal/shared';
 import { type Api, apiAs } from './api-helpers.js';
 import { openConsole } from './console-helpers.js';
-import { type Tenant, expect, test } from './fixtures.js';
+import { type Tenant, expect, test, uniquePrefix } from './fixtures.js';
 
 const IDENTITY_QUERY = '/web-api/portal/v1/identity/query';
 
@@ -11,7 +11,6 @@ const IDENTITY_QUERY = '/web-api/portal/v1/identity/query';
  * A prefix of its own for each run and project (they share one server), so the figures shown are
  * exactly this test's lookups.
  */
-const uniquePrefix = () => `88.${100 + Math.floor(Math.random() * 900)}.${Date.now() % 1_000_000}`;
 
 interface Fixture {
   prefix: string;

@@ -56,6 +56,7 @@ test.describe('账号组 and 角色管理', () => {
 
     // The custom role: 操作日志 only, picked in the tree.
     await openConsole(page, tenant.admin, '/console/org/role');
+    await expect(rowOf(page, '企业管理员')).toBeVisible();
     await expect(rowOf(page, '企业管理员').getByRole('button', { name: /编\s*辑/ })).toHaveCount(0);
     await page.getByRole('button', { name: /新建角色/ }).click();
     const roleForm = page.getByRole('dialog', { name: '新建角色' });

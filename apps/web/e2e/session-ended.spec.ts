@@ -87,6 +87,8 @@ test.describe('会话在别处结束', () => {
     // Signed in again: back on the page they were on.
     await expect(colleague).toHaveURL(/\/console\/dashboard$/);
     await expect(sidebarMenu(colleague).getByRole('menuitem', { name: /工作台/ })).toBeVisible();
+    // The figures have arrived (the subtitle names the enterprise only then), so no failure can follow.
+    await expect(colleague.getByText(/以下为本企业（.+）实时数据/)).toBeVisible();
     await expect(colleague.getByText('工作台数据加载失败')).toHaveCount(0);
     await colleague.screenshot({ path: test.info().outputPath('session-ended-back-1440.png') });
 

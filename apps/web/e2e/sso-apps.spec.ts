@@ -131,6 +131,8 @@ test.describe('应用管理', () => {
     expect(other.url()).not.toContain('ticket=');
     await other.goto('/my-apps');
     await expect(other.getByRole('heading', { name: '我的应用' })).toBeVisible();
+    // The list has answered (the applications, or none) before the refused one is looked for.
+    await expect(other.getByRole('list', { name: '我的应用' }).or(other.getByText('暂无可用的应用'))).toBeVisible();
     await expect(other.getByText(app.name)).toHaveCount(0);
     await other.context().close();
 
