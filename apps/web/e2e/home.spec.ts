@@ -95,6 +95,8 @@ test.describe('home', () => {
     page,
     baseURL,
   }) => {
+    // The page's timers on a clock the test moves: autoplay's step is run out, not waited for.
+    await page.clock.install();
     await page.goto('/');
     const carousel = page.getByRole('group', { name: '推荐应用' });
     await carousel.scrollIntoViewIfNeeded();
@@ -109,7 +111,8 @@ test.describe('home', () => {
     const current = () => bullets.evaluateAll((b) => b.findIndex((x) => x.getAttribute('aria-current') === 'true'));
     const activeBefore = await current();
     // Autoplay: 3000 ms per step.
-    await expect.poll(current, { timeout: 8000 }).not.toBe(activeBefore);
+    await page.clock.runFor(3_100);
+    await expect.poll(current).not.toBe(activeBefore);
     await page.route('**/product/center/detail**', (route) => route.fulfill({ contentType: 'text/html', body: '<p>app</p>' }));
     // The active slide (its dot is current) is the first one in view.
     await carousel

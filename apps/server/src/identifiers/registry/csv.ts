@@ -112,6 +112,8 @@ function parseRecord(text: string, pos: number, final: boolean): Parsed | undefi
  * A streaming CSV reader (RFC 4180: comma, double quotes, doubled quotes inside quotes, CRLF, LF or CR
  * line ends, line breaks inside quoted fields). Feed it text as it arrives; it answers the records
  * completed so far with the line each starts on, so an import can name the line of a bad row.
+ * Not csv-parse: after a stray quote its relaxed and skipping modes resume at another record than the
+ * one after the bad line, so the import's per-line report (and a bad row's neighbours) would change.
  */
 export class CsvReader {
   /** Text of a record not yet complete. */
