@@ -1,7 +1,13 @@
 import { Type } from 'typebox';
 import { Envelope } from '../../platform/lib/envelope.js';
-import { ITEM_VALUE_TYPES, MAX_ENUM_OPTIONS, MAX_HANDLE_LENGTH, MAX_TEMPLATE_ITEMS, MAX_VALUE_LENGTH } from '@portal/shared';
-import { CertificationStatusSchema } from '../../identity/accounts/certification-status.js';
+import {
+  ITEM_VALUE_TYPES,
+  MAX_ENUM_OPTIONS,
+  MAX_HANDLE_LENGTH,
+  MAX_TEMPLATE_ITEMS,
+  MAX_VALUE_LENGTH,
+  CertificationStatusSchema,
+} from '@portal/shared';
 
 // TypeBox schemas of the identifier management API (shapes in `@portal/shared` identifiers.ts).
 

@@ -2,7 +2,15 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthSourceMessage, PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage, siteRedirectPath } from '@portal/shared';
+import {
+  AuthSourceMessage,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PasswordChangeMessage,
+  RegisterMessage,
+  siteRedirectPath,
+  CertificationStatusSchema,
+} from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { resolveRuntimeConfig } from '../../platform/config.js';
@@ -18,7 +26,6 @@ import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
 import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
-import { CertificationStatusSchema } from '../accounts/certification-status.js';
 
 const CALLBACK_PATH = PORTAL_CALLBACK_PATH;
 /** Where a login starts (the web app's login links and its silent single sign-on go here). */

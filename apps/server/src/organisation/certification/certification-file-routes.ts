@@ -7,6 +7,7 @@ import {
   type CertificationFilePurpose,
   type CertificationFileType,
   CertificationMessage,
+  PrivateFileRefSchema,
 } from '@portal/shared';
 import { create as contentDisposition } from 'content-disposition';
 import { fileTypeFromBuffer } from 'file-type';
@@ -16,7 +17,6 @@ import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { AppError, BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
-import { PrivateFileRefSchema } from './certification-schemas.js';
 
 const tags = ['enterprise'];
 const BASE = '/web-api/console/v1/enterprise/certification/file';

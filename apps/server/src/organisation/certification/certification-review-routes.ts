@@ -6,6 +6,10 @@ import {
   CertificationMessage,
   type CertificationRejectReason,
   type CertificationReviewDetail,
+  ApplicationStatusSchema,
+  CertificationDecisionBodySchema,
+  CertificationReviewDetailSchema,
+  CertificationReviewRowSchema,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -16,12 +20,6 @@ import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../p
 import { clause, sentence } from '../../platform/lib/sentence.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
 import type { ApplicationToDecide } from './certification-repository.js';
-import {
-  ApplicationStatusSchema,
-  CertificationDecisionBodySchema,
-  CertificationReviewDetailSchema,
-  CertificationReviewRowSchema,
-} from './certification-schemas.js';
 
 const tags = ['certification'];
 const BASE = '/web-api/console/v1/certification';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, CertificationMessage, EnterpriseRules } from '@portal/shared';
+import { Authority, CertificationMessage, EnterpriseRules, CertificationStateSchema, CertificationSubmitBodySchema } from '@portal/shared';
 import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
@@ -8,7 +8,6 @@ import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { attachment } from '../../platform/audit/audit-csv.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
 import { AUTHORIZATION_TEMPLATE_MIME, authorizationLetter } from './authorization-template.js';
-import { CertificationStateSchema, CertificationSubmitBodySchema } from './certification-schemas.js';
 
 const tags = ['enterprise'];
 const BASE = '/web-api/console/v1/enterprise/certification';

@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, CertificationMessage, type EnterpriseProfile, EnterpriseMessage, EnterpriseRules } from '@portal/shared';
+import {
+  Authority,
+  CertificationMessage,
+  type EnterpriseProfile,
+  EnterpriseMessage,
+  EnterpriseRules,
+  EnterpriseProfileSchema,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
@@ -8,7 +15,6 @@ import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
-import { EnterpriseProfileSchema } from '../certification/certification-schemas.js';
 import {
   type EnterpriseProfileInput,
   type EnterpriseRecord,

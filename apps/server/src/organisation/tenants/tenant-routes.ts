@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, EnterpriseMessage, EnterpriseRules, type TenantCreateBody, TenantMessage, TenantRules } from '@portal/shared';
+import {
+  Authority,
+  EnterpriseMessage,
+  EnterpriseRules,
+  type TenantCreateBody,
+  TenantMessage,
+  TenantRules,
+  CertificationStatusSchema,
+} from '@portal/shared';
 import { Type } from 'typebox';
 import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
@@ -9,7 +17,6 @@ import { hashPassword } from '../../identity/accounts/passwords.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
 import { randomPasswordFor } from '../../identity/org/account-passwords.js';
 import { sendSmsOrRefuse } from '../../platform/sms/sms-plugin.js';
-import { CertificationStatusSchema } from '../../identity/accounts/certification-status.js';
 import type { EndedTickets } from '../../identity/cas/sso-sessions.js';
 
 const tags = ['tenant'];
