@@ -21,8 +21,9 @@ declare module 'vitest' {
  * templates once per run, seeded and only migrated, and every test database starts as a copy of
  * one: on SQLite a file copy (the template is checkpointed and closed, nothing left in a WAL); on
  * PostgreSQL a new schema filled by one script (the template schema's DDL from pg_dump, its rows
- * copied with INSERT … SELECT, its sequences set). Files the seed wrote under PRIVATE_FILES_DIR are
- * copied with it.
+ * copied with INSERT … SELECT, its sequences set). A schema rather than CREATE DATABASE … TEMPLATE:
+ * creating and dropping a database checkpoints the whole server, a schema is cheap to drop. Files the
+ * seed wrote under PRIVATE_FILES_DIR are copied with it.
  */
 export interface Template {
   sqliteFile?: string;
