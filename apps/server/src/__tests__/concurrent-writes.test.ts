@@ -209,7 +209,8 @@ describe.each(testDialects())('concurrent console writes in one enterprise on %s
         send('PUT', `/account/${accounts.get(`parallel${i}`)}`, {
           name: `改名${i}`,
           phone: `1390000${String(2000 + i)}`,
-          groupIds: [],
+          // The form states the whole membership: the group it is being added to at the same moment.
+          groupIds: [groups.get(`并发组${i % 10}`)!],
           roleIds: [roleOf(i)],
         }),
       ),

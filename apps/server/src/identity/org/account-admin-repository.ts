@@ -376,6 +376,8 @@ export class AccountAdminRepository {
       await trx
         .insertInto('account_group_member')
         .values(addGroups.map((groupId) => ({ group_id: groupId, account_id: id, created_at: now })))
+        // 加入成员 may have added the same membership since it was read above.
+        .onConflict((oc) => oc.columns(['group_id', 'account_id']).doNothing())
         .execute();
     }
     return true;
