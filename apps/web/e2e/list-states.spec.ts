@@ -17,6 +17,11 @@ function nextListCall(page: Page) {
 
 /** The titles of the cards shown. */
 const titles = (page: Page) => cards(page).getByRole('heading', { level: 2 }).allTextContents();
+/** The titles once the list has answered (the previous page stays on screen, marked busy, meanwhile). */
+async function answeredTitles(page: Page) {
+  await expect(page.getByRole('list', { name: '文章' })).toHaveAttribute('aria-busy', 'false');
+  return titles(page);
+}
 
 test.describe('news and knowledge lists: states and the view in the URL', () => {
   test('a failed list call shows 加载失败 with 重试, not 暂无数据; 重试 loads the page', async ({ page }) => {
@@ -111,11 +116,11 @@ test.describe('news and knowledge lists: states and the view in the URL', () => 
 
   test('back and forward step through the views; leaving and coming back keeps the view', async ({ page }) => {
     await page.goto('/news');
-    const first = await titles(page);
+    const first = await answeredTitles(page);
     await pager(page).getByLabel('第 2 页').click();
     await expect(page).toHaveURL(/\/news\?page=2$/);
     await expect(pager(page).getByLabel('第 2 页')).toHaveAttribute('aria-current', 'page');
-    const second = await titles(page);
+    const second = await answeredTitles(page);
     await search(page).fill('挖掘机');
     await search(page).press('Enter');
     await expect(cards(page)).toHaveCount(1);
@@ -185,6 +190,8 @@ test.describe('the date range on a phone', () => {
     await expectPanelOnScreen(page, width);
     await page.getByTitle(today, { exact: true }).filter({ visible: true }).click();
     await expect(page.getByPlaceholder('开始日期')).toHaveValue(today);
+    // The start's panel has closed before the end's opens: one month on screen at a time.
+    await expect(page.getByRole('table').filter({ visible: true })).toHaveCount(0);
     const call = nextListCall(page);
     await page.getByPlaceholder('结束日期').click();
     await expectPanelOnScreen(page, width);

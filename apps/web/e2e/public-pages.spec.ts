@@ -1,4 +1,4 @@
-import { expect, silentCheckDone, test } from './fixtures.js';
+import { expect, scrollStill, silentCheckDone, test } from './fixtures.js';
 
 test.describe('other public pages', () => {
   test('/product lists applications by category and opens a detail', async ({ page }) => {
@@ -22,6 +22,8 @@ test.describe('other public pages', () => {
     const highlighted = menu.locator('[aria-current="location"]');
     await menu.getByRole('link', { name: '第二步 企业认证' }).click();
     await expect(highlighted).toHaveText('第二步 企业认证');
+    // The menu scrolls to the section in steps; scrolling by hand starts once it has arrived.
+    await scrollStill(page);
     await page.getByRole('heading', { level: 2, name: '常见问题' }).scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(highlighted).toHaveText('常见问题');
