@@ -19,6 +19,7 @@ import { authSourcesMigration } from './migrations/0012-auth-sources.js';
 import { openServiceMigration } from './migrations/0013-open-service.js';
 import { identifierAnalyticsMigration } from './migrations/0014-identifier-analytics.js';
 import { sealedTotpMigration } from './migrations/0015-sealed-totp.js';
+import { oidcMigration } from './migrations/0016-oidc.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, PortalMigration> = {
   '0013-open-service': openServiceMigration,
   '0014-identifier-analytics': identifierAnalyticsMigration,
   '0015-sealed-totp': sealedTotpMigration,
+  '0016-oidc': oidcMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -379,6 +379,62 @@ export interface SsoApplicationTable {
   updated_at: string;
   /** A subscribed platform application: the application center's row it copies; null for the enterprise's own. */
   platform_app_id: Generated<number | null>;
+  /** OpenID Connect settings, read when protocol is 'oidc' (identity/oidc/). */
+  oidc_client_id: Generated<string | null>;
+  /** sha256 of the client secret ('sha256:' + base64url); '' for a public client. */
+  oidc_secret_hash: Generated<string>;
+  oidc_client_type: Generated<OidcClientType>;
+  /** JSON arrays of absolute addresses. */
+  oidc_redirect_uris: Generated<string>;
+  oidc_post_logout_uris: Generated<string>;
+  oidc_backchannel_logout_uri: Generated<string>;
+  oidc_initiate_login_uri: Generated<string>;
+  /** Space-separated scopes the application may ask for. */
+  oidc_scopes: Generated<string>;
+  oidc_access_token_seconds: Generated<number>;
+  oidc_id_token_seconds: Generated<number>;
+  oidc_refresh_token_seconds: Generated<number>;
+}
+
+export type OidcClientType = 'confidential' | 'public';
+
+/** What the OpenID provider keeps (its adapter's rows): one row per model instance. */
+export interface OidcModelTable {
+  kind: string;
+  id: string;
+  /** The model's payload as JSON. */
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
+/** The OpenID provider's signing keys (JWK), the private half sealed. */
+export interface OidcSigningKeyTable {
+  id: Generated<number>;
+  generation: number;
+  alg: string;
+  kid: string;
+  public_jwk: string;
+  private_jwk: string;
+  created_at: string;
+  retire_at: string | null;
+}
+
+/** 机器客户端: an enterprise's own system calling its APIs with client_credentials. */
+export interface MachineClientTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  name: string;
+  client_id: string;
+  secret_hash: string;
+  /** Space-separated. */
+  scopes: Generated<string>;
+  status: Generated<'enabled' | 'disabled'>;
+  created_at: string;
+  updated_at: string;
 }
 
 /** 服务地址: a URL prefix of an application, found by its host. */
@@ -735,6 +791,9 @@ export interface Database {
   sync_job: SyncJobTable;
   sync_run: SyncRunTable;
   sync_run_item: SyncRunItemTable;
+  oidc_model: OidcModelTable;
+  oidc_signing_key: OidcSigningKeyTable;
+  machine_client: MachineClientTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

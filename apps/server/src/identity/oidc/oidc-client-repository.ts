@@ -1,0 +1,148 @@
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database, OidcClientType } from '../../platform/db/schema.js';
+
+/** An enabled OpenID Connect application (应用列表, protocol 'oidc') as the provider reads it. */
+export interface OidcApplicationClient {
+  id: number;
+  enterpriseId: number;
+  name: string;
+  clientId: string;
+  secretHash: string;
+  clientType: OidcClientType;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string;
+  initiateLoginUri: string;
+  scopes: string;
+  accessTokenSeconds: number;
+  idTokenSeconds: number;
+  refreshTokenSeconds: number;
+}
+
+/** An enabled 机器客户端 as the provider reads it. */
+export interface MachineClient {
+  id: number;
+  enterpriseId: number;
+  name: string;
+  clientId: string;
+  secretHash: string;
+  scopes: string;
+}
+
+export interface NewMachineClient {
+  enterpriseId: number;
+  name: string;
+  clientId: string;
+  secretHash: string;
+  scopes: string;
+}
+
+/** An address list column: a JSON array of strings, anything else as none. */
+function addressList(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The clients the OpenID provider knows: OIDC applications of 应用列表 (sso_application rows with
+ * protocol 'oidc') and enterprises' machine clients. Only enabled ones are answered: a disabled
+ * client is unknown to the provider at once.
+ */
+export class OidcClientRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findApplication(clientId: string): Promise<OidcApplicationClient | undefined> {
+    const row = await this.db
+      .selectFrom('sso_application')
+      .select([
+        'id',
+        'enterprise_id',
+        'name',
+        'oidc_client_id',
+        'oidc_secret_hash',
+        'oidc_client_type',
+        'oidc_redirect_uris',
+        'oidc_post_logout_uris',
+        'oidc_backchannel_logout_uri',
+        'oidc_initiate_login_uri',
+        'oidc_scopes',
+        'oidc_access_token_seconds',
+        'oidc_id_token_seconds',
+        'oidc_refresh_token_seconds',
+      ])
+      .where('oidc_client_id', '=', clientId)
+      .where('protocol', '=', 'oidc')
+      .where('status', '=', 'enabled')
+      .executeTakeFirst();
+    if (!row?.oidc_client_id) return undefined;
+    return {
+      id: row.id,
+      enterpriseId: row.enterprise_id,
+      name: row.name,
+      clientId: row.oidc_client_id,
+      secretHash: row.oidc_secret_hash,
+      clientType: row.oidc_client_type,
+      redirectUris: addressList(row.oidc_redirect_uris),
+      postLogoutRedirectUris: addressList(row.oidc_post_logout_uris),
+      backchannelLogoutUri: row.oidc_backchannel_logout_uri,
+      initiateLoginUri: row.oidc_initiate_login_uri,
+      scopes: row.oidc_scopes,
+      accessTokenSeconds: row.oidc_access_token_seconds,
+      idTokenSeconds: row.oidc_id_token_seconds,
+      refreshTokenSeconds: row.oidc_refresh_token_seconds,
+    };
+  }
+
+  async findMachineClient(clientId: string): Promise<MachineClient | undefined> {
+    const row = await this.db
+      .selectFrom('machine_client')
+      .select(['id', 'enterprise_id as enterpriseId', 'name', 'client_id as clientId', 'secret_hash as secretHash', 'scopes'])
+      .where('client_id', '=', clientId)
+      .where('status', '=', 'enabled')
+      .executeTakeFirst();
+    return row;
+  }
+
+  /** Whether an application or a machine client already has this client id (they share one namespace). */
+  async clientIdTaken(trx: Kysely<Database>, clientId: string): Promise<boolean> {
+    const app = await trx.selectFrom('sso_application').select('id').where('oidc_client_id', '=', clientId).executeTakeFirst();
+    if (app) return true;
+    const machine = await trx.selectFrom('machine_client').select('id').where('client_id', '=', clientId).executeTakeFirst();
+    return machine !== undefined;
+  }
+
+  async insertMachineClient(trx: Kysely<Database>, client: NewMachineClient, now: string): Promise<number> {
+    const row = await trx
+      .insertInto('machine_client')
+      .values({
+        enterprise_id: client.enterpriseId,
+        name: client.name,
+        client_id: client.clientId,
+        secret_hash: client.secretHash,
+        scopes: client.scopes,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    oidcClientRepository: OidcClientRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('oidcClientRepository', new OidcClientRepository(app.database.db));
+  },
+  { name: 'oidc-client-repository' },
+);
