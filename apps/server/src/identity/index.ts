@@ -22,6 +22,11 @@ import loginLogRoutes from './login-log/login-log-routes.js';
 import accountNotices from './notifications/account-notices.js';
 import notificationRepository from './notifications/notification-repository.js';
 import notificationRoutes from './notifications/notification-routes.js';
+import machineClients from './oidc/machine-clients.js';
+import oidcClientRepository from './oidc/oidc-client-repository.js';
+import oidcProvider from './oidc/oidc-provider.js';
+import oidcRepository from './oidc/oidc-repository.js';
+import oidcRoutes from './oidc/oidc-routes.js';
 import accountAdminRepository from './org/account-admin-repository.js';
 import accountAdminRoutes from './org/account-admin-routes.js';
 import groupRepository from './org/group-repository.js';
@@ -83,12 +88,18 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(invitationRepository);
   await app.register(sessionRepository);
   await app.register(syncRunner);
+  await app.register(oidcRepository);
+  await app.register(oidcClientRepository);
+  await app.register(machineClients);
+  // The OpenID provider is the central login's: it runs where the embedded CAS does.
+  if (app.config.auth.casEmbedded) await app.register(oidcProvider);
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });
     await app.register(twoFactorRoutes, { prefix: '/cas' });
     await app.register(forgotPasswordRoutes, { prefix: '/cas' });
     await app.register(chatLoginRoutes, { prefix: '/cas' });
+    await app.register(oidcRoutes, { prefix: '/oidc' });
   }
   await app.register(portalAuthRoutes);
   await app.register(registerRoutes);

@@ -3,8 +3,8 @@ import { LRUCache, type Perf } from 'lru-cache';
 /** What a cache's time to live is measured on: `performance` unless a test passes a clock it moves. */
 export type CacheClock = Perf;
 
-/** What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`). */
-export type CacheGroup = 'site' | 'content' | 'identifiers';
+/** What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`); `keys`: signing keys. */
+export type CacheGroup = 'site' | 'content' | 'identifiers' | 'keys';
 
 export interface LoadingCacheOptions<V> {
   /** Most entries kept. */

@@ -1,8 +1,9 @@
 import type { FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 
-/** Query parameters whose values never reach the log (CAS tickets, tokens, codes, passwords). */
-const SECRET_PARAMS = /([?&](?:ticket|token|access_token|password|code|authCode|state|smsCode|phone)=)[^&]*/gi;
+/** Query parameters whose values never reach the log (CAS tickets, OAuth tokens, codes and secrets, passwords). */
+const SECRET_PARAMS =
+  /([?&](?:ticket|token|access_token|refresh_token|id_token_hint|logout_token|client_secret|code_verifier|password|code|authCode|state|smsCode|phone)=)[^&]*/gi;
 
 export function redactUrlSecrets(url: string): string {
   return url.replace(SECRET_PARAMS, '$1***');

@@ -10,5 +10,9 @@ describe('redactUrlSecrets', () => {
     expect(redactUrlSecrets('/cas/login/dingtalk/callback?authCode=c0de&state=s1gned')).toBe(
       '/cas/login/dingtalk/callback?authCode=***&state=***',
     );
+    // OpenID Connect: an ID token names its holder, a PKCE verifier and a client secret are secrets.
+    expect(
+      redactUrlSecrets('/oidc/session/end?id_token_hint=eyJ.a.b&post_logout_redirect_uri=https%3A%2F%2Fa&code_verifier=v&client_secret=s'),
+    ).toBe('/oidc/session/end?id_token_hint=***&post_logout_redirect_uri=https%3A%2F%2Fa&code_verifier=***&client_secret=***');
   });
 });

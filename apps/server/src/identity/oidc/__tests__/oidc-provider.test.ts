@@ -1,0 +1,281 @@
+import { createServer } from 'node:net';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type PortalApp } from '../../../app.js';
+import type { DatabaseHandle } from '../../../platform/db/database.js';
+import { createTestDatabase, type TestDatabase, testClock, testDialects } from '../../../testing/test-app.js';
+import { listen } from '../../../testing/test-browser.js';
+import { KEY_CHECK_MS } from '../signing-keys.js';
+
+/** A port free right now: the issuer ({PUBLIC_URL}/oidc) must name the address the relying party calls. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return address.port;
+}
+
+interface Jwks {
+  keys: { kid: string; kty: string; alg?: string; d?: string }[];
+}
+
+async function publishedKids(jwksUri: string): Promise<string[]> {
+  const res = await fetch(jwksUri);
+  expect(res.status).toBe(200);
+  const jwks = (await res.json()) as Jwks;
+  for (const key of jwks.keys) expect(key.d).toBeUndefined();
+  return jwks.keys.map((k) => k.kid).sort();
+}
+
+/**
+ * What the provider answered when it refused: the OAuth error of the body, or for a 401 the one of
+ * its WWW-Authenticate challenge (RFC 6749 §5.2), as openid-client reports them.
+ */
+async function refusal(promise: Promise<unknown>): Promise<{ error: string | undefined; status: number }> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof client.ResponseBodyError) return { error: err.error, status: err.status };
+    if (err instanceof client.WWWAuthenticateChallengeError) return { error: err.cause[0]?.parameters.error, status: err.status };
+    throw err;
+  }
+  throw new Error('the request was not refused');
+}
+
+/**
+ * The OpenID provider against an independent relying party (openid-client) over real HTTP: two
+ * instances started at the same moment on one database (the same SQLite file, the same PostgreSQL
+ * schema), as behind a load balancer.
+ */
+describe.each(testDialects())('OpenID provider on %s', (dialect) => {
+  let db: TestDatabase;
+  let otherConnection: DatabaseHandle;
+  let a: PortalApp;
+  let b: PortalApp;
+  let base: string;
+  let baseB: string;
+  let issuer: string;
+  const clockB = testClock();
+  let secret: string;
+
+  /** The machine client's configuration at instance A (its public address). */
+  let mes: client.Configuration;
+
+  /** The same client talking to instance B: the load balancer sent it there. */
+  function atB(config: client.Configuration): client.Configuration {
+    config[client.customFetch] = (url, options) => fetch(url.replace(base, baseB), options);
+    return config;
+  }
+
+  const discover = (clientId: string, clientSecret: string) =>
+    client.discovery(new URL(issuer), clientId, undefined, client.ClientSecretBasic(clientSecret), {
+      execute: [client.allowInsecureRequests],
+    });
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    issuer = `${base}/oidc`;
+    db = await createTestDatabase(dialect, { PUBLIC_URL: base });
+    otherConnection = await db.connectAgain();
+    // Both start at once on a database without keys: one key set wins and both use it.
+    [a, b] = await Promise.all([
+      buildApp({ config: db.config, database: db.database, logger: false }),
+      buildApp({ config: db.config, database: otherConnection, logger: false, clock: clockB }),
+    ]);
+    await a.listen({ port, host: '127.0.0.1' });
+    baseB = await listen(b);
+    const hengyue = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('name', '=', '徐州恒岳重工机械有限公司')
+      .executeTakeFirstOrThrow();
+    ({ secret } = await a.machineClients.create(hengyue.id, {
+      name: 'MES',
+      clientId: 'hengyue-mes-test',
+      scopes: ['identifiers:read', 'identifiers:write'],
+    }));
+    mes = await discover('hengyue-mes-test', secret);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+    await otherConnection.destroy();
+    await db.drop();
+  });
+
+  it('publishes its discovery document at {PUBLIC_URL}/oidc with the endpoints and the grants it supports', async () => {
+    const meta = mes.serverMetadata();
+    expect(meta.issuer).toBe(issuer);
+    expect(meta.authorization_endpoint).toBe(`${issuer}/auth`);
+    expect(meta.token_endpoint).toBe(`${issuer}/token`);
+    expect(meta.jwks_uri).toBe(`${issuer}/jwks`);
+    expect(meta.userinfo_endpoint).toBe(`${issuer}/me`);
+    expect(meta.introspection_endpoint).toBe(`${issuer}/token/introspection`);
+    expect(meta.revocation_endpoint).toBe(`${issuer}/token/revocation`);
+    expect(meta.end_session_endpoint).toBe(`${issuer}/session/end`);
+    expect(meta.backchannel_logout_supported).toBe(true);
+    expect(meta.response_types_supported).toEqual(['code']);
+    expect(meta.code_challenge_methods_supported).toEqual(['S256']);
+    expect(meta.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token', 'client_credentials']));
+    expect(meta.grant_types_supported).not.toContain('implicit');
+    expect(meta.grant_types_supported).not.toContain('password');
+    expect(meta.token_endpoint_auth_methods_supported).not.toContain('client_secret_jwt');
+    expect(meta.id_token_signing_alg_values_supported).toEqual(expect.arrayContaining(['RS256', 'ES256']));
+    expect(meta.id_token_signing_alg_values_supported).not.toContain('HS256');
+  });
+
+  it('answers with the API security headers: nothing loads, nothing frames it', async () => {
+    const res = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('publishes the same RS256 and ES256 keys, each with its kid and without private parts, on both instances', async () => {
+    const res = await fetch(`${issuer}/jwks`);
+    const jwks = (await res.json()) as Jwks;
+    expect(jwks.keys.map((k) => k.alg).sort()).toEqual(['ES256', 'RS256']);
+    for (const key of jwks.keys) expect(key.kid).toMatch(/^[\w-]{43}$/);
+    expect(await publishedKids(`${baseB}/oidc/jwks`)).toEqual(await publishedKids(`${issuer}/jwks`));
+  });
+
+  it('gives a machine client a token for its scopes, which introspection on either instance calls active', async () => {
+    const token = await client.clientCredentialsGrant(mes, { scope: 'identifiers:read identifiers:write' });
+    expect(token.token_type.toLowerCase()).toBe('bearer');
+    expect(token.expires_in).toBeGreaterThan(0);
+    for (const config of [mes, atB(await discover('hengyue-mes-test', secret))]) {
+      const introspection = await client.tokenIntrospection(config, token.access_token);
+      expect(introspection.active).toBe(true);
+      expect(introspection.client_id).toBe('hengyue-mes-test');
+      expect(introspection.scope?.split(' ').sort()).toEqual(['identifiers:read', 'identifiers:write']);
+    }
+    // Issued by B, known to A.
+    const fromB = await client.clientCredentialsGrant(atB(await discover('hengyue-mes-test', secret)), { scope: 'identifiers:read' });
+    expect((await client.tokenIntrospection(mes, fromB.access_token)).active).toBe(true);
+  });
+
+  it('refuses a scope the client does not hold', async () => {
+    expect(await refusal(client.clientCredentialsGrant(mes, { scope: 'accounts:read' }))).toEqual({ error: 'invalid_scope', status: 400 });
+  });
+
+  it('refuses a wrong secret and an unknown client with invalid_client (401)', async () => {
+    const wrong = await discover('hengyue-mes-test', `${secret}x`);
+    expect(await refusal(client.clientCredentialsGrant(wrong, { scope: 'identifiers:read' }))).toEqual({
+      error: 'invalid_client',
+      status: 401,
+    });
+    const unknown = await discover('nobody', secret);
+    expect(await refusal(client.clientCredentialsGrant(unknown, { scope: 'identifiers:read' }))).toEqual({
+      error: 'invalid_client',
+      status: 401,
+    });
+  });
+
+  it('revokes a token: introspection then calls it inactive on both instances', async () => {
+    const token = await client.clientCredentialsGrant(mes, { scope: 'identifiers:read' });
+    await client.tokenRevocation(mes, token.access_token);
+    expect((await client.tokenIntrospection(mes, token.access_token)).active).toBe(false);
+    expect((await client.tokenIntrospection(atB(await discover('hengyue-mes-test', secret)), token.access_token)).active).toBe(false);
+  });
+
+  it('keeps the replaced keys published after a rotation, on the instance that rotated and, within its key check, on the other', async () => {
+    const before = await publishedKids(`${issuer}/jwks`);
+    const added = await a.oidc.rotateKeys();
+    expect(added).toHaveLength(2);
+    const after = await publishedKids(`${issuer}/jwks`);
+    expect(after).toEqual([...before, ...added].sort());
+    clockB.advance(KEY_CHECK_MS + 1);
+    expect(await publishedKids(`${baseB}/oidc/jwks`)).toEqual(after);
+    // Tokens keep being issued and read across the rotation.
+    const token = await client.clientCredentialsGrant(mes, { scope: 'identifiers:read' });
+    expect((await client.tokenIntrospection(atB(await discover('hengyue-mes-test', secret)), token.access_token)).active).toBe(true);
+  });
+
+  describe('authorization requests (the sign-in itself is not open yet)', () => {
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    beforeAll(async () => {
+      const hengyue = await db.database.db
+        .selectFrom('enterprise')
+        .select('id')
+        .where('name', '=', '徐州恒岳重工机械有限公司')
+        .executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      await db.database.db
+        .insertInto('sso_application')
+        .values({
+          enterprise_id: hengyue.id,
+          name: '移动巡检（测试）',
+          protocol: 'oidc',
+          all_members: 1,
+          oidc_client_id: 'inspection-test',
+          oidc_client_type: 'public',
+          oidc_redirect_uris: JSON.stringify([redirectUri]),
+          oidc_scopes: 'openid profile',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    });
+
+    const authorize = (params: Record<string, string>) =>
+      fetch(`${issuer}/auth?${new URLSearchParams({ client_id: 'inspection-test', response_type: 'code', scope: 'openid', ...params })}`, {
+        redirect: 'manual',
+      });
+
+    it('sends a valid request with PKCE on to the sign-in page, which says in Chinese that it is not open yet', async () => {
+      const verifier = client.randomPKCECodeVerifier();
+      const res = await authorize({
+        redirect_uri: redirectUri,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state: 'abc',
+      });
+      expect(res.status).toBe(303);
+      const location = new URL(res.headers.get('location') ?? '', base);
+      expect(location.pathname).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
+      const cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const page = await fetch(location, { headers: { cookie } });
+      expect(page.status).toBe(501);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('通过 OpenID Connect 登录应用的功能尚未开放');
+    });
+
+    it('answers a public client without PKCE with invalid_request at its redirect address', async () => {
+      const res = await authorize({ redirect_uri: redirectUri, state: 'abc' });
+      expect(res.status).toBe(303);
+      const location = new URL(res.headers.get('location') ?? '');
+      expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
+      expect(location.searchParams.get('error')).toBe('invalid_request');
+      expect(location.searchParams.get('state')).toBe('abc');
+    });
+
+    it('refuses the implicit flow', async () => {
+      const res = await authorize({ redirect_uri: redirectUri, response_type: 'token', state: 'abc' });
+      const location = new URL(res.headers.get('location') ?? '', base);
+      expect(location.searchParams.get('error') ?? new URLSearchParams(location.hash.slice(1)).get('error')).toBe(
+        'unsupported_response_type',
+      );
+    });
+
+    it('shows a Chinese error page, and sends nothing to the address, for an unregistered redirect address', async () => {
+      const res = await authorize({
+        redirect_uri: 'https://evil.example/callback',
+        code_challenge: 'x'.repeat(43),
+        code_challenge_method: 'S256',
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      const html = await res.text();
+      expect(html).toContain('登录请求无效');
+      expect(html).toContain('invalid_redirect_uri');
+    });
+  });
+});

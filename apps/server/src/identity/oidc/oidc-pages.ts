@@ -1,0 +1,75 @@
+import escapeHtml from 'escape-html';
+
+/**
+ * The provider's own pages (errors it cannot send back to an application, RP-initiated logout) in the
+ * central login's look: its stylesheet and logo, no scripts.
+ */
+function page(casBase: string, title: string, body: string): string {
+  return `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)} - Engineering e+ 统一身份认证</title>
+<link rel="icon" href="${escapeHtml(casBase)}/assets/logo.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${escapeHtml(casBase)}/assets/login.css">
+</head>
+<body>
+<main class="cas">
+  <section class="cas-card">
+<h1>${escapeHtml(title)}</h1>
+${body}
+  </section>
+</main>
+<footer class="cas-footer">© 2026 工程机械集团有限公司 版权所有 · 统一身份认证服务（OpenID Connect）</footer>
+</body>
+</html>`;
+}
+
+const text = (value: string) => `<p class="cas-card__text">${escapeHtml(value)}</p>`;
+
+/**
+ * A request the provider cannot answer to the application (an unknown client, an unregistered
+ * redirect address): what went wrong, and the OAuth error code for whoever runs the application.
+ */
+export function oidcErrorPage(casBase: string, error: string, description: string | undefined): string {
+  return page(
+    casBase,
+    '登录请求无效',
+    text('应用发起的登录请求无法处理，请返回应用重新进入，或联系应用管理员。') +
+      `<p class="cas-card__text">错误代码：${escapeHtml(error)}${description ? `（${escapeHtml(description)}）` : ''}</p>`,
+  );
+}
+
+/**
+ * RP-initiated logout's confirmation (OpenID Connect RP-Initiated Logout 1.0 §2): `form` is the
+ * provider's hidden form (its xsrf token); the buttons submit it, with `logout=yes` to sign out.
+ */
+export function oidcLogoutPage(casBase: string, clientName: string | undefined, form: string): string {
+  const from = clientName ? `应用「${clientName}」请求退出登录。` : '';
+  return page(
+    casBase,
+    '确认退出登录',
+    `${text(`${from}是否退出统一身份认证？退出后，通过它登录的所有应用都将退出登录。`)}
+${form}
+<div class="cas-links cas-links--buttons">
+<button class="cas-button" type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>退出登录</button>
+<button class="cas-button" type="submit" form="op.logoutForm">取消</button>
+</div>`,
+  );
+}
+
+/** After a logout without a registered address to return to. */
+export function oidcLogoutDonePage(casBase: string): string {
+  return page(casBase, '您已退出登录', text('您已退出统一身份认证，可以关闭此页面。'));
+}
+
+/** Where the provider sends a browser to sign in, until the OIDC login joins the central login's steps. */
+export function oidcInteractionUnavailablePage(casBase: string): string {
+  return page(
+    casBase,
+    '暂不支持该登录方式',
+    text('通过 OpenID Connect 登录应用的功能尚未开放，请稍后再试，或联系企业管理员使用其他方式登录该应用。'),
+  );
+}
