@@ -2,7 +2,7 @@ import escapeHtml from 'escape-html';
 
 /**
  * The provider's own pages (errors it cannot send back to an application, RP-initiated logout) in the
- * central login's look: its stylesheet and logo, no scripts.
+ * central login's look (its layout in identity/cas/login-page.ts): its stylesheet and logo, no scripts.
  */
 function page(casBase: string, title: string, body: string): string {
   return `<!doctype html>
@@ -17,6 +17,11 @@ function page(casBase: string, title: string, body: string): string {
 </head>
 <body>
 <main class="cas">
+  <section class="cas-brand" aria-hidden="true">
+    <div class="cas-brand__logo"><img src="${escapeHtml(casBase)}/assets/logo.svg" alt="" width="40" height="40"><span>Engineering e+</span></div>
+    <h2>工业互联网平台</h2>
+    <p>一个账号，通行门户、应用中心、开放服务与控制台</p>
+  </section>
   <section class="cas-card">
 <h1>${escapeHtml(title)}</h1>
 ${body}

@@ -276,7 +276,8 @@ export default fp(
     const base = publicSiteUrl(app.config);
     const service = new OidcService(app, keys, {
       issuer: `${base}${OIDC_PREFIX}`,
-      casBase: `${base}/cas`,
+      // The central login's stylesheet and logo, on the pages' own origin.
+      casBase: `${app.config.publicUrl ?? ''}/cas`,
       sessionSeconds: app.config.auth.sessionHours * 3600,
       // Signs the provider's cookies (session, interaction); shared so any instance reads them.
       cookieKeys: [(await app.systemRepository.sharedKey('oidc-cookie')).toString('base64url')],

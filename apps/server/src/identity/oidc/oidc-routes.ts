@@ -1,6 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { publicSiteUrl } from '../../platform/config.js';
 import { oidcInteractionUnavailablePage } from './oidc-pages.js';
 
 /**
@@ -32,7 +31,8 @@ export default async function oidcRoutes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  const casBase = `${publicSiteUrl(app.config)}/cas`;
+  // The central login's stylesheet and logo, on this page's own origin.
+  const casBase = `${app.config.publicUrl ?? ''}/cas`;
   app.get(
     '/interaction/:uid',
     {

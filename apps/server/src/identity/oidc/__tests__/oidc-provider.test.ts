@@ -198,6 +198,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
 
   describe('authorization requests (the sign-in itself is not open yet)', () => {
     const redirectUri = 'http://127.0.0.1:9/callback';
+    const signedOut = 'http://127.0.0.1:9/signed-out';
     beforeAll(async () => {
       const hengyue = await db.database.db
         .selectFrom('enterprise')
@@ -215,6 +216,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
           oidc_client_id: 'inspection-test',
           oidc_client_type: 'public',
           oidc_redirect_uris: JSON.stringify([redirectUri]),
+          oidc_post_logout_uris: JSON.stringify([signedOut]),
           oidc_scopes: 'openid profile',
           created_at: now,
           updated_at: now,
@@ -263,6 +265,46 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       expect(location.searchParams.get('error') ?? new URLSearchParams(location.hash.slice(1)).get('error')).toBe(
         'unsupported_response_type',
       );
+    });
+
+    it("signs out at an application's request and returns to its registered address (RP-initiated logout)", async () => {
+      const res = await fetch(
+        `${issuer}/session/end?${new URLSearchParams({ client_id: 'inspection-test', post_logout_redirect_uri: signedOut, state: 's1' })}`,
+        { headers: { accept: 'text/html' } },
+      );
+      expect(res.status).toBe(200);
+      // Nobody is signed in: the page posts its confirmation at once (its one script allowed by hash), and
+      // the redirect after that post may lead to the application's registered origin (CSP form-action).
+      const policy = res.headers.get('content-security-policy') ?? '';
+      expect(policy).toContain("form-action 'self' http://127.0.0.1:9;");
+      expect(policy).toMatch(/script-src 'self' 'sha256-[\w+/=]+'/);
+      expect(policy).toContain("frame-ancestors 'none'");
+      const html = await res.text();
+      const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+      expect(action).toBe(`${issuer}/session/end/confirm`);
+      const cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const confirmed = await fetch(action ?? '', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+        body: new URLSearchParams({ xsrf: xsrf ?? '', logout: 'yes' }),
+        redirect: 'manual',
+      });
+      expect(confirmed.status).toBe(303);
+      expect(confirmed.headers.get('location')).toBe(`${signedOut}?state=s1`);
+    });
+
+    it('refuses to sign out towards an address the application did not register', async () => {
+      const res = await fetch(
+        `${issuer}/session/end?${new URLSearchParams({ client_id: 'inspection-test', post_logout_redirect_uri: 'https://evil.example/' })}`,
+        { redirect: 'manual', headers: { accept: 'text/html' } },
+      );
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain('登录请求无效');
     });
 
     it('shows a Chinese error page, and sends nothing to the address, for an unregistered redirect address', async () => {
