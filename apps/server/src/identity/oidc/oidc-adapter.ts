@@ -1,4 +1,4 @@
-import type { Adapter, AdapterFactory, AdapterPayload, ClientMetadata } from 'oidc-provider';
+import { type Adapter, type AdapterFactory, type AdapterPayload, type ClientMetadata, errors } from 'oidc-provider';
 import type { MachineClient, OidcApplicationClient, OidcClientRepository } from './oidc-client-repository.js';
 import type { OidcRepository } from './oidc-repository.js';
 
@@ -125,8 +125,13 @@ class ModelAdapter implements Adapter {
     return this.answer(this.repository.findByUserCode(this.kind, userCode, new Date().toISOString()));
   }
 
-  consume(id: string): Promise<void> {
-    return this.repository.consume(this.kind, id, new Date().toISOString());
+  async consume(id: string): Promise<void> {
+    // The provider checks `consumed` on what it read, then consumes: two requests with one code or refresh
+    // token at the same moment both pass that check, and only the one whose update marks it goes on
+    // (RFC 9700 §4.14: a code is used once). The other gets invalid_grant.
+    if (!(await this.repository.consume(this.kind, id, new Date().toISOString()))) {
+      throw new errors.InvalidGrant(`${this.kind} already consumed`);
+    }
   }
 
   destroy(id: string): Promise<void> {

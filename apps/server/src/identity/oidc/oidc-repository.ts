@@ -70,15 +70,19 @@ export class OidcRepository {
     return this.live(now).where('kind', '=', kind).where('user_code', '=', userCode).executeTakeFirst();
   }
 
-  /** Marks a model used (codes, refresh tokens): once only, so a second use at the same moment finds it consumed. */
-  async consume(kind: string, id: string, now: string): Promise<void> {
-    await this.db
+  /**
+   * Marks a model used (codes, refresh tokens), once only: answers false when it was used already
+   * (or is gone), so of two uses at the same moment, on any instances, one wins.
+   */
+  async consume(kind: string, id: string, now: string): Promise<boolean> {
+    const result = await this.db
       .updateTable('oidc_model')
       .set({ consumed_at: now })
       .where('kind', '=', kind)
       .where('id', '=', id)
       .where('consumed_at', 'is', null)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async destroy(kind: string, id: string): Promise<void> {

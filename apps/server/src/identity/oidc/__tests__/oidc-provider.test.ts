@@ -59,6 +59,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
   let issuer: string;
   const clockB = testClock();
   let secret: string;
+  /** A machine client of another enterprise. */
+  let other: client.Configuration;
 
   /** The machine client's configuration at instance A (its public address). */
   let mes: client.Configuration;
@@ -98,6 +100,18 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       scopes: ['identifiers:read', 'identifiers:write'],
     }));
     mes = await discover('hengyue-mes-test', secret);
+    const elsewhere = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('id', '!=', hengyue.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const otherClient = await a.machineClients.create(elsewhere.id, {
+      name: 'ERP',
+      clientId: 'other-erp-test',
+      scopes: ['identifiers:read'],
+    });
+    other = await discover('other-erp-test', otherClient.secret);
   });
   afterAll(async () => {
     await a.close();
@@ -181,6 +195,13 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     await client.tokenRevocation(mes, token.access_token);
     expect((await client.tokenIntrospection(mes, token.access_token)).active).toBe(false);
     expect((await client.tokenIntrospection(atB(await discover('hengyue-mes-test', secret)), token.access_token)).active).toBe(false);
+  });
+
+  it("never lets another enterprise's client read or revoke a token", async () => {
+    const token = await client.clientCredentialsGrant(mes, { scope: 'identifiers:read' });
+    expect(await client.tokenIntrospection(other, token.access_token)).toEqual({ active: false });
+    await client.tokenRevocation(other, token.access_token);
+    expect((await client.tokenIntrospection(mes, token.access_token)).active).toBe(true);
   });
 
   it('keeps the replaced keys published after a rotation, on the instance that rotated and, within its key check, on the other', async () => {
