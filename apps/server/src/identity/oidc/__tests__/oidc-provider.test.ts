@@ -61,6 +61,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
   let secret: string;
   /** A machine client of another enterprise. */
   let other: client.Configuration;
+  let otherSecret: string;
 
   /** The machine client's configuration at instance A (its public address). */
   let mes: client.Configuration;
@@ -111,7 +112,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       clientId: 'other-erp-test',
       scopes: ['identifiers:read'],
     });
-    other = await discover('other-erp-test', otherClient.secret);
+    otherSecret = otherClient.secret;
+    other = await discover('other-erp-test', otherSecret);
   });
   afterAll(async () => {
     await a.close();
@@ -195,6 +197,26 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     await client.tokenRevocation(mes, token.access_token);
     expect((await client.tokenIntrospection(mes, token.access_token)).active).toBe(false);
     expect((await client.tokenIntrospection(atB(await discover('hengyue-mes-test', secret)), token.access_token)).active).toBe(false);
+  });
+
+  it('gives a disabled client no token, at once and on every instance', async () => {
+    const token = await client.clientCredentialsGrant(other, { scope: 'identifiers:read' });
+    expect(token.access_token).toBeTruthy();
+    // 停用 (its console comes later): the row's status is what every instance reads.
+    await db.database.db.updateTable('machine_client').set({ status: 'disabled' }).where('client_id', '=', 'other-erp-test').execute();
+    try {
+      expect(await refusal(client.clientCredentialsGrant(other, { scope: 'identifiers:read' }))).toEqual({
+        error: 'invalid_client',
+        status: 401,
+      });
+      const atOther = atB(await discover('other-erp-test', otherSecret));
+      expect(await refusal(client.clientCredentialsGrant(atOther, { scope: 'identifiers:read' }))).toEqual({
+        error: 'invalid_client',
+        status: 401,
+      });
+    } finally {
+      await db.database.db.updateTable('machine_client').set({ status: 'enabled' }).where('client_id', '=', 'other-erp-test').execute();
+    }
   });
 
   it("never lets another enterprise's client read or revoke a token", async () => {
