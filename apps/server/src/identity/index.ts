@@ -24,6 +24,7 @@ import notificationRepository from './notifications/notification-repository.js';
 import notificationRoutes from './notifications/notification-routes.js';
 import accountAdminRepository from './org/account-admin-repository.js';
 import accountAdminRoutes from './org/account-admin-routes.js';
+import accountAdminService from './org/account-admin-service.js';
 import groupRepository from './org/group-repository.js';
 import groupRoutes from './org/group-routes.js';
 import invitationRepository from './org/invitation-repository.js';
@@ -83,6 +84,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(invitationRepository);
   await app.register(sessionRepository);
   await app.register(syncRunner);
+  await app.register(accountAdminService);
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });
