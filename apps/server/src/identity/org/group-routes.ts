@@ -1,8 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, TenantMessage, TenantRules } from '@portal/shared';
+import {
+  Authority,
+  TenantMessage,
+  TenantRules,
+  AccountGroupBodySchema,
+  AccountGroupCandidateQuerySchema,
+  AccountGroupMemberParamsSchema,
+  AccountGroupMemberRowSchema,
+  AccountGroupMembersBodySchema,
+  AccountGroupQuerySchema,
+  AccountGroupRowSchema,
+  CreatedIdSchema,
+  EmptyAnswerSchema,
+  RowIdParamsSchema,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Type } from 'typebox';
 import type { Database } from '../../platform/db/schema.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
@@ -13,33 +26,6 @@ import { auditRequest } from '../../platform/audit/audit-log.js';
 import type { GroupInput, GroupRef } from './group-repository.js';
 
 const tags = ['org'];
-
-const RoleRef = Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() });
-const GroupSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  description: Type.String(),
-  memberCount: Type.Integer(),
-  roles: Type.Array(RoleRef),
-  createdAt: Type.String(),
-});
-const MemberSchema = Type.Object({
-  id: Type.Integer(),
-  username: Type.String(),
-  name: Type.String(),
-  phone: Type.String(),
-  state: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('locked')]),
-});
-
-// Lengths here only bound the request; the field rules (TenantRules) answer with their own messages.
-const GroupBody = Type.Object({
-  name: Type.String({ maxLength: 200 }),
-  description: Type.Optional(Type.String({ maxLength: 1000 })),
-  roleIds: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100, description: '授予组内成员的角色' }),
-});
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const Keyword = Type.Optional(Type.String({ maxLength: 64 }));
-const Empty = Envelope(Type.Object({}));
 
 /**
  * 账号组 (org:group): an enterprise's groups, their members and the roles granted to the
@@ -84,12 +70,8 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '账号组分页列表（按名称搜索）',
-        querystring: Type.Object({
-          keyword: Keyword,
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        }),
-        response: { 200: Envelope(Page(GroupSchema)), ...errorResponses },
+        querystring: AccountGroupQuerySchema,
+        response: { 200: Envelope(Page(AccountGroupRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -106,8 +88,8 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '新建账号组',
-        body: GroupBody,
-        response: { 200: Envelope(Type.Object({ id: Type.Integer() })), ...errorResponses },
+        body: AccountGroupBodySchema,
+        response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -136,9 +118,9 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '修改账号组的名称、描述与角色',
-        params: IdParams,
-        body: GroupBody,
-        response: { 200: Empty, ...errorResponses },
+        params: RowIdParamsSchema,
+        body: AccountGroupBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -165,7 +147,12 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       ...canGroups,
       config: { auditAction: 'group.delete' },
-      schema: { tags, summary: '删除账号组（成员不再持有它的角色）', params: IdParams, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '删除账号组（成员不再持有它的角色）',
+        params: RowIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const enterpriseId = callerEnterprise(request);
@@ -188,13 +175,9 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '账号组成员分页列表（按账号、姓名或手机号搜索）',
-        params: IdParams,
-        querystring: Type.Object({
-          keyword: Keyword,
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        }),
-        response: { 200: Envelope(Page(MemberSchema)), ...errorResponses },
+        params: RowIdParamsSchema,
+        querystring: AccountGroupQuerySchema,
+        response: { 200: Envelope(Page(AccountGroupMemberRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -211,9 +194,9 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '可添加到账号组的本企业账号（不在组内；按账号、姓名或手机号搜索）',
-        params: IdParams,
-        querystring: Type.Object({ keyword: Keyword, limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
-        response: { 200: Envelope(MemberSchema), ...errorResponses },
+        params: RowIdParamsSchema,
+        querystring: AccountGroupCandidateQuerySchema,
+        response: { 200: Envelope(AccountGroupMemberRowSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -230,9 +213,9 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '添加账号组成员',
-        params: IdParams,
-        body: Type.Object({ accountIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }) }),
-        response: { 200: Empty, ...errorResponses },
+        params: RowIdParamsSchema,
+        body: AccountGroupMembersBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -267,8 +250,8 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '移除账号组成员',
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }), accountId: Type.Integer({ minimum: 1 }) }),
-        response: { 200: Empty, ...errorResponses },
+        params: AccountGroupMemberParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, REGISTER_PHONE_PATTERN, TenantMessage, TenantRules } from '@portal/shared';
-import { Type } from 'typebox';
+import { Authority, REGISTER_PHONE_PATTERN, TenantMessage, TenantRules, EmptyAnswerSchema, InvitationBodySchema } from '@portal/shared';
 import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
-import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
@@ -24,8 +23,8 @@ const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['org'],
         summary: '邀请成员：向手机号发送一次性邀请码（7 天内有效，注册时填写企业名称与该邀请码即加入本企业）',
-        body: Type.Object({ phone: Type.String({ maxLength: 32 }) }),
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        body: InvitationBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {

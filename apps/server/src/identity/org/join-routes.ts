@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
+import { Authority, EmptyAnswerSchema, JoinRequestQuerySchema, JoinRequestRowSchema, RowIdParamsSchema } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { ConflictError, NotFoundError } from '../../platform/lib/errors.js';
@@ -10,18 +9,6 @@ import { auditRequest } from '../../platform/audit/audit-log.js';
 import type { PendingJoin } from './join-request-repository.js';
 
 const tags = ['org'];
-
-const JoinStatus = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
-const JoinRequestSchema = Type.Object({
-  id: Type.Integer(),
-  username: Type.String(),
-  phone: Type.String(),
-  email: Type.String(),
-  status: JoinStatus,
-  createdAt: Type.String(),
-});
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const Empty = Envelope(Type.Object({}));
 
 /**
  * 加入申请 (in 账号管理, org:account): registrations that named the enterprise. 通过 makes
@@ -60,12 +47,8 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '加入申请分页列表（新的在前，可按状态筛选）',
-        querystring: Type.Object({
-          status: Type.Optional(Type.Union([JoinStatus, Type.Literal('')])),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        }),
-        response: { 200: Envelope(Page(JoinRequestSchema)), ...errorResponses },
+        querystring: JoinRequestQuerySchema,
+        response: { 200: Envelope(Page(JoinRequestRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -82,8 +65,8 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '通过加入申请（申请人成为本企业普通员工，短信通知）',
-        params: IdParams,
-        response: { 200: Empty, ...errorResponses },
+        params: RowIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -103,7 +86,12 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       ...canAccounts,
       config: { auditAction: 'join.reject' },
-      schema: { tags, summary: '拒绝加入申请（短信通知申请人）', params: IdParams, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '拒绝加入申请（短信通知申请人）',
+        params: RowIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const join = await pendingOf(request, request.params.id);

@@ -1,10 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
-import { Type } from 'typebox';
+import { Authority, OrgOptionsSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { ForbiddenError } from '../../platform/lib/errors.js';
-
-const NamedRef = Type.Object({ id: Type.Integer(), name: Type.String() });
 
 /** The choices of 组织与账号's forms and filters: the enterprise's groups and the roles it grants. */
 const orgOptionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,12 +13,7 @@ const orgOptionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['org'],
         summary: '本企业的账号组与可授予的角色（企业管理员、普通员工、客户员工与自定义角色）',
         response: {
-          200: Envelope(
-            Type.Object({
-              groups: Type.Array(NamedRef),
-              roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() })),
-            }),
-          ),
+          200: Envelope(OrgOptionsSchema),
           ...errorResponses,
         },
       },

@@ -1,7 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, TenantMessage, TenantRules, isTenantGrantable, withTenantParents } from '@portal/shared';
+import {
+  Authority,
+  TenantMessage,
+  TenantRules,
+  isTenantGrantable,
+  withTenantParents,
+  CreatedIdSchema,
+  EmptyAnswerSchema,
+  RoleCreateBodySchema,
+  RoleRowSchema,
+  RoleUpdateBodySchema,
+  RowIdParamsSchema,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
@@ -11,25 +22,6 @@ import { auditRequest } from '../../platform/audit/audit-log.js';
 import type { RoleInput, RoleRef } from './role-repository.js';
 
 const tags = ['org'];
-
-const RoleSchema = Type.Object({
-  id: Type.Integer(),
-  code: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  system: Type.Boolean({ description: '系统角色（只读）' }),
-  authorities: Type.Array(Type.String()),
-  accountCount: Type.Integer({ description: '直接或通过账号组持有该角色的账号数' }),
-});
-
-// Lengths here only bound the request; the field rules (TenantRules) answer with their own messages.
-const RoleFields = {
-  name: Type.String({ maxLength: 200 }),
-  description: Type.Optional(Type.String({ maxLength: 1000 })),
-  authorities: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, description: '可授予的权限编码（TENANT_AUTHORITY_TREE）' }),
-};
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const Empty = Envelope(Type.Object({}));
 
 /** The role's fields checked by the shared rules; the authorities completed with their parents. */
 function roleInput(body: { name: string; description?: string | undefined; authorities: string[] }): RoleInput {
@@ -66,7 +58,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '角色列表：系统角色（只读）在前，然后是本企业的自定义角色',
-        response: { 200: Envelope(RoleSchema), ...errorResponses },
+        response: { 200: Envelope(RoleRowSchema), ...errorResponses },
       },
     },
     async (request) => ok(await roles.list(callerEnterprise(request))),
@@ -80,8 +72,8 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '新建自定义角色',
-        body: Type.Object({ code: Type.String({ maxLength: 200 }), ...RoleFields }),
-        response: { 200: Envelope(Type.Object({ id: Type.Integer() })), ...errorResponses },
+        body: RoleCreateBodySchema,
+        response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -118,9 +110,9 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '修改自定义角色的名称、描述与权限（编码不可修改）',
-        params: IdParams,
-        body: Type.Object(RoleFields),
-        response: { 200: Empty, ...errorResponses },
+        params: RowIdParamsSchema,
+        body: RoleUpdateBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -144,7 +136,12 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       ...canRoles,
       config: { auditAction: 'role.delete' },
-      schema: { tags, summary: '删除自定义角色（账号与账号组不再持有它）', params: IdParams, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '删除自定义角色（账号与账号组不再持有它）',
+        params: RowIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const enterpriseId = callerEnterprise(request);
