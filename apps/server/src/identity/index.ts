@@ -17,6 +17,7 @@ import twoFactorRoutes from './cas/two-factor-routes.js';
 import syncRoutes from './directory-sync/sync-routes.js';
 import syncRunner from './directory-sync/sync-runner.js';
 import syncScheduler from './directory-sync/sync-scheduler.js';
+import syncService from './directory-sync/sync-service.js';
 import loginLogRepository from './login-log/login-log-repository.js';
 import loginLogRoutes from './login-log/login-log-routes.js';
 import accountNotices from './notifications/account-notices.js';
@@ -85,6 +86,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(sessionRepository);
   await app.register(syncRunner);
   await app.register(accountAdminService);
+  await app.register(syncService);
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });

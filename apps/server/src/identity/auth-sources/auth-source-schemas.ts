@@ -1,7 +1,6 @@
-import { AUTH_SOURCE_NAME_MAX, CHAT_ID_MAX, LDAP_TEXT_MAX, SECRET_MAX } from '@portal/shared';
+import { AUTH_SOURCE_NAME_MAX, CHAT_ID_MAX, LDAP_TEXT_MAX, SECRET_MAX, SyncRunSummarySchema as RunSummarySchema } from '@portal/shared';
 import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { Envelope, literals } from '../../platform/lib/envelope.js';
-import { RunSummarySchema } from './sync-run-summary.js';
 
 /** The request and answer schemas of 认证源's console routes (auth-source-routes.ts). */
 
