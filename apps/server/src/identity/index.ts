@@ -4,6 +4,7 @@ import accountRepository from './accounts/account-repository.js';
 import passwordTransport from './accounts/password-transport.js';
 import authSourceRepository from './auth-sources/auth-source-repository.js';
 import authSourceRoutes from './auth-sources/auth-source-routes.js';
+import authSourceService from './auth-sources/auth-source-service.js';
 import casLogin from './cas/cas-login.js';
 import casRoutes from './cas/cas-routes.js';
 import casServices from './cas/cas-services.js';
@@ -87,6 +88,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(syncRunner);
   await app.register(accountAdminService);
   await app.register(syncService);
+  await app.register(authSourceService);
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });
