@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, SsoMessage } from '@portal/shared';
-import { Type } from 'typebox';
+import { ApiPrefix, Authority, RowIdParamsSchema, SsoAppGrantsBodySchema, SsoAppGrantsSchema, SsoMessage } from '@portal/shared';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { NotFoundError } from '../../platform/lib/errors.js';
@@ -8,23 +7,7 @@ import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
 
 const tags = ['sso-app'];
-const BASE = '/web-api/console/v1/sso-app';
-
-const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
-const GrantsSchema = Type.Object({
-  allMembers: Type.Boolean({ description: '企业全员' }),
-  groups: Type.Array(Ref),
-  roles: Type.Array(Ref),
-  accounts: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), username: Type.String() })),
-});
-const Ids = (description: string) => Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, description });
-const GrantsBody = Type.Object({
-  allMembers: Type.Boolean(),
-  groupIds: Ids('账号组'),
-  roleIds: Ids('角色（本企业的角色与企业系统角色）'),
-  accountIds: Ids('单个账号'),
-});
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const BASE = `${ApiPrefix.console}/sso-app`;
 
 /**
  * 应用授权 (authority app:authorization): who of the enterprise may sign in to one of its
@@ -49,8 +32,8 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '应用授权：可登录该应用的账号组、角色与账号',
-        params: IdParams,
-        response: { 200: Envelope(GrantsSchema), ...errorResponses },
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -67,9 +50,9 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '保存应用授权（整体替换）',
-        params: IdParams,
-        body: GrantsBody,
-        response: { 200: Envelope(GrantsSchema), ...errorResponses },
+        params: RowIdParamsSchema,
+        body: SsoAppGrantsBodySchema,
+        response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
     async (request) => {

@@ -1,8 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  APP_URL_MAX,
+  ApiPrefix,
   Authority,
-  MAX_SERVICE_PREFIXES,
+  CreatedIdSchema,
+  EmptyAnswerSchema,
+  RowIdParamsSchema,
+  type SsoApplicationBody,
+  SsoApplicationBodySchema,
+  SsoApplicationQuerySchema,
+  SsoApplicationRowSchema,
   RELEASABLE_ATTRIBUTES,
   type ReleasableAttribute,
   SsoMessage,
@@ -12,7 +18,6 @@ import {
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type Static, Type } from 'typebox';
 import type { Database } from '../../platform/db/schema.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
@@ -26,55 +31,11 @@ import { overlaps } from '../cas/cas-services.js';
 import type { SsoApplication, SsoApplicationInput } from './sso-app-repository.js';
 
 const tags = ['sso-app'];
-const BASE = '/web-api/console/v1/sso-app';
+const BASE = `${ApiPrefix.console}/sso-app`;
 /** The icon column's length. */
 const ICON_MAX = 200;
 
-const Status = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
-const Attribute = Type.Union(RELEASABLE_ATTRIBUTES.map((a) => Type.Literal(a)));
-
-export const SsoApplicationSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  icon: Type.String({ description: '上传接口返回的相对路径，或空' }),
-  category: Type.String(),
-  description: Type.String(),
-  protocol: Type.Literal('cas3', { description: 'CAS 3.0（CAS 2.0 与 1.0 的票据校验同样可用）' }),
-  servicePrefixes: Type.Array(Type.String(), { description: '服务地址：协议、主机、端口与路径前缀' }),
-  logoutUrl: Type.String({ description: '注销地址（单点登出的后台通知）；空：发往获得票据的服务地址' }),
-  attributes: Type.Array(Attribute, { description: '返回属性' }),
-  status: Status,
-  allMembers: Type.Boolean({ description: '企业全员可登录（应用授权）' }),
-  createdAt: Type.String(),
-  platform: Type.Boolean({ description: '订阅的平台应用：由平台维护，只读（服务地址为平台的），经应用授权决定谁可登录' }),
-  provider: Type.String({ description: '平台应用的提供方；本企业自建应用为空' }),
-  integration: Type.Object(
-    {
-      loginUrl: Type.String(),
-      validateUrl: Type.String({ description: 'CAS 3.0 票据校验（p3/serviceValidate）' }),
-      logoutUrl: Type.String(),
-      casServerUrlPrefix: Type.String(),
-    },
-    { description: '集成配置：应用接入统一身份认证所需的地址' },
-  ),
-});
-
-// Lengths here only bound the request; the field rules (SsoRules) answer with their own messages.
-const SsoApplicationBody = Type.Object({
-  name: Type.String({ maxLength: 200 }),
-  icon: Type.Optional(Type.String({ maxLength: 1000 })),
-  category: Type.Optional(Type.String({ maxLength: 200 })),
-  description: Type.Optional(Type.String({ maxLength: 2000 })),
-  protocol: Type.Literal('cas3'),
-  servicePrefixes: Type.Array(Type.String({ maxLength: APP_URL_MAX * 4 }), { maxItems: MAX_SERVICE_PREFIXES * 5 }),
-  logoutUrl: Type.Optional(Type.String({ maxLength: APP_URL_MAX * 4 })),
-  attributes: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20 }),
-  status: Status,
-});
-type Body = Static<typeof SsoApplicationBody>;
-
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const Empty = Envelope(Type.Object({}));
+type Body = SsoApplicationBody;
 
 /**
  * 应用列表 (authority app:list): an enterprise's own applications on the embedded CAS. A
@@ -210,13 +171,8 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '应用列表（新的在前；按名称或分类搜索，按状态筛选）',
-        querystring: Type.Object({
-          keyword: Type.Optional(Type.String({ maxLength: 64 })),
-          status: Type.Optional(Type.Union([Status, Type.Literal('')])),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        }),
-        response: { 200: Envelope(Page(SsoApplicationSchema)), ...errorResponses },
+        querystring: SsoApplicationQuerySchema,
+        response: { 200: Envelope(Page(SsoApplicationRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -238,8 +194,8 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '应用详情（含集成配置）',
-        params: IdParams,
-        response: { 200: Envelope(SsoApplicationSchema), ...errorResponses },
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(SsoApplicationRowSchema), ...errorResponses },
       },
     },
     async (request) => ok(withIntegration(request, await applicationOf(request, request.params.id))),
@@ -253,8 +209,8 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '新建应用（服务地址不得与门户、平台应用或其他应用重叠）',
-        body: SsoApplicationBody,
-        response: { 200: Envelope(Type.Object({ id: Type.Integer() })), ...errorResponses },
+        body: SsoApplicationBodySchema,
+        response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -282,9 +238,9 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '修改应用（订阅的平台应用不可修改）',
-        params: IdParams,
-        body: SsoApplicationBody,
-        response: { 200: Empty, ...errorResponses },
+        params: RowIdParamsSchema,
+        body: SsoApplicationBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -313,8 +269,8 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '删除应用（它的票据不再通过校验；订阅的平台应用不可删除）',
-        params: IdParams,
-        response: { 200: Empty, ...errorResponses },
+        params: RowIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
