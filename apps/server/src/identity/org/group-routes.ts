@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   Authority,
   TenantMessage,
   TenantRules,
@@ -64,7 +65,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
 
   app.get(
-    '/web-api/console/v1/account-group/page/list',
+    `${ApiPrefix.console}/account-group/page/list`,
     {
       ...canGroups,
       schema: {
@@ -81,7 +82,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/console/v1/account-group',
+    `${ApiPrefix.console}/account-group`,
     {
       ...canGroups,
       config: { auditAction: 'group.create' },
@@ -111,7 +112,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/console/v1/account-group/:id',
+    `${ApiPrefix.console}/account-group/:id`,
     {
       ...canGroups,
       config: { auditAction: 'group.update' },
@@ -143,7 +144,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/console/v1/account-group/:id',
+    `${ApiPrefix.console}/account-group/:id`,
     {
       ...canGroups,
       config: { auditAction: 'group.delete' },
@@ -169,7 +170,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/console/v1/account-group/:id/members',
+    `${ApiPrefix.console}/account-group/:id/members`,
     {
       ...canGroups,
       schema: {
@@ -188,7 +189,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/console/v1/account-group/:id/candidates',
+    `${ApiPrefix.console}/account-group/:id/candidates`,
     {
       ...canGroups,
       schema: {
@@ -206,7 +207,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/console/v1/account-group/:id/members',
+    `${ApiPrefix.console}/account-group/:id/members`,
     {
       ...canGroups,
       config: { auditAction: 'group.member-add' },
@@ -243,7 +244,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/console/v1/account-group/:id/members/:accountId',
+    `${ApiPrefix.console}/account-group/:id/members/:accountId`,
     {
       ...canGroups,
       config: { auditAction: 'group.member-remove' },

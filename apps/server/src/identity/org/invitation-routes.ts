@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, REGISTER_PHONE_PATTERN, TenantMessage, TenantRules, EmptyAnswerSchema, InvitationBodySchema } from '@portal/shared';
+import {
+  ApiPrefix,
+  Authority,
+  REGISTER_PHONE_PATTERN,
+  TenantMessage,
+  TenantRules,
+  EmptyAnswerSchema,
+  InvitationBodySchema,
+} from '@portal/shared';
 import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
 import { errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
@@ -16,7 +24,7 @@ const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const invitations = app.invitationRepository;
 
   app.post(
-    '/web-api/console/v1/invitation',
+    `${ApiPrefix.console}/invitation`,
     {
       onRequest: app.requireAuthority(Authority.OrgAccount),
       config: { auditAction: 'invitation.send' },

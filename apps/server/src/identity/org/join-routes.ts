@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, EmptyAnswerSchema, JoinRequestQuerySchema, JoinRequestRowSchema, RowIdParamsSchema } from '@portal/shared';
+import { ApiPrefix, Authority, EmptyAnswerSchema, JoinRequestQuerySchema, JoinRequestRowSchema, RowIdParamsSchema } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
@@ -41,7 +41,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/console/v1/join-request/page/list',
+    `${ApiPrefix.console}/join-request/page/list`,
     {
       ...canAccounts,
       schema: {
@@ -58,7 +58,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/console/v1/join-request/:id/approve',
+    `${ApiPrefix.console}/join-request/:id/approve`,
     {
       ...canAccounts,
       config: { auditAction: 'join.approve' },
@@ -82,7 +82,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/console/v1/join-request/:id/reject',
+    `${ApiPrefix.console}/join-request/:id/reject`,
     {
       ...canAccounts,
       config: { auditAction: 'join.reject' },

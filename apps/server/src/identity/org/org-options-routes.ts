@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, OrgOptionsSchema } from '@portal/shared';
+import { ApiPrefix, Authority, OrgOptionsSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { ForbiddenError } from '../../platform/lib/errors.js';
 
 /** The choices of 组织与账号's forms and filters: the enterprise's groups and the roles it grants. */
 const orgOptionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/web-api/console/v1/org/options',
+    `${ApiPrefix.console}/org/options`,
     {
       onRequest: app.requireAuthority(Authority.OrgAccount, Authority.OrgGroup, Authority.OrgRole, Authority.AppAuthorization),
       schema: {

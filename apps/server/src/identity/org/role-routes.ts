@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   Authority,
   TenantMessage,
   TenantRules,
@@ -52,7 +53,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/console/v1/role/list',
+    `${ApiPrefix.console}/role/list`,
     {
       ...canRoles,
       schema: {
@@ -65,7 +66,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/console/v1/role',
+    `${ApiPrefix.console}/role`,
     {
       ...canRoles,
       config: { auditAction: 'role.create' },
@@ -103,7 +104,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/console/v1/role/:id',
+    `${ApiPrefix.console}/role/:id`,
     {
       ...canRoles,
       config: { auditAction: 'role.update' },
@@ -132,7 +133,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/console/v1/role/:id',
+    `${ApiPrefix.console}/role/:id`,
     {
       ...canRoles,
       config: { auditAction: 'role.delete' },
