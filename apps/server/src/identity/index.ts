@@ -54,6 +54,7 @@ import selfTestRoutes from './sso-apps/self-test-routes.js';
 import ssoAppGrantRoutes from './sso-apps/sso-app-grant-routes.js';
 import ssoAppRepository from './sso-apps/sso-app-repository.js';
 import ssoAppRoutes from './sso-apps/sso-app-routes.js';
+import ssoAppService from './sso-apps/sso-app-service.js';
 
 /** The identity module (README.md): registers its repositories, services and routes. */
 const identityModule: FastifyPluginAsync = async (app) => {
@@ -89,6 +90,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(accountAdminService);
   await app.register(syncService);
   await app.register(authSourceService);
+  await app.register(ssoAppService);
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });

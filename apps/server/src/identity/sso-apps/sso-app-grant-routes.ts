@@ -1,10 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiPrefix, Authority, RowIdParamsSchema, SsoAppGrantsBodySchema, SsoAppGrantsSchema, SsoMessage } from '@portal/shared';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { ApiPrefix, Authority, RowIdParamsSchema, SsoAppGrantsBodySchema, SsoAppGrantsSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { NotFoundError } from '../../platform/lib/errors.js';
-import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
 
 const tags = ['sso-app'];
 const BASE = `${ApiPrefix.console}/sso-app`;
@@ -15,15 +11,8 @@ const BASE = `${ApiPrefix.console}/sso-app`;
  * it at every ticket and every validation, so a change holds at once.
  */
 const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-  const apps = app.ssoApps;
+  const apps = app.ssoAppService;
   const canGrant = { onRequest: app.requireAuthority(Authority.AppAuthorization) };
-
-  async function applicationOf(enterpriseId: number, id: number) {
-    const found = await apps.byId(enterpriseId, id);
-    if (!found) throw new NotFoundError(SsoMessage.notFound);
-    return found;
-  }
 
   app.get(
     `${BASE}/:id/grants`,
@@ -36,10 +25,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const application = await applicationOf(callerEnterprise(request), request.params.id);
-      return ok(await apps.grants(application.id));
-    },
+    async (request) => ok(await apps.grants(request, request.params.id)),
   );
 
   app.put(
@@ -55,36 +41,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const application = await applicationOf(enterpriseId, request.params.id);
-      const groupIds = [...new Set(request.body.groupIds)];
-      const roleIds = [...new Set(request.body.roleIds)];
-      const accountIds = [...new Set(request.body.accountIds)];
-      // Ids not the enterprise's answer 404 like any other id not its own.
-      const [groups, roles, accounts] = await Promise.all([
-        apps.groupsOf(enterpriseId, groupIds),
-        app.roleRepository.grantable(enterpriseId, roleIds),
-        apps.accountsOf(enterpriseId, accountIds),
-      ]);
-      if (groups.length !== groupIds.length) throw new NotFoundError('账号组不存在');
-      if (roles.length !== roleIds.length) throw new NotFoundError('角色不存在');
-      if (accounts.length !== accountIds.length) throw new NotFoundError('账号不存在');
-      const { allMembers } = request.body;
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        await apps.setGrants(trx, application.id, { allMembers, groupIds, roleIds, accountIds });
-        const detail = [
-          allMembers ? '企业全员' : '',
-          groups.length ? `账号组：${groups.map((g) => g.name).join('、')}` : '',
-          roles.length ? `角色：${roles.map((r) => r.name).join('、')}` : '',
-          accounts.length ? `账号：${accounts.map((a) => a.username).join('、')}` : '',
-        ]
-          .filter(Boolean)
-          .join('；');
-        await auditRequest(trx, request, 'sso-app.grants', application.name, 'success', detail || '无');
-      });
-      return ok(await apps.grants(application.id), '应用授权已保存');
-    },
+    async (request) => ok(await apps.setGrants(request, request.params.id, request.body), '应用授权已保存'),
   );
 };
 
