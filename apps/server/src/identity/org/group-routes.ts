@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ApiPrefix,
   Authority,
-  TenantMessage,
-  TenantRules,
   AccountGroupBodySchema,
   AccountGroupCandidateQuerySchema,
   AccountGroupMemberParamsSchema,
@@ -15,54 +13,17 @@ import {
   EmptyAnswerSchema,
   RowIdParamsSchema,
 } from '@portal/shared';
-import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
-import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
-import { administers, callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
-import type { GroupInput, GroupRef } from './group-repository.js';
 
 const tags = ['org'];
 
 /**
- * 账号组 (org:group): an enterprise's groups, their members and the roles granted to the
- * members. Every write that may change who holds org:account (granted roles, members, deletion)
- * runs the guard rails inside its transaction.
+ * 账号组 (org:group): the HTTP side of the group service (groups, their members and the roles
+ * granted to the members).
  */
 const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-  const groups = app.groupRepository;
+  const groups = app.groupService;
   const canGroups = { onRequest: app.requireAuthority(Authority.OrgGroup) };
-
-  /** A group of the caller's enterprise; another enterprise's answers 404. */
-  async function groupOf(request: FastifyRequest, id: number): Promise<GroupRef> {
-    const group = await groups.byId(callerEnterprise(request), id);
-    if (!group) throw new NotFoundError('账号组不存在');
-    return group;
-  }
-
-  /** The body checked by the shared rules; roles the enterprise cannot grant answer 404 like any id not its own. */
-  async function groupInput(enterpriseId: number, body: { name: string; description?: string | undefined; roleIds: number[] }) {
-    const name = body.name.trim();
-    const description = (body.description ?? '').trim();
-    const problem = TenantRules.groupName(name) ?? TenantRules.description(description);
-    if (problem) throw new BadRequestError(problem);
-    const roleIds = [...new Set(body.roleIds)];
-    const roles = await app.roleRepository.grantable(enterpriseId, roleIds);
-    if (roles.length !== roleIds.length) throw new NotFoundError('角色不存在');
-    return { input: { name, description, roleIds } satisfies GroupInput, roleNames: roles.map((r) => r.name).join('、') };
-  }
-
-  /** A write of a group (and its audit row) that may change who administers the enterprise, checked by the guard rails before the commit. */
-  const guarded = (request: FastifyRequest, enterpriseId: number, work: (trx: Kysely<Database>) => Promise<void>) =>
-    inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-      await work(trx);
-      await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
-    });
 
   app.get(
     `${ApiPrefix.console}/account-group/page/list`,
@@ -77,7 +38,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { keyword, offset, limit } = request.query;
-      return ok(await groups.page(callerEnterprise(request), keyword?.trim() ?? '', offset, limit));
+      return ok(await groups.page(request, keyword?.trim() ?? '', offset, limit));
     },
   );
 
@@ -93,22 +54,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const { input, roleNames } = await groupInput(enterpriseId, request.body);
-      if (await groups.nameTaken(enterpriseId, input.name)) throw new ConflictError(TenantMessage.groupNameTaken);
-      let id = 0;
-      try {
-        await guarded(request, enterpriseId, async (trx) => {
-          id = await groups.create(trx, enterpriseId, input);
-          await auditRequest(trx, request, 'group.create', input.name, 'success', roleNames);
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError(TenantMessage.groupNameTaken);
-        throw err;
-      }
-      return ok({ id }, '账号组已创建');
-    },
+    async (request) => ok({ id: await groups.create(request, request.body) }, '账号组已创建'),
   );
 
   app.put(
@@ -125,20 +71,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const group = await groupOf(request, request.params.id);
-      const { input, roleNames } = await groupInput(enterpriseId, request.body);
-      if (await groups.nameTaken(enterpriseId, input.name, group.id)) throw new ConflictError(TenantMessage.groupNameTaken);
-      try {
-        await guarded(request, enterpriseId, async (trx) => {
-          await groups.update(trx, group.id, input);
-          const renamed = input.name === group.name ? group.name : `${group.name} → ${input.name}`;
-          await auditRequest(trx, request, 'group.update', renamed, 'success', roleNames);
-        });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError(TenantMessage.groupNameTaken);
-        throw err;
-      }
+      await groups.update(request, request.params.id, request.body);
       return ok([], '账号组已保存');
     },
   );
@@ -156,15 +89,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const group = await groupOf(request, request.params.id);
-      await guarded(request, enterpriseId, async (trx) => {
-        // 账号组: not while an application authorization names it.
-        const apps = await app.ssoApps.grantedTo(trx, 'group', group.id);
-        if (apps.length) throw new ConflictError(`该账号组已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
-        await groups.delete(trx, group.id);
-        await auditRequest(trx, request, 'group.delete', group.name);
-      });
+      await groups.remove(request, request.params.id);
       return ok([], '账号组已删除');
     },
   );
@@ -182,9 +107,8 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const group = await groupOf(request, request.params.id);
       const { keyword, offset, limit } = request.query;
-      return ok(await groups.members(callerEnterprise(request), group.id, keyword?.trim() ?? '', offset, limit));
+      return ok(await groups.members(request, request.params.id, keyword?.trim() ?? '', offset, limit));
     },
   );
 
@@ -200,10 +124,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AccountGroupMemberRowSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const group = await groupOf(request, request.params.id);
-      return ok(await groups.candidates(callerEnterprise(request), group.id, request.query.keyword?.trim() ?? '', request.query.limit));
-    },
+    async (request) => ok(await groups.candidates(request, request.params.id, request.query.keyword?.trim() ?? '', request.query.limit)),
   );
 
   app.post(
@@ -220,25 +141,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const group = await groupOf(request, request.params.id);
-      const ids = [...new Set(request.body.accountIds)];
-      const accounts = await groups.accountsOf(enterpriseId, ids);
-      if (accounts.length !== ids.length) throw new NotFoundError('账号不存在');
-      await guarded(request, enterpriseId, async (trx) => {
-        await groups.addMembers(trx, group.id, ids);
-        await auditRequest(
-          trx,
-          request,
-          'group.member-add',
-          group.name,
-          'success',
-          accounts
-            .map((a) => a.username)
-            .sort()
-            .join(','),
-        );
-      });
+      await groups.addMembers(request, request.params.id, request.body.accountIds);
       return ok([], '成员已添加');
     },
   );
@@ -256,14 +159,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const group = await groupOf(request, request.params.id);
-      const [account] = await groups.accountsOf(enterpriseId, [request.params.accountId]);
-      if (!account) throw new NotFoundError('账号不存在');
-      await guarded(request, enterpriseId, async (trx) => {
-        if (!(await groups.removeMember(trx, group.id, account.id))) throw new NotFoundError('该账号不在账号组中');
-        await auditRequest(trx, request, 'group.member-remove', group.name, 'success', account.username);
-      });
+      await groups.removeMember(request, request.params.id, request.params.accountId);
       return ok([], '成员已移除');
     },
   );
