@@ -8,17 +8,15 @@ import {
   SelfTestMessage,
   SelfTestPrecheckSchema,
   SelfTestResultSchema,
-  SsoMessage,
 } from '@portal/shared';
 import fp from 'fastify-plugin';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../platform/lib/errors.js';
-import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { runSelfTest, signInSkipReason } from './self-test.js';
+import { TooManyRequestsError } from '../../platform/lib/errors.js';
+import { selfTestPrecheck, selfTestRun } from './self-test-service.js';
 
 /**
  * 接入自检 (tool 03 统一身份认证集成; authority app:list): runs the integration check of one
- * of the enterprise's applications (identity/sso-apps/self-test.ts). Another enterprise's id answers
+ * of the enterprise's applications (`self-test-service.ts`, the check itself in `self-test.ts`). Another enterprise's id answers
  * 404. Each run makes up to three requests to addresses the enterprise configured, so runs are
  * limited per enterprise, and audited.
  */
@@ -35,15 +33,7 @@ const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SelfTestPrecheckSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const principal = request.principal;
-      if (!principal) throw new UnauthorizedError();
-      const application = await app.ssoApps.byId(callerEnterprise(request), request.params.id);
-      if (!application) throw new NotFoundError(SsoMessage.notFound);
-      const { username } = principal.profile;
-      const skipped = await signInSkipReason(app, application, principal.accountId, username);
-      return ok({ applicationId: application.id, username, signInSkipped: skipped ?? '' });
-    },
+    async (request) => ok(await selfTestPrecheck(app, request, request.params.id)),
   );
 
   app.post(
@@ -71,23 +61,7 @@ const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const principal = request.principal;
-      if (!principal) throw new UnauthorizedError();
-      const application = await app.ssoApps.byId(callerEnterprise(request), request.params.id);
-      if (!application) throw new NotFoundError(SsoMessage.notFound);
-      const result = await runSelfTest(app, application, request.body.service, {
-        id: principal.accountId,
-        username: principal.profile.username,
-        serviceTicket: principal.serviceTicket,
-      });
-      const failed = result.steps.filter((s) => s.status === 'failed').map((s) => s.title);
-      await app.auditRepository.recordRequest(
-        request,
-        'sso-app.self-test',
-        application.name,
-        'success',
-        `${result.service}：${failed.length ? `未通过 ${failed.join('、')}` : '全部通过'}`,
-      );
+      const result = await selfTestRun(app, request, request.params.id, request.body.service);
       return ok(result, result.passed ? SelfTestMessage.passed : SelfTestMessage.failed);
     },
   );
