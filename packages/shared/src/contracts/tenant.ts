@@ -6,6 +6,11 @@ import { CertificationStatusSchema } from './certification.js';
 export const NamedRefSchema = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const RoleRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() });
 export const AccountStateSchema = Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('locked')]);
+/** `:id` of a console row (an id past 32 bits is the input guard's refusal). */
+export const RowIdParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** What a create answers: the new row's id. */
+export const CreatedIdSchema = Type.Object({ id: Type.Integer() });
+const Keyword = Type.Optional(Type.String({ maxLength: 64 }));
 
 /** `GET /web-api/console/v1/org/options`. */
 export const OrgOptionsSchema = Type.Object({
@@ -58,6 +63,12 @@ const EditableFields = {
 export const AccountCreateBodySchema = Type.Object({ username: Type.String({ maxLength: 64 }), ...EditableFields, ...PasswordFields });
 export const AccountUpdateBodySchema = Type.Object(EditableFields);
 export const ImportRowMessageSchema = Type.Object({ line: Type.Integer(), message: Type.String() });
+/** Body of 停用 / 启用. */
+export const AccountStatusBodySchema = Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]) });
+/** `GET /web-api/console/v1/account/import/template` query. */
+export const AccountImportTemplateQuerySchema = Type.Object({
+  format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { default: 'xlsx' }),
+});
 export const AccountImportResultSchema = Type.Object({
   total: Type.Integer(),
   imported: Type.Integer(),
@@ -89,6 +100,18 @@ export const AccountGroupBodySchema = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 1000 })),
   roleIds: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100, description: '授予组内成员的角色' }),
 });
+/** The group list's and a group's member list's query (keyword: name, or username, name or phone). */
+export const AccountGroupQuerySchema = Type.Object({
+  keyword: Keyword,
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+/** `GET /web-api/console/v1/account-group/:id/candidates` query. */
+export const AccountGroupCandidateQuerySchema = Type.Object({
+  keyword: Keyword,
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+export const AccountGroupMemberParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1 }), accountId: Type.Integer({ minimum: 1 }) });
 /** Body of 添加成员. */
 export const AccountGroupMembersBodySchema = Type.Object({
   accountIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 500 }),
@@ -112,6 +135,10 @@ const RoleFields = {
 };
 export const RoleCreateBodySchema = Type.Object({ code: Type.String({ maxLength: 200 }), ...RoleFields });
 export const RoleUpdateBodySchema = Type.Object(RoleFields);
+
+// ----- 邀请成员
+
+export const InvitationBodySchema = Type.Object({ phone: Type.String({ maxLength: 32 }) });
 
 // ----- 加入申请
 

@@ -1,27 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
-import { Type } from 'typebox';
+import { ApiPrefix, Authority, OrgOptionsSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { ForbiddenError } from '../../platform/lib/errors.js';
-
-const NamedRef = Type.Object({ id: Type.Integer(), name: Type.String() });
 
 /** The choices of 组织与账号's forms and filters: the enterprise's groups and the roles it grants. */
 const orgOptionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/web-api/console/v1/org/options',
+    `${ApiPrefix.console}/org/options`,
     {
       onRequest: app.requireAuthority(Authority.OrgAccount, Authority.OrgGroup, Authority.OrgRole, Authority.AppAuthorization),
       schema: {
         tags: ['org'],
         summary: '本企业的账号组与可授予的角色（企业管理员、普通员工、客户员工与自定义角色）',
         response: {
-          200: Envelope(
-            Type.Object({
-              groups: Type.Array(NamedRef),
-              roles: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() })),
-            }),
-          ),
+          200: Envelope(OrgOptionsSchema),
           ...errorResponses,
         },
       },

@@ -1,162 +1,87 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, TenantMessage, TenantRules, isTenantGrantable, withTenantParents } from '@portal/shared';
-import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
-import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import {
+  ApiPrefix,
+  Authority,
+  CreatedIdSchema,
+  EmptyAnswerSchema,
+  RoleCreateBodySchema,
+  RoleRowSchema,
+  RoleUpdateBodySchema,
+  RowIdParamsSchema,
+} from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
-import { administers, callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
-import type { RoleInput, RoleRef } from './role-repository.js';
 
 const tags = ['org'];
 
-const RoleSchema = Type.Object({
-  id: Type.Integer(),
-  code: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  system: Type.Boolean({ description: '系统角色（只读）' }),
-  authorities: Type.Array(Type.String()),
-  accountCount: Type.Integer({ description: '直接或通过账号组持有该角色的账号数' }),
-});
-
-// Lengths here only bound the request; the field rules (TenantRules) answer with their own messages.
-const RoleFields = {
-  name: Type.String({ maxLength: 200 }),
-  description: Type.Optional(Type.String({ maxLength: 1000 })),
-  authorities: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, description: '可授予的权限编码（TENANT_AUTHORITY_TREE）' }),
-};
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-const Empty = Envelope(Type.Object({}));
-
-/** The role's fields checked by the shared rules; the authorities completed with their parents. */
-function roleInput(body: { name: string; description?: string | undefined; authorities: string[] }): RoleInput {
-  const name = body.name.trim();
-  const description = (body.description ?? '').trim();
-  const problem = TenantRules.roleName(name) ?? TenantRules.description(description);
-  if (problem) throw new BadRequestError(problem);
-  if (!body.authorities.every(isTenantGrantable)) throw new BadRequestError(TenantMessage.authorityUnknown);
-  return { name, description, authorities: withTenantParents(body.authorities) };
-}
-
 /**
- * 角色管理 (org:role): the tenant system roles read-only, the enterprise's custom roles
- * with a code unique in it and authorities a tenant may grant. Changing or removing a role may change
- * who administers the enterprise: the guard rails run inside the write's transaction.
+ * 角色管理 (org:role): the HTTP side of the role service (the tenant system roles read-only, the
+ * enterprise's custom roles).
  */
 const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-  const roles = app.roleRepository;
+  const roles = app.roleService;
   const canRoles = { onRequest: app.requireAuthority(Authority.OrgRole) };
 
-  /** A custom role of the caller's enterprise: another enterprise's answers 404, a system role 400. */
-  async function customRole(request: FastifyRequest, id: number): Promise<RoleRef> {
-    const role = await roles.byId(callerEnterprise(request), id);
-    if (!role) throw new NotFoundError('角色不存在');
-    if (role.system) throw new BadRequestError('系统角色不可修改');
-    return role;
-  }
-
   app.get(
-    '/web-api/console/v1/role/list',
+    `${ApiPrefix.console}/role/list`,
     {
       ...canRoles,
       schema: {
         tags,
         summary: '角色列表：系统角色（只读）在前，然后是本企业的自定义角色',
-        response: { 200: Envelope(RoleSchema), ...errorResponses },
+        response: { 200: Envelope(RoleRowSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await roles.list(callerEnterprise(request))),
+    async (request) => ok(await roles.list(request)),
   );
 
   app.post(
-    '/web-api/console/v1/role',
+    `${ApiPrefix.console}/role`,
     {
       ...canRoles,
       config: { auditAction: 'role.create' },
       schema: {
         tags,
         summary: '新建自定义角色',
-        body: Type.Object({ code: Type.String({ maxLength: 200 }), ...RoleFields }),
-        response: { 200: Envelope(Type.Object({ id: Type.Integer() })), ...errorResponses },
+        body: RoleCreateBodySchema,
+        response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const code = request.body.code.trim();
-      const codeProblem = TenantRules.roleCode(code);
-      if (codeProblem) throw new BadRequestError(codeProblem);
-      const input = roleInput(request.body);
-      if (await roles.codeTaken(enterpriseId, code)) throw new ConflictError(TenantMessage.roleCodeTaken);
-      if (await roles.nameTaken(enterpriseId, input.name)) throw new ConflictError(TenantMessage.roleNameTaken);
-      let id: number;
-      try {
-        id = await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-          // Names have no unique index: checked again under the enterprise's lock, so of two at once the second sees the first.
-          if (await roles.nameTaken(enterpriseId, input.name, undefined, trx)) throw new ConflictError(TenantMessage.roleNameTaken);
-          const created = await roles.create(trx, enterpriseId, code, input);
-          await auditRequest(trx, request, 'role.create', `${code} ${input.name}`, 'success', input.authorities.join(','));
-          return created;
-        });
-      } catch (err) {
-        // A concurrent 新建 of the same code won (role_scope_code).
-        if (isUniqueViolation(err)) throw new ConflictError(TenantMessage.roleCodeTaken);
-        throw err;
-      }
-      return ok({ id }, '角色已创建');
-    },
+    async (request) => ok({ id: await roles.create(request, request.body) }, '角色已创建'),
   );
 
   app.put(
-    '/web-api/console/v1/role/:id',
+    `${ApiPrefix.console}/role/:id`,
     {
       ...canRoles,
       config: { auditAction: 'role.update' },
       schema: {
         tags,
         summary: '修改自定义角色的名称、描述与权限（编码不可修改）',
-        params: IdParams,
-        body: Type.Object(RoleFields),
-        response: { 200: Empty, ...errorResponses },
+        params: RowIdParamsSchema,
+        body: RoleUpdateBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const role = await customRole(request, request.params.id);
-      const input = roleInput(request.body);
-      if (await roles.nameTaken(enterpriseId, input.name, role.id)) throw new ConflictError(TenantMessage.roleNameTaken);
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        if (await roles.nameTaken(enterpriseId, input.name, role.id, trx)) throw new ConflictError(TenantMessage.roleNameTaken);
-        await roles.update(trx, role.id, input);
-        // Its holders may lose org:account.
-        await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
-        await auditRequest(trx, request, 'role.update', `${role.code} ${input.name}`, 'success', input.authorities.join(','));
-      });
+      await roles.update(request, request.params.id, request.body);
       return ok([], '角色已保存');
     },
   );
 
   app.delete(
-    '/web-api/console/v1/role/:id',
+    `${ApiPrefix.console}/role/:id`,
     {
       ...canRoles,
       config: { auditAction: 'role.delete' },
-      schema: { tags, summary: '删除自定义角色（账号与账号组不再持有它）', params: IdParams, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '删除自定义角色（账号与账号组不再持有它）',
+        params: RowIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
     },
     async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const role = await customRole(request, request.params.id);
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        // Like a group: not while an application authorization names it.
-        const apps = await app.ssoApps.grantedTo(trx, 'role', role.id);
-        if (apps.length) throw new ConflictError(`该角色已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
-        await roles.delete(trx, role.id);
-        await app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
-        await auditRequest(trx, request, 'role.delete', `${role.code} ${role.name}`);
-      });
+      await roles.remove(request, request.params.id);
       return ok([], '角色已删除');
     },
   );

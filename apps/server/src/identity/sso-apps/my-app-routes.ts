@@ -1,15 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { ApiPrefix, MyApplicationSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-
-const MyApplicationSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  icon: Type.String({ description: '相对路径，前端加文件服务地址；空：无图标' }),
-  category: Type.String(),
-  description: Type.String(),
-  url: Type.String({ description: '应用的第一个服务地址：打开它即经统一身份认证登录' }),
-});
 
 /**
  * 我的应用: the enabled applications of the user's enterprise that 应用授权 lets them use,
@@ -17,7 +8,7 @@ const MyApplicationSchema = Type.Object({
  */
 const myAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/web-api/portal/v1/my-apps',
+    `${ApiPrefix.portal}/my-apps`,
     {
       onRequest: app.authenticate,
       schema: {

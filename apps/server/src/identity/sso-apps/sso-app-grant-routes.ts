@@ -1,30 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, SsoMessage } from '@portal/shared';
-import { Type } from 'typebox';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { ApiPrefix, Authority, RowIdParamsSchema, SsoAppGrantsBodySchema, SsoAppGrantsSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { NotFoundError } from '../../platform/lib/errors.js';
-import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
 
 const tags = ['sso-app'];
-const BASE = '/web-api/console/v1/sso-app';
-
-const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
-const GrantsSchema = Type.Object({
-  allMembers: Type.Boolean({ description: '企业全员' }),
-  groups: Type.Array(Ref),
-  roles: Type.Array(Ref),
-  accounts: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), username: Type.String() })),
-});
-const Ids = (description: string) => Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500, description });
-const GrantsBody = Type.Object({
-  allMembers: Type.Boolean(),
-  groupIds: Ids('账号组'),
-  roleIds: Ids('角色（本企业的角色与企业系统角色）'),
-  accountIds: Ids('单个账号'),
-});
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const BASE = `${ApiPrefix.console}/sso-app`;
 
 /**
  * 应用授权 (authority app:authorization): who of the enterprise may sign in to one of its
@@ -32,15 +11,8 @@ const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
  * it at every ticket and every validation, so a change holds at once.
  */
 const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-  const apps = app.ssoApps;
+  const apps = app.ssoAppService;
   const canGrant = { onRequest: app.requireAuthority(Authority.AppAuthorization) };
-
-  async function applicationOf(enterpriseId: number, id: number) {
-    const found = await apps.byId(enterpriseId, id);
-    if (!found) throw new NotFoundError(SsoMessage.notFound);
-    return found;
-  }
 
   app.get(
     `${BASE}/:id/grants`,
@@ -49,14 +21,11 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '应用授权：可登录该应用的账号组、角色与账号',
-        params: IdParams,
-        response: { 200: Envelope(GrantsSchema), ...errorResponses },
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const application = await applicationOf(callerEnterprise(request), request.params.id);
-      return ok(await apps.grants(application.id));
-    },
+    async (request) => ok(await apps.grants(request, request.params.id)),
   );
 
   app.put(
@@ -67,41 +36,12 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '保存应用授权（整体替换）',
-        params: IdParams,
-        body: GrantsBody,
-        response: { 200: Envelope(GrantsSchema), ...errorResponses },
+        params: RowIdParamsSchema,
+        body: SsoAppGrantsBodySchema,
+        response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const enterpriseId = callerEnterprise(request);
-      const application = await applicationOf(enterpriseId, request.params.id);
-      const groupIds = [...new Set(request.body.groupIds)];
-      const roleIds = [...new Set(request.body.roleIds)];
-      const accountIds = [...new Set(request.body.accountIds)];
-      // Ids not the enterprise's answer 404 like any other id not its own.
-      const [groups, roles, accounts] = await Promise.all([
-        apps.groupsOf(enterpriseId, groupIds),
-        app.roleRepository.grantable(enterpriseId, roleIds),
-        apps.accountsOf(enterpriseId, accountIds),
-      ]);
-      if (groups.length !== groupIds.length) throw new NotFoundError('账号组不存在');
-      if (roles.length !== roleIds.length) throw new NotFoundError('角色不存在');
-      if (accounts.length !== accountIds.length) throw new NotFoundError('账号不存在');
-      const { allMembers } = request.body;
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        await apps.setGrants(trx, application.id, { allMembers, groupIds, roleIds, accountIds });
-        const detail = [
-          allMembers ? '企业全员' : '',
-          groups.length ? `账号组：${groups.map((g) => g.name).join('、')}` : '',
-          roles.length ? `角色：${roles.map((r) => r.name).join('、')}` : '',
-          accounts.length ? `账号：${accounts.map((a) => a.username).join('、')}` : '',
-        ]
-          .filter(Boolean)
-          .join('；');
-        await auditRequest(trx, request, 'sso-app.grants', application.name, 'success', detail || '无');
-      });
-      return ok(await apps.grants(application.id), '应用授权已保存');
-    },
+    async (request) => ok(await apps.setGrants(request, request.params.id, request.body), '应用授权已保存'),
   );
 };
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { insertAuditEntry } from './audit-entry-repository.js';
 
 /** Every action the audit log records, with the Chinese name the console's 操作日志 shows. */
 export const AUDIT_ACTIONS = {
@@ -141,32 +142,13 @@ export interface AuditEntry {
 }
 
 /**
- * Text as stored, at most `max` characters: a NUL (a refused request's address may hold one) is
- * written out as `\u0000`, since PostgreSQL text cannot hold it and the row would be lost there;
- * SQLite stores the same, so both databases show the same entry.
- */
-const storable = (text: string, max: number) => text.replaceAll('\0', '\\u0000').slice(0, max);
-
-const auditRow = (entry: AuditEntry) => ({
-  account_id: entry.accountId,
-  username: storable(entry.username, 64),
-  enterprise_id: entry.enterpriseId,
-  action: entry.action,
-  target: storable(entry.target ?? '', 200),
-  ip: storable(entry.ip, 64),
-  outcome: entry.outcome,
-  detail: storable(entry.detail ?? '', 500),
-  created_at: new Date().toISOString(),
-});
-
-/**
  * Records who did what, when, from where and how it ended. Given a transaction (a console write and
  * its audit row, committed together), a failure to record throws and the write rolls back; otherwise
  * it is logged, never thrown.
  */
 export async function recordAudit(db: Kysely<Database>, log: FastifyBaseLogger, entry: AuditEntry): Promise<void> {
   try {
-    await db.insertInto('audit_log').values(auditRow(entry)).execute();
+    await insertAuditEntry(db, entry);
   } catch (err) {
     if (db.isTransaction) throw err;
     log.error({ err, action: entry.action }, 'audit log write failed');

@@ -44,6 +44,7 @@ export async function inTransaction<T>(db: Kysely<Database>, work: (trx: Kysely<
  */
 export async function lockEnterprise(trx: Kysely<Database>, enterpriseId: number): Promise<void> {
   if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  // Transaction infrastructure, not a table's data: the lock every repository's write queues behind.
   await trx.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).forNoKeyUpdate().execute();
 }
 

@@ -1,6 +1,7 @@
 import { Authority, CONSOLE_MENUS, type ConsoleMenu, Role } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { upsertMenu, upsertSystemRole } from './structure-repository.js';
 
 /**
  * The system roles and console menus are part of the product, not demo data: they are brought up to
@@ -103,50 +104,18 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
 /** Upserts the system roles (with exactly their authorities) and the menus; safe from several instances at once. */
 export async function syncAccessStructure(db: Kysely<Database>): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const role of SYSTEM_ROLES) {
-      await trx
-        .insertInto('role')
-        .values({ enterprise_id: null, code: role.code, name: role.name, description: role.description })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      const { id } = await trx
-        .selectFrom('role')
-        .select('id')
-        .where('enterprise_id', 'is', null)
-        .where('code', '=', role.code)
-        .executeTakeFirstOrThrow();
-      await trx.updateTable('role').set({ name: role.name, description: role.description }).where('id', '=', id).execute();
-      let stale = trx.deleteFrom('role_authority').where('role_id', '=', id);
-      if (role.authorities.length) stale = stale.where('authority', 'not in', role.authorities);
-      await stale.execute();
-      if (role.authorities.length) {
-        await trx
-          .insertInto('role_authority')
-          .values(role.authorities.map((authority) => ({ role_id: id, authority })))
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-      }
-    }
-
+    for (const role of SYSTEM_ROLES) await upsertSystemRole(trx, role);
     let sort = 0;
-    const upsert = async (menu: Omit<ConsoleMenu, 'children'>, parentId: number | null) => {
-      const values = {
-        parent_id: parentId,
-        auth_code: menu.authCode,
+    const upsert = (menu: Omit<ConsoleMenu, 'children'>, parentId: number | null) =>
+      upsertMenu(trx, {
+        parentId,
+        authCode: menu.authCode,
         name: menu.name,
         path: menu.path,
         title: menu.title,
         icon: menu.icon,
         sort: ++sort,
-      };
-      await trx
-        .insertInto('portal_menu')
-        .values(values)
-        .onConflict((oc) => oc.column('name').doUpdateSet({ ...values }))
-        .execute();
-      const { id } = await trx.selectFrom('portal_menu').select('id').where('name', '=', menu.name).executeTakeFirstOrThrow();
-      return id;
-    };
+      });
     for (const menu of CONSOLE_MENUS) {
       const id = await upsert(menu, null);
       for (const child of menu.children ?? []) await upsert(child, id);

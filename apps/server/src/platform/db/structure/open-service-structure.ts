@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { sanitizeArticleHtml } from '../../lib/sanitize-article.js';
 import type { Database } from '../schema.js';
 import { OPEN_SERVICE_TOOLS } from './open-service-tools.js';
+import { insertMissingOpenServiceTools } from './structure-repository.js';
 
 /**
  * The six tools of the open-service centre always exist (spec section 9: fixed ids 01 to 06): a
@@ -9,21 +10,13 @@ import { OPEN_SERVICE_TOOLS } from './open-service-tools.js';
  * is never touched. Safe from several instances at once.
  */
 export async function ensureOpenServiceTools(db: Kysely<Database>): Promise<void> {
-  const now = new Date().toISOString();
-  await db
-    .insertInto('open_service_tool')
-    .values(
-      OPEN_SERVICE_TOOLS.map((tool, i) => ({
-        id: tool.id,
-        title: tool.title,
-        summary: tool.summary,
-        body: sanitizeArticleHtml(tool.body),
-        icon: tool.icon,
-        sort: i + 1,
-        status: 'online' as const,
-        updated_at: now,
-      })),
-    )
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  const tools = OPEN_SERVICE_TOOLS.map((tool, i) => ({
+    id: tool.id,
+    title: tool.title,
+    summary: tool.summary,
+    body: sanitizeArticleHtml(tool.body),
+    icon: tool.icon,
+    sort: i + 1,
+  }));
+  await insertMissingOpenServiceTools(db, tools, new Date().toISOString());
 }

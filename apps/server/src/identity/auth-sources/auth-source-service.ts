@@ -1,0 +1,259 @@
+import {
+  AUTH_SOURCE_TESTS_PER_MINUTE,
+  AUTH_SOURCE_TYPE_LABELS,
+  type AuthSourceConfig,
+  type AuthSourceDetail,
+  type AuthSourceInput,
+  AuthSourceMessage,
+  AuthSourceRules,
+  type AuthSourceSummary,
+  type AuthSourceTestInput,
+  type AuthSourceTestResult,
+  parseLdapUrl,
+} from '@portal/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { auditRequest } from '../../platform/audit/audit-log.js';
+import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../platform/lib/errors.js';
+import { requestOrigin } from '../../platform/lib/request-origin.js';
+import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
+import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
+import { DirectoryError, type LoadedSource } from './directory.js';
+import { openDirectory } from './open-directory.js';
+import { runSummary } from './sync-run-summary.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authSourceService: AuthSourceService;
+  }
+}
+
+type Body = AuthSourceInput;
+type TestBody = AuthSourceTestInput;
+
+const text = (value: string | undefined) => (value ?? '').trim();
+
+/** The posted settings of a type, trimmed and complete (absent ones empty), as they are stored. */
+function settingsOf(body: Body | TestBody): AuthSourceConfig {
+  switch (body.type) {
+    case 'ldap': {
+      const c = body.config;
+      return {
+        type: 'ldap',
+        config: {
+          url: text(c.url),
+          startTls: c.startTls ?? false,
+          bindDn: text(c.bindDn),
+          baseDn: text(c.baseDn),
+          userFilter: text(c.userFilter),
+          mapping: {
+            username: text(c.mapping.username),
+            name: text(c.mapping.name),
+            phone: text(c.mapping.phone),
+            email: text(c.mapping.email),
+          },
+          adDomain: text(c.adDomain),
+          groupBaseDn: text(c.groupBaseDn),
+          groupFilter: text(c.groupFilter),
+        },
+      };
+    }
+    case 'wecom':
+      return { type: 'wecom', config: { corpId: text(body.config.corpId), agentId: text(body.config.agentId) } };
+    case 'dingtalk':
+      return { type: 'dingtalk', config: { appKey: text(body.config.appKey), corpId: text(body.config.corpId) } };
+    case 'feishu':
+      return { type: 'feishu', config: { appId: text(body.config.appId) } };
+  }
+}
+
+/**
+ * A stored secret goes only where it was typed for: an LDAP source whose address changes needs its
+ * bind password again, or a console user could have it sent to a server of their choosing.
+ */
+function keepsAddress(stored: AuthSourceConfig, settings: AuthSourceConfig): boolean {
+  if (stored.type !== 'ldap' || settings.type !== 'ldap') return true;
+  // StartTLS turned off would send it in clear text to the same host: that needs it typed again too.
+  return stored.config.url === settings.config.url && (settings.config.startTls || !stored.config.startTls);
+}
+
+/** The audit row's detail: what the source is and whether it is on; a changed secret is said, never shown. */
+const auditDetail = (settings: AuthSourceConfig, enabled: boolean, secretChanged: boolean) =>
+  [AUTH_SOURCE_TYPE_LABELS[settings.type], endpointOf(settings), enabled ? '启用' : '停用', ...(secretChanged ? ['密钥已更换'] : [])].join(
+    '；',
+  );
+
+/** A unique name is checked first for its message; the constraint catches a concurrent twin. */
+async function writing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(AuthSourceMessage.nameTaken);
+    throw err;
+  }
+}
+
+type RateLimit = ReturnType<FastifyInstance['createRateLimit']>;
+
+/**
+ * 认证源's rules (authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉
+ * and 飞书 apps. Secrets are sealed at rest and never answered (hasSecret says whether one is kept);
+ * 测试连接 shows each step with what went wrong, in Chinese. `request` is who asks: its principal
+ * decides the enterprise and its address goes into the audit row.
+ */
+export class AuthSourceService {
+  /** 测试连接s per minute and enterprise (each connects to an address the caller typed). */
+  private readonly testRuns: RateLimit;
+
+  constructor(private readonly app: FastifyInstance) {
+    this.testRuns = app.createRateLimit({
+      max: AUTH_SOURCE_TESTS_PER_MINUTE,
+      timeWindow: 60_000,
+      keyGenerator: (request) => `auth-source-test:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId}`}`,
+    });
+  }
+
+  private get sources() {
+    return this.app.authSourceRepository;
+  }
+
+  /** The list with each source's last finished sync run as 同步日志 shows it. */
+  private async withLastSync(rows: SourceListRow[]): Promise<AuthSourceSummary[]> {
+    const runs = await this.app.syncRunner.repo.runsByIds(rows.flatMap((r) => (r.lastRunId === null ? [] : [r.lastRunId])));
+    const byId = new Map(runs.map((run) => [run.id, runSummary(run)]));
+    return rows.map(({ lastRunId, ...row }) => ({ ...row, lastSync: (lastRunId !== null && byId.get(lastRunId)) || null }));
+  }
+
+  /** A source of the caller's enterprise; another enterprise's answers 404. */
+  private async sourceOf(request: FastifyRequest, id: number): Promise<StoredSource> {
+    const found = await this.sources.detail(callerEnterprise(request), id);
+    if (!found) throw new NotFoundError(AuthSourceMessage.notFound);
+    return found;
+  }
+
+  /** The body checked and normalised for a write; `current` when editing (its secret may be kept). */
+  private writeOf(body: Body, current?: StoredSource): AuthSourceWrite {
+    if (current && current.type !== body.type) throw new BadRequestError(AuthSourceMessage.typeLocked);
+    const name = body.name.trim();
+    const secret = body.secret ?? '';
+    const settings = settingsOf(body);
+    const problem =
+      AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
+    if (problem) throw new BadRequestError(problem);
+    const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : undefined;
+    // A literal address the portal would never connect to is refused now; a name is checked where it resolves, at connect time.
+    const refusal = address && this.app.outbound.literalRefusal(address.host, address.port);
+    if (refusal) throw new BadRequestError(AuthSourceMessage.urlRefused(refusal));
+    if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
+    return { ...settings, name, enabled: body.enabled, secret };
+  }
+
+  /** The caller's enterprise's sources. */
+  async list(request: FastifyRequest): Promise<AuthSourceSummary[]> {
+    return this.withLastSync(await this.sources.list(callerEnterprise(request)));
+  }
+
+  /** Any enterprise's sources (an operator's view in 租户管理); an unknown enterprise answers 404. */
+  async listOfEnterprise(enterpriseId: number): Promise<AuthSourceSummary[]> {
+    // Asked of identity's own repository: the tenants module sits above identity.
+    if (!(await this.sources.enterpriseExists(enterpriseId))) throw new NotFoundError('企业不存在');
+    return this.withLastSync(await this.sources.list(enterpriseId));
+  }
+
+  /** A source without its secret, with the address a chat platform sends the person back to after the QR scan. */
+  async detail(request: FastifyRequest, id: number): Promise<AuthSourceDetail> {
+    const source = await this.sourceOf(request, id);
+    // The configured address first, never a parameter.
+    const callbackUrl =
+      source.type === 'ldap' ? null : `${this.app.config.publicUrl ?? requestOrigin(request)}/cas/login/${source.type}/callback`;
+    return { ...source, callbackUrl };
+  }
+
+  /** 新建 (企业微信, 钉钉 and 飞书 at most one each); answers the new source's id. */
+  async create(request: FastifyRequest, body: Body): Promise<number> {
+    const enterpriseId = callerEnterprise(request);
+    const sources = this.sources;
+    const input = this.writeOf(body);
+    if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
+    return writing(() =>
+      inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+        if (input.type !== 'ldap' && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
+          throw new ConflictError(AuthSourceMessage.chatTypeTaken);
+        }
+        const created = await sources.create(trx, enterpriseId, input);
+        await auditRequest(trx, request, 'auth-source.create', input.name, 'success', auditDetail(input, input.enabled, false));
+        return created;
+      }),
+    );
+  }
+
+  /** 修改 (the type never changes; an empty secret keeps the stored one). */
+  async update(request: FastifyRequest, id: number, body: Body): Promise<void> {
+    const enterpriseId = callerEnterprise(request);
+    const current = await this.sourceOf(request, id);
+    const input = this.writeOf(body, current);
+    if (await this.sources.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(AuthSourceMessage.nameTaken);
+    await writing(() =>
+      inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+        await this.sources.update(trx, enterpriseId, current.id, input);
+        const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
+        await auditRequest(trx, request, 'auth-source.update', renamed, 'success', auditDetail(input, input.enabled, input.secret !== ''));
+      }),
+    );
+  }
+
+  /** 删除: refused while accounts are linked to the source or a sync job reads it. */
+  async remove(request: FastifyRequest, id: number): Promise<void> {
+    const enterpriseId = callerEnterprise(request);
+    const current = await this.sourceOf(request, id);
+    await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+      const usage = await this.sources.usage(trx, current.id);
+      if (usage.linkedAccounts > 0) throw new ConflictError(AuthSourceMessage.inUse);
+      if (usage.jobs > 0) throw new ConflictError(AuthSourceMessage.hasJobs);
+      await this.sources.delete(trx, enterpriseId, current.id);
+      await auditRequest(trx, request, 'auth-source.delete', current.name, 'success', AUTH_SOURCE_TYPE_LABELS[current.type]);
+    });
+  }
+
+  /** 测试连接 of the form's settings; without a typed secret, the one saved with `body.id`. */
+  async test(request: FastifyRequest, body: TestBody): Promise<AuthSourceTestResult> {
+    const enterpriseId = callerEnterprise(request);
+    const settings = settingsOf(body);
+    const stored = body.id === undefined ? undefined : await this.sources.load(enterpriseId, body.id);
+    if (body.id !== undefined && !stored) throw new NotFoundError(AuthSourceMessage.notFound);
+    const typed = body.secret ?? '';
+    // The stored secret stands in for an untyped one only for the same type and, for LDAP, the same address.
+    const usable = stored !== undefined && stored.type === settings.type && stored.secret !== '';
+    const problem = AuthSourceRules.config(settings) ?? AuthSourceRules.secret(typed, usable);
+    if (problem) throw new BadRequestError(problem);
+    if (!typed && stored && !keepsAddress(stored, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
+    // Each test that gets this far connects to an address the caller typed: a limit per enterprise
+    // keeps the portal from being used to probe networks.
+    const limit = await this.testRuns(request);
+    if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
+    const source: LoadedSource = {
+      ...settings,
+      id: stored?.id ?? 0,
+      enterpriseId,
+      name: stored?.name ?? '',
+      enabled: true,
+      secret: typed || (stored?.secret ?? ''),
+    };
+    try {
+      return await openDirectory(this.app, source, request.log).test();
+    } catch (err) {
+      // A source that cannot even be opened still answers as a failed test, saying why.
+      if (!(err instanceof DirectoryError)) throw err;
+      return { ok: false, steps: [{ name: '连接', ok: false, detail: err.message }], sample: [] };
+    }
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('authSourceService', new AuthSourceService(app));
+  },
+  { name: 'auth-source-service', dependencies: ['auth-source-repository', 'sync-runner'] },
+);

@@ -1,0 +1,274 @@
+import {
+  RELEASABLE_ATTRIBUTES,
+  type ReleasableAttribute,
+  type SsoAppGrants,
+  type SsoAppGrantsBody,
+  type SsoApplicationBody,
+  type SsoApplicationRow,
+  type SsoApplicationStatus,
+  SsoMessage,
+  SsoRules,
+  normalizeServicePrefix,
+  serviceOverlapsOwn,
+} from '@portal/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/schema.js';
+import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { checkedImagePath } from '../../platform/lib/checked-urls.js';
+import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
+import { requestOrigin } from '../../platform/lib/request-origin.js';
+import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
+import { overlaps } from '../cas/cas-services.js';
+import type { SsoApplication, SsoApplicationInput } from './sso-app-repository.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ssoAppService: SsoAppService;
+  }
+}
+
+/** The icon column's length. */
+const ICON_MAX = 200;
+
+/** A unique name is checked first for its message; the constraint catches a concurrent twin. */
+async function writing(work: () => Promise<void>) {
+  try {
+    await work();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(SsoMessage.nameTaken);
+    throw err;
+  }
+}
+
+/**
+ * 应用列表's and 应用授权's rules: an enterprise's own applications on the embedded CAS. A service
+ * address is an exact URL prefix (CAS 3.0 §2.1.1); it may not overlap this portal, a platform-wide
+ * CAS_SERVICES address, a platform application's or another application's, so every service belongs
+ * to one application of one enterprise. Subscribed platform applications are read-only: only 应用授权
+ * applies to them. `request` is who asks: its principal decides the enterprise.
+ */
+export class SsoAppService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  private get apps() {
+    return this.app.ssoApps;
+  }
+
+  private portalBase(request: FastifyRequest): string {
+    return this.app.config.publicUrl ?? requestOrigin(request);
+  }
+
+  /** The CAS an application integrates with: the embedded one at the portal's configured address, else the configured external one. */
+  private casServerUrlPrefix(request: FastifyRequest): string {
+    const { auth } = this.app.config;
+    if (!auth.casEmbedded && auth.casServerUrl) return auth.casServerUrl;
+    return `${this.portalBase(request)}/cas`;
+  }
+
+  private withIntegration(request: FastifyRequest, row: SsoApplication): SsoApplicationRow {
+    const cas = this.casServerUrlPrefix(request);
+    return {
+      ...row,
+      integration: {
+        loginUrl: `${cas}/login`,
+        validateUrl: `${cas}/p3/serviceValidate`,
+        logoutUrl: `${cas}/logout`,
+        casServerUrlPrefix: cas,
+      },
+    };
+  }
+
+  /** An application of the caller's enterprise; another enterprise's answers 404. */
+  private async applicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
+    const found = await this.apps.byId(callerEnterprise(request), id);
+    if (!found) throw new NotFoundError(SsoMessage.notFound);
+    return found;
+  }
+
+  /** One of the enterprise's own applications: a subscribed platform application is the platform's to change. */
+  private async ownApplicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
+    const found = await this.applicationOf(request, id);
+    if (found.platform) throw new ForbiddenError(SsoMessage.platformReadOnly);
+    return found;
+  }
+
+  /** The body checked by the shared rules and normalised; the service addresses may still overlap others (checked in the write). */
+  private inputOf(body: SsoApplicationBody): SsoApplicationInput {
+    const name = body.name.trim();
+    const category = (body.category ?? '').trim();
+    const description = (body.description ?? '').trim();
+    const logoutUrl = (body.logoutUrl ?? '').trim();
+    const problem =
+      SsoRules.name(name) ??
+      SsoRules.category(category) ??
+      SsoRules.description(description) ??
+      SsoRules.servicePrefixes(body.servicePrefixes) ??
+      SsoRules.logoutUrl(logoutUrl);
+    if (problem) throw new BadRequestError(problem);
+    // The portal POSTs single logout and 接入自检 to these addresses: a literal one it would never
+    // connect to is refused now (a name is checked where it resolves, at connect time).
+    for (const [raw, message] of [
+      ...body.servicePrefixes.map((p) => [p, SsoMessage.serviceRefused] as const),
+      ...(logoutUrl ? [[logoutUrl, SsoMessage.logoutUrlRefused] as const] : []),
+    ]) {
+      const url = new URL(raw.trim());
+      const refusal = this.app.outbound.literalRefusal(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+      if (refusal) throw new BadRequestError(message(raw.trim(), refusal));
+    }
+    const icon = checkedImagePath(body.icon, SsoMessage.iconInvalid) ?? '';
+    if (icon.length > ICON_MAX) throw new BadRequestError(SsoMessage.iconInvalid);
+    const known: readonly string[] = RELEASABLE_ATTRIBUTES;
+    if (body.attributes.some((a) => !known.includes(a))) throw new BadRequestError(SsoMessage.attributeUnknown);
+    return {
+      name,
+      icon,
+      category,
+      description,
+      servicePrefixes: [...new Set(body.servicePrefixes.map(normalizeServicePrefix))],
+      logoutUrl: logoutUrl ? new URL(logoutUrl).href : '',
+      // In the order the console lists them, once each.
+      attributes: RELEASABLE_ATTRIBUTES.filter((a): a is ReleasableAttribute => body.attributes.includes(a)),
+      status: body.status,
+    };
+  }
+
+  /** Refuses service addresses this portal or a CAS_SERVICES address already answers for. */
+  private assertNotPlatform(request: FastifyRequest, prefixes: readonly string[]) {
+    const platform = this.app.casServices.platformPrefixes(this.portalBase(request));
+    if (prefixes.some((p) => platform.some((q) => overlaps(new URL(p), q)))) throw new ConflictError(SsoMessage.servicePlatform);
+  }
+
+  /**
+   * Inside the write's transaction: refuses service addresses overlapping another application's (its
+   * own enterprise's named), a platform application's included.
+   */
+  private async assertNoOverlap(
+    trx: Kysely<Database>,
+    enterpriseId: number,
+    applicationId: number | undefined,
+    prefixes: readonly string[],
+  ) {
+    const urls = prefixes.map((p) => new URL(p));
+    const existing = await this.apps.prefixesOnHosts(
+      trx,
+      urls.map((u) => u.hostname),
+    );
+    for (const other of existing) {
+      if (!other.platform && other.applicationId === applicationId) continue;
+      const theirs = new URL(other.prefix);
+      if (!urls.some((u) => overlaps(u, theirs))) continue;
+      if (other.platform) throw new ConflictError(SsoMessage.servicePlatform);
+      throw new ConflictError(other.enterpriseId === enterpriseId ? serviceOverlapsOwn(other.name) : SsoMessage.serviceOtherEnterprise);
+    }
+  }
+
+  /** One page of the enterprise's applications, newest first, each with its integration settings. */
+  async page(
+    request: FastifyRequest,
+    filters: { keyword: string; status: SsoApplicationStatus | undefined },
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; rows: SsoApplicationRow[] }> {
+    const page = await this.apps.page(callerEnterprise(request), filters, offset, limit);
+    return { total: page.total, rows: page.rows.map((row) => this.withIntegration(request, row)) };
+  }
+
+  /** An application with its integration settings. */
+  async detail(request: FastifyRequest, id: number): Promise<SsoApplicationRow> {
+    return this.withIntegration(request, await this.applicationOf(request, id));
+  }
+
+  /** 新建: answers the new application's id. */
+  async create(request: FastifyRequest, body: SsoApplicationBody): Promise<number> {
+    const enterpriseId = callerEnterprise(request);
+    const input = this.inputOf(body);
+    this.assertNotPlatform(request, input.servicePrefixes);
+    if (await this.apps.nameTaken(enterpriseId, input.name)) throw new ConflictError(SsoMessage.nameTaken);
+    let id = 0;
+    await writing(() =>
+      inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+        await this.assertNoOverlap(trx, enterpriseId, undefined, input.servicePrefixes);
+        id = await this.apps.create(trx, enterpriseId, input);
+        await auditRequest(trx, request, 'sso-app.create', input.name, 'success', input.servicePrefixes.join(' '));
+      }),
+    );
+    return id;
+  }
+
+  /** 修改 of one of the enterprise's own applications. */
+  async update(request: FastifyRequest, id: number, body: SsoApplicationBody): Promise<void> {
+    const enterpriseId = callerEnterprise(request);
+    const current = await this.ownApplicationOf(request, id);
+    const input = this.inputOf(body);
+    this.assertNotPlatform(request, input.servicePrefixes);
+    if (await this.apps.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(SsoMessage.nameTaken);
+    await writing(() =>
+      inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+        await this.assertNoOverlap(trx, enterpriseId, current.id, input.servicePrefixes);
+        await this.apps.update(trx, enterpriseId, current.id, input);
+        const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
+        await auditRequest(trx, request, 'sso-app.update', renamed, 'success', input.servicePrefixes.join(' '));
+      }),
+    );
+  }
+
+  /** 删除 (its tickets no longer validate). */
+  async remove(request: FastifyRequest, id: number): Promise<void> {
+    const current = await this.ownApplicationOf(request, id);
+    await inEnterpriseTransaction(this.app.database.db, callerEnterprise(request), async (trx) => {
+      await this.apps.delete(trx, current.id);
+      await auditRequest(trx, request, 'sso-app.delete', current.name);
+    });
+  }
+
+  /** 应用授权 of an application: who of the enterprise may sign in to it. */
+  async grants(request: FastifyRequest, id: number): Promise<SsoAppGrants> {
+    const application = await this.applicationOf(request, id);
+    return this.apps.grants(application.id);
+  }
+
+  /**
+   * Saves 应用授权 whole; ids not the enterprise's answer 404 like any other id not its own. The CAS
+   * checks it at every ticket and every validation, so the change holds at once. Answers the grants.
+   */
+  async setGrants(request: FastifyRequest, id: number, body: SsoAppGrantsBody): Promise<SsoAppGrants> {
+    const enterpriseId = callerEnterprise(request);
+    const application = await this.applicationOf(request, id);
+    const groupIds = [...new Set(body.groupIds)];
+    const roleIds = [...new Set(body.roleIds)];
+    const accountIds = [...new Set(body.accountIds)];
+    const [groups, roles, accounts] = await Promise.all([
+      this.apps.groupsOf(enterpriseId, groupIds),
+      this.app.roleRepository.grantable(enterpriseId, roleIds),
+      this.apps.accountsOf(enterpriseId, accountIds),
+    ]);
+    if (groups.length !== groupIds.length) throw new NotFoundError('账号组不存在');
+    if (roles.length !== roleIds.length) throw new NotFoundError('角色不存在');
+    if (accounts.length !== accountIds.length) throw new NotFoundError('账号不存在');
+    const { allMembers } = body;
+    await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+      await this.apps.setGrants(trx, application.id, { allMembers, groupIds, roleIds, accountIds });
+      const detail = [
+        allMembers ? '企业全员' : '',
+        groups.length ? `账号组：${groups.map((g) => g.name).join('、')}` : '',
+        roles.length ? `角色：${roles.map((r) => r.name).join('、')}` : '',
+        accounts.length ? `账号：${accounts.map((a) => a.username).join('、')}` : '',
+      ]
+        .filter(Boolean)
+        .join('；');
+      await auditRequest(trx, request, 'sso-app.grants', application.name, 'success', detail || '无');
+    });
+    return this.apps.grants(application.id);
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('ssoAppService', new SsoAppService(app));
+  },
+  { name: 'sso-app-service' },
+);

@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { AuditEntry } from './audit-log.js';
+
+/**
+ * Text as stored, at most `max` characters: a NUL (a refused request's address may hold one) is
+ * written out as `\u0000`, since PostgreSQL text cannot hold it and the row would be lost there;
+ * SQLite stores the same, so both databases show the same entry.
+ */
+const storable = (text: string, max: number) => text.replaceAll('\0', '\\u0000').slice(0, max);
+
+const auditRow = (entry: AuditEntry) => ({
+  account_id: entry.accountId,
+  username: storable(entry.username, 64),
+  enterprise_id: entry.enterpriseId,
+  action: entry.action,
+  target: storable(entry.target ?? '', 200),
+  ip: storable(entry.ip, 64),
+  outcome: entry.outcome,
+  detail: storable(entry.detail ?? '', 500),
+  created_at: new Date().toISOString(),
+});
+
+/** The one insert every audit row goes through; `db` may be the transaction of the write it records. */
+export async function insertAuditEntry(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await db.insertInto('audit_log').values(auditRow(entry)).execute();
+}
