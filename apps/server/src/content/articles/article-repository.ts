@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import type { ArticleStatus, CmsArticleTable, Database } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { MAX_SEARCH_KEY, containsKey, replaceArticleGrams } from './article-search.js';
+import { containsKey, replaceArticleGrams } from './article-search-repository.js';
+import { MAX_SEARCH_KEY } from './article-search.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
