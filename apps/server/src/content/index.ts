@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import subscriptionRepository from './app-subscriptions/subscription-repository.js';
 import subscriptionRoutes from './app-subscriptions/subscription-routes.js';
+import subscriptionService from './app-subscriptions/subscription-service.js';
 import applicationAdminRoutes from './applications/application-admin-routes.js';
 import applicationRepository from './applications/application-repository.js';
 import applicationRoutes from './applications/application-routes.js';
@@ -38,6 +39,7 @@ const contentModule: FastifyPluginAsync = async (app) => {
   await app.register(openServiceRepository);
   await app.register(subscriptionRepository);
   await app.register(sitemapRepository);
+  await app.register(subscriptionService);
   // Routes.
   await app.register(siteRoutes);
   await app.register(contentRoutes);
