@@ -5,7 +5,9 @@ import prefixAdminRoutes from './registry/prefix-admin-routes.js';
 import prefixRepository from './registry/prefix-repository.js';
 import prefixRequestRepository from './registry/prefix-request-repository.js';
 import prefixRequestRoutes from './registry/prefix-request-routes.js';
+import prefixRequestService from './registry/prefix-request-service.js';
 import recordAdminRoutes from './registry/record-admin-routes.js';
+import recordBulkService from './registry/record-bulk-service.js';
 import recordCsvRoutes from './registry/record-csv-routes.js';
 import recordLabelRoutes from './registry/record-label-routes.js';
 import recordMigrationRoutes from './registry/record-migration-routes.js';
@@ -25,6 +27,8 @@ const identifiersModule: FastifyPluginAsync = async (app) => {
   await app.register(recordRepository);
   await app.register(identifierStatsRepository);
   await app.register(lookupCounter);
+  await app.register(recordBulkService);
+  await app.register(prefixRequestService);
   // Routes.
   await app.register(identifierRoutes);
   await app.register(prefixAdminRoutes);

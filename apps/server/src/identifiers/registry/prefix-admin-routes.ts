@@ -1,12 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, PREFIX_NEEDS_CERTIFICATION, REGISTERED_PREFIX, REGISTERED_PREFIX_MESSAGE } from '@portal/shared';
+import {
+  Authority,
+  EmptyAnswerSchema,
+  EnterpriseOptionSchema,
+  IdentifierPrefixParamsSchema,
+  IdentifierPrefixSchema,
+  PREFIX_NEEDS_CERTIFICATION,
+  REGISTERED_PREFIX,
+  REGISTERED_PREFIX_MESSAGE,
+} from '@portal/shared';
 import { Type } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
 import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/lib/db-errors.js';
-import { Empty, EnterpriseOptionSchema, PrefixParams, PrefixSchema } from './identifier-admin-schemas.js';
 
 /** Identifier prefixes: every user reads the prefixes they may see; platform operators assign them to enterprises. */
 const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -31,7 +39,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: '标识前缀列表（运营人员可按企业筛选，其他用户只看本企业）',
         querystring: Type.Object({ enterpriseId: Type.Optional(Type.Integer({ minimum: 1 })) }),
-        response: { 200: Envelope(PrefixSchema), ...errorResponses },
+        response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
     async (request) => ok(await prefixes.list(scopeOf(request), { enterpriseId: request.query.enterpriseId })),
@@ -62,7 +70,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           name: Type.String({ maxLength: 100 }),
           enterpriseId: Type.Integer({ minimum: 1 }),
         }),
-        response: { 200: Envelope(PrefixSchema), ...errorResponses },
+        response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -91,9 +99,9 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '修改标识前缀的名称或所属企业（平台运营）',
-        params: PrefixParams,
+        params: IdentifierPrefixParamsSchema,
         body: Type.Object({ name: Type.String({ maxLength: 100 }), enterpriseId: Type.Integer({ minimum: 1 }) }),
-        response: { 200: Envelope(PrefixSchema), ...errorResponses },
+        response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -114,7 +122,12 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/web-api/identity/v1/prefix/:prefix',
     {
       ...canPrefixes,
-      schema: { tags, summary: '删除标识前缀（须无模板与标识）', params: PrefixParams, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '删除标识前缀（须无模板与标识）',
+        params: IdentifierPrefixParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const row = await prefixFor(scopeOf(request), request.params.prefix, 'not-found');

@@ -1,5 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, MAX_HANDLE_LENGTH, checkNewSuffix } from '@portal/shared';
+import {
+  Authority,
+  checkNewSuffix,
+  EmptyAnswerSchema,
+  IdentifierRecordSchema,
+  IdentifierValuesInputSchema,
+  IdParamsSchema,
+  MAX_HANDLE_LENGTH,
+} from '@portal/shared';
 import { Type } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
@@ -8,7 +16,6 @@ import type { TemplateVersionInfo } from './handle-values.js';
 import { identifierAccess, identifierAdminContext, scopeOf, tags, type Scope } from './identifier-admin-context.js';
 import { toRecord } from './record-repository.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
-import { Empty, IdParams, RecordSchema, ValuesInput } from './identifier-admin-schemas.js';
 import { checkValues } from './template-items.js';
 
 /**
@@ -37,7 +44,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           templateId: Type.Optional(Type.Integer({ minimum: 1 })),
           searchKey: Type.Optional(Type.String({ maxLength: MAX_HANDLE_LENGTH })),
         }),
-        response: { 200: Envelope(Page(RecordSchema)), ...errorResponses },
+        response: { 200: Envelope(Page(IdentifierRecordSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -51,7 +58,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/web-api/identity/v1/record/:id',
     {
       ...canRecords,
-      schema: { tags, summary: '标识详情', params: IdParams, response: { 200: Envelope(RecordSchema), ...errorResponses } },
+      schema: { tags, summary: '标识详情', params: IdParamsSchema, response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses } },
     },
     async (request) => ok(toRecord(await recordFor(scopeOf(request), request.params.id))),
   );
@@ -80,9 +87,9 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           prefix: Type.String({ maxLength: 64 }),
           suffix: Type.String({ maxLength: MAX_HANDLE_LENGTH }),
           templateId: Type.Integer({ minimum: 1 }),
-          values: ValuesInput,
+          values: IdentifierValuesInputSchema,
         }),
-        response: { 200: Envelope(RecordSchema), ...errorResponses },
+        response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -119,9 +126,9 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '修改标识的数据项（按所选模板的最新版本校验，记录随之升到该版本）',
-        params: IdParams,
-        body: Type.Object({ templateId: Type.Optional(Type.Integer({ minimum: 1 })), values: ValuesInput }),
-        response: { 200: Envelope(RecordSchema), ...errorResponses },
+        params: IdParamsSchema,
+        body: Type.Object({ templateId: Type.Optional(Type.Integer({ minimum: 1 })), values: IdentifierValuesInputSchema }),
+        response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -140,7 +147,10 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.delete(
     '/web-api/identity/v1/record/:id',
-    { ...canManageRecords, schema: { tags, summary: '删除标识', params: IdParams, response: { 200: Empty, ...errorResponses } } },
+    {
+      ...canManageRecords,
+      schema: { tags, summary: '删除标识', params: IdParamsSchema, response: { 200: EmptyAnswerSchema, ...errorResponses } },
+    },
     async (request) => {
       const existing = await recordFor(scopeOf(request), request.params.id);
       await inTransaction(db, async (trx) => {

@@ -1,5 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
+import {
+  Authority,
+  EmptyAnswerSchema,
+  IdentifierTemplateSchema,
+  IdentifierTemplateVersionSchema,
+  IdParamsSchema,
+  TemplateItemsInputSchema,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -7,7 +14,6 @@ import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
 import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/lib/db-errors.js';
-import { Empty, IdParams, TemplateItemsInput, TemplateSchema, TemplateVersionSchema } from './identifier-admin-schemas.js';
 import { normaliseItems } from './template-items.js';
 
 /** Versioned metadata templates of a prefix (identifier:template writes; every identifier authority reads). */
@@ -33,7 +39,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: '模板列表（最新版本）',
         querystring: Type.Object({ prefix: Type.Optional(Type.String({ maxLength: 64 })) }),
-        response: { 200: Envelope(TemplateSchema), ...errorResponses },
+        response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -48,7 +54,12 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/web-api/identity/v1/template/:id',
     {
       ...canRead,
-      schema: { tags, summary: '模板（最新版本）', params: IdParams, response: { 200: Envelope(TemplateSchema), ...errorResponses } },
+      schema: {
+        tags,
+        summary: '模板（最新版本）',
+        params: IdParamsSchema,
+        response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
+      },
     },
     async (request) => {
       const scope = scopeOf(request);
@@ -64,8 +75,8 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '模板的全部版本（新的在前）',
-        params: IdParams,
-        response: { 200: Envelope(TemplateVersionSchema), ...errorResponses },
+        params: IdParamsSchema,
+        response: { 200: Envelope(IdentifierTemplateVersionSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -81,8 +92,12 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '新建模板（版本 1）',
-        body: Type.Object({ prefix: Type.String({ maxLength: 64 }), name: Type.String({ maxLength: 64 }), items: TemplateItemsInput }),
-        response: { 200: Envelope(TemplateSchema), ...errorResponses },
+        body: Type.Object({
+          prefix: Type.String({ maxLength: 64 }),
+          name: Type.String({ maxLength: 64 }),
+          items: TemplateItemsInputSchema,
+        }),
+        response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -112,9 +127,9 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '修改模板：保存为新版本，已有标识仍按写入时的版本显示',
-        params: IdParams,
-        body: Type.Object({ name: Type.String({ maxLength: 64 }), items: TemplateItemsInput }),
-        response: { 200: Envelope(TemplateSchema), ...errorResponses },
+        params: IdParamsSchema,
+        body: Type.Object({ name: Type.String({ maxLength: 64 }), items: TemplateItemsInputSchema }),
+        response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -144,7 +159,12 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/web-api/identity/v1/template/:id',
     {
       ...canTemplates,
-      schema: { tags, summary: '删除模板（须无标识使用）', params: IdParams, response: { 200: Empty, ...errorResponses } },
+      schema: {
+        tags,
+        summary: '删除模板（须无标识使用）',
+        params: IdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const existing = await templateFor(scopeOf(request), request.params.id);
