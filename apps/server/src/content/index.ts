@@ -14,6 +14,7 @@ import contentRoutes from './articles/content-routes.js';
 import fileRoutes from './files/file-routes.js';
 import imageUploadRoutes from './files/image-upload-routes.js';
 import uploadRepository from './files/upload-repository.js';
+import uploadService from './files/upload-service.js';
 import homeAdminRoutes from './home/home-admin-routes.js';
 import homeBlockRepository from './home/home-block-repository.js';
 import homeRoutes from './home/home-routes.js';
@@ -40,6 +41,7 @@ const contentModule: FastifyPluginAsync = async (app) => {
   await app.register(subscriptionRepository);
   await app.register(sitemapRepository);
   await app.register(subscriptionService);
+  await app.register(uploadService);
   // Routes.
   await app.register(siteRoutes);
   await app.register(contentRoutes);

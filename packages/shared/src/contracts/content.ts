@@ -117,6 +117,11 @@ export const ApplicationDetailSchema = Type.Object({ ...RecommendItemSchema.prop
 /** `GET /open-api/app/v1/dtl` query. */
 export const ApplicationDetailQuerySchema = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) });
 
+// ----- files
+
+/** `POST /web-api/files/v1/upload`: the image's path under /files and its full address. */
+export const UploadedImageSchema = Type.Object({ path: Type.String(), url: Type.String() });
+
 // ----- 工作台
 
 export const DayCountSchema = Type.Object({ date: Type.String(), count: Type.Integer() });
