@@ -177,5 +177,11 @@ export const AuditLogFilterFields = {
   outcome: Type.Optional(Type.Union([AuditOutcomeSchema, Type.Literal('')])),
 };
 export const AuditLogFilterQuerySchema = Type.Object(AuditLogFilterFields);
+/** `GET /web-api/console/v1/audit/page/list` query. */
+export const AuditLogQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...AuditLogFilterFields,
+});
 /** `GET /web-api/console/v1/audit/actions`: one audited action. */
 export const AuditActionSchema = Type.Object({ code: Type.String(), name: Type.String() });

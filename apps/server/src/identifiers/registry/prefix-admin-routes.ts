@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   Authority,
   EmptyAnswerSchema,
   EnterpriseOptionSchema,
+  IdentifierPrefixInputSchema,
+  IdentifierPrefixListQuerySchema,
   IdentifierPrefixParamsSchema,
   IdentifierPrefixSchema,
+  IdentifierPrefixUpdateSchema,
   PREFIX_NEEDS_CERTIFICATION,
   REGISTERED_PREFIX,
   REGISTERED_PREFIX_MESSAGE,
 } from '@portal/shared';
-import { Type } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
@@ -32,13 +35,13 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/identity/v1/prefix/list',
+    `${ApiPrefix.identity}/prefix/list`,
     {
       ...canRead,
       schema: {
         tags,
         summary: '标识前缀列表（运营人员可按企业筛选，其他用户只看本企业）',
-        querystring: Type.Object({ enterpriseId: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        querystring: IdentifierPrefixListQuerySchema,
         response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
@@ -46,7 +49,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/identity/v1/enterprise/list',
+    `${ApiPrefix.identity}/enterprise/list`,
     {
       ...canPrefixes,
       schema: {
@@ -59,17 +62,13 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/identity/v1/prefix',
+    `${ApiPrefix.identity}/prefix`,
     {
       ...canPrefixes,
       schema: {
         tags,
         summary: '分配标识前缀给企业（平台运营）',
-        body: Type.Object({
-          prefix: Type.String({ maxLength: 64 }),
-          name: Type.String({ maxLength: 100 }),
-          enterpriseId: Type.Integer({ minimum: 1 }),
-        }),
+        body: IdentifierPrefixInputSchema,
         response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
@@ -93,14 +92,14 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/identity/v1/prefix/:prefix',
+    `${ApiPrefix.identity}/prefix/:prefix`,
     {
       ...canPrefixes,
       schema: {
         tags,
         summary: '修改标识前缀的名称或所属企业（平台运营）',
         params: IdentifierPrefixParamsSchema,
-        body: Type.Object({ name: Type.String({ maxLength: 100 }), enterpriseId: Type.Integer({ minimum: 1 }) }),
+        body: IdentifierPrefixUpdateSchema,
         response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
@@ -119,7 +118,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/identity/v1/prefix/:prefix',
+    `${ApiPrefix.identity}/prefix/:prefix`,
     {
       ...canPrefixes,
       schema: {

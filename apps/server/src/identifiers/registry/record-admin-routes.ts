@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   Authority,
   checkNewSuffix,
   EmptyAnswerSchema,
+  IdentifierRecordInputSchema,
+  IdentifierRecordQuerySchema,
   IdentifierRecordSchema,
-  IdentifierValuesInputSchema,
+  IdentifierRecordUpdateSchema,
   IdParamsSchema,
   MAX_HANDLE_LENGTH,
 } from '@portal/shared';
-import { Type } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
@@ -31,19 +33,13 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const canManageRecords = { onRequest: identifierAccess(app, Authority.IdentifierRecordManage) };
 
   app.get(
-    '/web-api/identity/v1/record/page/list',
+    `${ApiPrefix.identity}/record/page/list`,
     {
       ...canRecords,
       schema: {
         tags,
         summary: '标识分页列表（新的在前）：按前缀、模板筛选，按标识或后缀开头搜索',
-        querystring: Type.Object({
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-          prefix: Type.Optional(Type.String({ maxLength: 64 })),
-          templateId: Type.Optional(Type.Integer({ minimum: 1 })),
-          searchKey: Type.Optional(Type.String({ maxLength: MAX_HANDLE_LENGTH })),
-        }),
+        querystring: IdentifierRecordQuerySchema,
         response: { 200: Envelope(Page(IdentifierRecordSchema)), ...errorResponses },
       },
     },
@@ -55,7 +51,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/identity/v1/record/:id',
+    `${ApiPrefix.identity}/record/:id`,
     {
       ...canRecords,
       schema: { tags, summary: '标识详情', params: IdParamsSchema, response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses } },
@@ -77,18 +73,13 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.post(
-    '/web-api/identity/v1/record',
+    `${ApiPrefix.identity}/record`,
     {
       ...canRecords,
       schema: {
         tags,
         summary: '新建标识：数据项按模板最新版本校验',
-        body: Type.Object({
-          prefix: Type.String({ maxLength: 64 }),
-          suffix: Type.String({ maxLength: MAX_HANDLE_LENGTH }),
-          templateId: Type.Integer({ minimum: 1 }),
-          values: IdentifierValuesInputSchema,
-        }),
+        body: IdentifierRecordInputSchema,
         response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses },
       },
     },
@@ -120,14 +111,14 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/identity/v1/record/:id',
+    `${ApiPrefix.identity}/record/:id`,
     {
       ...canRecords,
       schema: {
         tags,
         summary: '修改标识的数据项（按所选模板的最新版本校验，记录随之升到该版本）',
         params: IdParamsSchema,
-        body: Type.Object({ templateId: Type.Optional(Type.Integer({ minimum: 1 })), values: IdentifierValuesInputSchema }),
+        body: IdentifierRecordUpdateSchema,
         response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses },
       },
     },
@@ -146,7 +137,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/identity/v1/record/:id',
+    `${ApiPrefix.identity}/record/:id`,
     {
       ...canManageRecords,
       schema: { tags, summary: '删除标识', params: IdParamsSchema, response: { 200: EmptyAnswerSchema, ...errorResponses } },

@@ -1,14 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   Authority,
   EmptyAnswerSchema,
+  IdentifierTemplateInputSchema,
+  IdentifierTemplateListQuerySchema,
   IdentifierTemplateSchema,
+  IdentifierTemplateUpdateSchema,
   IdentifierTemplateVersionSchema,
   IdParamsSchema,
-  TemplateItemsInputSchema,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
@@ -32,13 +34,13 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.get(
-    '/web-api/identity/v1/template/list',
+    `${ApiPrefix.identity}/template/list`,
     {
       ...canRead,
       schema: {
         tags,
         summary: '模板列表（最新版本）',
-        querystring: Type.Object({ prefix: Type.Optional(Type.String({ maxLength: 64 })) }),
+        querystring: IdentifierTemplateListQuerySchema,
         response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
       },
     },
@@ -51,7 +53,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/identity/v1/template/:id',
+    `${ApiPrefix.identity}/template/:id`,
     {
       ...canRead,
       schema: {
@@ -69,7 +71,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/identity/v1/template/:id/version/list',
+    `${ApiPrefix.identity}/template/:id/version/list`,
     {
       ...canRead,
       schema: {
@@ -86,17 +88,13 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/identity/v1/template',
+    `${ApiPrefix.identity}/template`,
     {
       ...canTemplates,
       schema: {
         tags,
         summary: '新建模板（版本 1）',
-        body: Type.Object({
-          prefix: Type.String({ maxLength: 64 }),
-          name: Type.String({ maxLength: 64 }),
-          items: TemplateItemsInputSchema,
-        }),
+        body: IdentifierTemplateInputSchema,
         response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
       },
     },
@@ -121,14 +119,14 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/identity/v1/template/:id',
+    `${ApiPrefix.identity}/template/:id`,
     {
       ...canTemplates,
       schema: {
         tags,
         summary: '修改模板：保存为新版本，已有标识仍按写入时的版本显示',
         params: IdParamsSchema,
-        body: Type.Object({ name: Type.String({ maxLength: 64 }), items: TemplateItemsInputSchema }),
+        body: IdentifierTemplateUpdateSchema,
         response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
       },
     },
@@ -156,7 +154,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/identity/v1/template/:id',
+    `${ApiPrefix.identity}/template/:id`,
     {
       ...canTemplates,
       schema: {
