@@ -122,6 +122,9 @@ export const ApplicationDetailQuerySchema = Type.Object({ appId: Type.String({ m
 /** `POST /web-api/files/v1/upload`: the image's path under /files and its full address. */
 export const UploadedImageSchema = Type.Object({ path: Type.String(), url: Type.String() });
 
+/** `GET /sitemap-{n}.xml`: the number of a sitemap file of the index. */
+export const SitemapFileParamsSchema = Type.Object({ file: Type.String({ pattern: '^[1-9][0-9]{0,5}$' }) });
+
 // ----- 工作台
 
 export const DayCountSchema = Type.Object({ date: Type.String(), count: Type.Integer() });

@@ -11,3 +11,4 @@ export * from './app-subscription.js';
 export * from './sso-self-test.js';
 export * from './auth.js';
 export * from './common.js';
+export * from './system.js';

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   Authority,
-  OPEN_SERVICE_TOOL_IDS,
-  OpenServiceMessage,
-  OpenServiceRules,
   isOpenServiceIcon,
   isOpenServiceToolId,
   isOpenServiceToolStatus,
+  OPEN_SERVICE_TOOL_IDS,
+  OpenServiceMessage,
+  OpenServiceRules,
+  OpenServiceToolAdminSchema,
+  OpenServiceToolBodySchema,
+  OpenServiceToolIdParamsSchema,
 } from '@portal/shared';
 import sanitizeHtml from 'sanitize-html';
 import type { Static } from 'typebox';
@@ -16,14 +20,14 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../platform/li
 import { auditRequest } from '../../platform/audit/audit-log.js';
 import { sanitizeArticleHtml } from '../../platform/lib/sanitize-article.js';
 import type { OpenServiceToolColumns, OpenServiceToolRow } from './open-service-repository.js';
-import { AdminTool, ToolBody, ToolIdParams, toAdminTool } from './open-service-schemas.js';
+import { toAdminTool } from './open-service-answers.js';
 
 /** Whether sanitised HTML still shows something: text or an image. */
 const showsSomething = (html: string) =>
   html.includes('<img') || sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).trim() !== '';
 
 /** Checks a tool body with the rules the console's form runs; answers the columns to write. */
-function toolColumns(body: Static<typeof ToolBody>): OpenServiceToolColumns {
+function toolColumns(body: Static<typeof OpenServiceToolBodySchema>): OpenServiceToolColumns {
   const fail = (problem: string | undefined) => {
     if (problem) throw new BadRequestError(problem);
   };
@@ -61,29 +65,29 @@ const openServiceAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/console/v1/open-service/tool/list',
+    `${ApiPrefix.console}/open-service/tool/list`,
     {
       onRequest: guard,
       schema: {
         tags: ['console'],
         summary: `开放服务工具列表（含已下线的，共 ${OPEN_SERVICE_TOOL_IDS.length} 个），按排序`,
-        response: { 200: Envelope(AdminTool), ...errorResponses },
+        response: { 200: Envelope(OpenServiceToolAdminSchema), ...errorResponses },
       },
     },
     async () => ok((await tools.all()).map(toAdminTool)),
   );
 
   app.put(
-    '/web-api/console/v1/open-service/tool/:id',
+    `${ApiPrefix.console}/open-service/tool/:id`,
     {
       onRequest: guard,
       config: { auditAction: 'content.open-service.update' },
       schema: {
         tags: ['console'],
         summary: '修改开放服务工具：名称、简介、介绍、图标、排序、上线/下线',
-        params: ToolIdParams,
-        body: ToolBody,
-        response: { 200: Envelope(AdminTool), ...errorResponses },
+        params: OpenServiceToolIdParamsSchema,
+        body: OpenServiceToolBodySchema,
+        response: { 200: Envelope(OpenServiceToolAdminSchema), ...errorResponses },
       },
     },
     async (request) => {
