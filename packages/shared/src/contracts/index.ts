@@ -12,3 +12,4 @@ export * from './sso-self-test.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './system.js';
+export * from './content-admin.js';

@@ -1,20 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  APP_URL_MAX,
+  AdminApplicationInputSchema,
+  AdminApplicationOrderBodySchema,
+  AdminApplicationSchema,
+  AdminApplicationUuidParamsSchema,
+  ApiPrefix,
   Authority,
+  EmptyAnswerSchema,
+  normalizeServicePrefix,
+  platformServiceOverlapsEnterprise,
+  platformServiceOverlapsPlatform,
   RELEASABLE_ATTRIBUTES,
   type ReleasableAttribute,
   SsoMessage,
   SsoRules,
   SubscriptionMessage,
-  normalizeServicePrefix,
-  platformServiceOverlapsEnterprise,
-  platformServiceOverlapsPlatform,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type Static, Type } from 'typebox';
+import type { Static } from 'typebox';
 import type { Database } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
@@ -26,55 +31,7 @@ import { overlaps } from '../../identity/cas/cas-services.js';
 import { sanitizeArticleHtml } from '../../platform/lib/sanitize-article.js';
 import type { ApplicationColumns, ApplicationRow as Row } from './application-repository.js';
 
-const ApplicationStatus = Type.Union([Type.Literal('published'), Type.Literal('offline')], {
-  description: 'published 上架（应用中心可见），offline 下架',
-});
-
-const ApplicationInput = Type.Object({
-  name: Type.String({ maxLength: 64 }),
-  applicationDescription: Type.String({ maxLength: 500 }),
-  imagePath: Type.String({ maxLength: 500, description: '上传接口返回的 path（/uploads/…）或 http(s) 地址' }),
-  iconPath: Type.Optional(Type.String({ maxLength: 500 })),
-  category: Type.String({ maxLength: 32 }),
-  provider: Type.String({ maxLength: 100 }),
-  content: Type.Optional(Type.String({ maxLength: 100_000, description: '应用详情 HTML（写入时清洗）' })),
-  recommended: Type.Boolean({ description: '首页推荐（轮播取前 6 个）' }),
-  status: ApplicationStatus,
-  // Single sign-on; lengths only bound the request, the shared rules (SsoRules) answer with their own messages.
-  serviceUrl: Type.Optional(
-    Type.String({
-      maxLength: APP_URL_MAX * 4,
-      description: '服务地址（CAS service 前缀）；空：不接入统一身份认证，企业不能申请使用。省略：修改时保持不变',
-    }),
-  ),
-  logoutUrl: Type.Optional(Type.String({ maxLength: APP_URL_MAX * 4, description: '注销地址（单点登出）；空：发往获得票据的服务地址' })),
-  attributes: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20, description: '返回属性' })),
-});
-
-const AdminApplication = Type.Object({
-  id: Type.Integer(),
-  applicationUuid: Type.String(),
-  name: Type.String(),
-  applicationDescription: Type.String(),
-  imagePath: Type.String(),
-  iconPath: Type.String(),
-  category: Type.String(),
-  provider: Type.String(),
-  content: Type.String(),
-  recommended: Type.Boolean(),
-  status: ApplicationStatus,
-  sort: Type.Integer(),
-  createdAt: Type.String(),
-  serviceUrl: Type.String({ description: '服务地址；空：不接入统一身份认证' }),
-  logoutUrl: Type.String(),
-  attributes: Type.Array(Type.Unsafe<ReleasableAttribute>({ type: 'string', enum: [...RELEASABLE_ATTRIBUTES] }), {
-    description: '返回属性',
-  }),
-});
-
-const UuidParams = Type.Object({ uuid: Type.String({ minLength: 1, maxLength: 64 }) });
-
-const toAdmin = (r: Row): Static<typeof AdminApplication> => ({
+const toAdmin = (r: Row): Static<typeof AdminApplicationSchema> => ({
   id: r.id,
   applicationUuid: r.uuid,
   name: r.name,
@@ -99,7 +56,7 @@ type SsoColumns = Pick<Row, 'service_url' | 'service_host' | 'logout_url' | 'att
  * A platform application's single sign-on settings, by the rules of 应用列表's service
  * address (SsoRules): a field left out keeps its stored value (`current`; '' for a new application).
  */
-function ssoColumns(body: Static<typeof ApplicationInput>, current: SsoColumns | undefined): SsoColumns {
+function ssoColumns(body: Static<typeof AdminApplicationInputSchema>, current: SsoColumns | undefined): SsoColumns {
   const serviceUrl = (body.serviceUrl ?? current?.service_url ?? '').trim();
   const logoutUrl = (body.logoutUrl ?? current?.logout_url ?? '').trim();
   const given = body.attributes ?? (current?.attributes ? current.attributes.split(',') : []);
@@ -119,7 +76,7 @@ function ssoColumns(body: Static<typeof ApplicationInput>, current: SsoColumns |
 }
 
 /** Checks an application body; answers the columns to write. */
-function applicationColumns(body: Static<typeof ApplicationInput>, current?: SsoColumns): ApplicationColumns {
+function applicationColumns(body: Static<typeof AdminApplicationInputSchema>, current?: SsoColumns): ApplicationColumns {
   const name = body.name.trim();
   if (!name) throw new BadRequestError('请输入应用名称');
   const description = body.applicationDescription.trim();
@@ -193,28 +150,28 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/console/v1/application/list',
+    `${ApiPrefix.console}/application/list`,
     {
       onRequest: guard,
       schema: {
         tags: ['console'],
         summary: '应用管理列表（含未推荐、已下架），按展示顺序',
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
     async () => ok((await applications.all()).map(toAdmin)),
   );
 
   app.post(
-    '/web-api/console/v1/application',
+    `${ApiPrefix.console}/application`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.create' },
       schema: {
         tags: ['console'],
         summary: '新建应用（排在最后，生成 applicationUuid）',
-        body: ApplicationInput,
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        body: AdminApplicationInputSchema,
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -233,15 +190,15 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/console/v1/application/order',
+    `${ApiPrefix.console}/application/order`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.reorder' },
       schema: {
         tags: ['console'],
         summary: '调整应用顺序：按新顺序给出全部应用的 applicationUuid',
-        body: Type.Object({ uuids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 1000 }) }),
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        body: AdminApplicationOrderBodySchema,
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -258,16 +215,16 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/console/v1/application/:uuid',
+    `${ApiPrefix.console}/application/:uuid`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.update' },
       schema: {
         tags: ['console'],
         summary: '修改应用（applicationUuid 与顺序不变）',
-        params: UuidParams,
-        body: ApplicationInput,
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        params: AdminApplicationUuidParamsSchema,
+        body: AdminApplicationInputSchema,
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -291,15 +248,15 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/console/v1/application/:uuid',
+    `${ApiPrefix.console}/application/:uuid`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.delete' },
       schema: {
         tags: ['console'],
         summary: '删除应用（须先下架）',
-        params: UuidParams,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: AdminApplicationUuidParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {

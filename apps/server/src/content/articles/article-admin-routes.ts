@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
-import { type Static, Type } from 'typebox';
+import {
+  AdminArticleInputSchema,
+  AdminArticleQuerySchema,
+  AdminArticleRowSchema,
+  AdminArticleSchema,
+  AdminArticleUuidParamsSchema,
+  ApiPrefix,
+  Authority,
+  EmptyAnswerSchema,
+} from '@portal/shared';
+import type { Static } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
@@ -11,45 +20,8 @@ import { auditRequest } from '../../platform/audit/audit-log.js';
 import type { ArticleColumns } from './article-repository.js';
 import { sanitizeArticleHtml } from '../../platform/lib/sanitize-article.js';
 
-const Status = Type.Union([Type.Literal('draft'), Type.Literal('published'), Type.Literal('offline')]);
-
-const ArticleInput = Type.Object({
-  title: Type.String({ maxLength: 200 }),
-  summary: Type.Optional(Type.String({ maxLength: 500 })),
-  thumbnail: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
-  content: Type.String({ maxLength: 200_000 }),
-  number: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-  categoryId: Type.String({ maxLength: 32, description: '分类编码' }),
-  dataSourceName: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
-  expirationDay: Type.Optional(Type.Union([Type.Integer({ minimum: -1, maximum: 36_500 }), Type.Null()])),
-});
-
-const AdminArticle = Type.Object({
-  id: Type.Integer(),
-  uuid: Type.String(),
-  title: Type.String(),
-  summary: Type.String(),
-  thumbnail: Type.Union([Type.String(), Type.Null()]),
-  content: Type.String(),
-  number: Type.Union([Type.String(), Type.Null()]),
-  categoryId: Type.String(),
-  categoryName: Type.String(),
-  dataSourceName: Type.Union([Type.String(), Type.Null()]),
-  expirationDay: Type.Union([Type.Integer(), Type.Null()]),
-  status: Status,
-  publishTime: Type.String(),
-  viewCount: Type.Integer(),
-  updatedAt: Type.String(),
-});
-const AdminArticleRow = Type.Omit(AdminArticle, ['content']);
-
-const UuidParams = Type.Object({ uuid: Type.String({ minLength: 1, maxLength: 64 }) });
-
 /** A thumbnail is a path under the file service (`/uploads/…`, `/demo/…`) or an http(s) URL. */
 const checkedThumbnail = (value: string | null | undefined) => checkedImagePath(value, '缩略图地址格式不正确');
-
-/** `yyyy-MM-dd HH:mm:ss` (publish times are China-time texts of this form). */
-const ChinaDateTime = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' });
 
 /**
  * Articles for platform operators (authority content:article): draft → published → offline. HTML is
@@ -67,7 +39,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** Checks and cleans an article body; answers the columns to write. */
-  async function articleColumns(body: Static<typeof ArticleInput>): Promise<ArticleColumns> {
+  async function articleColumns(body: Static<typeof AdminArticleInputSchema>): Promise<ArticleColumns> {
     const title = body.title.trim();
     if (!title) throw new BadRequestError('请输入文章标题');
     const content = sanitizeArticleHtml(body.content);
@@ -87,22 +59,14 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/cms/v1/article/page/list',
+    `${ApiPrefix.cms}/article/page/list`,
     {
       ...canArticles,
       schema: {
         tags: ['content-admin'],
         summary: '文章管理列表（含草稿与已下线）',
-        querystring: Type.Object({
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-          searchKey: Type.Optional(Type.String({ maxLength: 200 })),
-          categoryId: Type.Optional(Type.String({ maxLength: 32, description: '分类编码（含子分类）' })),
-          status: Type.Optional(Type.Union([Status, Type.Literal('')])),
-          filterStartTime: Type.Optional(Type.Union([ChinaDateTime, Type.Literal('')], { description: '发布时间起（含）' })),
-          filterEndTime: Type.Optional(Type.Union([ChinaDateTime, Type.Literal('')], { description: '发布时间止（含）' })),
-        }),
-        response: { 200: Envelope(Page(AdminArticleRow)), ...errorResponses },
+        querystring: AdminArticleQuerySchema,
+        response: { 200: Envelope(Page(AdminArticleRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -124,29 +88,29 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/cms/v1/article/:uuid',
+    `${ApiPrefix.cms}/article/:uuid`,
     {
       ...canArticles,
       schema: {
         tags: ['content-admin'],
         summary: '文章（任意状态）',
-        params: UuidParams,
-        response: { 200: Envelope(AdminArticle), ...errorResponses },
+        params: AdminArticleUuidParamsSchema,
+        response: { 200: Envelope(AdminArticleSchema), ...errorResponses },
       },
     },
     async (request) => ok(await existing(request.params.uuid)),
   );
 
   app.post(
-    '/web-api/cms/v1/article',
+    `${ApiPrefix.cms}/article`,
     {
       ...canArticles,
       config: { auditAction: 'content.article.create' },
       schema: {
         tags: ['content-admin'],
         summary: '新建文章（草稿）',
-        body: ArticleInput,
-        response: { 200: Envelope(AdminArticle), ...errorResponses },
+        body: AdminArticleInputSchema,
+        response: { 200: Envelope(AdminArticleSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -162,16 +126,16 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/cms/v1/article/:uuid',
+    `${ApiPrefix.cms}/article/:uuid`,
     {
       ...canArticles,
       config: { auditAction: 'content.article.update' },
       schema: {
         tags: ['content-admin'],
         summary: '修改文章',
-        params: UuidParams,
-        body: ArticleInput,
-        response: { 200: Envelope(AdminArticle), ...errorResponses },
+        params: AdminArticleUuidParamsSchema,
+        body: AdminArticleInputSchema,
+        response: { 200: Envelope(AdminArticleSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -192,7 +156,12 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         ...canArticles,
         config: { auditAction: to === 'published' ? 'content.article.publish' : 'content.article.unpublish' },
-        schema: { tags: ['content-admin'], summary, params: UuidParams, response: { 200: Envelope(AdminArticle), ...errorResponses } },
+        schema: {
+          tags: ['content-admin'],
+          summary,
+          params: AdminArticleUuidParamsSchema,
+          response: { 200: Envelope(AdminArticleSchema), ...errorResponses },
+        },
       },
       async (request) => {
         const article = await existing(request.params.uuid);
@@ -212,15 +181,15 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   transition('offline', '下线文章', '文章已下线');
 
   app.delete(
-    '/web-api/cms/v1/article/:uuid',
+    `${ApiPrefix.cms}/article/:uuid`,
     {
       ...canArticles,
       config: { auditAction: 'content.article.delete' },
       schema: {
         tags: ['content-admin'],
         summary: '删除文章',
-        params: UuidParams,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: AdminArticleUuidParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {

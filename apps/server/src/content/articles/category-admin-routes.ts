@@ -1,34 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
-import { Type } from 'typebox';
+import {
+  AdminCategoryCodeParamsSchema,
+  AdminCategoryInputSchema,
+  AdminCategorySchema,
+  AdminCategoryUpdateSchema,
+  AdminCategoryCreatedSchema,
+  ApiPrefix,
+  Authority,
+  EmptyAnswerSchema,
+} from '@portal/shared';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
-
-const CategoryInput = Type.Object({
-  code: Type.String({ maxLength: 32 }),
-  name: Type.String({ maxLength: 64 }),
-  channel: Type.Union([Type.Literal('news'), Type.Literal('knowledge')]),
-  parentId: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Null()])),
-  sort: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-});
-const CategoryUpdate = Type.Object({
-  name: Type.String({ maxLength: 64 }),
-  sort: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-});
-const AdminCategory = Type.Object({
-  id: Type.Integer(),
-  categoryId: Type.String(),
-  categoryName: Type.String(),
-  channel: Type.String(),
-  parentId: Type.Union([Type.String(), Type.Null()]),
-  sort: Type.Integer(),
-  articleCount: Type.Integer(),
-});
-
-const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) });
 
 /** Categories for platform operators (authority content:category): two levels, deleted only when empty. */
 const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -37,24 +22,28 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const canCategories = { onRequest: app.requireAuthority(Authority.ContentCategory) };
 
   app.get(
-    '/web-api/cms/v1/category/list',
+    `${ApiPrefix.cms}/category/list`,
     {
       ...canCategories,
-      schema: { tags: ['content-admin'], summary: '分类列表（含文章数）', response: { 200: Envelope(AdminCategory), ...errorResponses } },
+      schema: {
+        tags: ['content-admin'],
+        summary: '分类列表（含文章数）',
+        response: { 200: Envelope(AdminCategorySchema), ...errorResponses },
+      },
     },
     async () => ok(await categories.adminList()),
   );
 
   app.post(
-    '/web-api/cms/v1/category',
+    `${ApiPrefix.cms}/category`,
     {
       ...canCategories,
       config: { auditAction: 'content.category.create' },
       schema: {
         tags: ['content-admin'],
         summary: '新建分类',
-        body: CategoryInput,
-        response: { 200: Envelope(Type.Object({ categoryId: Type.String() })), ...errorResponses },
+        body: AdminCategoryInputSchema,
+        response: { 200: Envelope(AdminCategoryCreatedSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -87,16 +76,16 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/cms/v1/category/:code',
+    `${ApiPrefix.cms}/category/:code`,
     {
       ...canCategories,
       config: { auditAction: 'content.category.update' },
       schema: {
         tags: ['content-admin'],
         summary: '修改分类名称与排序',
-        params: CodeParams,
-        body: CategoryUpdate,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: AdminCategoryCodeParamsSchema,
+        body: AdminCategoryUpdateSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -114,15 +103,15 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/cms/v1/category/:code',
+    `${ApiPrefix.cms}/category/:code`,
     {
       ...canCategories,
       config: { auditAction: 'content.category.delete' },
       schema: {
         tags: ['content-admin'],
         summary: '删除分类（须无子分类与文章）',
-        params: CodeParams,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: AdminCategoryCodeParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {

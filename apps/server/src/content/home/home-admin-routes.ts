@@ -1,6 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
-import { type Static, Type } from 'typebox';
+import {
+  AdminHomeBlockSchema,
+  ApiPrefix,
+  Authority,
+  EmptyAnswerSchema,
+  HomeBlockIdParamsSchema,
+  HomeBlockInputSchema,
+  HomeBlockOrderBodySchema,
+  HomeBlockQuerySchema,
+} from '@portal/shared';
+import type { Static } from 'typebox';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath, checkedLinkUrl } from '../../platform/lib/checked-urls.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
@@ -16,39 +25,7 @@ const KPI_NUMBER = /^\d{1,12}(\.\d{1,4})?$/;
 /** The home page needs a banner: the last enabled one may be neither switched off nor deleted. */
 const LAST_BANNER = '首页至少保留一个启用的横幅';
 
-const KindSchema = Type.Union([Type.Literal('banner'), Type.Literal('link'), Type.Literal('award'), Type.Literal('kpi')], {
-  description: 'banner 横幅，link 快捷入口，award 荣誉资质，kpi 指标',
-});
-
-const HomeBlockInput = Type.Object({
-  kind: KindSchema,
-  title: Type.String({ maxLength: 100, description: '标题；指标为指标名称（name）' }),
-  subtitle: Type.Optional(Type.String({ maxLength: 300 })),
-  icon: Type.Optional(Type.String({ maxLength: 500, description: '图片：上传接口返回的 path 或 http(s) 地址；指标为 image' })),
-  linkUrl: Type.Optional(Type.String({ maxLength: 500, description: 'http(s) 地址或以 / 开头的站内路径' })),
-  openUrlFlag: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description: '1 新窗口打开' })),
-  kpi: Type.Optional(Type.String({ maxLength: 32 })),
-  uom: Type.Optional(Type.String({ maxLength: 16 })),
-  enabled: Type.Boolean(),
-});
-
-const AdminHomeBlock = Type.Object({
-  id: Type.Integer(),
-  kind: KindSchema,
-  title: Type.String(),
-  subtitle: Type.String(),
-  icon: Type.String(),
-  linkUrl: Type.String(),
-  openUrlFlag: Type.Integer(),
-  kpi: Type.String(),
-  uom: Type.String(),
-  sort: Type.Integer(),
-  enabled: Type.Boolean(),
-});
-
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-
-const toAdmin = (r: Row): Static<typeof AdminHomeBlock> => ({
+const toAdmin = (r: Row): Static<typeof AdminHomeBlockSchema> => ({
   id: r.id,
   kind: r.kind,
   title: r.title,
@@ -63,7 +40,7 @@ const toAdmin = (r: Row): Static<typeof AdminHomeBlock> => ({
 });
 
 /** Checks a block by its kind; answers the columns to write. */
-function homeBlockColumns(body: Static<typeof HomeBlockInput>): HomeBlockColumns {
+function homeBlockColumns(body: Static<typeof HomeBlockInputSchema>): HomeBlockColumns {
   const kind = body.kind;
   const title = body.title.trim();
   if (!title) throw new BadRequestError(kind === 'kpi' ? '请输入指标名称' : '请输入标题');
@@ -109,29 +86,29 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/console/v1/home-block/list',
+    `${ApiPrefix.console}/home-block/list`,
     {
       onRequest: guard,
       schema: {
         tags: ['console'],
         summary: '首页区块列表（含停用的），按类型与顺序',
-        querystring: Type.Object({ kind: Type.Optional(KindSchema) }),
-        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+        querystring: HomeBlockQuerySchema,
+        response: { 200: Envelope(AdminHomeBlockSchema), ...errorResponses },
       },
     },
     async (request) => ok((await blocks.list(request.query.kind)).map(toAdmin)),
   );
 
   app.post(
-    '/web-api/console/v1/home-block',
+    `${ApiPrefix.console}/home-block`,
     {
       onRequest: guard,
       config: { auditAction: 'content.home-block.create' },
       schema: {
         tags: ['console'],
         summary: '新建首页区块（排在同类最后）',
-        body: HomeBlockInput,
-        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+        body: HomeBlockInputSchema,
+        response: { 200: Envelope(AdminHomeBlockSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -149,15 +126,15 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/console/v1/home-block/order',
+    `${ApiPrefix.console}/home-block/order`,
     {
       onRequest: guard,
       config: { auditAction: 'content.home-block.reorder' },
       schema: {
         tags: ['console'],
         summary: '调整同类区块的顺序：按新顺序给出该类全部区块的 id',
-        body: Type.Object({ kind: KindSchema, ids: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 100 }) }),
-        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+        body: HomeBlockOrderBodySchema,
+        response: { 200: Envelope(AdminHomeBlockSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -173,16 +150,16 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.put(
-    '/web-api/console/v1/home-block/:id',
+    `${ApiPrefix.console}/home-block/:id`,
     {
       onRequest: guard,
       config: { auditAction: 'content.home-block.update' },
       schema: {
         tags: ['console'],
         summary: '修改首页区块（类型不可改）',
-        params: IdParams,
-        body: HomeBlockInput,
-        response: { 200: Envelope(AdminHomeBlock), ...errorResponses },
+        params: HomeBlockIdParamsSchema,
+        body: HomeBlockInputSchema,
+        response: { 200: Envelope(AdminHomeBlockSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -200,15 +177,15 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/console/v1/home-block/:id',
+    `${ApiPrefix.console}/home-block/:id`,
     {
       onRequest: guard,
       config: { auditAction: 'content.home-block.delete' },
       schema: {
         tags: ['console'],
         summary: '删除首页区块（最后一个启用的横幅不能删除）',
-        params: IdParams,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: HomeBlockIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
