@@ -152,7 +152,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   const transition = (to: 'published' | 'offline', summary: string, message: string) =>
     app.post(
-      `/web-api/cms/v1/article/:uuid/${to === 'published' ? 'publish' : 'unpublish'}`,
+      `${ApiPrefix.cms}/article/:uuid/${to === 'published' ? 'publish' : 'unpublish'}`,
       {
         ...canArticles,
         config: { auditAction: to === 'published' ? 'content.article.publish' : 'content.article.unpublish' },

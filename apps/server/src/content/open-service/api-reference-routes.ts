@@ -120,7 +120,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
     base: 'api',
     operations: [
       {
-        path: '/api/handles/{*}',
+        path: `${ApiPrefix.handles}/{*}`,
         description: '标识中的斜杠可原样书写；type 与 index 可重复，按“或”筛选标识值。标识不存在时 HTTP 404、responseCode 100。',
         examples: { '*': '88.118.8/EX-2024-000123', type: 'productName' },
         notes: { type: '只返回这些类型的值，可重复', index: '只返回这些索引的值，可重复' },
