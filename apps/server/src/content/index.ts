@@ -7,8 +7,10 @@ import applicationAdminRoutes from './applications/application-admin-routes.js';
 import applicationRepository from './applications/application-repository.js';
 import applicationRoutes from './applications/application-routes.js';
 import articleAdminRoutes from './articles/article-admin-routes.js';
+import articleAdminService from './articles/article-admin-service.js';
 import articleRepository from './articles/article-repository.js';
 import categoryAdminRoutes from './articles/category-admin-routes.js';
+import categoryAdminService from './articles/category-admin-service.js';
 import categoryRepository from './articles/category-repository.js';
 import contentRoutes from './articles/content-routes.js';
 import fileRoutes from './files/file-routes.js';
@@ -41,6 +43,8 @@ const contentModule: FastifyPluginAsync = async (app) => {
   await app.register(subscriptionRepository);
   await app.register(sitemapRepository);
   await app.register(subscriptionService);
+  await app.register(articleAdminService);
+  await app.register(categoryAdminService);
   await app.register(uploadService);
   // Routes.
   await app.register(siteRoutes);
