@@ -19,6 +19,7 @@ import uploadRepository from './files/upload-repository.js';
 import uploadService from './files/upload-service.js';
 import homeAdminRoutes from './home/home-admin-routes.js';
 import homeBlockRepository from './home/home-block-repository.js';
+import homeBlockService from './home/home-block-service.js';
 import homeRoutes from './home/home-routes.js';
 import apiReferenceRoutes from './open-service/api-reference-routes.js';
 import openServiceAdminRoutes from './open-service/open-service-admin-routes.js';
@@ -45,6 +46,7 @@ const contentModule: FastifyPluginAsync = async (app) => {
   await app.register(subscriptionService);
   await app.register(articleAdminService);
   await app.register(categoryAdminService);
+  await app.register(homeBlockService);
   await app.register(uploadService);
   // Routes.
   await app.register(siteRoutes);
