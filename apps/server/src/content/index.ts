@@ -4,6 +4,7 @@ import subscriptionRepository from './app-subscriptions/subscription-repository.
 import subscriptionRoutes from './app-subscriptions/subscription-routes.js';
 import subscriptionService from './app-subscriptions/subscription-service.js';
 import applicationAdminRoutes from './applications/application-admin-routes.js';
+import applicationAdminService from './applications/application-admin-service.js';
 import applicationRepository from './applications/application-repository.js';
 import applicationRoutes from './applications/application-routes.js';
 import articleAdminRoutes from './articles/article-admin-routes.js';
@@ -47,6 +48,7 @@ const contentModule: FastifyPluginAsync = async (app) => {
   await app.register(articleAdminService);
   await app.register(categoryAdminService);
   await app.register(homeBlockService);
+  await app.register(applicationAdminService);
   await app.register(uploadService);
   // Routes.
   await app.register(siteRoutes);
