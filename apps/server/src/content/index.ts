@@ -26,6 +26,7 @@ import apiReferenceRoutes from './open-service/api-reference-routes.js';
 import openServiceAdminRoutes from './open-service/open-service-admin-routes.js';
 import openServiceRepository from './open-service/open-service-repository.js';
 import openServiceRoutes from './open-service/open-service-routes.js';
+import openServiceService from './open-service/open-service-service.js';
 import siteRepository from './site/site-repository.js';
 import siteRoutes from './site/site-routes.js';
 import sitemapRepository from './sitemap/sitemap-repository.js';
@@ -49,6 +50,7 @@ const contentModule: FastifyPluginAsync = async (app) => {
   await app.register(categoryAdminService);
   await app.register(homeBlockService);
   await app.register(applicationAdminService);
+  await app.register(openServiceService);
   await app.register(uploadService);
   // Routes.
   await app.register(siteRoutes);
