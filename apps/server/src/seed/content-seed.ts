@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { chinaDate, chinaTime } from '../platform/lib/china-time.js';
-import { replaceArticleGrams } from '../content/articles/article-search.js';
+import { replaceArticleGrams } from '../content/articles/article-search-repository.js';
 import { sanitizeArticleHtml } from '../platform/lib/sanitize-article.js';
 import type { ArticleStatus, Database, HomeBlockTable } from '../platform/db/schema.js';
 import { DEMO_APPLICATIONS, demoApplicationHtml } from './app-center-data.js';

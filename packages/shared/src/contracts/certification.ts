@@ -102,6 +102,17 @@ export const EnterpriseProfileSchema = Type.Object({
   editable: Type.Boolean({ description: '当前账号可编辑（enterprise:manage）' }),
 });
 
+const ReviewTimeBound = Type.Optional(Type.String({ maxLength: 19, description: 'yyyy-MM-dd 或 yyyy-MM-dd HH:mm:ss（中国时间，含）' }));
+/** `GET /web-api/console/v1/certification/page/list` query. */
+export const CertificationReviewQuerySchema = Type.Object({
+  status: Type.Optional(Type.Union([ApplicationStatusSchema, Type.Literal('')])),
+  keyword: Type.Optional(Type.String({ maxLength: 100, description: '企业名称或统一社会信用代码（包含）' })),
+  filterStartTime: ReviewTimeBound,
+  filterEndTime: ReviewTimeBound,
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+
 export const CertificationReviewDetailSchema = Type.Object({
   application: CertificationApplicationSchema,
   applicantPhone: Type.String(),

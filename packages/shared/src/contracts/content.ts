@@ -117,6 +117,14 @@ export const ApplicationDetailSchema = Type.Object({ ...RecommendItemSchema.prop
 /** `GET /open-api/app/v1/dtl` query. */
 export const ApplicationDetailQuerySchema = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) });
 
+// ----- files
+
+/** `POST /web-api/files/v1/upload`: the image's path under /files and its full address. */
+export const UploadedImageSchema = Type.Object({ path: Type.String(), url: Type.String() });
+
+/** `GET /sitemap-{n}.xml`: the number of a sitemap file of the index. */
+export const SitemapFileParamsSchema = Type.Object({ file: Type.String({ pattern: '^[1-9][0-9]{0,5}$' }) });
+
 // ----- 工作台
 
 export const DayCountSchema = Type.Object({ date: Type.String(), count: Type.Integer() });
@@ -172,5 +180,11 @@ export const AuditLogFilterFields = {
   outcome: Type.Optional(Type.Union([AuditOutcomeSchema, Type.Literal('')])),
 };
 export const AuditLogFilterQuerySchema = Type.Object(AuditLogFilterFields);
+/** `GET /web-api/console/v1/audit/page/list` query. */
+export const AuditLogQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...AuditLogFilterFields,
+});
 /** `GET /web-api/console/v1/audit/actions`: one audited action. */
 export const AuditActionSchema = Type.Object({ code: Type.String(), name: Type.String() });

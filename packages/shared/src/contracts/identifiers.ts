@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_ENUM_OPTIONS, MAX_TEMPLATE_ITEMS, MAX_VALUE_LENGTH } from '../identifier-rules.js';
+import { QR_SOURCE_PARAM, QR_SOURCE_VALUE } from '../identifier-stats.js';
 import { ITEM_VALUE_TYPES, MAX_HANDLE_LENGTH } from '../identifiers.js';
 import { CertificationStatusSchema } from './certification.js';
 import { Envelope, literals } from './envelope.js';
@@ -212,4 +213,20 @@ export const IdentityQueryEntrySchema = Type.Object({
     version: Type.Integer(),
     items: Type.Array(Type.Object({ name: Type.String(), idType: Type.String(), idIndex: Type.Integer() })),
   }),
+});
+/** `GET /web-api/portal/v1/identity/query`'s answer: the record and its template, or an empty list. */
+export const IdentityQueryAnswerSchema = Envelope(IdentityQueryEntrySchema);
+/** `GET /web-api/portal/v1/identity/query` query. */
+export const IdentityQueryQuerySchema = Type.Object({
+  handle: Type.String({ maxLength: 1024, description: '标识，如 88.118.8/EX-2024-000123' }),
+  [QR_SOURCE_PARAM]: Type.Optional(
+    Type.String({ maxLength: 16, description: `${QR_SOURCE_VALUE}：扫描标识标签二维码打开的查询（标识统计计为扫码）` }),
+  ),
+});
+/** `GET /api/handles/{handle}` (Handle.net JSON API): the handle, its slash as is or written %2F. */
+export const HandleApiParamsSchema = Type.Object({ '*': Type.String({ description: '标识，斜杠原样或写作 %2F' }) });
+/** `GET /api/handles/{handle}` query: `type` and `index` may repeat and select by "or". */
+export const HandleApiQuerySchema = Type.Object({
+  type: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 50 })),
+  index: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), { maxItems: 50 })),
 });

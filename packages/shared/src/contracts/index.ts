@@ -10,3 +10,6 @@ export * from './identifier-stats.js';
 export * from './app-subscription.js';
 export * from './sso-self-test.js';
 export * from './auth.js';
+export * from './common.js';
+export * from './system.js';
+export * from './content-admin.js';

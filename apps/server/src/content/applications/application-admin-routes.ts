@@ -1,318 +1,100 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  APP_URL_MAX,
+  AdminApplicationInputSchema,
+  AdminApplicationOrderBodySchema,
+  AdminApplicationSchema,
+  AdminApplicationUuidParamsSchema,
+  ApiPrefix,
   Authority,
-  RELEASABLE_ATTRIBUTES,
-  type ReleasableAttribute,
-  SsoMessage,
-  SsoRules,
-  SubscriptionMessage,
-  normalizeServicePrefix,
-  platformServiceOverlapsEnterprise,
-  platformServiceOverlapsPlatform,
+  EmptyAnswerSchema,
 } from '@portal/shared';
-import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import { type Static, Type } from 'typebox';
-import type { Database } from '../../platform/db/schema.js';
-import { inTransaction } from '../../platform/db/transaction.js';
-import { checkedImagePath } from '../../platform/lib/checked-urls.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
-import { requestOrigin } from '../../platform/lib/request-origin.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
-import { overlaps } from '../../identity/cas/cas-services.js';
-import { sanitizeArticleHtml } from '../../platform/lib/sanitize-article.js';
-import type { ApplicationColumns, ApplicationRow as Row } from './application-repository.js';
-
-const ApplicationStatus = Type.Union([Type.Literal('published'), Type.Literal('offline')], {
-  description: 'published 上架（应用中心可见），offline 下架',
-});
-
-const ApplicationInput = Type.Object({
-  name: Type.String({ maxLength: 64 }),
-  applicationDescription: Type.String({ maxLength: 500 }),
-  imagePath: Type.String({ maxLength: 500, description: '上传接口返回的 path（/uploads/…）或 http(s) 地址' }),
-  iconPath: Type.Optional(Type.String({ maxLength: 500 })),
-  category: Type.String({ maxLength: 32 }),
-  provider: Type.String({ maxLength: 100 }),
-  content: Type.Optional(Type.String({ maxLength: 100_000, description: '应用详情 HTML（写入时清洗）' })),
-  recommended: Type.Boolean({ description: '首页推荐（轮播取前 6 个）' }),
-  status: ApplicationStatus,
-  // Single sign-on; lengths only bound the request, the shared rules (SsoRules) answer with their own messages.
-  serviceUrl: Type.Optional(
-    Type.String({
-      maxLength: APP_URL_MAX * 4,
-      description: '服务地址（CAS service 前缀）；空：不接入统一身份认证，企业不能申请使用。省略：修改时保持不变',
-    }),
-  ),
-  logoutUrl: Type.Optional(Type.String({ maxLength: APP_URL_MAX * 4, description: '注销地址（单点登出）；空：发往获得票据的服务地址' })),
-  attributes: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20, description: '返回属性' })),
-});
-
-const AdminApplication = Type.Object({
-  id: Type.Integer(),
-  applicationUuid: Type.String(),
-  name: Type.String(),
-  applicationDescription: Type.String(),
-  imagePath: Type.String(),
-  iconPath: Type.String(),
-  category: Type.String(),
-  provider: Type.String(),
-  content: Type.String(),
-  recommended: Type.Boolean(),
-  status: ApplicationStatus,
-  sort: Type.Integer(),
-  createdAt: Type.String(),
-  serviceUrl: Type.String({ description: '服务地址；空：不接入统一身份认证' }),
-  logoutUrl: Type.String(),
-  attributes: Type.Array(Type.Unsafe<ReleasableAttribute>({ type: 'string', enum: [...RELEASABLE_ATTRIBUTES] }), {
-    description: '返回属性',
-  }),
-});
-
-const UuidParams = Type.Object({ uuid: Type.String({ minLength: 1, maxLength: 64 }) });
-
-const toAdmin = (r: Row): Static<typeof AdminApplication> => ({
-  id: r.id,
-  applicationUuid: r.uuid,
-  name: r.name,
-  applicationDescription: r.application_description,
-  imagePath: r.image_path,
-  iconPath: r.icon_path,
-  category: r.category,
-  provider: r.provider,
-  content: r.content,
-  recommended: r.recommended === 1,
-  status: r.status === 'published' ? 'published' : 'offline',
-  sort: r.sort,
-  createdAt: r.created_at,
-  serviceUrl: r.service_url,
-  logoutUrl: r.logout_url,
-  attributes: RELEASABLE_ATTRIBUTES.filter((a) => r.attributes.split(',').includes(a)),
-});
-
-type SsoColumns = Pick<Row, 'service_url' | 'service_host' | 'logout_url' | 'attributes'>;
-
-/**
- * A platform application's single sign-on settings, by the rules of 应用列表's service
- * address (SsoRules): a field left out keeps its stored value (`current`; '' for a new application).
- */
-function ssoColumns(body: Static<typeof ApplicationInput>, current: SsoColumns | undefined): SsoColumns {
-  const serviceUrl = (body.serviceUrl ?? current?.service_url ?? '').trim();
-  const logoutUrl = (body.logoutUrl ?? current?.logout_url ?? '').trim();
-  const given = body.attributes ?? (current?.attributes ? current.attributes.split(',') : []);
-  const problem = (serviceUrl ? SsoRules.servicePrefix(serviceUrl) : undefined) ?? SsoRules.logoutUrl(logoutUrl);
-  if (problem) throw new BadRequestError(problem);
-  const known: readonly string[] = RELEASABLE_ATTRIBUTES;
-  if (given.some((a) => !known.includes(a))) throw new BadRequestError(SsoMessage.attributeUnknown);
-  if (!serviceUrl && (logoutUrl || given.length)) throw new BadRequestError(SubscriptionMessage.serviceFirst);
-  const service = serviceUrl ? normalizeServicePrefix(serviceUrl) : '';
-  return {
-    service_url: service,
-    service_host: service ? new URL(service).hostname : '',
-    logout_url: logoutUrl ? new URL(logoutUrl).href : '',
-    // In the order the console lists them, once each.
-    attributes: RELEASABLE_ATTRIBUTES.filter((a): a is ReleasableAttribute => given.includes(a)).join(','),
-  };
-}
-
-/** Checks an application body; answers the columns to write. */
-function applicationColumns(body: Static<typeof ApplicationInput>, current?: SsoColumns): ApplicationColumns {
-  const name = body.name.trim();
-  if (!name) throw new BadRequestError('请输入应用名称');
-  const description = body.applicationDescription.trim();
-  if (!description) throw new BadRequestError('请输入应用简介');
-  const imagePath = checkedImagePath(body.imagePath, '应用图片地址格式不正确');
-  if (!imagePath) throw new BadRequestError('请上传应用图片');
-  const category = body.category.trim();
-  if (!category) throw new BadRequestError('请输入应用分类');
-  const provider = body.provider.trim();
-  if (!provider) throw new BadRequestError('请输入提供方');
-  return {
-    name,
-    application_description: description,
-    image_path: imagePath,
-    icon_path: checkedImagePath(body.iconPath, '应用图标地址格式不正确') ?? '',
-    category,
-    provider,
-    content: sanitizeArticleHtml(body.content ?? ''),
-    recommended: body.recommended ? 1 : 0,
-    status: body.status,
-    ...ssoColumns(body, current),
-  };
-}
+import { toAdmin } from './application-admin-service.js';
 
 /**
  * 推荐应用 management (authority content:recommend): every application of the application center,
  * recommended or not, in display order. A write drops this instance's cached content. An application
  * with a service address is on single sign-on: certified enterprises may subscribe to it,
  * and its address belongs to it alone — no overlap with the portal, CAS_SERVICES, an enterprise's
- * application or another platform application.
+ * application or another platform application (the rules: application-admin-service.ts).
  */
 const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-  const applications = app.applicationRepository;
+  const service = app.applicationAdminService;
   const guard = app.requireAuthority(Authority.ContentRecommend);
-  const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
-
-  /** Refuses a service address this portal or a CAS_SERVICES address already answers for. */
-  function assertNotPlatformWide(request: FastifyRequest, serviceUrl: string) {
-    if (!serviceUrl) return;
-    const url = new URL(serviceUrl);
-    if (app.casServices.platformPrefixes(portalBase(request)).some((p) => overlaps(url, p))) {
-      throw new ConflictError(SsoMessage.servicePlatform);
-    }
-  }
-
-  /**
-   * Inside the write's transaction (the hosts locked on PostgreSQL): refuses a service address
-   * overlapping an enterprise's application or another platform application, naming it.
-   */
-  async function assertNoOverlap(trx: Kysely<Database>, applicationId: number | undefined, serviceUrl: string) {
-    if (!serviceUrl) return;
-    const url = new URL(serviceUrl);
-    for (const other of await app.ssoApps.prefixesOnHosts(trx, [url.hostname])) {
-      if (other.platform && other.applicationId === applicationId) continue;
-      if (!overlaps(url, new URL(other.prefix))) continue;
-      throw new ConflictError(
-        other.platform ? platformServiceOverlapsPlatform(other.name) : platformServiceOverlapsEnterprise(other.enterpriseName, other.name),
-      );
-    }
-  }
-
-  async function byUuid(uuid: string): Promise<Row> {
-    const row = await applications.byUuid(uuid);
-    if (!row) throw new NotFoundError('应用不存在');
-    return row;
-  }
-
-  async function refuseDuplicateName(name: string, exceptId?: number) {
-    if (await applications.nameTaken(name, exceptId)) throw new ConflictError('应用名称已存在');
-  }
 
   app.get(
-    '/web-api/console/v1/application/list',
+    `${ApiPrefix.console}/application/list`,
     {
       onRequest: guard,
       schema: {
         tags: ['console'],
         summary: '应用管理列表（含未推荐、已下架），按展示顺序',
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
-    async () => ok((await applications.all()).map(toAdmin)),
+    async () => ok((await app.applicationRepository.all()).map(toAdmin)),
   );
 
   app.post(
-    '/web-api/console/v1/application',
+    `${ApiPrefix.console}/application`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.create' },
       schema: {
         tags: ['console'],
         summary: '新建应用（排在最后，生成 applicationUuid）',
-        body: ApplicationInput,
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        body: AdminApplicationInputSchema,
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const columns = applicationColumns(request.body);
-      await refuseDuplicateName(columns.name);
-      assertNotPlatformWide(request, columns.service_url ?? '');
-      const uuid = randomUUID();
-      await inTransaction(db, async (trx) => {
-        await assertNoOverlap(trx, undefined, columns.service_url ?? '');
-        await applications.create(columns, uuid, trx);
-        await auditRequest(trx, request, 'content.application.create', columns.name);
-      });
-      app.caches.clear('content');
-      return ok(toAdmin(await byUuid(uuid)), '应用已创建');
-    },
+    async (request) => ok(toAdmin(await service.create(request, request.body)), '应用已创建'),
   );
 
   app.put(
-    '/web-api/console/v1/application/order',
+    `${ApiPrefix.console}/application/order`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.reorder' },
       schema: {
         tags: ['console'],
         summary: '调整应用顺序：按新顺序给出全部应用的 applicationUuid',
-        body: Type.Object({ uuids: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 1000 }) }),
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        body: AdminApplicationOrderBodySchema,
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const { uuids } = request.body;
-      if (new Set(uuids).size !== uuids.length) throw new BadRequestError('排序列表中有重复的应用');
-      // A list made before another write (a new or deleted application) would lose or misplace one.
-      await inTransaction(db, async (trx) => {
-        if (!(await applications.reorder(uuids, trx))) throw new ConflictError('应用列表已变化，请刷新后重试');
-        await auditRequest(trx, request, 'content.application.reorder', `${uuids.length} 个应用`);
-      });
-      app.caches.clear('content');
-      return ok((await applications.all()).map(toAdmin), '顺序已保存');
-    },
+    async (request) => ok((await service.reorder(request, request.body.uuids)).map(toAdmin), '顺序已保存'),
   );
 
   app.put(
-    '/web-api/console/v1/application/:uuid',
+    `${ApiPrefix.console}/application/:uuid`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.update' },
       schema: {
         tags: ['console'],
         summary: '修改应用（applicationUuid 与顺序不变）',
-        params: UuidParams,
-        body: ApplicationInput,
-        response: { 200: Envelope(AdminApplication), ...errorResponses },
+        params: AdminApplicationUuidParamsSchema,
+        body: AdminApplicationInputSchema,
+        response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => {
-      const existing = await byUuid(request.params.uuid);
-      const columns = applicationColumns(request.body, existing);
-      await refuseDuplicateName(columns.name, existing.id);
-      assertNotPlatformWide(request, columns.service_url ?? '');
-      await inTransaction(db, async (trx) => {
-        await assertNoOverlap(trx, existing.id, columns.service_url ?? '');
-        // The subscribed enterprises sign in through it: it stays on single sign-on until they are revoked.
-        if (!columns.service_url && (await applications.copyCount(existing.id, trx)) > 0) {
-          throw new ConflictError(SubscriptionMessage.stillSubscribed);
-        }
-        // Its subscribed copies follow (logout address, attributes…) in the same transaction.
-        await applications.update(existing.id, columns, trx);
-        await auditRequest(trx, request, 'content.application.update', columns.name);
-      });
-      app.caches.clear('content');
-      return ok(toAdmin(await byUuid(existing.uuid)), '应用已保存');
-    },
+    async (request) => ok(toAdmin(await service.update(request, request.params.uuid, request.body)), '应用已保存'),
   );
 
   app.delete(
-    '/web-api/console/v1/application/:uuid',
+    `${ApiPrefix.console}/application/:uuid`,
     {
       onRequest: guard,
       config: { auditAction: 'content.application.delete' },
       schema: {
         tags: ['console'],
         summary: '删除应用（须先下架）',
-        params: UuidParams,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: AdminApplicationUuidParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const existing = await byUuid(request.params.uuid);
-      // A listed application may be open in visitors' browsers and linked from the home carousel.
-      if (existing.status === 'published') throw new ConflictError('应用已上架，请先下架再删除');
-      await inTransaction(db, async (trx) => {
-        // Deleting would silently take it from the enterprises' 应用列表: their subscriptions are revoked first.
-        if ((await applications.copyCount(existing.id, trx)) > 0) throw new ConflictError(SubscriptionMessage.stillSubscribed);
-        await applications.delete(existing.id, trx);
-        await auditRequest(trx, request, 'content.application.delete', existing.name);
-      });
-      app.caches.clear('content');
+      await service.delete(request, request.params.uuid);
       return ok([], '应用已删除');
     },
   );

@@ -1,20 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { ApiPrefix, ApplicationDetailQuerySchema, ApplicationDetailSchema, RecommendItemSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { NotFoundError } from '../../platform/lib/errors.js';
 import { CONTENT_CACHE } from '../../platform/plugins/http-cache.js';
-
-const RecommendItem = Type.Object({
-  applicationUuid: Type.String(),
-  name: Type.String(),
-  applicationDescription: Type.String(),
-  imagePath: Type.String(),
-  iconPath: Type.String(),
-  category: Type.String(),
-  provider: Type.String(),
-});
-
-const ApplicationDetail = Type.Object({ ...RecommendItem.properties, content: Type.String() });
 
 /** How many recommendations the list answers (the home carousel shows at most 6, spec section 9). */
 const RECOMMEND_LIMIT = 12;
@@ -24,40 +12,40 @@ const applicationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const applications = app.applicationRepository;
 
   app.get(
-    '/web-api/iip-operate/recommendCenter/list',
+    `${ApiPrefix.recommendCenter}/list`,
     {
       config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['applications'],
         summary: '推荐应用列表（首页轮播取前 6 个）',
-        response: { 200: Envelope(RecommendItem), ...errorResponses },
+        response: { 200: Envelope(RecommendItemSchema), ...errorResponses },
       },
     },
     async () => ok(await applications.recommended(RECOMMEND_LIMIT)),
   );
 
   app.get(
-    '/open-api/app/v1/list',
+    `${ApiPrefix.openApp}/list`,
     {
       config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['applications'],
         summary: '应用中心的全部已上架应用',
-        response: { 200: Envelope(RecommendItem), ...errorResponses },
+        response: { 200: Envelope(RecommendItemSchema), ...errorResponses },
       },
     },
     async () => ok(await applications.published()),
   );
 
   app.get(
-    '/open-api/app/v1/dtl',
+    `${ApiPrefix.openApp}/dtl`,
     {
       config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['applications'],
         summary: '应用详情',
-        querystring: Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Envelope(ApplicationDetail), ...errorResponses },
+        querystring: ApplicationDetailQuerySchema,
+        response: { 200: Envelope(ApplicationDetailSchema), ...errorResponses },
       },
     },
     async (request) => {

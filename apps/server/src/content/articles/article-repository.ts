@@ -1,10 +1,11 @@
-import type { ArticleDetail, ArticleListItem } from '@portal/shared';
+import { type ARTICLE_SORT_ORDERS, type ArticleDetail, type ArticleListItem, DEFAULT_ARTICLE_SORT_ORDER } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import type { ArticleStatus, CmsArticleTable, Database } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { MAX_SEARCH_KEY, containsKey, replaceArticleGrams } from './article-search.js';
+import { containsKey, replaceArticleGrams } from './article-search-repository.js';
+import { MAX_SEARCH_KEY } from './article-search.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,20 +15,19 @@ declare module 'fastify' {
 
 export type ArticleRepository = ReturnType<typeof createArticleRepository>;
 
-/**
- * sortOrder of the published list (spec section 9: default 6). The spec names no values, so:
- * 1 earliest first, 2 most viewed, 3 least viewed, 4 title, 5 recently updated, 6 newest first.
- */
-export const SORT_ORDERS = {
-  1: { column: 'publish_time', direction: 'asc' },
-  2: { column: 'view_count', direction: 'desc' },
-  3: { column: 'view_count', direction: 'asc' },
-  4: { column: 'title', direction: 'asc' },
-  5: { column: 'updated_at', direction: 'desc' },
-  6: { column: 'publish_time', direction: 'desc' },
-} as const;
-export type SortOrder = keyof typeof SORT_ORDERS;
-export const DEFAULT_SORT_ORDER: SortOrder = 6;
+/** sortOrder of the published list: its values (ARTICLE_SORT_ORDERS, default 6) are declared once in the shared package. */
+export type SortOrder = (typeof ARTICLE_SORT_ORDERS)[number]['value'];
+/** The order each value stands for (spec section 9 names only the default, 6 newest first). */
+export const SORT_ORDERS: Record<SortOrder, { column: 'publish_time' | 'view_count' | 'title' | 'updated_at'; direction: 'asc' | 'desc' }> =
+  {
+    1: { column: 'publish_time', direction: 'asc' },
+    2: { column: 'view_count', direction: 'desc' },
+    3: { column: 'view_count', direction: 'asc' },
+    4: { column: 'title', direction: 'asc' },
+    5: { column: 'updated_at', direction: 'desc' },
+    6: { column: 'publish_time', direction: 'desc' },
+  };
+export const DEFAULT_SORT_ORDER: SortOrder = DEFAULT_ARTICLE_SORT_ORDER;
 
 export interface PublishedQuery {
   offset: number;

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type ApiReferenceGroup, type ApiReferenceOperation, OpenServiceMessage } from '@portal/shared';
+import { ApiPrefix, type ApiReferenceGroup, ApiReferenceGroupSchema, type ApiReferenceOperation, OpenServiceMessage } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import type { JSONSchema7, JSONSchema7Definition, JSONSchema7Type } from 'json-schema';
 import { sample } from 'openapi-sampler';
-import { Type } from 'typebox';
 import { resolveRuntimeConfig } from '../../platform/config.js';
-import { Envelope, errorResponses, literals, ok } from '../../platform/lib/envelope.js';
+import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { NotFoundError } from '../../platform/lib/errors.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { CONTENT_CACHE } from '../../platform/plugins/http-cache.js';
@@ -86,17 +85,17 @@ const GROUPS: ReferenceGroupDefinition[] = [
     base: 'api',
     operations: [
       {
-        path: '/open-api/cms/v1/category/tree',
+        path: `${ApiPrefix.openCms}/category/tree`,
         description: '资讯（news）与行业知识（knowledge）两个栏目的分类，最多两级；列表接口的 filterCategoryId 取其中的 categoryId。',
         examples: { channel: 'news' },
       },
       {
-        path: '/open-api/cms/v1/article/published/page/list',
+        path: `${ApiPrefix.openCms}/article/published/page/list`,
         description: '按发布时间、浏览量或标题排序的已发布文章；按分类筛选时包含其子分类。data[0] 为 { rows, total }。',
         examples: { offset: 0, limit: 10, filterCategoryId: 'news' },
       },
       {
-        path: '/open-api/cms/v1/article/{id}/detail',
+        path: `${ApiPrefix.openCms}/article/{id}/detail`,
         description: '文章正文为清洗过的 HTML；政策法规（categoryId 为 policy）另有文号与有效期。已下线或不存在的文章返回 404。',
       },
     ],
@@ -108,7 +107,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
     base: 'api',
     operations: [
       {
-        path: '/web-api/portal/v1/identity/query',
+        path: `${ApiPrefix.portal}/identity/query`,
         description: '标识不存在时 data 为空列表（msg 为“未找到该标识”）；标识格式不正确时返回 400。',
         examples: { handle: '88.118.8/EX-2024-000123' },
       },
@@ -121,7 +120,7 @@ const GROUPS: ReferenceGroupDefinition[] = [
     base: 'api',
     operations: [
       {
-        path: '/api/handles/{*}',
+        path: `${ApiPrefix.handles}/{*}`,
         description: '标识中的斜杠可原样书写；type 与 index 可重复，按“或”筛选标识值。标识不存在时 HTTP 404、responseCode 100。',
         examples: { '*': '88.118.8/EX-2024-000123', type: 'productName' },
         notes: { type: '只返回这些类型的值，可重复', index: '只返回这些索引的值，可重复' },
@@ -390,26 +389,8 @@ const apiReferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return groups;
   }
 
-  const Parameter = Type.Object({
-    name: Type.String(),
-    in: literals(['path', 'query', 'header', 'body'] as const),
-    required: Type.Boolean(),
-    type: Type.String(),
-    description: Type.String(),
-  });
-  const Operation = Type.Object({
-    method: literals(['GET', 'POST', 'PUT', 'DELETE'] as const),
-    path: Type.String(),
-    summary: Type.String(),
-    description: Type.String(),
-    parameters: Type.Array(Parameter),
-    curl: Type.String({ description: '可直接执行的 curl 请求' }),
-    responseExample: Type.String({ description: '按响应结构生成的示例' }),
-  });
-  const Group = Type.Object({ key: Type.String(), title: Type.String(), description: Type.String(), operations: Type.Array(Operation) });
-
   app.get(
-    '/web-api/portal/v1/open-service/api-reference',
+    `${ApiPrefix.portal}/open-service/api-reference`,
     {
       // The same for every visitor of one address (curl examples carry PUBLIC_URL, or the Host a
       // shared cache keys its copies by); kept briefly like other published content.
@@ -417,7 +398,7 @@ const apiReferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['open-service'],
         summary: '开放服务 API 参考：资讯、标识查询、Handle API 与 CAS 端点的参数、curl 示例与返回示例',
-        response: { 200: Envelope(Group), ...errorResponses },
+        response: { 200: Envelope(ApiReferenceGroupSchema), ...errorResponses },
       },
     },
     async (request) => {

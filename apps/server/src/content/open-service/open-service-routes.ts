@@ -1,9 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { OPEN_SERVICE_TOOL_IDS, OpenServiceMessage, isOpenServiceToolId } from '@portal/shared';
+import {
+  ApiPrefix,
+  isOpenServiceToolId,
+  OPEN_SERVICE_TOOL_IDS,
+  OpenServiceMessage,
+  OpenServiceToolCardSchema,
+  OpenServiceToolIdParamsSchema,
+  OpenServiceToolSchema,
+} from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { NotFoundError } from '../../platform/lib/errors.js';
 import { CONTENT_CACHE } from '../../platform/plugins/http-cache.js';
-import { Tool, ToolCard, ToolIdParams, toTool } from './open-service-schemas.js';
+import { toTool } from './open-service-answers.js';
 
 /**
  * The open-service centre (spec section 9): the six developer tools' cards and details, the same for
@@ -20,27 +28,27 @@ const openServiceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get(
-    '/web-api/portal/v1/open-service/tools',
+    `${ApiPrefix.portal}/open-service/tools`,
     {
       config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['open-service'],
         summary: '开放服务中心的工具卡片：已上线的工具，按排序',
-        response: { 200: Envelope(ToolCard), ...errorResponses },
+        response: { 200: Envelope(OpenServiceToolCardSchema), ...errorResponses },
       },
     },
     async () => ok((await cards.get('all'))!.cards),
   );
 
   app.get(
-    '/web-api/portal/v1/open-service/tools/:id',
+    `${ApiPrefix.portal}/open-service/tools/:id`,
     {
       config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['open-service'],
         summary: '开放服务工具详情；编号不存在或工具已下线时 404',
-        params: ToolIdParams,
-        response: { 200: Envelope(Tool), ...errorResponses },
+        params: OpenServiceToolIdParamsSchema,
+        response: { 200: Envelope(OpenServiceToolSchema), ...errorResponses },
       },
     },
     async (request) => {

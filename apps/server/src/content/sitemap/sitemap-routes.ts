@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SitemapFileParamsSchema } from '@portal/shared';
 import escapeHtml from 'escape-html';
 import { Type } from 'typebox';
 import { publicSiteUrl } from '../../platform/config.js';
@@ -157,7 +158,7 @@ const sitemapRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { publicCache: CONTENT_CACHE },
       schema: {
         hide: true,
-        params: Type.Object({ file: Type.String({ pattern: '^[1-9][0-9]{0,5}$' }) }),
+        params: SitemapFileParamsSchema,
         response: { 200: Type.String(), ...errorResponses },
       },
     },

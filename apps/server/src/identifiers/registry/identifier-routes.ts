@@ -1,14 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
+  HandleApiParamsSchema,
+  HandleApiQuerySchema,
+  HandleApiResponseSchema,
   HandleResponseCode,
   type HandleApiResponse,
   type HandleValue,
   type LookupChannel,
   QR_SOURCE_PARAM,
   QR_SOURCE_VALUE,
+  IdentityQueryAnswerSchema,
+  IdentityQueryQuerySchema,
 } from '@portal/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { errorResponses, ok } from '../../platform/lib/envelope.js';
 import { AppError, BadRequestError, InputError } from '../../platform/lib/errors.js';
 import { browserCacheControl } from '../../platform/plugins/http-cache.js';
@@ -22,7 +27,6 @@ import {
   recordIdentityEntry,
   upstreamIdentityEntry,
 } from './handle-values.js';
-import { HandleResponseSchema, IdentityAnswerSchema } from './identifier-answers.js';
 import { NOT_FOUND_TTL_SECONDS, RESOLVER_HOP_HEADER, UpstreamError, answerTtlSeconds, upstreamResolver } from './upstream-resolver.js';
 
 /** HTTP status of each Handle responseCode (protocols: Handle.net JSON API). */
@@ -121,18 +125,13 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   app.get(
-    '/web-api/portal/v1/identity/query',
+    `${ApiPrefix.portal}/identity/query`,
     {
       schema: {
         tags: ['identifiers'],
         summary: '标识查询：标识记录及其模板；标识不存在时 data 为空列表',
-        querystring: Type.Object({
-          handle: Type.String({ maxLength: 1024, description: '标识，如 88.118.8/EX-2024-000123' }),
-          [QR_SOURCE_PARAM]: Type.Optional(
-            Type.String({ maxLength: 16, description: `${QR_SOURCE_VALUE}：扫描标识标签二维码打开的查询（标识统计计为扫码）` }),
-          ),
-        }),
-        response: { 200: IdentityAnswerSchema, ...errorResponses },
+        querystring: IdentityQueryQuerySchema,
+        response: { 200: IdentityQueryAnswerSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -169,17 +168,14 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.status(status).header('access-control-allow-origin', '*').send(body);
 
   app.get(
-    '/api/handles/*',
+    `${ApiPrefix.handles}/*`,
     {
       schema: {
         tags: ['identifiers'],
         summary: 'Handle.net JSON API 兼容的标识解析；type、index 可重复，按“或”筛选',
-        params: Type.Object({ '*': Type.String({ description: '标识，斜杠原样或写作 %2F' }) }),
-        querystring: Type.Object({
-          type: Type.Optional(Type.Array(Type.String({ maxLength: 128 }), { maxItems: 50 })),
-          index: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), { maxItems: 50 })),
-        }),
-        response: { '2xx': HandleResponseSchema, '4xx': HandleResponseSchema, '5xx': HandleResponseSchema },
+        params: HandleApiParamsSchema,
+        querystring: HandleApiQuerySchema,
+        response: { '2xx': HandleApiResponseSchema, '4xx': HandleApiResponseSchema, '5xx': HandleApiResponseSchema },
       },
       // Every answer of this route is a Handle answer, errors included.
       errorHandler(error: FastifyError, request, reply) {

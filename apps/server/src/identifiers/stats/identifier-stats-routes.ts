@@ -1,15 +1,17 @@
 import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   Authority,
   type IdentifierStats,
+  IdentifierStatsExportQuerySchema,
+  IdentifierStatsQuerySchema,
+  IdentifierStatsSchema,
   type IdentifierStatsDay,
   IdentifierStatsMessage,
   LOOKUP_CHANNELS,
   LookupChannelLabel,
   LookupOutcomeLabel,
-  STATS_EXPORT_TABLES,
-  STATS_RANGES,
   STATS_TOP_ROWS,
   type StatsExportTable,
 } from '@portal/shared';
@@ -17,7 +19,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { lastChinaDates } from '../../platform/lib/china-time.js';
-import { Envelope, errorResponses, literals, ok } from '../../platform/lib/envelope.js';
+import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError } from '../../platform/lib/errors.js';
 import { describeValidation } from '../../platform/plugins/error-handler.js';
 import { csvWriter } from '../registry/csv.js';
@@ -28,39 +30,6 @@ import type { StatsFilter } from './identifier-stats-repository.js';
 const EXPORT_ROWS = 10_000;
 
 const tags = ['identifier-stats'];
-const Count = Type.Integer({ minimum: 0 });
-
-const StatsQuery = Type.Object({
-  days: Type.Union(
-    STATS_RANGES.map((d) => Type.Literal(d)),
-    { description: '统计范围：最近 7、30 或 90 天（中国日期，含今天）' },
-  ),
-  prefix: Type.Optional(Type.String({ maxLength: 128, description: '只统计这一个前缀（须在可查看的范围内）；不填为全部' })),
-});
-
-const IdentifierStatsSchema = Type.Object({
-  scope: literals(['owner', 'node'] as const),
-  from: Type.String(),
-  to: Type.String(),
-  prefixes: Type.Array(Type.String(), { description: '可查看的前缀，供筛选' }),
-  totals: Type.Object({
-    lookups: Count,
-    found: Count,
-    notFound: Count,
-    malformed: Count,
-    notFoundRate: Type.Number({ minimum: 0, maximum: 1, description: '（未找到 + 格式错误）/ 查询次数' }),
-  }),
-  daily: Type.Array(Type.Object({ day: Type.String(), web: Count, qr: Count, api: Count, upstream: Count }), {
-    description: '每天各渠道的查询次数，范围内每一天都在（旧的在前）',
-  }),
-  regions: Type.Array(Type.Object({ region: Type.String(), lookups: Count }), {
-    description: '各省份（及内网、未知）的查询次数，多的在前',
-  }),
-  topHandles: Type.Array(Type.Object({ handle: Type.String(), lookups: Count })),
-  topValues: Type.Array(Type.Object({ item: Type.String(), value: Type.String(), lookups: Count })),
-  topMissing: Type.Array(Type.Object({ handle: Type.String(), outcome: literals(['not_found', 'malformed'] as const), lookups: Count })),
-});
-
 /** A query the schema refused, as the shared message of the field at fault (invalid ranges answer 400). */
 function refusal(request: FastifyRequest): BadRequestError | undefined {
   const error = request.validationError;
@@ -111,13 +80,13 @@ const identifierStatsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/identity/v1/stats',
+    `${ApiPrefix.identity}/stats`,
     {
       ...canStats,
       schema: {
         tags,
         summary: '标识统计：查询次数（按天、渠道、省份）、最多查询的标识与数据项值、未找到的标识；运营人员为全节点',
-        querystring: StatsQuery,
+        querystring: IdentifierStatsQuerySchema,
         response: { 200: Envelope(IdentifierStatsSchema), ...errorResponses },
       },
     },
@@ -180,16 +149,13 @@ const identifierStatsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/identity/v1/stats/export',
+    `${ApiPrefix.identity}/stats/export`,
     {
       ...canStats,
       schema: {
         tags,
         summary: '导出标识统计的一张表为 CSV（UTF-8 带 BOM）：daily 每日、regions 地区、handles 标识、values 数据项值、missing 未找到',
-        querystring: Type.Object({
-          ...StatsQuery.properties,
-          table: literals(STATS_EXPORT_TABLES),
-        }),
+        querystring: IdentifierStatsExportQuerySchema,
         produces: ['text/csv'],
         response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'CSV' }), ...errorResponses },
       },

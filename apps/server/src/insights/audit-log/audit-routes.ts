@@ -1,6 +1,14 @@
 import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AUDIT_EXPORT_MAX_ROWS, Authority } from '@portal/shared';
+import {
+  ApiPrefix,
+  AUDIT_EXPORT_MAX_ROWS,
+  AuditActionSchema,
+  AuditLogFilterQuerySchema,
+  AuditLogQuerySchema,
+  AuditLogRowSchema,
+  Authority,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
@@ -11,32 +19,6 @@ import { AUDIT_ACTIONS, auditActionsFor, isAuditAction, isPlatformAuditAction } 
 import type { AuditFilters, AuditLogEntry, AuditScope } from '../../platform/audit/audit-repository.js';
 
 const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
-
-const Outcome = Type.Union([Type.Literal('success'), Type.Literal('failure')]);
-
-const AuditRow = Type.Object({
-  id: Type.Integer(),
-  username: Type.String(),
-  name: Type.String({ description: '账号姓名（账号已删除或未知时为空）' }),
-  enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
-  enterpriseName: Type.String(),
-  action: Type.String(),
-  actionName: Type.String(),
-  target: Type.String(),
-  ip: Type.String(),
-  outcome: Outcome,
-  detail: Type.String(),
-  createdAt: Type.String(),
-});
-
-const Filters = {
-  filterStartTime: Type.Optional(Type.String({ maxLength: 19, description: '开始时间 yyyy-MM-dd HH:mm:ss（中国时间）' })),
-  filterEndTime: Type.Optional(Type.String({ maxLength: 19, description: '结束时间 yyyy-MM-dd HH:mm:ss（含）' })),
-  username: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（完全一致）' })),
-  action: Type.Optional(Type.String({ maxLength: 64, description: '操作编码，见 /web-api/console/v1/audit/actions' })),
-  outcome: Type.Optional(Type.Union([Outcome, Type.Literal('')])),
-};
-const FilterQuery = Type.Object(Filters);
 
 /**
  * 操作日志 (the console's audit log): who did what, when, from where and how it ended; filtered by
@@ -54,7 +36,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   /** The filters of a list or export query; refuses bad ones, and actions outside the viewer's scope. */
-  function filtersOf(scope: AuditScope, q: Static<typeof FilterQuery>): AuditFilters {
+  function filtersOf(scope: AuditScope, q: Static<typeof AuditLogFilterQuerySchema>): AuditFilters {
     const start = q.filterStartTime ? chinaTimeToIso(q.filterStartTime, '开始时间') : undefined;
     const end = q.filterEndTime ? chinaTimeToIso(q.filterEndTime, '结束时间') : undefined;
     if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
@@ -64,7 +46,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { start, end, username: q.username, action: q.action, outcome: q.outcome };
   }
 
-  const toApi = (r: AuditLogEntry): Static<typeof AuditRow> => ({
+  const toApi = (r: AuditLogEntry): Static<typeof AuditLogRowSchema> => ({
     id: r.id,
     username: r.username,
     name: r.accountName ?? '',
@@ -80,31 +62,27 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get(
-    '/web-api/console/v1/audit/actions',
+    `${ApiPrefix.console}/audit/actions`,
     {
       onRequest: guard,
       schema: {
         tags: ['console'],
         summary: '可筛选的操作类型（编码与中文名；企业只列本企业日志可能出现的操作）',
-        response: { 200: Envelope(Type.Object({ code: Type.String(), name: Type.String() })), ...errorResponses },
+        response: { 200: Envelope(AuditActionSchema), ...errorResponses },
       },
     },
     async (request) => ok(auditActionsFor('all' in scopeOf(request)).map((code) => ({ code, name: AUDIT_ACTIONS[code] }))),
   );
 
   app.get(
-    '/web-api/console/v1/audit/page/list',
+    `${ApiPrefix.console}/audit/page/list`,
     {
       onRequest: guard,
       schema: {
         tags: ['console'],
         summary: '操作日志分页列表',
-        querystring: Type.Object({
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-          ...Filters,
-        }),
-        response: { 200: Envelope(Page(AuditRow)), ...errorResponses },
+        querystring: AuditLogQuerySchema,
+        response: { 200: Envelope(Page(AuditLogRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -116,7 +94,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/console/v1/audit/export',
+    `${ApiPrefix.console}/audit/export`,
     {
       onRequest: guard,
       config: { auditAction: 'audit.export' },
@@ -124,7 +102,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['console'],
         summary: `导出操作日志 CSV（UTF-8 带 BOM，筛选条件同分页列表，最多 ${AUDIT_EXPORT_MAX_ROWS} 条，最新的在前）`,
         produces: ['text/csv'],
-        querystring: FilterQuery,
+        querystring: AuditLogFilterQuerySchema,
         // The file streams out: documented as a string, typed as the stream the handler answers.
         response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'text/csv; charset=utf-8' }), ...errorResponses },
       },

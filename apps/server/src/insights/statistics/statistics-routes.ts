@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, STATISTICS_DAYS, STATISTICS_TOP_APPLICATIONS, type Statistics } from '@portal/shared';
-import { Type } from 'typebox';
+import { ApiPrefix, Authority, STATISTICS_DAYS, STATISTICS_TOP_APPLICATIONS, type Statistics, StatisticsSchema } from '@portal/shared';
 import { chinaDate, lastChinaDates, parseChinaTime } from '../../platform/lib/china-time.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
@@ -8,20 +7,6 @@ import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 const DAY_MS = 86_400_000;
 const PORTAL_NAME = '门户';
 const OTHERS_NAME = '其他';
-
-const Count = Type.Integer({ minimum: 0 });
-const StatisticsSchema = Type.Object({
-  signInsPerDay: Type.Array(Type.Object({ date: Type.String(), success: Count, failure: Count }), {
-    description: `最近 ${STATISTICS_DAYS} 天每天的登录次数（中国日期，旧的在前）`,
-  }),
-  activeAccounts: Type.Object({ last7Days: Count, last30Days: Count, total: Count }, { description: '近 7 天、近 30 天登录过的账号数' }),
-  signInsPerApplication: Type.Array(
-    Type.Object({ applicationId: Type.Union([Type.Integer(), Type.Null()]), name: Type.String(), count: Count }),
-    { description: `近 ${STATISTICS_DAYS} 天各应用的成功登录次数（前 ${STATISTICS_TOP_APPLICATIONS} 个，其余合为“其他”）` },
-  ),
-  accountsByStatus: Type.Object({ active: Count, disabled: Count, locked: Count }, { description: '账号数：正常、停用、锁定' }),
-  twoFactor: Type.Object({ enabled: Count, notEnabled: Count }, { description: '已启用、未启用二次验证的账号数' }),
-});
 
 /** Per application, most first: the top ones by name, the rest summed as 其他. */
 function topApplications(counts: { applicationId: number | null; name: string; count: number }[]): Statistics['signInsPerApplication'] {
@@ -45,7 +30,7 @@ function topApplications(counts: { applicationId: number | null; name: string; c
  */
 const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
-    '/web-api/console/v1/statistics',
+    `${ApiPrefix.console}/statistics`,
     {
       onRequest: app.requireAuthority(Authority.Statistics),
       schema: {

@@ -1,15 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { RUNTIME_CONFIG_GLOBAL, encodeRuntimeConfig } from '@portal/shared';
+import { HealthSchema, RUNTIME_CONFIG_GLOBAL, encodeRuntimeConfig } from '@portal/shared';
 import { Type } from 'typebox';
 import { resolveRuntimeConfig } from '../config.js';
+import { ErrorEnvelope } from '../lib/envelope.js';
 import { AppError } from '../lib/errors.js';
 import { requestOrigin } from '../lib/request-origin.js';
-
-const Health = Type.Object({
-  status: Type.Literal('ok'),
-  database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
-  uptime: Type.Number(),
-});
 
 /** Liveness/readiness probe and the runtime configuration script (spec section 3). */
 const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -19,7 +14,7 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['system'],
         summary: '健康检查：服务与数据库可用',
-        response: { 200: Health, 503: Type.Object({ code: Type.Integer(), msg: Type.String() }) },
+        response: { 200: HealthSchema, 503: ErrorEnvelope },
       },
     },
     async () => {

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containsKey } from '../article-search.js';
+import { containsKey } from '../article-search-repository.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 
 interface Row {

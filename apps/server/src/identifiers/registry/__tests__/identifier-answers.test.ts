@@ -1,7 +1,7 @@
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
-import { HandleResponseSchema, IdentityAnswerSchema } from '../identifier-answers.js';
+import { HandleApiResponseSchema as HandleResponseSchema, IdentityQueryAnswerSchema as IdentityAnswerSchema } from '@portal/shared';
 
 // Texts JSON must escape, and characters it must not mangle.
 const QUOTED = '引号"与反斜杠\\ </script><b onclick="x">';
