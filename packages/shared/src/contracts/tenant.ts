@@ -6,10 +6,6 @@ import { CertificationStatusSchema } from './certification.js';
 export const NamedRefSchema = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const RoleRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() });
 export const AccountStateSchema = Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('locked')]);
-/** `:id` of a console row (an id past 32 bits is the input guard's refusal). */
-export const RowIdParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1 }) });
-/** What a create answers: the new row's id. */
-export const CreatedIdSchema = Type.Object({ id: Type.Integer() });
 const Keyword = Type.Optional(Type.String({ maxLength: 64 }));
 
 /** `GET /web-api/console/v1/org/options`. */
