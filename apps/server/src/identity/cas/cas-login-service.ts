@@ -21,7 +21,7 @@ export type PasswordOutcome = { ok: true; accountId: number } | { ok: false; sta
 /**
  * The central login's rules behind the CAS pages (docs/architecture.md, "Login"): the password step
  * with its lockout, directory check, login log and audit; the change of an initial or expired
- * password; the logout of an SSO session. The routes render what these answer.
+ * password; the two-factor code and enrolment; the logout of an SSO session. The routes render what these answer.
  */
 function createCasLoginService(app: FastifyInstance) {
   const { accountRepository: accounts, loginGuard: guard } = app;
@@ -137,7 +137,71 @@ function createCasLoginService(app: FastifyInstance) {
     });
   }
 
-  return { checkPassword, changeProblem, changePassword, logout };
+  /**
+   * A two-factor code at login. Wrong codes count toward the account's lockout (their own count, which
+   * a right password does not restart); reaching the limit locks the account for the password step too.
+   * Answers whether it was accepted, or the status and message, and whether the login starts again.
+   */
+  async function checkCode(
+    profile: AccountProfile,
+    policy: SecurityPolicy,
+    code: string,
+    client: LoginClient,
+  ): Promise<{ ok: true } | { ok: false; status: number; error: string; restart: boolean }> {
+    const accountId = profile.id;
+    const key = { twoFactorOf: accountId };
+    const attempt = await guard.attempt(key, policy);
+    const logged = (reason: 'locked' | 'two-factor-failed') =>
+      app.loginLog.record(client.log, {
+        accountId,
+        username: profile.username,
+        enterpriseId: profile.enterpriseId,
+        name: profile.name,
+        result: 'failure',
+        reason,
+        ip: client.ip,
+        userAgent: client.userAgent,
+      });
+    if (attempt.locked) {
+      await logged('locked');
+      return { ok: false, status: 423, error: `验证失败次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, restart: true };
+    }
+    if (await app.twoFactor.verify(accountId, code)) {
+      await guard.succeeded(key);
+      return { ok: true };
+    }
+    await logged('two-factor-failed');
+    await app.auditRepository.record(client.log, {
+      accountId,
+      username: profile.username,
+      enterpriseId: profile.enterpriseId,
+      action: 'login-failed',
+      ip: client.ip,
+      outcome: 'failure',
+      detail: attempt.left === 0 ? '二次验证失败次数过多，账号已锁定' : '二次验证失败',
+    });
+    if (attempt.left === 0) {
+      await guard.lock(accountId, policy);
+      return { ok: false, status: 423, error: `验证失败次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`, restart: true };
+    }
+    return { ok: false, status: 401, error: `验证码错误或已使用，还可尝试 ${attempt.left} 次`, restart: false };
+  }
+
+  /** 绑定二次验证: the first code confirms the pending secret, with its audit row; answers the recovery codes, or undefined. */
+  async function enrol(profile: AccountProfile, code: string, client: LoginClient): Promise<string[] | undefined> {
+    return app.twoFactor.confirm(profile.id, code, (trx) =>
+      recordAudit(trx, client.log, {
+        accountId: profile.id,
+        username: profile.username,
+        enterpriseId: profile.enterpriseId,
+        action: 'two-factor-enrol',
+        ip: client.ip,
+        outcome: 'success',
+      }),
+    );
+  }
+
+  return { checkPassword, changeProblem, changePassword, logout, checkCode, enrol };
 }
 
 export type CasLoginService = ReturnType<typeof createCasLoginService>;
@@ -152,5 +216,5 @@ export default fp(
   async (app) => {
     app.decorate('casLoginService', createCasLoginService(app));
   },
-  { name: 'cas-login-service', dependencies: ['login-guard', 'cas-tickets', 'password-policy'] },
+  { name: 'cas-login-service', dependencies: ['login-guard', 'cas-tickets', 'password-policy', 'two-factor'] },
 );

@@ -173,17 +173,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const expired = !state.mustChangePassword;
       const password = request.body.password ?? '';
       const problem = await app.casLoginService.changeProblem({ profile, policy, expired, password, confirm: request.body.confirm });
-      if (problem) {
-        return steps.changePage(request, reply, 400, {
-          accountId,
-          name: profile.name,
-          target,
-          proof: change,
-          expired,
-          policy,
-          error: problem,
-        });
-      }
+      const page = { accountId, name: profile.name, target, proof: change, expired, policy };
+      if (problem) return steps.changePage(request, reply, 400, { ...page, error: problem });
       await app.casLoginService.changePassword(profile, password, expired, clientOf(request));
       return steps.next(request, reply, accountId, target, 'change');
     },
