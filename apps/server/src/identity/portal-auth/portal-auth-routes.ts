@@ -2,28 +2,17 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  AuthSourceMessage,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  PasswordChangeMessage,
-  RegisterMessage,
-  siteRedirectPath,
-  CertificationStatusSchema,
-} from '@portal/shared';
+import { siteRedirectPath, CertificationStatusSchema } from '@portal/shared';
 import { type TSchema, Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { resolveRuntimeConfig } from '../../platform/config.js';
-import { AppError, BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../platform/lib/errors.js';
+import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../platform/lib/errors.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import { loopbackOrigin } from '../../platform/lib/loopback-origin.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
-import { hashPassword, verifyPassword } from '../accounts/passwords.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
-import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TOKEN_TYPE } from './access-tokens.js';
-import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
+import { sessionIndexOf } from './cas-client.js';
 import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
 
@@ -207,18 +196,17 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return reply.redirect(loginStart(target, true), 303);
       }
 
-      const validation = await validateServiceTicket(casServerUrl(), serviceUrl(base, request.url), ticket);
-      if (!validation.ok) {
-        request.log.warn({ cas: validation.code }, 'service ticket rejected');
-        return silent ? silentPage(reply, false) : failurePage(reply, request, validation.description);
+      const signedIn = await app.portalAuthService.signIn(
+        casServerUrl(),
+        serviceUrl(base, request.url),
+        ticket,
+        request.cookies[SESSION_COOKIE],
+      );
+      if (!signedIn.ok) {
+        if (signedIn.code !== undefined) request.log.warn({ cas: signedIn.code }, 'service ticket rejected');
+        return silent ? silentPage(reply, false) : failurePage(reply, request, signedIn.description);
       }
-      const account = await app.accountRepository.findUsableByUsername(validation.user);
-      if (!account) {
-        return silent ? silentPage(reply, false) : failurePage(reply, request, '该账号未在门户开通或已停用');
-      }
-      await app.sessions.close(request.cookies[SESSION_COOKIE]);
-      const session = await app.sessions.open(account.id, ticket);
-      reply.setCookie(SESSION_COOKIE, session, cookieOptions(request));
+      reply.setCookie(SESSION_COOKIE, signedIn.session, cookieOptions(request));
       return silent ? silentPage(reply, true) : reply.redirect(target, 303);
     },
   );
@@ -364,52 +352,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
-      // An account linked to an LDAP / AD source signs in with its directory password: not changed here.
-      if (await hasDirectoryPassword(app, principal.accountId)) throw new ForbiddenError(AuthSourceMessage.directoryPassword);
-      const { passwordTransport } = app;
-      const oldPassword = await passwordTransport.decrypt(request.body.oldPassword);
-      const newPassword = await passwordTransport.decrypt(request.body.newPassword);
-      const confirmPassword = await passwordTransport.decrypt(request.body.confirmPassword);
-      // Spec section 5, "Change password", checked again on the server.
-      if (!oldPassword) throw new BadRequestError(PasswordChangeMessage.oldRequired);
-      if (!newPassword) throw new BadRequestError(PasswordChangeMessage.newRequired);
-      if ([...newPassword].length < PASSWORD_MIN) throw new BadRequestError(RegisterMessage.passwordTooShort);
-      if ([...newPassword].length > PASSWORD_MAX) throw new BadRequestError(RegisterMessage.passwordTooLong);
-      if (!confirmPassword) throw new BadRequestError(PasswordChangeMessage.confirmRequired);
-      if (confirmPassword !== newPassword) throw new BadRequestError(PasswordChangeMessage.confirmMismatch);
-
-      // A wrong current password counts toward the account's lockout (its enterprise's 安全设置), as a wrong password at the CAS does.
-      const key = { accountId: principal.accountId };
-      const policy = await app.securityPolicies.ofEnterprise(principal.profile.enterpriseId);
-      const attempt = await app.loginGuard.attempt(key, policy);
-      if (attempt.locked) throw new AppError(`密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, 423);
-      if (!(await verifyPassword(await app.accountRepository.passwordHash(principal.accountId), oldPassword))) {
-        const detail = attempt.left === 0 ? '原密码错误次数过多，账号已锁定' : '原密码错误';
-        await app.auditRepository.recordRequest(request, 'password-change', '', 'failure', detail);
-        if (attempt.left === 0) throw new AppError(`密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`, 423);
-        throw new BadRequestError('原密码错误');
-      }
-      await app.loginGuard.succeeded(key);
-      if (newPassword === oldPassword) throw new BadRequestError(PasswordChangeMessage.sameAsOld);
-      // 安全设置's password rules and history.
-      const problem = await app.passwordPolicy.problem({
-        accountId: principal.accountId,
-        username: principal.profile.username,
-        password: newPassword,
-        policy,
-      });
-      if (problem) throw new BadRequestError(problem);
-      // The new password, its date and history, the end of every other login of this account (its
-      // portal sessions, and with the embedded CAS its other SSO sessions) and the audit row commit together.
-      const passwordHash = await hashPassword(newPassword);
-      const ended = await app.accountRepository.setPasswordHash(principal.accountId, passwordHash, async (trx) => {
-        await app.passwordPolicy.remember(trx, principal.accountId, passwordHash);
-        await app.sessions.closeOthers(principal.accountId, principal.sessionKey, trx);
-        const tickets = auth.casEmbedded ? await app.casTickets.destroyAccountTgts(trx, principal.accountId, principal.serviceTicket) : [];
-        await auditRequest(trx, request, 'password-change', '');
-        await app.accountNotices.passwordChanged(trx, principal.accountId, 'self');
-        return tickets;
-      });
+      const ended = await app.portalAuthService.changePassword(principal, request.body, { ip: request.ip, log: request.log });
       await app.ssoSessions.notify(request, ended);
       return ok([], '密码修改成功');
     },
