@@ -2,8 +2,19 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { siteRedirectPath, CertificationStatusSchema } from '@portal/shared';
-import { type TSchema, Type } from 'typebox';
+import {
+  ApiPrefix,
+  EmptyAnswerSchema,
+  PasswordChangeBodySchema,
+  PasswordTransportKeySchema,
+  PortalCallbackQuerySchema,
+  PortalLoginQuerySchema,
+  PortalAppMenuSchema,
+  PortalMenuEntrySchema,
+  PortalTokenSchema,
+  siteRedirectPath,
+} from '@portal/shared';
+import { Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { resolveRuntimeConfig } from '../../platform/config.js';
 import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../platform/lib/errors.js';
@@ -18,7 +29,7 @@ import escapeHtml from 'escape-html';
 
 const CALLBACK_PATH = PORTAL_CALLBACK_PATH;
 /** Where a login starts (the web app's login links and its silent single sign-on go here). */
-const LOGIN_PATH = '/web/portal/cas/login';
+const LOGIN_PATH = `${ApiPrefix.portalAuth}/cas/login`;
 /**
  * Login CSRF (OWASP login CSRF; RFC 6749 §10.12's `state`): a random state in an HttpOnly cookie set
  * where this browser started the login, and in the callback address the CAS returns to; the callback
@@ -26,43 +37,10 @@ const LOGIN_PATH = '/web/portal/cas/login';
  */
 const LOGIN_STATE = 'PORTAL_LOGIN_STATE';
 const SILENT_STATE = 'PORTAL_SSO_STATE';
-const STATE_PATH = '/web/portal/cas';
+const STATE_PATH = `${ApiPrefix.portalAuth}/cas`;
 const STATE_SECONDS = 600;
 /** Password-change attempts per account a minute (besides the account lockout). */
 const PASSWORD_CHANGES_PER_MINUTE = 5;
-
-/** A console route; menus nest three levels at most (deeper children are not sent). */
-function routerSchema(depth: number): TSchema {
-  return Type.Object({
-    authCode: Type.String(),
-    name: Type.String(),
-    path: Type.String(),
-    meta: Type.Object({ title: Type.String(), icon: Type.String() }),
-    children: depth > 1 ? Type.Array(routerSchema(depth - 1)) : Type.Array(Type.Object({}), { maxItems: 0 }),
-  });
-}
-const Router = routerSchema(3);
-const MenuEntry = Type.Object({
-  routers: Type.Array(Router),
-  user: Type.Object({
-    name: Type.String(),
-    username: Type.String(),
-    telephone: Type.String(),
-    number: Type.String(),
-    enterpriseName: Type.String(),
-    enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
-    certificationStatus: CertificationStatusSchema,
-  }),
-  token: Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() }),
-  authorities: Type.Array(Type.String()),
-});
-const TokenAnswer = Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() });
-const AppMenu = Type.Object({ name: Type.String(), path: Type.String(), title: Type.String(), icon: Type.String() });
-const PasswordBody = Type.Object({
-  oldPassword: Type.String({ maxLength: 1024 }),
-  newPassword: Type.String({ maxLength: 1024 }),
-  confirmPassword: Type.String({ maxLength: 1024 }),
-});
 
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -134,11 +112,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['portal-auth'],
         summary: '开始登录：记录本浏览器的登录状态并转到统一身份认证',
-        querystring: Type.Object({
-          target: Type.Optional(Type.String({ maxLength: 2000 })),
-          mode: Type.Optional(Type.Literal('silent')),
-          retry: Type.Optional(Type.Literal('1')),
-        }),
+        querystring: PortalLoginQuerySchema,
         // 303 to the CAS login (with gateway=true in silent mode).
         response: { ...errorResponses },
       },
@@ -165,13 +139,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['portal-auth'],
         summary: 'CAS 登录回调：核对登录状态、校验票据、建立门户会话并返回原页面',
-        querystring: Type.Object({
-          target: Type.Optional(Type.String({ maxLength: 2000 })),
-          ticket: Type.Optional(Type.String({ maxLength: 300 })),
-          mode: Type.Optional(Type.Literal('silent')),
-          state: Type.Optional(Type.String({ maxLength: 100 })),
-          retry: Type.Optional(Type.Literal('1')),
-        }),
+        querystring: PortalCallbackQuerySchema,
         // 303 back to the target; HTML in silent mode and when the ticket is refused.
         response: { 200: Type.String({ description: 'text/html' }), ...errorResponses, '4xx': Type.Union([Type.String(), ErrorEnvelope]) },
       },
@@ -232,18 +200,22 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/web/portal/cas/silent.js', { schema: { hide: true, response: { 200: Type.String() } } }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8');
-    return SILENT_SCRIPT;
-  });
+  app.get(
+    `${ApiPrefix.portalAuth}/cas/silent.js`,
+    { schema: { hide: true, response: { 200: Type.String() } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8');
+      return SILENT_SCRIPT;
+    },
+  );
 
   app.get(
-    '/web/portal/menu/list',
+    `${ApiPrefix.portalAuth}/menu/list`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '菜单、用户与令牌（访客为空列表）',
-        response: { 200: Envelope(MenuEntry), ...errorResponses },
+        response: { 200: Envelope(PortalMenuEntrySchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -264,12 +236,12 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web/portal/app/menus',
+    `${ApiPrefix.portalAuth}/app/menus`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '门户应用菜单（控制台入口；非空表示需要登录）',
-        response: { 200: Envelope(AppMenu), ...errorResponses },
+        response: { 200: Envelope(PortalAppMenuSchema), ...errorResponses },
       },
     },
     async () => ok(await app.accountRepository.appMenus()),
@@ -288,19 +260,19 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('vary', 'Origin');
   }
 
-  app.options('/web/portal/oauth/token', { schema: { hide: true, response: { 204: Type.Null() } } }, async (request, reply) => {
+  app.options(`${ApiPrefix.portalAuth}/oauth/token`, { schema: { hide: true, response: { 204: Type.Null() } } }, async (request, reply) => {
     allowOrigin(request, reply);
     reply.code(204);
     return null;
   });
 
   app.get(
-    '/web/portal/oauth/token',
+    `${ApiPrefix.portalAuth}/oauth/token`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '换取新的访问令牌（需登录会话）',
-        response: { 200: Envelope(TokenAnswer), ...errorResponses },
+        response: { 200: Envelope(PortalTokenSchema), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -316,19 +288,19 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web/portal/account/public-key',
+    `${ApiPrefix.portalAuth}/account/public-key`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '密码传输公钥（RSA-OAEP SHA-256，SPKI DER base64）',
-        response: { 200: Envelope(Type.Object({ algorithm: Type.String(), publicKey: Type.String() })), ...errorResponses },
+        response: { 200: Envelope(PasswordTransportKeySchema), ...errorResponses },
       },
     },
     async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: await app.passwordTransport.publicKey() }),
   );
 
   app.put(
-    '/web/portal/account/password',
+    `${ApiPrefix.portalAuth}/account/password`,
     {
       onRequest: app.authenticate,
       config: {
@@ -345,8 +317,8 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['portal-auth'],
         summary: '修改密码（三个字段均以 RSA-OAEP 加密后 base64 传输）',
-        body: PasswordBody,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        body: PasswordChangeBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ApiPrefix } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
@@ -8,7 +9,7 @@ import type { PortalSessionRepository } from './portal-session-repository.js';
 /** The portal's session cookie: a random id; the table keeps only its SHA-256. */
 export const SESSION_COOKIE = 'PORTAL_SESSION';
 /** The portal's CAS service address: logins return here with a ticket; single logout posts here. */
-export const PORTAL_CALLBACK_PATH = '/web/portal/cas/callback';
+export const PORTAL_CALLBACK_PATH = `${ApiPrefix.portalAuth}/cas/callback`;
 
 const digest = (id: string) => createHash('sha256').update(id).digest('hex');
 

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   EMAIL_PATTERN,
+  EmptyAnswerSchema,
+  RegisterBodySchema,
+  RegisteredSchema,
+  RegisterSmsQuerySchema,
+  SmsOutboxEntrySchema,
   PASSWORD_MAX,
   PASSWORD_MIN,
   REGISTER_PHONE_PATTERN,
@@ -8,7 +14,6 @@ import {
   SMS_PHONE_PATTERN,
   USERNAME_PATTERN,
 } from '@portal/shared';
-import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
 import { LogSmsSender } from '../../platform/sms/log-sms-sender.js';
@@ -17,15 +22,6 @@ import { LogSmsSender } from '../../platform/sms/log-sms-sender.js';
 export function normalisePhone(raw: string): string {
   return raw.replace(/[\s-]/g, '').replace(/^(\+86|0086)/, '');
 }
-
-const RegisterBody = Type.Object({
-  username: Type.Optional(Type.String({ maxLength: 200 })),
-  email: Type.Optional(Type.String({ maxLength: 200 })),
-  enterpriseName: Type.Optional(Type.String({ maxLength: 200 })),
-  password: Type.Optional(Type.String({ maxLength: 200 })),
-  phone: Type.Optional(Type.String({ maxLength: 32 })),
-  smsCode: Type.Optional(Type.String({ maxLength: 32 })),
-});
 
 export interface RegisterInput {
   username: string;
@@ -63,13 +59,13 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sender = app.smsSender;
 
   app.post(
-    '/web-api/register/v1/sms',
+    `${ApiPrefix.register}/sms`,
     {
       schema: {
         tags: ['register'],
         summary: '发送注册短信验证码',
-        querystring: Type.Object({ phone: Type.Optional(Type.String({ maxLength: 32 })) }),
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        querystring: RegisterSmsQuerySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -82,13 +78,13 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    '/web-api/register/v1/user',
+    `${ApiPrefix.register}/user`,
     {
       schema: {
         tags: ['register'],
         summary: '注册账号（手机号 + 短信验证码）',
-        body: RegisterBody,
-        response: { 200: Envelope(Type.Object({ username: Type.String() })), ...errorResponses },
+        body: RegisterBodySchema,
+        response: { 200: Envelope(RegisteredSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -108,18 +104,8 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['register'],
           summary: '开发环境短信发件箱（仅开发/测试服务器）',
-          querystring: Type.Object({ phone: Type.Optional(Type.String({ maxLength: 32 })) }),
-          response: {
-            200: Envelope(
-              Type.Object({
-                phone: Type.String(),
-                templateKey: Type.String(),
-                params: Type.Record(Type.String(), Type.String()),
-                sentAt: Type.String(),
-              }),
-            ),
-            ...errorResponses,
-          },
+          querystring: RegisterSmsQuerySchema,
+          response: { 200: Envelope(SmsOutboxEntrySchema), ...errorResponses },
         },
       },
       async (request) => {

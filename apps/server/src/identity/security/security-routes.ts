@@ -1,33 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, PASSWORD_CLASSES, type SecurityPolicy, describePasswordRules, securityPolicyProblem } from '@portal/shared';
+import {
+  ApiPrefix,
+  Authority,
+  EmptyAnswerSchema,
+  PASSWORD_CLASSES,
+  PasswordRulesAnswerSchema,
+  type SecurityPolicy,
+  SecurityPolicySchema,
+  TwoFactorResetParamsSchema,
+  describePasswordRules,
+  securityPolicyProblem,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/lib/errors.js';
 import { auditRequest } from '../../platform/audit/audit-log.js';
 
-const BASE = '/web-api/console/v1';
+const BASE = ApiPrefix.console;
 const tags = ['security'];
-
-/** Wide bounds only: the ranges and their Chinese messages are the shared rules' (securityPolicyProblem). */
-const Count = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 });
-const PolicySchema = Type.Object({
-  passwordMinLength: Count,
-  passwordClasses: Type.Array(Type.Union([Type.Literal('lower'), Type.Literal('upper'), Type.Literal('digit'), Type.Literal('symbol')]), {
-    maxItems: PASSWORD_CLASSES.length,
-  }),
-  passwordNoUsername: Type.Boolean(),
-  passwordHistory: Count,
-  passwordExpiryDays: Count,
-  lockMaxFailures: Count,
-  lockMinutes: Count,
-  sessionIdleMinutes: Count,
-  sessionMaxHours: Count,
-  twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
-});
-
-const ClassesSchema = PolicySchema.properties.passwordClasses;
 
 /** The 安全设置 audit row's detail: the saved values in a line. */
 const describe = (p: SecurityPolicy) =>
@@ -66,7 +57,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '安全设置：本企业的安全策略（未设置时为平台默认值）',
-        response: { 200: Envelope(PolicySchema), ...errorResponses },
+        response: { 200: Envelope(SecurityPolicySchema), ...errorResponses },
       },
     },
     async (request) => ok(await app.securityPolicies.ofEnterprise(enterpriseOf(request))),
@@ -80,8 +71,8 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '保存安全设置（密码策略、登录锁定、单点登录会话、二次验证；下次登录起生效）',
-        body: PolicySchema,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        body: SecurityPolicySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -101,21 +92,14 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web/portal/account/password-rules',
+    `${ApiPrefix.portalAuth}/account/password-rules`,
     {
       onRequest: app.authenticate,
       schema: {
         tags,
         summary: '当前账号所在企业的密码规则（修改密码、新增账号时提示）',
         response: {
-          200: Envelope(
-            Type.Object({
-              passwordMinLength: Type.Integer(),
-              passwordClasses: ClassesSchema,
-              passwordNoUsername: Type.Boolean(),
-              description: Type.String({ description: '一句话规则，如 8-18位，须包含大写字母、数字，不能包含账号' }),
-            }),
-          ),
+          200: Envelope(PasswordRulesAnswerSchema),
           ...errorResponses,
         },
       },
@@ -137,8 +121,8 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '重置二次验证（清除验证器绑定与恢复码，下次登录时重新绑定）',
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: TwoFactorResetParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
