@@ -10,3 +10,4 @@ export * from './identifier-stats.js';
 export * from './app-subscription.js';
 export * from './sso-self-test.js';
 export * from './auth.js';
+export * from './cas.js';

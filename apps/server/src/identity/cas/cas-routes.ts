@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthSourceMessage } from '@portal/shared';
+import { CasLoginFormSchema, CasPasswordChangeFormSchema } from '@portal/shared';
 import { Type } from 'typebox';
 import { ErrorEnvelope, errorResponses } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
@@ -10,16 +11,11 @@ import { TGC, isTrue } from './cas-login.js';
 import { type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { LOGIN_CSS, LOGO_SVG, messagePage } from './login-page.js';
 
+/** CAS 3.0 §2.1.1, §2.3.1, §2.5.1: the protocol's parameters (the pages' own forms are shared contracts). */
 const LoginQuery = Type.Object({
   service: Type.Optional(Type.String({ maxLength: 2000 })),
   renew: Type.Optional(Type.String({ maxLength: 10 })),
   gateway: Type.Optional(Type.String({ maxLength: 10 })),
-});
-const LoginBody = Type.Object({
-  username: Type.Optional(Type.String({ maxLength: 200 })),
-  password: Type.Optional(Type.String({ maxLength: 200 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const ValidateQuery = Type.Object({
   service: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -27,13 +23,6 @@ const ValidateQuery = Type.Object({
   renew: Type.Optional(Type.String({ maxLength: 10 })),
   pgtUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   format: Type.Optional(Type.String({ maxLength: 10 })),
-});
-const PasswordChangeBody = Type.Object({
-  change: Type.Optional(Type.String({ maxLength: 400 })),
-  password: Type.Optional(Type.String({ maxLength: 200 })),
-  confirm: Type.Optional(Type.String({ maxLength: 200 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const LogoutQuery = Type.Object({ service: Type.Optional(Type.String({ maxLength: 2000 })) });
 
@@ -115,7 +104,13 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/login',
     {
       config: { csrf: false },
-      schema: { tags: ['cas'], summary: 'CAS 登录（提交账号密码）', querystring: LoginQuery, body: LoginBody, response: PageAnswers },
+      schema: {
+        tags: ['cas'],
+        summary: 'CAS 登录（提交账号密码）',
+        querystring: LoginQuery,
+        body: CasLoginFormSchema,
+        response: PageAnswers,
+      },
     },
     async (request, reply) => {
       const { service } = request.query;
@@ -151,7 +146,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['cas'],
         summary: 'CAS 登录：修改初始密码或已过期的密码',
         querystring: LoginQuery,
-        body: PasswordChangeBody,
+        body: CasPasswordChangeFormSchema,
         response: PageAnswers,
       },
     },

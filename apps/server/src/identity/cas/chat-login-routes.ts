@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AUTH_SOURCE_TYPE_LABELS, CHAT_SOURCE_TYPES, type ChatSourceType } from '@portal/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CasChatStartQuerySchema } from '@portal/shared';
 import { Type } from 'typebox';
 import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { chatPlatform } from '../auth-sources/chat/chat-platform.js';
@@ -13,12 +14,6 @@ import { chooseEnterprisePage, messagePage } from './login-page.js';
 const STATE_COOKIE = 'CASCHAT';
 const STATE_COOKIE_PATH = '/cas/login';
 
-const StartQuery = Type.Object({
-  service: Type.Optional(Type.String({ maxLength: 2000 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
-  /** The enterprise's source, picked on 选择企业. */
-  source: Type.Optional(Type.String({ maxLength: 20 })),
-});
 /** 企业微信 and 飞书 return `code`, 钉钉 `authCode`; a refusal comes back without a code (飞书: error=access_denied). */
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 1024 })),
@@ -72,7 +67,7 @@ const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     app.get(
       `/login/${type}`,
-      { schema: { tags: ['cas'], summary: `CAS 登录：${label}扫码登录`, querystring: StartQuery, response: PageAnswers } },
+      { schema: { tags: ['cas'], summary: `CAS 登录：${label}扫码登录`, querystring: CasChatStartQuerySchema, response: PageAnswers } },
       async (request, reply) => {
         const { target, unregistered } = await casLogin.targetOf(request, reply, request.query);
         if (unregistered) return casLogin.unregisteredService(request, reply);

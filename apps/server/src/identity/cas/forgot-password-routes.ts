@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AuthSourceMessage, RegisterMessage, SMS_PHONE_PATTERN } from '@portal/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CasForgotPasswordFormSchema, CasResetPasswordFormSchema, CasServiceQuerySchema } from '@portal/shared';
 import { Type } from 'typebox';
 import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { AppError } from '../../platform/lib/errors.js';
@@ -10,19 +11,6 @@ import { normalisePhone } from '../register/register-routes.js';
 import { SMS_POLICY } from '../register/sms-codes.js';
 import { forgotPasswordPage, messagePage, resetPasswordPage } from './login-page.js';
 
-const ServiceQuery = Type.Object({ service: Type.Optional(Type.String({ maxLength: 2000 })) });
-const PhoneBody = Type.Object({
-  phone: Type.Optional(Type.String({ maxLength: 32 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-});
-const ResetBody = Type.Object({
-  phone: Type.Optional(Type.String({ maxLength: 32 })),
-  code: Type.Optional(Type.String({ maxLength: 32 })),
-  proof: Type.Optional(Type.String({ maxLength: 400 })),
-  password: Type.Optional(Type.String({ maxLength: 200 })),
-  confirm: Type.Optional(Type.String({ maxLength: 200 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-});
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
@@ -95,7 +83,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/forgot-password',
-    { schema: { tags: ['cas'], summary: '忘记密码：输入手机号', querystring: ServiceQuery, response: PageAnswers } },
+    { schema: { tags: ['cas'], summary: '忘记密码：输入手机号', querystring: CasServiceQuerySchema, response: PageAnswers } },
     async (request, reply) => {
       const target = await serviceOf(request, reply);
       if ('refused' in target) return target.refused;
@@ -107,7 +95,13 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/forgot-password',
     {
       config: { csrf: false },
-      schema: { tags: ['cas'], summary: '忘记密码：发送短信验证码', querystring: ServiceQuery, body: PhoneBody, response: PageAnswers },
+      schema: {
+        tags: ['cas'],
+        summary: '忘记密码：发送短信验证码',
+        querystring: CasServiceQuerySchema,
+        body: CasForgotPasswordFormSchema,
+        response: PageAnswers,
+      },
     },
     async (request, reply) => {
       const target = await serviceOf(request, reply);
@@ -134,7 +128,13 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/forgot-password/reset',
     {
       config: { csrf: false },
-      schema: { tags: ['cas'], summary: '忘记密码：验证码与新密码', querystring: ServiceQuery, body: ResetBody, response: PageAnswers },
+      schema: {
+        tags: ['cas'],
+        summary: '忘记密码：验证码与新密码',
+        querystring: CasServiceQuerySchema,
+        body: CasResetPasswordFormSchema,
+        response: PageAnswers,
+      },
     },
     async (request, reply) => {
       const target = await serviceOf(request, reply);

@@ -1,21 +1,12 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CasStepFormSchema, CasStepQuerySchema } from '@portal/shared';
 import { Type } from 'typebox';
 import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import type { LoginTarget } from './cas-login.js';
 
-const StepQuery = Type.Object({
-  service: Type.Optional(Type.String({ maxLength: 2000 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
-});
-const StepBody = Type.Object({
-  proof: Type.Optional(Type.String({ maxLength: 400 })),
-  code: Type.Optional(Type.String({ maxLength: 32 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
-});
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
@@ -31,7 +22,13 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Per-client-IP burst window, as in front of the password form.
   const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
-  const schema = (summary: string) => ({ tags: ['cas'], summary, querystring: StepQuery, body: StepBody, response: PageAnswers });
+  const schema = (summary: string) => ({
+    tags: ['cas'],
+    summary,
+    querystring: CasStepQuerySchema,
+    body: CasStepFormSchema,
+    response: PageAnswers,
+  });
 
   /**
    * What every step checks first: a registered service, this browser's form token, the burst
