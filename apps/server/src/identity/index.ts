@@ -54,10 +54,12 @@ import passwordHistoryRepository from './security/password-history-repository.js
 import passwordPolicy from './security/password-policy.js';
 import securityPolicyRepository from './security/security-policy-repository.js';
 import securityRoutes from './security/security-routes.js';
+import securityService from './security/security-service.js';
 import twoFactor from './security/two-factor.js';
 import twoFactorRepository from './security/two-factor-repository.js';
 import sessionRepository from './sessions/session-repository.js';
 import sessionRoutes from './sessions/session-routes.js';
+import sessionService from './sessions/session-service.js';
 import myAppRoutes from './sso-apps/my-app-routes.js';
 import selfTestRoutes from './sso-apps/self-test-routes.js';
 import ssoAppGrantRoutes from './sso-apps/sso-app-grant-routes.js';
@@ -100,12 +102,14 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(chatLoginService);
   await app.register(portalAuthService);
   await app.register(registerService);
+  await app.register(securityService);
   await app.register(accountAdminRepository);
   await app.register(groupRepository);
   await app.register(roleRepository);
   await app.register(joinRequestRepository);
   await app.register(invitationRepository);
   await app.register(sessionRepository);
+  await app.register(sessionService);
   await app.register(syncRunner);
   // Routes.
   if (app.config.auth.casEmbedded) {

@@ -3,37 +3,18 @@ import {
   ApiPrefix,
   Authority,
   EmptyAnswerSchema,
-  PASSWORD_CLASSES,
   PasswordRulesAnswerSchema,
-  type SecurityPolicy,
   SecurityPolicySchema,
   TwoFactorResetParamsSchema,
   describePasswordRules,
-  securityPolicyProblem,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { actorOf } from '../portal-auth/auth.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/lib/errors.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { ForbiddenError, UnauthorizedError } from '../../platform/lib/errors.js';
 
 const BASE = ApiPrefix.console;
 const tags = ['security'];
-
-/** The 安全设置 audit row's detail: the saved values in a line. */
-const describe = (p: SecurityPolicy) =>
-  [
-    `密码最短${p.passwordMinLength}位`,
-    `字符类型[${p.passwordClasses.join(',')}]`,
-    p.passwordNoUsername ? '不含账号' : '',
-    `历史${p.passwordHistory}`,
-    `有效期${p.passwordExpiryDays}天`,
-    `锁定${p.lockMaxFailures}次/${p.lockMinutes}分钟`,
-    `会话空闲${p.sessionIdleMinutes}分钟/最长${p.sessionMaxHours}小时`,
-    `二次验证${p.twoFactor}`,
-  ]
-    .filter(Boolean)
-    .join('，');
 
 /**
  * 安全设置: the caller's enterprise's security policy, read and saved by holders of
@@ -42,8 +23,6 @@ const describe = (p: SecurityPolicy) =>
  * account reads the password rules of its enterprise (修改密码, and 新增账号's manual password).
  */
 const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-
   function enterpriseOf(request: FastifyRequest): number {
     const enterpriseId = request.principal?.profile.enterpriseId;
     if (!enterpriseId) throw new ForbiddenError('当前账号不属于任何企业');
@@ -76,17 +55,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = enterpriseOf(request);
-      const policy: SecurityPolicy = {
-        ...request.body,
-        passwordClasses: PASSWORD_CLASSES.filter((c) => request.body.passwordClasses.includes(c)),
-      };
-      const problem = securityPolicyProblem(policy);
-      if (problem) throw new BadRequestError(problem);
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        await app.securityPolicies.save(trx, enterpriseId, policy);
-        await auditRequest(trx, request, 'security.policy', '安全设置', 'success', describe(policy));
-      });
+      await app.securityService.savePolicy(enterpriseOf(request), request.body, actorOf(request));
       return ok([], '安全设置已保存，下次登录起生效');
     },
   );
@@ -126,13 +95,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = enterpriseOf(request);
-      const account = await app.accountAdminRepository.find(enterpriseId, request.params.id);
-      if (!account) throw new NotFoundError('账号不存在');
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        await app.twoFactor.reset(trx, account.id);
-        await auditRequest(trx, request, 'account.two-factor-reset', `${account.username} ${account.name}`);
-      });
+      await app.securityService.resetTwoFactor(enterpriseOf(request), request.params.id, actorOf(request));
       return ok([], '二次验证已重置，该账号下次登录时需重新绑定');
     },
   );

@@ -2,10 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiPrefix, Authority, EmptyAnswerSchema, SessionHandleParamsSchema, SessionQuerySchema, SessionRowSchema } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { clientSoftware } from '../../platform/lib/user-agent.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { actorOf } from '../portal-auth/auth.js';
 import type { SessionOwner } from './session-repository.js';
 
 const tags = ['security'];
@@ -21,14 +19,9 @@ const Ended = EmptyAnswerSchema;
 const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sessions = app.sessionRepository;
 
-  /** Ends the session `handle` names if `owner` may see it; audited in the same transaction, single logout after the commit. */
+  /** Ends the session `handle` names if `owner` may see it; single logout after the commit. */
   async function end(request: FastifyRequest, owner: SessionOwner, handle: string) {
-    const found = await sessions.find(owner, handle);
-    if (!found) throw new NotFoundError('会话不存在或已结束');
-    const { browser, os } = clientSoftware(found.userAgent);
-    const client = [found.ip, browser, os].filter(Boolean).join(' ');
-    const tickets = await sessions.end(found.tgtId, (trx) => auditRequest(trx, request, 'session.end', found.username, 'success', client));
-    if (!tickets) throw new NotFoundError('会话不存在或已结束');
+    const tickets = await app.sessionService.end(owner, handle, actorOf(request));
     await app.ssoSessions.notify(request, tickets);
     return ok([], '已下线');
   }
