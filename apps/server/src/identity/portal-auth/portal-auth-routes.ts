@@ -148,7 +148,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const base = portalBase(request);
       const silent = request.query.mode === 'silent';
       const target = targetOf(request, request.query.target);
-      const { ticket, state } = request.query;
+      const { ticket, state, retry } = request.query;
       const stateCookie = silent ? SILENT_STATE : LOGIN_STATE;
       const expected = request.cookies[stateCookie];
       // A state is good for one return from the CAS.
@@ -160,16 +160,12 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!expected || !state || !sameToken(expected, state)) {
         request.log.warn('login callback without its state');
         if (silent) return silentPage(reply, false);
-        if (request.query.retry) return failurePage(reply, request, '登录状态已失效');
+        if (retry) return failurePage(reply, request, '登录状态已失效');
         return reply.redirect(loginStart(target, true), 303);
       }
 
-      const signedIn = await app.portalAuthService.signIn(
-        casServerUrl(),
-        serviceUrl(base, request.url),
-        ticket,
-        request.cookies[SESSION_COOKIE],
-      );
+      const previous = request.cookies[SESSION_COOKIE];
+      const signedIn = await app.portalAuthService.signIn(casServerUrl(), serviceUrl(base, request.url), ticket, previous);
       if (!signedIn.ok) {
         if (signedIn.code !== undefined) request.log.warn({ cas: signedIn.code }, 'service ticket rejected');
         return silent ? silentPage(reply, false) : failurePage(reply, request, signedIn.description);
