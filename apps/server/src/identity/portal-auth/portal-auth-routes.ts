@@ -92,7 +92,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The callback's pages depend on the caller: they keep the default `private, no-store`.
   function silentPage(reply: FastifyReply, loggedIn: boolean): string {
     reply.type('text/html; charset=utf-8');
-    return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>SSO</title></head><body data-logged-in="${loggedIn ? '1' : '0'}"><script src="/web/portal/cas/silent.js"></script></body></html>`;
+    return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>SSO</title></head><body data-logged-in="${loggedIn ? '1' : '0'}"><script src="${STATE_PATH}/silent.js"></script></body></html>`;
   }
 
   function failurePage(reply: FastifyReply, request: FastifyRequest, description: string): string {
