@@ -42,3 +42,37 @@ export const PasswordChangeBodySchema = Type.Object({
   newPassword: Type.String({ maxLength: 1024 }),
   confirmPassword: Type.String({ maxLength: 1024 }),
 });
+/** `GET /web/portal/cas/login`: the page to return to, or the hidden single sign-on check (`mode=silent`). */
+export const PortalLoginQuerySchema = Type.Object({
+  target: Type.Optional(Type.String({ maxLength: 2000 })),
+  mode: Type.Optional(Type.Literal('silent')),
+  retry: Type.Optional(Type.Literal('1')),
+});
+/** `GET /web/portal/cas/callback`: the CAS returns here with the ticket and this browser's login state. */
+export const PortalCallbackQuerySchema = Type.Object({
+  target: Type.Optional(Type.String({ maxLength: 2000 })),
+  ticket: Type.Optional(Type.String({ maxLength: 300 })),
+  mode: Type.Optional(Type.Literal('silent')),
+  state: Type.Optional(Type.String({ maxLength: 100 })),
+  retry: Type.Optional(Type.Literal('1')),
+});
+/** `POST /web-api/register/v1/sms`: the phone to send a registration code to. */
+export const RegisterSmsQuerySchema = Type.Object({ phone: Type.Optional(Type.String({ maxLength: 32 })) });
+/** `POST /web-api/register/v1/user` (spec section 5, "Registration"); the rules are checked after the schema. */
+export const RegisterBodySchema = Type.Object({
+  username: Type.Optional(Type.String({ maxLength: 200 })),
+  email: Type.Optional(Type.String({ maxLength: 200 })),
+  enterpriseName: Type.Optional(Type.String({ maxLength: 200 })),
+  password: Type.Optional(Type.String({ maxLength: 200 })),
+  phone: Type.Optional(Type.String({ maxLength: 32 })),
+  smsCode: Type.Optional(Type.String({ maxLength: 32 })),
+});
+/** The registered account's username. */
+export const RegisteredSchema = Type.Object({ username: Type.String() });
+/** `GET /dev/sms-outbox` (development and test servers only): a message the log sender kept. */
+export const SmsOutboxEntrySchema = Type.Object({
+  phone: Type.String(),
+  templateKey: Type.String(),
+  params: Type.Record(Type.String(), Type.String()),
+  sentAt: Type.String(),
+});

@@ -172,6 +172,11 @@ export const NotificationQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });
 
+/** `GET /web-api/console/v1/notification/unread-count`: the navbar bell's number. */
+export const NotificationUnreadCountSchema = Type.Object({ count: Type.Integer({ minimum: 0 }) });
+/** `PUT /web-api/console/v1/notification/:id/read`. */
+export const NotificationIdParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
 // ----- 申请标识前缀
 
 export const PrefixRequestStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);

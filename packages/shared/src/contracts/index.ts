@@ -13,3 +13,4 @@ export * from './auth.js';
 export * from './common.js';
 export * from './system.js';
 export * from './content-admin.js';
+export * from './cas.js';

@@ -121,6 +121,9 @@ export const PasswordRulesAnswerSchema = Type.Object({
   description: Type.String({ description: '一句话规则，如 8-18位，须包含大写字母、数字，不能包含账号' }),
 });
 
+/** `POST /web-api/console/v1/account/:id/two-factor/reset`: the account whose two-factor login starts again. */
+export const TwoFactorResetParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
 // ----- 在线会话
 
 export const SessionRowSchema = Type.Object({
@@ -170,6 +173,12 @@ export const LoginLogFilterFields = {
   applicationId: Type.Optional(Type.Integer({ minimum: 0, description: '应用 id；0 为未指定应用（门户）' })),
 };
 export const LoginLogFilterQuerySchema = Type.Object(LoginLogFilterFields);
+/** `GET /web-api/console/v1/login-log/page/list`: a page of the filtered rows. */
+export const LoginLogPageQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...LoginLogFilterFields,
+});
 
 // ----- 统计分析
 

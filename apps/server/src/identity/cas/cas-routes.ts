@@ -1,31 +1,21 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthSourceMessage, type LoginFailureReason, PasswordChangeMessage, TenantRules } from '@portal/shared';
+import { AuthSourceMessage } from '@portal/shared';
+import { CasLoginFormSchema, CasPasswordChangeFormSchema } from '@portal/shared';
 import { Type } from 'typebox';
 import { ErrorEnvelope, errorResponses } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
-import { hashPassword, verifyPassword } from '../accounts/passwords.js';
-import { recordAudit } from '../../platform/audit/audit-log.js';
-import { accountOfDirectoryLogin, checkDirectoryPassword, hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
-import type { LoginAttempt } from '../login-log/login-log-repository.js';
-import type { ServiceApplication } from './cas-services.js';
+import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TGC, isTrue } from './cas-login.js';
-import { type CasAttributes, type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
-import { SERVICE_TICKET_PATTERN } from './cas-tickets.js';
-import type { LockKey } from './login-guard.js';
+import { type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
 import { LOGIN_CSS, LOGO_SVG, messagePage } from './login-page.js';
 
+/** CAS 3.0 §2.1.1, §2.3.1, §2.5.1: the protocol's parameters (the pages' own forms are shared contracts). */
 const LoginQuery = Type.Object({
   service: Type.Optional(Type.String({ maxLength: 2000 })),
   renew: Type.Optional(Type.String({ maxLength: 10 })),
   gateway: Type.Optional(Type.String({ maxLength: 10 })),
-});
-const LoginBody = Type.Object({
-  username: Type.Optional(Type.String({ maxLength: 200 })),
-  password: Type.Optional(Type.String({ maxLength: 200 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const ValidateQuery = Type.Object({
   service: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -33,13 +23,6 @@ const ValidateQuery = Type.Object({
   renew: Type.Optional(Type.String({ maxLength: 10 })),
   pgtUrl: Type.Optional(Type.String({ maxLength: 2000 })),
   format: Type.Optional(Type.String({ maxLength: 10 })),
-});
-const PasswordChangeBody = Type.Object({
-  change: Type.Optional(Type.String({ maxLength: 400 })),
-  password: Type.Optional(Type.String({ maxLength: 200 })),
-  confirm: Type.Optional(Type.String({ maxLength: 200 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
 });
 const LogoutQuery = Type.Object({ service: Type.Optional(Type.String({ maxLength: 2000 })) });
 
@@ -71,12 +54,14 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Cookies are parsed and set only by the login routes: an onRequest and an onSend hook less on every other call.
   await app.register(cookie);
   acceptFormBodies(app);
-  const { accountRepository: accounts, casTickets: tickets, loginGuard: guard, loginSteps: steps } = app;
+  const { accountRepository: accounts, casTickets: tickets, loginSteps: steps } = app;
   const registry = app.casServices;
   const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, registeredService, renderLogin } =
     app.casLogin;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
   const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+
+  const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log });
 
   const asset = (type: string, body: string) => async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'public, max-age=3600').type(type);
@@ -119,7 +104,13 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/login',
     {
       config: { csrf: false },
-      schema: { tags: ['cas'], summary: 'CAS 登录（提交账号密码）', querystring: LoginQuery, body: LoginBody, response: PageAnswers },
+      schema: {
+        tags: ['cas'],
+        summary: 'CAS 登录（提交账号密码）',
+        querystring: LoginQuery,
+        body: CasLoginFormSchema,
+        response: PageAnswers,
+      },
     },
     async (request, reply) => {
       const { service } = request.query;
@@ -139,57 +130,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!login) return page(400, '请输入用户名或手机号');
       if (!password) return page(400, '请输入密码');
 
-      // Failures count per account, whichever login (username or phone) named it; names that match
-      // no account count per client IP.
-      const account = (await accounts.findForLogin(login)) ?? (await accountOfDirectoryLogin(app, login));
-      const key: LockKey = account ? { accountId: account.id } : { ip: request.ip };
-      // 安全设置: the account's enterprise decides its lockout (the platform defaults for unknown names).
-      const policy = await app.securityPolicies.ofEnterprise(account?.enterpriseId ?? null);
-      const attempt = await guard.attempt(key, policy);
-      const attemptOf = (result: 'success' | 'failure', reason?: LoginFailureReason): LoginAttempt => ({
-        accountId: account?.id ?? null,
-        username: account?.username ?? login,
-        enterpriseId: account?.enterpriseId ?? null,
-        name: account?.name ?? '',
-        result,
-        ...(reason ? { reason } : {}),
-        ip: request.ip,
-        userAgent: request.headers['user-agent'] ?? '',
-      });
-      if (attempt.locked) {
-        await app.loginLog.record(request.log, attemptOf('failure', 'locked'));
-        return page(423, `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
-      }
-      // An account linked to an LDAP / AD source: its directory checks the password, never the local hash.
-      const directory = account ? await checkDirectoryPassword(app, request.log, account, password) : undefined;
-      if (directory?.result === 'unavailable') {
-        await guard.refund(key, policy);
-        await app.loginLog.record(request.log, attemptOf('failure', 'source-unavailable'));
-        return page(503, AuthSourceMessage.sourceUnavailable);
-      }
-      const valid = directory ? directory.result !== 'invalid' : await verifyPassword(account?.password_hash, password);
-      if (!account || !valid) {
-        const reason = !account ? 'unknown-account' : directory?.result === 'invalid' ? directory.reason : 'bad-password';
-        await app.loginLog.record(request.log, attemptOf('failure', reason));
-        await app.auditRepository.record(request.log, {
-          accountId: account?.id ?? null,
-          username: login,
-          enterpriseId: null,
-          action: 'login-failed',
-          ip: request.ip,
-          outcome: 'failure',
-          detail: attempt.left === 0 ? '密码错误次数过多，账号已锁定' : '用户名或密码错误',
-        });
-        if (attempt.left === 0) return page(423, `密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`);
-        return page(401, `用户名或密码错误，还可尝试 ${attempt.left} 次`);
-      }
-      if (!account.usable || directory?.result === 'disabled') {
-        await guard.succeeded(key);
-        await app.loginLog.record(request.log, attemptOf('failure', account.refusal ?? 'disabled'));
-        return page(403, '账号已停用，请联系企业管理员');
-      }
+      const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
+      if (!checked.ok) return page(checked.status, checked.error);
       // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
-      return steps.next(request, reply, account.id, { service, registered: target, renew }, 'password');
+      return steps.next(request, reply, checked.accountId, { service, registered: target, renew }, 'password');
     },
   );
 
@@ -202,7 +146,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['cas'],
         summary: 'CAS 登录：修改初始密码或已过期的密码',
         querystring: LoginQuery,
-        body: PasswordChangeBody,
+        body: CasPasswordChangeFormSchema,
         response: PageAnswers,
       },
     },
@@ -223,30 +167,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const target = { service, registered, renew };
       const expired = !state.mustChangePassword;
       const password = request.body.password ?? '';
-      const again = (error: string) =>
-        steps.changePage(request, reply, 400, { accountId, name: profile.name, target, proof: change, expired, policy, error });
-      const rule = password ? TenantRules.password(password) : PasswordChangeMessage.newRequired;
-      if (rule) return again(rule);
-      if (!request.body.confirm) return again(PasswordChangeMessage.confirmRequired);
-      if (request.body.confirm !== password) return again(PasswordChangeMessage.confirmMismatch);
-      if (!expired && (await verifyPassword(await accounts.passwordHash(accountId), password))) return again('新密码不能与初始密码相同');
-      const problem = await app.passwordPolicy.problem({ accountId, username: profile.username, password, policy });
-      if (problem) return again(problem);
-      // The new password, its date and history, and its audit row commit together; it ends the must-change state.
-      const passwordHash = await hashPassword(password);
-      await accounts.setPasswordHash(accountId, passwordHash, async (trx) => {
-        await app.passwordPolicy.remember(trx, accountId, passwordHash);
-        await recordAudit(trx, request.log, {
-          accountId,
-          username: profile.username,
-          enterpriseId: profile.enterpriseId,
-          action: expired ? 'password-change' : 'password-first-change',
-          ip: request.ip,
-          outcome: 'success',
-          ...(expired ? { detail: '密码已过期' } : {}),
-        });
-        await app.accountNotices.passwordChanged(trx, accountId, 'self');
-      });
+      const problem = await app.casLoginService.changeProblem({ profile, policy, expired, password, confirm: request.body.confirm });
+      const page = { accountId, name: profile.name, target, proof: change, expired, policy };
+      if (problem) return steps.changePage(request, reply, 400, { ...page, error: problem });
+      await app.casLoginService.changePassword(profile, password, expired, clientOf(request));
       return steps.next(request, reply, accountId, target, 'change');
     },
   );
@@ -271,23 +195,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ]),
         );
       }
-      if (tgt?.startsWith('TGT-')) {
-        const accountId = await tickets.accountOfTgt(tgt);
-        const profile = accountId === undefined ? undefined : await accounts.profile(accountId);
-        // The ended session and its audit row commit together.
-        const ended = await tickets.destroyTgt(tgt, async (trx) => {
-          if (accountId === undefined) return;
-          await recordAudit(trx, request.log, {
-            accountId,
-            username: profile?.username ?? '',
-            enterpriseId: profile?.enterpriseId ?? null,
-            action: 'logout',
-            ip: request.ip,
-            outcome: 'success',
-          });
-        });
-        await singleLogout(request, ended);
-      }
+      if (tgt?.startsWith('TGT-')) await singleLogout(request, await app.casLoginService.logout(tgt, clientOf(request)));
       reply.clearCookie(TGC, { path: '/cas' });
       // Only registered services get the redirect (no open redirect).
       if (service) return reply.redirect(service.href, 303);
@@ -301,67 +209,6 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  /** Validates a service ticket; answers the account or a CAS failure code. */
-  async function validate(q: {
-    service?: string | undefined;
-    ticket?: string | undefined;
-    renew?: string | undefined;
-  }): Promise<
-    | { ok: true; accountId: number; fromLogin: boolean; application: ServiceApplication | null }
-    | { ok: false; code: CasFailureCode; description: string }
-  > {
-    if (!q.service || !q.ticket) return { ok: false, code: 'INVALID_REQUEST', description: 'service 与 ticket 参数均为必填' };
-    if (!SERVICE_TICKET_PATTERN.test(q.ticket))
-      return { ok: false, code: 'INVALID_TICKET_SPEC', description: `Ticket ${q.ticket.slice(0, 40)} 格式不正确` };
-    const st = await tickets.claimServiceTicket(q.ticket);
-    if (!st) return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} not recognized` };
-    if (st.expires_at <= new Date().toISOString()) return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 已过期` };
-    // The ticket is already claimed: a wrong service voids it too (CAS 3.0 §2.5.3, INVALID_SERVICE).
-    if (st.service !== q.service)
-      return { ok: false, code: 'INVALID_SERVICE', description: `Ticket ${q.ticket} does not match supplied service` };
-    if (isTrue(q.renew) && !st.from_login)
-      return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 不是由账号密码登录签发（renew）` };
-    // 应用授权 is checked again: a right revoked (or the application disabled or removed) since the ticket was issued voids it.
-    let application: ServiceApplication | null = null;
-    if (st.application_id !== null) {
-      application = (await app.ssoApps.application(st.application_id)) ?? null;
-      if (!application || !(await app.ssoApps.mayUse(st.account_id, application.id))) {
-        const name = application ? `「${application.name}」` : '';
-        return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 已失效：账号已无权访问该应用${name}` };
-      }
-    }
-    return { ok: true, accountId: st.account_id, fromLogin: st.from_login === 1, application };
-  }
-
-  /**
-   * The user and attributes a validation answers. Platform-wide services receive the whole profile; an
-   * enterprise's application only the 返回属性 checked for it (groups and roles multi-valued). The
-   * protocol's own attributes (CAS 3.0 §2.7: authenticationDate, …) go to every service.
-   */
-  async function attributesOf(
-    accountId: number,
-    application: ServiceApplication | null,
-  ): Promise<{ user: string; attributes: CasAttributes } | undefined> {
-    const p = await accounts.profile(accountId);
-    if (!p?.usable) return undefined;
-    const protocol = { authenticationDate: new Date().toISOString(), longTermAuthenticationRequestTokenUsed: 'false' };
-    const profile = { name: p.name, telephone: p.phone, email: p.email, number: p.number, enterpriseName: p.enterpriseName };
-    if (!application) {
-      return {
-        user: p.username,
-        attributes: { ...profile, enterpriseId: p.enterpriseId === null ? '' : String(p.enterpriseId), ...protocol },
-      };
-    }
-    const released: CasAttributes = {};
-    const memberships = application.attributes.some((a) => a === 'groups' || a === 'roles')
-      ? await app.ssoApps.groupsAndRoles(accountId)
-      : undefined;
-    for (const attribute of application.attributes) {
-      released[attribute] = attribute === 'groups' || attribute === 'roles' ? (memberships?.[attribute] ?? []) : profile[attribute];
-    }
-    return { user: p.username, attributes: { ...released, ...protocol } };
-  }
-
   app.get(
     '/validate',
     {
@@ -373,9 +220,8 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const result = await validate(request.query);
-      const who = result.ok ? await attributesOf(result.accountId, result.application) : undefined;
-      return who ? `yes\n${who.user}\n` : 'no\n';
+      const user = await app.casValidationService.validateUser(request.query);
+      return user !== undefined ? `yes\n${user}\n` : 'no\n';
     },
   );
 
@@ -394,12 +240,9 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!json) reply.type('application/xml; charset=utf-8');
         const fail = (code: CasFailureCode, description: string) => (json ? failureJson(code, description) : failureXml(code, description));
         if (format !== 'XML' && !json) return fail('INVALID_REQUEST', `format ${request.query.format ?? ''} 不受支持（XML 或 JSON）`);
-        const result = await validate(request.query);
+        const result = await app.casValidationService.serviceValidate(request.query, withAttributes);
         if (!result.ok) return fail(result.code, result.description);
-        const who = await attributesOf(result.accountId, result.application);
-        if (!who) return fail('INVALID_TICKET', '账号不可用');
-        const attributes = withAttributes ? { ...who.attributes, isFromNewLogin: String(result.fromLogin) } : undefined;
-        return json ? successJson(who.user, attributes) : successXml(who.user, attributes);
+        return json ? successJson(result.user, result.attributes) : successXml(result.user, result.attributes);
       },
     );
   }

@@ -1,7 +1,11 @@
 import type { SecurityPolicy } from '@portal/shared';
 import fp from 'fastify-plugin';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import { ACCOUNT_LOCK_PREFIX, type LoginFailureRepository } from './login-failure-repository.js';
+
+// Lists of accounts (账号管理, 工作台, 统计分析) join an account's lock row by it.
+export { ACCOUNT_LOCK_PREFIX, accountLockRow } from './login-failure-repository.js';
 
 /** 安全设置's lockout: failures before a lock and its length (the account's enterprise policy, or the platform's). */
 export type LockLimits = Pick<SecurityPolicy, 'lockMaxFailures' | 'lockMinutes'>;
@@ -16,17 +20,8 @@ export type LockKey = { accountId: number } | { ip: string } | { twoFactorOf: nu
 /** A password attempt: refused while locked, else how many more may fail before the lock. */
 export type Attempt = { locked: true; minutes: number } | { locked: false; left: number };
 
-/**
- * The table's key column is named `username` from before accounts were the key; it holds this
- * prefix and the account's id (账号管理 reads an account's lock by it), or `ip:` and an address.
- */
-export const ACCOUNT_LOCK_PREFIX = 'account:';
 const TWO_FACTOR_LOCK_PREFIX = 'totp:';
 
-/** Join condition of an account (`account.id`) and its lock row (`login_failure` under `alias`), for 锁定 in lists. */
-export function accountLockRow(alias: string) {
-  return sql<boolean>`${sql.ref(`${alias}.username`)} = cast(${ACCOUNT_LOCK_PREFIX} as varchar(16)) || cast(account.id as varchar(20))`;
-}
 const keyOf = (key: LockKey) =>
   'accountId' in key
     ? `${ACCOUNT_LOCK_PREFIX}${key.accountId}`
@@ -41,7 +36,7 @@ const keyOf = (key: LockKey) =>
  * password or the end of a lock starts a fresh count.
  */
 export class LoginGuard {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly failures: LoginFailureRepository) {}
 
   /**
    * Counts an attempt for `key` under `limits`; answers whether it may be checked, and how many may
@@ -49,36 +44,8 @@ export class LoginGuard {
    */
   async attempt(key: LockKey, limits: LockLimits, now = new Date()): Promise<Attempt> {
     const max = Math.max(1, limits.lockMaxFailures);
-    const iso = now.toISOString();
     const lockUntil = new Date(now.getTime() + limits.lockMinutes * 60_000).toISOString();
-    const row = await this.db
-      .insertInto('login_failure')
-      .values({ username: keyOf(key), failures: 1, last_failed_at: iso, locked_until: max <= 1 ? lockUntil : null })
-      .onConflict((oc) =>
-        oc.column('username').doUpdateSet((eb) => {
-          // A lock that has run out starts a fresh count.
-          const next = eb
-            .case()
-            .when('login_failure.locked_until', '<=', iso)
-            .then(1)
-            .else(eb('login_failure.failures', '+', 1))
-            .end();
-          return {
-            failures: next,
-            last_failed_at: iso,
-            locked_until: eb
-              .case()
-              .when('login_failure.locked_until', '>', iso)
-              .then(eb.ref('login_failure.locked_until'))
-              .when(next, '>=', max)
-              .then(lockUntil)
-              .else(null)
-              .end(),
-          };
-        }),
-      )
-      .returning(['failures', 'locked_until'])
-      .executeTakeFirstOrThrow();
+    const row = await this.failures.count(keyOf(key), max, now.toISOString(), lockUntil);
     if (row.failures > max && row.locked_until) {
       return { locked: true, minutes: Math.max(1, Math.ceil((new Date(row.locked_until).getTime() - now.getTime()) / 60_000)) };
     }
@@ -90,51 +57,32 @@ export class LoginGuard {
    * not count: the failure `attempt` added is taken back, and the lock it set when it reached the limit.
    */
   async refund(key: LockKey, limits: LockLimits): Promise<void> {
-    const max = Math.max(1, limits.lockMaxFailures);
-    await this.db
-      .updateTable('login_failure')
-      .set((eb) => ({
-        failures: eb('failures', '-', 1),
-        // SET reads the row as it was: more than `max` failures before means at least `max` after.
-        locked_until: eb.case().when('failures', '>', max).then(eb.ref('locked_until')).else(null).end(),
-      }))
-      .where('username', '=', keyOf(key))
-      .where('failures', '>', 0)
-      .execute();
+    await this.failures.uncount(keyOf(key), Math.max(1, limits.lockMaxFailures));
   }
 
   /** The password was right: the count starts again (inside the caller's transaction when given). */
-  async succeeded(key: LockKey, db: Kysely<Database> = this.db): Promise<void> {
-    await db.deleteFrom('login_failure').where('username', '=', keyOf(key)).execute();
+  async succeeded(key: LockKey, db?: Kysely<Database>): Promise<void> {
+    await this.failures.remove([keyOf(key)], db);
   }
 
   /** Locks an account at once for the limits' minutes (its two-factor codes reached the limit): the password step refuses it too. */
   async lock(accountId: number, limits: LockLimits, now = new Date()): Promise<void> {
-    const iso = now.toISOString();
     const lockUntil = new Date(now.getTime() + limits.lockMinutes * 60_000).toISOString();
-    const row = { failures: Math.max(1, limits.lockMaxFailures), last_failed_at: iso, locked_until: lockUntil };
-    await this.db
-      .insertInto('login_failure')
-      .values({ username: keyOf({ accountId }), ...row })
-      .onConflict((oc) => oc.column('username').doUpdateSet(row))
-      .execute();
+    await this.failures.set(keyOf({ accountId }), {
+      failures: Math.max(1, limits.lockMaxFailures),
+      last_failed_at: now.toISOString(),
+      locked_until: lockUntil,
+    });
   }
 
   /** A whole login succeeded (password and any code): both of the account's counts start again, inside its transaction. */
   async loginSucceeded(trx: Kysely<Database>, accountId: number): Promise<void> {
-    await trx
-      .deleteFrom('login_failure')
-      .where('username', 'in', [keyOf({ accountId }), keyOf({ twoFactorOf: accountId })])
-      .execute();
+    await this.failures.remove([keyOf({ accountId }), keyOf({ twoFactorOf: accountId })], trx);
   }
 
   /** 解锁 (账号管理): the account's counts and lock end, inside the caller's transaction; answers whether it was locked. */
   async unlock(trx: Kysely<Database>, accountId: number, now = new Date()): Promise<boolean> {
-    const ended = await trx
-      .deleteFrom('login_failure')
-      .where('username', 'in', [keyOf({ accountId }), keyOf({ twoFactorOf: accountId })])
-      .returning(['username', 'locked_until'])
-      .execute();
+    const ended = await this.failures.remove([keyOf({ accountId }), keyOf({ twoFactorOf: accountId })], trx);
     const account = ended.find((e) => e.username === keyOf({ accountId }));
     return !!account?.locked_until && account.locked_until > now.toISOString();
   }
@@ -148,7 +96,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('loginGuard', new LoginGuard(app.database.db));
+    app.decorate('loginGuard', new LoginGuard(app.loginFailureRepository));
   },
-  { name: 'login-guard' },
+  { name: 'login-guard', dependencies: ['login-failure-repository'] },
 );

@@ -1,22 +1,12 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CasStepFormSchema, CasStepQuerySchema } from '@portal/shared';
 import { Type } from 'typebox';
 import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
-import { recordAudit } from '../../platform/audit/audit-log.js';
 import type { LoginTarget } from './cas-login.js';
 
-const StepQuery = Type.Object({
-  service: Type.Optional(Type.String({ maxLength: 2000 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
-});
-const StepBody = Type.Object({
-  proof: Type.Optional(Type.String({ maxLength: 400 })),
-  code: Type.Optional(Type.String({ maxLength: 32 })),
-  execution: Type.Optional(Type.String({ maxLength: 200 })),
-  renew: Type.Optional(Type.String({ maxLength: 10 })),
-});
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
@@ -32,7 +22,13 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Per-client-IP burst window, as in front of the password form.
   const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
-  const schema = (summary: string) => ({ tags: ['cas'], summary, querystring: StepQuery, body: StepBody, response: PageAnswers });
+  const schema = (summary: string) => ({
+    tags: ['cas'],
+    summary,
+    querystring: CasStepQuerySchema,
+    body: CasStepFormSchema,
+    response: PageAnswers,
+  });
 
   /**
    * What every step checks first: a registered service, this browser's form token, the burst
@@ -62,6 +58,10 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { accountId, target };
   }
 
+  const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log });
+  const disabled = (request: FastifyRequest, reply: FastifyReply, target: LoginTarget) =>
+    casLogin.renderLogin(request, reply, 403, { service: target.service, renew: target.renew, error: '账号已停用，请联系企业管理员' });
+
   app.post(
     '/login/two-factor',
     { config: { csrf: false }, schema: schema('CAS 登录：二次验证（动态验证码或恢复码）') },
@@ -70,58 +70,19 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if ('refused' in step) return step.refused;
       const { accountId, target } = step;
       const context = await steps.contextOf(accountId);
-      if (!context?.profile.usable) {
-        return casLogin.renderLogin(request, reply, 403, {
-          service: target.service,
-          renew: target.renew,
-          error: '账号已停用，请联系企业管理员',
-        });
-      }
+      if (!context?.profile.usable) return disabled(request, reply, target);
       const { profile, policy } = context;
       const proof = request.body.proof ?? '';
       const model = { accountId, name: profile.name || profile.username, target, proof };
       const code = (request.body.code ?? '').trim();
       if (!code) return steps.codePage(request, reply, 400, { ...model, error: '请输入动态验证码' });
 
-      // Wrong codes count toward the account's lockout (their own count, which a right password does not restart).
-      const key = { twoFactorOf: accountId };
-      const attempt = await app.loginGuard.attempt(key, policy);
-      const logged = (reason: 'locked' | 'two-factor-failed') =>
-        app.loginLog.record(request.log, {
-          accountId,
-          username: profile.username,
-          enterpriseId: profile.enterpriseId,
-          name: profile.name,
-          result: 'failure',
-          reason,
-          ip: request.ip,
-          userAgent: request.headers['user-agent'] ?? '',
-        });
-      const restart = (status: number, error: string) =>
-        casLogin.renderLogin(request, reply, status, { service: target.service, renew: target.renew, username: profile.username, error });
-      if (attempt.locked) {
-        await logged('locked');
-        return restart(423, `验证失败次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`);
+      const checked = await app.casLoginService.checkCode(profile, policy, code, clientOf(request));
+      if (!checked.ok && checked.restart) {
+        const page = { service: target.service, renew: target.renew, username: profile.username, error: checked.error };
+        return casLogin.renderLogin(request, reply, checked.status, page);
       }
-      const accepted = await app.twoFactor.verify(accountId, code);
-      if (!accepted) {
-        await logged('two-factor-failed');
-        await app.auditRepository.record(request.log, {
-          accountId,
-          username: profile.username,
-          enterpriseId: profile.enterpriseId,
-          action: 'login-failed',
-          ip: request.ip,
-          outcome: 'failure',
-          detail: attempt.left === 0 ? '二次验证失败次数过多，账号已锁定' : '二次验证失败',
-        });
-        if (attempt.left === 0) {
-          await app.loginGuard.lock(accountId, policy);
-          return restart(423, `验证失败次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`);
-        }
-        return steps.codePage(request, reply, 401, { ...model, error: `验证码错误或已使用，还可尝试 ${attempt.left} 次` });
-      }
-      await app.loginGuard.succeeded(key);
+      if (!checked.ok) return steps.codePage(request, reply, checked.status, { ...model, error: checked.error });
       return steps.next(request, reply, accountId, target, 'code');
     },
   );
@@ -134,28 +95,13 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if ('refused' in step) return step.refused;
       const { accountId, target } = step;
       const context = await steps.contextOf(accountId);
-      if (!context?.profile.usable) {
-        return casLogin.renderLogin(request, reply, 403, {
-          service: target.service,
-          renew: target.renew,
-          error: '账号已停用，请联系企业管理员',
-        });
-      }
+      if (!context?.profile.usable) return disabled(request, reply, target);
       const { profile } = context;
       const model = { accountId, name: profile.name || profile.username, username: profile.username, target };
       const code = (request.body.code ?? '').trim();
       // A wrong first code guesses nothing (the secret is on the page): it asks again, without a lockout count.
       if (!code) return steps.enrolPage(request, reply, 400, { ...model, error: '请输入动态验证码' });
-      const codes = await app.twoFactor.confirm(accountId, code, (trx) =>
-        recordAudit(trx, request.log, {
-          accountId,
-          username: profile.username,
-          enterpriseId: profile.enterpriseId,
-          action: 'two-factor-enrol',
-          ip: request.ip,
-          outcome: 'success',
-        }),
-      );
+      const codes = await app.casLoginService.enrol(profile, code, clientOf(request));
       if (!codes) return steps.enrolPage(request, reply, 400, { ...model, error: '验证码不正确，请确认手机时间准确后重新输入' });
       return steps.recoveryPage(request, reply, { ...model, codes });
     },

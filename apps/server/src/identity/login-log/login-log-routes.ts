@@ -1,6 +1,17 @@
 import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, LOGIN_FAILURE_REASONS, LOGIN_LOG_EXPORT_MAX_ROWS, type LoginFailureReason, type LoginLogRow } from '@portal/shared';
+import {
+  ApiPrefix,
+  Authority,
+  LOGIN_FAILURE_REASONS,
+  LOGIN_LOG_EXPORT_MAX_ROWS,
+  type LoginFailureReason,
+  LoginLogFilterQuerySchema,
+  LoginLogPageQuerySchema,
+  type LoginLogRow,
+  LoginLogRowSchema,
+  NamedRefSchema,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
@@ -11,34 +22,6 @@ import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
 import type { LoginLogEntry, LoginLogFilters, LoginLogScope } from './login-log-repository.js';
 
 const CSV_HEADERS = ['时间', '账号', '姓名', '企业', '结果', '原因', '应用', 'IP', '浏览器', '系统'];
-
-const Result = Type.Union([Type.Literal('success'), Type.Literal('failure')]);
-const Reason = Type.Union((Object.keys(LOGIN_FAILURE_REASONS) as LoginFailureReason[]).map((r) => Type.Literal(r)));
-
-const LoginLogRowSchema = Type.Object({
-  id: Type.Integer(),
-  createdAt: Type.String({ description: 'yyyy-MM-dd HH:mm:ss（中国时间）' }),
-  username: Type.String({ description: '账号（无此账号时为所填的登录名）' }),
-  name: Type.String(),
-  result: Result,
-  reason: Type.Union([Reason, Type.Literal('')]),
-  reasonText: Type.String({ description: '失败原因（中文）；成功为空' }),
-  applicationName: Type.String({ description: '登录的应用；门户或未指定应用时为空' }),
-  ip: Type.String(),
-  browser: Type.String(),
-  os: Type.String(),
-  enterpriseName: Type.String(),
-});
-
-const Filters = {
-  filterStartTime: Type.Optional(Type.String({ maxLength: 19, description: '开始时间 yyyy-MM-dd HH:mm:ss（中国时间）' })),
-  filterEndTime: Type.Optional(Type.String({ maxLength: 19, description: '结束时间 yyyy-MM-dd HH:mm:ss（含）' })),
-  username: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（完全一致）' })),
-  result: Type.Optional(Type.Union([Result, Type.Literal('')])),
-  reason: Type.Optional(Type.Union([Reason, Type.Literal('')], { description: '失败原因编码' })),
-  applicationId: Type.Optional(Type.Integer({ minimum: 0, description: '应用 id；0 为未指定应用（门户）' })),
-};
-const FilterQuery = Type.Object(Filters);
 
 const isReason = (code: string): code is LoginFailureReason => Object.hasOwn(LOGIN_FAILURE_REASONS, code);
 
@@ -76,7 +59,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return profile.enterpriseId !== null ? { enterpriseId: profile.enterpriseId } : { accountId: request.principal!.accountId };
   }
 
-  function filtersOf(q: Static<typeof FilterQuery>): LoginLogFilters {
+  function filtersOf(q: Static<typeof LoginLogFilterQuerySchema>): LoginLogFilters {
     const start = q.filterStartTime ? chinaTimeToIso(q.filterStartTime, '开始时间') : undefined;
     const end = q.filterEndTime ? chinaTimeToIso(q.filterEndTime, '结束时间') : undefined;
     if (start && end && start > end) throw new BadRequestError('开始时间不能晚于结束时间');
@@ -91,17 +74,13 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   app.get(
-    '/web-api/console/v1/login-log/page/list',
+    `${ApiPrefix.console}/login-log/page/list`,
     {
       onRequest: guard,
       schema: {
         tags: ['security'],
         summary: '登录日志分页列表（最新的在前）',
-        querystring: Type.Object({
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-          ...Filters,
-        }),
+        querystring: LoginLogPageQuerySchema,
         response: { 200: Envelope(Page(LoginLogRowSchema)), ...errorResponses },
       },
     },
@@ -113,13 +92,13 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/console/v1/login-log/applications',
+    `${ApiPrefix.console}/login-log/applications`,
     {
       onRequest: guard,
       schema: {
         tags: ['security'],
         summary: '登录日志的应用筛选项（本企业的应用）',
-        response: { 200: Envelope(Type.Object({ id: Type.Integer(), name: Type.String() })), ...errorResponses },
+        response: { 200: Envelope(NamedRefSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -129,7 +108,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web-api/console/v1/login-log/export',
+    `${ApiPrefix.console}/login-log/export`,
     {
       onRequest: guard,
       config: { auditAction: 'login-log.export' },
@@ -137,7 +116,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['security'],
         summary: `导出登录日志 CSV（UTF-8 带 BOM，筛选条件同分页列表，最多 ${LOGIN_LOG_EXPORT_MAX_ROWS} 条，最新的在前）`,
         produces: ['text/csv'],
-        querystring: FilterQuery,
+        querystring: LoginLogFilterQuerySchema,
         // The file streams out: documented as a string, typed as the stream the handler answers.
         response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'text/csv; charset=utf-8' }), ...errorResponses },
       },

@@ -1,30 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { NOTIFICATION_KIND_LABELS, type NotificationKind } from '@portal/shared';
-import { Type } from 'typebox';
+import {
+  ApiPrefix,
+  EmptyAnswerSchema,
+  NotificationIdParamsSchema,
+  NotificationQuerySchema,
+  NotificationRowSchema,
+  NotificationUnreadCountSchema,
+} from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { NotFoundError } from '../../platform/lib/errors.js';
 
-const BASE = '/web-api/console/v1/notification';
+const BASE = `${ApiPrefix.console}/notification`;
 const tags = ['notification'];
 
-const Kind = Type.Union(
-  (Object.keys(NOTIFICATION_KIND_LABELS) as NotificationKind[]).map((kind) => Type.Literal(kind)),
-  {
-    description: Object.entries(NOTIFICATION_KIND_LABELS)
-      .map(([kind, label]) => `${kind} ${label}`)
-      .join('，'),
-  },
-);
-const NotificationSchema = Type.Object({
-  id: Type.Integer(),
-  kind: Kind,
-  title: Type.String(),
-  content: Type.String(),
-  link: Type.String({ description: '控制台内的页面路径（无则为空）' }),
-  read: Type.Boolean(),
-  createdAt: Type.String({ description: 'yyyy-MM-dd HH:mm:ss（中国时间）' }),
-});
-const Empty = Envelope(Type.Object({}));
+const Empty = EmptyAnswerSchema;
 
 /**
  * 消息中心: every signed-in account reads its own messages — the navbar bell's
@@ -41,7 +30,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '未读消息数（导航栏铃铛）',
-        response: { 200: Envelope(Type.Object({ count: Type.Integer({ minimum: 0 }) })), ...errorResponses },
+        response: { 200: Envelope(NotificationUnreadCountSchema), ...errorResponses },
       },
     },
     async (request) => ok({ count: await notifications.unreadCount(request.principal!.accountId) }),
@@ -54,13 +43,8 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '我的消息分页列表（新的在前，可按未读、类型筛选）',
-        querystring: Type.Object({
-          unread: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('')], { description: '1 仅未读' })),
-          kind: Type.Optional(Type.Union([Kind, Type.Literal('')])),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        }),
-        response: { 200: Envelope(Page(NotificationSchema)), ...errorResponses },
+        querystring: NotificationQuerySchema,
+        response: { 200: Envelope(Page(NotificationRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -85,7 +69,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '标为已读',
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        params: NotificationIdParamsSchema,
         response: { 200: Empty, ...errorResponses },
       },
     },

@@ -1,6 +1,9 @@
 import { CertificationMessage } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { type AuditActionCode, type AuditEntry, recordAudit } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/schema.js';
 import { ForbiddenError, TokenError } from '../../platform/lib/errors.js';
 
 export interface Principal {
@@ -9,6 +12,39 @@ export interface Principal {
   /** The CAS service ticket that opened the session. */
   serviceTicket: string;
   profile: NonNullable<Awaited<ReturnType<FastifyInstance['accountRepository']['profile']>>>;
+}
+
+/** Who made a request, as its audit row names them: services take it instead of the request. */
+export interface Actor {
+  accountId: number | null;
+  username: string;
+  enterpriseId: number | null;
+  ip: string;
+  log: FastifyBaseLogger;
+}
+
+export function actorOf(request: FastifyRequest): Actor {
+  const p = request.principal;
+  return {
+    accountId: p?.accountId ?? null,
+    username: p?.profile.username ?? '',
+    enterpriseId: p?.profile.enterpriseId ?? null,
+    ip: request.ip,
+    log: request.log,
+  };
+}
+
+/** Records an action of `actor` inside the write's transaction `db`. */
+export function auditBy(
+  db: Kysely<Database>,
+  actor: Actor,
+  action: AuditActionCode,
+  target: string,
+  outcome: AuditEntry['outcome'] = 'success',
+  detail?: string,
+): Promise<void> {
+  const { log, ...who } = actor;
+  return recordAudit(db, log, { ...who, action, target, outcome, ...(detail === undefined ? {} : { detail }) });
 }
 
 declare module 'fastify' {

@@ -3,33 +3,33 @@ import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  AuthSourceMessage,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  PasswordChangeMessage,
-  RegisterMessage,
+  ApiPrefix,
+  EmptyAnswerSchema,
+  PasswordChangeBodySchema,
+  PasswordTransportKeySchema,
+  PortalCallbackQuerySchema,
+  PortalLoginQuerySchema,
+  PortalAppMenuSchema,
+  PortalMenuEntrySchema,
+  PortalTokenSchema,
   siteRedirectPath,
-  CertificationStatusSchema,
 } from '@portal/shared';
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
 import { Envelope, ErrorEnvelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { resolveRuntimeConfig } from '../../platform/config.js';
-import { AppError, BadRequestError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../platform/lib/errors.js';
+import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../platform/lib/errors.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import { loopbackOrigin } from '../../platform/lib/loopback-origin.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { portalUser } from '../accounts/account-repository.js';
-import { hashPassword, verifyPassword } from '../accounts/passwords.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
-import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TOKEN_TYPE } from './access-tokens.js';
-import { sessionIndexOf, validateServiceTicket } from './cas-client.js';
+import { sessionIndexOf } from './cas-client.js';
 import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
 
 const CALLBACK_PATH = PORTAL_CALLBACK_PATH;
 /** Where a login starts (the web app's login links and its silent single sign-on go here). */
-const LOGIN_PATH = '/web/portal/cas/login';
+const LOGIN_PATH = `${ApiPrefix.portalAuth}/cas/login`;
 /**
  * Login CSRF (OWASP login CSRF; RFC 6749 §10.12's `state`): a random state in an HttpOnly cookie set
  * where this browser started the login, and in the callback address the CAS returns to; the callback
@@ -37,43 +37,10 @@ const LOGIN_PATH = '/web/portal/cas/login';
  */
 const LOGIN_STATE = 'PORTAL_LOGIN_STATE';
 const SILENT_STATE = 'PORTAL_SSO_STATE';
-const STATE_PATH = '/web/portal/cas';
+const STATE_PATH = `${ApiPrefix.portalAuth}/cas`;
 const STATE_SECONDS = 600;
 /** Password-change attempts per account a minute (besides the account lockout). */
 const PASSWORD_CHANGES_PER_MINUTE = 5;
-
-/** A console route; menus nest three levels at most (deeper children are not sent). */
-function routerSchema(depth: number): TSchema {
-  return Type.Object({
-    authCode: Type.String(),
-    name: Type.String(),
-    path: Type.String(),
-    meta: Type.Object({ title: Type.String(), icon: Type.String() }),
-    children: depth > 1 ? Type.Array(routerSchema(depth - 1)) : Type.Array(Type.Object({}), { maxItems: 0 }),
-  });
-}
-const Router = routerSchema(3);
-const MenuEntry = Type.Object({
-  routers: Type.Array(Router),
-  user: Type.Object({
-    name: Type.String(),
-    username: Type.String(),
-    telephone: Type.String(),
-    number: Type.String(),
-    enterpriseName: Type.String(),
-    enterpriseId: Type.Union([Type.Integer(), Type.Null()]),
-    certificationStatus: CertificationStatusSchema,
-  }),
-  token: Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() }),
-  authorities: Type.Array(Type.String()),
-});
-const TokenAnswer = Type.Object({ token_type: Type.String(), access_token: Type.String(), expires_in: Type.Integer() });
-const AppMenu = Type.Object({ name: Type.String(), path: Type.String(), title: Type.String(), icon: Type.String() });
-const PasswordBody = Type.Object({
-  oldPassword: Type.String({ maxLength: 1024 }),
-  newPassword: Type.String({ maxLength: 1024 }),
-  confirmPassword: Type.String({ maxLength: 1024 }),
-});
 
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -125,7 +92,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // The callback's pages depend on the caller: they keep the default `private, no-store`.
   function silentPage(reply: FastifyReply, loggedIn: boolean): string {
     reply.type('text/html; charset=utf-8');
-    return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>SSO</title></head><body data-logged-in="${loggedIn ? '1' : '0'}"><script src="/web/portal/cas/silent.js"></script></body></html>`;
+    return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>SSO</title></head><body data-logged-in="${loggedIn ? '1' : '0'}"><script src="${STATE_PATH}/silent.js"></script></body></html>`;
   }
 
   function failurePage(reply: FastifyReply, request: FastifyRequest, description: string): string {
@@ -145,11 +112,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['portal-auth'],
         summary: '开始登录：记录本浏览器的登录状态并转到统一身份认证',
-        querystring: Type.Object({
-          target: Type.Optional(Type.String({ maxLength: 2000 })),
-          mode: Type.Optional(Type.Literal('silent')),
-          retry: Type.Optional(Type.Literal('1')),
-        }),
+        querystring: PortalLoginQuerySchema,
         // 303 to the CAS login (with gateway=true in silent mode).
         response: { ...errorResponses },
       },
@@ -176,13 +139,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['portal-auth'],
         summary: 'CAS 登录回调：核对登录状态、校验票据、建立门户会话并返回原页面',
-        querystring: Type.Object({
-          target: Type.Optional(Type.String({ maxLength: 2000 })),
-          ticket: Type.Optional(Type.String({ maxLength: 300 })),
-          mode: Type.Optional(Type.Literal('silent')),
-          state: Type.Optional(Type.String({ maxLength: 100 })),
-          retry: Type.Optional(Type.Literal('1')),
-        }),
+        querystring: PortalCallbackQuerySchema,
         // 303 back to the target; HTML in silent mode and when the ticket is refused.
         response: { 200: Type.String({ description: 'text/html' }), ...errorResponses, '4xx': Type.Union([Type.String(), ErrorEnvelope]) },
       },
@@ -191,7 +148,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const base = portalBase(request);
       const silent = request.query.mode === 'silent';
       const target = targetOf(request, request.query.target);
-      const { ticket, state } = request.query;
+      const { ticket, state, retry } = request.query;
       const stateCookie = silent ? SILENT_STATE : LOGIN_STATE;
       const expected = request.cookies[stateCookie];
       // A state is good for one return from the CAS.
@@ -203,22 +160,17 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!expected || !state || !sameToken(expected, state)) {
         request.log.warn('login callback without its state');
         if (silent) return silentPage(reply, false);
-        if (request.query.retry) return failurePage(reply, request, '登录状态已失效');
+        if (retry) return failurePage(reply, request, '登录状态已失效');
         return reply.redirect(loginStart(target, true), 303);
       }
 
-      const validation = await validateServiceTicket(casServerUrl(), serviceUrl(base, request.url), ticket);
-      if (!validation.ok) {
-        request.log.warn({ cas: validation.code }, 'service ticket rejected');
-        return silent ? silentPage(reply, false) : failurePage(reply, request, validation.description);
+      const previous = request.cookies[SESSION_COOKIE];
+      const signedIn = await app.portalAuthService.signIn(casServerUrl(), serviceUrl(base, request.url), ticket, previous);
+      if (!signedIn.ok) {
+        if (signedIn.code !== undefined) request.log.warn({ cas: signedIn.code }, 'service ticket rejected');
+        return silent ? silentPage(reply, false) : failurePage(reply, request, signedIn.description);
       }
-      const account = await app.accountRepository.findUsableByUsername(validation.user);
-      if (!account) {
-        return silent ? silentPage(reply, false) : failurePage(reply, request, '该账号未在门户开通或已停用');
-      }
-      await app.sessions.close(request.cookies[SESSION_COOKIE]);
-      const session = await app.sessions.open(account.id, ticket);
-      reply.setCookie(SESSION_COOKIE, session, cookieOptions(request));
+      reply.setCookie(SESSION_COOKIE, signedIn.session, cookieOptions(request));
       return silent ? silentPage(reply, true) : reply.redirect(target, 303);
     },
   );
@@ -244,18 +196,22 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get('/web/portal/cas/silent.js', { schema: { hide: true, response: { 200: Type.String() } } }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8');
-    return SILENT_SCRIPT;
-  });
+  app.get(
+    `${ApiPrefix.portalAuth}/cas/silent.js`,
+    { schema: { hide: true, response: { 200: Type.String() } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8');
+      return SILENT_SCRIPT;
+    },
+  );
 
   app.get(
-    '/web/portal/menu/list',
+    `${ApiPrefix.portalAuth}/menu/list`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '菜单、用户与令牌（访客为空列表）',
-        response: { 200: Envelope(MenuEntry), ...errorResponses },
+        response: { 200: Envelope(PortalMenuEntrySchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -276,12 +232,12 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web/portal/app/menus',
+    `${ApiPrefix.portalAuth}/app/menus`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '门户应用菜单（控制台入口；非空表示需要登录）',
-        response: { 200: Envelope(AppMenu), ...errorResponses },
+        response: { 200: Envelope(PortalAppMenuSchema), ...errorResponses },
       },
     },
     async () => ok(await app.accountRepository.appMenus()),
@@ -300,19 +256,19 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('vary', 'Origin');
   }
 
-  app.options('/web/portal/oauth/token', { schema: { hide: true, response: { 204: Type.Null() } } }, async (request, reply) => {
+  app.options(`${ApiPrefix.portalAuth}/oauth/token`, { schema: { hide: true, response: { 204: Type.Null() } } }, async (request, reply) => {
     allowOrigin(request, reply);
     reply.code(204);
     return null;
   });
 
   app.get(
-    '/web/portal/oauth/token',
+    `${ApiPrefix.portalAuth}/oauth/token`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '换取新的访问令牌（需登录会话）',
-        response: { 200: Envelope(TokenAnswer), ...errorResponses },
+        response: { 200: Envelope(PortalTokenSchema), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -328,19 +284,19 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web/portal/account/public-key',
+    `${ApiPrefix.portalAuth}/account/public-key`,
     {
       schema: {
         tags: ['portal-auth'],
         summary: '密码传输公钥（RSA-OAEP SHA-256，SPKI DER base64）',
-        response: { 200: Envelope(Type.Object({ algorithm: Type.String(), publicKey: Type.String() })), ...errorResponses },
+        response: { 200: Envelope(PasswordTransportKeySchema), ...errorResponses },
       },
     },
     async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: await app.passwordTransport.publicKey() }),
   );
 
   app.put(
-    '/web/portal/account/password',
+    `${ApiPrefix.portalAuth}/account/password`,
     {
       onRequest: app.authenticate,
       config: {
@@ -357,59 +313,14 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['portal-auth'],
         summary: '修改密码（三个字段均以 RSA-OAEP 加密后 base64 传输）',
-        body: PasswordBody,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        body: PasswordChangeBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
-      // An account linked to an LDAP / AD source signs in with its directory password: not changed here.
-      if (await hasDirectoryPassword(app, principal.accountId)) throw new ForbiddenError(AuthSourceMessage.directoryPassword);
-      const { passwordTransport } = app;
-      const oldPassword = await passwordTransport.decrypt(request.body.oldPassword);
-      const newPassword = await passwordTransport.decrypt(request.body.newPassword);
-      const confirmPassword = await passwordTransport.decrypt(request.body.confirmPassword);
-      // Spec section 5, "Change password", checked again on the server.
-      if (!oldPassword) throw new BadRequestError(PasswordChangeMessage.oldRequired);
-      if (!newPassword) throw new BadRequestError(PasswordChangeMessage.newRequired);
-      if ([...newPassword].length < PASSWORD_MIN) throw new BadRequestError(RegisterMessage.passwordTooShort);
-      if ([...newPassword].length > PASSWORD_MAX) throw new BadRequestError(RegisterMessage.passwordTooLong);
-      if (!confirmPassword) throw new BadRequestError(PasswordChangeMessage.confirmRequired);
-      if (confirmPassword !== newPassword) throw new BadRequestError(PasswordChangeMessage.confirmMismatch);
-
-      // A wrong current password counts toward the account's lockout (its enterprise's 安全设置), as a wrong password at the CAS does.
-      const key = { accountId: principal.accountId };
-      const policy = await app.securityPolicies.ofEnterprise(principal.profile.enterpriseId);
-      const attempt = await app.loginGuard.attempt(key, policy);
-      if (attempt.locked) throw new AppError(`密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, 423);
-      if (!(await verifyPassword(await app.accountRepository.passwordHash(principal.accountId), oldPassword))) {
-        const detail = attempt.left === 0 ? '原密码错误次数过多，账号已锁定' : '原密码错误';
-        await app.auditRepository.recordRequest(request, 'password-change', '', 'failure', detail);
-        if (attempt.left === 0) throw new AppError(`密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`, 423);
-        throw new BadRequestError('原密码错误');
-      }
-      await app.loginGuard.succeeded(key);
-      if (newPassword === oldPassword) throw new BadRequestError(PasswordChangeMessage.sameAsOld);
-      // 安全设置's password rules and history.
-      const problem = await app.passwordPolicy.problem({
-        accountId: principal.accountId,
-        username: principal.profile.username,
-        password: newPassword,
-        policy,
-      });
-      if (problem) throw new BadRequestError(problem);
-      // The new password, its date and history, the end of every other login of this account (its
-      // portal sessions, and with the embedded CAS its other SSO sessions) and the audit row commit together.
-      const passwordHash = await hashPassword(newPassword);
-      const ended = await app.accountRepository.setPasswordHash(principal.accountId, passwordHash, async (trx) => {
-        await app.passwordPolicy.remember(trx, principal.accountId, passwordHash);
-        await app.sessions.closeOthers(principal.accountId, principal.sessionKey, trx);
-        const tickets = auth.casEmbedded ? await app.casTickets.destroyAccountTgts(trx, principal.accountId, principal.serviceTicket) : [];
-        await auditRequest(trx, request, 'password-change', '');
-        await app.accountNotices.passwordChanged(trx, principal.accountId, 'self');
-        return tickets;
-      });
+      const ended = await app.portalAuthService.changePassword(principal, request.body, { ip: request.ip, log: request.log });
       await app.ssoSessions.notify(request, ended);
       return ok([], '密码修改成功');
     },

@@ -1,13 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ApiPrefix } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { isUsable } from '../accounts/account-repository.js';
+import type { PortalSessionRepository } from './portal-session-repository.js';
 
 /** The portal's session cookie: a random id; the table keeps only its SHA-256. */
 export const SESSION_COOKIE = 'PORTAL_SESSION';
 /** The portal's CAS service address: logins return here with a ticket; single logout posts here. */
-export const PORTAL_CALLBACK_PATH = '/web/portal/cas/callback';
+export const PORTAL_CALLBACK_PATH = `${ApiPrefix.portalAuth}/cas/callback`;
 
 const digest = (id: string) => createHash('sha256').update(id).digest('hex');
 
@@ -20,23 +22,20 @@ export interface LiveSession {
 
 export class PortalSessions {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly sessions: PortalSessionRepository,
     private readonly hours: number,
   ) {}
 
   /** Opens a session for an account logged in through `serviceTicket`; answers the cookie value. */
   async open(accountId: number, serviceTicket: string, now = new Date()): Promise<string> {
     const id = randomBytes(32).toString('base64url');
-    await this.db
-      .insertInto('portal_session')
-      .values({
-        id: digest(id),
-        account_id: accountId,
-        service_ticket: serviceTicket,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + this.hours * 3_600_000).toISOString(),
-      })
-      .execute();
+    await this.sessions.insert({
+      id: digest(id),
+      account_id: accountId,
+      service_ticket: serviceTicket,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.hours * 3_600_000).toISOString(),
+    });
     return id;
   }
 
@@ -46,57 +45,40 @@ export class PortalSessions {
   }
 
   async byKey(key: string, now = new Date()): Promise<LiveSession | undefined> {
-    const row = await this.db
-      .selectFrom('portal_session')
-      .innerJoin('account', 'account.id', 'portal_session.account_id')
-      .leftJoin('enterprise', 'enterprise.id', 'account.enterprise_id')
-      .select([
-        'portal_session.id',
-        'portal_session.account_id',
-        'portal_session.service_ticket',
-        'portal_session.expires_at',
-        'account.status',
-        'enterprise.status as enterprise_status',
-      ])
-      .where('portal_session.id', '=', key)
-      .executeTakeFirst();
+    const row = await this.sessions.withAccount(key);
     if (!row || row.expires_at <= now.toISOString() || !isUsable(row.status, row.enterprise_status)) return undefined;
     return { key: row.id, accountId: row.account_id, serviceTicket: row.service_ticket };
   }
 
   async close(cookie: string | undefined): Promise<void> {
-    if (cookie) await this.db.deleteFrom('portal_session').where('id', '=', digest(cookie)).execute();
+    if (cookie) await this.sessions.delete(digest(cookie));
   }
 
   /** CAS single logout names the service ticket that opened the session. */
   async closeByServiceTicket(serviceTicket: string): Promise<number> {
-    const r = await this.db.deleteFrom('portal_session').where('service_ticket', '=', serviceTicket).executeTakeFirst();
-    return Number(r.numDeletedRows);
+    return this.sessions.deleteByServiceTickets([serviceTicket]);
   }
 
   /** 强制下线: the sessions these service tickets opened end, inside the caller's transaction. */
   async closeByServiceTickets(trx: Kysely<Database>, serviceTickets: readonly string[]): Promise<void> {
     // In slices: an SSO session's tickets can outnumber SQLite's bound parameters in one `in (…)`.
     for (let i = 0; i < serviceTickets.length; i += 500) {
-      await trx
-        .deleteFrom('portal_session')
-        .where('service_ticket', 'in', serviceTickets.slice(i, i + 500))
-        .execute();
+      await this.sessions.deleteByServiceTickets(serviceTickets.slice(i, i + 500), trx);
     }
   }
 
   /** After a password change (inside its transaction): every other session of the account ends. */
-  async closeOthers(accountId: number, keepKey: string, db: Kysely<Database> = this.db): Promise<void> {
-    await db.deleteFrom('portal_session').where('account_id', '=', accountId).where('id', '!=', keepKey).execute();
+  async closeOthers(accountId: number, keepKey: string, db?: Kysely<Database>): Promise<void> {
+    await this.sessions.deleteOthersOf(accountId, keepKey, db);
   }
 
   /** Every session of these accounts ends (停用, 删除, an enterprise 停用), inside the caller's transaction. */
   async closeAllOf(trx: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
-    await trx.deleteFrom('portal_session').where('account_id', 'in', accountIds).execute();
+    await this.sessions.deleteAllOf(trx, accountIds);
   }
 
   async purgeExpired(now = new Date()): Promise<void> {
-    await this.db.deleteFrom('portal_session').where('expires_at', '<=', now.toISOString()).execute();
+    await this.sessions.deleteExpiredBy(now.toISOString());
   }
 }
 
@@ -108,7 +90,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('sessions', new PortalSessions(app.database.db, app.config.auth.sessionHours));
+    app.decorate('sessions', new PortalSessions(app.portalSessionRepository, app.config.auth.sessionHours));
     // Housekeeping every 10 minutes (no timer keeps the process alive).
     const purge = setInterval(
       () => void app.sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed')),
@@ -117,5 +99,5 @@ export default fp(
     purge.unref();
     app.addHook('onClose', async () => clearInterval(purge));
   },
-  { name: 'portal-sessions' },
+  { name: 'portal-sessions', dependencies: ['portal-session-repository'] },
 );

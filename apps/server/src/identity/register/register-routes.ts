@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ApiPrefix,
   EMAIL_PATTERN,
+  EmptyAnswerSchema,
+  RegisterBodySchema,
+  RegisteredSchema,
+  RegisterSmsQuerySchema,
+  SmsOutboxEntrySchema,
   PASSWORD_MAX,
   PASSWORD_MIN,
   REGISTER_PHONE_PATTERN,
@@ -8,12 +14,8 @@ import {
   SMS_PHONE_PATTERN,
   USERNAME_PATTERN,
 } from '@portal/shared';
-import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { AppError, BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
-import { hashPassword } from '../accounts/passwords.js';
-import { recordAudit } from '../../platform/audit/audit-log.js';
-import { newPasswordProblem } from '../security/password-policy.js';
+import { BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
 import { LogSmsSender } from '../../platform/sms/log-sms-sender.js';
 
 /** Mainland mobile numbers: spaces, dashes and a leading +86 / 0086 are stripped (protocols.md). */
@@ -21,16 +23,7 @@ export function normalisePhone(raw: string): string {
   return raw.replace(/[\s-]/g, '').replace(/^(\+86|0086)/, '');
 }
 
-const RegisterBody = Type.Object({
-  username: Type.Optional(Type.String({ maxLength: 200 })),
-  email: Type.Optional(Type.String({ maxLength: 200 })),
-  enterpriseName: Type.Optional(Type.String({ maxLength: 200 })),
-  password: Type.Optional(Type.String({ maxLength: 200 })),
-  phone: Type.Optional(Type.String({ maxLength: 32 })),
-  smsCode: Type.Optional(Type.String({ maxLength: 32 })),
-});
-
-interface RegisterInput {
+export interface RegisterInput {
   username: string;
   email: string;
   enterpriseName: string;
@@ -63,99 +56,42 @@ export function validateRegistration(body: Partial<Record<keyof RegisterInput, s
 
 /** Registration by mobile phone and SMS code (spec sections 2, 4, 5, 7), joining an enterprise. */
 const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const codes = app.smsCodes;
   const sender = app.smsSender;
 
   app.post(
-    '/web-api/register/v1/sms',
+    `${ApiPrefix.register}/sms`,
     {
       schema: {
         tags: ['register'],
         summary: '发送注册短信验证码',
-        querystring: Type.Object({ phone: Type.Optional(Type.String({ maxLength: 32 })) }),
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        querystring: RegisterSmsQuerySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
       const phone = normalisePhone(request.query.phone ?? '');
       if (!phone) throw new BadRequestError(RegisterMessage.phoneRequired);
       if (!SMS_PHONE_PATTERN.test(phone)) throw new BadRequestError(RegisterMessage.phoneInvalid);
-      // The answer is the same whether or not the phone is registered (protocols.md).
-      const issued = await codes.issue('register', phone, request.ip);
-      try {
-        await sender.send({ phone, templateKey: 'register', params: { code: issued.code } });
-      } catch (err) {
-        await codes.withdraw(issued.id);
-        request.log.error({ err: (err as Error).message, provider: sender.name }, 'SMS not sent');
-        throw new AppError('短信发送失败，请稍后再试', 503);
-      }
+      await app.registerService.sendCode(phone, request.ip, request.log);
       return ok([], '验证码已发送，请注意查收');
     },
   );
 
   app.post(
-    '/web-api/register/v1/user',
+    `${ApiPrefix.register}/user`,
     {
       schema: {
         tags: ['register'],
         summary: '注册账号（手机号 + 短信验证码）',
-        body: RegisterBody,
-        response: { 200: Envelope(Type.Object({ username: Type.String() })), ...errorResponses },
+        body: RegisterBodySchema,
+        response: { 200: Envelope(RegisteredSchema), ...errorResponses },
       },
     },
     async (request) => {
       const input = validateRegistration(request.body);
-      // 安全设置: a new account's password meets the platform's policy.
-      const rule = newPasswordProblem(input.password, app.securityPolicies.defaults, input.username);
-      if (rule) throw new BadRequestError(rule);
-      // 邀请成员: the code may be an invitation of this phone to the named enterprise
-      // (the form has no other field: spec section 5). Else it is the registration's SMS code, which
-      // spends one of its tries, also when the registration is refused below (409).
-      const invitation = input.enterpriseName
-        ? await app.invitationRepository.check(input.phone, input.enterpriseName, input.smsCode)
-        : ({ kind: 'none' } as const);
-      let codeId: number | undefined;
-      if (invitation.kind !== 'valid') {
-        try {
-          codeId = await codes.check('register', input.phone, input.smsCode);
-        } catch (err) {
-          // The code was meant as the invitation's: its own tries tell.
-          if (invitation.kind !== 'wrong') throw err;
-          throw new BadRequestError(
-            invitation.left > 0 ? `验证码错误，还可尝试 ${invitation.left} 次` : '验证码错误次数过多，请联系企业管理员重新邀请',
-          );
-        }
-      }
-      const invitedTo = invitation.kind === 'valid' ? invitation.enterpriseId : undefined;
-      // The account, its join request and its message, the spent code or invitation and the audit rows commit together.
-      const passwordHash = await hashPassword(input.password);
-      const registered = await app.accountRepository.register({ ...input, passwordHash, invitedTo }, async (trx, created) => {
-        if (codeId !== undefined) await codes.consume(trx, codeId);
-        await app.passwordPolicy.remember(trx, created.accountId, passwordHash);
-        if (invitation.kind === 'valid') await app.invitationRepository.consume(trx, invitation.id);
-        const entry = { accountId: created.accountId, username: input.username, ip: request.ip, outcome: 'success' } as const;
-        await recordAudit(trx, request.log, {
-          ...entry,
-          enterpriseId: created.enterpriseId,
-          action: 'register',
-          target: input.enterpriseName,
-        });
-        if (created.requested) {
-          await app.joinRequestRepository.create(trx, created.requested.id, created.accountId);
-          await app.accountNotices.joinRequested(trx, created.requested.id, {
-            username: input.username,
-            enterpriseName: created.requested.name,
-          });
-          await recordAudit(trx, request.log, {
-            ...entry,
-            enterpriseId: created.requested.id,
-            action: 'join.request',
-            target: created.requested.name,
-          });
-        }
-      });
-      if (registered.requested) return ok({ username: input.username }, '注册成功，已向该企业提交加入申请，请等待企业管理员审批');
-      if (invitedTo !== undefined) return ok({ username: input.username }, '注册成功，已加入该企业，请使用账号和密码登录');
+      const registered = await app.registerService.register(input, { ip: request.ip, log: request.log });
+      if (registered === 'requested') return ok({ username: input.username }, '注册成功，已向该企业提交加入申请，请等待企业管理员审批');
+      if (registered === 'invited') return ok({ username: input.username }, '注册成功，已加入该企业，请使用账号和密码登录');
       return ok({ username: input.username }, '注册成功，请使用账号和密码登录');
     },
   );
@@ -168,18 +104,8 @@ const registerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['register'],
           summary: '开发环境短信发件箱（仅开发/测试服务器）',
-          querystring: Type.Object({ phone: Type.Optional(Type.String({ maxLength: 32 })) }),
-          response: {
-            200: Envelope(
-              Type.Object({
-                phone: Type.String(),
-                templateKey: Type.String(),
-                params: Type.Record(Type.String(), Type.String()),
-                sentAt: Type.String(),
-              }),
-            ),
-            ...errorResponses,
-          },
+          querystring: RegisterSmsQuerySchema,
+          response: { 200: Envelope(SmsOutboxEntrySchema), ...errorResponses },
         },
       },
       async (request) => {

@@ -1,10 +1,10 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
-import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../../platform/db/database.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, BadRequestError, TooManyRequestsError } from '../../platform/lib/errors.js';
 import { chinaClock } from '../../platform/lib/china-time.js';
+import type { SmsCodeRepository } from './sms-code-repository.js';
 
 /**
  * SMS verification codes (docs: protocols.md "SMS verification codes"; NIST SP 800-63B, OWASP):
@@ -29,8 +29,8 @@ const DAY = 24 * HOUR;
 
 export class SmsCodes {
   constructor(
+    private readonly codes: SmsCodeRepository,
     private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
     private readonly key: Buffer,
     private readonly ipDailyLimit: number,
   ) {}
@@ -45,15 +45,9 @@ export class SmsCodes {
    */
   async issue(purpose: SmsPurpose, phone: string, ip: string, now = new Date()): Promise<{ id: number; code: string }> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`sms|${phone}`}))`.execute(trx);
+      await this.codes.lockPhone(trx, phone);
       const dayAgo = new Date(now.getTime() - DAY).toISOString();
-      const sent = await trx
-        .selectFrom('sms_code')
-        .select('created_at')
-        .where('phone', '=', phone)
-        .where('created_at', '>', dayAgo)
-        .orderBy('created_at', 'desc')
-        .execute();
+      const sent = await this.codes.sentTo(trx, phone, dayAgo);
       const last = sent[0];
       if (last) {
         const wait = Math.ceil((new Date(last.created_at).getTime() + SMS_POLICY.resendSeconds * 1000 - now.getTime()) / 1000);
@@ -72,13 +66,8 @@ export class SmsCodes {
           `该手机号 24 小时内最多获取 ${SMS_POLICY.perPhoneDay} 次验证码，请于 ${chinaClock(new Date(new Date(oldest.created_at).getTime() + DAY))} 后再试`,
         );
       }
-      const fromIp = await trx
-        .selectFrom('sms_code')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
-        .where('ip', '=', ip)
-        .where('created_at', '>', dayAgo)
-        .executeTakeFirstOrThrow();
-      if (Number(fromIp.n) >= this.ipDailyLimit && fromIp.oldest) {
+      const fromIp = await this.codes.sentFromIp(trx, ip, dayAgo);
+      if (fromIp.n >= this.ipDailyLimit && fromIp.oldest) {
         throw new TooManyRequestsError(
           `当前网络获取验证码次数过多，请于 ${chinaClock(new Date(new Date(fromIp.oldest).getTime() + DAY))} 后再试`,
         );
@@ -86,33 +75,23 @@ export class SmsCodes {
 
       const code = String(randomInt(0, 10 ** SMS_POLICY.codeDigits)).padStart(SMS_POLICY.codeDigits, '0');
       // A new code replaces the previous ones of this phone and purpose.
-      await trx
-        .updateTable('sms_code')
-        .set({ consumed_at: now.toISOString() })
-        .where('phone', '=', phone)
-        .where('purpose', '=', purpose)
-        .where('consumed_at', 'is', null)
-        .execute();
-      const row = await trx
-        .insertInto('sms_code')
-        .values({
-          purpose,
-          phone,
-          ip,
-          code_hash: this.hash(purpose, phone, code),
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + SMS_POLICY.validMinutes * 60_000).toISOString(),
-          consumed_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { id: row.id, code };
+      await this.codes.consumeOpen(trx, phone, purpose, now.toISOString());
+      const id = await this.codes.insert(trx, {
+        purpose,
+        phone,
+        ip,
+        code_hash: this.hash(purpose, phone, code),
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + SMS_POLICY.validMinutes * 60_000).toISOString(),
+        consumed_at: null,
+      });
+      return { id, code };
     });
   }
 
   /** A code whose message could not be sent does not count against the limits. */
   async withdraw(id: number): Promise<void> {
-    await this.db.deleteFrom('sms_code').where('id', '=', id).execute();
+    await this.codes.delete(id);
   }
 
   /**
@@ -122,29 +101,13 @@ export class SmsCodes {
    * so parallel checks cannot exceed the limit either. Answers the code row's id for `consume`.
    */
   async check(purpose: SmsPurpose, phone: string, code: string, now = new Date()): Promise<number> {
-    const row = await this.db
-      .selectFrom('sms_code')
-      .select(['id', 'code_hash', 'expires_at'])
-      .where('phone', '=', phone)
-      .where('purpose', '=', purpose)
-      .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    const tried =
-      row && row.expires_at > now.toISOString()
-        ? await this.db
-            .updateTable('sms_code')
-            .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-            .where('id', '=', row.id)
-            .where('attempts', '<', SMS_POLICY.maxAttempts)
-            .returning('attempts')
-            .executeTakeFirst()
-        : undefined;
-    if (!row || !tried) throw new BadRequestError('验证码已失效，请重新获取');
+    const row = await this.codes.latestOpen(phone, purpose);
+    const tried = row && row.expires_at > now.toISOString() ? await this.codes.takeTry(row.id, SMS_POLICY.maxAttempts) : undefined;
+    if (!row || tried === undefined) throw new BadRequestError('验证码已失效，请重新获取');
     const expected = Buffer.from(row.code_hash, 'hex');
     const given = Buffer.from(this.hash(purpose, phone, code), 'hex');
     if (!timingSafeEqual(expected, given)) {
-      const left = SMS_POLICY.maxAttempts - tried.attempts;
+      const left = SMS_POLICY.maxAttempts - tried;
       throw new BadRequestError(left > 0 ? `验证码错误，还可尝试 ${left} 次` : '验证码错误次数过多，请重新获取');
     }
     return row.id;
@@ -152,13 +115,7 @@ export class SmsCodes {
 
   /** Spends a checked code inside the caller's transaction; a code already spent refuses the work. */
   async consume(trx: Kysely<Database>, id: number, now = new Date()): Promise<void> {
-    const spent = await trx
-      .updateTable('sms_code')
-      .set({ consumed_at: now.toISOString() })
-      .where('id', '=', id)
-      .where('consumed_at', 'is', null)
-      .executeTakeFirst();
-    if (!spent.numUpdatedRows) throw new AppError('验证码已失效，请重新获取', 400);
+    if (!(await this.codes.consume(trx, id, now.toISOString()))) throw new AppError('验证码已失效，请重新获取', 400);
   }
 }
 
@@ -171,7 +128,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     const key = await app.systemRepository.sharedKey('sms-code-hmac');
-    app.decorate('smsCodes', new SmsCodes(app.database.db, app.database.dialect, key, app.config.auth.smsIpDailyLimit));
+    app.decorate('smsCodes', new SmsCodes(app.smsCodeRepository, app.database.db, key, app.config.auth.smsIpDailyLimit));
   },
-  { name: 'sms-codes', dependencies: ['system-repository'] },
+  { name: 'sms-codes', dependencies: ['system-repository', 'sms-code-repository'] },
 );

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { verifyPassword } from '../accounts/passwords.js';
 import { isCommonPassword } from './common-passwords.js';
+import type { PasswordHistoryRepository } from './password-history-repository.js';
 
 /** Passwords kept per account: as many as the longest history a policy may ask for. */
 const HISTORY_KEPT = SECURITY_POLICY_LIMITS.passwordHistory.max;
@@ -35,25 +36,18 @@ export function newPasswordProblem(password: string, rules: PasswordRules, usern
  * the last N the holder chose (password_history keeps their hashes).
  */
 export class PasswordPolicy {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly passwords: PasswordHistoryRepository) {}
 
   /** The first problem of `password` as an account's new password under `policy`, or undefined. */
   async problem(input: { accountId: number; username: string; password: string; policy: SecurityPolicy }): Promise<string | undefined> {
     const { accountId, password, policy } = input;
     const rule = newPasswordProblem(password, policy, input.username);
     if (rule) return rule;
-    const current = await this.db.selectFrom('account').select('password_hash').where('id', '=', accountId).executeTakeFirst();
-    if (current && (await verifyPassword(current.password_hash, password))) return PasswordReuseMessage.current;
+    const current = await this.passwords.currentHash(accountId);
+    if (current !== undefined && (await verifyPassword(current, password))) return PasswordReuseMessage.current;
     if (policy.passwordHistory <= 0) return undefined;
-    const history = await this.db
-      .selectFrom('password_history')
-      .select('password_hash')
-      .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(policy.passwordHistory)
-      .execute();
-    const matches = await Promise.all(history.map((h) => verifyPassword(h.password_hash, password)));
+    const history = await this.passwords.recent(accountId, policy.passwordHistory);
+    const matches = await Promise.all(history.map((hash) => verifyPassword(hash, password)));
     return matches.includes(true) ? PasswordReuseMessage.history(policy.passwordHistory) : undefined;
   }
 
@@ -63,22 +57,7 @@ export class PasswordPolicy {
    * Passwords an administrator sets are temporary (changed at the next login) and not kept.
    */
   async remember(trx: Kysely<Database>, accountId: number, passwordHash: string, now = new Date()): Promise<void> {
-    const iso = now.toISOString();
-    await trx.updateTable('account').set({ password_changed_at: iso }).where('id', '=', accountId).execute();
-    await trx.insertInto('password_history').values({ account_id: accountId, password_hash: passwordHash, created_at: iso }).execute();
-    await trx
-      .deleteFrom('password_history')
-      .where('account_id', '=', accountId)
-      .where('id', 'not in', (eb) =>
-        eb
-          .selectFrom('password_history as kept')
-          .select('kept.id')
-          .where('kept.account_id', '=', accountId)
-          .orderBy('kept.created_at', 'desc')
-          .orderBy('kept.id', 'desc')
-          .limit(HISTORY_KEPT),
-      )
-      .execute();
+    await this.passwords.add(trx, accountId, passwordHash, now.toISOString(), HISTORY_KEPT);
   }
 }
 
@@ -90,7 +69,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('passwordPolicy', new PasswordPolicy(app.database.db));
+    app.decorate('passwordPolicy', new PasswordPolicy(app.passwordHistoryRepository));
   },
-  { name: 'password-policy' },
+  { name: 'password-policy', dependencies: ['password-history-repository'] },
 );

@@ -1,48 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority, PASSWORD_CLASSES, type SecurityPolicy, describePasswordRules, securityPolicyProblem } from '@portal/shared';
+import {
+  ApiPrefix,
+  Authority,
+  EmptyAnswerSchema,
+  PasswordRulesAnswerSchema,
+  SecurityPolicySchema,
+  TwoFactorResetParamsSchema,
+  describePasswordRules,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { actorOf } from '../portal-auth/auth.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../platform/lib/errors.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { ForbiddenError, UnauthorizedError } from '../../platform/lib/errors.js';
 
-const BASE = '/web-api/console/v1';
+const BASE = ApiPrefix.console;
 const tags = ['security'];
-
-/** Wide bounds only: the ranges and their Chinese messages are the shared rules' (securityPolicyProblem). */
-const Count = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 });
-const PolicySchema = Type.Object({
-  passwordMinLength: Count,
-  passwordClasses: Type.Array(Type.Union([Type.Literal('lower'), Type.Literal('upper'), Type.Literal('digit'), Type.Literal('symbol')]), {
-    maxItems: PASSWORD_CLASSES.length,
-  }),
-  passwordNoUsername: Type.Boolean(),
-  passwordHistory: Count,
-  passwordExpiryDays: Count,
-  lockMaxFailures: Count,
-  lockMinutes: Count,
-  sessionIdleMinutes: Count,
-  sessionMaxHours: Count,
-  twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
-});
-
-const ClassesSchema = PolicySchema.properties.passwordClasses;
-
-/** The 安全设置 audit row's detail: the saved values in a line. */
-const describe = (p: SecurityPolicy) =>
-  [
-    `密码最短${p.passwordMinLength}位`,
-    `字符类型[${p.passwordClasses.join(',')}]`,
-    p.passwordNoUsername ? '不含账号' : '',
-    `历史${p.passwordHistory}`,
-    `有效期${p.passwordExpiryDays}天`,
-    `锁定${p.lockMaxFailures}次/${p.lockMinutes}分钟`,
-    `会话空闲${p.sessionIdleMinutes}分钟/最长${p.sessionMaxHours}小时`,
-    `二次验证${p.twoFactor}`,
-  ]
-    .filter(Boolean)
-    .join('，');
 
 /**
  * 安全设置: the caller's enterprise's security policy, read and saved by holders of
@@ -51,8 +23,6 @@ const describe = (p: SecurityPolicy) =>
  * account reads the password rules of its enterprise (修改密码, and 新增账号's manual password).
  */
 const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.database;
-
   function enterpriseOf(request: FastifyRequest): number {
     const enterpriseId = request.principal?.profile.enterpriseId;
     if (!enterpriseId) throw new ForbiddenError('当前账号不属于任何企业');
@@ -66,7 +36,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '安全设置：本企业的安全策略（未设置时为平台默认值）',
-        response: { 200: Envelope(PolicySchema), ...errorResponses },
+        response: { 200: Envelope(SecurityPolicySchema), ...errorResponses },
       },
     },
     async (request) => ok(await app.securityPolicies.ofEnterprise(enterpriseOf(request))),
@@ -80,42 +50,25 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '保存安全设置（密码策略、登录锁定、单点登录会话、二次验证；下次登录起生效）',
-        body: PolicySchema,
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        body: SecurityPolicySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const enterpriseId = enterpriseOf(request);
-      const policy: SecurityPolicy = {
-        ...request.body,
-        passwordClasses: PASSWORD_CLASSES.filter((c) => request.body.passwordClasses.includes(c)),
-      };
-      const problem = securityPolicyProblem(policy);
-      if (problem) throw new BadRequestError(problem);
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        await app.securityPolicies.save(trx, enterpriseId, policy);
-        await auditRequest(trx, request, 'security.policy', '安全设置', 'success', describe(policy));
-      });
+      await app.securityService.savePolicy(enterpriseOf(request), request.body, actorOf(request));
       return ok([], '安全设置已保存，下次登录起生效');
     },
   );
 
   app.get(
-    '/web/portal/account/password-rules',
+    `${ApiPrefix.portalAuth}/account/password-rules`,
     {
       onRequest: app.authenticate,
       schema: {
         tags,
         summary: '当前账号所在企业的密码规则（修改密码、新增账号时提示）',
         response: {
-          200: Envelope(
-            Type.Object({
-              passwordMinLength: Type.Integer(),
-              passwordClasses: ClassesSchema,
-              passwordNoUsername: Type.Boolean(),
-              description: Type.String({ description: '一句话规则，如 8-18位，须包含大写字母、数字，不能包含账号' }),
-            }),
-          ),
+          200: Envelope(PasswordRulesAnswerSchema),
           ...errorResponses,
         },
       },
@@ -137,18 +90,12 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: '重置二次验证（清除验证器绑定与恢复码，下次登录时重新绑定）',
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
-        response: { 200: Envelope(Type.Object({})), ...errorResponses },
+        params: TwoFactorResetParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const enterpriseId = enterpriseOf(request);
-      const account = await app.accountAdminRepository.find(enterpriseId, request.params.id);
-      if (!account) throw new NotFoundError('账号不存在');
-      await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-        await app.twoFactor.reset(trx, account.id);
-        await auditRequest(trx, request, 'account.two-factor-reset', `${account.username} ${account.name}`);
-      });
+      await app.securityService.resetTwoFactor(enterpriseOf(request), request.params.id, actorOf(request));
       return ok([], '二次验证已重置，该账号下次登录时需重新绑定');
     },
   );

@@ -6,6 +6,7 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import encodeQR from 'qr';
 import type { Database } from '../../platform/db/schema.js';
 import { SecretBox } from '../../platform/lib/sealed-secret.js';
+import type { TwoFactorRepository } from './two-factor-repository.js';
 
 /** RFC 6238 as protocols.md fixes it: 30-second steps, 6 digits, HMAC-SHA1 (otplib's defaults), ±1 step. */
 const STEP_SECONDS = 30;
@@ -41,8 +42,9 @@ export interface Enrolment {
  * `platform/lib/sealed-secret.ts`) so a copy of the account rows does not give away anyone's second factor;
  * secrets and codes are never logged.
  */
-export class TwoFactorRepository {
+export class TwoFactor {
   constructor(
+    private readonly accounts: TwoFactorRepository,
     private readonly db: Kysely<Database>,
     private readonly recoveryKey: Buffer,
     private readonly issuer: string,
@@ -56,19 +58,8 @@ export class TwoFactorRepository {
 
   /** Seals secrets stored in the clear by an earlier version (once, at start). */
   async sealPlainSecrets(): Promise<void> {
-    const plain = await this.db
-      .selectFrom('account')
-      .select(['id', 'totp_secret'])
-      .where('totp_secret', 'is not', null)
-      .where('totp_secret', 'not like', 'v1.%')
-      .execute();
-    for (const row of plain) {
-      await this.db
-        .updateTable('account')
-        .set({ totp_secret: this.box.seal(row.totp_secret!, SEAL_PURPOSE) })
-        .where('id', '=', row.id)
-        .where('totp_secret', '=', row.totp_secret)
-        .execute();
+    for (const row of await this.accounts.plainSecrets()) {
+      await this.accounts.replaceSecret(row.id, row.totp_secret, this.box.seal(row.totp_secret!, SEAL_PURPOSE));
     }
   }
 
@@ -83,17 +74,8 @@ export class TwoFactorRepository {
    * new one of 20 random bytes (RFC 4226 §4); undefined when the account is enrolled already.
    */
   async pendingSecret(accountId: number): Promise<string | undefined> {
-    await this.db
-      .updateTable('account')
-      .set({ totp_secret: this.box.seal(generateSecret({ length: 20 }), SEAL_PURPOSE), totp_last_step: null })
-      .where('id', '=', accountId)
-      .where('totp_secret', 'is', null)
-      .execute();
-    const row = await this.db
-      .selectFrom('account')
-      .select(['totp_secret', 'totp_enabled_at'])
-      .where('id', '=', accountId)
-      .executeTakeFirst();
+    await this.accounts.setSecretIfNone(accountId, this.box.seal(generateSecret({ length: 20 }), SEAL_PURPOSE));
+    const row = await this.accounts.state(accountId);
     return row && !row.totp_enabled_at ? this.open(row.totp_secret) : undefined;
   }
 
@@ -132,30 +114,19 @@ export class TwoFactorRepository {
     within: (trx: Kysely<Database>) => Promise<void>,
     now = new Date(),
   ): Promise<string[] | undefined> {
-    const row = await this.db
-      .selectFrom('account')
-      .select(['totp_secret', 'totp_enabled_at'])
-      .where('id', '=', accountId)
-      .executeTakeFirst();
+    const row = await this.accounts.state(accountId);
     const secret = this.open(row?.totp_secret ?? null);
     if (!row || !secret || row.totp_enabled_at) return undefined;
     const step = await this.acceptedStep(secret, code.trim(), null, now);
     if (step === undefined) return undefined;
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     return this.db.transaction().execute(async (trx) => {
-      const enabled = await trx
-        .updateTable('account')
-        .set({ totp_enabled_at: now.toISOString(), totp_last_step: step })
-        .where('id', '=', accountId)
-        .where('totp_secret', '=', row.totp_secret)
-        .where('totp_enabled_at', 'is', null)
-        .executeTakeFirst();
-      if (!enabled.numUpdatedRows) return undefined;
-      await trx.deleteFrom('account_recovery_code').where('account_id', '=', accountId).execute();
-      await trx
-        .insertInto('account_recovery_code')
-        .values(codes.map((c) => ({ account_id: accountId, code_hash: this.hashRecovery(accountId, c), used_at: null })))
-        .execute();
+      if (!(await this.accounts.enable(trx, accountId, row.totp_secret, step, now.toISOString()))) return undefined;
+      await this.accounts.replaceRecoveryCodes(
+        trx,
+        accountId,
+        codes.map((c) => this.hashRecovery(accountId, c)),
+      );
       await within(trx);
       return codes;
     });
@@ -167,11 +138,7 @@ export class TwoFactorRepository {
    * recovery code, spent the same way. Answers which one it was, or undefined.
    */
   async verify(accountId: number, code: string, now = new Date()): Promise<'totp' | 'recovery' | undefined> {
-    const row = await this.db
-      .selectFrom('account')
-      .select(['totp_secret', 'totp_enabled_at', 'totp_last_step'])
-      .where('id', '=', accountId)
-      .executeTakeFirst();
+    const row = await this.accounts.state(accountId);
     const secret = this.open(row?.totp_secret ?? null);
     if (!row || !secret || !row.totp_enabled_at) return undefined;
     const given = code.trim();
@@ -180,39 +147,22 @@ export class TwoFactorRepository {
       const last = row.totp_last_step === null ? null : Number(row.totp_last_step);
       const step = await this.acceptedStep(secret, given, last, now);
       if (step === undefined) return undefined;
-      const moved = await this.db
-        .updateTable('account')
-        .set({ totp_last_step: step })
-        .where('id', '=', accountId)
-        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
-        .executeTakeFirst();
-      return moved.numUpdatedRows ? 'totp' : undefined;
+      return (await this.accounts.advanceStep(accountId, step)) ? 'totp' : undefined;
     }
     if (normaliseRecoveryCode(given).length !== RECOVERY_LENGTH) return undefined;
-    const spent = await this.db
-      .updateTable('account_recovery_code')
-      .set({ used_at: now.toISOString() })
-      .where('account_id', '=', accountId)
-      .where('code_hash', '=', this.hashRecovery(accountId, given))
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    return spent.numUpdatedRows ? 'recovery' : undefined;
+    const spent = await this.accounts.spendRecoveryCode(accountId, this.hashRecovery(accountId, given), now.toISOString());
+    return spent ? 'recovery' : undefined;
   }
 
   /** 重置二次验证: the secret and recovery codes go, inside the caller's transaction; the next login enrols again. */
   async reset(trx: Kysely<Database>, accountId: number): Promise<void> {
-    await trx
-      .updateTable('account')
-      .set({ totp_secret: null, totp_enabled_at: null, totp_last_step: null })
-      .where('id', '=', accountId)
-      .execute();
-    await trx.deleteFrom('account_recovery_code').where('account_id', '=', accountId).execute();
+    await this.accounts.clear(trx, accountId);
   }
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    twoFactor: TwoFactorRepository;
+    twoFactor: TwoFactor;
   }
 }
 
@@ -220,9 +170,9 @@ export default fp(
   async (app) => {
     const key = await app.systemRepository.sharedKey('recovery-code-hmac');
     const box = new SecretBox(await app.systemRepository.sharedKey('totp-secret'));
-    const twoFactor = new TwoFactorRepository(app.database.db, key, app.config.auth.totpIssuer, box);
+    const twoFactor = new TwoFactor(app.twoFactorRepository, app.database.db, key, app.config.auth.totpIssuer, box);
     await twoFactor.sealPlainSecrets();
     app.decorate('twoFactor', twoFactor);
   },
-  { name: 'two-factor', dependencies: ['system-repository'] },
+  { name: 'two-factor', dependencies: ['system-repository', 'two-factor-repository'] },
 );

@@ -1,30 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Authority } from '@portal/shared';
+import { ApiPrefix, Authority, EmptyAnswerSchema, SessionHandleParamsSchema, SessionQuerySchema, SessionRowSchema } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { clientSoftware } from '../../platform/lib/user-agent.js';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { actorOf } from '../portal-auth/auth.js';
 import type { SessionOwner } from './session-repository.js';
 
 const tags = ['security'];
 
-const SessionSchema = Type.Object({
-  id: Type.String({ description: '会话句柄（不透明；强制下线时使用）' }),
-  username: Type.String(),
-  name: Type.String(),
-  ip: Type.String(),
-  browser: Type.String(),
-  os: Type.String(),
-  loginAt: Type.String({ description: '登录时间 yyyy-MM-dd HH:mm:ss（中国时间）' }),
-  lastActiveAt: Type.String({ description: '最近活动 yyyy-MM-dd HH:mm:ss（中国时间）' }),
-  applications: Type.Array(Type.String(), { description: '已访问应用（门户为“门户”）' }),
-  current: Type.Boolean({ description: '发出本请求的浏览器所在的会话' }),
-});
-const HandleParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-const Ended = Envelope(Type.Object({}));
+const Ended = EmptyAnswerSchema;
 
 /**
  * 在线会话: an enterprise's live SSO sessions (security:session), and every account's own
@@ -35,31 +19,22 @@ const Ended = Envelope(Type.Object({}));
 const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sessions = app.sessionRepository;
 
-  /** Ends the session `handle` names if `owner` may see it; audited in the same transaction, single logout after the commit. */
+  /** Ends the session `handle` names if `owner` may see it; single logout after the commit. */
   async function end(request: FastifyRequest, owner: SessionOwner, handle: string) {
-    const found = await sessions.find(owner, handle);
-    if (!found) throw new NotFoundError('会话不存在或已结束');
-    const { browser, os } = clientSoftware(found.userAgent);
-    const client = [found.ip, browser, os].filter(Boolean).join(' ');
-    const tickets = await sessions.end(found.tgtId, (trx) => auditRequest(trx, request, 'session.end', found.username, 'success', client));
-    if (!tickets) throw new NotFoundError('会话不存在或已结束');
+    const tickets = await app.sessionService.end(owner, handle, actorOf(request));
     await app.ssoSessions.notify(request, tickets);
     return ok([], '已下线');
   }
 
   app.get(
-    '/web-api/console/v1/session/page/list',
+    `${ApiPrefix.console}/session/page/list`,
     {
       onRequest: app.requireAuthority(Authority.SecuritySession),
       schema: {
         tags,
         summary: '在线会话分页列表（本企业账号的单点登录会话，最近活动的在前）',
-        querystring: Type.Object({
-          keyword: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（包含）' })),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
-          limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
-        }),
-        response: { 200: Envelope(Page(SessionSchema)), ...errorResponses },
+        querystring: SessionQuerySchema,
+        response: { 200: Envelope(Page(SessionRowSchema)), ...errorResponses },
       },
     },
     async (request) => {
@@ -70,14 +45,14 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web-api/console/v1/session/:id',
+    `${ApiPrefix.console}/session/:id`,
     {
       onRequest: app.requireAuthority(Authority.SecuritySession),
       config: { auditAction: 'session.end' },
       schema: {
         tags,
         summary: '强制下线：结束单点登录会话及其门户会话，并通知已访问的应用单点登出',
-        params: HandleParams,
+        params: SessionHandleParamsSchema,
         response: { 200: Ended, ...errorResponses },
       },
     },
@@ -85,13 +60,13 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/web/portal/account/sessions',
+    `${ApiPrefix.portalAuth}/account/sessions`,
     {
       onRequest: app.authenticate,
       schema: {
         tags,
         summary: '我的登录会话（个人信息；current 为本浏览器）',
-        response: { 200: Envelope(SessionSchema), ...errorResponses },
+        response: { 200: Envelope(SessionRowSchema), ...errorResponses },
       },
     },
     async (request) => {
@@ -101,14 +76,14 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.delete(
-    '/web/portal/account/sessions/:id',
+    `${ApiPrefix.portalAuth}/account/sessions/:id`,
     {
       onRequest: app.authenticate,
       config: { auditAction: 'session.end' },
       schema: {
         tags,
         summary: '结束我的一个登录会话（结束本浏览器的会话即退出登录）',
-        params: HandleParams,
+        params: SessionHandleParamsSchema,
         response: { 200: Ended, ...errorResponses },
       },
     },

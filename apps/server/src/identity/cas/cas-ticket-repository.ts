@@ -1,0 +1,161 @@
+import fp from 'fastify-plugin';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { CasStTable, CasTgtTable, Database } from '../../platform/db/schema.js';
+
+/** A service ticket as single logout needs it. */
+export interface IssuedTicket {
+  id: string;
+  service: string;
+}
+
+/**
+ * The CAS's SSO sessions (TGTs) and service tickets. Each method takes the caller's transaction
+ * when it has one; the ticket rules (expiries, idle limits, single use) are `TicketStore`'s.
+ */
+export class CasTicketRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The hard limit (hours) of the account's enterprise policy; undefined: no policy of its own. */
+  async sessionMaxHours(accountId: number, db: Kysely<Database> = this.db): Promise<number | undefined> {
+    const row = await db
+      .selectFrom('account')
+      .leftJoin('security_policy', 'security_policy.enterprise_id', 'account.enterprise_id')
+      .select('security_policy.session_max_hours')
+      .where('account.id', '=', accountId)
+      .executeTakeFirst();
+    return row?.session_max_hours ?? undefined;
+  }
+
+  async insertTgt(row: Insertable<CasTgtTable>, db: Kysely<Database> = this.db): Promise<void> {
+    await db.insertInto('cas_tgt').values(row).execute();
+  }
+
+  /** A TGT with its times and its account's enterprise idle limit (null: no policy of its own). */
+  async tgtWithIdleLimit(id: string) {
+    return this.db
+      .selectFrom('cas_tgt')
+      .innerJoin('account', 'account.id', 'cas_tgt.account_id')
+      .leftJoin('security_policy', 'security_policy.enterprise_id', 'account.enterprise_id')
+      .select(['cas_tgt.id', 'cas_tgt.account_id', 'cas_tgt.last_used_at', 'cas_tgt.expires_at', 'security_policy.session_idle_minutes'])
+      .where('cas_tgt.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async touchTgt(id: string, at: string): Promise<void> {
+    await this.db.updateTable('cas_tgt').set({ last_used_at: at }).where('id', '=', id).execute();
+  }
+
+  async insertServiceTicket(row: Insertable<CasStTable>): Promise<void> {
+    await this.db.insertInto('cas_st').values(row).execute();
+  }
+
+  /** Marks a service ticket validated unless it was already; answers whether this call did. */
+  async markValidated(id: string, at: string): Promise<boolean> {
+    const claimed = await this.db
+      .updateTable('cas_st')
+      .set({ validated_at: at })
+      .where('id', '=', id)
+      .where('validated_at', 'is', null)
+      .executeTakeFirst();
+    return claimed.numUpdatedRows > 0n;
+  }
+
+  /** A service ticket with the account of the TGT that issued it. */
+  async serviceTicketWithAccount(id: string) {
+    return this.db
+      .selectFrom('cas_st')
+      .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
+      .select(['cas_st.service', 'cas_st.expires_at', 'cas_st.from_login', 'cas_st.application_id', 'cas_tgt.account_id'])
+      .where('cas_st.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async ticketsOfTgts(tgtIds: readonly string[], db: Kysely<Database> = this.db): Promise<IssuedTicket[]> {
+    return db.selectFrom('cas_st').select(['id', 'service']).where('tgt_id', 'in', tgtIds).execute();
+  }
+
+  /** Deletes TGTs (their tickets go with them); answers how many there were. */
+  async deleteTgts(ids: readonly string[], db: Kysely<Database> = this.db): Promise<bigint> {
+    const ended = await db.deleteFrom('cas_tgt').where('id', 'in', ids).executeTakeFirst();
+    return ended.numDeletedRows;
+  }
+
+  async tgtOfServiceTicket(id: string, db: Kysely<Database> = this.db): Promise<string | undefined> {
+    const row = await db.selectFrom('cas_st').select('tgt_id').where('id', '=', id).executeTakeFirst();
+    return row?.tgt_id;
+  }
+
+  async accountOfTgt(id: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('cas_tgt').select('account_id').where('id', '=', id).executeTakeFirst();
+    return row?.account_id;
+  }
+
+  /** The ids of an account's TGTs, but `except`. */
+  async tgtsOfAccount(db: Kysely<Database>, accountId: number, except: string | undefined): Promise<string[]> {
+    let query = db.selectFrom('cas_tgt').select('id').where('account_id', '=', accountId);
+    if (except !== undefined) query = query.where('id', '!=', except);
+    return (await query.execute()).map((t) => t.id);
+  }
+
+  async ticketsOfAccounts(db: Kysely<Database>, accountIds: readonly number[]): Promise<IssuedTicket[]> {
+    return db
+      .selectFrom('cas_st')
+      .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
+      .select(['cas_st.id', 'cas_st.service'])
+      .where('cas_tgt.account_id', 'in', accountIds)
+      .execute();
+  }
+
+  async deleteTgtsOfAccounts(db: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
+    await db.deleteFrom('cas_tgt').where('account_id', 'in', accountIds).execute();
+  }
+
+  async ticketsOfApplication(db: Kysely<Database>, applicationId: number): Promise<IssuedTicket[]> {
+    return db.selectFrom('cas_st').select(['id', 'service']).where('application_id', '=', applicationId).execute();
+  }
+
+  async deleteTicketsOfApplication(db: Kysely<Database>, applicationId: number): Promise<void> {
+    await db.deleteFrom('cas_st').where('application_id', '=', applicationId).execute();
+  }
+
+  async deleteTgtsExpiredBy(at: string): Promise<void> {
+    await this.db.deleteFrom('cas_tgt').where('expires_at', '<=', at).execute();
+  }
+
+  /** The idle limits (minutes) enterprises' policies use. */
+  async idleLimitsInUse(): Promise<number[]> {
+    const policies = await this.db.selectFrom('security_policy').select('session_idle_minutes').distinct().execute();
+    return policies.map((p) => p.session_idle_minutes);
+  }
+
+  /**
+   * Deletes the TGTs idle since `idleSince` of accounts whose idle limit is `minutes` (`fallback`
+   * for accounts whose enterprise has no policy).
+   */
+  async deleteIdleTgts(idleSince: string, minutes: number, fallback: number): Promise<void> {
+    await this.db
+      .deleteFrom('cas_tgt')
+      .where('last_used_at', '<=', idleSince)
+      .where('account_id', 'in', (eb) =>
+        eb
+          .selectFrom('account')
+          .leftJoin('security_policy', 'security_policy.enterprise_id', 'account.enterprise_id')
+          .select('account.id')
+          .where((w) => w(w.fn.coalesce('security_policy.session_idle_minutes', sql.lit(fallback)), '=', minutes)),
+      )
+      .execute();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    casTicketRepository: CasTicketRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('casTicketRepository', new CasTicketRepository(app.database.db));
+  },
+  { name: 'cas-ticket-repository' },
+);

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { NotFoundError } from '../../platform/lib/errors.js';
+import { clientSoftware } from '../../platform/lib/user-agent.js';
+import type { EndedTickets } from '../cas/sso-sessions.js';
+import { type Actor, auditBy } from '../portal-auth/auth.js';
+import type { SessionOwner } from './session-repository.js';
+
+/** 强制下线 and ending one's own session (the routes are `session-routes.ts`). */
+function createSessionService(app: FastifyInstance) {
+  const sessions = app.sessionRepository;
+
+  /**
+   * Ends the session `handle` names if `owner` may see it (else 404), audited in the same
+   * transaction; answers its tickets, for single logout after the commit.
+   */
+  async function end(owner: SessionOwner, handle: string, actor: Actor): Promise<EndedTickets> {
+    const found = await sessions.find(owner, handle);
+    if (!found) throw new NotFoundError('会话不存在或已结束');
+    const { browser, os } = clientSoftware(found.userAgent);
+    const client = [found.ip, browser, os].filter(Boolean).join(' ');
+    const tickets = await sessions.end(found.tgtId, (trx) => auditBy(trx, actor, 'session.end', found.username, 'success', client));
+    if (!tickets) throw new NotFoundError('会话不存在或已结束');
+    return tickets;
+  }
+
+  return { end };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessionService: SessionService;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('sessionService', createSessionService(app));
+  },
+  { name: 'session-service' },
+);
