@@ -85,6 +85,20 @@ export class OidcRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** The grant a model belongs to, whatever its state (used, expired). */
+  async grantIdOf(kind: string, id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('oidc_model').select('grant_id').where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+    return row?.grant_id ?? undefined;
+  }
+
+  /** Drops a grant and everything issued under it (codes, access and refresh tokens), of every kind. */
+  async destroyGrant(grantId: string): Promise<void> {
+    await this.db
+      .deleteFrom('oidc_model')
+      .where((eb) => eb.or([eb('grant_id', '=', grantId), eb.and([eb('kind', '=', 'Grant'), eb('id', '=', grantId)])]))
+      .execute();
+  }
+
   async destroy(kind: string, id: string): Promise<void> {
     await this.db.deleteFrom('oidc_model').where('kind', '=', kind).where('id', '=', id).execute();
   }

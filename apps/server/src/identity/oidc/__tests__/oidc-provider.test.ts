@@ -3,8 +3,9 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import type { DatabaseHandle } from '../../../platform/db/database.js';
-import { createTestDatabase, type TestDatabase, testClock, testDialects } from '../../../testing/test-app.js';
+import { createTestDatabase, type TestDatabase, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen } from '../../../testing/test-browser.js';
+import { oidcAdapter } from '../oidc-adapter.js';
 import { KEY_CHECK_MS } from '../signing-keys.js';
 
 /** A port free right now: the issuer ({PUBLIC_URL}/oidc) must name the address the relying party calls. */
@@ -239,6 +240,80 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     expect((await client.tokenIntrospection(atB(await discover('hengyue-mes-test', secret)), token.access_token)).active).toBe(true);
   });
 
+  it('answers ids with a NUL or another control character with OAuth errors, never a server error', async () => {
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${issuer}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    const basic = (id: string, password: string) =>
+      `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(password)}`).toString('base64')}`;
+    for (const clientId of ['a%00b', 'a%01b', 'a%0Ab', 'x'.repeat(300)]) {
+      const res = await post('/token', `grant_type=client_credentials&client_id=${clientId}&client_secret=x`);
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([401, 'invalid_client']);
+    }
+    const res = await post('/token', 'grant_type=client_credentials&scope=identifiers%3Aread', {
+      authorization: basic('a\u0000b', secret),
+    });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid_request']);
+    const introspected = await post('/token/introspection', 'token=a%00b', { authorization: basic('hengyue-mes-test', secret) });
+    expect([introspected.status, await introspected.json()]).toEqual([200, { active: false }]);
+    const revoked = await post('/token/revocation', 'token=a%00b', { authorization: basic('hengyue-mes-test', secret) });
+    expect(revoked.status).toBe(200);
+  });
+
+  it("gives a disabled enterprise's clients no token, on every instance, until it is enabled again", async () => {
+    const ruichi = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('name', '=', '常州瑞驰液压科技有限公司')
+      .executeTakeFirstOrThrow();
+    const wms = await a.machineClients.create(ruichi.id, { name: 'WMS', clientId: 'ruichi-wms-test', scopes: ['identifiers:read'] });
+    const config = await discover('ruichi-wms-test', wms.secret);
+    expect((await client.clientCredentialsGrant(config, { scope: 'identifiers:read' })).access_token).toBeTruthy();
+    const operator = await tokenFor({ ...db, app: a, close: () => a.close() }, 'operator');
+    const setStatus = async (status: 'active' | 'disabled') => {
+      const res = await a.inject({
+        method: 'PUT',
+        url: `/web-api/console/v1/tenant/${ruichi.id}/status`,
+        headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization: operator },
+        payload: { status },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await setStatus('disabled');
+    try {
+      for (const at of [config, atB(await discover('ruichi-wms-test', wms.secret))]) {
+        expect(await refusal(client.clientCredentialsGrant(at, { scope: 'identifiers:read' }))).toEqual({
+          error: 'invalid_client',
+          status: 401,
+        });
+      }
+    } finally {
+      await setStatus('active');
+    }
+    expect((await client.clientCredentialsGrant(config, { scope: 'identifiers:read' })).access_token).toBeTruthy();
+  });
+
+  it('revokes the grant and its tokens when a code is used twice at the same moment (RFC 9700 §4.14)', async () => {
+    const adapter = oidcAdapter(a.oidcRepository, a.oidcClientRepository);
+    const other = oidcAdapter(b.oidcRepository, b.oidcClientRepository);
+    await adapter('Grant').upsert('grant-race-test', { jti: 'grant-race-test', accountId: '1', clientId: 'inspection-test' }, 600);
+    await adapter('AuthorizationCode').upsert('code-race-test', { jti: 'code-race-test', grantId: 'grant-race-test' }, 60);
+    // What the exchange that won issued.
+    await adapter('AccessToken').upsert('token-race-test', { jti: 'token-race-test', grantId: 'grant-race-test' }, 600);
+    await adapter('RefreshToken').upsert('refresh-race-test', { jti: 'refresh-race-test', grantId: 'grant-race-test' }, 600);
+    const results = await Promise.allSettled([
+      adapter('AuthorizationCode').consume('code-race-test'),
+      other('AuthorizationCode').consume('code-race-test'),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await adapter('AccessToken').find('token-race-test')).toBeUndefined();
+    expect(await adapter('RefreshToken').find('refresh-race-test')).toBeUndefined();
+    expect(await adapter('Grant').find('grant-race-test')).toBeUndefined();
+  });
+
   describe('authorization requests (the sign-in itself is not open yet)', () => {
     const redirectUri = 'http://127.0.0.1:9/callback';
     const signedOut = 'http://127.0.0.1:9/signed-out';
@@ -265,6 +340,24 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
           updated_at: now,
         })
         .execute();
+    });
+
+    it('answers a code or refresh token with a NUL or another control character with invalid_grant, never a server error', async () => {
+      const verifier = client.randomPKCECodeVerifier();
+      const bodies: Record<string, string>[] = [
+        { grant_type: 'authorization_code', code: 'a\u0000b', redirect_uri: redirectUri, code_verifier: verifier },
+        { grant_type: 'authorization_code', code: 'a\u001fb', redirect_uri: redirectUri, code_verifier: verifier },
+        { grant_type: 'refresh_token', refresh_token: 'a\u0000b' },
+        { grant_type: 'refresh_token', refresh_token: 'r'.repeat(300) },
+      ];
+      for (const body of bodies) {
+        const res = await fetch(`${issuer}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ client_id: 'inspection-test', ...body }),
+        });
+        expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
+      }
     });
 
     const authorize = (params: Record<string, string>) =>
