@@ -1,12 +1,14 @@
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import type { DatabaseHandle } from '../../../platform/db/database.js';
+import { SecretBox } from '../../../platform/lib/sealed-secret.js';
 import { createTestDatabase, type TestDatabase, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen } from '../../../testing/test-browser.js';
 import { oidcAdapter } from '../oidc-adapter.js';
-import { KEY_CHECK_MS } from '../signing-keys.js';
+import { KEY_ACTIVATION_MS, KEY_CHECK_MS, OIDC_KEY_SECRET, SigningKeys } from '../signing-keys.js';
 
 /** A port free right now: the issuer ({PUBLIC_URL}/oidc) must name the address the relying party calls. */
 async function freePort(): Promise<number> {
@@ -20,6 +22,19 @@ async function freePort(): Promise<number> {
 
 interface Jwks {
   keys: { kid: string; kty: string; alg?: string; d?: string }[];
+}
+
+/** The kid in a JWS's protected header. */
+function kidOf(jws: string): string | undefined {
+  const header = JSON.parse(Buffer.from(jws.split('.')[0] ?? '', 'base64url').toString('utf8')) as { kid?: string };
+  return header.kid;
+}
+
+/** A client's back-channel logout (OIDC Back-Channel Logout 1.0 §2.5), as the provider sends it at a sign-out. */
+async function backchannelLogout(app: PortalApp, clientId: string, sub: string, sid: string): Promise<void> {
+  const found = await (await app.oidc.provider()).Client.find(clientId);
+  if (!found) throw new Error(`no client ${clientId}`);
+  await (found as unknown as { backchannelLogout(sub: string, sid: string): Promise<void> }).backchannelLogout(sub, sid);
 }
 
 async function publishedKids(jwksUri: string): Promise<string[]> {
@@ -82,7 +97,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     issuer = `${base}/oidc`;
-    db = await createTestDatabase(dialect, { PUBLIC_URL: base });
+    // The relying party's back-channel logout endpoint runs on this machine: the operator allows loopback.
+    db = await createTestDatabase(dialect, { PUBLIC_URL: base, OUTBOUND_ALLOW_NETWORKS: '127.0.0.1/32' });
     otherConnection = await db.connectAgain();
     // Both start at once on a database without keys: one key set wins and both use it.
     [a, b] = await Promise.all([
@@ -240,6 +256,36 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     expect((await client.tokenIntrospection(atB(await discover('hengyue-mes-test', secret)), token.access_token)).active).toBe(true);
   });
 
+  it('builds its provider once per key set: not at every request after a rotation, nor beside a key it cannot unseal', async () => {
+    await a.oidc.rotateKeys();
+    const rotated = await a.oidc.provider();
+    expect(await a.oidc.provider()).toBe(rotated);
+    // A key sealed under another system key (a database restored without its system_secret): published, unusable.
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    await db.database.db
+      .insertInto('oidc_signing_key')
+      .values({
+        generation: 0,
+        alg: 'RS256',
+        kid: 'sealed-elsewhere-test-key',
+        public_jwk: '{}',
+        private_jwk: 'v1.c2VhbGVkIGVsc2V3aGVyZSBzZWFsZWQgZWxzZXdoZXJl',
+        created_at: new Date(0).toISOString(),
+        retire_at: future,
+      })
+      .execute();
+    try {
+      clockB.advance(KEY_CHECK_MS + 1);
+      const current = await b.oidc.provider();
+      expect(await b.oidc.provider()).toBe(current);
+      expect(await publishedKids(`${baseB}/oidc/jwks`)).not.toContain('sealed-elsewhere-test-key');
+      const token = await client.clientCredentialsGrant(atB(await discover('hengyue-mes-test', secret)), { scope: 'identifiers:read' });
+      expect((await client.tokenIntrospection(mes, token.access_token)).active).toBe(true);
+    } finally {
+      await db.database.db.deleteFrom('oidc_signing_key').where('kid', '=', 'sealed-elsewhere-test-key').execute();
+    }
+  });
+
   it('answers ids with a NUL or another control character with OAuth errors, never a server error', async () => {
     const post = (path: string, body: string, headers: Record<string, string> = {}) =>
       fetch(`${issuer}${path}`, {
@@ -317,7 +363,22 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
   describe('authorization requests (the sign-in itself is not open yet)', () => {
     const redirectUri = 'http://127.0.0.1:9/callback';
     const signedOut = 'http://127.0.0.1:9/signed-out';
+    /** A relying party's back-channel logout endpoint: the logout tokens it received. */
+    const logoutTokens: string[] = [];
+    let relyingParty: http.Server;
     beforeAll(async () => {
+      relyingParty = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          const token = new URLSearchParams(body).get('logout_token');
+          if (token) logoutTokens.push(token);
+          res.statusCode = 200;
+          res.end();
+        });
+      });
+      await new Promise<void>((resolve) => relyingParty.listen(0, '127.0.0.1', resolve));
+      const logoutUri = `http://127.0.0.1:${(relyingParty.address() as AddressInfo).port}/backchannel-logout`;
       const hengyue = await db.database.db
         .selectFrom('enterprise')
         .select('id')
@@ -340,6 +401,31 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
           updated_at: now,
         })
         .execute();
+      // Two applications told of sign-outs: one on a network the operator allows, one on the cloud metadata address.
+      for (const [clientId, uri] of [
+        ['backchannel-test', logoutUri],
+        ['metadata-backchannel-test', 'http://169.254.169.254/latest/meta-data'],
+      ] as const) {
+        await db.database.db
+          .insertInto('sso_application')
+          .values({
+            enterprise_id: hengyue.id,
+            name: `单点退出（${clientId}）`,
+            protocol: 'oidc',
+            all_members: 1,
+            oidc_client_id: clientId,
+            oidc_client_type: 'public',
+            oidc_redirect_uris: JSON.stringify([redirectUri]),
+            oidc_backchannel_logout_uri: uri,
+            oidc_scopes: 'openid profile',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => relyingParty.close(resolve));
     });
 
     it('answers a code or refresh token with a NUL or another control character with invalid_grant, never a server error', async () => {
@@ -358,6 +444,46 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
         });
         expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
       }
+    });
+
+    it('tells an application of a sign-out through the outbound rules, signed with a key every instance already publishes', async () => {
+      // A rotation on A that B has not read yet (its key check is still to come).
+      const added = await a.oidc.rotateKeys();
+      await backchannelLogout(a, 'backchannel-test', '1', 'sid-test');
+      const token = logoutTokens.at(-1) ?? '';
+      const kid = kidOf(token);
+      expect(added).not.toContain(kid);
+      expect(await publishedKids(`${baseB}/oidc/jwks`)).toContain(kid);
+      const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+      expect(claims).toMatchObject({ iss: issuer, aud: 'backchannel-test', sub: '1', sid: 'sid-test' });
+      expect(claims.events).toHaveProperty(['http://schemas.openid.net/event/backchannel-logout']);
+    });
+
+    it('never contacts an address the outbound rules refuse (the cloud metadata address)', async () => {
+      await expect(backchannelLogout(a, 'metadata-backchannel-test', '1', 'sid-test')).rejects.toThrow(
+        '不允许连接到该地址（链路本地地址）',
+      );
+    });
+
+    it('publishes a new key generation at once and signs with it only after every instance has read it', async () => {
+      const keys = new SigningKeys(a.oidcRepository, new SecretBox(await a.systemRepository.sharedKey(OIDC_KEY_SECRET)));
+      const now = new Date();
+      const { kids, signsFrom } = await keys.rotate(now);
+      expect(signsFrom.getTime() - now.getTime()).toBe(KEY_ACTIVATION_MS);
+      expect(KEY_ACTIVATION_MS).toBeGreaterThanOrEqual(2 * KEY_CHECK_MS);
+      const signers = async (at: Date) =>
+        (await keys.keySet(at)).jwks
+          .filter((k) => !k.key_ops)
+          .map((k) => k.kid)
+          .sort();
+      const published = (await keys.keySet(now)).jwks.map((k) => k.kid);
+      expect(published).toEqual(expect.arrayContaining(kids));
+      expect(await signers(now)).toHaveLength(2);
+      expect((await signers(now)).filter((kid) => kids.includes(kid))).toEqual([]);
+      expect((await signers(new Date(signsFrom.getTime() - 1))).filter((kid) => kids.includes(kid))).toEqual([]);
+      expect(await signers(signsFrom)).toEqual([...kids].sort());
+      // The version instances compare changes when the new generation starts signing, so each builds again once.
+      expect(await keys.version(signsFrom)).not.toBe(await keys.version(now));
     });
 
     const authorize = (params: Record<string, string>) =>
