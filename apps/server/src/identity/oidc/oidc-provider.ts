@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import Provider, { type Account, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Account, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { publicSiteUrl } from '../../platform/config.js';
 import { SecretBox } from '../../platform/lib/sealed-secret.js';
 import type { OutboundGuard } from '../../platform/lib/outbound.js';
@@ -11,7 +11,7 @@ import { clientSecretMatches } from './client-secret.js';
 import { outboundFetch } from './outbound-fetch.js';
 import { oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
 import type { OidcClientRepository } from './oidc-client-repository.js';
-import { MACHINE_SCOPES, OIDC_CLAIM_SCOPES } from './oidc-scopes.js';
+import { MACHINE_SCOPES, type MachineScope, OIDC_CLAIM_SCOPES } from './oidc-scopes.js';
 import { oidcErrorPage, oidcLogoutDonePage, oidcLogoutPage } from './oidc-pages.js';
 import type { OidcRepository } from './oidc-repository.js';
 import { KEY_CHECK_MS, MAX_ID_TOKEN_SECONDS, OIDC_KEY_SECRET, SIGNING_ALGS, SigningKeys, type SigningJwk } from './signing-keys.js';
@@ -83,6 +83,19 @@ function configuration(deps: ProviderDeps): Configuration {
     claims: Object.fromEntries(Object.entries(OIDC_CLAIM_SCOPES).map(([scope, claims]) => [scope, [...claims]])),
     scopes: ['openid', 'offline_access', ...Object.keys(OIDC_CLAIM_SCOPES).filter((s) => s !== 'openid'), ...MACHINE_SCOPES],
     extraClientMetadata: { properties: [...PORTAL_CLIENT_METADATA] },
+    // The provider refuses a known scope a client does not hold but, without resource indicators, drops
+    // unknown ones from a client_credentials request before anything sees its parameters, so a mistyped
+    // or made-up scope still got a token. The request as sent is checked instead and refused whole
+    // (RFC 6749 §5.2 invalid_scope); this hook runs before the token is saved.
+    extraTokenClaims: (ctx, token) => {
+      if (token.kind === 'ClientCredentials') {
+        const sent = ctx.oidc.body?.scope;
+        const requested = typeof sent === 'string' ? sent.split(' ') : [];
+        const unknown = requested.filter((s) => s && !MACHINE_SCOPES.includes(s as MachineScope));
+        if (unknown.length > 0) throw new errors.InvalidScope('requested scope is not allowed', unknown.join(' '));
+      }
+      return undefined;
+    },
     // OAuth 2.1 and the Security BCP (RFC 9700 §2.1.2): the code flow only, no implicit or hybrid.
     responseTypes: ['code'],
     // PKCE (S256 is the only method oidc-provider 9 knows) is required of public clients; a confidential

@@ -286,6 +286,14 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     }
   });
 
+  it('refuses scopes no API knows with invalid_scope, and issues no token', async () => {
+    expect(await refusal(client.clientCredentialsGrant(mes, { scope: 'identifiers:read admin:all' }))).toEqual({
+      error: 'invalid_scope',
+      status: 400,
+    });
+    expect(await refusal(client.clientCredentialsGrant(mes, { scope: 'anything' }))).toEqual({ error: 'invalid_scope', status: 400 });
+  });
+
   it('answers ids with a NUL or another control character with OAuth errors, never a server error', async () => {
     const post = (path: string, body: string, headers: Record<string, string> = {}) =>
       fetch(`${issuer}${path}`, {
