@@ -119,12 +119,19 @@ export class OidcClientRepository {
     return row;
   }
 
-  /** Whether an application or a machine client already has this client id (they share one namespace). */
-  async clientIdTaken(trx: Kysely<Database>, clientId: string): Promise<boolean> {
+  /** Whether an application already has this client id (one set before the namespace table, or by a seed). */
+  async applicationHasClientId(trx: Kysely<Database>, clientId: string): Promise<boolean> {
     const app = await trx.selectFrom('sso_application').select('id').where('oidc_client_id', '=', clientId).executeTakeFirst();
-    if (app) return true;
-    const machine = await trx.selectFrom('machine_client').select('id').where('client_id', '=', clientId).executeTakeFirst();
-    return machine !== undefined;
+    return app !== undefined;
+  }
+
+  /**
+   * Takes a client id in the one namespace of applications and machine clients, in the caller's
+   * transaction; a taken id fails with a unique violation (an application that gets an OIDC client id
+   * takes it here too).
+   */
+  async reserveClientId(trx: Kysely<Database>, clientId: string, kind: 'application' | 'machine'): Promise<void> {
+    await trx.insertInto('oidc_client_id').values({ client_id: clientId, kind }).execute();
   }
 
   async insertMachineClient(trx: Kysely<Database>, client: NewMachineClient, now: string): Promise<number> {

@@ -350,6 +350,63 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     expect((await client.clientCredentialsGrant(config, { scope: 'identifiers:read' })).access_token).toBeTruthy();
   });
 
+  it('creates a machine client only with a name of 1–64 characters, a scope and a client id no other client has', async () => {
+    const hengyue = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('name', '=', '徐州恒岳重工机械有限公司')
+      .executeTakeFirstOrThrow();
+    const create = (input: { name: string; clientId: string; scopes: string[] }) => a.machineClients.create(hengyue.id, input);
+    const failure = async (promise: Promise<unknown>) => {
+      try {
+        await promise;
+      } catch (err) {
+        const { statusCode, message } = err as { statusCode?: number; message: string };
+        return { statusCode, message };
+      }
+      throw new Error('the client was created');
+    };
+    expect(await failure(create({ name: '   ', clientId: 'blank-name-test', scopes: ['identifiers:read'] }))).toEqual({
+      statusCode: 400,
+      message: '名称须为 1～64 个字符',
+    });
+    expect(await failure(create({ name: '名'.repeat(65), clientId: 'long-name-test', scopes: ['identifiers:read'] }))).toEqual({
+      statusCode: 400,
+      message: '名称须为 1～64 个字符',
+    });
+    expect(await failure(create({ name: '无范围', clientId: 'no-scope-test', scopes: [] }))).toEqual({
+      statusCode: 400,
+      message: '请至少选择一个授权范围',
+    });
+    expect(await failure(create({ name: 'MES 2', clientId: 'hengyue-mes-test', scopes: ['identifiers:read'] }))).toEqual({
+      statusCode: 409,
+      message: '客户端 ID 已被使用',
+    });
+    // One id given twice at the same moment, to two enterprises (whose writes do not queue behind each other): one gets it.
+    const elsewhere = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('id', '!=', hengyue.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const results = await Promise.allSettled([
+      a.machineClients.create(hengyue.id, { name: '并发 A', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+      a.machineClients.create(elsewhere.id, { name: '并发 B', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const lost = results.find((r) => r.status === 'rejected');
+    expect((lost?.reason as Error | undefined)?.message).toBe('客户端 ID 已被使用');
+    // Spaces around a name are not part of it.
+    const trimmed = await create({ name: '  ERP  ', clientId: 'trimmed-name-test', scopes: ['accounts:read'] });
+    expect((await discover(trimmed.clientId, trimmed.secret).then((c) => c.clientMetadata())).client_id).toBe('trimmed-name-test');
+    const row = await db.database.db
+      .selectFrom('machine_client')
+      .select('name')
+      .where('client_id', '=', 'trimmed-name-test')
+      .executeTakeFirstOrThrow();
+    expect(row.name).toBe('ERP');
+  });
+
   it('revokes the grant and its tokens when a code is used twice at the same moment (RFC 9700 §4.14)', async () => {
     const adapter = oidcAdapter(a.oidcRepository, a.oidcClientRepository);
     const other = oidcAdapter(b.oidcRepository, b.oidcClientRepository);
