@@ -64,11 +64,22 @@ export function machineMetadata(client: MachineClient): PortalClientMetadata {
   };
 }
 
+/**
+ * Whether a value a client sent can be an id the provider stored (client ids, codes, tokens, uids):
+ * printable ASCII of a sane length. Fastify never parses /oidc bodies, so this is where a NUL or other
+ * control character is stopped before it reaches the database (PostgreSQL refuses NUL in text); such
+ * an id is simply unknown, which the provider answers with its OAuth error.
+ */
+export function plausibleId(id: unknown): id is string {
+  return typeof id === 'string' && /^[\x21-\x7e]{1,255}$/.test(id);
+}
+
 /** The provider's clients: read from 应用列表 and 机器客户端, never written through the provider. */
 class ClientAdapter implements Adapter {
   constructor(private readonly clients: OidcClientRepository) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    if (!plausibleId(id)) return undefined;
     const app = await this.clients.findApplication(id);
     if (app) return applicationMetadata(app);
     const machine = await this.clients.findMachineClient(id);
@@ -113,23 +124,30 @@ class ModelAdapter implements Adapter {
     return row.consumedAt ? { ...payload, consumed: epochSeconds(row.consumedAt) } : payload;
   }
 
-  find(id: string): Promise<AdapterPayload | undefined> {
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    if (!plausibleId(id)) return undefined;
     return this.answer(this.repository.find(this.kind, id, new Date().toISOString()));
   }
 
-  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (!plausibleId(uid)) return undefined;
     return this.answer(this.repository.findByUid(this.kind, uid, new Date().toISOString()));
   }
 
-  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    if (!plausibleId(userCode)) return undefined;
     return this.answer(this.repository.findByUserCode(this.kind, userCode, new Date().toISOString()));
   }
 
   async consume(id: string): Promise<void> {
     // The provider checks `consumed` on what it read, then consumes: two requests with one code or refresh
     // token at the same moment both pass that check, and only the one whose update marks it goes on
-    // (RFC 9700 §4.14: a code is used once). The other gets invalid_grant.
+    // (RFC 9700 §4.14: a code is used once). The other gets invalid_grant, and since a code or refresh
+    // token used twice may be stolen, its grant and every token issued under it are revoked
+    // (RFC 6749 §4.1.2, RFC 9700 §4.14.2), as the provider does when it sees the reuse itself.
     if (!(await this.repository.consume(this.kind, id, new Date().toISOString()))) {
+      const grantId = await this.repository.grantIdOf(this.kind, id);
+      if (grantId) await this.repository.destroyGrant(grantId);
       throw new errors.InvalidGrant(`${this.kind} already consumed`);
     }
   }

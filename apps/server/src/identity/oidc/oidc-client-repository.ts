@@ -50,8 +50,8 @@ function addressList(json: string): string[] {
 
 /**
  * The clients the OpenID provider knows: OIDC applications of 应用列表 (sso_application rows with
- * protocol 'oidc') and enterprises' machine clients. Only enabled ones are answered: a disabled
- * client is unknown to the provider at once.
+ * protocol 'oidc') and enterprises' machine clients. Only enabled ones of an active enterprise are
+ * answered: a disabled client, or every client of a disabled enterprise, is unknown to the provider at once.
  */
 export class OidcClientRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -59,10 +59,11 @@ export class OidcClientRepository {
   async findApplication(clientId: string): Promise<OidcApplicationClient | undefined> {
     const row = await this.db
       .selectFrom('sso_application')
+      .innerJoin('enterprise', 'enterprise.id', 'sso_application.enterprise_id')
       .select([
-        'id',
-        'enterprise_id',
-        'name',
+        'sso_application.id',
+        'sso_application.enterprise_id',
+        'sso_application.name',
         'oidc_client_id',
         'oidc_secret_hash',
         'oidc_client_type',
@@ -76,8 +77,9 @@ export class OidcClientRepository {
         'oidc_refresh_token_seconds',
       ])
       .where('oidc_client_id', '=', clientId)
-      .where('protocol', '=', 'oidc')
-      .where('status', '=', 'enabled')
+      .where('sso_application.protocol', '=', 'oidc')
+      .where('sso_application.status', '=', 'enabled')
+      .where('enterprise.status', '=', 'active')
       .executeTakeFirst();
     if (!row?.oidc_client_id) return undefined;
     return {
@@ -101,19 +103,35 @@ export class OidcClientRepository {
   async findMachineClient(clientId: string): Promise<MachineClient | undefined> {
     const row = await this.db
       .selectFrom('machine_client')
-      .select(['id', 'enterprise_id as enterpriseId', 'name', 'client_id as clientId', 'secret_hash as secretHash', 'scopes'])
-      .where('client_id', '=', clientId)
-      .where('status', '=', 'enabled')
+      .innerJoin('enterprise', 'enterprise.id', 'machine_client.enterprise_id')
+      .select([
+        'machine_client.id',
+        'machine_client.enterprise_id as enterpriseId',
+        'machine_client.name',
+        'machine_client.client_id as clientId',
+        'machine_client.secret_hash as secretHash',
+        'machine_client.scopes',
+      ])
+      .where('machine_client.client_id', '=', clientId)
+      .where('machine_client.status', '=', 'enabled')
+      .where('enterprise.status', '=', 'active')
       .executeTakeFirst();
     return row;
   }
 
-  /** Whether an application or a machine client already has this client id (they share one namespace). */
-  async clientIdTaken(trx: Kysely<Database>, clientId: string): Promise<boolean> {
+  /** Whether an application already has this client id (one set before the namespace table, or by a seed). */
+  async applicationHasClientId(trx: Kysely<Database>, clientId: string): Promise<boolean> {
     const app = await trx.selectFrom('sso_application').select('id').where('oidc_client_id', '=', clientId).executeTakeFirst();
-    if (app) return true;
-    const machine = await trx.selectFrom('machine_client').select('id').where('client_id', '=', clientId).executeTakeFirst();
-    return machine !== undefined;
+    return app !== undefined;
+  }
+
+  /**
+   * Takes a client id in the one namespace of applications and machine clients, in the caller's
+   * transaction; a taken id fails with a unique violation (an application that gets an OIDC client id
+   * takes it here too).
+   */
+  async reserveClientId(trx: Kysely<Database>, clientId: string, kind: 'application' | 'machine'): Promise<void> {
+    await trx.insertInto('oidc_client_id').values({ client_id: clientId, kind }).execute();
   }
 
   async insertMachineClient(trx: Kysely<Database>, client: NewMachineClient, now: string): Promise<number> {

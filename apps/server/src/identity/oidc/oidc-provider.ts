@@ -1,15 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import Provider, { type Account, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Account, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { publicSiteUrl } from '../../platform/config.js';
 import { SecretBox } from '../../platform/lib/sealed-secret.js';
+import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import { API_HEADERS } from '../../platform/plugins/security.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import { clientSecretMatches } from './client-secret.js';
+import { outboundFetch } from './outbound-fetch.js';
 import { oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
 import type { OidcClientRepository } from './oidc-client-repository.js';
-import { MACHINE_SCOPES, OIDC_CLAIM_SCOPES } from './oidc-scopes.js';
+import { MACHINE_SCOPES, type MachineScope, OIDC_CLAIM_SCOPES } from './oidc-scopes.js';
 import { oidcErrorPage, oidcLogoutDonePage, oidcLogoutPage } from './oidc-pages.js';
 import type { OidcRepository } from './oidc-repository.js';
 import { KEY_CHECK_MS, MAX_ID_TOKEN_SECONDS, OIDC_KEY_SECRET, SIGNING_ALGS, SigningKeys, type SigningJwk } from './signing-keys.js';
@@ -48,6 +50,7 @@ interface ProviderDeps {
   repository: OidcRepository;
   clients: OidcClientRepository;
   accounts: AccountRepository;
+  outbound: OutboundGuard;
   log: FastifyBaseLogger;
 }
 
@@ -73,11 +76,26 @@ function configuration(deps: ProviderDeps): Configuration {
   const { casBase } = deps;
   return {
     adapter: oidcAdapter(deps.repository, deps.clients),
+    // Back-channel logout goes to addresses enterprises typed: through the outbound rules.
+    fetch: outboundFetch(deps.outbound),
     jwks: { keys: deps.jwks },
     findAccount: (_ctx, sub) => findAccount(deps.accounts, sub),
     claims: Object.fromEntries(Object.entries(OIDC_CLAIM_SCOPES).map(([scope, claims]) => [scope, [...claims]])),
     scopes: ['openid', 'offline_access', ...Object.keys(OIDC_CLAIM_SCOPES).filter((s) => s !== 'openid'), ...MACHINE_SCOPES],
     extraClientMetadata: { properties: [...PORTAL_CLIENT_METADATA] },
+    // The provider refuses a known scope a client does not hold but, without resource indicators, drops
+    // unknown ones from a client_credentials request before anything sees its parameters, so a mistyped
+    // or made-up scope still got a token. The request as sent is checked instead and refused whole
+    // (RFC 6749 §5.2 invalid_scope); this hook runs before the token is saved.
+    extraTokenClaims: (ctx, token) => {
+      if (token.kind === 'ClientCredentials') {
+        const sent = ctx.oidc.body?.scope;
+        const requested = typeof sent === 'string' ? sent.split(' ') : [];
+        const unknown = requested.filter((s) => s && !MACHINE_SCOPES.includes(s as MachineScope));
+        if (unknown.length > 0) throw new errors.InvalidScope('requested scope is not allowed', unknown.join(' '));
+      }
+      return undefined;
+    },
     // OAuth 2.1 and the Security BCP (RFC 9700 §2.1.2): the code flow only, no implicit or hybrid.
     responseTypes: ['code'],
     // PKCE (S256 is the only method oidc-provider 9 knows) is required of public clients; a confidential
@@ -186,7 +204,8 @@ type ProviderRequest = IncomingMessage & { originalUrl?: string };
 export class OidcService {
   #provider: Provider | undefined;
   #handler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
-  #kids = '';
+  /** The version of the key set the provider was built with (SigningKeys.version). */
+  #version = '';
   #building: Promise<Provider> | undefined;
   readonly #keyCheck;
 
@@ -195,10 +214,10 @@ export class OidcService {
     private readonly keys: SigningKeys,
     private readonly deps: Omit<ProviderDeps, 'jwks'>,
   ) {
-    this.#keyCheck = app.caches.create<{ kids: string }>('keys', {
+    this.#keyCheck = app.caches.create<{ version: string }>('keys', {
       max: 1,
       ttl: KEY_CHECK_MS,
-      load: async () => ({ kids: (await this.keys.publishedKids()).join(' ') }),
+      load: async () => ({ version: await this.keys.version() }),
     });
   }
 
@@ -208,32 +227,35 @@ export class OidcService {
 
   private async build(): Promise<Provider> {
     await this.keys.ensure();
-    const jwks = await this.keys.privateJwks();
-    this.#kids = jwks
-      .map((k) => k.kid)
-      .sort()
-      .join(' ');
+    // The keys and their version from one read: compared later with the same version of the stored set.
+    const { version, jwks } = await this.keys.keySet();
     const provider = buildProvider({ ...this.deps, jwks });
+    this.#version = version;
     this.#provider = provider;
     // Koa composes its middleware on every callback(): once per provider.
     this.#handler = provider.callback();
     return provider;
   }
 
-  /** The provider for the current key set (built again, once, when the keys changed). */
+  /** The provider for the current key set (built again, once, when the set or its signing generation changed). */
   async provider(): Promise<Provider> {
-    const published = await this.#keyCheck.get('kids');
-    if (this.#provider && (!published || published.kids === this.#kids)) return this.#provider;
+    const current = await this.#keyCheck.get('version');
+    if (this.#provider && (!current || current.version === this.#version)) return this.#provider;
     this.#building ??= this.build().finally(() => {
       this.#building = undefined;
     });
     return this.#building;
   }
 
-  /** Operator rotation: a new signing generation from now on; the replaced keys stay published until what they signed expired. */
+  /**
+   * Operator rotation: a new generation, published at once and signing after `KEY_ACTIVATION_MS`;
+   * the replaced keys sign until then and stay published until what they signed expired.
+   */
   async rotateKeys(): Promise<string[]> {
-    const kids = await this.keys.rotate();
-    await this.build();
+    const { kids } = await this.keys.rotate();
+    // The cached version is the old set's: read it again now, not at the next key check.
+    this.app.caches.clear('keys');
+    await this.provider();
     return kids;
   }
 
@@ -284,6 +306,7 @@ export default fp(
       repository,
       clients: app.oidcClientRepository,
       accounts: app.accountRepository,
+      outbound: app.outbound,
       log: app.log,
     });
     // The first start generates the keys; building now also fails the start, not a request, on a broken key set.

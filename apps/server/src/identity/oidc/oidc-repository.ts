@@ -24,6 +24,7 @@ export interface StoredSigningKey {
   kid: string;
   publicJwk: string;
   sealedPrivateJwk: string;
+  createdAt: string;
   retireAt: string | null;
 }
 
@@ -85,6 +86,20 @@ export class OidcRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** The grant a model belongs to, whatever its state (used, expired). */
+  async grantIdOf(kind: string, id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('oidc_model').select('grant_id').where('kind', '=', kind).where('id', '=', id).executeTakeFirst();
+    return row?.grant_id ?? undefined;
+  }
+
+  /** Drops a grant and everything issued under it (codes, access and refresh tokens), of every kind. */
+  async destroyGrant(grantId: string): Promise<void> {
+    await this.db
+      .deleteFrom('oidc_model')
+      .where((eb) => eb.or([eb('grant_id', '=', grantId), eb.and([eb('kind', '=', 'Grant'), eb('id', '=', grantId)])]))
+      .execute();
+  }
+
   async destroy(kind: string, id: string): Promise<void> {
     await this.db.deleteFrom('oidc_model').where('kind', '=', kind).where('id', '=', id).execute();
   }
@@ -99,26 +114,23 @@ export class OidcRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** The keys still published (not retired at `now`), the signing generation first. */
+  /** The keys still published (not retired at `now`), the newest generation first. */
   publishedKeys(now: string): Promise<StoredSigningKey[]> {
     return this.db
       .selectFrom('oidc_signing_key')
-      .select(['generation', 'alg', 'kid', 'public_jwk as publicJwk', 'private_jwk as sealedPrivateJwk', 'retire_at as retireAt'])
+      .select([
+        'generation',
+        'alg',
+        'kid',
+        'public_jwk as publicJwk',
+        'private_jwk as sealedPrivateJwk',
+        'created_at as createdAt',
+        'retire_at as retireAt',
+      ])
       .where((eb) => eb.or([eb('retire_at', 'is', null), eb('retire_at', '>', now)]))
       .orderBy('generation', 'desc')
       .orderBy('alg')
       .execute();
-  }
-
-  /** The kids still published at `now`: what tells an instance that its key set is out of date. */
-  async publishedKids(now: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('oidc_signing_key')
-      .select('kid')
-      .where((eb) => eb.or([eb('retire_at', 'is', null), eb('retire_at', '>', now)]))
-      .orderBy('kid')
-      .execute();
-    return rows.map((r) => r.kid);
   }
 
   async latestGeneration(): Promise<number> {
@@ -133,7 +145,7 @@ export class OidcRepository {
    * Adds a generation of keys; a key of the same generation and algorithm added at the same moment by
    * another instance wins and this one is dropped (both then read what was stored).
    */
-  async addKeys(keys: readonly Omit<StoredSigningKey, 'retireAt'>[], now: string): Promise<void> {
+  async addKeys(keys: readonly Omit<StoredSigningKey, 'createdAt' | 'retireAt'>[], now: string): Promise<void> {
     for (const key of keys) {
       await this.db
         .insertInto('oidc_signing_key')

@@ -20,6 +20,7 @@ import { openServiceMigration } from './migrations/0013-open-service.js';
 import { identifierAnalyticsMigration } from './migrations/0014-identifier-analytics.js';
 import { sealedTotpMigration } from './migrations/0015-sealed-totp.js';
 import { oidcMigration } from './migrations/0016-oidc.js';
+import { oidcClientIdsMigration } from './migrations/0017-oidc-client-ids.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, PortalMigration> = {
   '0014-identifier-analytics': identifierAnalyticsMigration,
   '0015-sealed-totp': sealedTotpMigration,
   '0016-oidc': oidcMigration,
+  '0017-oidc-client-ids': oidcClientIdsMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

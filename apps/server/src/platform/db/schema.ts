@@ -437,6 +437,12 @@ export interface MachineClientTable {
   updated_at: string;
 }
 
+/** The one namespace of OpenID client ids (applications' and machine clients'). */
+export interface OidcClientIdTable {
+  client_id: string;
+  kind: 'application' | 'machine';
+}
+
 /** 服务地址: a URL prefix of an application, found by its host. */
 export interface SsoApplicationServiceTable {
   id: Generated<number>;
@@ -794,6 +800,7 @@ export interface Database {
   oidc_model: OidcModelTable;
   oidc_signing_key: OidcSigningKeyTable;
   machine_client: MachineClientTable;
+  oidc_client_id: OidcClientIdTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

@@ -1,11 +1,14 @@
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import type { DatabaseHandle } from '../../../platform/db/database.js';
-import { createTestDatabase, type TestDatabase, testClock, testDialects } from '../../../testing/test-app.js';
+import { SecretBox } from '../../../platform/lib/sealed-secret.js';
+import { createTestDatabase, type TestDatabase, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen } from '../../../testing/test-browser.js';
-import { KEY_CHECK_MS } from '../signing-keys.js';
+import { oidcAdapter } from '../oidc-adapter.js';
+import { KEY_ACTIVATION_MS, KEY_CHECK_MS, OIDC_KEY_SECRET, SigningKeys } from '../signing-keys.js';
 
 /** A port free right now: the issuer ({PUBLIC_URL}/oidc) must name the address the relying party calls. */
 async function freePort(): Promise<number> {
@@ -19,6 +22,19 @@ async function freePort(): Promise<number> {
 
 interface Jwks {
   keys: { kid: string; kty: string; alg?: string; d?: string }[];
+}
+
+/** The kid in a JWS's protected header. */
+function kidOf(jws: string): string | undefined {
+  const header = JSON.parse(Buffer.from(jws.split('.')[0] ?? '', 'base64url').toString('utf8')) as { kid?: string };
+  return header.kid;
+}
+
+/** A client's back-channel logout (OIDC Back-Channel Logout 1.0 §2.5), as the provider sends it at a sign-out. */
+async function backchannelLogout(app: PortalApp, clientId: string, sub: string, sid: string): Promise<void> {
+  const found = await (await app.oidc.provider()).Client.find(clientId);
+  if (!found) throw new Error(`no client ${clientId}`);
+  await (found as unknown as { backchannelLogout(sub: string, sid: string): Promise<void> }).backchannelLogout(sub, sid);
 }
 
 async function publishedKids(jwksUri: string): Promise<string[]> {
@@ -81,7 +97,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     issuer = `${base}/oidc`;
-    db = await createTestDatabase(dialect, { PUBLIC_URL: base });
+    // The relying party's back-channel logout endpoint runs on this machine: the operator allows loopback.
+    db = await createTestDatabase(dialect, { PUBLIC_URL: base, OUTBOUND_ALLOW_NETWORKS: '127.0.0.1/32' });
     otherConnection = await db.connectAgain();
     // Both start at once on a database without keys: one key set wins and both use it.
     [a, b] = await Promise.all([
@@ -239,10 +256,194 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     expect((await client.tokenIntrospection(atB(await discover('hengyue-mes-test', secret)), token.access_token)).active).toBe(true);
   });
 
+  it('builds its provider once per key set: not at every request after a rotation, nor beside a key it cannot unseal', async () => {
+    await a.oidc.rotateKeys();
+    const rotated = await a.oidc.provider();
+    expect(await a.oidc.provider()).toBe(rotated);
+    // A key sealed under another system key (a database restored without its system_secret): published, unusable.
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    await db.database.db
+      .insertInto('oidc_signing_key')
+      .values({
+        generation: 0,
+        alg: 'RS256',
+        kid: 'sealed-elsewhere-test-key',
+        public_jwk: '{}',
+        private_jwk: 'v1.c2VhbGVkIGVsc2V3aGVyZSBzZWFsZWQgZWxzZXdoZXJl',
+        created_at: new Date(0).toISOString(),
+        retire_at: future,
+      })
+      .execute();
+    try {
+      clockB.advance(KEY_CHECK_MS + 1);
+      const current = await b.oidc.provider();
+      expect(await b.oidc.provider()).toBe(current);
+      expect(await publishedKids(`${baseB}/oidc/jwks`)).not.toContain('sealed-elsewhere-test-key');
+      const token = await client.clientCredentialsGrant(atB(await discover('hengyue-mes-test', secret)), { scope: 'identifiers:read' });
+      expect((await client.tokenIntrospection(mes, token.access_token)).active).toBe(true);
+    } finally {
+      await db.database.db.deleteFrom('oidc_signing_key').where('kid', '=', 'sealed-elsewhere-test-key').execute();
+    }
+  });
+
+  it('refuses scopes no API knows with invalid_scope, and issues no token', async () => {
+    expect(await refusal(client.clientCredentialsGrant(mes, { scope: 'identifiers:read admin:all' }))).toEqual({
+      error: 'invalid_scope',
+      status: 400,
+    });
+    expect(await refusal(client.clientCredentialsGrant(mes, { scope: 'anything' }))).toEqual({ error: 'invalid_scope', status: 400 });
+  });
+
+  it('answers ids with a NUL or another control character with OAuth errors, never a server error', async () => {
+    const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${issuer}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    const basic = (id: string, password: string) =>
+      `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(password)}`).toString('base64')}`;
+    for (const clientId of ['a%00b', 'a%01b', 'a%0Ab', 'x'.repeat(300)]) {
+      const res = await post('/token', `grant_type=client_credentials&client_id=${clientId}&client_secret=x`);
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([401, 'invalid_client']);
+    }
+    const res = await post('/token', 'grant_type=client_credentials&scope=identifiers%3Aread', {
+      authorization: basic('a\u0000b', secret),
+    });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid_request']);
+    const introspected = await post('/token/introspection', 'token=a%00b', { authorization: basic('hengyue-mes-test', secret) });
+    expect([introspected.status, await introspected.json()]).toEqual([200, { active: false }]);
+    const revoked = await post('/token/revocation', 'token=a%00b', { authorization: basic('hengyue-mes-test', secret) });
+    expect(revoked.status).toBe(200);
+  });
+
+  it("gives a disabled enterprise's clients no token, on every instance, until it is enabled again", async () => {
+    const ruichi = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('name', '=', '常州瑞驰液压科技有限公司')
+      .executeTakeFirstOrThrow();
+    const wms = await a.machineClients.create(ruichi.id, { name: 'WMS', clientId: 'ruichi-wms-test', scopes: ['identifiers:read'] });
+    const config = await discover('ruichi-wms-test', wms.secret);
+    expect((await client.clientCredentialsGrant(config, { scope: 'identifiers:read' })).access_token).toBeTruthy();
+    const operator = await tokenFor({ ...db, app: a, close: () => a.close() }, 'operator');
+    const setStatus = async (status: 'active' | 'disabled') => {
+      const res = await a.inject({
+        method: 'PUT',
+        url: `/web-api/console/v1/tenant/${ruichi.id}/status`,
+        headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization: operator },
+        payload: { status },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await setStatus('disabled');
+    try {
+      for (const at of [config, atB(await discover('ruichi-wms-test', wms.secret))]) {
+        expect(await refusal(client.clientCredentialsGrant(at, { scope: 'identifiers:read' }))).toEqual({
+          error: 'invalid_client',
+          status: 401,
+        });
+      }
+    } finally {
+      await setStatus('active');
+    }
+    expect((await client.clientCredentialsGrant(config, { scope: 'identifiers:read' })).access_token).toBeTruthy();
+  });
+
+  it('creates a machine client only with a name of 1–64 characters, a scope and a client id no other client has', async () => {
+    const hengyue = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('name', '=', '徐州恒岳重工机械有限公司')
+      .executeTakeFirstOrThrow();
+    const create = (input: { name: string; clientId: string; scopes: string[] }) => a.machineClients.create(hengyue.id, input);
+    const failure = async (promise: Promise<unknown>) => {
+      try {
+        await promise;
+      } catch (err) {
+        const { statusCode, message } = err as { statusCode?: number; message: string };
+        return { statusCode, message };
+      }
+      throw new Error('the client was created');
+    };
+    expect(await failure(create({ name: '   ', clientId: 'blank-name-test', scopes: ['identifiers:read'] }))).toEqual({
+      statusCode: 400,
+      message: '名称须为 1～64 个字符',
+    });
+    expect(await failure(create({ name: '名'.repeat(65), clientId: 'long-name-test', scopes: ['identifiers:read'] }))).toEqual({
+      statusCode: 400,
+      message: '名称须为 1～64 个字符',
+    });
+    expect(await failure(create({ name: '无范围', clientId: 'no-scope-test', scopes: [] }))).toEqual({
+      statusCode: 400,
+      message: '请至少选择一个授权范围',
+    });
+    expect(await failure(create({ name: 'MES 2', clientId: 'hengyue-mes-test', scopes: ['identifiers:read'] }))).toEqual({
+      statusCode: 409,
+      message: '客户端 ID 已被使用',
+    });
+    // One id given twice at the same moment, to two enterprises (whose writes do not queue behind each other): one gets it.
+    const elsewhere = await db.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('id', '!=', hengyue.id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const results = await Promise.allSettled([
+      a.machineClients.create(hengyue.id, { name: '并发 A', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+      a.machineClients.create(elsewhere.id, { name: '并发 B', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const lost = results.find((r) => r.status === 'rejected');
+    expect((lost?.reason as Error | undefined)?.message).toBe('客户端 ID 已被使用');
+    // Spaces around a name are not part of it.
+    const trimmed = await create({ name: '  ERP  ', clientId: 'trimmed-name-test', scopes: ['accounts:read'] });
+    expect((await discover(trimmed.clientId, trimmed.secret).then((c) => c.clientMetadata())).client_id).toBe('trimmed-name-test');
+    const row = await db.database.db
+      .selectFrom('machine_client')
+      .select('name')
+      .where('client_id', '=', 'trimmed-name-test')
+      .executeTakeFirstOrThrow();
+    expect(row.name).toBe('ERP');
+  });
+
+  it('revokes the grant and its tokens when a code is used twice at the same moment (RFC 9700 §4.14)', async () => {
+    const adapter = oidcAdapter(a.oidcRepository, a.oidcClientRepository);
+    const other = oidcAdapter(b.oidcRepository, b.oidcClientRepository);
+    await adapter('Grant').upsert('grant-race-test', { jti: 'grant-race-test', accountId: '1', clientId: 'inspection-test' }, 600);
+    await adapter('AuthorizationCode').upsert('code-race-test', { jti: 'code-race-test', grantId: 'grant-race-test' }, 60);
+    // What the exchange that won issued.
+    await adapter('AccessToken').upsert('token-race-test', { jti: 'token-race-test', grantId: 'grant-race-test' }, 600);
+    await adapter('RefreshToken').upsert('refresh-race-test', { jti: 'refresh-race-test', grantId: 'grant-race-test' }, 600);
+    const results = await Promise.allSettled([
+      adapter('AuthorizationCode').consume('code-race-test'),
+      other('AuthorizationCode').consume('code-race-test'),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await adapter('AccessToken').find('token-race-test')).toBeUndefined();
+    expect(await adapter('RefreshToken').find('refresh-race-test')).toBeUndefined();
+    expect(await adapter('Grant').find('grant-race-test')).toBeUndefined();
+  });
+
   describe('authorization requests (the sign-in itself is not open yet)', () => {
     const redirectUri = 'http://127.0.0.1:9/callback';
     const signedOut = 'http://127.0.0.1:9/signed-out';
+    /** A relying party's back-channel logout endpoint: the logout tokens it received. */
+    const logoutTokens: string[] = [];
+    let relyingParty: http.Server;
     beforeAll(async () => {
+      relyingParty = http.createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          const token = new URLSearchParams(body).get('logout_token');
+          if (token) logoutTokens.push(token);
+          res.statusCode = 200;
+          res.end();
+        });
+      });
+      await new Promise<void>((resolve) => relyingParty.listen(0, '127.0.0.1', resolve));
+      const logoutUri = `http://127.0.0.1:${(relyingParty.address() as AddressInfo).port}/backchannel-logout`;
       const hengyue = await db.database.db
         .selectFrom('enterprise')
         .select('id')
@@ -265,6 +466,89 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
           updated_at: now,
         })
         .execute();
+      // Two applications told of sign-outs: one on a network the operator allows, one on the cloud metadata address.
+      for (const [clientId, uri] of [
+        ['backchannel-test', logoutUri],
+        ['metadata-backchannel-test', 'http://169.254.169.254/latest/meta-data'],
+      ] as const) {
+        await db.database.db
+          .insertInto('sso_application')
+          .values({
+            enterprise_id: hengyue.id,
+            name: `单点退出（${clientId}）`,
+            protocol: 'oidc',
+            all_members: 1,
+            oidc_client_id: clientId,
+            oidc_client_type: 'public',
+            oidc_redirect_uris: JSON.stringify([redirectUri]),
+            oidc_backchannel_logout_uri: uri,
+            oidc_scopes: 'openid profile',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => relyingParty.close(resolve));
+    });
+
+    it('answers a code or refresh token with a NUL or another control character with invalid_grant, never a server error', async () => {
+      const verifier = client.randomPKCECodeVerifier();
+      const bodies: Record<string, string>[] = [
+        { grant_type: 'authorization_code', code: 'a\u0000b', redirect_uri: redirectUri, code_verifier: verifier },
+        { grant_type: 'authorization_code', code: 'a\u001fb', redirect_uri: redirectUri, code_verifier: verifier },
+        { grant_type: 'refresh_token', refresh_token: 'a\u0000b' },
+        { grant_type: 'refresh_token', refresh_token: 'r'.repeat(300) },
+      ];
+      for (const body of bodies) {
+        const res = await fetch(`${issuer}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ client_id: 'inspection-test', ...body }),
+        });
+        expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'invalid_grant']);
+      }
+    });
+
+    it('tells an application of a sign-out through the outbound rules, signed with a key every instance already publishes', async () => {
+      // A rotation on A that B has not read yet (its key check is still to come).
+      const added = await a.oidc.rotateKeys();
+      await backchannelLogout(a, 'backchannel-test', '1', 'sid-test');
+      const token = logoutTokens.at(-1) ?? '';
+      const kid = kidOf(token);
+      expect(added).not.toContain(kid);
+      expect(await publishedKids(`${baseB}/oidc/jwks`)).toContain(kid);
+      const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+      expect(claims).toMatchObject({ iss: issuer, aud: 'backchannel-test', sub: '1', sid: 'sid-test' });
+      expect(claims.events).toHaveProperty(['http://schemas.openid.net/event/backchannel-logout']);
+    });
+
+    it('never contacts an address the outbound rules refuse (the cloud metadata address)', async () => {
+      await expect(backchannelLogout(a, 'metadata-backchannel-test', '1', 'sid-test')).rejects.toThrow(
+        '不允许连接到该地址（链路本地地址）',
+      );
+    });
+
+    it('publishes a new key generation at once and signs with it only after every instance has read it', async () => {
+      const keys = new SigningKeys(a.oidcRepository, new SecretBox(await a.systemRepository.sharedKey(OIDC_KEY_SECRET)));
+      const now = new Date();
+      const { kids, signsFrom } = await keys.rotate(now);
+      expect(signsFrom.getTime() - now.getTime()).toBe(KEY_ACTIVATION_MS);
+      expect(KEY_ACTIVATION_MS).toBeGreaterThanOrEqual(2 * KEY_CHECK_MS);
+      const signers = async (at: Date) =>
+        (await keys.keySet(at)).jwks
+          .filter((k) => !k.key_ops)
+          .map((k) => k.kid)
+          .sort();
+      const published = (await keys.keySet(now)).jwks.map((k) => k.kid);
+      expect(published).toEqual(expect.arrayContaining(kids));
+      expect(await signers(now)).toHaveLength(2);
+      expect((await signers(now)).filter((kid) => kids.includes(kid))).toEqual([]);
+      expect((await signers(new Date(signsFrom.getTime() - 1))).filter((kid) => kids.includes(kid))).toEqual([]);
+      expect(await signers(signsFrom)).toEqual([...kids].sort());
+      // The version instances compare changes when the new generation starts signing, so each builds again once.
+      expect(await keys.version(signsFrom)).not.toBe(await keys.version(now));
     });
 
     const authorize = (params: Record<string, string>) =>
