@@ -14,6 +14,18 @@ const webFeatures = fs.readdirSync('apps/web/src/features');
 const serverModules = ['platform', 'identity', 'content', 'organisation', 'identifiers', 'insights'];
 
 /** `no-restricted-imports` with one message per forbidden pattern (regular expressions on the import). */
+/** The platform's own decorators, named by the thing they are (app.ts, platform/plugins, platform/sms). */
+const PLATFORM_DECORATORS = [
+  'config',
+  'database',
+  'caches',
+  'outbound',
+  'smsSender',
+  'privateFileStorage',
+  'pageSecurityHeaders',
+  'badRequestPage',
+];
+
 const forbid = (...patterns) => ['error', { patterns: patterns.map(([regex, message]) => ({ regex, message })) }];
 const NO_APP = ['^@/app/', 'Features and shared web code do not import the app shell.'];
 
@@ -70,6 +82,12 @@ const boundaries = [
         {
           selector: 'ImportExpression > Literal, ImportExpression > TemplateLiteral',
           message: 'Import server files statically (the module zones check import declarations).',
+        },
+        {
+          // One naming rule for what `app.<name>` holds (docs/architecture.md, "Rules lint enforces").
+          selector: `CallExpression[callee.property.name='decorate'][arguments.0.value!=/^(\\w+(Repository|Service)|authenticate|require[A-Z]\\w*|${PLATFORM_DECORATORS.join('|')})$/]`,
+          message:
+            'Name a decorator by what it is: <what>Repository (its SQL), <what>Service (its rules), a guard by what it requires (authenticate, require…), or one of the platform’s own (config, database, caches…).',
         },
       ],
     },

@@ -18,9 +18,11 @@ try {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   const account = await app.database.db.selectFrom('account').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow();
-  const session = await app.sessions.fromCookie(await app.sessions.open(account.id, `ST-bench-import-${Date.now()}`));
+  const session = await app.portalSessionService.fromCookie(
+    await app.portalSessionService.open(account.id, `ST-bench-import-${Date.now()}`),
+  );
   if (!session) throw new Error('session did not open');
-  const token = `Bearer ${app.tokens.issue(session.key, account.id)}`;
+  const token = `Bearer ${app.accessTokenService.issue(session.key, account.id)}`;
   const template = await app.database.db
     .selectFrom('idf_template')
     .select('id')

@@ -56,7 +56,7 @@ export async function createTestDatabase(
     FILES_DIR: path.join(dir, 'files'),
     PRIVATE_FILES_DIR: path.join(dir, 'private'),
     LOG_LEVEL: 'silent',
-    // Scheduled syncs run only when a test calls app.syncScheduler.tick().
+    // Scheduled syncs run only when a test calls app.syncScheduleService.tick().
     SYNC_SCHEDULER: '0',
     // Counted identifier lookups reach 标识统计 and 工作台 within a second.
     IDENTIFIER_STATS_FLUSH_SECONDS: '1',
@@ -131,10 +131,10 @@ export function testClock(): CacheClock & { advance(ms: number): void } {
 /** A token for a seeded account, through a session opened directly (no CAS round trip). */
 export async function tokenFor(t: TestApp, username: string): Promise<string> {
   const account = await t.database.db.selectFrom('account').select('id').where('username', '=', username).executeTakeFirstOrThrow();
-  const cookie = await t.app.sessions.open(account.id, `ST-test-${randomBytes(8).toString('hex')}`);
-  const session = await t.app.sessions.fromCookie(cookie);
+  const cookie = await t.app.portalSessionService.open(account.id, `ST-test-${randomBytes(8).toString('hex')}`);
+  const session = await t.app.portalSessionService.fromCookie(cookie);
   if (!session) throw new Error('session did not open');
-  return `Bearer ${t.app.tokens.issue(session.key, account.id)}`;
+  return `Bearer ${t.app.accessTokenService.issue(session.key, account.id)}`;
 }
 
 /** Another instance of the portal on the same database (same SQLite file, same PostgreSQL schema). */

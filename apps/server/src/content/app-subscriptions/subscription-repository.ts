@@ -221,13 +221,13 @@ export class SubscriptionRepository {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    appSubscriptions: SubscriptionRepository;
+    appSubscriptionRepository: SubscriptionRepository;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('appSubscriptions', new SubscriptionRepository(app.database.db));
+    app.decorate('appSubscriptionRepository', new SubscriptionRepository(app.database.db));
   },
   { name: 'subscription-repository' },
 );

@@ -65,7 +65,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { status, keyword, offset, limit } = request.query;
-      return ok(await app.appSubscriptions.page({ status: status || undefined, keyword: keyword?.trim() ?? '' }, offset, limit));
+      return ok(await app.appSubscriptionRepository.page({ status: status || undefined, keyword: keyword?.trim() ?? '' }, offset, limit));
     },
   );
 

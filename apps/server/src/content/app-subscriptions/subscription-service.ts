@@ -47,7 +47,8 @@ export class SubscriptionService {
   /** What the application's detail shows the signed-in user: the enterprise's latest subscription and whether they may apply. */
   async stateFor(request: FastifyRequest, application: ApplicationRow): Promise<MyAppSubscription> {
     const profile = request.principal!.profile;
-    const latest = profile.enterpriseId === null ? undefined : await this.app.appSubscriptions.latest(profile.enterpriseId, application.id);
+    const latest =
+      profile.enterpriseId === null ? undefined : await this.app.appSubscriptionRepository.latest(profile.enterpriseId, application.id);
     const status = latest?.status ?? 'none';
     let blockedReason = '';
     if (application.status !== 'published') blockedReason = SubscriptionMessage.unpublished;
@@ -77,15 +78,20 @@ export class SubscriptionService {
     if (charCount(purpose) > SUBSCRIPTION_PURPOSE_MAX) throw new BadRequestError(SubscriptionMessage.purposeTooLong);
     const enterpriseId = profile.enterpriseId;
     if (enterpriseId === null) throw new BadRequestError(SubscriptionMessage.noEnterprise);
-    const latest = await this.app.appSubscriptions.latest(enterpriseId, application.id);
+    const latest = await this.app.appSubscriptionRepository.latest(enterpriseId, application.id);
     if (latest?.status === 'pending') throw new ConflictError(SubscriptionMessage.pending);
     if (latest?.status === 'approved') throw new ConflictError(SubscriptionMessage.approved);
     try {
       await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
-        await this.app.appSubscriptions.create(trx, { enterpriseId, applicationId: application.id, applicantId: profile.id, purpose });
+        await this.app.appSubscriptionRepository.create(trx, {
+          enterpriseId,
+          applicationId: application.id,
+          applicantId: profile.id,
+          purpose,
+        });
         await auditRequest(trx, request, 'app-subscription.request', application.name, 'success', purpose);
         const operators = await this.app.accountRepository.holders(Authority.AppSubscription, null, trx);
-        await this.app.notifications.notify(trx, operators, {
+        await this.app.notificationRepository.notify(trx, operators, {
           kind: 'subscription',
           title: '新的应用订阅申请',
           content: `${profile.enterpriseName} 申请使用「${application.name}」${purpose ? `（${purpose}）` : ''}，请在应用订阅中审核。`,
@@ -108,19 +114,19 @@ export class SubscriptionService {
     if (!decision.onSingleSignOn) throw new BadRequestError(SubscriptionMessage.notOnSso);
     if (!decision.enterpriseCertified) throw new BadRequestError(SubscriptionMessage.enterpriseNotCertified);
     const clash = new ConflictError(subscriptionNameClash(decision.enterpriseName, copy.name));
-    if (await this.app.ssoApps.nameTaken(decision.enterpriseId, copy.name)) throw clash;
+    if (await this.app.ssoAppRepository.nameTaken(decision.enterpriseId, copy.name)) throw clash;
     try {
       await inEnterpriseTransaction(this.app.database.db, decision.enterpriseId, async (trx) => {
-        const decided = await this.app.appSubscriptions.decide(trx, decision.id, {
+        const decided = await this.app.appSubscriptionRepository.decide(trx, decision.id, {
           from: 'pending',
           to: 'approved',
           decidedBy: request.principal!.accountId,
           note: '',
         });
         if (!decided) throw new ConflictError(SubscriptionMessage.alreadyDecided);
-        await this.app.ssoApps.createCopy(trx, decision.enterpriseId, copy);
+        await this.app.ssoAppRepository.createCopy(trx, decision.enterpriseId, copy);
         await auditRequest(trx, request, 'app-subscription.approve', copy.name, 'success', decision.enterpriseName);
-        await this.app.notifications.notify(trx, await this.recipients(trx, decision), {
+        await this.app.notificationRepository.notify(trx, await this.recipients(trx, decision), {
           kind: 'subscription',
           title: '应用订阅已通过',
           content: `「${copy.name}」已加入本企业的应用列表，请在“应用授权”中为需要使用的人员开通。`,
@@ -140,7 +146,7 @@ export class SubscriptionService {
     if (decision.status !== 'pending') throw new ConflictError(SubscriptionMessage.alreadyDecided);
     const note = noteOf(rawNote, SubscriptionMessage.rejectNoteRequired);
     await inEnterpriseTransaction(this.app.database.db, decision.enterpriseId, async (trx) => {
-      const decided = await this.app.appSubscriptions.decide(trx, decision.id, {
+      const decided = await this.app.appSubscriptionRepository.decide(trx, decision.id, {
         from: 'pending',
         to: 'rejected',
         decidedBy: request.principal!.accountId,
@@ -148,7 +154,7 @@ export class SubscriptionService {
       });
       if (!decided) throw new ConflictError(SubscriptionMessage.alreadyDecided);
       await auditRequest(trx, request, 'app-subscription.reject', decision.copy.name, 'success', `${decision.enterpriseName}：${note}`);
-      await this.app.notifications.notify(trx, await this.recipients(trx, decision), {
+      await this.app.notificationRepository.notify(trx, await this.recipients(trx, decision), {
         kind: 'subscription',
         title: '应用订阅申请被驳回',
         content: `「${decision.copy.name}」的使用申请被驳回：${note}`,
@@ -163,36 +169,36 @@ export class SubscriptionService {
     if (decision.status !== 'approved') throw new ConflictError(SubscriptionMessage.notApproved);
     const note = noteOf(rawNote, SubscriptionMessage.revokeNoteRequired);
     const ended = await inEnterpriseTransaction(this.app.database.db, decision.enterpriseId, async (trx) => {
-      const decided = await this.app.appSubscriptions.decide(trx, decision.id, {
+      const decided = await this.app.appSubscriptionRepository.decide(trx, decision.id, {
         from: 'approved',
         to: 'revoked',
         decidedBy: request.principal!.accountId,
         note,
       });
       if (!decided) throw new ConflictError(SubscriptionMessage.notApproved);
-      const copyId = await this.app.ssoApps.deleteCopy(trx, decision.enterpriseId, decision.copy.platformAppId);
+      const copyId = await this.app.ssoAppRepository.deleteCopy(trx, decision.enterpriseId, decision.copy.platformAppId);
       await auditRequest(trx, request, 'app-subscription.revoke', decision.copy.name, 'success', `${decision.enterpriseName}：${note}`);
-      await this.app.notifications.notify(trx, await this.recipients(trx, decision), {
+      await this.app.notificationRepository.notify(trx, await this.recipients(trx, decision), {
         kind: 'subscription',
         title: '应用订阅已撤销',
         content: `平台已撤销本企业对「${decision.copy.name}」的订阅：${sentence(note)}该应用已从应用列表移除。`,
         link: `/product/center/detail?uuid=${encodeURIComponent(decision.applicationUuid)}`,
       });
-      return copyId === undefined ? [] : this.app.casTickets.destroyTicketsOf(trx, copyId);
+      return copyId === undefined ? [] : this.app.casTicketService.destroyTicketsOf(trx, copyId);
     });
     // The application ends the sessions its users opened through the subscription (CAS 3.0 §2.3.3).
-    await this.app.ssoSessions.notify(request, ended);
+    await this.app.ssoSessionService.notify(request, ended);
   }
 
   /** A subscription as the console lists it (the answer of a decision). */
   async row(id: number) {
-    const row = await this.app.appSubscriptions.row(id);
+    const row = await this.app.appSubscriptionRepository.row(id);
     if (!row) throw new NotFoundError(SubscriptionMessage.notFound);
     return row;
   }
 
   private async decisionOf(id: number): Promise<SubscriptionDecision> {
-    const found = await this.app.appSubscriptions.forDecision(id);
+    const found = await this.app.appSubscriptionRepository.forDecision(id);
     if (!found) throw new NotFoundError(SubscriptionMessage.notFound);
     return found;
   }

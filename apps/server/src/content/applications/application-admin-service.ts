@@ -185,7 +185,7 @@ export class ApplicationAdminService {
     if (!serviceUrl) return;
     const url = new URL(serviceUrl);
     const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
-    if (this.app.casServices.platformPrefixes(portalBase).some((p) => overlaps(url, p))) {
+    if (this.app.casApplicationService.platformPrefixes(portalBase).some((p) => overlaps(url, p))) {
       throw new ConflictError(SsoMessage.servicePlatform);
     }
   }
@@ -197,7 +197,7 @@ export class ApplicationAdminService {
   private async assertNoOverlap(trx: Kysely<Database>, applicationId: number | undefined, serviceUrl: string) {
     if (!serviceUrl) return;
     const url = new URL(serviceUrl);
-    for (const other of await this.app.ssoApps.prefixesOnHosts(trx, [url.hostname])) {
+    for (const other of await this.app.ssoAppRepository.prefixesOnHosts(trx, [url.hostname])) {
       if (other.platform && other.applicationId === applicationId) continue;
       if (!overlaps(url, new URL(other.prefix))) continue;
       throw new ConflictError(

@@ -107,7 +107,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * are not counted.
    */
   const count = (request: FastifyRequest, channel: LookupChannel, parsed: ParsedHandle, { found, upstream: forwarded }: Resolution) =>
-    app.lookupCounter.count(request, {
+    app.lookupCountService.count(request, {
       prefix: parsed.prefix,
       channel: forwarded ? 'upstream' : channel,
       outcome: found ? 'found' : 'not_found',
@@ -115,7 +115,7 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...(found?.source === 'local' ? { values: countedValues(found.record, found.template) } : {}),
     });
   const countMalformed = (request: FastifyRequest, channel: LookupChannel, input: string) =>
-    app.lookupCounter.count(request, { prefix: readablePrefix(input), channel, outcome: 'malformed', handle: input });
+    app.lookupCountService.count(request, { prefix: readablePrefix(input), channel, outcome: 'malformed', handle: input });
 
   const keepFound = (reply: FastifyReply, found: Found) =>
     keepFor(reply, found.source === 'local' ? ttlSeconds : answerTtlSeconds(found.values));

@@ -50,7 +50,7 @@ export class PrefixRequestService {
       const created = await this.app.prefixRequestRepository.create(trx, { enterpriseId, applicantId: profile.id, prefix, purpose });
       await this.audit(trx, request, 'prefix-request.create', prefix, purpose);
       const operators = await this.app.accountRepository.holders(Authority.IdentifierAll, null, trx);
-      await this.app.notifications.notify(trx, operators, {
+      await this.app.notificationRepository.notify(trx, operators, {
         kind: 'identifier',
         title: '新的标识前缀申请',
         content: `${profile.enterpriseName} 申请标识前缀 ${prefix}（${purpose}），请在标识管理中审批。`,
@@ -92,7 +92,7 @@ export class PrefixRequestService {
           );
         }
         await this.audit(trx, request, action, pending.prefix, `${pending.enterpriseName}${reason ? `：${reason}` : ''}`);
-        await this.app.notifications.notify(trx, pending.applicantId === null ? [] : [pending.applicantId], {
+        await this.app.notificationRepository.notify(trx, pending.applicantId === null ? [] : [pending.applicantId], {
           kind: 'identifier',
           title: decision === 'approve' ? '标识前缀申请已通过' : '标识前缀申请被驳回',
           content:

@@ -15,7 +15,7 @@ const CLOSE_RETRY_MS = 500;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    lookupCounter: LookupCounter;
+    lookupCountService: LookupCounter;
   }
 }
 
@@ -100,7 +100,7 @@ export default fp(
       (err) => app.log.error({ err }, 'could not write identifier lookups'),
       app.config.identifiers.statsFlushSeconds * 1000,
     );
-    app.decorate('lookupCounter', counter);
+    app.decorate('lookupCountService', counter);
     app.addHook('onClose', () => counter.close());
   },
   { name: 'lookup-counter', dependencies: ['identifier-stats-repository'] },

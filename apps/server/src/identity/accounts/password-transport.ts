@@ -50,13 +50,13 @@ export class PasswordTransport {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    passwordTransport: PasswordTransport;
+    passwordTransportService: PasswordTransport;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('passwordTransport', new PasswordTransport(app));
+    app.decorate('passwordTransportService', new PasswordTransport(app));
   },
   { name: 'password-transport', dependencies: ['system-repository'] },
 );

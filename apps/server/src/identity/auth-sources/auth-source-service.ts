@@ -121,7 +121,7 @@ export class AuthSourceService {
 
   /** The list with each source's last finished sync run as 同步日志 shows it. */
   private async withLastSync(rows: SourceListRow[]): Promise<AuthSourceSummary[]> {
-    const runs = await this.app.syncRunner.repo.runsByIds(rows.flatMap((r) => (r.lastRunId === null ? [] : [r.lastRunId])));
+    const runs = await this.app.syncRunService.repo.runsByIds(rows.flatMap((r) => (r.lastRunId === null ? [] : [r.lastRunId])));
     const byId = new Map(runs.map((run) => [run.id, runSummary(run)]));
     return rows.map(({ lastRunId, ...row }) => ({ ...row, lastSync: (lastRunId !== null && byId.get(lastRunId)) || null }));
   }

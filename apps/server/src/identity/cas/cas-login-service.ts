@@ -24,7 +24,7 @@ export type PasswordOutcome = { ok: true; accountId: number } | { ok: false; sta
  * password; the two-factor code and enrolment; the logout of an SSO session. The routes render what these answer.
  */
 function createCasLoginService(app: FastifyInstance) {
-  const { accountRepository: accounts, loginGuard: guard } = app;
+  const { accountRepository: accounts, loginGuardService: guard } = app;
 
   /**
    * Checks a login's password. Failures count per account, whichever login (username or phone)
@@ -34,7 +34,7 @@ function createCasLoginService(app: FastifyInstance) {
     const account = (await accounts.findForLogin(login)) ?? (await accountOfDirectoryLogin(app, login));
     const key: LockKey = account ? { accountId: account.id } : { ip: client.ip };
     // 安全设置: the account's enterprise decides its lockout (the platform defaults for unknown names).
-    const policy = await app.securityPolicies.ofEnterprise(account?.enterpriseId ?? null);
+    const policy = await app.securityPolicyRepository.ofEnterprise(account?.enterpriseId ?? null);
     const attempt = await guard.attempt(key, policy);
     const attemptOf = (result: 'success' | 'failure', reason?: LoginFailureReason): LoginAttempt => ({
       accountId: account?.id ?? null,
@@ -47,20 +47,20 @@ function createCasLoginService(app: FastifyInstance) {
       userAgent: client.userAgent,
     });
     if (attempt.locked) {
-      await app.loginLog.record(client.log, attemptOf('failure', 'locked'));
+      await app.loginLogRepository.record(client.log, attemptOf('failure', 'locked'));
       return { ok: false, status: 423, error: `密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试` };
     }
     // An account linked to an LDAP / AD source: its directory checks the password, never the local hash.
     const directory = account ? await checkDirectoryPassword(app, client.log, account, password) : undefined;
     if (directory?.result === 'unavailable') {
       await guard.refund(key, policy);
-      await app.loginLog.record(client.log, attemptOf('failure', 'source-unavailable'));
+      await app.loginLogRepository.record(client.log, attemptOf('failure', 'source-unavailable'));
       return { ok: false, status: 503, error: AuthSourceMessage.sourceUnavailable };
     }
     const valid = directory ? directory.result !== 'invalid' : await verifyPassword(account?.password_hash, password);
     if (!account || !valid) {
       const reason = !account ? 'unknown-account' : directory?.result === 'invalid' ? directory.reason : 'bad-password';
-      await app.loginLog.record(client.log, attemptOf('failure', reason));
+      await app.loginLogRepository.record(client.log, attemptOf('failure', reason));
       await app.auditRepository.record(client.log, {
         accountId: account?.id ?? null,
         username: login,
@@ -75,7 +75,7 @@ function createCasLoginService(app: FastifyInstance) {
     }
     if (!account.usable || directory?.result === 'disabled') {
       await guard.succeeded(key);
-      await app.loginLog.record(client.log, attemptOf('failure', account.refusal ?? 'disabled'));
+      await app.loginLogRepository.record(client.log, attemptOf('failure', account.refusal ?? 'disabled'));
       return { ok: false, status: 403, error: '账号已停用，请联系企业管理员' };
     }
     return { ok: true, accountId: account.id };
@@ -98,7 +98,7 @@ function createCasLoginService(app: FastifyInstance) {
     if (!input.confirm) return PasswordChangeMessage.confirmRequired;
     if (input.confirm !== password) return PasswordChangeMessage.confirmMismatch;
     if (!input.expired && (await verifyPassword(await accounts.passwordHash(profile.id), password))) return '新密码不能与初始密码相同';
-    return app.passwordPolicy.problem({ accountId: profile.id, username: profile.username, password, policy: input.policy });
+    return app.passwordPolicyService.problem({ accountId: profile.id, username: profile.username, password, policy: input.policy });
   }
 
   /** Sets the new password: it, its date and history, and its audit row commit together; it ends the must-change state. */
@@ -106,7 +106,7 @@ function createCasLoginService(app: FastifyInstance) {
     const accountId = profile.id;
     const passwordHash = await hashPassword(password);
     await accounts.setPasswordHash(accountId, passwordHash, async (trx) => {
-      await app.passwordPolicy.remember(trx, accountId, passwordHash);
+      await app.passwordPolicyService.remember(trx, accountId, passwordHash);
       await recordAudit(trx, client.log, {
         accountId,
         username: profile.username,
@@ -116,15 +116,15 @@ function createCasLoginService(app: FastifyInstance) {
         outcome: 'success',
         ...(expired ? { detail: '密码已过期' } : {}),
       });
-      await app.accountNotices.passwordChanged(trx, accountId, 'self');
+      await app.accountNoticeService.passwordChanged(trx, accountId, 'self');
     });
   }
 
   /** Ends an SSO session; the ended session and its audit row commit together. Answers its tickets, for single logout. */
   async function logout(tgt: string, client: LoginClient) {
-    const accountId = await app.casTickets.accountOfTgt(tgt);
+    const accountId = await app.casTicketService.accountOfTgt(tgt);
     const profile = accountId === undefined ? undefined : await accounts.profile(accountId);
-    return app.casTickets.destroyTgt(tgt, async (trx) => {
+    return app.casTicketService.destroyTgt(tgt, async (trx) => {
       if (accountId === undefined) return;
       await recordAudit(trx, client.log, {
         accountId,
@@ -152,7 +152,7 @@ function createCasLoginService(app: FastifyInstance) {
     const key = { twoFactorOf: accountId };
     const attempt = await guard.attempt(key, policy);
     const logged = (reason: 'locked' | 'two-factor-failed') =>
-      app.loginLog.record(client.log, {
+      app.loginLogRepository.record(client.log, {
         accountId,
         username: profile.username,
         enterpriseId: profile.enterpriseId,
@@ -166,7 +166,7 @@ function createCasLoginService(app: FastifyInstance) {
       await logged('locked');
       return { ok: false, status: 423, error: `验证失败次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, restart: true };
     }
-    if (await app.twoFactor.verify(accountId, code)) {
+    if (await app.twoFactorService.verify(accountId, code)) {
       await guard.succeeded(key);
       return { ok: true };
     }
@@ -189,7 +189,7 @@ function createCasLoginService(app: FastifyInstance) {
 
   /** 绑定二次验证: the first code confirms the pending secret, with its audit row; answers the recovery codes, or undefined. */
   async function enrol(profile: AccountProfile, code: string, client: LoginClient): Promise<string[] | undefined> {
-    return app.twoFactor.confirm(profile.id, code, (trx) =>
+    return app.twoFactorService.confirm(profile.id, code, (trx) =>
       recordAudit(trx, client.log, {
         accountId: profile.id,
         username: profile.username,

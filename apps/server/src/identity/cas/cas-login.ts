@@ -33,8 +33,8 @@ export interface LoginTarget {
  * under /cas).
  */
 function createCasLogin(app: FastifyInstance) {
-  const { accountRepository: accounts, casTickets: tickets } = app;
-  const registry = app.casServices;
+  const { accountRepository: accounts, casTicketService: tickets } = app;
+  const registry = app.casApplicationService;
 
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
   const casBase = (request: FastifyRequest) => `${portalBase(request)}/cas`;
@@ -62,14 +62,14 @@ function createCasLogin(app: FastifyInstance) {
    * approved subscription created — undefined when it has none; null for a platform-wide service.
    */
   async function applicationFor(accountId: number, target: RegisteredService): Promise<ServiceApplication | null | undefined> {
-    if (target.platformApplication) return app.ssoApps.copyFor(accountId, target.platformApplication.id);
+    if (target.platformApplication) return app.ssoAppRepository.copyFor(accountId, target.platformApplication.id);
     return target.application;
   }
 
   /** A refused ticket lands in the login log (登录日志's 无权访问应用), naming the application. */
   async function logRefusal(request: FastifyRequest, accountId: number, application: { id: number | null; name: string }) {
     const profile = await accounts.profile(accountId);
-    await app.loginLog.record(request.log, {
+    await app.loginLogRepository.record(request.log, {
       accountId,
       username: profile?.username ?? '',
       enterpriseId: profile?.enterpriseId ?? null,
@@ -106,7 +106,7 @@ function createCasLogin(app: FastifyInstance) {
       if (gateway) return reply.redirect(target.url.href, 303);
       return refusalPage(request, reply, target, notSubscribedText(name));
     }
-    if (application && !(await app.ssoApps.mayUse(session.accountId, application.id))) {
+    if (application && !(await app.ssoAppRepository.mayUse(session.accountId, application.id))) {
       await logRefusal(request, session.accountId, application);
       if (gateway) return reply.redirect(target.url.href, 303);
       return notAuthorized(request, reply, target, application);
@@ -231,13 +231,13 @@ function createCasLogin(app: FastifyInstance) {
     // The sign-in names the enterprise application it was for when the account may use it (登录日志's 应用);
     // a refused one is logged as not-authorized by the ticket's issue below.
     const application = target ? await applicationFor(account.id, target) : null;
-    const signedInto = application && (await app.ssoApps.mayUse(account.id, application.id)) ? application : undefined;
+    const signedInto = application && (await app.ssoAppRepository.mayUse(account.id, application.id)) ? application : undefined;
     const tgt = await tickets.createTgt(account.id, client, async (trx) => {
       await within?.(trx);
       // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.
-      await app.loginGuard.loginSucceeded(trx, account.id);
+      await app.loginGuardService.loginSucceeded(trx, account.id);
       await accounts.markLoggedIn(trx, account.id);
-      await app.loginLog.record(
+      await app.loginLogRepository.record(
         request.log,
         {
           accountId: account.id,
@@ -251,7 +251,7 @@ function createCasLogin(app: FastifyInstance) {
         trx,
       );
       // 新设备登录提醒: a browser the account never signed in from.
-      await app.accountNotices.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
+      await app.accountNoticeService.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
       await recordAudit(trx, request.log, {
         accountId: account.id,
         username: account.username,
@@ -294,13 +294,13 @@ export type CasLogin = ReturnType<typeof createCasLogin>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    casLogin: CasLogin;
+    casSignInService: CasLogin;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('casLogin', createCasLogin(app));
+    app.decorate('casSignInService', createCasLogin(app));
   },
   {
     name: 'cas-login',

@@ -54,10 +54,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Cookies are parsed and set only by the login routes: an onRequest and an onSend hook less on every other call.
   await app.register(cookie);
   acceptFormBodies(app);
-  const { accountRepository: accounts, casTickets: tickets, loginSteps: steps } = app;
-  const registry = app.casServices;
+  const { accountRepository: accounts, casTicketService: tickets, loginStepService: steps } = app;
+  const registry = app.casApplicationService;
   const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, registeredService, renderLogin } =
-    app.casLogin;
+    app.casSignInService;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
   const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 

@@ -133,13 +133,16 @@ export function overlaps(a: URL, b: URL): boolean {
 /** The one registry of the server: CAS_SERVICES from configuration, the enterprises' and platform applications from the database. */
 export default fp(
   async (app) => {
-    app.decorate('casServices', new ServiceRegistry(app.config.auth.casServices, (host) => app.ssoApps.servicesOnHost(host)));
+    app.decorate(
+      'casApplicationService',
+      new ServiceRegistry(app.config.auth.casServices, (host) => app.ssoAppRepository.servicesOnHost(host)),
+    );
   },
   { name: 'cas-services', dependencies: ['sso-app-repository'] },
 );
 
 declare module 'fastify' {
   interface FastifyInstance {
-    casServices: ServiceRegistry;
+    casApplicationService: ServiceRegistry;
   }
 }

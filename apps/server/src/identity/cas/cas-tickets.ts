@@ -176,16 +176,19 @@ export class TicketStore {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    casTickets: TicketStore;
+    casTicketService: TicketStore;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('casTickets', new TicketStore(app.casTicketRepository, app.database.db, app.config.auth, app.config.securityDefaults));
+    app.decorate(
+      'casTicketService',
+      new TicketStore(app.casTicketRepository, app.database.db, app.config.auth, app.config.securityDefaults),
+    );
     // Housekeeping: expired TGTs and their tickets, every 10 minutes (no timer keeps the process alive).
     const purge = setInterval(
-      () => void app.casTickets.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'ticket purge failed')),
+      () => void app.casTicketService.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'ticket purge failed')),
       600_000,
     );
     purge.unref();

@@ -118,7 +118,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('casValidationService', new CasValidationService(app.casTickets, app.accountRepository, app.ssoApps));
+    app.decorate('casValidationService', new CasValidationService(app.casTicketService, app.accountRepository, app.ssoAppRepository));
   },
   { name: 'cas-validation-service', dependencies: ['cas-tickets', 'sso-app-repository'] },
 );

@@ -33,7 +33,7 @@ const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), 502: 
  */
 const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
-  const { casLogin, loginSteps: steps } = app;
+  const { casSignInService: casLogin, loginStepService: steps } = app;
   const states = new SignInStates(await app.systemRepository.sharedKey('cas-chat-sign-in'));
   // Per-client-IP burst window, as in front of the password form: each callback costs calls to the platform.
   const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });

@@ -64,7 +64,7 @@ function createChatLoginService(app: FastifyInstance) {
     const failure = (
       entry: { accountId: number | null; username: string; enterpriseId: number | null; name: string },
       reason: LoginFailureReason,
-    ) => app.loginLog.record(client.log, { ...entry, result: 'failure', reason, ip: client.ip, userAgent: client.userAgent });
+    ) => app.loginLogRepository.record(client.log, { ...entry, result: 'failure', reason, ip: client.ip, userAgent: client.userAgent });
     const unknown = { accountId: null, enterpriseId: source.enterpriseId, name: person?.name ?? '' };
     // 登录日志's 账号 for a scan that signs no one in: the platform and its user id.
     const who = (person ? `${label}:${person.externalId}` : label).slice(0, 64);
@@ -90,14 +90,14 @@ function createChatLoginService(app: FastifyInstance) {
 
     // The scan stands in for the password: the same lock, 停用 and steps after it (cas-login-service.ts, checkPassword).
     const account = { accountId, username: profile.username, enterpriseId: profile.enterpriseId, name: profile.name };
-    const policy = await app.securityPolicies.ofEnterprise(profile.enterpriseId);
-    const attempt = await app.loginGuard.attempt({ accountId }, policy);
+    const policy = await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId);
+    const attempt = await app.loginGuardService.attempt({ accountId }, policy);
     if (attempt.locked) {
       await failure(account, 'locked');
       return { kind: 'restart', status: 423, error: `账号已锁定，请 ${attempt.minutes} 分钟后再试` };
     }
     if (!profile.usable) {
-      await app.loginGuard.succeeded({ accountId });
+      await app.loginGuardService.succeeded({ accountId });
       await failure(account, profile.status === 'active' ? 'enterprise-disabled' : 'disabled');
       return { kind: 'restart', status: 403, error: '账号已停用，请联系企业管理员' };
     }

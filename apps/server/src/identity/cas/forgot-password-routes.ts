@@ -26,7 +26,7 @@ const SENT_NOTICE = `如该手机号已绑定账号，验证码已发送，${SMS
 const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
   acceptFormBodies(app);
-  const { casLogin, loginSteps: steps } = app;
+  const { casSignInService: casLogin, loginStepService: steps } = app;
   const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   /** A registered service to return to after the reset, if the form names one (else the page refuses it). */
@@ -159,7 +159,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const outcome = await app.forgotPasswordService.reset({ ...input, provenAccountId: accountId });
       if (outcome.kind === 'form') return again(outcome.status, outcome.error, outcome.rules, outcome.proof);
       if (outcome.kind === 'phone') return phonePage(request, reply, 400, { service, phone, error: outcome.error });
-      if (outcome.kind === 'done') await app.ssoSessions.notify(request, outcome.tickets);
+      if (outcome.kind === 'done') await app.ssoSessionService.notify(request, outcome.tickets);
       return finished(request, reply, service, outcome.kind === 'done');
     },
   );

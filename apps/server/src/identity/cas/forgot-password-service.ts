@@ -38,7 +38,7 @@ export type ResetOutcome =
  * lock and of every session, in one transaction with its audit row.
  */
 function createForgotPasswordService(app: FastifyInstance) {
-  const { smsCodes: codes, accountRepository: accounts, loginSteps: steps } = app;
+  const { smsCodeService: codes, accountRepository: accounts, loginStepService: steps } = app;
 
   /**
    * Stores a code for any well-formed phone, so the per-phone limits answer alike for all; sends it
@@ -98,7 +98,7 @@ function createForgotPasswordService(app: FastifyInstance) {
       return { kind: 'directory' };
     }
     const { profile, policy } = context;
-    const problem = await app.passwordPolicy.problem({ accountId, username: profile.username, password, policy });
+    const problem = await app.passwordPolicyService.problem({ accountId, username: profile.username, password, policy });
     if (problem) {
       // The code proved the phone: it is spent, and the form asks again for the password alone.
       if (codeId !== undefined) {
@@ -113,9 +113,9 @@ function createForgotPasswordService(app: FastifyInstance) {
     const resetId = accountId;
     const tickets = await accounts.setPasswordHash(resetId, passwordHash, async (trx) => {
       if (codeId !== undefined) await codes.consume(trx, codeId);
-      await app.passwordPolicy.remember(trx, resetId, passwordHash);
-      await app.loginGuard.unlock(trx, resetId);
-      const ended = await app.ssoSessions.end(trx, [resetId]);
+      await app.passwordPolicyService.remember(trx, resetId, passwordHash);
+      await app.loginGuardService.unlock(trx, resetId);
+      const ended = await app.ssoSessionService.end(trx, [resetId]);
       await recordAudit(trx, input.log, {
         accountId: resetId,
         username: profile.username,
@@ -126,7 +126,7 @@ function createForgotPasswordService(app: FastifyInstance) {
         outcome: 'success',
         detail: '短信验证码找回密码，已退出全部登录',
       });
-      await app.accountNotices.passwordChanged(trx, resetId, 'forgot');
+      await app.accountNoticeService.passwordChanged(trx, resetId, 'forgot');
       return ended;
     });
     return { kind: 'done', tickets };

@@ -90,13 +90,13 @@ export class LoginGuard {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    loginGuard: LoginGuard;
+    loginGuardService: LoginGuard;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('loginGuard', new LoginGuard(app.loginFailureRepository));
+    app.decorate('loginGuardService', new LoginGuard(app.loginFailureRepository));
   },
   { name: 'login-guard', dependencies: ['login-failure-repository'] },
 );

@@ -31,7 +31,7 @@ interface StepModel {
  * (LoginProofs); the policy is read at this login, so a change applies at the next one.
  */
 function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
-  const { accountRepository: accounts, casLogin } = app;
+  const { accountRepository: accounts, casSignInService: casLogin } = app;
 
   const proofState = async (accountId: number) => (await accounts.loginState(accountId))?.proofState;
 
@@ -46,7 +46,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   async function contextOf(accountId: number) {
     const [state, profile] = await Promise.all([accounts.loginState(accountId), accounts.profile(accountId)]);
     if (!state || !profile) return undefined;
-    const policy = await app.securityPolicies.ofEnterprise(profile.enterpriseId);
+    const policy = await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId);
     return { state, profile, policy, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities) };
   }
 
@@ -80,9 +80,9 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
 
   /** The enrolment page: the pending secret (a new one the first time) as a QR code; the proof follows the secret. */
   async function enrolPage(request: FastifyRequest, reply: FastifyReply, status: number, m: StepModel & { username: string }) {
-    const secret = await app.twoFactor.pendingSecret(m.accountId);
+    const secret = await app.twoFactorService.pendingSecret(m.accountId);
     if (!secret) return next(request, reply, m.accountId, m.target, 'enrol');
-    const enrolment = await app.twoFactor.enrolment(secret, m.username);
+    const enrolment = await app.twoFactorService.enrolment(secret, m.username);
     const proof = await issueProof(m.accountId, 'enrol');
     return casLogin.html(
       reply,
@@ -115,13 +115,13 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const { state, profile, policy, twoFactor } = context;
     const model = { accountId, name: profile.name || profile.username, target };
     // A right password restarts the count of wrong ones; wrong codes keep their own count until the whole login succeeds.
-    if (after === 'password') await app.loginGuard.succeeded({ accountId });
+    if (after === 'password') await app.loginGuardService.succeeded({ accountId });
     if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) return codePage(request, reply, 200, model);
     // A directory's password (LDAP / AD) is changed and expires in the directory, never here.
     if (ORDER[after] < ORDER.change && !(await hasDirectoryPassword(app, accountId))) {
       if (state.mustChangePassword) return changePage(request, reply, 200, { ...model, expired: false, policy });
       if (passwordExpired(state.passwordChangedAt, policy.passwordExpiryDays)) {
-        await app.loginLog.record(request.log, {
+        await app.loginLogRepository.record(request.log, {
           accountId,
           username: profile.username,
           enterpriseId: profile.enterpriseId,
@@ -147,14 +147,14 @@ export type LoginSteps = ReturnType<typeof createLoginSteps>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    loginSteps: LoginSteps;
+    loginStepService: LoginSteps;
   }
 }
 
 export default fp(
   async (app) => {
     const proofs = new LoginProofs(await app.systemRepository.sharedKey('cas-login-steps'));
-    app.decorate('loginSteps', createLoginSteps(app, proofs));
+    app.decorate('loginStepService', createLoginSteps(app, proofs));
   },
   {
     name: 'login-steps',

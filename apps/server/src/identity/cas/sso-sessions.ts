@@ -24,8 +24,8 @@ export class SsoSessions {
     // In slices: an enterprise's accounts can outnumber SQLite's bound parameters in one `in (…)`.
     for (let i = 0; i < accountIds.length; i += ID_SLICE) {
       const slice = accountIds.slice(i, i + ID_SLICE);
-      await this.app.sessions.closeAllOf(trx, slice);
-      ended.push(...(await this.app.casTickets.destroyAllOf(trx, slice)));
+      await this.app.portalSessionService.closeAllOf(trx, slice);
+      ended.push(...(await this.app.casTicketService.destroyAllOf(trx, slice)));
     }
     return ended;
   }
@@ -35,7 +35,7 @@ export class SsoSessions {
     const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
     await sendSingleLogout(
       tickets,
-      (service) => this.app.casServices.singleLogoutTarget(service, portalBase),
+      (service) => this.app.casApplicationService.singleLogoutTarget(service, portalBase),
       request.log,
       this.app.outbound,
     );
@@ -44,13 +44,13 @@ export class SsoSessions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    ssoSessions: SsoSessions;
+    ssoSessionService: SsoSessions;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('ssoSessions', new SsoSessions(app));
+    app.decorate('ssoSessionService', new SsoSessions(app));
   },
   { name: 'sso-sessions', dependencies: ['portal-sessions', 'cas-tickets', 'cas-services'] },
 );

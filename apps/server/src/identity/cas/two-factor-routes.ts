@@ -18,7 +18,7 @@ const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx'
 const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
   acceptFormBodies(app);
-  const { casLogin, loginSteps: steps } = app;
+  const { casSignInService: casLogin, loginStepService: steps } = app;
   // Per-client-IP burst window, as in front of the password form.
   const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 

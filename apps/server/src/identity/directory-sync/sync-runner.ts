@@ -256,13 +256,13 @@ export class SyncRunner {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    syncRunner: SyncRunner;
+    syncRunService: SyncRunner;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('syncRunner', new SyncRunner(app, new SyncRepository(app.database.db)));
+    app.decorate('syncRunService', new SyncRunner(app, new SyncRepository(app.database.db)));
   },
   { name: 'sync-runner', dependencies: ['auth-source-repository'] },
 );

@@ -39,7 +39,7 @@ export class SyncScheduler {
         detail,
       }),
       notify: (tickets) =>
-        sendSingleLogout(tickets, (service) => app.casServices.singleLogoutTarget(service, portalBase), app.log, app.outbound),
+        sendSingleLogout(tickets, (service) => app.casApplicationService.singleLogoutTarget(service, portalBase), app.log, app.outbound),
     };
   }
 
@@ -65,14 +65,14 @@ export class SyncScheduler {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    syncScheduler: SyncScheduler;
+    syncScheduleService: SyncScheduler;
   }
 }
 
 export default fp(
   async (app) => {
-    const scheduler = new SyncScheduler(app, app.syncRunner.repo, app.syncRunner);
-    app.decorate('syncScheduler', scheduler);
+    const scheduler = new SyncScheduler(app, app.syncRunService.repo, app.syncRunService);
+    app.decorate('syncScheduleService', scheduler);
     // SYNC_SCHEDULER=0 turns the ticking off (tests drive tick() themselves).
     if (!app.config.auth.syncScheduler) return;
     let ticking: Promise<unknown> | undefined;

@@ -60,14 +60,14 @@ const scheduleText = (values: JobValues) => (values.cron ? `定时 ${values.cron
 
 /**
  * 同步's rules (authority auth:sync): an enterprise's sync jobs, their 预览 and 执行 (through
- * `app.syncRunner`), and the 同步日志. Another enterprise's jobs and runs answer 404; writes commit
+ * `app.syncRunService`), and the 同步日志. Another enterprise's jobs and runs answer 404; writes commit
  * with their audit row. `request` is who asks: its principal decides the enterprise.
  */
 export class SyncService {
   constructor(private readonly app: FastifyInstance) {}
 
   private get repo() {
-    return this.app.syncRunner.repo;
+    return this.app.syncRunService.repo;
   }
 
   private async jobOf(request: FastifyRequest, id: number): Promise<JobRow> {
@@ -113,7 +113,7 @@ export class SyncService {
       origin: 'manual',
       log: request.log,
       auditEntry: (outcome, target, detail) => requestAuditEntry(request, 'auth-sync.execute', target, outcome, detail),
-      notify: (tickets) => this.app.ssoSessions.notify(request, tickets),
+      notify: (tickets) => this.app.ssoSessionService.notify(request, tickets),
     };
   }
 
@@ -157,7 +157,7 @@ export class SyncService {
   async deleteJob(request: FastifyRequest, id: number): Promise<void> {
     const current = await this.jobOf(request, id);
     // Holding the lease while deleting: a run in progress is not cut off under its feet.
-    const holder = this.app.syncRunner.newHolder();
+    const holder = this.app.syncRunService.newHolder();
     if (!(await this.repo.acquireLease(current.id, holder, new Date(), LEASE_MS))) throw new ConflictError(SyncMessage.busy);
     try {
       await inEnterpriseTransaction(this.app.database.db, current.enterpriseId, async (trx) => {
@@ -173,7 +173,7 @@ export class SyncService {
   /** 预览: reads the source and stores the plan; answers the preview run. */
   async preview(request: FastifyRequest, jobId: number): Promise<RunRow> {
     const job = await this.jobOf(request, jobId);
-    const runId = await this.app.syncRunner.preview(job, this.callerOf(request));
+    const runId = await this.app.syncRunService.preview(job, this.callerOf(request));
     return this.run(request, runId);
   }
 
@@ -181,7 +181,7 @@ export class SyncService {
   async execute(request: FastifyRequest, runId: number): Promise<RunRow> {
     const run = await this.run(request, runId);
     const job = await this.jobOf(request, run.jobId);
-    await this.app.syncRunner.execute(run, job, this.callerOf(request));
+    await this.app.syncRunService.execute(run, job, this.callerOf(request));
     return this.run(request, run.id);
   }
 

@@ -149,13 +149,13 @@ export type LoginLogEntry = Awaited<ReturnType<LoginLogRepository['page']>>['row
 
 declare module 'fastify' {
   interface FastifyInstance {
-    loginLog: LoginLogRepository;
+    loginLogRepository: LoginLogRepository;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('loginLog', new LoginLogRepository(app.database.db));
+    app.decorate('loginLogRepository', new LoginLogRepository(app.database.db));
   },
   { name: 'login-log-repository' },
 );

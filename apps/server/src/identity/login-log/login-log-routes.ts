@@ -86,7 +86,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { offset, limit } = request.query;
-      const { total, rows } = await app.loginLog.page(scopeOf(request), filtersOf(request.query), offset, limit);
+      const { total, rows } = await app.loginLogRepository.page(scopeOf(request), filtersOf(request.query), offset, limit);
       return ok({ total, rows: rows.map(loginLogRow) });
     },
   );
@@ -103,7 +103,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const enterpriseId = request.principal!.profile.enterpriseId;
-      return ok(enterpriseId === null ? [] : await app.loginLog.applications(enterpriseId));
+      return ok(enterpriseId === null ? [] : await app.loginLogRepository.applications(enterpriseId));
     },
   );
 
@@ -123,7 +123,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const q = request.query;
-      const entries = app.loginLog.stream(scopeOf(request), filtersOf(q), LOGIN_LOG_EXPORT_MAX_ROWS);
+      const entries = app.loginLogRepository.stream(scopeOf(request), filtersOf(q), LOGIN_LOG_EXPORT_MAX_ROWS);
       async function* records() {
         for await (const entry of entries) {
           const row = loginLogRow(entry);

@@ -41,7 +41,7 @@ export class AccountNotices {
   /** A registration naming an existing enterprise asks to join it: its holders of org:account decide. */
   async joinRequested(trx: Kysely<Database>, enterpriseId: number, applicant: { username: string; enterpriseName: string }) {
     const administrators = await this.app.accountRepository.holders(Authority.OrgAccount, enterpriseId, trx);
-    await this.app.notifications.notify(trx, administrators, {
+    await this.app.notificationRepository.notify(trx, administrators, {
       kind: 'join',
       title: '新的加入申请',
       content: `用户 ${applicant.username} 申请加入${applicant.enterpriseName}，请在“账号管理”的“加入申请”中审批。`,
@@ -52,7 +52,7 @@ export class AccountNotices {
   /** The account's password changed. */
   async passwordChanged(trx: Kysely<Database>, accountId: number, way: PasswordChangeWay, at = new Date()) {
     const { label, advice } = WAYS[way];
-    await this.app.notifications.notify(trx, [accountId], {
+    await this.app.notificationRepository.notify(trx, [accountId], {
       kind: 'security',
       title: '密码已修改',
       content: `您的账号密码已于 ${chinaTime(at)} 修改（${label}）。${advice}`,
@@ -76,7 +76,7 @@ export class AccountNotices {
       .digest('hex');
     if ((await this.browsers.sighted(trx, account.id, fingerprint, at)) !== 'new') return;
     const { browser, os } = clientSoftware(client.userAgent);
-    await this.app.notifications.notify(trx, [account.id], {
+    await this.app.notificationRepository.notify(trx, [account.id], {
       kind: 'security',
       title: '新设备登录提醒',
       content:
@@ -89,14 +89,14 @@ export class AccountNotices {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    accountNotices: AccountNotices;
+    accountNoticeService: AccountNotices;
   }
 }
 
 export default fp(
   async (app) => {
     // The fingerprint is keyed so that the table does not list which browsers and systems an account uses.
-    app.decorate('accountNotices', new AccountNotices(app, await app.systemRepository.sharedKey('known-browser-hmac')));
+    app.decorate('accountNoticeService', new AccountNotices(app, await app.systemRepository.sharedKey('known-browser-hmac')));
   },
   { name: 'account-notices', dependencies: ['system-repository', 'account-repository', 'notification-repository'] },
 );

@@ -117,13 +117,13 @@ export class NotificationRepository {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    notifications: NotificationRepository;
+    notificationRepository: NotificationRepository;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('notifications', new NotificationRepository(app.database.db));
+    app.decorate('notificationRepository', new NotificationRepository(app.database.db));
   },
   { name: 'notification-repository' },
 );

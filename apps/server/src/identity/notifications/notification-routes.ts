@@ -20,7 +20,7 @@ const Empty = EmptyAnswerSchema;
  * unread count, the list, 标为已读 and 全部已读. Another account's message answers 404.
  */
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const notifications = app.notifications;
+  const notifications = app.notificationRepository;
   const signedIn = { onRequest: app.authenticate };
 
   app.get(

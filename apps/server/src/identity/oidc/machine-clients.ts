@@ -69,13 +69,13 @@ export class MachineClients {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    machineClients: MachineClients;
+    machineClientService: MachineClients;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('machineClients', new MachineClients(app.database.db, app.oidcClientRepository));
+    app.decorate('machineClientService', new MachineClients(app.database.db, app.oidcClientRepository));
   },
   { name: 'machine-clients', dependencies: ['oidc-client-repository'] },
 );

@@ -286,7 +286,7 @@ export class OidcService {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    oidc: OidcService;
+    oidcService: OidcService;
   }
 }
 
@@ -311,7 +311,7 @@ export default fp(
     });
     // The first start generates the keys; building now also fails the start, not a request, on a broken key set.
     await service.provider();
-    app.decorate('oidc', service);
+    app.decorate('oidcService', service);
     // Housekeeping every 10 minutes (no timer keeps the process alive).
     const purge = setInterval(
       () => void repository.purgeExpired(new Date().toISOString()).catch((err: unknown) => app.log.warn({ err }, 'OIDC purge failed')),

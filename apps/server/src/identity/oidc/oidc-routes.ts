@@ -46,7 +46,7 @@ export default async function oidcRoutes(app: FastifyInstance) {
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     try {
-      await app.oidc.handle(request, reply.raw);
+      await app.oidcService.handle(request, reply.raw);
     } catch (err) {
       // Only the provider's start can fail here (its own errors it answers itself): an OAuth error, never a hang.
       request.log.error({ err }, 'the OpenID provider could not answer');

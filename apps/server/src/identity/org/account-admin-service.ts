@@ -142,10 +142,10 @@ export class AccountAdminService {
     mode: PasswordMode,
     encoded: string | undefined,
   ): Promise<{ password: string; bySms: boolean }> {
-    const policy = await this.app.securityPolicies.ofEnterprise(enterpriseId);
+    const policy = await this.app.securityPolicyRepository.ofEnterprise(enterpriseId);
     if (mode === 'sms') return { password: randomPasswordFor(policy, username), bySms: true };
     if (!encoded) throw new BadRequestError(TenantMessage.passwordRequired);
-    const password = await this.app.passwordTransport.decrypt(encoded);
+    const password = await this.app.passwordTransportService.decrypt(encoded);
     check(TenantRules.password(password));
     check(newPasswordProblem(password, policy, username));
     return { password, bySms: false };
@@ -247,12 +247,12 @@ export class AccountAdminService {
     if (status === 'disabled' && account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.setStatus(trx, enterpriseId, account.id, status))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
-      const ended = status === 'disabled' ? await this.app.ssoSessions.end(trx, [account.id]) : [];
+      const ended = status === 'disabled' ? await this.app.ssoSessionService.end(trx, [account.id]) : [];
       await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
       await auditRequest(trx, request, status === 'disabled' ? 'account.disable' : 'account.enable', targetOf(account));
       return ended;
     });
-    await this.app.ssoSessions.notify(request, tickets);
+    await this.app.ssoSessionService.notify(request, tickets);
   }
 
   /** 解锁: clears the failed-password count and the lock. */
@@ -260,7 +260,7 @@ export class AccountAdminService {
     const { enterpriseId, account } = await this.accountFor(request, id);
     if (account.id === actorOf(request)) throw new BadRequestError('不能解锁自己的账号');
     await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
-      const wasLocked = await this.app.loginGuard.unlock(trx, account.id);
+      const wasLocked = await this.app.loginGuardService.unlock(trx, account.id);
       await auditRequest(trx, request, 'account.unlock', targetOf(account), 'success', wasLocked ? '' : '账号未锁定，已清除密码错误次数');
     });
   }
@@ -277,13 +277,13 @@ export class AccountAdminService {
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.resetPassword(trx, enterpriseId, account.id, passwordHash))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
       // The lock guarded the old password; the new one starts with a clean count.
-      await this.app.loginGuard.unlock(trx, account.id);
-      const ended = await this.app.ssoSessions.end(trx, [account.id]);
+      await this.app.loginGuardService.unlock(trx, account.id);
+      const ended = await this.app.ssoSessionService.end(trx, [account.id]);
       await auditRequest(trx, request, 'account.reset-password', targetOf(account), 'success', bySms ? '随机密码已短信发送' : '');
-      await this.app.accountNotices.passwordChanged(trx, account.id, 'admin');
+      await this.app.accountNoticeService.passwordChanged(trx, account.id, 'admin');
       return ended;
     });
-    await this.app.ssoSessions.notify(request, tickets);
+    await this.app.ssoSessionService.notify(request, tickets);
     return { bySms };
   }
 
@@ -293,12 +293,12 @@ export class AccountAdminService {
     if (account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.softDelete(trx, enterpriseId, account.id))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
-      const ended = await this.app.ssoSessions.end(trx, [account.id]);
+      const ended = await this.app.ssoSessionService.end(trx, [account.id]);
       await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
       await auditRequest(trx, request, 'account.delete', targetOf(account));
       return ended;
     });
-    await this.app.ssoSessions.notify(request, tickets);
+    await this.app.ssoSessionService.notify(request, tickets);
   }
 
   /**
@@ -326,7 +326,7 @@ export class AccountAdminService {
       roles,
       takenUsernames: taken.usernames,
       takenPhones: taken.phones,
-      passwordRules: await this.app.securityPolicies.ofEnterprise(enterpriseId),
+      passwordRules: await this.app.securityPolicyRepository.ofEnterprise(enterpriseId),
     });
     if (checked.errors.length) {
       const failed = checked.errors.length;

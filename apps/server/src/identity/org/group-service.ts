@@ -105,7 +105,7 @@ export class GroupService {
     const enterpriseId = callerEnterprise(request);
     const group = await this.groupOf(request, id);
     await this.guarded(request, enterpriseId, async (trx) => {
-      const apps = await this.app.ssoApps.grantedTo(trx, 'group', group.id);
+      const apps = await this.app.ssoAppRepository.grantedTo(trx, 'group', group.id);
       if (apps.length) throw new ConflictError(`该账号组已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
       await this.groups.delete(trx, group.id);
       await auditRequest(trx, request, 'group.delete', group.name);

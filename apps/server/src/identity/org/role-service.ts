@@ -104,7 +104,7 @@ export class RoleService {
     const role = await this.customRole(request, id);
     await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       // Like a group: not while an application authorization names it.
-      const apps = await this.app.ssoApps.grantedTo(trx, 'role', role.id);
+      const apps = await this.app.ssoAppRepository.grantedTo(trx, 'role', role.id);
       if (apps.length) throw new ConflictError(`该角色已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
       await this.roles.delete(trx, role.id);
       await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));

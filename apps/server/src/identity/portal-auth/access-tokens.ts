@@ -55,13 +55,16 @@ export class AccessTokens {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    tokens: AccessTokens;
+    accessTokenService: AccessTokens;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('tokens', new AccessTokens(await app.systemRepository.sharedKey('access-token-hmac'), app.config.auth.tokenMinutes));
+    app.decorate(
+      'accessTokenService',
+      new AccessTokens(await app.systemRepository.sharedKey('access-token-hmac'), app.config.auth.tokenMinutes),
+    );
   },
   { name: 'access-tokens', dependencies: ['system-repository'] },
 );

@@ -69,9 +69,9 @@ async function auth(app: FastifyInstance) {
   app.decorateRequest('principal', null);
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    const check = app.tokens.check(request.headers.authorization);
+    const check = app.accessTokenService.check(request.headers.authorization);
     if (!check.ok) throw new TokenError(check.reason);
-    const session = await app.sessions.byKey(check.sessionKey);
+    const session = await app.portalSessionService.byKey(check.sessionKey);
     if (!session || session.accountId !== check.accountId) throw new TokenError('invalid');
     const profile = await app.accountRepository.profile(session.accountId);
     if (!profile?.usable) throw new TokenError('invalid');

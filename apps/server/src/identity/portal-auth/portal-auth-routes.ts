@@ -66,7 +66,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { auth } = app.config;
   const portalBase = (request: FastifyRequest) => app.config.publicUrl ?? requestOrigin(request);
-  const registry = app.casServices;
+  const registry = app.casApplicationService;
   /** A page of this site to return to: anything else (other hosts, `//`, `/\`, encoded tricks) is the home page. */
   const targetOf = (request: FastifyRequest, target: string | undefined) => siteRedirectPath(target, portalBase(request)) ?? '/';
 
@@ -190,7 +190,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const serviceTicket = sessionIndexOf(request.body.logoutRequest);
       if (!serviceTicket) throw new BadRequestError('单点登出请求格式不正确');
-      const closed = await app.sessions.closeByServiceTicket(serviceTicket);
+      const closed = await app.portalSessionService.closeByServiceTicket(serviceTicket);
       request.log.info({ closed }, 'single logout');
       return 'ok';
     },
@@ -215,7 +215,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const session = await app.sessions.fromCookie(request.cookies[SESSION_COOKIE]);
+      const session = await app.portalSessionService.fromCookie(request.cookies[SESSION_COOKIE]);
       const profile = session && (await app.accountRepository.profile(session.accountId));
       if (!session || !profile) return ok([]);
       return ok({
@@ -223,8 +223,8 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         user: portalUser(profile),
         token: {
           token_type: TOKEN_TYPE,
-          access_token: app.tokens.issue(session.key, session.accountId),
-          expires_in: app.tokens.lifetimeSeconds,
+          access_token: app.accessTokenService.issue(session.key, session.accountId),
+          expires_in: app.accessTokenService.lifetimeSeconds,
         },
         authorities: profile.authorities,
       });
@@ -273,12 +273,12 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       allowOrigin(request, reply);
-      const session = await app.sessions.fromCookie(request.cookies[SESSION_COOKIE]);
+      const session = await app.portalSessionService.fromCookie(request.cookies[SESSION_COOKIE]);
       if (!session) throw new UnauthorizedError('登录已失效，请重新登录');
       return ok({
         token_type: TOKEN_TYPE,
-        access_token: app.tokens.issue(session.key, session.accountId),
-        expires_in: app.tokens.lifetimeSeconds,
+        access_token: app.accessTokenService.issue(session.key, session.accountId),
+        expires_in: app.accessTokenService.lifetimeSeconds,
       });
     },
   );
@@ -292,7 +292,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(PasswordTransportKeySchema), ...errorResponses },
       },
     },
-    async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: await app.passwordTransport.publicKey() }),
+    async () => ok({ algorithm: 'RSA-OAEP-256', publicKey: await app.passwordTransportService.publicKey() }),
   );
 
   app.put(
@@ -321,7 +321,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
       const ended = await app.portalAuthService.changePassword(principal, request.body, { ip: request.ip, log: request.log });
-      await app.ssoSessions.notify(request, ended);
+      await app.ssoSessionService.notify(request, ended);
       return ok([], '密码修改成功');
     },
   );

@@ -35,8 +35,8 @@ function createPortalAuthService(app: FastifyInstance) {
     if (!validation.ok) return { ok: false, code: validation.code, description: validation.description };
     const account = await accounts.findUsableByUsername(validation.user);
     if (!account) return { ok: false, description: '该账号未在门户开通或已停用' };
-    await app.sessions.close(previous);
-    return { ok: true, session: await app.sessions.open(account.id, ticket) };
+    await app.portalSessionService.close(previous);
+    return { ok: true, session: await app.portalSessionService.open(account.id, ticket) };
   }
 
   /**
@@ -62,7 +62,7 @@ function createPortalAuthService(app: FastifyInstance) {
     });
     // An account linked to an LDAP / AD source signs in with its directory password: not changed here.
     if (await hasDirectoryPassword(app, accountId)) throw new ForbiddenError(AuthSourceMessage.directoryPassword);
-    const { passwordTransport } = app;
+    const { passwordTransportService: passwordTransport } = app;
     const oldPassword = await passwordTransport.decrypt(fields.oldPassword);
     const newPassword = await passwordTransport.decrypt(fields.newPassword);
     const confirmPassword = await passwordTransport.decrypt(fields.confirmPassword);
@@ -74,8 +74,8 @@ function createPortalAuthService(app: FastifyInstance) {
     if (confirmPassword !== newPassword) throw new BadRequestError(PasswordChangeMessage.confirmMismatch);
 
     const key = { accountId };
-    const policy = await app.securityPolicies.ofEnterprise(profile.enterpriseId);
-    const attempt = await app.loginGuard.attempt(key, policy);
+    const policy = await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId);
+    const attempt = await app.loginGuardService.attempt(key, policy);
     if (attempt.locked) throw new AppError(`密码错误次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, 423);
     if (!(await verifyPassword(await accounts.passwordHash(accountId), oldPassword))) {
       const detail = attempt.left === 0 ? '原密码错误次数过多，账号已锁定' : '原密码错误';
@@ -83,20 +83,22 @@ function createPortalAuthService(app: FastifyInstance) {
       if (attempt.left === 0) throw new AppError(`密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试`, 423);
       throw new BadRequestError('原密码错误');
     }
-    await app.loginGuard.succeeded(key);
+    await app.loginGuardService.succeeded(key);
     if (newPassword === oldPassword) throw new BadRequestError(PasswordChangeMessage.sameAsOld);
     // 安全设置's password rules and history.
-    const problem = await app.passwordPolicy.problem({ accountId, username: profile.username, password: newPassword, policy });
+    const problem = await app.passwordPolicyService.problem({ accountId, username: profile.username, password: newPassword, policy });
     if (problem) throw new BadRequestError(problem);
     // The new password, its date and history, the end of every other login of this account (its
     // portal sessions, and with the embedded CAS its other SSO sessions) and the audit row commit together.
     const passwordHash = await hashPassword(newPassword);
     return accounts.setPasswordHash(accountId, passwordHash, async (trx) => {
-      await app.passwordPolicy.remember(trx, accountId, passwordHash);
-      await app.sessions.closeOthers(accountId, principal.sessionKey, trx);
-      const tickets = app.config.auth.casEmbedded ? await app.casTickets.destroyAccountTgts(trx, accountId, principal.serviceTicket) : [];
+      await app.passwordPolicyService.remember(trx, accountId, passwordHash);
+      await app.portalSessionService.closeOthers(accountId, principal.sessionKey, trx);
+      const tickets = app.config.auth.casEmbedded
+        ? await app.casTicketService.destroyAccountTgts(trx, accountId, principal.serviceTicket)
+        : [];
       await recordAudit(trx, client.log, audit('success'));
-      await app.accountNotices.passwordChanged(trx, accountId, 'self');
+      await app.accountNoticeService.passwordChanged(trx, accountId, 'self');
       return tickets;
     });
   }

@@ -84,16 +84,16 @@ export class PortalSessions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    sessions: PortalSessions;
+    portalSessionService: PortalSessions;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('sessions', new PortalSessions(app.portalSessionRepository, app.config.auth.sessionHours));
+    app.decorate('portalSessionService', new PortalSessions(app.portalSessionRepository, app.config.auth.sessionHours));
     // Housekeeping every 10 minutes (no timer keeps the process alive).
     const purge = setInterval(
-      () => void app.sessions.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed')),
+      () => void app.portalSessionService.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed')),
       600_000,
     );
     purge.unref();

@@ -14,7 +14,7 @@ export type Registered = 'requested' | 'invited' | 'registered';
  * with its limits, and the account with its enterprise, join request or invitation.
  */
 function createRegisterService(app: FastifyInstance) {
-  const { smsCodes: codes, smsSender: sender } = app;
+  const { smsCodeService: codes, smsSender: sender } = app;
 
   /** Sends a registration code; a message the provider refuses does not count against the limits (503). */
   async function sendCode(phone: string, ip: string, log: FastifyBaseLogger): Promise<void> {
@@ -32,7 +32,7 @@ function createRegisterService(app: FastifyInstance) {
   /** Registers a checked form (`validateRegistration`). */
   async function register(input: RegisterInput, client: { ip: string; log: FastifyBaseLogger }): Promise<Registered> {
     // 安全设置: a new account's password meets the platform's policy.
-    const rule = newPasswordProblem(input.password, app.securityPolicies.defaults, input.username);
+    const rule = newPasswordProblem(input.password, app.securityPolicyRepository.defaults, input.username);
     if (rule) throw new BadRequestError(rule);
     // 邀请成员: the code may be an invitation of this phone to the named enterprise
     // (the form has no other field: spec section 5). Else it is the registration's SMS code, which
@@ -57,7 +57,7 @@ function createRegisterService(app: FastifyInstance) {
     const passwordHash = await hashPassword(input.password);
     const registered = await app.accountRepository.register({ ...input, passwordHash, invitedTo }, async (trx, created) => {
       if (codeId !== undefined) await codes.consume(trx, codeId);
-      await app.passwordPolicy.remember(trx, created.accountId, passwordHash);
+      await app.passwordPolicyService.remember(trx, created.accountId, passwordHash);
       if (invitation.kind === 'valid') await app.invitationRepository.consume(trx, invitation.id);
       const entry = { accountId: created.accountId, username: input.username, ip: client.ip, outcome: 'success' } as const;
       await recordAudit(trx, client.log, {
@@ -68,7 +68,7 @@ function createRegisterService(app: FastifyInstance) {
       });
       if (created.requested) {
         await app.joinRequestRepository.create(trx, created.requested.id, created.accountId);
-        await app.accountNotices.joinRequested(trx, created.requested.id, {
+        await app.accountNoticeService.joinRequested(trx, created.requested.id, {
           username: input.username,
           enterpriseName: created.requested.name,
         });

@@ -121,14 +121,14 @@ export class SmsCodes {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    smsCodes: SmsCodes;
+    smsCodeService: SmsCodes;
   }
 }
 
 export default fp(
   async (app) => {
     const key = await app.systemRepository.sharedKey('sms-code-hmac');
-    app.decorate('smsCodes', new SmsCodes(app.smsCodeRepository, app.database.db, key, app.config.auth.smsIpDailyLimit));
+    app.decorate('smsCodeService', new SmsCodes(app.smsCodeRepository, app.database.db, key, app.config.auth.smsIpDailyLimit));
   },
   { name: 'sms-codes', dependencies: ['system-repository', 'sms-code-repository'] },
 );

@@ -63,13 +63,13 @@ export class PasswordPolicy {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    passwordPolicy: PasswordPolicy;
+    passwordPolicyService: PasswordPolicy;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('passwordPolicy', new PasswordPolicy(app.passwordHistoryRepository));
+    app.decorate('passwordPolicyService', new PasswordPolicy(app.passwordHistoryRepository));
   },
   { name: 'password-policy', dependencies: ['password-history-repository'] },
 );

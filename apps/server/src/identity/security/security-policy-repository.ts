@@ -57,13 +57,13 @@ export class SecurityPolicyRepository {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    securityPolicies: SecurityPolicyRepository;
+    securityPolicyRepository: SecurityPolicyRepository;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('securityPolicies', new SecurityPolicyRepository(app.database.db, app.config.securityDefaults));
+    app.decorate('securityPolicyRepository', new SecurityPolicyRepository(app.database.db, app.config.securityDefaults));
   },
   { name: 'security-policy-repository' },
 );

@@ -39,7 +39,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SecurityPolicySchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.securityPolicies.ofEnterprise(enterpriseOf(request))),
+    async (request) => ok(await app.securityPolicyRepository.ofEnterprise(enterpriseOf(request))),
   );
 
   app.put(
@@ -76,7 +76,7 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
-      const policy = await app.securityPolicies.ofEnterprise(principal.profile.enterpriseId);
+      const policy = await app.securityPolicyRepository.ofEnterprise(principal.profile.enterpriseId);
       const { passwordMinLength, passwordClasses, passwordNoUsername } = policy;
       return ok({ passwordMinLength, passwordClasses, passwordNoUsername, description: describePasswordRules(policy) });
     },

@@ -33,7 +33,7 @@ function createSecurityService(app: FastifyInstance) {
     const problem = securityPolicyProblem(policy);
     if (problem) throw new BadRequestError(problem);
     await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-      await app.securityPolicies.save(trx, enterpriseId, policy);
+      await app.securityPolicyRepository.save(trx, enterpriseId, policy);
       await auditBy(trx, actor, 'security.policy', '安全设置', 'success', describe(policy));
     });
   }
@@ -43,7 +43,7 @@ function createSecurityService(app: FastifyInstance) {
     const account = await app.accountAdminRepository.find(enterpriseId, accountId);
     if (!account) throw new NotFoundError('账号不存在');
     await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
-      await app.twoFactor.reset(trx, account.id);
+      await app.twoFactorService.reset(trx, account.id);
       await auditBy(trx, actor, 'account.two-factor-reset', `${account.username} ${account.name}`);
     });
   }

@@ -162,7 +162,7 @@ export class TwoFactor {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    twoFactor: TwoFactor;
+    twoFactorService: TwoFactor;
   }
 }
 
@@ -172,7 +172,7 @@ export default fp(
     const box = new SecretBox(await app.systemRepository.sharedKey('totp-secret'));
     const twoFactor = new TwoFactor(app.twoFactorRepository, app.database.db, key, app.config.auth.totpIssuer, box);
     await twoFactor.sealPlainSecrets();
-    app.decorate('twoFactor', twoFactor);
+    app.decorate('twoFactorService', twoFactor);
   },
   { name: 'two-factor', dependencies: ['system-repository', 'two-factor-repository'] },
 );

@@ -61,7 +61,7 @@ export class SessionRepository {
    * maximum hours), else the platform's (CAS_TGT_IDLE_MINUTES, CAS_TGT_HOURS).
    */
   async limitsOf(enterpriseId: number | null): Promise<SessionLimits> {
-    const policy = await this.app.securityPolicies.ofEnterprise(enterpriseId);
+    const policy = await this.app.securityPolicyRepository.ofEnterprise(enterpriseId);
     return { idleMinutes: policy.sessionIdleMinutes, maxHours: policy.sessionMaxHours };
   }
 
@@ -123,7 +123,7 @@ export class SessionRepository {
   ): Promise<SessionRow[]> {
     const [applications, current] = await Promise.all([
       this.applicationsOf(rows.map((r) => r.id)),
-      this.app.casTickets.tgtOfServiceTicket(currentTicket),
+      this.app.casTicketService.tgtOfServiceTicket(currentTicket),
     ]);
     return rows.map((r) => ({
       id: this.handleOf(r.account_id, r.id),
@@ -182,9 +182,9 @@ export class SessionRepository {
    */
   async end(tgtId: string, within: (trx: Kysely<Database>) => Promise<void>): Promise<EndedTickets | undefined> {
     let ended = false;
-    const tickets = await this.app.casTickets.destroyTgt(tgtId, async (trx, issued) => {
+    const tickets = await this.app.casTicketService.destroyTgt(tgtId, async (trx, issued) => {
       ended = true;
-      await this.app.sessions.closeByServiceTickets(
+      await this.app.portalSessionService.closeByServiceTickets(
         trx,
         issued.map((t) => t.id),
       );

@@ -22,7 +22,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** Ends the session `handle` names if `owner` may see it; single logout after the commit. */
   async function end(request: FastifyRequest, owner: SessionOwner, handle: string) {
     const tickets = await app.sessionService.end(owner, handle, actorOf(request));
-    await app.ssoSessions.notify(request, tickets);
+    await app.ssoSessionService.notify(request, tickets);
     return ok([], '已下线');
   }
 

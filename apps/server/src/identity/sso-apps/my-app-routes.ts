@@ -17,7 +17,7 @@ const myAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(MyApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.ssoApps.usableBy(request.principal!.accountId)),
+    async (request) => ok(await app.ssoAppRepository.usableBy(request.principal!.accountId)),
   );
 };
 

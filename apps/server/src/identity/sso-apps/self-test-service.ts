@@ -17,7 +17,7 @@ function callerOf(request: FastifyRequest) {
 }
 
 async function applicationOf(app: FastifyInstance, request: FastifyRequest, id: number): Promise<SsoApplication> {
-  const application = await app.ssoApps.byId(callerEnterprise(request), id);
+  const application = await app.ssoAppRepository.byId(callerEnterprise(request), id);
   if (!application) throw new NotFoundError(SsoMessage.notFound);
   return application;
 }

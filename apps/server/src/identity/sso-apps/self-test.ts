@@ -129,7 +129,7 @@ export async function signInSkipReason(
 ): Promise<string | undefined> {
   const { auth } = app.config;
   if (!auth.casEmbedded) return SelfTestMessage.externalCas(auth.casServerUrl ?? '');
-  if (!(await app.ssoApps.mayUse(accountId, application.id))) return SelfTestMessage.notGranted(username, application.name);
+  if (!(await app.ssoAppRepository.mayUse(accountId, application.id))) return SelfTestMessage.notGranted(username, application.name);
   return undefined;
 }
 
@@ -150,10 +150,10 @@ async function checkRegistered(
   if (!application.servicePrefixes.some((prefix) => matches(url, new URL(prefix)))) {
     return failed(SelfTestMessage.serviceNotOwn(service, application.name));
   }
-  const registered = await app.casServices.resolve(service, portalBase);
+  const registered = await app.casApplicationService.resolve(service, portalBase);
   // A platform application's address resolves to the platform application; the enterprise's copy is what its people sign in to.
   const target = registered?.platformApplication
-    ? await app.ssoApps.copyFor(accountId, registered.platformApplication.id)
+    ? await app.ssoAppRepository.copyFor(accountId, registered.platformApplication.id)
     : (registered?.application ?? undefined);
   if (!registered || target?.id !== application.id) return failed(SelfTestMessage.serviceElsewhere(service));
   return { registered, target, step: step('registered', 'passed', SelfTestMessage.registered(service, application.name)) };
@@ -186,7 +186,7 @@ async function checkReachable(guard: OutboundGuard | undefined, url: URL, casBas
  * names a fresh ticket the application never received, so no real session of it ends.
  */
 async function checkLogout(app: FastifyInstance, registered: RegisteredService, portalBase: string): Promise<SelfTestStep> {
-  const found = await app.casServices.singleLogoutTarget(registered.service, portalBase);
+  const found = await app.casApplicationService.singleLogoutTarget(registered.service, portalBase);
   if (!found) return step('logout', 'failed', SelfTestMessage.serviceElsewhere(registered.service));
   const target = found.url;
   const toService = !(registered.application ?? registered.platformApplication)?.logoutUrl;
@@ -218,12 +218,13 @@ async function issueTicket(
   target: ServiceApplication,
 ): Promise<{ step: SelfTestStep; ticket?: string }> {
   const failed = (detail: string) => ({ step: step('signIn', 'failed', detail) });
-  const tgtId = await app.casTickets.tgtOfServiceTicket(account.serviceTicket);
-  const tgt = tgtId ? await app.casTickets.liveTgt(tgtId) : undefined;
+  const tgtId = await app.casTicketService.tgtOfServiceTicket(account.serviceTicket);
+  const tgt = tgtId ? await app.casTicketService.liveTgt(tgtId) : undefined;
   if (!tgt || tgt.accountId !== account.id) return failed(SelfTestMessage.noSsoSession);
   if (target.status !== 'enabled') return failed(SelfTestMessage.appDisabled(target.name));
-  if (!(await app.ssoApps.mayUse(account.id, target.id))) return failed(SelfTestMessage.notAuthorized(account.username, target.name));
-  const ticket = await app.casTickets.issueServiceTicket(tgt.id, service, false, target.id);
+  if (!(await app.ssoAppRepository.mayUse(account.id, target.id)))
+    return failed(SelfTestMessage.notAuthorized(account.username, target.name));
+  const ticket = await app.casTicketService.issueServiceTicket(tgt.id, service, false, target.id);
   return { step: step('signIn', 'passed', SelfTestMessage.signIn(account.username)), ticket };
 }
 

@@ -612,13 +612,13 @@ export class SsoAppRepository {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    ssoApps: SsoAppRepository;
+    ssoAppRepository: SsoAppRepository;
   }
 }
 
 export default fp(
   async (app) => {
-    app.decorate('ssoApps', new SsoAppRepository(app.database.db, app.database.dialect));
+    app.decorate('ssoAppRepository', new SsoAppRepository(app.database.db, app.database.dialect));
   },
   { name: 'sso-app-repository' },
 );

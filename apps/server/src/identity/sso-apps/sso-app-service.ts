@@ -55,7 +55,7 @@ export class SsoAppService {
   constructor(private readonly app: FastifyInstance) {}
 
   private get apps() {
-    return this.app.ssoApps;
+    return this.app.ssoAppRepository;
   }
 
   private portalBase(request: FastifyRequest): string {
@@ -138,7 +138,7 @@ export class SsoAppService {
 
   /** Refuses service addresses this portal or a CAS_SERVICES address already answers for. */
   private assertNotPlatform(request: FastifyRequest, prefixes: readonly string[]) {
-    const platform = this.app.casServices.platformPrefixes(this.portalBase(request));
+    const platform = this.app.casApplicationService.platformPrefixes(this.portalBase(request));
     if (prefixes.some((p) => platform.some((q) => overlaps(new URL(p), q)))) throw new ConflictError(SsoMessage.servicePlatform);
   }
 

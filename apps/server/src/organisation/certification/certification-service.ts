@@ -149,7 +149,7 @@ export class CertificationService {
       await auditRequest(trx, request, 'certification.submit', `${enterpriseName} ${creditCode}`);
       // Reviewers learn of the new application in 消息中心 (the queue shows it too).
       const reviewers = await this.app.accountRepository.holders(Authority.Certification, null, trx);
-      await this.app.notifications.notify(trx, reviewers, {
+      await this.app.notificationRepository.notify(trx, reviewers, {
         kind: 'certification',
         title: '新的企业认证申请',
         content: `${enterpriseName}（${creditCode}）提交了企业认证申请，请在认证审核中处理。`,
@@ -256,7 +256,7 @@ export class CertificationService {
       );
       const administrators = await this.app.accountRepository.holders(Authority.EnterpriseManage, deciding.enterpriseId, trx);
       const recipients = deciding.applicantId === null ? administrators : [deciding.applicantId, ...administrators];
-      await this.app.notifications.notify(trx, recipients, {
+      await this.app.notificationRepository.notify(trx, recipients, {
         kind: 'certification',
         ...resultMessage(deciding.enterpriseName, approved, reasons, comment),
         link: RESULT_LINK,

@@ -51,7 +51,7 @@ export class TenantService {
     const input = checkedCreate(body);
     await this.refuseTaken(input);
     // A new enterprise has no 安全设置 yet: the platform's policy applies until its administrator sets one.
-    const password = randomPasswordFor(this.app.securityPolicies.defaults, input.adminUsername);
+    const password = randomPasswordFor(this.app.securityPolicyRepository.defaults, input.adminUsername);
     const passwordHash = await hashPassword(password);
     // As 账号管理's 新增: the password goes out before anything is written, so a failed send (503) leaves nothing behind.
     await sendSmsOrRefuse(request, this.app.smsSender, { phone: input.adminPhone, templateKey: 'password', params: { password } });
@@ -96,9 +96,9 @@ export class TenantService {
       const tickets: EndedTickets = await inEnterpriseTransaction(this.app.database.db, enterprise.id, async (trx) => {
         const accounts = await this.app.tenantRepository.setStatus(trx, enterprise.id, status);
         await auditRequest(trx, request, action, enterprise.name);
-        return status === 'disabled' ? this.app.ssoSessions.end(trx, accounts) : [];
+        return status === 'disabled' ? this.app.ssoSessionService.end(trx, accounts) : [];
       });
-      await this.app.ssoSessions.notify(request, tickets);
+      await this.app.ssoSessionService.notify(request, tickets);
     } catch (err) {
       // One route, two audit actions (audit-failures knows one per route): a refusal is recorded as the one asked for.
       if (err instanceof AppError) {

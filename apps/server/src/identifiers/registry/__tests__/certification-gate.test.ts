@@ -36,7 +36,7 @@ describe.each(testDialects())('identifier management waits for 企业认证 on %
   const prefixes = async () => (await t.database.db.selectFrom('idf_prefix').select(['prefix', 'name', 'enterprise_id']).execute()).sort();
   const messagesOf = async (username: string) => {
     const account = await t.database.db.selectFrom('account').select('id').where('username', '=', username).executeTakeFirstOrThrow();
-    return (await t.app.notifications.page(account.id, {}, 0, 20)).rows;
+    return (await t.app.notificationRepository.page(account.id, {}, 0, 20)).rows;
   };
 
   it('closes the identifier pages to an enterprise until it is certified, and opens them at once after', async () => {

@@ -10,11 +10,11 @@ describe.each(testDialects())('CAS ticket validation service on %s', (dialect) =
   beforeAll(async () => {
     t = await createTestApp(dialect);
     accountId = (await t.app.accountRepository.findForLogin('admin'))!.id;
-    tgt = await t.app.casTickets.createTgt(accountId, { ip: '127.0.0.1', userAgent: 'test' }, async () => {});
+    tgt = await t.app.casTicketService.createTgt(accountId, { ip: '127.0.0.1', userAgent: 'test' }, async () => {});
   });
   afterAll(() => t.close());
 
-  const ticket = (fromLogin: boolean) => t.app.casTickets.issueServiceTicket(tgt, service, fromLogin, null);
+  const ticket = (fromLogin: boolean) => t.app.casTicketService.issueServiceTicket(tgt, service, fromLogin, null);
 
   it('answers the user and the attributes once; the ticket is spent by its first validation', async () => {
     const id = await ticket(true);

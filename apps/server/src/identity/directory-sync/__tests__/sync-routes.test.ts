@@ -412,13 +412,13 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     const other = await secondInstance(t);
     try {
       const at = new Date(Date.now() + 10 * 60_000);
-      const started = await Promise.all([t.app.syncScheduler.tick(at), other.app.syncScheduler.tick(at)]);
+      const started = await Promise.all([t.app.syncScheduleService.tick(at), other.app.syncScheduleService.tick(at)]);
       expect(started.flat()).toHaveLength(1);
       const scheduled = await run(started.flat()[0] ?? 0);
       expect(scheduled).toMatchObject({ status: 'succeeded', trigger: 'schedule', operator: '', counts: { ...ZERO, create: 1 } });
       expect(await c.row(admin, 'chenhao')).toMatchObject({ name: '陈浩', groups: [] });
       // Its next start moved on: ticking again at the same moment runs nothing.
-      expect(await Promise.all([t.app.syncScheduler.tick(at), other.app.syncScheduler.tick(at)])).toEqual([[], []]);
+      expect(await Promise.all([t.app.syncScheduleService.tick(at), other.app.syncScheduleService.tick(at)])).toEqual([[], []]);
       const [job] = await jobList();
       expect(job?.lastRun?.id).toBe(scheduled.id);
       expect(job?.nextRunAt && job.nextRunAt > '2000').toBe(true);
@@ -448,7 +448,7 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     expect((await run(pending.id)).status).toBe('failed');
     expect((await run(pending.id)).error).toMatch(/无法连接到 127.0.0.1:1（连接被拒绝，该端口没有服务在监听）/);
 
-    const [runId] = await t.app.syncScheduler.tick(new Date(Date.now() + 60 * 60_000));
+    const [runId] = await t.app.syncScheduleService.tick(new Date(Date.now() + 60 * 60_000));
     const failed = await run(runId ?? 0);
     expect(failed).toMatchObject({ status: 'failed', trigger: 'schedule', counts: ZERO });
     expect(failed.error).toMatch(/无法连接到 127.0.0.1:1（连接被拒绝，该端口没有服务在监听）/);
@@ -523,7 +523,7 @@ describe.each(testDialects())('同步 takes over existing accounts only where it
       .set({ config: JSON.stringify({ ...JSON.parse(config), userFilter: '(uid=nobody-here)' }) })
       .where('id', '=', sourceId)
       .execute();
-    const [runId] = await t.app.syncScheduler.tick(new Date(Date.now() + 2 * 86_400_000));
+    const [runId] = await t.app.syncScheduleService.tick(new Date(Date.now() + 2 * 86_400_000));
     const run = await c.data<SyncRunSummary>(c.call(admin, 'GET', `${SYNC}/runs/${runId}`));
     expect(run).toMatchObject({ status: 'failed', trigger: 'schedule' });
     expect(run.error).toContain('认证源未返回任何用户');

@@ -18,14 +18,14 @@ describe.each(testDialects())('消息中心 on %s', (dialect) => {
     const [staffId, adminId] = await Promise.all([idOf('staff'), idOf('admin')]);
     // Messages as the producers write them, oldest first.
     const db = t.database.db;
-    await t.app.notifications.notify(db, [staffId], { kind: 'security', title: '密码已修改', content: '第一条' });
-    await t.app.notifications.notify(db, [staffId, adminId], {
+    await t.app.notificationRepository.notify(db, [staffId], { kind: 'security', title: '密码已修改', content: '第一条' });
+    await t.app.notificationRepository.notify(db, [staffId, adminId], {
       kind: 'join',
       title: '新的加入申请',
       content: '第二条',
       link: '/console/org/account',
     });
-    await t.app.notifications.notify(db, [staffId], { kind: 'security', title: '新设备登录提醒', content: '第三条' });
+    await t.app.notificationRepository.notify(db, [staffId], { kind: 'security', title: '新设备登录提醒', content: '第三条' });
   });
   afterAll(() => t.close());
 

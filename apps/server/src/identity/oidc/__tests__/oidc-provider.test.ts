@@ -32,7 +32,7 @@ function kidOf(jws: string): string | undefined {
 
 /** A client's back-channel logout (OIDC Back-Channel Logout 1.0 §2.5), as the provider sends it at a sign-out. */
 async function backchannelLogout(app: PortalApp, clientId: string, sub: string, sid: string): Promise<void> {
-  const found = await (await app.oidc.provider()).Client.find(clientId);
+  const found = await (await app.oidcService.provider()).Client.find(clientId);
   if (!found) throw new Error(`no client ${clientId}`);
   await (found as unknown as { backchannelLogout(sub: string, sid: string): Promise<void> }).backchannelLogout(sub, sid);
 }
@@ -112,7 +112,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .select('id')
       .where('name', '=', '徐州恒岳重工机械有限公司')
       .executeTakeFirstOrThrow();
-    ({ secret } = await a.machineClients.create(hengyue.id, {
+    ({ secret } = await a.machineClientService.create(hengyue.id, {
       name: 'MES',
       clientId: 'hengyue-mes-test',
       scopes: ['identifiers:read', 'identifiers:write'],
@@ -124,7 +124,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .where('id', '!=', hengyue.id)
       .orderBy('id')
       .executeTakeFirstOrThrow();
-    const otherClient = await a.machineClients.create(elsewhere.id, {
+    const otherClient = await a.machineClientService.create(elsewhere.id, {
       name: 'ERP',
       clientId: 'other-erp-test',
       scopes: ['identifiers:read'],
@@ -245,7 +245,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
 
   it('keeps the replaced keys published after a rotation, on the instance that rotated and, within its key check, on the other', async () => {
     const before = await publishedKids(`${issuer}/jwks`);
-    const added = await a.oidc.rotateKeys();
+    const added = await a.oidcService.rotateKeys();
     expect(added).toHaveLength(2);
     const after = await publishedKids(`${issuer}/jwks`);
     expect(after).toEqual([...before, ...added].sort());
@@ -257,9 +257,9 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
   });
 
   it('builds its provider once per key set: not at every request after a rotation, nor beside a key it cannot unseal', async () => {
-    await a.oidc.rotateKeys();
-    const rotated = await a.oidc.provider();
-    expect(await a.oidc.provider()).toBe(rotated);
+    await a.oidcService.rotateKeys();
+    const rotated = await a.oidcService.provider();
+    expect(await a.oidcService.provider()).toBe(rotated);
     // A key sealed under another system key (a database restored without its system_secret): published, unusable.
     const future = new Date(Date.now() + 3_600_000).toISOString();
     await db.database.db
@@ -276,8 +276,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .execute();
     try {
       clockB.advance(KEY_CHECK_MS + 1);
-      const current = await b.oidc.provider();
-      expect(await b.oidc.provider()).toBe(current);
+      const current = await b.oidcService.provider();
+      expect(await b.oidcService.provider()).toBe(current);
       expect(await publishedKids(`${baseB}/oidc/jwks`)).not.toContain('sealed-elsewhere-test-key');
       const token = await client.clientCredentialsGrant(atB(await discover('hengyue-mes-test', secret)), { scope: 'identifiers:read' });
       expect((await client.tokenIntrospection(mes, token.access_token)).active).toBe(true);
@@ -323,7 +323,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .select('id')
       .where('name', '=', '常州瑞驰液压科技有限公司')
       .executeTakeFirstOrThrow();
-    const wms = await a.machineClients.create(ruichi.id, { name: 'WMS', clientId: 'ruichi-wms-test', scopes: ['identifiers:read'] });
+    const wms = await a.machineClientService.create(ruichi.id, { name: 'WMS', clientId: 'ruichi-wms-test', scopes: ['identifiers:read'] });
     const config = await discover('ruichi-wms-test', wms.secret);
     expect((await client.clientCredentialsGrant(config, { scope: 'identifiers:read' })).access_token).toBeTruthy();
     const operator = await tokenFor({ ...db, app: a, close: () => a.close() }, 'operator');
@@ -356,7 +356,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .select('id')
       .where('name', '=', '徐州恒岳重工机械有限公司')
       .executeTakeFirstOrThrow();
-    const create = (input: { name: string; clientId: string; scopes: string[] }) => a.machineClients.create(hengyue.id, input);
+    const create = (input: { name: string; clientId: string; scopes: string[] }) => a.machineClientService.create(hengyue.id, input);
     const failure = async (promise: Promise<unknown>) => {
       try {
         await promise;
@@ -390,8 +390,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .orderBy('id')
       .executeTakeFirstOrThrow();
     const results = await Promise.allSettled([
-      a.machineClients.create(hengyue.id, { name: '并发 A', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
-      a.machineClients.create(elsewhere.id, { name: '并发 B', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+      a.machineClientService.create(hengyue.id, { name: '并发 A', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+      a.machineClientService.create(elsewhere.id, { name: '并发 B', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const lost = results.find((r) => r.status === 'rejected');
@@ -513,7 +513,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
 
     it('tells an application of a sign-out through the outbound rules, signed with a key every instance already publishes', async () => {
       // A rotation on A that B has not read yet (its key check is still to come).
-      const added = await a.oidc.rotateKeys();
+      const added = await a.oidcService.rotateKeys();
       await backchannelLogout(a, 'backchannel-test', '1', 'sid-test');
       const token = logoutTokens.at(-1) ?? '';
       const kid = kidOf(token);

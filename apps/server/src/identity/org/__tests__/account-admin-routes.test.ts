@@ -315,7 +315,7 @@ describe.each(testDialects())('账号管理 on %s', (dialect) => {
 
   it('解锁 ends a lock; nobody unlocks themself', async () => {
     const id = await idOf('zhoujie');
-    for (let i = 0; i < 5; i++) await t.app.loginGuard.attempt({ accountId: id }, t.app.config.securityDefaults);
+    for (let i = 0; i < 5; i++) await t.app.loginGuardService.attempt({ accountId: id }, t.app.config.securityDefaults);
     expect((await c.row(admin, 'zhoujie'))?.state).toBe('locked');
     expect((await c.page(admin, 'state=locked')).rows.map((r) => r.username)).toEqual(['zhoujie']);
     expect((await c.page(admin, 'state=active')).rows.map((r) => r.username)).not.toContain('zhoujie');
@@ -323,7 +323,7 @@ describe.each(testDialects())('账号管理 on %s', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().msg).toBe('账号已解锁');
     expect((await c.row(admin, 'zhoujie'))?.state).toBe('active');
-    expect(await t.app.loginGuard.attempt({ accountId: id }, t.app.config.securityDefaults)).toEqual({ locked: false, left: 4 });
+    expect(await t.app.loginGuardService.attempt({ accountId: id }, t.app.config.securityDefaults)).toEqual({ locked: false, left: 4 });
     const self = await c.call(admin, 'POST', `/account/${await idOf('admin')}/unlock`);
     expect(self.statusCode).toBe(400);
     expect((await c.audit(admin, 'account.unlock')).map((e) => e.outcome)).toEqual(['failure', 'success']);
@@ -332,7 +332,7 @@ describe.each(testDialects())('账号管理 on %s', (dialect) => {
   it('重置密码 sets a password to change at the next login, ends the sessions and lifts a lock; not one’s own', async () => {
     const id = await idOf('wangfang');
     const token = await tokenFor(t, 'wangfang');
-    for (let i = 0; i < 5; i++) await t.app.loginGuard.attempt({ accountId: id }, t.app.config.securityDefaults);
+    for (let i = 0; i < 5; i++) await t.app.loginGuardService.attempt({ accountId: id }, t.app.config.securityDefaults);
     const bad = await c.call(admin, 'POST', `/account/${id}/password`, { passwordMode: 'manual', password: await c.encoded('123') });
     expect(bad.json().msg).toBe(TenantMessage.passwordTooShort);
     expect(await tokenWorks(token)).toBe(true);

@@ -95,7 +95,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
       .select('id')
       .where('username', '=', 'operator')
       .executeTakeFirstOrThrow();
-    expect((await t.app.notifications.page(operatorAccount.id, { kind: 'certification' }, 0, 1)).rows[0]).toMatchObject({
+    expect((await t.app.notificationRepository.page(operatorAccount.id, { kind: 'certification' }, 0, 1)).rows[0]).toMatchObject({
       title: '新的企业认证申请',
       content: `${NAME}（${CODE}）提交了企业认证申请，请在认证审核中处理。`,
       link: '/console/certification',
@@ -202,7 +202,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     expect((await c.decide(operator, applicationId, { decision: 'reject', reasons: ['no-such-reason'] })).statusCode).toBe(400);
     expect((await c.state(applicant)).status).toBe('pending');
     expect((await c.detail(operator, applicationId)).application.status).toBe('pending');
-    expect((await t.app.notifications.page(applicantId, {}, 0, 20)).total).toBe(0);
+    expect((await t.app.notificationRepository.page(applicantId, {}, 0, 20)).total).toBe(0);
     const failures = await c.audit(operator, 'certification.reject');
     expect(failures.map((r) => [r.outcome, r.detail])).toContainEqual(['failure', CertificationMessage.commentRequired]);
   });
@@ -226,7 +226,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
       reviewerName: '陈静',
       decidedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });
-    const messages = await t.app.notifications.page(applicantId, {}, 0, 20);
+    const messages = await t.app.notificationRepository.page(applicantId, {}, 0, 20);
     expect(messages.rows).toEqual([
       {
         id: expect.any(Number),
@@ -254,7 +254,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
       expect(again.json()).toEqual({ code: 1, msg: CertificationMessage.notPending });
     }
     expect((await c.state(applicant)).status).toBe('rejected');
-    expect((await t.app.notifications.page(applicantId, {}, 0, 20)).total).toBe(1);
+    expect((await t.app.notificationRepository.page(applicantId, {}, 0, 20)).total).toBe(1);
     expect((await c.audit(operator, 'certification.approve'))[0]).toMatchObject({
       outcome: 'failure',
       detail: CertificationMessage.notPending,
@@ -283,7 +283,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
       [applicationId, 'rejected'],
     ]);
     expect((await t.app.accountRepository.profile(applicantId))?.certificationStatus).toBe('certified');
-    const [newest] = (await t.app.notifications.page(applicantId, {}, 0, 20)).rows;
+    const [newest] = (await t.app.notificationRepository.page(applicantId, {}, 0, 20)).rows;
     expect(newest).toMatchObject({ kind: 'certification', title: '企业认证已通过', link: '/console/enterprise?tab=certification' });
     expect(newest?.content).toContain(NAME);
     expect((await c.outbox(PHONE)).find((m) => m.templateKey === 'certification-result')?.params).toEqual({
@@ -346,7 +346,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     await withBrokenAuditLog(async () => expect((await c.decide(operator, id, { decision: 'approve' })).statusCode).toBe(500));
     expect((await c.state(other.token)).status).toBe('pending');
     expect((await c.detail(operator, id)).application.status).toBe('pending');
-    expect((await t.app.notifications.page(other.accountId, {}, 0, 20)).total).toBe(0);
+    expect((await t.app.notificationRepository.page(other.accountId, {}, 0, 20)).total).toBe(0);
     expect((await c.outbox('13912340007')).filter((m) => m.templateKey === 'certification-result')).toEqual([]);
   });
 
@@ -371,7 +371,7 @@ describe.each(testDialects())('企业认证 from application to decision on %s',
     const won = answers[0]!.statusCode === 200 ? 'approved' : 'rejected';
     expect(state.applications[0]?.status).toBe(won);
     expect(state.status).toBe(won === 'approved' ? 'certified' : 'rejected');
-    expect((await t.app.notifications.page(other.accountId, {}, 0, 20)).total).toBe(1);
+    expect((await t.app.notificationRepository.page(other.accountId, {}, 0, 20)).total).toBe(1);
   });
 });
 
@@ -409,6 +409,6 @@ describe.each(testDialects())('企业认证 decision when the SMS cannot be sent
     expect(decided.statusCode).toBe(200);
     expect(decided.json().msg).toBe('认证已通过，短信通知发送失败');
     expect((await c.state(created.token)).status).toBe('certified');
-    expect((await t.app.notifications.page(created.accountId, {}, 0, 20)).rows[0]?.title).toBe('企业认证已通过');
+    expect((await t.app.notificationRepository.page(created.accountId, {}, 0, 20)).rows[0]?.title).toBe('企业认证已通过');
   });
 });

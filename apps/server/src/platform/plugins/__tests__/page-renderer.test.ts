@@ -248,8 +248,8 @@ describe.each(testDialects())('what search engines and link previews read in ren
     // before it is written too.
     expect((await t.app.inject({ url: `/web-api/portal/v1/identity/query?handle=${encodeURIComponent(handle)}` })).statusCode).toBe(200);
     await expect.poll(lookupsToday, { timeout: 5000 }).toBeGreaterThan(before);
-    await t.app.lookupCounter.flush();
-    await t.app.lookupCounter.flush();
+    await t.app.lookupCountService.flush();
+    await t.app.lookupCountService.flush();
     expect(await lookupsToday()).toBe(before + 1);
   });
 
