@@ -3,7 +3,8 @@ import escapeHtml from 'escape-html';
 
 /** The embedded CAS server's pages: server-rendered HTML, no scripts (the CSP allows none inline). */
 
-function layout(title: string, casBase: string, body: string): string {
+/** The central login's page frame; `protocol` names the service in the footer (CAS 3.0, OpenID Connect). */
+export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0'): string {
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -28,7 +29,7 @@ function layout(title: string, casBase: string, body: string): string {
   </section>
   <section class="cas-card">${body}</section>
 </main>
-<footer class="cas-footer">© 2026 工程机械集团有限公司 版权所有 · 统一身份认证服务（CAS 3.0）</footer>
+<footer class="cas-footer">© 2026 工程机械集团有限公司 版权所有 · 统一身份认证服务（${protocol}）</footer>
 </body>
 </html>`;
 }

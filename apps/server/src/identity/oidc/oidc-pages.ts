@@ -1,36 +1,12 @@
 import escapeHtml from 'escape-html';
+import { layout } from '../cas/login-page.js';
 
 /**
  * The provider's own pages (errors it cannot send back to an application, RP-initiated logout) in the
- * central login's look (its layout in identity/cas/login-page.ts): its stylesheet and logo, no scripts.
+ * central login's frame: its stylesheet and logo, no scripts.
  */
-function page(casBase: string, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="zh-CN">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} - Engineering e+ 统一身份认证</title>
-<link rel="icon" href="${escapeHtml(casBase)}/assets/logo.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${escapeHtml(casBase)}/assets/login.css">
-</head>
-<body>
-<main class="cas">
-  <section class="cas-brand" aria-hidden="true">
-    <div class="cas-brand__logo"><img src="${escapeHtml(casBase)}/assets/logo.svg" alt="" width="40" height="40"><span>Engineering e+</span></div>
-    <h2>工业互联网平台</h2>
-    <p>一个账号，通行门户、应用中心、开放服务与控制台</p>
-  </section>
-  <section class="cas-card">
-<h1>${escapeHtml(title)}</h1>
-${body}
-  </section>
-</main>
-<footer class="cas-footer">© 2026 工程机械集团有限公司 版权所有 · 统一身份认证服务（OpenID Connect）</footer>
-</body>
-</html>`;
-}
+const page = (casBase: string, title: string, body: string) =>
+  layout(title, casBase, `<h1>${escapeHtml(title)}</h1>\n${body}`, 'OpenID Connect');
 
 const text = (value: string) => `<p class="cas-card__text">${escapeHtml(value)}</p>`;
 
