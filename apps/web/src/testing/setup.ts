@@ -1,4 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
+import { message, notification } from 'antd';
 import type { Window as HappyWindow } from 'happy-dom';
 import { unstable_IdlePriority, unstable_scheduleCallback } from 'scheduler';
 import { afterAll, afterEach } from 'vitest';
@@ -24,6 +25,10 @@ if (happyWindow.happyDOM && happyWindow.Response) {
 
 afterEach(() => {
   cleanup();
+  // antd's static messages live outside the rendered tree, each closing on a 3 s timer that would fire
+  // after the file's environment is gone: they end with the test.
+  message.destroy();
+  notification.destroy();
   setRuntimeConfig(undefined);
   window.sessionStorage.clear();
 });
