@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { buildApp, type PortalApp } from '../app.js';
+import type { Caller } from '../identity/portal-auth/auth.js';
 import { type ServerConfig, loadConfig } from '../platform/config.js';
 import { createDatabase, type DatabaseHandle, type DialectName } from '../platform/db/database.js';
 import type { CacheClock } from '../platform/lib/cache.js';
@@ -135,6 +136,15 @@ export async function tokenFor(t: TestApp, username: string): Promise<string> {
   const session = await t.app.portalSessionService.fromCookie(cookie);
   if (!session) throw new Error('session did not open');
   return `Bearer ${t.app.accessTokenService.issue(session.key, account.id)}`;
+}
+
+/** A seeded account as the caller of a service, for tests that call services without HTTP. */
+export async function callerFor(t: TestApp, username: string, ip = '192.0.2.10'): Promise<Caller> {
+  const account = await t.app.accountRepository.findForLogin(username);
+  const profile = account && (await t.app.accountRepository.profile(account.id));
+  if (!profile) throw new Error(`no account ${username}`);
+  const { id: accountId, enterpriseId, authorities } = profile;
+  return { accountId, username, enterpriseId, authorities, ip, origin: 'http://portal.test', log: t.app.log, serviceTicket: '', profile };
 }
 
 /** Another instance of the portal on the same database (same SQLite file, same PostgreSQL schema). */

@@ -12,6 +12,7 @@ import {
   SubscriptionMessage,
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 const portalTags = ['applications'];
 const consoleTags = ['app-subscription'];
@@ -33,7 +34,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(MyAppSubscriptionSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await service.stateFor(request, await service.application(request.params.uuid))),
+    async (request) => ok(await service.stateFor(callerOf(request), await service.application(request.params.uuid))),
   );
 
   app.post(
@@ -49,7 +50,8 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(MyAppSubscriptionSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await service.request(request, request.params.uuid, request.body.purpose), SubscriptionMessage.submitted),
+    async (request) =>
+      ok(await service.request(callerOf(request), request.params.uuid, request.body.purpose), SubscriptionMessage.submitted),
   );
 
   app.get(
@@ -82,7 +84,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await service.approve(request, request.params.id);
+      await service.approve(callerOf(request), request.params.id);
       return ok(await service.row(request.params.id), SubscriptionMessage.approvedDone);
     },
   );
@@ -101,7 +103,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await service.reject(request, request.params.id, request.body.note);
+      await service.reject(callerOf(request), request.params.id, request.body.note);
       return ok(await service.row(request.params.id), SubscriptionMessage.rejectedDone);
     },
   );
@@ -120,7 +122,7 @@ const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await service.revoke(request, request.params.id, request.body.note);
+      await service.revoke(callerOf(request), request.params.id, request.body.note);
       return ok(await service.row(request.params.id), SubscriptionMessage.revokedDone);
     },
   );

@@ -7,10 +7,11 @@ import {
   SubscriptionMessage,
   subscriptionNameClash,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/schema.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
@@ -33,7 +34,7 @@ const charCount = (text: string) => [...text].length;
  * approves — the application is then in the enterprise's 应用列表 as a platform application, nobody
  * authorized yet — rejects, or later revokes it (the copy and its grants go). Each decision is
  * audited and told to the enterprise's administrators in 消息中心, in the decision's transaction.
- * `request` is who asks: its principal decides and its address goes into the audit row.
+ * The caller decides, and is named in the audit row.
  */
 export class SubscriptionService {
   constructor(private readonly app: FastifyInstance) {}
@@ -45,8 +46,8 @@ export class SubscriptionService {
   }
 
   /** What the application's detail shows the signed-in user: the enterprise's latest subscription and whether they may apply. */
-  async stateFor(request: FastifyRequest, application: ApplicationRow): Promise<MyAppSubscription> {
-    const profile = request.principal!.profile;
+  async stateFor(caller: Caller, application: ApplicationRow): Promise<MyAppSubscription> {
+    const profile = caller.profile;
     const latest =
       profile.enterpriseId === null ? undefined : await this.app.appSubscriptionRepository.latest(profile.enterpriseId, application.id);
     const status = latest?.status ?? 'none';
@@ -69,8 +70,8 @@ export class SubscriptionService {
   }
 
   /** 申请使用: files a pending subscription and tells the operators; answers the new state. */
-  async request(request: FastifyRequest, uuid: string, rawPurpose: string): Promise<MyAppSubscription> {
-    const profile = request.principal!.profile;
+  async request(caller: Caller, uuid: string, rawPurpose: string): Promise<MyAppSubscription> {
+    const profile = caller.profile;
     const application = await this.application(uuid);
     if (application.status !== 'published') throw new BadRequestError(SubscriptionMessage.unpublished);
     if (!application.service_url) throw new BadRequestError(SubscriptionMessage.notOnSso);
@@ -89,7 +90,7 @@ export class SubscriptionService {
           applicantId: profile.id,
           purpose,
         });
-        await auditRequest(trx, request, 'app-subscription.request', application.name, 'success', purpose);
+        await auditBy(trx, caller, 'app-subscription.request', application.name, 'success', purpose);
         const operators = await this.app.accountRepository.holders(Authority.AppSubscription, null, trx);
         await this.app.notificationRepository.notify(trx, operators, {
           kind: 'subscription',
@@ -103,11 +104,11 @@ export class SubscriptionService {
       if (isUniqueViolation(err)) throw new ConflictError(SubscriptionMessage.pending);
       throw err;
     }
-    return this.stateFor(request, application);
+    return this.stateFor(caller, application);
   }
 
   /** 通过: the enterprise gets its copy in 应用列表 (nobody authorized yet). */
-  async approve(request: FastifyRequest, id: number): Promise<void> {
+  async approve(caller: Caller, id: number): Promise<void> {
     const decision = await this.decisionOf(id);
     const { copy } = decision;
     if (decision.status !== 'pending') throw new ConflictError(SubscriptionMessage.alreadyDecided);
@@ -120,12 +121,12 @@ export class SubscriptionService {
         const decided = await this.app.appSubscriptionRepository.decide(trx, decision.id, {
           from: 'pending',
           to: 'approved',
-          decidedBy: request.principal!.accountId,
+          decidedBy: caller.accountId,
           note: '',
         });
         if (!decided) throw new ConflictError(SubscriptionMessage.alreadyDecided);
         await this.app.ssoAppRepository.createCopy(trx, decision.enterpriseId, copy);
-        await auditRequest(trx, request, 'app-subscription.approve', copy.name, 'success', decision.enterpriseName);
+        await auditBy(trx, caller, 'app-subscription.approve', copy.name, 'success', decision.enterpriseName);
         await this.app.notificationRepository.notify(trx, await this.recipients(trx, decision), {
           kind: 'subscription',
           title: '应用订阅已通过',
@@ -141,7 +142,7 @@ export class SubscriptionService {
   }
 
   /** 驳回 (a note is required). */
-  async reject(request: FastifyRequest, id: number, rawNote: string): Promise<void> {
+  async reject(caller: Caller, id: number, rawNote: string): Promise<void> {
     const decision = await this.decisionOf(id);
     if (decision.status !== 'pending') throw new ConflictError(SubscriptionMessage.alreadyDecided);
     const note = noteOf(rawNote, SubscriptionMessage.rejectNoteRequired);
@@ -149,11 +150,11 @@ export class SubscriptionService {
       const decided = await this.app.appSubscriptionRepository.decide(trx, decision.id, {
         from: 'pending',
         to: 'rejected',
-        decidedBy: request.principal!.accountId,
+        decidedBy: caller.accountId,
         note,
       });
       if (!decided) throw new ConflictError(SubscriptionMessage.alreadyDecided);
-      await auditRequest(trx, request, 'app-subscription.reject', decision.copy.name, 'success', `${decision.enterpriseName}：${note}`);
+      await auditBy(trx, caller, 'app-subscription.reject', decision.copy.name, 'success', `${decision.enterpriseName}：${note}`);
       await this.app.notificationRepository.notify(trx, await this.recipients(trx, decision), {
         kind: 'subscription',
         title: '应用订阅申请被驳回',
@@ -164,7 +165,7 @@ export class SubscriptionService {
   }
 
   /** 撤销 (a note is required): the copy and its grants go, and its users' sessions end. */
-  async revoke(request: FastifyRequest, id: number, rawNote: string): Promise<void> {
+  async revoke(caller: Caller, id: number, rawNote: string): Promise<void> {
     const decision = await this.decisionOf(id);
     if (decision.status !== 'approved') throw new ConflictError(SubscriptionMessage.notApproved);
     const note = noteOf(rawNote, SubscriptionMessage.revokeNoteRequired);
@@ -172,12 +173,12 @@ export class SubscriptionService {
       const decided = await this.app.appSubscriptionRepository.decide(trx, decision.id, {
         from: 'approved',
         to: 'revoked',
-        decidedBy: request.principal!.accountId,
+        decidedBy: caller.accountId,
         note,
       });
       if (!decided) throw new ConflictError(SubscriptionMessage.notApproved);
       const copyId = await this.app.ssoAppRepository.deleteCopy(trx, decision.enterpriseId, decision.copy.platformAppId);
-      await auditRequest(trx, request, 'app-subscription.revoke', decision.copy.name, 'success', `${decision.enterpriseName}：${note}`);
+      await auditBy(trx, caller, 'app-subscription.revoke', decision.copy.name, 'success', `${decision.enterpriseName}：${note}`);
       await this.app.notificationRepository.notify(trx, await this.recipients(trx, decision), {
         kind: 'subscription',
         title: '应用订阅已撤销',
@@ -187,7 +188,7 @@ export class SubscriptionService {
       return copyId === undefined ? [] : this.app.casTicketService.destroyTicketsOf(trx, copyId);
     });
     // The application ends the sessions its users opened through the subscription (CAS 3.0 §2.3.3).
-    await this.app.ssoSessionService.notify(request, ended);
+    await this.app.ssoSessionService.notify(caller, ended);
   }
 
   /** A subscription as the console lists it (the answer of a decision). */

@@ -10,6 +10,7 @@ import {
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { toAdmin } from './application-admin-service.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * 推荐应用 management (authority content:recommend): every application of the application center,
@@ -47,7 +48,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => ok(toAdmin(await service.create(request, request.body)), '应用已创建'),
+    async (request) => ok(toAdmin(await service.create(callerOf(request), request.body)), '应用已创建'),
   );
 
   app.put(
@@ -62,7 +63,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => ok((await service.reorder(request, request.body.uuids)).map(toAdmin), '顺序已保存'),
+    async (request) => ok((await service.reorder(callerOf(request), request.body.uuids)).map(toAdmin), '顺序已保存'),
   );
 
   app.put(
@@ -78,7 +79,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => ok(toAdmin(await service.update(request, request.params.uuid, request.body)), '应用已保存'),
+    async (request) => ok(toAdmin(await service.update(callerOf(request), request.params.uuid, request.body)), '应用已保存'),
   );
 
   app.delete(
@@ -94,7 +95,7 @@ const applicationAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await service.delete(request, request.params.uuid);
+      await service.delete(callerOf(request), request.params.uuid);
       return ok([], '应用已删除');
     },
   );

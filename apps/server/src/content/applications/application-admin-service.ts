@@ -11,16 +11,16 @@ import {
   SsoRules,
   SubscriptionMessage,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Static } from 'typebox';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
-import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { sanitizeArticleHtml } from '../../platform/lib/sanitize-article.js';
 import { overlaps } from '../../identity/cas/cas-services.js';
 import type { ApplicationColumns, ApplicationRow as Row } from './application-repository.js';
@@ -107,7 +107,7 @@ function applicationColumns(body: ApplicationInput, current?: SsoColumns): Appli
  * 推荐应用 management's rules. An application with a service address is on single sign-on:
  * certified enterprises may subscribe to it, and its address belongs to it alone — no overlap with
  * the portal, CAS_SERVICES, an enterprise's application or another platform application. Each write
- * commits with its audit row and drops this instance's cached content. `request` is who asks.
+ * commits with its audit row and drops this instance's cached content. `caller` is who asks.
  */
 export class ApplicationAdminService {
   constructor(private readonly app: FastifyInstance) {}
@@ -119,38 +119,38 @@ export class ApplicationAdminService {
   }
 
   /** A new application, last in order; answers it. */
-  async create(request: FastifyRequest, body: ApplicationInput): Promise<Row> {
+  async create(caller: Caller, body: ApplicationInput): Promise<Row> {
     const columns = applicationColumns(body);
     await this.refuseDuplicateName(columns.name);
-    this.assertNotPlatformWide(request, columns.service_url ?? '');
+    this.assertNotPlatformWide(caller, columns.service_url ?? '');
     const uuid = randomUUID();
     await inTransaction(this.app.database.db, async (trx) => {
       await this.assertNoOverlap(trx, undefined, columns.service_url ?? '');
       await this.app.applicationRepository.create(columns, uuid, trx);
-      await auditRequest(trx, request, 'content.application.create', columns.name);
+      await auditBy(trx, caller, 'content.application.create', columns.name);
     });
     this.app.caches.clear('content');
     return this.byUuid(uuid);
   }
 
   /** Every application in a new order; answers them. */
-  async reorder(request: FastifyRequest, uuids: string[]): Promise<Row[]> {
+  async reorder(caller: Caller, uuids: string[]): Promise<Row[]> {
     if (new Set(uuids).size !== uuids.length) throw new BadRequestError('排序列表中有重复的应用');
     // A list made before another write (a new or deleted application) would lose or misplace one.
     await inTransaction(this.app.database.db, async (trx) => {
       if (!(await this.app.applicationRepository.reorder(uuids, trx))) throw new ConflictError('应用列表已变化，请刷新后重试');
-      await auditRequest(trx, request, 'content.application.reorder', `${uuids.length} 个应用`);
+      await auditBy(trx, caller, 'content.application.reorder', `${uuids.length} 个应用`);
     });
     this.app.caches.clear('content');
     return this.app.applicationRepository.all();
   }
 
-  async update(request: FastifyRequest, uuid: string, body: ApplicationInput): Promise<Row> {
+  async update(caller: Caller, uuid: string, body: ApplicationInput): Promise<Row> {
     const applications = this.app.applicationRepository;
     const existing = await this.byUuid(uuid);
     const columns = applicationColumns(body, existing);
     await this.refuseDuplicateName(columns.name, existing.id);
-    this.assertNotPlatformWide(request, columns.service_url ?? '');
+    this.assertNotPlatformWide(caller, columns.service_url ?? '');
     await inTransaction(this.app.database.db, async (trx) => {
       await this.assertNoOverlap(trx, existing.id, columns.service_url ?? '');
       // The subscribed enterprises sign in through it: it stays on single sign-on until they are revoked.
@@ -159,14 +159,14 @@ export class ApplicationAdminService {
       }
       // Its subscribed copies follow (logout address, attributes…) in the same transaction.
       await applications.update(existing.id, columns, trx);
-      await auditRequest(trx, request, 'content.application.update', columns.name);
+      await auditBy(trx, caller, 'content.application.update', columns.name);
     });
     this.app.caches.clear('content');
     return this.byUuid(existing.uuid);
   }
 
   /** Deletes a withdrawn application without subscriptions. */
-  async delete(request: FastifyRequest, uuid: string): Promise<void> {
+  async delete(caller: Caller, uuid: string): Promise<void> {
     const applications = this.app.applicationRepository;
     const existing = await this.byUuid(uuid);
     // A listed application may be open in visitors' browsers and linked from the home carousel.
@@ -175,16 +175,16 @@ export class ApplicationAdminService {
       // Deleting would silently take it from the enterprises' 应用列表: their subscriptions are revoked first.
       if ((await applications.copyCount(existing.id, trx)) > 0) throw new ConflictError(SubscriptionMessage.stillSubscribed);
       await applications.delete(existing.id, trx);
-      await auditRequest(trx, request, 'content.application.delete', existing.name);
+      await auditBy(trx, caller, 'content.application.delete', existing.name);
     });
     this.app.caches.clear('content');
   }
 
   /** Refuses a service address this portal or a CAS_SERVICES address already answers for. */
-  private assertNotPlatformWide(request: FastifyRequest, serviceUrl: string) {
+  private assertNotPlatformWide(caller: Caller, serviceUrl: string) {
     if (!serviceUrl) return;
     const url = new URL(serviceUrl);
-    const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
+    const portalBase = this.app.config.publicUrl ?? caller.origin;
     if (this.app.casApplicationService.platformPrefixes(portalBase).some((p) => overlaps(url, p))) {
       throw new ConflictError(SsoMessage.servicePlatform);
     }

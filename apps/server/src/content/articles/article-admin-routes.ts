@@ -11,6 +11,7 @@ import {
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError } from '../../platform/lib/errors.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * Articles for platform operators (authority content:article): draft → published → offline. HTML is
@@ -77,7 +78,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminArticleSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await service.create(request, request.body), '文章已保存为草稿'),
+    async (request) => ok(await service.create(callerOf(request), request.body), '文章已保存为草稿'),
   );
 
   app.put(
@@ -93,7 +94,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminArticleSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await service.update(request, request.params.uuid, request.body), '文章已保存'),
+    async (request) => ok(await service.update(callerOf(request), request.params.uuid, request.body), '文章已保存'),
   );
 
   const transition = (to: 'published' | 'offline', summary: string, message: string) =>
@@ -109,7 +110,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: { 200: Envelope(AdminArticleSchema), ...errorResponses },
         },
       },
-      async (request) => ok(await service.setStatus(request, request.params.uuid, to), message),
+      async (request) => ok(await service.setStatus(callerOf(request), request.params.uuid, to), message),
     );
   transition('published', '发布文章', '文章已发布');
   transition('offline', '下线文章', '文章已下线');
@@ -127,7 +128,7 @@ const articleAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await service.delete(request, request.params.uuid);
+      await service.delete(callerOf(request), request.params.uuid);
       return ok([], '文章已删除');
     },
   );

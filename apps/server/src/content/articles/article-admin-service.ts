@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminArticleInputSchema } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
@@ -24,7 +25,7 @@ const checkedThumbnail = (value: string | null | undefined) => checkedImagePath(
 
 /**
  * 文章管理's rules: draft → published → offline. HTML is sanitised on write; every write commits with
- * its audit row and drops this instance's cached content. `request` is who asks (the audit row).
+ * its audit row and drops this instance's cached content. `caller` is who asks (the audit row).
  */
 export class ArticleAdminService {
   constructor(private readonly app: FastifyInstance) {}
@@ -37,47 +38,47 @@ export class ArticleAdminService {
   }
 
   /** A new draft; answers it. */
-  async create(request: FastifyRequest, body: ArticleInput) {
+  async create(caller: Caller, body: ArticleInput) {
     const columns = await this.columns(body);
     const uuid = randomUUID();
     await inTransaction(this.app.database.db, async (trx) => {
       await this.app.articleRepository.create(columns, uuid, trx);
-      await auditRequest(trx, request, 'content.article.create', columns.title);
+      await auditBy(trx, caller, 'content.article.create', columns.title);
     });
     this.app.caches.clear('content');
     return this.existing(uuid);
   }
 
-  async update(request: FastifyRequest, uuid: string, body: ArticleInput) {
+  async update(caller: Caller, uuid: string, body: ArticleInput) {
     const article = await this.existing(uuid);
     const columns = await this.columns(body);
     await inTransaction(this.app.database.db, async (trx) => {
       await this.app.articleRepository.update(article.id, columns, trx);
-      await auditRequest(trx, request, 'content.article.update', columns.title);
+      await auditBy(trx, caller, 'content.article.update', columns.title);
     });
     this.app.caches.clear('content');
     return this.existing(article.uuid);
   }
 
   /** 发布 or 下线; the first publication fixes the publish time, republishing keeps it. */
-  async setStatus(request: FastifyRequest, uuid: string, to: 'published' | 'offline') {
+  async setStatus(caller: Caller, uuid: string, to: 'published' | 'offline') {
     const article = await this.existing(uuid);
     if (article.status === to) throw new ConflictError(to === 'published' ? '文章已发布' : '文章已下线');
     if (to === 'offline' && article.status !== 'published') throw new ConflictError('只有已发布的文章可以下线');
     const publishTime = article.publishTime || (to === 'published' ? chinaTime(new Date()) : null);
     await inTransaction(this.app.database.db, async (trx) => {
       await this.app.articleRepository.setStatus(article.id, to, publishTime, trx);
-      await auditRequest(trx, request, to === 'published' ? 'content.article.publish' : 'content.article.unpublish', article.title);
+      await auditBy(trx, caller, to === 'published' ? 'content.article.publish' : 'content.article.unpublish', article.title);
     });
     this.app.caches.clear('content');
     return this.existing(article.uuid);
   }
 
-  async delete(request: FastifyRequest, uuid: string): Promise<void> {
+  async delete(caller: Caller, uuid: string): Promise<void> {
     const article = await this.existing(uuid);
     await inTransaction(this.app.database.db, async (trx) => {
       await this.app.articleRepository.delete(article.id, trx);
-      await auditRequest(trx, request, 'content.article.delete', article.title);
+      await auditBy(trx, caller, 'content.article.delete', article.title);
     });
     this.app.caches.clear('content');
   }

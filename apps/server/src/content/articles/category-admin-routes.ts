@@ -10,6 +10,7 @@ import {
   EmptyAnswerSchema,
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * Categories for platform operators (authority content:category): two levels, deleted only when empty
@@ -43,7 +44,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminCategoryCreatedSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ categoryId: await app.categoryAdminService.create(request, request.body) }, '分类已创建'),
+    async (request) => ok({ categoryId: await app.categoryAdminService.create(callerOf(request), request.body) }, '分类已创建'),
   );
 
   app.put(
@@ -60,7 +61,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.categoryAdminService.update(request, request.params.code, request.body);
+      await app.categoryAdminService.update(callerOf(request), request.params.code, request.body);
       return ok([], '分类已保存');
     },
   );
@@ -78,7 +79,7 @@ const categoryAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.categoryAdminService.delete(request, request.params.code);
+      await app.categoryAdminService.delete(callerOf(request), request.params.code);
       return ok([], '分类已删除');
     },
   );

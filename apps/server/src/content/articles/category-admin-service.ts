@@ -1,8 +1,9 @@
 import type { AdminCategoryInputSchema, AdminCategoryUpdateSchema } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
@@ -16,13 +17,13 @@ declare module 'fastify' {
 /**
  * 栏目管理's rules: two levels, a sub-category in its parent's channel, a category is deleted only
  * without sub-categories and articles. Each write commits with its audit row and drops this
- * instance's cached content. `request` is who asks (the audit row).
+ * instance's cached content. `caller` is who asks (the audit row).
  */
 export class CategoryAdminService {
   constructor(private readonly app: FastifyInstance) {}
 
   /** A new category; answers its code. */
-  async create(request: FastifyRequest, b: Static<typeof AdminCategoryInputSchema>): Promise<string> {
+  async create(caller: Caller, b: Static<typeof AdminCategoryInputSchema>): Promise<string> {
     const categories = this.app.categoryRepository;
     const code = b.code.trim();
     const name = b.name.trim();
@@ -40,7 +41,7 @@ export class CategoryAdminService {
     try {
       await inTransaction(this.app.database.db, async (trx) => {
         await categories.create({ code, name, channel: b.channel, parentId, sort: b.sort ?? 0 }, trx);
-        await auditRequest(trx, request, 'content.category.create', `${code} ${name}`);
+        await auditBy(trx, caller, 'content.category.create', `${code} ${name}`);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError('分类编码已存在');
@@ -50,7 +51,7 @@ export class CategoryAdminService {
     return code;
   }
 
-  async update(request: FastifyRequest, code: string, body: Static<typeof AdminCategoryUpdateSchema>): Promise<void> {
+  async update(caller: Caller, code: string, body: Static<typeof AdminCategoryUpdateSchema>): Promise<void> {
     const categories = this.app.categoryRepository;
     const name = body.name.trim();
     if (!name) throw new BadRequestError('请输入分类名称');
@@ -58,12 +59,12 @@ export class CategoryAdminService {
     if (!category) throw new NotFoundError('分类不存在');
     await inTransaction(this.app.database.db, async (trx) => {
       await categories.update(category.id, { name, sort: body.sort }, trx);
-      await auditRequest(trx, request, 'content.category.update', `${code} ${name}`);
+      await auditBy(trx, caller, 'content.category.update', `${code} ${name}`);
     });
     this.app.caches.clear('content');
   }
 
-  async delete(request: FastifyRequest, code: string): Promise<void> {
+  async delete(caller: Caller, code: string): Promise<void> {
     const categories = this.app.categoryRepository;
     const category = await categories.byCode(code);
     if (!category) throw new NotFoundError('分类不存在');
@@ -71,7 +72,7 @@ export class CategoryAdminService {
     if (await categories.hasArticles(category.id)) throw new ConflictError('该分类下还有文章，不能删除');
     await inTransaction(this.app.database.db, async (trx) => {
       await categories.delete(category.id, trx);
-      await auditRequest(trx, request, 'content.category.delete', `${code} ${category.name}`);
+      await auditBy(trx, caller, 'content.category.delete', `${code} ${category.name}`);
     });
     this.app.caches.clear('content');
   }

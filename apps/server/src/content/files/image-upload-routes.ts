@@ -4,6 +4,7 @@ import { ApiPrefix, Authority, UploadedImageSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { AppError, BadRequestError } from '../../platform/lib/errors.js';
 import { MAX_IMAGE_BYTES } from './upload-service.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /** `POST /web-api/files/v1/upload`: images for every content page (articles, applications, home blocks), 应用列表's icons and 企业信息's logo. */
 const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -45,7 +46,7 @@ const imageUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } catch {
         throw new AppError('图片不能超过 5 MB', 413);
       }
-      const relative = await app.uploadService.storeImage(request, bytes);
+      const relative = await app.uploadService.storeImage(callerOf(request), bytes);
       const base = app.config.runtime.fileStaticUrl ?? `${app.config.publicUrl ?? `${request.protocol}://${request.host}`}/files`;
       return ok({ path: relative, url: `${base}${relative}` }, '图片已上传');
     },

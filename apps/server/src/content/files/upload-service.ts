@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, BadRequestError } from '../../platform/lib/errors.js';
 
@@ -29,13 +30,13 @@ export function imageTypeOf(head: Buffer): { ext: string; mime: string } | undef
 
 /**
  * Image uploads: the file is written under FILES_DIR and kept only once the enterprise's quota
- * charge (`UPLOAD_QUOTA_MB`) and its audit row are committed. `request` is who asks (the audit row).
+ * charge (`UPLOAD_QUOTA_MB`) and its audit row are committed. `caller` is who asks (the audit row).
  */
 export class UploadService {
   constructor(private readonly app: FastifyInstance) {}
 
   /** Stores an image; answers its path under /files. */
-  async storeImage(request: FastifyRequest, bytes: Buffer): Promise<string> {
+  async storeImage(caller: Caller, bytes: Buffer): Promise<string> {
     const { filesDir, uploadQuotaBytes } = this.app.config;
     const type = imageTypeOf(bytes);
     if (!type) throw new BadRequestError('只能上传 PNG、JPEG、GIF 或 WebP 图片');
@@ -50,15 +51,15 @@ export class UploadService {
     try {
       await inTransaction(this.app.database.db, async (trx) => {
         const upload = {
-          enterpriseId: request.principal?.profile.enterpriseId ?? null,
-          accountId: request.principal?.accountId ?? null,
+          enterpriseId: caller.enterpriseId,
+          accountId: caller.accountId,
           path: relative,
           bytes: bytes.length,
         };
         if (!(await this.app.uploadRepository.record(upload, uploadQuotaBytes, trx))) {
           throw new AppError(`上传空间已用完：企业上传文件上限为 ${Math.floor(uploadQuotaBytes / 1024 / 1024)} MB`, 413);
         }
-        await auditRequest(trx, request, 'file.upload', relative);
+        await auditBy(trx, caller, 'file.upload', relative);
       });
     } catch (err) {
       await fs.rm(stored, { force: true });

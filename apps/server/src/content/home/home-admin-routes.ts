@@ -11,6 +11,7 @@ import {
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { toAdmin } from './home-block-service.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * 首页配置 (authority content:home): banners, quick links, awards and KPI tiles of the public home,
@@ -48,7 +49,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminHomeBlockSchema), ...errorResponses },
       },
     },
-    async (request) => ok(toAdmin(await service.create(request, request.body)), '已创建'),
+    async (request) => ok(toAdmin(await service.create(callerOf(request), request.body)), '已创建'),
   );
 
   app.put(
@@ -63,7 +64,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminHomeBlockSchema), ...errorResponses },
       },
     },
-    async (request) => ok((await service.reorder(request, request.body.kind, request.body.ids)).map(toAdmin), '顺序已保存'),
+    async (request) => ok((await service.reorder(callerOf(request), request.body.kind, request.body.ids)).map(toAdmin), '顺序已保存'),
   );
 
   app.put(
@@ -79,7 +80,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AdminHomeBlockSchema), ...errorResponses },
       },
     },
-    async (request) => ok(toAdmin(await service.update(request, request.params.id, request.body)), '已保存'),
+    async (request) => ok(toAdmin(await service.update(callerOf(request), request.params.id, request.body)), '已保存'),
   );
 
   app.delete(
@@ -95,7 +96,7 @@ const homeAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await service.delete(request, request.params.id);
+      await service.delete(callerOf(request), request.params.id);
       return ok([], '已删除');
     },
   );

@@ -1,8 +1,9 @@
 import type { AdminHomeBlockSchema, HomeBlockInputSchema } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath, checkedLinkUrl } from '../../platform/lib/checked-urls.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
@@ -67,7 +68,7 @@ function homeBlockColumns(body: Static<typeof HomeBlockInputSchema>): HomeBlockC
 
 /**
  * 首页配置's rules: limits per kind, unique titles within a kind, the last enabled banner stays.
- * Each write commits with its audit row and drops this instance's cached site. `request` is who asks.
+ * Each write commits with its audit row and drops this instance's cached site. `caller` is who asks.
  */
 export class HomeBlockService {
   constructor(private readonly app: FastifyInstance) {}
@@ -79,13 +80,13 @@ export class HomeBlockService {
   }
 
   /** A new block, last of its kind; answers it. */
-  async create(request: FastifyRequest, body: HomeBlockInput): Promise<Row> {
+  async create(caller: Caller, body: HomeBlockInput): Promise<Row> {
     const columns = homeBlockColumns(body);
     await this.refuseDuplicateTitle(columns.kind, columns.title);
     const id = await inTransaction(this.app.database.db, async (trx) => {
       const created = await this.app.homeBlockRepository.createLast(columns, MAX_BLOCKS[columns.kind], trx);
       if (created === undefined) throw new ConflictError(`${KIND_NAMES[columns.kind]}最多 ${MAX_BLOCKS[columns.kind]} 个`);
-      await auditRequest(trx, request, 'content.home-block.create', `${KIND_NAMES[columns.kind]} ${columns.title}`);
+      await auditBy(trx, caller, 'content.home-block.create', `${KIND_NAMES[columns.kind]} ${columns.title}`);
       return created;
     });
     this.app.caches.clear('site');
@@ -93,34 +94,34 @@ export class HomeBlockService {
   }
 
   /** A kind's blocks in a new order (all of them; a stale list is refused); answers them. */
-  async reorder(request: FastifyRequest, kind: Kind, ids: number[]): Promise<Row[]> {
+  async reorder(caller: Caller, kind: Kind, ids: number[]): Promise<Row[]> {
     if (new Set(ids).size !== ids.length) throw new BadRequestError('排序列表中有重复的区块');
     await inTransaction(this.app.database.db, async (trx) => {
       if (!(await this.app.homeBlockRepository.reorder(kind, ids, trx))) throw new ConflictError('区块列表已变化，请刷新后重试');
-      await auditRequest(trx, request, 'content.home-block.reorder', KIND_NAMES[kind]);
+      await auditBy(trx, caller, 'content.home-block.reorder', KIND_NAMES[kind]);
     });
     this.app.caches.clear('site');
     return this.app.homeBlockRepository.list(kind);
   }
 
-  async update(request: FastifyRequest, id: number, body: HomeBlockInput): Promise<Row> {
+  async update(caller: Caller, id: number, body: HomeBlockInput): Promise<Row> {
     const existing = await this.byId(id);
     if (body.kind !== existing.kind) throw new BadRequestError('区块类型不能修改');
     const columns = homeBlockColumns(body);
     await this.refuseDuplicateTitle(columns.kind, columns.title, existing.id);
     await inTransaction(this.app.database.db, async (trx) => {
       if (!(await this.app.homeBlockRepository.writeKeepingABanner(existing, columns, trx))) throw new ConflictError(LAST_BANNER);
-      await auditRequest(trx, request, 'content.home-block.update', `${KIND_NAMES[columns.kind]} ${columns.title}`);
+      await auditBy(trx, caller, 'content.home-block.update', `${KIND_NAMES[columns.kind]} ${columns.title}`);
     });
     this.app.caches.clear('site');
     return this.byId(existing.id);
   }
 
-  async delete(request: FastifyRequest, id: number): Promise<void> {
+  async delete(caller: Caller, id: number): Promise<void> {
     const existing = await this.byId(id);
     await inTransaction(this.app.database.db, async (trx) => {
       if (!(await this.app.homeBlockRepository.writeKeepingABanner(existing, undefined, trx))) throw new ConflictError(LAST_BANNER);
-      await auditRequest(trx, request, 'content.home-block.delete', `${KIND_NAMES[existing.kind]} ${existing.title}`);
+      await auditBy(trx, caller, 'content.home-block.delete', `${KIND_NAMES[existing.kind]} ${existing.title}`);
     });
     this.app.caches.clear('site');
   }

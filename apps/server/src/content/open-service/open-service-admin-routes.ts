@@ -10,6 +10,7 @@ import {
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { toAdminTool } from './open-service-answers.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * 开放服务 (authority content:open-service): the six tools of the open-service centre, edited in place
@@ -48,7 +49,7 @@ const openServiceAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      ok(toAdminTool(await app.openServiceService.update(request, request.params.id, request.body)), OpenServiceMessage.saved),
+      ok(toAdminTool(await app.openServiceService.update(callerOf(request), request.params.id, request.body)), OpenServiceMessage.saved),
   );
 };
 

@@ -6,11 +6,12 @@ import {
   OpenServiceRules,
   type OpenServiceToolBodySchema,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import sanitizeHtml from 'sanitize-html';
 import type { Static } from 'typebox';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
 import { sanitizeArticleHtml } from '../../platform/lib/sanitize-article.js';
@@ -61,15 +62,15 @@ export class OpenServiceService {
     return row;
   }
 
-  /** Saves a tool; answers it. `request` is who asks (the audit row). */
-  async update(request: FastifyRequest, id: string, body: Static<typeof OpenServiceToolBodySchema>): Promise<OpenServiceToolRow> {
+  /** Saves a tool; answers it. `caller` is who asks (the audit row). */
+  async update(caller: Caller, id: string, body: Static<typeof OpenServiceToolBodySchema>): Promise<OpenServiceToolRow> {
     const tools = this.app.openServiceRepository;
     const existing = await this.byId(id);
     const columns = toolColumns(body);
     if (await tools.titleTaken(columns.title, existing.id)) throw new ConflictError(OpenServiceMessage.titleTaken);
     await inTransaction(this.app.database.db, async (trx) => {
       await tools.update(existing.id, columns, trx);
-      await auditRequest(trx, request, 'content.open-service.update', `${existing.id} ${columns.title}`);
+      await auditBy(trx, caller, 'content.open-service.update', `${existing.id} ${columns.title}`);
     });
     this.app.caches.clear('content');
     return this.byId(existing.id);

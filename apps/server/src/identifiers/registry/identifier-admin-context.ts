@@ -2,8 +2,9 @@ import { Authority } from '@portal/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { Actor } from '../../platform/lib/actor.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
-import { type AuditActionCode, auditRequest } from '../../platform/audit/audit-log.js';
+import { type AuditActionCode, auditBy } from '../../platform/audit/audit-log.js';
 import type { RecordFilter } from './record-repository.js';
 
 export interface Scope {
@@ -28,9 +29,8 @@ export function identifierAccess(app: FastifyInstance, ...codes: string[]) {
   };
 }
 
-export function scopeOf(request: FastifyRequest): Scope {
-  const profile = request.principal?.profile;
-  return { all: profile?.authorities.includes(Authority.IdentifierAll) ?? false, enterpriseId: profile?.enterpriseId ?? null };
+export function scopeOf(caller: Pick<Actor, 'authorities' | 'enterpriseId'>): Scope {
+  return { all: caller.authorities.includes(Authority.IdentifierAll), enterpriseId: caller.enterpriseId };
 }
 
 /**
@@ -51,8 +51,8 @@ const forbidden = (prefix: string) => new ForbiddenError(`标识前缀 ${prefix}
  * enterprise (403) unless the scope sees all.
  */
 export function identifierAdminContext(app: FastifyInstance) {
-  const audit = (trx: Kysely<Database>, request: FastifyRequest, action: AuditActionCode, target: string, detail?: string) =>
-    auditRequest(trx, request, action, target, 'success', detail);
+  const audit = (trx: Kysely<Database>, caller: Actor, action: AuditActionCode, target: string, detail?: string) =>
+    auditBy(trx, caller, action, target, 'success', detail);
 
   /** A prefix the user may work on; `missing` decides between 404 (named in the path) and 400 (named in a body). */
   async function prefixFor(scope: Scope, prefix: string, missing: 'not-found' | 'bad-request') {

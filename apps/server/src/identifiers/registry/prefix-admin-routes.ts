@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { identifierAccess, scopeOf, tags } from './identifier-admin-context.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * Identifier prefixes: every user reads the prefixes they may see; platform operators assign them to
@@ -32,7 +33,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await prefixes.list(scopeOf(request), { enterpriseId: request.query.enterpriseId })),
+    async (request) => ok(await prefixes.list(scopeOf(callerOf(request)), { enterpriseId: request.query.enterpriseId })),
   );
 
   app.get(
@@ -59,7 +60,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.prefixAdminService.create(request, request.body), '标识前缀已创建'),
+    async (request) => ok(await app.prefixAdminService.create(callerOf(request), request.body), '标识前缀已创建'),
   );
 
   app.put(
@@ -74,7 +75,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(IdentifierPrefixSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.prefixAdminService.update(request, request.params.prefix, request.body), '标识前缀已保存'),
+    async (request) => ok(await app.prefixAdminService.update(callerOf(request), request.params.prefix, request.body), '标识前缀已保存'),
   );
 
   app.delete(
@@ -89,7 +90,7 @@ const prefixAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.prefixAdminService.delete(request, request.params.prefix);
+      await app.prefixAdminService.delete(callerOf(request), request.params.prefix);
       return ok([], '标识前缀已删除');
     },
   );

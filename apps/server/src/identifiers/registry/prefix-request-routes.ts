@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { identifierAccess, scopeOf, tags } from './identifier-admin-context.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * 申请标识前缀: a certified enterprise asks for a prefix; a platform operator
@@ -33,7 +34,7 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(callerOf(request));
       const { status, offset, limit } = request.query;
       return ok(await requests.page(scope.all ? null : (scope.enterpriseId ?? -1), status || undefined, offset, limit));
     },
@@ -51,7 +52,7 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await app.prefixRequestService.create(request, request.body) }, '申请已提交，请等待平台审批'),
+    async (request) => ok({ id: await app.prefixRequestService.create(callerOf(request), request.body) }, '申请已提交，请等待平台审批'),
   );
 
   app.post(
@@ -67,7 +68,7 @@ const prefixRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.prefixRequestService.decide(request, request.params.id, request.body);
+      await app.prefixRequestService.decide(callerOf(request), request.params.id, request.body);
       return ok([], request.body.decision === 'approve' ? '已通过，前缀已分配' : '已驳回');
     },
   );

@@ -9,8 +9,9 @@ import {
   REGISTERED_PREFIX,
   REGISTERED_PREFIX_MESSAGE,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Caller } from '../../identity/portal-auth/auth.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
@@ -25,7 +26,7 @@ declare module 'fastify' {
 /**
  * 申请标识前缀's rules: a certified enterprise asks for a prefix; a platform operator approves it,
  * which creates the prefix for that enterprise, or rejects it with a reason. Each write commits with
- * its audit row and the message in 消息中心. `request` is who asks (the audit row).
+ * its audit row and the message in 消息中心. `caller` is who asks (the audit row).
  */
 export class PrefixRequestService {
   private readonly audit;
@@ -35,8 +36,8 @@ export class PrefixRequestService {
   }
 
   /** Files a request; answers its id. */
-  async create(request: FastifyRequest, body: PrefixRequestBody): Promise<number> {
-    const profile = request.principal!.profile;
+  async create(caller: Caller, body: PrefixRequestBody): Promise<number> {
+    const profile = caller.profile;
     const prefix = body.prefix.trim();
     const purpose = body.purpose.trim();
     if (!REGISTERED_PREFIX.test(prefix)) throw new BadRequestError(REGISTERED_PREFIX_MESSAGE);
@@ -48,7 +49,7 @@ export class PrefixRequestService {
     const enterpriseId = profile.enterpriseId;
     const id = await inTransaction(this.app.database.db, async (trx) => {
       const created = await this.app.prefixRequestRepository.create(trx, { enterpriseId, applicantId: profile.id, prefix, purpose });
-      await this.audit(trx, request, 'prefix-request.create', prefix, purpose);
+      await this.audit(trx, caller, 'prefix-request.create', prefix, purpose);
       const operators = await this.app.accountRepository.holders(Authority.IdentifierAll, null, trx);
       await this.app.notificationRepository.notify(trx, operators, {
         kind: 'identifier',
@@ -62,7 +63,7 @@ export class PrefixRequestService {
   }
 
   /** 通过 (the prefix is created) or 驳回 (a reason is required); a refusal is audited as the decision asked for. */
-  async decide(request: FastifyRequest, id: number, body: PrefixRequestDecisionBody): Promise<void> {
+  async decide(caller: Caller, id: number, body: PrefixRequestDecisionBody): Promise<void> {
     const { decision } = body;
     const action = decision === 'approve' ? 'prefix-request.approve' : 'prefix-request.reject';
     try {
@@ -82,7 +83,7 @@ export class PrefixRequestService {
           trx,
           pending.id,
           decision === 'approve' ? 'approved' : 'rejected',
-          request.principal!.accountId,
+          caller.accountId,
           reason,
         );
         if (decision === 'approve') {
@@ -91,7 +92,7 @@ export class PrefixRequestService {
             trx,
           );
         }
-        await this.audit(trx, request, action, pending.prefix, `${pending.enterpriseName}${reason ? `：${reason}` : ''}`);
+        await this.audit(trx, caller, action, pending.prefix, `${pending.enterpriseName}${reason ? `：${reason}` : ''}`);
         await this.app.notificationRepository.notify(trx, pending.applicantId === null ? [] : [pending.applicantId], {
           kind: 'identifier',
           title: decision === 'approve' ? '标识前缀申请已通过' : '标识前缀申请被驳回',
@@ -105,10 +106,10 @@ export class PrefixRequestService {
     } catch (err) {
       // One route, two audit actions: a refusal is recorded as the decision asked for.
       if (err instanceof AppError) {
-        await this.app.auditRepository.recordRequest(request, action, String(id), 'failure', err.message);
+        await this.app.auditRepository.recordBy(caller, action, String(id), 'failure', err.message);
       } else if (isUniqueViolation(err)) {
         const message = '标识前缀已存在';
-        await this.app.auditRepository.recordRequest(request, action, String(id), 'failure', message);
+        await this.app.auditRepository.recordBy(caller, action, String(id), 'failure', message);
         throw new ConflictError(message);
       }
       throw err;

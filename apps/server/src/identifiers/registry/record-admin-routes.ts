@@ -12,6 +12,7 @@ import {
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
 import { toRecord } from './record-repository.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * Identifier records: paged list and search, create and edit (identifier:record); delete
@@ -37,7 +38,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { offset, limit, ...filters } = request.query;
-      const filter = await recordFilter(scopeOf(request), filters);
+      const filter = await recordFilter(scopeOf(callerOf(request)), filters);
       return ok(filter ? await records.page({ ...filter, offset, limit }) : { rows: [], total: 0 });
     },
   );
@@ -48,7 +49,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...canRecords,
       schema: { tags, summary: '标识详情', params: IdParamsSchema, response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses } },
     },
-    async (request) => ok(toRecord(await recordFor(scopeOf(request), request.params.id))),
+    async (request) => ok(toRecord(await recordFor(scopeOf(callerOf(request)), request.params.id))),
   );
 
   app.post(
@@ -62,7 +63,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses },
       },
     },
-    async (request) => ok(toRecord(await app.recordAdminService.create(request, request.body)), '标识已创建'),
+    async (request) => ok(toRecord(await app.recordAdminService.create(callerOf(request), request.body)), '标识已创建'),
   );
 
   app.put(
@@ -77,7 +78,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(IdentifierRecordSchema), ...errorResponses },
       },
     },
-    async (request) => ok(toRecord(await app.recordAdminService.update(request, request.params.id, request.body)), '标识已保存'),
+    async (request) => ok(toRecord(await app.recordAdminService.update(callerOf(request), request.params.id, request.body)), '标识已保存'),
   );
 
   app.delete(
@@ -87,7 +88,7 @@ const recordAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags, summary: '删除标识', params: IdParamsSchema, response: { 200: EmptyAnswerSchema, ...errorResponses } },
     },
     async (request) => {
-      await app.recordAdminService.delete(request, request.params.id);
+      await app.recordAdminService.delete(callerOf(request), request.params.id);
       return ok([], '标识已删除');
     },
   );

@@ -1,7 +1,8 @@
 import { checkNewSuffix, type IdentifierRecordInputSchema, type IdentifierRecordUpdateSchema, MAX_HANDLE_LENGTH } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
+import type { Caller } from '../../identity/portal-auth/auth.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
@@ -24,7 +25,7 @@ const checkedValues = (template: TemplateVersionInfo, values: Record<string, str
 /**
  * Identifier records' rules: a new handle under a prefix the user may work on, values checked
  * against the template's latest version. Each write commits with its audit row and drops the
- * rendered /mark pages. `request` is who asks (its scope, and the audit row).
+ * rendered /mark pages. `caller` is who asks (its scope, and the audit row).
  */
 export class RecordAdminService {
   private readonly context;
@@ -34,8 +35,8 @@ export class RecordAdminService {
   }
 
   /** A new record; answers it. */
-  async create(request: FastifyRequest, body: Static<typeof IdentifierRecordInputSchema>) {
-    const scope = scopeOf(request);
+  async create(caller: Caller, body: Static<typeof IdentifierRecordInputSchema>) {
+    const scope = scopeOf(caller);
     const prefix = await this.context.prefixFor(scope, body.prefix.trim(), 'bad-request');
     const suffix = body.suffix.trim();
     const suffixProblem = checkNewSuffix(suffix);
@@ -51,7 +52,7 @@ export class RecordAdminService {
           { handle, prefixId: prefix.id, template, itemValues: JSON.stringify(values) },
           trx,
         );
-        await this.context.audit(trx, request, 'identifier.record.create', handle, `${template.name} v${template.version}`);
+        await this.context.audit(trx, caller, 'identifier.record.create', handle, `${template.name} v${template.version}`);
         return created;
       });
     } catch (err) {
@@ -64,24 +65,24 @@ export class RecordAdminService {
   }
 
   /** New values (the record moves to the chosen template's latest version); answers it. */
-  async update(request: FastifyRequest, id: number, body: Static<typeof IdentifierRecordUpdateSchema>) {
-    const scope = scopeOf(request);
+  async update(caller: Caller, id: number, body: Static<typeof IdentifierRecordUpdateSchema>) {
+    const scope = scopeOf(caller);
     const existing = await this.context.recordFor(scope, id);
     const template = await this.templateOfPrefix(scope, body.templateId ?? existing.template_id, existing.prefix_id);
     const values = checkedValues(template, body.values);
     await inTransaction(this.app.database.db, async (trx) => {
       await this.app.recordRepository.update(existing.id, { template, itemValues: JSON.stringify(values) }, trx);
-      await this.context.audit(trx, request, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
+      await this.context.audit(trx, caller, 'identifier.record.update', existing.handle, `${template.name} v${template.version}`);
     });
     this.app.caches.clear('identifiers');
     return await this.context.recordFor(scope, existing.id);
   }
 
-  async delete(request: FastifyRequest, id: number): Promise<void> {
-    const existing = await this.context.recordFor(scopeOf(request), id);
+  async delete(caller: Caller, id: number): Promise<void> {
+    const existing = await this.context.recordFor(scopeOf(caller), id);
     await inTransaction(this.app.database.db, async (trx) => {
       await this.app.recordRepository.delete(existing.id, trx);
-      await this.context.audit(trx, request, 'identifier.record.delete', existing.handle);
+      await this.context.audit(trx, caller, 'identifier.record.delete', existing.handle);
     });
     this.app.caches.clear('identifiers');
   }

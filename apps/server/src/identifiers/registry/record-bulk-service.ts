@@ -9,8 +9,9 @@ import {
   QR_SOURCE_VALUE,
   type RecordMigrationRequest,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Caller } from '../../identity/portal-auth/auth.js';
 import { publicSiteUrl } from '../../platform/config.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
@@ -42,8 +43,8 @@ const versionKey = (r: LabelRecord) => `${r.template_id}/${r.template_version}`;
 
 /**
  * The bulk work on a template's records: import (all or nothing), export, QR labels and 批量迁移.
- * Each write commits with its audit row; what the user may not see answers as missing. `request`
- * is who asks (its principal's scope, and the audit row).
+ * Each write commits with its audit row; what the user may not see answers as missing. `caller`
+ * is who asks (its scope, and the audit row).
  */
 export class RecordBulkService {
   private readonly context;
@@ -57,12 +58,12 @@ export class RecordBulkService {
    * waits on the client). Answers the result and its message; a refused import is audited and writes nothing.
    */
   async import(
-    request: FastifyRequest,
+    caller: Caller,
     query: { templateId: number; mode: 'create' | 'update'; toLatest: boolean },
     save: () => Promise<string | undefined>,
   ): Promise<{ result: IdentifierImportResult; message: string }> {
     const { mode, toLatest } = query;
-    const template = await this.context.templateFor(scopeOf(request), query.templateId, 'bad-request');
+    const template = await this.context.templateFor(scopeOf(caller), query.templateId, 'bad-request');
     // Read before the transaction: on SQLite its one connection is the transaction's until it ends.
     const versions = await this.app.templateRepository.versions(template.id);
     const filepath = await save();
@@ -90,20 +91,14 @@ export class RecordBulkService {
         };
         const read = await importRecords(writer, target, sheetRows(filepath));
         if (read.failed > 0) throw new ImportRefused(read);
-        await this.context.audit(
-          trx,
-          request,
-          'identifier.record.import',
-          subject,
-          `${how}：共 ${read.total} 行，写入 ${read.imported} 行`,
-        );
+        await this.context.audit(trx, caller, 'identifier.record.import', subject, `${how}：共 ${read.total} 行，写入 ${read.imported} 行`);
         return read;
       });
     } catch (err) {
       if (!(err instanceof ImportRefused)) throw err;
       const refused = { ...err.result, imported: 0 };
       const detail = `${how}：共 ${refused.total} 行，${refused.failed} 行有误，未写入`;
-      await this.app.auditRepository.recordRequest(request, 'identifier.record.import', subject, 'failure', detail);
+      await this.app.auditRepository.recordBy(caller, 'identifier.record.import', subject, 'failure', detail);
       return { result: refused, message: `导入失败：${refused.failed} 行有误，未写入任何标识` };
     }
     // Rendered /mark pages show the records as they were.
@@ -113,8 +108,8 @@ export class RecordBulkService {
   }
 
   /** The export of a template's records as the list filters them: its header row, then a row per record (audited). */
-  async export(request: FastifyRequest, query: { templateId: number; prefix?: string | undefined; searchKey?: string | undefined }) {
-    const scope = scopeOf(request);
+  async export(caller: Caller, query: { templateId: number; prefix?: string | undefined; searchKey?: string | undefined }) {
+    const scope = scopeOf(caller);
     const template = await this.context.templateFor(scope, query.templateId);
     const prefixName = query.prefix?.trim();
     if (prefixName && (await this.context.prefixFor(scope, prefixName, 'bad-request')).id !== template.prefix_id)
@@ -132,7 +127,7 @@ export class RecordBulkService {
     };
     await this.context.audit(
       this.app.database.db,
-      request,
+      caller,
       'identifier.record.export',
       `${template.prefix} ${template.name}`,
       key ? `筛选：${key}` : undefined,
@@ -141,11 +136,11 @@ export class RecordBulkService {
   }
 
   /** QR labels of the selected records, or of those the list's filters stand for, as a PDF (audited). */
-  async labels(request: FastifyRequest, body: LabelRequest): Promise<PDFKit.PDFDocument> {
+  async labels(caller: Caller, body: LabelRequest): Promise<PDFKit.PDFDocument> {
     const { size, layout } = body;
     const fields = [...new Set(body.fields.map((f) => f.trim()).filter(Boolean))];
     if (fields.length > LABEL_MAX_FIELDS) throw new BadRequestError(LabelMessage.tooManyFields);
-    const records = await this.labelRecords(request, body);
+    const records = await this.labelRecords(caller, body);
     // Item names from the template version each record was written with (a few versions at most).
     const names = new Map<string, Map<string, string>>();
     for (const r of records) {
@@ -175,7 +170,7 @@ export class RecordBulkService {
     const layoutName = layout === 'sheet' ? 'A4 整张' : '单张标签';
     await this.context.audit(
       this.app.database.db,
-      request,
+      caller,
       'identifier.record.labels',
       `${labels.length} 个标识`,
       `${layoutName} ${size} mm`,
@@ -183,8 +178,8 @@ export class RecordBulkService {
     return labelPdf(labels, { size, layout, cutGuides: layout === 'sheet' && body.cutGuides === true });
   }
 
-  private async labelRecords(request: FastifyRequest, body: LabelRequest): Promise<LabelRecord[]> {
-    const scope = scopeOf(request);
+  private async labelRecords(caller: Caller, body: LabelRequest): Promise<LabelRecord[]> {
+    const scope = scopeOf(caller);
     if (body.ids) {
       const wanted = [...new Set(body.ids)];
       if (wanted.length > LABEL_MAX_RECORDS) throw new BadRequestError(LabelMessage.tooMany);
@@ -202,15 +197,15 @@ export class RecordBulkService {
   }
 
   /** 批量迁移's preview: how many records would move and the values they would lose. */
-  async migrationPreview(request: FastifyRequest, body: RecordMigrationRequest) {
-    const { template, filter, plan } = await this.migrationOf(request, body);
+  async migrationPreview(caller: Caller, body: RecordMigrationRequest) {
+    const { template, filter, plan } = await this.migrationOf(caller, body);
     for await (const record of this.app.recordRepository.ofTemplate(template.id, filter)) plan.add(record);
     return plan.preview();
   }
 
   /** 批量迁移: one transaction; when one record breaks the latest version's rules nothing moves. */
-  async migrate(request: FastifyRequest, body: RecordMigrationRequest): Promise<{ migrated: number; toVersion: number }> {
-    const { template, latest, versions, filter } = await this.migrationOf(request, body);
+  async migrate(caller: Caller, body: RecordMigrationRequest): Promise<{ migrated: number; toVersion: number }> {
+    const { template, latest, versions, filter } = await this.migrationOf(caller, body);
     const records = this.app.recordRepository;
     const migrated = await inTransaction(this.app.database.db, async (trx) => {
       // A fresh plan per attempt: a transaction run again after a deadlock counts its records anew.
@@ -241,7 +236,7 @@ export class RecordBulkService {
       if (written > 0) {
         const { losing } = plan.preview();
         const detail = `${written} 个标识迁移到 v${latest.version}${losing > 0 ? `，其中 ${losing} 个丢弃了停用或删除的数据项值` : ''}`;
-        await this.context.audit(trx, request, 'identifier.record.migrate', `${template.prefix} ${template.name}`, detail);
+        await this.context.audit(trx, caller, 'identifier.record.migrate', `${template.prefix} ${template.name}`, detail);
       }
       return written;
     });
@@ -251,8 +246,8 @@ export class RecordBulkService {
   }
 
   /** The template (another enterprise's answers 404), its versions and the records the request takes. */
-  private async migrationOf(request: FastifyRequest, body: RecordMigrationRequest) {
-    const template = await this.context.templateFor(scopeOf(request), body.templateId, 'not-found', 'not-found');
+  private async migrationOf(caller: Caller, body: RecordMigrationRequest) {
+    const template = await this.context.templateFor(scopeOf(caller), body.templateId, 'not-found', 'not-found');
     // Read before any transaction: on SQLite its one connection is the transaction's until it ends.
     const versions = await this.app.templateRepository.versions(template.id);
     const latest = template.latest;

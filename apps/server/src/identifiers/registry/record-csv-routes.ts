@@ -13,6 +13,7 @@ import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { AppError, BadRequestError } from '../../platform/lib/errors.js';
 import { csvWriter } from './csv.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 import { identifierAccess, tags } from './identifier-admin-context.js';
 
 /** Largest upload (about two million rows of a typical template). */
@@ -52,7 +53,7 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw new BadRequestError('请以 multipart/form-data 上传 CSV 或 Excel 文件');
         }
       };
-      const { result, message } = await app.recordBulkService.import(request, request.query, save);
+      const { result, message } = await app.recordBulkService.import(callerOf(request), request.query, save);
       return ok(result, message);
     },
   );
@@ -72,7 +73,7 @@ const recordCsvRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { template, rows } = await app.recordBulkService.export(request, request.query);
+      const { template, rows } = await app.recordBulkService.export(callerOf(request), request.query);
       const csv = pipeline(Readable.from(rows), csvWriter(), (err) => {
         if (err) request.log.error({ err }, 'identifier export failed');
       });

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { chinaDate } from '../../platform/lib/china-time.js';
 import { errorResponses } from '../../platform/lib/envelope.js';
 import { identifierAccess, tags } from './identifier-admin-context.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * QR labels: the selected records, or those the record list's filters stand for, as a PDF
@@ -27,7 +28,7 @@ const recordLabelRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const pdf = await app.recordBulkService.labels(request, request.body);
+      const pdf = await app.recordBulkService.labels(callerOf(request), request.body);
       const date = chinaDate(new Date());
       return reply
         .type('application/pdf')

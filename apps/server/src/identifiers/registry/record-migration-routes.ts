@@ -8,6 +8,7 @@ import {
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { identifierAccess, tags } from './identifier-admin-context.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * 批量迁移: records of a template at older versions move to its latest version, after a
@@ -28,7 +29,7 @@ const recordMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(RecordMigrationPreviewSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.recordBulkService.migrationPreview(request, request.body)),
+    async (request) => ok(await app.recordBulkService.migrationPreview(callerOf(request), request.body)),
   );
 
   app.post(
@@ -43,7 +44,7 @@ const recordMigrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const result = await app.recordBulkService.migrate(request, request.body);
+      const result = await app.recordBulkService.migrate(callerOf(request), request.body);
       return ok(result, result.migrated > 0 ? `已将 ${result.migrated} 个标识迁移到 v${result.toVersion}` : '没有需要迁移的标识');
     },
   );

@@ -12,6 +12,7 @@ import {
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { identifierAccess, identifierAdminContext, scopeOf, tags } from './identifier-admin-context.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /**
  * Versioned metadata templates of a prefix (identifier:template writes; every identifier authority
@@ -34,7 +35,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(callerOf(request));
       const prefix = request.query.prefix?.trim() || undefined;
       if (prefix) await prefixFor(scope, prefix, 'bad-request');
       return ok(await templates.list(scope, { prefix }));
@@ -53,7 +54,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const scope = scopeOf(request);
+      const scope = scopeOf(callerOf(request));
       await templateFor(scope, request.params.id);
       return ok((await templates.list(scope, { id: request.params.id }))[0]!);
     },
@@ -71,7 +72,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await templateFor(scopeOf(request), request.params.id);
+      await templateFor(scopeOf(callerOf(request)), request.params.id);
       return ok(await templates.versions(request.params.id));
     },
   );
@@ -87,7 +88,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(IdentifierTemplateSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.templateAdminService.create(request, request.body), '模板已创建'),
+    async (request) => ok(await app.templateAdminService.create(callerOf(request), request.body), '模板已创建'),
   );
 
   app.put(
@@ -103,7 +104,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { template, message } = await app.templateAdminService.update(request, request.params.id, request.body);
+      const { template, message } = await app.templateAdminService.update(callerOf(request), request.params.id, request.body);
       return ok(template, message);
     },
   );
@@ -120,7 +121,7 @@ const templateAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.templateAdminService.delete(request, request.params.id);
+      await app.templateAdminService.delete(callerOf(request), request.params.id);
       return ok([], '模板已删除');
     },
   );

@@ -1,7 +1,8 @@
 import type { IdentifierTemplateInputSchema, IdentifierTemplateUpdateSchema } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
+import type { Caller } from '../../identity/portal-auth/auth.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
@@ -14,7 +15,7 @@ declare module 'fastify' {
   }
 }
 
-const createdBy = (request: FastifyRequest) => request.principal?.profile.username ?? '';
+const createdBy = (caller: Caller) => caller.username;
 const checkedTemplateName = (raw: string) => {
   const name = raw.trim();
   if (!name) throw new BadRequestError('请输入模板名称');
@@ -24,7 +25,7 @@ const checkedTemplateName = (raw: string) => {
 /**
  * Templates' rules: a change is a new version (records keep the one they were written with); names
  * are unique under a prefix; a template in use is not deleted. Each write commits with its audit row.
- * `request` is who asks (its scope, and the audit row).
+ * `caller` is who asks (its scope, and the audit row).
  */
 export class TemplateAdminService {
   private readonly context;
@@ -34,22 +35,16 @@ export class TemplateAdminService {
   }
 
   /** A new template (version 1); answers it as listed. */
-  async create(request: FastifyRequest, body: Static<typeof IdentifierTemplateInputSchema>) {
-    const scope = scopeOf(request);
+  async create(caller: Caller, body: Static<typeof IdentifierTemplateInputSchema>) {
+    const scope = scopeOf(caller);
     const prefix = await this.context.prefixFor(scope, body.prefix.trim(), 'bad-request');
     const name = checkedTemplateName(body.name);
     const items = normaliseItems(body.items);
     let id: number;
     try {
       id = await inTransaction(this.app.database.db, async (trx) => {
-        const created = await this.app.templateRepository.create({ prefixId: prefix.id, name, items, createdBy: createdBy(request) }, trx);
-        await this.context.audit(
-          trx,
-          request,
-          'identifier.template.create',
-          `${prefix.prefix} ${name}`,
-          `版本 1，${items.length} 个数据项`,
-        );
+        const created = await this.app.templateRepository.create({ prefixId: prefix.id, name, items, createdBy: createdBy(caller) }, trx);
+        await this.context.audit(trx, caller, 'identifier.template.create', `${prefix.prefix} ${name}`, `版本 1，${items.length} 个数据项`);
         return created;
       });
     } catch (err) {
@@ -60,8 +55,8 @@ export class TemplateAdminService {
   }
 
   /** Saves a change as a new version (none when nothing changed); answers the template and what happened. */
-  async update(request: FastifyRequest, id: number, body: Static<typeof IdentifierTemplateUpdateSchema>) {
-    const scope = scopeOf(request);
+  async update(caller: Caller, id: number, body: Static<typeof IdentifierTemplateUpdateSchema>) {
+    const scope = scopeOf(caller);
     const existing = await this.context.templateFor(scope, id);
     const name = checkedTemplateName(body.name);
     const items = normaliseItems(body.items, await this.app.templateRepository.itemsEverUsed(existing.id));
@@ -71,10 +66,10 @@ export class TemplateAdminService {
     let version: number;
     try {
       version = await inTransaction(this.app.database.db, async (trx) => {
-        const added = await this.app.templateRepository.addVersion(existing.id, { name, items, createdBy: createdBy(request) }, trx);
+        const added = await this.app.templateRepository.addVersion(existing.id, { name, items, createdBy: createdBy(caller) }, trx);
         await this.context.audit(
           trx,
-          request,
+          caller,
           'identifier.template.update',
           `${existing.prefix} ${name}`,
           `版本 ${added}，${items.length} 个数据项`,
@@ -88,13 +83,13 @@ export class TemplateAdminService {
     return { template: (await this.app.templateRepository.list(scope, { id: existing.id }))[0]!, message: `模板已保存为版本 ${version}` };
   }
 
-  async delete(request: FastifyRequest, id: number): Promise<void> {
-    const existing = await this.context.templateFor(scopeOf(request), id);
+  async delete(caller: Caller, id: number): Promise<void> {
+    const existing = await this.context.templateFor(scopeOf(caller), id);
     if (await this.app.templateRepository.inUse(existing.id)) throw new ConflictError('该模板下还有标识，不能删除');
     try {
       await inTransaction(this.app.database.db, async (trx) => {
         await this.app.templateRepository.delete(existing.id, trx);
-        await this.context.audit(trx, request, 'identifier.template.delete', `${existing.prefix} ${existing.name}`);
+        await this.context.audit(trx, caller, 'identifier.template.delete', `${existing.prefix} ${existing.name}`);
       });
     } catch (err) {
       if (isForeignKeyViolation(err)) throw new ConflictError('该模板下还有标识，不能删除');

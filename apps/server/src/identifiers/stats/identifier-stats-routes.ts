@@ -25,6 +25,7 @@ import { describeValidation } from '../../platform/plugins/error-handler.js';
 import { csvWriter } from '../registry/csv.js';
 import { identifierAccess, scopeOf } from '../registry/identifier-admin-context.js';
 import type { StatsFilter } from './identifier-stats-repository.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 /** Rows an exported top list holds at most (the page shows STATS_TOP_ROWS). */
 const EXPORT_ROWS = 10_000;
@@ -56,7 +57,7 @@ const identifierStatsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const dates = lastChinaDates(new Date(), days);
     const from = dates[0]!;
     const to = dates[dates.length - 1]!;
-    const { all, enterpriseId } = scopeOf(request);
+    const { all, enterpriseId } = scopeOf(callerOf(request));
     const prefixes = all ? await repository.nodePrefixes(from, to) : enterpriseId === null ? [] : await repository.prefixesOf(enterpriseId);
     // Never says whether a prefix of another enterprise exists.
     if (prefix && !prefixes.includes(prefix)) throw new BadRequestError(IdentifierStatsMessage.badPrefix);

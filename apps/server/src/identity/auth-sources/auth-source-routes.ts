@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  AUTH_SOURCE_TESTS_PER_MINUTE,
   ApiPrefix,
   AuthSourceDetailSchema,
   AuthSourceInputSchema,
+  AuthSourceMessage,
   AuthSourceSummarySchema,
   AuthSourceTestInputSchema,
   AuthSourceTestResultSchema,
@@ -12,6 +14,8 @@ import {
   RowIdParamsSchema,
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { TooManyRequestsError } from '../../platform/lib/errors.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['auth-source'];
 const BASE = `${ApiPrefix.console}/auth/sources`;
@@ -24,6 +28,12 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const sources = app.authSourceService;
   const canSource = { onRequest: app.requireAuthority(Authority.AuthSource) };
   const canTenants = { onRequest: app.requireAuthority(Authority.Tenant) };
+  /** 测试连接s per minute and enterprise. */
+  const testRuns = app.createRateLimit({
+    max: AUTH_SOURCE_TESTS_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `auth-source-test:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId}`}`,
+  });
 
   app.get(
     BASE,
@@ -36,7 +46,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AuthSourceSummarySchema), ...errorResponses },
       },
     },
-    async (request) => ok(await sources.list(request)),
+    async (request) => ok(await sources.list(callerOf(request))),
   );
 
   app.get(
@@ -50,7 +60,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AuthSourceDetailSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await sources.detail(request, request.params.id)),
+    async (request) => ok(await sources.detail(callerOf(request), request.params.id)),
   );
 
   app.post(
@@ -65,7 +75,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await sources.create(request, request.body) }, '认证源已创建'),
+    async (request) => ok({ id: await sources.create(callerOf(request), request.body) }, '认证源已创建'),
   );
 
   app.put(
@@ -82,7 +92,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await sources.update(request, request.params.id, request.body);
+      await sources.update(callerOf(request), request.params.id, request.body);
       return ok([], '认证源已保存');
     },
   );
@@ -100,7 +110,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await sources.remove(request, request.params.id);
+      await sources.remove(callerOf(request), request.params.id);
       return ok([], '认证源已删除');
     },
   );
@@ -116,7 +126,14 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AuthSourceTestResultSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await sources.test(request, request.body)),
+    async (request) => {
+      const source = await sources.testTarget(callerOf(request), request.body);
+      // Each test that gets this far connects to an address the caller typed: a limit per enterprise
+      // keeps the portal from being used to probe networks.
+      const limit = await testRuns(request);
+      if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
+      return ok(await sources.test(source, request.log));
+    },
   );
 
   app.get(

@@ -1,5 +1,4 @@
 import {
-  AUTH_SOURCE_TESTS_PER_MINUTE,
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceConfig,
   type AuthSourceDetail,
@@ -11,14 +10,14 @@ import {
   type AuthSourceTestResult,
   parseLdapUrl,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
-import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../platform/lib/errors.js';
-import { requestOrigin } from '../../platform/lib/request-origin.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
+import type { Caller } from '../portal-auth/auth.js';
 import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
 import { DirectoryError, type LoadedSource } from './directory.js';
 import { openDirectory } from './open-directory.js';
@@ -95,25 +94,14 @@ async function writing<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-type RateLimit = ReturnType<FastifyInstance['createRateLimit']>;
-
 /**
  * 认证源's rules (authority auth:source): an enterprise's LDAP/AD directory and its 企业微信, 钉钉
  * and 飞书 apps. Secrets are sealed at rest and never answered (hasSecret says whether one is kept);
- * 测试连接 shows each step with what went wrong, in Chinese. `request` is who asks: its principal
- * decides the enterprise and its address goes into the audit row.
+ * 测试连接 shows each step with what went wrong, in Chinese. The caller's enterprise is the one
+ * read and written; the caller is named in the audit row.
  */
 export class AuthSourceService {
-  /** 测试连接s per minute and enterprise (each connects to an address the caller typed). */
-  private readonly testRuns: RateLimit;
-
-  constructor(private readonly app: FastifyInstance) {
-    this.testRuns = app.createRateLimit({
-      max: AUTH_SOURCE_TESTS_PER_MINUTE,
-      timeWindow: 60_000,
-      keyGenerator: (request) => `auth-source-test:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId}`}`,
-    });
-  }
+  constructor(private readonly app: FastifyInstance) {}
 
   private get sources() {
     return this.app.authSourceRepository;
@@ -127,8 +115,8 @@ export class AuthSourceService {
   }
 
   /** A source of the caller's enterprise; another enterprise's answers 404. */
-  private async sourceOf(request: FastifyRequest, id: number): Promise<StoredSource> {
-    const found = await this.sources.detail(callerEnterprise(request), id);
+  private async sourceOf(caller: Caller, id: number): Promise<StoredSource> {
+    const found = await this.sources.detail(callerEnterprise(caller), id);
     if (!found) throw new NotFoundError(AuthSourceMessage.notFound);
     return found;
   }
@@ -151,8 +139,8 @@ export class AuthSourceService {
   }
 
   /** The caller's enterprise's sources. */
-  async list(request: FastifyRequest): Promise<AuthSourceSummary[]> {
-    return this.withLastSync(await this.sources.list(callerEnterprise(request)));
+  async list(caller: Caller): Promise<AuthSourceSummary[]> {
+    return this.withLastSync(await this.sources.list(callerEnterprise(caller)));
   }
 
   /** Any enterprise's sources (an operator's view in 租户管理); an unknown enterprise answers 404. */
@@ -163,17 +151,16 @@ export class AuthSourceService {
   }
 
   /** A source without its secret, with the address a chat platform sends the person back to after the QR scan. */
-  async detail(request: FastifyRequest, id: number): Promise<AuthSourceDetail> {
-    const source = await this.sourceOf(request, id);
+  async detail(caller: Caller, id: number): Promise<AuthSourceDetail> {
+    const source = await this.sourceOf(caller, id);
     // The configured address first, never a parameter.
-    const callbackUrl =
-      source.type === 'ldap' ? null : `${this.app.config.publicUrl ?? requestOrigin(request)}/cas/login/${source.type}/callback`;
+    const callbackUrl = source.type === 'ldap' ? null : `${this.app.config.publicUrl ?? caller.origin}/cas/login/${source.type}/callback`;
     return { ...source, callbackUrl };
   }
 
   /** 新建 (企业微信, 钉钉 and 飞书 at most one each); answers the new source's id. */
-  async create(request: FastifyRequest, body: Body): Promise<number> {
-    const enterpriseId = callerEnterprise(request);
+  async create(caller: Caller, body: Body): Promise<number> {
+    const enterpriseId = callerEnterprise(caller);
     const sources = this.sources;
     const input = this.writeOf(body);
     if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
@@ -183,43 +170,46 @@ export class AuthSourceService {
           throw new ConflictError(AuthSourceMessage.chatTypeTaken);
         }
         const created = await sources.create(trx, enterpriseId, input);
-        await auditRequest(trx, request, 'auth-source.create', input.name, 'success', auditDetail(input, input.enabled, false));
+        await auditBy(trx, caller, 'auth-source.create', input.name, 'success', auditDetail(input, input.enabled, false));
         return created;
       }),
     );
   }
 
   /** 修改 (the type never changes; an empty secret keeps the stored one). */
-  async update(request: FastifyRequest, id: number, body: Body): Promise<void> {
-    const enterpriseId = callerEnterprise(request);
-    const current = await this.sourceOf(request, id);
+  async update(caller: Caller, id: number, body: Body): Promise<void> {
+    const enterpriseId = callerEnterprise(caller);
+    const current = await this.sourceOf(caller, id);
     const input = this.writeOf(body, current);
     if (await this.sources.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(AuthSourceMessage.nameTaken);
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.sources.update(trx, enterpriseId, current.id, input);
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
-        await auditRequest(trx, request, 'auth-source.update', renamed, 'success', auditDetail(input, input.enabled, input.secret !== ''));
+        await auditBy(trx, caller, 'auth-source.update', renamed, 'success', auditDetail(input, input.enabled, input.secret !== ''));
       }),
     );
   }
 
   /** 删除: refused while accounts are linked to the source or a sync job reads it. */
-  async remove(request: FastifyRequest, id: number): Promise<void> {
-    const enterpriseId = callerEnterprise(request);
-    const current = await this.sourceOf(request, id);
+  async remove(caller: Caller, id: number): Promise<void> {
+    const enterpriseId = callerEnterprise(caller);
+    const current = await this.sourceOf(caller, id);
     await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       const usage = await this.sources.usage(trx, current.id);
       if (usage.linkedAccounts > 0) throw new ConflictError(AuthSourceMessage.inUse);
       if (usage.jobs > 0) throw new ConflictError(AuthSourceMessage.hasJobs);
       await this.sources.delete(trx, enterpriseId, current.id);
-      await auditRequest(trx, request, 'auth-source.delete', current.name, 'success', AUTH_SOURCE_TYPE_LABELS[current.type]);
+      await auditBy(trx, caller, 'auth-source.delete', current.name, 'success', AUTH_SOURCE_TYPE_LABELS[current.type]);
     });
   }
 
-  /** 测试连接 of the form's settings; without a typed secret, the one saved with `body.id`. */
-  async test(request: FastifyRequest, body: TestBody): Promise<AuthSourceTestResult> {
-    const enterpriseId = callerEnterprise(request);
+  /**
+   * What 测试连接 would connect to: the form's settings with, when no secret is typed, the one saved
+   * with `body.id`. Refuses settings that are incomplete before anything is contacted.
+   */
+  async testTarget(caller: Caller, body: TestBody): Promise<LoadedSource> {
+    const enterpriseId = callerEnterprise(caller);
     const settings = settingsOf(body);
     const stored = body.id === undefined ? undefined : await this.sources.load(enterpriseId, body.id);
     if (body.id !== undefined && !stored) throw new NotFoundError(AuthSourceMessage.notFound);
@@ -229,11 +219,7 @@ export class AuthSourceService {
     const problem = AuthSourceRules.config(settings) ?? AuthSourceRules.secret(typed, usable);
     if (problem) throw new BadRequestError(problem);
     if (!typed && stored && !keepsAddress(stored, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
-    // Each test that gets this far connects to an address the caller typed: a limit per enterprise
-    // keeps the portal from being used to probe networks.
-    const limit = await this.testRuns(request);
-    if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
-    const source: LoadedSource = {
+    return {
       ...settings,
       id: stored?.id ?? 0,
       enterpriseId,
@@ -241,8 +227,12 @@ export class AuthSourceService {
       enabled: true,
       secret: typed || (stored?.secret ?? ''),
     };
+  }
+
+  /** 测试连接: each step with what went wrong, in Chinese. */
+  async test(source: LoadedSource, log: FastifyBaseLogger): Promise<AuthSourceTestResult> {
     try {
-      return await openDirectory(this.app, source, request.log).test();
+      return await openDirectory(this.app, source, log).test();
     } catch (err) {
       // A source that cannot even be opened still answers as a failed test, saying why.
       if (!(err instanceof DirectoryError)) throw err;

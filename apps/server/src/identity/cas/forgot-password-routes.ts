@@ -10,6 +10,7 @@ import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import { normalisePhone } from '../register/register-routes.js';
 import { SMS_POLICY } from '../register/sms-codes.js';
 import { forgotPasswordPage, messagePage, resetPasswordPage } from './login-page.js';
+import { actorOf } from '../portal-auth/auth.js';
 
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
@@ -159,7 +160,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const outcome = await app.forgotPasswordService.reset({ ...input, provenAccountId: accountId });
       if (outcome.kind === 'form') return again(outcome.status, outcome.error, outcome.rules, outcome.proof);
       if (outcome.kind === 'phone') return phonePage(request, reply, 400, { service, phone, error: outcome.error });
-      if (outcome.kind === 'done') await app.ssoSessionService.notify(request, outcome.tickets);
+      if (outcome.kind === 'done') await app.ssoSessionService.notify(actorOf(request), outcome.tickets);
       return finished(request, reply, service, outcome.kind === 'done');
     },
   );

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import { requestOrigin } from '../../platform/lib/request-origin.js';
+import type { Actor } from '../../platform/lib/actor.js';
 import { sendSingleLogout } from './single-logout.js';
 
 const ID_SLICE = 500;
@@ -31,12 +31,12 @@ export class SsoSessions {
   }
 
   /** After the commit: single logout to the registered services of the ended tickets (an application's 注销地址 when it has one). */
-  async notify(request: FastifyRequest, tickets: EndedTickets): Promise<void> {
-    const portalBase = this.app.config.publicUrl ?? requestOrigin(request);
+  async notify(actor: Pick<Actor, 'origin' | 'log'>, tickets: EndedTickets): Promise<void> {
+    const portalBase = this.app.config.publicUrl ?? actor.origin;
     await sendSingleLogout(
       tickets,
       (service) => this.app.casApplicationService.singleLogoutTarget(service, portalBase),
-      request.log,
+      actor.log,
       this.app.outbound,
     );
   }

@@ -14,6 +14,7 @@ import {
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { type RunRow, runSummary } from '../auth-sources/sync-run-summary.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['auth-sync'];
 const BASE = `${ApiPrefix.console}/auth/sync`;
@@ -43,7 +44,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SyncJobSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await sync.jobs(request)),
+    async (request) => ok(await sync.jobs(callerOf(request))),
   );
 
   app.post(
@@ -58,7 +59,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await sync.createJob(request, request.body) }, '同步任务已创建'),
+    async (request) => ok({ id: await sync.createJob(callerOf(request), request.body) }, '同步任务已创建'),
   );
 
   app.put(
@@ -75,7 +76,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await sync.updateJob(request, request.params.id, request.body);
+      await sync.updateJob(callerOf(request), request.params.id, request.body);
       return ok([], '同步任务已保存');
     },
   );
@@ -93,7 +94,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await sync.deleteJob(request, request.params.id);
+      await sync.deleteJob(callerOf(request), request.params.id);
       return ok([], '同步任务已删除');
     },
   );
@@ -109,7 +110,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SyncRunSummarySchema), ...errorResponses },
       },
     },
-    async (request) => ok(runSummary(await sync.preview(request, request.params.id)), '预览已生成'),
+    async (request) => ok(runSummary(await sync.preview(callerOf(request), request.params.id)), '预览已生成'),
   );
 
   app.post(
@@ -125,7 +126,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const done = await sync.execute(request, request.params.id);
+      const done = await sync.execute(callerOf(request), request.params.id);
       return ok(runSummary(done), outcomeMessage(done));
     },
   );
@@ -143,7 +144,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { jobId, status, offset, limit } = request.query;
-      const page = await sync.runs(request, { jobId, status: status || undefined }, offset, limit);
+      const page = await sync.runs(callerOf(request), { jobId, status: status || undefined }, offset, limit);
       return ok({ total: page.total, rows: page.rows.map(runSummary) });
     },
   );
@@ -159,7 +160,7 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SyncRunSummarySchema), ...errorResponses },
       },
     },
-    async (request) => ok(runSummary(await sync.run(request, request.params.id))),
+    async (request) => ok(runSummary(await sync.run(callerOf(request), request.params.id))),
   );
 
   app.get(
@@ -176,7 +177,9 @@ const syncRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { action, status, offset, limit } = request.query;
-      return ok(await sync.items(request, request.params.id, { action: action || undefined, status: status || undefined }, offset, limit));
+      return ok(
+        await sync.items(callerOf(request), request.params.id, { action: action || undefined, status: status || undefined }, offset, limit),
+      );
     },
   );
 };

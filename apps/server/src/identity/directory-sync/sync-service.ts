@@ -6,15 +6,16 @@ import {
   SyncMessage,
   type SyncRunItem,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest, requestAuditEntry } from '../../platform/audit/audit-log.js';
+import { auditBy, auditEntryOf } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
 import { administers, callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { type RunRow, runSummary } from '../auth-sources/sync-run-summary.js';
+import type { Caller } from '../portal-auth/auth.js';
 import { isValidCron, nextRunAt } from './sync-cron.js';
 import type { ItemFilters, JobRow, JobValues, RunFilters } from './sync-repository.js';
 import { LEASE_MS, type SyncCaller } from './sync-runner.js';
@@ -61,7 +62,7 @@ const scheduleText = (values: JobValues) => (values.cron ? `定时 ${values.cron
 /**
  * 同步's rules (authority auth:sync): an enterprise's sync jobs, their 预览 and 执行 (through
  * `app.syncRunService`), and the 同步日志. Another enterprise's jobs and runs answer 404; writes commit
- * with their audit row. `request` is who asks: its principal decides the enterprise.
+ * with their audit row. The caller decides the enterprise.
  */
 export class SyncService {
   constructor(private readonly app: FastifyInstance) {}
@@ -70,25 +71,25 @@ export class SyncService {
     return this.app.syncRunService.repo;
   }
 
-  private async jobOf(request: FastifyRequest, id: number): Promise<JobRow> {
-    const job = await this.repo.job(callerEnterprise(request), id);
+  private async jobOf(caller: Caller, id: number): Promise<JobRow> {
+    const job = await this.repo.job(callerEnterprise(caller), id);
     if (!job) throw new NotFoundError(JOB_NOT_FOUND);
     return job;
   }
 
   /** A run of the caller's enterprise. */
-  async run(request: FastifyRequest, id: number): Promise<RunRow> {
-    const run = await this.repo.run(callerEnterprise(request), id);
+  async run(caller: Caller, id: number): Promise<RunRow> {
+    const run = await this.repo.run(callerEnterprise(caller), id);
     if (!run) throw new NotFoundError(RUN_NOT_FOUND);
     return run;
   }
 
   /** The body checked in the order the form shows it; the source must be the caller's enterprise's. */
-  private async jobValues(request: FastifyRequest, body: SyncJobInput): Promise<JobValues> {
+  private async jobValues(caller: Caller, body: SyncJobInput): Promise<JobValues> {
     const name = body.name.trim();
     if (!name) throw new BadRequestError(SyncMessage.jobNameRequired);
     if ([...name].length > SYNC_JOB_NAME_MAX) throw new BadRequestError(SyncMessage.jobNameTooLong);
-    const source = await this.app.authSourceRepository.load(callerEnterprise(request), body.sourceId);
+    const source = await this.app.authSourceRepository.load(callerEnterprise(caller), body.sourceId);
     if (!source) throw new NotFoundError(SOURCE_NOT_FOUND);
     const prefix = body.mapping.usernamePrefix.trim();
     if (prefix && !PREFIX_PATTERN.test(prefix)) throw new BadRequestError(SyncMessage.prefixInvalid);
@@ -106,63 +107,63 @@ export class SyncService {
     };
   }
 
-  private callerOf(request: FastifyRequest): SyncCaller {
+  private syncCaller(caller: Caller): SyncCaller {
     return {
-      accountId: request.principal?.accountId ?? null,
-      administers: administers(request),
+      accountId: caller.accountId,
+      administers: administers(caller),
       origin: 'manual',
-      log: request.log,
-      auditEntry: (outcome, target, detail) => requestAuditEntry(request, 'auth-sync.execute', target, outcome, detail),
-      notify: (tickets) => this.app.ssoSessionService.notify(request, tickets),
+      log: caller.log,
+      auditEntry: (outcome, target, detail) => auditEntryOf(caller, 'auth-sync.execute', target, outcome, detail),
+      notify: (tickets) => this.app.ssoSessionService.notify(caller, tickets),
     };
   }
 
   /** The enterprise's jobs with their next run and last run. */
-  async jobs(request: FastifyRequest): Promise<SyncJob[]> {
-    const jobs = await this.repo.listJobs(callerEnterprise(request));
+  async jobs(caller: Caller): Promise<SyncJob[]> {
+    const jobs = await this.repo.listJobs(callerEnterprise(caller));
     const lastRuns = await this.repo.lastRuns(jobs.map((j) => j.id));
     return jobs.map((job) => toJob(job, lastRuns.get(job.id)));
   }
 
   /** 新建: answers the new job's id. */
-  async createJob(request: FastifyRequest, body: SyncJobInput): Promise<number> {
-    const enterpriseId = callerEnterprise(request);
-    const values = await this.jobValues(request, body);
+  async createJob(caller: Caller, body: SyncJobInput): Promise<number> {
+    const enterpriseId = callerEnterprise(caller);
+    const values = await this.jobValues(caller, body);
     if (await this.repo.jobNameTaken(enterpriseId, values.name)) throw new ConflictError(SyncMessage.jobNameTaken);
     let id = 0;
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         id = await this.repo.createJob(trx, enterpriseId, values);
-        await auditRequest(trx, request, 'auth-sync.job.create', values.name, 'success', scheduleText(values));
+        await auditBy(trx, caller, 'auth-sync.job.create', values.name, 'success', scheduleText(values));
       }),
     );
     return id;
   }
 
   /** 修改 (a pending preview expires with it). */
-  async updateJob(request: FastifyRequest, id: number, body: SyncJobInput): Promise<void> {
-    const current = await this.jobOf(request, id);
-    const values = await this.jobValues(request, body);
+  async updateJob(caller: Caller, id: number, body: SyncJobInput): Promise<void> {
+    const current = await this.jobOf(caller, id);
+    const values = await this.jobValues(caller, body);
     if (await this.repo.jobNameTaken(current.enterpriseId, values.name, current.id)) throw new ConflictError(SyncMessage.jobNameTaken);
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, current.enterpriseId, async (trx) => {
         await this.repo.updateJob(trx, current.id, values);
         const renamed = values.name === current.name ? current.name : `${current.name} → ${values.name}`;
-        await auditRequest(trx, request, 'auth-sync.job.update', renamed, 'success', scheduleText(values));
+        await auditBy(trx, caller, 'auth-sync.job.update', renamed, 'success', scheduleText(values));
       }),
     );
   }
 
   /** 删除 with its runs; synced accounts and groups stay. */
-  async deleteJob(request: FastifyRequest, id: number): Promise<void> {
-    const current = await this.jobOf(request, id);
+  async deleteJob(caller: Caller, id: number): Promise<void> {
+    const current = await this.jobOf(caller, id);
     // Holding the lease while deleting: a run in progress is not cut off under its feet.
     const holder = this.app.syncRunService.newHolder();
     if (!(await this.repo.acquireLease(current.id, holder, new Date(), LEASE_MS))) throw new ConflictError(SyncMessage.busy);
     try {
       await inEnterpriseTransaction(this.app.database.db, current.enterpriseId, async (trx) => {
         await this.repo.deleteJob(trx, current.id);
-        await auditRequest(trx, request, 'auth-sync.job.delete', current.name);
+        await auditBy(trx, caller, 'auth-sync.job.delete', current.name);
       });
     } catch (err) {
       await this.repo.releaseLease(current.id, holder);
@@ -171,34 +172,34 @@ export class SyncService {
   }
 
   /** 预览: reads the source and stores the plan; answers the preview run. */
-  async preview(request: FastifyRequest, jobId: number): Promise<RunRow> {
-    const job = await this.jobOf(request, jobId);
-    const runId = await this.app.syncRunService.preview(job, this.callerOf(request));
-    return this.run(request, runId);
+  async preview(caller: Caller, jobId: number): Promise<RunRow> {
+    const job = await this.jobOf(caller, jobId);
+    const runId = await this.app.syncRunService.preview(job, this.syncCaller(caller));
+    return this.run(caller, runId);
   }
 
   /** 执行 of a preview; answers the run as it ended. */
-  async execute(request: FastifyRequest, runId: number): Promise<RunRow> {
-    const run = await this.run(request, runId);
-    const job = await this.jobOf(request, run.jobId);
-    await this.app.syncRunService.execute(run, job, this.callerOf(request));
-    return this.run(request, run.id);
+  async execute(caller: Caller, runId: number): Promise<RunRow> {
+    const run = await this.run(caller, runId);
+    const job = await this.jobOf(caller, run.jobId);
+    await this.app.syncRunService.execute(run, job, this.syncCaller(caller));
+    return this.run(caller, run.id);
   }
 
   /** 同步日志, newest first. */
-  async runs(request: FastifyRequest, filters: RunFilters, offset: number, limit: number): Promise<{ total: number; rows: RunRow[] }> {
-    return this.repo.runPage(callerEnterprise(request), filters, offset, limit);
+  async runs(caller: Caller, filters: RunFilters, offset: number, limit: number): Promise<{ total: number; rows: RunRow[] }> {
+    return this.repo.runPage(callerEnterprise(caller), filters, offset, limit);
   }
 
   /** A run's items (the preview's plan or the execution's results). */
   async items(
-    request: FastifyRequest,
+    caller: Caller,
     runId: number,
     filters: ItemFilters,
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: SyncRunItem[] }> {
-    const run = await this.run(request, runId);
+    const run = await this.run(caller, runId);
     const page = await this.repo.itemPage(run.id, filters, offset, limit);
     const rows = page.rows.map((item) => ({
       id: item.id,

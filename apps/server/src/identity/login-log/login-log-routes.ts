@@ -20,6 +20,7 @@ import { BadRequestError } from '../../platform/lib/errors.js';
 import { clientSoftware } from '../../platform/lib/user-agent.js';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
 import type { LoginLogEntry, LoginLogFilters, LoginLogScope } from './login-log-repository.js';
+import { actorOf, callerOf } from '../portal-auth/auth.js';
 
 const CSV_HEADERS = ['时间', '账号', '姓名', '企业', '结果', '原因', '应用', 'IP', '浏览器', '系统'];
 
@@ -54,9 +55,9 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** Whose attempts the caller sees; an account without an enterprise sees only its own. */
   function scopeOf(request: FastifyRequest): LoginLogScope {
-    const profile = request.principal!.profile;
+    const profile = callerOf(request).profile;
     if (profile.authorities.includes(Authority.AuditAll)) return { all: true };
-    return profile.enterpriseId !== null ? { enterpriseId: profile.enterpriseId } : { accountId: request.principal!.accountId };
+    return profile.enterpriseId !== null ? { enterpriseId: profile.enterpriseId } : { accountId: callerOf(request).accountId };
   }
 
   function filtersOf(q: Static<typeof LoginLogFilterQuerySchema>): LoginLogFilters {
@@ -102,7 +103,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = request.principal!.profile.enterpriseId;
+      const enterpriseId = callerOf(request).profile.enterpriseId;
       return ok(enterpriseId === null ? [] : await app.loginLogRepository.applications(enterpriseId));
     },
   );
@@ -142,7 +143,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
       const filters = [q.filterStartTime, q.filterEndTime, q.username, q.result, q.reason, q.applicationId].filter(Boolean).join(' ');
-      await app.auditRepository.recordRequest(request, 'login-log.export', filters || '全部');
+      await app.auditRepository.recordBy(actorOf(request), 'login-log.export', filters || '全部');
       const stamp = chinaTime(new Date()).replace(/[-: ]/g, '');
       reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`登录日志-${stamp}.csv`, `login-log-${stamp}.csv`));
       // A failed read destroys the writer, and with it the answer (Fastify logs the error).

@@ -7,6 +7,7 @@ import {
   NotificationRowSchema,
   NotificationUnreadCountSchema,
 } from '@portal/shared';
+import { callerOf } from '../portal-auth/auth.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { NotFoundError } from '../../platform/lib/errors.js';
 
@@ -33,7 +34,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(NotificationUnreadCountSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ count: await notifications.unreadCount(request.principal!.accountId) }),
+    async (request) => ok({ count: await notifications.unreadCount(callerOf(request).accountId) }),
   );
 
   app.get(
@@ -49,7 +50,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { unread, kind, offset, limit } = request.query;
-      return ok(await notifications.page(request.principal!.accountId, { unread: unread === '1', kind: kind || undefined }, offset, limit));
+      return ok(await notifications.page(callerOf(request).accountId, { unread: unread === '1', kind: kind || undefined }, offset, limit));
     },
   );
 
@@ -57,7 +58,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${BASE}/read-all`,
     { ...signedIn, schema: { tags, summary: '全部标为已读', response: { 200: Empty, ...errorResponses } } },
     async (request) => {
-      await notifications.markAllRead(request.principal!.accountId);
+      await notifications.markAllRead(callerOf(request).accountId);
       return ok([]);
     },
   );
@@ -74,7 +75,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      if (!(await notifications.markRead(request.principal!.accountId, request.params.id))) throw new NotFoundError('消息不存在');
+      if (!(await notifications.markRead(callerOf(request).accountId, request.params.id))) throw new NotFoundError('消息不存在');
       return ok([]);
     },
   );

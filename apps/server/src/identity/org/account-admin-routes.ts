@@ -24,6 +24,7 @@ import { attachment } from '../../platform/audit/audit-csv.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { AppError, BadRequestError } from '../../platform/lib/errors.js';
+import { callerOf } from '../portal-auth/auth.js';
 import type { AccountFilters } from './account-admin-repository.js';
 import { accountsCsv } from './account-export.js';
 import { MAX_IMPORT_BYTES, csvTemplate, xlsxTemplate } from './account-import.js';
@@ -75,7 +76,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { offset, limit } = request.query;
-      return ok(await accounts.page(request, filtersOf(request.query), offset, limit));
+      return ok(await accounts.page(callerOf(request), filtersOf(request.query), offset, limit));
     },
   );
 
@@ -92,7 +93,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { id, bySms } = await accounts.create(request, request.body);
+      const { id, bySms } = await accounts.create(callerOf(request), request.body);
       return ok({ id }, bySms ? '账号已创建，初始密码已通过短信发送' : '账号已创建');
     },
   );
@@ -111,7 +112,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await accounts.update(request, request.params.id, request.body);
+      await accounts.update(callerOf(request), request.params.id, request.body);
       return ok([], '账号已保存');
     },
   );
@@ -131,7 +132,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { status } = request.body;
-      await accounts.setStatus(request, request.params.id, status);
+      await accounts.setStatus(callerOf(request), request.params.id, status);
       return ok([], status === 'disabled' ? '账号已停用' : '账号已启用');
     },
   );
@@ -149,7 +150,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await accounts.unlock(request, request.params.id);
+      await accounts.unlock(callerOf(request), request.params.id);
       return ok([], '账号已解锁');
     },
   );
@@ -169,7 +170,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { passwordMode, password } = request.body;
-      const { bySms } = await accounts.resetPassword(request, request.params.id, passwordMode, password);
+      const { bySms } = await accounts.resetPassword(callerOf(request), request.params.id, passwordMode, password);
       return ok([], bySms ? '密码已重置，新密码已通过短信发送' : '密码已重置');
     },
   );
@@ -187,7 +188,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await accounts.remove(request, request.params.id);
+      await accounts.remove(callerOf(request), request.params.id);
       return ok([], '账号已删除');
     },
   );
@@ -230,7 +231,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { result, message } = await accounts.importSheet(request, () => uploadOf(request));
+      const { result, message } = await accounts.importSheet(callerOf(request), () => uploadOf(request));
       return ok(result, message);
     },
   );
@@ -249,7 +250,7 @@ const accountAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const rows = await accounts.exportRows(request, filtersOf(request.query));
+      const rows = await accounts.exportRows(callerOf(request), filtersOf(request.query));
       const stamp = chinaTime(new Date()).replace(/[-: ]/g, '');
       reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`账号-${stamp}.csv`, `accounts-${stamp}.csv`));
       return accountsCsv(rows);

@@ -11,16 +11,18 @@ import {
   TenantMessage,
   TenantRules,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
+import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { refuseWithoutTemplate, sendSmsOrRefuse } from '../../platform/sms/sms-plugin.js';
 import { SELF_DEMOTION_REFUSED } from '../accounts/account-repository.js';
 import { hashPassword } from '../accounts/passwords.js';
+import type { Caller } from '../portal-auth/auth.js';
 import { newPasswordProblem } from '../security/password-policy.js';
 import type { AccountFilters, ManagedAccount } from './account-admin-repository.js';
 import { type CheckedAccount, checkImportRows, importRows, readSheet } from './account-import.js';
@@ -52,15 +54,6 @@ function checkedFields(body: { name: string; phone: string; email?: string | und
 const unique = (ids: readonly number[]) => [...new Set(ids)];
 const targetOf = (account: { username: string; name: string }) => `${account.username} ${account.name}`;
 
-/** The caller's enterprise: the only one whose accounts it manages here (operators included). */
-function enterpriseOf(request: FastifyRequest): number {
-  const enterpriseId = request.principal?.profile.enterpriseId;
-  if (!enterpriseId) throw new ForbiddenError('当前账号不属于任何企业');
-  return enterpriseId;
-}
-
-const actorOf = (request: FastifyRequest) => request.principal?.accountId ?? -1;
-
 const toRow = (a: ManagedAccount, selfId: number): AccountRow => ({
   id: a.id,
   username: a.username,
@@ -83,8 +76,8 @@ export interface PasswordOutcome {
 /**
  * 账号管理's rules: an enterprise administrator's (org:account) own enterprise's accounts. An account
  * of another enterprise, or a deleted one, answers 404; every write commits with its audit row and,
- * where it can change who administers the enterprise, the guard rails. `request` is who asks: its
- * principal decides the enterprise and its address goes into the audit row.
+ * where it can change who administers the enterprise, the guard rails. `caller` is who asks: it
+ * decides the enterprise and is named in the audit row.
  */
 export class AccountAdminService {
   constructor(private readonly app: FastifyInstance) {}
@@ -93,8 +86,8 @@ export class AccountAdminService {
     return this.app.accountAdminRepository;
   }
 
-  private async accountFor(request: FastifyRequest, id: number) {
-    const enterpriseId = enterpriseOf(request);
+  private async accountFor(caller: Caller, id: number) {
+    const enterpriseId = callerEnterprise(caller);
     const account = await this.accounts.find(enterpriseId, id);
     if (!account) throw new NotFoundError(ACCOUNT_NOT_FOUND);
     return { enterpriseId, account };
@@ -156,8 +149,8 @@ export class AccountAdminService {
    * as it was, and no provider call holds a transaction open (SQLite has one connection). Every check
    * has passed by then; only a lost race can still refuse the write after the message went out.
    */
-  private sendPassword(request: FastifyRequest, phone: string, password: string) {
-    return sendSmsOrRefuse(request, this.app.smsSender, { phone, templateKey: 'password', params: { password } });
+  private sendPassword(caller: Caller, phone: string, password: string) {
+    return sendSmsOrRefuse(caller.log, this.app.smsSender, { phone, templateKey: 'password', params: { password } });
   }
 
   /**
@@ -165,7 +158,7 @@ export class AccountAdminService {
    * names an account that exists; the rows whose message could not be sent are answered, and those
    * accounts get a new password by 重置密码. The provider's reason is logged, never shown.
    */
-  private async sendImportPasswords(request: FastifyRequest, rows: readonly CheckedAccount[]): Promise<ImportRowMessage[]> {
+  private async sendImportPasswords(caller: Caller, rows: readonly CheckedAccount[]): Promise<ImportRowMessage[]> {
     const sms = this.app.smsSender;
     const failed: ImportRowMessage[] = [];
     for (let i = 0; i < rows.length; i += SMS_AT_ONCE) {
@@ -176,7 +169,7 @@ export class AccountAdminService {
       sent.forEach((result, j) => {
         const row = batch[j];
         if (result.status === 'fulfilled' || !row) return;
-        request.log.error({ err: (result.reason as Error).message, provider: sms.name }, 'import password SMS not sent');
+        caller.log.error({ err: (result.reason as Error).message, provider: sms.name }, 'import password SMS not sent');
         failed.push({ line: row.line, message: `账号 ${row.username} 已导入，但初始密码短信发送失败，请为其重置密码` });
       });
     }
@@ -184,19 +177,14 @@ export class AccountAdminService {
   }
 
   /** One page of the caller's enterprise's accounts, newest first. */
-  async page(
-    request: FastifyRequest,
-    filters: AccountFilters,
-    offset: number,
-    limit: number,
-  ): Promise<{ total: number; rows: AccountRow[] }> {
-    const page = await this.accounts.page(enterpriseOf(request), filters, offset, limit);
-    return { total: page.total, rows: page.rows.map((a) => toRow(a, actorOf(request))) };
+  async page(caller: Caller, filters: AccountFilters, offset: number, limit: number): Promise<{ total: number; rows: AccountRow[] }> {
+    const page = await this.accounts.page(callerEnterprise(caller), filters, offset, limit);
+    return { total: page.total, rows: page.rows.map((a) => toRow(a, caller.accountId)) };
   }
 
   /** 新增: answers the new account's id and whether its initial password went out by SMS. */
-  async create(request: FastifyRequest, body: AccountCreateBody): Promise<PasswordOutcome & { id: number }> {
-    const enterpriseId = enterpriseOf(request);
+  async create(caller: Caller, body: AccountCreateBody): Promise<PasswordOutcome & { id: number }> {
+    const enterpriseId = callerEnterprise(caller);
     const username = body.username.trim();
     check(TenantRules.username(username));
     const fields = checkedFields(body);
@@ -204,13 +192,13 @@ export class AccountAdminService {
     const { password, bySms } = await this.chosenPassword(enterpriseId, username, body.passwordMode, body.password);
     await this.refuseTaken(username, fields.phone);
     const passwordHash = await hashPassword(password);
-    if (bySms) await this.sendPassword(request, fields.phone, password);
+    if (bySms) await this.sendPassword(caller, fields.phone, password);
     const id = await this.writeUnique(
       () =>
         inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
           const created = await this.accounts.create(trx, enterpriseId, { username, ...fields, ...refs, passwordHash });
           const detail = bySms ? '随机密码已短信发送' : '';
-          await auditRequest(trx, request, 'account.create', targetOf({ username, name: fields.name }), 'success', detail);
+          await auditBy(trx, caller, 'account.create', targetOf({ username, name: fields.name }), 'success', detail);
           return created;
         }),
       username,
@@ -220,8 +208,8 @@ export class AccountAdminService {
   }
 
   /** 编辑: name, phone, email, groups and roles (the username never changes). */
-  async update(request: FastifyRequest, id: number, body: AccountUpdateBody): Promise<void> {
-    const { enterpriseId, account } = await this.accountFor(request, id);
+  async update(caller: Caller, id: number, body: AccountUpdateBody): Promise<void> {
+    const { enterpriseId, account } = await this.accountFor(caller, id);
     const fields = checkedFields(body);
     const refs = await this.checkedRefs(enterpriseId, body.groupIds, body.roleIds, await this.accounts.directRoleIds(account.id));
     await this.refuseTaken(null, fields.phone, account.id);
@@ -232,8 +220,8 @@ export class AccountAdminService {
           if (!(await this.accounts.update(trx, enterpriseId, account.id, changes, refs.assignable)))
             throw new NotFoundError(ACCOUNT_NOT_FOUND);
           // Roles and groups decide who administers the enterprise (an administrator may edit themself, not demote themself).
-          await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
-          await auditRequest(trx, request, 'account.update', targetOf({ username: account.username, name: fields.name }));
+          await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId);
+          await auditBy(trx, caller, 'account.update', targetOf({ username: account.username, name: fields.name }));
         }),
       null,
       fields.phone,
@@ -242,63 +230,63 @@ export class AccountAdminService {
   }
 
   /** 停用 ends the account's sessions and sends single logout after the commit; 启用 lets it log in again. */
-  async setStatus(request: FastifyRequest, id: number, status: 'active' | 'disabled'): Promise<void> {
-    const { enterpriseId, account } = await this.accountFor(request, id);
-    if (status === 'disabled' && account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
+  async setStatus(caller: Caller, id: number, status: 'active' | 'disabled'): Promise<void> {
+    const { enterpriseId, account } = await this.accountFor(caller, id);
+    if (status === 'disabled' && account.id === caller.accountId) throw new BadRequestError(SELF_DEMOTION_REFUSED);
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.setStatus(trx, enterpriseId, account.id, status))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
       const ended = status === 'disabled' ? await this.app.ssoSessionService.end(trx, [account.id]) : [];
-      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
-      await auditRequest(trx, request, status === 'disabled' ? 'account.disable' : 'account.enable', targetOf(account));
+      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId);
+      await auditBy(trx, caller, status === 'disabled' ? 'account.disable' : 'account.enable', targetOf(account));
       return ended;
     });
-    await this.app.ssoSessionService.notify(request, tickets);
+    await this.app.ssoSessionService.notify(caller, tickets);
   }
 
   /** 解锁: clears the failed-password count and the lock. */
-  async unlock(request: FastifyRequest, id: number): Promise<void> {
-    const { enterpriseId, account } = await this.accountFor(request, id);
-    if (account.id === actorOf(request)) throw new BadRequestError('不能解锁自己的账号');
+  async unlock(caller: Caller, id: number): Promise<void> {
+    const { enterpriseId, account } = await this.accountFor(caller, id);
+    if (account.id === caller.accountId) throw new BadRequestError('不能解锁自己的账号');
     await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       const wasLocked = await this.app.loginGuardService.unlock(trx, account.id);
-      await auditRequest(trx, request, 'account.unlock', targetOf(account), 'success', wasLocked ? '' : '账号未锁定，已清除密码错误次数');
+      await auditBy(trx, caller, 'account.unlock', targetOf(account), 'success', wasLocked ? '' : '账号未锁定，已清除密码错误次数');
     });
   }
 
   /** 重置密码: a new initial password; every session of the account ends. */
-  async resetPassword(request: FastifyRequest, id: number, mode: PasswordMode, encoded: string | undefined): Promise<PasswordOutcome> {
-    const { enterpriseId, account } = await this.accountFor(request, id);
-    if (account.id === actorOf(request)) throw new BadRequestError('不能重置自己的密码，请通过修改密码更改');
+  async resetPassword(caller: Caller, id: number, mode: PasswordMode, encoded: string | undefined): Promise<PasswordOutcome> {
+    const { enterpriseId, account } = await this.accountFor(caller, id);
+    if (account.id === caller.accountId) throw new BadRequestError('不能重置自己的密码，请通过修改密码更改');
     // An LDAP-linked account signs in with its directory password; a local one would never be used.
     if (await this.app.authSourceRepository.ldapIdentityOf(account.id)) throw new BadRequestError(AuthSourceMessage.directoryPassword);
     const { password, bySms } = await this.chosenPassword(enterpriseId, account.username, mode, encoded);
     const passwordHash = await hashPassword(password);
-    if (bySms) await this.sendPassword(request, account.phone, password);
+    if (bySms) await this.sendPassword(caller, account.phone, password);
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.resetPassword(trx, enterpriseId, account.id, passwordHash))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
       // The lock guarded the old password; the new one starts with a clean count.
       await this.app.loginGuardService.unlock(trx, account.id);
       const ended = await this.app.ssoSessionService.end(trx, [account.id]);
-      await auditRequest(trx, request, 'account.reset-password', targetOf(account), 'success', bySms ? '随机密码已短信发送' : '');
+      await auditBy(trx, caller, 'account.reset-password', targetOf(account), 'success', bySms ? '随机密码已短信发送' : '');
       await this.app.accountNoticeService.passwordChanged(trx, account.id, 'admin');
       return ended;
     });
-    await this.app.ssoSessionService.notify(request, tickets);
+    await this.app.ssoSessionService.notify(caller, tickets);
     return { bySms };
   }
 
   /** 删除: soft, keeping username and phone taken; every session of the account ends. */
-  async remove(request: FastifyRequest, id: number): Promise<void> {
-    const { enterpriseId, account } = await this.accountFor(request, id);
-    if (account.id === actorOf(request)) throw new BadRequestError(SELF_DEMOTION_REFUSED);
+  async remove(caller: Caller, id: number): Promise<void> {
+    const { enterpriseId, account } = await this.accountFor(caller, id);
+    if (account.id === caller.accountId) throw new BadRequestError(SELF_DEMOTION_REFUSED);
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.softDelete(trx, enterpriseId, account.id))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
       const ended = await this.app.ssoSessionService.end(trx, [account.id]);
-      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, actorOf(request));
-      await auditRequest(trx, request, 'account.delete', targetOf(account));
+      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId);
+      await auditBy(trx, caller, 'account.delete', targetOf(account));
       return ended;
     });
-    await this.app.ssoSessionService.notify(request, tickets);
+    await this.app.ssoSessionService.notify(caller, tickets);
   }
 
   /**
@@ -307,10 +295,10 @@ export class AccountAdminService {
    * enterprise is known. Answers the result and its message.
    */
   async importSheet(
-    request: FastifyRequest,
+    caller: Caller,
     upload: () => Promise<{ filename: string; bytes: Buffer }>,
   ): Promise<{ result: AccountImportResult; message: string }> {
-    const enterpriseId = enterpriseOf(request);
+    const enterpriseId = callerEnterprise(caller);
     const { filename, bytes } = await upload();
     const rows = importRows(await readSheet(bytes));
     const [groups, roles, taken] = await Promise.all([
@@ -330,7 +318,7 @@ export class AccountAdminService {
     });
     if (checked.errors.length) {
       const failed = checked.errors.length;
-      await this.app.auditRepository.recordRequest(request, 'account.import', filename, 'failure', `${failed} 行有误，未导入`);
+      await this.app.auditRepository.recordBy(caller, 'account.import', filename, 'failure', `${failed} 行有误，未导入`);
       return {
         result: { total: rows.length, imported: 0, failed, errors: checked.errors, smsSent: 0, smsFailed: [] },
         message: `导入失败：${failed} 行有误，未导入任何账号`,
@@ -353,18 +341,18 @@ export class AccountAdminService {
     try {
       await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.accounts.createMany(trx, enterpriseId, created);
-        await auditRequest(trx, request, 'account.import', filename, 'success', detail);
+        await auditBy(trx, caller, 'account.import', filename, 'success', detail);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError('导入期间有账号或手机号已被使用，请重新导入');
       throw err;
     }
-    const smsFailed = await this.sendImportPasswords(request, bySms);
+    const smsFailed = await this.sendImportPasswords(caller, bySms);
     const smsSent = bySms.length - smsFailed.length;
     if (smsFailed.length) {
       const unsent = bySms.filter((a) => smsFailed.some((f) => f.line === a.line)).map((a) => a.username);
       const failure = `${unsent.length} 个初始密码短信发送失败：${unsent.join('、')}`;
-      await this.app.auditRepository.recordRequest(request, 'account.import', filename, 'failure', failure);
+      await this.app.auditRepository.recordBy(caller, 'account.import', filename, 'failure', failure);
     }
     let message = `导入完成：成功导入 ${created.length} 个账号`;
     if (smsSent) message += `，${smsSent} 个初始密码已通过短信发送`;
@@ -373,15 +361,15 @@ export class AccountAdminService {
   }
 
   /** 导出: the matching accounts as the list shows them (at most ACCOUNT_EXPORT_MAX_ROWS), the export audited. */
-  async exportRows(request: FastifyRequest, filters: AccountFilters): Promise<AsyncIterable<AccountRow>> {
-    const selfId = actorOf(request);
-    const matches = this.accounts.stream(enterpriseOf(request), filters, ACCOUNT_EXPORT_MAX_ROWS);
+  async exportRows(caller: Caller, filters: AccountFilters): Promise<AsyncIterable<AccountRow>> {
+    const selfId = caller.accountId;
+    const matches = this.accounts.stream(callerEnterprise(caller), filters, ACCOUNT_EXPORT_MAX_ROWS);
     async function* rows() {
       for await (const account of matches) yield toRow(account, selfId);
     }
     const f = filters;
     const named = [f.keyword, f.state, f.groupId && `账号组 ${f.groupId}`, f.roleId && `角色 ${f.roleId}`].filter(Boolean).join(' ');
-    await this.app.auditRepository.recordRequest(request, 'account.export', named || '全部');
+    await this.app.auditRepository.recordBy(caller, 'account.export', named || '全部');
     return rows();
   }
 }

@@ -14,6 +14,7 @@ import {
   RowIdParamsSchema,
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['org'];
 
@@ -38,7 +39,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { keyword, offset, limit } = request.query;
-      return ok(await groups.page(request, keyword?.trim() ?? '', offset, limit));
+      return ok(await groups.page(callerOf(request), keyword?.trim() ?? '', offset, limit));
     },
   );
 
@@ -54,7 +55,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await groups.create(request, request.body) }, '账号组已创建'),
+    async (request) => ok({ id: await groups.create(callerOf(request), request.body) }, '账号组已创建'),
   );
 
   app.put(
@@ -71,7 +72,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await groups.update(request, request.params.id, request.body);
+      await groups.update(callerOf(request), request.params.id, request.body);
       return ok([], '账号组已保存');
     },
   );
@@ -89,7 +90,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await groups.remove(request, request.params.id);
+      await groups.remove(callerOf(request), request.params.id);
       return ok([], '账号组已删除');
     },
   );
@@ -108,7 +109,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { keyword, offset, limit } = request.query;
-      return ok(await groups.members(request, request.params.id, keyword?.trim() ?? '', offset, limit));
+      return ok(await groups.members(callerOf(request), request.params.id, keyword?.trim() ?? '', offset, limit));
     },
   );
 
@@ -124,7 +125,8 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(AccountGroupMemberRowSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await groups.candidates(request, request.params.id, request.query.keyword?.trim() ?? '', request.query.limit)),
+    async (request) =>
+      ok(await groups.candidates(callerOf(request), request.params.id, request.query.keyword?.trim() ?? '', request.query.limit)),
   );
 
   app.post(
@@ -141,7 +143,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await groups.addMembers(request, request.params.id, request.body.accountIds);
+      await groups.addMembers(callerOf(request), request.params.id, request.body.accountIds);
       return ok([], '成员已添加');
     },
   );
@@ -159,7 +161,7 @@ const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await groups.removeMember(request, request.params.id, request.params.accountId);
+      await groups.removeMember(callerOf(request), request.params.id, request.params.accountId);
       return ok([], '成员已移除');
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiPrefix, Authority, EmptyAnswerSchema, InvitationBodySchema } from '@portal/shared';
 import { errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 /**
  * 邀请成员 (org:account): an SMS with a one-time code to a phone not yet registered; the
@@ -20,7 +21,7 @@ const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.invitationService.invite(request, request.body.phone);
+      await app.invitationService.invite(callerOf(request), request.body.phone);
       return ok([], '邀请短信已发送');
     },
   );

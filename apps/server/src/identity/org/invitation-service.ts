@@ -1,11 +1,12 @@
 import { REGISTER_PHONE_PATTERN, TenantMessage, TenantRules } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { sendSmsOrRefuse } from '../../platform/sms/sms-plugin.js';
+import type { Caller } from '../portal-auth/auth.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,10 +22,10 @@ export class InvitationService {
   constructor(private readonly app: FastifyInstance) {}
 
   /** Issues an invitation to `rawPhone` and sends it; an invitation that could not be sent is withdrawn. */
-  async invite(request: FastifyRequest, rawPhone: string): Promise<void> {
+  async invite(caller: Caller, rawPhone: string): Promise<void> {
     const { db } = this.app.database;
     const invitations = this.app.invitationRepository;
-    const enterpriseId = callerEnterprise(request);
+    const enterpriseId = callerEnterprise(caller);
     const phone = rawPhone.trim();
     const problem = TenantRules.phone(phone);
     if (problem) throw new BadRequestError(problem);
@@ -32,13 +33,17 @@ export class InvitationService {
     if (!REGISTER_PHONE_PATTERN.test(phone)) throw new BadRequestError(TenantMessage.phoneInvalid);
     if (await invitations.phoneRegistered(phone)) throw new ConflictError(TenantMessage.phoneTaken);
     const invitation = await inEnterpriseTransaction(db, enterpriseId, (trx) =>
-      invitations.issue(trx, { enterpriseId, phone, invitedBy: request.principal!.accountId }),
+      invitations.issue(trx, { enterpriseId, phone, invitedBy: caller.accountId }),
     );
-    const enterprise = request.principal?.profile.enterpriseName ?? '';
+    const enterprise = caller.profile.enterpriseName ?? '';
     try {
-      await sendSmsOrRefuse(request, this.app.smsSender, { phone, templateKey: 'invite', params: { enterprise, code: invitation.code } });
+      await sendSmsOrRefuse(caller.log, this.app.smsSender, {
+        phone,
+        templateKey: 'invite',
+        params: { enterprise, code: invitation.code },
+      });
       // Recorded once the message is out: an invitation that could not be sent is withdrawn, and its refusal recorded instead.
-      await inTransaction(db, (trx) => auditRequest(trx, request, 'invitation.send', phone));
+      await inTransaction(db, (trx) => auditBy(trx, caller, 'invitation.send', phone));
     } catch (err) {
       await invitations.withdraw(invitation.id);
       throw err;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiPrefix, Authority, EmptyAnswerSchema, JoinRequestQuerySchema, JoinRequestRowSchema, RowIdParamsSchema } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['org'];
 
@@ -25,7 +26,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { status, offset, limit } = request.query;
-      return ok(await joins.page(request, status || undefined, offset, limit));
+      return ok(await joins.page(callerOf(request), status || undefined, offset, limit));
     },
   );
 
@@ -42,7 +43,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const told = await joins.approve(request, request.params.id);
+      const told = await joins.approve(callerOf(request), request.params.id);
       return ok([], told ? '已通过，已短信通知申请人' : '已通过，短信通知发送失败');
     },
   );
@@ -60,7 +61,7 @@ const joinRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const told = await joins.reject(request, request.params.id);
+      const told = await joins.reject(callerOf(request), request.params.id);
       return ok([], told ? '已拒绝，已短信通知申请人' : '已拒绝，短信通知发送失败');
     },
   );

@@ -10,6 +10,7 @@ import {
   RowIdParamsSchema,
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['org'];
 
@@ -31,7 +32,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(RoleRowSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await roles.list(request)),
+    async (request) => ok(await roles.list(callerOf(request))),
   );
 
   app.post(
@@ -46,7 +47,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await roles.create(request, request.body) }, '角色已创建'),
+    async (request) => ok({ id: await roles.create(callerOf(request), request.body) }, '角色已创建'),
   );
 
   app.put(
@@ -63,7 +64,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await roles.update(request, request.params.id, request.body);
+      await roles.update(callerOf(request), request.params.id, request.body);
       return ok([], '角色已保存');
     },
   );
@@ -81,7 +82,7 @@ const roleRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await roles.remove(request, request.params.id);
+      await roles.remove(callerOf(request), request.params.id);
       return ok([], '角色已删除');
     },
   );

@@ -7,13 +7,14 @@ import {
   isTenantGrantable,
   withTenantParents,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
 import { administers, callerEnterprise } from '../../platform/lib/tenant-scope.js';
+import type { Caller } from '../portal-auth/auth.js';
 import type { RoleInput, RoleRef } from './role-repository.js';
 
 declare module 'fastify' {
@@ -45,21 +46,21 @@ export class RoleService {
   }
 
   /** A custom role of the caller's enterprise: another enterprise's answers 404, a system role 400. */
-  private async customRole(request: FastifyRequest, id: number): Promise<RoleRef> {
-    const role = await this.roles.byId(callerEnterprise(request), id);
+  private async customRole(caller: Caller, id: number): Promise<RoleRef> {
+    const role = await this.roles.byId(callerEnterprise(caller), id);
     if (!role) throw new NotFoundError('角色不存在');
     if (role.system) throw new BadRequestError('系统角色不可修改');
     return role;
   }
 
   /** The system roles first, then the enterprise's own. */
-  list(request: FastifyRequest): Promise<RoleRow[]> {
-    return this.roles.list(callerEnterprise(request));
+  list(caller: Caller): Promise<RoleRow[]> {
+    return this.roles.list(callerEnterprise(caller));
   }
 
   /** 新建: answers the new role's id. */
-  async create(request: FastifyRequest, body: RoleCreateBody): Promise<number> {
-    const enterpriseId = callerEnterprise(request);
+  async create(caller: Caller, body: RoleCreateBody): Promise<number> {
+    const enterpriseId = callerEnterprise(caller);
     const roles = this.roles;
     const code = body.code.trim();
     const codeProblem = TenantRules.roleCode(code);
@@ -72,7 +73,7 @@ export class RoleService {
         // Names have no unique index: checked again under the enterprise's lock, so of two at once the second sees the first.
         if (await roles.nameTaken(enterpriseId, input.name, undefined, trx)) throw new ConflictError(TenantMessage.roleNameTaken);
         const created = await roles.create(trx, enterpriseId, code, input);
-        await auditRequest(trx, request, 'role.create', `${code} ${input.name}`, 'success', input.authorities.join(','));
+        await auditBy(trx, caller, 'role.create', `${code} ${input.name}`, 'success', input.authorities.join(','));
         return created;
       });
     } catch (err) {
@@ -83,32 +84,32 @@ export class RoleService {
   }
 
   /** 修改: name, description and authorities (the code never changes). */
-  async update(request: FastifyRequest, id: number, body: RoleUpdateBody): Promise<void> {
-    const enterpriseId = callerEnterprise(request);
+  async update(caller: Caller, id: number, body: RoleUpdateBody): Promise<void> {
+    const enterpriseId = callerEnterprise(caller);
     const roles = this.roles;
-    const role = await this.customRole(request, id);
+    const role = await this.customRole(caller, id);
     const input = roleInput(body);
     if (await roles.nameTaken(enterpriseId, input.name, role.id)) throw new ConflictError(TenantMessage.roleNameTaken);
     await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (await roles.nameTaken(enterpriseId, input.name, role.id, trx)) throw new ConflictError(TenantMessage.roleNameTaken);
       await roles.update(trx, role.id, input);
       // Its holders may lose org:account.
-      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
-      await auditRequest(trx, request, 'role.update', `${role.code} ${input.name}`, 'success', input.authorities.join(','));
+      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId, administers(caller));
+      await auditBy(trx, caller, 'role.update', `${role.code} ${input.name}`, 'success', input.authorities.join(','));
     });
   }
 
   /** 删除 (accounts and groups no longer hold it); not while an application authorization names it. */
-  async remove(request: FastifyRequest, id: number): Promise<void> {
-    const enterpriseId = callerEnterprise(request);
-    const role = await this.customRole(request, id);
+  async remove(caller: Caller, id: number): Promise<void> {
+    const enterpriseId = callerEnterprise(caller);
+    const role = await this.customRole(caller, id);
     await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       // Like a group: not while an application authorization names it.
       const apps = await this.app.ssoAppRepository.grantedTo(trx, 'role', role.id);
       if (apps.length) throw new ConflictError(`该角色已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
       await this.roles.delete(trx, role.id);
-      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, request.principal!.accountId, administers(request));
-      await auditRequest(trx, request, 'role.delete', `${role.code} ${role.name}`);
+      await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId, administers(caller));
+      await auditBy(trx, caller, 'role.delete', `${role.code} ${role.name}`);
     });
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../platform/lib/errors.js';
 import { describeValidation } from '../../platform/plugins/error-handler.js';
+import { actorOf } from './auth.js';
 
 /** The message the user saw, never an internal error's text. */
 function refusal(error: FastifyError): string {
@@ -20,7 +21,7 @@ async function auditFailures(app: FastifyInstance) {
     const action = request.routeOptions.config.auditAction;
     if (!action || !request.principal) return;
     const params = request.params && typeof request.params === 'object' ? Object.values(request.params) : [];
-    await app.auditRepository.recordRequest(request, action, params.map(String).join(' '), 'failure', refusal(error));
+    await app.auditRepository.recordBy(actorOf(request), action, params.map(String).join(' '), 'failure', refusal(error));
   });
 }
 

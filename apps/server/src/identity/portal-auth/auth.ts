@@ -1,10 +1,9 @@
 import { CertificationMessage } from '@portal/shared';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import { type AuditActionCode, type AuditEntry, recordAudit } from '../../platform/audit/audit-log.js';
-import type { Database } from '../../platform/db/schema.js';
+import type { Actor } from '../../platform/lib/actor.js';
 import { ForbiddenError, TokenError } from '../../platform/lib/errors.js';
+import { requestOrigin } from '../../platform/lib/request-origin.js';
 
 export interface Principal {
   accountId: number;
@@ -14,37 +13,33 @@ export interface Principal {
   profile: NonNullable<Awaited<ReturnType<FastifyInstance['accountRepository']['profile']>>>;
 }
 
-/** Who made a request, as its audit row names them: services take it instead of the request. */
-export interface Actor {
-  accountId: number | null;
-  username: string;
-  enterpriseId: number | null;
-  ip: string;
-  log: FastifyBaseLogger;
+/** A signed-in caller of a console service: the actor with the account's profile. */
+export interface Caller extends Actor {
+  accountId: number;
+  /** The CAS service ticket that opened the session (接入自检 signs in with it). */
+  serviceTicket: string;
+  profile: Principal['profile'];
 }
 
+/** The actor of `request`: its signed-in account if any, its address and its log. */
 export function actorOf(request: FastifyRequest): Actor {
   const p = request.principal;
   return {
     accountId: p?.accountId ?? null,
     username: p?.profile.username ?? '',
     enterpriseId: p?.profile.enterpriseId ?? null,
+    authorities: p?.profile.authorities ?? [],
     ip: request.ip,
+    origin: requestOrigin(request),
     log: request.log,
   };
 }
 
-/** Records an action of `actor` inside the write's transaction `db`. */
-export function auditBy(
-  db: Kysely<Database>,
-  actor: Actor,
-  action: AuditActionCode,
-  target: string,
-  outcome: AuditEntry['outcome'] = 'success',
-  detail?: string,
-): Promise<void> {
-  const { log, ...who } = actor;
-  return recordAudit(db, log, { ...who, action, target, outcome, ...(detail === undefined ? {} : { detail }) });
+/** The caller of a route behind `authenticate`; 401 without a session (the guard ran first, so only a wiring slip gets here). */
+export function callerOf(request: FastifyRequest): Caller {
+  const p = request.principal;
+  if (!p) throw new TokenError('missing');
+  return { ...actorOf(request), accountId: p.accountId, serviceTicket: p.serviceTicket, profile: p.profile };
 }
 
 declare module 'fastify' {

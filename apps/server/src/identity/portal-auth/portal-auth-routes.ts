@@ -26,6 +26,7 @@ import { TOKEN_TYPE } from './access-tokens.js';
 import { sessionIndexOf } from './cas-client.js';
 import { PORTAL_CALLBACK_PATH, SESSION_COOKIE } from './portal-sessions.js';
 import escapeHtml from 'escape-html';
+import { actorOf } from './auth.js';
 
 const CALLBACK_PATH = PORTAL_CALLBACK_PATH;
 /** Where a login starts (the web app's login links and its silent single sign-on go here). */
@@ -321,7 +322,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const principal = request.principal;
       if (!principal) throw new UnauthorizedError();
       const ended = await app.portalAuthService.changePassword(principal, request.body, { ip: request.ip, log: request.log });
-      await app.ssoSessionService.notify(request, ended);
+      await app.ssoSessionService.notify(actorOf(request), ended);
       return ok([], '密码修改成功');
     },
   );

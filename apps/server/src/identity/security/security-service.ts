@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
-import { type Actor, auditBy } from '../portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
+import type { Actor } from '../../platform/lib/actor.js';
 
 /** The 安全设置 audit row's detail: the saved values in a line. */
 const describe = (p: SecurityPolicy) =>

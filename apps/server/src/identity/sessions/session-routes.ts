@@ -3,7 +3,7 @@ import { ApiPrefix, Authority, EmptyAnswerSchema, SessionHandleParamsSchema, Ses
 import type { FastifyRequest } from 'fastify';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
-import { actorOf } from '../portal-auth/auth.js';
+import { actorOf, callerOf } from '../portal-auth/auth.js';
 import type { SessionOwner } from './session-repository.js';
 
 const tags = ['security'];
@@ -21,8 +21,9 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   /** Ends the session `handle` names if `owner` may see it; single logout after the commit. */
   async function end(request: FastifyRequest, owner: SessionOwner, handle: string) {
-    const tickets = await app.sessionService.end(owner, handle, actorOf(request));
-    await app.ssoSessionService.notify(request, tickets);
+    const actor = actorOf(request);
+    const tickets = await app.sessionService.end(owner, handle, actor);
+    await app.ssoSessionService.notify(actor, tickets);
     return ok([], '已下线');
   }
 
@@ -39,8 +40,8 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { keyword, offset, limit } = request.query;
-      const principal = request.principal!;
-      return ok(await sessions.page(callerEnterprise(request), keyword?.trim() ?? '', offset, limit, principal.serviceTicket));
+      const caller = callerOf(request);
+      return ok(await sessions.page(callerEnterprise(caller), keyword?.trim() ?? '', offset, limit, caller.serviceTicket));
     },
   );
 
@@ -56,7 +57,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Ended, ...errorResponses },
       },
     },
-    async (request) => end(request, { enterpriseId: callerEnterprise(request) }, request.params.id),
+    async (request) => end(request, { enterpriseId: callerEnterprise(callerOf(request)) }, request.params.id),
   );
 
   app.get(
@@ -70,8 +71,8 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { accountId, profile, serviceTicket } = request.principal!;
-      return ok(await sessions.ofAccount(accountId, profile.enterpriseId, serviceTicket));
+      const { accountId, enterpriseId, serviceTicket } = callerOf(request);
+      return ok(await sessions.ofAccount(accountId, enterpriseId, serviceTicket));
     },
   );
 
@@ -87,7 +88,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Ended, ...errorResponses },
       },
     },
-    async (request) => end(request, { accountId: request.principal!.accountId }, request.params.id),
+    async (request) => end(request, { accountId: callerOf(request).accountId }, request.params.id),
   );
 };
 

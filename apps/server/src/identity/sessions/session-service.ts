@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import { NotFoundError } from '../../platform/lib/errors.js';
 import { clientSoftware } from '../../platform/lib/user-agent.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
-import { type Actor, auditBy } from '../portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
+import type { Actor } from '../../platform/lib/actor.js';
 import type { SessionOwner } from './session-repository.js';
 
 /** 强制下线 and ending one's own session (the routes are `session-routes.ts`). */

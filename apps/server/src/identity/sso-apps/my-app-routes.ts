@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiPrefix, MyApplicationSchema } from '@portal/shared';
+import { callerOf } from '../portal-auth/auth.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 
 /**
@@ -17,7 +18,7 @@ const myAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(MyApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.ssoAppRepository.usableBy(request.principal!.accountId)),
+    async (request) => ok(await app.ssoAppRepository.usableBy(callerOf(request).accountId)),
   );
 };
 

@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { TooManyRequestsError } from '../../platform/lib/errors.js';
 import { selfTestPrecheck, selfTestRun } from './self-test-service.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 /**
  * 接入自检 (tool 03 统一身份认证集成; authority app:list): runs the integration check of one
@@ -33,7 +34,7 @@ const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SelfTestPrecheckSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await selfTestPrecheck(app, request, request.params.id)),
+    async (request) => ok(await selfTestPrecheck(app, callerOf(request), request.params.id)),
   );
 
   app.post(
@@ -61,7 +62,7 @@ const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const result = await selfTestRun(app, request, request.params.id, request.body.service);
+      const result = await selfTestRun(app, callerOf(request), request.params.id, request.body.service);
       return ok(result, result.passed ? SelfTestMessage.passed : SelfTestMessage.failed);
     },
   );

@@ -1,7 +1,8 @@
 import { type SelfTestPrecheck, type SelfTestResult, SsoMessage } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { NotFoundError, UnauthorizedError } from '../../platform/lib/errors.js';
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
+import type { Caller } from '../portal-auth/auth.js';
 import { runSelfTest, signInSkipReason } from './self-test.js';
 import type { SsoApplication } from './sso-app-repository.js';
 
@@ -9,44 +10,30 @@ import type { SsoApplication } from './sso-app-repository.js';
  * 接入自检 as the console asks for it: the caller (an administrator with a live session) is the test
  * account; an application of another enterprise answers 404.
  */
-
-function callerOf(request: FastifyRequest) {
-  const principal = request.principal;
-  if (!principal) throw new UnauthorizedError();
-  return principal;
-}
-
-async function applicationOf(app: FastifyInstance, request: FastifyRequest, id: number): Promise<SsoApplication> {
-  const application = await app.ssoAppRepository.byId(callerEnterprise(request), id);
+async function applicationOf(app: FastifyInstance, caller: Caller, id: number): Promise<SsoApplication> {
+  const application = await app.ssoAppRepository.byId(callerEnterprise(caller), id);
   if (!application) throw new NotFoundError(SsoMessage.notFound);
   return application;
 }
 
 /** Before a run: whether the sign-in step will be skipped, and why. Reads only, contacts nothing. */
-export async function selfTestPrecheck(app: FastifyInstance, request: FastifyRequest, id: number): Promise<SelfTestPrecheck> {
-  const principal = callerOf(request);
-  const application = await applicationOf(app, request, id);
-  const { username } = principal.profile;
-  const skipped = await signInSkipReason(app, application, principal.accountId, username);
+export async function selfTestPrecheck(app: FastifyInstance, caller: Caller, id: number): Promise<SelfTestPrecheck> {
+  const application = await applicationOf(app, caller, id);
+  const { username } = caller.profile;
+  const skipped = await signInSkipReason(app, application, caller.accountId, username);
   return { applicationId: application.id, username, signInSkipped: skipped ?? '' };
 }
 
 /** Runs the check of `service` (the first service address when absent) and audits what failed. */
-export async function selfTestRun(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  id: number,
-  service: string | undefined,
-): Promise<SelfTestResult> {
-  const principal = callerOf(request);
-  const application = await applicationOf(app, request, id);
+export async function selfTestRun(app: FastifyInstance, caller: Caller, id: number, service: string | undefined): Promise<SelfTestResult> {
+  const application = await applicationOf(app, caller, id);
   const result = await runSelfTest(app, application, service, {
-    id: principal.accountId,
-    username: principal.profile.username,
-    serviceTicket: principal.serviceTicket,
+    id: caller.accountId,
+    username: caller.username,
+    serviceTicket: caller.serviceTicket,
   });
   const failed = result.steps.filter((s) => s.status === 'failed').map((s) => s.title);
   const detail = `${result.service}：${failed.length ? `未通过 ${failed.join('、')}` : '全部通过'}`;
-  await app.auditRepository.recordRequest(request, 'sso-app.self-test', application.name, 'success', detail);
+  await app.auditRepository.recordBy(caller, 'sso-app.self-test', application.name, 'success', detail);
   return result;
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiPrefix, Authority, RowIdParamsSchema, SsoAppGrantsBodySchema, SsoAppGrantsSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['sso-app'];
 const BASE = `${ApiPrefix.console}/sso-app`;
@@ -25,7 +26,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await apps.grants(request, request.params.id)),
+    async (request) => ok(await apps.grants(callerOf(request), request.params.id)),
   );
 
   app.put(
@@ -41,7 +42,7 @@ const ssoAppGrantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SsoAppGrantsSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await apps.setGrants(request, request.params.id, request.body), '应用授权已保存'),
+    async (request) => ok(await apps.setGrants(callerOf(request), request.params.id, request.body), '应用授权已保存'),
   );
 };
 

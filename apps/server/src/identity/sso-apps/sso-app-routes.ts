@@ -10,6 +10,7 @@ import {
   SsoApplicationRowSchema,
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['sso-app'];
 const BASE = `${ApiPrefix.console}/sso-app`;
@@ -35,7 +36,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { keyword, status, offset, limit } = request.query;
-      return ok(await apps.page(request, { keyword: keyword?.trim() ?? '', status: status || undefined }, offset, limit));
+      return ok(await apps.page(callerOf(request), { keyword: keyword?.trim() ?? '', status: status || undefined }, offset, limit));
     },
   );
 
@@ -50,7 +51,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(SsoApplicationRowSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await apps.detail(request, request.params.id)),
+    async (request) => ok(await apps.detail(callerOf(request), request.params.id)),
   );
 
   app.post(
@@ -65,7 +66,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await apps.create(request, request.body) }, '应用已创建'),
+    async (request) => ok({ id: await apps.create(callerOf(request), request.body) }, '应用已创建'),
   );
 
   app.put(
@@ -82,7 +83,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await apps.update(request, request.params.id, request.body);
+      await apps.update(callerOf(request), request.params.id, request.body);
       return ok([], '应用已保存');
     },
   );
@@ -100,7 +101,7 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await apps.remove(request, request.params.id);
+      await apps.remove(callerOf(request), request.params.id);
       return ok([], '应用已删除');
     },
   );

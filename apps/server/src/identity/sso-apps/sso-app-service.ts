@@ -11,18 +11,18 @@ import {
   normalizeServicePrefix,
   serviceOverlapsOwn,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import type { Database } from '../../platform/db/schema.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
-import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { overlaps } from '../cas/cas-services.js';
+import type { Caller } from '../portal-auth/auth.js';
 import type { SsoApplication, SsoApplicationInput } from './sso-app-repository.js';
 
 declare module 'fastify' {
@@ -49,7 +49,7 @@ async function writing(work: () => Promise<void>) {
  * address is an exact URL prefix (CAS 3.0 §2.1.1); it may not overlap this portal, a platform-wide
  * CAS_SERVICES address, a platform application's or another application's, so every service belongs
  * to one application of one enterprise. Subscribed platform applications are read-only: only 应用授权
- * applies to them. `request` is who asks: its principal decides the enterprise.
+ * applies to them. The caller decides the enterprise.
  */
 export class SsoAppService {
   constructor(private readonly app: FastifyInstance) {}
@@ -58,19 +58,19 @@ export class SsoAppService {
     return this.app.ssoAppRepository;
   }
 
-  private portalBase(request: FastifyRequest): string {
-    return this.app.config.publicUrl ?? requestOrigin(request);
+  private portalBase(caller: Caller): string {
+    return this.app.config.publicUrl ?? caller.origin;
   }
 
   /** The CAS an application integrates with: the embedded one at the portal's configured address, else the configured external one. */
-  private casServerUrlPrefix(request: FastifyRequest): string {
+  private casServerUrlPrefix(caller: Caller): string {
     const { auth } = this.app.config;
     if (!auth.casEmbedded && auth.casServerUrl) return auth.casServerUrl;
-    return `${this.portalBase(request)}/cas`;
+    return `${this.portalBase(caller)}/cas`;
   }
 
-  private withIntegration(request: FastifyRequest, row: SsoApplication): SsoApplicationRow {
-    const cas = this.casServerUrlPrefix(request);
+  private withIntegration(caller: Caller, row: SsoApplication): SsoApplicationRow {
+    const cas = this.casServerUrlPrefix(caller);
     return {
       ...row,
       integration: {
@@ -83,15 +83,15 @@ export class SsoAppService {
   }
 
   /** An application of the caller's enterprise; another enterprise's answers 404. */
-  private async applicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
-    const found = await this.apps.byId(callerEnterprise(request), id);
+  private async applicationOf(caller: Caller, id: number): Promise<SsoApplication> {
+    const found = await this.apps.byId(callerEnterprise(caller), id);
     if (!found) throw new NotFoundError(SsoMessage.notFound);
     return found;
   }
 
   /** One of the enterprise's own applications: a subscribed platform application is the platform's to change. */
-  private async ownApplicationOf(request: FastifyRequest, id: number): Promise<SsoApplication> {
-    const found = await this.applicationOf(request, id);
+  private async ownApplicationOf(caller: Caller, id: number): Promise<SsoApplication> {
+    const found = await this.applicationOf(caller, id);
     if (found.platform) throw new ForbiddenError(SsoMessage.platformReadOnly);
     return found;
   }
@@ -137,8 +137,8 @@ export class SsoAppService {
   }
 
   /** Refuses service addresses this portal or a CAS_SERVICES address already answers for. */
-  private assertNotPlatform(request: FastifyRequest, prefixes: readonly string[]) {
-    const platform = this.app.casApplicationService.platformPrefixes(this.portalBase(request));
+  private assertNotPlatform(caller: Caller, prefixes: readonly string[]) {
+    const platform = this.app.casApplicationService.platformPrefixes(this.portalBase(caller));
     if (prefixes.some((p) => platform.some((q) => overlaps(new URL(p), q)))) throw new ConflictError(SsoMessage.servicePlatform);
   }
 
@@ -168,66 +168,66 @@ export class SsoAppService {
 
   /** One page of the enterprise's applications, newest first, each with its integration settings. */
   async page(
-    request: FastifyRequest,
+    caller: Caller,
     filters: { keyword: string; status: SsoApplicationStatus | undefined },
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: SsoApplicationRow[] }> {
-    const page = await this.apps.page(callerEnterprise(request), filters, offset, limit);
-    return { total: page.total, rows: page.rows.map((row) => this.withIntegration(request, row)) };
+    const page = await this.apps.page(callerEnterprise(caller), filters, offset, limit);
+    return { total: page.total, rows: page.rows.map((row) => this.withIntegration(caller, row)) };
   }
 
   /** An application with its integration settings. */
-  async detail(request: FastifyRequest, id: number): Promise<SsoApplicationRow> {
-    return this.withIntegration(request, await this.applicationOf(request, id));
+  async detail(caller: Caller, id: number): Promise<SsoApplicationRow> {
+    return this.withIntegration(caller, await this.applicationOf(caller, id));
   }
 
   /** 新建: answers the new application's id. */
-  async create(request: FastifyRequest, body: SsoApplicationBody): Promise<number> {
-    const enterpriseId = callerEnterprise(request);
+  async create(caller: Caller, body: SsoApplicationBody): Promise<number> {
+    const enterpriseId = callerEnterprise(caller);
     const input = this.inputOf(body);
-    this.assertNotPlatform(request, input.servicePrefixes);
+    this.assertNotPlatform(caller, input.servicePrefixes);
     if (await this.apps.nameTaken(enterpriseId, input.name)) throw new ConflictError(SsoMessage.nameTaken);
     let id = 0;
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.assertNoOverlap(trx, enterpriseId, undefined, input.servicePrefixes);
         id = await this.apps.create(trx, enterpriseId, input);
-        await auditRequest(trx, request, 'sso-app.create', input.name, 'success', input.servicePrefixes.join(' '));
+        await auditBy(trx, caller, 'sso-app.create', input.name, 'success', input.servicePrefixes.join(' '));
       }),
     );
     return id;
   }
 
   /** 修改 of one of the enterprise's own applications. */
-  async update(request: FastifyRequest, id: number, body: SsoApplicationBody): Promise<void> {
-    const enterpriseId = callerEnterprise(request);
-    const current = await this.ownApplicationOf(request, id);
+  async update(caller: Caller, id: number, body: SsoApplicationBody): Promise<void> {
+    const enterpriseId = callerEnterprise(caller);
+    const current = await this.ownApplicationOf(caller, id);
     const input = this.inputOf(body);
-    this.assertNotPlatform(request, input.servicePrefixes);
+    this.assertNotPlatform(caller, input.servicePrefixes);
     if (await this.apps.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(SsoMessage.nameTaken);
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.assertNoOverlap(trx, enterpriseId, current.id, input.servicePrefixes);
         await this.apps.update(trx, enterpriseId, current.id, input);
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
-        await auditRequest(trx, request, 'sso-app.update', renamed, 'success', input.servicePrefixes.join(' '));
+        await auditBy(trx, caller, 'sso-app.update', renamed, 'success', input.servicePrefixes.join(' '));
       }),
     );
   }
 
   /** 删除 (its tickets no longer validate). */
-  async remove(request: FastifyRequest, id: number): Promise<void> {
-    const current = await this.ownApplicationOf(request, id);
-    await inEnterpriseTransaction(this.app.database.db, callerEnterprise(request), async (trx) => {
+  async remove(caller: Caller, id: number): Promise<void> {
+    const current = await this.ownApplicationOf(caller, id);
+    await inEnterpriseTransaction(this.app.database.db, callerEnterprise(caller), async (trx) => {
       await this.apps.delete(trx, current.id);
-      await auditRequest(trx, request, 'sso-app.delete', current.name);
+      await auditBy(trx, caller, 'sso-app.delete', current.name);
     });
   }
 
   /** 应用授权 of an application: who of the enterprise may sign in to it. */
-  async grants(request: FastifyRequest, id: number): Promise<SsoAppGrants> {
-    const application = await this.applicationOf(request, id);
+  async grants(caller: Caller, id: number): Promise<SsoAppGrants> {
+    const application = await this.applicationOf(caller, id);
     return this.apps.grants(application.id);
   }
 
@@ -235,9 +235,9 @@ export class SsoAppService {
    * Saves 应用授权 whole; ids not the enterprise's answer 404 like any other id not its own. The CAS
    * checks it at every ticket and every validation, so the change holds at once. Answers the grants.
    */
-  async setGrants(request: FastifyRequest, id: number, body: SsoAppGrantsBody): Promise<SsoAppGrants> {
-    const enterpriseId = callerEnterprise(request);
-    const application = await this.applicationOf(request, id);
+  async setGrants(caller: Caller, id: number, body: SsoAppGrantsBody): Promise<SsoAppGrants> {
+    const enterpriseId = callerEnterprise(caller);
+    const application = await this.applicationOf(caller, id);
     const groupIds = [...new Set(body.groupIds)];
     const roleIds = [...new Set(body.roleIds)];
     const accountIds = [...new Set(body.accountIds)];
@@ -260,7 +260,7 @@ export class SsoAppService {
       ]
         .filter(Boolean)
         .join('；');
-      await auditRequest(trx, request, 'sso-app.grants', application.name, 'success', detail || '无');
+      await auditBy(trx, caller, 'sso-app.grants', application.name, 'success', detail || '无');
     });
     return this.apps.grants(application.id);
   }

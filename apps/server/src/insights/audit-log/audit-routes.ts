@@ -17,6 +17,7 @@ import { BadRequestError } from '../../platform/lib/errors.js';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
 import { AUDIT_ACTIONS, auditActionsFor, isAuditAction, isPlatformAuditAction } from '../../platform/audit/audit-log.js';
 import type { AuditFilters, AuditLogEntry, AuditScope } from '../../platform/audit/audit-repository.js';
+import { actorOf } from '../../identity/portal-auth/auth.js';
 
 const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
 
@@ -128,7 +129,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
       }
       const filters = [q.filterStartTime, q.filterEndTime, q.username, q.action, q.outcome].filter(Boolean).join(' ');
-      await app.auditRepository.recordRequest(request, 'audit.export', filters || '全部');
+      await app.auditRepository.recordBy(actorOf(request), 'audit.export', filters || '全部');
       const stamp = chinaTime(new Date()).replace(/[-: ]/g, '');
       reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`操作日志-${stamp}.csv`, `audit-log-${stamp}.csv`));
       // A failed read destroys the writer, and with it the answer (Fastify logs the error).

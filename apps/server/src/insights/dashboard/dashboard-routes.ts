@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiPrefix, Authority, DashboardSchema } from '@portal/shared';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 
 /**
@@ -18,7 +19,7 @@ const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(DashboardSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.dashboardService.figures(request.principal!.profile)),
+    async (request) => ok(await app.dashboardService.figures(callerOf(request).profile)),
   );
 };
 

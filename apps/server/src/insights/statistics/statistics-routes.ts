@@ -3,6 +3,7 @@ import { ApiPrefix, Authority, STATISTICS_DAYS, STATISTICS_TOP_APPLICATIONS, typ
 import { chinaDate, lastChinaDates, parseChinaTime } from '../../platform/lib/china-time.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 const DAY_MS = 86_400_000;
 const PORTAL_NAME = '门户';
@@ -40,7 +41,7 @@ const statisticsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const enterpriseId = callerEnterprise(request);
+      const enterpriseId = callerEnterprise(callerOf(request));
       const now = new Date();
       const dates = lastChinaDates(now, STATISTICS_DAYS);
       const f = await app.statisticsRepository.figures(enterpriseId, {

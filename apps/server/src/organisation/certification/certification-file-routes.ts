@@ -15,6 +15,7 @@ import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { AppError, BadRequestError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { type MaterialUpload, STORED_TYPES } from './certification-service.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 const tags = ['enterprise'];
 const BASE = `${ApiPrefix.console}/enterprise/certification/file`;
@@ -68,7 +69,7 @@ const certificationFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         return upload;
       };
-      return ok(await app.certificationService.storeMaterial(request, callerEnterprise(request), read), '文件已上传');
+      return ok(await app.certificationService.storeMaterial(callerOf(request), callerEnterprise(callerOf(request)), read), '文件已上传');
     },
   );
 
@@ -85,7 +86,7 @@ const certificationFileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { file, stream, size } = await app.certificationService.openMaterial(request, request.params.id);
+      const { file, stream, size } = await app.certificationService.openMaterial(callerOf(request), request.params.id);
       reply
         .headers(FILE_HEADERS)
         .type(file.mime)

@@ -13,6 +13,7 @@ import {
 import { chinaTimeBound, chinaTimeToIso } from '../../platform/lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 const tags = ['certification'];
 const BASE = `${ApiPrefix.console}/certification`;
@@ -90,7 +91,7 @@ const certificationReviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: EmptyAnswerSchema, ...errorResponses },
       },
     },
-    async (request) => ok([], await app.certificationService.decide(request, request.params.id, request.body)),
+    async (request) => ok([], await app.certificationService.decide(callerOf(request), request.params.id, request.body)),
   );
 };
 

@@ -7,6 +7,7 @@ import { NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { attachment } from '../../platform/audit/audit-csv.js';
 import { AUTHORIZATION_TEMPLATE_MIME, authorizationLetter } from './authorization-template.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 const tags = ['enterprise'];
 const BASE = `${ApiPrefix.console}/enterprise/certification`;
@@ -31,8 +32,8 @@ const certificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const withFiles = request.principal!.profile.authorities.includes(Authority.EnterpriseManage);
-      const state = await certifications.state(callerEnterprise(request), withFiles);
+      const withFiles = callerOf(request).profile.authorities.includes(Authority.EnterpriseManage);
+      const state = await certifications.state(callerEnterprise(callerOf(request)), withFiles);
       if (!state) throw new NotFoundError('企业不存在');
       return ok(state);
     },
@@ -51,7 +52,7 @@ const certificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const id = await app.certificationService.submit(request, callerEnterprise(request), request.body);
+      const id = await app.certificationService.submit(callerOf(request), callerEnterprise(callerOf(request)), request.body);
       return ok({ id }, '认证申请已提交，请等待审核（1–3 个工作日）');
     },
   );
@@ -68,7 +69,7 @@ const certificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const enterprise = await certifications.enterprise(callerEnterprise(request));
+      const enterprise = await certifications.enterprise(callerEnterprise(callerOf(request)));
       if (!enterprise) throw new NotFoundError('企业不存在');
       const site = await app.siteRepository.siteInfo();
       reply.type(AUTHORIZATION_TEMPLATE_MIME).header('content-disposition', attachment('授权委托书.docx', 'authorization-letter.docx'));

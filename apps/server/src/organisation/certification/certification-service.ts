@@ -12,10 +12,11 @@ import {
   EnterpriseRules,
   type PrivateFileRef,
 } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { fileTypeFromBuffer } from 'file-type';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
 import { clause, sentence } from '../../platform/lib/sentence.js';
@@ -110,13 +111,13 @@ const check = (message: string | undefined) => {
 /**
  * 企业认证's rules: the applicant's materials and application, and 认证审核's decision. Each write
  * commits with its audit row (and a decision with the messages to the enterprise); the applicant's
- * SMS follows the commit. `request` is who asks (the audit row's account and address).
+ * SMS follows the commit. `caller` is who asks (the audit row's account and address).
  */
 export class CertificationService {
   constructor(private readonly app: FastifyInstance) {}
 
   /** A new application with the materials uploaded before; answers its id. */
-  async submit(request: FastifyRequest, enterpriseId: number, b: CertificationSubmitBody): Promise<number> {
+  async submit(caller: Caller, enterpriseId: number, b: CertificationSubmitBody): Promise<number> {
     const certifications = this.app.certificationRepository;
     await certifications.assertMayApply(enterpriseId);
     const enterpriseName = b.enterpriseName.trim();
@@ -137,7 +138,7 @@ export class CertificationService {
     }
     const submission = {
       enterpriseId,
-      applicantId: request.principal!.accountId,
+      applicantId: caller.accountId,
       enterpriseName,
       creditCode,
       legalRepresentative,
@@ -146,7 +147,7 @@ export class CertificationService {
       authorizationFileId: authorizationFileId || null,
     };
     return certifications.submit(submission, async (trx) => {
-      await auditRequest(trx, request, 'certification.submit', `${enterpriseName} ${creditCode}`);
+      await auditBy(trx, caller, 'certification.submit', `${enterpriseName} ${creditCode}`);
       // Reviewers learn of the new application in 消息中心 (the queue shows it too).
       const reviewers = await this.app.accountRepository.holders(Authority.Certification, null, trx);
       await this.app.notificationRepository.notify(trx, reviewers, {
@@ -162,7 +163,7 @@ export class CertificationService {
    * Keeps a material (JPG, PNG or PDF by its content) for a new application. `read` reads the
    * upload; it is called only once the enterprise may apply (none while one is pending or once certified).
    */
-  async storeMaterial(request: FastifyRequest, enterpriseId: number, read: () => Promise<MaterialUpload>): Promise<PrivateFileRef> {
+  async storeMaterial(caller: Caller, enterpriseId: number, read: () => Promise<MaterialUpload>): Promise<PrivateFileRef> {
     await this.app.certificationRepository.assertMayApply(enterpriseId);
     const { purpose, file: upload } = await read();
     if (!isPurpose(purpose)) throw new BadRequestError('请指明材料类型：licence（营业执照）或 authorization（授权书）');
@@ -176,22 +177,22 @@ export class CertificationService {
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         const created = await this.app.privateFileRepository.create(trx, {
           enterpriseId,
-          accountId: request.principal!.accountId,
+          accountId: caller.accountId,
           purpose,
           storageKey,
           mime,
           bytes: bytes.length,
           originalName: name,
         });
-        await auditRequest(trx, request, 'certification.file', `${PURPOSE_LABELS[purpose]} ${name}`);
+        await auditBy(trx, caller, 'certification.file', `${PURPOSE_LABELS[purpose]} ${name}`);
         return created;
       }),
     );
   }
 
   /** A material for its enterprise's administrators (enterprise:manage) and reviewers; anyone else gets 404. */
-  async openMaterial(request: FastifyRequest, id: number): Promise<{ file: StoredPrivateFile; stream: Readable; size: number }> {
-    const profile = request.principal!.profile;
+  async openMaterial(caller: Caller, id: number): Promise<{ file: StoredPrivateFile; stream: Readable; size: number }> {
+    const profile = caller.profile;
     const file = await this.app.privateFileRepository.byId(id);
     const reviewer = profile.authorities.includes(Authority.Certification);
     const owner = profile.authorities.includes(Authority.EnterpriseManage) && file?.enterpriseId === profile.enterpriseId;
@@ -205,7 +206,7 @@ export class CertificationService {
    * 认证审核's decision: 通过 certifies the enterprise, 驳回 needs a reason (其他 with a comment). A
    * refusal is audited as the action asked for. Answers the message, which says how the SMS went.
    */
-  async decide(request: FastifyRequest, id: number, body: CertificationDecisionBody): Promise<string> {
+  async decide(caller: Caller, id: number, body: CertificationDecisionBody): Promise<string> {
     const approved = body.decision === 'approve';
     const action = approved ? 'certification.approve' : 'certification.reject';
     let application: ApplicationToDecide | undefined;
@@ -218,21 +219,21 @@ export class CertificationService {
       if (!approved && reasons.length === 0) throw new BadRequestError(CertificationMessage.reasonRequired);
       if (reasons.includes('other') && !comment) throw new BadRequestError(CertificationMessage.commentRequired);
       if ([...comment].length > CERTIFICATION_COMMENT_MAX) throw new BadRequestError(CertificationMessage.commentTooLong);
-      await this.commitDecision(request, application, approved, reasons, comment);
+      await this.commitDecision(caller, application, approved, reasons, comment);
     } catch (err) {
       // One route, two audit actions (audit-failures knows one per route): a refusal is recorded as the one asked for.
       if (err instanceof AppError) {
-        await this.app.auditRepository.recordRequest(request, action, String(id), 'failure', err.message);
+        await this.app.auditRepository.recordBy(caller, action, String(id), 'failure', err.message);
       }
       throw err;
     }
-    const told = await this.tell(request, application, approved ? '已通过' : '未通过');
+    const told = await this.tell(caller, application, approved ? '已通过' : '未通过');
     const done = approved ? '认证已通过' : '已驳回';
     return told === 'sent' ? `${done}，已短信通知申请人` : told === 'failed' ? `${done}，短信通知发送失败` : done;
   }
 
   private async commitDecision(
-    request: FastifyRequest,
+    caller: Caller,
     deciding: ApplicationToDecide,
     approved: boolean,
     reasons: CertificationRejectReason[],
@@ -241,19 +242,12 @@ export class CertificationService {
     await inEnterpriseTransaction(this.app.database.db, deciding.enterpriseId, async (trx) => {
       await this.app.certificationRepository.decide(trx, deciding, {
         status: approved ? 'approved' : 'rejected',
-        reviewerId: request.principal!.accountId,
+        reviewerId: caller.accountId,
         reasons,
         comment,
       });
       const detail = approved ? comment : reasonsText(reasons, comment);
-      await auditRequest(
-        trx,
-        request,
-        approved ? 'certification.approve' : 'certification.reject',
-        deciding.enterpriseName,
-        'success',
-        detail,
-      );
+      await auditBy(trx, caller, approved ? 'certification.approve' : 'certification.reject', deciding.enterpriseName, 'success', detail);
       const administrators = await this.app.accountRepository.holders(Authority.EnterpriseManage, deciding.enterpriseId, trx);
       const recipients = deciding.applicantId === null ? administrators : [deciding.applicantId, ...administrators];
       await this.app.notificationRepository.notify(trx, recipients, {
@@ -265,7 +259,7 @@ export class CertificationService {
   }
 
   /** The SMS is a courtesy once the decision is committed: a failure is logged and said, never undoes it. */
-  private async tell(request: FastifyRequest, application: ApplicationToDecide, result: string): Promise<'sent' | 'failed' | 'none'> {
+  private async tell(caller: Caller, application: ApplicationToDecide, result: string): Promise<'sent' | 'failed' | 'none'> {
     if (!application.applicantPhone) return 'none';
     try {
       await this.app.smsSender.send({
@@ -275,7 +269,7 @@ export class CertificationService {
       });
       return 'sent';
     } catch (err) {
-      request.log.error({ err: (err as Error).message, provider: this.app.smsSender.name }, 'certification result SMS not sent');
+      caller.log.error({ err: (err as Error).message, provider: this.app.smsSender.name }, 'certification result SMS not sent');
       return 'failed';
     }
   }

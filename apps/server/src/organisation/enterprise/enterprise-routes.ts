@@ -11,6 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, NotFoundError } from '../../platform/lib/errors.js';
 import { EnterpriseRepository } from './enterprise-repository.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 const tags = ['enterprise'];
 const PATH = `${ApiPrefix.console}/enterprise/profile`;
@@ -61,7 +62,7 @@ const enterpriseRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const saved = await app.enterpriseService.saveProfile(request, ownEnterprise(request), request.body);
+      const saved = await app.enterpriseService.saveProfile(callerOf(request), ownEnterprise(request), request.body);
       return ok<EnterpriseProfile>({ ...EnterpriseRepository.profileOf(saved), editable: true }, '企业信息已保存');
     },
   );

@@ -1,7 +1,8 @@
 import { EnterpriseMessage, type EnterpriseProfileBody, EnterpriseRules } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
@@ -79,8 +80,8 @@ function inputOf(body: EnterpriseProfileBody, current: EnterpriseRecord): Enterp
 export class EnterpriseService {
   constructor(private readonly app: FastifyInstance) {}
 
-  /** Saves the enterprise's profile; answers it as stored. `request` is who asks (the audit row). */
-  async saveProfile(request: FastifyRequest, enterpriseId: number, body: EnterpriseProfileBody): Promise<EnterpriseRecord> {
+  /** Saves the enterprise's profile; answers it as stored. `caller` is who asks (the audit row). */
+  async saveProfile(caller: Caller, enterpriseId: number, body: EnterpriseProfileBody): Promise<EnterpriseRecord> {
     const enterprises = this.app.enterpriseRepository;
     try {
       return await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
@@ -100,7 +101,7 @@ export class EnterpriseService {
         await enterprises.update(trx, enterpriseId, input);
         const changed = (Object.keys(FIELD_NAMES) as (keyof EnterpriseProfileInput)[]).filter((key) => input[key] !== current[key]);
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
-        await auditRequest(trx, request, 'enterprise.profile', renamed, 'success', changed.map((key) => FIELD_NAMES[key]).join('、'));
+        await auditBy(trx, caller, 'enterprise.profile', renamed, 'success', changed.map((key) => FIELD_NAMES[key]).join('、'));
         return { ...current, ...input };
       });
     } catch (err) {

@@ -11,6 +11,7 @@ import {
   TenantStatusBodySchema,
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { callerOf } from '../../identity/portal-auth/auth.js';
 
 const tags = ['tenant'];
 const TENANT = `${ApiPrefix.console}/tenant`;
@@ -56,7 +57,8 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await app.tenantService.create(request, request.body) }, '企业已创建，管理员的初始密码已通过短信发送'),
+    async (request) =>
+      ok({ id: await app.tenantService.create(callerOf(request), request.body) }, '企业已创建，管理员的初始密码已通过短信发送'),
   );
 
   app.put(
@@ -73,7 +75,7 @@ const tenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { status } = request.body;
-      await app.tenantService.setStatus(request, request.params.id, status);
+      await app.tenantService.setStatus(callerOf(request), request.params.id, status);
       return ok([], status === 'disabled' ? '企业已停用' : '企业已启用');
     },
   );

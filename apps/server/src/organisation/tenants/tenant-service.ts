@@ -1,7 +1,8 @@
 import { EnterpriseMessage, EnterpriseRules, type TenantCreateBody, TenantMessage, TenantRules } from '@portal/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditRequest } from '../../platform/audit/audit-log.js';
+import type { Caller } from '../../identity/portal-auth/auth.js';
+import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
@@ -40,21 +41,21 @@ function checkedCreate(body: TenantCreateBody): TenantCreateBody {
 /**
  * 租户管理's rules: 新建企业 creates an enterprise with its first administrator (as MaxKey's and
  * yudao's tenant consoles do); 停用 ends every session of the enterprise's accounts (and their CAS
- * single logout) and keeps them from logging in, 启用 lets them in again. `request` is who asks (the
+ * single logout) and keeps them from logging in, 启用 lets them in again. `caller` is who asks (the
  * audit row's account and address).
  */
 export class TenantService {
   constructor(private readonly app: FastifyInstance) {}
 
   /** 新建企业: answers the new enterprise's id; its administrator's random password goes out by SMS first. */
-  async create(request: FastifyRequest, body: TenantCreateBody): Promise<number> {
+  async create(caller: Caller, body: TenantCreateBody): Promise<number> {
     const input = checkedCreate(body);
     await this.refuseTaken(input);
     // A new enterprise has no 安全设置 yet: the platform's policy applies until its administrator sets one.
     const password = randomPasswordFor(this.app.securityPolicyRepository.defaults, input.adminUsername);
     const passwordHash = await hashPassword(password);
     // As 账号管理's 新增: the password goes out before anything is written, so a failed send (503) leaves nothing behind.
-    await sendSmsOrRefuse(request, this.app.smsSender, { phone: input.adminPhone, templateKey: 'password', params: { password } });
+    await sendSmsOrRefuse(caller.log, this.app.smsSender, { phone: input.adminPhone, templateKey: 'password', params: { password } });
     try {
       return await inTransaction(this.app.database.db, async (trx) => {
         const enterprise = await this.app.tenantRepository.create(trx, {
@@ -73,7 +74,7 @@ export class TenantService {
           roleIds: [enterprise.adminRoleId],
         });
         const detail = `管理员 ${input.adminUsername} ${input.adminName}，初始密码已短信发送`;
-        await auditRequest(trx, request, 'tenant.create', input.name, 'success', detail);
+        await auditBy(trx, caller, 'tenant.create', input.name, 'success', detail);
         return enterprise.id;
       });
     } catch (err) {
@@ -85,24 +86,24 @@ export class TenantService {
   }
 
   /** 停用 or 启用; a refusal is audited as the action asked for. */
-  async setStatus(request: FastifyRequest, id: number, status: 'active' | 'disabled'): Promise<void> {
+  async setStatus(caller: Caller, id: number, status: 'active' | 'disabled'): Promise<void> {
     const action = status === 'disabled' ? 'tenant.disable' : 'tenant.enable';
     try {
       const enterprise = await this.app.tenantRepository.byId(id);
       if (!enterprise) throw new NotFoundError('企业不存在');
-      if (status === 'disabled' && enterprise.id === request.principal?.profile.enterpriseId) {
+      if (status === 'disabled' && enterprise.id === caller.enterpriseId) {
         throw new BadRequestError('不能停用本账号所在的企业');
       }
       const tickets: EndedTickets = await inEnterpriseTransaction(this.app.database.db, enterprise.id, async (trx) => {
         const accounts = await this.app.tenantRepository.setStatus(trx, enterprise.id, status);
-        await auditRequest(trx, request, action, enterprise.name);
+        await auditBy(trx, caller, action, enterprise.name);
         return status === 'disabled' ? this.app.ssoSessionService.end(trx, accounts) : [];
       });
-      await this.app.ssoSessionService.notify(request, tickets);
+      await this.app.ssoSessionService.notify(caller, tickets);
     } catch (err) {
       // One route, two audit actions (audit-failures knows one per route): a refusal is recorded as the one asked for.
       if (err instanceof AppError) {
-        await this.app.auditRepository.recordRequest(request, action, String(id), 'failure', err.message);
+        await this.app.auditRepository.recordBy(caller, action, String(id), 'failure', err.message);
       }
       throw err;
     }

@@ -1,6 +1,7 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { Actor } from '../lib/actor.js';
 import { insertAuditEntry } from './audit-entry-repository.js';
 
 /** Every action the audit log records, with the Chinese name the console's 操作日志 shows. */
@@ -155,35 +156,26 @@ export async function recordAudit(db: Kysely<Database>, log: FastifyBaseLogger, 
   }
 }
 
-/** The audit entry of an action of the logged-in user who made `request` (console writes). */
-export function requestAuditEntry(
-  request: FastifyRequest,
+/** The audit entry of an action of `actor`. */
+export function auditEntryOf(
+  actor: Actor,
   action: AuditActionCode,
   target: string,
   outcome: AuditEntry['outcome'] = 'success',
   detail?: string,
 ): AuditEntry {
-  const p = request.principal;
-  return {
-    accountId: p?.accountId ?? null,
-    username: p?.profile.username ?? '',
-    enterpriseId: p?.profile.enterpriseId ?? null,
-    action,
-    target,
-    ip: request.ip,
-    outcome,
-    ...(detail === undefined ? {} : { detail }),
-  };
+  const { accountId, username, enterpriseId, ip } = actor;
+  return { accountId, username, enterpriseId, ip, action, target, outcome, ...(detail === undefined ? {} : { detail }) };
 }
 
-/** Records an action of the logged-in user who made `request`; pass the write's transaction as `db`. */
-export function auditRequest(
+/** Records an action of `actor`; pass the write's transaction as `db` so both commit together. */
+export function auditBy(
   db: Kysely<Database>,
-  request: FastifyRequest,
+  actor: Actor,
   action: AuditActionCode,
   target: string,
   outcome: AuditEntry['outcome'] = 'success',
   detail?: string,
 ): Promise<void> {
-  return recordAudit(db, request.log, requestAuditEntry(request, action, target, outcome, detail));
+  return recordAudit(db, actor.log, auditEntryOf(actor, action, target, outcome, detail));
 }

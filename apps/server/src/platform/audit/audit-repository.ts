@@ -1,8 +1,9 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type AuditActionCode, type AuditEntry, auditRequest, recordAudit } from './audit-log.js';
+import { type AuditActionCode, type AuditEntry, auditBy, recordAudit } from './audit-log.js';
+import type { Actor } from '../lib/actor.js';
 
 /** Whose entries a reader sees: every enterprise's, one enterprise's, or (without an enterprise) their own. */
 export type AuditScope = { all: true } | { enterpriseId: number } | { accountId: number };
@@ -46,9 +47,9 @@ export function createAuditRepository(db: Kysely<Database>) {
   return {
     /** Never throws: a failure to record is logged. */
     record: (log: FastifyBaseLogger, entry: AuditEntry) => recordAudit(db, log, entry),
-    /** Records an action of the logged-in user who made `request`. */
-    recordRequest: (request: FastifyRequest, action: AuditActionCode, target: string, outcome?: AuditEntry['outcome'], detail?: string) =>
-      auditRequest(db, request, action, target, outcome, detail),
+    /** Records an action of `actor` outside any write (exports, refusals); never throws. */
+    recordBy: (actor: Actor, action: AuditActionCode, target: string, outcome?: AuditEntry['outcome'], detail?: string) =>
+      auditBy(db, actor, action, target, outcome, detail),
 
     /** One page, newest first, and the number of matching entries. */
     async page(scope: AuditScope, filters: AuditFilters, offset: number, limit: number) {

@@ -1,14 +1,14 @@
 import { Authority } from '@portal/shared';
-import type { FastifyRequest } from 'fastify';
+import type { Actor } from './actor.js';
 import { ForbiddenError } from './errors.js';
 
 /**
  * The enterprise a console call of 组织与账号 reads and writes: the caller's own (another
  * enterprise's ids answer 404). An account without an enterprise administers none.
  */
-export function callerEnterprise(request: FastifyRequest): number {
-  const enterpriseId = request.principal?.profile.enterpriseId;
-  if (enterpriseId === null || enterpriseId === undefined) throw new ForbiddenError('当前账号不属于任何企业');
+export function callerEnterprise(caller: Pick<Actor, 'enterpriseId'>): number {
+  const { enterpriseId } = caller;
+  if (enterpriseId === null) throw new ForbiddenError('当前账号不属于任何企业');
   return enterpriseId;
 }
 
@@ -16,6 +16,6 @@ export function callerEnterprise(request: FastifyRequest): number {
  * The caller administers its enterprise (holds org:account): only such a caller can demote itself
  * (guard rails); one who manages groups or roles without it has no administration to lose.
  */
-export function administers(request: FastifyRequest): boolean {
-  return request.principal?.profile.authorities.includes(Authority.OrgAccount) ?? false;
+export function administers(caller: Pick<Actor, 'authorities'>): boolean {
+  return caller.authorities.includes(Authority.OrgAccount);
 }

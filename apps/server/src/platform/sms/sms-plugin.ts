@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.js';
 import { createSmsSender } from './create-sms-sender.js';
@@ -15,11 +15,11 @@ declare module 'fastify' {
  * Sends `message` for a console or registration request, or refuses the request with 503: a
  * template that is not configured is named, a provider's own reason is logged and never shown.
  */
-export async function sendSmsOrRefuse(request: FastifyRequest, sender: SmsSender, message: SmsMessage): Promise<void> {
+export async function sendSmsOrRefuse(log: FastifyBaseLogger, sender: SmsSender, message: SmsMessage): Promise<void> {
   try {
     await sender.send(message);
   } catch (err) {
-    request.log.error({ err: (err as Error).message, provider: sender.name, templateKey: message.templateKey }, 'SMS not sent');
+    log.error({ err: (err as Error).message, provider: sender.name, templateKey: message.templateKey }, 'SMS not sent');
     if (err instanceof SmsTemplateMissingError) throw new AppError(err.message, 503);
     throw new AppError('短信发送失败，请稍后再试', 503);
   }
