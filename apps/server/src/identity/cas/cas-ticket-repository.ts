@@ -8,6 +8,14 @@ export interface IssuedTicket {
   service: string;
 }
 
+/** What an OpenID Connect sign-in issued with its ticket. */
+export interface OidcTicketLink {
+  clientId: string;
+  sid: string;
+  grantId: string;
+  sessionUid: string;
+}
+
 /**
  * The CAS's SSO sessions (TGTs) and service tickets. Each method takes the caller's transaction
  * when it has one; the ticket rules (expiries, idle limits, single use) are `TicketStore`'s.
@@ -65,9 +73,31 @@ export class CasTicketRepository {
     return this.db
       .selectFrom('cas_st')
       .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
-      .select(['cas_st.service', 'cas_st.expires_at', 'cas_st.from_login', 'cas_st.application_id', 'cas_tgt.account_id'])
+      .select([
+        'cas_st.service',
+        'cas_st.expires_at',
+        'cas_st.from_login',
+        'cas_st.application_id',
+        'cas_st.tgt_id',
+        'cas_tgt.account_id',
+        'cas_tgt.created_at as tgt_created_at',
+      ])
       .where('cas_st.id', '=', id)
       .executeTakeFirst();
+  }
+
+  /** Ties an OpenID Connect sign-in's ticket to what the provider issued with it (single logout reads it). */
+  async linkOidc(id: string, link: OidcTicketLink): Promise<void> {
+    await this.db
+      .updateTable('cas_st')
+      .set({
+        oidc_client_id: link.clientId,
+        oidc_sid: link.sid,
+        oidc_grant_id: link.grantId,
+        oidc_session_uid: link.sessionUid,
+      })
+      .where('id', '=', id)
+      .execute();
   }
 
   async ticketsOfTgts(tgtIds: readonly string[], db: Kysely<Database> = this.db): Promise<IssuedTicket[]> {
