@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database, OidcClientType } from '../../platform/db/schema.js';
+import type { ServiceApplication } from '../cas/cas-services.js';
 
 /** An enabled OpenID Connect application (应用列表, protocol 'oidc') as the provider reads it. */
 export interface OidcApplicationClient {
@@ -98,6 +99,21 @@ export class OidcClientRepository {
       idTokenSeconds: row.oidc_id_token_seconds,
       refreshTokenSeconds: row.oidc_refresh_token_seconds,
     };
+  }
+
+  /**
+   * The application of a client id as the central login sees it, whatever its status (a disabled one
+   * gets the login's 已停用 page, as a CAS application does); undefined for none.
+   */
+  async serviceApplicationOf(clientId: string): Promise<ServiceApplication | undefined> {
+    const row = await this.db
+      .selectFrom('sso_application')
+      .select(['id', 'enterprise_id', 'name', 'status'])
+      .where('oidc_client_id', '=', clientId)
+      .where('protocol', '=', 'oidc')
+      .executeTakeFirst();
+    // An OIDC application's claims follow its scopes, and its logouts its own addresses: no CAS attributes or 注销地址.
+    return row && { id: row.id, enterpriseId: row.enterprise_id, name: row.name, status: row.status, logoutUrl: '', attributes: [] };
   }
 
   async findMachineClient(clientId: string): Promise<MachineClient | undefined> {

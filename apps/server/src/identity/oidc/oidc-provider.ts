@@ -1,12 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import Provider, { errors, type Account, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  errors,
+  interactionPolicy,
+  type Account,
+  type AccessToken,
+  type AuthorizationCode,
+  type Client,
+  type Configuration,
+  type Grant,
+  type Interaction,
+  type KoaContextWithOIDC,
+  type RefreshToken,
+} from 'oidc-provider';
 import { publicSiteUrl } from '../../platform/config.js';
 import { SecretBox } from '../../platform/lib/sealed-secret.js';
 import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import { API_HEADERS } from '../../platform/plugins/security.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
+import type { CasTicketRepository } from '../cas/cas-ticket-repository.js';
+import type { ApplicationAccess } from '../cas/cas-validation-service.js';
+import type { LoginLogRepository } from '../login-log/login-log-repository.js';
 import { clientSecretMatches } from './client-secret.js';
 import { outboundFetch } from './outbound-fetch.js';
 import { oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
@@ -50,26 +65,123 @@ interface ProviderDeps {
   repository: OidcRepository;
   clients: OidcClientRepository;
   accounts: AccountRepository;
+  /** 应用授权 and the account's groups and roles (sso-apps' repository). */
+  access: Pick<ApplicationAccess, 'mayUse' | 'groupsAndRoles'>;
+  loginLog: LoginLogRepository;
+  tickets: CasTicketRepository;
   outbound: OutboundGuard;
   log: FastifyBaseLogger;
 }
 
-/** The account a token names: its claims per scope (OIDC Core §5.4). Unknown or unusable accounts are none. */
-async function findAccount(accounts: AccountRepository, sub: string): Promise<Account | undefined> {
+/** What a sign-in through the central login (oidc-sign-in.ts) submits as the interaction's result. */
+export interface PortalInteractionResult {
+  /** The spent service ticket of the callback: the sign-in's link to its SSO session. */
+  ticket: string;
+}
+
+/** A mainland number as E.164 (OIDC Core §5.1 phone_number); any other form as it was entered. */
+function e164(phone: string): string {
+  return /^1\d{10}$/.test(phone) ? `+86${phone}` : phone;
+}
+
+/**
+ * The account a token names: its claims per scope (OIDC Core §5.4), `groups` and `roles` read only
+ * when asked for. Unknown or unusable accounts are none.
+ *
+ * With a token (a code or refresh token at /token, an access token at /me) 应用授权 is asked again: a
+ * right revoked since the sign-in ends the grant with every token under it, lands in 登录日志 as
+ * not-authorized, and the provider answers invalid_grant or invalid_token. Without one (the
+ * authorization request) the central login's ticket has asked already.
+ */
+async function findAccount(
+  deps: ProviderDeps,
+  ctx: KoaContextWithOIDC,
+  sub: string,
+  token: AuthorizationCode | AccessToken | RefreshToken | { clientId?: string; grantId?: string } | undefined,
+): Promise<Account | undefined> {
   if (!/^[1-9]\d{0,9}$/.test(sub)) return undefined;
-  const profile = await accounts.profile(Number(sub));
+  const accountId = Number(sub);
+  const profile = await deps.accounts.profile(accountId);
   if (!profile?.usable) return undefined;
+  if (token?.clientId) {
+    const application = await deps.clients.findApplication(token.clientId);
+    if (application && !(await deps.access.mayUse(accountId, application.id))) {
+      if (token.grantId) await deps.repository.destroyGrant(token.grantId);
+      await deps.loginLog.record(deps.log, {
+        accountId,
+        username: profile.username,
+        enterpriseId: profile.enterpriseId,
+        name: profile.name,
+        result: 'failure',
+        reason: 'not-authorized',
+        applicationId: application.id,
+        applicationName: application.name,
+        ip: ctx.ip,
+        userAgent: ctx.get('user-agent'),
+      });
+      return undefined;
+    }
+  }
   return {
     accountId: sub,
-    claims: () => ({
-      sub,
-      name: profile.name,
-      preferred_username: profile.username,
-      ...(profile.email ? { email: profile.email } : {}),
-      ...(profile.phone ? { phone_number: profile.phone } : {}),
-      ...(profile.enterpriseId ? { enterprise_id: String(profile.enterpriseId), enterprise_name: profile.enterpriseName } : {}),
-    }),
+    claims: async (_use, scope) => {
+      const scopes = new Set(scope.split(' '));
+      const memberships = scopes.has('groups') || scopes.has('roles') ? await deps.access.groupsAndRoles(accountId) : undefined;
+      return {
+        sub,
+        name: profile.name,
+        preferred_username: profile.username,
+        ...(profile.email ? { email: profile.email } : {}),
+        ...(profile.phone ? { phone_number: e164(profile.phone) } : {}),
+        ...(profile.enterpriseId ? { enterprise_id: String(profile.enterpriseId), enterprise_name: profile.enterpriseName } : {}),
+        ...(profile.number ? { employee_number: profile.number } : {}),
+        ...(memberships ? { groups: memberships.groups, roles: memberships.roles } : {}),
+      };
+    },
   };
+}
+
+/**
+ * The grant of a sign-in: enterprise applications are the enterprise's own (first party), and the
+ * administrator's 应用授权 is the consent, so a sign-in through the central login grants the scopes
+ * asked for that the client holds (the provider's checkScope refused any other). Nothing is written
+ * before that sign-in: a request about to go to the central login gets no grant. A grant of another
+ * account or client is never answered (the provider takes that for a server error).
+ */
+async function loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
+  const { oidc } = ctx;
+  const accountId = oidc.account?.accountId;
+  const { client, session } = oidc;
+  if (!accountId || !client || !session) return undefined;
+  const grantId = session.grantIdFor(client.clientId);
+  let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+  if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
+  if (!oidc.result?.login) return grant;
+  grant ??= new oidc.provider.Grant({ accountId, clientId: client.clientId });
+  const held = new Set((client.scope ?? '').split(' '));
+  grant.addOIDCScope([...oidc.requestParamOIDCScopes].filter((scope) => held.has(scope)).join(' '));
+  if (oidc.requestParamClaims.size > 0) grant.addOIDCClaims([...oidc.requestParamClaims]);
+  await grant.save();
+  return grant;
+}
+
+/**
+ * The provider's prompts with one check more: every authorization request signs in through the
+ * central login (its SSO session, lockout, two-factor, 应用授权), never on the provider's own session
+ * alone, which would outlive a logout, 强制下线 or an idle timeout of the SSO session. Without an
+ * account the consent checks have no grant to read, so that asks for the login too.
+ */
+function interactionPolicyOf(): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  const { Check } = interactionPolicy;
+  policy
+    .get('login')
+    ?.checks.push(
+      new Check('portal_sign_in', 'End-User authentication at the central login is required', (ctx) =>
+        ctx.oidc.account && ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    );
+  return policy;
 }
 
 function configuration(deps: ProviderDeps): Configuration {
@@ -79,7 +191,8 @@ function configuration(deps: ProviderDeps): Configuration {
     // Back-channel logout goes to addresses enterprises typed: through the outbound rules.
     fetch: outboundFetch(deps.outbound),
     jwks: { keys: deps.jwks },
-    findAccount: (_ctx, sub) => findAccount(deps.accounts, sub),
+    findAccount: (ctx, sub, token) => findAccount(deps, ctx, sub, token),
+    loadExistingGrant,
     claims: Object.fromEntries(Object.entries(OIDC_CLAIM_SCOPES).map(([scope, claims]) => [scope, [...claims]])),
     scopes: ['openid', 'offline_access', ...Object.keys(OIDC_CLAIM_SCOPES).filter((s) => s !== 'openid'), ...MACHINE_SCOPES],
     extraClientMetadata: { properties: [...PORTAL_CLIENT_METADATA] },
@@ -116,7 +229,16 @@ function configuration(deps: ProviderDeps): Configuration {
       pushedAuthorizationRequests: { enabled: false },
       clientCredentials: { enabled: true },
       // A client reads and revokes its own tokens only: one enterprise's client never learns about another's.
-      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      // A token of an account that lost 应用授权 is no longer active (RFC 7662 §2.2).
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId !== client.clientId) return false;
+          const applicationId = (client.metadata() as Partial<PortalClientMetadata>).portal_application_id;
+          const { accountId } = token as { accountId?: string };
+          return !accountId || applicationId === undefined || (await deps.access.mayUse(Number(accountId), applicationId));
+        },
+      },
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
@@ -136,7 +258,8 @@ function configuration(deps: ProviderDeps): Configuration {
     rotateRefreshToken: true,
     ttl: {
       AuthorizationCode: 60,
-      Interaction: 600,
+      // The central login's steps (two-factor enrolment, 忘记密码 by SMS) can take longer than ten minutes.
+      Interaction: 1800,
       Session: deps.sessionSeconds,
       Grant: (ctx) => lifetime(ctx.oidc.client, 'portal_refresh_token_ttl', 14 * 86_400, 365 * 86_400),
       AccessToken: (_ctx, _token, client) => lifetime(client, 'portal_access_token_ttl', 3600, 86_400),
@@ -148,7 +271,7 @@ function configuration(deps: ProviderDeps): Configuration {
     clientBasedCORS: (ctx, origin, client) =>
       (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') &&
       (client.redirectUris ?? []).some((uri) => originOf(uri) === origin),
-    interactions: { url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}` },
+    interactions: { policy: interactionPolicyOf(), url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}` },
     cookies: {
       names: { session: 'oidc_session', interaction: 'oidc_interaction', resume: 'oidc_interaction_resume' },
       keys: deps.cookieKeys,
@@ -177,6 +300,21 @@ function allowClientFormActions(ctx: KoaContextWithOIDC): void {
   ctx.set('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${[...origins].join(' ')}`));
 }
 
+/**
+ * A code issued at the end of a sign-in through the central login: its service ticket records what the
+ * provider issued (client, sid, grant, session), which single logout and 在线会话 read. It runs before
+ * the answer leaves: if it fails, no code does.
+ */
+async function linkSignIn(ctx: KoaContextWithOIDC, tickets: CasTicketRepository): Promise<void> {
+  const { oidc } = ctx;
+  const code = oidc?.entities.AuthorizationCode;
+  const ticket = (oidc?.result?.portal as Partial<PortalInteractionResult> | undefined)?.ticket;
+  const { client, session } = oidc ?? {};
+  if (oidc?.route !== 'resume' || !code?.grantId || typeof ticket !== 'string' || !client || !session) return;
+  const sid = session.sidFor(client.clientId) ?? '';
+  await tickets.linkOidc(ticket, { clientId: client.clientId, sid, grantId: code.grantId, sessionUid: session.uid });
+}
+
 function buildProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(deps.issuer, configuration(deps));
   // The request's scheme and host are the ones Fastify trusted (TRUST_PROXY), passed as forwarded headers.
@@ -188,6 +326,7 @@ function buildProvider(deps: ProviderDeps): Provider {
   };
   provider.use(async (ctx, next) => {
     await next();
+    await linkSignIn(ctx as KoaContextWithOIDC, deps.tickets);
     allowClientFormActions(ctx as KoaContextWithOIDC);
   });
   provider.on('server_error', (_ctx: unknown, err: unknown) => deps.log.error({ err }, 'OpenID provider error'));
@@ -259,18 +398,50 @@ export class OidcService {
     return kids;
   }
 
+  /**
+   * The request as the provider reads it: the provider answers with addresses on this scheme and host
+   * (PUBLIC_URL's, or the request's as Fastify trusted them); what a client sent as forwarded headers is replaced.
+   */
+  private forwarded(request: FastifyRequest): ProviderRequest {
+    const req: ProviderRequest = request.raw;
+    const origin = new URL(this.app.config.publicUrl ?? `${request.protocol}://${request.host}`);
+    req.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = origin.host;
+    req.headers['x-forwarded-for'] = request.ip;
+    return req;
+  }
+
+  /**
+   * The authorization request waiting for this browser's sign-in (its interaction cookie names it);
+   * undefined when it expired, the cookie is missing or the provider session it started in changed.
+   */
+  async interaction(request: FastifyRequest, res: ServerResponse): Promise<Interaction | undefined> {
+    const provider = await this.provider();
+    try {
+      return await provider.interactionDetails(this.forwarded(request), res);
+    } catch (err) {
+      if (err instanceof errors.SessionNotFound) return undefined;
+      throw err;
+    }
+  }
+
+  /** Completes the waiting authorization request with the sign-in's result; answers where the browser goes on. */
+  async finishInteraction(request: FastifyRequest, res: ServerResponse, result: Record<string, unknown>): Promise<string> {
+    const provider = await this.provider();
+    return provider.interactionResult(this.forwarded(request), res, result, { mergeWithLastSubmission: false });
+  }
+
+  /** An authorization request by its uid (the CAS registry resolves its callback without the browser's cookie). */
+  async findInteraction(uid: string): Promise<Interaction | undefined> {
+    return (await this.provider()).Interaction.find(uid);
+  }
+
   /** Hands a request under /oidc to the provider (Fastify has not read its body). */
   async handle(request: FastifyRequest, res: ServerResponse): Promise<void> {
     await this.provider();
     const handler = this.#handler;
     if (!handler) throw new Error('the OpenID provider is not built');
-    const req: ProviderRequest = request.raw;
-    // The provider answers with addresses on this scheme and host: PUBLIC_URL's, or the request's as
-    // Fastify trusted them; what a client sent as forwarded headers is replaced.
-    const origin = new URL(this.app.config.publicUrl ?? `${request.protocol}://${request.host}`);
-    req.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
-    req.headers['x-forwarded-host'] = origin.host;
-    req.headers['x-forwarded-for'] = request.ip;
+    const req = this.forwarded(request);
     const url = req.url ?? OIDC_PREFIX;
     req.originalUrl = url;
     req.url = url.slice(OIDC_PREFIX.length) || '/';
@@ -306,6 +477,9 @@ export default fp(
       repository,
       clients: app.oidcClientRepository,
       accounts: app.accountRepository,
+      access: app.ssoAppRepository,
+      loginLog: app.loginLogRepository,
+      tickets: app.casTicketRepository,
       outbound: app.outbound,
       log: app.log,
     });
@@ -320,5 +494,16 @@ export default fp(
     purge.unref();
     app.addHook('onClose', async () => clearInterval(purge));
   },
-  { name: 'oidc-provider', dependencies: ['system-repository', 'account-repository', 'oidc-repository', 'oidc-client-repository'] },
+  {
+    name: 'oidc-provider',
+    dependencies: [
+      'system-repository',
+      'account-repository',
+      'oidc-repository',
+      'oidc-client-repository',
+      'sso-app-repository',
+      'login-log-repository',
+      'cas-ticket-repository',
+    ],
+  },
 );

@@ -1,0 +1,338 @@
+import * as client from 'openid-client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp, type PortalApp } from '../../../app.js';
+import type { DatabaseHandle } from '../../../platform/db/database.js';
+import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
+import { OidcClientApp } from '../../../testing/oidc-client-app.js';
+import { createTestDatabase, type TestDatabase, testDialects } from '../../../testing/test-app.js';
+import { type BrowserResponse, freePort, listen, TestBrowser } from '../../../testing/test-browser.js';
+import { hashClientSecret } from '../client-secret.js';
+
+const HENGYUE = '徐州恒岳重工机械有限公司';
+const ALL_SCOPES = 'openid offline_access profile email phone enterprise groups roles';
+
+/** What the provider answered when it refused, as openid-client reports it. */
+async function refusal(promise: Promise<unknown>): Promise<{ error: string | undefined; status: number }> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof client.ResponseBodyError) return { error: err.error, status: err.status };
+    if (err instanceof client.WWWAuthenticateChallengeError) return { error: err.cause[0]?.parameters.error, status: err.status };
+    throw err;
+  }
+  throw new Error('the request was not refused');
+}
+
+const isLoginForm = (hop: BrowserResponse) => hop.status === 200 && hop.text.includes('账号登录');
+
+/**
+ * Signing in to an OpenID Connect application through the central login: an independent relying party
+ * (openid-client, a real second HTTP server) and a browser that starts at it, on two instances sharing
+ * one database.
+ */
+describe.each(testDialects())('OpenID Connect sign-in through the central login on %s', (dialect) => {
+  let db: TestDatabase;
+  let otherConnection: DatabaseHandle;
+  let a: PortalApp;
+  let b: PortalApp;
+  let base: string;
+  let baseB: string;
+  let rp: OidcClientApp;
+  /** The same client id with no one granted (应用授权). */
+  let restricted: OidcClientApp;
+  let inspectionId: number;
+  let restrictedId: number;
+
+  const accountId = async (username: string) =>
+    (await db.database.db.selectFrom('account').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+
+  /** Starts at the relying party and follows the redirects until a page (the login form, a refusal, the RP's own). */
+  const startAt = (browser: TestBrowser, app: OidcClientApp, request: Record<string, string> = {}) =>
+    browser.navigate(app.loginUrl(request), {}, 12);
+
+  /** The whole sign-in of a fresh browser: the relying party, the central login's form, back at the relying party. */
+  async function signIn(app: OidcClientApp, username: string, request: Record<string, string> = {}, browser = new TestBrowser(base)) {
+    const hops = await startAt(browser, app, request);
+    const form = hops.at(-1);
+    if (!form || !isLoginForm(form)) throw new Error(`no login form: ${form?.status} ${form?.url}`);
+    const after = await browser.submitForm(form, { username, password: DEMO_PASSWORD }, '/cas/login');
+    return { browser, hops, form, after, landed: after.at(-1) };
+  }
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    db = await createTestDatabase(dialect, { PUBLIC_URL: base, OUTBOUND_ALLOW_NETWORKS: '127.0.0.1/32', LOGIN_MAX_FAILURES: '3' });
+    otherConnection = await db.connectAgain();
+    [a, b] = await Promise.all([
+      buildApp({ config: db.config, database: db.database, logger: false }),
+      buildApp({ config: db.config, database: otherConnection, logger: false }),
+    ]);
+    await a.listen({ port, host: '127.0.0.1' });
+    baseB = await listen(b);
+    const issuer = `${base}/oidc`;
+    const secret = 'inspection-secret-for-tests-only';
+    rp = await OidcClientApp.start({ issuer, clientId: 'inspection-sign-in-test', clientSecret: secret });
+    restricted = await OidcClientApp.start({ issuer, clientId: 'restricted-sign-in-test', clientSecret: secret });
+    const hengyue = await db.database.db.selectFrom('enterprise').select('id').where('name', '=', HENGYUE).executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const insert = async (app: OidcClientApp, name: string, allMembers: number) =>
+      (
+        await db.database.db
+          .insertInto('sso_application')
+          .values({
+            enterprise_id: hengyue.id,
+            name,
+            protocol: 'oidc',
+            all_members: allMembers,
+            oidc_client_id: (await app.config()).clientMetadata().client_id,
+            oidc_client_type: 'confidential',
+            oidc_secret_hash: hashClientSecret(secret),
+            oidc_redirect_uris: JSON.stringify([app.redirectUri]),
+            oidc_backchannel_logout_uri: app.backchannelUri,
+            oidc_scopes: ALL_SCOPES,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    inspectionId = await insert(rp, '恒岳移动巡检（测试）', 1);
+    restrictedId = await insert(restricted, '恒岳质量看板（测试）', 0);
+  });
+  afterAll(async () => {
+    await rp.close();
+    await restricted.close();
+    await a.close();
+    await b.close();
+    await otherConnection.destroy();
+    await db.drop();
+  });
+  beforeEach(() => {
+    rp.reset();
+    restricted.reset();
+  });
+
+  it('signs a fresh browser in at the central login and back at the application: code with PKCE, a verified ID token, claims per scope', async () => {
+    const { hops, form, after, landed } = await signIn(rp, 'admin');
+    // RP → /oidc/auth → /oidc/interaction/:uid → the central login's form, on the portal's origin.
+    expect(hops.map((h) => new URL(h.url).pathname)).toEqual([
+      '/login',
+      '/oidc/auth',
+      expect.stringMatching(/^\/oidc\/interaction\/[\w-]+$/),
+      '/cas/login',
+    ]);
+    expect(new URL(form.url).searchParams.get('service')).toMatch(new RegExp(`^${base}/oidc/interaction/[\\w-]+/callback$`));
+    // The redirects after the form's post end at the relying party: its origin is a form-action of the page.
+    expect(form.headers.get('content-security-policy')).toMatch(new RegExp(`form-action 'self'[^;]* ${rp.origin}(;| )`));
+    expect(after.map((h) => h.status)).toEqual([303, 303, 303, 200]);
+    expect(landed?.url).toMatch(new RegExp(`^${rp.redirectUri}\\?code=`));
+    expect(landed?.text).toContain(`signed in as ${await accountId('admin')}`);
+
+    const [signedIn] = rp.signIns;
+    const { claims } = signedIn ?? {};
+    expect(claims).toMatchObject({ iss: `${base}/oidc`, aud: 'inspection-sign-in-test', sub: String(await accountId('admin')) });
+    expect(claims?.sid).toEqual(expect.any(String));
+    // auth_time: the SSO session's login, which has just happened.
+    expect(Math.abs(Number(claims?.auth_time) - Date.now() / 1000)).toBeLessThan(30);
+    const userinfo = await client.fetchUserInfo(await rp.config(), signedIn?.tokens.access_token ?? '', String(claims?.sub));
+    expect(userinfo).toEqual({ sub: String(await accountId('admin')) });
+
+    // One 登录日志 row names the application.
+    const logged = await db.database.db
+      .selectFrom('login_log')
+      .select(['result', 'application_name'])
+      .where('application_id', '=', inspectionId)
+      .where('account_id', '=', await accountId('admin'))
+      .execute();
+    expect(logged).toEqual([{ result: 'success', application_name: '恒岳移动巡检（测试）' }]);
+  });
+
+  it('releases the claims of every scope asked for: profile, email, phone (E.164), enterprise, groups, roles', async () => {
+    const { landed } = await signIn(rp, 'admin', { scope: 'openid profile email phone enterprise groups roles' });
+    expect(landed?.status).toBe(200);
+    const signedIn = rp.signIns.at(-1);
+    const sub = String(signedIn?.claims.sub);
+    const userinfo = await client.fetchUserInfo(await rp.config(), signedIn?.tokens.access_token ?? '', sub);
+    const { groups, roles } = await a.ssoAppRepository.groupsAndRoles(Number(sub));
+    expect(userinfo).toEqual({
+      sub,
+      name: '张伟',
+      preferred_username: 'admin',
+      email: 'zhangwei@hengyue-hi.cn',
+      phone_number: '+8613800000001',
+      enterprise_id: expect.stringMatching(/^\d+$/),
+      enterprise_name: HENGYUE,
+      employee_number: 'HY0001',
+      groups,
+      roles,
+    });
+    expect(roles.length).toBeGreaterThan(0);
+  });
+
+  it('signs in once for CAS and OpenID Connect applications alike, in both directions', async () => {
+    // A CAS service first (the portal's own address is platform-wide), then the OIDC application: no form.
+    const service = `${base}/demo-app/`;
+    const browser = new TestBrowser(base);
+    const [casHop] = await browser.casLogin('staff', DEMO_PASSWORD, service);
+    expect(casHop?.location).toMatch(/ticket=ST-/);
+    const hops = await startAt(browser, rp);
+    expect(hops.some(isLoginForm)).toBe(false);
+    expect(hops.at(-1)?.text).toContain(`signed in as ${await accountId('staff')}`);
+
+    // The OIDC application first, then the CAS service: a ticket without the form.
+    const { browser: other } = await signIn(rp, 'staff');
+    const sso = await other.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
+    expect(sso.status).toBe(303);
+    expect(sso.location).toMatch(/ticket=ST-/);
+  });
+
+  it('takes the SSO session as the authority: after a logout at the central login the application gets the form again', async () => {
+    const { browser } = await signIn(rp, 'staff');
+    expect((await startAt(browser, rp)).some(isLoginForm)).toBe(false);
+    const logout = await browser.fetch('/cas/logout');
+    expect(logout.text).toContain('您已安全退出');
+    // The provider's own session cookie is still there; it issues no code on its own.
+    expect(browser.cookies.has('oidc_session')).toBe(true);
+    const again = await startAt(browser, rp);
+    expect(again.some(isLoginForm)).toBe(true);
+    expect(rp.requests.filter((r) => r.url.startsWith('/callback'))).toHaveLength(2);
+  });
+
+  it('refuses an account 应用授权 does not admit with the same page as for CAS: no code, a 登录日志 row naming the application', async () => {
+    const { landed } = await signIn(restricted, 'admin');
+    expect(landed?.status).toBe(403);
+    expect(landed?.url).toMatch(new RegExp(`^${base}/cas/login`));
+    expect(landed?.text).toContain('您无权访问该应用');
+    expect(landed?.text).toContain('恒岳质量看板（测试）');
+    expect(restricted.requests.some((r) => r.url.startsWith('/callback'))).toBe(false);
+    const logged = await db.database.db
+      .selectFrom('login_log')
+      .select(['result', 'reason'])
+      .where('application_id', '=', restrictedId)
+      .execute();
+    expect(logged).toContainEqual({ result: 'failure', reason: 'not-authorized' });
+  });
+
+  it('fails a code exchange, a refresh, userinfo and introspection once the right is revoked', async () => {
+    const restore = () => db.database.db.updateTable('sso_application').set({ all_members: 1 }).where('id', '=', inspectionId).execute();
+    const revoke = () => db.database.db.updateTable('sso_application').set({ all_members: 0 }).where('id', '=', inspectionId).execute();
+    try {
+      // Revoked between the login and the code exchange.
+      rp.exchange = false;
+      const kept = await signIn(rp, 'wangfang', { scope: 'openid offline_access', prompt: 'consent' });
+      expect(kept.landed?.text).toContain('code kept');
+      const code = rp.codes[0];
+      if (!code) throw new Error('no code');
+      await revoke();
+      expect(await refusal(rp.exchangeCode(code))).toEqual({ error: 'invalid_grant', status: 400 });
+      await restore();
+
+      // Revoked after the tokens were issued.
+      rp.exchange = true;
+      await signIn(rp, 'wangfang', { scope: 'openid offline_access', prompt: 'consent' });
+      const tokens = rp.signIns.at(-1)?.tokens;
+      if (!tokens?.refresh_token) throw new Error('no refresh token');
+      const config = await rp.config();
+      expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+      await revoke();
+      expect((await client.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+      expect(await refusal(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck))).toMatchObject({ status: 401 });
+      expect(await refusal(client.refreshTokenGrant(config, tokens.refresh_token))).toEqual({ error: 'invalid_grant', status: 400 });
+      const logged = await db.database.db
+        .selectFrom('login_log')
+        .select('reason')
+        .where('application_id', '=', inspectionId)
+        .where('account_id', '=', await accountId('wangfang'))
+        .where('result', '=', 'failure')
+        .execute();
+      expect(logged.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(logged.map((l) => l.reason))).toEqual(new Set(['not-authorized']));
+    } finally {
+      await restore();
+    }
+  });
+
+  it('keeps the lockout: wrong passwords lock the account at the central login and the application gets nothing', async () => {
+    const browser = new TestBrowser(base);
+    let page = (await startAt(browser, rp)).at(-1);
+    for (let i = 0; i < 3 && page; i++) page = (await browser.submitForm(page, { username: 'zhoujie', password: 'wrong-password' })).at(-1);
+    expect(page?.text).toContain('账号已锁定');
+    const right = await browser.submitForm(page as BrowserResponse, { username: 'zhoujie', password: DEMO_PASSWORD });
+    expect(right.at(-1)?.status).toBe(423);
+    expect(rp.requests.some((r) => r.url.startsWith('/callback'))).toBe(false);
+  });
+
+  it('asks for the password again on prompt=login and on a max_age older than the login, not on a larger max_age', async () => {
+    const { browser } = await signIn(rp, 'liuyang');
+    const first = rp.signIns.at(-1)?.claims;
+    // The SSO session's login was a minute ago (the provider session learnt that time at the sign-in).
+    const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+    await db.database.db
+      .updateTable('cas_tgt')
+      .set({ created_at: minuteAgo })
+      .where('account_id', '=', await accountId('liuyang'))
+      .execute();
+    expect((await startAt(browser, rp, { max_age: '3600' })).some(isLoginForm)).toBe(false);
+
+    const relogin = await startAt(browser, rp, { prompt: 'login' });
+    const form = relogin.at(-1);
+    expect(form && isLoginForm(form)).toBe(true);
+    expect(new URL(form?.url ?? base).searchParams.get('renew')).toBe('true');
+    const after = await browser.submitForm(form as BrowserResponse, { username: 'liuyang', password: DEMO_PASSWORD }, '/cas/login');
+    expect(after.at(-1)?.status).toBe(200);
+    expect(Number(rp.signIns.at(-1)?.claims.auth_time)).toBeGreaterThanOrEqual(Number(first?.auth_time));
+
+    // No provider session in this browser yet: the SSO session's login time decides (a minute ago > 30 s).
+    const casOnly = new TestBrowser(base);
+    await casOnly.casLogin('liuyang', DEMO_PASSWORD, `${base}/demo-app/`);
+    await db.database.db
+      .updateTable('cas_tgt')
+      .set({ created_at: minuteAgo })
+      .where('account_id', '=', await accountId('liuyang'))
+      .execute();
+    const aged = await startAt(casOnly, rp, { max_age: '30' });
+    expect(aged.some(isLoginForm)).toBe(true);
+    expect(new URL(aged.at(-1)?.url ?? base).searchParams.get('renew')).toBe('true');
+  });
+
+  it('answers a sign-in it cannot finish with a Chinese page, never a server error', async () => {
+    const browser = new TestBrowser(base);
+    const hops = await startAt(browser, rp);
+    const form = hops.at(-1) as BrowserResponse;
+    const callback = new URL(form.url).searchParams.get('service') ?? '';
+    // The callback without this browser's interaction cookie, and an unknown interaction.
+    for (const url of [
+      callback,
+      `${callback}?ticket=ST-unknown`,
+      `${base}/oidc/interaction/unknown-uid`,
+      `${base}/oidc/interaction/unknown-uid/callback`,
+    ]) {
+      const res = await new TestBrowser(base).fetch(url);
+      expect([res.status, res.text.includes('登录请求已过期')], url).toEqual([400, true]);
+    }
+    // A ticket used once cannot be used again.
+    const after = await browser.submitForm(form, { username: 'admin', password: DEMO_PASSWORD }, '/cas/login');
+    const withTicket = after.find((h) => h.url.startsWith(callback));
+    expect(withTicket?.status).toBe(303);
+    const again = await browser.fetch(withTicket?.url ?? '');
+    expect(again.status).toBe(400);
+    expect(again.text).toContain('登录请求已过期');
+    // The login form of an expired sign-in says so rather than 未授权的服务.
+    const stale = await browser.fetch(`/cas/login?service=${encodeURIComponent(callback)}`);
+    expect([stale.status, stale.text.includes('登录请求已过期')]).toEqual([400, true]);
+  });
+
+  it('finishes on one instance a sign-in started on the other', async () => {
+    const browser = new TestBrowser(base);
+    const hops = await startAt(browser, rp);
+    const form = hops.at(-1) as BrowserResponse;
+    // The load balancer sends the form's post to instance B; the public address (the callback's) stays A's.
+    const toB = new TestBrowser(baseB);
+    for (const [name, cookie] of browser.cookies) toB.cookies.set(name, cookie);
+    const onB = { ...form, url: form.url.replace(base, baseB), text: form.text.replaceAll(`"${base}/cas/`, `"${baseB}/cas/`) };
+    const after = await toB.submitForm(onB, { username: 'admin', password: DEMO_PASSWORD }, '/cas/login');
+    expect(after[0]?.url.startsWith(`${baseB}/cas/login`)).toBe(true);
+    expect(after.at(-1)?.text).toContain(`signed in as ${await accountId('admin')}`);
+  });
+});
