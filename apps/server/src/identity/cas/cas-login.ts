@@ -9,7 +9,7 @@ import { recordAudit } from '../../platform/audit/audit-log.js';
 import type { ServiceApplication } from './cas-services.js';
 import type { RegisteredService } from './cas-services.js';
 import { loginPage, messagePage } from './login-page.js';
-import { sendSingleLogout } from './single-logout.js';
+import type { IssuedTicket } from './cas-ticket-repository.js';
 
 /** Ticket-granting cookie (CAS 3.0 §3.6): HttpOnly, path as narrow as the CAS itself, session-only. */
 export const TGC = 'TGC';
@@ -53,8 +53,8 @@ function createCasLogin(app: FastifyInstance) {
   }
 
   /** Single logout to the services of ended tickets that are still registered (never a redirect). */
-  const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
-    sendSingleLogout(ended, (service) => registry.singleLogoutTarget(service, portalBase(request)), request.log, app.outbound);
+  const singleLogout = (request: FastifyRequest, ended: IssuedTicket[]) =>
+    registry.singleLogout(ended, portalBase(request), request.log, app.outbound);
 
   /**
    * The application of 应用列表 a ticket for `target` is for, as the account's enterprise holds it: an

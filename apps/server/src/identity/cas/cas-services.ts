@@ -1,5 +1,9 @@
+import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ReleasableAttribute, type SsoApplicationStatus, parseRedirectUrl } from '@portal/shared';
+import type { OutboundGuard } from '../../platform/lib/outbound.js';
+import type { IssuedTicket } from './cas-ticket-repository.js';
+import { sendSingleLogout } from './single-logout.js';
 
 // The CAS declares what it needs of an application; sso-apps' repository answers in these shapes.
 /**
@@ -63,6 +67,8 @@ export interface InternalServices {
   owns(url: URL, portalBase: string): boolean;
   /** The application it signs in to and where the browser goes at its end; undefined when the sign-in is gone. */
   resolve(url: URL, portalBase: string): Promise<{ application: ServiceApplication; redirectOrigin: string } | undefined>;
+  /** Tells the applications of ended sign-ins (tickets with `oidc`) through their own protocol. */
+  logout(tickets: IssuedTicket[], log: FastifyBaseLogger): Promise<void>;
 }
 
 /** Where a single-logout message goes; `tenant`: an enterprise typed the address (the outbound guard checks it). */
@@ -154,6 +160,20 @@ export class ServiceRegistry {
     if (!registered) return undefined;
     const logoutUrl = registered.application?.logoutUrl ?? registered.platformApplication?.logoutUrl;
     return { url: logoutUrl ? new URL(logoutUrl) : registered.url, tenant: registered.application !== null };
+  }
+
+  /**
+   * Single logout of ended tickets (after the ending commit): a CAS logoutRequest to every registered
+   * service (CAS 3.0 §2.3.3), and the portal's own sign-ins' applications told through their protocol
+   * (OpenID Connect back-channel logout). A callback ticket of a sign-in that never finished tells nobody.
+   */
+  async singleLogout(tickets: IssuedTicket[], portalBase: string, log: FastifyBaseLogger, guard: OutboundGuard): Promise<void> {
+    const own = tickets.filter((t) => t.oidc);
+    const cas = tickets.filter((t) => !t.oidc && !this.isInternal(t.service, portalBase));
+    await Promise.all([
+      sendSingleLogout(cas, (service) => this.singleLogoutTarget(service, portalBase), log, guard),
+      own.length > 0 ? this.internal?.logout(own, log) : undefined,
+    ]);
   }
 
   /** Origins allowed to call the token endpoint with credentials (CORS): platform-wide services only, never an enterprise's. */

@@ -19,7 +19,7 @@ import { SecretBox } from '../../platform/lib/sealed-secret.js';
 import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import { API_HEADERS } from '../../platform/plugins/security.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
-import type { CasTicketRepository } from '../cas/cas-ticket-repository.js';
+import type { CasTicketRepository, IssuedTicket } from '../cas/cas-ticket-repository.js';
 import type { ApplicationAccess } from '../cas/cas-validation-service.js';
 import type { LoginLogRepository } from '../login-log/login-log-repository.js';
 import { clientSecretMatches } from './client-secret.js';
@@ -71,6 +71,11 @@ interface ProviderDeps {
   tickets: CasTicketRepository;
   outbound: OutboundGuard;
   log: FastifyBaseLogger;
+  /**
+   * RP-initiated logout ended a provider session: the SSO sessions that signed it in end too, and the
+   * other applications they signed in to hear of it (oidc-sign-in.ts).
+   */
+  endSignIns: (sessionUid: string, client: { ip: string; userAgent: string; origin: string }) => Promise<void>;
 }
 
 /** What a sign-in through the central login (oidc-sign-in.ts) submits as the interaction's result. */
@@ -315,6 +320,13 @@ async function linkSignIn(ctx: KoaContextWithOIDC, tickets: CasTicketRepository)
   await tickets.linkOidc(ticket, { clientId: client.clientId, sid, grantId: code.grantId, sessionUid: session.uid });
 }
 
+/** After an end-session confirmation that signed out (OpenID Connect RP-Initiated Logout 1.0 §2): the SSO sessions behind it end. */
+async function endSignIns(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<void> {
+  const { oidc } = ctx;
+  if (oidc?.route !== 'end_session_confirm' || !oidc.params?.logout || ctx.status !== 303 || !oidc.session?.uid) return;
+  await deps.endSignIns(oidc.session.uid, { ip: ctx.ip, userAgent: ctx.get('user-agent'), origin: ctx.origin });
+}
+
 function buildProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(deps.issuer, configuration(deps));
   // The request's scheme and host are the ones Fastify trusted (TRUST_PROXY), passed as forwarded headers.
@@ -327,6 +339,7 @@ function buildProvider(deps: ProviderDeps): Provider {
   provider.use(async (ctx, next) => {
     await next();
     await linkSignIn(ctx as KoaContextWithOIDC, deps.tickets);
+    await endSignIns(ctx as KoaContextWithOIDC, deps);
     allowClientFormActions(ctx as KoaContextWithOIDC);
   });
   provider.on('server_error', (_ctx: unknown, err: unknown) => deps.log.error({ err }, 'OpenID provider error'));
@@ -436,6 +449,33 @@ export class OidcService {
     return (await this.provider()).Interaction.find(uid);
   }
 
+  /**
+   * Back-channel logout (OpenID Connect Back-Channel Logout 1.0 §2.5) to the applications of ended
+   * sign-ins, once per client and sid, through the outbound rules; failures are logged and otherwise
+   * ignored, as CAS single logout's are.
+   */
+  async backchannel(tickets: IssuedTicket[], log: FastifyBaseLogger): Promise<void> {
+    const provider = await this.provider();
+    const sent = new Set<string>();
+    await Promise.all(
+      tickets.map(async ({ oidc }) => {
+        const key = oidc && `${oidc.clientId} ${oidc.sid}`;
+        if (!oidc || !key || sent.has(key)) return;
+        sent.add(key);
+        try {
+          const found = await provider.Client.find(oidc.clientId);
+          if (!found?.backchannelLogoutUri) return;
+          await (found as Client & { backchannelLogout(sub: string, sid: string): Promise<void> }).backchannelLogout(
+            String(oidc.accountId),
+            oidc.sid,
+          );
+        } catch (err) {
+          log.warn({ client: oidc.clientId, err: (err as Error).message }, 'back-channel logout not delivered');
+        }
+      }),
+    );
+  }
+
   /** Hands a request under /oidc to the provider (Fastify has not read its body). */
   async handle(request: FastifyRequest, res: ServerResponse): Promise<void> {
     await this.provider();
@@ -482,6 +522,8 @@ export default fp(
       tickets: app.casTicketRepository,
       outbound: app.outbound,
       log: app.log,
+      // Registered after the provider (oidc-sign-in.ts); read at the moment of a logout.
+      endSignIns: (sessionUid, client) => app.oidcSignInService.endSignIns(sessionUid, client),
     });
     // The first start generates the keys; building now also fails the start, not a request, on a broken key set.
     await service.provider();

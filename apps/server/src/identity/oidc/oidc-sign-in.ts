@@ -100,6 +100,21 @@ export class OidcSignIn {
     return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
   }
 
+  /**
+   * RP-initiated logout of a provider session: the SSO sessions that signed it in end (audited as
+   * logouts), and the applications they signed in to hear of it, but for this provider session's own,
+   * which the provider has just told.
+   */
+  async endSignIns(sessionUid: string, client: { ip: string; userAgent: string; origin: string }): Promise<void> {
+    const { casTicketService, casLoginService, casApplicationService } = this.app;
+    const ended = [];
+    for (const tgt of await casTicketService.tgtsOfOidcSession(sessionUid)) {
+      ended.push(...(await casLoginService.logout(tgt, { ip: client.ip, userAgent: client.userAgent, log: this.app.log })));
+    }
+    const others = ended.filter((t) => t.oidc?.sessionUid !== sessionUid);
+    await casApplicationService.singleLogout(others, this.app.config.publicUrl ?? client.origin, this.app.log, this.app.outbound);
+  }
+
   /** The CAS registry's view of a callback: the application it signs in to and the relying party's origin. */
   async resolve(url: URL): Promise<{ application: NonNullable<RegisteredService['application']>; redirectOrigin: string } | undefined> {
     const uid = CALLBACK_PATH.exec(url.pathname)?.[1];
@@ -125,10 +140,22 @@ export default fp(
     app.casApplicationService.useInternalServices({
       owns: (url, portalBase) => url.origin === new URL(portalBase).origin && CALLBACK_PATH.test(url.pathname),
       resolve: (url) => service.resolve(url),
+      logout: (tickets, log) => app.oidcService.backchannel(tickets, log),
     });
+    // An SSO session's end ends the grants (and refresh tokens) of the OpenID Connect sign-ins it made, in its transaction.
+    app.casTicketService.useGrantEnder((trx, grantIds) => app.oidcRepository.destroyGrants(trx, grantIds));
   },
   {
     name: 'oidc-sign-in',
-    dependencies: ['oidc-provider', 'oidc-client-repository', 'cas-services', 'cas-login', 'cas-validation-service'],
+    dependencies: [
+      'oidc-provider',
+      'oidc-repository',
+      'oidc-client-repository',
+      'cas-services',
+      'cas-tickets',
+      'cas-login',
+      'cas-login-service',
+      'cas-validation-service',
+    ],
   },
 );

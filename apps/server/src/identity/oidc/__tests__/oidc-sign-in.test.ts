@@ -3,8 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import type { DatabaseHandle } from '../../../platform/db/database.js';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
-import { OidcClientApp } from '../../../testing/oidc-client-app.js';
-import { createTestDatabase, type TestDatabase, testDialects } from '../../../testing/test-app.js';
+import { type CasClientApp, startCasClientApp } from '../../../testing/cas-client-app.js';
+import { OidcClientApp, type RelyingPartySignIn } from '../../../testing/oidc-client-app.js';
+import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, listen, TestBrowser } from '../../../testing/test-browser.js';
 import { hashClientSecret } from '../client-secret.js';
 
@@ -42,6 +43,9 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
   let restricted: OidcClientApp;
   let inspectionId: number;
   let restrictedId: number;
+  /** A CAS application of the same enterprise (应用列表, single logout to its service address). */
+  let casApp: CasClientApp;
+  let adminToken: string;
 
   const accountId = async (username: string) =>
     (await db.database.db.selectFrom('account').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
@@ -99,10 +103,29 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
       ).id;
     inspectionId = await insert(rp, '恒岳移动巡检（测试）', 1);
     restrictedId = await insert(restricted, '恒岳质量看板（测试）', 0);
+    casApp = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
+    const cas = await db.database.db
+      .insertInto('sso_application')
+      .values({
+        enterprise_id: hengyue.id,
+        name: '恒岳设备台账（测试）',
+        protocol: 'cas3',
+        all_members: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.database.db
+      .insertInto('sso_application_service')
+      .values({ application_id: cas.id, enterprise_id: hengyue.id, prefix: casApp.serviceUrl, host: '127.0.0.1' })
+      .execute();
+    adminToken = await tokenFor({ ...db, app: a, close: () => a.close() }, 'admin');
   });
   afterAll(async () => {
     await rp.close();
     await restricted.close();
+    await casApp.close();
     await a.close();
     await b.close();
     await otherConnection.destroy();
@@ -111,7 +134,47 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
   beforeEach(() => {
     rp.reset();
     restricted.reset();
+    casApp.reset();
   });
+
+  /** A browser signed in to the CAS application (the form) and then to the OIDC one (no form), with a refresh token. */
+  async function signedInToBoth(username: string): Promise<{ browser: TestBrowser; signedIn: RelyingPartySignIn }> {
+    const browser = new TestBrowser(base);
+    const form = (await browser.navigate(casApp.serviceUrl)).at(-1) as BrowserResponse;
+    const cas = await browser.submitForm(form, { username, password: DEMO_PASSWORD }, '/cas/login');
+    expect(cas.at(-1)?.text).toContain(`signed in as ${username}`);
+    const hops = await startAt(browser, rp, { scope: 'openid offline_access', prompt: 'consent' });
+    expect(hops.some(isLoginForm)).toBe(false);
+    const signedIn = rp.signIns.at(-1);
+    if (!signedIn?.tokens.refresh_token) throw new Error('no refresh token');
+    return { browser, signedIn };
+  }
+
+  /** Both applications heard of the end of the sign-on session, and the OIDC sign-in's refresh token is dead. */
+  async function expectSignedOut(signedIn: RelyingPartySignIn) {
+    expect(casApp.logoutTickets).toHaveLength(1);
+    expect(rp.logoutTokens).toHaveLength(1);
+    const token = JSON.parse(Buffer.from(rp.logoutTokens[0]?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(token).toMatchObject({
+      iss: `${base}/oidc`,
+      aud: 'inspection-sign-in-test',
+      sub: signedIn.claims.sub,
+      sid: signedIn.claims.sid,
+    });
+    expect(token.events).toHaveProperty(['http://schemas.openid.net/event/backchannel-logout']);
+    expect(await refusal(client.refreshTokenGrant(await rp.config(), signedIn.tokens.refresh_token ?? ''))).toEqual({
+      error: 'invalid_grant',
+      status: 400,
+    });
+  }
+
+  const console = (method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    a.inject({
+      method,
+      url: `/web-api/console/v1${url}`,
+      headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization: adminToken },
+      ...(payload ? { payload } : {}),
+    });
 
   it('signs a fresh browser in at the central login and back at the application: code with PKCE, a verified ID token, claims per scope', async () => {
     const { hops, form, after, landed } = await signIn(rp, 'admin');
@@ -197,6 +260,49 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     const again = await startAt(browser, rp);
     expect(again.some(isLoginForm)).toBe(true);
     expect(rp.requests.filter((r) => r.url.startsWith('/callback'))).toHaveLength(2);
+  });
+
+  it('ends every sign-in of an SSO session at a logout: the CAS application gets a logoutRequest, the OIDC one a logout_token with its sid', async () => {
+    const { browser, signedIn } = await signedInToBoth('staff');
+    expect((await browser.fetch('/cas/logout')).status).toBe(200);
+    await expectSignedOut(signedIn);
+  });
+
+  it('shows both applications in 在线会话 and ends both at 强制下线', async () => {
+    const { signedIn } = await signedInToBoth('wangfang');
+    const listed = await console('GET', '/session/page/list?keyword=wangfang');
+    expect(listed.statusCode, listed.body).toBe(200);
+    const [page] = (JSON.parse(listed.body) as { data: { rows: { id: string; applications: string[] }[] }[] }).data;
+    const rows = page?.rows ?? [];
+    const row = rows.find((r) => r.applications.includes('恒岳移动巡检（测试）'));
+    expect(row?.applications).toEqual(expect.arrayContaining(['恒岳移动巡检（测试）', '恒岳设备台账（测试）']));
+    expect((await console('DELETE', `/session/${row?.id ?? ''}`)).statusCode).toBe(200);
+    await expectSignedOut(signedIn);
+  });
+
+  it('ends both sign-ins when the account is disabled (停用)', async () => {
+    const { signedIn } = await signedInToBoth('liuyang');
+    const id = await accountId('liuyang');
+    try {
+      expect((await console('PUT', `/account/${id}/status`, { status: 'disabled' })).statusCode).toBe(200);
+      await expectSignedOut(signedIn);
+    } finally {
+      await console('PUT', `/account/${id}/status`, { status: 'active' });
+    }
+  });
+
+  it("signs out of the central login at the application's request (RP-initiated logout): the CAS application hears of it too", async () => {
+    const { browser, signedIn } = await signedInToBoth('staff');
+    const confirm = await browser.fetch(
+      `/oidc/session/end?${new URLSearchParams({ client_id: 'inspection-sign-in-test', id_token_hint: signedIn.tokens.id_token ?? '' })}`,
+      { headers: { accept: 'text/html' } },
+    );
+    expect(confirm.text).toContain('确认退出登录');
+    const done = await browser.submitForm(confirm, { logout: 'yes' });
+    expect(done.at(-1)?.text).toContain('您已退出统一身份认证');
+    await expectSignedOut(signedIn);
+    // The SSO session has ended: the CAS application's next visit meets the login form.
+    expect((await browser.navigate(casApp.serviceUrl)).some(isLoginForm)).toBe(true);
   });
 
   it('refuses an account 应用授权 does not admit with the same page as for CAS: no code, a 登录日志 row naming the application', async () => {
