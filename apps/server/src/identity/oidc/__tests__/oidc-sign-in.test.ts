@@ -66,7 +66,12 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    db = await createTestDatabase(dialect, { PUBLIC_URL: base, OUTBOUND_ALLOW_NETWORKS: '127.0.0.1/32', LOGIN_MAX_FAILURES: '3' });
+    db = await createTestDatabase(dialect, {
+      PUBLIC_URL: base,
+      OUTBOUND_ALLOW_NETWORKS: '127.0.0.1/32',
+      LOGIN_MAX_FAILURES: '3',
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+    });
     otherConnection = await db.connectAgain();
     [a, b] = await Promise.all([
       buildApp({ config: db.config, database: db.database, logger: false }),
@@ -440,5 +445,37 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     const after = await toB.submitForm(onB, { username: 'admin', password: DEMO_PASSWORD }, '/cas/login');
     expect(after[0]?.url.startsWith(`${baseB}/cas/login`)).toBe(true);
     expect(after.at(-1)?.text).toContain(`signed in as ${await accountId('admin')}`);
+  });
+
+  it('switches accounts: a browser signed in to the application as one account comes back as the other after a new login', async () => {
+    const { browser } = await signIn(rp, 'admin');
+    // 切换账号 at the central login: the first account signs out, another signs in, in the same browser.
+    await browser.fetch('/cas/logout');
+    const [cas] = await browser.casLogin('staff', DEMO_PASSWORD, `${base}/demo-app/`);
+    expect(cas?.status).toBe(303);
+    const hops = await startAt(browser, rp);
+    expect(hops.some(isLoginForm)).toBe(false);
+    // The provider ends its session of the first account by posting its own logout form, then resumes.
+    const endOld = hops.at(-1) as BrowserResponse;
+    expect(endOld.text).toContain('/oidc/session/end/confirm');
+    const after = await browser.submitForm(endOld, {}, '/session/end/confirm');
+    expect(after.at(-1)?.text).toContain(`signed in as ${await accountId('staff')}`);
+    expect(rp.signIns.map((x) => x.claims.sub)).toEqual([String(await accountId('admin')), String(await accountId('staff'))]);
+  });
+
+  it("takes the central login's password steps on the way: a first login changes the initial password, then lands in the application", async () => {
+    await db.database.db.updateTable('account').set({ must_change_password: 1 }).where('username', '=', 'wangfang').execute();
+    const browser = new TestBrowser(base);
+    const form = (await startAt(browser, rp)).at(-1) as BrowserResponse;
+    const [change] = await browser.submitForm(form, { username: 'wangfang', password: DEMO_PASSWORD }, '/cas/login');
+    expect(change?.text).toContain('修改初始密码');
+    // Its form, too, may lead on to the application's origin.
+    expect(change?.headers.get('content-security-policy')).toMatch(new RegExp(`form-action 'self'[^;]* ${rp.origin}(;| )`));
+    const after = await browser.submitForm(
+      change as BrowserResponse,
+      { password: 'Wangfang#2026', confirm: 'Wangfang#2026' },
+      '/cas/login/password',
+    );
+    expect(after.at(-1)?.text).toContain(`signed in as ${await accountId('wangfang')}`);
   });
 });
