@@ -154,6 +154,18 @@ export class CasTicketRepository {
     return rows.map(issued);
   }
 
+  /** The SSO session of a provider session's latest sign-in (its tickets name it). */
+  async latestTgtOfOidcSession(sessionUid: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('cas_st')
+      .select('tgt_id')
+      .where('oidc_session_uid', '=', sessionUid)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.tgt_id;
+  }
+
   /** The SSO sessions that signed a provider session in (its tickets name it). */
   async tgtsOfOidcSession(sessionUid: string): Promise<string[]> {
     const rows = await this.db.selectFrom('cas_st').select('tgt_id').distinct().where('oidc_session_uid', '=', sessionUid).execute();

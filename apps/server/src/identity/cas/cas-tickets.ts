@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { SecurityPolicy } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import type { CasTicketRepository, IssuedTicket } from './cas-ticket-repository.js';
+import type { CasTicketRepository, IssuedTicket, OidcTicketLink } from './cas-ticket-repository.js';
 
 /** CAS 3.0 §3.1.1 / §3.7: ticket ids are long, secure random, `A-Za-z0-9-` only, with their prefix. */
 export const newServiceTicketId = () => `ST-${randomBytes(24).toString('hex')}`;
@@ -139,6 +139,32 @@ export class TicketStore {
       if (ended > 0n && within) await within(trx, tickets);
       return tickets;
     });
+  }
+
+  /**
+   * A sign-in an SSO session made without a browser visit to the CAS (OpenID Connect `prompt=none`): a
+   * ticket row already validated, with what the provider issued, so single logout and 在线会话 see it.
+   */
+  async recordSignIn(tgtId: string, service: string, applicationId: number | null, link: OidcTicketLink, now = new Date()): Promise<void> {
+    await this.tickets.insertServiceTicket({
+      id: newServiceTicketId(),
+      tgt_id: tgtId,
+      service,
+      created_at: now.toISOString(),
+      expires_at: now.toISOString(),
+      from_login: 0,
+      validated_at: now.toISOString(),
+      application_id: applicationId,
+      oidc_client_id: link.clientId,
+      oidc_sid: link.sid,
+      oidc_grant_id: link.grantId,
+      oidc_session_uid: link.sessionUid,
+    });
+  }
+
+  /** The SSO session of a provider session's latest sign-in, if it is still live (touching its idle clock, as an SSO ticket does). */
+  async liveTgtOfOidcSession(sessionUid: string): Promise<{ id: string; accountId: number } | undefined> {
+    return this.liveTgt(await this.tickets.latestTgtOfOidcSession(sessionUid));
   }
 
   /** The SSO sessions that signed in a provider session (RP-initiated logout ends them). */

@@ -20,6 +20,7 @@ import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import { API_HEADERS } from '../../platform/plugins/security.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import type { CasTicketRepository, IssuedTicket } from '../cas/cas-ticket-repository.js';
+import type { TicketStore } from '../cas/cas-tickets.js';
 import type { ApplicationAccess } from '../cas/cas-validation-service.js';
 import type { LoginLogRepository } from '../login-log/login-log-repository.js';
 import { clientSecretMatches } from './client-secret.js';
@@ -69,6 +70,8 @@ interface ProviderDeps {
   access: Pick<ApplicationAccess, 'mayUse' | 'groupsAndRoles'>;
   loginLog: LoginLogRepository;
   tickets: CasTicketRepository;
+  /** The SSO sessions (prompt=none signs in with the live one behind the provider session). */
+  sso: TicketStore;
   outbound: OutboundGuard;
   log: FastifyBaseLogger;
   /**
@@ -87,6 +90,54 @@ export interface PortalInteractionResult {
 /** A mainland number as E.164 (OIDC Core §5.1 phone_number); any other form as it was entered. */
 function e164(phone: string): string {
   return /^1\d{10}$/.test(phone) ? `+86${phone}` : phone;
+}
+
+/** 应用授权 refused a sign-in or token: 登录日志's 无权访问应用, naming the application. */
+async function logNotAuthorized(deps: ProviderDeps, ctx: KoaContextWithOIDC, accountId: number, application: { id: number; name: string }) {
+  const profile = await deps.accounts.profile(accountId);
+  await deps.loginLog.record(deps.log, {
+    accountId,
+    username: profile?.username ?? '',
+    enterpriseId: profile?.enterpriseId ?? null,
+    name: profile?.name ?? '',
+    result: 'failure',
+    reason: 'not-authorized',
+    applicationId: application.id,
+    applicationName: application.name,
+    ip: ctx.ip,
+    userAgent: ctx.get('user-agent'),
+  });
+}
+
+/** prompt=none's sign-in through the live SSO session behind the provider session (see ssoSignIn). */
+interface SsoSignIn {
+  tgtId: string;
+  /** 应用授权 admits the account to the client's application. */
+  allowed: boolean;
+}
+const ssoSignIns = new WeakMap<object, SsoSignIn>();
+
+/**
+ * `prompt=none` (OIDC Core §3.1.2.1): no page may be shown, and the provider cannot see the TGC (its
+ * path is /cas). The provider session's latest sign-in names its SSO session: if that is still live
+ * (its idle clock touched, as an SSO ticket does) and of the same account, it signs in again without
+ * the browser visiting the CAS; 应用授权 is asked as for a ticket. Anything else: login_required.
+ */
+async function ssoSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<SsoSignIn | undefined> {
+  const { oidc } = ctx;
+  const accountId = oidc.account?.accountId;
+  if (!oidc.prompts.has('none') || oidc.result || !accountId || !oidc.session?.uid || !oidc.client) return undefined;
+  const tgt = await deps.sso.liveTgtOfOidcSession(oidc.session.uid);
+  if (!tgt || String(tgt.accountId) !== accountId) return undefined;
+  const applicationId = (oidc.client.metadata() as Partial<PortalClientMetadata>).portal_application_id;
+  let allowed = true;
+  if (applicationId !== undefined && !(await deps.access.mayUse(tgt.accountId, applicationId))) {
+    allowed = false;
+    await logNotAuthorized(deps, ctx, tgt.accountId, { id: applicationId, name: oidc.client.clientName ?? '' });
+  }
+  const signIn = { tgtId: tgt.id, allowed };
+  ssoSignIns.set(ctx, signIn);
+  return signIn;
 }
 
 /**
@@ -112,18 +163,7 @@ async function findAccount(
     const application = await deps.clients.findApplication(token.clientId);
     if (application && !(await deps.access.mayUse(accountId, application.id))) {
       if (token.grantId) await deps.repository.destroyGrant(token.grantId);
-      await deps.loginLog.record(deps.log, {
-        accountId,
-        username: profile.username,
-        enterpriseId: profile.enterpriseId,
-        name: profile.name,
-        result: 'failure',
-        reason: 'not-authorized',
-        applicationId: application.id,
-        applicationName: application.name,
-        ip: ctx.ip,
-        userAgent: ctx.get('user-agent'),
-      });
+      await logNotAuthorized(deps, ctx, accountId, application);
       return undefined;
     }
   }
@@ -153,7 +193,7 @@ async function findAccount(
  * before that sign-in: a request about to go to the central login gets no grant. A grant of another
  * account or client is never answered (the provider takes that for a server error).
  */
-async function loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
+async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<Grant | undefined> {
   const { oidc } = ctx;
   const accountId = oidc.account?.accountId;
   const { client, session } = oidc;
@@ -161,7 +201,7 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant | undef
   const grantId = session.grantIdFor(client.clientId);
   let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
   if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
-  if (!oidc.result?.login) return grant;
+  if (!oidc.result?.login && !(await ssoSignIn(ctx, deps))?.allowed) return grant;
   grant ??= new oidc.provider.Grant({ accountId, clientId: client.clientId });
   const held = new Set((client.scope ?? '').split(' '));
   grant.addOIDCScope([...oidc.requestParamOIDCScopes].filter((scope) => held.has(scope)).join(' '));
@@ -178,14 +218,25 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant | undef
  */
 function interactionPolicyOf(): interactionPolicy.DefaultPolicy {
   const policy = interactionPolicy.base();
-  const { Check } = interactionPolicy;
+  const { Check, Prompt } = interactionPolicy;
+  const linked = (ctx: KoaContextWithOIDC) => ssoSignIns.get(ctx);
   policy
     .get('login')
     ?.checks.push(
-      new Check('portal_sign_in', 'End-User authentication at the central login is required', (ctx) =>
-        ctx.oidc.account && ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      new Check('portal_sign_in', 'End-User authentication at the central login is required', 'login_required', (ctx) =>
+        ctx.oidc.account && (ctx.oidc.result?.login || linked(ctx)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
       ),
     );
+  // prompt=none through the SSO session: an account 应用授权 does not admit gets access_denied, as CAS gateway gets no ticket.
+  policy.add(
+    new Prompt(
+      { name: 'portal_access' },
+      new Check('portal_not_authorized', 'the account may not use this application', 'access_denied', (ctx) =>
+        linked(ctx)?.allowed === false ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+      ),
+    ),
+    1,
+  );
   return policy;
 }
 
@@ -197,7 +248,7 @@ function configuration(deps: ProviderDeps): Configuration {
     fetch: outboundFetch(deps.outbound),
     jwks: { keys: deps.jwks },
     findAccount: (ctx, sub, token) => findAccount(deps, ctx, sub, token),
-    loadExistingGrant,
+    loadExistingGrant: (ctx) => loadExistingGrant(ctx, deps),
     claims: Object.fromEntries(Object.entries(OIDC_CLAIM_SCOPES).map(([scope, claims]) => [scope, [...claims]])),
     scopes: ['openid', 'offline_access', ...Object.keys(OIDC_CLAIM_SCOPES).filter((s) => s !== 'openid'), ...MACHINE_SCOPES],
     extraClientMetadata: { properties: [...PORTAL_CLIENT_METADATA] },
@@ -310,14 +361,19 @@ function allowClientFormActions(ctx: KoaContextWithOIDC): void {
  * provider issued (client, sid, grant, session), which single logout and 在线会话 read. It runs before
  * the answer leaves: if it fails, no code does.
  */
-async function linkSignIn(ctx: KoaContextWithOIDC, tickets: CasTicketRepository): Promise<void> {
+async function linkSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<void> {
   const { oidc } = ctx;
   const code = oidc?.entities.AuthorizationCode;
-  const ticket = (oidc?.result?.portal as Partial<PortalInteractionResult> | undefined)?.ticket;
   const { client, session } = oidc ?? {};
-  if (oidc?.route !== 'resume' || !code?.grantId || typeof ticket !== 'string' || !client || !session) return;
-  const sid = session.sidFor(client.clientId) ?? '';
-  await tickets.linkOidc(ticket, { clientId: client.clientId, sid, grantId: code.grantId, sessionUid: session.uid });
+  if (!code?.grantId || !client || !session) return;
+  const link = { clientId: client.clientId, sid: session.sidFor(client.clientId) ?? '', grantId: code.grantId, sessionUid: session.uid };
+  const ticket = (oidc?.result?.portal as Partial<PortalInteractionResult> | undefined)?.ticket;
+  if (oidc?.route === 'resume' && typeof ticket === 'string') await deps.tickets.linkOidc(ticket, link);
+  const sso = ssoSignIns.get(ctx);
+  if (oidc?.route === 'authorization' && sso?.allowed) {
+    const applicationId = (client.metadata() as Partial<PortalClientMetadata>).portal_application_id ?? null;
+    await deps.sso.recordSignIn(sso.tgtId, `${deps.issuer}/auth`, applicationId, link);
+  }
 }
 
 /** After an end-session confirmation that signed out (OpenID Connect RP-Initiated Logout 1.0 §2): the SSO sessions behind it end. */
@@ -338,7 +394,7 @@ function buildProvider(deps: ProviderDeps): Provider {
   };
   provider.use(async (ctx, next) => {
     await next();
-    await linkSignIn(ctx as KoaContextWithOIDC, deps.tickets);
+    await linkSignIn(ctx as KoaContextWithOIDC, deps);
     await endSignIns(ctx as KoaContextWithOIDC, deps);
     allowClientFormActions(ctx as KoaContextWithOIDC);
   });
@@ -520,6 +576,7 @@ export default fp(
       access: app.ssoAppRepository,
       loginLog: app.loginLogRepository,
       tickets: app.casTicketRepository,
+      sso: app.casTicketService,
       outbound: app.outbound,
       log: app.log,
       // Registered after the provider (oidc-sign-in.ts); read at the moment of a logout.
@@ -546,6 +603,7 @@ export default fp(
       'sso-app-repository',
       'login-log-repository',
       'cas-ticket-repository',
+      'cas-tickets',
     ],
   },
 );

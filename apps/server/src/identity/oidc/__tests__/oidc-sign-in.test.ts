@@ -478,4 +478,31 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     );
     expect(after.at(-1)?.text).toContain(`signed in as ${await accountId('wangfang')}`);
   });
+
+  it('answers prompt=none from the SSO session: a code while it lives, access_denied when 应用授权 refuses, login_required otherwise', async () => {
+    const { browser } = await signIn(rp, 'admin');
+    const admin = String(await accountId('admin'));
+    const silent = await startAt(browser, rp, { prompt: 'none' });
+    expect(silent.map((h) => new URL(h.url).pathname)).toEqual(['/login', '/oidc/auth', '/callback']);
+    expect(silent.at(-1)?.text).toContain(`signed in as ${admin}`);
+
+    const refusals = () =>
+      db.database.db
+        .selectFrom('login_log')
+        .select('id')
+        .where('application_id', '=', restrictedId)
+        .where('reason', '=', 'not-authorized')
+        .execute();
+    const before = (await refusals()).length;
+    const refused = await startAt(browser, restricted, { prompt: 'none' });
+    expect(refused.at(-1)?.text).toContain('refused: access_denied');
+    expect(await refusals()).toHaveLength(before + 1);
+
+    expect((await startAt(new TestBrowser(base), rp, { prompt: 'none' })).at(-1)?.text).toContain('refused: login_required');
+
+    // The silent sign-in belongs to the SSO session: its end tells the application, and prompt=none no longer signs in.
+    expect((await browser.fetch('/cas/logout')).status).toBe(200);
+    expect(rp.logoutTokens).toHaveLength(1);
+    expect((await startAt(browser, rp, { prompt: 'none' })).at(-1)?.text).toContain('refused: login_required');
+  });
 });
