@@ -58,7 +58,19 @@ export class OidcClientRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async findApplication(clientId: string): Promise<OidcApplicationClient | undefined> {
-    const row = await this.db
+    return this.application(clientId, true);
+  }
+
+  /**
+   * An application whatever its state or its enterprise's: an ended sign-on session still tells the
+   * applications it signed in to (back-channel logout), also when the ending is their 停用 or the enterprise's.
+   */
+  async applicationForLogout(clientId: string): Promise<OidcApplicationClient | undefined> {
+    return this.application(clientId, false);
+  }
+
+  private async application(clientId: string, enabledOnly: boolean): Promise<OidcApplicationClient | undefined> {
+    let query = this.db
       .selectFrom('sso_application')
       .innerJoin('enterprise', 'enterprise.id', 'sso_application.enterprise_id')
       .select([
@@ -78,10 +90,9 @@ export class OidcClientRepository {
         'oidc_refresh_token_seconds',
       ])
       .where('oidc_client_id', '=', clientId)
-      .where('sso_application.protocol', '=', 'oidc')
-      .where('sso_application.status', '=', 'enabled')
-      .where('enterprise.status', '=', 'active')
-      .executeTakeFirst();
+      .where('sso_application.protocol', '=', 'oidc');
+    if (enabledOnly) query = query.where('sso_application.status', '=', 'enabled').where('enterprise.status', '=', 'active');
+    const row = await query.executeTakeFirst();
     if (!row?.oidc_client_id) return undefined;
     return {
       id: row.id,

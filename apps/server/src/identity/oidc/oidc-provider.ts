@@ -25,7 +25,7 @@ import type { ApplicationAccess } from '../cas/cas-validation-service.js';
 import type { LoginLogRepository } from '../login-log/login-log-repository.js';
 import { clientSecretMatches } from './client-secret.js';
 import { outboundFetch } from './outbound-fetch.js';
-import { oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
+import { applicationMetadata, oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
 import type { OidcClientRepository } from './oidc-client-repository.js';
 import { MACHINE_SCOPES, type MachineScope, OIDC_CLAIM_SCOPES } from './oidc-scopes.js';
 import { oidcErrorPage, oidcLogoutDonePage, oidcLogoutPage } from './oidc-pages.js';
@@ -404,6 +404,11 @@ function buildProvider(deps: ProviderDeps): Provider {
 
 type ProviderRequest = IncomingMessage & { originalUrl?: string };
 
+/** A client's back-channel logout (oidc-provider's Client#backchannelLogout, not in its type declarations). */
+interface LogoutNotice {
+  backchannelLogout(sub: string, sid: string): Promise<void>;
+}
+
 /**
  * The OpenID provider (oidc-provider, OpenID Certified) as the portal runs it: state and clients in the
  * database, signing keys shared by every instance. An instance looks every `KEY_CHECK_MS` whether the
@@ -519,12 +524,12 @@ export class OidcService {
         if (!oidc || !key || sent.has(key)) return;
         sent.add(key);
         try {
-          const found = await provider.Client.find(oidc.clientId);
-          if (!found?.backchannelLogoutUri) return;
-          await (found as Client & { backchannelLogout(sub: string, sid: string): Promise<void> }).backchannelLogout(
-            String(oidc.accountId),
-            oidc.sid,
-          );
+          // Not the provider's Client.find: an application disabled, or of an enterprise disabled, since is told too.
+          const application = await this.deps.clients.applicationForLogout(oidc.clientId);
+          if (!application?.backchannelLogoutUri) return;
+          // The provider's Client takes its metadata in its constructor (models/client.js), as Client.find does.
+          const ClientOf = provider.Client as unknown as new (metadata: PortalClientMetadata) => Client & LogoutNotice;
+          await new ClientOf(applicationMetadata(application)).backchannelLogout(String(oidc.accountId), oidc.sid);
         } catch (err) {
           log.warn({ client: oidc.clientId, err: (err as Error).message }, 'back-channel logout not delivered');
         }

@@ -155,29 +155,34 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     return { browser, signedIn };
   }
 
-  /** Both applications heard of the end of the sign-on session, and the OIDC sign-in's refresh token is dead. */
-  async function expectSignedOut(signedIn: RelyingPartySignIn) {
-    expect(casApp.logoutTickets).toHaveLength(1);
-    expect(rp.logoutTokens).toHaveLength(1);
-    const token = JSON.parse(Buffer.from(rp.logoutTokens[0]?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+  /**
+   * Both applications heard of the end of the sign-on session, and the OIDC sign-in's refresh token is
+   * dead. `alone`: the only session that ended (otherwise the account's others ended too).
+   */
+  async function expectSignedOut(signedIn: RelyingPartySignIn, alone = true) {
+    if (alone) expect([casApp.logoutTickets.length, rp.logoutTokens.length]).toEqual([1, 1]);
+    const tokens = rp.logoutTokens.map(
+      (t) => JSON.parse(Buffer.from(t.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>,
+    );
+    const token = tokens.find((t) => t.sid === signedIn.claims.sid);
     expect(token).toMatchObject({
       iss: `${base}/oidc`,
       aud: 'inspection-sign-in-test',
       sub: signedIn.claims.sub,
       sid: signedIn.claims.sid,
     });
-    expect(token.events).toHaveProperty(['http://schemas.openid.net/event/backchannel-logout']);
+    expect(token?.events).toHaveProperty(['http://schemas.openid.net/event/backchannel-logout']);
     expect(await refusal(client.refreshTokenGrant(await rp.config(), signedIn.tokens.refresh_token ?? ''))).toEqual({
       error: 'invalid_grant',
       status: 400,
     });
   }
 
-  const console = (method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+  const console = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object, authorization = adminToken) =>
     a.inject({
       method,
       url: `/web-api/console/v1${url}`,
-      headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization: adminToken },
+      headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization },
       ...(payload ? { payload } : {}),
     });
 
@@ -504,5 +509,39 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     expect((await browser.fetch('/cas/logout')).status).toBe(200);
     expect(rp.logoutTokens).toHaveLength(1);
     expect((await startAt(browser, rp, { prompt: 'none' })).at(-1)?.text).toContain('refused: login_required');
+  });
+
+  it('ends both sign-ins when an administrator resets the password (重置密码)', async () => {
+    const { signedIn } = await signedInToBoth('liuyang');
+    const reset = await console('POST', `/account/${await accountId('liuyang')}/password`, { passwordMode: 'sms' });
+    expect(reset.statusCode, reset.body).toBe(200);
+    await expectSignedOut(signedIn, false);
+  });
+
+  it("ends the enterprise's sign-ins when an operator disables it (tenant 停用)", async () => {
+    const { signedIn } = await signedInToBoth('staff');
+    const hengyue = await db.database.db.selectFrom('enterprise').select('id').where('name', '=', HENGYUE).executeTakeFirstOrThrow();
+    const operator = await tokenFor({ ...db, app: a, close: () => a.close() }, 'operator');
+    const setStatus = async (status: 'active' | 'disabled') =>
+      expect((await console('PUT', `/tenant/${hengyue.id}/status`, { status }, operator)).statusCode).toBe(200);
+    await setStatus('disabled');
+    try {
+      // Every live sign-in of the enterprise hears of it; this browser's among them.
+      const sids = rp.logoutTokens.map(
+        (t) => (JSON.parse(Buffer.from(t.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sid?: string }).sid,
+      );
+      expect(sids).toContain(signedIn.claims.sid);
+      expect(casApp.logoutTickets.length).toBeGreaterThanOrEqual(1);
+      expect(await refusal(client.refreshTokenGrant(await rp.config(), signedIn.tokens.refresh_token ?? ''))).toMatchObject({
+        error: expect.stringMatching(/^invalid_(grant|client)$/),
+      });
+    } finally {
+      await setStatus('active');
+    }
+    // Enabled again, the client is known, and the refresh token stays ended.
+    expect(await refusal(client.refreshTokenGrant(await rp.config(), signedIn.tokens.refresh_token ?? ''))).toEqual({
+      error: 'invalid_grant',
+      status: 400,
+    });
   });
 });
