@@ -100,3 +100,12 @@ test.describe('sign-in to an OpenID Connect application through the central logi
     await page.context().close();
   });
 });
+
+test('a sign-in request that has expired or was finished says so, in the central login’s frame @mobile', async ({ browser }) => {
+  const page = await freshPage(browser);
+  await page.goto('/oidc/interaction/expired-request');
+  await expect(page.getByRole('heading', { name: '登录请求已过期' })).toBeVisible();
+  await expect(page.getByText('请返回应用重新进入')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('oidc-expired-375.png'), fullPage: true });
+  await page.context().close();
+});
