@@ -7,6 +7,7 @@ import { type CasClientApp, startCasClientApp } from '../../../testing/cas-clien
 import { OidcClientApp, type RelyingPartySignIn } from '../../../testing/oidc-client-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, listen, TestBrowser } from '../../../testing/test-browser.js';
+import { enrolmentKey, totp } from '../../../testing/totp.js';
 import { hashClientSecret } from '../client-secret.js';
 
 const HENGYUE = '徐州恒岳重工机械有限公司';
@@ -543,5 +544,37 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
       error: 'invalid_grant',
       status: 400,
     });
+  });
+
+  it('takes the two-factor steps on the way: enrolment at the first login, a code at the next, each ending in the application', async () => {
+    // A session of its own: an earlier test's tenant 停用 ended the administrator's.
+    const admin = await tokenFor({ ...db, app: a, close: () => a.close() }, 'admin');
+    const setTwoFactor = async (twoFactor: 'off' | 'all') => {
+      const res = await console('PUT', '/security/policy', { ...a.config.securityDefaults, twoFactor }, admin);
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await setTwoFactor('all');
+    try {
+      const browser = new TestBrowser(base);
+      const form = (await startAt(browser, rp)).at(-1) as BrowserResponse;
+      const [enrol] = await browser.submitForm(form, { username: 'admin', password: DEMO_PASSWORD }, '/cas/login');
+      expect(enrol?.text).toContain('<h1>绑定二次验证</h1>');
+      expect(enrol?.headers.get('content-security-policy')).toMatch(new RegExp(`form-action 'self'[^;]* ${rp.origin}(;| )`));
+      const key = enrolmentKey(enrol?.text ?? '');
+      const [codes] = await browser.submitForm(enrol as BrowserResponse, { code: totp(key, Date.now()) }, '/two-factor/enrol');
+      expect(codes?.text).toContain('<h1>保存恢复码</h1>');
+      const landed = await browser.submitForm(codes as BrowserResponse, {}, '/two-factor/continue');
+      expect(landed.at(-1)?.text).toContain(`signed in as ${await accountId('admin')}`);
+
+      const later = new TestBrowser(base);
+      const again = (await startAt(later, rp)).at(-1) as BrowserResponse;
+      const [ask] = await later.submitForm(again, { username: 'admin', password: DEMO_PASSWORD }, '/cas/login');
+      expect(ask?.text).toContain('<h1>二次验证</h1>');
+      // The next step's code: within the allowed drift and not used yet.
+      const after = await later.submitForm(ask as BrowserResponse, { code: totp(key, Date.now() + 30_000) }, '/two-factor');
+      expect(after.at(-1)?.text).toContain(`signed in as ${await accountId('admin')}`);
+    } finally {
+      await setTwoFactor('off');
+    }
   });
 });
