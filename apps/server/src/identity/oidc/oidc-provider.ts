@@ -189,9 +189,10 @@ async function findAccount(
 /**
  * The grant of a sign-in: enterprise applications are the enterprise's own (first party), and the
  * administrator's 应用授权 is the consent, so a sign-in through the central login grants the scopes
- * asked for that the client holds (the provider's checkScope refused any other). Nothing is written
- * before that sign-in: a request about to go to the central login gets no grant. A grant of another
- * account or client is never answered (the provider takes that for a server error).
+ * asked for that the client holds (the provider's checkScope refused any other), as does prompt=none
+ * through a live SSO session that 应用授权 admits. Nothing is written before that: a request about to
+ * go to the central login gets no grant. A grant of another account or client is never answered (the
+ * provider takes that for a server error).
  */
 async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<Grant | undefined> {
   const { oidc } = ctx;
