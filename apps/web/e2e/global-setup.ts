@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startCasClientApp } from '../../server/src/testing/cas-client-app.js';
 import { startChatStandins } from '../../server/src/testing/chat-standins.js';
+import { E2E_OIDC_SECRET } from '../../server/src/testing/oidc-application.js';
+import { OidcClientApp } from '../../server/src/testing/oidc-client-app.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -38,7 +40,8 @@ async function waitUntilHealthy(base: string, server: ChildProcess, output: () =
  * on a free port with a fresh SQLite database. 企业微信, 钉钉 and 飞书 cannot be reached from test
  * machines: the server talks to local stand-ins of their documented APIs instead.
  * Two enterprise applications on the central login run beside it for 接入自检: CAS 3.0
- * clients of this server's `/cas`, one healthy, one whose single-logout endpoint answers 503.
+ * clients of this server's `/cas`, one healthy, one whose single-logout endpoint answers 503; and two
+ * OpenID Connect relying parties of its `/oidc` (fixed client ids, registered by oidc-sign-in.spec.ts).
  */
 export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-e2e-'));
@@ -49,8 +52,13 @@ export default async function globalSetup() {
   const casApp = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
   const casAppLogoutDown = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
   casAppLogoutDown.logout = { kind: 'status', status: 503 };
+  // Two OpenID Connect relying parties (openid-client) of the provider's issuer, which names `localhost`
+  // without PUBLIC_URL: they listen on 127.0.0.1, another site, as an enterprise's application would.
+  const issuer = `http://localhost:${port}/oidc`;
+  const oidcApp = await OidcClientApp.start({ issuer, clientId: 'e2e-oidc-app', clientSecret: E2E_OIDC_SECRET });
+  const oidcRestricted = await OidcClientApp.start({ issuer, clientId: 'e2e-oidc-restricted', clientSecret: E2E_OIDC_SECRET });
   const closeStandins = async () => {
-    await Promise.all([standins.close(), casApp.close(), casAppLogoutDown.close()]);
+    await Promise.all([standins.close(), casApp.close(), casAppLogoutDown.close(), oidcApp.close(), oidcRestricted.close()]);
   };
   const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     cwd: root,
@@ -91,6 +99,9 @@ export default async function globalSetup() {
   // Workers read these (e2e/cas-apps.ts): the applications' origins, any path of which is a CAS client.
   process.env.E2E_CAS_APP = casApp.origin;
   process.env.E2E_CAS_APP_LOGOUT_503 = casAppLogoutDown.origin;
+  // The relying parties' origins (e2e/oidc-sign-in.spec.ts registers their applications, secret E2E_OIDC_SECRET).
+  process.env.E2E_OIDC_APP = oidcApp.origin;
+  process.env.E2E_OIDC_APP_RESTRICTED = oidcRestricted.origin;
   // The database file, for the one thing no request can do: let time pass (a password's age).
   process.env.E2E_SQLITE_FILE = sqliteFile;
   return async () => {

@@ -35,6 +35,7 @@ import oidcClientRepository from './oidc/oidc-client-repository.js';
 import oidcProvider from './oidc/oidc-provider.js';
 import oidcRepository from './oidc/oidc-repository.js';
 import oidcRoutes from './oidc/oidc-routes.js';
+import oidcSignIn from './oidc/oidc-sign-in.js';
 import accountAdminRepository from './org/account-admin-repository.js';
 import accountAdminRoutes from './org/account-admin-routes.js';
 import accountAdminService from './org/account-admin-service.js';
@@ -136,7 +137,10 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(oidcClientRepository);
   await app.register(machineClients);
   // The OpenID provider is the central login's: it runs where the embedded CAS does.
-  if (app.config.auth.casEmbedded) await app.register(oidcProvider);
+  if (app.config.auth.casEmbedded) {
+    await app.register(oidcProvider);
+    await app.register(oidcSignIn);
+  }
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });

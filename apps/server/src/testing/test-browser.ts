@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import type { PortalApp } from '../app.js';
 
 interface StoredCookie {
@@ -90,6 +91,29 @@ export class TestBrowser {
   }
 
   /**
+   * Submits a page's form as a browser would: to its `action` (read as HTML), with its hidden fields
+   * and `fields`; follows the redirects and answers every hop. A page with several forms: the first
+   * whose action contains `actionPart`.
+   */
+  async submitForm(page: BrowserResponse, fields: Record<string, string>, actionPart = ''): Promise<BrowserResponse[]> {
+    const forms = [...page.text.matchAll(/<form[^>]*\saction="([^"]*)"[^>]*>([\s\S]*?)<\/form>/g)];
+    const form = forms.find((f) => unescapeHtml(f[1] ?? '').includes(actionPart));
+    if (!form) throw new Error(`no form on the page (${page.status} ${page.url})`);
+    const body = new URLSearchParams();
+    for (const input of (form[2] ?? '').matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
+      const name = /name="([^"]*)"/.exec(input[0])?.[1];
+      const value = /value="([^"]*)"/.exec(input[0])?.[1];
+      if (name) body.set(unescapeHtml(name), unescapeHtml(value ?? ''));
+    }
+    for (const [name, value] of Object.entries(fields)) body.set(name, value);
+    return this.navigate(new URL(unescapeHtml(form[1] ?? ''), page.url).toString(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
+  }
+
+  /**
    * Logs in as the web app does: the portal's login start (its state cookie), the CAS form, the
    * portal callback; answers the hops from the form on.
    */
@@ -109,10 +133,25 @@ export class TestBrowser {
   }
 }
 
+/** Text of an HTML attribute as a browser reads it (the entities escape-html writes). */
+function unescapeHtml(text: string): string {
+  return text.replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+}
+
 /** Listens on a free loopback port (the portal validates tickets over HTTP); answers the base URL. */
 export async function listen(app: PortalApp): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   return `http://127.0.0.1:${address.port}`;
+}
+
+/** A loopback port free right now: an issuer ({PUBLIC_URL}/oidc) must name the address its clients call. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return address.port;
 }

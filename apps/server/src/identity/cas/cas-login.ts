@@ -9,7 +9,7 @@ import { recordAudit } from '../../platform/audit/audit-log.js';
 import type { ServiceApplication } from './cas-services.js';
 import type { RegisteredService } from './cas-services.js';
 import { loginPage, messagePage } from './login-page.js';
-import { sendSingleLogout } from './single-logout.js';
+import type { IssuedTicket } from './cas-ticket-repository.js';
 
 /** Ticket-granting cookie (CAS 3.0 §3.6): HttpOnly, path as narrow as the CAS itself, session-only. */
 export const TGC = 'TGC';
@@ -53,8 +53,8 @@ function createCasLogin(app: FastifyInstance) {
   }
 
   /** Single logout to the services of ended tickets that are still registered (never a redirect). */
-  const singleLogout = (request: FastifyRequest, ended: { id: string; service: string }[]) =>
-    sendSingleLogout(ended, (service) => registry.singleLogoutTarget(service, portalBase(request)), request.log, app.outbound);
+  const singleLogout = (request: FastifyRequest, ended: IssuedTicket[]) =>
+    registry.singleLogout(ended, portalBase(request), request.log, app.outbound);
 
   /**
    * The application of 应用列表 a ticket for `target` is for, as the account's enterprise holds it: an
@@ -137,10 +137,23 @@ function createCasLogin(app: FastifyInstance) {
   }
 
   function unregisteredService(request: FastifyRequest, reply: FastifyReply) {
+    const { service } = request.query as { service?: string };
+    if (registry.isInternal(service, portalBase(request))) return signInExpired(request, reply);
     return html(
       reply,
       403,
       messagePage(casBase(request), '未授权的服务', '该应用未在统一身份认证中注册，不能使用此处登录。', [
+        { href: `${portalBase(request)}/`, label: '返回门户首页' },
+      ]),
+    );
+  }
+
+  /** A portal sign-in (OpenID Connect) whose request has expired: the application starts it again. */
+  function signInExpired(request: FastifyRequest, reply: FastifyReply) {
+    return html(
+      reply,
+      400,
+      messagePage(casBase(request), '登录请求已过期', '登录请求已过期，请返回应用重新进入。', [
         { href: `${portalBase(request)}/`, label: '返回门户首页' },
       ]),
     );
@@ -166,7 +179,9 @@ function createCasLogin(app: FastifyInstance) {
    */
   async function registeredService(request: FastifyRequest, reply: FastifyReply, service: string | undefined) {
     const registered = await registry.resolve(service, portalBase(request));
-    if (registered) reply.allowFormAction(registered.url.origin);
+    // Only once per reply (allowFormAction): the origin where the sign-in ends, which for an OpenID
+    // Connect sign-in is the relying party's after the portal's own callback (CSP checks every redirect).
+    if (registered) reply.allowFormAction(registered.redirectOrigin ?? registered.url.origin);
     return registered;
   }
 
@@ -257,7 +272,7 @@ function createCasLogin(app: FastifyInstance) {
         username: account.username,
         enterpriseId: profile?.enterpriseId ?? null,
         action: 'login',
-        target: target?.url.origin ?? '',
+        target: target?.redirectOrigin ?? target?.url.origin ?? '',
         ip: request.ip,
         outcome: 'success',
       });

@@ -1,5 +1,9 @@
+import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ReleasableAttribute, type SsoApplicationStatus, parseRedirectUrl } from '@portal/shared';
+import type { OutboundGuard } from '../../platform/lib/outbound.js';
+import type { IssuedTicket } from './cas-ticket-repository.js';
+import { sendSingleLogout } from './single-logout.js';
 
 // The CAS declares what it needs of an application; sso-apps' repository answers in these shapes.
 /**
@@ -44,6 +48,27 @@ export interface RegisteredService {
    * whose enterprise holds its approved copy (`SsoAppRepository.copyFor`), which 应用授权 then decides.
    */
   platformApplication: PlatformServiceApplication | null;
+  /** One of the portal's own sign-ins through the central login (see InternalServices): no single-logout message. */
+  internal?: boolean;
+  /**
+   * Where the browser goes at the end of the sign-in, when that is not the service's own origin (an
+   * OpenID Connect sign-in ends at the relying party's redirect address): its forms' CSP form-action.
+   */
+  redirectOrigin?: string;
+}
+
+/**
+ * The portal's own sign-ins that go through the central login like an application (OpenID Connect's
+ * interactions): their callbacks lie under the portal's address, so they are asked before the
+ * platform-wide prefixes would take them as the portal itself (no 应用授权, no application in 登录日志).
+ */
+export interface InternalServices {
+  /** Whether the address is one of them, by its form alone (a callback whose sign-in has expired too). */
+  owns(url: URL, portalBase: string): boolean;
+  /** The application it signs in to and where the browser goes at its end; undefined when the sign-in is gone. */
+  resolve(url: URL, portalBase: string): Promise<{ application: ServiceApplication; redirectOrigin: string } | undefined>;
+  /** Tells the applications of ended sign-ins (tickets with `oidc`) through their own protocol. */
+  logout(tickets: IssuedTicket[], log: FastifyBaseLogger): Promise<void>;
 }
 
 /** Where a single-logout message goes; `tenant`: an enterprise typed the address (the outbound guard checks it). */
@@ -63,12 +88,24 @@ export interface SingleLogoutTarget {
  */
 export class ServiceRegistry {
   private readonly prefixes: URL[];
+  private internal: InternalServices | undefined;
 
   constructor(
     extra: string[],
     private readonly applicationsOnHost: (host: string) => Promise<ServiceCandidate[]> = async () => [],
   ) {
     this.prefixes = extra.map((p) => new URL(p));
+  }
+
+  /** Set by the OpenID provider (which the CAS does not import). */
+  useInternalServices(internal: InternalServices): void {
+    this.internal = internal;
+  }
+
+  /** Whether `service` is one of the portal's own sign-ins (InternalServices), live or expired. */
+  isInternal(service: string | undefined, portalBase: string): boolean {
+    const url = parseRedirectUrl(service);
+    return !!url && !!this.internal?.owns(url, portalBase);
   }
 
   /** The platform-wide prefixes: this portal (`portalBase`, its own address) and CAS_SERVICES. */
@@ -90,6 +127,18 @@ export class ServiceRegistry {
   async resolve(service: string | undefined, portalBase: string): Promise<RegisteredService | undefined> {
     const url = parseRedirectUrl(service);
     if (!url || service === undefined) return undefined;
+    if (this.internal?.owns(url, portalBase)) {
+      const found = await this.internal.resolve(url, portalBase);
+      if (!found) return undefined;
+      return {
+        service,
+        url,
+        application: found.application,
+        platformApplication: null,
+        internal: true,
+        redirectOrigin: found.redirectOrigin,
+      };
+    }
     if (this.platformPrefixes(portalBase).some((prefix) => matches(url, prefix))) {
       return { service, url, application: null, platformApplication: null };
     }
@@ -105,10 +154,26 @@ export class ServiceRegistry {
    * 注销地址 when it has one, else the service address itself; nothing for a service no longer registered.
    */
   async singleLogoutTarget(service: string, portalBase: string): Promise<SingleLogoutTarget | undefined> {
+    // The portal's own sign-ins hear of a logout through their own protocol (OIDC back-channel logout).
+    if (this.isInternal(service, portalBase)) return undefined;
     const registered = await this.resolve(service, portalBase);
     if (!registered) return undefined;
     const logoutUrl = registered.application?.logoutUrl ?? registered.platformApplication?.logoutUrl;
     return { url: logoutUrl ? new URL(logoutUrl) : registered.url, tenant: registered.application !== null };
+  }
+
+  /**
+   * Single logout of ended tickets (after the ending commit): a CAS logoutRequest to every registered
+   * service (CAS 3.0 §2.3.3), and the portal's own sign-ins' applications told through their protocol
+   * (OpenID Connect back-channel logout). A callback ticket of a sign-in that never finished tells nobody.
+   */
+  async singleLogout(tickets: IssuedTicket[], portalBase: string, log: FastifyBaseLogger, guard: OutboundGuard): Promise<void> {
+    const own = tickets.filter((t) => t.oidc);
+    const cas = tickets.filter((t) => !t.oidc && !this.isInternal(t.service, portalBase));
+    await Promise.all([
+      sendSingleLogout(cas, (service) => this.singleLogoutTarget(service, portalBase), log, guard),
+      own.length > 0 ? this.internal?.logout(own, log) : undefined,
+    ]);
   }
 
   /** Origins allowed to call the token endpoint with credentials (CORS): platform-wide services only, never an enterprise's. */

@@ -2,10 +2,62 @@ import fp from 'fastify-plugin';
 import { type Insertable, type Kysely, sql } from 'kysely';
 import type { CasStTable, CasTgtTable, Database } from '../../platform/db/schema.js';
 
-/** A service ticket as single logout needs it. */
+/** A service ticket as single logout needs it; an OpenID Connect sign-in's with what the provider issued. */
 export interface IssuedTicket {
   id: string;
   service: string;
+  oidc?: OidcSignInTicket;
+}
+
+/** What single logout needs of an OpenID Connect sign-in: whom to tell (client, sid, sub) and which grant ends. */
+export interface OidcSignInTicket {
+  clientId: string;
+  sid: string;
+  grantId: string;
+  sessionUid: string;
+  accountId: number;
+}
+
+const ISSUED_COLUMNS = [
+  'cas_st.id',
+  'cas_st.service',
+  'cas_st.oidc_client_id',
+  'cas_st.oidc_sid',
+  'cas_st.oidc_grant_id',
+  'cas_st.oidc_session_uid',
+  'cas_tgt.account_id',
+] as const;
+
+function issued(row: {
+  id: string;
+  service: string;
+  oidc_client_id: string | null;
+  oidc_sid: string | null;
+  oidc_grant_id: string | null;
+  oidc_session_uid: string | null;
+  account_id: number;
+}): IssuedTicket {
+  const { id, service } = row;
+  if (row.oidc_client_id === null || row.oidc_grant_id === null) return { id, service };
+  return {
+    id,
+    service,
+    oidc: {
+      clientId: row.oidc_client_id,
+      sid: row.oidc_sid ?? '',
+      grantId: row.oidc_grant_id,
+      sessionUid: row.oidc_session_uid ?? '',
+      accountId: row.account_id,
+    },
+  };
+}
+
+/** What an OpenID Connect sign-in issued with its ticket. */
+export interface OidcTicketLink {
+  clientId: string;
+  sid: string;
+  grantId: string;
+  sessionUid: string;
 }
 
 /**
@@ -65,13 +117,59 @@ export class CasTicketRepository {
     return this.db
       .selectFrom('cas_st')
       .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
-      .select(['cas_st.service', 'cas_st.expires_at', 'cas_st.from_login', 'cas_st.application_id', 'cas_tgt.account_id'])
+      .select([
+        'cas_st.service',
+        'cas_st.expires_at',
+        'cas_st.from_login',
+        'cas_st.application_id',
+        'cas_st.tgt_id',
+        'cas_tgt.account_id',
+        'cas_tgt.created_at as tgt_created_at',
+      ])
       .where('cas_st.id', '=', id)
       .executeTakeFirst();
   }
 
+  /** Ties an OpenID Connect sign-in's ticket to what the provider issued with it (single logout reads it). */
+  async linkOidc(id: string, link: OidcTicketLink): Promise<void> {
+    await this.db
+      .updateTable('cas_st')
+      .set({
+        oidc_client_id: link.clientId,
+        oidc_sid: link.sid,
+        oidc_grant_id: link.grantId,
+        oidc_session_uid: link.sessionUid,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
   async ticketsOfTgts(tgtIds: readonly string[], db: Kysely<Database> = this.db): Promise<IssuedTicket[]> {
-    return db.selectFrom('cas_st').select(['id', 'service']).where('tgt_id', 'in', tgtIds).execute();
+    const rows = await db
+      .selectFrom('cas_st')
+      .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
+      .select(ISSUED_COLUMNS)
+      .where('cas_st.tgt_id', 'in', tgtIds)
+      .execute();
+    return rows.map(issued);
+  }
+
+  /** The SSO session of a provider session's latest sign-in (its tickets name it). */
+  async latestTgtOfOidcSession(sessionUid: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('cas_st')
+      .select('tgt_id')
+      .where('oidc_session_uid', '=', sessionUid)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.tgt_id;
+  }
+
+  /** The SSO sessions that signed a provider session in (its tickets name it). */
+  async tgtsOfOidcSession(sessionUid: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('cas_st').select('tgt_id').distinct().where('oidc_session_uid', '=', sessionUid).execute();
+    return rows.map((r) => r.tgt_id);
   }
 
   /** Deletes TGTs (their tickets go with them); answers how many there were. */
@@ -98,12 +196,13 @@ export class CasTicketRepository {
   }
 
   async ticketsOfAccounts(db: Kysely<Database>, accountIds: readonly number[]): Promise<IssuedTicket[]> {
-    return db
+    const rows = await db
       .selectFrom('cas_st')
       .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
-      .select(['cas_st.id', 'cas_st.service'])
+      .select(ISSUED_COLUMNS)
       .where('cas_tgt.account_id', 'in', accountIds)
       .execute();
+    return rows.map(issued);
   }
 
   async deleteTgtsOfAccounts(db: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
@@ -111,7 +210,13 @@ export class CasTicketRepository {
   }
 
   async ticketsOfApplication(db: Kysely<Database>, applicationId: number): Promise<IssuedTicket[]> {
-    return db.selectFrom('cas_st').select(['id', 'service']).where('application_id', '=', applicationId).execute();
+    const rows = await db
+      .selectFrom('cas_st')
+      .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
+      .select(ISSUED_COLUMNS)
+      .where('cas_st.application_id', '=', applicationId)
+      .execute();
+    return rows.map(issued);
   }
 
   async deleteTicketsOfApplication(db: Kysely<Database>, applicationId: number): Promise<void> {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { SecurityPolicy } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import type { CasTicketRepository, IssuedTicket } from './cas-ticket-repository.js';
+import type { CasTicketRepository, IssuedTicket, OidcTicketLink } from './cas-ticket-repository.js';
 
 /** CAS 3.0 §3.1.1 / §3.7: ticket ids are long, secure random, `A-Za-z0-9-` only, with their prefix. */
 export const newServiceTicketId = () => `ST-${randomBytes(24).toString('hex')}`;
@@ -20,13 +20,32 @@ export type SessionDefaults = Pick<SecurityPolicy, 'sessionIdleMinutes' | 'sessi
 
 const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
 
+/** Ends, inside an ending session's transaction, the OpenID Connect grants its sign-ins hold (their refresh tokens with them). */
+export type GrantEnder = (trx: Kysely<Database>, grantIds: string[]) => Promise<void>;
+
 export class TicketStore {
+  #endGrants: GrantEnder | undefined;
+
   constructor(
     private readonly tickets: CasTicketRepository,
     private readonly db: Kysely<Database>,
     private readonly policy: TicketPolicy,
     private readonly sessions: SessionDefaults,
   ) {}
+
+  /** Set by the OpenID provider (which the CAS does not import). */
+  useGrantEnder(endGrants: GrantEnder): void {
+    this.#endGrants = endGrants;
+  }
+
+  /**
+   * The grants of ended OpenID Connect sign-ins end in the same transaction, whatever their scope: a
+   * refresh token (offline_access too) lives no longer than the SSO session that signed it in.
+   */
+  private async endGrantsOf(trx: Kysely<Database>, tickets: IssuedTicket[]): Promise<void> {
+    const grantIds = [...new Set(tickets.flatMap((t) => (t.oidc ? [t.oidc.grantId] : [])))];
+    if (grantIds.length > 0 && this.#endGrants) await this.#endGrants(trx, grantIds);
+  }
 
   /**
    * Opens an SSO session for a client (在线会话 shows it); `within` (the login's audit row) commits with
@@ -116,9 +135,41 @@ export class TicketStore {
     return this.db.transaction().execute(async (trx) => {
       const tickets = await this.tickets.ticketsOfTgts([id], trx);
       const ended = await this.tickets.deleteTgts([id], trx);
+      await this.endGrantsOf(trx, tickets);
       if (ended > 0n && within) await within(trx, tickets);
       return tickets;
     });
+  }
+
+  /**
+   * A sign-in an SSO session made without a browser visit to the CAS (OpenID Connect `prompt=none`): a
+   * ticket row already validated, with what the provider issued, so single logout and 在线会话 see it.
+   */
+  async recordSignIn(tgtId: string, service: string, applicationId: number | null, link: OidcTicketLink, now = new Date()): Promise<void> {
+    await this.tickets.insertServiceTicket({
+      id: newServiceTicketId(),
+      tgt_id: tgtId,
+      service,
+      created_at: now.toISOString(),
+      expires_at: now.toISOString(),
+      from_login: 0,
+      validated_at: now.toISOString(),
+      application_id: applicationId,
+      oidc_client_id: link.clientId,
+      oidc_sid: link.sid,
+      oidc_grant_id: link.grantId,
+      oidc_session_uid: link.sessionUid,
+    });
+  }
+
+  /** The SSO session of a provider session's latest sign-in, if it is still live (touching its idle clock, as an SSO ticket does). */
+  async liveTgtOfOidcSession(sessionUid: string): Promise<{ id: string; accountId: number } | undefined> {
+    return this.liveTgt(await this.tickets.latestTgtOfOidcSession(sessionUid));
+  }
+
+  /** The SSO sessions that signed in a provider session (RP-initiated logout ends them). */
+  tgtsOfOidcSession(sessionUid: string): Promise<string[]> {
+    return this.tickets.tgtsOfOidcSession(sessionUid);
   }
 
   /** The SSO session (TGT id) that issued a service ticket (a portal session's: its 当前 session), while that session lasts. */
@@ -141,6 +192,7 @@ export class TicketStore {
     if (tgts.length === 0) return [];
     const tickets = await this.tickets.ticketsOfTgts(tgts, trx);
     await this.tickets.deleteTgts(tgts, trx);
+    await this.endGrantsOf(trx, tickets);
     return tickets;
   }
 
@@ -148,6 +200,7 @@ export class TicketStore {
   async destroyAllOf(trx: Kysely<Database>, accountIds: readonly number[]): Promise<IssuedTicket[]> {
     const tickets = await this.tickets.ticketsOfAccounts(trx, accountIds);
     await this.tickets.deleteTgtsOfAccounts(trx, accountIds);
+    await this.endGrantsOf(trx, tickets);
     return tickets;
   }
 
@@ -158,6 +211,7 @@ export class TicketStore {
   async destroyTicketsOf(trx: Kysely<Database>, applicationId: number): Promise<IssuedTicket[]> {
     const tickets = await this.tickets.ticketsOfApplication(trx, applicationId);
     await this.tickets.deleteTicketsOfApplication(trx, applicationId);
+    await this.endGrantsOf(trx, tickets);
     return tickets;
   }
 

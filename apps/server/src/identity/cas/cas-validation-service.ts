@@ -21,8 +21,13 @@ export interface ValidationRequest {
 
 export type CasFailure = { ok: false; code: CasFailureCode; description: string };
 
-/** A ticket's outcome: the account it names, or a CAS failure code. */
-export type TicketValidation = { ok: true; accountId: number; fromLogin: boolean; application: ServiceApplication | null } | CasFailure;
+/**
+ * A ticket's outcome: the account it names, or a CAS failure code. `tgtId` and `authTime` (the SSO
+ * session's login, seconds since the epoch: every login opens a new session) serve the portal's own
+ * sign-ins (OpenID Connect), never a CAS answer.
+ */
+export type TicketValidation =
+  { ok: true; accountId: number; fromLogin: boolean; application: ServiceApplication | null; tgtId: string; authTime: number } | CasFailure;
 
 /** A validation's answer: the user and, when asked for, the attributes. */
 export type ValidationAnswer = { ok: true; user: string; attributes?: CasAttributes } | CasFailure;
@@ -60,7 +65,14 @@ export class CasValidationService {
         return { ok: false, code: 'INVALID_TICKET', description: `Ticket ${q.ticket} 已失效：账号已无权访问该应用${name}` };
       }
     }
-    return { ok: true, accountId: st.account_id, fromLogin: st.from_login === 1, application };
+    return {
+      ok: true,
+      accountId: st.account_id,
+      fromLogin: st.from_login === 1,
+      application,
+      tgtId: st.tgt_id,
+      authTime: Math.floor(Date.parse(st.tgt_created_at) / 1000),
+    };
   }
 
   /**

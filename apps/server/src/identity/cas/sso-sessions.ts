@@ -3,11 +3,11 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Actor } from '../../platform/lib/actor.js';
-import { sendSingleLogout } from './single-logout.js';
+import type { IssuedTicket } from './cas-ticket-repository.js';
 
 const ID_SLICE = 500;
 
-export type EndedTickets = { id: string; service: string }[];
+export type EndedTickets = IssuedTicket[];
 
 /**
  * Ends every session of some accounts when an administrator disables or deletes them, or an operator
@@ -30,15 +30,13 @@ export class SsoSessions {
     return ended;
   }
 
-  /** After the commit: single logout to the registered services of the ended tickets (an application's 注销地址 when it has one). */
+  /**
+   * After the commit: single logout to the registered services of the ended tickets (an application's
+   * 注销地址 when it has one) and back-channel logout to the OpenID Connect applications they signed in to.
+   */
   async notify(actor: Pick<Actor, 'origin' | 'log'>, tickets: EndedTickets): Promise<void> {
     const portalBase = this.app.config.publicUrl ?? actor.origin;
-    await sendSingleLogout(
-      tickets,
-      (service) => this.app.casApplicationService.singleLogoutTarget(service, portalBase),
-      actor.log,
-      this.app.outbound,
-    );
+    await this.app.casApplicationService.singleLogout(tickets, portalBase, actor.log, this.app.outbound);
   }
 }
 

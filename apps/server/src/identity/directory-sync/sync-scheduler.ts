@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { sendSingleLogout } from '../cas/single-logout.js';
 import { nextRunAt } from './sync-cron.js';
 import { type JobRow, type SyncRepository } from './sync-repository.js';
 import { LEASE_MS, type SyncCaller, type SyncRunner } from './sync-runner.js';
@@ -38,8 +37,7 @@ export class SyncScheduler {
         outcome,
         detail,
       }),
-      notify: (tickets) =>
-        sendSingleLogout(tickets, (service) => app.casApplicationService.singleLogoutTarget(service, portalBase), app.log, app.outbound),
+      notify: (tickets) => app.casApplicationService.singleLogout(tickets, portalBase, app.log, app.outbound),
     };
   }
 

@@ -6,6 +6,7 @@ import type { OidcRepository } from './oidc-repository.js';
 export const PORTAL_CLIENT_METADATA = [
   'portal_enterprise_id',
   'portal_client_kind',
+  'portal_application_id',
   'portal_access_token_ttl',
   'portal_id_token_ttl',
   'portal_refresh_token_ttl',
@@ -14,6 +15,8 @@ export const PORTAL_CLIENT_METADATA = [
 export type PortalClientMetadata = ClientMetadata & {
   portal_enterprise_id: number;
   portal_client_kind: 'application' | 'machine';
+  /** An application's row in 应用列表 (应用授权 is checked against it). */
+  portal_application_id?: number;
   portal_access_token_ttl?: number;
   portal_id_token_ttl?: number;
   portal_refresh_token_ttl?: number;
@@ -39,9 +42,12 @@ export function applicationMetadata(app: OidcApplicationClient): PortalClientMet
     ...(app.initiateLoginUri ? { initiate_login_uri: app.initiateLoginUri } : {}),
     token_endpoint_auth_method: confidential ? 'client_secret_basic' : 'none',
     id_token_signed_response_alg: 'RS256',
+    // Every ID token says when the SSO session's login was (auth_time), as Keycloak's do.
+    require_auth_time: true,
     scope: app.scopes,
     portal_enterprise_id: app.enterpriseId,
     portal_client_kind: 'application',
+    portal_application_id: app.id,
     portal_access_token_ttl: app.accessTokenSeconds,
     portal_id_token_ttl: app.idTokenSeconds,
     portal_refresh_token_ttl: app.refreshTokenSeconds,

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database, OidcClientType } from '../../platform/db/schema.js';
+import type { ServiceApplication } from '../cas/cas-services.js';
 
 /** An enabled OpenID Connect application (应用列表, protocol 'oidc') as the provider reads it. */
 export interface OidcApplicationClient {
@@ -57,7 +58,19 @@ export class OidcClientRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async findApplication(clientId: string): Promise<OidcApplicationClient | undefined> {
-    const row = await this.db
+    return this.application(clientId, true);
+  }
+
+  /**
+   * An application whatever its state or its enterprise's: an ended sign-on session still tells the
+   * applications it signed in to (back-channel logout), also when the ending is their 停用 or the enterprise's.
+   */
+  async applicationForLogout(clientId: string): Promise<OidcApplicationClient | undefined> {
+    return this.application(clientId, false);
+  }
+
+  private async application(clientId: string, enabledOnly: boolean): Promise<OidcApplicationClient | undefined> {
+    let query = this.db
       .selectFrom('sso_application')
       .innerJoin('enterprise', 'enterprise.id', 'sso_application.enterprise_id')
       .select([
@@ -77,10 +90,9 @@ export class OidcClientRepository {
         'oidc_refresh_token_seconds',
       ])
       .where('oidc_client_id', '=', clientId)
-      .where('sso_application.protocol', '=', 'oidc')
-      .where('sso_application.status', '=', 'enabled')
-      .where('enterprise.status', '=', 'active')
-      .executeTakeFirst();
+      .where('sso_application.protocol', '=', 'oidc');
+    if (enabledOnly) query = query.where('sso_application.status', '=', 'enabled').where('enterprise.status', '=', 'active');
+    const row = await query.executeTakeFirst();
     if (!row?.oidc_client_id) return undefined;
     return {
       id: row.id,
@@ -98,6 +110,21 @@ export class OidcClientRepository {
       idTokenSeconds: row.oidc_id_token_seconds,
       refreshTokenSeconds: row.oidc_refresh_token_seconds,
     };
+  }
+
+  /**
+   * The application of a client id as the central login sees it, whatever its status (a disabled one
+   * gets the login's 已停用 page, as a CAS application does); undefined for none.
+   */
+  async serviceApplicationOf(clientId: string): Promise<ServiceApplication | undefined> {
+    const row = await this.db
+      .selectFrom('sso_application')
+      .select(['id', 'enterprise_id', 'name', 'status'])
+      .where('oidc_client_id', '=', clientId)
+      .where('protocol', '=', 'oidc')
+      .executeTakeFirst();
+    // An OIDC application's claims follow its scopes, and its logouts its own addresses: no CAS attributes or 注销地址.
+    return row && { id: row.id, enterpriseId: row.enterprise_id, name: row.name, status: row.status, logoutUrl: '', attributes: [] };
   }
 
   async findMachineClient(clientId: string): Promise<MachineClient | undefined> {

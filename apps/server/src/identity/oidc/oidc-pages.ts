@@ -46,11 +46,10 @@ export function oidcLogoutDonePage(casBase: string): string {
   return page(casBase, '您已退出登录', text('您已退出统一身份认证，可以关闭此页面。'));
 }
 
-/** Where the provider sends a browser to sign in, until the OIDC login joins the central login's steps. */
-export function oidcInteractionUnavailablePage(casBase: string): string {
-  return page(
-    casBase,
-    '暂不支持该登录方式',
-    text('通过 OpenID Connect 登录应用的功能尚未开放，请稍后再试，或联系企业管理员使用其他方式登录该应用。'),
-  );
+/**
+ * A sign-in whose authorization request is gone (expired, finished, or started in another browser):
+ * the application starts a new one.
+ */
+export function oidcSignInExpiredPage(casBase: string): string {
+  return page(casBase, '登录请求已过期', text('登录请求已过期或已完成，请返回应用重新进入。'));
 }

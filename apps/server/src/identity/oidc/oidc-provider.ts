@@ -1,15 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import Provider, { errors, type Account, type Client, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  errors,
+  interactionPolicy,
+  type Account,
+  type AccessToken,
+  type AuthorizationCode,
+  type Client,
+  type Configuration,
+  type Grant,
+  type Interaction,
+  type KoaContextWithOIDC,
+  type RefreshToken,
+} from 'oidc-provider';
 import { publicSiteUrl } from '../../platform/config.js';
 import { SecretBox } from '../../platform/lib/sealed-secret.js';
 import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import { API_HEADERS } from '../../platform/plugins/security.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
+import type { CasTicketRepository, IssuedTicket } from '../cas/cas-ticket-repository.js';
+import type { TicketStore } from '../cas/cas-tickets.js';
+import type { ApplicationAccess } from '../cas/cas-validation-service.js';
+import type { LoginLogRepository } from '../login-log/login-log-repository.js';
 import { clientSecretMatches } from './client-secret.js';
 import { outboundFetch } from './outbound-fetch.js';
-import { oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
+import { applicationMetadata, oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
 import type { OidcClientRepository } from './oidc-client-repository.js';
 import { MACHINE_SCOPES, type MachineScope, OIDC_CLAIM_SCOPES } from './oidc-scopes.js';
 import { oidcErrorPage, oidcLogoutDonePage, oidcLogoutPage } from './oidc-pages.js';
@@ -50,26 +66,179 @@ interface ProviderDeps {
   repository: OidcRepository;
   clients: OidcClientRepository;
   accounts: AccountRepository;
+  /** 应用授权 and the account's groups and roles (sso-apps' repository). */
+  access: Pick<ApplicationAccess, 'mayUse' | 'groupsAndRoles'>;
+  loginLog: LoginLogRepository;
+  tickets: CasTicketRepository;
+  /** The SSO sessions (prompt=none signs in with the live one behind the provider session). */
+  sso: TicketStore;
   outbound: OutboundGuard;
   log: FastifyBaseLogger;
+  /**
+   * RP-initiated logout ended a provider session: the SSO sessions that signed it in end too, and the
+   * other applications they signed in to hear of it (oidc-sign-in.ts).
+   */
+  endSignIns: (sessionUid: string, client: { ip: string; userAgent: string; origin: string }) => Promise<void>;
 }
 
-/** The account a token names: its claims per scope (OIDC Core §5.4). Unknown or unusable accounts are none. */
-async function findAccount(accounts: AccountRepository, sub: string): Promise<Account | undefined> {
+/** What a sign-in through the central login (oidc-sign-in.ts) submits as the interaction's result. */
+export interface PortalInteractionResult {
+  /** The spent service ticket of the callback: the sign-in's link to its SSO session. */
+  ticket: string;
+}
+
+/** A mainland number as E.164 (OIDC Core §5.1 phone_number); any other form as it was entered. */
+function e164(phone: string): string {
+  return /^1\d{10}$/.test(phone) ? `+86${phone}` : phone;
+}
+
+/** 应用授权 refused a sign-in or token: 登录日志's 无权访问应用, naming the application. */
+async function logNotAuthorized(deps: ProviderDeps, ctx: KoaContextWithOIDC, accountId: number, application: { id: number; name: string }) {
+  const profile = await deps.accounts.profile(accountId);
+  await deps.loginLog.record(deps.log, {
+    accountId,
+    username: profile?.username ?? '',
+    enterpriseId: profile?.enterpriseId ?? null,
+    name: profile?.name ?? '',
+    result: 'failure',
+    reason: 'not-authorized',
+    applicationId: application.id,
+    applicationName: application.name,
+    ip: ctx.ip,
+    userAgent: ctx.get('user-agent'),
+  });
+}
+
+/** prompt=none's sign-in through the live SSO session behind the provider session (see ssoSignIn). */
+interface SsoSignIn {
+  tgtId: string;
+  /** 应用授权 admits the account to the client's application. */
+  allowed: boolean;
+}
+const ssoSignIns = new WeakMap<object, SsoSignIn>();
+
+/**
+ * `prompt=none` (OIDC Core §3.1.2.1): no page may be shown, and the provider cannot see the TGC (its
+ * path is /cas). The provider session's latest sign-in names its SSO session: if that is still live
+ * (its idle clock touched, as an SSO ticket does) and of the same account, it signs in again without
+ * the browser visiting the CAS; 应用授权 is asked as for a ticket. Anything else: login_required.
+ */
+async function ssoSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<SsoSignIn | undefined> {
+  const { oidc } = ctx;
+  const accountId = oidc.account?.accountId;
+  if (!oidc.prompts.has('none') || oidc.result || !accountId || !oidc.session?.uid || !oidc.client) return undefined;
+  const tgt = await deps.sso.liveTgtOfOidcSession(oidc.session.uid);
+  if (!tgt || String(tgt.accountId) !== accountId) return undefined;
+  const applicationId = (oidc.client.metadata() as Partial<PortalClientMetadata>).portal_application_id;
+  let allowed = true;
+  if (applicationId !== undefined && !(await deps.access.mayUse(tgt.accountId, applicationId))) {
+    allowed = false;
+    await logNotAuthorized(deps, ctx, tgt.accountId, { id: applicationId, name: oidc.client.clientName ?? '' });
+  }
+  const signIn = { tgtId: tgt.id, allowed };
+  ssoSignIns.set(ctx, signIn);
+  return signIn;
+}
+
+/**
+ * The account a token names: its claims per scope (OIDC Core §5.4), `groups` and `roles` read only
+ * when asked for. Unknown or unusable accounts are none.
+ *
+ * With a token (a code or refresh token at /token, an access token at /me) 应用授权 is asked again: a
+ * right revoked since the sign-in ends the grant with every token under it, lands in 登录日志 as
+ * not-authorized, and the provider answers invalid_grant or invalid_token. Without one (the
+ * authorization request) the central login's ticket has asked already.
+ */
+async function findAccount(
+  deps: ProviderDeps,
+  ctx: KoaContextWithOIDC,
+  sub: string,
+  token: AuthorizationCode | AccessToken | RefreshToken | { clientId?: string; grantId?: string } | undefined,
+): Promise<Account | undefined> {
   if (!/^[1-9]\d{0,9}$/.test(sub)) return undefined;
-  const profile = await accounts.profile(Number(sub));
+  const accountId = Number(sub);
+  const profile = await deps.accounts.profile(accountId);
   if (!profile?.usable) return undefined;
+  if (token?.clientId) {
+    const application = await deps.clients.findApplication(token.clientId);
+    if (application && !(await deps.access.mayUse(accountId, application.id))) {
+      if (token.grantId) await deps.repository.destroyGrant(token.grantId);
+      await logNotAuthorized(deps, ctx, accountId, application);
+      return undefined;
+    }
+  }
   return {
     accountId: sub,
-    claims: () => ({
-      sub,
-      name: profile.name,
-      preferred_username: profile.username,
-      ...(profile.email ? { email: profile.email } : {}),
-      ...(profile.phone ? { phone_number: profile.phone } : {}),
-      ...(profile.enterpriseId ? { enterprise_id: String(profile.enterpriseId), enterprise_name: profile.enterpriseName } : {}),
-    }),
+    claims: async (_use, scope) => {
+      const scopes = new Set(scope.split(' '));
+      const memberships = scopes.has('groups') || scopes.has('roles') ? await deps.access.groupsAndRoles(accountId) : undefined;
+      return {
+        sub,
+        name: profile.name,
+        preferred_username: profile.username,
+        ...(profile.email ? { email: profile.email } : {}),
+        ...(profile.phone ? { phone_number: e164(profile.phone) } : {}),
+        ...(profile.enterpriseId ? { enterprise_id: String(profile.enterpriseId), enterprise_name: profile.enterpriseName } : {}),
+        ...(profile.number ? { employee_number: profile.number } : {}),
+        ...(memberships ? { groups: memberships.groups, roles: memberships.roles } : {}),
+      };
+    },
   };
+}
+
+/**
+ * The grant of a sign-in: enterprise applications are the enterprise's own (first party), and the
+ * administrator's 应用授权 is the consent, so a sign-in through the central login grants the scopes
+ * asked for that the client holds (the provider's checkScope refused any other), as does prompt=none
+ * through a live SSO session that 应用授权 admits. Nothing is written before that: a request about to
+ * go to the central login gets no grant. A grant of another account or client is never answered (the
+ * provider takes that for a server error).
+ */
+async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<Grant | undefined> {
+  const { oidc } = ctx;
+  const accountId = oidc.account?.accountId;
+  const { client, session } = oidc;
+  if (!accountId || !client || !session) return undefined;
+  const grantId = session.grantIdFor(client.clientId);
+  let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
+  if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
+  if (!oidc.result?.login && !(await ssoSignIn(ctx, deps))?.allowed) return grant;
+  grant ??= new oidc.provider.Grant({ accountId, clientId: client.clientId });
+  const held = new Set((client.scope ?? '').split(' '));
+  grant.addOIDCScope([...oidc.requestParamOIDCScopes].filter((scope) => held.has(scope)).join(' '));
+  if (oidc.requestParamClaims.size > 0) grant.addOIDCClaims([...oidc.requestParamClaims]);
+  await grant.save();
+  return grant;
+}
+
+/**
+ * The provider's prompts with one check more: every authorization request signs in through the
+ * central login (its SSO session, lockout, two-factor, 应用授权), never on the provider's own session
+ * alone, which would outlive a logout, 强制下线 or an idle timeout of the SSO session. Without an
+ * account the consent checks have no grant to read, so that asks for the login too.
+ */
+function interactionPolicyOf(): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  const { Check, Prompt } = interactionPolicy;
+  const linked = (ctx: KoaContextWithOIDC) => ssoSignIns.get(ctx);
+  policy
+    .get('login')
+    ?.checks.push(
+      new Check('portal_sign_in', 'End-User authentication at the central login is required', 'login_required', (ctx) =>
+        ctx.oidc.account && (ctx.oidc.result?.login || linked(ctx)) ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    );
+  // prompt=none through the SSO session: an account 应用授权 does not admit gets access_denied, as CAS gateway gets no ticket.
+  policy.add(
+    new Prompt(
+      { name: 'portal_access' },
+      new Check('portal_not_authorized', 'the account may not use this application', 'access_denied', (ctx) =>
+        linked(ctx)?.allowed === false ? Check.REQUEST_PROMPT : Check.NO_NEED_TO_PROMPT,
+      ),
+    ),
+    1,
+  );
+  return policy;
 }
 
 function configuration(deps: ProviderDeps): Configuration {
@@ -79,7 +248,8 @@ function configuration(deps: ProviderDeps): Configuration {
     // Back-channel logout goes to addresses enterprises typed: through the outbound rules.
     fetch: outboundFetch(deps.outbound),
     jwks: { keys: deps.jwks },
-    findAccount: (_ctx, sub) => findAccount(deps.accounts, sub),
+    findAccount: (ctx, sub, token) => findAccount(deps, ctx, sub, token),
+    loadExistingGrant: (ctx) => loadExistingGrant(ctx, deps),
     claims: Object.fromEntries(Object.entries(OIDC_CLAIM_SCOPES).map(([scope, claims]) => [scope, [...claims]])),
     scopes: ['openid', 'offline_access', ...Object.keys(OIDC_CLAIM_SCOPES).filter((s) => s !== 'openid'), ...MACHINE_SCOPES],
     extraClientMetadata: { properties: [...PORTAL_CLIENT_METADATA] },
@@ -116,7 +286,16 @@ function configuration(deps: ProviderDeps): Configuration {
       pushedAuthorizationRequests: { enabled: false },
       clientCredentials: { enabled: true },
       // A client reads and revokes its own tokens only: one enterprise's client never learns about another's.
-      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+      // A token of an account that lost 应用授权 is no longer active (RFC 7662 §2.2).
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId !== client.clientId) return false;
+          const applicationId = (client.metadata() as Partial<PortalClientMetadata>).portal_application_id;
+          const { accountId } = token as { accountId?: string };
+          return !accountId || applicationId === undefined || (await deps.access.mayUse(Number(accountId), applicationId));
+        },
+      },
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: true },
       backchannelLogout: { enabled: true },
@@ -136,7 +315,8 @@ function configuration(deps: ProviderDeps): Configuration {
     rotateRefreshToken: true,
     ttl: {
       AuthorizationCode: 60,
-      Interaction: 600,
+      // The central login's steps (two-factor enrolment, 忘记密码 by SMS) can take longer than ten minutes.
+      Interaction: 1800,
       Session: deps.sessionSeconds,
       Grant: (ctx) => lifetime(ctx.oidc.client, 'portal_refresh_token_ttl', 14 * 86_400, 365 * 86_400),
       AccessToken: (_ctx, _token, client) => lifetime(client, 'portal_access_token_ttl', 3600, 86_400),
@@ -148,7 +328,7 @@ function configuration(deps: ProviderDeps): Configuration {
     clientBasedCORS: (ctx, origin, client) =>
       (ctx.oidc.route === 'userinfo' || client.clientAuthMethod === 'none') &&
       (client.redirectUris ?? []).some((uri) => originOf(uri) === origin),
-    interactions: { url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}` },
+    interactions: { policy: interactionPolicyOf(), url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}` },
     cookies: {
       names: { session: 'oidc_session', interaction: 'oidc_interaction', resume: 'oidc_interaction_resume' },
       keys: deps.cookieKeys,
@@ -177,6 +357,33 @@ function allowClientFormActions(ctx: KoaContextWithOIDC): void {
   ctx.set('content-security-policy', policy.replace("form-action 'self'", `form-action 'self' ${[...origins].join(' ')}`));
 }
 
+/**
+ * A code issued at the end of a sign-in through the central login: its service ticket records what the
+ * provider issued (client, sid, grant, session), which single logout and 在线会话 read. It runs before
+ * the answer leaves: if it fails, no code does.
+ */
+async function linkSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<void> {
+  const { oidc } = ctx;
+  const code = oidc?.entities.AuthorizationCode;
+  const { client, session } = oidc ?? {};
+  if (!code?.grantId || !client || !session) return;
+  const link = { clientId: client.clientId, sid: session.sidFor(client.clientId) ?? '', grantId: code.grantId, sessionUid: session.uid };
+  const ticket = (oidc?.result?.portal as Partial<PortalInteractionResult> | undefined)?.ticket;
+  if (oidc?.route === 'resume' && typeof ticket === 'string') await deps.tickets.linkOidc(ticket, link);
+  const sso = ssoSignIns.get(ctx);
+  if (oidc?.route === 'authorization' && sso?.allowed) {
+    const applicationId = (client.metadata() as Partial<PortalClientMetadata>).portal_application_id ?? null;
+    await deps.sso.recordSignIn(sso.tgtId, `${deps.issuer}/auth`, applicationId, link);
+  }
+}
+
+/** After an end-session confirmation that signed out (OpenID Connect RP-Initiated Logout 1.0 §2): the SSO sessions behind it end. */
+async function endSignIns(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<void> {
+  const { oidc } = ctx;
+  if (oidc?.route !== 'end_session_confirm' || !oidc.params?.logout || ctx.status !== 303 || !oidc.session?.uid) return;
+  await deps.endSignIns(oidc.session.uid, { ip: ctx.ip, userAgent: ctx.get('user-agent'), origin: ctx.origin });
+}
+
 function buildProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(deps.issuer, configuration(deps));
   // The request's scheme and host are the ones Fastify trusted (TRUST_PROXY), passed as forwarded headers.
@@ -188,6 +395,8 @@ function buildProvider(deps: ProviderDeps): Provider {
   };
   provider.use(async (ctx, next) => {
     await next();
+    await linkSignIn(ctx as KoaContextWithOIDC, deps);
+    await endSignIns(ctx as KoaContextWithOIDC, deps);
     allowClientFormActions(ctx as KoaContextWithOIDC);
   });
   provider.on('server_error', (_ctx: unknown, err: unknown) => deps.log.error({ err }, 'OpenID provider error'));
@@ -195,6 +404,11 @@ function buildProvider(deps: ProviderDeps): Provider {
 }
 
 type ProviderRequest = IncomingMessage & { originalUrl?: string };
+
+/** A client's back-channel logout (oidc-provider's Client#backchannelLogout, not in its type declarations). */
+interface LogoutNotice {
+  backchannelLogout(sub: string, sid: string): Promise<void>;
+}
 
 /**
  * The OpenID provider (oidc-provider, OpenID Certified) as the portal runs it: state and clients in the
@@ -259,18 +473,77 @@ export class OidcService {
     return kids;
   }
 
+  /**
+   * The request as the provider reads it: the provider answers with addresses on this scheme and host
+   * (PUBLIC_URL's, or the request's as Fastify trusted them); what a client sent as forwarded headers is replaced.
+   */
+  private forwarded(request: FastifyRequest): ProviderRequest {
+    const req: ProviderRequest = request.raw;
+    const origin = new URL(this.app.config.publicUrl ?? `${request.protocol}://${request.host}`);
+    req.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = origin.host;
+    req.headers['x-forwarded-for'] = request.ip;
+    return req;
+  }
+
+  /**
+   * The authorization request waiting for this browser's sign-in (its interaction cookie names it);
+   * undefined when it expired, the cookie is missing or the provider session it started in changed.
+   */
+  async interaction(request: FastifyRequest, res: ServerResponse): Promise<Interaction | undefined> {
+    const provider = await this.provider();
+    try {
+      return await provider.interactionDetails(this.forwarded(request), res);
+    } catch (err) {
+      if (err instanceof errors.SessionNotFound) return undefined;
+      throw err;
+    }
+  }
+
+  /** Completes the waiting authorization request with the sign-in's result; answers where the browser goes on. */
+  async finishInteraction(request: FastifyRequest, res: ServerResponse, result: Record<string, unknown>): Promise<string> {
+    const provider = await this.provider();
+    return provider.interactionResult(this.forwarded(request), res, result, { mergeWithLastSubmission: false });
+  }
+
+  /** An authorization request by its uid (the CAS registry resolves its callback without the browser's cookie). */
+  async findInteraction(uid: string): Promise<Interaction | undefined> {
+    return (await this.provider()).Interaction.find(uid);
+  }
+
+  /**
+   * Back-channel logout (OpenID Connect Back-Channel Logout 1.0 §2.5) to the applications of ended
+   * sign-ins, once per client and sid, through the outbound rules; failures are logged and otherwise
+   * ignored, as CAS single logout's are.
+   */
+  async backchannel(tickets: IssuedTicket[], log: FastifyBaseLogger): Promise<void> {
+    const provider = await this.provider();
+    const sent = new Set<string>();
+    await Promise.all(
+      tickets.map(async ({ oidc }) => {
+        const key = oidc && `${oidc.clientId} ${oidc.sid}`;
+        if (!oidc || !key || sent.has(key)) return;
+        sent.add(key);
+        try {
+          // Not the provider's Client.find: an application disabled, or of an enterprise disabled, since is told too.
+          const application = await this.deps.clients.applicationForLogout(oidc.clientId);
+          if (!application?.backchannelLogoutUri) return;
+          // The provider's Client takes its metadata in its constructor (models/client.js), as Client.find does.
+          const ClientOf = provider.Client as unknown as new (metadata: PortalClientMetadata) => Client & LogoutNotice;
+          await new ClientOf(applicationMetadata(application)).backchannelLogout(String(oidc.accountId), oidc.sid);
+        } catch (err) {
+          log.warn({ client: oidc.clientId, err: (err as Error).message }, 'back-channel logout not delivered');
+        }
+      }),
+    );
+  }
+
   /** Hands a request under /oidc to the provider (Fastify has not read its body). */
   async handle(request: FastifyRequest, res: ServerResponse): Promise<void> {
     await this.provider();
     const handler = this.#handler;
     if (!handler) throw new Error('the OpenID provider is not built');
-    const req: ProviderRequest = request.raw;
-    // The provider answers with addresses on this scheme and host: PUBLIC_URL's, or the request's as
-    // Fastify trusted them; what a client sent as forwarded headers is replaced.
-    const origin = new URL(this.app.config.publicUrl ?? `${request.protocol}://${request.host}`);
-    req.headers['x-forwarded-proto'] = origin.protocol.slice(0, -1);
-    req.headers['x-forwarded-host'] = origin.host;
-    req.headers['x-forwarded-for'] = request.ip;
+    const req = this.forwarded(request);
     const url = req.url ?? OIDC_PREFIX;
     req.originalUrl = url;
     req.url = url.slice(OIDC_PREFIX.length) || '/';
@@ -306,8 +579,14 @@ export default fp(
       repository,
       clients: app.oidcClientRepository,
       accounts: app.accountRepository,
+      access: app.ssoAppRepository,
+      loginLog: app.loginLogRepository,
+      tickets: app.casTicketRepository,
+      sso: app.casTicketService,
       outbound: app.outbound,
       log: app.log,
+      // Registered after the provider (oidc-sign-in.ts); read at the moment of a logout.
+      endSignIns: (sessionUid, client) => app.oidcSignInService.endSignIns(sessionUid, client),
     });
     // The first start generates the keys; building now also fails the start, not a request, on a broken key set.
     await service.provider();
@@ -320,5 +599,17 @@ export default fp(
     purge.unref();
     app.addHook('onClose', async () => clearInterval(purge));
   },
-  { name: 'oidc-provider', dependencies: ['system-repository', 'account-repository', 'oidc-repository', 'oidc-client-repository'] },
+  {
+    name: 'oidc-provider',
+    dependencies: [
+      'system-repository',
+      'account-repository',
+      'oidc-repository',
+      'oidc-client-repository',
+      'sso-app-repository',
+      'login-log-repository',
+      'cas-ticket-repository',
+      'cas-tickets',
+    ],
+  },
 );

@@ -100,6 +100,24 @@ export class OidcRepository {
       .execute();
   }
 
+  /**
+   * Drops grants and the tokens issued under them, inside the caller's transaction (an SSO session's
+   * end). An authorization request waiting for a new sign-in may name the grant too: it stays, and
+   * its sign-in gets a new grant.
+   */
+  async destroyGrants(trx: Kysely<Database>, grantIds: readonly string[]): Promise<void> {
+    if (grantIds.length === 0) return;
+    await trx
+      .deleteFrom('oidc_model')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('kind', 'in', ['AuthorizationCode', 'AccessToken', 'RefreshToken']), eb('grant_id', 'in', grantIds)]),
+          eb.and([eb('kind', '=', 'Grant'), eb('id', 'in', grantIds)]),
+        ]),
+      )
+      .execute();
+  }
+
   async destroy(kind: string, id: string): Promise<void> {
     await this.db.deleteFrom('oidc_model').where('kind', '=', kind).where('id', '=', id).execute();
   }

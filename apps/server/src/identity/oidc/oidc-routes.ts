@@ -1,6 +1,5 @@
-import { Type } from '@fastify/type-provider-typebox';
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { oidcInteractionUnavailablePage } from './oidc-pages.js';
 
 /**
  * oidc-provider's routes for the features oidc-provider.ts enables (its default paths), with their
@@ -31,14 +30,24 @@ export default async function oidcRoutes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-  // The central login's stylesheet and logo, on this page's own origin.
-  const casBase = `${app.config.publicUrl ?? ''}/cas`;
-  app.get(
-    '/interaction/:uid',
+  // The provider sends a browser here to sign in: on to the central login, and back (oidc-sign-in.ts).
+  const Uid = Type.Object({ uid: Type.String({ maxLength: 64 }) });
+  const Html = Type.String({ description: 'text/html; charset=utf-8' });
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/interaction/:uid', { schema: { hide: true, params: Uid, response: { 400: Html } } }, async (request, reply) =>
+    app.oidcSignInService.start(request, reply, request.params.uid),
+  );
+  typed.get(
+    '/interaction/:uid/callback',
     {
-      schema: { hide: true, params: Type.Object({ uid: Type.String({ maxLength: 64 }) }), response: { 501: Type.String() } },
+      schema: {
+        hide: true,
+        params: Uid,
+        querystring: Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 300 })) }),
+        response: { 400: Html },
+      },
     },
-    async (_request, reply) => reply.status(501).type('text/html; charset=utf-8').send(oidcInteractionUnavailablePage(casBase)),
+    async (request, reply) => app.oidcSignInService.callback(request, reply, request.params.uid, request.query.ticket),
   );
 
   // The provider's own routes: its answers (OAuth errors in JSON, redirects, its pages) go out as it

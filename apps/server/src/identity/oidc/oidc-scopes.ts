@@ -4,7 +4,10 @@ export const OIDC_CLAIM_SCOPES = {
   profile: ['name', 'preferred_username'],
   email: ['email'],
   phone: ['phone_number'],
-  enterprise: ['enterprise_id', 'enterprise_name'],
+  // The portal's, mirroring CAS 返回属性: the enterprise, its employee number, account groups and role codes.
+  enterprise: ['enterprise_id', 'enterprise_name', 'employee_number'],
+  groups: ['groups'],
+  roles: ['roles'],
 } as const;
 
 /** Scopes of machine clients: the enterprise's own APIs they may call (client_credentials). */

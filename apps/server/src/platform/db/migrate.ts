@@ -21,6 +21,7 @@ import { identifierAnalyticsMigration } from './migrations/0014-identifier-analy
 import { sealedTotpMigration } from './migrations/0015-sealed-totp.js';
 import { oidcMigration } from './migrations/0016-oidc.js';
 import { oidcClientIdsMigration } from './migrations/0017-oidc-client-ids.js';
+import { oidcSignInMigration } from './migrations/0018-oidc-sign-in.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, PortalMigration> = {
   '0015-sealed-totp': sealedTotpMigration,
   '0016-oidc': oidcMigration,
   '0017-oidc-client-ids': oidcClientIdsMigration,
+  '0018-oidc-sign-in': oidcSignInMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

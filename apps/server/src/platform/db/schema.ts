@@ -541,6 +541,11 @@ export interface CasStTable {
   validated_at: string | null;
   /** The enterprise application (sso_application) the ticket was issued for; null for the portal and CAS_SERVICES. */
   application_id: number | null;
+  /** An OpenID Connect sign-in's ticket: what the provider issued with it (null for CAS tickets). */
+  oidc_client_id: string | null;
+  oidc_sid: string | null;
+  oidc_grant_id: string | null;
+  oidc_session_uid: string | null;
 }
 
 export interface LoginFailureTable {

@@ -1,24 +1,14 @@
 import http from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import type { DatabaseHandle } from '../../../platform/db/database.js';
 import { SecretBox } from '../../../platform/lib/sealed-secret.js';
 import { createTestDatabase, type TestDatabase, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
-import { listen } from '../../../testing/test-browser.js';
+import { freePort, listen } from '../../../testing/test-browser.js';
 import { oidcAdapter } from '../oidc-adapter.js';
 import { KEY_ACTIVATION_MS, KEY_CHECK_MS, OIDC_KEY_SECRET, SigningKeys } from '../signing-keys.js';
-
-/** A port free right now: the issuer ({PUBLIC_URL}/oidc) must name the address the relying party calls. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no address');
-  return address.port;
-}
 
 interface Jwks {
   keys: { kid: string; kty: string; alg?: string; d?: string }[];
@@ -425,7 +415,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     expect(await adapter('Grant').find('grant-race-test')).toBeUndefined();
   });
 
-  describe('authorization requests (the sign-in itself is not open yet)', () => {
+  describe('authorization requests', () => {
     const redirectUri = 'http://127.0.0.1:9/callback';
     const signedOut = 'http://127.0.0.1:9/signed-out';
     /** A relying party's back-channel logout endpoint: the logout tokens it received. */
@@ -556,7 +546,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
         redirect: 'manual',
       });
 
-    it('sends a valid request with PKCE on to the sign-in page, which says in Chinese that it is not open yet', async () => {
+    it('sends a valid request with PKCE on to the central login, with its sign-in callback as the service', async () => {
       const verifier = client.randomPKCECodeVerifier();
       const res = await authorize({
         redirect_uri: redirectUri,
@@ -571,10 +561,11 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
         .getSetCookie()
         .map((c) => c.split(';')[0])
         .join('; ');
-      const page = await fetch(location, { headers: { cookie } });
-      expect(page.status).toBe(501);
-      expect(page.headers.get('content-type')).toContain('text/html');
-      expect(await page.text()).toContain('通过 OpenID Connect 登录应用的功能尚未开放');
+      const page = await fetch(location, { headers: { cookie }, redirect: 'manual' });
+      expect(page.status).toBe(303);
+      const login = new URL(page.headers.get('location') ?? '', base);
+      expect(login.pathname).toBe('/cas/login');
+      expect(login.searchParams.get('service')).toBe(`${base}${location.pathname}/callback`);
     });
 
     it('answers a public client without PKCE with invalid_request at its redirect address', async () => {
