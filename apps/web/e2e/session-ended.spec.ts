@@ -78,6 +78,13 @@ test.describe('会话在别处结束', () => {
       .getByRole('button', { name: /强制下线|确\s*定/ })
       .click();
     await expect(page.getByText('已下线')).toBeVisible();
+    // 单点登出记录: the portal, where the colleague's session was signed in, heard of it.
+    await page.getByRole('tab', { name: '单点登出记录' }).click();
+    const delivery = page.getByRole('region', { name: '单点登出记录' }).getByRole('row').filter({ hasText: person.username });
+    await expect(delivery).toHaveCount(1);
+    await expect(delivery).toContainText('门户');
+    await expect(delivery).toContainText('已送达');
+    await page.screenshot({ path: test.info().outputPath('logout-deliveries-1440.png') });
 
     // The colleague's next action (opening 工作台) lands on the central login, not on a dead page.
     await sidebarMenu(colleague)

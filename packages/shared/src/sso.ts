@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type {
   LoginLogRowSchema,
+  LogoutDeliveryRowSchema,
   MyApplicationSchema,
   PasswordRulesAnswerSchema,
   SecurityPolicySchema,
@@ -11,6 +12,7 @@ import type {
   SsoApplicationRowSchema,
   StatisticsSchema,
 } from './contracts/sso.js';
+import type { PageResult } from './response-codes.js';
 /**
  * Tenant administration II: applications on single sign-on, app authorization, security
  * settings, sessions and the login log. Shapes of the console calls and the rules both sides check.
@@ -86,6 +88,8 @@ export const LOGIN_LOG_EXPORT_MAX_ROWS = 50_000;
 
 /** A row of 在线会话 (`GET /web-api/console/v1/session/page/list`) and of one's own sessions in 个人信息. */
 export type SessionRow = Static<typeof SessionRowSchema>;
+export type LogoutDeliveryRow = Static<typeof LogoutDeliveryRowSchema>;
+export type LogoutDeliveryPage = PageResult<LogoutDeliveryRow>;
 
 /** 应用列表's field limits. */
 export const APP_NAME_MAX = 32;

@@ -19,6 +19,8 @@ import forgotPasswordService from './cas/forgot-password-service.js';
 import loginFailureRepository from './cas/login-failure-repository.js';
 import loginGuard from './cas/login-guard.js';
 import loginSteps from './cas/login-steps.js';
+import logoutDeliveryRepository from './cas/logout-delivery-repository.js';
+import logoutDeliveryService from './cas/logout-delivery-service.js';
 import ssoSessions from './cas/sso-sessions.js';
 import twoFactorRoutes from './cas/two-factor-routes.js';
 import syncRoutes from './directory-sync/sync-routes.js';
@@ -123,6 +125,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(joinRequestRepository);
   await app.register(invitationRepository);
   await app.register(sessionRepository);
+  await app.register(logoutDeliveryRepository);
+  await app.register(logoutDeliveryService);
   await app.register(sessionService);
   await app.register(syncRunner);
   await app.register(accountAdminService);

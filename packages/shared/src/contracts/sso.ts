@@ -145,6 +145,31 @@ export const SessionQuerySchema = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });
 
+// ----- 单点登出记录 (在线会话)
+
+export const LogoutDeliveryRowSchema = Type.Object({
+  id: Type.Integer(),
+  sessionId: Type.String({ description: '已结束会话的句柄（与在线会话的 id 相同）' }),
+  username: Type.String(),
+  applicationName: Type.String(),
+  protocol: Type.Union([Type.Literal('cas3'), Type.Literal('oidc')], {
+    description: 'cas3：CAS logoutRequest；oidc：后端登出 logout_token',
+  }),
+  target: Type.String({ description: '消息发往的地址' }),
+  state: Type.Union([Type.Literal('delivered'), Type.Literal('retrying'), Type.Literal('failed')], {
+    description: 'delivered 已送达；retrying 失败，等待重试；failed 重试后仍失败',
+  }),
+  reason: Type.String({ description: '失败原因（已送达时为空）' }),
+  attempts: Type.Integer({ description: '已发送次数' }),
+  nextAt: Type.String({ description: '下次重试时间（等待重试时）yyyy-MM-dd HH:mm:ss' }),
+  createdAt: Type.String({ description: '会话结束（首次发送）时间' }),
+  updatedAt: Type.String({ description: '最近一次发送时间' }),
+});
+export const LogoutDeliveryQuerySchema = Type.Object({
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+
 // ----- 登录日志
 
 export const LoginResultSchema = Type.Union([Type.Literal('success'), Type.Literal('failure')]);

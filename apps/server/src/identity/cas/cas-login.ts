@@ -54,7 +54,7 @@ function createCasLogin(app: FastifyInstance) {
 
   /** Single logout to the services of ended tickets that are still registered (never a redirect). */
   const singleLogout = (request: FastifyRequest, ended: IssuedTicket[]) =>
-    registry.singleLogout(ended, portalBase(request), request.log, app.outbound);
+    app.logoutDeliveryService.deliver(ended, portalBase(request), request.log);
 
   /**
    * The application of 应用列表 a ticket for `target` is for, as the account's enterprise holds it: an

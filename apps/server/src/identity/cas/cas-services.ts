@@ -1,9 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ReleasableAttribute, type SsoApplicationStatus, parseRedirectUrl } from '@portal/shared';
 import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import type { IssuedTicket } from './cas-ticket-repository.js';
-import { sendSingleLogout } from './single-logout.js';
+import { sendLogoutRequest } from './single-logout.js';
 
 // The CAS declares what it needs of an application; sso-apps' repository answers in these shapes.
 /**
@@ -67,14 +66,36 @@ export interface InternalServices {
   owns(url: URL, portalBase: string): boolean;
   /** The application it signs in to and where the browser goes at its end; undefined when the sign-in is gone. */
   resolve(url: URL, portalBase: string): Promise<{ application: ServiceApplication; redirectOrigin: string } | undefined>;
-  /** Tells the applications of ended sign-ins (tickets with `oidc`) through their own protocol. */
-  logout(tickets: IssuedTicket[], log: FastifyBaseLogger): Promise<void>;
+  /** The messages that tell the applications of ended sign-ins (tickets with `oidc`) through their own protocol. */
+  logoutMessages(tickets: IssuedTicket[]): Promise<LogoutMessage[]>;
+  /** Sends one of them; throws with the reason when the application does not accept it. */
+  send(message: LogoutMessage): Promise<void>;
 }
 
 /** Where a single-logout message goes; `tenant`: an enterprise typed the address (the outbound guard checks it). */
 export interface SingleLogoutTarget {
   url: URL;
   tenant: boolean;
+  /** Who it is, as the delivery log names it. */
+  applicationName: string;
+}
+
+/**
+ * One single-logout message to one application for an ended SSO session: a CAS logoutRequest for a
+ * ticket (`ticketId`), or an OpenID Connect back-channel logout_token for a client's sid.
+ */
+export interface LogoutMessage {
+  protocol: 'cas3' | 'oidc';
+  target: string;
+  /** Sent through the outbound rules (an address an enterprise typed). */
+  guarded: boolean;
+  ticketId: string | null;
+  clientId: string | null;
+  sid: string | null;
+  applicationId: number | null;
+  applicationName: string;
+  accountId: number;
+  tgtId: string;
 }
 
 /**
@@ -159,21 +180,49 @@ export class ServiceRegistry {
     const registered = await this.resolve(service, portalBase);
     if (!registered) return undefined;
     const logoutUrl = registered.application?.logoutUrl ?? registered.platformApplication?.logoutUrl;
-    return { url: logoutUrl ? new URL(logoutUrl) : registered.url, tenant: registered.application !== null };
+    // A platform-wide service is named as 在线会话 names the portal's own sign-ins (门户), or by its host.
+    const own = registered.url.origin === new URL(portalBase).origin;
+    const applicationName = registered.application?.name ?? registered.platformApplication?.name ?? (own ? '门户' : registered.url.host);
+    return { url: logoutUrl ? new URL(logoutUrl) : registered.url, tenant: registered.application !== null, applicationName };
   }
 
   /**
-   * Single logout of ended tickets (after the ending commit): a CAS logoutRequest to every registered
-   * service (CAS 3.0 §2.3.3), and the portal's own sign-ins' applications told through their protocol
-   * (OpenID Connect back-channel logout). A callback ticket of a sign-in that never finished tells nobody.
+   * The single-logout messages ended tickets call for: a CAS logoutRequest to every registered service
+   * (CAS 3.0 §2.3.3), and the portal's own sign-ins' applications told through their protocol (OpenID
+   * Connect back-channel logout). A callback ticket of a sign-in that never finished tells nobody.
    */
-  async singleLogout(tickets: IssuedTicket[], portalBase: string, log: FastifyBaseLogger, guard: OutboundGuard): Promise<void> {
+  async logoutMessages(tickets: IssuedTicket[], portalBase: string): Promise<LogoutMessage[]> {
     const own = tickets.filter((t) => t.oidc);
     const cas = tickets.filter((t) => !t.oidc && !this.isInternal(t.service, portalBase));
-    await Promise.all([
-      sendSingleLogout(cas, (service) => this.singleLogoutTarget(service, portalBase), log, guard),
-      own.length > 0 ? this.internal?.logout(own, log) : undefined,
-    ]);
+    const casMessages = await Promise.all(
+      cas.map(async (ticket): Promise<LogoutMessage | undefined> => {
+        const found = await this.singleLogoutTarget(ticket.service, portalBase);
+        if (!found) return undefined;
+        return {
+          protocol: 'cas3',
+          target: found.url.href,
+          guarded: found.tenant,
+          ticketId: ticket.id,
+          clientId: null,
+          sid: null,
+          applicationId: ticket.applicationId,
+          applicationName: found.applicationName,
+          accountId: ticket.accountId,
+          tgtId: ticket.tgtId,
+        };
+      }),
+    );
+    const oidcMessages = own.length > 0 && this.internal ? await this.internal.logoutMessages(own) : [];
+    return [...casMessages.filter((m) => m !== undefined), ...oidcMessages];
+  }
+
+  /** Sends one single-logout message; throws with the reason when the application does not accept it. */
+  async sendLogout(message: LogoutMessage, guard: OutboundGuard): Promise<void> {
+    if (message.protocol === 'oidc') {
+      if (!this.internal) throw new Error('OpenID Connect is not available');
+      return this.internal.send(message);
+    }
+    await sendLogoutRequest(new URL(message.target), message.ticketId ?? '', message.guarded ? guard : undefined);
   }
 
   /** Origins allowed to call the token endpoint with credentials (CORS): platform-wide services only, never an enterprise's. */

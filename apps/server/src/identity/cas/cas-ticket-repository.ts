@@ -6,6 +6,11 @@ import type { CasStTable, CasTgtTable, Database } from '../../platform/db/schema
 export interface IssuedTicket {
   id: string;
   service: string;
+  /** The SSO session it was issued in, and its account: whose sign-out a single-logout delivery records. */
+  tgtId: string;
+  accountId: number;
+  /** The 应用列表 application it was issued for (null: the portal itself or a CAS_SERVICES address). */
+  applicationId: number | null;
   oidc?: OidcSignInTicket;
 }
 
@@ -21,6 +26,8 @@ export interface OidcSignInTicket {
 const ISSUED_COLUMNS = [
   'cas_st.id',
   'cas_st.service',
+  'cas_st.tgt_id',
+  'cas_st.application_id',
   'cas_st.oidc_client_id',
   'cas_st.oidc_sid',
   'cas_st.oidc_grant_id',
@@ -31,17 +38,18 @@ const ISSUED_COLUMNS = [
 function issued(row: {
   id: string;
   service: string;
+  tgt_id: string;
+  application_id: number | null;
   oidc_client_id: string | null;
   oidc_sid: string | null;
   oidc_grant_id: string | null;
   oidc_session_uid: string | null;
   account_id: number;
 }): IssuedTicket {
-  const { id, service } = row;
-  if (row.oidc_client_id === null || row.oidc_grant_id === null) return { id, service };
+  const ticket = { id: row.id, service: row.service, tgtId: row.tgt_id, accountId: row.account_id, applicationId: row.application_id };
+  if (row.oidc_client_id === null || row.oidc_grant_id === null) return ticket;
   return {
-    id,
-    service,
+    ...ticket,
     oidc: {
       clientId: row.oidc_client_id,
       sid: row.oidc_sid ?? '',

@@ -36,7 +36,7 @@ export class SsoSessions {
    */
   async notify(actor: Pick<Actor, 'origin' | 'log'>, tickets: EndedTickets): Promise<void> {
     const portalBase = this.app.config.publicUrl ?? actor.origin;
-    await this.app.casApplicationService.singleLogout(tickets, portalBase, actor.log, this.app.outbound);
+    await this.app.logoutDeliveryService.deliver(tickets, portalBase, actor.log);
   }
 }
 

@@ -37,7 +37,7 @@ export class SyncScheduler {
         outcome,
         detail,
       }),
-      notify: (tickets) => app.casApplicationService.singleLogout(tickets, portalBase, app.log, app.outbound),
+      notify: (tickets) => app.logoutDeliveryService.deliver(tickets, portalBase, app.log),
     };
   }
 

@@ -19,6 +19,7 @@ import { SecretBox } from '../../platform/lib/sealed-secret.js';
 import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import { API_HEADERS } from '../../platform/plugins/security.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
+import type { LogoutMessage } from '../cas/cas-services.js';
 import type { CasTicketRepository, IssuedTicket } from '../cas/cas-ticket-repository.js';
 import type { TicketStore } from '../cas/cas-tickets.js';
 import type { ApplicationAccess } from '../cas/cas-validation-service.js';
@@ -512,30 +513,43 @@ export class OidcService {
   }
 
   /**
-   * Back-channel logout (OpenID Connect Back-Channel Logout 1.0 §2.5) to the applications of ended
-   * sign-ins, once per client and sid, through the outbound rules; failures are logged and otherwise
-   * ignored, as CAS single logout's are.
+   * The back-channel logouts (OpenID Connect Back-Channel Logout 1.0 §2.5) that ended sign-ins call for:
+   * one per client and sid whose application has a back-channel logout address. Not the provider's
+   * Client.find: an application disabled since, or of an enterprise disabled since, is told too.
    */
-  async backchannel(tickets: IssuedTicket[], log: FastifyBaseLogger): Promise<void> {
+  async backchannelMessages(tickets: IssuedTicket[]): Promise<LogoutMessage[]> {
+    const seen = new Set<string>();
+    const messages: LogoutMessage[] = [];
+    for (const ticket of tickets) {
+      const { oidc } = ticket;
+      if (!oidc || seen.has(`${oidc.clientId} ${oidc.sid}`)) continue;
+      seen.add(`${oidc.clientId} ${oidc.sid}`);
+      const application = await this.deps.clients.applicationForLogout(oidc.clientId);
+      if (!application?.backchannelLogoutUri) continue;
+      messages.push({
+        protocol: 'oidc',
+        target: application.backchannelLogoutUri,
+        guarded: true,
+        ticketId: null,
+        clientId: oidc.clientId,
+        sid: oidc.sid,
+        applicationId: application.id,
+        applicationName: application.name,
+        accountId: oidc.accountId,
+        tgtId: ticket.tgtId,
+      });
+    }
+    return messages;
+  }
+
+  /** Sends one back-channel logout through the outbound rules; throws when it is not accepted (200 or 204). */
+  async sendBackchannel(message: { clientId: string; sid: string; accountId: number }): Promise<void> {
     const provider = await this.provider();
-    const sent = new Set<string>();
-    await Promise.all(
-      tickets.map(async ({ oidc }) => {
-        const key = oidc && `${oidc.clientId} ${oidc.sid}`;
-        if (!oidc || !key || sent.has(key)) return;
-        sent.add(key);
-        try {
-          // Not the provider's Client.find: an application disabled, or of an enterprise disabled, since is told too.
-          const application = await this.deps.clients.applicationForLogout(oidc.clientId);
-          if (!application?.backchannelLogoutUri) return;
-          // The provider's Client takes its metadata in its constructor (models/client.js), as Client.find does.
-          const ClientOf = provider.Client as unknown as new (metadata: PortalClientMetadata) => Client & LogoutNotice;
-          await new ClientOf(applicationMetadata(application)).backchannelLogout(String(oidc.accountId), oidc.sid);
-        } catch (err) {
-          log.warn({ client: oidc.clientId, err: (err as Error).message }, 'back-channel logout not delivered');
-        }
-      }),
-    );
+    const application = await this.deps.clients.applicationForLogout(message.clientId);
+    if (!application?.backchannelLogoutUri) throw new Error('该应用已不再配置后端登出地址');
+    // The provider's Client takes its metadata in its constructor (models/client.js), as Client.find does.
+    const ClientOf = provider.Client as unknown as new (metadata: PortalClientMetadata) => Client & LogoutNotice;
+    await new ClientOf(applicationMetadata(application)).backchannelLogout(String(message.accountId), message.sid);
   }
 
   /** Hands a request under /oidc to the provider (Fastify has not read its body). */

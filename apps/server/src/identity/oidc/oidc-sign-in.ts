@@ -106,13 +106,13 @@ export class OidcSignIn {
    * which the provider has just told.
    */
   async endSignIns(sessionUid: string, client: { ip: string; userAgent: string; origin: string }): Promise<void> {
-    const { casTicketService, casLoginService, casApplicationService } = this.app;
+    const { casTicketService, casLoginService } = this.app;
     const ended = [];
     for (const tgt of await casTicketService.tgtsOfOidcSession(sessionUid)) {
       ended.push(...(await casLoginService.logout(tgt, { ip: client.ip, userAgent: client.userAgent, log: this.app.log })));
     }
     const others = ended.filter((t) => t.oidc?.sessionUid !== sessionUid);
-    await casApplicationService.singleLogout(others, this.app.config.publicUrl ?? client.origin, this.app.log, this.app.outbound);
+    await this.app.logoutDeliveryService.deliver(others, this.app.config.publicUrl ?? client.origin, this.app.log);
   }
 
   /** The CAS registry's view of a callback: the application it signs in to and the relying party's origin. */
@@ -140,7 +140,8 @@ export default fp(
     app.casApplicationService.useInternalServices({
       owns: (url, portalBase) => url.origin === new URL(portalBase).origin && CALLBACK_PATH.test(url.pathname),
       resolve: (url) => service.resolve(url),
-      logout: (tickets, log) => app.oidcService.backchannel(tickets, log),
+      logoutMessages: (tickets) => app.oidcService.backchannelMessages(tickets),
+      send: ({ clientId, sid, accountId }) => app.oidcService.sendBackchannel({ clientId: clientId ?? '', sid: sid ?? '', accountId }),
     });
     // An SSO session's end ends the grants (and refresh tokens) of the OpenID Connect sign-ins it made, in its transaction.
     app.casTicketService.useGrantEnder((trx, grantIds) => app.oidcRepository.destroyGrants(trx, grantIds));

@@ -52,7 +52,8 @@ export class SessionRepository {
     return createHmac('sha256', this.handleKey).update(tgtId).digest('base64url').slice(0, MAC_LENGTH);
   }
 
-  private handleOf(accountId: number, tgtId: string): string {
+  /** The handle 在线会话 names a session by (also kept with its single-logout deliveries). */
+  handleOf(accountId: number, tgtId: string): string {
     return `${accountId}.${this.mac(tgtId)}`;
   }
 

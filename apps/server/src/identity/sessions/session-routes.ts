@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiPrefix, Authority, EmptyAnswerSchema, SessionHandleParamsSchema, SessionQuerySchema, SessionRowSchema } from '@portal/shared';
+import {
+  ApiPrefix,
+  Authority,
+  EmptyAnswerSchema,
+  LogoutDeliveryQuerySchema,
+  LogoutDeliveryRowSchema,
+  SessionHandleParamsSchema,
+  SessionQuerySchema,
+  SessionRowSchema,
+} from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
@@ -42,6 +51,23 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { keyword, offset, limit } = request.query;
       const caller = callerOf(request);
       return ok(await sessions.page(callerEnterprise(caller), keyword?.trim() ?? '', offset, limit, caller.serviceTicket));
+    },
+  );
+
+  app.get(
+    `${ApiPrefix.console}/session/logout-deliveries`,
+    {
+      onRequest: app.requireAuthority(Authority.SecuritySession),
+      schema: {
+        tags,
+        summary: '单点登出记录：会话结束时发给各应用的登出消息（CAS logoutRequest、OIDC 后端登出），结果、原因与重试',
+        querystring: LogoutDeliveryQuerySchema,
+        response: { 200: Envelope(Page(LogoutDeliveryRowSchema)), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { offset, limit } = request.query;
+      return ok(await app.logoutDeliveryService.page({ enterpriseId: callerEnterprise(callerOf(request)) }, offset, limit));
     },
   );
 

@@ -1,5 +1,5 @@
 import { SelfTestMessage } from '@portal/shared';
-import { type OutboundGuard, OutboundRefusedError, outboundRequest } from '../../platform/lib/outbound.js';
+import { type OutboundGuard, OutboundRefusedError, errorCodeOf, outboundRequest } from '../../platform/lib/outbound.js';
 
 /**
  * How long 接入自检 waits for one answer (the application's page, its logout address, the CAS's
@@ -56,19 +56,6 @@ export function redirectTarget(location: string, from: URL): string {
   }
 }
 
-/** Node's error code of a failed fetch: undici puts the socket's error in `cause` (an AggregateError when several addresses were tried). */
-function codeOf(err: unknown): string | undefined {
-  const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (typeof current === 'object' && current !== null && !seen.has(current)) {
-    seen.add(current);
-    const { code, errors, cause } = current as { code?: unknown; errors?: unknown; cause?: unknown };
-    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
-    current = Array.isArray(errors) && errors.length ? errors[0] : cause;
-  }
-  return undefined;
-}
-
 const UNREACHABLE = new Set(['EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAI_AGAIN']);
 
 function failureReason(err: unknown): string {
@@ -76,7 +63,7 @@ function failureReason(err: unknown): string {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return SelfTestMessage.timeout(SELF_TEST_HTTP_TIMEOUT_MS / 1000);
   }
-  const code = codeOf(err);
+  const code = errorCodeOf(err);
   if (code === 'ECONNREFUSED') return SelfTestMessage.refused;
   if (code === 'ENOTFOUND') return SelfTestMessage.notFound;
   if (code === 'ECONNRESET' || code === 'UND_ERR_CLOSED') return SelfTestMessage.reset;

@@ -22,6 +22,7 @@ import { sealedTotpMigration } from './migrations/0015-sealed-totp.js';
 import { oidcMigration } from './migrations/0016-oidc.js';
 import { oidcClientIdsMigration } from './migrations/0017-oidc-client-ids.js';
 import { oidcSignInMigration } from './migrations/0018-oidc-sign-in.js';
+import { logoutDeliveryMigration } from './migrations/0021-logout-delivery.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, PortalMigration> = {
   '0016-oidc': oidcMigration,
   '0017-oidc-client-ids': oidcClientIdsMigration,
   '0018-oidc-sign-in': oidcSignInMigration,
+  '0021-logout-delivery': logoutDeliveryMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

@@ -531,6 +531,32 @@ export interface CasTgtTable {
   user_agent: Generated<string>;
 }
 
+export type LogoutDeliveryState = 'delivered' | 'retrying' | 'failed';
+
+/** A single-logout message to one application for an ended sign-on session (CAS or OpenID Connect). */
+export interface LogoutDeliveryTable {
+  id: Generated<number>;
+  enterprise_id: number | null;
+  account_id: number;
+  username: string;
+  session_handle: string;
+  application_id: number | null;
+  application_name: string;
+  protocol: 'cas3' | 'oidc';
+  target: string;
+  guarded: number;
+  ticket_id: string | null;
+  client_id: string | null;
+  sid: string | null;
+  state: LogoutDeliveryState;
+  reason: Generated<string>;
+  attempts: Generated<number>;
+  /** When a retry is due; null once delivered or given up. A claim moves it on by the lease. */
+  next_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface CasStTable {
   id: string;
   tgt_id: string;
@@ -778,6 +804,7 @@ export interface Database {
   portal_menu: PortalMenuTable;
   cas_tgt: CasTgtTable;
   cas_st: CasStTable;
+  logout_delivery: LogoutDeliveryTable;
   login_failure: LoginFailureTable;
   portal_session: PortalSessionTable;
   sms_code: SmsCodeTable;

@@ -209,3 +209,16 @@ export async function outboundRequest(
     request.end(init.body);
   });
 }
+
+/** Node's error code of a failed fetch: undici puts the socket's error in `cause` (an AggregateError when several addresses were tried). */
+export function errorCodeOf(err: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    seen.add(current);
+    const { code, errors, cause } = current as { code?: unknown; errors?: unknown; cause?: unknown };
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    current = Array.isArray(errors) && errors.length ? errors[0] : cause;
+  }
+  return undefined;
+}

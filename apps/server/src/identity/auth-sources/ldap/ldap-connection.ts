@@ -2,7 +2,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { type LdapAddress, type LdapSourceConfig, parseLdapUrl } from '@portal/shared';
 import { Client, type ClientOptions, ResultCodeError } from 'ldapts';
-import { type OutboundGuard, OutboundRefusedError } from '../../../platform/lib/outbound.js';
+import { type OutboundGuard, OutboundRefusedError, errorCodeOf } from '../../../platform/lib/outbound.js';
 import { DirectoryError } from '../directory.js';
 
 /** RFC 4511 §4.1.9 result codes by the names LDAP tools print (`Invalid Credentials (49)`). */
@@ -110,12 +110,6 @@ function resultReason(code: number, stage: LdapStage): string {
   }
 }
 
-/** Node's error code of a socket or TLS failure (`ECONNREFUSED`, `CERT_HAS_EXPIRED`…). */
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** Why the server's certificate was not accepted (Node's X.509 verification codes), in Chinese. */
 function certificateReason(code: string, host: string): string | undefined {
   if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN') return '服务器证书是自签名证书，不受信任';
@@ -139,7 +133,7 @@ const hostPort = ({ host, port }: LdapAddress) => `${net.isIPv6(host) ? `[${host
 function connectFailure(error: unknown, address: LdapAddress, tls: boolean): string {
   const at = hostPort(address);
   if (error instanceof OutboundRefusedError) return `无法连接到 ${at}：${error.message}`;
-  const code = codeOf(error);
+  const code = errorCodeOf(error);
   const certificate = code && certificateReason(code, address.host);
   if (certificate) return `证书校验失败：${certificate}`;
   if (tls && (code === 'ECONNRESET' || code === 'EPIPE' || code?.startsWith('ERR_SSL_') || code?.startsWith('ERR_TLS_'))) {
@@ -174,7 +168,7 @@ export function failureText(error: unknown, stage: LdapStage): string {
   if (error instanceof ResultCodeError) return resultReason(error.code, stage);
   const text = error instanceof Error ? error.message : '';
   if (/timed out|timeout/i.test(text)) return '服务器没有在限定时间内响应（超时）';
-  const code = codeOf(error);
+  const code = errorCodeOf(error);
   if (code === 'ECONNRESET' || code === 'EPIPE' || /closed/i.test(text)) return '连接被服务器断开';
   return '与服务器通信失败';
 }
@@ -290,7 +284,7 @@ export async function connectLdap(config: LdapSourceConfig, options: LdapConnect
           error.code === 2 ? 'StartTLS 失败：服务器不支持 StartTLS' : `StartTLS 失败：${resultReason(error.code, 'bind')}`,
         );
       }
-      const code = codeOf(error);
+      const code = errorCodeOf(error);
       const certificate = code && certificateReason(code, host);
       throw new DirectoryError(certificate ? `证书校验失败：${certificate}` : `StartTLS 失败：${failureText(error, 'bind')}`);
     }

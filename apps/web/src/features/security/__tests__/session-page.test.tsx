@@ -1,4 +1,4 @@
-import type { SessionRow } from '@portal/shared';
+import type { LogoutDeliveryRow, SessionRow } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -37,10 +37,44 @@ const OWN: SessionRow = {
   current: true,
 };
 
+const DELIVERED: LogoutDeliveryRow = {
+  id: 3,
+  sessionId: '12.abc',
+  username: 'wangfang',
+  applicationName: 'MES 生产执行',
+  protocol: 'cas3',
+  target: 'https://mes.hengyue-hi.cn/logout',
+  state: 'delivered',
+  reason: '',
+  attempts: 1,
+  nextAt: '',
+  createdAt: '2026-11-20 09:00:00',
+  updatedAt: '2026-11-20 09:00:00',
+};
+const RETRYING: LogoutDeliveryRow = {
+  ...DELIVERED,
+  id: 2,
+  applicationName: '恒岳移动巡检',
+  protocol: 'oidc',
+  state: 'retrying',
+  reason: '应用返回 HTTP 500',
+  attempts: 2,
+  nextAt: '2026-11-20 09:06:00',
+};
+const FAILED: LogoutDeliveryRow = {
+  ...DELIVERED,
+  id: 1,
+  applicationName: 'ERP 财务',
+  state: 'failed',
+  reason: '无法连接应用（连接被拒绝）',
+  attempts: 4,
+};
+
 beforeEach(() => {
   installRuntimeConfig();
   fake.api = createFakeApi({
     [`GET ${BASE}/page/list`]: [{ rows: [STAFF, OWN], total: 2 }],
+    [`GET ${BASE}/logout-deliveries`]: [{ rows: [DELIVERED, RETRYING, FAILED], total: 3 }],
     [`DELETE ${BASE}/s-7f3a`]: [],
   });
 });
@@ -49,6 +83,8 @@ afterEach(() => {
 });
 
 const admin = menusEntry(['security', 'security:session']);
+const deliveryCalls = () =>
+  fake.api!.get.mock.calls.filter(([url]) => url === `${BASE}/logout-deliveries`).map(([, config]) => config?.params);
 const listCalls = () => fake.api!.get.mock.calls.filter(([url]) => url === `${BASE}/page/list`).map(([, config]) => config?.params);
 const sessionRow = (text: string) => screen.findByRole('row', { name: new RegExp(text) });
 
@@ -107,5 +143,22 @@ describe('在线会话', () => {
     fireEvent.click(within(confirm).getByRole('button', { name: /强制下线/ }));
     await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${BASE}/s-7f3a`));
     await waitFor(() => expect(listCalls().length).toBeGreaterThan(lists));
+  });
+
+  it('单点登出记录 shows each logout message: delivered, waiting for a retry with the reason and when, or given up', async () => {
+    renderWithProviders(<SessionPage />, { session: admin });
+    await sessionRow('李娜');
+    expect(deliveryCalls()).toEqual([]);
+    fireEvent.click(screen.getByRole('tab', { name: '单点登出记录' }));
+    const section = await screen.findByRole('region', { name: '单点登出记录' });
+    const row = (text: string) => within(section).findByRole('row', { name: new RegExp(text) });
+    const delivered = await row('MES 生产执行');
+    for (const text of ['2026-11-20 09:00:00', 'wangfang', 'CAS', '已送达']) expect(within(delivered).getByText(text)).toBeTruthy();
+    const retrying = await row('恒岳移动巡检');
+    for (const text of ['OIDC', '等待重试', '应用返回 HTTP 500', '已发送 2 次，2026-11-20 09:06:00 重试'])
+      expect(within(retrying).getByText(text)).toBeTruthy();
+    const failed = await row('ERP 财务');
+    for (const text of ['失败', '无法连接应用（连接被拒绝）', '已发送 4 次，不再重试']) expect(within(failed).getByText(text)).toBeTruthy();
+    expect(deliveryCalls()[0]).toEqual({ offset: 0, limit: 20 });
   });
 });

@@ -1,4 +1,4 @@
-import { ApiPrefix, type PageResult, type SessionRow } from '@portal/shared';
+import { ApiPrefix, type LogoutDeliveryPage, type PageResult, type SessionRow } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -31,5 +31,19 @@ export function useEndSession() {
   return useMutation({
     mutationFn: endSession,
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions.all }),
+  });
+}
+
+/** `GET /session/logout-deliveries`: one page of 单点登出记录, newest first. */
+export async function getLogoutDeliveries(query: { offset: number; limit: number }): Promise<LogoutDeliveryPage> {
+  return (await api().get<LogoutDeliveryPage>(`${SESSION}/logout-deliveries`, { params: query })).data[0] ?? { rows: [], total: 0 };
+}
+
+export function useLogoutDeliveries(query: { offset: number; limit: number }) {
+  return useQuery({
+    queryKey: queryKeys.sessions.deliveries(query),
+    queryFn: () => getLogoutDeliveries(query),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
   });
 }

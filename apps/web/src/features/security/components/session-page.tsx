@@ -1,12 +1,13 @@
 import { SearchOutlined } from '@ant-design/icons';
 import type { SessionRow } from '@portal/shared';
-import { Button, Form, Grid, Input, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Form, Grid, Input, Space, Table, type TableColumnsType, Tabs, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { confirmAction } from '@/components/confirm-action';
 import { ConsolePage } from '@/components/console-page';
 import { FilterButtons } from '@/components/filter-buttons';
 import { Pagination } from '@/components/pagination';
 import { useEndSession, useSessions } from '../api/sessions';
+import { LogoutDeliveryList } from './logout-delivery-list';
 import { INITIAL_SESSION_FILTERS, type SessionFilters, sessionListQuery } from '../lib/session-query';
 import './security.css';
 
@@ -97,25 +98,20 @@ export function SessionPage() {
         { title: '操作', key: 'actions', width: 92, render: (_: unknown, row) => rowAction(row) },
       ];
 
-  return (
-    <ConsolePage
-      className="security-sessions"
-      filters={
-        <Form form={form} layout="inline" onFinish={search} initialValues={{ keyword: '' }}>
-          <Form.Item name="keyword">
-            <Input
-              allowClear
-              placeholder="账号或姓名"
-              aria-label="账号"
-              prefix={<SearchOutlined />}
-              style={{ width: 200 }}
-              maxLength={64}
-            />
-          </Form.Item>
-          <FilterButtons onReset={reset} />
-        </Form>
-      }
-    >
+  const filterForm = (
+    <Form form={form} layout="inline" onFinish={search} initialValues={{ keyword: '' }}>
+      <Form.Item name="keyword">
+        <Input allowClear placeholder="账号或姓名" aria-label="账号" prefix={<SearchOutlined />} style={{ width: 200 }} maxLength={64} />
+      </Form.Item>
+      <FilterButtons onReset={reset} />
+    </Form>
+  );
+
+  const sessionList = (
+    <>
+      <div className="console-page__toolbar">
+        <div className="console-page__filters">{filterForm}</div>
+      </div>
       <Table<SessionRow>
         rowKey="id"
         columns={columns}
@@ -132,6 +128,18 @@ export function SessionPage() {
         page={filters.page}
         limit={filters.limit}
         onChange={({ page, limit }) => setFilters((f) => ({ ...f, page, limit }))}
+      />
+    </>
+  );
+
+  // 单点登出记录 mounts when its tab is first opened (antd renders inactive panes lazily), so its list loads then.
+  return (
+    <ConsolePage className="security-sessions">
+      <Tabs
+        items={[
+          { key: 'sessions', label: '在线会话', children: sessionList },
+          { key: 'deliveries', label: '单点登出记录', children: <LogoutDeliveryList /> },
+        ]}
       />
     </ConsolePage>
   );
