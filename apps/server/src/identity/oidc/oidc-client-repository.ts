@@ -40,7 +40,7 @@ export interface NewMachineClient {
 }
 
 /** An address list column: a JSON array of strings, anything else as none. */
-function addressList(json: string): string[] {
+export function addressList(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json);
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

@@ -5,7 +5,7 @@ import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 
 /**
  * 我的应用: the enabled applications of the user's enterprise that 应用授权 lets them use,
- * each opened at its own address (its CAS client sends the user through the central login).
+ * each opened at its own address (its CAS or OpenID Connect client sends the user through the central login).
  */
 const myAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -18,7 +18,7 @@ const myAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(MyApplicationSchema), ...errorResponses },
       },
     },
-    async (request) => ok(await app.ssoAppRepository.usableBy(callerOf(request).accountId)),
+    async (request) => ok(await app.ssoAppService.myApplications(callerOf(request).accountId)),
   );
 };
 

@@ -11,6 +11,7 @@ import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql
 import type { DialectName } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { ServiceApplication, ServiceCandidate } from '../cas/cas-services.js';
+import { addressList } from '../oidc/oidc-client-repository.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import { containsText } from '../../platform/lib/text-search.js';
 
@@ -80,6 +81,9 @@ const toServiceApplication = (r: {
  * addresses and who may sign in to them; the CAS reads them here at every login and validation, so a
  * change holds at once on every instance.
  */
+/** An application 我的应用 lists, with what an OpenID Connect one opens at. */
+export type UsableApplication = MyApplication & { oidc: { initiateLoginUri: string; redirectUris: string[] } | null };
+
 export class SsoAppRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -541,7 +545,7 @@ export class SsoAppRepository {
    * 我的应用: the applications the account may open, as they were created; each opens at its first
    * service address (a platform application's copy at the platform's).
    */
-  async usableBy(accountId: number): Promise<MyApplication[]> {
+  async usableBy(accountId: number): Promise<UsableApplication[]> {
     const rows = await this.db
       .selectFrom('sso_application')
       .leftJoin('app_application', 'app_application.id', 'sso_application.platform_app_id')
@@ -552,6 +556,9 @@ export class SsoAppRepository {
         'sso_application.icon',
         'sso_application.category',
         'sso_application.description',
+        'sso_application.protocol',
+        'sso_application.oidc_initiate_login_uri',
+        'sso_application.oidc_redirect_uris',
       ])
       .select((eb) =>
         eb
@@ -572,6 +579,7 @@ export class SsoAppRepository {
       category: r.category,
       description: r.description,
       url: r.url ?? r.platform_service_url ?? '',
+      oidc: r.protocol === 'oidc' ? { initiateLoginUri: r.oidc_initiate_login_uri, redirectUris: addressList(r.oidc_redirect_uris) } : null,
     }));
   }
 

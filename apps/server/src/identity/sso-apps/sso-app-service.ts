@@ -6,15 +6,18 @@ import {
   type SsoApplicationBody,
   type SsoApplicationRow,
   type SsoApplicationStatus,
+  type MyApplication,
   SsoMessage,
   SsoRules,
   normalizeServicePrefix,
+  parseRedirectUrl,
   serviceOverlapsOwn,
 } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { auditBy } from '../../platform/audit/audit-log.js';
+import { publicSiteUrl } from '../../platform/config.js';
 import type { Database } from '../../platform/db/schema.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
@@ -22,6 +25,7 @@ import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { overlaps } from '../cas/cas-services.js';
+import { OIDC_PREFIX } from '../oidc/oidc-provider.js';
 import type { Caller } from '../portal-auth/auth.js';
 import type { SsoApplication, SsoApplicationInput } from './sso-app-repository.js';
 
@@ -263,6 +267,25 @@ export class SsoAppService {
       await auditBy(trx, caller, 'sso-app.grants', application.name, 'success', detail || '无');
     });
     return this.apps.grants(application.id);
+  }
+
+  /**
+   * 我的应用: the applications the account may use, each at the address that signs it in. An OpenID
+   * Connect application opens at its 发起登录地址 with `iss` (OpenID Connect Core §4, login initiated
+   * by a third party), else at its first callback's origin, whose page starts its own sign-in.
+   */
+  async myApplications(accountId: number): Promise<MyApplication[]> {
+    const issuer = `${publicSiteUrl(this.app.config)}${OIDC_PREFIX}`;
+    return (await this.apps.usableBy(accountId)).map(({ oidc, ...application }) => {
+      if (!oidc) return application;
+      if (oidc.initiateLoginUri) {
+        const url = new URL(oidc.initiateLoginUri);
+        url.searchParams.set('iss', issuer);
+        return { ...application, url: url.href };
+      }
+      const first = parseRedirectUrl(oidc.redirectUris[0]);
+      return { ...application, url: first ? `${first.origin}/` : '' };
+    });
   }
 }
 

@@ -1,5 +1,6 @@
 import { MAX_SERVICE_PREFIXES, type MyApplication, type SsoAppGrants, type SsoApplicationRow, SsoMessage } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicSiteUrl } from '../../../platform/config.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 
 const PORTAL = 'https://portal.example.cn';
@@ -475,5 +476,35 @@ describe.each(testDialects())('我的应用 on %s', (dialect) => {
     // 停用 takes it off every list.
     await consoleCall('PUT', `/sso-app/${id}`, body({ servicePrefixes: ['https://wms.hengyue.example.cn/a'], status: 'disabled' }));
     expect(await myApps('liuyang')).toEqual([运维]);
+  });
+
+  it('opens an OpenID Connect application at its 发起登录地址 with the issuer, else at its first callback’s origin', async () => {
+    const ruichi = (
+      await t.database.db.selectFrom('account').select('enterprise_id').where('username', '=', 'rcadmin').executeTakeFirstOrThrow()
+    ).enterprise_id!;
+    const now = new Date().toISOString();
+    const oidcApp = (name: string, clientId: string, initiate: string) => ({
+      enterprise_id: ruichi,
+      name,
+      protocol: 'oidc',
+      all_members: 1,
+      oidc_client_id: clientId,
+      oidc_redirect_uris: JSON.stringify(['https://inspect.ruichi.example.cn:8443/auth/callback']),
+      oidc_initiate_login_uri: initiate,
+      created_at: now,
+      updated_at: now,
+    });
+    await t.database.db
+      .insertInto('sso_application')
+      .values([
+        oidcApp('瑞驰巡检', 'ruichi-inspect', ''),
+        oidcApp('瑞驰工单', 'ruichi-orders', 'https://orders.ruichi.example.cn/login?from=portal'),
+      ])
+      .execute();
+    const issuer = encodeURIComponent(`${publicSiteUrl(t.config)}/oidc`);
+    expect(await myApps('rcadmin')).toEqual([
+      ['瑞驰巡检', 'https://inspect.ruichi.example.cn:8443/'],
+      ['瑞驰工单', `https://orders.ruichi.example.cn/login?from=portal&iss=${issuer}`],
+    ]);
   });
 });
