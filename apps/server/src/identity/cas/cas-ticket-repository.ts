@@ -174,6 +174,12 @@ export class CasTicketRepository {
     return row?.tgt_id;
   }
 
+  /** The SSO sessions whose sign-ins made an OpenID Connect grant (its tickets name it). */
+  async tgtsOfOidcGrant(grantId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('cas_st').select('tgt_id').distinct().where('oidc_grant_id', '=', grantId).execute();
+    return rows.map((r) => r.tgt_id);
+  }
+
   /** The SSO sessions that signed a provider session in (its tickets name it). */
   async tgtsOfOidcSession(sessionUid: string): Promise<string[]> {
     const rows = await this.db.selectFrom('cas_st').select('tgt_id').distinct().where('oidc_session_uid', '=', sessionUid).execute();

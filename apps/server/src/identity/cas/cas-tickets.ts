@@ -167,6 +167,12 @@ export class TicketStore {
     return this.liveTgt(await this.tickets.latestTgtOfOidcSession(sessionUid));
   }
 
+  /** Whether an SSO session whose sign-in made an OpenID Connect grant is live (touching its idle clock, as a refresh is use). */
+  async liveTgtOfOidcGrant(grantId: string): Promise<boolean> {
+    for (const tgt of await this.tickets.tgtsOfOidcGrant(grantId)) if (await this.liveTgt(tgt)) return true;
+    return false;
+  }
+
   /** The SSO sessions that signed in a provider session (RP-initiated logout ends them). */
   tgtsOfOidcSession(sessionUid: string): Promise<string[]> {
     return this.tickets.tgtsOfOidcSession(sessionUid);

@@ -160,6 +160,15 @@ async function findAccount(
   const accountId = Number(sub);
   const profile = await deps.accounts.profile(accountId);
   if (!profile?.usable) return undefined;
+  // A refresh lives as long as the SSO session that signed it in (Keycloak's SSO Session Idle and Max):
+  // after an idle or absolute timeout it is refused and spent. offline_access outlives the timeouts
+  // (OIDC Core §11; the grant, which both may share, stays); an explicit end (logout, 强制下线, 停用…) ends both.
+  if (token instanceof ctx.oidc.provider.RefreshToken && token.grantId && !token.scopes.has('offline_access')) {
+    if (!(await deps.sso.liveTgtOfOidcGrant(token.grantId))) {
+      await token.destroy();
+      return undefined;
+    }
+  }
   if (token?.clientId) {
     const application = await deps.clients.findApplication(token.clientId);
     if (application && !(await deps.access.mayUse(accountId, application.id))) {
@@ -314,6 +323,9 @@ function configuration(deps: ProviderDeps): Configuration {
     },
     // Refresh tokens are rotated at every use; a used one presented again revokes its grant (reuse detection).
     rotateRefreshToken: true,
+    // Every sign-in of an application client gets a refresh token, as Keycloak's do: without
+    // offline_access it lives only as long as its SSO session (findAccount), with it past the timeouts.
+    issueRefreshToken: async (_ctx, client, source) => client.grantTypeAllowed('refresh_token') && source.scopes.has('openid'),
     ttl: {
       AuthorizationCode: 60,
       // The central login's steps (two-factor enrolment, 忘记密码 by SMS) can take longer than ten minutes.

@@ -23,6 +23,7 @@ import { oidcMigration } from './migrations/0016-oidc.js';
 import { oidcClientIdsMigration } from './migrations/0017-oidc-client-ids.js';
 import { oidcSignInMigration } from './migrations/0018-oidc-sign-in.js';
 import { logoutDeliveryMigration } from './migrations/0021-logout-delivery.js';
+import { oidcGrantLookupMigration } from './migrations/0022-oidc-grant-lookup.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, PortalMigration> = {
   '0017-oidc-client-ids': oidcClientIdsMigration,
   '0018-oidc-sign-in': oidcSignInMigration,
   '0021-logout-delivery': logoutDeliveryMigration,
+  '0022-oidc-grant-lookup': oidcGrantLookupMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

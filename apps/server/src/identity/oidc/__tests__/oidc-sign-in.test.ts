@@ -331,6 +331,29 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     expect(logged).toContainEqual({ result: 'failure', reason: 'not-authorized' });
   });
 
+  it('a refresh token without offline_access ends with its SSO session’s idle timeout; one with offline_access outlives it', async () => {
+    const first = await signIn(rp, 'liuyang', { scope: 'openid profile' });
+    const online = rp.signIns.at(-1)?.tokens;
+    // The same browser, signed on already: no form, a grant with offline_access.
+    const hops = await startAt(first.browser, rp, { scope: 'openid offline_access', prompt: 'consent' });
+    expect(hops.some(isLoginForm)).toBe(false);
+    const offline = rp.signIns.at(-1)?.tokens;
+    if (!online?.refresh_token || !offline?.refresh_token || online === offline) throw new Error('no refresh tokens');
+    const config = await rp.config();
+    const rotated = await client.refreshTokenGrant(config, online.refresh_token);
+    expect(rotated.refresh_token).toBeTruthy();
+
+    // The SSO session has been idle for longer than the policy allows (the platform default is 2 h).
+    const idle = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    await db.database.db
+      .updateTable('cas_tgt')
+      .set({ last_used_at: idle })
+      .where('account_id', '=', await accountId('liuyang'))
+      .execute();
+    expect(await refusal(client.refreshTokenGrant(config, rotated.refresh_token ?? ''))).toEqual({ error: 'invalid_grant', status: 400 });
+    expect((await client.refreshTokenGrant(config, offline.refresh_token)).access_token).toBeTruthy();
+  });
+
   it('fails a code exchange, a refresh, userinfo and introspection once the right is revoked', async () => {
     const restore = () => db.database.db.updateTable('sso_application').set({ all_members: 1 }).where('id', '=', inspectionId).execute();
     const revoke = () => db.database.db.updateTable('sso_application').set({ all_members: 0 }).where('id', '=', inspectionId).execute();
