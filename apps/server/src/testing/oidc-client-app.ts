@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 
 /** A completed sign-in at the relying party: the tokens and the ID token's claims. */
@@ -42,6 +43,9 @@ export class OidcClientApp {
   readonly codes: { callbackUrl: URL; verifier: string; state: string; nonce: string }[] = [];
   /** The back-channel logout tokens received (OpenID Connect Back-Channel Logout 1.0 §2.5). */
   readonly logoutTokens: string[] = [];
+  /** Why logout tokens that failed validation were refused (a test expects none). */
+  readonly rejectedLogoutTokens: string[] = [];
+  #jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
   private readonly pending = new Map<string, { verifier: string; nonce: string }>();
   private readonly sessions = new Map<string, RelyingPartySignIn>();
   private base = '';
@@ -112,6 +116,7 @@ export class OidcClientApp {
     this.signIns.length = 0;
     this.codes.length = 0;
     this.logoutTokens.length = 0;
+    this.rejectedLogoutTokens.length = 0;
     this.exchange = true;
   }
 
@@ -135,6 +140,25 @@ export class OidcClientApp {
     if (req.method === 'POST' && url.pathname === '/backchannel') {
       const token = new URLSearchParams(await readBody(req)).get('logout_token');
       if (!token) return this.send(res, 400, 'no logout_token');
+      // Validated as Back-Channel Logout 1.0 §2.6 asks: signed with a key of the provider's JWKS,
+      // its issuer, this client as audience, the logout event, a sid or sub, and no nonce.
+      try {
+        const metadata = (await this.config()).serverMetadata();
+        this.#jwks ??= createRemoteJWKSet(new URL(metadata.jwks_uri ?? ''));
+        const { payload } = await jwtVerify(token, this.#jwks, {
+          issuer: metadata.issuer,
+          audience: this.options.clientId,
+          typ: 'logout+jwt',
+          requiredClaims: ['iat', 'jti', 'events'],
+        });
+        const events = payload['events'] as Record<string, unknown> | undefined;
+        if (!events || typeof events['http://schemas.openid.net/event/backchannel-logout'] !== 'object') throw new Error('no logout event');
+        if (!payload.sub && !payload['sid']) throw new Error('neither sid nor sub');
+        if ('nonce' in payload) throw new Error('a nonce');
+      } catch (err) {
+        this.rejectedLogoutTokens.push((err as Error).message);
+        return this.send(res, 400, 'invalid logout_token');
+      }
       this.logoutTokens.push(token);
       return this.send(res, 200, 'ok');
     }
