@@ -139,8 +139,9 @@ export class CasTicketRepository {
   }
 
   /** Ties an OpenID Connect sign-in's ticket to what the provider issued with it (single logout reads it). */
-  async linkOidc(id: string, link: OidcTicketLink): Promise<void> {
-    await this.db
+  /** Ties a spent ticket to what the provider issued; false when the ticket is gone (its SSO session ended meanwhile). */
+  async linkOidc(id: string, link: OidcTicketLink): Promise<boolean> {
+    const result = await this.db
       .updateTable('cas_st')
       .set({
         oidc_client_id: link.clientId,
@@ -149,7 +150,8 @@ export class CasTicketRepository {
         oidc_session_uid: link.sessionUid,
       })
       .where('id', '=', id)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async ticketsOfTgts(tgtIds: readonly string[], db: Kysely<Database> = this.db): Promise<IssuedTicket[]> {

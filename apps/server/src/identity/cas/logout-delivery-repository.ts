@@ -52,11 +52,18 @@ export class LogoutDeliveryRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async record(id: number, outcome: Pick<LogoutDeliveryRow, 'state' | 'reason' | 'attempts' | 'next_at'>, now: Date): Promise<void> {
+  /** Writes a retry's outcome if the claim that ends at `leaseUntil` still holds the row. */
+  async record(
+    id: number,
+    leaseUntil: Date,
+    outcome: Pick<LogoutDeliveryRow, 'state' | 'reason' | 'attempts' | 'next_at'>,
+    now: Date,
+  ): Promise<void> {
     await this.db
       .updateTable('logout_delivery')
       .set({ ...outcome, updated_at: now.toISOString() })
       .where('id', '=', id)
+      .where('next_at', '=', leaseUntil.toISOString())
       .execute();
   }
 

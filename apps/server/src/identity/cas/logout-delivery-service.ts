@@ -15,6 +15,20 @@ const LEASE_MS = 60_000;
 /** How often each instance looks for due retries, and how many it takes at a time. */
 const TICK_MS = 30_000;
 const BATCH = 50;
+/** Messages in flight at once, and rows per insert (well under both databases' bound parameters). */
+const SENDING = 8;
+const SLICE = 500;
+
+/** `work` over `items`, at most `width` at a time, answers in order. */
+async function inParallel<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await work(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return results;
+}
 
 type Attempt = { ok: true } | { ok: false; reason: string };
 
@@ -82,49 +96,62 @@ export class LogoutDeliveryService {
     }
   }
 
-  /** After the commit that ended `tickets`' sessions: tells their applications and records each message. */
+  /**
+   * After the commit that ended `tickets`' sessions: tells their applications and records each message.
+   * Never throws: the sessions have ended whatever happens to the messages.
+   */
   async deliver(tickets: IssuedTicket[], portalBase: string, log: FastifyBaseLogger): Promise<void> {
-    if (tickets.length === 0) return;
-    const messages = await this.app.casApplicationService.logoutMessages(tickets, portalBase);
-    if (messages.length === 0) return;
-    const results = await Promise.all(messages.map((m) => this.attempt(m, log)));
-    const now = new Date();
-    const accounts = await this.repo.accounts([...new Set(messages.map((m) => m.accountId))]);
-    const rows = messages.map((m, i): NewLogoutDelivery => {
-      const account = accounts.get(m.accountId);
-      return {
-        enterprise_id: account?.enterpriseId ?? null,
-        account_id: m.accountId,
-        username: account?.username ?? '',
-        session_handle: this.app.sessionRepository.handleOf(m.accountId, m.tgtId),
-        application_id: m.applicationId,
-        application_name: m.applicationName.slice(0, 200),
-        protocol: m.protocol,
-        target: m.target.slice(0, 2048),
-        guarded: m.guarded ? 1 : 0,
-        ticket_id: m.ticketId,
-        client_id: m.clientId,
-        sid: m.sid,
-        ...outcomeOf(1, results[i] ?? { ok: false, reason: '' }, now),
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      };
-    });
     try {
-      await this.repo.insert(rows);
+      if (tickets.length === 0) return;
+      const messages = await this.app.casApplicationService.logoutMessages(tickets, portalBase);
+      if (messages.length === 0) return;
+      const results = await inParallel(messages, SENDING, (m) => this.attempt(m, log));
+      const now = new Date();
+      const ids = [...new Set(messages.map((m) => m.accountId))];
+      const accounts = new Map<number, { username: string; enterpriseId: number | null }>();
+      for (let i = 0; i < ids.length; i += SLICE)
+        for (const [id, a] of await this.repo.accounts(ids.slice(i, i + SLICE))) accounts.set(id, a);
+      const rows = messages.map((m, i): NewLogoutDelivery => {
+        const account = accounts.get(m.accountId);
+        return {
+          enterprise_id: account?.enterpriseId ?? null,
+          account_id: m.accountId,
+          username: account?.username ?? '',
+          session_handle: this.app.sessionRepository.handleOf(m.accountId, m.tgtId),
+          application_id: m.applicationId,
+          application_name: m.applicationName.slice(0, 200),
+          protocol: m.protocol,
+          target: m.target.slice(0, 2048),
+          guarded: m.guarded ? 1 : 0,
+          ticket_id: m.ticketId,
+          client_id: m.clientId,
+          sid: m.sid,
+          ...outcomeOf(1, results[i] ?? { ok: false, reason: '' }, now),
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        };
+      });
+      for (let i = 0; i < rows.length; i += SLICE) await this.repo.insert(rows.slice(i, i + SLICE));
     } catch (err) {
-      // The messages went out; only their record is lost.
-      log.error({ err }, 'single logout deliveries not recorded');
+      log.error({ err }, 'single logout not completed');
     }
   }
 
-  /** Sends the retries due at `now` that this instance claims; answers how many it sent. */
+  /**
+   * Sends the retries due at `now` that this instance claims; answers how many it sent. Each claim
+   * holds its row for the lease from the moment it is taken (a batch takes a while to send), and the
+   * outcome is written only while the claim is still this instance's.
+   */
   async retryDue(now = new Date(), log: FastifyBaseLogger = this.app.log): Promise<number> {
+    // `now` may be a test's moment; the clock runs on from it as the batch is sent.
+    const shift = now.getTime() - Date.now();
+    const current = () => new Date(Date.now() + shift);
     let sent = 0;
     for (const row of await this.repo.due(now, BATCH)) {
-      if (!row.next_at || !(await this.repo.claim(row.id, row.next_at, new Date(now.getTime() + LEASE_MS)))) continue;
+      const leaseUntil = new Date(current().getTime() + LEASE_MS);
+      if (!row.next_at || !(await this.repo.claim(row.id, row.next_at, leaseUntil))) continue;
       const result = await this.attempt(messageOf(row), log);
-      await this.repo.record(row.id, outcomeOf(row.attempts + 1, result, now), now);
+      await this.repo.record(row.id, leaseUntil, outcomeOf(row.attempts + 1, result, current()), current());
       sent += 1;
     }
     return sent;

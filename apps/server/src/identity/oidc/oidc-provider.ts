@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -212,7 +213,13 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: ProviderDeps): P
   const grantId = session.grantIdFor(client.clientId);
   let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
   if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
-  if (!oidc.result?.login && !(await ssoSignIn(ctx, deps))?.allowed) return grant;
+  if (oidc.result?.login) {
+    // Each sign-in through the central login is one of its own: a new grant and a new sid, so neither a
+    // refresh token of an earlier SSO session nor a late back-channel logout for it (whose sid names one
+    // OP session, Back-Channel Logout 1.0 §2.4) can reach this one.
+    session.sidFor(client.clientId, randomBytes(16).toString('base64url'));
+    grant = undefined;
+  } else if (!(await ssoSignIn(ctx, deps))?.allowed) return grant;
   grant ??= new oidc.provider.Grant({ accountId, clientId: client.clientId });
   const held = new Set((client.scope ?? '').split(' '));
   grant.addOIDCScope([...oidc.requestParamOIDCScopes].filter((scope) => held.has(scope)).join(' '));
@@ -382,7 +389,11 @@ async function linkSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<
   if (!code?.grantId || !client || !session) return;
   const link = { clientId: client.clientId, sid: session.sidFor(client.clientId) ?? '', grantId: code.grantId, sessionUid: session.uid };
   const ticket = (oidc?.result?.portal as Partial<PortalInteractionResult> | undefined)?.ticket;
-  if (oidc?.route === 'resume' && typeof ticket === 'string') await deps.tickets.linkOidc(ticket, link);
+  // An SSO session that ended between the ticket's validation and here took the ticket with it: the
+  // code must not outlive it (no single logout would reach it), so its grant ends and the exchange fails.
+  if (oidc?.route === 'resume' && typeof ticket === 'string' && !(await deps.tickets.linkOidc(ticket, link))) {
+    await deps.repository.destroyGrant(code.grantId);
+  }
   const sso = ssoSignIns.get(ctx);
   if (oidc?.route === 'authorization' && sso?.allowed) {
     const applicationId = (client.metadata() as Partial<PortalClientMetadata>).portal_application_id ?? null;

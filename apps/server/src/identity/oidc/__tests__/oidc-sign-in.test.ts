@@ -331,13 +331,28 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     expect(logged).toContainEqual({ result: 'failure', reason: 'not-authorized' });
   });
 
+  it('each sign-in through the central login has a sid of its own, so a late logout for an ended session cannot reach the next', async () => {
+    const first = await signIn(rp, 'zhoujie');
+    const sid = rp.signIns.at(-1)?.claims['sid'];
+    expect(sid).toBeTruthy();
+    await first.browser.fetch('/cas/logout');
+    // The same browser signs in again: the provider's session lives on, the SSO session is a new one.
+    const hops = await startAt(first.browser, rp);
+    const form = hops.at(-1);
+    if (!form || !isLoginForm(form)) throw new Error('no login form after the logout');
+    await first.browser.submitForm(form, { username: 'zhoujie', password: DEMO_PASSWORD }, '/cas/login');
+    const again = rp.signIns.at(-1)?.claims['sid'];
+    expect(again).toBeTruthy();
+    expect(again).not.toBe(sid);
+  });
+
   it('a refresh token without offline_access ends with its SSO session’s idle timeout; one with offline_access outlives it', async () => {
-    const first = await signIn(rp, 'liuyang', { scope: 'openid profile' });
-    const online = rp.signIns.at(-1)?.tokens;
-    // The same browser, signed on already: no form, a grant with offline_access.
-    const hops = await startAt(first.browser, rp, { scope: 'openid offline_access', prompt: 'consent' });
-    expect(hops.some(isLoginForm)).toBe(false);
+    const first = await signIn(rp, 'liuyang', { scope: 'openid offline_access', prompt: 'consent' });
     const offline = rp.signIns.at(-1)?.tokens;
+    // The same browser, signed on already: no form, a sign-in of its own without offline_access.
+    const hops = await startAt(first.browser, rp, { scope: 'openid profile' });
+    expect(hops.some(isLoginForm)).toBe(false);
+    const online = rp.signIns.at(-1)?.tokens;
     if (!online?.refresh_token || !offline?.refresh_token || online === offline) throw new Error('no refresh tokens');
     const config = await rp.config();
     const rotated = await client.refreshTokenGrant(config, online.refresh_token);
