@@ -154,5 +154,12 @@ test.describe('安全中心', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
+    // 单点登出记录 fits too (a delivered row is shown by the 强制下线 journey).
+    await page.goto('/console/security/session');
+    await page.getByRole('tab', { name: '单点登出记录' }).click();
+    const deliveries = page.getByRole('region', { name: '单点登出记录' });
+    await expect(deliveries.getByText('暂无单点登出记录').or(deliveries.getByRole('row').nth(1)).first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: test.info().outputPath('logout-deliveries-375.png') });
   });
 });
