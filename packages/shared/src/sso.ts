@@ -68,8 +68,17 @@ export type OidcLifetime = keyof typeof OIDC_LIFETIMES;
 /** Most addresses per list (回调地址, 登出回调地址). */
 export const MAX_OIDC_REDIRECT_URIS = 10;
 
-/** The provider's addresses under its issuer (`{PUBLIC_URL}/oidc`), as its discovery document names them. */
-export function oidcEndpoints(issuer: string) {
+/**
+ * The provider's addresses under its issuer (`{PUBLIC_URL}/oidc`), as its discovery document names them
+ * (a default port is left out, as the provider writes its issuer).
+ */
+export function oidcEndpoints(issuerAddress: string) {
+  let issuer = issuerAddress;
+  try {
+    issuer = new URL(issuerAddress).href;
+  } catch {
+    // Not an address: named as given.
+  }
   return {
     issuer,
     discoveryUrl: `${issuer}/.well-known/openid-configuration`,
