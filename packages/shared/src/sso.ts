@@ -192,6 +192,7 @@ export const SsoMessage = {
 /** 应用列表's messages for OpenID Connect applications. */
 export const OidcAppMessage = {
   settingsRequired: '请填写 OpenID Connect 设置',
+  providerOff: '门户未启用内置统一身份认证，不能登记 OpenID Connect 应用',
   clientIdInvalid: '客户端 ID 须为 3～64 位字母、数字、点、下划线或连字符，以字母或数字开头',
   clientIdTaken: '客户端 ID 已被使用',
   clientIdFixed: '客户端 ID 创建后不能修改',

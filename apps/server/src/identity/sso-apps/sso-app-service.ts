@@ -131,6 +131,8 @@ export class SsoAppService {
    * (trimmed): the provider compares a redirect_uri with them exactly (OIDC Core §3.1.2.1).
    */
   private oidcInputOf(body: OidcSettingsBody | undefined): OidcSettingsInput {
+    // The provider signs in through the embedded CAS and runs only with it (CAS_EMBEDDED).
+    if (!this.app.config.auth.casEmbedded) throw new BadRequestError(OidcAppMessage.providerOff);
     if (!body) throw new BadRequestError(OidcAppMessage.settingsRequired);
     const list = (values: readonly string[]) => [...new Set(values.map((v) => v.trim()).filter(Boolean))];
     const clientId = (body.clientId ?? '').trim();

@@ -260,9 +260,22 @@ describe.each(testDialects())('应用列表: OpenID Connect applications on %s',
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(both.find((r) => r.statusCode === 409)?.json()).toEqual({ code: 1, msg: OidcAppMessage.clientIdTaken });
     expect(await applications()).toBe(before + 1);
-    // Across enterprises too: another enterprise's administrator cannot take the id.
+    // Across enterprises too: another enterprise's administrator cannot take the id, also at the same
+    // moment (two enterprises' writes lock different rows: the namespace's key decides).
     const other = await call('POST', '/sso-app', rcadmin, body('瑞诚巡检', { clientId: 'inspection-race' }));
     expect(await refused(other)).toEqual([409, 1, OidcAppMessage.clientIdTaken]);
+    const across = await Promise.all([
+      call('POST', '/sso-app', admin, body('恒岳巡检丙', { clientId: 'inspection-across' })),
+      call('POST', '/sso-app', rcadmin, body('瑞诚巡检丙', { clientId: 'inspection-across' })),
+    ]);
+    expect(across.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(across.find((r) => r.statusCode === 409)?.json()).toEqual({ code: 1, msg: OidcAppMessage.clientIdTaken });
+    const holders = await t.database.db
+      .selectFrom('sso_application')
+      .select('name')
+      .where('oidc_client_id', '=', 'inspection-across')
+      .execute();
+    expect(holders).toHaveLength(1);
   });
 
   it('updates settings but never protocol, client id or client type; 重置密钥 replaces the secret at once; all audited', async () => {
@@ -359,5 +372,22 @@ describe.each(testDialects())('应用列表: OpenID Connect applications on %s',
     // A token or log line naming the id never means another client later.
     const again = await call('POST', '/sso-app', admin, body('恒岳能耗看板', { clientId: 'energy-console' }));
     expect(await refused(again)).toEqual([409, 1, OidcAppMessage.clientIdTaken]);
+  });
+});
+
+describe('应用列表: OpenID Connect with an external CAS', () => {
+  it('refuses an OIDC application when the embedded CAS, and with it the provider, is off', async () => {
+    const t = await createTestApp('sqlite', { CAS_EMBEDDED: '0', CAS_SERVER_URL: 'https://sso.example.cn/cas' });
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/web-api/console/v1/sso-app',
+        headers: { 'x-requested-with': 'XMLHttpRequest', authorization: await tokenFor(t, 'admin') },
+        payload: body('恒岳巡检'),
+      });
+      expect([res.statusCode, res.json()]).toEqual([400, { code: 1, msg: OidcAppMessage.providerOff }]);
+    } finally {
+      await t.close();
+    }
   });
 });
