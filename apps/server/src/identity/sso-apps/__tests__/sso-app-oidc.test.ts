@@ -1,7 +1,9 @@
 import { OidcAppMessage, type SsoAppCreated, type SsoApplicationRow, type SsoAppSecret, SsoMessage } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
-import { freePort } from '../../../testing/test-browser.js';
+import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
+import { OidcClientApp } from '../../../testing/oidc-client-app.js';
+import { freePort, TestBrowser } from '../../../testing/test-browser.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -355,6 +357,51 @@ describe.each(testDialects())('应用列表: OpenID Connect applications on %s',
     const theirs = (await call('GET', '/sso-app/page/list?limit=100', rcadmin)).json().data[0].rows as SsoApplicationRow[];
     expect(theirs.map((r) => r.name)).not.toContain('恒岳安全巡查');
     expect(await tokenRequest('safety-console', created.clientSecret)).toEqual([400, 'invalid_grant']);
+  });
+
+  it('signs a granted account in to an application the console created, through an independent relying party; 应用授权 refuses the others', async () => {
+    const created = await create(body('恒岳设备点巡检', { clientId: 'patrol-console', scopes: ['profile', 'groups'] }));
+    // The relying party (openid-client, a second HTTP server) holds the secret the console showed; its
+    // callback is registered with 编辑.
+    const rp = await OidcClientApp.start({ issuer: `${base}/oidc`, clientId: 'patrol-console', clientSecret: created.clientSecret });
+    try {
+      const saved = await call(
+        'PUT',
+        `/sso-app/${created.id}`,
+        admin,
+        body('恒岳设备点巡检', { redirectUris: [rp.redirectUri], backchannelLogoutUri: rp.backchannelUri, scopes: ['profile', 'groups'] }),
+      );
+      expect(saved.statusCode, saved.body).toBe(200);
+      const signIn = async (username: string) => {
+        const browser = new TestBrowser(base);
+        const hops = await browser.navigate(rp.loginUrl({ scope: 'openid profile groups' }), {}, 12);
+        const form = hops.at(-1);
+        expect(form?.text).toContain('账号登录');
+        const after = await browser.submitForm(form!, { username, password: DEMO_PASSWORD }, '/cas/login');
+        return after.at(-1);
+      };
+      // Nobody is granted yet: the central login refuses, no code reaches the application.
+      expect((await signIn('wangfang'))?.text).toContain('您无权访问该应用');
+      expect(rp.signIns).toHaveLength(0);
+
+      const wangfang = await t.database.db.selectFrom('account').select('id').where('username', '=', 'wangfang').executeTakeFirstOrThrow();
+      const granted = await call('PUT', `/sso-app/${created.id}/grants`, admin, {
+        allMembers: false,
+        groupIds: [],
+        roleIds: [],
+        accountIds: [wangfang.id],
+      });
+      expect(granted.statusCode, granted.body).toBe(200);
+      expect((await signIn('wangfang'))?.text).toContain(`signed in as ${wangfang.id}`);
+      const [done] = rp.signIns;
+      expect(done?.claims).toMatchObject({ iss: `${base}/oidc`, aud: 'patrol-console', sub: String(wangfang.id) });
+      // The token lives as long as the application's setting (10 minutes), and userinfo answers its scopes' claims.
+      expect(done?.tokens.expires_in).toBe(600);
+      const info = await fetch(`${base}/oidc/me`, { headers: { authorization: `Bearer ${done?.tokens.access_token}` } });
+      expect(await info.json()).toMatchObject({ sub: String(wangfang.id), name: '王芳', groups: ['质量部'] });
+    } finally {
+      await rp.close();
+    }
   });
 
   it('grants an OIDC application like a CAS one (应用授权), and deleting it keeps its client id taken', async () => {
