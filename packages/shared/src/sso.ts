@@ -10,6 +10,8 @@ import type {
   SsoAppGrantsSchema,
   SsoApplicationBodySchema,
   SsoApplicationRowSchema,
+  SsoAppCreatedSchema,
+  SsoAppSecretSchema,
   StatisticsSchema,
 } from './contracts/sso.js';
 import type { PageResult } from './response-codes.js';
@@ -31,8 +33,67 @@ export const ATTRIBUTE_LABELS: Record<ReleasableAttribute, string> = {
   roles: '角色 roles',
 };
 
-export const SSO_PROTOCOLS = { cas3: 'CAS 3.0' } as const;
+export const SSO_PROTOCOLS = { cas3: 'CAS 3.0', oidc: 'OpenID Connect' } as const;
 export type SsoProtocol = keyof typeof SSO_PROTOCOLS;
+
+/**
+ * Scopes an OpenID Connect application may hold (OIDC Core §5.4; `enterprise`, `groups` and `roles`
+ * mirror CAS 返回属性; `offline_access` lets it have refresh tokens). `openid` is always held. The
+ * provider's claims per scope are the server's (identity/oidc/oidc-scopes.ts), typed against this list.
+ */
+export const OIDC_APP_SCOPES = ['openid', 'profile', 'email', 'phone', 'enterprise', 'groups', 'roles', 'offline_access'] as const;
+export type OidcAppScope = (typeof OIDC_APP_SCOPES)[number];
+export const OIDC_SCOPE_LABELS: Record<OidcAppScope, string> = {
+  openid: '账号标识 openid（必选）',
+  profile: '姓名与账号 profile',
+  email: '邮箱 email',
+  phone: '手机号 phone',
+  enterprise: '企业与工号 enterprise',
+  groups: '账号组 groups',
+  roles: '角色 roles',
+  offline_access: '刷新令牌 offline_access',
+};
+export type OidcClientType = 'confidential' | 'public';
+export const OIDC_CLIENT_TYPE_LABELS: Record<OidcClientType, string> = { confidential: '机密', public: '公开' };
+
+/**
+ * Token lifetimes an application may choose, in seconds (Keycloak's ranges): access and ID tokens 5
+ * minutes to an hour, 10 minutes by default; refresh tokens an hour to 30 days, 14 days by default
+ * (and never past the sign-on session that issued them).
+ */
+export const OIDC_LIFETIMES = {
+  accessTokenSeconds: { min: 300, max: 3600, default: 600 },
+  idTokenSeconds: { min: 300, max: 3600, default: 600 },
+  refreshTokenSeconds: { min: 3600, max: 30 * 86_400, default: 14 * 86_400 },
+} as const;
+export type OidcLifetime = keyof typeof OIDC_LIFETIMES;
+/** Most addresses per list (回调地址, 登出回调地址). */
+export const MAX_OIDC_REDIRECT_URIS = 10;
+
+/**
+ * The provider's addresses under its issuer (`{PUBLIC_URL}/oidc`), as its discovery document names them
+ * (a default port is left out, as the provider writes its issuer).
+ */
+export function oidcEndpoints(issuerAddress: string) {
+  let issuer = issuerAddress;
+  try {
+    issuer = new URL(issuerAddress).href;
+  } catch {
+    // Not an address: named as given.
+  }
+  return {
+    issuer,
+    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
+    authorizationEndpoint: `${issuer}/auth`,
+    tokenEndpoint: `${issuer}/token`,
+    userinfoEndpoint: `${issuer}/me`,
+    jwksUri: `${issuer}/jwks`,
+    revocationEndpoint: `${issuer}/token/revocation`,
+    introspectionEndpoint: `${issuer}/token/introspection`,
+    endSessionEndpoint: `${issuer}/session/end`,
+  };
+}
+export type OidcEndpoints = ReturnType<typeof oidcEndpoints>;
 export type SsoApplicationStatus = 'enabled' | 'disabled';
 export const SSO_APPLICATION_STATUS_LABELS: Record<SsoApplicationStatus, string> = { enabled: '启用', disabled: '停用' };
 /** Most service addresses per application. */
@@ -42,6 +103,12 @@ export const MAX_SERVICE_PREFIXES = 10;
 export type SsoApplicationRow = Static<typeof SsoApplicationRowSchema>;
 
 export type SsoApplicationBody = Static<typeof SsoApplicationBodySchema>;
+/** An OIDC application's settings in a body of 新建 / 编辑. */
+export type OidcSettingsBody = NonNullable<SsoApplicationBody['oidc']>;
+/** 新建's answer: the id and, for a confidential OIDC application, its secret (shown once). */
+export type SsoAppCreated = Static<typeof SsoAppCreatedSchema>;
+/** 重置密钥's answer: the new secret (shown once). */
+export type SsoAppSecret = Static<typeof SsoAppSecretSchema>;
 
 export type GrantSubjectType = 'group' | 'role' | 'account';
 /** 应用授权 of one application (`GET/PUT /web-api/console/v1/sso-app/{id}/grants`). */
@@ -123,6 +190,92 @@ export const SsoMessage = {
   attributeUnknown: '返回属性包含不支持的项',
   notFound: '应用不存在',
   platformReadOnly: '平台应用由平台维护，不能修改或删除',
+  protocolFixed: '协议创建后不能修改',
+} as const;
+
+/** 应用列表's messages for OpenID Connect applications. */
+export const OidcAppMessage = {
+  settingsRequired: '请填写 OpenID Connect 设置',
+  providerOff: '门户未启用内置统一身份认证，不能登记 OpenID Connect 应用',
+  clientIdInvalid: '客户端 ID 须为 3～64 位字母、数字、点、下划线或连字符，以字母或数字开头',
+  clientIdTaken: '客户端 ID 已被使用',
+  clientIdFixed: '客户端 ID 创建后不能修改',
+  clientTypeFixed: '客户端类型创建后不能修改',
+  redirectRequired: '请至少填写一个回调地址',
+  scopeUnknown: '授权范围包含不支持的项',
+  noSecret: '公开客户端没有客户端密钥（须使用 PKCE）',
+  notOidc: '仅 OpenID Connect 应用有客户端密钥',
+  initiateLoginHttps: '发起登录地址须为完整的 https 地址',
+  /** A list's or an address's problem, named by its label (回调地址, 登出回调地址, 后端登出地址). */
+  tooMany: (label: string) => `${label}最多${MAX_OIDC_REDIRECT_URIS}个`,
+  duplicate: (label: string) => `${label}不能重复`,
+  invalid: (label: string) => `${label}须为完整的 http(s) 地址，如 https://app.example.com/callback`,
+  tooLong: (label: string) => `${label}最多${APP_URL_MAX}个字符`,
+  https: (label: string) => `${label}须使用 https（仅 localhost、127.0.0.1 与 [::1] 可使用 http）`,
+  fragment: (label: string) => `${label}不能包含锚点（#）`,
+  wildcard: (label: string) => `${label}不能使用通配符（*），须与应用发送的地址完全一致`,
+  refused: (label: string, url: string, reason: string) => `${label} ${url}：${reason}`,
+  lifetime: (which: OidcLifetime) => OIDC_LIFETIME_MESSAGES[which],
+} as const;
+
+const OIDC_LIFETIME_MESSAGES: Record<OidcLifetime, string> = {
+  accessTokenSeconds: '访问令牌有效期须为 5～60 分钟',
+  idTokenSeconds: 'ID 令牌有效期须为 5～60 分钟',
+  refreshTokenSeconds: '刷新令牌有效期须为 1 小时～30 天',
+};
+
+/** Hosts whose OIDC addresses may use plain http (RFC 8252 §7.3 loopback; development on one's own machine). */
+const OIDC_LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+/** A client id: what OAuth requests and URLs carry without escaping. */
+const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{2,63}$/;
+// Printable ASCII only: the provider compares an address with what the client sends, byte for byte.
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** One rule per OpenID Connect field of 应用列表 (the console's form and the server both call them). */
+export const OidcRules = {
+  /** Empty: the server generates one. */
+  clientId(value: string): string | undefined {
+    const raw = value.trim();
+    return !raw || CLIENT_ID.test(raw) ? undefined : OidcAppMessage.clientIdInvalid;
+  },
+  /**
+   * An address the provider compares exactly (OIDC Core §3.1.2.1, RFC 9700 §2.1): absolute http(s),
+   * no fragment or wildcard, https unless on loopback. Empty passes (the list or the field decides).
+   */
+  address(label: string, value: string): string | undefined {
+    const raw = value.trim();
+    if (!raw) return undefined;
+    if (charCount(raw) > APP_URL_MAX) return OidcAppMessage.tooLong(label);
+    if (raw.includes('*')) return OidcAppMessage.wildcard(label);
+    const url = PRINTABLE_ASCII.test(raw) ? absoluteHttpUrl(raw) : undefined;
+    if (!url) return OidcAppMessage.invalid(label);
+    if (raw.includes('#')) return OidcAppMessage.fragment(label);
+    if (url.protocol !== 'https:' && !OIDC_LOOPBACK_HOSTS.includes(url.hostname)) return OidcAppMessage.https(label);
+    return undefined;
+  },
+  /** A list of such addresses: at most MAX_OIDC_REDIRECT_URIS, none twice, at least one when `required`. */
+  addresses(label: string, values: readonly string[], required: boolean): string | undefined {
+    const filled = values.map((v) => v.trim()).filter(Boolean);
+    if (required && filled.length === 0) return OidcAppMessage.redirectRequired;
+    if (filled.length > MAX_OIDC_REDIRECT_URIS) return OidcAppMessage.tooMany(label);
+    for (const value of filled) {
+      const problem = OidcRules.address(label, value);
+      if (problem) return problem;
+    }
+    return new Set(filled).size < filled.length ? OidcAppMessage.duplicate(label) : undefined;
+  },
+  /** OIDC Core §4: a third party starts a sign-in at an https address (the provider refuses any other). */
+  initiateLoginUri(value: string): string | undefined {
+    const raw = value.trim();
+    if (!raw) return undefined;
+    if (charCount(raw) > APP_URL_MAX) return OidcAppMessage.tooLong('发起登录地址');
+    const url = PRINTABLE_ASCII.test(raw) ? absoluteHttpUrl(raw) : undefined;
+    return url?.protocol === 'https:' && !raw.includes('#') && !raw.includes('*') ? undefined : OidcAppMessage.initiateLoginHttps;
+  },
+  lifetime(which: OidcLifetime, seconds: number): string | undefined {
+    const { min, max } = OIDC_LIFETIMES[which];
+    return Number.isInteger(seconds) && seconds >= min && seconds <= max ? undefined : OidcAppMessage.lifetime(which);
+  },
 } as const;
 
 /** A service address that overlaps one of another application of the same enterprise. */

@@ -7,7 +7,7 @@ import { seedContent, upgradeContentBodies } from './content-seed.js';
 import { seedIdentifierStats } from './identifier-stats-seed.js';
 import { seedIdentifiers } from './identifiers-seed.js';
 import { seedSite } from './site-seed.js';
-import { seedSsoApplications } from './sso-apps-seed.js';
+import { seedOidcApplications, seedSsoApplications } from './sso-apps-seed.js';
 
 export type SeedOptions = CertificationSeedOptions;
 
@@ -26,6 +26,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
   if (await seedIdentifierStats(db, now)) seeded.push('identifier-stats');
   // After the organisation: 质量部 is granted one of the demo applications.
   if (await seedSsoApplications(db, now.toISOString())) seeded.push('sso-apps');
+  if (await seedOidcApplications(db, now.toISOString())) seeded.push('oidc-apps');
   // After the organisation: the demo enterprises' administrators applied for their certification.
   if (await seedCertification(db, now, options)) seeded.push('certification');
   // After the applications, 恒岳's own 应用列表 and its certification: its subscriptions.

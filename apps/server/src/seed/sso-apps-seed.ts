@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { overlaps } from '../identity/cas/cas-services.js';
+import { hashClientSecret } from '../identity/oidc/client-secret.js';
 import type { Database } from '../platform/db/schema.js';
 
 /** 应用列表 demo data: two applications of 恒岳 on the central login, run on the developer's machine. */
@@ -78,6 +79,73 @@ export async function seedSsoApplications(db: Kysely<Database>, now: string): Pr
           .execute();
       }
     }
+    return true;
+  });
+}
+
+/**
+ * The demo OpenID Connect application's secret: a demo value the README lists beside the demo accounts
+ * (the seed stores only its hash). Never use it outside a demonstration.
+ */
+export const DEMO_OIDC_SECRET = 'hengyue-inspection-demo-secret-not-for-production';
+
+/** 恒岳移动巡检: 恒岳's OpenID Connect demo application, a confidential client on the developer's machine, open to 企业全员. */
+const HENGYUE_OIDC_APPLICATION = {
+  name: '恒岳移动巡检',
+  category: '设备运维',
+  description: '移动端巡检任务与隐患上报，经 OpenID Connect 登录',
+  clientId: 'hengyue-inspection',
+  redirectUri: 'http://localhost:8083/callback',
+  postLogoutRedirectUri: 'http://localhost:8083/',
+  backchannelLogoutUri: 'http://localhost:8083/backchannel',
+};
+
+/** Runs once (its own marker, so installations seeded before it get it too). */
+export async function seedOidcApplications(db: Kysely<Database>, now: string): Promise<boolean> {
+  const seeded = await db.selectFrom('site_setting').select('key').where('key', '=', 'seed.oidc-apps').executeTakeFirst();
+  if (seeded) return false;
+  return db.transaction().execute(async (trx) => {
+    const marker = await trx
+      .insertInto('site_setting')
+      .values({ key: 'seed.oidc-apps', value: '1', updated_at: now })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    if (!marker.numInsertedOrUpdatedRows) return false;
+    const hengyue = await trx.selectFrom('enterprise').select('id').where('name', '=', '徐州恒岳重工机械有限公司').executeTakeFirst();
+    if (!hengyue) return true;
+    const a = HENGYUE_OIDC_APPLICATION;
+    // A client id someone took meanwhile (an application or a machine client) stays theirs.
+    const reserved = await trx
+      .insertInto('oidc_client_id')
+      .values({ client_id: a.clientId, kind: 'application' })
+      .onConflict((oc) => oc.column('client_id').doNothing())
+      .executeTakeFirst();
+    if (!reserved.numInsertedOrUpdatedRows) return true;
+    await trx
+      .insertInto('sso_application')
+      .values({
+        enterprise_id: hengyue.id,
+        name: a.name,
+        category: a.category,
+        description: a.description,
+        protocol: 'oidc',
+        all_members: 1,
+        status: 'enabled',
+        oidc_client_id: a.clientId,
+        oidc_client_type: 'confidential',
+        oidc_secret_hash: hashClientSecret(DEMO_OIDC_SECRET),
+        oidc_redirect_uris: JSON.stringify([a.redirectUri]),
+        oidc_post_logout_uris: JSON.stringify([a.postLogoutRedirectUri]),
+        oidc_backchannel_logout_uri: a.backchannelLogoutUri,
+        oidc_scopes: 'openid profile email phone enterprise groups roles offline_access',
+        oidc_access_token_seconds: 600,
+        oidc_id_token_seconds: 600,
+        oidc_refresh_token_seconds: 14 * 86_400,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['enterprise_id', 'name']).doNothing())
+      .execute();
     return true;
   });
 }

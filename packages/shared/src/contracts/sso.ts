@@ -4,8 +4,12 @@ import {
   APP_URL_MAX,
   LOGIN_FAILURE_REASONS,
   type LoginFailureReason,
+  MAX_OIDC_REDIRECT_URIS,
   MAX_SERVICE_PREFIXES,
+  OIDC_APP_SCOPES,
   RELEASABLE_ATTRIBUTES,
+  SSO_PROTOCOLS,
+  type SsoProtocol,
   STATISTICS_DAYS,
   STATISTICS_TOP_APPLICATIONS,
 } from '../sso.js';
@@ -20,6 +24,43 @@ import { literals } from './envelope.js';
 
 export const SsoApplicationStatusSchema = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
 export const ReleasableAttributeSchema = literals(RELEASABLE_ATTRIBUTES);
+export const SsoProtocolSchema = literals(Object.keys(SSO_PROTOCOLS) as SsoProtocol[], {
+  description: 'cas3：CAS 3.0（CAS 2.0 与 1.0 的票据校验同样可用）；oidc：OpenID Connect（授权码 + PKCE）。创建后不能修改',
+});
+export const OidcClientTypeSchema = Type.Union([Type.Literal('confidential'), Type.Literal('public')], {
+  description: 'confidential：机密客户端（有客户端密钥）；public：公开客户端（无密钥，须使用 PKCE S256）',
+});
+export const OidcAppScopeSchema = literals(OIDC_APP_SCOPES);
+
+/** An OpenID Connect application's settings as 应用列表 answers them (never its secret). */
+export const OidcSettingsSchema = Type.Object({
+  clientId: Type.String({ description: '客户端 ID（client_id）' }),
+  clientType: OidcClientTypeSchema,
+  redirectUris: Type.Array(Type.String(), { description: '回调地址（redirect_uri 须与其中之一完全一致）' }),
+  postLogoutRedirectUris: Type.Array(Type.String(), { description: '登出回调地址（post_logout_redirect_uri）' }),
+  backchannelLogoutUri: Type.String({ description: '后端登出地址（OIDC Back-Channel Logout）；空：不通知' }),
+  initiateLoginUri: Type.String({ description: '发起登录地址（https；我的应用由此打开）；空：无' }),
+  scopes: Type.Array(OidcAppScopeSchema, { description: '授权范围（openid 必选）：决定返回的声明' }),
+  accessTokenSeconds: Type.Integer({ description: '访问令牌有效期（秒，300～3600）' }),
+  idTokenSeconds: Type.Integer({ description: 'ID 令牌有效期（秒，300～3600）' }),
+  refreshTokenSeconds: Type.Integer({ description: '刷新令牌有效期（秒，3600～2592000）' }),
+});
+
+/** The provider's addresses (`{PUBLIC_URL}/oidc`), the same for every application. */
+export const OidcIntegrationSchema = Type.Object(
+  {
+    issuer: Type.String(),
+    discoveryUrl: Type.String({ description: '发现文档 /.well-known/openid-configuration' }),
+    authorizationEndpoint: Type.String(),
+    tokenEndpoint: Type.String(),
+    userinfoEndpoint: Type.String(),
+    jwksUri: Type.String(),
+    revocationEndpoint: Type.String(),
+    introspectionEndpoint: Type.String(),
+    endSessionEndpoint: Type.String(),
+  },
+  { description: 'OpenID Connect 集成配置' },
+);
 
 export const SsoApplicationRowSchema = Type.Object({
   id: Type.Integer(),
@@ -27,8 +68,8 @@ export const SsoApplicationRowSchema = Type.Object({
   icon: Type.String({ description: '上传接口返回的相对路径，或空' }),
   category: Type.String(),
   description: Type.String(),
-  protocol: Type.Literal('cas3', { description: 'CAS 3.0（CAS 2.0 与 1.0 的票据校验同样可用）' }),
-  servicePrefixes: Type.Array(Type.String(), { description: '服务地址：协议、主机、端口与路径前缀' }),
+  protocol: SsoProtocolSchema,
+  servicePrefixes: Type.Array(Type.String(), { description: '服务地址：协议、主机、端口与路径前缀（CAS）；OpenID Connect 应用为空' }),
   logoutUrl: Type.String({ description: '注销地址（单点登出的后台通知）；空：发往获得票据的服务地址' }),
   attributes: Type.Array(ReleasableAttributeSchema, { description: '返回属性' }),
   status: SsoApplicationStatusSchema,
@@ -36,12 +77,14 @@ export const SsoApplicationRowSchema = Type.Object({
   createdAt: Type.String(),
   platform: Type.Boolean({ description: '订阅的平台应用：由平台维护，只读（服务地址为平台的），经应用授权决定谁可登录' }),
   provider: Type.String({ description: '平台应用的提供方；本企业自建应用为空' }),
+  oidc: Type.Union([OidcSettingsSchema, Type.Null()], { description: 'OpenID Connect 设置；CAS 应用为 null' }),
   integration: Type.Object(
     {
       loginUrl: Type.String(),
       validateUrl: Type.String({ description: 'CAS 3.0 票据校验（p3/serviceValidate）' }),
       logoutUrl: Type.String(),
       casServerUrlPrefix: Type.String(),
+      oidc: OidcIntegrationSchema,
     },
     { description: '集成配置：应用接入统一身份认证所需的地址' },
   ),
@@ -53,12 +96,44 @@ export const SsoApplicationBodySchema = Type.Object({
   icon: Type.Optional(Type.String({ maxLength: 1000 })),
   category: Type.Optional(Type.String({ maxLength: 200 })),
   description: Type.Optional(Type.String({ maxLength: 2000 })),
-  protocol: Type.Literal('cas3'),
-  servicePrefixes: Type.Array(Type.String({ maxLength: APP_URL_MAX * 4 }), { maxItems: MAX_SERVICE_PREFIXES * 5 }),
+  protocol: SsoProtocolSchema,
+  servicePrefixes: Type.Array(Type.String({ maxLength: APP_URL_MAX * 4 }), {
+    maxItems: MAX_SERVICE_PREFIXES * 5,
+    description: 'CAS 应用的服务地址；OpenID Connect 应用不用（忽略）',
+  }),
   logoutUrl: Type.Optional(Type.String({ maxLength: APP_URL_MAX * 4 })),
-  attributes: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20 }),
+  attributes: Type.Array(Type.String({ maxLength: 32 }), {
+    maxItems: 20,
+    description: 'CAS 返回属性；OpenID Connect 应用按授权范围返回声明',
+  }),
   status: SsoApplicationStatusSchema,
+  oidc: Type.Optional(
+    Type.Object(
+      {
+        clientId: Type.Optional(Type.String({ maxLength: 200, description: '客户端 ID；新建时留空则自动生成，创建后不能修改' })),
+        clientType: OidcClientTypeSchema,
+        redirectUris: Type.Array(Type.String({ maxLength: APP_URL_MAX * 4 }), { maxItems: MAX_OIDC_REDIRECT_URIS * 5 }),
+        postLogoutRedirectUris: Type.Array(Type.String({ maxLength: APP_URL_MAX * 4 }), { maxItems: MAX_OIDC_REDIRECT_URIS * 5 }),
+        backchannelLogoutUri: Type.String({ maxLength: APP_URL_MAX * 4 }),
+        initiateLoginUri: Type.String({ maxLength: APP_URL_MAX * 4 }),
+        scopes: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20 }),
+        accessTokenSeconds: Type.Integer(),
+        idTokenSeconds: Type.Integer(),
+        refreshTokenSeconds: Type.Integer(),
+      },
+      { description: 'OpenID Connect 设置（协议为 oidc 时必填）' },
+    ),
+  ),
 });
+
+/** 新建's answer. */
+export const SsoAppCreatedSchema = Type.Object({
+  id: Type.Integer(),
+  clientId: Type.String({ description: 'OpenID Connect 应用的客户端 ID；CAS 应用为空' }),
+  clientSecret: Type.String({ description: '机密客户端的客户端密钥，仅此一次返回；其他为空' }),
+});
+/** 重置密钥's answer: the new secret, answered this once (the old one stops working at once). */
+export const SsoAppSecretSchema = Type.Object({ clientId: Type.String(), clientSecret: Type.String() });
 
 /** `GET /web-api/console/v1/sso-app/page/list` query. */
 export const SsoApplicationQuerySchema = Type.Object({

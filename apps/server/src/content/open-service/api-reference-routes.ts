@@ -9,6 +9,7 @@ import { NotFoundError } from '../../platform/lib/errors.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { CONTENT_CACHE } from '../../platform/plugins/http-cache.js';
 import { DEFAULT_SORT_ORDER } from '../articles/article-repository.js';
+import { oidcReferenceGroup } from './oidc-reference.js';
 
 /** What this module reads of the OpenAPI document (@fastify/swagger's OpenAPI 3). */
 type Schema = JSONSchema7 & { nullable?: boolean };
@@ -386,6 +387,8 @@ const apiReferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (operations.length) groups.push({ key: group.key, title: group.title, description: group.description, operations });
     }
+    // The OpenID provider runs beside the embedded CAS (its sign-in is the central login's).
+    if (app.config.auth.casEmbedded) groups.push(oidcReferenceGroup(app.config.publicUrl ?? origin));
     return groups;
   }
 
@@ -397,7 +400,7 @@ const apiReferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { publicCache: CONTENT_CACHE },
       schema: {
         tags: ['open-service'],
-        summary: '开放服务 API 参考：资讯、标识查询、Handle API 与 CAS 端点的参数、curl 示例与返回示例',
+        summary: '开放服务 API 参考：资讯、标识查询、Handle API、CAS 与 OpenID Connect 端点的参数、curl 示例与返回示例',
         response: { 200: Envelope(ApiReferenceGroupSchema), ...errorResponses },
       },
     },

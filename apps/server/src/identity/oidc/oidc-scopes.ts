@@ -1,3 +1,5 @@
+import type { OidcAppScope } from '@portal/shared';
+
 /** Scopes of OpenID Connect applications and the claims each releases (OIDC Core §5.4; `enterprise` is the portal's). */
 export const OIDC_CLAIM_SCOPES = {
   openid: ['sub'],
@@ -8,7 +10,7 @@ export const OIDC_CLAIM_SCOPES = {
   enterprise: ['enterprise_id', 'enterprise_name', 'employee_number'],
   groups: ['groups'],
   roles: ['roles'],
-} as const;
+} as const satisfies Record<Exclude<OidcAppScope, 'offline_access'>, readonly string[]>;
 
 /** Scopes of machine clients: the enterprise's own APIs they may call (client_credentials). */
 export const MACHINE_SCOPES = ['accounts:read', 'groups:read', 'identifiers:read', 'identifiers:write'] as const;

@@ -1,10 +1,14 @@
 import {
   type MyApplication,
+  OIDC_APP_SCOPES,
+  type OidcAppScope,
+  type OidcClientType,
   RELEASABLE_ATTRIBUTES,
   type ReleasableAttribute,
   type SsoAppGrants,
   type SsoApplicationRow,
   type SsoApplicationStatus,
+  type SsoProtocol,
 } from '@portal/shared';
 import fp from 'fastify-plugin';
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
@@ -18,8 +22,25 @@ import { containsText } from '../../platform/lib/text-search.js';
 /** 应用列表's row as stored; the routes add the integration settings (they depend on the configuration). */
 export type SsoApplication = Omit<SsoApplicationRow, 'integration'>;
 
+/** An OpenID Connect application's settings as 新建 and 编辑 write them (checked). */
+export interface OidcSettingsInput {
+  clientId: string;
+  clientType: OidcClientType;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string;
+  initiateLoginUri: string;
+  scopes: OidcAppScope[];
+  accessTokenSeconds: number;
+  idTokenSeconds: number;
+  refreshTokenSeconds: number;
+}
+
 /** What 新建 and 编辑 write (already checked and normalised). */
 export interface SsoApplicationInput {
+  protocol: SsoProtocol;
+  /** Protocol 'oidc' only. */
+  oidc?: OidcSettingsInput;
   name: string;
   icon: string;
   category: string;
@@ -57,6 +78,8 @@ const ICON_COLUMN_MAX = 200;
 export const copyIcon = (iconPath: string) => (iconPath.length <= ICON_COLUMN_MAX ? iconPath : '');
 
 const attributeList = (stored: string): ReleasableAttribute[] => RELEASABLE_ATTRIBUTES.filter((a) => stored.split(',').includes(a));
+
+const scopeList = (stored: string): OidcAppScope[] => OIDC_APP_SCOPES.filter((s) => stored.split(' ').includes(s));
 
 const SERVICE_APPLICATION_COLUMNS = ['id', 'enterprise_id', 'name', 'status', 'logout_url', 'attributes'] as const;
 
@@ -105,6 +128,17 @@ export class SsoAppRepository {
       platform_app_id: number | null;
       provider: string | null;
       platform_service_url: string | null;
+      protocol: string;
+      oidc_client_id: string | null;
+      oidc_client_type: OidcClientType;
+      oidc_redirect_uris: string;
+      oidc_post_logout_uris: string;
+      oidc_backchannel_logout_uri: string;
+      oidc_initiate_login_uri: string;
+      oidc_scopes: string;
+      oidc_access_token_seconds: number;
+      oidc_id_token_seconds: number;
+      oidc_refresh_token_seconds: number;
     }[],
   ): Promise<SsoApplication[]> {
     const ids = rows.map((r) => r.id);
@@ -122,7 +156,22 @@ export class SsoAppRepository {
       icon: r.icon,
       category: r.category,
       description: r.description,
-      protocol: 'cas3',
+      protocol: r.protocol === 'oidc' ? 'oidc' : 'cas3',
+      oidc:
+        r.protocol === 'oidc' && r.oidc_client_id
+          ? {
+              clientId: r.oidc_client_id,
+              clientType: r.oidc_client_type,
+              redirectUris: addressList(r.oidc_redirect_uris),
+              postLogoutRedirectUris: addressList(r.oidc_post_logout_uris),
+              backchannelLogoutUri: r.oidc_backchannel_logout_uri,
+              initiateLoginUri: r.oidc_initiate_login_uri,
+              scopes: scopeList(r.oidc_scopes),
+              accessTokenSeconds: r.oidc_access_token_seconds,
+              idTokenSeconds: r.oidc_id_token_seconds,
+              refreshTokenSeconds: r.oidc_refresh_token_seconds,
+            }
+          : null,
       // A platform application's copy answers at the platform's address (it has none of its own).
       servicePrefixes:
         r.platform_app_id === null
@@ -155,6 +204,17 @@ export class SsoAppRepository {
       'sso_application.platform_app_id',
       'app_application.provider',
       'app_application.service_url as platform_service_url',
+      'sso_application.protocol',
+      'sso_application.oidc_client_id',
+      'sso_application.oidc_client_type',
+      'sso_application.oidc_redirect_uris',
+      'sso_application.oidc_post_logout_uris',
+      'sso_application.oidc_backchannel_logout_uri',
+      'sso_application.oidc_initiate_login_uri',
+      'sso_application.oidc_scopes',
+      'sso_application.oidc_access_token_seconds',
+      'sso_application.oidc_id_token_seconds',
+      'sso_application.oidc_refresh_token_seconds',
     ] as const;
   }
 
@@ -253,11 +313,22 @@ export class SsoAppRepository {
     ];
   }
 
-  async create(trx: Kysely<Database>, enterpriseId: number, input: SsoApplicationInput): Promise<number> {
+  /** `secretHash`: an OIDC confidential client's ('' for none). */
+  async create(trx: Kysely<Database>, enterpriseId: number, input: SsoApplicationInput, secretHash = ''): Promise<number> {
     const now = new Date().toISOString();
+    const oidc = input.oidc
+      ? { oidc_client_id: input.oidc.clientId, oidc_client_type: input.oidc.clientType, oidc_secret_hash: secretHash }
+      : {};
     const { id } = await trx
       .insertInto('sso_application')
-      .values({ enterprise_id: enterpriseId, ...SsoAppRepository.columnsOf(input), protocol: 'cas3', created_at: now, updated_at: now })
+      .values({
+        enterprise_id: enterpriseId,
+        ...SsoAppRepository.columnsOf(input),
+        ...oidc,
+        protocol: input.protocol,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.writePrefixes(trx, id, enterpriseId, input.servicePrefixes);
@@ -279,7 +350,18 @@ export class SsoAppRepository {
     await trx.deleteFrom('sso_application').where('id', '=', id).execute();
   }
 
+  /** A confidential OIDC application's new secret (重置密钥): the old one stops working at once. */
+  async setSecretHash(trx: Kysely<Database>, id: number, secretHash: string): Promise<void> {
+    await trx
+      .updateTable('sso_application')
+      .set({ oidc_secret_hash: secretHash, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** What 新建 and 编辑 write; an OIDC application's client id, type and secret are written at creation only. */
   private static columnsOf(input: SsoApplicationInput) {
+    const { oidc } = input;
     return {
       name: input.name,
       icon: input.icon,
@@ -288,6 +370,18 @@ export class SsoAppRepository {
       logout_url: input.logoutUrl,
       attributes: input.attributes.join(','),
       status: input.status,
+      ...(oidc
+        ? {
+            oidc_redirect_uris: JSON.stringify(oidc.redirectUris),
+            oidc_post_logout_uris: JSON.stringify(oidc.postLogoutRedirectUris),
+            oidc_backchannel_logout_uri: oidc.backchannelLogoutUri,
+            oidc_initiate_login_uri: oidc.initiateLoginUri,
+            oidc_scopes: oidc.scopes.join(' '),
+            oidc_access_token_seconds: oidc.accessTokenSeconds,
+            oidc_id_token_seconds: oidc.idTokenSeconds,
+            oidc_refresh_token_seconds: oidc.refreshTokenSeconds,
+          }
+        : {}),
     };
   }
 

@@ -2,12 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ApiPrefix,
   Authority,
-  CreatedIdSchema,
   EmptyAnswerSchema,
   RowIdParamsSchema,
   SsoApplicationBodySchema,
   SsoApplicationQuerySchema,
   SsoApplicationRowSchema,
+  SsoAppCreatedSchema,
+  SsoAppSecretSchema,
 } from '@portal/shared';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { callerOf } from '../portal-auth/auth.js';
@@ -61,12 +62,27 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { auditAction: 'sso-app.create' },
       schema: {
         tags,
-        summary: '新建应用（服务地址不得与门户、平台应用或其他应用重叠）',
+        summary: '新建应用（CAS：服务地址不得与门户、平台应用或其他应用重叠；OpenID Connect：机密客户端的密钥仅在此返回一次）',
         body: SsoApplicationBodySchema,
-        response: { 200: Envelope(CreatedIdSchema), ...errorResponses },
+        response: { 200: Envelope(SsoAppCreatedSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ id: await apps.create(callerOf(request), request.body) }, '应用已创建'),
+    async (request) => ok(await apps.create(callerOf(request), request.body), '应用已创建'),
+  );
+
+  app.post(
+    `${BASE}/:id/reset-secret`,
+    {
+      ...canList,
+      config: { auditAction: 'sso-app.reset-secret' },
+      schema: {
+        tags,
+        summary: '重置客户端密钥（OpenID Connect 机密客户端；新密钥仅在此返回一次，旧密钥立即失效）',
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(SsoAppSecretSchema), ...errorResponses },
+      },
+    },
+    async (request) => ok(await apps.resetSecret(callerOf(request), request.params.id), '客户端密钥已重置'),
   );
 
   app.put(

@@ -1,4 +1,12 @@
 import {
+  OIDC_APP_SCOPES,
+  OIDC_LIFETIMES,
+  type OidcAppScope,
+  OidcAppMessage,
+  type OidcLifetime,
+  OidcRules,
+  type OidcSettingsBody,
+  oidcEndpoints,
   RELEASABLE_ATTRIBUTES,
   type ReleasableAttribute,
   type SsoAppGrants,
@@ -7,12 +15,15 @@ import {
   type SsoApplicationRow,
   type SsoApplicationStatus,
   type MyApplication,
+  type SsoAppCreated,
+  type SsoAppSecret,
   SsoMessage,
   SsoRules,
   normalizeServicePrefix,
   parseRedirectUrl,
   serviceOverlapsOwn,
 } from '@portal/shared';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -25,9 +36,10 @@ import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { overlaps } from '../cas/cas-services.js';
+import { hashClientSecret, newClientSecret } from '../oidc/client-secret.js';
 import { OIDC_PREFIX } from '../oidc/oidc-provider.js';
 import type { Caller } from '../portal-auth/auth.js';
-import type { SsoApplication, SsoApplicationInput } from './sso-app-repository.js';
+import type { OidcSettingsInput, SsoApplication, SsoApplicationInput } from './sso-app-repository.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,6 +49,14 @@ declare module 'fastify' {
 
 /** The icon column's length. */
 const ICON_MAX = 200;
+
+/** The labels OIDC address problems name. */
+const REDIRECT_LABEL = '回调地址';
+const POST_LOGOUT_LABEL = '登出回调地址';
+const BACKCHANNEL_LABEL = '后端登出地址';
+
+/** A generated client id: 80 random bits as hex (what Casdoor and Logto do when none is chosen). */
+const generatedClientId = () => randomBytes(10).toString('hex');
 
 /** A unique name is checked first for its message; the constraint catches a concurrent twin. */
 async function writing(work: () => Promise<void>) {
@@ -82,6 +102,8 @@ export class SsoAppService {
         validateUrl: `${cas}/p3/serviceValidate`,
         logoutUrl: `${cas}/logout`,
         casServerUrlPrefix: cas,
+        // The provider's issuer is the portal's configured address (its discovery document names the same).
+        oidc: oidcEndpoints(`${this.portalBase(caller)}${OIDC_PREFIX}`),
       },
     };
   }
@@ -100,18 +122,81 @@ export class SsoAppService {
     return found;
   }
 
+  /** An address the portal will connect to (single logout, 接入自检): a literal one it never would is refused now. */
+  private assertReachable(raw: string, message: (url: string, reason: string) => string) {
+    const url = new URL(raw);
+    const refusal = this.app.outbound.literalRefusal(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+    if (refusal) throw new BadRequestError(message(raw, refusal));
+  }
+
+  /**
+   * An OpenID Connect application's settings checked by the shared rules. Addresses are kept as typed
+   * (trimmed): the provider compares a redirect_uri with them exactly (OIDC Core §3.1.2.1).
+   */
+  private oidcInputOf(body: OidcSettingsBody | undefined): OidcSettingsInput {
+    // The provider signs in through the embedded CAS and runs only with it (CAS_EMBEDDED).
+    if (!this.app.config.auth.casEmbedded) throw new BadRequestError(OidcAppMessage.providerOff);
+    if (!body) throw new BadRequestError(OidcAppMessage.settingsRequired);
+    const list = (values: readonly string[]) => [...new Set(values.map((v) => v.trim()).filter(Boolean))];
+    const clientId = (body.clientId ?? '').trim();
+    const backchannelLogoutUri = body.backchannelLogoutUri.trim();
+    const initiateLoginUri = body.initiateLoginUri.trim();
+    const lifetimes = Object.keys(OIDC_LIFETIMES) as OidcLifetime[];
+    const problem =
+      OidcRules.clientId(clientId) ??
+      OidcRules.addresses(REDIRECT_LABEL, body.redirectUris, true) ??
+      OidcRules.addresses(POST_LOGOUT_LABEL, body.postLogoutRedirectUris, false) ??
+      OidcRules.address(BACKCHANNEL_LABEL, backchannelLogoutUri) ??
+      OidcRules.initiateLoginUri(initiateLoginUri) ??
+      lifetimes.map((which) => OidcRules.lifetime(which, body[which])).find(Boolean);
+    if (problem) throw new BadRequestError(problem);
+    const known: readonly string[] = OIDC_APP_SCOPES;
+    if (body.scopes.some((s) => !known.includes(s))) throw new BadRequestError(OidcAppMessage.scopeUnknown);
+    // The provider POSTs the logout token there.
+    if (backchannelLogoutUri)
+      this.assertReachable(backchannelLogoutUri, (url, reason) => OidcAppMessage.refused(BACKCHANNEL_LABEL, url, reason));
+    return {
+      clientId,
+      clientType: body.clientType,
+      redirectUris: list(body.redirectUris),
+      postLogoutRedirectUris: list(body.postLogoutRedirectUris),
+      backchannelLogoutUri,
+      initiateLoginUri,
+      // openid is always held, the rest in the console's order, once each.
+      scopes: OIDC_APP_SCOPES.filter((s): s is OidcAppScope => s === 'openid' || body.scopes.includes(s)),
+      accessTokenSeconds: body.accessTokenSeconds,
+      idTokenSeconds: body.idTokenSeconds,
+      refreshTokenSeconds: body.refreshTokenSeconds,
+    };
+  }
+
   /** The body checked by the shared rules and normalised; the service addresses may still overlap others (checked in the write). */
   private inputOf(body: SsoApplicationBody): SsoApplicationInput {
     const name = body.name.trim();
     const category = (body.category ?? '').trim();
     const description = (body.description ?? '').trim();
+    const common = SsoRules.name(name) ?? SsoRules.category(category) ?? SsoRules.description(description);
+    if (common) throw new BadRequestError(common);
+    const icon = checkedImagePath(body.icon, SsoMessage.iconInvalid) ?? '';
+    if (icon.length > ICON_MAX) throw new BadRequestError(SsoMessage.iconInvalid);
+    if (body.protocol === 'oidc') {
+      // Its sign-ins and logouts follow its OIDC settings: no service addresses, 注销地址 or CAS attributes.
+      const oidc = this.oidcInputOf(body.oidc);
+      return {
+        protocol: 'oidc',
+        oidc,
+        name,
+        icon,
+        category,
+        description,
+        servicePrefixes: [],
+        logoutUrl: '',
+        attributes: [],
+        status: body.status,
+      };
+    }
     const logoutUrl = (body.logoutUrl ?? '').trim();
-    const problem =
-      SsoRules.name(name) ??
-      SsoRules.category(category) ??
-      SsoRules.description(description) ??
-      SsoRules.servicePrefixes(body.servicePrefixes) ??
-      SsoRules.logoutUrl(logoutUrl);
+    const problem = SsoRules.servicePrefixes(body.servicePrefixes) ?? SsoRules.logoutUrl(logoutUrl);
     if (problem) throw new BadRequestError(problem);
     // The portal POSTs single logout and 接入自检 to these addresses: a literal one it would never
     // connect to is refused now (a name is checked where it resolves, at connect time).
@@ -119,15 +204,12 @@ export class SsoAppService {
       ...body.servicePrefixes.map((p) => [p, SsoMessage.serviceRefused] as const),
       ...(logoutUrl ? [[logoutUrl, SsoMessage.logoutUrlRefused] as const] : []),
     ]) {
-      const url = new URL(raw.trim());
-      const refusal = this.app.outbound.literalRefusal(url.hostname, Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
-      if (refusal) throw new BadRequestError(message(raw.trim(), refusal));
+      this.assertReachable(raw.trim(), message);
     }
-    const icon = checkedImagePath(body.icon, SsoMessage.iconInvalid) ?? '';
-    if (icon.length > ICON_MAX) throw new BadRequestError(SsoMessage.iconInvalid);
     const known: readonly string[] = RELEASABLE_ATTRIBUTES;
     if (body.attributes.some((a) => !known.includes(a))) throw new BadRequestError(SsoMessage.attributeUnknown);
     return {
+      protocol: 'cas3',
       name,
       icon,
       category,
@@ -186,28 +268,72 @@ export class SsoAppService {
     return this.withIntegration(caller, await this.applicationOf(caller, id));
   }
 
-  /** 新建: answers the new application's id. */
-  async create(caller: Caller, body: SsoApplicationBody): Promise<number> {
+  /**
+   * 新建: answers the new application's id and, for an OIDC application, its client id and (confidential)
+   * its secret, shown this once: only its hash is stored.
+   */
+  async create(caller: Caller, body: SsoApplicationBody): Promise<SsoAppCreated> {
     const enterpriseId = callerEnterprise(caller);
     const input = this.inputOf(body);
     this.assertNotPlatform(caller, input.servicePrefixes);
     if (await this.apps.nameTaken(enterpriseId, input.name)) throw new ConflictError(SsoMessage.nameTaken);
+    const { oidc } = input;
+    if (oidc && !oidc.clientId) oidc.clientId = generatedClientId();
+    const secret = oidc?.clientType === 'confidential' ? newClientSecret() : '';
     let id = 0;
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.assertNoOverlap(trx, enterpriseId, undefined, input.servicePrefixes);
-        id = await this.apps.create(trx, enterpriseId, input);
-        await auditBy(trx, caller, 'sso-app.create', input.name, 'success', input.servicePrefixes.join(' '));
+        if (oidc) await this.reserveClientId(trx, oidc.clientId);
+        id = await this.apps.create(trx, enterpriseId, input, secret ? hashClientSecret(secret) : '');
+        const detail = oidc ? `客户端 ID：${oidc.clientId}；回调地址：${oidc.redirectUris.join(' ')}` : input.servicePrefixes.join(' ');
+        await auditBy(trx, caller, 'sso-app.create', input.name, 'success', detail);
       }),
     );
-    return id;
+    return { id, clientId: oidc?.clientId ?? '', clientSecret: secret };
+  }
+
+  /**
+   * Takes a client id in the one namespace of OIDC applications and machine clients, inside the write's
+   * transaction: the key of oidc_client_id refuses the second of two clients given it at the same moment.
+   */
+  private async reserveClientId(trx: Kysely<Database>, clientId: string) {
+    const clients = this.app.oidcClientRepository;
+    if (await clients.applicationHasClientId(trx, clientId)) throw new ConflictError(OidcAppMessage.clientIdTaken);
+    try {
+      await clients.reserveClientId(trx, clientId, 'application');
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(OidcAppMessage.clientIdTaken);
+      throw err;
+    }
+  }
+
+  /** 重置密钥 of a confidential OIDC application: a new secret answered this once; the old one stops working at once. */
+  async resetSecret(caller: Caller, id: number): Promise<SsoAppSecret> {
+    const current = await this.ownApplicationOf(caller, id);
+    if (!current.oidc) throw new BadRequestError(OidcAppMessage.notOidc);
+    if (current.oidc.clientType !== 'confidential') throw new BadRequestError(OidcAppMessage.noSecret);
+    const { clientId } = current.oidc;
+    const secret = newClientSecret();
+    await inEnterpriseTransaction(this.app.database.db, callerEnterprise(caller), async (trx) => {
+      await this.apps.setSecretHash(trx, current.id, hashClientSecret(secret));
+      await auditBy(trx, caller, 'sso-app.reset-secret', current.name, 'success', `客户端 ID：${clientId}`);
+    });
+    return { clientId, clientSecret: secret };
   }
 
   /** 修改 of one of the enterprise's own applications. */
   async update(caller: Caller, id: number, body: SsoApplicationBody): Promise<void> {
     const enterpriseId = callerEnterprise(caller);
     const current = await this.ownApplicationOf(caller, id);
+    // A relying party is configured for one protocol and one client: switching would strand it.
+    if (body.protocol !== current.protocol) throw new BadRequestError(SsoMessage.protocolFixed);
     const input = this.inputOf(body);
+    if (input.oidc && current.oidc) {
+      if (input.oidc.clientId && input.oidc.clientId !== current.oidc.clientId) throw new BadRequestError(OidcAppMessage.clientIdFixed);
+      if (input.oidc.clientType !== current.oidc.clientType) throw new BadRequestError(OidcAppMessage.clientTypeFixed);
+      input.oidc.clientId = current.oidc.clientId;
+    }
     this.assertNotPlatform(caller, input.servicePrefixes);
     if (await this.apps.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(SsoMessage.nameTaken);
     await writing(() =>
@@ -215,7 +341,10 @@ export class SsoAppService {
         await this.assertNoOverlap(trx, enterpriseId, current.id, input.servicePrefixes);
         await this.apps.update(trx, enterpriseId, current.id, input);
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
-        await auditBy(trx, caller, 'sso-app.update', renamed, 'success', input.servicePrefixes.join(' '));
+        const detail = input.oidc
+          ? `客户端 ID：${input.oidc.clientId}；回调地址：${input.oidc.redirectUris.join(' ')}`
+          : input.servicePrefixes.join(' ');
+        await auditBy(trx, caller, 'sso-app.update', renamed, 'success', detail);
       }),
     );
   }

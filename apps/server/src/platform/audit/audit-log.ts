@@ -73,6 +73,7 @@ export const AUDIT_ACTIONS = {
   'sso-app.delete': '删除单点登录应用',
   'sso-app.grants': '修改应用授权',
   'sso-app.self-test': '接入自检',
+  'sso-app.reset-secret': '重置应用密钥',
   'session.end': '强制下线',
   'login-log.export': '导出登录日志',
   'security.policy': '修改安全设置',

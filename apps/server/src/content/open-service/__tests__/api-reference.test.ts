@@ -5,7 +5,7 @@ import { createTestApp, type TestApp, testDialects } from '../../../testing/test
 
 const REFERENCE = '/web-api/portal/v1/open-service/api-reference';
 
-/** The operations the API reference lists: content lists and detail, identifier query, the Handle API, the CAS endpoints. */
+/** The operations the API reference lists: content lists and detail, identifier query, the Handle API, the CAS and OIDC endpoints. */
 const EXPECTED: Record<string, string[]> = {
   content: ['/open-api/cms/v1/category/tree', '/open-api/cms/v1/article/published/page/list', '/open-api/cms/v1/article/{id}/detail'],
   identifier: ['/web-api/portal/v1/identity/query'],
@@ -18,6 +18,16 @@ const EXPECTED: Record<string, string[]> = {
     '/cas/proxyValidate',
     '/cas/p3/serviceValidate',
     '/cas/p3/proxyValidate',
+  ],
+  oidc: [
+    '/oidc/.well-known/openid-configuration',
+    '/oidc/auth',
+    '/oidc/token',
+    '/oidc/me',
+    '/oidc/jwks',
+    '/oidc/token/revocation',
+    '/oidc/token/introspection',
+    '/oidc/session/end',
   ],
 };
 
@@ -57,7 +67,10 @@ describe.each(testDialects())('开放服务 API reference on %s', (dialect) => {
     }
     for (const o of operations()) {
       expect(o.path).not.toMatch(/^\/(web-api\/(console|cms|identity|files)|web\/portal)\//);
-      expect(o.method).toBe('GET');
+      // Only the OAuth endpoints that the specifications make POSTs are.
+      expect(o.method, o.path).toBe(
+        ['/oidc/token', '/oidc/token/revocation', '/oidc/token/introspection'].includes(o.path) ? 'POST' : 'GET',
+      );
       expect(o.summary, o.path).not.toBe('');
       expect(o.description, o.path).not.toBe('');
       expect(o.curl, o.path).toMatch(/^curl /);
@@ -127,6 +140,17 @@ describe.each(testDialects())('开放服务 API reference on %s', (dialect) => {
     expect(validate.json()).toMatchObject({ serviceResponse: { authenticationFailure: { code: 'INVALID_TICKET' } } });
     const login = await t.app.inject({ url: curlTarget(operation('/cas/login')) });
     expect(login.headers['content-type']).toContain('text/html');
+
+    // The OIDC examples name the provider's real addresses: its discovery document lists the same.
+    const discovery = operation('/oidc/.well-known/openid-configuration');
+    const answered = await t.app.inject({ url: curlTarget(discovery) });
+    expect(answered.statusCode, answered.body).toBe(200);
+    const example = JSON.parse(discovery.responseExample) as Record<string, unknown>;
+    const real = answered.json() as Record<string, unknown>;
+    for (const key of Object.keys(example).filter((k) => k === 'issuer' || k.endsWith('_endpoint') || k === 'jwks_uri')) {
+      expect(real[key], key).toBe(example[key]);
+    }
+    for (const path of EXPECTED.oidc!) expect(operation(path).curl, path).toContain(`http://localhost${path}`);
   });
 
   it('shows example answers built from the response schemas: CAS 3.0 with attributes, CAS 2.0 without', () => {
@@ -169,6 +193,7 @@ describe('开放服务 API reference and the deployment', () => {
     }
     const external = await createTestApp('sqlite', { CAS_EMBEDDED: '0', CAS_SERVER_URL: 'https://sso.example.cn/cas' });
     try {
+      // The OpenID provider signs in through the embedded CAS: off with it.
       expect((await referenceOf(external)).map((g) => g.key)).toEqual(['content', 'identifier', 'handle']);
     } finally {
       await external.close();

@@ -115,6 +115,8 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
         true,
         'Engineering e+ 平台',
       ],
+      // 恒岳's OpenID Connect demo application: no service addresses or CAS attributes (its scopes decide its claims).
+      ['恒岳移动巡检', [], true, [], 'enabled', false, ''],
       ['恒岳质量追溯系统', ['http://localhost:8082/'], false, ['name', 'telephone', 'enterpriseName'], 'enabled', false, ''],
       ['恒岳设备运维平台', ['http://localhost:8081/'], true, ['name', 'telephone', 'enterpriseName'], 'enabled', false, ''],
     ]);
@@ -124,6 +126,17 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
       validateUrl: `${PORTAL}/cas/p3/serviceValidate`,
       logoutUrl: `${PORTAL}/cas/logout`,
       casServerUrlPrefix: `${PORTAL}/cas`,
+      oidc: {
+        issuer: `${PORTAL}/oidc`,
+        discoveryUrl: `${PORTAL}/oidc/.well-known/openid-configuration`,
+        authorizationEndpoint: `${PORTAL}/oidc/auth`,
+        tokenEndpoint: `${PORTAL}/oidc/token`,
+        userinfoEndpoint: `${PORTAL}/oidc/me`,
+        jwksUri: `${PORTAL}/oidc/jwks`,
+        revocationEndpoint: `${PORTAL}/oidc/token/revocation`,
+        introspectionEndpoint: `${PORTAL}/oidc/token/introspection`,
+        endSessionEndpoint: `${PORTAL}/oidc/session/end`,
+      },
     });
     expect(page.rows[0]?.protocol).toBe('cas3');
     expect(await list(rcadmin)).toEqual({ total: 0, rows: [] });
@@ -439,12 +452,14 @@ describe.each(testDialects())('我的应用 on %s', (dialect) => {
   });
 
   it('lists exactly the enabled applications the account may use, each at its first service address', async () => {
+    // An OpenID Connect application (恒岳移动巡检, 企业全员) opens at its callback's origin: it starts the sign-in itself.
     const 运维 = ['恒岳设备运维平台', 'http://localhost:8081/'];
+    const 巡检 = ['恒岳移动巡检', 'http://localhost:8083/'];
     const 质量 = ['恒岳质量追溯系统', 'http://localhost:8082/'];
-    expect(await myApps('admin')).toEqual([运维]);
+    expect(await myApps('admin')).toEqual([运维, 巡检]);
     // 质量部's members (王芳, 周杰) also get the application granted to the group.
-    expect(await myApps('wangfang')).toEqual([运维, 质量]);
-    expect(await myApps('zhoujie')).toEqual([运维, 质量]);
+    expect(await myApps('wangfang')).toEqual([运维, 质量, 巡检]);
+    expect(await myApps('zhoujie')).toEqual([运维, 质量, 巡检]);
     expect(await myApps('rcadmin')).toEqual([]);
 
     const { id } = await consoleCall(
@@ -453,7 +468,7 @@ describe.each(testDialects())('我的应用 on %s', (dialect) => {
       body({ servicePrefixes: ['https://wms.hengyue.example.cn/a', 'https://wms.hengyue.example.cn/b'] }),
     );
     const 仓储 = ['恒岳仓储管理', 'https://wms.hengyue.example.cn/a'];
-    expect(await myApps('liuyang')).toEqual([运维]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检]);
     // Through a role held through a group (质量部 → 质检员) and through an own role (普通员工).
     const roles = new Map((await t.database.db.selectFrom('role').select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
     await consoleCall('PUT', `/sso-app/${id}/grants`, {
@@ -462,20 +477,20 @@ describe.each(testDialects())('我的应用 on %s', (dialect) => {
       roleIds: [roles.get('ROLE_QUALITY')],
       accountIds: [],
     });
-    expect(await myApps('wangfang')).toEqual([运维, 质量, 仓储]);
-    expect(await myApps('liuyang')).toEqual([运维]);
+    expect(await myApps('wangfang')).toEqual([运维, 质量, 巡检, 仓储]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检]);
     await consoleCall('PUT', `/sso-app/${id}/grants`, {
       allMembers: false,
       groupIds: [],
       roleIds: [roles.get('ROLE_ENTERPRISE_STAFF')],
       accountIds: [],
     });
-    expect(await myApps('liuyang')).toEqual([运维, 仓储]);
-    expect(await myApps('admin')).toEqual([运维]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检, 仓储]);
+    expect(await myApps('admin')).toEqual([运维, 巡检]);
 
     // 停用 takes it off every list.
     await consoleCall('PUT', `/sso-app/${id}`, body({ servicePrefixes: ['https://wms.hengyue.example.cn/a'], status: 'disabled' }));
-    expect(await myApps('liuyang')).toEqual([运维]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检]);
   });
 
   it('opens an OpenID Connect application at its 发起登录地址 with the issuer, else at its first callback’s origin', async () => {

@@ -90,18 +90,22 @@ export const OPEN_SERVICE_TOOLS: readonly OpenServiceToolSeed[] = [
     title: '统一身份认证集成',
     icon: 'safety-certificate',
     summary:
-      '基于 CAS 3.0 协议的单点登录：在应用列表登记服务地址，用应用授权控制谁能访问，应用经 /cas/p3/serviceValidate 校验票据并获取账号属性。',
+      '基于 CAS 3.0 与 OpenID Connect 的单点登录：在应用列表登记应用，用应用授权控制谁能访问；CAS 应用经 /cas/p3/serviceValidate 校验票据，OIDC 应用按发现文档以授权码 + PKCE 登录。',
     body: body({
       intro:
         '<p>门户内置符合 CAS 3.0 协议的统一身份认证服务。企业的业务系统接入后，员工用门户账号登录一次即可进入所有已授权的应用；' +
         '退出门户时，门户向每个应用发送单点登出通知。票据校验兼容 CAS 2.0 与 CAS 1.0，Apereo Java CAS Client、' +
         'Spring Security CAS 以及 Node.js、Python 的常用 CAS 客户端均可直接使用。</p>' +
-        '<p>企业管理员登录后，可在本页看到本企业每个应用的接入配置与客户端示例，并对每个应用运行「接入自检」。</p>',
+        '<p>门户同时是 OpenID Connect 提供方（签发方 <code>{门户地址}/oidc</code>，发现文档 ' +
+        '<code>{门户地址}/oidc/.well-known/openid-configuration</code>），与 CAS 应用共用同一登录会话：授权码 + PKCE、' +
+        'ID 令牌、用户信息、刷新令牌、令牌撤销与内省、应用发起的退出与后端通道登出。</p>' +
+        '<p>企业管理员登录后，可在本页看到本企业每个应用的接入配置与客户端示例（Spring Security、Node.js openid-client、Python Authlib），并对 CAS 应用运行「接入自检」。</p>',
       capabilities: [
         '<strong>服务登记</strong>：企业管理员在控制台「应用管理 → 应用列表」中登记应用，填写服务地址（按协议以前缀精确匹配，生产环境须为 https）、注销地址与返回属性。',
         '<strong>访问控制</strong>：在「应用授权」中按全员、账号组、角色或指定账号授权；未授权的账号在登录时即被拒绝，撤销授权后已签发的票据也不能再通过校验。',
         '<strong>票据校验与属性</strong>：应用调用 <code>/cas/p3/serviceValidate</code> 校验服务票据（ST），得到账号名与所选属性：姓名 name、手机号 telephone、邮箱 email、企业名称 enterpriseName、工号 number、账号组 groups、角色 roles。',
         '<strong>单点登出</strong>：用户退出时，门户以 POST 方式向应用的注销地址（未填写时为服务地址）发送 CAS <code>logoutRequest</code>，应用据其中的票据结束本地会话。',
+        '<strong>OpenID Connect</strong>：在应用列表中以 OpenID Connect 协议登记应用，得到客户端 ID 与只显示一次的客户端密钥（公开客户端无密钥，须用 PKCE），登记回调地址（精确匹配）、后端登出地址与授权范围（openid、profile、email、phone、enterprise、groups、roles）。',
         '<strong>安全策略</strong>：登录失败锁定、二次验证与会话时长遵循企业在「安全设置」中的配置，登录记录可在「登录日志」中查询。',
       ],
       start: [
@@ -118,7 +122,8 @@ export const OPEN_SERVICE_TOOLS: readonly OpenServiceToolSeed[] = [
       documents: [
         '<a href="https://apereo.github.io/cas/7.2.x/protocol/CAS-Protocol-Specification.html" target="_blank">CAS 协议规范（CAS 3.0）</a>：登录、票据校验、属性与单点登出的协议细节。',
         '<a href="https://github.com/apereo/java-cas-client" target="_blank">Apereo Java CAS Client</a>：Java 与 Spring Boot 应用的客户端及其配置项。',
-        '本中心「API 参考」：<code>/cas/login</code>、<code>/cas/logout</code>、<code>/cas/serviceValidate</code>、<code>/cas/p3/serviceValidate</code> 等端点的参数与返回示例。',
+        '<a href="https://openid.net/specs/openid-connect-core-1_0.html" target="_blank">OpenID Connect Core 1.0</a>：授权码流程、ID 令牌与声明。',
+        '本中心「API 参考」：<code>/cas/login</code>、<code>/cas/p3/serviceValidate</code> 等 CAS 端点，以及发现文档、<code>/oidc/auth</code>、<code>/oidc/token</code>、<code>/oidc/me</code> 等 OpenID Connect 端点的参数与返回示例。',
       ],
     }),
   },

@@ -1,4 +1,4 @@
-import type { OpenServiceTool, OpenServiceToolCard, SelfTestResult, SsoApplicationRow } from '@portal/shared';
+import { type OpenServiceTool, type OpenServiceToolCard, type SelfTestResult, type SsoApplicationRow, oidcEndpoints } from '@portal/shared';
 
 export const TOOLS_CALL = 'GET /web-api/portal/v1/open-service/tools';
 export const toolCall = (id: string) => `GET /web-api/portal/v1/open-service/tools/${id}`;
@@ -34,12 +34,14 @@ export const ERP: SsoApplicationRow = {
   allMembers: true,
   platform: false,
   provider: '',
+  oidc: null,
   createdAt: '2026-10-01T00:00:00.000Z',
   integration: {
     loginUrl: 'https://portal.example.com/cas/login',
     validateUrl: 'https://portal.example.com/cas/p3/serviceValidate',
     logoutUrl: 'https://portal.example.com/cas/logout',
     casServerUrlPrefix: 'https://portal.example.com/cas',
+    oidc: oidcEndpoints('https://portal.example.com/oidc'),
   },
 };
 

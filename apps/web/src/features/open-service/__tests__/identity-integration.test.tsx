@@ -45,6 +45,46 @@ const codeBlock = (root: HTMLElement, name: string) =>
     .closest('figure')!;
 
 describe('统一身份认证集成 for an enterprise administrator', () => {
+  it('shows an OpenID Connect application with the discovery address and Spring, openid-client and Authlib samples, without CAS 接入自检', async () => {
+    const inspection = {
+      ...ERP,
+      id: 9,
+      name: '恒岳移动巡检',
+      protocol: 'oidc' as const,
+      servicePrefixes: [],
+      logoutUrl: '',
+      attributes: [],
+      oidc: {
+        clientId: 'hengyue-inspection',
+        clientType: 'public' as const,
+        redirectUris: ['http://localhost:8083/callback'],
+        postLogoutRedirectUris: [],
+        backchannelLogoutUri: '',
+        initiateLoginUri: '',
+        scopes: ['openid' as const, 'profile' as const],
+        accessTokenSeconds: 600,
+        idTokenSeconds: 600,
+        refreshTokenSeconds: 86_400,
+      },
+    };
+    fake.api!.routes[APPS_CALL] = [{ rows: [inspection], total: 1 }];
+    const live = await renderSection(ADMIN);
+    const region = await within(live).findByRole('region', { name: '恒岳移动巡检 的接入参数' });
+    expect(within(region).getByText('https://portal.example.com/oidc/.well-known/openid-configuration')).toBeTruthy();
+    expect(within(region).getByText('公开客户端没有密钥，须使用 PKCE（S256）')).toBeTruthy();
+    expect(
+      within(region)
+        .getAllByRole('tab')
+        .map((t) => t.textContent),
+    ).toEqual(['Java · Spring Security', 'Node.js · openid-client', 'Python · Authlib']);
+    const yaml = codeBlock(region, 'application.yml').textContent ?? '';
+    expect(yaml).toContain('issuer-uri: https://portal.example.com/oidc');
+    expect(yaml).toContain('client-authentication-method: none');
+    expect(yaml).not.toContain('client-secret');
+    expect(within(region).queryByText('接入自检')).toBeNull();
+    expect(fake.api!.get).not.toHaveBeenCalledWith(precheckCall(9).slice(4));
+  });
+
   it("lists the enterprise's applications with their settings and client configuration", async () => {
     const live = await renderSection(ADMIN);
     expect(await within(live).findByText('设备管理系统')).toBeTruthy();

@@ -1,8 +1,16 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { ATTRIBUTE_LABELS, SSO_APPLICATION_STATUS_LABELS, SSO_PROTOCOLS, type SsoApplicationRow } from '@portal/shared';
+import {
+  ATTRIBUTE_LABELS,
+  OIDC_CLIENT_TYPE_LABELS,
+  OIDC_SCOPE_LABELS,
+  SSO_APPLICATION_STATUS_LABELS,
+  SSO_PROTOCOLS,
+  type SsoApplicationRow,
+} from '@portal/shared';
 import { Alert, Button, Collapse, ConfigProvider, Empty, Select, Skeleton, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { theme } from '@/config/theme';
+import { oidcClientGuides, oidcEndpointEntries } from '@/lib/oidc-client-config';
 import { SelfTestRunner } from '@/components/self-test-runner';
 import { useEnterpriseApps } from '../api/identity-integration';
 import { clientGuides } from '../lib/client-config';
@@ -20,6 +28,89 @@ function Setting({ label, value, note }: { label: string; value: string; note?: 
         {note && <small>{note}</small>}
       </dd>
     </div>
+  );
+}
+
+/**
+ * An OpenID Connect application: its client, the provider's addresses (discovery first) and sample
+ * configurations for Spring Security, Node openid-client and Python Authlib.
+ */
+function OidcAppIntegration({ app }: { app: SsoApplicationRow }) {
+  const { oidc } = app;
+  const [redirectUri, setRedirectUri] = useState(oidc?.redirectUris[0] ?? '');
+  if (!oidc) return null;
+  const endpoints = app.integration.oidc;
+  const guides = oidcClientGuides({
+    name: app.name,
+    clientId: oidc.clientId,
+    clientType: oidc.clientType,
+    redirectUri,
+    postLogoutRedirectUri: oidc.postLogoutRedirectUris[0] ?? '',
+    scopes: oidc.scopes,
+    endpoints,
+  });
+  return (
+    <section className="integration__app" aria-label={`${app.name} 的接入参数`}>
+      {oidc.redirectUris.length > 1 && (
+        <div className="integration__service">
+          <span>回调地址</span>
+          <Select
+            aria-label={`${app.name} 的回调地址`}
+            value={redirectUri}
+            onChange={setRedirectUri}
+            options={oidc.redirectUris.map((p) => ({ value: p, label: p }))}
+            popupMatchSelectWidth={false}
+          />
+          <small>下方的客户端配置按所选地址生成</small>
+        </div>
+      )}
+      <h3 className="integration__subtitle">接入参数</h3>
+      <dl className="integration__settings">
+        <Setting label="客户端 ID" value={oidc.clientId} note={`${OIDC_CLIENT_TYPE_LABELS[oidc.clientType]}客户端`} />
+        <div className="integration__setting">
+          <dt>客户端密钥</dt>
+          <dd>
+            {oidc.clientType === 'confidential'
+              ? '只在创建和重置密钥时显示一次；遗失请到应用列表重置密钥'
+              : '公开客户端没有密钥，须使用 PKCE（S256）'}
+          </dd>
+        </div>
+        <div className="integration__setting">
+          <dt>已登记的回调地址</dt>
+          <dd>
+            {oidc.redirectUris.map((p) => (
+              <Typography.Text key={p} className="integration__value">
+                {p}
+              </Typography.Text>
+            ))}
+          </dd>
+        </div>
+        <div className="integration__setting">
+          <dt>授权范围</dt>
+          <dd>{oidc.scopes.map((s) => OIDC_SCOPE_LABELS[s]).join('、')}</dd>
+        </div>
+        {oidcEndpointEntries(endpoints).map((entry) => (
+          <Setting key={entry.key} label={entry.label} value={entry.value} note={entry.note} />
+        ))}
+      </dl>
+
+      <h3 className="integration__subtitle">客户端配置</h3>
+      <Tabs
+        className="integration__tabs"
+        items={guides.map((guide) => ({
+          key: guide.key,
+          label: guide.label,
+          children: (
+            <div className="integration__guide">
+              <p className="integration__note">{guide.note}</p>
+              {guide.files.map((file) => (
+                <CodeBlock key={file.name} label={file.name} code={file.code} />
+              ))}
+            </div>
+          ),
+        }))}
+      />
+    </section>
   );
 }
 
@@ -137,8 +228,8 @@ export function IdentityIntegration({ appListUrl }: { appListUrl: string }) {
     return (
       <>
         <p className="integration__intro">
-          本企业在应用列表中登记了 {apps.data.total} 个应用（协议 {SSO_PROTOCOLS.cas3}
-          ）。展开应用查看接入参数、复制客户端配置并运行接入自检；修改地址或返回属性请到 <a href={appListUrl}>应用列表</a>。
+          本企业在应用列表中登记了 {apps.data.total} 个应用（协议 {SSO_PROTOCOLS.cas3} 或 {SSO_PROTOCOLS.oidc}
+          ）。展开应用查看接入参数、复制客户端配置并运行接入自检；修改地址、返回属性或授权范围请到 <a href={appListUrl}>应用列表</a>。
         </p>
         <Collapse
           className="integration__apps"
@@ -149,10 +240,11 @@ export function IdentityIntegration({ appListUrl }: { appListUrl: string }) {
               <span className="integration__app-label">
                 <strong>{app.name}</strong>
                 {app.category && <Tag color="blue">{app.category}</Tag>}
+                <Tag>{SSO_PROTOCOLS[app.protocol]}</Tag>
                 <Tag color={app.status === 'enabled' ? 'success' : 'default'}>{SSO_APPLICATION_STATUS_LABELS[app.status]}</Tag>
               </span>
             ),
-            children: <AppIntegration app={app} />,
+            children: app.oidc ? <OidcAppIntegration app={app} /> : <AppIntegration app={app} />,
           }))}
         />
       </>

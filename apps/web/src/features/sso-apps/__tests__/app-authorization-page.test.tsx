@@ -1,4 +1,4 @@
-import type { AccountRow, SsoApplicationRow, SsoAppGrants } from '@portal/shared';
+import { type AccountRow, type SsoApplicationRow, type SsoAppGrants, oidcEndpoints } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -34,7 +34,14 @@ const app = (over: Partial<SsoApplicationRow>): SsoApplicationRow => ({
   createdAt: '2026-11-20 09:30:00',
   platform: false,
   provider: '',
-  integration: { loginUrl: `${CAS}/login`, validateUrl: `${CAS}/p3/serviceValidate`, logoutUrl: `${CAS}/logout`, casServerUrlPrefix: CAS },
+  oidc: null,
+  integration: {
+    loginUrl: `${CAS}/login`,
+    validateUrl: `${CAS}/p3/serviceValidate`,
+    logoutUrl: `${CAS}/logout`,
+    casServerUrlPrefix: CAS,
+    oidc: oidcEndpoints('https://portal.example.com/oidc'),
+  },
   ...over,
 });
 const ERP = app({});

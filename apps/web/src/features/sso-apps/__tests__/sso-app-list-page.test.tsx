@@ -1,4 +1,4 @@
-import { type SelfTestResult, type SelfTestStep, SelfTestMessage, type SsoApplicationRow, SsoMessage } from '@portal/shared';
+import { type SelfTestResult, type SelfTestStep, SelfTestMessage, type SsoApplicationRow, SsoMessage, oidcEndpoints } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -37,11 +37,13 @@ const ERP: SsoApplicationRow = {
   createdAt: '2026-11-20 09:30:00',
   platform: false,
   provider: '',
+  oidc: null,
   integration: {
     loginUrl: `${CAS}/login`,
     validateUrl: `${CAS}/p3/serviceValidate`,
     logoutUrl: `${CAS}/logout`,
     casServerUrlPrefix: CAS,
+    oidc: oidcEndpoints('https://portal.example.com/oidc'),
   },
 };
 const OA: SsoApplicationRow = {

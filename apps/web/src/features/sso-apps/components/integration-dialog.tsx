@@ -1,9 +1,109 @@
-import { ATTRIBUTE_LABELS, SSO_PROTOCOLS, type SsoApplicationRow } from '@portal/shared';
-import { Alert, Button, Modal, Typography } from 'antd';
+import { ATTRIBUTE_LABELS, OIDC_CLIENT_TYPE_LABELS, OIDC_SCOPE_LABELS, SSO_PROTOCOLS, type SsoApplicationRow } from '@portal/shared';
+import { Alert, Button, Modal, Tabs, Typography } from 'antd';
+import { oidcClientGuides, oidcEndpointEntries } from '@/lib/oidc-client-config';
 import { integrationEntries } from '../lib/integration';
 
+function Entry({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className="sso-apps__integration-item">
+      <dt>{label}</dt>
+      <dd>
+        <Typography.Text code copyable={{ text: value, tooltips: ['复制', '已复制'] }} className="sso-apps__integration-value">
+          {value}
+        </Typography.Text>
+        {note && (
+          <Typography.Text type="secondary" className="sso-apps__integration-note">
+            {note}
+          </Typography.Text>
+        )}
+      </dd>
+    </div>
+  );
+}
+
 /**
- * 集成配置 of one application: the CAS addresses its client needs, each ready to copy,
+ * An OpenID Connect application's 集成配置: the provider's addresses (issuer and discovery first: most
+ * client libraries need only those and the client id), what the application registered, and sample
+ * configurations for Spring Security, Node openid-client and Python Authlib.
+ */
+function OidcIntegration({ app }: { app: SsoApplicationRow }) {
+  const { oidc } = app;
+  if (!oidc) return null;
+  const endpoints = app.integration.oidc;
+  const guides = oidcClientGuides({
+    name: app.name,
+    clientId: oidc.clientId,
+    clientType: oidc.clientType,
+    redirectUri: oidc.redirectUris[0] ?? '',
+    postLogoutRedirectUri: oidc.postLogoutRedirectUris[0] ?? '',
+    scopes: oidc.scopes,
+    endpoints,
+  });
+  return (
+    <div className="sso-apps__integration">
+      <Alert
+        type="info"
+        showIcon
+        title={`协议 ${SSO_PROTOCOLS.oidc}：授权码 + PKCE（S256）。应用的客户端库按发现文档配置，回调地址须与登记的完全一致。`}
+      />
+      <dl className="sso-apps__integration-list">
+        <Entry label="客户端 ID" value={oidc.clientId} note={`${OIDC_CLIENT_TYPE_LABELS[oidc.clientType]}客户端`} />
+        <div className="sso-apps__integration-item">
+          <dt>客户端密钥</dt>
+          <dd>
+            {oidc.clientType === 'confidential'
+              ? '只在创建和重置密钥时显示一次；遗失请在应用列表中重置密钥'
+              : '公开客户端没有密钥，须使用 PKCE'}
+          </dd>
+        </div>
+        {oidcEndpointEntries(endpoints).map((entry) => (
+          <Entry key={entry.key} label={entry.label} value={entry.value} note={entry.note} />
+        ))}
+        <div className="sso-apps__integration-item">
+          <dt>已登记的回调地址</dt>
+          <dd>
+            {oidc.redirectUris.map((uri) => (
+              <Typography.Text key={uri} className="sso-apps__integration-value">
+                {uri}
+              </Typography.Text>
+            ))}
+          </dd>
+        </div>
+        <div className="sso-apps__integration-item">
+          <dt>授权范围</dt>
+          <dd>{oidc.scopes.map((s) => OIDC_SCOPE_LABELS[s]).join('、')}</dd>
+        </div>
+      </dl>
+      <Tabs
+        className="sso-apps__guides"
+        items={guides.map((guide) => ({
+          key: guide.key,
+          label: guide.label,
+          children: (
+            <div className="sso-apps__guide">
+              <Typography.Paragraph type="secondary">{guide.note}</Typography.Paragraph>
+              {guide.files.map((file) => (
+                <figure key={file.name} className="sso-apps__code">
+                  <figcaption>
+                    {file.name}
+                    <Typography.Text copyable={{ text: file.code, tooltips: [`复制 ${file.name}`, '已复制'] }} />
+                  </figcaption>
+                  <pre tabIndex={0}>
+                    <code>{file.code}</code>
+                  </pre>
+                </figure>
+              ))}
+            </div>
+          ),
+        }))}
+      />
+    </div>
+  );
+}
+
+/**
+ * 集成配置 of one application: for OpenID Connect the provider's addresses and sample configurations;
+ * for CAS the addresses its client needs, each ready to copy,
  * with what the application registered (服务地址, 返回属性) for reference. For a platform application
  * it is the read-only detail: the platform maintains its settings.
  */
@@ -14,10 +114,11 @@ export function IntegrationDialog({ app, onClose }: { app: SsoApplicationRow | n
       open={app !== null}
       onCancel={onClose}
       footer={<Button onClick={onClose}>关闭</Button>}
-      width={{ xs: '100%', sm: 640 }}
+      width={{ xs: '100%', sm: app?.oidc ? 760 : 640 }}
       destroyOnHidden
     >
-      {app && (
+      {app?.oidc && <OidcIntegration app={app} />}
+      {app && !app.oidc && (
         <div className="sso-apps__integration">
           {app.platform ? (
             <Alert

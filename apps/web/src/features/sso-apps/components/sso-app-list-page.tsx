@@ -8,10 +8,11 @@ import { ConsolePage } from '@/components/console-page';
 import { FilterButtons } from '@/components/filter-buttons';
 import { Pagination } from '@/components/pagination';
 import { paths } from '@/config/paths';
-import { useDeleteSsoApp, useSsoApps } from '../api/sso-apps';
+import { useDeleteSsoApp, useResetSsoAppSecret, useSsoApps } from '../api/sso-apps';
 import { INITIAL_SSO_APP_FILTERS, type SsoAppFilters, ssoAppListQuery } from '../lib/sso-app-query';
 import type { AuthorizeLinkState } from './app-authorization-page';
 import { AppIcon } from './app-icon';
+import { ClientSecretDialog, type ShownSecret } from './client-secret-dialog';
 import { IntegrationDialog } from './integration-dialog';
 import { SelfTestDialog } from './self-test-dialog';
 import { type SsoAppFormTarget, SsoAppFormDrawer } from './sso-app-form-drawer';
@@ -43,6 +44,21 @@ function ServicePrefixes({ prefixes, wrap = false }: { prefixes: readonly string
   );
 }
 
+/** Where an application is reached: a CAS one's service addresses, an OIDC one's client id and callbacks. */
+function Addresses({ row, wrap = false }: { row: SsoApplicationRow; wrap?: boolean }) {
+  if (!row.oidc) return <ServicePrefixes prefixes={row.servicePrefixes} wrap={wrap} />;
+  return (
+    <ul className={`sso-apps__prefixes${wrap ? ' sso-apps__prefixes--wrap' : ''}`}>
+      <li title={row.oidc.clientId}>客户端 ID：{row.oidc.clientId}</li>
+      {row.oidc.redirectUris.map((uri) => (
+        <li key={uri} title={uri}>
+          回调：{uri}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A subscribed application of the application center: marked, with who provides it. */
 const PlatformTag = () => <Tag color="purple">平台应用</Tag>;
 
@@ -58,6 +74,8 @@ export function SsoAppListPage() {
   const [editing, setEditing] = useState<SsoAppFormTarget | null>(null);
   const [integrating, setIntegrating] = useState<SsoApplicationRow | null>(null);
   const [testing, setTesting] = useState<SsoApplicationRow | null>(null);
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
+  const resetSecret = useResetSsoAppSecret();
   const [form] = Form.useForm<FilterForm>();
   const query = useMemo(() => ssoAppListQuery(filters), [filters]);
   const apps = useSsoApps(query);
@@ -75,6 +93,20 @@ export function SsoAppListPage() {
       run: () => remove.mutateAsync(row.id),
     });
 
+  // The old secret stops working at once: the application must be given the new one.
+  const confirmResetSecret = (row: SsoApplicationRow) =>
+    confirmAction({
+      title: '重置密钥',
+      content: `确定重置应用「${row.name}」的客户端密钥吗？旧密钥立即失效，应用须改用新密钥才能继续登录。`,
+      okText: '重置',
+      danger: true,
+      run: async () => {
+        const { msg, secret: answer } = await resetSecret.mutateAsync(row.id);
+        if (answer) setSecret({ appName: row.name, clientId: answer.clientId, clientSecret: answer.clientSecret, reset: true });
+        return msg;
+      },
+    });
+
   const authorize = (row: SsoApplicationRow) =>
     void navigate(paths.appAuthorization.getHref(), { state: { app: row } satisfies AuthorizeLinkState });
 
@@ -87,14 +119,21 @@ export function SsoAppListPage() {
       <Button type="link" size="small" onClick={() => setIntegrating(row)}>
         集成配置
       </Button>
-      <Button type="link" size="small" onClick={() => setTesting(row)}>
-        接入自检
-      </Button>
+      {row.protocol === 'cas3' && (
+        <Button type="link" size="small" onClick={() => setTesting(row)}>
+          接入自检
+        </Button>
+      )}
       {!row.platform && (
         <>
           <Button type="link" size="small" onClick={() => setEditing({ app: row })}>
             编辑
           </Button>
+          {row.oidc?.clientType === 'confidential' && (
+            <Button type="link" size="small" onClick={() => confirmResetSecret(row)}>
+              重置密钥
+            </Button>
+          )}
           <Button type="link" size="small" danger onClick={() => confirmDelete(row)}>
             删除
           </Button>
@@ -127,10 +166,10 @@ export function SsoAppListPage() {
         { title: '分类', dataIndex: 'category', width: 110, ellipsis: { showTitle: true }, render: (c: string) => c || none },
         { title: '协议', dataIndex: 'protocol', width: 90, render: (p: SsoApplicationRow['protocol']) => SSO_PROTOCOLS[p] },
         // The one column without a width: it takes what the others leave.
-        { title: '服务地址', dataIndex: 'servicePrefixes', render: (p: string[]) => <ServicePrefixes prefixes={p} /> },
+        { title: '服务地址', dataIndex: 'servicePrefixes', render: (_: string[], row) => <Addresses row={row} /> },
         { title: '状态', dataIndex: 'status', width: 76, render: (s: SsoApplicationStatus) => <StatusTag status={s} /> },
         { title: '创建时间', dataIndex: 'createdAt', width: 170 },
-        { title: '操作', key: 'actions', width: 300, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
+        { title: '操作', key: 'actions', width: 360, fixed: 'right', render: (_: unknown, row) => rowActions(row) },
       ]
     : // A phone shows one column of facts per application and the actions beside it, without sideways scrolling.
       [
@@ -151,7 +190,7 @@ export function SsoAppListPage() {
                 </span>
               )}
               <span className="sso-apps__meta">{[row.category, SSO_PROTOCOLS[row.protocol]].filter(Boolean).join(' · ')}</span>
-              <ServicePrefixes prefixes={row.servicePrefixes} wrap />
+              <Addresses row={row} wrap />
               <span className="sso-apps__meta">创建于 {row.createdAt}</span>
             </div>
           ),
@@ -211,7 +250,7 @@ export function SsoAppListPage() {
         dataSource={apps.data?.rows ?? []}
         loading={apps.isFetching}
         pagination={false}
-        scroll={wide ? { x: 1170 } : undefined}
+        scroll={wide ? { x: 1230 } : undefined}
         // On a phone the card column takes what the actions leave, however long an address is.
         tableLayout={wide ? undefined : 'fixed'}
         size="middle"
@@ -224,7 +263,8 @@ export function SsoAppListPage() {
         limit={filters.limit}
         onChange={({ page, limit }) => setFilters((f) => ({ ...f, page, limit }))}
       />
-      <SsoAppFormDrawer target={editing} onClose={() => setEditing(null)} />
+      <SsoAppFormDrawer target={editing} onClose={() => setEditing(null)} onSecret={setSecret} />
+      <ClientSecretDialog secret={secret} onClose={() => setSecret(null)} />
       <IntegrationDialog app={integrating} onClose={() => setIntegrating(null)} />
       <SelfTestDialog app={testing} onClose={() => setTesting(null)} />
     </ConsolePage>

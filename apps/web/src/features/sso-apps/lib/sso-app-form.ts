@@ -1,4 +1,8 @@
 import {
+  OIDC_LIFETIMES,
+  type OidcAppScope,
+  OidcAppMessage,
+  type OidcClientType,
   type ReleasableAttribute,
   type SsoApplicationBody,
   type SsoApplicationRow,
@@ -9,8 +13,26 @@ import {
   type SsoProtocol,
 } from '@portal/shared';
 
+/**
+ * An OpenID Connect application's fields as the form holds them: lifetimes in the units the form shows
+ * (minutes for access and ID tokens, hours for refresh tokens), address lists with one empty row to fill.
+ */
+export interface OidcFormValues {
+  clientId: string;
+  clientType: OidcClientType;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  backchannelLogoutUri: string;
+  initiateLoginUri: string;
+  scopes: OidcAppScope[];
+  accessTokenMinutes: number;
+  idTokenMinutes: number;
+  refreshTokenHours: number;
+}
+
 /** The 新增 / 编辑 form of an application. */
 export interface SsoAppFormValues {
+  oidc: OidcFormValues;
   name: string;
   icon: string;
   category: string;
@@ -22,11 +44,35 @@ export interface SsoAppFormValues {
   status: SsoApplicationStatus;
 }
 
-export type SsoAppFormField = keyof SsoAppFormValues;
+export type SsoAppFormField = keyof SsoAppFormValues | ['oidc', keyof OidcFormValues];
+
+/** The lifetimes' bounds in the form's units. */
+export const OIDC_FORM_LIFETIMES = {
+  accessTokenMinutes: { min: OIDC_LIFETIMES.accessTokenSeconds.min / 60, max: OIDC_LIFETIMES.accessTokenSeconds.max / 60 },
+  idTokenMinutes: { min: OIDC_LIFETIMES.idTokenSeconds.min / 60, max: OIDC_LIFETIMES.idTokenSeconds.max / 60 },
+  refreshTokenHours: { min: OIDC_LIFETIMES.refreshTokenSeconds.min / 3600, max: OIDC_LIFETIMES.refreshTokenSeconds.max / 3600 },
+} as const;
+
+/** A new OIDC application: confidential, the common scopes, the default lifetimes. */
+export function newOidcForm(): OidcFormValues {
+  return {
+    clientId: '',
+    clientType: 'confidential',
+    redirectUris: [''],
+    postLogoutRedirectUris: [],
+    backchannelLogoutUri: '',
+    initiateLoginUri: '',
+    scopes: ['openid', 'profile', 'email'],
+    accessTokenMinutes: OIDC_LIFETIMES.accessTokenSeconds.default / 60,
+    idTokenMinutes: OIDC_LIFETIMES.idTokenSeconds.default / 60,
+    refreshTokenHours: OIDC_LIFETIMES.refreshTokenSeconds.default / 3600,
+  };
+}
 
 /** A new application: one empty address to fill, the user's name released, enabled. */
 export function newSsoAppForm(): SsoAppFormValues {
   return {
+    oidc: newOidcForm(),
     name: '',
     icon: '',
     category: '',
@@ -40,7 +86,22 @@ export function newSsoAppForm(): SsoAppFormValues {
 }
 
 export function editSsoAppForm(row: SsoApplicationRow): SsoAppFormValues {
+  const { oidc } = row;
   return {
+    oidc: oidc
+      ? {
+          clientId: oidc.clientId,
+          clientType: oidc.clientType,
+          redirectUris: oidc.redirectUris.length > 0 ? [...oidc.redirectUris] : [''],
+          postLogoutRedirectUris: [...oidc.postLogoutRedirectUris],
+          backchannelLogoutUri: oidc.backchannelLogoutUri,
+          initiateLoginUri: oidc.initiateLoginUri,
+          scopes: [...oidc.scopes],
+          accessTokenMinutes: oidc.accessTokenSeconds / 60,
+          idTokenMinutes: oidc.idTokenSeconds / 60,
+          refreshTokenHours: oidc.refreshTokenSeconds / 3600,
+        }
+      : newOidcForm(),
     name: row.name,
     icon: row.icon,
     category: row.category,
@@ -55,18 +116,48 @@ export function editSsoAppForm(row: SsoApplicationRow): SsoAppFormValues {
 
 const trimmed = (value: string | undefined) => (value ?? '').trim();
 
-/** The body of 新增 and 编辑: every field sent (an emptied one is sent empty, so the server clears it). */
+const addresses = (values: readonly string[] | undefined) => (values ?? []).map((v) => v.trim()).filter(Boolean);
+
+/**
+ * The body of 新增 and 编辑: every field sent (an emptied one is sent empty, so the server clears it). An
+ * OIDC application sends its settings (lifetimes in seconds) and no service addresses or attributes.
+ */
 export function ssoAppBody(values: SsoAppFormValues): SsoApplicationBody {
-  return {
+  const common = {
     name: trimmed(values.name),
     icon: values.icon ?? '',
     category: trimmed(values.category),
     description: trimmed(values.description),
+    status: values.status,
+  };
+  if (values.protocol === 'oidc') {
+    const { oidc } = values;
+    return {
+      ...common,
+      protocol: 'oidc',
+      servicePrefixes: [],
+      logoutUrl: '',
+      attributes: [],
+      oidc: {
+        clientId: trimmed(oidc.clientId),
+        clientType: oidc.clientType,
+        redirectUris: addresses(oidc.redirectUris),
+        postLogoutRedirectUris: addresses(oidc.postLogoutRedirectUris),
+        backchannelLogoutUri: trimmed(oidc.backchannelLogoutUri),
+        initiateLoginUri: trimmed(oidc.initiateLoginUri),
+        scopes: oidc.scopes,
+        accessTokenSeconds: Math.round(oidc.accessTokenMinutes * 60),
+        idTokenSeconds: Math.round(oidc.idTokenMinutes * 60),
+        refreshTokenSeconds: Math.round(oidc.refreshTokenHours * 3600),
+      },
+    };
+  }
+  return {
+    ...common,
     protocol: values.protocol,
     servicePrefixes: values.servicePrefixes.map((p) => p.trim()),
     logoutUrl: trimmed(values.logoutUrl),
     attributes: values.attributes,
-    status: values.status,
   };
 }
 
@@ -82,7 +173,18 @@ const FIELD_OF_MESSAGE = new Map<string, SsoAppFormField>([
   [SsoMessage.logoutUrlTooLong, 'logoutUrl'],
 ]);
 
-export const fieldOfMessage = (message: string): SsoAppFormField | undefined => FIELD_OF_MESSAGE.get(message);
+/** Server refusals of an OIDC field shown under it (the lists' own problems show under the list). */
+const OIDC_FIELD_OF_MESSAGE = new Map<string, SsoAppFormField>([
+  [OidcAppMessage.clientIdInvalid, ['oidc', 'clientId']],
+  [OidcAppMessage.clientIdTaken, ['oidc', 'clientId']],
+  [OidcAppMessage.initiateLoginHttps, ['oidc', 'initiateLoginUri']],
+  [OidcAppMessage.scopeUnknown, ['oidc', 'scopes']],
+]);
+
+export const fieldOfMessage = (message: string): SsoAppFormField | undefined =>
+  FIELD_OF_MESSAGE.get(message) ??
+  OIDC_FIELD_OF_MESSAGE.get(message) ??
+  (message.startsWith('后端登出地址') ? ['oidc', 'backchannelLogoutUri'] : undefined);
 
 /** The same address twice adds nothing: the form asks for one of them to go (compared as stored). */
 export const SERVICE_DUPLICATE_MESSAGE = '服务地址不能重复';
