@@ -37,13 +37,12 @@ export const CONSOLE_MENUS: readonly ConsoleMenu[] = [
     authCode: Authority.App,
     children: [
       { name: 'AppList', path: '/console/app/list', title: '应用列表', icon: 'application-list', authCode: Authority.AppList },
-      // The enterprise's own systems calling its APIs: administered by whoever administers its applications.
       {
         name: 'AppMachineClient',
         path: '/console/app/machine-client',
         title: '机器客户端',
         icon: 'application-list',
-        authCode: Authority.AppList,
+        authCode: Authority.AppMachineClient,
       },
       {
         name: 'AppAuthorization',

@@ -18,12 +18,12 @@ const tags = ['machine-client'];
 const BASE = `${ApiPrefix.console}/machine-client`;
 
 /**
- * 机器客户端 (authority app:list, as 应用列表): the HTTP side of the machine client service. Another
+ * 机器客户端 (authority app:machine-client, which 企业管理员 holds): the HTTP side of the machine client service. Another
  * enterprise's client answers 404; a secret is answered only by 新建 and 重置密钥.
  */
 const machineClientRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const clients = app.machineClientService;
-  const canList = { onRequest: app.requireAuthority(Authority.AppList) };
+  const canList = { onRequest: app.requireAuthority(Authority.AppMachineClient) };
 
   app.get(
     `${BASE}/page/list`,

@@ -55,7 +55,7 @@ const renderPage = () =>
         <MachineClientPage />
       </MemoryRouter>
     </ConfigProvider>,
-    { session: menusEntry(['app', 'app:list']) },
+    { session: menusEntry(['app', 'app:machine-client']) },
   );
 const clientRow = (name: string) => screen.findByRole('row', { name: new RegExp(name) });
 const button = (root: HTMLElement, name: string) => within(root).getByRole('button', { name: new RegExp(name.split('').join('\\s*')) });
