@@ -20,6 +20,8 @@ export const ApiPrefix = {
   openCms: '/open-api/cms/v1',
   /** Published applications, open to any caller. */
   openApp: '/open-api/app/v1',
+  /** An enterprise's own APIs for its machine clients (机器客户端): a bearer token from /oidc/token, per scope. */
+  enterpriseOpen: '/open-api/enterprise/v1',
   /** The Handle.net-compatible JSON API. */
   handles: '/api/handles',
 } as const;

@@ -50,6 +50,8 @@ export const Authority = {
   App: 'app',
   AppList: 'app:list',
   AppAuthorization: 'app:authorization',
+  /** 机器客户端: the enterprise's own systems calling its APIs with client_credentials tokens. */
+  AppMachineClient: 'app:machine-client',
   /** 应用订阅: operators decide the enterprises' requests to use application-center applications. */
   AppSubscription: 'app:subscription',
   /** 安全中心: security settings, live sessions, login log. */

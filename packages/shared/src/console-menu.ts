@@ -38,6 +38,13 @@ export const CONSOLE_MENUS: readonly ConsoleMenu[] = [
     children: [
       { name: 'AppList', path: '/console/app/list', title: '应用列表', icon: 'application-list', authCode: Authority.AppList },
       {
+        name: 'AppMachineClient',
+        path: '/console/app/machine-client',
+        title: '机器客户端',
+        icon: 'application-list',
+        authCode: Authority.AppMachineClient,
+      },
+      {
         name: 'AppAuthorization',
         path: '/console/app/authorization',
         title: '应用授权',

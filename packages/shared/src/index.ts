@@ -20,6 +20,7 @@ export * from './ldap-filter-corpus.js';
 export * from './open-service.js';
 export * from './app-subscription.js';
 export * from './sso-self-test.js';
+export * from './machine-clients.js';
 export * from './identifier-stats.js';
 export * from './contracts/index.js';
 export * from './console-menu.js';

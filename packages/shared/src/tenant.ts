@@ -161,6 +161,7 @@ export const TENANT_AUTHORITY_TREE: AuthorityNode[] = [
     title: '应用管理',
     children: [
       { code: Authority.AppList, title: '应用列表' },
+      { code: Authority.AppMachineClient, title: '机器客户端' },
       { code: Authority.AppAuthorization, title: '应用授权' },
     ],
   },

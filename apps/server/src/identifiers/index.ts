@@ -7,6 +7,8 @@ import prefixRepository from './registry/prefix-repository.js';
 import prefixRequestRepository from './registry/prefix-request-repository.js';
 import prefixRequestRoutes from './registry/prefix-request-routes.js';
 import prefixRequestService from './registry/prefix-request-service.js';
+import machineRecordRoutes from './registry/machine-record-routes.js';
+import machineRecordService from './registry/machine-record-service.js';
 import recordAdminRoutes from './registry/record-admin-routes.js';
 import recordAdminService from './registry/record-admin-service.js';
 import recordBulkService from './registry/record-bulk-service.js';
@@ -35,6 +37,7 @@ const identifiersModule: FastifyPluginAsync = async (app) => {
   await app.register(prefixAdminService);
   await app.register(recordAdminService);
   await app.register(templateAdminService);
+  await app.register(machineRecordService);
   // Routes.
   await app.register(identifierRoutes);
   await app.register(prefixAdminRoutes);
@@ -45,6 +48,7 @@ const identifiersModule: FastifyPluginAsync = async (app) => {
   await app.register(recordLabelRoutes);
   await app.register(identifierStatsRoutes);
   await app.register(recordMigrationRoutes);
+  await app.register(machineRecordRoutes);
 };
 
 export default fp(identifiersModule, { name: 'identifiers-module', dependencies: ['organisation-module'] });

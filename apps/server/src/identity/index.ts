@@ -32,7 +32,9 @@ import loginLogRoutes from './login-log/login-log-routes.js';
 import accountNotices from './notifications/account-notices.js';
 import notificationRepository from './notifications/notification-repository.js';
 import notificationRoutes from './notifications/notification-routes.js';
+import machineClientRoutes from './oidc/machine-client-routes.js';
 import machineClients from './oidc/machine-clients.js';
+import machineTokens from './oidc/machine-tokens.js';
 import oidcClientRepository from './oidc/oidc-client-repository.js';
 import oidcProvider from './oidc/oidc-provider.js';
 import oidcRepository from './oidc/oidc-repository.js';
@@ -50,6 +52,8 @@ import invitationService from './org/invitation-service.js';
 import joinRequestRepository from './org/join-request-repository.js';
 import joinRequestService from './org/join-request-service.js';
 import joinRoutes from './org/join-routes.js';
+import machineDirectoryRoutes from './org/machine-directory-routes.js';
+import machineDirectoryService from './org/machine-directory-service.js';
 import orgOptionsRoutes from './org/org-options-routes.js';
 import roleRepository from './org/role-repository.js';
 import roleRoutes from './org/role-routes.js';
@@ -140,6 +144,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(oidcRepository);
   await app.register(oidcClientRepository);
   await app.register(machineClients);
+  await app.register(machineTokens);
+  await app.register(machineDirectoryService);
   // The OpenID provider is the central login's: it runs where the embedded CAS does.
   if (app.config.auth.casEmbedded) {
     await app.register(oidcProvider);
@@ -172,6 +178,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(syncRoutes);
   await app.register(syncScheduler);
   await app.register(selfTestRoutes);
+  await app.register(machineClientRoutes);
+  await app.register(machineDirectoryRoutes);
 };
 
 export default fp(identityModule, { name: 'identity-module', dependencies: ['platform-module'] });

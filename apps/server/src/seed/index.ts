@@ -6,6 +6,7 @@ import { type CertificationSeedOptions, seedCertification } from './certificatio
 import { seedContent, upgradeContentBodies } from './content-seed.js';
 import { seedIdentifierStats } from './identifier-stats-seed.js';
 import { seedIdentifiers } from './identifiers-seed.js';
+import { seedMachineClients } from './machine-clients-seed.js';
 import { seedSite } from './site-seed.js';
 import { seedOidcApplications, seedSsoApplications } from './sso-apps-seed.js';
 
@@ -31,5 +32,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
   if (await seedCertification(db, now, options)) seeded.push('certification');
   // After the applications, 恒岳's own 应用列表 and its certification: its subscriptions.
   if (await seedAppCenter(db, now)) seeded.push('app-center');
+  // After the organisation: 恒岳's MES registers its identifiers.
+  if (await seedMachineClients(db, now.toISOString())) seeded.push('machine-clients');
   return seeded;
 }

@@ -24,6 +24,11 @@ const pages: Record<string, ConsolePage> = {
   AppList: {
     component: lazy(() => import('@/features/sso-apps/components/sso-app-list-page').then((m) => ({ default: m.SsoAppListPage }))),
   },
+  AppMachineClient: {
+    component: lazy(() =>
+      import('@/features/machine-clients/components/machine-client-page').then((m) => ({ default: m.MachineClientPage })),
+    ),
+  },
   AppAuthorization: {
     component: lazy(() =>
       import('@/features/sso-apps/components/app-authorization-page').then((m) => ({ default: m.AppAuthorizationPage })),

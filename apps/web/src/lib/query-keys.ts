@@ -108,6 +108,11 @@ export const queryKeys = {
     /** /my-apps: the applications the logged-in user may open. */
     mine: ['sso-apps', 'mine'] as const,
   },
+  /** 机器客户端 of the enterprise. */
+  machineClients: {
+    all: ['machine-clients'] as const,
+    page: (query: object) => ['machine-clients', 'page', query] as const,
+  },
   identifiers: {
     all: ['identifiers'] as const,
     prefixes: ['identifiers', 'prefixes'] as const,

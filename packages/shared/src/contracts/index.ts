@@ -14,3 +14,4 @@ export * from './common.js';
 export * from './system.js';
 export * from './content-admin.js';
 export * from './cas.js';
+export * from './machine-clients.js';

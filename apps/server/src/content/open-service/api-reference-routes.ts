@@ -3,7 +3,7 @@ import { ApiPrefix, type ApiReferenceGroup, ApiReferenceGroupSchema, type ApiRef
 import type { FastifyRequest } from 'fastify';
 import type { JSONSchema7, JSONSchema7Definition, JSONSchema7Type } from 'json-schema';
 import { sample } from 'openapi-sampler';
-import { resolveRuntimeConfig } from '../../platform/config.js';
+import { publicSiteUrl, resolveRuntimeConfig } from '../../platform/config.js';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { NotFoundError } from '../../platform/lib/errors.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
@@ -24,6 +24,7 @@ interface OpenApiOperation {
   summary?: string;
   description?: string;
   parameters?: OpenApiParameter[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
   responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
 }
 interface OpenApiDocument {
@@ -34,6 +35,10 @@ interface OpenApiDocument {
 interface ReferenceEntry {
   /** The path as the OpenAPI document names it. */
   path: string;
+  /** GET unless given. */
+  method?: 'POST' | 'PUT';
+  /** The example request's JSON body. */
+  body?: Record<string, unknown>;
   /** What a developer should know beyond the summary (the protocol clause, when to call it). */
   description: string;
   /** Values of the example request, by parameter name; required parameters must have one. */
@@ -55,8 +60,23 @@ interface ReferenceGroupDefinition {
   description: string;
   /** The portal's API address, or its CAS server's (`…/cas`, prefixed to the path's tail). */
   base: 'api' | 'cas';
+  /** Calls with a machine client's access token (the example request sends one). */
+  bearer?: boolean;
+  /** Listed only where the embedded CAS, and with it the OpenID provider, runs. */
+  embeddedOnly?: boolean;
   operations: ReferenceEntry[];
 }
+
+/** A machine's identifier record as a factory's MES registers it (the demo template 工程机械整机). */
+const EXAMPLE_MACHINE_VALUES = {
+  productName: '中型履带式液压挖掘机',
+  productModel: 'HY-E215',
+  serialNumber: 'HYE2152026000001',
+  productionDate: '2026-05-12',
+  manufacturer: '徐州恒岳重工机械有限公司',
+  warrantyPeriod: '36个月或5000小时',
+  serviceHotline: '400-800-1234',
+};
 
 const EXAMPLE_SERVICE = 'https://eam.example.cn/';
 const EXAMPLE_TICKET = 'ST-1-Vq3xMj8bN0uYc2LdKp7sHw';
@@ -199,6 +219,55 @@ const GROUPS: ReferenceGroupDefinition[] = [
       },
     ],
   },
+  {
+    key: 'enterprise',
+    title: '企业接口（机器客户端）',
+    description:
+      '企业自己的系统（MES、ERP 等）调用的本企业接口。企业管理员在控制台「应用管理 → 机器客户端」中创建客户端并选择授权范围，' +
+      '系统以客户端 ID 与密钥向 /oidc/token 申请访问令牌（OAuth 2.0 client_credentials，如 ' +
+      "curl -u 'hengyue-mes:客户端密钥' -d grant_type=client_credentials -d 'scope=identifiers:read identifiers:write' {oidc}/token），" +
+      '再以 Authorization: Bearer 访问令牌调用。令牌只作用于本企业，有效期 1 小时；客户端停用、删除或重置密钥后立即失效。' +
+      '缺少令牌或令牌无效返回 401，缺少授权范围返回 403；写入与读取账号均以客户端名称记入操作日志。',
+    base: 'api',
+    bearer: true,
+    embeddedOnly: true,
+    operations: [
+      {
+        path: `${ApiPrefix.enterpriseOpen}/account/page/list`,
+        description: '授权范围 accounts:read。本企业账号（不含已删除），可按账号组筛选；账号属个人信息，每次读取记入操作日志。',
+        examples: { offset: 0, limit: 20 },
+      },
+      {
+        path: `${ApiPrefix.enterpriseOpen}/account-group/page/list`,
+        description: '授权范围 groups:read。本企业的账号组，含成员数与授予组内成员的角色。',
+        examples: { offset: 0, limit: 20 },
+      },
+      {
+        path: `${ApiPrefix.enterpriseOpen}/identifier/record/page/list`,
+        description: '授权范围 identifiers:read。本企业前缀下的标识，新的在前；searchKey 为标识或后缀的开头。',
+        examples: { offset: 0, limit: 20, prefix: '88.118.8', searchKey: 'EX-2024' },
+      },
+      {
+        path: `${ApiPrefix.enterpriseOpen}/identifier/record/{id}`,
+        description: '授权范围 identifiers:read。其他企业的标识返回 404。',
+        examples: { id: 1 },
+      },
+      {
+        path: `${ApiPrefix.enterpriseOpen}/identifier/record`,
+        method: 'POST',
+        description:
+          '授权范围 identifiers:write。企业须已通过企业认证并持有该前缀；数据项按模板最新版本校验（模板编号见控制台「前缀与模板」）。标识已存在返回 409。',
+        body: { prefix: '88.118.8', suffix: 'EX-2026-000001', templateId: 1, values: EXAMPLE_MACHINE_VALUES },
+      },
+      {
+        path: `${ApiPrefix.enterpriseOpen}/identifier/record/{id}`,
+        method: 'PUT',
+        description: '授权范围 identifiers:write。以新的数据项替换原有数据项；指定 templateId 时记录随之升到该模板的最新版本。',
+        examples: { id: 1 },
+        body: { values: { ...EXAMPLE_MACHINE_VALUES, factory: '徐州经济技术开发区恒岳重工挖掘机事业部' } },
+      },
+    ],
+  },
 ];
 
 /**
@@ -238,6 +307,21 @@ const MEMBER_EXAMPLES: Record<string, JSONSchema7Type> = {
   idType: 'productName',
   idIndex: 1,
   user: 'admin',
+  // Identifier records and accounts (the enterprise API).
+  prefix: '88.118.8',
+  suffix: 'EX-2024-000123',
+  templateId: 1,
+  templateName: '工程机械整机',
+  templateVersion: 1,
+  values: { productName: '中型履带式液压挖掘机', productModel: 'HY-E215', serialNumber: 'HYE2152024000123' },
+  createdAt: '2026-05-12 09:30:00',
+  updatedAt: '2026-05-12 09:30:00',
+  username: 'zhangwei',
+  phone: '13800000001',
+  email: 'zhangwei@hengyue-hi.cn',
+  state: 'active',
+  lastLoginAt: '2026-05-12 08:55:10',
+  memberCount: 12,
   attributes: {
     name: '张伟',
     email: 'zhangwei@hengyue-hi.cn',
@@ -308,12 +392,27 @@ function parameterDescription(p: OpenApiParameter, note: string | undefined): st
   return [text, ...notes].filter(Boolean).join('；');
 }
 
+/** The members of a JSON request body, as parameters: each with its type, whether required, and its meaning. */
+function bodyParameters(schema: Schema | undefined): ApiReferenceOperation['parameters'] {
+  const required = new Set(schema?.required ?? []);
+  return Object.entries(schema?.properties ?? {}).map(([name, member]) => {
+    const s: Schema = typeof member === 'object' ? member : {};
+    return {
+      name,
+      in: 'body',
+      required: required.has(name),
+      type: typeName(s),
+      description: parameterDescription({ in: 'body', name, schema: s }, undefined),
+    };
+  });
+}
+
 /** The name a developer sees: the Handle API's wildcard is the handle. */
 const displayName = (name: string) => (name === '*' ? 'handle' : name);
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-function curlOf(entry: ReferenceEntry, parameters: OpenApiParameter[], base: string, pathTail: string): string {
+function curlOf(entry: ReferenceEntry, parameters: OpenApiParameter[], base: string, pathTail: string, bearer = false): string {
   const examples = entry.examples ?? {};
   let path = pathTail;
   const query = new URLSearchParams();
@@ -324,7 +423,13 @@ function curlOf(entry: ReferenceEntry, parameters: OpenApiParameter[], base: str
     else if (p.in === 'query') query.append(p.name, String(value));
   }
   const url = `${base}${path}${query.size ? `?${query.toString()}` : ''}`;
-  return `curl ${entry.headers ? '-i' : '-sS'} ${shellQuote(url)}`;
+  const request = `curl ${entry.headers ? '-i' : '-sS'}${entry.method ? ` -X ${entry.method}` : ''} ${shellQuote(url)}`;
+  const lines = [
+    request,
+    ...(bearer ? [`-H ${shellQuote('Authorization: Bearer <访问令牌>')}`] : []),
+    ...(entry.body ? [`-H ${shellQuote('Content-Type: application/json')}`, `-d ${shellQuote(JSON.stringify(entry.body))}`] : []),
+  ];
+  return lines.join(' \\\n  ');
 }
 
 function responseExample(entry: ReferenceEntry, operation: OpenApiOperation, document: OpenApiDocument): string {
@@ -357,35 +462,45 @@ const apiReferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const document = app.swagger() as OpenApiDocument;
     const origin = requestOrigin(request);
     const bases = { api: resolveRuntimeConfig(app.config, origin).apiBaseUrl, cas: `${app.config.publicUrl ?? origin}/cas` };
+    // The OpenID provider's issuer (oidc-provider.ts), where machine clients get their tokens.
+    const oidc = `${publicSiteUrl(app.config)}/oidc`;
     const article = await exampleArticle();
     const groups: ApiReferenceGroup[] = [];
     for (const group of GROUPS) {
+      if (group.embeddedOnly && !app.config.auth.casEmbedded) continue;
       const operations: ApiReferenceOperation[] = [];
       for (const entry of group.operations) {
-        const operation = document.paths?.[entry.path]?.get;
+        const method = entry.method ?? 'GET';
+        const operation = document.paths?.[entry.path]?.[method.toLowerCase()];
         if (!operation) continue;
         // Path parameters first, then the query's, each in the document's order.
         const all = operation.parameters ?? [];
         const parameters = [...all.filter((p) => p.in === 'path'), ...all.filter((p) => p.in === 'query')];
-        const withArticle = entry.path.includes('{id}') ? { ...entry, examples: { ...entry.examples, id: article } } : entry;
+        const body = operation.requestBody?.content?.['application/json']?.schema;
+        // A content detail's example names an article that exists.
+        const withArticle =
+          group.key === 'content' && entry.path.includes('{id}') ? { ...entry, examples: { ...entry.examples, id: article } } : entry;
         const tail = group.base === 'cas' ? entry.path.replace(/^\/cas/, '') : entry.path;
         operations.push({
-          method: 'GET',
+          method,
           path: entry.path.replace('{*}', '{handle}'),
           summary: operation.summary ?? '',
           description: [operation.description, entry.description].filter(Boolean).join('\n'),
-          parameters: parameters.map((p) => ({
-            name: displayName(p.name),
-            in: p.in === 'path' ? 'path' : 'query',
-            required: p.required === true || (entry.required?.includes(p.name) ?? false),
-            type: typeName(p.schema),
-            description: parameterDescription(p, entry.notes?.[p.name]),
-          })),
-          curl: curlOf(withArticle, parameters, bases[group.base], tail),
+          parameters: parameters
+            .map((p): ApiReferenceOperation['parameters'][number] => ({
+              name: displayName(p.name),
+              in: p.in === 'path' ? 'path' : 'query',
+              required: p.required === true || (entry.required?.includes(p.name) ?? false),
+              type: typeName(p.schema),
+              description: parameterDescription(p, entry.notes?.[p.name]),
+            }))
+            .concat(bodyParameters(body)),
+          curl: curlOf(withArticle, parameters, bases[group.base], tail, group.bearer),
           responseExample: responseExample(entry, operation, document),
         });
       }
-      if (operations.length) groups.push({ key: group.key, title: group.title, description: group.description, operations });
+      const description = group.description.replace('{oidc}', oidc);
+      if (operations.length) groups.push({ key: group.key, title: group.title, description, operations });
     }
     // The OpenID provider runs beside the embedded CAS (its sign-in is the central login's).
     if (app.config.auth.casEmbedded) groups.push(oidcReferenceGroup(app.config.publicUrl ?? origin));

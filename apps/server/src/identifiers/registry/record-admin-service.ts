@@ -2,8 +2,8 @@ import { checkNewSuffix, type IdentifierRecordInputSchema, type IdentifierRecord
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Static } from 'typebox';
-import type { Caller } from '../../identity/portal-auth/auth.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import type { Actor } from '../../platform/lib/actor.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
 import type { TemplateVersionInfo } from './handle-values.js';
@@ -25,7 +25,8 @@ const checkedValues = (template: TemplateVersionInfo, values: Record<string, str
 /**
  * Identifier records' rules: a new handle under a prefix the user may work on, values checked
  * against the template's latest version. Each write commits with its audit row and drops the
- * rendered /mark pages. `caller` is who asks (its scope, and the audit row).
+ * rendered /mark pages. `caller` is who asks (its scope, and the audit row): a signed-in
+ * account, or a machine client inside its enterprise.
  */
 export class RecordAdminService {
   private readonly context;
@@ -35,7 +36,7 @@ export class RecordAdminService {
   }
 
   /** A new record; answers it. */
-  async create(caller: Caller, body: Static<typeof IdentifierRecordInputSchema>) {
+  async create(caller: Actor, body: Static<typeof IdentifierRecordInputSchema>) {
     const scope = scopeOf(caller);
     const prefix = await this.context.prefixFor(scope, body.prefix.trim(), 'bad-request');
     const suffix = body.suffix.trim();
@@ -65,7 +66,7 @@ export class RecordAdminService {
   }
 
   /** New values (the record moves to the chosen template's latest version); answers it. */
-  async update(caller: Caller, id: number, body: Static<typeof IdentifierRecordUpdateSchema>) {
+  async update(caller: Actor, id: number, body: Static<typeof IdentifierRecordUpdateSchema>) {
     const scope = scopeOf(caller);
     const existing = await this.context.recordFor(scope, id);
     const template = await this.templateOfPrefix(scope, body.templateId ?? existing.template_id, existing.prefix_id);
@@ -78,7 +79,7 @@ export class RecordAdminService {
     return await this.context.recordFor(scope, existing.id);
   }
 
-  async delete(caller: Caller, id: number): Promise<void> {
+  async delete(caller: Actor, id: number): Promise<void> {
     const existing = await this.context.recordFor(scopeOf(caller), id);
     await inTransaction(this.app.database.db, async (trx) => {
       await this.app.recordRepository.delete(existing.id, trx);

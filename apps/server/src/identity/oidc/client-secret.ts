@@ -23,3 +23,14 @@ export function clientSecretMatches(stored: string, presented: unknown): boolean
   const actual = Buffer.from(hashClientSecret(presented));
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
+
+/** The claim of a client_credentials token that carries secretGeneration (the token's `extra`). */
+export const SECRET_GENERATION_CLAIM = 'portal_secret_generation';
+
+/**
+ * What a machine client's tokens record of the secret they were issued under (a digest of its stored
+ * hash): after 重置密钥 the stored hash differs, and the tokens of the old secret stop working.
+ */
+export function secretGeneration(stored: string): string {
+  return createHash('sha256').update(stored, 'utf8').digest('base64url').slice(0, 16);
+}

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database, OidcClientType } from '../../platform/db/schema.js';
+import { containsText } from '../../platform/lib/text-search.js';
 import type { ServiceApplication } from '../cas/cas-services.js';
 
 /** An enabled OpenID Connect application (应用列表, protocol 'oidc') as the provider reads it. */
@@ -29,6 +30,17 @@ export interface MachineClient {
   clientId: string;
   secretHash: string;
   scopes: string;
+}
+
+/** A 机器客户端 as its enterprise's console lists it. */
+export interface MachineClientListed {
+  id: number;
+  name: string;
+  clientId: string;
+  scopes: string;
+  status: 'enabled' | 'disabled';
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface NewMachineClient {
@@ -159,6 +171,57 @@ export class OidcClientRepository {
    */
   async reserveClientId(trx: Kysely<Database>, clientId: string, kind: 'application' | 'machine'): Promise<void> {
     await trx.insertInto('oidc_client_id').values({ client_id: clientId, kind }).execute();
+  }
+
+  /** One page of an enterprise's machine clients, newest first; `keyword` is part of the name or client id. */
+  async machineClientPage(enterpriseId: number, keyword: string, offset: number, limit: number) {
+    let query = this.db.selectFrom('machine_client').where('enterprise_id', '=', enterpriseId);
+    if (keyword) query = query.where((eb) => eb.or([containsText('name', keyword), containsText('client_id', keyword)]));
+    const [count, rows] = await Promise.all([
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      query
+        .select(['id', 'name', 'client_id as clientId', 'scopes', 'status', 'created_at as createdAt', 'updated_at as updatedAt'])
+        .orderBy('id', 'desc')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+    ]);
+    return { total: Number(count.n), rows: rows satisfies MachineClientListed[] };
+  }
+
+  /** A machine client of the enterprise whatever its status; another enterprise's is none. */
+  machineClientOf(trx: Kysely<Database>, enterpriseId: number, id: number): Promise<MachineClientListed | undefined> {
+    return trx
+      .selectFrom('machine_client')
+      .select(['id', 'name', 'client_id as clientId', 'scopes', 'status', 'created_at as createdAt', 'updated_at as updatedAt'])
+      .where('id', '=', id)
+      .where('enterprise_id', '=', enterpriseId)
+      .executeTakeFirst();
+  }
+
+  async updateMachineClient(
+    trx: Kysely<Database>,
+    id: number,
+    changes: { name?: string; scopes?: string; secretHash?: string; status?: 'enabled' | 'disabled' },
+    now: string,
+  ): Promise<void> {
+    await trx
+      .updateTable('machine_client')
+      .set({
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.scopes === undefined ? {} : { scopes: changes.scopes }),
+        ...(changes.secretHash === undefined ? {} : { secret_hash: changes.secretHash }),
+        ...(changes.status === undefined ? {} : { status: changes.status }),
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Deletes a machine client and frees its client id (the one namespace). */
+  async deleteMachineClient(trx: Kysely<Database>, id: number, clientId: string): Promise<void> {
+    await trx.deleteFrom('machine_client').where('id', '=', id).execute();
+    await trx.deleteFrom('oidc_client_id').where('client_id', '=', clientId).where('kind', '=', 'machine').execute();
   }
 
   async insertMachineClient(trx: Kysely<Database>, client: NewMachineClient, now: string): Promise<number> {

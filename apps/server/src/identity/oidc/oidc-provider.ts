@@ -25,7 +25,7 @@ import type { CasTicketRepository, IssuedTicket } from '../cas/cas-ticket-reposi
 import type { TicketStore } from '../cas/cas-tickets.js';
 import type { ApplicationAccess } from '../cas/cas-validation-service.js';
 import type { LoginLogRepository } from '../login-log/login-log-repository.js';
-import { clientSecretMatches } from './client-secret.js';
+import { clientSecretMatches, SECRET_GENERATION_CLAIM, secretGeneration } from './client-secret.js';
 import { outboundFetch } from './outbound-fetch.js';
 import { applicationMetadata, oidcAdapter, PORTAL_CLIENT_METADATA, type PortalClientMetadata } from './oidc-adapter.js';
 import type { OidcClientRepository } from './oidc-client-repository.js';
@@ -280,6 +280,8 @@ function configuration(deps: ProviderDeps): Configuration {
         const requested = typeof sent === 'string' ? sent.split(' ') : [];
         const unknown = requested.filter((s) => s && !MACHINE_SCOPES.includes(s as MachineScope));
         if (unknown.length > 0) throw new errors.InvalidScope('requested scope is not allowed', unknown.join(' '));
+        // The secret it was issued under: 重置密钥 ends the tokens of the old one (machine-tokens.ts).
+        return { [SECRET_GENERATION_CLAIM]: secretGeneration(ctx.oidc.client?.clientSecret ?? '') };
       }
       return undefined;
     },

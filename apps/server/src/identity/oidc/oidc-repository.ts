@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import { escapeLike } from '../../platform/lib/text-search.js';
 
 /** A stored model instance: its payload (JSON) and when it was consumed, if it was. */
 export interface StoredModel {
@@ -115,6 +116,20 @@ export class OidcRepository {
           eb.and([eb('kind', '=', 'Grant'), eb('id', 'in', grantIds)]),
         ]),
       )
+      .execute();
+  }
+
+  /**
+   * Drops a client's client_credentials tokens, inside the caller's transaction (a machine client's
+   * 停用, 删除 or 重置密钥): they carry no grant, so they are found by the client id in their payload,
+   * which the provider writes as compact JSON.
+   */
+  async destroyClientCredentials(trx: Kysely<Database>, clientId: string): Promise<void> {
+    const pattern = `%${escapeLike(JSON.stringify({ clientId }).slice(1, -1))}%`;
+    await trx
+      .deleteFrom('oidc_model')
+      .where('kind', '=', 'ClientCredentials')
+      .where(sql<boolean>`payload like ${pattern} escape '\\'`)
       .execute();
   }
 

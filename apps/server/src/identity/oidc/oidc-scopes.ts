@@ -12,6 +12,5 @@ export const OIDC_CLAIM_SCOPES = {
   roles: ['roles'],
 } as const satisfies Record<Exclude<OidcAppScope, 'offline_access'>, readonly string[]>;
 
-/** Scopes of machine clients: the enterprise's own APIs they may call (client_credentials). */
-export const MACHINE_SCOPES = ['accounts:read', 'groups:read', 'identifiers:read', 'identifiers:write'] as const;
-export type MachineScope = (typeof MACHINE_SCOPES)[number];
+/** Scopes of machine clients: the enterprise's own APIs they may call (client_credentials); the console shows them too. */
+export { MACHINE_SCOPES, type MachineScope } from '@portal/shared';

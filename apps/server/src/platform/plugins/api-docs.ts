@@ -64,7 +64,20 @@ async function apiDocs(app: FastifyInstance) {
         { name: 'open-service', description: '开放服务中心：开发工具与接口参考' },
         { name: 'identifiers', description: '标识查询与 Handle API' },
         { name: 'cas', description: '统一身份认证（CAS 3.0 协议端点）' },
+        {
+          name: 'enterprise-open',
+          description: '企业接口：机器客户端以 /oidc/token（client_credentials）获取的访问令牌调用，只作用于本企业',
+        },
       ],
+      components: {
+        securitySchemes: {
+          machineToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: '机器客户端的访问令牌：POST /oidc/token，grant_type=client_credentials',
+          },
+        },
+      },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

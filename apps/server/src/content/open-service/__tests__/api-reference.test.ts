@@ -5,7 +5,10 @@ import { createTestApp, type TestApp, testDialects } from '../../../testing/test
 
 const REFERENCE = '/web-api/portal/v1/open-service/api-reference';
 
-/** The operations the API reference lists: content lists and detail, identifier query, the Handle API, the CAS and OIDC endpoints. */
+/**
+ * The operations the API reference lists: content lists and detail, identifier query, the Handle API,
+ * the CAS and OIDC endpoints, and the enterprise's APIs for machine clients.
+ */
 const EXPECTED: Record<string, string[]> = {
   content: ['/open-api/cms/v1/category/tree', '/open-api/cms/v1/article/published/page/list', '/open-api/cms/v1/article/{id}/detail'],
   identifier: ['/web-api/portal/v1/identity/query'],
@@ -28,6 +31,14 @@ const EXPECTED: Record<string, string[]> = {
     '/oidc/token/revocation',
     '/oidc/token/introspection',
     '/oidc/session/end',
+  ],
+  enterprise: [
+    '/open-api/enterprise/v1/account/page/list',
+    '/open-api/enterprise/v1/account-group/page/list',
+    '/open-api/enterprise/v1/identifier/record/page/list',
+    '/open-api/enterprise/v1/identifier/record/{id}',
+    '/open-api/enterprise/v1/identifier/record',
+    '/open-api/enterprise/v1/identifier/record/{id}',
   ],
 };
 
@@ -67,10 +78,12 @@ describe.each(testDialects())('开放服务 API reference on %s', (dialect) => {
     }
     for (const o of operations()) {
       expect(o.path).not.toMatch(/^\/(web-api\/(console|cms|identity|files)|web\/portal)\//);
-      // Only the OAuth endpoints that the specifications make POSTs are.
-      expect(o.method, o.path).toBe(
-        ['/oidc/token', '/oidc/token/revocation', '/oidc/token/introspection'].includes(o.path) ? 'POST' : 'GET',
-      );
+      // Only the OAuth endpoints that the specifications make POSTs are, and the enterprise API's writes.
+      if (!o.path.startsWith('/open-api/enterprise/')) {
+        expect(o.method, o.path).toBe(
+          ['/oidc/token', '/oidc/token/revocation', '/oidc/token/introspection'].includes(o.path) ? 'POST' : 'GET',
+        );
+      }
       expect(o.summary, o.path).not.toBe('');
       expect(o.description, o.path).not.toBe('');
       expect(o.curl, o.path).toMatch(/^curl /);
@@ -175,6 +188,57 @@ describe.each(testDialects())('开放服务 API reference on %s', (dialect) => {
     });
   });
 
+  it("gives the enterprise APIs' curl requests with the token and body they need, which register and read with the demo machine client", async () => {
+    const enterprise = groups.find((g) => g.key === 'enterprise')!;
+    expect(enterprise.description).toContain('http://localhost/oidc/token');
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: {
+        authorization: `Basic ${Buffer.from('hengyue-mes:hengyue-mes-demo-secret-2026').toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'grant_type=client_credentials&scope=identifiers%3Aread%20identifiers%3Awrite',
+    });
+    expect(token.statusCode, token.body).toBe(200);
+    const accessToken = (token.json() as { access_token: string }).access_token;
+    /** A curl example as the request it makes: method, this server's path and query, headers and body. */
+    const requestOf = (o: ApiReferenceOperation) => {
+      const [first, ...options] = o.curl.split(' \\\n  ');
+      const match = /^curl -sS(?: -X (POST|PUT))? '([^']+)'$/.exec(first ?? '');
+      expect(match, o.curl).not.toBeNull();
+      const url = new URL(match![2]!);
+      expect(url.origin).toBe('http://localhost');
+      const headers: Record<string, string> = {};
+      let payload: string | undefined;
+      for (const option of options) {
+        const header = /^-H '([^:]+): (.*)'$/.exec(option);
+        if (header) headers[header[1]!.toLowerCase()] = header[2]!.replace('<访问令牌>', accessToken);
+        else payload = /^-d '(.*)'$/.exec(option)?.[1];
+      }
+      return { method: (match![1] ?? 'GET') as 'GET' | 'POST' | 'PUT', url: `${url.pathname}${url.search}`, headers, payload };
+    };
+    const create = enterprise.operations.find((o) => o.method === 'POST')!;
+    expect(create.parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['prefix', 'body', true],
+      ['suffix', 'body', true],
+      ['templateId', 'body', true],
+      ['values', 'body', true],
+    ]);
+    const created = await t.app.inject(requestOf(create));
+    expect(created.statusCode, created.body).toBe(200);
+    const record = (created.json() as { data: { id: number; handle: string }[] }).data[0]!;
+    expect(record.handle).toBe('88.118.8/EX-2026-000001');
+    const list = await t.app.inject(requestOf(enterprise.operations.find((o) => o.path.endsWith('/identifier/record/page/list'))!));
+    expect(list.statusCode, list.body).toBe(200);
+    expect(Object.keys((list.json() as { data: { rows: object[] }[] }).data[0]!.rows[0]!).sort()).toEqual(
+      Object.keys((JSON.parse(create.responseExample) as { data: object[] }).data[0]!).sort(),
+    );
+    const edit = requestOf(enterprise.operations.find((o) => o.method === 'PUT')!);
+    const edited = await t.app.inject({ ...edit, url: edit.url.replace(/\/1$/, `/${record.id}`) });
+    expect(edited.statusCode, edited.body).toBe(200);
+  });
+
   it('is cached like other published content', async () => {
     const res = await t.app.inject({ url: REFERENCE });
     expect(res.headers['cache-control']).toBe(publicCacheControl(CONTENT_CACHE));
@@ -193,7 +257,7 @@ describe('开放服务 API reference and the deployment', () => {
     }
     const external = await createTestApp('sqlite', { CAS_EMBEDDED: '0', CAS_SERVER_URL: 'https://sso.example.cn/cas' });
     try {
-      // The OpenID provider signs in through the embedded CAS: off with it.
+      // The OpenID provider signs in through the embedded CAS: off with it, and machine clients get no tokens either.
       expect((await referenceOf(external)).map((g) => g.key)).toEqual(['content', 'identifier', 'handle']);
     } finally {
       await external.close();

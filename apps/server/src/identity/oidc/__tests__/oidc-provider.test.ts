@@ -4,6 +4,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import type { DatabaseHandle } from '../../../platform/db/database.js';
+import type { Actor } from '../../../platform/lib/actor.js';
 import { SecretBox } from '../../../platform/lib/sealed-secret.js';
 import { createTestDatabase, type TestDatabase, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { freePort, listen } from '../../../testing/test-browser.js';
@@ -78,6 +79,17 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
     return config;
   }
 
+  /** Who creates a machine client: an administrator of the enterprise (services take the actor). */
+  const adminOf = (enterpriseId: number): Actor => ({
+    accountId: null,
+    username: 'test',
+    enterpriseId,
+    authorities: [],
+    ip: '127.0.0.1',
+    origin: base,
+    log: a.log,
+  });
+
   const discover = (clientId: string, clientSecret: string) =>
     client.discovery(new URL(issuer), clientId, undefined, client.ClientSecretBasic(clientSecret), {
       execute: [client.allowInsecureRequests],
@@ -102,7 +114,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .select('id')
       .where('name', '=', '徐州恒岳重工机械有限公司')
       .executeTakeFirstOrThrow();
-    ({ secret } = await a.machineClientService.create(hengyue.id, {
+    ({ secret } = await a.machineClientService.create(adminOf(hengyue.id), {
       name: 'MES',
       clientId: 'hengyue-mes-test',
       scopes: ['identifiers:read', 'identifiers:write'],
@@ -114,7 +126,7 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .where('id', '!=', hengyue.id)
       .orderBy('id')
       .executeTakeFirstOrThrow();
-    const otherClient = await a.machineClientService.create(elsewhere.id, {
+    const otherClient = await a.machineClientService.create(adminOf(elsewhere.id), {
       name: 'ERP',
       clientId: 'other-erp-test',
       scopes: ['identifiers:read'],
@@ -313,7 +325,11 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .select('id')
       .where('name', '=', '常州瑞驰液压科技有限公司')
       .executeTakeFirstOrThrow();
-    const wms = await a.machineClientService.create(ruichi.id, { name: 'WMS', clientId: 'ruichi-wms-test', scopes: ['identifiers:read'] });
+    const wms = await a.machineClientService.create(adminOf(ruichi.id), {
+      name: 'WMS',
+      clientId: 'ruichi-wms-test',
+      scopes: ['identifiers:read'],
+    });
     const config = await discover('ruichi-wms-test', wms.secret);
     expect((await client.clientCredentialsGrant(config, { scope: 'identifiers:read' })).access_token).toBeTruthy();
     const operator = await tokenFor({ ...db, app: a, close: () => a.close() }, 'operator');
@@ -346,7 +362,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .select('id')
       .where('name', '=', '徐州恒岳重工机械有限公司')
       .executeTakeFirstOrThrow();
-    const create = (input: { name: string; clientId: string; scopes: string[] }) => a.machineClientService.create(hengyue.id, input);
+    const create = (input: { name: string; clientId: string; scopes: string[] }) =>
+      a.machineClientService.create(adminOf(hengyue.id), input);
     const failure = async (promise: Promise<unknown>) => {
       try {
         await promise;
@@ -380,8 +397,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
       .orderBy('id')
       .executeTakeFirstOrThrow();
     const results = await Promise.allSettled([
-      a.machineClientService.create(hengyue.id, { name: '并发 A', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
-      a.machineClientService.create(elsewhere.id, { name: '并发 B', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+      a.machineClientService.create(adminOf(hengyue.id), { name: '并发 A', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
+      a.machineClientService.create(adminOf(elsewhere.id), { name: '并发 B', clientId: 'same-moment-test', scopes: ['identifiers:read'] }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const lost = results.find((r) => r.status === 'rejected');

@@ -137,7 +137,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     ]);
     expect(entry?.routers[2]?.children.map((c) => c.meta.title)).toEqual(['账号管理', '账号组', '角色管理']);
     // 应用订阅 is the operators' queue: an enterprise administrator requests from the application center.
-    expect(entry?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['应用列表', '应用授权']);
+    expect(entry?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['应用列表', '机器客户端', '应用授权']);
     expect(entry?.routers[4]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
     expect(entry?.routers[5]?.children.map((c) => c.meta.title)).toEqual(['认证源', '同步']);
     expect(entry?.routers[7]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord', 'IdentifierStats']);
@@ -160,7 +160,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
       '操作日志',
     ]);
     expect(operator?.routers[9]?.children.map((c) => c.meta.title)).toEqual(['栏目管理', '文章管理', '推荐应用', '首页配置', '开放服务']);
-    expect(operator?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['应用列表', '应用授权', '应用订阅']);
+    expect(operator?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['应用列表', '机器客户端', '应用授权', '应用订阅']);
     const service = (await menus((await loggedIn('service')).browser))[0];
     expect(service?.authorities).toEqual(['ROLE_SERVICE_CUSTOMER_EMPLOYEE']);
     expect(service?.routers).toEqual([]);

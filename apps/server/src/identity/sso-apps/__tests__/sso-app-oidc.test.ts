@@ -1,6 +1,6 @@
 import { OidcAppMessage, type SsoAppCreated, type SsoApplicationRow, type SsoAppSecret, SsoMessage } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { callerFor, createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { OidcClientApp } from '../../../testing/oidc-client-app.js';
 import { freePort, TestBrowser } from '../../../testing/test-browser.js';
@@ -46,7 +46,6 @@ describe.each(testDialects())('应用列表: OpenID Connect applications on %s',
   let base: string;
   let admin: string;
   let rcadmin: string;
-  let hengyueId: number;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -54,12 +53,6 @@ describe.each(testDialects())('应用列表: OpenID Connect applications on %s',
     t = await createTestApp(dialect, { PUBLIC_URL: base, ALLOWED_HOSTS: 'localhost:80' });
     await t.app.listen({ port, host: '127.0.0.1' });
     [admin, rcadmin] = await Promise.all([tokenFor(t, 'admin'), tokenFor(t, 'rcadmin')]);
-    const hengyue = await t.database.db
-      .selectFrom('enterprise')
-      .select('id')
-      .where('name', '=', '徐州恒岳重工机械有限公司')
-      .executeTakeFirstOrThrow();
-    hengyueId = hengyue.id;
   });
   afterAll(() => t.close());
 
@@ -248,7 +241,11 @@ describe.each(testDialects())('应用列表: OpenID Connect applications on %s',
   });
 
   it('keeps client ids one namespace with machine clients and the demo application, also for two creates at once', async () => {
-    await t.app.machineClientService.create(hengyueId, { name: 'MES', clientId: 'hengyue-mes-console', scopes: ['identifiers:read'] });
+    await t.app.machineClientService.create(await callerFor(t, 'admin'), {
+      name: 'MES',
+      clientId: 'hengyue-mes-console',
+      scopes: ['identifiers:read'],
+    });
     const before = await applications();
     for (const clientId of ['hengyue-mes-console', 'hengyue-inspection', 'inspection-console']) {
       const res = await call('POST', '/sso-app', admin, body(`恒岳巡检 ${clientId}`, { clientId }));
