@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pg from 'pg';
+import { signInThroughput } from './bench-signin.mjs';
 import { NGINX_MISSING, findNginx, freePort, localConfig, startNginx } from './nginx-config.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -42,6 +43,11 @@ const LIGHTHOUSE_RUNS = Math.max(1, envNumber('BENCH_LIGHTHOUSE_RUNS', 3));
 /** Generated databases live here between runs, one per identifier count. */
 const DATA_DIR = path.resolve(root, process.env.BENCH_DATA_DIR || 'data/bench');
 const PG_URL = process.env.BENCH_DATABASE_URL || '';
+/** Seconds and simultaneous browsers per sign-in scenario (0 seconds: no sign-in part). */
+const SIGN_IN_SECONDS = envNumber('BENCH_SIGNIN_SECONDS', 10);
+const SIGN_IN_CONCURRENCY = Math.max(1, envNumber('BENCH_SIGNIN_CONCURRENCY', 8));
+/** `signin`: only the sign-in part (no generated data, capacity runs, import or page weight). */
+const ONLY_SIGN_IN = process.env.BENCH_ONLY === 'signin';
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 const nginx = findNginx();
@@ -117,10 +123,11 @@ function generate(label, env) {
 }
 
 /** BENCH_DATABASE_URL with the search path set to a schema of its own (created here). */
-async function pgSchemaUrl(schema) {
+async function pgSchemaUrl(schema, { fresh = false } = {}) {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
+    if (fresh) await client.query(`drop schema if exists ${schema} cascade`);
     await client.query(`create schema if not exists ${schema}`);
   } finally {
     await client.end();
@@ -532,10 +539,10 @@ else
   );
 
 try {
-  for (const db of databases) report.generationSeconds[db.label] = generate(db.label, db.env);
   const port = await freePort();
   const proxyPort = await freePort();
-  for (const db of databases) {
+  if (!ONLY_SIGN_IN) for (const db of databases) report.generationSeconds[db.label] = generate(db.label, db.env);
+  for (const db of ONLY_SIGN_IN ? [] : databases) {
     console.log(`\n== load on ${db.label}, through nginx (p99 bound ${P99_MS} ms, ${DURATION} s runs)`);
     const countedBefore = await countedLookups(db);
     const sentBefore = lookupsSent;
@@ -581,7 +588,24 @@ try {
     }
     report.lookupCounting[db.label] = { sent: lookupsSent - sentBefore, counted: (await countedLookups(db)) - countedBefore };
   }
-  if (IMPORT_ROWS > 0) {
+  if (SIGN_IN_SECONDS > 0) {
+    // Sign-ins on a fresh database of their own with the demo data (accounts, applications, clients);
+    // the per-address login limit is lifted, since every browser of the bench comes from one address.
+    report.signIns = {};
+    const signInDatabases = [{ label: 'sqlite', env: { DATABASE_URL: '', SQLITE_FILE: path.join(dir, 'signin.sqlite') } }];
+    if (PG_URL) signInDatabases.push({ label: 'postgres', env: { DATABASE_URL: await pgSchemaUrl('bench_signin', { fresh: true }) } });
+    for (const db of signInDatabases) {
+      console.log(`\n== sign-ins on ${db.label}, through nginx (${SIGN_IN_CONCURRENCY} browsers, ${SIGN_IN_SECONDS} s per scenario)`);
+      const env = { ...db.env, SEED_DEMO: '1', LOGIN_ATTEMPTS_PER_MINUTE: '1000000' };
+      const stack = await startStack({ label: `signin-${db.label}`, env, port, proxyPort, dir });
+      try {
+        report.signIns[db.label] = await signInThroughput(stack.base, { seconds: SIGN_IN_SECONDS, concurrency: SIGN_IN_CONCURRENCY });
+      } finally {
+        await stack.stop();
+      }
+    }
+  }
+  if (IMPORT_ROWS > 0 && !ONLY_SIGN_IN) {
     // The CSV import over HTTP, on a database of its own (the demo data plus the imported rows).
     const imported = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/bench-import.js'), String(IMPORT_ROWS)], {
       env: { ...process.env, DATABASE_URL: '', SQLITE_FILE: path.join(dir, 'import.sqlite') },
@@ -593,34 +617,51 @@ try {
   }
 
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-  console.log(
-    `\ncapacity: requests/s held with p99 under the bound, through nginx (2 workers) on ${report.cpus} cores shared with the server and the load generator`,
-  );
-  console.log('scenario                                database  conns  bound  capacity  p99 at cap  saturated req/s  p99  cache hits');
-  for (const r of rows) {
+  if (rows.length) {
     console.log(
-      `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${`${r.p99BoundMs} ms`.padStart(6)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99 ?? '–'} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}${r.errors ? `  (${r.errors} failed requests)` : ''}`,
+      `\ncapacity: requests/s held with p99 under the bound, through nginx (2 workers) on ${report.cpus} cores shared with the server and the load generator`,
     );
+    console.log('scenario                                database  conns  bound  capacity  p99 at cap  saturated req/s  p99  cache hits');
+    for (const r of rows) {
+      console.log(
+        `${r.scenario.padEnd(39)} ${r.database.padEnd(9)} ${String(r.connections).padStart(5)} ${`${r.p99BoundMs} ms`.padStart(6)} ${String(r.capacity).padStart(9)} ${`${r.p99AtCapacity ?? '–'} ms`.padStart(11)} ${String(r.saturatedReqPerSec).padStart(16)} ${`${r.saturatedP99 ?? '–'} ms`.padStart(7)} ${`${Math.round(r.cacheHitShare * 100)} %`.padStart(11)}${r.errors ? `  (${r.errors} failed requests)` : ''}`,
+      );
+    }
+    // The identity query keeps p99 under its target at 50 connections with every lookup counted.
+    // The figure is the rate offered over 50 connections that keeps p99 under the target; the closed loop
+    // at full speed is shown beside it: on cores shared with nginx and the load generator, its p99 is
+    // the wait behind 49 other queued requests, not the query.
+    console.log(
+      `\nidentity query over ${IDENTIFIERS} identifiers at 50 connections, counted in 标识统计 (target p99 < ${IDENTITY_P99_MS} ms):`,
+    );
+    for (const r of rows.filter((row) => row.scenario.startsWith('identity query'))) {
+      const counting = report.lookupCounting[r.database];
+      const held = r.capacity > 0 ? `held up to ${r.capacity} req/s (p99 ${r.p99AtCapacity} ms there)` : 'not held at any rate tried';
+      console.log(
+        `  ${r.database.padEnd(9)} p99 < ${IDENTITY_P99_MS} ms ${held}; at full speed ${r.saturatedReqPerSec} req/s with p99 ${r.saturatedP99 ?? '–'} ms; lookups counted ${counting.counted} of ${counting.sent} sent`,
+      );
+    }
   }
-  // The identity query keeps p99 under its target at 50 connections with every lookup counted.
-  // The figure is the rate offered over 50 connections that keeps p99 under the target; the closed loop
-  // at full speed is shown beside it: on cores shared with nginx and the load generator, its p99 is
-  // the wait behind 49 other queued requests, not the query.
-  console.log(
-    `\nidentity query over ${IDENTIFIERS} identifiers at 50 connections, counted in 标识统计 (target p99 < ${IDENTITY_P99_MS} ms):`,
-  );
-  for (const r of rows.filter((row) => row.scenario.startsWith('identity query'))) {
-    const counting = report.lookupCounting[r.database];
-    const held = r.capacity > 0 ? `held up to ${r.capacity} req/s (p99 ${r.p99AtCapacity} ms there)` : 'not held at any rate tried';
+  if (report.signIns) {
     console.log(
-      `  ${r.database.padEnd(9)} p99 < ${IDENTITY_P99_MS} ms ${held}; at full speed ${r.saturatedReqPerSec} req/s with p99 ${r.saturatedP99 ?? '–'} ms; lookups counted ${counting.counted} of ${counting.sent} sent`,
+      `\nsign-ins per second through nginx (${SIGN_IN_CONCURRENCY} browsers at once), beside argon2id verifies/s in the same run`,
     );
+    console.log('database   argon2id verify  CAS sign-in  OIDC sign-in (code + PKCE)  client credentials');
+    for (const [label, r] of Object.entries(report.signIns)) {
+      const cell = (x, width) => `${x.perSecond}${x.failed ? ` (${x.failed} failed)` : ''}`.padStart(width);
+      console.log(
+        `${label.padEnd(10)} ${cell(r.argon2idVerify, 15)} ${cell(r.casSignIn, 12)} ${cell(r.oidcSignIn, 27)} ${cell(r.clientCredentials, 19)}`,
+      );
+      for (const [name, x] of Object.entries(r)) for (const [why, n] of Object.entries(x.failures)) console.log(`  ${name}: ${n}× ${why}`);
+    }
   }
   const w = report.pageWeight;
-  console.log(`\nfirst visit to /: ${kib(w.jsGzipBytes)} gzip JS, ${kib(w.cssGzipBytes)} gzip CSS (${w.files.length} files)`);
-  for (const h of w.html) console.log(`HTML ${h.path.padEnd(52)} ${kib(h.bytes).padStart(10)} (${kib(h.gzipBytes)} gzip)`);
+  if (w) {
+    console.log(`\nfirst visit to /: ${kib(w.jsGzipBytes)} gzip JS, ${kib(w.cssGzipBytes)} gzip CSS (${w.files.length} files)`);
+    for (const h of w.html) console.log(`HTML ${h.path.padEnd(52)} ${kib(h.bytes).padStart(10)} (${kib(h.gzipBytes)} gzip)`);
+  }
   const m = report.serverMemory;
-  console.log(`server memory after the load (SQLite): ${m.anonMiB} MiB of its own, RSS ${m.rssMiB} MiB, peak ${m.peakMiB} MiB`);
+  if (m) console.log(`server memory after the load (SQLite): ${m.anonMiB} MiB of its own, RSS ${m.rssMiB} MiB, peak ${m.peakMiB} MiB`);
   if (report.lighthouse) {
     const cell = (v, width) => String(v ?? '–').padStart(width);
     const ms = (v) => (v === null || v === undefined ? '–' : `${Math.round(v)} ms`);
