@@ -72,7 +72,14 @@ export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): P
     provider: new PortalMigrationProvider(dialect),
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // Kysely looks for its table by reading every schema's tables and naming each by text; a schema
+  // dropped in that moment (a finished test's, an operator's) fails the read with undefined_table
+  // (42P01) before anything has run. The catalog read again no longer holds it.
+  for (let retry = 0; retry < 3 && (outcome.error as { code?: unknown } | undefined)?.code === '42P01'; retry++) {
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   if (error) throw error instanceof Error ? error : new Error(String(error));
   // System roles and console menus are code: they follow the schema (db/structure/access-structure.ts).
   // The open-service centre's six tools always exist; operators' edits stay (open-service-structure.ts).
