@@ -1,5 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { E2E_OIDC_SECRET, registerOidcApplication } from '../../server/src/testing/oidc-application.js';
+import { apiAs, base32Decode, totp, totpStepNow } from './api-helpers.js';
+import { openConsole } from './console-helpers.js';
 import { expect, freshContext, test, uniqueTag } from './fixtures.js';
 
 /**
@@ -98,6 +100,38 @@ test.describe('sign-in to an OpenID Connect application through the central logi
     await expect(page.getByText(restrictedName)).toBeVisible();
     expect(new URL(page.url()).pathname).toBe('/cas/login');
     await page.context().close();
+  });
+
+  test('with two-factor for everyone, the sign-in started at the application takes the enrolment steps and lands inside it', async ({
+    page,
+    browser,
+    tenant,
+  }) => {
+    test.setTimeout(120_000);
+    // 安全设置 (set through the API by the administrator): two-factor for everyone from the next login.
+    await openConsole(page, tenant.admin);
+    const api = await apiAs(page);
+    const policy = '/web-api/console/v1/security/policy';
+    const [before] = await api.get<Record<string, unknown>>(policy);
+    await api.put(policy, { ...before, twoFactor: 'all' });
+    try {
+      const rp = await freshPage(browser);
+      const app = env('E2E_OIDC_APP');
+      await rp.goto(`${app}/login`);
+      await submitPassword(rp, tenant.admin.username, tenant.admin.password);
+      await expect(rp.getByRole('heading', { name: '绑定二次验证' })).toBeVisible();
+      const secret = base32Decode((await rp.locator('.cas-secret code').textContent()) ?? '');
+      await rp.getByLabel('动态验证码').fill(totp(secret, totpStepNow()));
+      await rp.getByRole('button', { name: '完成绑定' }).click();
+      await expect(rp.getByRole('heading', { name: '保存恢复码' })).toBeVisible();
+      await rp.getByRole('button', { name: '我已保存，继续登录' }).click();
+      // Every step's form posted on towards the application's origin (CSP form-action), and the browser got there.
+      await expect(rp.getByText(/^signed in as \d+$/)).toBeVisible();
+      expect(rp.url()).toMatch(new RegExp(`^${app}/callback\\?code=`));
+      await rp.context().close();
+    } finally {
+      await api.put(policy, before);
+    }
   });
 });
 
