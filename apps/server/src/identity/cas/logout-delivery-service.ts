@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import { OutboundRefusedError, errorCodeOf } from '../../platform/lib/outbound.js';
+import { everyInterval } from '../../platform/lib/ticker.js';
 import type { LogoutMessage } from './cas-services.js';
 import type { IssuedTicket } from './cas-ticket-repository.js';
 import type { DeliveryScope, LogoutDeliveryRow, NewLogoutDelivery } from './logout-delivery-repository.js';
@@ -192,19 +193,8 @@ export default fp(
     app.decorate('logoutDeliveryService', service);
     // SYNC_SCHEDULER=0 turns this instance's scheduled work off, retries included (tests call retryDue).
     if (!app.config.auth.syncScheduler) return;
-    let ticking: Promise<unknown> | undefined;
-    const timer = setInterval(() => {
-      if (ticking) return;
-      ticking = service
-        .retryDue()
-        .catch((err: unknown) => app.log.error({ err }, 'single logout retries failed'))
-        .finally(() => (ticking = undefined));
-    }, TICK_MS);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await ticking;
-    });
+    const ticker = everyInterval(TICK_MS, () => service.retryDue(), app.log, 'single logout retries');
+    app.addHook('onClose', () => ticker.stop());
   },
   { name: 'logout-delivery-service', dependencies: ['logout-delivery-repository', 'cas-services', 'session-repository'] },
 );

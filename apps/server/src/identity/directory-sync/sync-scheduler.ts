@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { everyInterval } from '../../platform/lib/ticker.js';
 import { nextRunAt } from './sync-cron.js';
 import { type JobRow, type SyncRepository } from './sync-repository.js';
 import { LEASE_MS, type SyncCaller, type SyncRunner } from './sync-runner.js';
@@ -73,19 +74,8 @@ export default fp(
     app.decorate('syncScheduleService', scheduler);
     // SYNC_SCHEDULER=0 turns the ticking off (tests drive tick() themselves).
     if (!app.config.auth.syncScheduler) return;
-    let ticking: Promise<unknown> | undefined;
-    const timer = setInterval(() => {
-      if (ticking) return;
-      ticking = scheduler
-        .tick()
-        .catch((err: unknown) => app.log.error({ err }, 'sync scheduler tick failed'))
-        .finally(() => (ticking = undefined));
-    }, TICK_MS);
-    timer.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(timer);
-      await ticking;
-    });
+    const ticker = everyInterval(TICK_MS, () => scheduler.tick(), app.log, 'sync scheduler tick');
+    app.addHook('onClose', () => ticker.stop());
   },
   { name: 'sync-scheduler', dependencies: ['sync-runner'] },
 );
