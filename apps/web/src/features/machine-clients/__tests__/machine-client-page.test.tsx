@@ -130,10 +130,6 @@ describe('机器客户端', () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(SECRET));
 
     fireEvent.click(button(shown, '我已保存密钥'));
-    await new Promise((r) => setTimeout(r, 500));
-    console.log(
-      [...document.querySelectorAll('.ant-modal-wrap, .ant-modal')].map((e) => e.className + ' | ' + (e as HTMLElement).style.cssText),
-    );
     await waitFor(() => expect(screen.queryByText(SECRET)).toBeNull());
     expect(screen.queryByRole('dialog', { name: '新增机器客户端' })).toBeNull();
   });
