@@ -147,6 +147,25 @@ export const LOGIN_FAILURE_REASONS = {
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 
+/**
+ * How an SSO session ended (登录日志's 登出 rows): the person, an administrator, or a change to the
+ * account or its enterprise. A session that times out is not a row (nothing ends it at a moment).
+ */
+export const LOGOUT_REASONS = {
+  'signed-out': '主动退出',
+  replaced: '重新登录',
+  forced: '管理员强制下线',
+  'password-changed': '修改密码',
+  'password-reset': '重置密码',
+  disabled: '账号停用',
+  deleted: '账号删除',
+  'sync-disabled': '同步停用',
+  'enterprise-disabled': '企业停用',
+} as const;
+export type LogoutReason = keyof typeof LOGOUT_REASONS;
+/** 登录日志's 原因: why a sign-in failed or how a session ended. */
+export type LoginLogReason = LoginFailureReason | LogoutReason;
+
 /** A row of 登录日志 (`GET /web-api/console/v1/login-log/page/list`). */
 export type LoginLogRow = Static<typeof LoginLogRowSchema>;
 

@@ -29,6 +29,7 @@ import syncScheduler from './directory-sync/sync-scheduler.js';
 import syncService from './directory-sync/sync-service.js';
 import loginLogRepository from './login-log/login-log-repository.js';
 import loginLogRoutes from './login-log/login-log-routes.js';
+import loginLogService from './login-log/login-log-service.js';
 import accountNotices from './notifications/account-notices.js';
 import notificationRepository from './notifications/notification-repository.js';
 import notificationRoutes from './notifications/notification-routes.js';
@@ -131,6 +132,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(sessionRepository);
   await app.register(logoutDeliveryRepository);
   await app.register(logoutDeliveryService);
+  await app.register(loginLogService);
   await app.register(sessionService);
   await app.register(syncRunner);
   await app.register(accountAdminService);

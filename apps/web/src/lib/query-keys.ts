@@ -19,6 +19,8 @@ export const queryKeys = {
     /** The password rules of that policy (the forms that set a password): saving the policy reloads them too. */
     passwordRules: ['security', 'policy', 'password-rules'] as const,
     loginLog: (query: object) => ['security', 'login-log', query] as const,
+    /** A 登出 row's single-logout messages. */
+    logoutDeliveries: (id: number) => ['security', 'login-log', 'deliveries', id] as const,
     /** The enterprise's applications the 登录日志 filter offers. */
     applications: ['security', 'applications'] as const,
   },

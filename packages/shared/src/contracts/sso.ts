@@ -3,7 +3,8 @@ import { PASSWORD_CLASSES } from '../security-policy.js';
 import {
   APP_URL_MAX,
   LOGIN_FAILURE_REASONS,
-  type LoginFailureReason,
+  LOGOUT_REASONS,
+  type LoginLogReason,
   MAX_OIDC_REDIRECT_URIS,
   MAX_SERVICE_PREFIXES,
   OIDC_APP_SCOPES,
@@ -247,21 +248,34 @@ export const LogoutDeliveryQuerySchema = Type.Object({
 
 // ----- 登录日志
 
-export const LoginResultSchema = Type.Union([Type.Literal('success'), Type.Literal('failure')]);
-export const LoginFailureReasonSchema = literals(Object.keys(LOGIN_FAILURE_REASONS) as LoginFailureReason[]);
+export const LoginResultSchema = Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('logout')], {
+  description: 'success 登录成功；failure 登录失败；logout 登出（会话结束）',
+});
+export const LoginLogReasonSchema = literals([
+  ...new Set([...Object.keys(LOGIN_FAILURE_REASONS), ...Object.keys(LOGOUT_REASONS)]),
+] as LoginLogReason[]);
+const Tally = Type.Integer({ minimum: 0 });
+/** What became of the single-logout messages an ended session sent (单点登出记录). */
+export const LogoutDeliveryTallySchema = Type.Object(
+  { total: Tally, delivered: Tally, retrying: Tally, failed: Tally },
+  { description: '登出记录：会话结束时发给各应用的单点登出消息，按结果计数' },
+);
+/** `GET /web-api/console/v1/login-log/{id}/logout-deliveries`: a 登出 row's messages, as 单点登出记录 lists them. */
+export const LoginLogIdParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export const LoginLogRowSchema = Type.Object({
   id: Type.Integer(),
   createdAt: Type.String({ description: 'yyyy-MM-dd HH:mm:ss（中国时间）' }),
   username: Type.String({ description: '账号（无此账号时为所填的登录名）' }),
   name: Type.String(),
   result: LoginResultSchema,
-  reason: Type.Union([LoginFailureReasonSchema, Type.Literal('')]),
-  reasonText: Type.String({ description: '失败原因（中文）；成功为空' }),
+  reason: Type.Union([LoginLogReasonSchema, Type.Literal('')]),
+  reasonText: Type.String({ description: '失败原因或登出方式（中文）；成功为空' }),
   applicationName: Type.String({ description: '登录的应用；门户或未指定应用时为空' }),
   ip: Type.String(),
   browser: Type.String(),
   os: Type.String(),
   enterpriseName: Type.String(),
+  logoutDeliveries: Type.Optional(LogoutDeliveryTallySchema),
 });
 /** The list's filters, which the export honours too. */
 export const LoginLogFilterFields = {
@@ -269,7 +283,7 @@ export const LoginLogFilterFields = {
   filterEndTime: Type.Optional(Type.String({ maxLength: 19, description: '结束时间 yyyy-MM-dd HH:mm:ss（含）' })),
   username: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（完全一致）' })),
   result: Type.Optional(Type.Union([LoginResultSchema, Type.Literal('')])),
-  reason: Type.Optional(Type.Union([LoginFailureReasonSchema, Type.Literal('')], { description: '失败原因编码' })),
+  reason: Type.Optional(Type.Union([LoginLogReasonSchema, Type.Literal('')], { description: '失败原因或登出方式编码' })),
   applicationId: Type.Optional(Type.Integer({ minimum: 0, description: '应用 id；0 为未指定应用（门户）' })),
 };
 export const LoginLogFilterQuerySchema = Type.Object(LoginLogFilterFields);
@@ -282,7 +296,6 @@ export const LoginLogPageQuerySchema = Type.Object({
 
 // ----- 统计分析
 
-const Tally = Type.Integer({ minimum: 0 });
 export const StatisticsSchema = Type.Object({
   signInsPerDay: Type.Array(Type.Object({ date: Type.String(), success: Tally, failure: Tally }), {
     description: `最近 ${STATISTICS_DAYS} 天每天的登录次数（中国日期，旧的在前）`,

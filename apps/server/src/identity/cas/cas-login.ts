@@ -240,7 +240,7 @@ function createCasLogin(app: FastifyInstance) {
     within?: (trx: Kysely<Database>) => Promise<void>,
   ) {
     const previous = request.cookies[TGC];
-    if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous));
+    if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous, { reason: 'replaced' }));
     const profile = await accounts.profile(account.id);
     const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
     // The sign-in names the enterprise application it was for when the account may use it (登录日志's 应用);

@@ -14,6 +14,22 @@ export interface IssuedTicket {
   oidc?: OidcSignInTicket;
 }
 
+/** An SSO session a statement ended: whose, and the client that opened it (登录日志's 登出 row). */
+export interface EndedTgt {
+  tgtId: string;
+  accountId: number;
+  ip: string;
+  userAgent: string;
+}
+
+const ENDED_COLUMNS = ['id', 'account_id', 'ip', 'user_agent'] as const;
+const endedTgt = (r: { id: string; account_id: number; ip: string; user_agent: string }): EndedTgt => ({
+  tgtId: r.id,
+  accountId: r.account_id,
+  ip: r.ip,
+  userAgent: r.user_agent,
+});
+
 /** What single logout needs of an OpenID Connect sign-in: whom to tell (client, sid, sub) and which grant ends. */
 export interface OidcSignInTicket {
   clientId: string;
@@ -189,9 +205,10 @@ export class CasTicketRepository {
   }
 
   /** Deletes TGTs (their tickets go with them); answers how many there were. */
-  async deleteTgts(ids: readonly string[], db: Kysely<Database> = this.db): Promise<bigint> {
-    const ended = await db.deleteFrom('cas_tgt').where('id', 'in', ids).executeTakeFirst();
-    return ended.numDeletedRows;
+  /** Deletes these TGTs; answers the ones this statement ended (a concurrent ending of the same one answers it once). */
+  async deleteTgts(ids: readonly string[], db: Kysely<Database> = this.db): Promise<EndedTgt[]> {
+    const rows = await db.deleteFrom('cas_tgt').where('id', 'in', ids).returning(ENDED_COLUMNS).execute();
+    return rows.map(endedTgt);
   }
 
   async tgtOfServiceTicket(id: string, db: Kysely<Database> = this.db): Promise<string | undefined> {
@@ -221,8 +238,9 @@ export class CasTicketRepository {
     return rows.map(issued);
   }
 
-  async deleteTgtsOfAccounts(db: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
-    await db.deleteFrom('cas_tgt').where('account_id', 'in', accountIds).execute();
+  async deleteTgtsOfAccounts(db: Kysely<Database>, accountIds: readonly number[]): Promise<EndedTgt[]> {
+    const rows = await db.deleteFrom('cas_tgt').where('account_id', 'in', accountIds).returning(ENDED_COLUMNS).execute();
+    return rows.map(endedTgt);
   }
 
   async ticketsOfApplication(db: Kysely<Database>, applicationId: number): Promise<IssuedTicket[]> {

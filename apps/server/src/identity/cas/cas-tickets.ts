@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import type { SecurityPolicy } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import type { CasTicketRepository, IssuedTicket, OidcTicketLink } from './cas-ticket-repository.js';
+import type { LogoutCause } from '../login-log/login-log-repository.js';
+import type { CasTicketRepository, EndedTgt, IssuedTicket, OidcTicketLink } from './cas-ticket-repository.js';
 
 /** CAS 3.0 §3.1.1 / §3.7: ticket ids are long, secure random, `A-Za-z0-9-` only, with their prefix. */
 export const newServiceTicketId = () => `ST-${randomBytes(24).toString('hex')}`;
@@ -23,6 +24,9 @@ const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOStr
 /** Ends, inside an ending session's transaction, the OpenID Connect grants its sign-ins hold (their refresh tokens with them). */
 export type GrantEnder = (trx: Kysely<Database>, grantIds: string[]) => Promise<void>;
 
+/** Writes, inside an ending's transaction, the 登录日志 row of each SSO session it ended. */
+export type EndRecorder = (trx: Kysely<Database>, ended: EndedTgt[], cause: LogoutCause) => Promise<void>;
+
 export class TicketStore {
   #endGrants: GrantEnder | undefined;
 
@@ -31,6 +35,7 @@ export class TicketStore {
     private readonly db: Kysely<Database>,
     private readonly policy: TicketPolicy,
     private readonly sessions: SessionDefaults,
+    private readonly recordEnds: EndRecorder,
   ) {}
 
   /** Set by the OpenID provider (which the CAS does not import). */
@@ -131,12 +136,18 @@ export class TicketStore {
    * `within` (the logout's audit row, 强制下线's end of the portal sessions those tickets opened)
    * commits with it, when there was a TGT to end.
    */
-  async destroyTgt(id: string, within?: (trx: Kysely<Database>, tickets: IssuedTicket[]) => Promise<void>): Promise<IssuedTicket[]> {
+  async destroyTgt(
+    id: string,
+    cause: LogoutCause,
+    within?: (trx: Kysely<Database>, tickets: IssuedTicket[]) => Promise<void>,
+  ): Promise<IssuedTicket[]> {
     return this.db.transaction().execute(async (trx) => {
       const tickets = await this.tickets.ticketsOfTgts([id], trx);
       const ended = await this.tickets.deleteTgts([id], trx);
       await this.endGrantsOf(trx, tickets);
-      if (ended > 0n && within) await within(trx, tickets);
+      if (ended.length === 0) return tickets;
+      await this.recordEnds(trx, ended, cause);
+      if (within) await within(trx, tickets);
       return tickets;
     });
   }
@@ -197,16 +208,18 @@ export class TicketStore {
     const tgts = await this.tickets.tgtsOfAccount(trx, accountId, keep);
     if (tgts.length === 0) return [];
     const tickets = await this.tickets.ticketsOfTgts(tgts, trx);
-    await this.tickets.deleteTgts(tgts, trx);
+    const ended = await this.tickets.deleteTgts(tgts, trx);
     await this.endGrantsOf(trx, tickets);
+    await this.recordEnds(trx, ended, { reason: 'password-changed' });
     return tickets;
   }
 
   /** Ends every TGT of these accounts (停用, 删除, an enterprise 停用), inside the caller's transaction; answers their tickets. */
-  async destroyAllOf(trx: Kysely<Database>, accountIds: readonly number[]): Promise<IssuedTicket[]> {
+  async destroyAllOf(trx: Kysely<Database>, accountIds: readonly number[], cause: LogoutCause): Promise<IssuedTicket[]> {
     const tickets = await this.tickets.ticketsOfAccounts(trx, accountIds);
-    await this.tickets.deleteTgtsOfAccounts(trx, accountIds);
+    const ended = await this.tickets.deleteTgtsOfAccounts(trx, accountIds);
     await this.endGrantsOf(trx, tickets);
+    await this.recordEnds(trx, ended, cause);
     return tickets;
   }
 
@@ -244,7 +257,13 @@ export default fp(
   async (app) => {
     app.decorate(
       'casTicketService',
-      new TicketStore(app.casTicketRepository, app.database.db, app.config.auth, app.config.securityDefaults),
+      new TicketStore(app.casTicketRepository, app.database.db, app.config.auth, app.config.securityDefaults, (trx, ended, cause) =>
+        app.loginLogRepository.recordLogouts(
+          trx,
+          ended.map((e) => ({ ...e, handle: app.sessionRepository.handleOf(e.accountId, e.tgtId) })),
+          cause,
+        ),
+      ),
     );
     // Housekeeping: expired TGTs and their tickets, every 10 minutes (no timer keeps the process alive).
     const purge = setInterval(

@@ -115,7 +115,7 @@ function createForgotPasswordService(app: FastifyInstance) {
       if (codeId !== undefined) await codes.consume(trx, codeId);
       await app.passwordPolicyService.remember(trx, resetId, passwordHash);
       await app.loginGuardService.unlock(trx, resetId);
-      const ended = await app.ssoSessionService.end(trx, [resetId]);
+      const ended = await app.ssoSessionService.end(trx, [resetId], { reason: 'password-reset' });
       await recordAudit(trx, input.log, {
         accountId: resetId,
         username: profile.username,

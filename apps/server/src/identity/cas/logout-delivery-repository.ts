@@ -83,6 +83,11 @@ export class LogoutDeliveryRepository {
     ]);
     return { total: Number(count.n), rows };
   }
+
+  /** The messages one ended session sent (a handful: one per application it signed in to), oldest first. */
+  async ofSession(handle: string, limit: number) {
+    return this.db.selectFrom('logout_delivery').selectAll().where('session_handle', '=', handle).orderBy('id').limit(limit).execute();
+  }
 }
 
 declare module 'fastify' {

@@ -19,6 +19,8 @@ const BATCH = 50;
 /** Messages in flight at once, and rows per insert (well under both databases' bound parameters). */
 const SENDING = 8;
 const SLICE = 500;
+/** Most messages one ended session's row lists (one per application it signed in to). */
+const SESSION_DELIVERIES_MAX = 100;
 
 /** `work` over `items`, at most `width` at a time, answers in order. */
 async function inParallel<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -70,6 +72,24 @@ const messageOf = (row: LogoutDeliveryRow): LogoutMessage => ({
   applicationName: row.application_name,
   accountId: row.account_id,
   tgtId: '',
+});
+
+type DeliveryView = LogoutDeliveryPage['rows'][number];
+
+/** A delivery as 单点登出记录 shows it (China time; the next retry only while one is due). */
+const deliveryRow = (r: LogoutDeliveryRow): DeliveryView => ({
+  id: r.id,
+  sessionId: r.session_handle,
+  username: r.username,
+  applicationName: r.application_name,
+  protocol: r.protocol,
+  target: r.target,
+  state: r.state,
+  reason: r.reason,
+  attempts: r.attempts,
+  nextAt: r.next_at && r.state === 'retrying' ? chinaTime(new Date(r.next_at)) : '',
+  createdAt: chinaTime(new Date(r.created_at)),
+  updatedAt: chinaTime(new Date(r.updated_at)),
 });
 
 /**
@@ -161,23 +181,12 @@ export class LogoutDeliveryService {
   /** 单点登出记录: one page of the deliveries the scope sees, newest first. */
   async page(scope: DeliveryScope, offset: number, limit: number): Promise<LogoutDeliveryPage> {
     const { total, rows } = await this.repo.page(scope, offset, limit);
-    return {
-      total,
-      rows: rows.map((r) => ({
-        id: r.id,
-        sessionId: r.session_handle,
-        username: r.username,
-        applicationName: r.application_name,
-        protocol: r.protocol,
-        target: r.target,
-        state: r.state,
-        reason: r.reason,
-        attempts: r.attempts,
-        nextAt: r.next_at && r.state === 'retrying' ? chinaTime(new Date(r.next_at)) : '',
-        createdAt: chinaTime(new Date(r.created_at)),
-        updatedAt: chinaTime(new Date(r.updated_at)),
-      })),
-    };
+    return { total, rows: rows.map(deliveryRow) };
+  }
+
+  /** The messages of one ended session (登录日志's 登出 row, whose reader the caller has checked). */
+  async ofSession(handle: string): Promise<DeliveryView[]> {
+    return (await this.repo.ofSession(handle, SESSION_DELIVERIES_MAX)).map(deliveryRow);
   }
 }
 

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Actor } from '../../platform/lib/actor.js';
+import type { LogoutCause } from '../login-log/login-log-repository.js';
 import type { IssuedTicket } from './cas-ticket-repository.js';
 
 const ID_SLICE = 500;
@@ -18,14 +19,14 @@ export type EndedTickets = IssuedTicket[];
 export class SsoSessions {
   constructor(private readonly app: FastifyInstance) {}
 
-  /** Inside the caller's transaction; answers the tickets whose services must hear of it. */
-  async end(trx: Kysely<Database>, accountIds: readonly number[]): Promise<EndedTickets> {
+  /** Inside the caller's transaction (登录日志 gets a 登出 row per session, saying why); answers the tickets whose services must hear of it. */
+  async end(trx: Kysely<Database>, accountIds: readonly number[], cause: LogoutCause): Promise<EndedTickets> {
     const ended: EndedTickets = [];
     // In slices: an enterprise's accounts can outnumber SQLite's bound parameters in one `in (…)`.
     for (let i = 0; i < accountIds.length; i += ID_SLICE) {
       const slice = accountIds.slice(i, i + ID_SLICE);
       await this.app.portalSessionService.closeAllOf(trx, slice);
-      ended.push(...(await this.app.casTicketService.destroyAllOf(trx, slice)));
+      ended.push(...(await this.app.casTicketService.destroyAllOf(trx, slice, cause)));
     }
     return ended;
   }

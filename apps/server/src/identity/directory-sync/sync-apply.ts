@@ -183,7 +183,7 @@ export class SyncApplier {
         if (values.status) {
           await app.accountAdminRepository.setStatus(trx, enterpriseId, accountId, values.status);
           // 停用 as 账号管理 does it: the person's portal and single sign-on sessions end with it.
-          if (values.status === 'disabled') tickets = await app.ssoSessionService.end(trx, [accountId]);
+          if (values.status === 'disabled') tickets = await app.ssoSessionService.end(trx, [accountId], { reason: 'sync-disabled' });
         }
         let groupsChanged = false;
         if (values.groups) {

@@ -1,4 +1,4 @@
-import type { LoginFailureReason } from '@portal/shared';
+import type { LoginFailureReason, LoginLogReason, LogoutReason } from '@portal/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -30,11 +30,36 @@ export interface LoginLogFilters {
   end?: string | undefined;
   /** 账号 or 姓名, exactly. */
   username?: string | undefined;
-  result?: 'success' | 'failure' | undefined;
-  reason?: LoginFailureReason | undefined;
+  result?: 'success' | 'failure' | 'logout' | undefined;
+  reason?: LoginLogReason | undefined;
   /** An application's sign-ins; 0: those for no application (the portal itself). */
   applicationId?: number | undefined;
 }
+
+/** An SSO session that has just ended: whose it was, its handle and the client that opened it. */
+export interface EndedSession {
+  accountId: number;
+  handle: string;
+  ip: string;
+  userAgent: string;
+}
+
+/** How sessions ended, and the application that asked (an OpenID Connect RP-initiated logout). */
+export interface LogoutCause {
+  reason: LogoutReason;
+  application?: { id: number | null; name: string };
+}
+
+/** What the single-logout messages of one ended session came to. */
+export interface DeliveryTally {
+  total: number;
+  delivered: number;
+  retrying: number;
+  failed: number;
+}
+
+/** Rows per insert and ids per `in (…)`: within both databases' bound-parameter limits. */
+const SLICE = 500;
 
 /** Rows read per query while an export streams out. */
 const EXPORT_BATCH = 1000;
@@ -115,6 +140,73 @@ export class LoginLogRepository {
       .orderBy('name')
       .orderBy('id')
       .execute();
+  }
+
+  /**
+   * 登出 rows for sessions that ended inside `trx` (they commit or roll back with the ending), one per
+   * session, naming the account as it is now and the client that opened the session.
+   */
+  async recordLogouts(trx: Kysely<Database>, sessions: readonly EndedSession[], cause: LogoutCause): Promise<void> {
+    const now = new Date().toISOString();
+    for (let i = 0; i < sessions.length; i += SLICE) {
+      const slice = sessions.slice(i, i + SLICE);
+      const accounts = await trx
+        .selectFrom('account')
+        .select(['id', 'username', 'name', 'enterprise_id'])
+        .where('id', 'in', [...new Set(slice.map((s) => s.accountId))])
+        .execute();
+      const byId = new Map(accounts.map((a) => [a.id, a]));
+      const rows = slice.flatMap((s) => {
+        const account = byId.get(s.accountId);
+        if (!account) return [];
+        return [
+          {
+            enterprise_id: account.enterprise_id,
+            account_id: account.id,
+            username: account.username.slice(0, 64),
+            name: account.name.slice(0, 32),
+            result: 'logout' as const,
+            reason: cause.reason,
+            application_id: cause.application?.id ?? null,
+            application_name: (cause.application?.name ?? '').slice(0, 64),
+            ip: s.ip.slice(0, 64),
+            user_agent: s.userAgent.slice(0, 500),
+            created_at: now,
+            session_handle: s.handle,
+          },
+        ];
+      });
+      if (rows.length > 0) await trx.insertInto('login_log').values(rows).execute();
+    }
+  }
+
+  /** The ended session of the 登出 row `id`, when the scope sees that row. */
+  async sessionOfLogout(scope: LoginLogScope, id: number): Promise<string | undefined> {
+    const row = await this.filtered(scope, {})
+      .select('login_log.session_handle')
+      .where('login_log.id', '=', id)
+      .where('login_log.result', '=', 'logout')
+      .executeTakeFirst();
+    return row?.session_handle ?? undefined;
+  }
+
+  /** The single-logout messages of these ended sessions, by state (sessions that sent none are absent). */
+  async deliveryTallies(handles: readonly string[]): Promise<Map<string, DeliveryTally>> {
+    const tallies = new Map<string, DeliveryTally>();
+    if (handles.length === 0) return tallies;
+    const rows = await this.db
+      .selectFrom('logout_delivery')
+      .select((eb) => ['session_handle', 'state', eb.fn.countAll<number>().as('n')])
+      .where('session_handle', 'in', [...new Set(handles)])
+      .groupBy(['session_handle', 'state'])
+      .execute();
+    for (const r of rows) {
+      const tally = tallies.get(r.session_handle) ?? { total: 0, delivered: 0, retrying: 0, failed: 0 };
+      tally[r.state] += Number(r.n);
+      tally.total += Number(r.n);
+      tallies.set(r.session_handle, tally);
+    }
+    return tallies;
   }
 
   /** Records an attempt; inside `trx` when it commits with a login. A failure to log never fails the login itself. */

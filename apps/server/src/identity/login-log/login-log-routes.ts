@@ -3,13 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ApiPrefix,
   Authority,
-  LOGIN_FAILURE_REASONS,
   LOGIN_LOG_EXPORT_MAX_ROWS,
-  type LoginFailureReason,
   LoginLogFilterQuerySchema,
+  LoginLogIdParamsSchema,
   LoginLogPageQuerySchema,
-  type LoginLogRow,
   LoginLogRowSchema,
+  LogoutDeliveryRowSchema,
   NamedRefSchema,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
@@ -17,35 +16,16 @@ import { type Static, Type } from 'typebox';
 import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError } from '../../platform/lib/errors.js';
-import { clientSoftware } from '../../platform/lib/user-agent.js';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
-import type { LoginLogEntry, LoginLogFilters, LoginLogScope } from './login-log-repository.js';
+import type { LoginLogFilters, LoginLogScope } from './login-log-repository.js';
+import { LOGIN_RESULT_TEXT, loginLogRow } from './login-log-service.js';
 import { actorOf, callerOf } from '../portal-auth/auth.js';
 
 const CSV_HEADERS = ['时间', '账号', '姓名', '企业', '结果', '原因', '应用', 'IP', '浏览器', '系统'];
 
-const isReason = (code: string): code is LoginFailureReason => Object.hasOwn(LOGIN_FAILURE_REASONS, code);
-
-/** A stored attempt as the console shows it (China time; 浏览器 and 系统 from its user agent). */
-export function loginLogRow(entry: LoginLogEntry): LoginLogRow {
-  const reason = entry.result === 'failure' && isReason(entry.reason) ? entry.reason : '';
-  return {
-    id: entry.id,
-    createdAt: chinaTime(new Date(entry.created_at)),
-    username: entry.username,
-    name: entry.name,
-    result: entry.result === 'failure' ? 'failure' : 'success',
-    reason,
-    reasonText: reason ? LOGIN_FAILURE_REASONS[reason] : '',
-    applicationName: entry.application_name,
-    ip: entry.ip,
-    ...clientSoftware(entry.user_agent),
-    enterpriseName: entry.enterpriseName ?? '',
-  };
-}
-
 /**
- * 登录日志 (security:login-log): every sign-in attempt at the central login, filtered by
+ * 登录日志 (security:login-log): every sign-in attempt at the central login and every end of an SSO
+ * session (登出, with its single-logout messages), filtered by
  * time, account, result and application, newest first, paged or as a CSV file. An enterprise reads
  * its own accounts' attempts; platform operators (audit:all-enterprises, as in 操作日志) read every
  * enterprise's, and the attempts that named no account, which belong to none.
@@ -87,9 +67,22 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { offset, limit } = request.query;
-      const { total, rows } = await app.loginLogRepository.page(scopeOf(request), filtersOf(request.query), offset, limit);
-      return ok({ total, rows: rows.map(loginLogRow) });
+      return ok(await app.loginLogService.page(scopeOf(request), filtersOf(request.query), offset, limit));
     },
+  );
+
+  app.get(
+    `${ApiPrefix.console}/login-log/:id/logout-deliveries`,
+    {
+      onRequest: guard,
+      schema: {
+        tags: ['security'],
+        summary: '登出记录的单点登出消息：会话结束时发给各应用的登出消息、结果与重试',
+        params: LoginLogIdParamsSchema,
+        response: { 200: Envelope(LogoutDeliveryRowSchema), ...errorResponses },
+      },
+    },
+    async (request) => ok(await app.loginLogService.logoutDeliveries(scopeOf(request), request.params.id)),
   );
 
   app.get(
@@ -133,7 +126,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
             row.username,
             row.name,
             row.enterpriseName,
-            row.result === 'success' ? '成功' : '失败',
+            LOGIN_RESULT_TEXT[row.result],
             row.reasonText,
             row.applicationName,
             row.ip,

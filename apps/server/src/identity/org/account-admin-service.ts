@@ -235,7 +235,7 @@ export class AccountAdminService {
     if (status === 'disabled' && account.id === caller.accountId) throw new BadRequestError(SELF_DEMOTION_REFUSED);
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.setStatus(trx, enterpriseId, account.id, status))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
-      const ended = status === 'disabled' ? await this.app.ssoSessionService.end(trx, [account.id]) : [];
+      const ended = status === 'disabled' ? await this.app.ssoSessionService.end(trx, [account.id], { reason: 'disabled' }) : [];
       await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId);
       await auditBy(trx, caller, status === 'disabled' ? 'account.disable' : 'account.enable', targetOf(account));
       return ended;
@@ -266,7 +266,7 @@ export class AccountAdminService {
       if (!(await this.accounts.resetPassword(trx, enterpriseId, account.id, passwordHash))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
       // The lock guarded the old password; the new one starts with a clean count.
       await this.app.loginGuardService.unlock(trx, account.id);
-      const ended = await this.app.ssoSessionService.end(trx, [account.id]);
+      const ended = await this.app.ssoSessionService.end(trx, [account.id], { reason: 'password-reset' });
       await auditBy(trx, caller, 'account.reset-password', targetOf(account), 'success', bySms ? '随机密码已短信发送' : '');
       await this.app.accountNoticeService.passwordChanged(trx, account.id, 'admin');
       return ended;
@@ -281,7 +281,7 @@ export class AccountAdminService {
     if (account.id === caller.accountId) throw new BadRequestError(SELF_DEMOTION_REFUSED);
     const tickets = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
       if (!(await this.accounts.softDelete(trx, enterpriseId, account.id))) throw new NotFoundError(ACCOUNT_NOT_FOUND);
-      const ended = await this.app.ssoSessionService.end(trx, [account.id]);
+      const ended = await this.app.ssoSessionService.end(trx, [account.id], { reason: 'deleted' });
       await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId);
       await auditBy(trx, caller, 'account.delete', targetOf(account));
       return ended;

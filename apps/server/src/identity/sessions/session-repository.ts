@@ -8,6 +8,7 @@ import { chinaTime } from '../../platform/lib/china-time.js';
 import { containsText } from '../../platform/lib/text-search.js';
 import { clientSoftware } from '../../platform/lib/user-agent.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
+import type { LogoutCause } from '../login-log/login-log-repository.js';
 import { PORTAL_CALLBACK_PATH } from '../portal-auth/portal-sessions.js';
 
 /** The portal's own CAS client comes back here with its tickets (portal-auth-routes): those show as 门户. */
@@ -181,9 +182,9 @@ export class SessionRepository {
    * row), in one transaction; answers the tickets whose services get a single logout, or undefined
    * when the session had ended already.
    */
-  async end(tgtId: string, within: (trx: Kysely<Database>) => Promise<void>): Promise<EndedTickets | undefined> {
+  async end(tgtId: string, cause: LogoutCause, within: (trx: Kysely<Database>) => Promise<void>): Promise<EndedTickets | undefined> {
     let ended = false;
-    const tickets = await this.app.casTicketService.destroyTgt(tgtId, async (trx, issued) => {
+    const tickets = await this.app.casTicketService.destroyTgt(tgtId, cause, async (trx, issued) => {
       ended = true;
       await this.app.portalSessionService.closeByServiceTickets(
         trx,

@@ -23,7 +23,12 @@ export function createStatisticsRepository(db: Kysely<Database>) {
   const accountsOf = (enterpriseId: number) =>
     db.selectFrom('account').where('account.enterprise_id', '=', enterpriseId).where('account.status', '!=', 'deleted');
   const attemptsOf = (enterpriseId: number, since: string) =>
-    db.selectFrom('login_log').where('login_log.enterprise_id', '=', enterpriseId).where('login_log.created_at', '>=', since);
+    db
+      .selectFrom('login_log')
+      .where('login_log.enterprise_id', '=', enterpriseId)
+      .where('login_log.created_at', '>=', since)
+      // Sign-in attempts only: 登出 rows record the ends of sessions.
+      .where('login_log.result', 'in', ['success', 'failure']);
 
   return {
     async figures(enterpriseId: number, since: StatisticsSince) {

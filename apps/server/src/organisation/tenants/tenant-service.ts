@@ -97,7 +97,7 @@ export class TenantService {
       const tickets: EndedTickets = await inEnterpriseTransaction(this.app.database.db, enterprise.id, async (trx) => {
         const accounts = await this.app.tenantRepository.setStatus(trx, enterprise.id, status);
         await auditBy(trx, caller, action, enterprise.name);
-        return status === 'disabled' ? this.app.ssoSessionService.end(trx, accounts) : [];
+        return status === 'disabled' ? this.app.ssoSessionService.end(trx, accounts, { reason: 'enterprise-disabled' }) : [];
       });
       await this.app.ssoSessionService.notify(caller, tickets);
     } catch (err) {

@@ -500,13 +500,15 @@ export interface LoginLogTable {
   account_id: number | null;
   username: string;
   name: Generated<string>;
-  result: 'success' | 'failure';
+  result: 'success' | 'failure' | 'logout';
   reason: Generated<string>;
   application_id: number | null;
   application_name: Generated<string>;
   ip: Generated<string>;
   user_agent: Generated<string>;
   created_at: string;
+  /** A 登出 row's ended session (在线会话's handle), which its single-logout deliveries carry too. */
+  session_handle: string | null;
 }
 
 export interface PortalMenuTable {

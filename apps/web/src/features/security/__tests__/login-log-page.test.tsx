@@ -7,7 +7,7 @@ import { renderWithProviders } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { chooseOption } from '@/testing/select';
 import { menusEntry } from '@/testing/session';
-import type { LoginLogRow } from '@portal/shared';
+import type { LoginLogRow, LogoutDeliveryRow } from '@portal/shared';
 import { LoginLogPage } from '../components/login-log-page';
 import { INITIAL_LOGIN_LOG_FILTERS, exportFilename, loginLogFilterParams, loginLogListQuery } from '../lib/login-log-filters';
 
@@ -42,10 +42,36 @@ const SIGNED_IN: LoginLogRow = {
   ip: '10.1.2.4',
 };
 
+const FORCED_OUT: LoginLogRow = {
+  ...SIGNED_IN,
+  id: 43,
+  createdAt: '2026-11-20 11:00:00',
+  result: 'logout',
+  reason: 'forced',
+  reasonText: '管理员强制下线',
+  ip: '10.1.2.5',
+  logoutDeliveries: { total: 2, delivered: 1, retrying: 1, failed: 0 },
+};
+const delivery = (id: number, applicationName: string, state: LogoutDeliveryRow['state']): LogoutDeliveryRow => ({
+  id,
+  sessionId: '7.abc',
+  username: 'staff',
+  applicationName,
+  protocol: id === 1 ? 'cas3' : 'oidc',
+  target: 'https://mes.example.com/logout',
+  state,
+  reason: state === 'delivered' ? '' : '应用返回 HTTP 503',
+  attempts: 1,
+  nextAt: state === 'retrying' ? '2026-11-20 11:01:00' : '',
+  createdAt: '2026-11-20 11:00:00',
+  updatedAt: '2026-11-20 11:00:00',
+});
+
 beforeEach(() => {
   installRuntimeConfig();
   fake.api = createFakeApi({
-    [`GET ${CONSOLE}/login-log/page/list`]: [{ rows: [FAILED, SIGNED_IN], total: 2 }],
+    [`GET ${CONSOLE}/login-log/page/list`]: [{ rows: [FAILED, SIGNED_IN, FORCED_OUT], total: 3 }],
+    [`GET ${CONSOLE}/login-log/43/logout-deliveries`]: [delivery(1, 'MES 生产执行', 'delivered'), delivery(2, '移动巡检', 'retrying')],
     [`GET ${CONSOLE}/login-log/applications`]: [
       { id: 3, name: 'MES 生产执行' },
       { id: 5, name: '设备运维' },
@@ -102,7 +128,22 @@ describe('登录日志 page', () => {
     for (const header of ['时间', '账号', '姓名', '结果', '应用', 'IP', '浏览器'])
       expect(screen.getByRole('columnheader', { name: header })).toBeTruthy();
     expect(listCalls()[0]).toEqual({ offset: 0, limit: 20 });
-    expect(screen.getByText('共 2 条')).toBeTruthy();
+    expect(screen.getByText('共 3 条')).toBeTruthy();
+  });
+
+  it('a 登出 row says how the session ended and opens what its applications were told', async () => {
+    renderWithProviders(<LoginLogPage />, { session: admin });
+    const row = await screen.findByRole('row', { name: /10\.1\.2\.5/ });
+    expect(within(row).getByText('登出')).toBeTruthy();
+    expect(within(row).getByText('管理员强制下线')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: '单点登出 2 个应用（1 个等待重试）' }));
+    const dialog = await screen.findByRole('dialog', { name: '单点登出记录' });
+    const waiting = await within(dialog).findByRole('row', { name: /移动巡检/ });
+    expect(within(waiting).getByText('等待重试')).toBeTruthy();
+    expect(within(waiting).getByText('应用返回 HTTP 503')).toBeTruthy();
+    expect(within(within(dialog).getByRole('row', { name: /MES 生产执行/ })).getByText('已送达')).toBeTruthy();
+    // Rows that are no 登出 offer no such list.
+    expect(within(screen.getByRole('row', { name: /10\.1\.2\.4/ })).queryByRole('button', { name: /单点登出/ })).toBeNull();
   });
 
   it('filters by account, result and application from page 1, and exports the same filters as CSV', async () => {

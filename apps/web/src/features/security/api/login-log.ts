@@ -1,4 +1,4 @@
-import { ApiPrefix, type LoginLogRow, type PageResult } from '@portal/shared';
+import { ApiPrefix, type LoginLogRow, type LogoutDeliveryRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
@@ -28,6 +28,20 @@ export const getLoginLogQueryOptions = (query: LoginLogListQuery) =>
 
 export function useLoginLog(query: LoginLogListQuery) {
   return useQuery(getLoginLogQueryOptions(query));
+}
+
+/** `GET /login-log/{id}/logout-deliveries`: the single-logout messages the session a 登出 row records sent. */
+export async function getLogoutDeliveriesOf(id: number): Promise<LogoutDeliveryRow[]> {
+  return (await api().get<LogoutDeliveryRow>(`${CONSOLE}/login-log/${id}/logout-deliveries`)).data;
+}
+
+export function useLogoutDeliveriesOf(id: number | undefined) {
+  return useQuery({
+    queryKey: queryKeys.security.logoutDeliveries(id ?? 0),
+    queryFn: () => getLogoutDeliveriesOf(id ?? 0),
+    enabled: id !== undefined,
+    staleTime: 0,
+  });
 }
 
 /** The 应用 filter's value for sign-ins to the portal itself, which name no application. */

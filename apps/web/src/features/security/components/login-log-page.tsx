@@ -21,6 +21,7 @@ import {
   loginLogFilterParams,
   loginLogListQuery,
 } from '../lib/login-log-filters';
+import { LogoutDeliveriesDialog } from './logout-deliveries-dialog';
 import './security.css';
 import { cappedExport } from '@/components/capped-export';
 
@@ -36,11 +37,27 @@ const RESULTS = Object.keys(LOGIN_RESULT_NAMES) as LoginResult[];
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 const orNone = (text: string) => text || none;
 
-function ResultCell({ row }: { row: LoginLogRow }) {
+const RESULT_COLORS: Record<LoginResult, string> = { success: 'success', failure: 'error', logout: 'default' };
+
+/** A 登出 row's single-logout messages in a line, opening their list; what went wrong stands out. */
+function DeliveriesLink({ row, onOpen }: { row: LoginLogRow; onOpen: (row: LoginLogRow) => void }) {
+  const tally = row.logoutDeliveries;
+  if (!tally || tally.total === 0) return null;
+  const trouble = [tally.failed > 0 && `${tally.failed} 个失败`, tally.retrying > 0 && `${tally.retrying} 个等待重试`].filter(Boolean);
+  return (
+    <Button type="link" size="small" danger={trouble.length > 0} className="security-login-log__deliveries" onClick={() => onOpen(row)}>
+      {`单点登出 ${tally.total} 个应用${trouble.length > 0 ? `（${trouble.join('，')}）` : ''}`}
+    </Button>
+  );
+}
+
+function ResultCell({ row, onDeliveries }: { row: LoginLogRow; onDeliveries: (row: LoginLogRow) => void }) {
   return (
     <Space size={4} wrap>
-      <Tag color={row.result === 'success' ? 'success' : 'error'}>{LOGIN_RESULT_NAMES[row.result]}</Tag>
+      <Tag color={RESULT_COLORS[row.result]}>{LOGIN_RESULT_NAMES[row.result]}</Tag>
       {row.result === 'failure' && row.reasonText && <Typography.Text type="danger">{row.reasonText}</Typography.Text>}
+      {row.result === 'logout' && row.reasonText && <Typography.Text type="secondary">{row.reasonText}</Typography.Text>}
+      {row.result === 'logout' && <DeliveriesLink row={row} onOpen={onDeliveries} />}
     </Space>
   );
 }
@@ -56,7 +73,8 @@ function ClientCell({ row }: { row: LoginLogRow }) {
 }
 
 /**
- * 登录日志: every sign-in attempt of the enterprise's accounts at the central login — when,
+ * 登录日志: every sign-in attempt of the enterprise's accounts at the central login, and every end of
+ * an SSO session (登出: how it ended, and what its applications were told) — when,
  * who, how it ended and why, to which application, from where — filtered by time, account, result and
  * application, paged, and exported as CSV with the same filters.
  */
@@ -64,6 +82,7 @@ export function LoginLogPage() {
   // Page state lives here, not in the URL: the tab stays alive while hidden and must keep it.
   const [filters, setFilters] = useState<LoginLogFilters>(INITIAL_LOGIN_LOG_FILTERS);
   const [form] = Form.useForm<FilterForm>();
+  const [deliveriesOf, setDeliveriesOf] = useState<LoginLogRow>();
   const query = useMemo(() => loginLogListQuery(filters), [filters]);
   const log = useLoginLog(query);
   const applications = useApplicationOptions();
@@ -112,7 +131,12 @@ export function LoginLogPage() {
         { title: '账号', dataIndex: 'username', width: 130, ellipsis: { showTitle: true } },
         { title: '姓名', dataIndex: 'name', width: 110, ellipsis: { showTitle: true }, render: orNone },
         ...enterpriseColumn,
-        { title: '结果', dataIndex: 'result', width: 180, render: (_: unknown, row) => <ResultCell row={row} /> },
+        {
+          title: '结果',
+          dataIndex: 'result',
+          width: 220,
+          render: (_: unknown, row) => <ResultCell row={row} onDeliveries={setDeliveriesOf} />,
+        },
         { title: '应用', dataIndex: 'applicationName', ellipsis: { showTitle: true }, render: orNone },
         { title: 'IP', dataIndex: 'ip', width: 140, render: orNone },
         { title: '浏览器', dataIndex: 'browser', width: 160, render: (_: unknown, row) => <ClientCell row={row} /> },
@@ -127,7 +151,7 @@ export function LoginLogPage() {
               <Typography.Text strong>
                 {row.name || row.username} <Typography.Text type="secondary">{row.username}</Typography.Text>
               </Typography.Text>
-              <ResultCell row={row} />
+              <ResultCell row={row} onDeliveries={setDeliveriesOf} />
               {allEnterprises && row.enterpriseName && <span className="security-list__meta">{row.enterpriseName}</span>}
               <span className="security-list__meta">
                 {createdAt}
@@ -206,6 +230,7 @@ export function LoginLogPage() {
         limit={filters.limit}
         onChange={({ page, limit }) => setFilters((f) => ({ ...f, page, limit }))}
       />
+      <LogoutDeliveriesDialog row={deliveriesOf} onClose={() => setDeliveriesOf(undefined)} />
     </ConsolePage>
   );
 }

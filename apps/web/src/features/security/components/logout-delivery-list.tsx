@@ -4,16 +4,16 @@ import { useState } from 'react';
 import { PAGINATION_DEFAULTS, Pagination } from '@/components/pagination';
 import { useLogoutDeliveries } from '../api/sessions';
 
-const PROTOCOLS: Record<LogoutDeliveryRow['protocol'], string> = { cas3: 'CAS', oidc: 'OIDC' };
+export const PROTOCOLS: Record<LogoutDeliveryRow['protocol'], string> = { cas3: 'CAS', oidc: 'OIDC' };
 
-function StateTag({ row }: { row: LogoutDeliveryRow }) {
+export function StateTag({ row }: { row: LogoutDeliveryRow }) {
   if (row.state === 'delivered') return <Tag color="success">已送达</Tag>;
   if (row.state === 'retrying') return <Tag color="warning">等待重试</Tag>;
   return <Tag color="error">失败</Tag>;
 }
 
 /** What went wrong and what happens next, for a row that was not delivered. */
-function Detail({ row }: { row: LogoutDeliveryRow }) {
+export function DeliveryDetail({ row }: { row: LogoutDeliveryRow }) {
   if (row.state === 'delivered') return <Typography.Text type="secondary">—</Typography.Text>;
   return (
     <span className="security-list__card">
@@ -45,7 +45,7 @@ export function LogoutDeliveryList() {
         { title: '应用', dataIndex: 'applicationName', width: 160, ellipsis: { showTitle: true } },
         { title: '协议', dataIndex: 'protocol', width: 70, render: (p: LogoutDeliveryRow['protocol']) => PROTOCOLS[p] },
         { title: '结果', key: 'state', width: 100, render: (_: unknown, row) => <StateTag row={row} /> },
-        { title: '说明', key: 'detail', render: (_: unknown, row) => <Detail row={row} /> },
+        { title: '说明', key: 'detail', render: (_: unknown, row) => <DeliveryDetail row={row} /> },
       ]
     : [
         {
@@ -59,7 +59,7 @@ export function LogoutDeliveryList() {
               <span className="security-list__meta">
                 {row.username} · {row.createdAt}
               </span>
-              {row.state !== 'delivered' && <Detail row={row} />}
+              {row.state !== 'delivered' && <DeliveryDetail row={row} />}
             </div>
           ),
         },

@@ -5,7 +5,7 @@ import { type PickedRange, dateTimeRangeFilters } from '@/lib/date-range';
 export type LoginResult = LoginLogRow['result'];
 
 export { LOGIN_LOG_EXPORT_MAX_ROWS } from '@portal/shared';
-export const LOGIN_RESULT_NAMES: Record<LoginResult, string> = { success: '成功', failure: '失败' };
+export const LOGIN_RESULT_NAMES: Record<LoginResult, string> = { success: '成功', failure: '失败', logout: '登出' };
 
 export interface LoginLogFilters {
   /** Picked with times; a day picked without touching the time runs 00:00:00 – 23:59:59 (China time, as the server stores it). */

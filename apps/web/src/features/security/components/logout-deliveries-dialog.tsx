@@ -1,0 +1,57 @@
+import type { LoginLogRow, LogoutDeliveryRow } from '@portal/shared';
+import { Alert, Grid, Modal, Table, type TableColumnsType, Typography } from 'antd';
+import { useLogoutDeliveriesOf } from '../api/login-log';
+import { DeliveryDetail, PROTOCOLS, StateTag } from './logout-delivery-list';
+
+/**
+ * A 登出 row's single-logout messages: each application the ended session had signed in to, the
+ * message it was sent (CAS logoutRequest or OIDC back-channel logout), and whether it arrived.
+ */
+export function LogoutDeliveriesDialog({ row, onClose }: { row: LoginLogRow | undefined; onClose: () => void }) {
+  const deliveries = useLogoutDeliveriesOf(row?.id);
+  const wide = Grid.useBreakpoint().md ?? true;
+  const columns: TableColumnsType<LogoutDeliveryRow> = wide
+    ? [
+        { title: '应用', dataIndex: 'applicationName', width: 170, ellipsis: { showTitle: true } },
+        { title: '协议', dataIndex: 'protocol', width: 70, render: (p: LogoutDeliveryRow['protocol']) => PROTOCOLS[p] },
+        { title: '结果', key: 'state', width: 100, render: (_: unknown, r) => <StateTag row={r} /> },
+        { title: '说明', key: 'detail', render: (_: unknown, r) => <DeliveryDetail row={r} /> },
+      ]
+    : [
+        {
+          title: '应用',
+          key: 'application',
+          render: (_: unknown, r) => (
+            <div className="security-list__card">
+              <Typography.Text strong>
+                {r.applicationName} <Typography.Text type="secondary">{PROTOCOLS[r.protocol]}</Typography.Text>
+              </Typography.Text>
+              {r.state !== 'delivered' && <DeliveryDetail row={r} />}
+            </div>
+          ),
+        },
+        { title: '结果', key: 'state', width: 92, render: (_: unknown, r) => <StateTag row={r} /> },
+      ];
+  return (
+    <Modal open={row !== undefined} title="单点登出记录" footer={null} width={760} onCancel={onClose} destroyOnHidden>
+      {row && (
+        <Typography.Paragraph type="secondary">
+          {row.name || row.username}（{row.username}）于 {row.createdAt} 登出（{row.reasonText}），以下应用收到了登出通知。
+        </Typography.Paragraph>
+      )}
+      {deliveries.isError ? (
+        <Alert type="error" showIcon title="单点登出记录加载失败，请稍后重试" />
+      ) : (
+        <Table<LogoutDeliveryRow>
+          rowKey="id"
+          columns={columns}
+          dataSource={deliveries.data ?? []}
+          loading={deliveries.isFetching}
+          pagination={false}
+          size="small"
+          locale={{ emptyText: '该会话未登录过需要通知的应用' }}
+        />
+      )}
+    </Modal>
+  );
+}
