@@ -83,6 +83,13 @@ test.describe('安全中心', () => {
     await expect.poll(() => [second, third].filter((p) => /\/cas\/login/.test(p.url())).length, { timeout: 20_000 }).toBe(1);
     await second.context().close();
     await third.context().close();
+
+    // 登录日志 shows the ended session as a 登出 row saying how it ended (by its own account, from another browser).
+    await page.goto('/console/security/login-log');
+    const ended = page.getByRole('table').getByRole('row').filter({ hasText: '从其他设备退出' });
+    await expect(ended).toHaveCount(1);
+    await expect(ended.getByText('登出', { exact: true })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('login-log-logout-1440.png') });
   });
 
   test('账号管理’s password hint follows 安全设置’s minimum; a common password is refused under 密码', async ({ page, newTenant }) => {

@@ -154,6 +154,7 @@ export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 export const LOGOUT_REASONS = {
   'signed-out': '主动退出',
   replaced: '重新登录',
+  'signed-out-elsewhere': '从其他设备退出',
   forced: '管理员强制下线',
   'password-changed': '修改密码',
   'password-reset': '重置密码',

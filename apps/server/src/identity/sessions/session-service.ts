@@ -20,8 +20,8 @@ function createSessionService(app: FastifyInstance) {
     if (!found) throw new NotFoundError('会话不存在或已结束');
     const { browser, os } = clientSoftware(found.userAgent);
     const client = [found.ip, browser, os].filter(Boolean).join(' ');
-    // One's own other session (个人信息) is a sign-out; an administrator's 强制下线 says so in 登录日志.
-    const cause = { reason: actor.username === found.username ? ('signed-out' as const) : ('forced' as const) };
+    // Ending one's own other session (个人信息, or 在线会话 for an administrator) is no 强制下线 by an administrator.
+    const cause = { reason: actor.username === found.username ? ('signed-out-elsewhere' as const) : ('forced' as const) };
     const tickets = await sessions.end(found.tgtId, cause, (trx) => auditBy(trx, actor, 'session.end', found.username, 'success', client));
     if (!tickets) throw new NotFoundError('会话不存在或已结束');
     return tickets;
