@@ -1,4 +1,4 @@
-import type { AuthSourceConfig, AuthSourceSummary, ChatSourceType, SyncRunStatus } from '@portal/shared';
+import { type AuthSourceConfig, type AuthSourceSummary, CHAT_SOURCE_TYPES, type ChatSourceType, type SyncRunStatus } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
@@ -106,6 +106,21 @@ export class AuthSourceRepository {
       .orderBy('enterprise.name')
       .execute();
     return rows.map((r) => ({ id: r.id, enterpriseId: r.enterprise_id, enterpriseName: r.name }));
+  }
+
+  /** The chat platforms some active enterprise has an enabled source of (the login page's 其他登录方式), in one query. */
+  async enabledChatTypes(): Promise<ChatSourceType[]> {
+    const rows = await this.db
+      .selectFrom('auth_source')
+      .innerJoin('enterprise', 'enterprise.id', 'auth_source.enterprise_id')
+      .select('auth_source.type')
+      .distinct()
+      .where('auth_source.type', 'in', CHAT_SOURCE_TYPES)
+      .where('auth_source.status', '=', 'enabled')
+      .where('enterprise.status', '=', 'active')
+      .execute();
+    const enabled = new Set<string>(rows.map((r) => r.type));
+    return CHAT_SOURCE_TYPES.filter((type) => enabled.has(type));
   }
 
   /** The enabled LDAP source an account is linked to, with its identity (sign-in binds there instead of the local password). */

@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { CHAT_SOURCE_TYPES, type ChatSourceType, notSubscribedText } from '@portal/shared';
+import { type ChatSourceType, notSubscribedText } from '@portal/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -198,12 +198,7 @@ function createCasLogin(app: FastifyInstance) {
   }
 
   /** 其他登录方式: the chat platforms some active enterprise has enabled a source of. */
-  async function chatLogins(): Promise<ChatSourceType[]> {
-    const enabled = await Promise.all(
-      CHAT_SOURCE_TYPES.map(async (type) => ((await app.authSourceRepository.enabledChatSources(type)).length > 0 ? [type] : [])),
-    );
-    return enabled.flat();
-  }
+  const chatLogins = (): Promise<ChatSourceType[]> => app.authSourceRepository.enabledChatTypes();
 
   async function renderLogin(
     request: FastifyRequest,
