@@ -2,8 +2,12 @@
 // ticket validated as an application does), full OpenID Connect sign-ins (authorization request with
 // PKCE, the central login, the code exchanged at the token endpoint), client-credentials grants, and
 // beside them the bare argon2id verifies per second of this machine in the same run: a sign-in costs
-// one verify, so the ratio says what the rest of the path costs.
+// one verify, so the ratio says what the rest of the path costs. The browsers are plain HTTP/1.1
+// clients on keep-alive connections (node:http), so the load generator takes little of the cores it
+// shares with the server; the server's own CPU time per sign-in is read from /proc where there is one.
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
 import { hash, verify } from '@node-rs/argon2';
 
 /** The demo data's accounts and clients (README, "Demo accounts and clients"). */
@@ -27,7 +31,7 @@ class Jar {
     return [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
   take(response) {
-    for (const line of response.headers.getSetCookie()) {
+    for (const line of response.headers['set-cookie'] ?? []) {
       const [pair] = line.split(';');
       const at = pair.indexOf('=');
       this.#cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
@@ -35,8 +39,25 @@ class Jar {
   }
 }
 
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One request on a kept-alive connection; answers the status, the headers and the body as text (redirects are not followed). */
+function request(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : String(body));
+  });
+}
+
 async function hop(jar, url, init = {}) {
-  const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers, cookie: jar.header() } });
+  const response = await request(url, { ...init, headers: { ...init.headers, cookie: jar.header() } });
   jar.take(response);
   return response;
 }
@@ -61,11 +82,11 @@ async function casSignIn(base, username) {
   const jar = new Jar();
   const login = `${base}/cas/login?service=${encodeURIComponent(CAS_SERVICE)}`;
   const form = await hop(jar, login);
-  const posted = await submitLogin(jar, login, await form.text(), username);
-  const ticket = new URL(posted.headers.get('location') ?? 'http://x/').searchParams.get('ticket');
+  const posted = await submitLogin(jar, login, form.text, username);
+  const ticket = new URL(posted.headers.location ?? 'http://x/').searchParams.get('ticket');
   if (!ticket) throw new Error(`no ticket (${posted.status})`);
-  const answer = await fetch(`${base}/cas/p3/serviceValidate?service=${encodeURIComponent(CAS_SERVICE)}&ticket=${ticket}`);
-  if (!(await answer.text()).includes('authenticationSuccess')) throw new Error('ticket not validated');
+  const answer = await request(`${base}/cas/p3/serviceValidate?service=${encodeURIComponent(CAS_SERVICE)}&ticket=${ticket}`);
+  if (!answer.text.includes('authenticationSuccess')) throw new Error('ticket not validated');
 }
 
 /** An OpenID Connect sign-in of a fresh browser: the code flow with PKCE through the central login. */
@@ -86,16 +107,16 @@ async function oidcSignIn(base, username) {
   let response = await hop(jar, url);
   for (let hops = 0; hops < 12; hops++) {
     if (response.status === 200) {
-      response = await submitLogin(jar, url, await response.text(), username);
+      response = await submitLogin(jar, url, response.text, username);
       continue;
     }
-    const location = response.headers.get('location');
+    const location = response.headers.location;
     if (!location) throw new Error(`stopped at ${response.status} ${url}`);
     url = new URL(location, url).href;
     if (url.startsWith(OIDC_CLIENT.redirectUri)) {
       const code = new URL(url).searchParams.get('code');
       if (!code) throw new Error(`no code: ${url}`);
-      const tokens = await fetch(`${base}/oidc/token`, {
+      const tokens = await request(`${base}/oidc/token`, {
         method: 'POST',
         headers: {
           authorization: `Basic ${Buffer.from(`${OIDC_CLIENT.id}:${OIDC_CLIENT.secret}`).toString('base64')}`,
@@ -108,7 +129,7 @@ async function oidcSignIn(base, username) {
           code_verifier: verifier,
         }),
       });
-      if (!(await tokens.json()).id_token) throw new Error(`no ID token (${tokens.status})`);
+      if (!JSON.parse(tokens.text).id_token) throw new Error(`no ID token (${tokens.status})`);
       return;
     }
     response = await hop(jar, url);
@@ -117,7 +138,7 @@ async function oidcSignIn(base, username) {
 }
 
 async function clientCredentials(base) {
-  const tokens = await fetch(`${base}/oidc/token`, {
+  const tokens = await request(`${base}/oidc/token`, {
     method: 'POST',
     headers: {
       authorization: `Basic ${Buffer.from(`${MACHINE_CLIENT.id}:${MACHINE_CLIENT.secret}`).toString('base64')}`,
@@ -125,11 +146,27 @@ async function clientCredentials(base) {
     },
     body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'identifiers:read' }),
   });
-  if (!(await tokens.json()).access_token) throw new Error(`no access token (${tokens.status})`);
+  if (!JSON.parse(tokens.text).access_token) throw new Error(`no access token (${tokens.status})`);
 }
 
-/** Runs `work` in `concurrency` loops for `seconds`; answers completions per second and the failures. */
-async function loops(work, { concurrency, seconds }) {
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU milliseconds a process has used (user + system), from /proc; undefined where there is none. */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `work` in `concurrency` loops for `seconds`; answers completions per second, the failures and,
+ * given a process id, that process's CPU milliseconds per completion.
+ */
+async function loops(work, { concurrency, seconds, pid = process.pid }) {
+  const cpuBefore = cpuMsOf(pid);
   const end = Date.now() + seconds * 1000;
   let done = 0;
   const failures = new Map();
@@ -147,21 +184,32 @@ async function loops(work, { concurrency, seconds }) {
     }),
   );
   const perSecond = +(done / ((Date.now() - started) / 1000)).toFixed(1);
-  return { perSecond, completed: done, failed: [...failures.values()].reduce((a, b) => a + b, 0), failures: Object.fromEntries(failures) };
+  const cpuAfter = cpuMsOf(pid);
+  const cpuMsEach = cpuBefore === undefined || cpuAfter === undefined || done === 0 ? null : +((cpuAfter - cpuBefore) / done).toFixed(2);
+  return {
+    perSecond,
+    completed: done,
+    failed: [...failures.values()].reduce((a, b) => a + b, 0),
+    failures: Object.fromEntries(failures),
+    cpuMsEach,
+  };
 }
 
 /**
- * Sign-ins per second through `base` (nginx in front of the server, demo data), each scenario for
- * `seconds` with `concurrency` browsers at once, and the argon2id verifies per second in this process.
+ * Sign-ins per second through `base` (nginx in front of the server `serverPid`, demo data), each
+ * scenario for `seconds` with `concurrency` browsers at once, and the argon2id verifies per second in
+ * this process (with their CPU time: `cpuMsEach`). The sign-ins' `cpuMsEach` is the server's CPU time per
+ * sign-in (its argon2id verify included): its ratio to a verify's is what the whole path costs.
  */
-export async function signInThroughput(base, { seconds = 10, concurrency = 8 } = {}) {
+export async function signInThroughput(base, { seconds = 10, concurrency = 8, serverPid } = {}) {
   const user = (i) => USERS[i % USERS.length];
   const stored = await hash(DEMO_PASSWORD, { algorithm: 2 });
   const argon2idVerify = await loops(() => verify(stored, DEMO_PASSWORD), { concurrency, seconds });
+  const server = { concurrency, seconds, ...(serverPid ? { pid: serverPid } : {}) };
   return {
     argon2idVerify,
-    casSignIn: await loops((i) => casSignIn(base, user(i)), { concurrency, seconds }),
-    oidcSignIn: await loops((i) => oidcSignIn(base, user(i)), { concurrency, seconds }),
-    clientCredentials: await loops(() => clientCredentials(base), { concurrency, seconds }),
+    casSignIn: await loops((i) => casSignIn(base, user(i)), server),
+    oidcSignIn: await loops((i) => oidcSignIn(base, user(i)), server),
+    clientCredentials: await loops(() => clientCredentials(base), server),
   };
 }
