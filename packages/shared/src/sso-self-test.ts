@@ -190,7 +190,7 @@ export const OidcSelfTestMessage = {
     `账号 ${username} 未获准登录「${appName}」，已跳过测试登录、令牌交换、ID Token 校验与用户信息：如需测试，请在“应用授权”中添加该账号（或其所在的账号组、角色，或开启企业全员）后重试`,
 
   exchanged: (url: string, refresh: boolean, confidential: boolean) =>
-    `POST ${url} 以授权码与 PKCE 校验码换得访问令牌、ID Token${refresh ? '与刷新令牌' : ''}（${confidential ? '机密客户端，client_secret_basic' : '公开客户端，仅 PKCE'}）`,
+    `POST ${url} 以授权码与 PKCE 校验码换得访问令牌、ID Token${refresh ? ' 与刷新令牌' : ''}（${confidential ? '机密客户端，client_secret_basic' : '公开客户端，仅 PKCE'}）`,
   wrongSecret: (url: string) =>
     `POST ${url} 返回 invalid_client：客户端认证失败，输入的客户端密钥不正确（遗失可在应用列表中重置密钥，应用须同时改用新密钥）`,
   tokenRefused: (url: string, error: string, description: string) =>

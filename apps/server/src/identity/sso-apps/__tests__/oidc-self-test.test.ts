@@ -175,7 +175,7 @@ describe.each(testDialects())('接入自检 of OpenID Connect applications on %s
       `POST 无效的 logout_token 至 ${rp.backchannelUri}，返回 HTTP 400（应用拒绝了无效的登出令牌，地址可响应）`,
     );
     expect(steps.authorize.detail).toBe(OidcSelfTestMessage.authorized('admin', rp.redirectUri));
-    expect(steps.token.detail).toBe(`POST ${issuer}/token 以授权码与 PKCE 校验码换得访问令牌、ID Token与刷新令牌（公开客户端，仅 PKCE）`);
+    expect(steps.token.detail).toBe(`POST ${issuer}/token 以授权码与 PKCE 校验码换得访问令牌、ID Token 与刷新令牌（公开客户端，仅 PKCE）`);
     expect(steps.idToken.detail).toMatch(
       /^ID Token 签名（RS256，kid .+）已用 JWKS 验证；iss、aud（客户端 ID）、nonce 与有效期均正确（sub \d+，有效至 \d{4}-/,
     );
@@ -240,7 +240,7 @@ describe.each(testDialects())('接入自检 of OpenID Connect applications on %s
     const right = await run(id, { clientSecret });
     expect(statuses(right.result)).toEqual(ALL_PASSED);
     expect(stepsOf(right.result).token.detail).toBe(
-      `POST ${issuer}/token 以授权码与 PKCE 校验码换得访问令牌、ID Token与刷新令牌（机密客户端，client_secret_basic）`,
+      `POST ${issuer}/token 以授权码与 PKCE 校验码换得访问令牌、ID Token 与刷新令牌（机密客户端，client_secret_basic）`,
     );
     expect(right.body).not.toContain(clientSecret);
     expect(JSON.stringify(await auditRows())).not.toContain(clientSecret);
