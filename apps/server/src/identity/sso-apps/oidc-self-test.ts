@@ -242,7 +242,7 @@ async function authorize(
     if (!answer.ok) return failed(M.authorizeFailed(url.href, answer.reason));
     return failed(answer.status >= 400 ? M.authorizeStatus(url.href, answer.status) : M.authorizeUnexpected(where));
   };
-  // Only the redirect URI itself, or the issuer's own pages, are where a hop may lead.
+  // A hop is followed only to the issuer's own pages; the last one's redirect to the redirect URI is read, never visited.
   const registeredAt = new URL(redirectUri);
   const atRedirect = (location: URL | undefined) =>
     location !== undefined && location.origin === registeredAt.origin && location.pathname === registeredAt.pathname;
