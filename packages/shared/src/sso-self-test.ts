@@ -5,9 +5,10 @@ import type { SelfTestBodySchema, SelfTestPrecheckSchema, SelfTestResultSchema, 
  * end to end and answers a checklist, each step with the exact reason it failed.
  */
 
+/** The steps of a CAS 3.0 application's check. */
 export const SELF_TEST_STEPS = ['registered', 'reachable', 'logout', 'signIn', 'validate', 'attributes'] as const;
-export type SelfTestStepKey = (typeof SELF_TEST_STEPS)[number];
-export const SELF_TEST_STEP_TITLES: Record<SelfTestStepKey, string> = {
+export type CasSelfTestStepKey = (typeof SELF_TEST_STEPS)[number];
+export const SELF_TEST_STEP_TITLES: Record<CasSelfTestStepKey, string> = {
   registered: '服务地址已登记',
   reachable: '服务地址可访问',
   logout: '注销地址可响应',
@@ -16,11 +17,39 @@ export const SELF_TEST_STEP_TITLES: Record<SelfTestStepKey, string> = {
   attributes: '属性释放',
 };
 
+/** The steps of an OpenID Connect application's check. */
+export const OIDC_SELF_TEST_STEPS = [
+  'discovery',
+  'redirectRegistered',
+  'redirectReachable',
+  'backchannel',
+  'authorize',
+  'token',
+  'idToken',
+  'userinfo',
+] as const;
+export type OidcSelfTestStepKey = (typeof OIDC_SELF_TEST_STEPS)[number];
+export const OIDC_SELF_TEST_STEP_TITLES: Record<OidcSelfTestStepKey, string> = {
+  discovery: '发现文档与 JWKS',
+  redirectRegistered: '回调地址已登记',
+  redirectReachable: '回调地址可访问',
+  backchannel: '后端登出地址可响应',
+  authorize: '测试账号登录（授权码 + PKCE S256）',
+  token: '令牌交换（/token）',
+  idToken: 'ID Token 校验',
+  userinfo: '用户信息（/me）',
+};
+
+export type SelfTestStepKey = CasSelfTestStepKey | OidcSelfTestStepKey;
+
 export type SelfTestStepStatus = 'passed' | 'failed' | 'skipped';
 
 export type SelfTestStep = Static<typeof SelfTestStepSchema>;
 
-/** `POST /web-api/console/v1/sso-app/{id}/self-test`. */
+/**
+ * `POST /web-api/console/v1/sso-app/{id}/self-test`: `service` for a CAS application; `redirectUri` and,
+ * for a confidential OpenID Connect client, `clientSecret` (used for this run's token exchange only).
+ */
 export type SelfTestBody = Static<typeof SelfTestBodySchema>;
 
 export type SelfTestResult = Static<typeof SelfTestResultSchema>;
@@ -103,4 +132,90 @@ export const SelfTestMessage = {
   unreachableHost: (code: string) => `网络不可达（${code}）`,
   certificate: (code: string) => `HTTPS 证书校验失败（${code}）`,
   connectionFailed: (code: string) => `连接失败（${code}）`,
+} as const;
+
+/**
+ * The Chinese texts of an OpenID Connect application's 接入自检 (connection failures use SelfTestMessage's).
+ * A run signs in as the administrator with a real authorization code and PKCE; what it was issued is
+ * revoked when it ends. Tokens, codes and the client secret are never quoted.
+ */
+export const OidcSelfTestMessage = {
+  discovered: (url: string, issuer: string, jwksUri: string, keys: number, algs: string) =>
+    `GET ${url} 返回发现文档（issuer ${issuer}，端点均在其下）；GET ${jwksUri} 返回 ${keys} 个签名公钥（${algs}）`,
+  discoveryFailed: (url: string, reason: string) => `无法访问发现文档 ${url}：${reason}`,
+  discoveryStatus: (url: string, status: number) => `GET ${url} 返回 HTTP ${status}，不是发现文档`,
+  discoveryUnreadable: (url: string) => `GET ${url} 的应答不是 JSON 格式的发现文档`,
+  issuerMismatch: (url: string, got: string, expected: string) =>
+    `${url} 的 issuer 为 ${got || '（空）'}，与应有的 ${expected} 不一致：请检查 PUBLIC_URL 与反向代理转发的协议和主机`,
+  endpointMissing: (name: string) => `发现文档缺少 ${name}`,
+  endpointElsewhere: (name: string, value: string, issuer: string) => `发现文档的 ${name}（${value}）不在 issuer ${issuer} 之下`,
+  jwksFailed: (url: string, reason: string) => `无法访问 JWKS ${url}：${reason}`,
+  jwksStatus: (url: string, status: number) => `GET ${url} 返回 HTTP ${status}，不是 JWKS`,
+  jwksUnreadable: (url: string) => `GET ${url} 的应答不是 JWKS（JSON 格式的 keys 列表）`,
+  noSigningKey: (url: string, alg: string) => `JWKS ${url} 中没有 ${alg} 签名公钥：ID Token 无法验证`,
+
+  redirectRegistered: (uri: string, appName: string) => `回调地址 ${uri} 已登记在应用「${appName}」中（redirect_uri 须与之完全一致）`,
+  noRedirectUris: (appName: string) => `应用「${appName}」尚未填写回调地址，请先在应用列表中填写`,
+  redirectNotOwn: (uri: string, appName: string) =>
+    `${uri} 不是应用「${appName}」登记的回调地址：redirect_uri 须与登记的回调地址完全一致（协议、主机、端口、路径与查询参数），请在应用列表中添加或改用已登记的地址`,
+  redirectReachable: (uri: string, status: number) => `GET ${uri} 返回 HTTP ${status}（回调地址可访问；未携带授权码）`,
+  redirectReachableRedirect: (uri: string, status: number, to: string) =>
+    `GET ${uri} 返回 HTTP ${status}，跳转至 ${to}（回调地址可访问；未携带授权码，未跟随跳转）`,
+  redirectFailed: (uri: string, reason: string) => `无法访问回调地址 ${uri}：${reason}`,
+
+  backchannel: (uri: string, status: number) =>
+    `POST 无效的 logout_token 至 ${uri}，返回 HTTP ${status}（应用拒绝了无效的登出令牌，地址可响应）`,
+  backchannelAccepted: (uri: string, status: number) =>
+    `POST 无效的 logout_token 至 ${uri}，返回 HTTP ${status}：地址可响应，但应用接受了无效的登出令牌，请确认应用校验其签名、iss、aud 与登出事件（规范要求返回 400）`,
+  backchannelAnswered: (uri: string, status: number) => `POST 无效的 logout_token 至 ${uri}，返回 HTTP ${status}（地址可响应）`,
+  backchannelRedirect: (uri: string, status: number, to: string) =>
+    `POST 无效的 logout_token 至 ${uri} 返回 HTTP ${status}，跳转至 ${to}（未跟随跳转）：后端登出地址应直接处理通知，不能要求登录`,
+  backchannelStatus: (uri: string, status: number) => `POST 无效的 logout_token 至 ${uri} 返回 HTTP ${status}：应用未能处理后端登出通知`,
+  backchannelFailed: (uri: string, reason: string) => `后端登出通知无法送达 ${uri}：${reason}`,
+  noBackchannel: '未填写后端登出地址：会话结束时不通知应用，已跳过',
+
+  authorized: (username: string, uri: string) =>
+    `已通过账号 ${username} 当前的统一身份认证会话完成授权请求（PKCE S256），授权端点签发了授权码并跳转至 ${uri}（未访问回调地址，授权码未交给应用）`,
+  authorizeRefused: (error: string, description: string) => `授权端点拒绝了授权请求：${error}${description ? `（${description}）` : ''}`,
+  authorizeStatus: (url: string, status: number) =>
+    `授权端点 ${url} 返回 HTTP ${status}，没有继续登录：客户端不存在或已停用、回调地址不一致时会如此`,
+  authorizeFailed: (url: string, reason: string) => `无法访问授权端点 ${url}：${reason}`,
+  authorizeUnexpected: (step: string) => `授权请求在${step}时没有按预期跳转，未取得授权码`,
+  authorizeStateMismatch: '授权端点返回的 state 与请求不一致，未取得授权码',
+  authorizeIssuerMismatch: (iss: string, issuer: string) => `授权应答的 iss（${iss}）与 issuer ${issuer} 不一致（RFC 9207）`,
+  callbackElsewhere: '统一身份认证没有把登录回调识别为本应用，未签发票据',
+  secretMissing: '机密客户端须在自检中输入客户端密钥才能交换令牌（仅用于本次自检，不保存）',
+  skippedSecretMissing: '未输入客户端密钥，未发起测试登录',
+  notGranted: (username: string, appName: string) =>
+    `账号 ${username} 未获准登录「${appName}」，已跳过测试登录、令牌交换、ID Token 校验与用户信息：如需测试，请在“应用授权”中添加该账号（或其所在的账号组、角色，或开启企业全员）后重试`,
+
+  exchanged: (url: string, refresh: boolean, confidential: boolean) =>
+    `POST ${url} 以授权码与 PKCE 校验码换得访问令牌、ID Token${refresh ? ' 与刷新令牌' : ''}（${confidential ? '机密客户端，client_secret_basic' : '公开客户端，仅 PKCE'}）`,
+  wrongSecret: (url: string) =>
+    `POST ${url} 返回 invalid_client：客户端认证失败，输入的客户端密钥不正确（遗失可在应用列表中重置密钥，应用须同时改用新密钥）`,
+  tokenRefused: (url: string, error: string, description: string) =>
+    `POST ${url} 拒绝了令牌请求：${error}${description ? `（${description}）` : ''}`,
+  tokenStatus: (url: string, status: number) => `POST ${url} 返回 HTTP ${status}，不是令牌应答`,
+  tokenFailed: (url: string, reason: string) => `无法访问令牌端点 ${url}：${reason}`,
+  tokenIncomplete: (url: string) => `POST ${url} 的应答缺少 access_token 或 id_token`,
+
+  idTokenVerified: (alg: string, kid: string, sub: string, expires: string) =>
+    `ID Token 签名（${alg}${kid ? `，kid ${kid.slice(0, 16)}…` : ''}）已用 JWKS 验证；iss、aud（客户端 ID）、nonce 与有效期均正确（sub ${sub}，有效至 ${expires}）`,
+  idTokenSignature: (code: string) => `ID Token 的签名无法用 JWKS 中的公钥验证（${code}）`,
+  idTokenClaim: (claim: string, reason: string) => `ID Token 的 ${claim} 不正确：${reason}`,
+  idTokenExpired: 'ID Token 已过期（exp），请检查服务器时钟',
+  idTokenNonce: 'ID Token 的 nonce 与授权请求不一致',
+  idTokenMalformed: (code: string) => `ID Token 不是有效的 JWT（${code}）`,
+
+  userinfo: (url: string, username: string, sub: string, claims: string) =>
+    `GET ${url} 返回账号 ${username}（sub ${sub}），声明：${claims}`,
+  userinfoStatus: (url: string, status: number) => `GET ${url} 返回 HTTP ${status}，访问令牌未被接受`,
+  userinfoUnreadable: (url: string) => `GET ${url} 的应答不是 JSON 格式的用户信息`,
+  userinfoSubject: (url: string, got: string, expected: string) => `GET ${url} 返回的 sub（${got}）与 ID Token 的 sub（${expected}）不一致`,
+  userinfoFailed: (url: string, reason: string) => `无法访问用户信息端点 ${url}：${reason}`,
+
+  skippedDiscovery: '发现文档或 JWKS 未通过，已跳过',
+  skippedUnregistered: '回调地址未通过登记检查，已跳过（不会访问未登记的地址）',
+  skippedNoCode: '未取得授权码，已跳过',
+  skippedNoToken: '未取得令牌，已跳过',
 } as const;

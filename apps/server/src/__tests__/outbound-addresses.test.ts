@@ -154,6 +154,48 @@ describe.each(testDialects())('addresses tenants make the server call, on %s', (
     expect(standin.requests.length).toBeGreaterThan(0);
   });
 
+  it('接入自检 of an OpenID Connect application contacts no redirect URI or back-channel logout address that resolves to loopback', async () => {
+    const origin = `http://localhost:${new URL(standin.origin).port}`;
+    const created = await call(t.app, 'POST', '/sso-app', {
+      ...application([]),
+      protocol: 'oidc',
+      attributes: [],
+      oidc: {
+        clientId: '',
+        clientType: 'public',
+        redirectUris: [`${origin}/callback`],
+        postLogoutRedirectUris: [],
+        backchannelLogoutUri: `${origin}/backchannel`,
+        initiateLoginUri: '',
+        scopes: ['openid'],
+        accessTokenSeconds: 600,
+        idTokenSeconds: 600,
+        refreshTokenSeconds: 86_400,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const { id } = created.json<Envelope<{ id: number }>>().data[0] as { id: number };
+    const run = async (app: PortalApp) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/web-api/console/v1/sso-app/${id}/self-test`,
+        headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
+        payload: {},
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const steps = (res.json<Envelope<SelfTestResult>>().data[0] as SelfTestResult).steps;
+      return steps.filter((s) => s.key === 'redirectReachable' || s.key === 'backchannel');
+    };
+    expect((await run(strict)).map((s) => [s.key, s.status, s.detail])).toEqual([
+      ['redirectReachable', 'failed', `无法访问回调地址 ${origin}/callback：${LOOPBACK}`],
+      ['backchannel', 'failed', `后端登出通知无法送达 ${origin}/backchannel：${LOOPBACK}`],
+    ]);
+    expect(standin.requests).toEqual([]);
+    // Where the operator allows loopback, the same check reaches the application.
+    expect((await run(t.app)).map((s) => s.key)).toEqual(['redirectReachable', 'backchannel']);
+    expect(standin.requests.map((r) => `${r.method} ${r.url}`).sort()).toEqual(['GET /callback', 'POST /backchannel']);
+  });
+
   it('single logout posts to no refused address', async () => {
     const service = `${standin.origin}/slo-check/`;
     await register(service);

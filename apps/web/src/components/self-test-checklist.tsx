@@ -15,14 +15,22 @@ interface AttributeRow {
   values: string[];
 }
 
+/** What the list of released values is called, and which step answers it, per protocol. */
+const RELEASED = {
+  cas3: { step: 'validate', address: '服务地址', title: '释放的属性', column: '属性', empty: '票据校验未返回属性' },
+  oidc: { step: 'userinfo', address: '回调地址', title: '用户信息返回的声明', column: '声明', empty: '用户信息未返回声明' },
+} as const;
+
 /**
  * The answer of 接入自检 as a checklist: every step with its status and the exact text the server
- * gave (the address, the HTTP status, the reason), then the attributes the validation released.
+ * gave (the address, the HTTP status, the reason), then the attributes the validation released (CAS)
+ * or the claims userinfo answered (OpenID Connect).
  */
 export function SelfTestChecklist({ result }: { result: SelfTestResult }) {
   const failed = result.steps.filter((s) => s.status === 'failed');
-  // Attributes come with a validated ticket: without one there is nothing to list.
-  const validated = result.steps.some((s) => s.key === 'validate' && s.status === 'passed');
+  const released = RELEASED[result.protocol];
+  // Attributes come with a validated ticket (claims with userinfo): without one there is nothing to list.
+  const validated = result.steps.some((s) => s.key === released.step && s.status === 'passed');
   const attributes: AttributeRow[] = Object.entries(result.attributes).map(([name, values]) => ({ name, values }));
   return (
     <div className="self-test">
@@ -33,7 +41,7 @@ export function SelfTestChecklist({ result }: { result: SelfTestResult }) {
         description={
           <span className="self-test__facts">
             {failed.length > 0 && <span>未通过：{failed.map((s) => s.title).join('、')}</span>}
-            <span>服务地址：{result.service}</span>
+            <span>{`${released.address}：${result.service}`}</span>
             <span>测试账号：{result.username}</span>
             {/* China time (yyyy-MM-dd HH:mm:ss), as the server gives its times. */}
             <span>时间：{result.ranAt}</span>
@@ -58,16 +66,16 @@ export function SelfTestChecklist({ result }: { result: SelfTestResult }) {
       </ol>
       {validated && (
         <>
-          <h4 className="self-test__subtitle">释放的属性</h4>
+          <h4 className="self-test__subtitle">{released.title}</h4>
           <Table<AttributeRow>
             rowKey="name"
             size="small"
             pagination={false}
             dataSource={attributes}
-            aria-label="释放的属性"
-            locale={{ emptyText: '票据校验未返回属性' }}
+            aria-label={released.title}
+            locale={{ emptyText: released.empty }}
             columns={[
-              { title: '属性', dataIndex: 'name', width: 160 },
+              { title: released.column, dataIndex: 'name', width: 160 },
               { title: '值', dataIndex: 'values', render: (values: string[]) => values.join('、') },
             ]}
           />

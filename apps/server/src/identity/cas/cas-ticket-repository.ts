@@ -204,6 +204,21 @@ export class CasTicketRepository {
     return rows.map((r) => r.tgt_id);
   }
 
+  /** One service ticket, as single logout would see it. */
+  async ticketById(db: Kysely<Database>, id: string): Promise<IssuedTicket | undefined> {
+    const row = await db
+      .selectFrom('cas_st')
+      .innerJoin('cas_tgt', 'cas_tgt.id', 'cas_st.tgt_id')
+      .select(ISSUED_COLUMNS)
+      .where('cas_st.id', '=', id)
+      .executeTakeFirst();
+    return row && issued(row);
+  }
+
+  async deleteServiceTicket(db: Kysely<Database>, id: string): Promise<void> {
+    await db.deleteFrom('cas_st').where('id', '=', id).execute();
+  }
+
   /** Deletes TGTs (their tickets go with them); answers how many there were. */
   /** Deletes these TGTs; answers the ones this statement ended (a concurrent ending of the same one answers it once). */
   async deleteTgts(ids: readonly string[], db: Kysely<Database> = this.db): Promise<EndedTgt[]> {

@@ -153,6 +153,21 @@ export class TicketStore {
   }
 
   /**
+   * Ends the sign-in of one service ticket alone, leaving its SSO session (接入自检's test sign-in, when
+   * the run ends): the ticket and the OpenID Connect grant it made, with every token under it, go in one
+   * transaction, so no single-logout message names it later. Answers what was ended.
+   */
+  async forgetServiceTicket(id: string): Promise<IssuedTicket | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const ticket = await this.tickets.ticketById(trx, id);
+      if (!ticket) return undefined;
+      await this.tickets.deleteServiceTicket(trx, id);
+      await this.endGrantsOf(trx, [ticket]);
+      return ticket;
+    });
+  }
+
+  /**
    * A sign-in an SSO session made without a browser visit to the CAS (OpenID Connect `prompt=none`): a
    * ticket row already validated, with what the provider issued, so single logout and 在线会话 see it.
    */

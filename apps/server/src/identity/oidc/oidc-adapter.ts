@@ -22,6 +22,9 @@ export type PortalClientMetadata = ClientMetadata & {
   portal_refresh_token_ttl?: number;
 };
 
+/** What applications' ID tokens are signed with (JWKS keys of every algorithm are published). */
+export const ID_TOKEN_SIGNING_ALG = 'RS256';
+
 /**
  * An application's metadata as the provider reads it. `client_secret` holds the secret's hash: the
  * provider only compares it (Client.prototype.compareClientSecret, replaced in oidc-provider.ts), and
@@ -41,7 +44,7 @@ export function applicationMetadata(app: OidcApplicationClient): PortalClientMet
     ...(app.backchannelLogoutUri ? { backchannel_logout_uri: app.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
     ...(app.initiateLoginUri ? { initiate_login_uri: app.initiateLoginUri } : {}),
     token_endpoint_auth_method: confidential ? 'client_secret_basic' : 'none',
-    id_token_signed_response_alg: 'RS256',
+    id_token_signed_response_alg: ID_TOKEN_SIGNING_ALG,
     // Every ID token says when the SSO session's login was (auth_time), as Keycloak's do.
     require_auth_time: true,
     scope: app.scopes,

@@ -133,6 +133,11 @@ export class OidcRepository {
       .execute();
   }
 
+  /** Drops a provider session by its uid (the one 接入自检 signed in without a browser). */
+  async destroySession(uid: string): Promise<void> {
+    await this.db.deleteFrom('oidc_model').where('kind', '=', 'Session').where('uid', '=', uid).execute();
+  }
+
   async destroy(kind: string, id: string): Promise<void> {
     await this.db.deleteFrom('oidc_model').where('kind', '=', kind).where('id', '=', id).execute();
   }

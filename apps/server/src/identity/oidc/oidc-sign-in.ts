@@ -115,6 +115,16 @@ export class OidcSignIn {
     await this.app.logoutDeliveryService.deliver(others, this.app.config.publicUrl ?? client.origin, this.app.log);
   }
 
+  /**
+   * Ends the test sign-in of 接入自检 when its run ends: the ticket that signed it in, the grant (codes,
+   * access and refresh tokens) and the provider session it made, which no browser holds. The SSO
+   * session stays, and no back-channel logout is sent for it (the application never received the code).
+   */
+  async endTestSignIn(ticket: string): Promise<void> {
+    const ended = await this.app.casTicketService.forgetServiceTicket(ticket);
+    if (ended?.oidc?.sessionUid) await this.app.oidcRepository.destroySession(ended.oidc.sessionUid);
+  }
+
   /** The CAS registry's view of a callback: the application it signs in to and the relying party's origin. */
   async resolve(url: URL): Promise<{ application: NonNullable<RegisteredService['application']>; redirectOrigin: string } | undefined> {
     const uid = CALLBACK_PATH.exec(url.pathname)?.[1];

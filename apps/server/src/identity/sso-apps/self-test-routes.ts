@@ -17,9 +17,9 @@ import { callerOf } from '../portal-auth/auth.js';
 
 /**
  * 接入自检 (tool 03 统一身份认证集成; authority app:list): runs the integration check of one
- * of the enterprise's applications (`self-test-service.ts`, the check itself in `self-test.ts`). Another enterprise's id answers
- * 404. Each run makes up to three requests to addresses the enterprise configured, so runs are
- * limited per enterprise, and audited.
+ * of the enterprise's applications (`self-test-service.ts`, the check itself in `self-test.ts` for CAS and
+ * `oidc-self-test.ts` for OpenID Connect). Another enterprise's id answers 404. Each run makes up to
+ * three requests to addresses the enterprise configured, so runs are limited per enterprise, and audited.
  */
 const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Before a run: the console says when the sign-in step will be skipped, and why. Reads only, contacts nothing.
@@ -55,14 +55,15 @@ const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         tags: ['sso-app'],
-        summary: '接入自检：服务地址登记与可访问、注销地址、以管理员本人会话测试登录、p3/serviceValidate 校验与属性释放',
+        summary:
+          '接入自检。CAS：服务地址登记与可访问、注销地址、以管理员本人会话测试登录、p3/serviceValidate 校验与属性释放；OpenID Connect：发现文档与 JWKS、回调地址登记与可访问、后端登出地址、以管理员本人会话完成授权码 + PKCE 登录、令牌交换（机密客户端用本次输入的密钥，不保存）、ID Token 校验与用户信息，测试令牌随即撤销',
         params: RowIdParamsSchema,
         body: SelfTestBodySchema,
         response: { 200: Envelope(SelfTestResultSchema), ...errorResponses },
       },
     },
     async (request) => {
-      const result = await selfTestRun(app, callerOf(request), request.params.id, request.body.service);
+      const result = await selfTestRun(app, callerOf(request), request.params.id, request.body);
       return ok(result, result.passed ? SelfTestMessage.passed : SelfTestMessage.failed);
     },
   );

@@ -1,8 +1,9 @@
-import { type SelfTestPrecheck, type SelfTestResult, SsoMessage } from '@portal/shared';
+import { type SelfTestBody, type SelfTestPrecheck, type SelfTestResult, SsoMessage } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import type { Caller } from '../portal-auth/auth.js';
+import { runOidcSelfTest } from './oidc-self-test.js';
 import { runSelfTest, signInSkipReason } from './self-test.js';
 import type { SsoApplication } from './sso-app-repository.js';
 
@@ -24,14 +25,17 @@ export async function selfTestPrecheck(app: FastifyInstance, caller: Caller, id:
   return { applicationId: application.id, username, signInSkipped: skipped ?? '' };
 }
 
-/** Runs the check of `service` (the first service address when absent) and audits what failed. */
-export async function selfTestRun(app: FastifyInstance, caller: Caller, id: number, service: string | undefined): Promise<SelfTestResult> {
+/**
+ * Runs the check of the application's protocol: of `service` for a CAS application, of `redirectUri`
+ * for an OpenID Connect one (each the first registered when absent), and audits what failed. A
+ * confidential client's secret is used for the run's token exchange only.
+ */
+export async function selfTestRun(app: FastifyInstance, caller: Caller, id: number, body: SelfTestBody): Promise<SelfTestResult> {
   const application = await applicationOf(app, caller, id);
-  const result = await runSelfTest(app, application, service, {
-    id: caller.accountId,
-    username: caller.username,
-    serviceTicket: caller.serviceTicket,
-  });
+  const account = { id: caller.accountId, username: caller.username, serviceTicket: caller.serviceTicket };
+  const result = application.oidc
+    ? await runOidcSelfTest(app, application, application.oidc, { redirectUri: body.redirectUri, clientSecret: body.clientSecret }, account)
+    : await runSelfTest(app, application, body.service, account);
   const failed = result.steps.filter((s) => s.status === 'failed').map((s) => s.title);
   const detail = `${result.service}：${failed.length ? `未通过 ${failed.join('、')}` : '全部通过'}`;
   await app.auditRepository.recordBy(caller, 'sso-app.self-test', application.name, 'success', detail);

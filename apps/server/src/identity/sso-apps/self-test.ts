@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   ATTRIBUTE_LABELS,
+  type CasSelfTestStepKey,
+  OidcSelfTestMessage,
   SELF_TEST_STEP_TITLES,
   type SelfTestResult,
   type SelfTestStep,
-  type SelfTestStepKey,
   type SelfTestStepStatus,
   SelfTestMessage,
   parseRedirectUrl,
@@ -29,7 +30,7 @@ export interface SelfTestAccount {
   serviceTicket: string;
 }
 
-const step = (key: SelfTestStepKey, status: SelfTestStepStatus, detail: string): SelfTestStep => ({
+const step = (key: CasSelfTestStepKey, status: SelfTestStepStatus, detail: string): SelfTestStep => ({
   key,
   title: SELF_TEST_STEP_TITLES[key],
   status,
@@ -62,6 +63,7 @@ export async function runSelfTest(
   const registration = await checkRegistered(app, application, service, portalBase, account.id);
   const result = (steps: SelfTestStep[], attributes: Record<string, string[]> = {}): SelfTestResult => ({
     applicationId: application.id,
+    protocol: 'cas3',
     service,
     username: account.username,
     passed: steps.every((s) => s.status !== 'failed'),
@@ -71,7 +73,7 @@ export async function runSelfTest(
   });
   const signInSkipped = await signInSkipReason(app, application, account.id, account.username);
   if (!registration.registered) {
-    const skipped = (key: SelfTestStepKey) => step(key, 'skipped', SelfTestMessage.skippedUnregistered);
+    const skipped = (key: CasSelfTestStepKey) => step(key, 'skipped', SelfTestMessage.skippedUnregistered);
     return result([
       registration.step,
       skipped('reachable'),
@@ -129,7 +131,11 @@ export async function signInSkipReason(
 ): Promise<string | undefined> {
   const { auth } = app.config;
   if (!auth.casEmbedded) return SelfTestMessage.externalCas(auth.casServerUrl ?? '');
-  if (!(await app.ssoAppRepository.mayUse(accountId, application.id))) return SelfTestMessage.notGranted(username, application.name);
+  if (!(await app.ssoAppRepository.mayUse(accountId, application.id))) {
+    return application.protocol === 'oidc'
+      ? OidcSelfTestMessage.notGranted(username, application.name)
+      : SelfTestMessage.notGranted(username, application.name);
+  }
   return undefined;
 }
 

@@ -35,7 +35,7 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
     // Asynchronous writes: a request never waits for the disk or a pipe; flushLogs() before exit.
     stream: asyncStdout(),
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.smsCode'],
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.smsCode', '*.clientSecret'],
       censor: '***',
     },
     serializers: {

@@ -48,6 +48,7 @@ export const ERP: SsoApplicationRow = {
 /** A self-test whose logout address is down: the steps after it are not all run. */
 export const FAILED_SELF_TEST: SelfTestResult = {
   applicationId: 5,
+  protocol: 'cas3',
   service: 'https://erp.hengyue.example/',
   username: 'admin',
   passed: false,

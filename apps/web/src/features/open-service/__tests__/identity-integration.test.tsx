@@ -1,4 +1,11 @@
-import { type PortalMenuEntry, SelfTestMessage } from '@portal/shared';
+import {
+  OIDC_SELF_TEST_STEP_TITLES,
+  type OidcSelfTestStepKey,
+  type PortalMenuEntry,
+  type SelfTestResult,
+  SelfTestMessage,
+  type SsoApplicationRow,
+} from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -16,6 +23,45 @@ vi.mock('@/lib/api', () => ({ api: () => fake.api }));
 vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
 
 const ADMIN = menusEntry(['app:list']);
+
+const INSPECTION: SsoApplicationRow = {
+  ...ERP,
+  id: 9,
+  name: '恒岳移动巡检',
+  protocol: 'oidc',
+  servicePrefixes: [],
+  logoutUrl: '',
+  attributes: [],
+  oidc: {
+    clientId: 'hengyue-inspection',
+    clientType: 'public',
+    redirectUris: ['http://localhost:8083/callback'],
+    postLogoutRedirectUris: [],
+    backchannelLogoutUri: '',
+    initiateLoginUri: '',
+    scopes: ['openid', 'profile'],
+    accessTokenSeconds: 600,
+    idTokenSeconds: 600,
+    refreshTokenSeconds: 86_400,
+  },
+};
+
+/** An OpenID Connect application's check where every step passed. */
+const OIDC_PASSED: SelfTestResult = {
+  applicationId: 9,
+  protocol: 'oidc',
+  service: 'http://localhost:8083/callback',
+  username: 'admin',
+  passed: true,
+  steps: (Object.keys(OIDC_SELF_TEST_STEP_TITLES) as OidcSelfTestStepKey[]).map((key) => ({
+    key,
+    title: OIDC_SELF_TEST_STEP_TITLES[key],
+    status: 'passed',
+    detail: `${OIDC_SELF_TEST_STEP_TITLES[key]}：通过`,
+  })),
+  attributes: { sub: ['7'], preferred_username: ['admin'], groups: ['信息中心', '质量部'] },
+  ranAt: '2026-11-29 09:00:00',
+};
 const BACKUP = ERP.servicePrefixes[1]!;
 
 beforeEach(() => {
@@ -23,6 +69,8 @@ beforeEach(() => {
   fake.api = createFakeApi({
     [APPS_CALL]: [{ rows: [ERP], total: 1 }],
     [precheckCall(5)]: [{ applicationId: 5, username: 'admin', signInSkipped: '' }],
+    [precheckCall(9)]: [{ applicationId: 9, username: 'admin', signInSkipped: '' }],
+    [selfTestCall(9)]: [OIDC_PASSED],
     [selfTestCall(5)]: (body) => [
       (body as { service: string }).service === BACKUP ? { ...FAILED_SELF_TEST, service: BACKUP } : PASSED_SELF_TEST,
     ],
@@ -45,31 +93,10 @@ const codeBlock = (root: HTMLElement, name: string) =>
     .closest('figure')!;
 
 describe('统一身份认证集成 for an enterprise administrator', () => {
-  it('shows an OpenID Connect application with the discovery address and Spring, openid-client and Authlib samples, without CAS 接入自检', async () => {
-    const inspection = {
-      ...ERP,
-      id: 9,
-      name: '恒岳移动巡检',
-      protocol: 'oidc' as const,
-      servicePrefixes: [],
-      logoutUrl: '',
-      attributes: [],
-      oidc: {
-        clientId: 'hengyue-inspection',
-        clientType: 'public' as const,
-        redirectUris: ['http://localhost:8083/callback'],
-        postLogoutRedirectUris: [],
-        backchannelLogoutUri: '',
-        initiateLoginUri: '',
-        scopes: ['openid' as const, 'profile' as const],
-        accessTokenSeconds: 600,
-        idTokenSeconds: 600,
-        refreshTokenSeconds: 86_400,
-      },
-    };
-    fake.api!.routes[APPS_CALL] = [{ rows: [inspection], total: 1 }];
+  it('shows an OpenID Connect application with the discovery address, Spring, openid-client and Authlib samples, and its 接入自检', async () => {
+    fake.api!.routes[APPS_CALL] = [{ rows: [INSPECTION], total: 1 }];
     const live = await renderSection(ADMIN);
-    const region = await within(live).findByRole('region', { name: '恒岳移动巡检 的接入参数' });
+    const region = await within(live).findByRole('region', { name: '恒岳移动巡检 的接入参数与自检' });
     expect(within(region).getByText('https://portal.example.com/oidc/.well-known/openid-configuration')).toBeTruthy();
     expect(within(region).getByText('公开客户端没有密钥，须使用 PKCE（S256）')).toBeTruthy();
     expect(
@@ -81,8 +108,43 @@ describe('统一身份认证集成 for an enterprise administrator', () => {
     expect(yaml).toContain('issuer-uri: https://portal.example.com/oidc');
     expect(yaml).toContain('client-authentication-method: none');
     expect(yaml).not.toContain('client-secret');
-    expect(within(region).queryByText('接入自检')).toBeNull();
-    expect(fake.api!.get).not.toHaveBeenCalledWith(precheckCall(9).slice(4));
+    // A public client's check needs no secret.
+    expect(within(region).getByRole('heading', { name: '接入自检' })).toBeTruthy();
+    expect(within(region).queryByLabelText('客户端密钥')).toBeNull();
+    fireEvent.click(within(region).getByRole('button', { name: /接入自检/ }));
+    await waitFor(() =>
+      expect(fake.api!.post).toHaveBeenCalledWith(
+        selfTestCall(9).slice(5),
+        { redirectUri: 'http://localhost:8083/callback' },
+        { silent: true },
+      ),
+    );
+    expect(await within(region).findByText('接入自检通过')).toBeTruthy();
+  });
+
+  it('asks a confidential client for its secret, sends it with this run only, and lists the claims userinfo answered', async () => {
+    fake.api!.routes[APPS_CALL] = [{ rows: [{ ...INSPECTION, oidc: { ...INSPECTION.oidc!, clientType: 'confidential' } }], total: 1 }];
+    const live = await renderSection(ADMIN);
+    const region = await within(live).findByRole('region', { name: '恒岳移动巡检 的接入参数与自检' });
+    const run = within(region).getByRole('button', { name: /接入自检/ });
+    expect(run.hasAttribute('disabled')).toBe(true);
+    const secret = within(region).getByLabelText('客户端密钥');
+    fireEvent.change(secret, { target: { value: 'typed-secret' } });
+    fireEvent.click(run);
+    await waitFor(() =>
+      expect(fake.api!.post).toHaveBeenCalledWith(
+        selfTestCall(9).slice(5),
+        { redirectUri: 'http://localhost:8083/callback', clientSecret: 'typed-secret' },
+        { silent: true },
+      ),
+    );
+    expect(await within(region).findByText('接入自检通过')).toBeTruthy();
+    // The field is empty again: the next run asks for the secret again.
+    expect((secret as HTMLInputElement).value).toBe('');
+    expect(within(region).getByText('回调地址：http://localhost:8083/callback')).toBeTruthy();
+    const claims = within(region).getByRole('table', { name: '用户信息返回的声明' });
+    expect(within(claims).getByText('preferred_username')).toBeTruthy();
+    expect(within(claims).getByText('信息中心、质量部')).toBeTruthy();
   });
 
   it("lists the enterprise's applications with their settings and client configuration", async () => {

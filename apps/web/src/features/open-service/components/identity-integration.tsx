@@ -32,8 +32,8 @@ function Setting({ label, value, note }: { label: string; value: string; note?: 
 }
 
 /**
- * An OpenID Connect application: its client, the provider's addresses (discovery first) and sample
- * configurations for Spring Security, Node openid-client and Python Authlib.
+ * An OpenID Connect application: its client, the provider's addresses (discovery first), sample
+ * configurations for Spring Security, Node openid-client and Python Authlib, and 接入自检.
  */
 function OidcAppIntegration({ app }: { app: SsoApplicationRow }) {
   const { oidc } = app;
@@ -50,7 +50,7 @@ function OidcAppIntegration({ app }: { app: SsoApplicationRow }) {
     endpoints,
   });
   return (
-    <section className="integration__app" aria-label={`${app.name} 的接入参数`}>
+    <section className="integration__app" aria-label={`${app.name} 的接入参数与自检`}>
       {oidc.redirectUris.length > 1 && (
         <div className="integration__service">
           <span>回调地址</span>
@@ -61,7 +61,7 @@ function OidcAppIntegration({ app }: { app: SsoApplicationRow }) {
             options={oidc.redirectUris.map((p) => ({ value: p, label: p }))}
             popupMatchSelectWidth={false}
           />
-          <small>下方的客户端配置按所选地址生成</small>
+          <small>下方的客户端配置与接入自检都按所选地址生成</small>
         </div>
       )}
       <h3 className="integration__subtitle">接入参数</h3>
@@ -110,6 +110,9 @@ function OidcAppIntegration({ app }: { app: SsoApplicationRow }) {
           ),
         }))}
       />
+
+      <h3 className="integration__subtitle">接入自检</h3>
+      <SelfTestRunner key={redirectUri} appId={app.id} service={redirectUri} protocol="oidc" clientType={oidc.clientType} />
     </section>
   );
 }

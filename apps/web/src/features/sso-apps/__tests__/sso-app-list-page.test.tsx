@@ -154,6 +154,7 @@ describe('应用列表', () => {
     fake.api!.routes[`POST ${API}/5/self-test`] = (body) => [
       {
         applicationId: 5,
+        protocol: 'cas3',
         service: (body as { service: string }).service,
         username: 'admin',
         passed: true,

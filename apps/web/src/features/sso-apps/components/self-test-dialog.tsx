@@ -3,24 +3,29 @@ import { Button, Modal, Select } from 'antd';
 import { useState } from 'react';
 import { SelfTestRunner } from '@/components/self-test-runner';
 
-/** The dialog's body: the service address to check (when there are several) and the run. */
+/**
+ * The dialog's body: the address to check when there are several (a CAS application's service
+ * addresses, an OpenID Connect application's redirect URIs) and the run.
+ */
 function SelfTestBody({ app }: { app: SsoApplicationRow }) {
-  const [service, setService] = useState(app.servicePrefixes[0] ?? '');
+  const addresses = app.oidc ? app.oidc.redirectUris : app.servicePrefixes;
+  const label = app.oidc ? '回调地址' : '服务地址';
+  const [address, setAddress] = useState(addresses[0] ?? '');
   return (
     <div className="sso-apps__self-test">
-      {app.servicePrefixes.length > 1 && (
+      {addresses.length > 1 && (
         <div className="sso-apps__self-test-service">
-          <span>服务地址</span>
+          <span>{label}</span>
           <Select
-            aria-label="要检查的服务地址"
-            value={service}
-            onChange={setService}
-            options={app.servicePrefixes.map((p) => ({ value: p, label: p }))}
+            aria-label={`要检查的${label}`}
+            value={address}
+            onChange={setAddress}
+            options={addresses.map((p) => ({ value: p, label: p }))}
             popupMatchSelectWidth={false}
           />
         </div>
       )}
-      <SelfTestRunner key={service} appId={app.id} service={service} />
+      <SelfTestRunner key={address} appId={app.id} service={address} protocol={app.protocol} clientType={app.oidc?.clientType} />
     </div>
   );
 }

@@ -119,11 +119,9 @@ export function SsoAppListPage() {
       <Button type="link" size="small" onClick={() => setIntegrating(row)}>
         集成配置
       </Button>
-      {row.protocol === 'cas3' && (
-        <Button type="link" size="small" onClick={() => setTesting(row)}>
-          接入自检
-        </Button>
-      )}
+      <Button type="link" size="small" onClick={() => setTesting(row)}>
+        接入自检
+      </Button>
       {!row.platform && (
         <>
           <Button type="link" size="small" onClick={() => setEditing({ app: row })}>
