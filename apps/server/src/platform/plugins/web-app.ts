@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ResponseCode } from '@portal/shared';
-import { CONTENT_CACHE } from './http-cache.js';
+import { CONTENT_CACHE, SITE_CACHE, publicCacheControl } from './http-cache.js';
 import { createPageRenderer } from './page-renderer.js';
 
 /** Path prefixes that belong to the API: an unknown one answers JSON 404, never the SPA. */
@@ -50,7 +50,8 @@ async function webApp(app: FastifyInstance) {
       wildcard: false,
       setHeaders(reply, filePath) {
         const assets = `${path.sep}assets${path.sep}`;
-        reply.header('cache-control', filePath.includes(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // Other files of the build (favicon, agreement pages) keep their names: shared caches keep them a minute.
+        reply.header('cache-control', filePath.includes(assets) ? 'public, max-age=31536000, immutable' : publicCacheControl(SITE_CACHE));
       },
     });
     app.log.debug({ root }, 'serving web app');
