@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNginx, freePort, localConfig, startNginx } from '../../../../../../scripts/nginx-config.mjs';
@@ -51,6 +52,9 @@ describe.skipIf(!nginx).each(testDialects())('the portal behind docs/deploy/ngin
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-cache-'));
   beforeAll(async () => {
     if (!fs.existsSync(SSR_ENTRY)) throw new Error('the web app is not built: run `npm run build` first');
+    // Imported ahead of the app, which then finds it loaded: on a busy machine the first import of the
+    // renderer can outlast Fastify's plugin timeout.
+    await import(pathToFileURL(SSR_ENTRY).href);
     t = await createTestApp(dialect, { WEB_DIST, WEB_SSR_ENTRY: SSR_ENTRY });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const upstream = (t.app.server.address() as AddressInfo).port;

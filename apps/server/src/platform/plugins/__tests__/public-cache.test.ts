@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../config.js';
@@ -27,6 +28,9 @@ describe.each(testDialects())('caching headers of the public reads on %s', (dial
     if (!fs.existsSync(SSR_ENTRY) || !fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
       throw new Error('the web app is not built: run `npm run build` first');
     }
+    // Imported ahead of the app, which then finds it loaded: on a busy machine the first import of the
+    // renderer can outlast Fastify's plugin timeout.
+    await import(pathToFileURL(SSR_ENTRY).href);
     t = await createTestApp(dialect, { WEB_DIST, WEB_SSR_ENTRY: SSR_ENTRY });
     const list = await t.app.inject({ url: '/open-api/cms/v1/article/published/page/list?offset=0&limit=1&filterCategoryId=news' });
     article = (list.json() as { data: { rows: { uuid: string }[] }[] }).data[0]?.rows[0]?.uuid ?? '';
