@@ -6,8 +6,8 @@ import type { Database } from '../../platform/db/schema.js';
 import { isUsable } from '../accounts/account-repository.js';
 import type { PortalSessionRepository } from './portal-session-repository.js';
 
-/** The portal's session cookie: a random id; the table keeps only its SHA-256. */
-export const SESSION_COOKIE = 'PORTAL_SESSION';
+/** The portal's session cookie: a random id; the table keeps only its SHA-256 (named by http-cache, which keeps its answers private). */
+export { SESSION_COOKIE } from '../../platform/plugins/http-cache.js';
 /** The portal's CAS service address: logins return here with a ticket; single logout posts here. */
 export const PORTAL_CALLBACK_PATH = `${ApiPrefix.portalAuth}/cas/callback`;
 

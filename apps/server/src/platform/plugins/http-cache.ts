@@ -1,5 +1,5 @@
 import etag from '@fastify/etag';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
@@ -27,6 +27,22 @@ export function publicCacheControl({ sMaxAge, staleWhileRevalidate, maxAge = 0 }
 export const PRIVATE_NO_STORE = 'private, no-store';
 
 /**
+ * A public read asked for with the portal session cookie or an Authorization header: the browser may
+ * keep it (and revalidate it with its ETag), a shared cache never, as nginx's bypass of such requests.
+ */
+export const PRIVATE_REVALIDATE = 'private, no-cache';
+
+/** The portal session's cookie (identity's portal-auth sets it): a request carrying it is a signed-in visitor's. */
+export const SESSION_COOKIE = 'PORTAL_SESSION';
+const SESSION_COOKIE_SENT = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
+
+/** Whether the request carries credentials (a session cookie, a bearer token): its answer is never shared. */
+export function carriesCredentials(request: FastifyRequest): boolean {
+  const { authorization, cookie } = request.headers;
+  return authorization !== undefined || (cookie !== undefined && SESSION_COOKIE_SENT.test(cookie));
+}
+
+/**
  * Kept by the client for `seconds`, never by a shared cache: identifier answers, so that every lookup a
  * cache does not answer on the client's side reaches the portal and counts in 标识统计.
  */
@@ -37,18 +53,21 @@ export function browserCacheControl(seconds: number): string {
 /**
  * HTTP caching: a weak ETag on every answer with a body (304 when `If-None-Match` matches), and a
  * Cache-Control on every answer that has none yet: the route's `publicCache` policy for a 200,
- * `private, no-store` for everything else. Routes that set their own (identifier answers,
- * `browserCacheControl`) keep it.
+ * `private, no-store` for everything else. A public read asked for with credentials is `private,
+ * no-cache`: nothing in it depends on them, but a shared cache must never hold what a signed-in
+ * visitor was sent. Routes that set their own (identifier answers, `browserCacheControl`) keep it.
  */
 async function httpCache(app: FastifyInstance) {
   // Weak: one ETag names the answer whether it travels plain, gzip or brotli (RFC 9110 §8.8.3).
   await app.register(etag, { weak: true });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) {
       const policy = reply.routeOptions.config.publicCache;
       // A 304 carries the Cache-Control its 200 would have (RFC 9110 §15.4.5).
       const cacheable = reply.statusCode === 200 || reply.statusCode === 304;
-      reply.header('cache-control', policy && cacheable ? publicCacheControl(policy) : PRIVATE_NO_STORE);
+      const value =
+        !policy || !cacheable ? PRIVATE_NO_STORE : carriesCredentials(request) ? PRIVATE_REVALIDATE : publicCacheControl(policy);
+      reply.header('cache-control', value);
     }
     return payload;
   });

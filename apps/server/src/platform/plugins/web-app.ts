@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ResponseCode } from '@portal/shared';
+import { CONTENT_CACHE, SITE_CACHE, publicCacheControl } from './http-cache.js';
 import { createPageRenderer } from './page-renderer.js';
 
 /** Path prefixes that belong to the API: an unknown one answers JSON 404, never the SPA. */
@@ -49,7 +50,8 @@ async function webApp(app: FastifyInstance) {
       wildcard: false,
       setHeaders(reply, filePath) {
         const assets = `${path.sep}assets${path.sep}`;
-        reply.header('cache-control', filePath.includes(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // Other files of the build (favicon, agreement pages) keep their names: shared caches keep them a minute.
+        reply.header('cache-control', filePath.includes(assets) ? 'public, max-age=31536000, immutable' : publicCacheControl(SITE_CACHE));
       },
     });
     app.log.debug({ root }, 'serving web app');
@@ -60,14 +62,15 @@ async function webApp(app: FastifyInstance) {
   const renderer = indexHtml ? await createPageRenderer(app, indexHtml.toString('utf8')) : undefined;
   if (renderer) app.log.debug('public pages are rendered on the server');
 
-  // HEAD is rendered too (from the same cache): its status must be the page's.
+  // HEAD is rendered too (from the same cache): its status must be the page's. A page's Cache-Control
+  // is the route's publicCache (http-cache): it is rendered without the visitor's cookies, so a shared
+  // cache may keep a 200 as long as the content it shows; a 404 or 400 is never kept.
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const canonical = renderer?.canonicalRedirect(request);
     if (canonical) return reply.header('cache-control', 'no-cache').redirect(canonical, 301);
     const rendered = await renderer?.render(request);
     return reply
       .status(rendered?.status ?? 200)
-      .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
       .send(rendered?.html ?? indexHtml);
   };
@@ -84,9 +87,9 @@ async function webApp(app: FastifyInstance) {
   );
 
   if (indexHtml) {
-    app.get('/', { schema: { hide: true }, config: { page: true } }, sendIndex);
+    app.get('/', { schema: { hide: true }, config: { page: true, publicCache: CONTENT_CACHE } }, sendIndex);
     // Page paths are a route (not only the not-found handler) so that responses get compressed.
-    app.get('/*', { schema: { hide: true }, config: { page: true } }, async (request, reply) =>
+    app.get('/*', { schema: { hide: true }, config: { page: true, publicCache: CONTENT_CACHE } }, async (request, reply) =>
       isPageRequest(request) ? sendIndex(request, reply) : reply.callNotFound(),
     );
   }

@@ -5,6 +5,7 @@ import { resolveRuntimeConfig } from '../config.js';
 import { ErrorEnvelope } from '../lib/envelope.js';
 import { AppError } from '../lib/errors.js';
 import { requestOrigin } from '../lib/request-origin.js';
+import { SITE_CACHE } from '../plugins/http-cache.js';
 
 /** Liveness/readiness probe and the runtime configuration script (spec section 3). */
 const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -31,6 +32,9 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/config.js',
     {
+      // Every page loads it. It changes only with the deployment's settings; when PUBLIC_URL is unset its
+      // addresses follow the Host and scheme, which the proxy's cache key holds.
+      config: { publicCache: SITE_CACHE },
       schema: {
         tags: ['system'],
         summary: '运行时配置：定义返回 base64 JSON 的全局函数',
@@ -39,7 +43,6 @@ const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const encoded = encodeRuntimeConfig(resolveRuntimeConfig(app.config, requestOrigin(request)));
-      // The value is per deployment (and per Host when PUBLIC_URL is unset): left `private, no-store`.
       reply.type('application/javascript; charset=utf-8');
       return `window.${RUNTIME_CONFIG_GLOBAL}=function(){return ${JSON.stringify(encoded)};};\n`;
     },

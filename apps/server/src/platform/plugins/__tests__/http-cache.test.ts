@@ -38,4 +38,22 @@ describe('HTTP caching', () => {
     expect((await app.inject({ url: '/own-header' })).headers['cache-control']).toBe('public, max-age=86400');
     await app.close();
   });
+
+  it('keeps a public read asked for with a session cookie or a token out of shared caches', async () => {
+    const app = await appWithRoutes();
+    const ask = (headers: Record<string, string>) => app.inject({ url: '/public', headers });
+    expect((await ask({ cookie: 'PORTAL_SESSION=abc' })).headers['cache-control']).toBe('private, no-cache');
+    expect((await ask({ cookie: 'lang=zh; PORTAL_SESSION=abc' })).headers['cache-control']).toBe('private, no-cache');
+    expect((await ask({ authorization: 'Bearer abc' })).headers['cache-control']).toBe('private, no-cache');
+    // The browser still revalidates its own copy.
+    const signedIn = await ask({ cookie: 'PORTAL_SESSION=abc' });
+    const again = await ask({ cookie: 'PORTAL_SESSION=abc', 'if-none-match': String(signedIn.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['cache-control']).toBe('private, no-cache');
+    // Cookies of other names (preferences, analytics) change nothing.
+    expect((await ask({ cookie: 'lang=zh; MY_PORTAL_SESSION=abc' })).headers['cache-control']).toBe(
+      'public, max-age=0, s-maxage=10, stale-while-revalidate=60',
+    );
+    await app.close();
+  });
 });

@@ -31,7 +31,8 @@ describe('web app serving (history mode)', () => {
     const res = await page(url);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.headers['cache-control']).toBe('no-cache');
+    // The same for every visitor: a shared cache keeps it as long as published content (http-cache).
+    expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=10, stale-while-revalidate=60');
     expect(res.body).toContain('<div id="root">');
   });
 

@@ -25,7 +25,8 @@ describe.each(testDialects())('system routes on %s', (dialect) => {
     const res = await t.app.inject({ url: '/config.js', headers: { host: 'localhost' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/javascript/);
-    expect(res.headers['cache-control']).toBe('private, no-store');
+    // Every page loads it: a shared cache keeps it as long as the site settings (its key holds the Host).
+    expect(res.headers['cache-control']).toBe('public, max-age=0, s-maxage=60, stale-while-revalidate=600');
     const config = decodeScript(res.body);
     expect(Object.keys(config).sort()).toEqual([...RUNTIME_CONFIG_KEYS].sort());
     // Defaults point at the server the visitor reached, so every link works on a fresh install.
