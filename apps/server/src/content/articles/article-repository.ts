@@ -1,11 +1,12 @@
 import { type ARTICLE_SORT_ORDERS, type ArticleDetail, type ArticleListItem, DEFAULT_ARTICLE_SORT_ORDER } from '@portal/shared';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import type { ArticleStatus, CmsArticleTable, Database } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { containsKey, replaceArticleGrams } from './article-search-repository.js';
-import { MAX_SEARCH_KEY } from './article-search.js';
+import type { CacheRegistry } from '../../platform/lib/cache.js';
+import { type SearchShape, containsKey, replaceArticleGrams } from './article-search-repository.js';
+import { MAX_SEARCH_KEY, normalizeSearchText } from './article-search.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,7 +69,94 @@ const LIST_ITEM_COLUMNS = [
   'cms_article.publish_time',
 ] as const;
 
-export function createArticleRepository(db: Kysely<Database>, dialect: DialectName) {
+/** The filters of a count: the list's, without paging and order. */
+type CountedFilters = Pick<PublishedQuery, 'searchKey' | 'categoryIds' | 'filterStartTime' | 'filterEndTime'>;
+
+/** Totals kept (a few hundred bytes each): distinct searches and filters of the current revision. */
+const CACHED_TOTALS = 2000;
+
+/** Published articles the filters select; `key` is normalised, `shape` how its index is read. */
+function publishedArticles(db: Kysely<Database>, dialect: DialectName, f: CountedFilters, key: string, shape: SearchShape) {
+  const match = key ? containsKey(dialect, key, shape) : undefined;
+  // The filters read the article row alone: the total is counted on its indexes, without the joins.
+  // Gathering the matches on SQLite: `+status` keeps the planner from walking the status index over
+  // every published article and makes it fetch the matches by id instead.
+  let query =
+    match && shape === 'set' && dialect === 'sqlite'
+      ? db.selectFrom('cms_article').where(sql<string>`+${sql.ref('cms_article.status')}`, '=', 'published')
+      : db.selectFrom('cms_article').where('cms_article.status', '=', 'published');
+  if (f.categoryIds) query = query.where('cms_article.category_id', 'in', f.categoryIds);
+  if (f.filterStartTime) query = query.where('cms_article.publish_time', '>=', f.filterStartTime);
+  if (f.filterEndTime) query = query.where('cms_article.publish_time', '<=', f.filterEndTime);
+  if (match) query = query.where(match);
+  return query;
+}
+
+/** The ids of a page of published articles in the list's order, read the way `shape` says (its plan is tested). */
+export function publishedPageIds(db: Kysely<Database>, dialect: DialectName, q: PublishedQuery, shape: SearchShape) {
+  const sort = SORT_ORDERS[q.sortOrder];
+  const key = q.searchKey ? normalizeSearchText(q.searchKey) : '';
+  const matching = publishedArticles(db, dialect, q, key, shape);
+  if (key && shape === 'set' && dialect === 'postgres') {
+    // Gathering on PostgreSQL: its estimate for a gram outside its statistics is one size for all, so a
+    // rare word could be planned as a walk over every article; a materialised CTE fixes the order of work.
+    return db
+      .with(
+        (wb) => wb('matches').materialized(),
+        () => matching.select(['cms_article.id', `cms_article.${sort.column} as sort_key`]),
+      )
+      .selectFrom('matches')
+      .select('matches.id')
+      .orderBy('matches.sort_key', sort.direction)
+      .orderBy('matches.id', sort.direction)
+      .limit(q.limit)
+      .offset(q.offset);
+  }
+  return matching
+    .select('cms_article.id')
+    .orderBy(`cms_article.${sort.column}`, sort.direction)
+    .orderBy('cms_article.id', sort.direction)
+    .limit(q.limit)
+    .offset(q.offset);
+}
+
+export function createArticleRepository(db: Kysely<Database>, dialect: DialectName, caches: CacheRegistry) {
+  // Keyed by revision and filters: a write makes every older key unreachable (they age out), on every
+  // instance; concurrent first searches of a word share one count.
+  const totals = caches.create<{ total: number }>('content', {
+    max: CACHED_TOTALS,
+    ttl: 0,
+    load: async (cacheKey) => {
+      const [, key, categoryIds, filterStartTime, filterEndTime] = JSON.parse(cacheKey) as [
+        number,
+        string,
+        number[] | null,
+        string,
+        string,
+      ];
+      const filters = {
+        categoryIds: categoryIds ?? undefined,
+        filterStartTime: filterStartTime || undefined,
+        filterEndTime: filterEndTime || undefined,
+      };
+      const row = await publishedArticles(db, dialect, filters, key, 'set')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return { total: Number(row.n) };
+    },
+  });
+  const currentRevision = async () =>
+    Number((await db.selectFrom('cms_article_revision').select('revision').where('id', '=', 1).executeTakeFirst())?.revision ?? 0);
+
+  /**
+   * The number of published articles `f` selects (`searchKey` normalised), counted again only after an
+   * article write: `revision` is read before the count, so a count started after a write sees it.
+   */
+  async function publishedTotal(f: CountedFilters, revision: number): Promise<number> {
+    const cacheKey = JSON.stringify([revision, f.searchKey ?? '', f.categoryIds ?? null, f.filterStartTime ?? '', f.filterEndTime ?? '']);
+    return (await totals.get(cacheKey))!.total;
+  }
+
   const withCategory = () =>
     db
       .selectFrom('cms_article')
@@ -85,29 +173,37 @@ export function createArticleRepository(db: Kysely<Database>, dialect: DialectNa
       .then((r) => r && toAdmin(r));
 
   return {
-    /** A page of published articles and the total (spec section 7: `data[0] = { rows, total }`). */
+    /**
+     * A page of published articles and the total (spec section 7: `data[0] = { rows, total }`).
+     * The total is counted once per article revision (a database trigger bumps it on every write that
+     * can change it) and kept in memory, so deep pages and repeated searches do not count every match
+     * again. The page is read the bounded way for the number of matches (docs/architecture.md).
+     */
     async publishedPage(q: PublishedQuery): Promise<{ rows: ArticleListItem[]; total: number }> {
-      const match = q.searchKey ? containsKey(dialect, q.searchKey) : undefined;
-      // The filters read the article row alone: the total is counted on its indexes, without the joins.
-      let matching = db.selectFrom('cms_article').where('cms_article.status', '=', 'published');
-      if (q.categoryIds) matching = matching.where('cms_article.category_id', 'in', q.categoryIds);
-      if (q.filterStartTime) matching = matching.where('cms_article.publish_time', '>=', q.filterStartTime);
-      if (q.filterEndTime) matching = matching.where('cms_article.publish_time', '<=', q.filterEndTime);
-      if (match) matching = matching.where(match);
+      const revision = await currentRevision();
+      const key = q.searchKey ? normalizeSearchText(q.searchKey) : '';
+      const total = await publishedTotal({ ...q, searchKey: key }, revision);
+      if (total === 0 || q.offset >= total) return { rows: [], total };
       const sort = SORT_ORDERS[q.sortOrder];
-      const [rows, count] = await Promise.all([
-        matching
-          .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
-          .select([...LIST_ITEM_COLUMNS, 'cms_category.code', 'cms_category.name'])
-          .orderBy(`cms_article.${sort.column}`, sort.direction)
-          .orderBy('cms_article.id', sort.direction)
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        matching.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-      ]);
+      let shape: SearchShape = 'set';
+      if (key && sort.column === 'publish_time') {
+        // Walking the publish-time index meets a match every (published in range / total) articles;
+        // gathering the matches costs one step per match. Walk when that reaches the page sooner.
+        const inRange = await publishedTotal({ filterStartTime: q.filterStartTime, filterEndTime: q.filterEndTime }, revision);
+        if ((q.offset + q.limit) * inRange < total * total) shape = 'probe';
+      }
+      // The page's ids first (from the indexes alone where they can), then the 10 rows with their category.
+      const ids = publishedPageIds(db, dialect, { ...q, searchKey: key }, shape);
+      const rows = await db
+        .selectFrom('cms_article')
+        .innerJoin('cms_category', 'cms_category.id', 'cms_article.category_id')
+        .select([...LIST_ITEM_COLUMNS, 'cms_category.code', 'cms_category.name'])
+        .where('cms_article.id', 'in', ids)
+        .orderBy(`cms_article.${sort.column}`, sort.direction)
+        .orderBy('cms_article.id', sort.direction)
+        .execute();
       return {
-        total: Number(count.n),
+        total,
         rows: rows.map((r) => ({
           id: r.id,
           uuid: r.uuid,
@@ -284,7 +380,7 @@ function toAdmin(r: AdminSource) {
 
 export default fp(
   async (app) => {
-    app.decorate('articleRepository', createArticleRepository(app.database.db, app.database.dialect));
+    app.decorate('articleRepository', createArticleRepository(app.database.db, app.database.dialect, app.caches));
   },
   { name: 'article-repository' },
 );

@@ -80,6 +80,12 @@ export interface CmsArticleGramTable {
   article_id: number;
 }
 
+/** One row (id 1): bumped by triggers on every article write that can change a search's matches. */
+export interface CmsArticleRevisionTable {
+  id: number;
+  revision: number;
+}
+
 export interface AppApplicationTable {
   id: Generated<number>;
   uuid: string;
@@ -781,6 +787,7 @@ export interface Database {
   cms_category: CmsCategoryTable;
   cms_article: CmsArticleTable;
   cms_article_gram: CmsArticleGramTable;
+  cms_article_revision: CmsArticleRevisionTable;
   app_application: AppApplicationTable;
   open_service_tool: OpenServiceToolTable;
   app_subscription: AppSubscriptionTable;

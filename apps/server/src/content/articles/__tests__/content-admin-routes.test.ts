@@ -92,6 +92,8 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
   });
 
   it('draft → published → offline → deleted, sanitised on write, searchable at once, audited', async () => {
+    const searched = async (key: string) => (await publishedList(`&searchKey=${encodeURIComponent(key)}`)).total;
+    const before = { 电动: await searched('电动'), 远程运维: await searched('远程运维'), 正式上线: await searched('正式上线') };
     const created = await call('POST', '/web-api/cms/v1/article', operator, article);
     expect(created.statusCode, created.body).toBe(200);
     const draft = created.json().data[0];
@@ -110,6 +112,9 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
     expect((await publishedList(`&searchKey=${encodeURIComponent('电动')}`)).rows.map((r) => r.uuid)).toContain(draft.uuid);
     expect((await publishedList(`&searchKey=${encodeURIComponent('远程运维方案')}`)).rows.map((r) => r.uuid)).toContain(draft.uuid);
     expect((await call('POST', `/web-api/cms/v1/article/${draft.uuid}/publish`, operator)).statusCode).toBe(409);
+    // The totals a visitor saw before count the new article at once.
+    expect(await searched('电动')).toBe(before.电动 + 1);
+    expect(await searched('远程运维')).toBe(before.远程运维 + 1);
 
     const edited = await call('PUT', `/web-api/cms/v1/article/${draft.uuid}`, operator, {
       ...article,
@@ -118,12 +123,14 @@ describe.each(testDialects())('content write API on %s', (dialect) => {
     expect(edited.json().data[0].title).toBe('电动挖掘机远程运维方案正式上线');
     expect((await publishedList(`&searchKey=${encodeURIComponent('正式上线')}`)).rows.map((r) => r.uuid)).toEqual([draft.uuid]);
     expect((await publishedList(`&searchKey=${encodeURIComponent('徐工集团发布')}`)).rows.map((r) => r.uuid)).not.toContain(draft.uuid);
+    expect(await searched('正式上线')).toBe(before.正式上线 + 1);
 
     // An operator's write shows in the next public read on this instance.
     expect((await t.app.inject({ url: `/open-api/cms/v1/article/${draft.uuid}/detail` })).statusCode).toBe(200);
     expect((await call('POST', `/web-api/cms/v1/article/${draft.uuid}/unpublish`, operator)).json().msg).toBe('文章已下线');
     expect((await t.app.inject({ url: `/open-api/cms/v1/article/${draft.uuid}/detail` })).statusCode).toBe(404);
     expect((await publishedList('')).rows.map((r) => r.uuid)).not.toContain(draft.uuid);
+    expect({ 电动: await searched('电动'), 远程运维: await searched('远程运维'), 正式上线: await searched('正式上线') }).toEqual(before);
     const adminList = (await call('GET', '/web-api/cms/v1/article/page/list?status=offline', operator)).json().data[0];
     expect(adminList.rows.map((r: { uuid: string }) => r.uuid)).toContain(draft.uuid);
 

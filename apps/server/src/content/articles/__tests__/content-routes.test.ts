@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishedPageIds } from '../article-repository.js';
 import { containsKey } from '../article-search-repository.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 
@@ -340,6 +341,118 @@ describe.each(testDialects())('published content on %s', (dialect) => {
     } else {
       expect(long).toMatch(/Bitmap Index Scan on cms_article_search_trgm/);
       expect(short).toMatch(/Index (Only )?Scan .*cms_article_gram/);
+    }
+  });
+
+  it('reads a page of a common word by walking the publish-time index, and a rare word from its matches', async () => {
+    const db = t.database.db;
+    const plan = async (searchKey: string, shape: 'probe' | 'set', offset = 490) => {
+      const q = { offset, limit: 10, searchKey, sortOrder: 6 as const };
+      const compiled = publishedPageIds(db, dialect, q, shape).compile();
+      if (dialect === 'sqlite') {
+        const rows = await db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
+        );
+        return rows.rows.map((r) => r.detail).join('\n');
+      }
+      return db.transaction().execute(async (trx) => {
+        // Tiny tables make a seq scan cheapest; forbid it to see the plan the large table gets.
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+        );
+        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    };
+    // A walk stops after offset + limit matches: in order along the index, no sort, no gathering.
+    for (const key of ['标', '标识', '工业互联网']) {
+      const walk = await plan(key, 'probe');
+      if (dialect === 'sqlite') {
+        expect(walk).toMatch(/SEARCH cms_article USING (COVERING )?INDEX cms_article_status_time \(status=\?\)/);
+        expect(walk).not.toMatch(/TEMP B-TREE|cms_article_fts|LIST SUBQUERY/);
+        if (key.length <= 2) expect(walk).toMatch(/cms_article_gram.*\(gram=\? AND article_id=\?\)/);
+      } else {
+        expect(walk).toMatch(/Limit[\s\S]*Index (Only )?Scan Backward using cms_article_status_time/);
+        expect(walk).toMatch(/SubPlan/);
+        expect(walk).not.toMatch(/Sort|Hash|Seq Scan|Gather|cms_article_search_trgm/);
+        if (key.length <= 2) expect(walk).toMatch(/Index Only Scan using cms_article_gram_pk/);
+      }
+    }
+    // Few matches: fetched by id from the search index and sorted, never a walk over every article.
+    for (const key of ['标识', '工业互联网']) {
+      const gathered = await plan(key, 'set', 0);
+      if (dialect === 'sqlite') {
+        expect(gathered).toMatch(key.length <= 2 ? /cms_article_gram.*\(gram=\?\)/ : /cms_article_fts VIRTUAL TABLE/);
+        expect(gathered).toMatch(/SEARCH cms_article USING INTEGER PRIMARY KEY/);
+        expect(gathered).not.toMatch(/cms_article_status_time/);
+      } else {
+        // Gathered first, then sorted (which index finds a rare 3+-character word is the planner's, by statistics).
+        if (key.length <= 2) expect(gathered).toMatch(/Index Only Scan using cms_article_gram_pk/);
+        expect(gathered).toMatch(/Sort[\s\S]*CTE Scan on matches/);
+        expect(gathered).toMatch(/CTE matches/);
+        expect(gathered).not.toMatch(/Seq Scan on cms_article|Gather/);
+      }
+    }
+  });
+
+  it('finds what title or summary contains, 1 to 3+ characters, with the true total, page by page in order and with filters', async () => {
+    // What a visitor would find by reading every published article (limit 100 covers all 60).
+    const all = (await page('?limit=100')).rows;
+    const oldestFirst = (await page('?limit=100&sortOrder=1')).rows;
+    const contains = (r: Row, key: string) => r.title.toLowerCase().includes(key) || r.summary.toLowerCase().includes(key);
+    const pagesOf = async (query: string, limit: number, total: number) => {
+      const rows: Row[] = [];
+      for (let offset = 0; offset < total; offset += limit) {
+        const p = await page(`${query}&offset=${offset}&limit=${limit}`);
+        expect(p.total).toBe(total);
+        rows.push(...p.rows);
+      }
+      return rows.map((r) => r.uuid);
+    };
+    // Common and rare words, so a page is read both ways (walking the index for the first pages of a
+    // common word, gathering the matches for deeper pages and rare words) and must agree.
+    let common = 0;
+    for (const key of ['工', '标识', '工业', '互联网', '标识解析', 'app']) {
+      const expected = all.filter((r) => contains(r, key));
+      expect(expected.length, key).toBeGreaterThan(0);
+      if (expected.length > 25) common++;
+      const q = `?searchKey=${encodeURIComponent(key)}`;
+      expect(await pagesOf(q, 3, expected.length), key).toEqual(expected.map((r) => r.uuid));
+      const oldest = oldestFirst.filter((r) => contains(r, key)).map((r) => r.uuid);
+      expect(await pagesOf(`${q}&sortOrder=1`, 4, expected.length), key).toEqual(oldest);
+      // Past the last match: no rows, the same total.
+      expect(await page(`${q}&offset=${expected.length}&limit=10`)).toEqual({ rows: [], total: expected.length });
+    }
+    expect(common).toBeGreaterThan(0);
+    // With a category (and its children) and a date range, the total and rows are those of the filters too.
+    const policies = (await page('?filterCategoryId=policy&limit=100')).rows;
+    const day = all[40]!.publishTime.slice(0, 10);
+    const since = (await page(`?filterStartTime=${day}&limit=100`)).rows;
+    for (const key of ['政策', '工业', '标识解析']) {
+      const inPolicy = policies.filter((r) => contains(r, key)).map((r) => r.uuid);
+      expect(await pagesOf(`?filterCategoryId=policy&searchKey=${encodeURIComponent(key)}`, 2, inPolicy.length), key).toEqual(inPolicy);
+      const recent = since.filter((r) => contains(r, key)).map((r) => r.uuid);
+      expect(await pagesOf(`?filterStartTime=${day}&searchKey=${encodeURIComponent(key)}`, 3, recent.length), key).toEqual(recent);
+    }
+  });
+
+  it('never answers an old total after an article changes, whoever wrote it (an import, another instance)', async () => {
+    const key = encodeURIComponent('标识');
+    const before = await page(`?searchKey=${key}`);
+    expect(before.total).toBeGreaterThan(1);
+    const other = await t.connectAgain();
+    try {
+      const [first] = before.rows;
+      await other.db.updateTable('cms_article').set({ status: 'offline' }).where('uuid', '=', first!.uuid).execute();
+      const after = await page(`?searchKey=${key}`);
+      expect(after.total).toBe(before.total - 1);
+      expect(after.rows.map((r) => r.uuid)).not.toContain(first!.uuid);
+      expect((await page('')).total).toBe(59);
+      await other.db.updateTable('cms_article').set({ status: 'published' }).where('uuid', '=', first!.uuid).execute();
+      expect(await page(`?searchKey=${key}`)).toEqual(before);
+      expect((await page('')).total).toBe(60);
+    } finally {
+      await other.destroy();
     }
   });
 });
