@@ -548,7 +548,6 @@ const JS_TARGET_BYTES = 150 * 1024;
 const JS_TARGET_REQUESTS = 25;
 const LIGHTHOUSE_TARGET = 95;
 const MIX_TARGET = 3000;
-const SEARCH_TARGET = 200;
 const SIGN_IN_TARGET_RATIO = 1.25;
 const RSS_TARGET_MB = 300;
 
@@ -561,7 +560,13 @@ function targets(report) {
   const add = (target, met, figure) => out.push({ target, met, figure });
   const held = (r) => `${r.capacity} req/s held (p99 ${r.p99AtCapacity ?? '–'} ms)`;
   for (const r of report.capacity.filter((row) => row.scenario.startsWith('article search'))) {
-    add(`search ≥ ${SEARCH_TARGET} req/s, p99 < ${r.p99BoundMs} ms (${r.database})`, r.capacity >= SEARCH_TARGET, held(r));
+    // The search's own figure is the run where every request is a new URL; the other shows nginx's cache.
+    const kind = r.scenario.includes('uncached') ? 'new URLs' : 'repeated URLs';
+    add(
+      `search ≥ ${SEARCH_TARGET_REQ_PER_SEC} req/s, p99 < ${r.p99BoundMs} ms (${r.database}, ${kind})`,
+      r.capacity >= SEARCH_TARGET_REQ_PER_SEC,
+      held(r),
+    );
   }
   for (const r of report.capacity.filter((row) => row.scenario.startsWith('mix'))) {
     add(`public mix ≥ ${MIX_TARGET} req/s, p99 < ${r.p99BoundMs} ms (${r.connections} conns)`, r.capacity >= MIX_TARGET, held(r));
