@@ -479,8 +479,13 @@ export class OidcService {
 
   /** The provider for the current key set (built again, once, when the set or its signing generation changed). */
   async provider(): Promise<Provider> {
-    const current = await this.#keyCheck.get('version');
-    if (this.#provider && (!current || current.version === this.#version)) return this.#provider;
+    // The first build comes before any key check: on a fresh database the check would otherwise read
+    // the empty set of before `build` generated the keys, and rebuild the provider on every request
+    // until it expired.
+    if (this.#provider) {
+      const current = await this.#keyCheck.get('version');
+      if (!current || current.version === this.#version) return this.#provider;
+    }
     this.#building ??= this.build().finally(() => {
       this.#building = undefined;
     });
