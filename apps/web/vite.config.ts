@@ -52,9 +52,40 @@ function antdStylesheet(): Plugin {
   };
 }
 
+/** The app's start (`main.tsx` imports it): what every page's first visit runs, whatever the page. */
+const appStart = fileURLToPath(new URL('./src/app/start.tsx', import.meta.url));
+
+/**
+ * The modules the app's start imports statically, directly or not (router, layout, query client, API
+ * client…), found once the build has parsed every module. They go into one chunk: a first visit loads
+ * them in one request instead of a score of small shared chunks (many are shared with the console's
+ * lazy code, which is why the automatic split cut them apart).
+ */
+function startClosure(): { plugin: Plugin; has: (id: string) => boolean } {
+  const modules = new Set<string>();
+  const plugin: Plugin = {
+    name: 'portal:start-closure',
+    apply: 'build',
+    buildEnd() {
+      const pending = [appStart];
+      while (pending.length > 0) {
+        const id = pending.pop()!;
+        if (modules.has(id)) continue;
+        modules.add(id);
+        // Not through the shared package's index: it re-exports the console's contracts too, and the
+        // automatic split keeps those with the console's code.
+        if (id === shared) continue;
+        pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+      }
+    },
+  };
+  return { plugin, has: (id) => modules.has(id) };
+}
+const shell = startClosure();
+
 export default defineConfig(({ isSsrBuild }) => ({
   base: '/',
-  plugins: [react(), antdStylesheet()],
+  plugins: [react(), antdStylesheet(), shell.plugin],
   resolve: { alias: { '@portal/shared': shared, '@': src } },
   server: {
     port: 8070,
@@ -68,8 +99,16 @@ export default defineConfig(({ isSsrBuild }) => ({
     chunkSizeWarningLimit: 900,
     cssCodeSplit: false,
     // React is in every page's first load: a chunk of its own stays cached when the app's code changes.
+    // The rest of what every page runs first is one chunk too (`startClosure`).
     rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'shell', test: (id) => shell.has(id), priority: 1 },
+          ],
+        },
+      },
     },
   },
   // The server renderer (src/entry-server.tsx) is one self-contained file the API server imports.

@@ -76,12 +76,6 @@ const agreement = () => import('@/features/agreements/agreement-page').then((m) 
  */
 const publicPages: RouteObject[] = [
   {
-    path: paths.mark.path,
-    handle: { title: '标识查询', ssr: true, searchParams: ['keyword'], head: markHead },
-    loader: loadsOnServer(loadMarkLookup),
-    lazy: () => import('@/features/mark/components/mark-page').then((m) => ({ Component: m.MarkPage })),
-  },
-  {
     path: paths.settled.path,
     handle: {
       title: '入驻指南',
@@ -100,23 +94,11 @@ const publicPages: RouteObject[] = [
     lazy: newsList,
   },
   {
-    path: paths.newsDetail.path,
-    handle: { title: '资讯详情', ssr: true, searchParams: ['id'], head: articleHead('news') },
-    loader: loadsOnServer(loadArticleDetail),
-    lazy: newsDetail,
-  },
-  {
     path: paths.knowledge.path,
     handle: { title: '行业知识', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
     loader: articleList('knowledge'),
     shouldRevalidate: onArrival,
     lazy: knowledgeList,
-  },
-  {
-    path: paths.knowledgeDetail.path,
-    handle: { title: '知识详情', ssr: true, searchParams: ['id'], head: articleHead('knowledge') },
-    loader: loadsOnServer(loadArticleDetail),
-    lazy: knowledgeDetail,
   },
   {
     path: paths.remote.path,
@@ -137,28 +119,10 @@ const publicPages: RouteObject[] = [
     lazy: agreement,
   },
   {
-    path: paths.product.path,
-    handle: { title: '应用推荐', ssr: true, head: productHead },
-    loader: loads(loadApplicationList),
-    lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationListPage })),
-  },
-  {
     path: paths.productDetail.path,
     handle: { title: '应用详情', ssr: true, searchParams: ['uuid'], head: applicationHead },
     loader: loads(loadApplicationDetail),
     lazy: () => import('@/features/applications/components/application-pages').then((m) => ({ Component: m.ApplicationDetailPage })),
-  },
-  {
-    path: paths.openService.path,
-    handle: { title: '开放服务', ssr: true, searchParams: ['toolId'] },
-    loader: loads(loadedWith(() => import('@/features/open-service/api/open-service').then((m) => m.loadOpenService))),
-    lazy: () => import('@/features/open-service/components/open-service-page').then((m) => ({ Component: m.OpenServicePage })),
-  },
-  {
-    path: paths.openServiceApi.path,
-    handle: { title: 'API 参考', ssr: true },
-    loader: loads(loadedWith(() => import('@/features/open-service/api/open-service').then((m) => m.loadApiReference))),
-    lazy: () => import('@/features/open-service/components/api-reference-page').then((m) => ({ Component: m.ApiReferencePage })),
   },
   {
     path: paths.appDownload.path,
@@ -176,6 +140,50 @@ const publicPages: RouteObject[] = [
     path: paths.myApps.path,
     handle: { title: '我的应用' },
     lazy: () => import('@/features/my-apps/components/my-apps-page').then((m) => ({ Component: m.MyAppsPage })),
+  },
+];
+
+/**
+ * Public pages whose first view renders no antd component (antd's markup from `components/antd-markup`
+ * instead): their first visit loads no antd and no antd provider. What they open later (a dialog, an
+ * administrator's tools) brings antd with it (`lazyWithAntd`).
+ */
+const lightPublicPages: RouteObject[] = [
+  {
+    path: paths.product.path,
+    handle: { title: '应用推荐', ssr: true, head: productHead },
+    loader: loads(loadApplicationList),
+    lazy: () => import('@/features/applications/components/application-list-page').then((m) => ({ Component: m.ApplicationListPage })),
+  },
+  {
+    path: paths.mark.path,
+    handle: { title: '标识查询', ssr: true, searchParams: ['keyword'], head: markHead },
+    loader: loadsOnServer(loadMarkLookup),
+    lazy: () => import('@/features/mark/components/mark-page').then((m) => ({ Component: m.MarkPage })),
+  },
+  {
+    path: paths.newsDetail.path,
+    handle: { title: '资讯详情', ssr: true, searchParams: ['id'], head: articleHead('news') },
+    loader: loadsOnServer(loadArticleDetail),
+    lazy: newsDetail,
+  },
+  {
+    path: paths.knowledgeDetail.path,
+    handle: { title: '知识详情', ssr: true, searchParams: ['id'], head: articleHead('knowledge') },
+    loader: loadsOnServer(loadArticleDetail),
+    lazy: knowledgeDetail,
+  },
+  {
+    path: paths.openService.path,
+    handle: { title: '开放服务', ssr: true, searchParams: ['toolId'] },
+    loader: loads(loadedWith(() => import('@/features/open-service/api/open-service').then((m) => m.loadOpenService))),
+    lazy: () => import('@/features/open-service/components/open-service-page').then((m) => ({ Component: m.OpenServicePage })),
+  },
+  {
+    path: paths.openServiceApi.path,
+    handle: { title: 'API 参考', ssr: true },
+    loader: loads(loadedWith(() => import('@/features/open-service/api/open-service').then((m) => m.loadApiReference))),
+    lazy: () => import('@/features/open-service/components/api-reference-page').then((m) => ({ Component: m.ApiReferencePage })),
   },
 ];
 
@@ -226,7 +234,7 @@ export const routes: RouteObject[] = [
         element: <PublicLayout dialogs={<PublicDialogs />} />,
         // The header and footer show the site information.
         loader: loads((queryClient) => queryClient.ensureQueryData(getSiteInfoQueryOptions())),
-        children: [homePage, withAntd(true, publicPages)],
+        children: [homePage, ...lightPublicPages, withAntd(true, publicPages)],
       },
       consoleLayout,
       withAntd(false, [

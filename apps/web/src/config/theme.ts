@@ -19,6 +19,9 @@ export const theme: ThemeConfig = {
   // A named CSS-variable scope (not one per React id), so the markup matches the stylesheet the build
   // extracts from this theme. Its hashed class comes from the tokens, the same in both.
   cssVar: { key: 'css-var-portal' },
+  // No hashed class either: the public pages' light components (components/antd-markup.tsx) write
+  // antd's own class names without antd's code, and the stylesheet's rules match them as they are.
+  hashed: false,
   // antd generates the styles of the components it renders (the console, dialogs, toasts).
   zeroRuntime: false,
 };
@@ -58,6 +61,7 @@ export const PUBLIC_ANTD_COMPONENTS = [
   'DatePicker',
   'Empty',
   'Input',
+  'Modal',
   'Pagination',
   'QRCode',
   'Result',

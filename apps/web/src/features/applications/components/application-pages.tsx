@@ -1,59 +1,15 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Button, Empty, Result, Segmented, Skeleton, Tag } from 'antd';
-import { useState } from 'react';
+import { Button, Result, Skeleton, Tag } from 'antd';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { fileUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { FallbackImage } from '@/components/fallback-image';
 import { canSanitizeHtml, sanitizeHtml } from '@/lib/sanitize';
-import { useApplicationDetail, useApplications } from '../api/applications';
+import { useApplicationDetail } from '../api/applications';
 import { SubscriptionPanel } from './subscription-panel';
 import './applications.css';
 
-const ALL = '全部';
-
-/** /product: the application center's list (the header's 应用推荐, the carousel's 查看更多). */
-export function ApplicationListPage() {
-  const config = useRuntimeConfig();
-  const { data: apps = [], isPending } = useApplications();
-  const [category, setCategory] = useState(ALL);
-  const categories = [ALL, ...new Set(apps.map((a) => a.category))];
-  const shown = category === ALL ? apps : apps.filter((a) => a.category === category);
-  return (
-    <div className="apps">
-      <section className="apps__hero">
-        <h1>应用推荐</h1>
-        <p>精选工业 APP，覆盖设备管理、运维服务、数据分析与标识解析</p>
-      </section>
-      <div className="apps__container">
-        <Segmented className="apps__filter" options={categories} value={category} onChange={(v) => setCategory(String(v))} />
-        {isPending ? (
-          <Skeleton active />
-        ) : shown.length === 0 ? (
-          <Empty description="暂无数据" />
-        ) : (
-          <ul className="apps__grid" aria-label="应用">
-            {shown.map((app) => (
-              <li key={app.applicationUuid}>
-                <Link className="apps__card" to={paths.productDetail.getHref(app.applicationUuid)}>
-                  <FallbackImage className="apps__img" src={fileUrl(config, app.imagePath)} alt={app.name} />
-                  <div className="apps__body">
-                    <strong>{app.name}</strong>
-                    <p>{app.applicationDescription}</p>
-                    <div className="apps__meta">
-                      <Tag color="blue">{app.category}</Tag>
-                      <span>{app.provider}</span>
-                    </div>
-                  </div>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </div>
-  );
-}
+export { ApplicationListPage } from './application-list-page';
 
 /**
  * /product/center/detail?uuid=: the application detail the home carousel opens by default, with

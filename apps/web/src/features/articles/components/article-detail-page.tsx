@@ -1,12 +1,12 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Modal, Result, Skeleton } from 'antd';
+import { ArrowLeftOutlined, CloseCircleFilled } from '@ant-design/icons';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { AntBreadcrumb, AntButton, AntResult, AntSkeleton } from '@/components/antd-markup';
 import { useIsLoggedIn, useSessionKnown } from '@/hooks/use-session';
-import { centralLoginUrl } from '@/lib/auth';
 import { canSanitizeHtml, sanitizeHtml } from '@/lib/sanitize';
 import { type Channel, useArticleDetail } from '../api/articles';
-import { LOGIN_PROMPT_TEXT, releaseLoginPrompt, takeLoginPrompt } from '../lib/login-prompt';
+import { releaseLoginPrompt, takeLoginPrompt } from '../lib/login-prompt';
+import { openLoginPrompt } from './login-prompt-dialog';
 import { expiryText, publishDateText } from '@/lib/article-text';
 import './article-detail.css';
 
@@ -34,18 +34,8 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
   useEffect(() => {
     if (loggedIn || !sessionKnown || !shown || !takeLoginPrompt()) return;
     let answered = false;
-    const dialog = Modal.confirm({
-      title: '请先登录',
-      content: LOGIN_PROMPT_TEXT,
-      okText: '确定',
-      cancelText: '取消',
-      onOk: () => {
-        answered = true;
-        window.location.assign(centralLoginUrl());
-      },
-      onCancel: () => {
-        answered = true;
-      },
+    const dialog = openLoginPrompt(() => {
+      answered = true;
     });
     return () => {
       dialog.destroy();
@@ -58,21 +48,22 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
   if (!id || article === null) {
     return (
       <div className="article-detail">
-        <Result status="404" title="文章不存在或已下线" extra={<Link to={list.href}>返回{list.title}</Link>} />
+        <AntResult status="404" title="文章不存在或已下线" extra={<Link to={list.href}>返回{list.title}</Link>} />
       </div>
     );
   }
   if (isError && article === undefined) {
     return (
       <div className="article-detail">
-        <Result
+        <AntResult
           status="error"
+          icon={<CloseCircleFilled />}
           title="文章加载失败"
           subTitle="网络或服务暂时不可用，请稍后重试。"
           extra={
-            <Button type="primary" loading={isFetching} onClick={() => void refetch()}>
+            <AntButton look="primary" loading={isFetching} onClick={() => void refetch()}>
               重试
-            </Button>
+            </AntButton>
           }
         />
       </div>
@@ -82,13 +73,13 @@ export function ArticleDetailPage({ channel }: { channel: Channel }) {
   return (
     <div className="article-detail">
       <div className="article-detail__container">
-        <Breadcrumb
+        <AntBreadcrumb
           className="article-detail__crumbs"
-          items={[{ title: <Link to="/">首页</Link> }, { title: <Link to={list.href}>{list.title}</Link> }, { title: '正文' }]}
+          items={[<Link to="/">首页</Link>, <Link to={list.href}>{list.title}</Link>, '正文']}
         />
         <article className="article-detail__paper">
           {isPending || !article ? (
-            <Skeleton active paragraph={{ rows: 10 }} />
+            <AntSkeleton rows={10} />
           ) : (
             <>
               <h1 className="article-detail__title">{article.title}</h1>

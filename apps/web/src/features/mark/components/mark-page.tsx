@@ -1,8 +1,8 @@
 import { ApartmentOutlined, CloseCircleFilled, DeploymentUnitOutlined, ExclamationCircleFilled, QrcodeOutlined } from '@ant-design/icons';
 import { QR_SOURCE_PARAM, QR_SOURCE_VALUE } from '@portal/shared';
-import { Input } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { AntSearch } from '@/components/antd-markup';
 import { ApiError } from '@/lib/api-client';
 import { scrollTo } from '@/lib/scroll-to';
 import { useForgetIdentity, useIdentity } from '../api/get-identity';
@@ -99,21 +99,20 @@ export function MarkPage() {
         <div className="mark__hero-inner">
           <h1>标识查询</h1>
           <p>工业互联网标识解析二级节点：输入产品标识，查看产品型号、出厂编号、生产日期与售后服务信息</p>
-          <Input.Search
+          <AntSearch
             className="mark__search"
             size="large"
-            // antd names the cross after its icon (close-circle).
-            allowClear={{ clearIcon: <CloseCircleFilled aria-label="清空输入" /> }}
+            // The cross is named after its icon.
+            clearIcon={<CloseCircleFilled aria-label="清空输入" />}
             enterButton="查询"
             placeholder={MARK_PLACEHOLDER}
             aria-label="标识"
-            aria-invalid={refusal !== null}
             aria-describedby={refusal === null ? undefined : 'mark-refusal'}
-            status={refusal === null ? undefined : 'error'}
+            error={refusal !== null}
             value={text}
             loading={searching}
-            onChange={(e) => setText(e.target.value)}
-            onSearch={(value, _event, info) => onSearch(value, info?.source)}
+            onChange={setText}
+            onSearch={onSearch}
           />
           {/* A live region present from the start, so a reader announces the reason when it appears. */}
           <div id="mark-refusal" role="status">

@@ -1,4 +1,4 @@
-import { Button } from 'antd';
+import { AntButton } from '@/components/antd-markup';
 import { LazyQrCode } from '@/components/layouts/lazy-qr-code';
 import { portalUrl, useRuntimeConfig } from '@/config/runtime-config';
 import { type MarkField, scanHref } from '../lib/mark-result';
@@ -16,9 +16,9 @@ export function MarkResultCard({ mark, fields, onClear }: { mark: string; fields
         <div className="mark-result__identity">
           <span className="mark-result__tag">标识</span>
           <h2 className="mark-result__mark">{mark}</h2>
-          <Button className="mark-result__clear" onClick={onClear}>
+          <AntButton className="mark-result__clear" onClick={onClear}>
             清空结果
-          </Button>
+          </AntButton>
         </div>
         <figure className="mark-result__qr" title={lookupUrl}>
           <LazyQrCode value={lookupUrl} size={120} bgColor="#fff" load label={`${mark} 的查询二维码`} />

@@ -1,5 +1,5 @@
 import type { ApiReferenceGroup, ApiReferenceOperation } from '@portal/shared';
-import { Skeleton } from 'antd';
+import { AntSkeleton } from '@/components/antd-markup';
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -152,7 +152,7 @@ export function ApiReferencePage() {
       <div className="open-service__container api-ref__layout">
         {reference.isPending ? (
           <div className="open-service__paper api-ref__main api-ref__main--full">
-            <Skeleton active paragraph={{ rows: 12 }} />
+            <AntSkeleton rows={12} />
           </div>
         ) : reference.isError ? (
           <div className="open-service__notice api-ref__main api-ref__main--full" role="alert">

@@ -1,14 +1,16 @@
 import { Authority } from '@portal/shared';
-import { Skeleton } from 'antd';
-import { Suspense, lazy } from 'react';
+import { Suspense } from 'react';
+import { AntSkeleton } from '@/components/antd-markup';
+import { lazyWithAntd } from '@/components/lazy-with-antd';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { useSession, useSessionKnown } from '@/hooks/use-session';
 import { centralLoginUrl } from '@/lib/auth';
 import { usePageUrl } from '@/lib/page-url';
 import { consoleAppListUrl } from '../lib/links';
 
-// An administrator's own applications, configurations and self-test: loaded only for them, in the browser.
-const IdentityIntegration = lazy(() => import('./identity-integration').then((m) => ({ default: m.IdentityIntegration })));
+// An administrator's own applications, configurations and self-test: loaded only for them, in the
+// browser, with antd and its provider (the page itself renders no antd).
+const IdentityIntegration = lazyWithAntd(() => import('./identity-integration').then((m) => m.IdentityIntegration));
 
 const TITLE = '接入我的应用';
 
@@ -25,7 +27,7 @@ export function IdentityIntegrationSection() {
   const page = usePageUrl();
 
   const body = () => {
-    if (!sessionKnown) return <Skeleton active title={false} paragraph={{ rows: 3 }} />;
+    if (!sessionKnown) return <AntSkeleton title={false} rows={3} />;
     if (!session) {
       return (
         <div className="open-service__prompt">
@@ -47,7 +49,7 @@ export function IdentityIntegrationSection() {
       );
     }
     return (
-      <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
+      <Suspense fallback={<AntSkeleton rows={6} />}>
         <IdentityIntegration appListUrl={consoleAppListUrl(config)} />
       </Suspense>
     );

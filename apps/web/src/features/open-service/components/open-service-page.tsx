@@ -1,9 +1,9 @@
 import { IDENTITY_TOOL_ID, type OpenServiceTool, type OpenServiceToolCard, isOpenServiceToolId } from '@portal/shared';
-import { Skeleton } from 'antd';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ToolIcon } from '@/components/tool-icon';
 import { paths } from '@/config/paths';
+import { AntSkeleton } from '@/components/antd-markup';
 import { useRuntimeConfig } from '@/config/runtime-config';
 import { canSanitizeHtml, sanitizeHtml } from '@/lib/sanitize';
 import { useOpenServiceTool, useOpenServiceTools } from '../api/open-service';
@@ -112,7 +112,7 @@ function Centre({ missing }: { missing: string | null }) {
             <p>选择一个工具，查看它的核心能力、快速开始与开发文档</p>
           </div>
           {tools.isPending ? (
-            <Skeleton active paragraph={{ rows: 6 }} />
+            <AntSkeleton rows={6} />
           ) : tools.isError ? (
             <div className="open-service__notice" role="alert">
               <strong>工具列表加载失败</strong>
@@ -246,7 +246,7 @@ function DetailSkeleton() {
       </section>
       <div className="open-service__container">
         <div className="open-service__paper">
-          <Skeleton active paragraph={{ rows: 10 }} />
+          <AntSkeleton rows={10} />
         </div>
       </div>
     </div>
