@@ -19,6 +19,12 @@ export interface TicketPolicy {
 /** The SSO session limits of 安全设置 that apply when an account's enterprise has no policy of its own. */
 export type SessionDefaults = Pick<SecurityPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'>;
 
+/** The tickets of the sessions a delete ended (not of those another request ended first). */
+function onlyOf(tickets: IssuedTicket[], ended: EndedTgt[]): IssuedTicket[] {
+  const ids = new Set(ended.map((e) => e.tgtId));
+  return tickets.filter((t) => ids.has(t.tgtId));
+}
+
 const later = (from: Date, ms: number) => new Date(from.getTime() + ms).toISOString();
 
 /** Ends, inside an ending session's transaction, the OpenID Connect grants its sign-ins hold (their refresh tokens with them). */
@@ -144,8 +150,9 @@ export class TicketStore {
     return this.db.transaction().execute(async (trx) => {
       const tickets = await this.tickets.ticketsOfTgts([id], trx);
       const ended = await this.tickets.deleteTgts([id], trx);
+      // Ended by another request at the same moment: that one logs it and tells its applications.
+      if (ended.length === 0) return [];
       await this.endGrantsOf(trx, tickets);
-      if (ended.length === 0) return tickets;
       await this.recordEnds(trx, ended, cause);
       if (within) await within(trx, tickets);
       return tickets;
@@ -222,8 +229,9 @@ export class TicketStore {
     const keep = await this.tickets.tgtOfServiceTicket(keepServiceTicket, trx);
     const tgts = await this.tickets.tgtsOfAccount(trx, accountId, keep);
     if (tgts.length === 0) return [];
-    const tickets = await this.tickets.ticketsOfTgts(tgts, trx);
+    const issued = await this.tickets.ticketsOfTgts(tgts, trx);
     const ended = await this.tickets.deleteTgts(tgts, trx);
+    const tickets = onlyOf(issued, ended);
     await this.endGrantsOf(trx, tickets);
     await this.recordEnds(trx, ended, { reason: 'password-changed' });
     return tickets;
@@ -233,9 +241,11 @@ export class TicketStore {
   async destroyAllOf(trx: Kysely<Database>, accountIds: readonly number[], cause: LogoutCause): Promise<IssuedTicket[]> {
     const tickets = await this.tickets.ticketsOfAccounts(trx, accountIds);
     const ended = await this.tickets.deleteTgtsOfAccounts(trx, accountIds);
-    await this.endGrantsOf(trx, tickets);
+    // Only what this statement ended: a session another request ended at the same moment is that one's to tell.
+    const ours = onlyOf(tickets, ended);
+    await this.endGrantsOf(trx, ours);
     await this.recordEnds(trx, ended, cause);
-    return tickets;
+    return ours;
   }
 
   /**

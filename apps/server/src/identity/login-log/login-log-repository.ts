@@ -82,7 +82,8 @@ export class LoginLogRepository {
     if (username) query = query.where((eb) => eb.or([eb('login_log.username', '=', username), eb('login_log.name', '=', username)]));
     if (f.result) query = query.where('login_log.result', '=', f.result);
     if (f.reason) query = query.where('login_log.reason', '=', f.reason);
-    if (f.applicationId === 0) query = query.where('login_log.application_id', 'is', null);
+    // 门户: sign-ins to the portal itself; a 登出 names no application either, but is no sign-in to the portal.
+    if (f.applicationId === 0) query = query.where('login_log.application_id', 'is', null).where('login_log.result', '!=', 'logout');
     else if (f.applicationId !== undefined) query = query.where('login_log.application_id', '=', f.applicationId);
     return query;
   }

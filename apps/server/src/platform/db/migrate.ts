@@ -24,8 +24,8 @@ import { oidcClientIdsMigration } from './migrations/0017-oidc-client-ids.js';
 import { oidcSignInMigration } from './migrations/0018-oidc-sign-in.js';
 import { logoutDeliveryMigration } from './migrations/0021-logout-delivery.js';
 import { oidcGrantLookupMigration } from './migrations/0022-oidc-grant-lookup.js';
-import { articleSearchMigration } from './migrations/0024-article-search.js';
 import { logoutLogMigration } from './migrations/0025-logout-log.js';
+import { articleSearchMigration } from './migrations/0026-article-search.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -49,8 +49,8 @@ const migrations: Record<string, PortalMigration> = {
   '0018-oidc-sign-in': oidcSignInMigration,
   '0021-logout-delivery': logoutDeliveryMigration,
   '0022-oidc-grant-lookup': oidcGrantLookupMigration,
-  '0024-article-search': articleSearchMigration,
   '0025-logout-log': logoutLogMigration,
+  '0026-article-search': articleSearchMigration,
 };
 
 class PortalMigrationProvider implements MigrationProvider {

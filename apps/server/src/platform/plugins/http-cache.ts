@@ -52,8 +52,8 @@ export function browserCacheControl(seconds: number): string {
 
 /**
  * HTTP caching: a weak ETag on every answer with a body (304 when `If-None-Match` matches), and a
- * Cache-Control on every answer that has none yet: the route's `publicCache` policy for a 200,
- * `private, no-store` for everything else. A public read asked for with credentials is `private,
+ * Cache-Control on every answer that has none yet: the route's `publicCache` policy for a 200 or a
+ * 404, `private, no-store` for everything else. A public read asked for with credentials is `private,
  * no-cache`: nothing in it depends on them, but a shared cache must never hold what a signed-in
  * visitor was sent. Routes that set their own (identifier answers, `browserCacheControl`) keep it.
  */
@@ -63,8 +63,10 @@ async function httpCache(app: FastifyInstance) {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!reply.hasHeader('cache-control')) {
       const policy = reply.routeOptions.config.publicCache;
-      // A 304 carries the Cache-Control its 200 would have (RFC 9110 §15.4.5).
-      const cacheable = reply.statusCode === 200 || reply.statusCode === 304;
+      // A 304 carries the Cache-Control its 200 would have (RFC 9110 §15.4.5). A public route's 404 (an
+      // article unpublished or deleted) is the same for every visitor and is shared as long as its 200
+      // was: it replaces the copy a proxy holds, which would otherwise be served stale while it refreshes.
+      const cacheable = reply.statusCode === 200 || reply.statusCode === 304 || reply.statusCode === 404;
       const value =
         !policy || !cacheable ? PRIVATE_NO_STORE : carriesCredentials(request) ? PRIVATE_REVALIDATE : publicCacheControl(policy);
       reply.header('cache-control', value);

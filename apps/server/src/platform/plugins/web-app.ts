@@ -64,7 +64,7 @@ async function webApp(app: FastifyInstance) {
 
   // HEAD is rendered too (from the same cache): its status must be the page's. A page's Cache-Control
   // is the route's publicCache (http-cache): it is rendered without the visitor's cookies, so a shared
-  // cache may keep a 200 as long as the content it shows; a 404 or 400 is never kept.
+  // cache may keep a 200 or a 404 as long as the content it shows; a 400 is never kept.
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const canonical = renderer?.canonicalRedirect(request);
     if (canonical) return reply.header('cache-control', 'no-cache').redirect(canonical, 301);

@@ -9,6 +9,9 @@ async function appWithRoutes() {
   app.get('/public-missing', { config: { publicCache: CONTENT_CACHE } }, async (_request, reply) =>
     reply.status(404).send({ code: 1, msg: '不存在' }),
   );
+  app.get('/public-refused', { config: { publicCache: CONTENT_CACHE } }, async (_request, reply) =>
+    reply.status(400).send({ code: 1, msg: '参数有误' }),
+  );
   app.get('/mine', async () => ({ code: 20200, data: ['我的'] }));
   app.get('/own-header', async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').send({ ok: true }));
   return app;
@@ -31,9 +34,17 @@ describe('HTTP caching', () => {
     await app.close();
   });
 
-  it('keeps errors, caller-dependent answers out of every cache, and leaves a route’s own header', async () => {
+  it('shares a public route’s 404 as long as its 200, so a proxy drops the copy of what was taken down', async () => {
     const app = await appWithRoutes();
-    expect((await app.inject({ url: '/public-missing' })).headers['cache-control']).toBe('private, no-store');
+    expect((await app.inject({ url: '/public-missing' })).headers['cache-control']).toBe(
+      'public, max-age=0, s-maxage=10, stale-while-revalidate=60',
+    );
+    await app.close();
+  });
+
+  it('keeps other errors, caller-dependent answers out of every cache, and leaves a route’s own header', async () => {
+    const app = await appWithRoutes();
+    expect((await app.inject({ url: '/public-refused' })).headers['cache-control']).toBe('private, no-store');
     expect((await app.inject({ url: '/mine' })).headers['cache-control']).toBe('private, no-store');
     expect((await app.inject({ url: '/own-header' })).headers['cache-control']).toBe('public, max-age=86400');
     await app.close();

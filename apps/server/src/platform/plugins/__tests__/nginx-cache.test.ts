@@ -114,7 +114,9 @@ describe.skipIf(!nginx).each(testDialects())('the portal behind docs/deploy/ngin
     ] as const;
     for (const [pathname, headers] of reads) {
       const cached = await get(port, pathname, headers);
-      expect(cached.cacheStatus, pathname).toBe('HIT');
+      // nginx's copy either way: fresh (HIT), or filled by the test before more than s-maxage ago (STALE,
+      // refreshed in the background), as on a busy machine.
+      expect(['HIT', 'STALE'], pathname).toContain(cached.cacheStatus);
       expect(cached.body, pathname).not.toContain('行业动态速递');
     }
     const waiting = new Set<string>(reads.map(([pathname]) => pathname));

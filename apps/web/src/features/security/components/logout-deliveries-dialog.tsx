@@ -36,7 +36,7 @@ export function LogoutDeliveriesDialog({ row, onClose }: { row: LoginLogRow | un
     <Modal open={row !== undefined} title="单点登出记录" footer={null} width={760} onCancel={onClose} destroyOnHidden>
       {row && (
         <Typography.Paragraph type="secondary">
-          {row.name || row.username}（{row.username}）于 {row.createdAt} 登出（{row.reasonText}），以下应用收到了登出通知。
+          {row.name || row.username}（{row.username}）于 {row.createdAt} 登出（{row.reasonText}），会话结束时通知了以下应用。
         </Typography.Paragraph>
       )}
       {deliveries.isError ? (
