@@ -2,7 +2,7 @@ import type { CertificationStatus, PortalMenuEntry } from '@portal/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getSiteInfoQueryOptions } from '@/api/get-site-info';
 import { useRegisterDialog } from '@/stores/register-dialog-store';
 import { installRuntimeConfig } from '@/testing/runtime-config';
@@ -76,6 +76,12 @@ function renderHeader(session: PortalMenuEntry | null) {
 beforeEach(() => {
   installRuntimeConfig();
   useRegisterDialog.getState().hide();
+});
+
+// The user menu and the phone drawer load lazily with antd's provider: importing them once before the
+// tests keeps each test's wait about the menu, not about the first load of antd on a busy machine.
+beforeAll(async () => {
+  await Promise.all([import('../user-menu'), import('../public-nav-drawer'), import('@/components/antd-provider')]);
 });
 
 describe('public header (spec section 2)', () => {

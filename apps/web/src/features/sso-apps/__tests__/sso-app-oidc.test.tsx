@@ -93,14 +93,14 @@ const actions = (row: HTMLElement) =>
     .map((b) => b.textContent?.replace(/\s/g, ''));
 
 describe('应用列表: OpenID Connect applications', () => {
-  it('shows the protocol and client id, offers 重置密钥 to confidential clients only and no CAS 接入自检', async () => {
+  it('shows the protocol and client id, offers 重置密钥 to confidential clients only, and 接入自检', async () => {
     renderPage();
     const inspection = await appRow('恒岳移动巡检');
     expect(within(inspection).getByText('OpenID Connect')).toBeTruthy();
     expect(within(inspection).getByText('客户端 ID：hengyue-inspection')).toBeTruthy();
     expect(within(inspection).getByText('回调：http://localhost:8083/callback')).toBeTruthy();
-    expect(actions(inspection)).toEqual(['授权', '集成配置', '编辑', '重置密钥', '删除']);
-    expect(actions(await appRow('车间看板'))).toEqual(['授权', '集成配置', '编辑', '删除']);
+    expect(actions(inspection)).toEqual(['授权', '集成配置', '接入自检', '编辑', '重置密钥', '删除']);
+    expect(actions(await appRow('车间看板'))).toEqual(['授权', '集成配置', '接入自检', '编辑', '删除']);
   });
 
   it('新增 with protocol OpenID Connect checks the fields with the shared rules, posts them and shows the secret once', async () => {
