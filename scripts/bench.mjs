@@ -208,7 +208,7 @@ function cpuMsOf(pid) {
 function memoryOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const mib = (key) => +(Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1);
-  // The SQLite file is memory-mapped: its pages count in RSS but are the OS page cache's (RssFile).
+  // VmRSS counts the executable's mapped pages too (RssFile); the SQLite file is read, not memory-mapped.
   return { anonMiB: mib('RssAnon'), rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
 }
 
