@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the capacity of the portal as deployed. Debian's nginx runs docs/deploy/nginx.conf
 // (plain HTTP on a loopback port, its cache and logs in a temp folder) in front of the built server
-// (`node apps/server/dist/main.js`, TRUST_PROXY=1), on generated data kept between runs. For each load
+// (started as docs/deploy/README.md's unit starts it, TRUST_PROXY=1), on generated data kept between runs. For each load
 // it finds the request rate held with p99 under BENCH_P99_MS (the identity query: under
 // BENCH_IDENTITY_P99_MS, its own target, with 标识统计 counting every lookup), then weighs the pages a
 // first visit loads and runs Lighthouse (mobile) on the public pages a visitor lands on.
@@ -165,9 +165,12 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
+/** Node's flags in the deployed start command (docs/deploy/README.md's ExecStart, `npm start`). */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
+
 /** The built server on `port` and nginx in front of it on `proxyPort`, with an empty cache. */
 async function startStack({ label, env, port, proxyPort, dir }) {
-  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -221,7 +224,7 @@ function cpuMsOf(pid) {
 function memoryOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const mib = (key) => +(Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1);
-  // The SQLite file is memory-mapped: its pages count in RSS but are the OS page cache's (RssFile).
+  // VmRSS counts the executable's mapped pages too (RssFile); the SQLite file is read, not memory-mapped.
   return { anonMiB: mib('RssAnon'), rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
 }
 

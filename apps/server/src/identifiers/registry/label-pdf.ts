@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LABEL_SHEET, type LabelLayout, type LabelSize, labelDimensions, labelSheetGrid } from '@portal/shared';
-import PDFDocument from 'pdfkit';
-import { PNG } from 'pngjs';
+import type { PNG } from 'pngjs';
 import encodeQR from 'qr';
 
 /** What one label shows: the QR code of `url`, the handle and up to two `名称：值` lines. */
@@ -51,14 +50,14 @@ const LABELS_PER_TURN = 8;
  * level M): a few hundred bytes that viewers and printers scale up without smoothing (PDF 32000-1
  * 8.9.5.3: Interpolate is false unless set). The label's padding completes the quiet zone.
  */
-function qrPng(text: string): Buffer {
+function qrPng(Png: typeof PNG, text: string): Buffer {
   const rows = encodeQR(text, 'raw', { ecc: 'medium', encoding: 'byte', border: QR_BORDER });
   const n = rows.length;
-  const png = new PNG({ width: n, height: n });
+  const png = new Png({ width: n, height: n });
   png.data = Buffer.alloc(n * n, 255);
   rows.forEach((row, y) => row.forEach((dark, x) => dark && (png.data[y * n + x] = 0)));
   // A few hundred bytes: small zlib buffers, unfiltered rows.
-  return PNG.sync.write(png, {
+  return Png.sync.write(png, {
     colorType: 0,
     inputColorType: 0,
     inputHasAlpha: false,
@@ -83,7 +82,7 @@ function pageLayout(options: LabelOptions) {
   return { pageSize: [LABEL_SHEET.width * MM, LABEL_SHEET.height * MM], slots };
 }
 
-function drawLabel(doc: PDFKit.PDFDocument, label: LabelContent, x: number, y: number, options: LabelOptions) {
+function drawLabel(doc: PDFKit.PDFDocument, Png: typeof PNG, label: LabelContent, x: number, y: number, options: LabelOptions) {
   const { width, height } = labelDimensions(options.size);
   const style = STYLES[options.size];
   const padding = style.padding * MM;
@@ -91,7 +90,7 @@ function drawLabel(doc: PDFKit.PDFDocument, label: LabelContent, x: number, y: n
   const side = Math.min(height - 2 * style.padding, width / 2) * MM;
   const gap = Math.max(2 * MM, side * 0.05);
   const qrTop = y + (height * MM - side) / 2;
-  doc.image(qrPng(label.url), x + padding, qrTop, { width: side, height: side });
+  doc.image(qrPng(Png, label.url), x + padding, qrTop, { width: side, height: side });
   if (options.cutGuides) {
     doc
       .save()
@@ -122,7 +121,8 @@ function drawLabel(doc: PDFKit.PDFDocument, label: LabelContent, x: number, y: n
  * and stream out as they are finished; the font's glyphs are embedded at the end.
  */
 export async function labelPdf(labels: readonly LabelContent[], options: LabelOptions): Promise<PDFKit.PDFDocument> {
-  const font = await labelFont();
+  // pdfkit and pngjs are loaded by the first label sheet: most processes never print one.
+  const [font, { default: PDFDocument }, { PNG: Png }] = await Promise.all([labelFont(), import('pdfkit'), import('pngjs')]);
   const doc = new PDFDocument({ autoFirstPage: false, margin: 0, compress: true, info: { Title: '标识标签' } });
   doc.registerFont(FONT, font);
   const { pageSize, slots } = pageLayout(options);
@@ -135,7 +135,7 @@ export async function labelPdf(labels: readonly LabelContent[], options: LabelOp
       }
       const slot = slots[i % slots.length]!;
       if (i % slots.length === 0) doc.addPage({ size: pageSize, margin: 0 }).font(FONT);
-      drawLabel(doc, labels[i]!, slot.x, slot.y, options);
+      drawLabel(doc, Png, labels[i]!, slot.x, slot.y, options);
     }
     doc.end();
   };

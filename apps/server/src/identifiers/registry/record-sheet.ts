@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import ExcelJS from 'exceljs';
+import type { Cell } from 'exceljs';
 import { BadRequestError } from '../../platform/lib/errors.js';
 import { CsvDecoder, CsvReader, CsvRecordTooLongError, type CsvRow } from './csv.js';
 
@@ -34,7 +34,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * A cell as the text a person typed: Excel turns `2025-04-01` into a date cell, which reads back as
  * that date (with the time only when it has one); formulas answer their result.
  */
-function cellText(cell: ExcelJS.Cell): string {
+function cellText(cell: Cell): string {
   const value = cell.value;
   const shown = value !== null && typeof value === 'object' && 'result' in value ? value.result : value;
   if (shown instanceof Date) {
@@ -48,6 +48,8 @@ function cellText(cell: ExcelJS.Cell): string {
 
 /** The first worksheet's rows, streamed: a workbook of any size is never held in memory. */
 async function* xlsxRows(file: string): AsyncGenerator<CsvRow> {
+  // exceljs is loaded by the first spreadsheet import: most processes never read one.
+  const ExcelJS = (await import('exceljs')).default;
   const input = fs.createReadStream(file);
   // Styles tell date cells from numbers.
   const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, { styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });

@@ -9,7 +9,7 @@ import {
   TenantRules,
 } from '@portal/shared';
 import { CsvError, parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type { Workbook } from 'exceljs';
 import { BadRequestError } from '../../platform/lib/errors.js';
 import { csvWriter } from '../../platform/audit/audit-csv.js';
 import { newPasswordProblem } from '../security/password-policy.js';
@@ -72,7 +72,11 @@ function csvRows(bytes: Buffer): SheetRow[] {
   return rows;
 }
 
+/** exceljs is loaded by the first import or template that needs it: most processes never do. */
+const loadExcel = async () => (await import('exceljs')).default;
+
 async function xlsxRows(bytes: Buffer): Promise<SheetRow[]> {
+  const ExcelJS = await loadExcel();
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs types its input as an ArrayBuffer (its own `Buffer`); JSZip reads either.
@@ -226,7 +230,14 @@ export function csvTemplate(): Readable {
 
 /** The import template as XLSX: a sheet of text columns under the header, and a sheet of rules. */
 export function xlsxTemplate(): Readable {
-  const workbook = new ExcelJS.Workbook();
+  const out = new PassThrough();
+  loadExcel()
+    .then((ExcelJS) => templateWorkbook(new ExcelJS.Workbook()).xlsx.write(out))
+    .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return out;
+}
+
+function templateWorkbook(workbook: Workbook): Workbook {
   const sheet = workbook.addWorksheet('账号导入');
   sheet.columns = IMPORT_COLUMNS.map((header) => ({
     header,
@@ -254,7 +265,5 @@ export function xlsxTemplate(): Readable {
     ['', `一次最多导入 ${ACCOUNT_IMPORT_MAX_ROWS} 个账号；任何一行有误则全部不导入，并列出每个有误的行号`],
   ]);
   rules.getRow(1).font = { bold: true };
-  const out = new PassThrough();
-  workbook.xlsx.write(out).catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-  return out;
+  return workbook;
 }

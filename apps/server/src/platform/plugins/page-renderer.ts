@@ -18,8 +18,12 @@ import { requestOrigin } from '../lib/request-origin.js';
 
 /** Rendered visitor pages are shared for this long (the same freshness as the article detail cache). */
 const RENDER_TTL_MS = 5_000;
-// A rendered page is some tens of KB: this bounds the cache to a few tens of MB.
 const MAX_CACHED_PAGES = 500;
+/**
+ * A rendered page is some tens of KB of text (two bytes a character once it holds Chinese): the cache
+ * is bounded by what it holds, so many distinct list pages (a crawler's) cannot keep 500 of them.
+ */
+const MAX_CACHED_PAGE_BYTES = 16 * 1024 * 1024;
 const ROOT_ELEMENT = '<div id="root"></div>';
 const DESCRIPTION_META = /<meta name="description" content="([^"]*)"\s*\/?>/;
 /** The app's scripts and its state: a page sent as plain HTML has none of them. */
@@ -167,6 +171,8 @@ export async function createPageRenderer(app: FastifyInstance, template: string)
 
   const cache = new LRUCache<string, { page: RenderedPage | undefined }, { request: FastifyRequest; origin: string; url: string }>({
     max: MAX_CACHED_PAGES,
+    maxSize: MAX_CACHED_PAGE_BYTES,
+    sizeCalculation: (value, key) => 2 * (key.length + (value.page?.html.length ?? 0)),
     ttl: RENDER_TTL_MS,
     // A failed render is kept for the same few seconds: a broken page is not rendered again per request.
     fetchMethod: async (_key, _stale, { context: { request, origin, url } }) => {
