@@ -5,6 +5,7 @@
 // one verify, so the ratio says what the rest of the path costs. The browsers are plain HTTP/1.1
 // clients on keep-alive connections (node:http), so the load generator takes little of the cores it
 // shares with the server; the server's own CPU time per sign-in is read from /proc where there is one.
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -149,13 +150,18 @@ async function clientCredentials(base) {
   if (!JSON.parse(tokens.text).access_token) throw new Error(`no access token (${tokens.status})`);
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-/** CPU milliseconds a process has used (user + system), from /proc; undefined where there is none. */
-function cpuMsOf(pid) {
+/**
+ * CPU time (user + system, ms, all its threads) a process has used so far, from /proc: what a request
+ * costs it, whatever the load beside it. Undefined where there is no /proc.
+ */
+export function cpuMsOf(pid) {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
     return undefined;
   }

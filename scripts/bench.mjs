@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pg from 'pg';
-import { signInThroughput } from './bench-signin.mjs';
+import { cpuMsOf, signInThroughput } from './bench-signin.mjs';
 import { NGINX_MISSING, findNginx, freePort, localConfig, startNginx } from './nginx-config.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -211,16 +211,6 @@ async function startStack({ label, env, port, proxyPort, dir }) {
 }
 
 /** Clock ticks per second of /proc/<pid>/stat's CPU times. */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** CPU time (user + system, ms) the process has used so far: what a request costs it, whatever the load beside it. */
-function cpuMsOf(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-
 function memoryOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const mib = (key) => +(Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1);
