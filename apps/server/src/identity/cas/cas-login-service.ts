@@ -121,13 +121,13 @@ function createCasLoginService(app: FastifyInstance) {
   }
 
   /**
-   * Ends an SSO session at its user's word; the ended session, its 登录日志 row and its audit row commit
-   * together. Answers its tickets, for single logout.
+   * Ends an SSO session at its user's word (at the central login, or at `application`'s request); the
+   * ended session, its 登录日志 row and its audit row commit together. Answers its tickets, for single logout.
    */
-  async function logout(tgt: string, client: LoginClient) {
+  async function logout(tgt: string, client: LoginClient, application?: { id: number; name: string }) {
     const accountId = await app.casTicketService.accountOfTgt(tgt);
     const profile = accountId === undefined ? undefined : await accounts.profile(accountId);
-    return app.casTicketService.destroyTgt(tgt, { reason: 'signed-out' }, async (trx) => {
+    return app.casTicketService.destroyTgt(tgt, { reason: 'signed-out', ...(application ? { application } : {}) }, async (trx) => {
       if (accountId === undefined) return;
       await recordAudit(trx, client.log, {
         accountId,

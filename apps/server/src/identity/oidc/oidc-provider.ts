@@ -59,6 +59,14 @@ function originOf(address: string): string | undefined {
   return origin && origin !== 'null' ? origin : undefined;
 }
 
+/** Who signed out at a relying party's request (RP-Initiated Logout): the browser, and the client that asked. */
+export interface SignOutClient {
+  ip: string;
+  userAgent: string;
+  origin: string;
+  clientId: string | undefined;
+}
+
 interface ProviderDeps {
   issuer: string;
   casBase: string;
@@ -80,7 +88,7 @@ interface ProviderDeps {
    * RP-initiated logout ended a provider session: the SSO sessions that signed it in end too, and the
    * other applications they signed in to hear of it (oidc-sign-in.ts).
    */
-  endSignIns: (sessionUid: string, client: { ip: string; userAgent: string; origin: string }) => Promise<void>;
+  endSignIns: (sessionUid: string, client: SignOutClient) => Promise<void>;
 }
 
 /** What a sign-in through the central login (oidc-sign-in.ts) submits as the interaction's result. */
@@ -407,7 +415,9 @@ async function linkSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<
 async function endSignIns(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<void> {
   const { oidc } = ctx;
   if (oidc?.route !== 'end_session_confirm' || !oidc.params?.logout || ctx.status !== 303 || !oidc.session?.uid) return;
-  await deps.endSignIns(oidc.session.uid, { ip: ctx.ip, userAgent: ctx.get('user-agent'), origin: ctx.origin });
+  // The relying party that asked (id_token_hint or client_id), which the confirmation set as the request's client.
+  const clientId = oidc.client?.clientId;
+  await deps.endSignIns(oidc.session.uid, { ip: ctx.ip, userAgent: ctx.get('user-agent'), origin: ctx.origin, clientId });
 }
 
 function buildProvider(deps: ProviderDeps): Provider {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Interaction } from 'oidc-provider';
 import type { RegisteredService } from '../cas/cas-services.js';
 import { oidcSignInExpiredPage } from './oidc-pages.js';
-import { OIDC_PREFIX, type PortalInteractionResult } from './oidc-provider.js';
+import { OIDC_PREFIX, type PortalInteractionResult, type SignOutClient } from './oidc-provider.js';
 
 /** The callback of an authorization request's sign-in at the central login (a CAS service of the portal's own). */
 const CALLBACK_PATH = new RegExp(`^${OIDC_PREFIX}/interaction/([\\w-]{1,64})/callback$`);
@@ -105,11 +105,14 @@ export class OidcSignIn {
    * logouts), and the applications they signed in to hear of it, but for this provider session's own,
    * which the provider has just told.
    */
-  async endSignIns(sessionUid: string, client: { ip: string; userAgent: string; origin: string }): Promise<void> {
+  async endSignIns(sessionUid: string, client: SignOutClient): Promise<void> {
     const { casTicketService, casLoginService } = this.app;
+    // 登录日志's 登出 row names the application that asked.
+    const asking = client.clientId ? await this.app.oidcClientRepository.serviceApplicationOf(client.clientId) : undefined;
+    const application = asking && { id: asking.id, name: asking.name };
     const ended = [];
     for (const tgt of await casTicketService.tgtsOfOidcSession(sessionUid)) {
-      ended.push(...(await casLoginService.logout(tgt, { ip: client.ip, userAgent: client.userAgent, log: this.app.log })));
+      ended.push(...(await casLoginService.logout(tgt, { ip: client.ip, userAgent: client.userAgent, log: this.app.log }, application)));
     }
     const others = ended.filter((t) => t.oidc?.sessionUid !== sessionUid);
     await this.app.logoutDeliveryService.deliver(others, this.app.config.publicUrl ?? client.origin, this.app.log);

@@ -314,6 +314,14 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     await expectSignedOut(signedIn);
     // The SSO session has ended: the CAS application's next visit meets the login form.
     expect((await browser.navigate(casApp.serviceUrl)).some(isLoginForm)).toBe(true);
+    // 登录日志's 登出 row names the application that asked.
+    const logout = await db.database.db
+      .selectFrom('login_log')
+      .select(['reason', 'application_id'])
+      .where('account_id', '=', await accountId('staff'))
+      .where('result', '=', 'logout')
+      .execute();
+    expect(logout).toContainEqual({ reason: 'signed-out', application_id: inspectionId });
   });
 
   it('refuses an account 应用授权 does not admit with the same page as for CAS: no code, a 登录日志 row naming the application', async () => {
