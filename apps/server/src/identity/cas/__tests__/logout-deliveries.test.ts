@@ -1,38 +1,19 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LogoutDeliveryRow, SessionRow } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
-import { sessionIndexOf } from '../../portal-auth/cas-client.js';
-
-/** An application on the CAS: answers single-logout POSTs with `status` and notes the tickets they name. */
-async function startService() {
-  const state = { status: 200, tickets: [] as string[] };
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method === 'POST') state.tickets.push(sessionIndexOf(new URLSearchParams(body).get('logoutRequest') ?? '') ?? '');
-      res.statusCode = req.method === 'POST' ? state.status : 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { state, url: `http://127.0.0.1:${port}/app`, host: `127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
-}
+import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
 
 // 单点登出记录: every single-logout message of an ended session, its outcome, and its retries with back-off.
 describe.each(testDialects())('single-logout delivery log on %s', (dialect) => {
   let t: TestApp;
   let base: string;
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Awaited<ReturnType<typeof startLogoutReceiver>>;
   let admin: string;
   let rcadmin: string;
   beforeAll(async () => {
-    service = await startService();
+    service = await startLogoutReceiver();
     t = await createTestApp(dialect, { CAS_SERVICES: service.url, LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
     base = await listen(t.app);
     [admin, rcadmin] = await Promise.all([tokenFor(t, 'admin'), tokenFor(t, 'rcadmin')]);

@@ -1,36 +1,20 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LoginLogRow, LogoutDeliveryRow, SessionRow, Statistics } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
-
-/** An application on the CAS that answers single-logout POSTs with `status`. */
-async function startService() {
-  const state = { status: 200 };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.statusCode = req.method === 'POST' ? state.status : 200;
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { state, url: `http://127.0.0.1:${port}/app`, host: `127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) };
-}
+import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
 
 // 登录日志 records the end of each SSO session (登出, and how it ended) with what its applications were told.
 describe.each(testDialects())('登录日志 登出 rows on %s', (dialect) => {
   let t: TestApp;
   let base: string;
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Awaited<ReturnType<typeof startLogoutReceiver>>;
   let admin: string;
   let rcadmin: string;
   let operator: string;
   beforeAll(async () => {
-    service = await startService();
+    service = await startLogoutReceiver();
     t = await createTestApp(dialect, { CAS_SERVICES: service.url, LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
     base = await listen(t.app);
     [admin, rcadmin, operator] = await Promise.all([tokenFor(t, 'admin'), tokenFor(t, 'rcadmin'), tokenFor(t, 'operator')]);

@@ -1,35 +1,18 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
+import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
 import { consoleClient } from './account-test-client.js';
-
-/** A registered application: it records the single-logout requests it receives. */
-async function startService() {
-  const logoutRequests: string[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method === 'POST') logoutRequests.push(new URLSearchParams(body).get('logoutRequest') ?? '');
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/app`, logoutRequests, close: () => new Promise((resolve) => server.close(resolve)) };
-}
 
 describe.each(testDialects())('账号管理 and live sessions on %s', (dialect) => {
   let t: TestApp;
   let base: string;
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Awaited<ReturnType<typeof startLogoutReceiver>>;
   let c: ReturnType<typeof consoleClient>;
   let admin: string;
   beforeAll(async () => {
-    service = await startService();
+    service = await startLogoutReceiver();
     t = await createTestApp(dialect, { CAS_SERVICES: service.url, LOGIN_MAX_FAILURES: '3', LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
     base = await listen(t.app);
     c = consoleClient(t);

@@ -1,10 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { SessionRow } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
+import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
 
 const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 const IPHONE_SAFARI =
@@ -31,35 +30,14 @@ class Browser extends TestBrowser {
   }
 }
 
-/** A registered enterprise application: it records the single-logout requests it receives. */
-async function startService() {
-  const logoutRequests: string[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      if (req.method === 'POST') logoutRequests.push(new URLSearchParams(body).get('logoutRequest') ?? '');
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/app`,
-    host: `127.0.0.1:${port}`,
-    logoutRequests,
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 describe.each(testDialects())('在线会话 and one’s own sessions on %s', (dialect) => {
   let t: TestApp;
   let base: string;
-  let service: Awaited<ReturnType<typeof startService>>;
+  let service: Awaited<ReturnType<typeof startLogoutReceiver>>;
   let admin: string;
   let rcadmin: string;
   beforeAll(async () => {
-    service = await startService();
+    service = await startLogoutReceiver();
     t = await createTestApp(dialect, { CAS_SERVICES: service.url, LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
     base = await listen(t.app);
     admin = await tokenFor(t, 'admin');
