@@ -1,7 +1,7 @@
 import type { LoginLogRow, LogoutDeliveryRow } from '@portal/shared';
-import { Alert, Grid, Modal, Table, type TableColumnsType, Typography } from 'antd';
+import { Alert, Grid, Modal, Table, Typography } from 'antd';
 import { useLogoutDeliveriesOf } from '../api/login-log';
-import { DeliveryDetail, PROTOCOLS, StateTag } from './logout-delivery-list';
+import { deliveryColumns } from './logout-delivery-list';
 
 /**
  * A 登出 row's single-logout messages: each application the ended session had signed in to, the
@@ -10,28 +10,8 @@ import { DeliveryDetail, PROTOCOLS, StateTag } from './logout-delivery-list';
 export function LogoutDeliveriesDialog({ row, onClose }: { row: LoginLogRow | undefined; onClose: () => void }) {
   const deliveries = useLogoutDeliveriesOf(row?.id);
   const wide = Grid.useBreakpoint().md ?? true;
-  const columns: TableColumnsType<LogoutDeliveryRow> = wide
-    ? [
-        { title: '应用', dataIndex: 'applicationName', width: 170, ellipsis: { showTitle: true } },
-        { title: '协议', dataIndex: 'protocol', width: 70, render: (p: LogoutDeliveryRow['protocol']) => PROTOCOLS[p] },
-        { title: '结果', key: 'state', width: 100, render: (_: unknown, r) => <StateTag row={r} /> },
-        { title: '说明', key: 'detail', render: (_: unknown, r) => <DeliveryDetail row={r} /> },
-      ]
-    : [
-        {
-          title: '应用',
-          key: 'application',
-          render: (_: unknown, r) => (
-            <div className="security-list__card">
-              <Typography.Text strong>
-                {r.applicationName} <Typography.Text type="secondary">{PROTOCOLS[r.protocol]}</Typography.Text>
-              </Typography.Text>
-              {r.state !== 'delivered' && <DeliveryDetail row={r} />}
-            </div>
-          ),
-        },
-        { title: '结果', key: 'state', width: 92, render: (_: unknown, r) => <StateTag row={r} /> },
-      ];
+  const columns = deliveryColumns(wide, false);
+
   return (
     <Modal open={row !== undefined} title="单点登出记录" footer={null} width={760} onCancel={onClose} destroyOnHidden>
       {row && (
