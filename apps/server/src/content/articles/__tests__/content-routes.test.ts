@@ -1,8 +1,8 @@
-import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishedPageIds } from '../article-repository.js';
 import { containsKey } from '../article-search-repository.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { queryPlan } from '../../../testing/query-plan.js';
 
 interface Row {
   id: number;
@@ -314,23 +314,8 @@ describe.each(testDialects())('published content on %s', (dialect) => {
 
   it('answers searches from an index, never a full scan of the articles', async () => {
     const db = t.database.db;
-    const plan = async (key: string) => {
-      const compiled = db.selectFrom('cms_article').select('id').where(containsKey(dialect, key)!).compile();
-      if (dialect === 'sqlite') {
-        const rows = await db.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-        );
-        return rows.rows.map((r) => r.detail).join('\n');
-      }
-      return db.transaction().execute(async (trx) => {
-        // Tiny tables make a seq scan cheapest; forbid it to prove the index can answer.
-        await sql`set local enable_seqscan = off`.execute(trx);
-        const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
-        );
-        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
-    };
+    const plan = (key: string) =>
+      queryPlan(db, dialect, db.selectFrom('cms_article').select('id').where(containsKey(dialect, key)!).compile());
     const short = await plan('标识');
     expect(short).toMatch(/cms_article_gram/);
     const long = await plan('标识解析');
@@ -349,21 +334,7 @@ describe.each(testDialects())('published content on %s', (dialect) => {
     const db = t.database.db;
     const plan = async (searchKey: string, shape: 'probe' | 'set', offset = 490) => {
       const q = { offset, limit: 10, searchKey, sortOrder: 6 as const };
-      const compiled = publishedPageIds(db, dialect, q, shape).compile();
-      if (dialect === 'sqlite') {
-        const rows = await db.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-        );
-        return rows.rows.map((r) => r.detail).join('\n');
-      }
-      return db.transaction().execute(async (trx) => {
-        // Tiny tables make a seq scan cheapest; forbid it to see the plan the large table gets.
-        await sql`set local enable_seqscan = off`.execute(trx);
-        const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
-        );
-        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
+      return queryPlan(db, dialect, publishedPageIds(db, dialect, q, shape).compile());
     };
     // A walk stops after offset + limit matches: in order along the index, no sort, no gathering.
     for (const key of ['标', '标识', '工业互联网']) {

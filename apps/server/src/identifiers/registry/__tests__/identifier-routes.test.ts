@@ -1,6 +1,6 @@
-import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { queryPlan } from '../../../testing/query-plan.js';
 
 const HANDLE = '88.118.8/EX-2024-000123';
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -305,24 +305,9 @@ describe.each(testDialects())('identifier resolution on %s', (dialect) => {
   it('finds a handle through the unique index, never a scan of the records', async () => {
     const db = t.database.db;
     const compiled = db.selectFrom('idf_record').select(['item_values']).where('handle', '=', HANDLE).compile();
-    let plan: string;
-    if (dialect === 'sqlite') {
-      const rows = await db.executeQuery<{ detail: string }>(
-        CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-      );
-      plan = rows.rows.map((r) => r.detail).join('\n');
-      expect(plan).toMatch(/SEARCH idf_record USING INDEX sqlite_autoindex_idf_record_\d+ \(handle=\?\)/);
-    } else {
-      plan = await db.transaction().execute(async (trx) => {
-        // A few hundred rows make a scan cheapest; forbid it to prove the index answers.
-        await sql`set local enable_seqscan = off`.execute(trx);
-        const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-          CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
-        );
-        return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
-      expect(plan).toMatch(/Index Scan using idf_record_handle_key on idf_record/);
-    }
+    const plan = await queryPlan(db, dialect, compiled);
+    if (dialect === 'sqlite') expect(plan).toMatch(/SEARCH idf_record USING INDEX sqlite_autoindex_idf_record_\d+ \(handle=\?\)/);
+    else expect(plan).toMatch(/Index Scan using idf_record_handle_key on idf_record/);
     expect(plan).not.toMatch(/SCAN idf_record\b|Seq Scan/);
   });
 });
