@@ -128,20 +128,23 @@ describe.each(testDialects())('addresses tenants make the server call, on %s', (
     }
   });
 
+  /** 接入自检 of application `id`, run by the administrator on `app` (one with loopback allowed, or the strict one). */
+  const selfTest = async (app: PortalApp, id: number): Promise<SelfTestResult> => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/web-api/console/v1/sso-app/${id}/self-test`,
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Envelope<SelfTestResult>>().data[0] as SelfTestResult;
+  };
+
   it('接入自检 contacts no address that resolves to loopback, and says why', async () => {
     // Registered while loopback was allowed; `localhost` is a name, resolved when the check connects.
     const service = `http://localhost:${new URL(standin.origin).port}/`;
     const id = await register(service, standin.logoutUrl);
-    const run = async (app: PortalApp) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: `/web-api/console/v1/sso-app/${id}/self-test`,
-        headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
-        payload: {},
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json<Envelope<SelfTestResult>>().data[0] as SelfTestResult;
-    };
+    const run = (app: PortalApp) => selfTest(app, id);
     const steps = (await run(strict)).steps.filter((s) => s.key === 'reachable' || s.key === 'logout');
     expect(steps.map((s) => [s.key, s.status, s.detail])).toEqual([
       ['reachable', 'failed', `无法访问 ${service}：${LOOPBACK}`],
@@ -175,17 +178,8 @@ describe.each(testDialects())('addresses tenants make the server call, on %s', (
     });
     expect(created.statusCode, created.body).toBe(200);
     const { id } = created.json<Envelope<{ id: number }>>().data[0] as { id: number };
-    const run = async (app: PortalApp) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: `/web-api/console/v1/sso-app/${id}/self-test`,
-        headers: { 'x-requested-with': 'XMLHttpRequest', authorization: admin },
-        payload: {},
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const steps = (res.json<Envelope<SelfTestResult>>().data[0] as SelfTestResult).steps;
-      return steps.filter((s) => s.key === 'redirectReachable' || s.key === 'backchannel');
-    };
+    const run = async (app: PortalApp) =>
+      (await selfTest(app, id)).steps.filter((s) => s.key === 'redirectReachable' || s.key === 'backchannel');
     expect((await run(strict)).map((s) => [s.key, s.status, s.detail])).toEqual([
       ['redirectReachable', 'failed', `无法访问回调地址 ${origin}/callback：${LOOPBACK}`],
       ['backchannel', 'failed', `后端登出通知无法送达 ${origin}/backchannel：${LOOPBACK}`],
