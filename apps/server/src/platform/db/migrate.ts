@@ -79,8 +79,9 @@ export async function migrateToLatest<T>(db: Kysely<T>, dialect: DialectName): P
   let outcome = await migrator.migrateToLatest();
   // Kysely looks for its table by reading every schema's tables and naming each by text; a schema
   // dropped in that moment (a finished test's, an operator's) fails the read with undefined_table
-  // (42P01) before anything has run. The catalog read again no longer holds it.
-  for (let retry = 0; retry < 3 && (outcome.error as { code?: unknown } | undefined)?.code === '42P01'; retry++) {
+  // (42P01) or invalid_schema_name (3F000) before anything has run. The catalog read again no longer holds it.
+  const schemaDropped = (error: unknown) => ['42P01', '3F000'].includes(String((error as { code?: unknown } | undefined)?.code));
+  for (let retry = 0; retry < 3 && schemaDropped(outcome.error); retry++) {
     outcome = await migrator.migrateToLatest();
   }
   const { error, results } = outcome;
