@@ -41,8 +41,11 @@ const schedulerDrained = () => new Promise<void>((resolve) => unstable_scheduleC
 
 // Unmounting schedules React's passive-effect flush on the scheduler (Node's setImmediate); it must run
 // before the environment removes `window`, or it throws after the file's tests have passed. A flush may
-// schedule one more, hence twice.
+// schedule another, and a lazy component settling late (a busy machine) queues one more render: drain
+// a few rounds, letting promises and immediates settle between them.
 afterAll(async () => {
-  await schedulerDrained();
-  await schedulerDrained();
+  for (let round = 0; round < 5; round++) {
+    await schedulerDrained();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 });
