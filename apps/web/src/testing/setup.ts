@@ -1,4 +1,5 @@
-import { cleanup, configure } from '@testing-library/react';
+import { createRequire } from 'node:module';
+import { act, cleanup, configure } from '@testing-library/react';
 import { message, notification } from 'antd';
 import type { Window as HappyWindow } from 'happy-dom';
 import { unstable_IdlePriority, unstable_scheduleCallback } from 'scheduler';
@@ -23,6 +24,20 @@ if (happyWindow.happyDOM && happyWindow.Response) {
   };
 }
 
+// antd renders its static messages, notifications and Modal.confirm into roots of their own (through
+// @rc-component/util's render) that nothing unmounts, so a closing animation can commit while the
+// environment is torn down and React's follow-up task then finds no `window`. The file's last hook
+// unmounts them; the holders are kept between tests so that a later toast still shows.
+type RcRender = { render: (node: unknown, container: object) => void };
+const rcRender = createRequire(import.meta.url)('@rc-component/util/lib/React/render') as RcRender;
+const staticHolders = new Set<object>();
+const renderHolder = rcRender.render;
+rcRender.render = (node, container) => {
+  staticHolders.add(container);
+  renderHolder(node, container);
+};
+const holderRootKey = '__rc_react_root__';
+
 afterEach(() => {
   cleanup();
   // antd's static messages live outside the rendered tree, each closing on a 3 s timer that would fire
@@ -44,6 +59,12 @@ const schedulerDrained = () => new Promise<void>((resolve) => unstable_scheduleC
 // schedule another, and a lazy component settling late (a busy machine) queues one more render: drain
 // a few rounds, letting promises and immediates settle between them.
 afterAll(async () => {
+  act(() => {
+    for (const container of staticHolders) {
+      (container as Record<string, { unmount(): void } | undefined>)[holderRootKey]?.unmount();
+    }
+  });
+  staticHolders.clear();
   for (let round = 0; round < 5; round++) {
     await schedulerDrained();
     await new Promise<void>((resolve) => setImmediate(resolve));
