@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { accountOfDirectoryLogin, checkDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import type { LoginAttempt } from '../login-log/login-log-repository.js';
 import type { LockKey } from './login-guard.js';
+import type { KnownAtLogin } from './login-steps.js';
 
 /** Who is logging in, from where (the login log and audit rows name it). */
 export interface LoginClient {
@@ -15,8 +16,12 @@ export interface LoginClient {
   log: FastifyBaseLogger;
 }
 
-/** The password step's outcome: the account whose password it was, or the page's status and message. */
-export type PasswordOutcome = { ok: true; accountId: number } | { ok: false; status: number; error: string };
+/**
+ * The password step's outcome: the account whose password it was, with what the step read on the way
+ * (its enterprise's policy, whether a directory holds its password) for the steps after it, or the
+ * page's status and message.
+ */
+export type PasswordOutcome = { ok: true; accountId: number; known: KnownAtLogin } | { ok: false; status: number; error: string };
 
 /**
  * The central login's rules behind the CAS pages (docs/architecture.md, "Login"): the password step
@@ -78,7 +83,7 @@ function createCasLoginService(app: FastifyInstance) {
       await app.loginLogRepository.record(client.log, attemptOf('failure', account.refusal ?? 'disabled'));
       return { ok: false, status: 403, error: '账号已停用，请联系企业管理员' };
     }
-    return { ok: true, accountId: account.id };
+    return { ok: true, accountId: account.id, known: { policy, directoryPassword: directory !== undefined } };
   }
 
   /**

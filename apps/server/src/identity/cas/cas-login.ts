@@ -1,11 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { type ChatSourceType, notSubscribedText } from '@portal/shared';
+import { type ChatSourceType, notSubscribedText, type SecurityPolicy } from '@portal/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { recordAudit } from '../../platform/audit/audit-log.js';
+import type { AccountProfile } from '../accounts/account-repository.js';
 import type { ServiceApplication } from './cas-services.js';
 import type { RegisteredService } from './cas-services.js';
 import { loginPage, messagePage } from './login-page.js';
@@ -18,6 +19,12 @@ export const EXECUTION = 'CASEXEC';
 
 export const isTrue = (v: string | undefined) => v === 'true' || v === '1';
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** What `applicationFor` answers for a service, and whether 应用授权 admits the account to that application. */
+interface Admission {
+  application: ServiceApplication | null | undefined;
+  admitted: boolean;
+}
 
 /** Where a login goes once it completes: a registered service (CAS 3.0 §2.1.1) or the CAS's own page, and whether it renews. */
 export interface LoginTarget {
@@ -66,6 +73,12 @@ function createCasLogin(app: FastifyInstance) {
     return target.application;
   }
 
+  /** The application a ticket for `target` is for and whether 应用授权 admits the account to it. */
+  async function admission(accountId: number, target: RegisteredService): Promise<Admission> {
+    const application = await applicationFor(accountId, target);
+    return { application, admitted: !!application && (await app.ssoAppRepository.mayUse(accountId, application.id)) };
+  }
+
   /** A refused ticket lands in the login log (登录日志's 无权访问应用), naming the application. */
   async function logRefusal(request: FastifyRequest, accountId: number, application: { id: number | null; name: string }) {
     const profile = await accounts.profile(accountId);
@@ -98,15 +111,16 @@ function createCasLogin(app: FastifyInstance) {
     target: RegisteredService,
     fromLogin: boolean,
     gateway = false,
+    decided?: Admission,
   ) {
-    const application = await applicationFor(session.accountId, target);
+    const { application, admitted } = decided ?? (await admission(session.accountId, target));
     if (application === undefined) {
       const name = target.platformApplication?.name ?? '';
       await logRefusal(request, session.accountId, { id: null, name });
       if (gateway) return reply.redirect(target.url.href, 303);
       return refusalPage(request, reply, target, notSubscribedText(name));
     }
-    if (application && !(await app.ssoAppRepository.mayUse(session.accountId, application.id))) {
+    if (application && !admitted) {
       await logRefusal(request, session.accountId, application);
       if (gateway) return reply.redirect(target.url.href, 303);
       return notAuthorized(request, reply, target, application);
@@ -230,50 +244,56 @@ function createCasLogin(app: FastifyInstance) {
   async function completeLogin(
     request: FastifyRequest,
     reply: FastifyReply,
-    account: { id: number; username: string },
+    account: { id: number; username: string; profile?: AccountProfile; policy?: SecurityPolicy },
     target: RegisteredService | undefined,
     within?: (trx: Kysely<Database>) => Promise<void>,
   ) {
     const previous = request.cookies[TGC];
     if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous, { reason: 'replaced' }));
-    const profile = await accounts.profile(account.id);
+    const profile = account.profile ?? (await accounts.profile(account.id));
     const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
     // The sign-in names the enterprise application it was for when the account may use it (登录日志's 应用);
-    // a refused one is logged as not-authorized by the ticket's issue below.
-    const application = target ? await applicationFor(account.id, target) : null;
-    const signedInto = application && (await app.ssoAppRepository.mayUse(account.id, application.id)) ? application : undefined;
-    const tgt = await tickets.createTgt(account.id, client, async (trx) => {
-      await within?.(trx);
-      // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.
-      await app.loginGuardService.loginSucceeded(trx, account.id);
-      await accounts.markLoggedIn(trx, account.id);
-      await app.loginLogRepository.record(
-        request.log,
-        {
+    // a refused one is logged as not-authorized by the ticket's issue below, on the same verdict.
+    const decided = target ? await admission(account.id, target) : undefined;
+    const signedInto = decided?.admitted ? (decided.application ?? undefined) : undefined;
+    const sessionHours = account.policy?.sessionMaxHours;
+    const tgt = await tickets.createTgt(
+      account.id,
+      client,
+      async (trx) => {
+        await within?.(trx);
+        // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.
+        await app.loginGuardService.loginSucceeded(trx, account.id);
+        await accounts.markLoggedIn(trx, account.id);
+        await app.loginLogRepository.record(
+          request.log,
+          {
+            accountId: account.id,
+            username: account.username,
+            enterpriseId: profile?.enterpriseId ?? null,
+            name: profile?.name ?? '',
+            result: 'success',
+            ...(signedInto ? { applicationId: signedInto.id, applicationName: signedInto.name } : {}),
+            ...client,
+          },
+          trx,
+        );
+        // 新设备登录提醒: a browser the account never signed in from.
+        await app.accountNoticeService.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
+        await recordAudit(trx, request.log, {
           accountId: account.id,
           username: account.username,
           enterpriseId: profile?.enterpriseId ?? null,
-          name: profile?.name ?? '',
-          result: 'success',
-          ...(signedInto ? { applicationId: signedInto.id, applicationName: signedInto.name } : {}),
-          ...client,
-        },
-        trx,
-      );
-      // 新设备登录提醒: a browser the account never signed in from.
-      await app.accountNoticeService.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
-      await recordAudit(trx, request.log, {
-        accountId: account.id,
-        username: account.username,
-        enterpriseId: profile?.enterpriseId ?? null,
-        action: 'login',
-        target: target?.redirectOrigin ?? target?.url.origin ?? '',
-        ip: request.ip,
-        outcome: 'success',
-      });
-    });
+          action: 'login',
+          target: target?.redirectOrigin ?? target?.url.origin ?? '',
+          ip: request.ip,
+          outcome: 'success',
+        });
+      },
+      sessionHours,
+    );
     reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
-    if (target) return issueTicket(request, reply, { tgtId: tgt, accountId: account.id }, target, true);
+    if (target) return issueTicket(request, reply, { tgtId: tgt, accountId: account.id }, target, true, false, decided);
     return html(
       reply,
       200,

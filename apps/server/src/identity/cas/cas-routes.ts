@@ -133,7 +133,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
       if (!checked.ok) return page(checked.status, checked.error);
       // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
-      return steps.next(request, reply, checked.accountId, { service, registered: target, renew }, 'password');
+      return steps.next(request, reply, checked.accountId, { service, registered: target, renew }, 'password', checked.known);
     },
   );
 

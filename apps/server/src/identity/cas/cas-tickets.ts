@@ -67,12 +67,14 @@ export class TicketStore {
     accountId: number,
     client: { ip: string; userAgent: string },
     within: (trx: Kysely<Database>) => Promise<void>,
-    now = new Date(),
+    policyMaxHours?: number,
   ): Promise<string> {
     const id = newTgtId();
+    const now = new Date();
     const iso = now.toISOString();
     await this.db.transaction().execute(async (trx) => {
-      const maxHours = (await this.tickets.sessionMaxHours(accountId, trx)) ?? this.sessions.sessionMaxHours;
+      // The login has usually just read its enterprise's policy (安全设置's 会话最长时长); otherwise read it here.
+      const maxHours = policyMaxHours ?? (await this.tickets.sessionMaxHours(accountId, trx)) ?? this.sessions.sessionMaxHours;
       await this.tickets.insertTgt(
         {
           id,

@@ -11,6 +11,15 @@ import { passwordChangePage, recoveryCodesPage, twoFactorCodePage, twoFactorEnro
 type Stage = 'password' | Exclude<LoginStep, 'reset'>;
 const ORDER: Record<Stage, number> = { password: 0, code: 1, change: 2, enrol: 3, recovery: 4 };
 
+/**
+ * What the step just before already read at this login and the next one need not read again: the
+ * enterprise's policy and whether a directory (LDAP / AD) holds the account's password.
+ */
+export interface KnownAtLogin {
+  policy: SecurityPolicy;
+  directoryPassword: boolean;
+}
+
 /** A page of a step: the account it is for, where the login goes, and an error to show. */
 interface StepModel {
   accountId: number;
@@ -43,10 +52,10 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   }
 
   /** What the steps of an account depend on: its profile, its enterprise's policy and whether two-factor login applies to it. */
-  async function contextOf(accountId: number) {
+  async function contextOf(accountId: number, known?: SecurityPolicy) {
     const [state, profile] = await Promise.all([accounts.loginState(accountId), accounts.profile(accountId)]);
     if (!state || !profile) return undefined;
-    const policy = await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId);
+    const policy = known ?? (await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId));
     return { state, profile, policy, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities) };
   }
 
@@ -103,8 +112,9 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     accountId: number,
     target: LoginTarget,
     after: Stage,
+    known?: KnownAtLogin,
   ): Promise<string | FastifyReply> {
-    const context = await contextOf(accountId);
+    const context = await contextOf(accountId, known?.policy);
     if (!context?.profile.usable) {
       return casLogin.renderLogin(request, reply, 403, {
         service: target.service,
@@ -114,13 +124,23 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     }
     const { state, profile, policy, twoFactor } = context;
     const model = { accountId, name: profile.name || profile.username, target };
-    // A right password restarts the count of wrong ones; wrong codes keep their own count until the whole login succeeds.
-    if (after === 'password') await app.loginGuardService.succeeded({ accountId });
-    if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) return codePage(request, reply, 200, model);
+    // A right password restarts the count of wrong ones before any step's page; wrong codes keep their
+    // own count until the whole login succeeds, which restarts both (completeLogin).
+    const passed = async () => {
+      if (after === 'password') await app.loginGuardService.succeeded({ accountId });
+    };
+    if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) {
+      await passed();
+      return codePage(request, reply, 200, model);
+    }
     // A directory's password (LDAP / AD) is changed and expires in the directory, never here.
-    if (ORDER[after] < ORDER.change && !(await hasDirectoryPassword(app, accountId))) {
-      if (state.mustChangePassword) return changePage(request, reply, 200, { ...model, expired: false, policy });
+    if (ORDER[after] < ORDER.change && !(known?.directoryPassword ?? (await hasDirectoryPassword(app, accountId)))) {
+      if (state.mustChangePassword) {
+        await passed();
+        return changePage(request, reply, 200, { ...model, expired: false, policy });
+      }
       if (passwordExpired(state.passwordChangedAt, policy.passwordExpiryDays)) {
+        await passed();
         await app.loginLogRepository.record(request.log, {
           accountId,
           username: profile.username,
@@ -135,9 +155,10 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
       }
     }
     if (ORDER[after] < ORDER.enrol && twoFactor && !state.twoFactorEnrolled) {
+      await passed();
       return enrolPage(request, reply, 200, { ...model, username: profile.username });
     }
-    return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username }, target.registered);
+    return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username, profile, policy }, target.registered);
   }
 
   return { checkProof, issueProof, contextOf, codePage, changePage, enrolPage, recoveryPage, next };

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import UAParser from 'ua-parser-js';
 
 export interface ClientSoftware {
@@ -26,9 +27,20 @@ export interface BrowserFamily {
   device: string;
 }
 
+/**
+ * Families of the User-Agents seen lately: every sign-in asks, a few browser builds account for most of
+ * them, and ua-parser's regular expressions cost more than the rest of the check.
+ */
+const families = new LRUCache<string, BrowserFamily>({ max: 1000 });
+
 /** The browser family of a User-Agent (a sign-in from a browser the account never used). */
 export function browserFamily(userAgent: string): BrowserFamily {
   if (!userAgent) return { browser: '', os: '', device: '' };
-  const parsed = new UAParser(userAgent);
-  return { browser: parsed.getBrowser().name ?? '', os: parsed.getOS().name ?? '', device: parsed.getDevice().type ?? '' };
+  let family = families.get(userAgent);
+  if (!family) {
+    const parsed = new UAParser(userAgent);
+    family = { browser: parsed.getBrowser().name ?? '', os: parsed.getOS().name ?? '', device: parsed.getDevice().type ?? '' };
+    families.set(userAgent, Object.freeze(family));
+  }
+  return family;
 }
