@@ -1,5 +1,5 @@
 import { Authority, PASSWORD_MAX, PASSWORD_MIN } from './auth.js';
-import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type TwoFactorMode } from './sso.js';
+import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type SessionOverflow, type TwoFactorMode } from './sso.js';
 
 /**
  * 安全设置: the ranges of an enterprise's security policy and the password rules it sets.
@@ -9,6 +9,7 @@ import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type Tw
 /** The character classes a policy may require, in the order messages name them. */
 export const PASSWORD_CLASSES: readonly PasswordClass[] = ['lower', 'upper', 'digit', 'symbol'];
 export const TWO_FACTOR_MODES: readonly TwoFactorMode[] = ['off', 'admins', 'all'];
+export const SESSION_OVERFLOWS: readonly SessionOverflow[] = ['end-oldest', 'refuse'];
 
 const CLASS_PATTERNS: Record<PasswordClass, RegExp> = {
   lower: /[a-z]/,
@@ -18,7 +19,7 @@ const CLASS_PATTERNS: Record<PasswordClass, RegExp> = {
   symbol: /[!-/:-@[-`{-~]/,
 };
 
-type NumericField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor'>;
+type NumericField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow'>;
 
 /**
  * Ranges of the numeric settings. The password length stays within the spec's 6–18 (section 5), so a
@@ -32,6 +33,7 @@ export const SECURITY_POLICY_LIMITS: Record<NumericField, { min: number; max: nu
   lockMinutes: { min: 1, max: 1440, label: '锁定时长（分钟）' },
   sessionIdleMinutes: { min: 5, max: 1440, label: '会话空闲超时（分钟）' },
   sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
+  sessionMaxConcurrent: { min: 0, max: 20, label: '同时在线会话数上限' },
 };
 
 export const SecurityPolicyMessage = {
@@ -40,6 +42,7 @@ export const SecurityPolicyMessage = {
   classUnknown: '密码字符类型只能是小写字母、大写字母、数字、特殊字符',
   classesImpossible: `要求的字符类型多于密码最长长度${PASSWORD_MAX}位，任何密码都无法满足`,
   twoFactorUnknown: '二次验证只能是关闭、仅管理员或全员',
+  overflowUnknown: '超出上限时只能是结束最早的会话或拒绝新的登录',
   idleBeyondMax: '会话空闲超时不能超过会话最长时长',
 } as const;
 
@@ -63,6 +66,7 @@ export function securityPolicyProblem(policy: SecurityPolicy): string | undefine
   // Each required class takes at least one character: the longest password must hold them all.
   if (new Set(policy.passwordClasses).size > PASSWORD_MAX) return SecurityPolicyMessage.classesImpossible;
   if (!TWO_FACTOR_MODES.includes(policy.twoFactor)) return SecurityPolicyMessage.twoFactorUnknown;
+  if (!SESSION_OVERFLOWS.includes(policy.sessionOverflow)) return SecurityPolicyMessage.overflowUnknown;
   if (policy.sessionIdleMinutes > policy.sessionMaxHours * 60) return SecurityPolicyMessage.idleBeyondMax;
   return undefined;
 }

@@ -127,6 +127,9 @@ export const PASSWORD_CLASS_LABELS: Record<PasswordClass, string> = {
 };
 export type TwoFactorMode = 'off' | 'admins' | 'all';
 export const TWO_FACTOR_LABELS: Record<TwoFactorMode, string> = { off: '关闭', admins: '仅管理员', all: '全员' };
+/** 安全设置's 超出上限时: a sign-in beyond the account's cap on concurrent sessions ends its oldest session, or is refused. */
+export type SessionOverflow = 'end-oldest' | 'refuse';
+export const SESSION_OVERFLOW_LABELS: Record<SessionOverflow, string> = { 'end-oldest': '结束最早的会话', refuse: '拒绝新的登录' };
 
 /** 安全设置 (`GET/PUT /web-api/console/v1/security/policy`). */
 export type SecurityPolicy = Static<typeof SecurityPolicySchema>;
@@ -144,6 +147,7 @@ export const LOGIN_FAILURE_REASONS = {
   'two-factor-failed': '二次验证失败',
   'password-expired': '密码已过期',
   'source-unavailable': '认证源无法连接',
+  'sessions-full': '在线会话数已达上限',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 
@@ -162,6 +166,7 @@ export const LOGOUT_REASONS = {
   deleted: '账号删除',
   'sync-disabled': '同步停用',
   'enterprise-disabled': '企业停用',
+  'session-cap': '超出在线会话数上限',
 } as const;
 export type LogoutReason = keyof typeof LOGOUT_REASONS;
 /** 登录日志's 原因: why a sign-in failed or how a session ended. */

@@ -5,6 +5,8 @@ import {
   type PasswordClass,
   type RuntimeConfig,
   type SecurityPolicy,
+  SESSION_OVERFLOWS,
+  type SessionOverflow,
   TWO_FACTOR_MODES,
   type TwoFactorMode,
   securityPolicyProblem,
@@ -224,6 +226,9 @@ function securityDefaultsFrom(env: NodeJS.ProcessEnv): SecurityPolicy {
   if (!TWO_FACTOR_MODES.includes(twoFactor))
     throw new Error(`TWO_FACTOR must be one of ${TWO_FACTOR_MODES.join(', ')}, got "${env.TWO_FACTOR}"`);
   if (!['', '0', '1', undefined].includes(env.PASSWORD_NO_USERNAME)) throw new Error('PASSWORD_NO_USERNAME must be 0 or 1');
+  const sessionOverflow = (env.CAS_SESSION_OVERFLOW || 'end-oldest') as SessionOverflow;
+  if (!SESSION_OVERFLOWS.includes(sessionOverflow))
+    throw new Error(`CAS_SESSION_OVERFLOW must be one of ${SESSION_OVERFLOWS.join(', ')}, got "${env.CAS_SESSION_OVERFLOW}"`);
   const policy: SecurityPolicy = {
     passwordMinLength: intFrom(env.PASSWORD_MIN_LENGTH, 6, 'PASSWORD_MIN_LENGTH'),
     passwordClasses: classes as PasswordClass[],
@@ -234,6 +239,8 @@ function securityDefaultsFrom(env: NodeJS.ProcessEnv): SecurityPolicy {
     lockMinutes: intFrom(env.LOGIN_LOCK_MINUTES, 15, 'LOGIN_LOCK_MINUTES'),
     sessionIdleMinutes: intFrom(env.CAS_TGT_IDLE_MINUTES, 120, 'CAS_TGT_IDLE_MINUTES'),
     sessionMaxHours: intFrom(env.CAS_TGT_HOURS, 8, 'CAS_TGT_HOURS'),
+    sessionMaxConcurrent: intFrom(env.CAS_MAX_SESSIONS, 0, 'CAS_MAX_SESSIONS'),
+    sessionOverflow,
     twoFactor,
   };
   const problem = securityPolicyProblem(policy);

@@ -19,6 +19,8 @@ const policy: SecurityPolicy = {
   lockMinutes: 15,
   sessionIdleMinutes: 120,
   sessionMaxHours: 8,
+  sessionMaxConcurrent: 0,
+  sessionOverflow: 'end-oldest',
   twoFactor: 'admins',
 };
 
@@ -28,6 +30,8 @@ describe('security policy (安全设置) rules shared by console and server', ()
     expect(securityPolicyProblem({ ...policy, passwordMinLength: 6, passwordHistory: 0, passwordExpiryDays: 0 })).toBeUndefined();
     expect(securityPolicyProblem({ ...policy, passwordMinLength: 18, passwordHistory: 24, passwordExpiryDays: 3650 })).toBeUndefined();
     expect(securityPolicyProblem({ ...policy, lockMaxFailures: 3, lockMinutes: 1 })).toBeUndefined();
+    expect(securityPolicyProblem({ ...policy, sessionMaxConcurrent: 20, sessionOverflow: 'refuse' })).toBeUndefined();
+    expect(securityPolicyProblem({ ...policy, sessionMaxConcurrent: -1 })).toBe('同时在线会话数上限须为 0-20 之间的整数');
     expect(securityPolicyProblem({ ...policy, lockMaxFailures: 20, lockMinutes: 1440 })).toBeUndefined();
     // Fewer characters than required classes is fine: the minimum is only a lower bound.
     expect(

@@ -187,6 +187,9 @@ export const SecurityPolicySchema = Type.Object({
   lockMinutes: Count,
   sessionIdleMinutes: Count,
   sessionMaxHours: Count,
+  /** 同时在线会话数上限: SSO sessions one account may hold at once; 0 for no cap. */
+  sessionMaxConcurrent: Count,
+  sessionOverflow: Type.Union([Type.Literal('end-oldest'), Type.Literal('refuse')]),
   twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
 });
 /** `GET /web/portal/account/password-rules`: the rules a new password of the caller is checked against, and them in one sentence. */

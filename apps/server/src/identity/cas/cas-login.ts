@@ -11,6 +11,7 @@ import type { ServiceApplication } from './cas-services.js';
 import type { RegisteredService } from './cas-services.js';
 import { loginPage, messagePage } from './login-page.js';
 import type { IssuedTicket } from './cas-ticket-repository.js';
+import { SessionsFullError } from './cas-tickets.js';
 
 /** Ticket-granting cookie (CAS 3.0 §3.6): HttpOnly, path as narrow as the CAS itself, session-only. */
 export const TGC = 'TGC';
@@ -251,47 +252,72 @@ function createCasLogin(app: FastifyInstance) {
     const previous = request.cookies[TGC];
     if (previous?.startsWith('TGT-')) await singleLogout(request, await tickets.destroyTgt(previous, { reason: 'replaced' }));
     const profile = account.profile ?? (await accounts.profile(account.id));
+    const policy = account.policy ?? (await app.securityPolicyRepository.ofEnterprise(profile?.enterpriseId ?? null));
     const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
     // The sign-in names the enterprise application it was for when the account may use it (登录日志's 应用);
     // a refused one is logged as not-authorized by the ticket's issue below, on the same verdict.
     const decided = target ? await admission(account.id, target) : undefined;
     const signedInto = decided?.admitted ? (decided.application ?? undefined) : undefined;
-    const sessionHours = account.policy?.sessionMaxHours;
-    const tgt = await tickets.createTgt(
-      account.id,
-      client,
-      async (trx) => {
-        await within?.(trx);
-        // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.
-        await app.loginGuardService.loginSucceeded(trx, account.id);
-        await accounts.markLoggedIn(trx, account.id);
-        await app.loginLogRepository.record(
-          request.log,
-          {
+    const opened = await tickets
+      .createTgt(
+        account.id,
+        client,
+        async (trx) => {
+          await within?.(trx);
+          // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.
+          await app.loginGuardService.loginSucceeded(trx, account.id);
+          await accounts.markLoggedIn(trx, account.id);
+          await app.loginLogRepository.record(
+            request.log,
+            {
+              accountId: account.id,
+              username: account.username,
+              enterpriseId: profile?.enterpriseId ?? null,
+              name: profile?.name ?? '',
+              result: 'success',
+              ...(signedInto ? { applicationId: signedInto.id, applicationName: signedInto.name } : {}),
+              ...client,
+            },
+            trx,
+          );
+          // 新设备登录提醒: a browser the account never signed in from.
+          await app.accountNoticeService.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
+          await recordAudit(trx, request.log, {
             accountId: account.id,
             username: account.username,
             enterpriseId: profile?.enterpriseId ?? null,
-            name: profile?.name ?? '',
-            result: 'success',
-            ...(signedInto ? { applicationId: signedInto.id, applicationName: signedInto.name } : {}),
-            ...client,
-          },
-          trx,
-        );
-        // 新设备登录提醒: a browser the account never signed in from.
-        await app.accountNoticeService.signedIn(trx, { id: account.id, authorities: profile?.authorities ?? [] }, client);
-        await recordAudit(trx, request.log, {
-          accountId: account.id,
-          username: account.username,
-          enterpriseId: profile?.enterpriseId ?? null,
-          action: 'login',
-          target: target?.redirectOrigin ?? target?.url.origin ?? '',
-          ip: request.ip,
-          outcome: 'success',
-        });
-      },
-      sessionHours,
-    );
+            action: 'login',
+            target: target?.redirectOrigin ?? target?.url.origin ?? '',
+            ip: request.ip,
+            outcome: 'success',
+          });
+        },
+        policy,
+      )
+      .catch((err: unknown) => {
+        if (err instanceof SessionsFullError) return err;
+        throw err;
+      });
+    if (opened instanceof SessionsFullError) {
+      await app.loginLogRepository.record(request.log, {
+        accountId: account.id,
+        username: account.username,
+        enterpriseId: profile?.enterpriseId ?? null,
+        name: profile?.name ?? '',
+        result: 'failure',
+        reason: 'sessions-full',
+        ...client,
+      });
+      return renderLogin(request, reply, 403, {
+        service: target?.service,
+        renew: false,
+        username: account.username,
+        error: opened.message,
+      });
+    }
+    const { tgt, ended } = opened;
+    // Sessions beyond 安全设置's cap ended with this one's opening: their applications hear of it.
+    if (ended.length > 0) await singleLogout(request, ended);
     reply.setCookie(TGC, tgt, { path: '/cas', httpOnly: true, sameSite: 'lax', secure: secure(request) });
     if (target) return issueTicket(request, reply, { tgtId: tgt, accountId: account.id }, target, true, false, decided);
     return html(

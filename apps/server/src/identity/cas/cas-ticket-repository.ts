@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely';
 import type { CasStTable, CasTgtTable, Database } from '../../platform/db/schema.js';
 
 /** A service ticket as single logout needs it; an OpenID Connect sign-in's with what the provider issued. */
@@ -237,6 +237,29 @@ export class CasTicketRepository {
   }
 
   /** The ids of an account's TGTs, but `except`. */
+  /**
+   * Locks the account's row until the transaction ends (PostgreSQL; SQLite runs one write transaction
+   * at a time): sign-ins of one account that count its sessions queue behind each other.
+   */
+  async lockAccount(db: Kysely<Database>, accountId: number): Promise<void> {
+    if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+    await db.selectFrom('account').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
+  }
+
+  /** The account's SSO sessions neither expired nor idle since `idleSince`, oldest first. */
+  async liveTgtsOfAccount(db: Kysely<Database>, accountId: number, now: string, idleSince: string): Promise<string[]> {
+    const rows = await db
+      .selectFrom('cas_tgt')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('expires_at', '>', now)
+      .where('last_used_at', '>', idleSince)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async tgtsOfAccount(db: Kysely<Database>, accountId: number, except: string | undefined): Promise<string[]> {
     let query = db.selectFrom('cas_tgt').select('id').where('account_id', '=', accountId);
     if (except !== undefined) query = query.where('id', '!=', except);

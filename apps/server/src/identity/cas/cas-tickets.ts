@@ -19,6 +19,16 @@ export interface TicketPolicy {
 /** The SSO session limits of 安全设置 that apply when an account's enterprise has no policy of its own. */
 export type SessionDefaults = Pick<SecurityPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'>;
 
+/** 安全设置's limits on a new SSO session: its hard limit, and the account's cap on concurrent sessions. */
+export type SessionLimits = Pick<SecurityPolicy, 'sessionIdleMinutes' | 'sessionMaxHours' | 'sessionMaxConcurrent' | 'sessionOverflow'>;
+
+/** A sign-in the account's cap on concurrent sessions refuses (安全设置's 超出上限时: 拒绝新的登录). */
+export class SessionsFullError extends Error {
+  constructor(readonly cap: number) {
+    super(`已达到同时在线会话数上限（${cap} 个），请先在其他设备退出登录后再试`);
+  }
+}
+
 /** The tickets of the sessions a delete ended (not of those another request ended first). */
 function onlyOf(tickets: IssuedTicket[], ended: EndedTgt[]): IssuedTicket[] {
   const ids = new Set(ended.map((e) => e.tgtId));
@@ -61,20 +71,23 @@ export class TicketStore {
   /**
    * Opens an SSO session for a client (在线会话 shows it); `within` (the login's audit row) commits with
    * it. Its hard limit is the account's enterprise policy's maximum at this login (安全设置: changes
-   * apply at the next login).
+   * apply at the next login). With a cap on concurrent sessions, a session beyond it ends the oldest
+   * live ones (answered, for single logout) or is refused with {@link SessionsFullError}, decided with
+   * the account's row locked so that simultaneous sign-ins cannot both slip under the cap.
    */
   async createTgt(
     accountId: number,
     client: { ip: string; userAgent: string },
     within: (trx: Kysely<Database>) => Promise<void>,
-    policyMaxHours?: number,
-  ): Promise<string> {
+    limits?: SessionLimits,
+  ): Promise<{ tgt: string; ended: IssuedTicket[] }> {
     const id = newTgtId();
     const now = new Date();
     const iso = now.toISOString();
-    await this.db.transaction().execute(async (trx) => {
-      // The login has usually just read its enterprise's policy (安全设置's 会话最长时长); otherwise read it here.
-      const maxHours = policyMaxHours ?? (await this.tickets.sessionMaxHours(accountId, trx)) ?? this.sessions.sessionMaxHours;
+    const ended = await this.db.transaction().execute(async (trx) => {
+      // The login has usually just read its enterprise's policy; otherwise its hard limit is read here.
+      const maxHours = limits?.sessionMaxHours ?? (await this.tickets.sessionMaxHours(accountId, trx)) ?? this.sessions.sessionMaxHours;
+      const overCap = limits && limits.sessionMaxConcurrent > 0 ? await this.overCap(trx, accountId, limits, now) : [];
       await this.tickets.insertTgt(
         {
           id,
@@ -88,8 +101,26 @@ export class TicketStore {
         trx,
       );
       await within(trx);
+      return overCap;
     });
-    return id;
+    return { tgt: id, ended };
+  }
+
+  /** The sessions a new one of the account would put over its cap, ended here (oldest first); or the refusal. */
+  private async overCap(trx: Kysely<Database>, accountId: number, limits: SessionLimits, now: Date): Promise<IssuedTicket[]> {
+    await this.tickets.lockAccount(trx, accountId);
+    const idleSince = new Date(now.getTime() - limits.sessionIdleMinutes * 60_000).toISOString();
+    const live = await this.tickets.liveTgtsOfAccount(trx, accountId, now.toISOString(), idleSince);
+    const excess = live.length + 1 - limits.sessionMaxConcurrent;
+    if (excess <= 0) return [];
+    if (limits.sessionOverflow === 'refuse') throw new SessionsFullError(limits.sessionMaxConcurrent);
+    const oldest = live.slice(0, excess);
+    const issued = await this.tickets.ticketsOfTgts(oldest, trx);
+    const ended = await this.tickets.deleteTgts(oldest, trx);
+    const tickets = onlyOf(issued, ended);
+    await this.endGrantsOf(trx, tickets);
+    await this.recordEnds(trx, ended, { reason: 'session-cap' });
+    return tickets;
   }
 
   /**

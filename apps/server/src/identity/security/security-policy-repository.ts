@@ -13,6 +13,8 @@ const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
   lockMinutes: row.lock_minutes,
   sessionIdleMinutes: row.session_idle_minutes,
   sessionMaxHours: row.session_max_hours,
+  sessionMaxConcurrent: row.session_max_concurrent,
+  sessionOverflow: row.session_overflow,
   twoFactor: row.two_factor,
 });
 
@@ -44,6 +46,8 @@ export class SecurityPolicyRepository {
       lock_minutes: policy.lockMinutes,
       session_idle_minutes: policy.sessionIdleMinutes,
       session_max_hours: policy.sessionMaxHours,
+      session_max_concurrent: policy.sessionMaxConcurrent,
+      session_overflow: policy.sessionOverflow,
       two_factor: policy.twoFactor,
       updated_at: new Date().toISOString(),
     };

@@ -468,6 +468,7 @@ export interface SsoAppGrantTable {
 }
 
 export type TwoFactorMode = 'off' | 'admins' | 'all';
+export type SessionOverflow = 'end-oldest' | 'refuse';
 
 /** 安全设置 of an enterprise (no row: the platform defaults from configuration). */
 export interface SecurityPolicyTable {
@@ -482,6 +483,9 @@ export interface SecurityPolicyTable {
   lock_minutes: number;
   session_idle_minutes: number;
   session_max_hours: number;
+  /** Concurrent SSO sessions an account may hold; 0: no cap. */
+  session_max_concurrent: Generated<number>;
+  session_overflow: Generated<SessionOverflow>;
   two_factor: Generated<TwoFactorMode>;
   updated_at: string;
 }

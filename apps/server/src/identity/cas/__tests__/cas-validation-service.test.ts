@@ -10,7 +10,7 @@ describe.each(testDialects())('CAS ticket validation service on %s', (dialect) =
   beforeAll(async () => {
     t = await createTestApp(dialect);
     accountId = (await t.app.accountRepository.findForLogin('admin'))!.id;
-    tgt = await t.app.casTicketService.createTgt(accountId, { ip: '127.0.0.1', userAgent: 'test' }, async () => {});
+    ({ tgt } = await t.app.casTicketService.createTgt(accountId, { ip: '127.0.0.1', userAgent: 'test' }, async () => {}));
   });
   afterAll(() => t.close());
 

@@ -19,6 +19,8 @@ const hengyuePolicy: SecurityPolicy = {
   lockMinutes: 10,
   sessionIdleMinutes: 5,
   sessionMaxHours: 2,
+  sessionMaxConcurrent: 0,
+  sessionOverflow: 'end-oldest',
   twoFactor: 'off',
 };
 

@@ -16,6 +16,8 @@ const strict: SecurityPolicy = {
   lockMinutes: 30,
   sessionIdleMinutes: 30,
   sessionMaxHours: 4,
+  sessionMaxConcurrent: 0,
+  sessionOverflow: 'end-oldest',
   twoFactor: 'admins',
 };
 
@@ -31,12 +33,20 @@ describe('platform security defaults from the environment', () => {
       lockMinutes: 15,
       sessionIdleMinutes: 120,
       sessionMaxHours: 8,
+      sessionMaxConcurrent: 0,
+      sessionOverflow: 'end-oldest',
       twoFactor: 'off',
     });
     expect(
       loadConfig({ PASSWORD_MIN_LENGTH: '8', PASSWORD_CLASSES: 'upper,digit', PASSWORD_NO_USERNAME: '1', TWO_FACTOR: 'all' })
         .securityDefaults,
     ).toMatchObject({ passwordMinLength: 8, passwordClasses: ['upper', 'digit'], passwordNoUsername: true, twoFactor: 'all' });
+    expect(loadConfig({ CAS_MAX_SESSIONS: '3', CAS_SESSION_OVERFLOW: 'refuse' }).securityDefaults).toMatchObject({
+      sessionMaxConcurrent: 3,
+      sessionOverflow: 'refuse',
+    });
+    expect(() => loadConfig({ CAS_SESSION_OVERFLOW: 'ask' })).toThrow(/CAS_SESSION_OVERFLOW/);
+    expect(() => loadConfig({ CAS_MAX_SESSIONS: '21' })).toThrow(/同时在线会话数上限/);
     expect(() => loadConfig({ PASSWORD_MIN_LENGTH: '19' })).toThrow(/PASSWORD_\*.*密码最短长度不能超过18位/);
     expect(() => loadConfig({ PASSWORD_CLASSES: 'emoji' })).toThrow(/PASSWORD_CLASSES/);
     expect(() => loadConfig({ TWO_FACTOR: 'sometimes' })).toThrow(/TWO_FACTOR/);

@@ -25,6 +25,8 @@ const DEFAULTS: SecurityPolicy = {
   lockMinutes: 15,
   sessionIdleMinutes: 120,
   sessionMaxHours: 8,
+  sessionMaxConcurrent: 0,
+  sessionOverflow: 'end-oldest',
   twoFactor: 'off',
 };
 
@@ -120,6 +122,8 @@ describe('安全设置 page', () => {
     type('锁定时长', '30');
     type('空闲超时', '30');
     type('最长时长', '12');
+    type('同时在线上限', '3');
+    fireEvent.click(screen.getByRole('radio', { name: '拒绝新的登录' }));
     fireEvent.click(screen.getByRole('radio', { name: '全员' }));
     const gets = fake.api!.get.mock.calls.length;
     save();
@@ -134,6 +138,8 @@ describe('安全设置 page', () => {
       lockMinutes: 30,
       sessionIdleMinutes: 30,
       sessionMaxHours: 12,
+      sessionMaxConcurrent: 3,
+      sessionOverflow: 'refuse',
       twoFactor: 'all',
     };
     await waitFor(() => expect(fake.api!.put).toHaveBeenCalledWith(POLICY_URL, sent));

@@ -1,5 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { PASSWORD_CLASS_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS } from '@portal/shared';
+import { PASSWORD_CLASS_LABELS, type SecurityPolicy, SESSION_OVERFLOW_LABELS, TWO_FACTOR_LABELS } from '@portal/shared';
 import { Alert, Button, Card, Checkbox, Col, Form, InputNumber, Radio, Result, Row, Skeleton, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { ConsolePage } from '@/components/console-page';
@@ -9,6 +9,7 @@ import {
   PASSWORD_CLASSES,
   type PolicyNumberField,
   SECURITY_POLICY_LIMITS,
+  SESSION_OVERFLOWS,
   TWO_FACTOR_MODES,
   idleWithinMaxRule,
   policyBody,
@@ -25,6 +26,7 @@ const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> 
   lockMinutes: { label: '锁定时长', unit: '分钟' },
   sessionIdleMinutes: { label: '空闲超时', unit: '分钟' },
   sessionMaxHours: { label: '最长时长', unit: '小时' },
+  sessionMaxConcurrent: { label: '同时在线上限', unit: '个' },
 };
 
 function NumberField({ name, extra, dependencies }: { name: PolicyNumberField; extra?: string; dependencies?: PolicyNumberField[] }) {
@@ -92,6 +94,10 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
             <Card title="会话" size="small">
               <NumberField name="sessionIdleMinutes" dependencies={['sessionMaxHours']} extra="超过该时长无操作，需重新登录" />
               <NumberField name="sessionMaxHours" extra="登录后无论是否活动，超过该时长需重新登录" />
+              <NumberField name="sessionMaxConcurrent" extra="一个账号同时保持的登录会话数（各设备、浏览器），0 为不限制" />
+              <Form.Item name="sessionOverflow" label="超出上限时" extra="结束最早的会话时，其应用收到单点登出通知">
+                <Radio.Group options={SESSION_OVERFLOWS.map((o) => ({ value: o, label: SESSION_OVERFLOW_LABELS[o] }))} />
+              </Form.Item>
             </Card>
             <Card title="二次验证" size="small">
               <Form.Item name="twoFactor" label="启用范围" extra="使用验证器应用（TOTP）的动态验证码；首次需要时，账号在登录时扫码绑定">

@@ -1,14 +1,23 @@
-import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, TWO_FACTOR_LABELS, type TwoFactorMode } from '@portal/shared';
+import {
+  PASSWORD_CLASS_LABELS,
+  type PasswordClass,
+  type SecurityPolicy,
+  SESSION_OVERFLOW_LABELS,
+  type SessionOverflow,
+  TWO_FACTOR_LABELS,
+  type TwoFactorMode,
+} from '@portal/shared';
 import type { FormRule } from 'antd';
 
 /** The numeric settings of 安全设置. */
-export type PolicyNumberField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor'>;
+export type PolicyNumberField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow'>;
 
 // The ranges and messages below are the server's (the policy rules it checks every 保存 against), so a
 // value the form accepts is one the server accepts. 最小长度 stays within the spec's 6–18 (section 9):
 // a longer minimum would refuse every password.
 export const PASSWORD_CLASSES = Object.keys(PASSWORD_CLASS_LABELS) as PasswordClass[];
 export const TWO_FACTOR_MODES = Object.keys(TWO_FACTOR_LABELS) as TwoFactorMode[];
+export const SESSION_OVERFLOWS = Object.keys(SESSION_OVERFLOW_LABELS) as SessionOverflow[];
 
 export const SECURITY_POLICY_LIMITS: Record<PolicyNumberField, { min: number; max: number; label: string }> = {
   passwordMinLength: { min: 6, max: 18, label: '密码最短长度' },
@@ -18,6 +27,7 @@ export const SECURITY_POLICY_LIMITS: Record<PolicyNumberField, { min: number; ma
   lockMinutes: { min: 1, max: 1440, label: '锁定时长（分钟）' },
   sessionIdleMinutes: { min: 5, max: 1440, label: '会话空闲超时（分钟）' },
   sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
+  sessionMaxConcurrent: { min: 0, max: 20, label: '同时在线会话数上限' },
 };
 
 export const SecurityPolicyMessage = {
@@ -69,6 +79,8 @@ export function policyBody(values: SecurityPolicy): SecurityPolicy {
     lockMinutes: values.lockMinutes,
     sessionIdleMinutes: values.sessionIdleMinutes,
     sessionMaxHours: values.sessionMaxHours,
+    sessionMaxConcurrent: values.sessionMaxConcurrent,
+    sessionOverflow: values.sessionOverflow,
     twoFactor: values.twoFactor,
   };
 }
