@@ -99,7 +99,7 @@ export interface IdentifierConfig {
   upstreamMaxValues: number;
   /** Upstream lookups one client IP may cause per minute (answers from this node's cache do not count). */
   upstreamPerIpPerMinute: number;
-  /** Upstream lookups this instance makes per second, all clients together. */
+  /** Upstream lookups the portal makes per second, all clients and instances together. */
   upstreamPerSecond: number;
   /**
    * How often (seconds) this instance adds the lookups it counted to 标识统计's rollups
