@@ -73,7 +73,28 @@ export interface ServerConfig {
   /** SMS_PROVIDER and the provider's keys (SMS_*, ALIYUN_SMS_*, TENCENT_SMS_*); never logged. */
   smsEnv: Record<string, string | undefined>;
   identifiers: IdentifierConfig;
+  retention: RetentionConfig;
 }
+
+/**
+ * How long rows that only grow are kept (README, "Configuration"; docs/architecture.md, "Retention").
+ * Expired sessions, tickets, OpenID Connect artefacts and limit windows go once expired.
+ */
+export interface RetentionConfig {
+  /** How often one instance of all prunes (RETENTION_INTERVAL_MINUTES). */
+  intervalMinutes: number;
+  /** 登录日志 (LOGIN_LOG_RETENTION_DAYS): at least 180, the six months 等保 asks sign-in records be kept. */
+  loginLogDays: number;
+  /** Per-handle lookup counts of 标识统计 (LOOKUP_HANDLE_RETENTION_DAYS); the daily totals stay. */
+  lookupHandleDays: number;
+  /** SMS codes, which are also the send counters of the last 24 hours (SMS_CODE_RETENTION_DAYS). */
+  smsCodeDays: number;
+  /** Wrong-password counts whose last failure is older and whose lock has ended (LOGIN_FAILURE_RETENTION_DAYS). */
+  loginFailureDays: number;
+}
+
+/** 等保 2.0 keeps audit records, sign-ins among them, for at least six months. */
+export const MIN_LOGIN_LOG_DAYS = 180;
 
 /** A host name (lower case, IPv6 without brackets) and the port it must come with, if any. */
 export interface AllowedHost {
@@ -101,7 +122,7 @@ export interface IdentifierConfig {
   upstreamMaxValues: number;
   /** Upstream lookups one client IP may cause per minute (answers from this node's cache do not count). */
   upstreamPerIpPerMinute: number;
-  /** Upstream lookups this instance makes per second, all clients together. */
+  /** Upstream lookups the portal makes per second, all clients and instances together. */
   upstreamPerSecond: number;
   /**
    * How often (seconds) this instance adds the lookups it counted to 标识统计's rollups
@@ -172,6 +193,11 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
 function positiveIntFrom(value: string | undefined, fallback: number, name: string): number {
   const n = intFrom(value, fallback, name);
   if (n < 1) throw new Error(`${name} must be at least 1`);
+  return n;
+}
+
+function atLeast(n: number, min: number, name: string): number {
+  if (n < min) throw new Error(`${name} must be at least ${min}`);
   return n;
 }
 
@@ -337,6 +363,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       upstreamPerIpPerMinute: positiveIntFrom(env.HANDLE_UPSTREAM_IP_PER_MINUTE, 60, 'HANDLE_UPSTREAM_IP_PER_MINUTE'),
       upstreamPerSecond: positiveIntFrom(env.HANDLE_UPSTREAM_PER_SECOND, 20, 'HANDLE_UPSTREAM_PER_SECOND'),
       statsFlushSeconds: positiveIntFrom(env.IDENTIFIER_STATS_FLUSH_SECONDS, 10, 'IDENTIFIER_STATS_FLUSH_SECONDS'),
+    },
+    retention: {
+      intervalMinutes: positiveIntFrom(env.RETENTION_INTERVAL_MINUTES, 10, 'RETENTION_INTERVAL_MINUTES'),
+      loginLogDays: atLeast(
+        intFrom(env.LOGIN_LOG_RETENTION_DAYS, 180, 'LOGIN_LOG_RETENTION_DAYS'),
+        MIN_LOGIN_LOG_DAYS,
+        'LOGIN_LOG_RETENTION_DAYS',
+      ),
+      lookupHandleDays: positiveIntFrom(env.LOOKUP_HANDLE_RETENTION_DAYS, 180, 'LOOKUP_HANDLE_RETENTION_DAYS'),
+      smsCodeDays: positiveIntFrom(env.SMS_CODE_RETENTION_DAYS, 7, 'SMS_CODE_RETENTION_DAYS'),
+      loginFailureDays: positiveIntFrom(env.LOGIN_FAILURE_RETENTION_DAYS, 30, 'LOGIN_FAILURE_RETENTION_DAYS'),
     },
   };
 }

@@ -8,6 +8,7 @@ import csrf from './plugins/csrf.js';
 import errorHandler from './plugins/error-handler.js';
 import httpCache from './plugins/http-cache.js';
 import inputGuard from './plugins/input-guard.js';
+import retention from './retention/retention-service.js';
 import security from './plugins/security.js';
 import smsSender from './sms/sms-plugin.js';
 import systemRepository from './system/system-repository.js';
@@ -29,6 +30,7 @@ const platformModule: FastifyPluginAsync = async (app) => {
   await app.register(systemRepository);
   await app.register(auditRepository);
   await app.register(smsSender);
+  await app.register(retention);
   // Routes.
   await app.register(systemRoutes);
 };

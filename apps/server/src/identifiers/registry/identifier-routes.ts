@@ -74,9 +74,15 @@ const identifierRoutes: FastifyPluginAsyncTypebox = async (app) => {
       })
     : undefined;
   // Lookups that reach the upstream (answers from memory do not count): a window per client IP, and
-  // a rate for the whole instance, so no client can turn this node into a relay of its own load.
-  const perClient = app.createRateLimit({ max: config.upstreamPerIpPerMinute, timeWindow: 60_000 });
-  const overall = app.createRateLimit({ max: config.upstreamPerSecond, timeWindow: 1000, keyGenerator: () => 'upstream' });
+  // a rate for the whole portal (every instance counts in the database), so no client can turn this
+  // node into a relay of its own load.
+  const perClient = app.createRateLimit({ limit: 'handle-upstream-client', max: config.upstreamPerIpPerMinute, timeWindow: 60_000 });
+  const overall = app.createRateLimit({
+    limit: 'handle-upstream',
+    max: config.upstreamPerSecond,
+    timeWindow: 1000,
+    keyGenerator: () => 'upstream',
+  });
   const admit = (request: FastifyRequest) => async () => {
     const client = await perClient(request);
     if (!client.isAllowed && client.isExceeded) {

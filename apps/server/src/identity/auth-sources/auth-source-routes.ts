@@ -30,6 +30,7 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const canTenants = { onRequest: app.requireAuthority(Authority.Tenant) };
   /** 测试连接s per minute and enterprise. */
   const testRuns = app.createRateLimit({
+    limit: 'auth-source-test',
     max: AUTH_SOURCE_TESTS_PER_MINUTE,
     timeWindow: 60_000,
     keyGenerator: (request) => `auth-source-test:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId}`}`,

@@ -59,7 +59,7 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { portalBase, casBase, html, singleLogout, issueTicket, unregisteredService, executionValid, registeredService, renderLogin } =
     app.casSignInService;
   // Per-client-IP burst window of the login form, in front of the account lock kept in the database.
-  const loginAttempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+  const loginAttempts = app.createRateLimit({ limit: 'cas-login', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   const clientOf = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log });
 

@@ -295,10 +295,6 @@ export class CasTicketRepository {
     await db.deleteFrom('cas_st').where('application_id', '=', applicationId).execute();
   }
 
-  async deleteTgtsExpiredBy(at: string): Promise<void> {
-    await this.db.deleteFrom('cas_tgt').where('expires_at', '<=', at).execute();
-  }
-
   /** The idle limits (minutes) enterprises' policies use. */
   async idleLimitsInUse(): Promise<number[]> {
     const policies = await this.db.selectFrom('security_policy').select('session_idle_minutes').distinct().execute();

@@ -292,9 +292,8 @@ export class TicketStore {
     return tickets;
   }
 
-  /** Housekeeping: expired TGTs (with their tickets), idle ones by their account's enterprise policy. */
-  async purgeExpired(now = new Date()): Promise<void> {
-    await this.tickets.deleteTgtsExpiredBy(now.toISOString());
+  /** Housekeeping (a retention step): TGTs idle for longer than their account's enterprise policy allows, with their tickets. */
+  async endIdleSessions(now = new Date()): Promise<void> {
     const fallback = this.sessions.sessionIdleMinutes;
     const limits = await this.tickets.idleLimitsInUse();
     // One statement per idle limit in use: enterprises share a handful of values.
@@ -323,13 +322,8 @@ export default fp(
         ),
       ),
     );
-    // Housekeeping: expired TGTs and their tickets, every 10 minutes (no timer keeps the process alive).
-    const purge = setInterval(
-      () => void app.casTicketService.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'ticket purge failed')),
-      600_000,
-    );
-    purge.unref();
-    app.addHook('onClose', async () => clearInterval(purge));
+    // Expired TGTs go with the retention job's tables; idle ones need each enterprise's policy.
+    app.retentionService.add('idle SSO sessions', (now) => app.casTicketService.endIdleSessions(now));
   },
-  { name: 'cas-tickets', dependencies: ['cas-ticket-repository'] },
+  { name: 'cas-tickets', dependencies: ['cas-ticket-repository', 'retention'] },
 );

@@ -36,7 +36,7 @@ const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { casSignInService: casLogin, loginStepService: steps } = app;
   const states = new SignInStates(await app.systemRepository.sharedKey('cas-chat-sign-in'));
   // Per-client-IP burst window, as in front of the password form: each callback costs calls to the platform.
-  const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+  const attempts = app.createRateLimit({ limit: 'chat-login', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   /** The platform returns here; registered with the platform's app as its redirect URL (PUBLIC_URL or the checked origin). */
   const redirectUri = (request: FastifyRequest, type: ChatSourceType) => `${casLogin.portalBase(request)}/cas/login/${type}/callback`;

@@ -28,7 +28,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(cookie);
   acceptFormBodies(app);
   const { casSignInService: casLogin, loginStepService: steps } = app;
-  const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+  const attempts = app.createRateLimit({ limit: 'forgot-password', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   /** A registered service to return to after the reset, if the form names one (else the page refuses it). */
   async function serviceOf(request: FastifyRequest<{ Querystring: { service?: string } }>, reply: FastifyReply) {

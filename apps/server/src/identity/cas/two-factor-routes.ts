@@ -20,7 +20,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   acceptFormBodies(app);
   const { casSignInService: casLogin, loginStepService: steps } = app;
   // Per-client-IP burst window, as in front of the password form.
-  const attempts = app.createRateLimit({ max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+  const attempts = app.createRateLimit({ limit: 'cas-login-step', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   const schema = (summary: string) => ({
     tags: ['cas'],

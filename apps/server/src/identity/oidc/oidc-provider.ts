@@ -645,13 +645,7 @@ export default fp(
     // The first start generates the keys; building now also fails the start, not a request, on a broken key set.
     await service.provider();
     app.decorate('oidcService', service);
-    // Housekeeping every 10 minutes (no timer keeps the process alive).
-    const purge = setInterval(
-      () => void repository.purgeExpired(new Date().toISOString()).catch((err: unknown) => app.log.warn({ err }, 'OIDC purge failed')),
-      600_000,
-    );
-    purge.unref();
-    app.addHook('onClose', async () => clearInterval(purge));
+    // What has expired goes with the retention job (platform/retention).
   },
   {
     name: 'oidc-provider',

@@ -146,12 +146,6 @@ export class OidcRepository {
     await this.db.deleteFrom('oidc_model').where('grant_id', '=', grantId).where('kind', '=', kind).execute();
   }
 
-  /** Housekeeping: drops what has expired. */
-  async purgeExpired(now: string): Promise<number> {
-    const result = await this.db.deleteFrom('oidc_model').where('expires_at', '<=', now).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
-
   /** The keys still published (not retired at `now`), the newest generation first. */
   publishedKeys(now: string): Promise<StoredSigningKey[]> {
     return this.db

@@ -303,6 +303,7 @@ const portalAuthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: {
         // Guessing the current password from a stolen session: a few tries a minute per account.
         rateLimit: {
+          limit: 'password-change',
           max: PASSWORD_CHANGES_PER_MINUTE,
           timeWindow: 60_000,
           hook: 'preHandler',

@@ -45,10 +45,6 @@ export class PortalSessionRepository {
   async deleteAllOf(db: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
     await db.deleteFrom('portal_session').where('account_id', 'in', accountIds).execute();
   }
-
-  async deleteExpiredBy(at: string): Promise<void> {
-    await this.db.deleteFrom('portal_session').where('expires_at', '<=', at).execute();
-  }
 }
 
 declare module 'fastify' {

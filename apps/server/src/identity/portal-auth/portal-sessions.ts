@@ -76,10 +76,6 @@ export class PortalSessions {
   async closeAllOf(trx: Kysely<Database>, accountIds: readonly number[]): Promise<void> {
     await this.sessions.deleteAllOf(trx, accountIds);
   }
-
-  async purgeExpired(now = new Date()): Promise<void> {
-    await this.sessions.deleteExpiredBy(now.toISOString());
-  }
 }
 
 declare module 'fastify' {
@@ -91,13 +87,7 @@ declare module 'fastify' {
 export default fp(
   async (app) => {
     app.decorate('portalSessionService', new PortalSessions(app.portalSessionRepository, app.config.auth.sessionHours));
-    // Housekeeping every 10 minutes (no timer keeps the process alive).
-    const purge = setInterval(
-      () => void app.portalSessionService.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'session purge failed')),
-      600_000,
-    );
-    purge.unref();
-    app.addHook('onClose', async () => clearInterval(purge));
+    // Expired sessions go with the retention job (platform/retention).
   },
   { name: 'portal-sessions', dependencies: ['portal-session-repository'] },
 );

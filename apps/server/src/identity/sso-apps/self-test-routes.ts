@@ -44,6 +44,7 @@ const selfTestRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: {
         auditAction: 'sso-app.self-test',
         rateLimit: {
+          limit: 'sso-self-test',
           max: SELF_TESTS_PER_MINUTE,
           timeWindow: 60_000,
           // After the authority check: the caller's enterprise is known.

@@ -26,6 +26,7 @@ import { logoutDeliveryMigration } from './migrations/0021-logout-delivery.js';
 import { oidcGrantLookupMigration } from './migrations/0022-oidc-grant-lookup.js';
 import { logoutLogMigration } from './migrations/0025-logout-log.js';
 import { articleSearchMigration } from './migrations/0026-article-search.js';
+import { retentionLimitsMigration } from './migrations/0028-retention-limits.js';
 import { sessionCapMigration } from './migrations/0029-session-cap.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
@@ -52,6 +53,7 @@ const migrations: Record<string, PortalMigration> = {
   '0022-oidc-grant-lookup': oidcGrantLookupMigration,
   '0025-logout-log': logoutLogMigration,
   '0026-article-search': articleSearchMigration,
+  '0028-retention-limits': retentionLimitsMigration,
   '0029-session-cap': sessionCapMigration,
 };
 

@@ -784,6 +784,23 @@ export interface SyncRunItemTable {
   error: Generated<string>;
 }
 
+/** A limit's count for one key (a client address, an account) in its current window. */
+export interface RateLimitHitTable {
+  /** The limit's name and the key: `cas-login|192.0.2.1`. */
+  bucket: string;
+  hits: number;
+  /** When the window ends (epoch milliseconds); PostgreSQL answers a bigint as text. */
+  expires_at: number | string;
+}
+
+/** Work one instance of several does per interval, claimed by a lease (retention). */
+export interface ScheduledTaskTable {
+  name: string;
+  next_run_at: string;
+  lease_holder: string | null;
+  lease_expires_at: string | null;
+}
+
 export interface Database {
   site_setting: SiteSettingTable;
   nav_item: NavItemTable;
@@ -846,6 +863,8 @@ export interface Database {
   oidc_signing_key: OidcSigningKeyTable;
   machine_client: MachineClientTable;
   oidc_client_id: OidcClientIdTable;
+  rate_limit_hit: RateLimitHitTable;
+  scheduled_task: ScheduledTaskTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

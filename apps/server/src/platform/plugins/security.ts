@@ -2,6 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import { databaseStore } from '../limits/database-store.js';
+import { RateLimitRepository } from '../limits/rate-limit-repository.js';
 
 /** Origins of configured hosts, so the CSP allows exactly the services the portal talks to. */
 function originsOf(urls: (string | undefined)[]): string[] {
@@ -130,7 +132,10 @@ async function security(app: FastifyInstance) {
   });
   // For a page sent where no onRequest hook ran (an address that could not be decoded).
   app.decorate('pageSecurityHeaders', headers);
-  await app.register(rateLimit, { global: false });
+  // Every limit is counted in the database, so several instances allow what one does (docs/architecture.md, "Limits").
+  const limits = new RateLimitRepository(app.database.db);
+  app.decorate('rateLimitRepository', limits);
+  await app.register(rateLimit, { global: false, store: databaseStore(limits) });
 }
 
 export default fp(security, { name: 'security' });
@@ -139,6 +144,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The headers every page answer carries (Content-Security-Policy and the rest). */
     pageSecurityHeaders: Record<string, string>;
+    /** The counters of every rate limit (`rate_limit_hit`). */
+    rateLimitRepository: RateLimitRepository;
   }
   interface FastifyReply {
     /**

@@ -82,8 +82,9 @@ async function webApp(app: FastifyInstance) {
 
   // Page paths are answered by the routes below: what is left is an unknown API path (JSON 404).
   // Rate limited like fastify/demo: guessing API paths is cheap for a scanner.
-  app.setNotFoundHandler({ preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) }, async (_request, reply) =>
-    reply.status(404).send({ code: ResponseCode.Error, msg: '请求的接口不存在' }),
+  app.setNotFoundHandler(
+    { preHandler: app.rateLimit({ limit: 'unknown-api-path', max: 300, timeWindow: '1 minute' }) },
+    async (_request, reply) => reply.status(404).send({ code: ResponseCode.Error, msg: '请求的接口不存在' }),
   );
 
   if (indexHtml) {

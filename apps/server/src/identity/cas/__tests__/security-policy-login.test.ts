@@ -162,7 +162,7 @@ describe.each(testDialects())('security policy at the central login on %s', (dia
     await elapse('liuyang', 6 * 60_000, true);
     await elapse('service', 6 * 60_000, true);
     // Housekeeping ends each session by its own enterprise's idle limit.
-    await t.app.casTicketService.purgeExpired();
+    await t.app.retentionService.prune();
     expect(await sso(hengyue)).toBe(200);
     expect(await sso(ruichi)).toBe(303);
 

@@ -1,0 +1,99 @@
+import { AUTH_SOURCE_TESTS_PER_MINUTE } from '@portal/shared';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_PEOPLE, HENGYUE_SUFFIX } from '../../../testing/ldap-fixture.js';
+import { createTestApp, secondInstance, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+
+const LOGIN_ATTEMPTS = 10;
+const execution = 'b'.repeat(32);
+
+/** A wrong-password post to the CAS login form from `ip`, answered by `app`. */
+const loginPost = (app: FastifyInstance, ip: string, username: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/cas/login',
+    remoteAddress: ip,
+    cookies: { CASEXEC: execution },
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ username, password: 'wrong-password', execution }).toString(),
+  });
+
+/** 测试连接 of an LDAP source nothing listens for, answered by `app`. */
+const testConnection = (app: FastifyInstance, token: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/web-api/console/v1/auth/sources/test',
+    headers: { 'x-requested-with': 'XMLHttpRequest', authorization: token },
+    payload: {
+      type: 'ldap',
+      name: '恒岳 OpenLDAP',
+      enabled: true,
+      secret: HENGYUE_BIND_PASSWORD,
+      config: {
+        url: 'ldap://127.0.0.1:1',
+        startTls: false,
+        bindDn: HENGYUE_BIND_DN,
+        baseDn: HENGYUE_PEOPLE,
+        userFilter: '(objectClass=inetOrgPerson)',
+        mapping: { username: 'uid', name: 'cn', phone: 'mobile', email: 'mail' },
+        adDomain: '',
+        groupBaseDn: `ou=groups,${HENGYUE_SUFFIX}`,
+        groupFilter: '(objectClass=groupOfNames)',
+      },
+    },
+  });
+
+describe.each(testDialects())('limits two instances share on %s', (dialect) => {
+  let t: TestApp;
+  let other: Awaited<ReturnType<typeof secondInstance>>;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { LOGIN_ATTEMPTS_PER_MINUTE: String(LOGIN_ATTEMPTS) });
+    other = await secondInstance(t);
+  });
+  afterAll(async () => {
+    await other.close();
+    await t.close();
+  });
+
+  it('refuses the 11th login post of an address within a minute, whichever instance answers it', async () => {
+    const instances = [t.app, other.app];
+    for (let i = 0; i < LOGIN_ATTEMPTS; i++) {
+      const res = await loginPost(instances[i % 2]!, '10.20.0.1', `nobody-${i}`);
+      expect(res.statusCode, `post ${i + 1}`).not.toBe(429);
+    }
+    for (const app of instances) {
+      const refused = await loginPost(app, '10.20.0.1', 'nobody-x');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body).toMatch(/登录尝试过于频繁，请 \d+ 秒后再试/);
+    }
+    // Another address has its own allowance, and so has another limit of the same address.
+    expect((await loginPost(other.app, '10.20.0.2', 'nobody-y')).statusCode).not.toBe(429);
+    const forgot = await other.app.inject({
+      method: 'POST',
+      url: '/cas/forgot-password',
+      remoteAddress: '10.20.0.1',
+      cookies: { CASEXEC: execution },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ phone: '', execution }).toString(),
+    });
+    expect(forgot.statusCode).toBe(400);
+    expect(forgot.body).toContain('请输入手机号');
+  });
+
+  it('limits 测试连接 per enterprise across instances: the allowance is spent once, not once per instance', async () => {
+    const rcadmin = await tokenFor(t, 'rcadmin');
+    const instances = [t.app, other.app];
+    for (let i = 0; i < AUTH_SOURCE_TESTS_PER_MINUTE; i++) {
+      const res = await testConnection(instances[i % 2]!, rcadmin);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    for (const app of instances) {
+      const refused = await testConnection(app, rcadmin);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ code: 1, msg: expect.stringMatching(/^测试连接过于频繁，请 \d+ 秒后再试$/) });
+    }
+    // Another enterprise's administrator still can, on either instance.
+    expect((await testConnection(other.app, await tokenFor(t, 'admin'))).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { RetentionConfig } from '../config.js';
+import { chinaDate } from '../lib/china-time.js';
+import { everyInterval } from '../lib/ticker.js';
+import { RETENTION_TARGETS, RetentionRepository, type RetentionTarget } from './retention-repository.js';
+
+const DAY_MS = 86_400_000;
+/** Rows one statement deletes: short enough that no table stays locked for long (SQLite writes one at a time). */
+export const PRUNE_BATCH = 1000;
+/** Batches one run deletes per table at most; what is left goes at the next run. */
+const MAX_BATCHES = 200;
+/** How long a claimed run is this instance's; a run that outlives it (a crash) lets another take the next. */
+const LEASE_MS = 10 * 60_000;
+/** How often each instance looks whether the run is due (one conditional UPDATE). */
+const TICK_MS = 60_000;
+const TASK = 'retention';
+
+/** A module's own housekeeping, run with the rest (idle SSO sessions by each enterprise's policy). */
+export type RetentionStep = (now: Date) => Promise<unknown>;
+
+/** What a run deleted, per table. */
+export type PruneCounts = Record<RetentionTarget, number>;
+
+/**
+ * Retention (docs/architecture.md, "Retention"): every interval one instance of all (a lease on the
+ * `scheduled_task` row, claimed as a scheduled sync job is) deletes what has expired or outlived its
+ * configured age, a batch at a time.
+ */
+export class RetentionService {
+  private readonly steps: { name: string; run: RetentionStep }[] = [];
+  private readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+
+  constructor(
+    private readonly repo: RetentionRepository,
+    private readonly config: RetentionConfig,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Adds a module's own housekeeping to every run. */
+  add(name: string, run: RetentionStep): void {
+    this.steps.push({ name, run });
+  }
+
+  /** The cutoff below which a target's rows go at `now`. */
+  cutoff(target: RetentionTarget, now: Date): string | number {
+    const { loginLogDays, lookupHandleDays, smsCodeDays, loginFailureDays } = this.config;
+    const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+    switch (target) {
+      case 'loginLog':
+        return daysAgo(loginLogDays);
+      case 'smsCodes':
+        return daysAgo(smsCodeDays);
+      case 'loginFailures':
+        return daysAgo(loginFailureDays);
+      case 'lookupHandles':
+        return chinaDate(new Date(now.getTime() - lookupHandleDays * DAY_MS));
+      case 'rateLimits':
+        return now.getTime();
+      case 'ssoSessions':
+      case 'portalSessions':
+      case 'oidcModels':
+        return now.toISOString();
+    }
+  }
+
+  /** Prunes every table now (whichever instance asks); answers what went. */
+  async prune(now = new Date()): Promise<PruneCounts> {
+    const counts = {} as PruneCounts;
+    for (const target of RETENTION_TARGETS) {
+      const cutoff = this.cutoff(target, now);
+      let total = 0;
+      for (let batch = 0; batch < MAX_BATCHES; batch++) {
+        const deleted = await this.repo.prune(target, cutoff, PRUNE_BATCH, now);
+        total += deleted;
+        if (deleted < PRUNE_BATCH) break;
+        // Lets requests waiting for the database (and, on SQLite, the event loop) in between.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      counts[target] = total;
+    }
+    for (const step of this.steps) {
+      try {
+        await step.run(now);
+      } catch (err) {
+        this.log.error({ err }, `retention step ${step.name} failed`);
+      }
+    }
+    return counts;
+  }
+
+  /** Runs the prune if it is due at `now` and this instance wins it; answers what went, or undefined. */
+  async tick(now = new Date()): Promise<PruneCounts | undefined> {
+    const next = new Date(now.getTime() + this.config.intervalMinutes * 60_000);
+    if (!(await this.repo.claim(TASK, this.holder, now, LEASE_MS, next))) return undefined;
+    try {
+      const counts = await this.prune(now);
+      this.log.info({ deleted: counts }, 'retention run');
+      return counts;
+    } finally {
+      await this.repo.release(TASK, this.holder);
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    retentionService: RetentionService;
+  }
+}
+
+export default fp(
+  async (app: FastifyInstance) => {
+    const service = new RetentionService(new RetentionRepository(app.database.db, app.database.dialect), app.config.retention, app.log);
+    app.decorate('retentionService', service);
+    // SYNC_SCHEDULER=0 turns this instance's scheduled work off (tests drive tick() themselves).
+    if (!app.config.auth.syncScheduler) return;
+    const ticker = everyInterval(TICK_MS, () => service.tick(), app.log, 'retention tick');
+    app.addHook('onClose', () => ticker.stop());
+  },
+  { name: 'retention' },
+);
