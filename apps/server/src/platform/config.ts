@@ -71,6 +71,33 @@ export interface ServerConfig {
   /** SMS_PROVIDER and the provider's keys (SMS_*, ALIYUN_SMS_*, TENCENT_SMS_*); never logged. */
   smsEnv: Record<string, string | undefined>;
   identifiers: IdentifierConfig;
+  metrics: MetricsConfig;
+}
+
+/**
+ * Where Prometheus scrapes `/metrics` (README, "Metrics"): never on the public site. Neither set: no
+ * metrics endpoint at all.
+ */
+export interface MetricsConfig {
+  /** A listener of its own on HOST for `/metrics` only (METRICS_PORT), which the proxy never forwards to. */
+  port: number | undefined;
+  /** A bearer token a scrape must send (METRICS_TOKEN): `/metrics` on PORT too, or on METRICS_PORT if set. */
+  token: string | undefined;
+}
+
+/** Shortest METRICS_TOKEN accepted: a guessable token would put the metrics on the public site. */
+const METRICS_TOKEN_MIN = 16;
+
+function metricsFrom(env: NodeJS.ProcessEnv, port: number): MetricsConfig {
+  const metricsPort = env.METRICS_PORT ? positiveIntFrom(env.METRICS_PORT, 0, 'METRICS_PORT') : undefined;
+  if (metricsPort !== undefined && (metricsPort > 65_535 || metricsPort === port)) {
+    throw new Error(`METRICS_PORT must be a port (1-65535) other than PORT, got "${env.METRICS_PORT}"`);
+  }
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && (token.length < METRICS_TOKEN_MIN || /\s/.test(token))) {
+    throw new Error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN} characters without spaces`);
+  }
+  return { port: metricsPort, token };
 }
 
 /** A host name (lower case, IPv6 without brackets) and the port it must come with, if any. */
@@ -331,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       upstreamPerSecond: positiveIntFrom(env.HANDLE_UPSTREAM_PER_SECOND, 20, 'HANDLE_UPSTREAM_PER_SECOND'),
       statsFlushSeconds: positiveIntFrom(env.IDENTIFIER_STATS_FLUSH_SECONDS, 10, 'IDENTIFIER_STATS_FLUSH_SECONDS'),
     },
+    metrics: metricsFrom(env, port),
   };
 }
 

@@ -59,6 +59,8 @@ const API_PATHS = [
   '/web-api/',
   '/api/',
   '/healthz',
+  '/readyz',
+  '/metrics',
   '/web/portal/menu/',
   '/web/portal/oauth/',
   '/web/portal/account/',

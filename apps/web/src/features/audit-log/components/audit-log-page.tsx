@@ -26,6 +26,7 @@ interface FilterForm {
   username?: string;
   action?: string;
   outcome?: AuditOutcome;
+  requestId?: string;
 }
 
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -53,6 +54,7 @@ export function AuditLogPage() {
       username: values.username ?? '',
       action: values.action,
       outcome: values.outcome,
+      requestId: values.requestId ?? '',
       page: 1,
     }));
   const reset = () => {
@@ -117,6 +119,20 @@ export function AuditLogPage() {
       ellipsis: { showTitle: true },
       render: (detail: string) => detail || <Typography.Text type="secondary">—</Typography.Text>,
     },
+    {
+      title: '请求编号',
+      dataIndex: 'requestId',
+      width: 150,
+      ellipsis: { showTitle: true },
+      render: (requestId: string) =>
+        requestId ? (
+          <Typography.Text className="audit-log__request-id" copyable={{ text: requestId }}>
+            {requestId}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="secondary">—</Typography.Text>
+        ),
+    },
   ];
 
   return (
@@ -139,6 +155,9 @@ export function AuditLogPage() {
           </Form.Item>
           <Form.Item name="username">
             <Input allowClear placeholder="账号或姓名" style={{ width: 150 }} maxLength={64} />
+          </Form.Item>
+          <Form.Item name="requestId">
+            <Input allowClear placeholder="请求编号" aria-label="请求编号" style={{ width: 150 }} maxLength={64} />
           </Form.Item>
           <Form.Item name="action">
             <Select
@@ -175,7 +194,7 @@ export function AuditLogPage() {
         dataSource={log.data?.rows ?? []}
         loading={log.isFetching}
         pagination={false}
-        scroll={{ x: allEnterprises ? 1200 : 1000 }}
+        scroll={{ x: allEnterprises ? 1350 : 1150 }}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
       />
