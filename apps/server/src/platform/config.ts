@@ -75,7 +75,7 @@ export interface ServerConfig {
 }
 
 /**
- * Where Prometheus scrapes `/metrics` (README, "Metrics"): never on the public site. Neither set: no
+ * Where Prometheus scrapes `/metrics` (README, "Configuration" and "Running in production"): never on the public site. Neither set: no
  * metrics endpoint at all.
  */
 export interface MetricsConfig {
