@@ -7,7 +7,7 @@ import type { DatabaseHandle } from './platform/db/database.js';
 import { AccessLogController } from './platform/lib/access-log.js';
 import { type CacheClock, CacheRegistry } from './platform/lib/cache.js';
 import { loggerOptions } from './platform/lib/logger.js';
-import { requestIdGenerator } from './platform/lib/request-id.js';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './platform/lib/request-id.js';
 import { OutboundGuard } from './platform/lib/outbound.js';
 import { answerClientError } from './platform/plugins/error-handler.js';
 import { PRIVATE_NO_STORE } from './platform/plugins/http-cache.js';
@@ -64,7 +64,7 @@ export async function buildApp({ config, database, logger, clock }: BuildAppOpti
     // request all the same (the Handle API in its own form: responseCode 102, invalid handle). Such an
     // answer never reaches the HTTP caching hook: it says itself that it is not to be kept.
     frameworkErrors: (_error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('cache-control', PRIVATE_NO_STORE);
+      reply.header('cache-control', PRIVATE_NO_STORE).header(REQUEST_ID_HEADER, request.id);
       if (request.url.startsWith('/api/handles/')) {
         return reply.status(400).send({ responseCode: HandleResponseCode.InvalidHandle, message: '标识含有无法解码的 % 编码' });
       }

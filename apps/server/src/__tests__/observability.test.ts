@@ -189,6 +189,9 @@ describe.each(testDialects())('metrics, readiness and request ids on %s', (diale
     const misdirected = await app.inject({ url: '/web-api/portal/v1/site', headers: { host: 'elsewhere.example' } });
     expect(misdirected.statusCode).toBe(421);
     expect(misdirected.headers['x-request-id']).toMatch(UUID);
+    const malformed = await app.inject({ url: '/web-api/portal/v1/%E0%A4%A' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.headers['x-request-id']).toMatch(UUID);
     const missing = await app.inject({ url: '/web-api/no-such-call' });
     expect(missing.statusCode).toBe(404);
     const line = lines.find((l) => l.msg === 'request' && l.req?.url === '/web-api/no-such-call');
