@@ -24,6 +24,8 @@ const PLATFORM_DECORATORS = [
   'privateFileStorage',
   'pageSecurityHeaders',
   'badRequestPage',
+  'pageRendererState',
+  'metrics',
 ];
 
 const forbid = (...patterns) => ['error', { patterns: patterns.map(([regex, message]) => ({ regex, message })) }];

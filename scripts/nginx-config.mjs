@@ -116,7 +116,7 @@ export function localConfig({ dir, upstreams, tls, httpPort, accessLog = true })
   text = rewrite(text, /^http \{\n/m, `http {\n${temps}\n`, 'http block');
   text = rewrite(
     text,
-    /(upstream portal \{\n)(?:[ \t]*#?[ \t]*server \S+;\n)+/,
+    /(upstream portal \{\n)(?:[ \t]*#?[ \t]*server [^;\n]+;\n)+/,
     `$1${upstreams.map((u) => `        server ${u};\n`).join('')}`,
     'upstream servers',
   );

@@ -139,6 +139,27 @@ describe.skipIf(!nginx)('docs/deploy/nginx.conf on nginx', () => {
     expect(seen.headers.connection).toBeUndefined();
   });
 
+  it('never forwards /metrics, whatever the request carries', async () => {
+    for (const path of ['/metrics', '/metrics?x=1']) {
+      const answer = await send(tls.httpsPort, path, { headers: { authorization: 'Bearer scrape-token-0123456789abcdef' } });
+      expect(answer.status).toBe(404);
+    }
+    expect(stub.seen.filter((r) => r.url.startsWith('/metrics'))).toEqual([]);
+  });
+
+  it('sends its own request id (never the client’s) and answers with it, a cached answer with its own', async () => {
+    const answer = await send(tls.httpsPort, '/echo-headers?rid=1', { headers: { 'x-request-id': 'client-chosen-id-123' } });
+    const seen = stub.seen.findLast((r) => r.url === '/echo-headers?rid=1');
+    expect(seen.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(answer.headers['x-request-id']).toBe(seen.headers['x-request-id']);
+    const first = await send(tls.httpsPort, '/public/list?rid=2');
+    const second = await send(tls.httpsPort, '/public/list?rid=2');
+    expect(second.headers['x-cache-status']).toBe('HIT');
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+  });
+
   it('answers a public read from its cache the second time', async () => {
     const first = await send(tls.httpsPort, '/public/list?page=1');
     const second = await send(tls.httpsPort, '/public/list?page=1');

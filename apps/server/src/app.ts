@@ -1,11 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { HandleResponseCode, ResponseCode } from '@portal/shared';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './platform/config.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { AccessLogController } from './platform/lib/access-log.js';
 import { type CacheClock, CacheRegistry } from './platform/lib/cache.js';
 import { loggerOptions } from './platform/lib/logger.js';
+import { REQUEST_ID_HEADER, requestIdGenerator } from './platform/lib/request-id.js';
 import { OutboundGuard } from './platform/lib/outbound.js';
 import { answerClientError } from './platform/plugins/error-handler.js';
 import { PRIVATE_NO_STORE } from './platform/plugins/http-cache.js';
@@ -19,6 +21,15 @@ import platformModule from './platform/index.js';
 
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
+}
+
+/** Whether the socket's peer is a proxy TRUST_PROXY trusts (a number of hops: the peer is the first). */
+function trustedPeer(trustProxy: ServerConfig['trustProxy']): (address: string) => boolean {
+  if (trustProxy === false) return () => false;
+  if (trustProxy === true) return () => true;
+  if (typeof trustProxy === 'number') return () => trustProxy > 0;
+  const trusted = proxyAddr.compile(trustProxy.split(',').map((s) => s.trim()));
+  return (address) => trusted(address, 0);
 }
 
 export interface BuildAppOptions {
@@ -40,6 +51,8 @@ export async function buildApp({ config, database, logger, clock }: BuildAppOpti
     // A number trusts that many hops from the socket: X-Forwarded-For entries further left are the client's to forge.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     return503OnClosing: true,
+    // Each request's id, on its every log line and in its answer's X-Request-Id (plugins/request-id.ts).
+    genReqId: requestIdGenerator(trustedPeer(config.trustProxy)),
     forceCloseConnections: 'idle',
     // At most one access-log line per request (platform/lib/access-log.ts) instead of Fastify's two.
     logController: new AccessLogController(config.accessLog),
@@ -51,7 +64,7 @@ export async function buildApp({ config, database, logger, clock }: BuildAppOpti
     // request all the same (the Handle API in its own form: responseCode 102, invalid handle). Such an
     // answer never reaches the HTTP caching hook: it says itself that it is not to be kept.
     frameworkErrors: (_error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('cache-control', PRIVATE_NO_STORE);
+      reply.header('cache-control', PRIVATE_NO_STORE).header(REQUEST_ID_HEADER, request.id);
       if (request.url.startsWith('/api/handles/')) {
         return reply.status(400).send({ responseCode: HandleResponseCode.InvalidHandle, message: '标识含有无法解码的 % 编码' });
       }

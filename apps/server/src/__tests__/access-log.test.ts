@@ -59,8 +59,9 @@ describe('access log (ACCESS_LOG)', () => {
     await t.app.inject({ url: '/web-api/no-such-call' });
     const ids = t.lines.filter((l) => l.msg === 'request').map((l) => l.reqId);
     expect(ids).toHaveLength(2);
-    expect(ids[0]).toMatch(/^req-/);
-    expect(ids[1]).toMatch(/^req-/);
+    // Fresh UUIDs: unique across instances and restarts, unlike Fastify's counter.
+    expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(ids[1]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(ids[0]).not.toBe(ids[1]);
   });
 

@@ -74,6 +74,33 @@ export interface ServerConfig {
   smsEnv: Record<string, string | undefined>;
   identifiers: IdentifierConfig;
   retention: RetentionConfig;
+  metrics: MetricsConfig;
+}
+
+/**
+ * Where Prometheus scrapes `/metrics` (README, "Configuration" and "Running in production"): never on the public site. Neither set: no
+ * metrics endpoint at all.
+ */
+export interface MetricsConfig {
+  /** A listener of its own on HOST for `/metrics` only (METRICS_PORT), which the proxy never forwards to. */
+  port: number | undefined;
+  /** A bearer token a scrape must send (METRICS_TOKEN): `/metrics` on PORT too, or on METRICS_PORT if set. */
+  token: string | undefined;
+}
+
+/** Shortest METRICS_TOKEN accepted: a guessable token would put the metrics on the public site. */
+const METRICS_TOKEN_MIN = 16;
+
+function metricsFrom(env: NodeJS.ProcessEnv, port: number): MetricsConfig {
+  const metricsPort = env.METRICS_PORT ? positiveIntFrom(env.METRICS_PORT, 0, 'METRICS_PORT') : undefined;
+  if (metricsPort !== undefined && (metricsPort > 65_535 || metricsPort === port)) {
+    throw new Error(`METRICS_PORT must be a port (1-65535) other than PORT, got "${env.METRICS_PORT}"`);
+  }
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && (token.length < METRICS_TOKEN_MIN || /\s/.test(token))) {
+    throw new Error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN} characters without spaces`);
+  }
+  return { port: metricsPort, token };
 }
 
 /**
@@ -375,6 +402,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       smsCodeDays: positiveIntFrom(env.SMS_CODE_RETENTION_DAYS, 7, 'SMS_CODE_RETENTION_DAYS'),
       loginFailureDays: positiveIntFrom(env.LOGIN_FAILURE_RETENTION_DAYS, 30, 'LOGIN_FAILURE_RETENTION_DAYS'),
     },
+    metrics: metricsFrom(env, port),
   };
 }
 

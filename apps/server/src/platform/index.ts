@@ -8,6 +8,8 @@ import csrf from './plugins/csrf.js';
 import errorHandler from './plugins/error-handler.js';
 import httpCache from './plugins/http-cache.js';
 import inputGuard from './plugins/input-guard.js';
+import metrics from './plugins/metrics.js';
+import requestId from './plugins/request-id.js';
 import retention from './retention/retention-service.js';
 import security from './plugins/security.js';
 import smsSender from './sms/sms-plugin.js';
@@ -17,6 +19,9 @@ import systemRoutes from './system/system-routes.js';
 /** The platform module (README.md): registers its repositories, services and routes. */
 const platformModule: FastifyPluginAsync = async (app) => {
   // First, so that their hooks (several added per route, on onRoute) reach every module's routes.
+  // Every answer, a refused Host's 421 too, names its request; every one is measured.
+  await app.register(requestId);
+  await app.register(metrics);
   await app.register(allowedHosts);
   await app.register(security);
   await app.register(httpCache);

@@ -169,6 +169,7 @@ export const AuditLogRowSchema = Type.Object({
   ip: Type.String(),
   outcome: AuditOutcomeSchema,
   detail: Type.String(),
+  requestId: Type.String({ description: '请求编号：写入该条日志的请求的 X-Request-Id（无请求的记录为空）' }),
   createdAt: Type.String(),
 });
 /** The list's filters, which the export honours too. */
@@ -178,6 +179,7 @@ export const AuditLogFilterFields = {
   username: Type.Optional(Type.String({ maxLength: 64, description: '账号或姓名（完全一致）' })),
   action: Type.Optional(Type.String({ maxLength: 64, description: '操作编码，见 /web-api/console/v1/audit/actions' })),
   outcome: Type.Optional(Type.Union([AuditOutcomeSchema, Type.Literal('')])),
+  requestId: Type.Optional(Type.String({ maxLength: 64, description: '请求编号（完全一致），即接口应答头 X-Request-Id' })),
 };
 export const AuditLogFilterQuerySchema = Type.Object(AuditLogFilterFields);
 /** `GET /web-api/console/v1/audit/page/list` query. */

@@ -3,6 +3,7 @@ import { SSR_FETCH_HEADER } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { chinaDate } from '../../platform/lib/china-time.js';
+import type { PortalMetrics } from '../../platform/lib/metrics.js';
 import { ipDatabase, regionOf } from './client-region.js';
 import { type Lookup, type LookupBatch, LookupTally } from './lookup-tally.js';
 
@@ -36,6 +37,7 @@ export class LookupCounter {
     private readonly write: (batch: LookupBatch) => Promise<void>,
     private readonly onError: (err: unknown) => void,
     intervalMs: number,
+    private readonly metrics?: Pick<PortalMetrics, 'lookup'>,
   ) {
     this.#timer = setInterval(() => void this.flush(), intervalMs);
     this.#timer.unref();
@@ -48,6 +50,7 @@ export class LookupCounter {
   count(request: FastifyRequest, lookup: Omit<Lookup, 'region'>): void {
     if (request.headers[SSR_FETCH_HEADER] !== undefined) return;
     this.#tally.add(this.#today(), { ...lookup, region: regionOf(request.ip) });
+    this.metrics?.lookup(lookup.channel, lookup.outcome);
   }
 
   /** Today's China date, worked out again only when the day is over (formatting a date per lookup costs µs). */
@@ -99,6 +102,7 @@ export default fp(
       (batch) => app.identifierStatsRepository.addLookups(batch),
       (err) => app.log.error({ err }, 'could not write identifier lookups'),
       app.config.identifiers.statsFlushSeconds * 1000,
+      app.metrics,
     );
     app.decorate('lookupCountService', counter);
     app.addHook('onClose', () => counter.close());

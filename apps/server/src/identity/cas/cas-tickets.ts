@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { SecurityPolicy } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { PortalMetrics } from '../../platform/lib/metrics.js';
 import type { LogoutCause } from '../login-log/login-log-repository.js';
 import type { CasTicketRepository, EndedTgt, IssuedTicket, OidcTicketLink } from './cas-ticket-repository.js';
 
@@ -52,6 +53,7 @@ export class TicketStore {
     private readonly policy: TicketPolicy,
     private readonly sessions: SessionDefaults,
     private readonly recordEnds: EndRecorder,
+    private readonly metrics?: Pick<PortalMetrics, 'issued'>,
   ) {}
 
   /** Set by the OpenID provider (which the CAS does not import). */
@@ -103,6 +105,7 @@ export class TicketStore {
       await within(trx);
       return overCap;
     });
+    this.metrics?.issued('cas_tgt');
     return { tgt: id, ended };
   }
 
@@ -158,6 +161,7 @@ export class TicketStore {
       from_login: fromLogin ? 1 : 0,
       application_id: applicationId,
     });
+    this.metrics?.issued('cas_service_ticket');
     return id;
   }
 
@@ -314,12 +318,18 @@ export default fp(
   async (app) => {
     app.decorate(
       'casTicketService',
-      new TicketStore(app.casTicketRepository, app.database.db, app.config.auth, app.config.securityDefaults, (trx, ended, cause) =>
-        app.loginLogRepository.recordLogouts(
-          trx,
-          ended.map((e) => ({ ...e, handle: app.sessionRepository.handleOf(e.accountId, e.tgtId) })),
-          cause,
-        ),
+      new TicketStore(
+        app.casTicketRepository,
+        app.database.db,
+        app.config.auth,
+        app.config.securityDefaults,
+        (trx, ended, cause) =>
+          app.loginLogRepository.recordLogouts(
+            trx,
+            ended.map((e) => ({ ...e, handle: app.sessionRepository.handleOf(e.accountId, e.tgtId) })),
+            cause,
+          ),
+        app.metrics,
       ),
     );
     // Expired TGTs go with the retention job's tables; idle ones need each enterprise's policy.

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { PortalMetrics } from '../../platform/lib/metrics.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
 import { isTrue } from './cas-login.js';
 import type { CasAttributes, CasFailureCode } from './cas-responses.js';
@@ -41,10 +42,17 @@ export class CasValidationService {
     private readonly tickets: TicketStore,
     private readonly accounts: AccountRepository,
     private readonly applications: ApplicationAccess,
+    private readonly metrics?: Pick<PortalMetrics, 'validated'>,
   ) {}
 
   /** Validates a service ticket; answers the account or a CAS failure code. */
   async validate(q: ValidationRequest, now = new Date()): Promise<TicketValidation> {
+    const result = await this.judge(q, now);
+    this.metrics?.validated('cas_service_ticket', result.ok ? 'success' : 'failure');
+    return result;
+  }
+
+  private async judge(q: ValidationRequest, now: Date): Promise<TicketValidation> {
     if (!q.service || !q.ticket) return { ok: false, code: 'INVALID_REQUEST', description: 'service 与 ticket 参数均为必填' };
     if (!SERVICE_TICKET_PATTERN.test(q.ticket))
       return { ok: false, code: 'INVALID_TICKET_SPEC', description: `Ticket ${q.ticket.slice(0, 40)} 格式不正确` };
@@ -130,7 +138,10 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('casValidationService', new CasValidationService(app.casTicketService, app.accountRepository, app.ssoAppRepository));
+    app.decorate(
+      'casValidationService',
+      new CasValidationService(app.casTicketService, app.accountRepository, app.ssoAppRepository, app.metrics),
+    );
   },
   { name: 'cas-validation-service', dependencies: ['cas-tickets', 'sso-app-repository'] },
 );

@@ -128,6 +128,7 @@ export class LogoutDeliveryService {
       if (messages.length === 0) return;
       const results = await inParallel(messages, SENDING, (m) => this.attempt(m, log));
       const now = new Date();
+      for (const result of results) this.app.metrics.logoutDelivery(outcomeOf(1, result, now).state);
       const ids = [...new Set(messages.map((m) => m.accountId))];
       const accounts = new Map<number, { username: string; enterpriseId: number | null }>();
       for (let i = 0; i < ids.length; i += SLICE)
@@ -172,7 +173,9 @@ export class LogoutDeliveryService {
       const leaseUntil = new Date(current().getTime() + LEASE_MS);
       if (!row.next_at || !(await this.repo.claim(row.id, row.next_at, leaseUntil))) continue;
       const result = await this.attempt(messageOf(row), log);
-      await this.repo.record(row.id, leaseUntil, outcomeOf(row.attempts + 1, result, current()), current());
+      const outcome = outcomeOf(row.attempts + 1, result, current());
+      this.app.metrics.logoutDelivery(outcome.state);
+      await this.repo.record(row.id, leaseUntil, outcome, current());
       sent += 1;
     }
     return sent;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { SyncMessage, type SyncCounts, type SyncRunStatus, type SyncTrigger } from '@portal/shared';
+import { SyncMessage, type SyncCounts, type SyncTrigger } from '@portal/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { BadRequestError, ConflictError } from '../../platform/lib/errors.js';
+import type { SyncRunResult } from '../../platform/lib/metrics.js';
 import { type AuditEntry, recordAudit } from '../../platform/audit/audit-log.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
 import { DirectoryError, type DirectorySnapshot } from '../auth-sources/directory.js';
@@ -38,7 +39,7 @@ export interface SyncCaller extends ApplyActor {
 
 const countsText = (c: SyncCounts) => `新增 ${c.create}，更新 ${c.update}，停用 ${c.disable}，移动 ${c.move}，失败 ${c.failed}`;
 
-function finalStatus(counts: SyncCounts): SyncRunStatus {
+function finalStatus(counts: SyncCounts): SyncRunResult {
   if (counts.failed === 0) return 'succeeded';
   return counts.create + counts.update + counts.disable + counts.move > 0 ? 'partial' : 'failed';
 }
@@ -89,8 +90,9 @@ export class SyncRunner {
   }
 
   /** A run that ended before anything was planned (the source could not be read), with its audit row when it was an execution. */
-  private async recordFailedRun(job: JobRow, caller: SyncCaller, error: string, audited: boolean): Promise<number> {
+  private async recordFailedRun(job: JobRow, caller: SyncCaller, error: string, audited: boolean, started?: number): Promise<number> {
     const counts = { create: 0, update: 0, disable: 0, move: 0, failed: 0 };
+    if (started !== undefined) this.app.metrics.syncRun('failed', (performance.now() - started) / 1000);
     return inEnterpriseTransaction(this.app.database.db, job.enterpriseId, async (trx) => {
       const runId = await this.repo.createRun(
         trx,
@@ -156,6 +158,7 @@ export class SyncRunner {
     if (!job.sourceEnabled) throw new BadRequestError(SyncMessage.sourceDisabled);
     const holder = this.newHolder();
     if (!(await this.repo.acquireLease(job.id, holder, new Date(), LEASE_MS))) throw new ConflictError(SyncMessage.busy);
+    const started = performance.now();
     try {
       await this.repo.failAbandonedRuns(job.id, ABANDONED);
       let snapshot: DirectorySnapshot;
@@ -164,7 +167,7 @@ export class SyncRunner {
       } catch (err) {
         if (!(err instanceof DirectoryError)) throw err;
         if (!(await this.repo.moveRun(run.id, 'preview', 'running'))) throw new ConflictError(SyncMessage.previewConsumed);
-        await this.finish(run.id, job, caller, 'failed', { create: 0, update: 0, disable: 0, move: 0, failed: 0 }, err.message);
+        await this.finish(run.id, job, caller, 'failed', { create: 0, update: 0, disable: 0, move: 0, failed: 0 }, err.message, started);
         return;
       }
       if (snapshotFingerprint(snapshot) !== run.fingerprint) {
@@ -172,7 +175,7 @@ export class SyncRunner {
         throw new ConflictError(SyncMessage.previewExpired);
       }
       if (!(await this.repo.moveRun(run.id, 'preview', 'running'))) throw new ConflictError(SyncMessage.previewConsumed);
-      await this.applyRun(run.id, job, caller, holder);
+      await this.applyRun(run.id, job, caller, holder, started);
     } finally {
       await this.repo.releaseLease(job.id, holder);
     }
@@ -183,18 +186,19 @@ export class SyncRunner {
    * as one run. Answers its id.
    */
   async runScheduled(job: JobRow, caller: SyncCaller, holder: string): Promise<number> {
+    const started = performance.now();
     await this.repo.failAbandonedRuns(job.id, ABANDONED);
     let snapshot: DirectorySnapshot;
     try {
       snapshot = await this.read(job, caller.log);
     } catch (err) {
       if (!(err instanceof DirectoryError)) throw err;
-      return this.recordFailedRun(job, caller, err.message, true);
+      return this.recordFailedRun(job, caller, err.message, true, started);
     }
     const items = await this.plan(job, snapshot);
     // Unattended, an empty answer would disable everyone the source ever linked: a person decides that.
     if (snapshot.users.length === 0 && items.some((item) => item.action === 'disable')) {
-      return this.recordFailedRun(job, caller, EMPTY_DIRECTORY, true);
+      return this.recordFailedRun(job, caller, EMPTY_DIRECTORY, true, started);
     }
     const runId = await inEnterpriseTransaction(this.app.database.db, job.enterpriseId, (trx) =>
       this.repo.createRun(
@@ -211,11 +215,11 @@ export class SyncRunner {
         items,
       ),
     );
-    await this.applyRun(runId, job, caller, holder);
+    await this.applyRun(runId, job, caller, holder, started);
     return runId;
   }
 
-  private async applyRun(runId: number, job: JobRow, caller: SyncCaller, holder: string): Promise<void> {
+  private async applyRun(runId: number, job: JobRow, caller: SyncCaller, holder: string, started: number): Promise<void> {
     // Other previews of the job were computed from the accounts this run is about to change.
     await this.repo.expirePreviews(this.app.database.db, job.id);
     const items = await this.repo.plannedItems(runId);
@@ -238,14 +242,23 @@ export class SyncRunner {
       );
     } catch (err) {
       caller.log.error({ err, runId }, 'sync run interrupted');
-      await this.finish(runId, job, caller, 'failed', counts, err instanceof LeaseLost ? LEASE_LOST : INTERRUPTED);
+      await this.finish(runId, job, caller, 'failed', counts, err instanceof LeaseLost ? LEASE_LOST : INTERRUPTED, started);
       return;
     }
-    await this.finish(runId, job, caller, finalStatus(counts), counts, '');
+    await this.finish(runId, job, caller, finalStatus(counts), counts, '', started);
   }
 
-  /** The run's end and its audit row, committed together. */
-  private async finish(runId: number, job: JobRow, caller: SyncCaller, status: SyncRunStatus, counts: SyncCounts, error: string) {
+  /** The run's end and its audit row, committed together; `started`: when it began (performance.now()), for its duration. */
+  private async finish(
+    runId: number,
+    job: JobRow,
+    caller: SyncCaller,
+    status: SyncRunResult,
+    counts: SyncCounts,
+    error: string,
+    started: number,
+  ) {
+    this.app.metrics.syncRun(status, (performance.now() - started) / 1000);
     await inEnterpriseTransaction(this.app.database.db, job.enterpriseId, async (trx) => {
       await this.repo.finishRun(trx, runId, status, counts, error);
       const detail = `${caller.origin === 'schedule' ? '定时同步' : '手动同步'}：${countsText(counts)}${error ? `；${error}` : ''}`;

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { PortalMetrics } from '../../platform/lib/metrics.js';
 
 export interface LoginAttempt {
   accountId: number | null;
@@ -69,7 +70,10 @@ const EXPORT_BATCH = 1000;
  * application it was for and the client. Written by the CAS; read by the enterprise's administrators.
  */
 export class LoginLogRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly metrics?: Pick<PortalMetrics, 'signIn'>,
+  ) {}
 
   private filtered(scope: LoginLogScope, f: LoginLogFilters) {
     let query = this.db.selectFrom('login_log').leftJoin('enterprise', 'enterprise.id', 'login_log.enterprise_id');
@@ -212,6 +216,8 @@ export class LoginLogRepository {
 
   /** Records an attempt; inside `trx` when it commits with a login. A failure to log never fails the login itself. */
   async record(log: FastifyBaseLogger, attempt: LoginAttempt, trx?: Kysely<Database>): Promise<void> {
+    // Every sign-in attempt at the central login (password, SMS, chat, two-factor, a refused application) passes here.
+    this.metrics?.signIn('cas', attempt.result);
     const row = {
       enterprise_id: attempt.enterpriseId,
       account_id: attempt.accountId,
@@ -248,7 +254,7 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('loginLogRepository', new LoginLogRepository(app.database.db));
+    app.decorate('loginLogRepository', new LoginLogRepository(app.database.db, app.metrics));
   },
   { name: 'login-log-repository' },
 );

@@ -17,6 +17,7 @@ import Provider, {
 } from 'oidc-provider';
 import { publicSiteUrl } from '../../platform/config.js';
 import { SecretBox } from '../../platform/lib/sealed-secret.js';
+import type { PortalMetrics } from '../../platform/lib/metrics.js';
 import type { OutboundGuard } from '../../platform/lib/outbound.js';
 import { API_HEADERS } from '../../platform/plugins/security.js';
 import type { AccountRepository } from '../accounts/account-repository.js';
@@ -84,6 +85,7 @@ interface ProviderDeps {
   sso: TicketStore;
   outbound: OutboundGuard;
   log: FastifyBaseLogger;
+  metrics: PortalMetrics;
   /**
    * RP-initiated logout ended a provider session: the SSO sessions that signed it in end too, and the
    * other applications they signed in to hear of it (oidc-sign-in.ts).
@@ -420,6 +422,21 @@ async function endSignIns(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<
   await deps.endSignIns(oidc.session.uid, { ip: ctx.ip, userAgent: ctx.get('user-agent'), origin: ctx.origin, clientId });
 }
 
+/**
+ * The provider's own events (oidc-provider's documented event list) feed the metrics: an authorization
+ * request answered is an OpenID Connect sign-in, a token request a grant checked, a saved model what was issued.
+ */
+function countProviderEvents(provider: Provider, metrics: PortalMetrics): void {
+  provider.on('authorization.success', () => metrics.signIn('oidc', 'success'));
+  provider.on('authorization.error', () => metrics.signIn('oidc', 'failure'));
+  provider.on('grant.success', () => metrics.validated('oidc_grant', 'success'));
+  provider.on('grant.error', () => metrics.validated('oidc_grant', 'failure'));
+  provider.on('authorization_code.saved', () => metrics.issued('oidc_authorization_code'));
+  provider.on('access_token.saved', () => metrics.issued('oidc_access_token'));
+  provider.on('refresh_token.saved', () => metrics.issued('oidc_refresh_token'));
+  provider.on('client_credentials.saved', () => metrics.issued('oidc_client_credentials'));
+}
+
 function buildProvider(deps: ProviderDeps): Provider {
   const provider = new Provider(deps.issuer, configuration(deps));
   // The request's scheme and host are the ones Fastify trusted (TRUST_PROXY), passed as forwarded headers.
@@ -436,6 +453,7 @@ function buildProvider(deps: ProviderDeps): Provider {
     allowClientFormActions(ctx as KoaContextWithOIDC);
   });
   provider.on('server_error', (_ctx: unknown, err: unknown) => deps.log.error({ err }, 'OpenID provider error'));
+  countProviderEvents(provider, deps.metrics);
   return provider;
 }
 
@@ -639,6 +657,7 @@ export default fp(
       sso: app.casTicketService,
       outbound: app.outbound,
       log: app.log,
+      metrics: app.metrics,
       // Registered after the provider (oidc-sign-in.ts); read at the moment of a logout.
       endSignIns: (sessionUid, client) => app.oidcSignInService.endSignIns(sessionUid, client),
     });

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
+import type { PortalMetrics } from '../../platform/lib/metrics.js';
 
 export const TOKEN_TYPE = 'Bearer';
 
@@ -14,6 +15,7 @@ export class AccessTokens {
   constructor(
     private readonly key: Buffer,
     private readonly minutes: number,
+    private readonly metrics?: Pick<PortalMetrics, 'issued'>,
   ) {}
 
   get lifetimeSeconds(): number {
@@ -21,6 +23,7 @@ export class AccessTokens {
   }
 
   issue(sessionKey: string, accountId: number, now = Date.now()): string {
+    this.metrics?.issued('portal_token');
     const payload = Buffer.from(JSON.stringify({ s: sessionKey, a: accountId, e: Math.floor(now / 1000) + this.minutes * 60 })).toString(
       'base64url',
     );
@@ -63,7 +66,7 @@ export default fp(
   async (app) => {
     app.decorate(
       'accessTokenService',
-      new AccessTokens(await app.systemRepository.sharedKey('access-token-hmac'), app.config.auth.tokenMinutes),
+      new AccessTokens(await app.systemRepository.sharedKey('access-token-hmac'), app.config.auth.tokenMinutes, app.metrics),
     );
   },
   { name: 'access-tokens', dependencies: ['system-repository'] },

@@ -31,6 +31,12 @@ function createPortalAuthService(app: FastifyInstance) {
    * ending the browser's previous one (`previous`, its cookie).
    */
   async function signIn(casServerUrl: string, service: string, ticket: string, previous: string | undefined): Promise<PortalSignIn> {
+    const result = await openSession(casServerUrl, service, ticket, previous);
+    app.metrics.signIn('portal', result.ok ? 'success' : 'failure');
+    return result;
+  }
+
+  async function openSession(casServerUrl: string, service: string, ticket: string, previous: string | undefined): Promise<PortalSignIn> {
     const validation = await validateServiceTicket(casServerUrl, service, ticket);
     if (!validation.ok) return { ok: false, code: validation.code, description: validation.description };
     const account = await accounts.findUsableByUsername(validation.user);

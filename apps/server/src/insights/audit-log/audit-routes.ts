@@ -19,7 +19,7 @@ import { AUDIT_ACTIONS, auditActionsFor, isAuditAction, isPlatformAuditAction } 
 import type { AuditFilters, AuditLogEntry, AuditScope } from '../../platform/audit/audit-repository.js';
 import { actorOf } from '../../identity/portal-auth/auth.js';
 
-const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明'];
+const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明', '请求编号'];
 
 /**
  * 操作日志 (the console's audit log): who did what, when, from where and how it ended; filtered by
@@ -44,7 +44,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (q.action && !(isAuditAction(q.action) && ('all' in scope || !isPlatformAuditAction(q.action)))) {
       throw new BadRequestError('未知的操作类型');
     }
-    return { start, end, username: q.username, action: q.action, outcome: q.outcome };
+    return { start, end, username: q.username, action: q.action, outcome: q.outcome, requestId: q.requestId };
   }
 
   const toApi = (r: AuditLogEntry): Static<typeof AuditLogRowSchema> => ({
@@ -59,6 +59,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ip: r.ip,
     outcome: r.outcome === 'failure' ? 'failure' : 'success',
     detail: r.detail,
+    requestId: r.request_id,
     createdAt: chinaTime(new Date(r.created_at)),
   });
 
@@ -125,10 +126,11 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
             row.ip,
             row.outcome === 'success' ? '成功' : '失败',
             row.detail,
+            row.requestId,
           ];
         }
       }
-      const filters = [q.filterStartTime, q.filterEndTime, q.username, q.action, q.outcome].filter(Boolean).join(' ');
+      const filters = [q.filterStartTime, q.filterEndTime, q.username, q.action, q.outcome, q.requestId].filter(Boolean).join(' ');
       await app.auditRepository.recordBy(actorOf(request), 'audit.export', filters || '全部');
       const stamp = chinaTime(new Date()).replace(/[-: ]/g, '');
       reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`操作日志-${stamp}.csv`, `audit-log-${stamp}.csv`));

@@ -18,6 +18,7 @@ const auditRow = (entry: AuditEntry) => ({
   ip: storable(entry.ip, 64),
   outcome: entry.outcome,
   detail: storable(entry.detail ?? '', 500),
+  request_id: storable(entry.requestId ?? '', 64),
   created_at: new Date().toISOString(),
 });
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Actor } from '../lib/actor.js';
+import { requestIdOf } from '../lib/request-id.js';
 import { insertAuditEntry } from './audit-entry-repository.js';
 
 /** Every action the audit log records, with the Chinese name the console's 操作日志 shows. */
@@ -148,6 +149,8 @@ export interface AuditEntry {
   ip: string;
   outcome: 'success' | 'failure';
   detail?: string;
+  /** The request that wrote it; by default the one `recordAudit`'s log is bound to. */
+  requestId?: string;
 }
 
 /**
@@ -157,7 +160,7 @@ export interface AuditEntry {
  */
 export async function recordAudit(db: Kysely<Database>, log: FastifyBaseLogger, entry: AuditEntry): Promise<void> {
   try {
-    await insertAuditEntry(db, entry);
+    await insertAuditEntry(db, { ...entry, requestId: entry.requestId ?? requestIdOf(log) });
   } catch (err) {
     if (db.isTransaction) throw err;
     log.error({ err, action: entry.action }, 'audit log write failed');

@@ -15,6 +15,7 @@ export interface AuditFilters {
   username?: string | undefined;
   action?: string | undefined;
   outcome?: 'success' | 'failure' | '' | undefined;
+  requestId?: string | undefined;
 }
 
 /** Rows read per query while an export streams out. */
@@ -34,6 +35,8 @@ export function createAuditRepository(db: Kysely<Database>) {
     if (username) query = query.where((eb) => eb.or([eb('audit_log.username', '=', username), eb('account.name', '=', username)]));
     if (f.action) query = query.where('audit_log.action', '=', f.action);
     if (f.outcome) query = query.where('audit_log.outcome', '=', f.outcome);
+    const requestId = f.requestId?.trim();
+    if (requestId) query = query.where('audit_log.request_id', '=', requestId);
     return query;
   }
 

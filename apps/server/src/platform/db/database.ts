@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { PortalSqliteDialect } from './sqlite-dialect.js';
@@ -13,7 +13,34 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** A short description for logs, without credentials. */
   describe: string;
+  /** Hears every query's end (its duration, whether it failed): the metrics' query latency. Answers how to stop. */
+  observeQueries(listener: QueryListener): () => void;
+  /** PostgreSQL: the pool's connections now (SQLite has one connection and no pool). */
+  poolState?: () => PoolState;
   destroy(): Promise<void>;
+}
+
+export type QueryListener = (durationMs: number, failed: boolean) => void;
+
+export interface PoolState {
+  total: number;
+  idle: number;
+  /** Queries waiting for a free connection. */
+  waiting: number;
+}
+
+/** Kysely's log hook, the documented place to time its queries, passed on to whoever observes. */
+function queryLog() {
+  const listeners = new Set<QueryListener>();
+  return {
+    log: (event: LogEvent) => {
+      for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
+    },
+    observe: (listener: QueryListener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
 }
 
 export interface DatabaseOptions {
@@ -59,11 +86,14 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     // Fail fast with a clear message when the server cannot be reached.
     const client = await pool.connect();
     client.release();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const queries = queryLog();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queries.log });
     return {
       db,
       dialect: 'postgres',
       describe: redactUrl(options.databaseUrl) + (schema ? ` (schema ${schema})` : ''),
+      observeQueries: queries.observe,
+      poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       destroy: () => db.destroy(),
     };
   }
@@ -77,11 +107,13 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   // No memory map (SQLite's default): mapped pages count in the process's RSS up to the map's size
   // (750 MiB over a million identifiers), while read(2) from the OS page cache costs an identifier
   // lookup a few microseconds more of the quarter millisecond its request takes.
-  const db = new Kysely<Database>({ dialect: new PortalSqliteDialect(sqlite) });
+  const queries = queryLog();
+  const db = new Kysely<Database>({ dialect: new PortalSqliteDialect(sqlite), log: queries.log });
   return {
     db,
     dialect: 'sqlite',
     describe: `sqlite ${options.sqliteFile}`,
+    observeQueries: queries.observe,
     destroy: () => db.destroy(),
   };
 }

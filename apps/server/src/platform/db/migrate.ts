@@ -26,6 +26,7 @@ import { logoutDeliveryMigration } from './migrations/0021-logout-delivery.js';
 import { oidcGrantLookupMigration } from './migrations/0022-oidc-grant-lookup.js';
 import { logoutLogMigration } from './migrations/0025-logout-log.js';
 import { articleSearchMigration } from './migrations/0026-article-search.js';
+import { auditRequestIdMigration } from './migrations/0027-audit-request-id.js';
 import { retentionLimitsMigration } from './migrations/0028-retention-limits.js';
 import { sessionCapMigration } from './migrations/0029-session-cap.js';
 
@@ -53,9 +54,13 @@ const migrations: Record<string, PortalMigration> = {
   '0022-oidc-grant-lookup': oidcGrantLookupMigration,
   '0025-logout-log': logoutLogMigration,
   '0026-article-search': articleSearchMigration,
+  '0027-audit-request-id': auditRequestIdMigration,
   '0028-retention-limits': retentionLimitsMigration,
   '0029-session-cap': sessionCapMigration,
 };
+
+/** The migrations this code expects applied (readiness: a database behind the code answers 503). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
 class PortalMigrationProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}

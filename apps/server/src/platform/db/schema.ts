@@ -623,6 +623,8 @@ export interface AuditLogTable {
   ip: string;
   outcome: 'success' | 'failure';
   detail: Generated<string>;
+  /** The request that wrote the row (its `X-Request-Id`); '' for rows of no request (schedules) and older rows. */
+  request_id: Generated<string>;
   created_at: string;
 }
 

@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import type { AllowedHost } from '../config.js';
 import { errorBody } from '../lib/errors.js';
 
-/** Load balancers probe instances by address; the health check builds no address. */
-const ANY_HOST_PATHS = new Set(['/healthz']);
+/** Load balancers and Prometheus reach instances by address; the probes and the metrics build no address. */
+const ANY_HOST_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 export function isAllowedHost(request: FastifyRequest, allowed: readonly AllowedHost[]): boolean {
   const hostname = request.hostname.toLowerCase().replace(/^\[|\]$/g, '');

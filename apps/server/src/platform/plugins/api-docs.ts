@@ -12,6 +12,7 @@ const PUBLIC_API_PREFIXES = [
   '/web-api/register/v1/',
   '/api/handles/',
   '/healthz',
+  '/readyz',
   '/config.js',
 ];
 

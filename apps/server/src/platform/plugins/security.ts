@@ -61,6 +61,8 @@ const API_PATHS = [
   '/web-api/',
   '/api/',
   '/healthz',
+  '/readyz',
+  '/metrics',
   '/web/portal/menu/',
   '/web/portal/oauth/',
   '/web/portal/account/',

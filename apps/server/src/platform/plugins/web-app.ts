@@ -61,6 +61,11 @@ async function webApp(app: FastifyInstance) {
 
   const renderer = indexHtml ? await createPageRenderer(app, indexHtml.toString('utf8')) : undefined;
   if (renderer) app.log.debug('public pages are rendered on the server');
+  // Readiness (/readyz): with WEB_SSR on, an instance whose renderer did not load serves pages without their first view.
+  app.decorate(
+    'pageRendererState',
+    app.config.webSsrEntry === undefined ? 'off' : renderer ? 'ok' : '页面渲染器未加载（请先构建前端：npm run build）',
+  );
 
   // HEAD is rendered too (from the same cache): its status must be the page's. A page's Cache-Control
   // is the route's publicCache (http-cache): it is rendered without the visitor's cookies, so a shared
@@ -100,6 +105,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The 请求地址有误 page (HTTP 400) for a page request, or undefined: answer in the envelope. */
     badRequestPage(request: FastifyRequest): Promise<{ html: string } | undefined>;
+    /** `ok`, `off` (WEB_SSR=0), or why the server renderer is not loaded. */
+    pageRendererState: string;
   }
 }
 

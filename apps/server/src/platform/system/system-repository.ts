@@ -25,6 +25,11 @@ export function createSystemRepository(db: Kysely<Database>) {
     async ping(): Promise<void> {
       await sql`select 1`.execute(db);
     },
+    /** The names of the migrations the database has applied (Kysely's bookkeeping table, in the connection's schema). */
+    async appliedMigrations(): Promise<string[]> {
+      const result = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+      return result.rows.map((r) => r.name);
+    },
     sharedSecret,
     /** A shared 256-bit key (HMAC keys of tokens and SMS codes). */
     async sharedKey(name: string): Promise<Buffer> {

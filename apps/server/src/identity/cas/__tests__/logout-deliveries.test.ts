@@ -66,6 +66,10 @@ describe.each(testDialects())('single-logout delivery log on %s', (dialect) => {
   it('a refused message is retried after the back-off by one instance only, and recorded as delivered when it gets through', async () => {
     service.state.status = 500;
     const ticket = await signOn('liuyang');
+    const scraped = async () => (await t.app.metrics.scrape()).body;
+    const deliveries = (text: string, result: string) =>
+      Number(new RegExp(`^portal_single_logout_deliveries_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = await scraped();
     const handle = await forceLogout('liuyang');
     const first = await rowOf(handle);
     expect(first).toMatchObject({ state: 'retrying', reason: '应用返回 HTTP 500', attempts: 1 });
@@ -87,6 +91,9 @@ describe.each(testDialects())('single-logout delivery log on %s', (dialect) => {
     expect(await t.app.logoutDeliveryService.retryDue(new Date(Date.now() + 7 * 60_000))).toBe(1);
     expect(service.state.tickets.at(-1)).toBe(ticket);
     expect(await rowOf(handle)).toMatchObject({ state: 'delivered', reason: '', attempts: 3, nextAt: '' });
+    // The instance's metrics count each attempt's result: two refused (to be retried), then the delivery.
+    const after = await scraped();
+    expect(['retrying', 'delivered', 'failed'].map((r) => deliveries(after, r) - deliveries(before, r))).toEqual([2, 1, 0]);
   });
 
   it('gives up after the last retry and says why; another enterprise sees none of it', async () => {

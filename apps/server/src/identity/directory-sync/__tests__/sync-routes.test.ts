@@ -189,8 +189,13 @@ describe.each(testDialects())('同步 against a real OpenLDAP on %s', (dialect) 
     const before = await accountCount();
     const runs = await c.data<{ total: number; rows: SyncRunSummary[] }>(c.call(admin, 'GET', `${SYNC}/runs?jobId=${jobId}`));
     const previewId = runs.rows[0]?.id ?? 0;
+    const succeeded = async () =>
+      Number(/^portal_sync_run_duration_seconds_count\{result="succeeded"\} (\d+)$/m.exec((await t.app.metrics.scrape()).body)?.[1] ?? 0);
+    const runsBefore = await succeeded();
     const done = await execute(previewId);
     expect(done).toMatchObject({ id: previewId, status: 'succeeded', counts: { ...ZERO, create: 8 } });
+    // The instance's metrics count the run by its result (a preview is no run).
+    expect((await succeeded()) - runsBefore).toBe(1);
     expect(done.finishedAt).not.toBeNull();
     expect(await accountCount()).toBe(before + 5);
     expect(await c.row(admin, 'lixin')).toMatchObject({

@@ -222,6 +222,23 @@ describe.each(testDialects())('OpenID Connect sign-in through the central login 
     expect(logged).toEqual([{ result: 'success', application_name: '恒岳移动巡检（测试）' }]);
   });
 
+  it('counts the sign-in, the code and tokens issued and the token request in the instance’s metrics', async () => {
+    // The text a scrape of this instance answers (its /metrics serves the same).
+    const sample = (text: string, series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    const series = [
+      'portal_sign_ins_total{protocol="oidc",result="success"}',
+      'portal_tickets_issued_total{kind="oidc_authorization_code"}',
+      'portal_tickets_issued_total{kind="oidc_access_token"}',
+      'portal_tickets_validated_total{kind="oidc_grant",result="success"}',
+    ];
+    const before = (await a.metrics.scrape()).body;
+    const { landed } = await signIn(rp, 'admin');
+    expect(landed?.url).toMatch(new RegExp(`^${rp.redirectUri}\\?code=`));
+    const after = (await a.metrics.scrape()).body;
+    expect(series.map((s) => sample(after, s) - sample(before, s))).toEqual([1, 1, 1, 1]);
+  });
+
   it('releases the claims of every scope asked for: profile, email, phone (E.164), enterprise, groups, roles', async () => {
     const { landed } = await signIn(rp, 'admin', { scope: 'openid profile email phone enterprise groups roles' });
     expect(landed?.status).toBe(200);

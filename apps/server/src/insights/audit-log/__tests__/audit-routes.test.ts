@@ -229,11 +229,22 @@ describe.each(testDialects())('操作日志 API on %s', (dialect) => {
     );
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const [header, ...rows] = records(res.body);
-    expect(header).toEqual(['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明']);
+    expect(header).toEqual(['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明', '请求编号']);
     // The export itself is recorded first, then the enterprise's entries; never another enterprise's.
     expect(rows.map((r) => r[4])).toEqual(['导出操作日志', '修改密码', '登录', '登录失败', '登录', '新建文章']);
     expect(rows.every((r) => r[3] === '徐州恒岳重工机械有限公司')).toBe(true);
-    expect(rows[1]).toEqual(['2026-11-21 23:59:59', 'admin', '张伟', '徐州恒岳重工机械有限公司', '修改密码', '', '10.1.2.3', '成功', '']);
+    expect(rows[1]).toEqual([
+      '2026-11-21 23:59:59',
+      'admin',
+      '张伟',
+      '徐州恒岳重工机械有限公司',
+      '修改密码',
+      '',
+      '10.1.2.3',
+      '成功',
+      '',
+      '',
+    ]);
     expect(rows[3]?.[7]).toBe('失败');
     // A formula in a cell is defused; its quotes and comma stay inside the field.
     expect(rows[5]?.[5]).toBe(`'=HYPERLINK("http://x","点我"),2`);

@@ -26,6 +26,7 @@ const ROW = {
   ip: '10.1.2.3',
   outcome: 'failure',
   detail: '密码错误',
+  requestId: '0f4c2a9e-6b1d-4e8a-9c3f-5d7b8a1e2c40',
   createdAt: '2026-11-20 10:30:00',
 };
 
@@ -85,6 +86,7 @@ describe('操作日志 page', () => {
     expect(within(row).getByText('登录失败')).toBeTruthy();
     expect(within(row).getByText('失败')).toBeTruthy();
     expect(within(row).getByText('2026-11-20 10:30:00')).toBeTruthy();
+    expect(within(row).getByText('0f4c2a9e-6b1d-4e8a-9c3f-5d7b8a1e2c40')).toBeTruthy();
     expect(screen.queryByRole('columnheader', { name: '企业' })).toBeNull();
     expect(screen.getByText('共 1 条')).toBeTruthy();
   });
@@ -102,6 +104,14 @@ describe('操作日志 page', () => {
     const [file, filename] = vi.mocked(saveBlob).mock.calls[0]!;
     expect(file).toBeInstanceOf(Blob);
     expect(filename).toMatch(/^操作日志-\d{14}\.csv$/);
+  });
+
+  it('finds the entries of one request by its 请求编号 (the X-Request-Id a user quotes)', async () => {
+    renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit']) });
+    await screen.findByText('李娜');
+    fireEvent.change(screen.getByRole('textbox', { name: '请求编号' }), { target: { value: ' 0f4c2a9e-6b1d-4e8a-9c3f-5d7b8a1e2c40 ' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(listCalls().at(-1)).toEqual({ offset: 0, limit: 20, requestId: '0f4c2a9e-6b1d-4e8a-9c3f-5d7b8a1e2c40' }));
   });
 
   it('resets every filter with 重置', async () => {

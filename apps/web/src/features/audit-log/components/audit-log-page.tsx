@@ -26,6 +26,7 @@ interface FilterForm {
   username?: string;
   action?: string;
   outcome?: AuditOutcome;
+  requestId?: string;
 }
 
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -53,6 +54,7 @@ export function AuditLogPage() {
       username: values.username ?? '',
       action: values.action,
       outcome: values.outcome,
+      requestId: values.requestId ?? '',
       page: 1,
     }));
   const reset = () => {
@@ -70,11 +72,11 @@ export function AuditLogPage() {
     });
 
   const columns: TableColumnsType<AuditLogRow> = [
-    { title: '时间', dataIndex: 'createdAt', width: 170 },
+    { title: '时间', dataIndex: 'createdAt', width: 160 },
     {
       title: '账号/姓名',
       dataIndex: 'username',
-      width: 150,
+      width: 130,
       render: (username: string, row) => (
         <div className="audit-log__user">
           <span>{username || '—'}</span>
@@ -87,24 +89,24 @@ export function AuditLogPage() {
           {
             title: '企业',
             dataIndex: 'enterpriseName',
-            width: 200,
+            width: 170,
             ellipsis: { showTitle: true },
             render: (name: string) => name || <Typography.Text type="secondary">—</Typography.Text>,
           },
         ] satisfies TableColumnsType<AuditLogRow>)
       : []),
-    { title: '操作', dataIndex: 'actionName', width: 130, render: (name: string) => <Tag>{name}</Tag> },
+    { title: '操作', dataIndex: 'actionName', width: 120, render: (name: string) => <Tag>{name}</Tag> },
     {
       title: '对象',
       dataIndex: 'target',
       ellipsis: { showTitle: true },
       render: (target: string) => target || <Typography.Text type="secondary">—</Typography.Text>,
     },
-    { title: 'IP', dataIndex: 'ip', width: 140 },
+    { title: 'IP', dataIndex: 'ip', width: 120 },
     {
       title: '结果',
       dataIndex: 'outcome',
-      width: 90,
+      width: 76,
       render: (outcome: AuditOutcome, row) => {
         const tag = <Tag color={outcome === 'success' ? 'success' : 'error'}>{OUTCOME_NAMES[outcome]}</Tag>;
         return row.detail ? <Tooltip title={row.detail}>{tag}</Tooltip> : tag;
@@ -113,9 +115,27 @@ export function AuditLogPage() {
     {
       title: '说明',
       dataIndex: 'detail',
-      width: 200,
+      width: 150,
       ellipsis: { showTitle: true },
       render: (detail: string) => detail || <Typography.Text type="secondary">—</Typography.Text>,
+    },
+    {
+      // The id a user quotes from an answer (X-Request-Id): copied whole, shown as far as it fits.
+      title: '请求编号',
+      dataIndex: 'requestId',
+      width: 120,
+      render: (requestId: string) =>
+        requestId ? (
+          <Typography.Text
+            className="audit-log__request-id"
+            ellipsis={{ tooltip: requestId }}
+            copyable={{ text: requestId, tooltips: ['复制请求编号', '已复制'] }}
+          >
+            {requestId}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="secondary">—</Typography.Text>
+        ),
     },
   ];
 
@@ -160,6 +180,9 @@ export function AuditLogPage() {
               options={(Object.keys(OUTCOME_NAMES) as AuditOutcome[]).map((o) => ({ value: o, label: OUTCOME_NAMES[o] }))}
             />
           </Form.Item>
+          <Form.Item name="requestId">
+            <Input allowClear placeholder="请求编号" aria-label="请求编号" style={{ width: 150 }} maxLength={64} />
+          </Form.Item>
           <FilterButtons onReset={reset} />
         </Form>
       }
@@ -175,7 +198,7 @@ export function AuditLogPage() {
         dataSource={log.data?.rows ?? []}
         loading={log.isFetching}
         pagination={false}
-        scroll={{ x: allEnterprises ? 1200 : 1000 }}
+        scroll={{ x: allEnterprises ? 1170 : 1000 }}
         size="middle"
         locale={{ emptyText: '暂无数据' }}
       />

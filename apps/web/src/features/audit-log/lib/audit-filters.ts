@@ -11,6 +11,8 @@ export interface AuditFilters {
   username: string;
   action: string | undefined;
   outcome: AuditOutcome | undefined;
+  /** 请求编号: the X-Request-Id a user quotes from an answer or an error. */
+  requestId: string;
   page: number;
   limit: number;
 }
@@ -20,6 +22,7 @@ export const INITIAL_AUDIT_FILTERS: AuditFilters = {
   username: '',
   action: undefined,
   outcome: undefined,
+  requestId: '',
   page: PAGINATION_DEFAULTS.page,
   limit: PAGINATION_DEFAULTS.limit,
 };
@@ -31,6 +34,7 @@ export interface AuditFilterParams {
   username?: string;
   action?: string;
   outcome?: AuditOutcome;
+  requestId?: string;
 }
 
 export interface AuditListQuery extends AuditFilterParams {
@@ -41,11 +45,13 @@ export interface AuditListQuery extends AuditFilterParams {
 /** The filters as query parameters; empty ones are left out. */
 export function auditFilterParams(filters: AuditFilters): AuditFilterParams {
   const username = filters.username.trim();
+  const requestId = filters.requestId.trim();
   return {
     ...dateTimeRangeFilters(filters.range),
     ...(username ? { username } : {}),
     ...(filters.action ? { action: filters.action } : {}),
     ...(filters.outcome ? { outcome: filters.outcome } : {}),
+    ...(requestId ? { requestId } : {}),
   };
 }
 
