@@ -14,6 +14,7 @@ try {
       database: { databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile },
       filesDir: config.filesDir,
       privateFilesDir: config.privateFilesDir,
+      pgBinDir: config.pgBinDir,
     },
     positionals[0] ?? config.backupDir,
   );

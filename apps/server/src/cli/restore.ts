@@ -18,6 +18,7 @@ try {
       database: { databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile },
       filesDir: config.filesDir,
       privateFilesDir: config.privateFilesDir,
+      pgBinDir: config.pgBinDir,
     },
     { force: values.force },
   );

@@ -15,6 +15,8 @@ export interface BackupSource {
   database: DatabaseOptions;
   filesDir: string;
   privateFilesDir: string;
+  /** PG_BIN_DIR: where PostgreSQL's client programs are, when not where postgresTool looks. */
+  pgBinDir?: string | undefined;
 }
 
 /** `--extension` (the extensions the schema's indexes use) arrived in pg_dump 14. */
@@ -62,13 +64,17 @@ async function copySqlite(source: DatabaseOptions, target: string): Promise<Mani
  * grants are left out at restore time (`--no-owner --no-privileges`), so the restored objects belong to the
  * role the new install connects as. `--lock-wait-timeout` stops a backup stuck behind a migration.
  */
-async function dumpPostgres(source: DatabaseOptions & { databaseUrl: string }, target: string): Promise<Manifest['database']> {
+async function dumpPostgres(
+  source: DatabaseOptions & { databaseUrl: string },
+  binDir: string | undefined,
+  target: string,
+): Promise<Manifest['database']> {
   const database = await createDatabase(source);
   try {
     const repository = createBackupRepository(database.db, 'postgres');
     const info = await repository.postgresInfo();
     if (!info.schema) throw new BackupError('the connection has no schema to back up (DATABASE_URL search_path)');
-    const pgDump = await postgresTool('pg_dump', info.serverMajor);
+    const pgDump = await postgresTool('pg_dump', info.serverMajor, binDir);
     if (pgDump.major < Math.max(info.serverMajor, PG_DUMP_MIN_MAJOR)) {
       throw new BackupError(
         `${pgDump.command} is version ${pgDump.version}; the server is PostgreSQL ${info.serverVersion}: install the client programs of version ${Math.max(info.serverMajor, PG_DUMP_MIN_MAJOR)} or later (Debian: postgresql-client-${info.serverMajor})`,
@@ -153,7 +159,7 @@ export async function createBackup(
     fs.mkdirSync(path.join(staging, 'database'));
     const { databaseUrl } = source.database;
     const database = databaseUrl
-      ? await dumpPostgres({ ...source.database, databaseUrl }, path.join(staging, 'database', 'portal.pgdump'))
+      ? await dumpPostgres({ ...source.database, databaseUrl }, source.pgBinDir, path.join(staging, 'database', 'portal.pgdump'))
       : await copySqlite(source.database, path.join(staging, 'database', 'portal.sqlite'));
     gatherFiles(source.filesDir, path.join(staging, 'files'));
     gatherFiles(source.privateFilesDir, path.join(staging, 'private'));

@@ -14,13 +14,14 @@ export interface PostgresTool {
 }
 
 /**
- * The client program `name`: Debian's `/usr/lib/postgresql/<major>/bin` for the server's major
- * version when that is installed (pg_dump refuses a server newer than itself, and Debian's
- * `/usr/bin/pg_dump` wrapper picks the newest client installed, not the server's), else the one on PATH.
+ * The client program `name`: in `binDir` when given (PG_BIN_DIR), else Debian's
+ * `/usr/lib/postgresql/<major>/bin` for the server's major version when that is installed (pg_dump
+ * refuses a server newer than itself, and Debian's `/usr/bin/pg_dump` wrapper picks the newest client
+ * installed, not the server's), else the one on PATH.
  */
-export async function postgresTool(name: 'pg_dump' | 'pg_restore' | 'psql', serverMajor: number): Promise<PostgresTool> {
+export async function postgresTool(name: 'pg_dump' | 'pg_restore' | 'psql', serverMajor: number, binDir?: string): Promise<PostgresTool> {
   const versioned = path.join('/usr/lib/postgresql', String(serverMajor), 'bin', name);
-  const command = fs.existsSync(versioned) ? versioned : name;
+  const command = binDir ? path.join(binDir, name) : fs.existsSync(versioned) ? versioned : name;
   let stdout: string;
   try {
     ({ stdout } = await run(command, ['--version']));

@@ -68,16 +68,25 @@ function restoreSqlite(copy: string, sqliteFile: string): void {
  * transaction with ON_ERROR_STOP, after dropping and creating the schema when `replace`: the target
  * is either the backup's state or untouched.
  */
-async function restorePostgres(manifest: Manifest, dump: string, work: string, databaseUrl: string, schema: string, replace: boolean) {
-  const serverMajor = Number(/^\d+/.exec(manifest.database.serverVersion ?? '')?.[0] ?? 0);
+async function restorePostgres(
+  manifest: Manifest,
+  dump: string,
+  work: string,
+  target: BackupSource,
+  into: { schema: string; serverMajor: number },
+  replace: boolean,
+) {
+  const { schema } = into;
+  // pg_restore reads archives of its own version and older ones.
   const dumpedBy = Number(/^\d+/.exec(manifest.database.pgDumpVersion ?? '')?.[0] ?? 0);
-  const pgRestore = await postgresTool('pg_restore', serverMajor);
+  const serverMajor = Math.max(into.serverMajor, dumpedBy);
+  const pgRestore = await postgresTool('pg_restore', serverMajor, target.pgBinDir);
   if (pgRestore.major < dumpedBy) {
     throw new BackupError(
       `${pgRestore.command} is version ${pgRestore.version}; the backup was written by pg_dump ${manifest.database.pgDumpVersion}: install the client programs of version ${dumpedBy} or later`,
     );
   }
-  const psql = await postgresTool('psql', serverMajor);
+  const psql = await postgresTool('psql', serverMajor, target.pgBinDir);
   const list = (await runTool(pgRestore, ['--list', dump], process.env))
     .split('\n')
     .filter((line) => !/^\d+; \d+ \d+ SCHEMA - /.test(line) || line.split(' ')[5] !== schema);
@@ -89,7 +98,7 @@ async function restorePostgres(manifest: Manifest, dump: string, work: string, d
     ['--no-owner', '--no-privileges', '--no-comments', `--use-list=${listFile}`, `--file=${script}`, dump],
     process.env,
   );
-  const { url, env } = libpqConnection(databaseUrl);
+  const { url, env } = libpqConnection(target.database.databaseUrl!);
   const prelude = replace ? ['-c', `DROP SCHEMA ${quoteIdent(schema)} CASCADE`, '-c', `CREATE SCHEMA ${quoteIdent(schema)}`] : [];
   await runTool(psql, ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '--single-transaction', ...prelude, '-f', script, `--dbname=${url}`], env);
 }
@@ -115,9 +124,12 @@ export async function restoreBackup(archive: string, target: BackupSource, optio
   const dialect = target.database.databaseUrl ? 'postgres' : 'sqlite';
   const database = await createDatabase(target.database);
   let schema: string | undefined;
+  let serverMajor = 0;
   try {
     if (database.dialect === 'postgres') {
-      schema = (await createBackupRepository(database.db, 'postgres').postgresInfo()).schema ?? undefined;
+      const info = await createBackupRepository(database.db, 'postgres').postgresInfo();
+      schema = info.schema ?? undefined;
+      serverMajor = info.serverMajor;
       if (!schema) throw new BackupError('the schema DATABASE_URL names (search_path) does not exist: create it first');
     }
     const held = await contentsOf(database, target);
@@ -152,7 +164,7 @@ export async function restoreBackup(archive: string, target: BackupSource, optio
       );
 
     const dump = path.join(unpacked, ...manifest.database.file.split('/'));
-    if (dialect === 'postgres') await restorePostgres(manifest, dump, work, target.database.databaseUrl!, schema!, !!options.force);
+    if (dialect === 'postgres') await restorePostgres(manifest, dump, work, target, { schema: schema!, serverMajor }, !!options.force);
     else restoreSqlite(dump, target.database.sqliteFile);
     restoreFiles(path.join(unpacked, 'files'), target.filesDir, !!options.force, 0o755);
     restoreFiles(path.join(unpacked, 'private'), target.privateFilesDir, !!options.force, 0o700);

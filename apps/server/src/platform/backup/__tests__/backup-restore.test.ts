@@ -279,3 +279,24 @@ describe.each(testDialects())('backup and restore on %s', (dialect) => {
     }
   }, 60_000);
 });
+
+describe.each(testDialects().filter((d) => d === 'postgres'))('a backup on %s with a pg_dump older than the server', (dialect) => {
+  it('is refused, naming the client version to install, and writes no archive', async () => {
+    const db = await createTestDatabase(dialect, {}, { seed: false });
+    const bin = tempDir('pg-bin');
+    const out = tempDir('backups');
+    try {
+      // What an old client package answers (PG_BIN_DIR points at it).
+      fs.writeFileSync(path.join(bin, 'pg_dump'), '#!/bin/sh\necho "pg_dump (PostgreSQL) 9.6.24"\n', { mode: 0o755 });
+      const source = install(dialect, path.dirname(db.config.sqliteFile), await currentSchema(db)).target;
+      await expect(createBackup({ ...source, pgBinDir: bin }, out)).rejects.toThrow(
+        /pg_dump is version 9\.6\.24; the server is PostgreSQL [\d.]+.*: install the client programs of version \d+ or later \(Debian: postgresql-client-\d+\)$/,
+      );
+      expect(fs.readdirSync(out)).toEqual([]);
+    } finally {
+      await db.drop();
+      fs.rmSync(bin, { recursive: true, force: true });
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
