@@ -42,10 +42,10 @@ async function unpack(archive: string, dir: string): Promise<void> {
 }
 
 /** What the target already holds; restoring over it needs --force. */
-async function contentsOf(database: DatabaseHandle, target: BackupSource): Promise<string[]> {
+async function contentsOf(database: DatabaseHandle | undefined, target: BackupSource): Promise<string[]> {
   const held: string[] = [];
-  const tables = await createBackupRepository(database.db, database.dialect).tableCount();
-  if (tables > 0) held.push(`the database (${tables} tables, ${database.describe})`);
+  const tables = database ? await createBackupRepository(database.db, database.dialect).tableCount() : 0;
+  if (database && tables > 0) held.push(`the database (${tables} tables, ${database.describe})`);
   for (const dir of [target.filesDir, target.privateFilesDir]) {
     const count = filesUnder(dir).length;
     if (count > 0) held.push(`${dir} (${count} files)`);
@@ -120,13 +120,14 @@ function restoreFiles(from: string, to: string, replace: boolean, mode: number):
  */
 export async function restoreBackup(archive: string, target: BackupSource, options: { force?: boolean } = {}): Promise<RestoreResult> {
   if (!fs.existsSync(archive) || !fs.statSync(archive).isFile()) throw new BackupError(`no backup at ${archive}`);
-  // The target first: refusing an install that is not empty needs no unpacking.
+  // The target first: refusing an install that is not empty needs no unpacking. A SQLite file that
+  // is not there yet is not opened (that would create it).
   const dialect = target.database.databaseUrl ? 'postgres' : 'sqlite';
-  const database = await createDatabase(target.database);
+  const database = dialect === 'sqlite' && !fs.existsSync(target.database.sqliteFile) ? undefined : await createDatabase(target.database);
   let schema: string | undefined;
   let serverMajor = 0;
   try {
-    if (database.dialect === 'postgres') {
+    if (database?.dialect === 'postgres') {
       const info = await createBackupRepository(database.db, 'postgres').postgresInfo();
       schema = info.schema ?? undefined;
       serverMajor = info.serverMajor;
@@ -138,7 +139,7 @@ export async function restoreBackup(archive: string, target: BackupSource, optio
         `the target is not empty: ${held.join('; ')}. Restore into a fresh install, or pass --force to replace what it holds`,
       );
   } finally {
-    await database.destroy();
+    await database?.destroy();
   }
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-restore-'));
