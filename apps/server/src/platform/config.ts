@@ -44,6 +44,10 @@ export interface ServerConfig {
   filesDir: string;
   /** Certification materials: never served as static files, only through the access-checked route. */
   privateFilesDir: string;
+  /** Where `npm run backup` writes its archives unless told another directory (BACKUP_DIR). */
+  backupDir: string;
+  /** Where pg_dump, pg_restore and psql are (PG_BIN_DIR); unset: Debian's for the server's major version, else PATH. */
+  pgBinDir: string | undefined;
   logLevel: string;
   /** Which requests get an access-log line: `errors` (4xx/5xx and slow ones), `all`, or `off`. */
   accessLog: AccessLog;
@@ -338,6 +342,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webSsrEntry: env.WEB_SSR === '0' ? undefined : path.resolve(REPO_ROOT, env.WEB_SSR_ENTRY || 'apps/web/dist-ssr/entry-server.js'),
     filesDir: path.resolve(REPO_ROOT, env.FILES_DIR || 'data/files'),
     privateFilesDir: path.resolve(REPO_ROOT, env.PRIVATE_FILES_DIR || 'data/private'),
+    backupDir: path.resolve(REPO_ROOT, env.BACKUP_DIR || 'data/backups'),
+    pgBinDir: env.PG_BIN_DIR || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     accessLog,
     bodyLimit: intFrom(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),

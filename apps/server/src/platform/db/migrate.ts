@@ -62,7 +62,11 @@ const migrations: Record<string, PortalMigration> = {
 /** The migrations this code expects applied (readiness: a database behind the code answers 503). */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
 
-class PortalMigrationProvider implements MigrationProvider {
+/** The names of the migrations this version knows, in order (a backup from a newer version names others). */
+export const knownMigrations = (): string[] => Object.keys(migrations);
+
+/** Every migration bound to `dialect`, for Kysely's Migrator. */
+export class PortalMigrationProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}
 
   getMigrations(): Promise<Record<string, Migration>> {
