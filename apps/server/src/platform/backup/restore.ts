@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { extract } from 'tar';
 import { createDatabase, type DatabaseHandle } from '../db/database.js';
-import { knownMigrations, migrateToLatest } from '../db/migrate.js';
+import { MIGRATION_NAMES, migrateToLatest } from '../db/migrate.js';
 import type { BackupSource } from './backup.js';
 import { createBackupRepository } from './backup-repository.js';
 import { BackupError, filesUnder, MANIFEST, type Manifest, ROOTS, verifiedManifest } from './manifest.js';
@@ -148,7 +148,7 @@ export async function restoreBackup(archive: string, target: BackupSource, optio
     fs.mkdirSync(unpacked);
     await unpack(archive, unpacked);
     const manifest = await verifiedManifest(unpacked);
-    const known = new Set(knownMigrations());
+    const known = new Set(MIGRATION_NAMES);
     const newer = manifest.database.migrations.filter((m) => !known.has(m));
     if (newer.length) {
       throw new BackupError(

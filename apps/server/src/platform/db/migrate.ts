@@ -59,11 +59,11 @@ const migrations: Record<string, PortalMigration> = {
   '0029-session-cap': sessionCapMigration,
 };
 
-/** The migrations this code expects applied (readiness: a database behind the code answers 503). */
+/**
+ * The migrations this code expects applied, in order: a database behind the code is not ready (503), and a
+ * backup naming others comes from a newer version.
+ */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
-
-/** The names of the migrations this version knows, in order (a backup from a newer version names others). */
-export const knownMigrations = (): string[] => Object.keys(migrations);
 
 /** Every migration bound to `dialect`, for Kysely's Migrator. */
 export class PortalMigrationProvider implements MigrationProvider {

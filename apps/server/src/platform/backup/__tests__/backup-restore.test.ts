@@ -12,7 +12,7 @@ import { adminQuery, dropSchema } from '../../../testing/pg-admin.js';
 import { callerFor, createTestApp, createTestDatabase, type TestApp, testDialects } from '../../../testing/test-app.js';
 import { loadConfig, REPO_ROOT } from '../../config.js';
 import { createDatabase, type DatabaseOptions, type DialectName } from '../../db/database.js';
-import { knownMigrations, PortalMigrationProvider } from '../../db/migrate.js';
+import { MIGRATION_NAMES, PortalMigrationProvider } from '../../db/migrate.js';
 import { type BackupSource, createBackup } from '../backup.js';
 import { restoreBackup } from '../restore.js';
 
@@ -236,7 +236,7 @@ describe.each(testDialects())('backup and restore on %s', (dialect) => {
     const older = await createTestDatabase(dialect, {}, { seed: false });
     const schema = await currentSchema(older);
     const source = install(dialect, path.dirname(older.config.sqliteFile), schema);
-    const newest = knownMigrations().at(-1)!;
+    const newest = MIGRATION_NAMES.at(-1)!;
     let dropped = false;
     try {
       // The database as the version before the newest migration left it.
@@ -271,7 +271,7 @@ describe.each(testDialects())('backup and restore on %s', (dialect) => {
       const upgraded = await createDatabase(target.database);
       try {
         const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(upgraded.db);
-        expect(rows.map((r) => r.name)).toEqual(knownMigrations());
+        expect(rows.map((r) => r.name)).toEqual(MIGRATION_NAMES);
       } finally {
         await upgraded.destroy();
       }
