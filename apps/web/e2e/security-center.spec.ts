@@ -92,6 +92,34 @@ test.describe('安全中心', () => {
     await page.screenshot({ path: test.info().outputPath('login-log-logout-1440.png') });
   });
 
+  test('同时在线上限 with 拒绝新的登录: a second browser is refused at the central login, and 登录日志 says why', async ({
+    page,
+    browser,
+    baseURL,
+    newTenant,
+  }) => {
+    test.setTimeout(120_000);
+    const { admin } = await newTenant();
+    await passwordStep(page, admin.username, admin.password);
+    await expect(sidebarMenu(page).getByRole('menuitem', { name: /安全中心/ })).toBeVisible();
+    await page.goto('/console/security/setting');
+    await page.getByLabel('同时在线上限').fill('1');
+    await page.getByRole('radio', { name: '拒绝新的登录' }).check();
+    await page.screenshot({ path: test.info().outputPath('session-cap-1440.png') });
+    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await expect(page.getByText('安全设置已保存，下次登录起生效')).toBeVisible();
+
+    const second = await newPage(browser, baseURL);
+    await passwordStep(second, admin.username, admin.password);
+    await expect(second.getByRole('alert')).toContainText('已达到同时在线会话数上限（1 个），请先在其他设备退出登录后再试');
+    await expect(second).toHaveURL(/\/cas\/login/);
+    await second.context().close();
+
+    // 登录日志 names why the second sign-in was refused.
+    await page.goto('/console/security/login-log');
+    await expect(page.getByRole('table').getByRole('row').filter({ hasText: '在线会话数已达上限' })).toHaveCount(1);
+  });
+
   test('账号管理’s password hint follows 安全设置’s minimum; a common password is refused under 密码', async ({ page, newTenant }) => {
     test.setTimeout(120_000);
     const { admin } = await newTenant();
