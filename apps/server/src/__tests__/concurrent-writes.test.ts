@@ -17,6 +17,8 @@ const POLICY = {
   lockMinutes: 15,
   sessionIdleMinutes: 30,
   sessionMaxHours: 8,
+  sessionMaxConcurrent: 0,
+  sessionOverflow: 'end-oldest',
   twoFactor: 'off',
 };
 
