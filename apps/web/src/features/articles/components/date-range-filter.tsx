@@ -58,6 +58,12 @@ export function DateRangeFilter({ value, onChange, className }: DateRangeFilterP
         className={`ant-picker ant-picker-outlined date-range-pair__picker ${ANTD_SCOPE} ant-picker-css-var${reversed ? ' ant-picker-status-error' : ''}`}
       >
         <span className="ant-picker-input">
+          {/* An empty field says what it is for, as antd's placeholder did (a phone's empty day field shows nothing). */}
+          {day === '' && (
+            <span className="date-range-pair__placeholder" aria-hidden="true">
+              {LABELS[which]}
+            </span>
+          )}
           <input
             type="date"
             aria-label={LABELS[which]}
