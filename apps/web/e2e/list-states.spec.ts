@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 
 const LIST_CALL = '**/open-api/cms/v1/article/published/page/list**';
@@ -7,6 +7,9 @@ const pager = (page: Page) => page.getByRole('navigation', { name: '分页' });
 const search = (page: Page) => page.getByPlaceholder('支持资讯标题快速过滤');
 const empty = (page: Page) => page.getByText('暂无数据', { exact: true }).filter({ visible: true });
 const failure = (page: Page) => page.getByRole('alert', { name: '加载失败' });
+const sort = (page: Page) => page.getByRole('combobox', { name: '排序方式' });
+/** The order the sort box shows. */
+const sortShown = (page: Page) => sort(page).locator('option:checked');
 
 /** Waits for the next published-list call and returns its query parameters. */
 function nextListCall(page: Page) {
@@ -65,14 +68,9 @@ test.describe('news and knowledge lists: states and the view in the URL', () => 
     await expect(cards(page)).toHaveCount(10);
     await page.getByRole('tab', { name: '政策法规' }).click();
     await expect(page.getByText('共 12 条')).toBeVisible();
-    await page.getByLabel('排序方式').click();
-    await page.getByTitle('最早发布').click();
-    await page.getByPlaceholder('开始日期').click();
-    await page.keyboard.type('2020-01-01');
-    await page.keyboard.press('Enter');
-    await page.getByPlaceholder('结束日期').click();
-    await page.keyboard.type('2099-12-31');
-    await page.keyboard.press('Enter');
+    await sort(page).selectOption({ label: '最早发布' });
+    await page.getByLabel('开始日期').fill('2020-01-01');
+    await page.getByLabel('结束日期').fill('2099-12-31');
     await expect(page).toHaveURL(/from=2020-01-01&to=2099-12-31/);
     await pager(page).getByLabel('第 2 页').click();
     await expect(pager(page).getByLabel('第 2 页')).toHaveAttribute('aria-current', 'page');
@@ -84,9 +82,9 @@ test.describe('news and knowledge lists: states and the view in the URL', () => 
 
     const expectSameView = async (view: Page) => {
       await expect(view.getByRole('tab', { name: '政策法规' })).toHaveAttribute('aria-selected', 'true');
-      await expect(view.getByPlaceholder('开始日期')).toHaveValue('2020-01-01');
-      await expect(view.getByPlaceholder('结束日期')).toHaveValue('2099-12-31');
-      await expect(view.getByLabel('排序方式').locator('..')).toContainText('最早发布');
+      await expect(view.getByLabel('开始日期')).toHaveValue('2020-01-01');
+      await expect(view.getByLabel('结束日期')).toHaveValue('2099-12-31');
+      await expect(sortShown(view)).toHaveText('最早发布');
       await expect(pager(view).getByLabel('第 2 页')).toHaveAttribute('aria-current', 'page');
       expect(await titles(view)).toEqual(shown);
     };
@@ -152,8 +150,8 @@ test.describe('news and knowledge lists: states and the view in the URL', () => 
     const { total } = ((await defaults.json()) as { data: { total: number }[] }).data[0]!;
     await expect(page.getByText(`共 ${total} 条`)).toBeVisible();
     await expect(pager(page).getByLabel('第 1 页')).toHaveAttribute('aria-current', 'page');
-    await expect(page.getByPlaceholder('开始日期')).toHaveValue('');
-    await expect(page.getByLabel('排序方式').locator('..')).toContainText('最新发布');
+    await expect(page.getByLabel('开始日期')).toHaveValue('');
+    await expect(sortShown(page)).toHaveText('最新发布');
     // The first view came from the server; paging on asks with the defaults.
     await pager(page).getByLabel('第 2 页').click();
     expect(await call).toMatchObject({ offset: '10', limit: '10', filterCategoryId: 'news', sortOrder: '6' });
@@ -161,48 +159,33 @@ test.describe('news and knowledge lists: states and the view in the URL', () => 
   });
 });
 
-/** The parts of an open day panel a visitor must reach: the month's header buttons, the days, 今天. */
-async function expectPanelOnScreen(page: Page, width: number) {
-  const grid = page.getByRole('table').filter({ visible: true });
-  await expect(grid).toHaveCount(1);
-  const parts: Locator[] = [
-    grid,
-    page.getByRole('button', { name: '上个月' }).filter({ visible: true }),
-    page.getByRole('button', { name: '下个月' }).filter({ visible: true }),
-    page.getByRole('button', { name: '上一年' }).filter({ visible: true }),
-    page.getByRole('button', { name: '下一年' }).filter({ visible: true }),
-  ];
-  for (const part of parts) {
-    const box = await part.boundingBox();
-    expect(box).not.toBeNull();
-    expect(box!.x).toBeGreaterThanOrEqual(0);
-    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
-  }
-}
-
 test.describe('the date range on a phone', () => {
-  test('two one-month pickers that open fully inside the screen and filter by whole days @mobile', async ({ page }) => {
+  test('two day fields that fit the screen and filter by whole days @mobile', async ({ page }) => {
     await page.goto('/news');
     await expect(cards(page)).toHaveCount(10);
     const width = page.viewportSize()!.width;
     const today = await page.evaluate(() => new Date().toLocaleDateString('sv-SE', { timeZone: 'Asia/Shanghai' }));
-    await page.getByPlaceholder('开始日期').click();
-    await expectPanelOnScreen(page, width);
-    await page.getByTitle(today, { exact: true }).filter({ visible: true }).click();
-    await expect(page.getByPlaceholder('开始日期')).toHaveValue(today);
-    // The start's panel has closed before the end's opens: one month on screen at a time.
-    await expect(page.getByRole('table').filter({ visible: true })).toHaveCount(0);
+    const range = page.getByRole('group', { name: '发布日期' });
+    // The browser's own day fields: their calendar is the phone's, one month, always on screen.
+    for (const label of ['开始日期', '结束日期']) {
+      await expect(range.getByLabel(label)).toHaveAttribute('type', 'date');
+      const box = (await range.getByLabel(label).boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    await range.getByLabel('开始日期').fill(today);
+    await expect(range.getByLabel('开始日期')).toHaveValue(today);
+    // A start alone filters nothing yet.
+    await expect(page).toHaveURL(/\/news$/);
     const call = nextListCall(page);
-    await page.getByPlaceholder('结束日期').click();
-    await expectPanelOnScreen(page, width);
-    await page.getByTitle(today, { exact: true }).filter({ visible: true }).click();
+    await range.getByLabel('结束日期').fill(today);
     expect(await call).toMatchObject({ filterStartTime: `${today} 00:00:00`, filterEndTime: `${today} 23:59:59`, offset: '0' });
     await expect(page).toHaveURL(new RegExp(`from=${today}&to=${today}$`));
     // Nothing scrolls sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     // The range survives a reload on the phone too.
     await page.reload();
-    await expect(page.getByPlaceholder('开始日期')).toHaveValue(today);
-    await expect(page.getByPlaceholder('结束日期')).toHaveValue(today);
+    await expect(page.getByLabel('开始日期')).toHaveValue(today);
+    await expect(page.getByLabel('结束日期')).toHaveValue(today);
   });
 });

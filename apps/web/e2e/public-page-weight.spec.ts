@@ -38,6 +38,9 @@ async function firstVisitScripts(page: Page, path: string): Promise<string[]> {
 test.describe('little JavaScript on a public page’s first visit', () => {
   const pages: { name: string; path: (articleId: string) => string }[] = [
     { name: 'the home page', path: () => '/' },
+    { name: '行业资讯', path: () => '/news' },
+    { name: '行业知识', path: () => '/knowledge' },
+    { name: '入驻指南', path: () => '/settled' },
     { name: 'an article', path: (id) => `/news/detail?id=${id}` },
     { name: '标识查询', path: () => '/mark' },
     { name: '开放服务', path: () => '/open-service' },

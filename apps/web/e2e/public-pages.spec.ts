@@ -27,6 +27,14 @@ test.describe('other public pages', () => {
     await page.getByRole('heading', { level: 2, name: '常见问题' }).scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(highlighted).toHaveText('常见问题');
+    // An answer shows under its question once asked, by pointer or keyboard, and hides again.
+    const question = page.getByText('收不到短信验证码怎么办？');
+    const answer = page.getByText('同一手机号 60 秒内只能获取一次');
+    await expect(answer).toBeHidden();
+    await question.click();
+    await expect(answer).toBeVisible();
+    await question.press('Enter');
+    await expect(answer).toBeHidden();
   });
 
   test('/remote shows its static page /static/remote.htm: rendered by the server, loaded by the browser on the way there', async ({

@@ -76,31 +76,6 @@ const agreement = () => import('@/features/agreements/agreement-page').then((m) 
  */
 const publicPages: RouteObject[] = [
   {
-    path: paths.settled.path,
-    handle: {
-      title: '入驻指南',
-      ssr: true,
-      head: () => ({
-        description: '两步完成入驻：手机号注册并登录平台，提交营业执照完成企业认证，审核通过后即可使用租户管理、应用订阅与标识注册等服务。',
-      }),
-    },
-    lazy: () => import('@/features/settled/settled-page').then((m) => ({ Component: m.SettledPage })),
-  },
-  {
-    path: paths.news.path,
-    handle: { title: '行业资讯', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
-    loader: articleList('news'),
-    shouldRevalidate: onArrival,
-    lazy: newsList,
-  },
-  {
-    path: paths.knowledge.path,
-    handle: { title: '行业知识', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
-    loader: articleList('knowledge'),
-    shouldRevalidate: onArrival,
-    lazy: knowledgeList,
-  },
-  {
     path: paths.remote.path,
     handle: { title: '远程运维', ssr: true, head: staticPageHead('/remote') },
     loader: loads(loadStaticPage('/remote')),
@@ -149,6 +124,31 @@ const publicPages: RouteObject[] = [
  * administrator's tools) brings antd with it (`lazyWithAntd`).
  */
 const lightPublicPages: RouteObject[] = [
+  {
+    path: paths.settled.path,
+    handle: {
+      title: '入驻指南',
+      ssr: true,
+      head: () => ({
+        description: '两步完成入驻：手机号注册并登录平台，提交营业执照完成企业认证，审核通过后即可使用租户管理、应用订阅与标识注册等服务。',
+      }),
+    },
+    lazy: () => import('@/features/settled/settled-page').then((m) => ({ Component: m.SettledPage })),
+  },
+  {
+    path: paths.news.path,
+    handle: { title: '行业资讯', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
+    loader: articleList('news'),
+    shouldRevalidate: onArrival,
+    lazy: newsList,
+  },
+  {
+    path: paths.knowledge.path,
+    handle: { title: '行业知识', ssr: true, searchParams: ARTICLE_LIST_SEARCH_PARAMS },
+    loader: articleList('knowledge'),
+    shouldRevalidate: onArrival,
+    lazy: knowledgeList,
+  },
   {
     path: paths.product.path,
     handle: { title: '应用推荐', ssr: true, head: productHead },

@@ -332,3 +332,67 @@ export function AntEmpty({ description, className, children }: { description: Re
     </div>
   );
 }
+
+/**
+ * antd's `<Tabs>` as a row of tabs without panels (a filter): WAI-ARIA tabs, one tab in the Tab order,
+ * the arrow keys, Home and End move and choose, as antd's do. The ink bar is the chosen tab's own
+ * underline (CSS), so the server's markup shows it before any script runs.
+ */
+export function AntTabs({
+  items,
+  activeKey,
+  onChange,
+  className,
+}: {
+  items: { key: string; label: string }[];
+  activeKey: string | undefined;
+  onChange: (key: string) => void;
+  className?: string;
+}) {
+  // The arrow keys wrap around, as antd's do.
+  const move = (to: number, list: HTMLElement) => {
+    const index = (to + items.length) % items.length;
+    const next = items[index];
+    if (!next || next.key === activeKey) return;
+    list.querySelectorAll<HTMLElement>('[role="tab"]')[index]?.focus();
+    onChange(next.key);
+  };
+  return (
+    <div className={cx('ant-tabs ant-tabs-top', className, ANTD_SCOPE, 'ant-tabs-css-var')}>
+      <div role="tablist" aria-orientation="horizontal" className="ant-tabs-nav">
+        <div className="ant-tabs-nav-wrap">
+          <div className="ant-tabs-nav-list">
+            {items.map((item, index) => {
+              const active = item.key === activeKey;
+              return (
+                <div key={item.key} data-node-key={item.key} className={cx('ant-tabs-tab', active && 'ant-tabs-tab-active')}>
+                  <div
+                    role="tab"
+                    aria-selected={active}
+                    className="ant-tabs-tab-btn"
+                    tabIndex={active || (activeKey === undefined && index === 0) ? 0 : -1}
+                    onClick={() => !active && onChange(item.key)}
+                    onKeyDown={(e) => {
+                      const list = e.currentTarget.closest<HTMLElement>('[role="tablist"]');
+                      if (!list) return;
+                      const to = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: items.length - 1 }[e.key];
+                      if (to !== undefined) {
+                        e.preventDefault();
+                        move(to, list);
+                      } else if ((e.key === 'Enter' || e.key === ' ') && !active) {
+                        e.preventDefault();
+                        onChange(item.key);
+                      }
+                    }}
+                  >
+                    {item.label}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,6 +1,5 @@
 import { Pagination as AntPagination, type PaginationProps as AntPaginationProps } from 'antd';
-import { type AnchorHTMLAttributes, type MouseEvent, cloneElement, isValidElement } from 'react';
-import { isPlainClick } from '@/lib/plain-click';
+import { PAGINATION_LABEL } from '@/components/link-pagination';
 import { scrollTo } from '@/lib/scroll-to';
 
 /** Spec section 9: the generic pagination's defaults. */
@@ -8,36 +7,20 @@ export const PAGINATION_DEFAULTS = { page: 1, limit: 20, sizes: [10, 20, 30, 50]
 /** Style.md: after a change the page scrolls to the top over 800 ms. */
 export const PAGINATION_SCROLL_MS = 800;
 
-/** The pager's region, so a reader (or a test) finds it by name. */
-export const PAGINATION_LABEL = '分页';
-
-/** A plain click stays with the pager's own change; a click for a new tab or window opens the link there. */
-function pagerLinkClick(e: MouseEvent<HTMLAnchorElement>) {
-  if (isPlainClick(e)) e.preventDefault();
-  else e.stopPropagation();
-}
-
 /**
  * antd's page buttons carry only a bare number and no mark of the current page: each gets the name
- * 第 n 页, and the current one `aria-current="page"`. A list whose page is in its URL gives `href`:
- * the numbers and the ••• jumps are then real links to their pages (search engines follow them, a new
- * tab opens them), while a plain click stays with the pager's own change.
+ * 第 n 页, and the current one `aria-current="page"`. (A public list whose page is in its address
+ * uses `LinkPagination`, whose pages are links.)
  */
-export function pageItemRender(current: number, href?: (page: number) => string): AntPaginationProps['itemRender'] {
-  return (page, type, element) => {
-    const link = href ? { href: href(page), onClick: pagerLinkClick } : { rel: 'nofollow' };
-    if (type === 'page') {
-      return (
-        <a {...link} aria-label={`第 ${page} 页`} aria-current={page === current ? 'page' : undefined}>
-          {page}
-        </a>
-      );
-    }
-    if (href && (type === 'jump-prev' || type === 'jump-next') && isValidElement<AnchorHTMLAttributes<HTMLAnchorElement>>(element)) {
-      return cloneElement(element, link);
-    }
-    return element;
-  };
+export function pageItemRender(current: number): AntPaginationProps['itemRender'] {
+  return (page, type, element) =>
+    type === 'page' ? (
+      <a rel="nofollow" aria-label={`第 ${page} 页`} aria-current={page === current ? 'page' : undefined}>
+        {page}
+      </a>
+    ) : (
+      element
+    );
 }
 
 export interface PaginationProps {

@@ -1,12 +1,9 @@
-import type { ArticleListItem, CategoryNode } from '@portal/shared';
+import { ARTICLE_SORT_ORDERS, type ArticleListItem, type CategoryNode } from '@portal/shared';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { mockMediaQueries } from '@/testing/media-query';
 import { createTestQueryClient } from '@/testing/render';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { ArticleListPage } from '../components/article-list-page';
@@ -44,17 +41,18 @@ const listCalls = () => get.mock.calls.filter(([url]) => url === LIST).map(([, c
 
 function renderList(url = '/news') {
   const router = createMemoryRouter([{ path: '/news', element: <ArticleListPage channel="news" /> }], { initialEntries: [url] });
+  // No antd provider: the list renders antd's markup without antd.
   render(
-    <ConfigProvider locale={zhCN}>
-      <QueryClientProvider client={createTestQueryClient()}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </ConfigProvider>,
+    <QueryClientProvider client={createTestQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
   );
   return router;
 }
 const cards = () => within(screen.getByRole('list', { name: '文章' })).getAllByRole('heading', { level: 2 });
 const searchBox = () => screen.getByPlaceholderText('支持资讯标题快速过滤') as HTMLInputElement;
+const day = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const sortBox = () => screen.getByRole('combobox', { name: '排序方式' }) as HTMLSelectElement;
 
 beforeEach(() => {
   installRuntimeConfig();
@@ -133,9 +131,9 @@ describe('news list view in the URL', () => {
     ]);
     expect(screen.getByRole('tab', { name: '政策法规', selected: true })).toBeTruthy();
     expect(searchBox().value).toBe('挖掘机');
-    expect((screen.getByPlaceholderText('开始日期') as HTMLInputElement).value).toBe('2026-01-01');
-    expect((screen.getByPlaceholderText('结束日期') as HTMLInputElement).value).toBe('2026-01-31');
-    expect(screen.getByTitle('最早发布')).toBeTruthy();
+    expect(day('开始日期').value).toBe('2026-01-01');
+    expect(day('结束日期').value).toBe('2026-01-31');
+    expect(sortBox().selectedOptions[0]?.textContent).toBe('最早发布');
     expect(screen.getByLabelText('第 3 页').getAttribute('aria-current')).toBe('page');
   });
 
@@ -168,62 +166,84 @@ describe('news list view in the URL', () => {
   });
 });
 
-describe('the date range: two one-month pickers at every width', () => {
-  afterEach(() => vi.restoreAllMocks());
+describe('the filters', () => {
+  it('the sort order is a choice of the orders; choosing one asks for it from page 1', async () => {
+    answer(() => ok([{ rows: [article(1)], total: 31 }]));
+    const router = renderList('/news?page=3');
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    expect([...sortBox().options].map((o) => o.textContent)).toEqual(ARTICLE_SORT_ORDERS.map((o) => o.label));
+    expect(sortBox().selectedOptions[0]?.textContent).toBe('最新发布');
+    fireEvent.change(sortBox(), { target: { value: '1' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=1'));
+    expect(listCalls().at(-1)).toMatchObject({ sortOrder: 1, offset: 0 });
+  });
 
-  /** A phone's media queries: antd's `md` (min-width: 768px) and up do not match. */
-  function phoneScreen() {
-    mockMediaQueries((query) => {
-      const min = /min-width:\s*(\d+)px/.exec(query);
-      const max = /max-width:\s*(\d+)px/.exec(query);
-      return (!min || 375 >= Number(min[1])) && (!max || 375 <= Number(max[1]));
-    });
-  }
-  /** Picks a day in a picker's popup; `popup`: which picker's, in the order they were first opened. */
-  const pickDay = async (placeholder: string, day: string, popup: number) => {
-    fireEvent.mouseDown(screen.getByPlaceholderText(placeholder));
-    fireEvent.click(screen.getByPlaceholderText(placeholder));
-    const cell = await waitFor(() => {
-      const found = document.querySelectorAll('.ant-picker-dropdown')[popup]?.querySelector(`td[title="${day}"]`);
-      expect(found).toBeTruthy();
-      return found!;
-    });
-    fireEvent.click(cell.querySelector('.ant-picker-cell-inner')!);
-  };
+  it('the tabs: arrow keys move to the next category and choose it, Home and End to the first and last', async () => {
+    answer(() => ok([{ rows: [article(1)], total: 1 }]));
+    const router = renderList();
+    const industry = await screen.findByRole('tab', { name: '行业动态', selected: true });
+    // One tab in the Tab order: the chosen one.
+    expect(industry.tabIndex).toBe(0);
+    expect(screen.getByRole('tab', { name: '政策法规' }).tabIndex).toBe(-1);
+    fireEvent.keyDown(industry, { key: 'ArrowRight' });
+    await waitFor(() => expect(router.state.location.search).toBe('?category=policy'));
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: '政策法规', selected: true }));
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    await waitFor(() => expect(screen.getByRole('tab', { name: '行业动态', selected: true })).toBeTruthy());
+    expect(listCalls().at(-1)).toMatchObject({ filterCategoryId: 'industry', offset: 0 });
+  });
+});
 
-  it('two one-month pickers: the range applies once both days are chosen, clearing one clears both', async () => {
-    phoneScreen();
+describe('the date range: two day fields', () => {
+  it('the range applies once both days are chosen; emptying one field or 清除 clears both', async () => {
     answer(() => ok([{ rows: [article(1)], total: 1 }]));
     const router = renderList('/news?from=2026-11-02&to=2026-11-20');
     const group = await screen.findByRole('group', { name: '发布日期' });
-    expect((within(group).getByPlaceholderText('开始日期') as HTMLInputElement).value).toBe('2026-11-02');
-    expect((within(group).getByPlaceholderText('结束日期') as HTMLInputElement).value).toBe('2026-11-20');
-    await pickDay('开始日期', '2026-11-05', 0);
+    expect(day('开始日期').value).toBe('2026-11-02');
+    expect(day('结束日期').value).toBe('2026-11-20');
+    fireEvent.change(day('开始日期'), { target: { value: '2026-11-05' } });
     await waitFor(() => expect(router.state.location.search).toBe('?from=2026-11-05&to=2026-11-20'));
-    // One month a panel, never two side by side.
-    expect(document.querySelectorAll('.ant-picker-dropdown')[0]?.querySelectorAll('.ant-picker-date-panel')).toHaveLength(1);
-    // A day after the end cannot be the start.
-    fireEvent.mouseDown(screen.getByPlaceholderText('开始日期'));
-    await waitFor(() =>
-      expect(document.querySelectorAll('.ant-picker-dropdown')[0]?.querySelector('td[title="2026-11-25"]')?.className).toContain(
-        'ant-picker-cell-disabled',
-      ),
-    );
-    fireEvent.keyDown(screen.getByPlaceholderText('开始日期'), { key: 'Escape', code: 'Escape', keyCode: 27 });
-    // Clearing the end clears the whole range (spec section 4).
-    const clears = within(group).getAllByRole('button', { name: '清除' });
-    expect(clears).toHaveLength(2);
-    fireEvent.mouseDown(clears[1]!);
-    fireEvent.click(clears[1]!);
+    // Emptying the end clears the whole range (spec section 4).
+    fireEvent.change(day('结束日期'), { target: { value: '' } });
     await waitFor(() => expect(router.state.location.search).toBe(''));
-    expect((within(group).getByPlaceholderText('开始日期') as HTMLInputElement).value).toBe('');
-    expect((within(group).getByPlaceholderText('结束日期') as HTMLInputElement).value).toBe('');
+    expect(day('开始日期').value).toBe('');
+    expect(day('结束日期').value).toBe('');
     // A start alone filters nothing yet.
-    await pickDay('开始日期', '2026-11-05', 0);
-    await waitFor(() => expect((within(group).getByPlaceholderText('开始日期') as HTMLInputElement).value).toBe('2026-11-05'));
+    fireEvent.change(day('开始日期'), { target: { value: '2026-11-05' } });
+    expect(day('开始日期').value).toBe('2026-11-05');
     expect(router.state.location.search).toBe('');
-    await pickDay('结束日期', '2026-11-06', 1);
+    fireEvent.change(day('结束日期'), { target: { value: '2026-11-06' } });
     await waitFor(() => expect(router.state.location.search).toBe('?from=2026-11-05&to=2026-11-06'));
     expect(listCalls().at(-1)).toMatchObject({ filterStartTime: '2026-11-05 00:00:00', filterEndTime: '2026-11-06 23:59:59', offset: 0 });
+    fireEvent.click(within(group).getByRole('button', { name: '清除' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(day('开始日期').value).toBe('');
+    expect(day('结束日期').value).toBe('');
+    expect(within(group).queryByRole('button', { name: '清除' })).toBeNull();
+  });
+
+  it('neither day passes the other: each field is bounded by the other, and a range the wrong way round is not applied', async () => {
+    answer(() => ok([{ rows: [article(1)], total: 1 }]));
+    const router = renderList('/news?from=2026-11-02&to=2026-11-20');
+    await screen.findByRole('group', { name: '发布日期' });
+    expect(day('开始日期').max).toBe('2026-11-20');
+    expect(day('结束日期').min).toBe('2026-11-02');
+    const calls = listCalls().length;
+    fireEvent.change(day('开始日期'), { target: { value: '2026-11-25' } });
+    expect(day('开始日期').getAttribute('aria-invalid')).toBe('true');
+    expect(router.state.location.search).toBe('?from=2026-11-02&to=2026-11-20');
+    expect(listCalls()).toHaveLength(calls);
+  });
+
+  it('a year being typed (0002, 0020, 0202) is not applied; the whole year is', async () => {
+    answer(() => ok([{ rows: [article(1)], total: 1 }]));
+    const router = renderList('/news?from=2026-11-02&to=2026-11-20');
+    await screen.findByRole('group', { name: '发布日期' });
+    for (const partial of ['0002-11-02', '0020-11-02', '0202-11-02']) {
+      fireEvent.change(day('开始日期'), { target: { value: partial } });
+      expect(router.state.location.search).toBe('?from=2026-11-02&to=2026-11-20');
+    }
+    fireEvent.change(day('开始日期'), { target: { value: '2025-11-02' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?from=2025-11-02&to=2026-11-20'));
   });
 });

@@ -1,10 +1,10 @@
 import { ARTICLE_SORT_ORDERS, type ArticleListItem, type CategoryNode, DEFAULT_ARTICLE_SORT_ORDER, type PageResult } from '@portal/shared';
-import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CloseCircleFilled, DownOutlined, ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Button, Empty, Input, Pagination, Select, Skeleton, Tabs } from 'antd';
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { PAGINATION_LABEL, pageItemRender } from '@/components/pagination';
+import { ANTD_SCOPE, AntButton, AntButtonLink, AntEmpty, AntSearch, AntSkeleton, AntTabs } from '@/components/antd-markup';
+import { LinkPagination } from '@/components/link-pagination';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { type Channel, useCategories, usePublishedArticles } from '../api/articles';
@@ -69,61 +69,65 @@ export function ArticleListPage({ channel }: { channel: Channel }) {
         </div>
       </section>
       <div className="article-list__container">
-        {/* The tabs, the filters and the list hydrate one after another (Suspense boundaries), each in
-            tasks of its own: antd's controls are costly to hydrate on a phone. */}
-        <Suspense>
-          <Tabs
-            className="article-list__tabs"
-            activeKey={activeCategory}
-            onChange={(category) => update({ category })}
-            items={(categories.data ?? []).map((c) => ({ key: c.categoryId, label: c.categoryName }))}
+        {/* antd's markup without antd (components/antd-markup): the list's first visit hydrates no antd. */}
+        <AntTabs
+          className="article-list__tabs"
+          activeKey={activeCategory}
+          onChange={(category) => update({ category })}
+          items={(categories.data ?? []).map((c) => ({ key: c.categoryId, label: c.categoryName }))}
+        />
+        <div className="article-list__filters">
+          <AntSearch
+            className="article-list__search"
+            maxLength={MAX_SEARCH_KEY_LENGTH}
+            placeholder={config.placeholder}
+            value={typed}
+            onChange={setTyped}
+            onSearch={(value) => update({ searchKey: value.trim() })}
+            enterButton="搜索"
+            clearIcon={<CloseCircleFilled aria-label="清空输入" />}
+            aria-label={config.placeholder}
           />
-        </Suspense>
-        <Suspense>
-          <div className="article-list__filters">
-            <Input.Search
-              className="article-list__search"
-              allowClear
-              maxLength={MAX_SEARCH_KEY_LENGTH}
-              placeholder={config.placeholder}
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
-              onSearch={(value) => update({ searchKey: value.trim() })}
-              enterButton="搜索"
-              aria-label={config.placeholder}
-            />
-            <DateRangeFilter className="article-list__range" value={view.range} onChange={(range) => update({ range })} />
-            <Select
-              className="article-list__sort"
+          <DateRangeFilter className="article-list__range" value={view.range} onChange={(range) => update({ range })} />
+          {/* The browser's own list of the orders: a phone shows its native chooser. */}
+          <span className={`ant-select ant-select-outlined article-list__sort ${ANTD_SCOPE} ant-select-single ant-select-show-arrow`}>
+            <select
+              className="article-list__sort-select"
               aria-label="排序方式"
               value={view.sortOrder}
-              onChange={(sortOrder) => update({ sortOrder })}
-              options={ARTICLE_SORT_ORDERS.map((o) => ({ value: o.value, label: o.label }))}
-            />
-            <Button
-              icon={<ReloadOutlined />}
-              onClick={() => {
-                setTyped('');
-                update({ searchKey: '', range: null, sortOrder: DEFAULT_ARTICLE_SORT_ORDER });
-              }}
+              onChange={(e) => update({ sortOrder: Number(e.target.value) })}
             >
-              重置
-            </Button>
-          </div>
-        </Suspense>
-        <Suspense>
-          <ArticleListBody
-            categories={categories}
-            articles={articles}
-            page={view.page}
-            pageHref={(page) => `?${articleListSearch({ ...view, page }).toString()}`}
-            detailHref={config.detailHref}
-            onPage={(page) => {
-              update({ page });
-              window.scrollTo({ top: 0, behavior: 'smooth' });
+              {ARTICLE_SORT_ORDERS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            <span className="ant-select-suffix" aria-hidden="true">
+              <DownOutlined />
+            </span>
+          </span>
+          <AntButton
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              setTyped('');
+              update({ searchKey: '', range: null, sortOrder: DEFAULT_ARTICLE_SORT_ORDER });
             }}
-          />
-        </Suspense>
+          >
+            重置
+          </AntButton>
+        </div>
+        <ArticleListBody
+          categories={categories}
+          articles={articles}
+          page={view.page}
+          pageHref={(page) => `?${articleListSearch({ ...view, page }).toString()}`}
+          detailHref={config.detailHref}
+          onPage={(page) => {
+            update({ page });
+            window.scrollTo({ top: 0, behavior: 'smooth' });
+          }}
+        />
       </div>
     </div>
   );
@@ -151,16 +155,16 @@ function ArticleListBody({ categories, articles, page, pageHref, detailHref, onP
     return <ListError error={categories.error} retrying={categories.isFetching} onRetry={() => categories.refetch()} />;
   if (articles.isError) return <ListError error={articles.error} retrying={articles.isFetching} onRetry={() => articles.refetch()} />;
   if (categories.isPending || (articles.isPending && articles.fetchStatus !== 'idle')) {
-    return <Skeleton className="article-list__loading" active paragraph={{ rows: 6 }} />;
+    return <AntSkeleton className="article-list__loading" rows={6} />;
   }
   const rows = articles.data?.rows ?? [];
   const total = articles.data?.total ?? 0;
   if (rows.length === 0 && total > 0) {
     const lastPage = Math.ceil(total / ARTICLE_PAGE_SIZE);
     return (
-      <Empty className="article-list__empty" description={`第 ${page} 页没有内容：共 ${total} 条，${lastPage} 页`}>
-        <Button
-          type="primary"
+      <AntEmpty className="article-list__empty" description={`第 ${page} 页没有内容：共 ${total} 条，${lastPage} 页`}>
+        <AntButtonLink
+          look="primary"
           href={pageHref(lastPage)}
           onClick={(e) => {
             e.preventDefault();
@@ -168,14 +172,14 @@ function ArticleListBody({ categories, articles, page, pageHref, detailHref, onP
           }}
         >
           {`前往第 ${lastPage} 页`}
-        </Button>
-      </Empty>
+        </AntButtonLink>
+      </AntEmpty>
     );
   }
   return (
     <>
       {rows.length === 0 ? (
-        <Empty className="article-list__empty" description="暂无数据" />
+        <AntEmpty className="article-list__empty" description="暂无数据" />
       ) : (
         // Spec section 2: three columns (span 8 of 24) with a 30 px gutter; two on tablets, one on phones.
         // The previous page stays, dimmed, while the next one loads.
@@ -188,17 +192,14 @@ function ArticleListBody({ categories, articles, page, pageHref, detailHref, onP
         </ul>
       )}
       {total > 0 && (
-        <nav className="article-list__pagination" aria-label={PAGINATION_LABEL}>
-          <Pagination
-            current={page}
-            pageSize={ARTICLE_PAGE_SIZE}
-            total={total}
-            showSizeChanger={false}
-            showTotal={(n) => `共 ${n} 条`}
-            itemRender={pageItemRender(page, pageHref)}
-            onChange={onPage}
-          />
-        </nav>
+        <LinkPagination
+          className="article-list__pagination"
+          current={page}
+          pageSize={ARTICLE_PAGE_SIZE}
+          total={total}
+          href={pageHref}
+          onChange={onPage}
+        />
       )}
     </>
   );
@@ -211,9 +212,9 @@ function ListError({ error, retrying, onRetry }: { error: Error; retrying: boole
       <ExclamationCircleOutlined className="article-list__error-icon" aria-hidden="true" />
       <h2>加载失败</h2>
       <p>{error instanceof ApiError && error.message !== 'Error' ? error.message : '请稍后重试'}</p>
-      <Button type="primary" icon={<ReloadOutlined />} loading={retrying} onClick={onRetry}>
+      <AntButton look="primary" icon={<ReloadOutlined />} loading={retrying} onClick={onRetry}>
         重试
-      </Button>
+      </AntButton>
     </section>
   );
 }

@@ -1,13 +1,16 @@
-import { DatePicker, Grid } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
-import '@/lib/dayjs';
+import { CloseCircleFilled } from '@ant-design/icons';
 import { useState } from 'react';
+import { ANTD_SCOPE } from '@/components/antd-markup';
 
 /** yyyy-MM-dd start and end (spec section 5), or none. */
 export type DayRange = [string, string] | null;
 
-const DAY = 'YYYY-MM-DD';
-const PLACEHOLDERS = ['开始日期', '结束日期'] as const;
+const LABELS = ['开始日期', '结束日期'] as const;
+/**
+ * A day as the field holds it once its year is typed in full: while a year is being typed the field
+ * already holds a day of year 0002, 0020, 0202, which is not yet the visitor's.
+ */
+const WHOLE_DAY = /^[1-9]\d{3}-\d{2}-\d{2}$/;
 
 interface DateRangeFilterProps {
   value: DayRange;
@@ -16,64 +19,77 @@ interface DateRangeFilterProps {
 }
 
 /**
- * The lists' date-range filter (spec sections 4 and 5): two one-panel date pickers at every width.
- * antd's RangePicker opens two month panels, wider than a phone, and its start field keeps the focus
- * when Tab is pressed (a keyboard trap, WCAG 2.1.2); two plain pickers let Tab move on and render the
- * same on the server and in the browser.
+ * The lists' date-range filter (spec sections 4 and 5): two native day fields in antd's picker frame.
+ * The browser's own calendar opens one month, inside the screen on a phone, and is read out by screen
+ * readers; Tab moves on from each field (no keyboard trap). The range applies once both days are
+ * chosen; emptying either field, or 清除, clears both (spec section 4). Neither lets the start fall
+ * after the end: each field's bounds are the other's day, and a range the wrong way round is not applied.
  */
-export function DateRangeFilter(props: DateRangeFilterProps) {
-  return <DayPickerPair {...props} />;
-}
-
-/**
- * Two pickers: the range applies once both days are chosen; clearing either clears both (spec
- * section 4). Neither lets the start fall after the end.
- */
-function DayPickerPair({ value, onChange, className }: DateRangeFilterProps) {
-  // A phone's keyboard would cover the calendar: there the days are picked, elsewhere they may be typed.
-  const typed = Grid.useBreakpoint().md !== false;
-  const [start, setStart] = useState<Dayjs | null>(value ? dayjs(value[0]) : null);
-  const [end, setEnd] = useState<Dayjs | null>(value ? dayjs(value[1]) : null);
-  // The pickers show the applied range whenever that changes (back, forward, reset).
+export function DateRangeFilter({ value, onChange, className }: DateRangeFilterProps) {
+  const [start, setStart] = useState(value?.[0] ?? '');
+  const [end, setEnd] = useState(value?.[1] ?? '');
+  // The fields show the applied range whenever that changes (back, forward, reset).
   const [shown, setShown] = useState(value);
   if (value?.join() !== shown?.join()) {
     setShown(value);
-    setStart(value ? dayjs(value[0]) : null);
-    setEnd(value ? dayjs(value[1]) : null);
+    setStart(value?.[0] ?? '');
+    setEnd(value?.[1] ?? '');
   }
+  const reversed = start !== '' && end !== '' && start > end;
 
-  const pick = (nextStart: Dayjs | null, nextEnd: Dayjs | null) => {
+  const clear = () => {
+    setStart('');
+    setEnd('');
+    if (value) onChange(null);
+  };
+  const pick = (nextStart: string, nextEnd: string) => {
+    // Emptying a field that held a day empties both (spec section 4).
+    if ((nextStart === '' && start !== '') || (nextEnd === '' && end !== '')) return clear();
     setStart(nextStart);
     setEnd(nextEnd);
-    if (nextStart && nextEnd) onChange([nextStart.format(DAY), nextEnd.format(DAY)]);
-    else if (value) onChange(null);
+    const whole = WHOLE_DAY.test(nextStart) && WHOLE_DAY.test(nextEnd);
+    if (whole && nextStart <= nextEnd && (nextStart !== value?.[0] || nextEnd !== value?.[1])) onChange([nextStart, nextEnd]);
+  };
+
+  const field = (which: 0 | 1) => {
+    const day = which === 0 ? start : end;
+    return (
+      <span
+        className={`ant-picker ant-picker-outlined date-range-pair__picker ${ANTD_SCOPE} ant-picker-css-var${reversed ? ' ant-picker-status-error' : ''}`}
+      >
+        <span className="ant-picker-input">
+          {/* An empty field says what it is for, as antd's placeholder did (a phone's empty day field shows nothing). */}
+          {day === '' && (
+            <span className="date-range-pair__placeholder" aria-hidden="true">
+              {LABELS[which]}
+            </span>
+          )}
+          <input
+            type="date"
+            aria-label={LABELS[which]}
+            aria-invalid={reversed}
+            data-empty={day === '' ? '' : undefined}
+            value={day}
+            {...(which === 0 ? { max: end || undefined } : { min: start || undefined })}
+            onChange={(e) => (which === 0 ? pick(e.target.value, end) : pick(start, e.target.value))}
+          />
+        </span>
+      </span>
+    );
   };
 
   return (
-    <div className={`date-range-pair ${className ?? ''}`} role="group" aria-label="发布日期">
-      <DatePicker
-        className="date-range-pair__picker"
-        format={DAY}
-        value={start}
-        placeholder={PLACEHOLDERS[0]}
-        aria-label={PLACEHOLDERS[0]}
-        inputReadOnly={!typed}
-        disabledDate={(day) => end !== null && day.isAfter(end, 'day')}
-        onChange={(day: Dayjs | null) => (day ? pick(day, end) : pick(null, null))}
-      />
+    <div className={`date-range-pair ${ANTD_SCOPE} ${className ?? ''}`} role="group" aria-label="发布日期">
+      {field(0)}
       <span className="date-range-pair__to" aria-hidden="true">
         至
       </span>
-      <DatePicker
-        className="date-range-pair__picker"
-        format={DAY}
-        value={end}
-        placeholder={PLACEHOLDERS[1]}
-        aria-label={PLACEHOLDERS[1]}
-        inputReadOnly={!typed}
-        disabledDate={(day) => start !== null && day.isBefore(start, 'day')}
-        onChange={(day: Dayjs | null) => (day ? pick(start, day) : pick(null, null))}
-      />
+      {field(1)}
+      {(start !== '' || end !== '') && (
+        <button type="button" className="date-range-pair__clear" aria-label="清除" title="清除" onClick={clear}>
+          <CloseCircleFilled />
+        </button>
+      )}
     </div>
   );
 }
