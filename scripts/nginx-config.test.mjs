@@ -139,12 +139,12 @@ describe.skipIf(!nginx)('docs/deploy/nginx.conf on nginx', () => {
     expect(seen.headers.connection).toBeUndefined();
   });
 
-  it('never forwards /metrics, whatever the request carries', async () => {
-    for (const path of ['/metrics', '/metrics?x=1']) {
+  it('never forwards /metrics or /readyz, whatever the request carries', async () => {
+    for (const path of ['/metrics', '/metrics?x=1', '/readyz', '/readyz?x=1']) {
       const answer = await send(tls.httpsPort, path, { headers: { authorization: 'Bearer scrape-token-0123456789abcdef' } });
       expect(answer.status).toBe(404);
     }
-    expect(stub.seen.filter((r) => r.url.startsWith('/metrics'))).toEqual([]);
+    expect(stub.seen.filter((r) => r.url.startsWith('/metrics') || r.url.startsWith('/readyz'))).toEqual([]);
   });
 
   it('sends its own request id (never the client’s) and answers with it, a cached answer with its own', async () => {
