@@ -111,9 +111,18 @@ async function dumpPostgres(
   }
 }
 
+function linkOrCopy(source: string, target: string): void {
+  try {
+    fs.linkSync(source, target);
+  } catch (err) {
+    if (!['EXDEV', 'EPERM', 'EMLINK'].includes(String((err as NodeJS.ErrnoException).code))) throw err;
+    fs.copyFileSync(source, target);
+  }
+}
+
 /**
  * Puts `from`'s files under `to`: hard links where they share a file system (uploads are written once
- * and never changed), copies otherwise. A file gone meanwhile was an upload whose write failed and was undone.
+ * and never changed) and the file has no other name, copies otherwise. A file gone meanwhile was an upload whose write failed and was undone.
  */
 function gatherFiles(from: string, to: string): void {
   fs.mkdirSync(to, { recursive: true });
@@ -122,12 +131,10 @@ function gatherFiles(from: string, to: string): void {
     const target = path.join(to, ...relative.split('/'));
     fs.mkdirSync(path.dirname(target), { recursive: true });
     try {
-      try {
-        fs.linkSync(source, target);
-      } catch (err) {
-        if (!['EXDEV', 'EPERM', 'EMLINK'].includes(String((err as NodeJS.ErrnoException).code))) throw err;
-        fs.copyFileSync(source, target);
-      }
+      // A file with other names (a folder de-duplicated with hard links) is copied: two names of one
+      // inode would go into the archive as a tar Link entry, which restore refuses.
+      if (fs.statSync(source).nlink > 1) fs.copyFileSync(source, target);
+      else linkOrCopy(source, target);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }

@@ -31,7 +31,8 @@ export type PruneCounts = Record<RetentionTarget, number>;
  */
 export class RetentionService {
   private readonly steps: { name: string; run: RetentionStep }[] = [];
-  private readonly holder = `${os.hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  /** Who holds the lease; the host name cut so that the whole fits the column (a pod's name may be 63 characters). */
+  private readonly holder = `${os.hostname().slice(0, 40)}:${process.pid}:${randomBytes(6).toString('hex')}`;
 
   constructor(
     private readonly repo: RetentionRepository,

@@ -247,6 +247,11 @@ describe.each(testDialects())('backup and restore on %s', (dialect) => {
       });
       const down = await migrator.migrateDown();
       expect(down.error).toBeUndefined();
+      // A files folder de-duplicated with hard links: both names come back.
+      const shared = Buffer.from('one file, two names');
+      fs.mkdirSync(path.join(source.target.filesDir, 'dedup'), { recursive: true });
+      fs.writeFileSync(path.join(source.target.filesDir, 'dedup', 'a.txt'), shared);
+      fs.linkSync(path.join(source.target.filesDir, 'dedup', 'a.txt'), path.join(source.target.filesDir, 'dedup', 'b.txt'));
       const { file } = await createBackup(source.target, dir('older'));
       // Never where the portal serves files from.
       const served = path.join(source.target.filesDir, 'backups');
@@ -268,6 +273,7 @@ describe.each(testDialects())('backup and restore on %s', (dialect) => {
       );
       const result = await restoreBackup(file, target);
       expect(result.migrated).toEqual([newest]);
+      for (const name of ['a.txt', 'b.txt']) expect(fs.readFileSync(path.join(target.filesDir, 'dedup', name))).toEqual(shared);
       const upgraded = await createDatabase(target.database);
       try {
         const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(upgraded.db);
