@@ -299,6 +299,8 @@ function createCasLogin(app: FastifyInstance) {
         throw err;
       });
     if (opened instanceof SessionsFullError) {
+      // The account proved itself; only room was lacking: its failure counts start again all the same.
+      await app.loginGuardService.loginSucceeded(app.database.db, account.id);
       await app.loginLogRepository.record(request.log, {
         accountId: account.id,
         username: account.username,

@@ -88,6 +88,8 @@ describe.each(testDialects())('同时在线会话数上限 on %s', (dialect) => 
   it('拒绝新的登录: a sign-in beyond the cap gets the form again with why, and the sessions stay', async () => {
     await capAt(1, 'refuse');
     const first = await signIn('liuyang');
+    const wrong = async () => (await new TestBrowser(base).casLogin('liuyang', 'Wrong#2026', `${app.url}/home`)).at(-1)!.text;
+    expect(await wrong()).toContain(`还可尝试 ${policy.lockMaxFailures - 1} 次`);
     const refused = await signIn('liuyang');
     expect(refused.ticketed).toBe(false);
     expect(refused.last.status).toBe(403);
@@ -97,6 +99,8 @@ describe.each(testDialects())('同时在线会话数上限 on %s', (dialect) => 
     expect(await sessionsOf('liuyang')).toHaveLength(1);
     const [failure] = await logRows('liuyang', 'failure');
     expect(failure).toMatchObject({ reason: 'sessions-full', reasonText: '在线会话数已达上限' });
+    // The right password counted as one: the wrong ones before it start again.
+    expect(await wrong()).toContain(`还可尝试 ${policy.lockMaxFailures - 1} 次`);
 
     // After 退出登录 on the first device, a new sign-in is let in.
     expect((await first.browser.fetch('/cas/logout')).status).toBe(200);
