@@ -39,8 +39,13 @@ export function browserFamily(userAgent: string): BrowserFamily {
   let family = families.get(userAgent);
   if (!family) {
     const parsed = new UAParser(userAgent);
-    family = { browser: parsed.getBrowser().name ?? '', os: parsed.getOS().name ?? '', device: parsed.getDevice().type ?? '' };
-    families.set(userAgent, Object.freeze(family));
+    family = Object.freeze({
+      browser: parsed.getBrowser().name ?? '',
+      os: parsed.getOS().name ?? '',
+      device: parsed.getDevice().type ?? '',
+    });
+    // Real browsers' User-Agents are a few hundred characters; a longer one is not kept (the cache's size stays bounded).
+    if (userAgent.length <= 512) families.set(userAgent, family);
   }
   return family;
 }
