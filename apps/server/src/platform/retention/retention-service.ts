@@ -33,12 +33,18 @@ export class RetentionService {
   private readonly steps: { name: string; run: RetentionStep }[] = [];
   /** Who holds the lease; the host name cut so that the whole fits the column (a pod's name may be 63 characters). */
   private readonly holder = `${os.hostname().slice(0, 40)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  private stopping = false;
 
   constructor(
     private readonly repo: RetentionRepository,
     private readonly config: RetentionConfig,
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  /** The instance is closing: a run in progress ends after its current batch (the rest goes at the next run). */
+  stop(): void {
+    this.stopping = true;
+  }
 
   /** Adds a module's own housekeeping to every run. */
   add(name: string, run: RetentionStep): void {
@@ -76,7 +82,7 @@ export class RetentionService {
       for (let batch = 0; batch < MAX_BATCHES; batch++) {
         const deleted = await this.repo.prune(target, cutoff, PRUNE_BATCH, now);
         total += deleted;
-        if (deleted < PRUNE_BATCH) break;
+        if (deleted < PRUNE_BATCH || this.stopping) break;
         // Lets requests waiting for the database (and, on SQLite, the event loop) in between.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -119,7 +125,10 @@ export default fp(
     // SYNC_SCHEDULER=0 turns this instance's scheduled work off (tests drive tick() themselves).
     if (!app.config.auth.syncScheduler) return;
     const ticker = everyInterval(TICK_MS, () => service.tick(), app.log, 'retention tick');
-    app.addHook('onClose', () => ticker.stop());
+    app.addHook('onClose', () => {
+      service.stop();
+      return ticker.stop();
+    });
   },
   { name: 'retention' },
 );
