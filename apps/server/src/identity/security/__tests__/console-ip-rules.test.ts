@@ -15,7 +15,12 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
   let operator: string;
   beforeAll(async () => {
     t = await createTestApp(dialect);
-    [admin, staff, rcadmin, operator] = await Promise.all(['admin', 'staff', 'rcadmin', 'operator'].map((u) => tokenFor(t, u)));
+    [admin, staff, rcadmin, operator] = await Promise.all([
+      tokenFor(t, 'admin'),
+      tokenFor(t, 'staff'),
+      tokenFor(t, 'rcadmin'),
+      tokenFor(t, 'operator'),
+    ]);
   });
   afterAll(() => t.close());
 
@@ -25,7 +30,7 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
   const rulesOf = async (token: string, from = INSIDE) => {
     const res = await call(token, from, 'GET', `${BASE}/security/ip-rules`);
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ data: ConsoleIpRules[] }>().data[0];
+    return res.json<{ data: [ConsoleIpRules] }>().data[0];
   };
   const save = (token: string, from: string, rules: string[]) => call(token, from, 'PUT', `${BASE}/security/ip-rules`, { rules });
   const audit = async (from: string) =>
