@@ -49,6 +49,7 @@ function IpRulesForm({ value }: { value: ConsoleIpRules }) {
   return (
     <Form<IpRulesForm>
       form={form}
+      aria-label="控制台访问"
       layout="vertical"
       initialValues={{ rules: value.rules.join('\n') }}
       onFinish={(values) => void submit(values)}

@@ -67,6 +67,7 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
   return (
     <Form<SecurityPolicy>
       form={form}
+      aria-label="安全策略"
       layout="vertical"
       initialValues={policy}
       onFinish={(values) => void submit(values)}
