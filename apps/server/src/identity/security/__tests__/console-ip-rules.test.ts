@@ -1,6 +1,6 @@
 import { CONSOLE_IP_RULES_MAX, type ConsoleIpRules } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { createTestApp, secondInstance, type TestApp, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
 
 const BASE = '/web-api/console/v1';
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
@@ -13,8 +13,9 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
   let staff: string;
   let rcadmin: string;
   let operator: string;
+  const clock = testClock();
   beforeAll(async () => {
-    t = await createTestApp(dialect);
+    t = await createTestApp(dialect, {}, { clock });
     [admin, staff, rcadmin, operator] = await Promise.all([
       tokenFor(t, 'admin'),
       tokenFor(t, 'staff'),
@@ -128,5 +129,27 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
     expect([res.statusCode, res.json().msg]).toEqual([200, '已清空允许访问的 IP 地址，控制台不限制访问地址']);
     expect(await rulesOf(admin, OUTSIDE)).toEqual({ rules: [], currentIp: OUTSIDE });
     expect((await audit(OUTSIDE))[0]).toMatchObject({ outcome: 'success', detail: '不限制' });
+  });
+
+  it('another instance follows a save within 30 seconds', async () => {
+    expect((await call(admin, OUTSIDE, 'GET', `${BASE}/security/policy`)).statusCode).toBe(200);
+    const other = await secondInstance(t);
+    try {
+      const res = await other.app.inject({
+        method: 'PUT',
+        url: `${BASE}/security/ip-rules`,
+        remoteAddress: INSIDE,
+        headers: { ...XHR, authorization: admin },
+        payload: { rules: [INSIDE] },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      await other.close();
+    }
+    // This instance answers from its copy of the list until it is 30 seconds old.
+    expect((await call(admin, OUTSIDE, 'GET', `${BASE}/security/policy`)).statusCode).toBe(200);
+    clock.advance(30_001);
+    expect((await call(admin, OUTSIDE, 'GET', `${BASE}/security/policy`)).statusCode).toBe(403);
+    expect((await call(admin, INSIDE, 'GET', `${BASE}/security/policy`)).statusCode).toBe(200);
   });
 });
