@@ -214,7 +214,7 @@ export const ConsoleIpRulesBodySchema = Type.Object({
 });
 /** `GET /web-api/console/v1/security/ip-rules`: the enterprise's list in canonical form, and the caller's own address. */
 export const ConsoleIpRulesSchema = Type.Object({
-  rules: Type.Array(Type.String({ description: 'CIDR 网段，如 10.0.0.0/8、2001:db8::/32；单个地址为 /32 或 /128' })),
+  rules: Type.Array(Type.String({ description: 'CIDR 网段（如 10.0.0.0/8、2001:db8::/32）或单个地址（如 203.0.113.7）' })),
   currentIp: Type.String({ description: '调用者当前的 IP 地址（保存的列表须包含它）' }),
 });
 

@@ -21,9 +21,10 @@ const tags = ['security'];
 /**
  * 安全设置: the caller's enterprise's security policy, read and saved by holders of
  * security:setting; an enterprise without its own follows the platform defaults (configuration).
- * 控制台访问: the networks the enterprise's console may be reached from (same authority; own endpoint,
- * since the central login never reads it). 重置二次验证 of an account of the same enterprise (org:account or security:setting). Any signed-in
- * account reads the password rules of its enterprise (修改密码, and 新增账号's manual password).
+ * 控制台访问: the networks the enterprise's console may be reached from (same authority; an endpoint of its
+ * own, since the central login never reads it). 重置二次验证 of an account of the same enterprise
+ * (org:account or security:setting). Any signed-in account reads the password rules of its enterprise
+ * (修改密码, and 新增账号's manual password).
  */
 const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function enterpriseOf(request: FastifyRequest): number {
