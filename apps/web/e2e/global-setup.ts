@@ -79,6 +79,8 @@ export default async function globalSetup() {
       IDENTIFIER_STATS_FLUSH_SECONDS: '1',
       // The applications and directories the tests register listen on loopback beside the portal.
       OUTBOUND_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
+      // As behind nginx: one trusted hop, so a journey may present another client address (X-Forwarded-For).
+      TRUST_PROXY: '1',
       ...standins.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,7 +35,10 @@ test.describe('安全中心', () => {
     await expect(sidebarMenu(page).getByRole('menuitem', { name: /安全中心/ })).toBeVisible();
     await page.goto('/console/security/setting');
     await page.getByRole('radio', { name: '全员' }).check();
-    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await page
+      .getByRole('form', { name: '安全策略' })
+      .getByRole('button', { name: /保\s*存/ })
+      .click();
     await expect(page.getByText('安全设置已保存，下次登录起生效')).toBeVisible();
 
     // The next login asks for enrolment: the key shown, a code computed from it.
@@ -106,7 +109,10 @@ test.describe('安全中心', () => {
     await page.getByLabel('同时在线上限').fill('1');
     await page.getByRole('radio', { name: '拒绝新的登录' }).check();
     await page.screenshot({ path: test.info().outputPath('session-cap-1440.png') });
-    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await page
+      .getByRole('form', { name: '安全策略' })
+      .getByRole('button', { name: /保\s*存/ })
+      .click();
     await expect(page.getByText('安全设置已保存，下次登录起生效')).toBeVisible();
 
     const second = await newPage(browser, baseURL);
@@ -127,7 +133,10 @@ test.describe('安全中心', () => {
     await expect(sidebarMenu(page).getByRole('menuitem', { name: /安全中心/ })).toBeVisible();
     await page.goto('/console/security/setting');
     await page.getByLabel('最小长度').fill('10');
-    await page.getByRole('button', { name: /保\s*存/ }).click();
+    await page
+      .getByRole('form', { name: '安全策略' })
+      .getByRole('button', { name: /保\s*存/ })
+      .click();
     await expect(page.getByText('安全设置已保存，下次登录起生效')).toBeVisible();
 
     await page.goto('/console/org/account');

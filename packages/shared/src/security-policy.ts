@@ -71,6 +71,13 @@ export function securityPolicyProblem(policy: SecurityPolicy): string | undefine
   return undefined;
 }
 
+/** 控制台访问: most networks an enterprise may list (every console call is checked against them). */
+export const CONSOLE_IP_RULES_MAX = 50;
+
+export const ConsoleIpRulesMessage = {
+  tooMany: `允许访问的 IP 地址最多 ${CONSOLE_IP_RULES_MAX} 条`,
+} as const;
+
 /** Refusals of a password that no policy setting turns off. */
 export const PasswordMessage = {
   tooCommon: '该密码过于常见，请换一个更安全的密码',

@@ -1,5 +1,7 @@
 import type { Static } from 'typebox';
 import type {
+  ConsoleIpRulesBodySchema,
+  ConsoleIpRulesSchema,
   LoginLogRowSchema,
   LogoutDeliveryRowSchema,
   MyApplicationSchema,
@@ -133,6 +135,10 @@ export const SESSION_OVERFLOW_LABELS: Record<SessionOverflow, string> = { 'end-o
 
 /** 安全设置 (`GET/PUT /web-api/console/v1/security/policy`). */
 export type SecurityPolicy = Static<typeof SecurityPolicySchema>;
+/** 控制台访问 (`GET /web-api/console/v1/security/ip-rules`): the enterprise's allowed networks and the caller's address. */
+export type ConsoleIpRules = Static<typeof ConsoleIpRulesSchema>;
+/** `PUT /web-api/console/v1/security/ip-rules`: the form's lines. */
+export type ConsoleIpRulesBody = Static<typeof ConsoleIpRulesBodySchema>;
 /** `GET /web/portal/account/password-rules`: the caller's enterprise's password rules, with the server's one-line description of them. */
 export type PasswordRulesAnswer = Static<typeof PasswordRulesAnswerSchema>;
 

@@ -72,6 +72,8 @@ import smsCodeRepository from './register/sms-code-repository.js';
 import smsCodes from './register/sms-codes.js';
 import passwordHistoryRepository from './security/password-history-repository.js';
 import passwordPolicy from './security/password-policy.js';
+import consoleAccess from './security/console-access.js';
+import consoleIpRuleRepository from './security/console-ip-rule-repository.js';
 import securityPolicyRepository from './security/security-policy-repository.js';
 import securityRoutes from './security/security-routes.js';
 import securityService from './security/security-service.js';
@@ -95,6 +97,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(portalSessionRepository);
   await app.register(portalSessions);
   await app.register(accessTokens);
+  await app.register(consoleIpRuleRepository);
+  await app.register(consoleAccess);
   await app.register(auth);
   await app.register(notificationRepository);
   await app.register(accountNotices);

@@ -16,6 +16,8 @@ export const queryKeys = {
   security: {
     all: ['security'] as const,
     policy: ['security', 'policy'] as const,
+    /** 安全设置's 控制台访问: the enterprise's console IP allow-list. */
+    ipRules: ['security', 'ip-rules'] as const,
     /** The password rules of that policy (the forms that set a password): saving the policy reloads them too. */
     passwordRules: ['security', 'policy', 'password-rules'] as const,
     loginLog: (query: object) => ['security', 'login-log', query] as const,

@@ -203,6 +203,21 @@ export const PasswordRulesAnswerSchema = Type.Object({
 /** `POST /web-api/console/v1/account/:id/two-factor/reset`: the account whose two-factor login starts again. */
 export const TwoFactorResetParamsSchema = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
+// ----- 安全设置: 控制台访问
+
+/**
+ * `PUT /web-api/console/v1/security/ip-rules`: the form's lines as typed (one address or CIDR each;
+ * blank ones are skipped but counted, so a refusal names the form's line); none: no restriction.
+ */
+export const ConsoleIpRulesBodySchema = Type.Object({
+  rules: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 500 }),
+});
+/** `GET /web-api/console/v1/security/ip-rules`: the enterprise's list in canonical form, and the caller's own address. */
+export const ConsoleIpRulesSchema = Type.Object({
+  rules: Type.Array(Type.String({ description: 'CIDR 网段（如 10.0.0.0/8、2001:db8::/32）或单个地址（如 203.0.113.7）' })),
+  currentIp: Type.String({ description: '调用者当前的 IP 地址（保存的列表须包含它）' }),
+});
+
 // ----- 在线会话
 
 export const SessionRowSchema = Type.Object({

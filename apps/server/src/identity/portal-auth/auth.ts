@@ -1,4 +1,4 @@
-import { CertificationMessage } from '@portal/shared';
+import { ApiPrefix, CertificationMessage } from '@portal/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Actor } from '../../platform/lib/actor.js';
@@ -20,6 +20,10 @@ export interface Caller extends Actor {
   serviceTicket: string;
   profile: Principal['profile'];
 }
+
+/** The console's API areas: 安全设置's 控制台访问 holds every signed-in call under them (the portal's own are free). */
+const CONSOLE_APIS = [ApiPrefix.console, ApiPrefix.identity, ApiPrefix.cms, ApiPrefix.files].map((prefix) => `${prefix}/`);
+const isConsoleApi = (request: FastifyRequest) => CONSOLE_APIS.some((prefix) => request.routeOptions.url?.startsWith(prefix));
 
 /** The actor of `request`: its signed-in account if any, its address and its log. */
 export function actorOf(request: FastifyRequest): Actor {
@@ -44,7 +48,10 @@ export function callerOf(request: FastifyRequest): Caller {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: a valid token of a live session, else 20300/20301/20302. */
+    /**
+     * preHandler: a valid token of a live session, else 20300/20301/20302; on a console API, from an address
+     * the account's enterprise allows (控制台访问), else 403.
+     */
     authenticate(request: FastifyRequest): Promise<void>;
     /** preHandler: authenticated and holding at least one of `codes`, else 403. */
     requireAuthority(...codes: string[]): (request: FastifyRequest) => Promise<void>;
@@ -71,6 +78,8 @@ async function auth(app: FastifyInstance) {
     const profile = await app.accountRepository.profile(session.accountId);
     if (!profile?.usable) throw new TokenError('invalid');
     request.principal = { accountId: session.accountId, sessionKey: session.key, serviceTicket: session.serviceTicket, profile };
+    // After the principal is set, so a refused console write is audited as the caller's failure.
+    if (isConsoleApi(request)) await app.consoleAccessService.check(actorOf(request));
   });
 
   app.decorate('requireAuthority', (...codes: string[]) => async (request: FastifyRequest) => {
@@ -90,4 +99,4 @@ async function auth(app: FastifyInstance) {
   });
 }
 
-export default fp(auth, { name: 'auth', dependencies: ['portal-sessions', 'access-tokens', 'account-repository'] });
+export default fp(auth, { name: 'auth', dependencies: ['portal-sessions', 'access-tokens', 'account-repository', 'console-access'] });

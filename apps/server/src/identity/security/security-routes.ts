@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ApiPrefix,
   Authority,
+  ConsoleIpRulesBodySchema,
+  ConsoleIpRulesSchema,
   EmptyAnswerSchema,
   PasswordRulesAnswerSchema,
   SecurityPolicySchema,
@@ -19,8 +21,10 @@ const tags = ['security'];
 /**
  * 安全设置: the caller's enterprise's security policy, read and saved by holders of
  * security:setting; an enterprise without its own follows the platform defaults (configuration).
- * 重置二次验证 of an account of the same enterprise (org:account or security:setting). Any signed-in
- * account reads the password rules of its enterprise (修改密码, and 新增账号's manual password).
+ * 控制台访问: the networks the enterprise's console may be reached from (same authority; an endpoint of its
+ * own, since the central login never reads it). 重置二次验证 of an account of the same enterprise
+ * (org:account or security:setting). Any signed-in account reads the password rules of its enterprise
+ * (修改密码, and 新增账号's manual password).
  */
 const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   function enterpriseOf(request: FastifyRequest): number {
@@ -57,6 +61,37 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       await app.securityService.savePolicy(enterpriseOf(request), request.body, actorOf(request));
       return ok([], '安全设置已保存，下次登录起生效');
+    },
+  );
+
+  app.get(
+    `${BASE}/security/ip-rules`,
+    {
+      onRequest: app.requireAuthority(Authority.SecuritySetting),
+      schema: {
+        tags,
+        summary: '控制台访问：本企业允许访问控制台的 IP 地址（空：不限制），及调用者当前的地址',
+        response: { 200: Envelope(ConsoleIpRulesSchema), ...errorResponses },
+      },
+    },
+    async (request) => ok(await app.consoleAccessService.rulesOf(enterpriseOf(request), actorOf(request))),
+  );
+
+  app.put(
+    `${BASE}/security/ip-rules`,
+    {
+      onRequest: app.requireAuthority(Authority.SecuritySetting),
+      config: { auditAction: 'security.ip-rules' },
+      schema: {
+        tags,
+        summary: '保存控制台访问规则（每行一个 IP 地址或 CIDR 网段；须包含当前地址；立即生效）',
+        body: ConsoleIpRulesBodySchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const rules = await app.consoleAccessService.save(enterpriseOf(request), request.body.rules, actorOf(request));
+      return ok([], rules.length ? '控制台访问规则已保存，立即生效' : '已清空允许访问的 IP 地址，控制台不限制访问地址');
     },
   );
 

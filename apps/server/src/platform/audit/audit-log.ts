@@ -85,6 +85,7 @@ export const AUDIT_ACTIONS = {
   'session.end': '强制下线',
   'login-log.export': '导出登录日志',
   'security.policy': '修改安全设置',
+  'security.ip-rules': '修改控制台访问规则',
   'account.two-factor-reset': '重置二次验证',
   'two-factor-enrol': '绑定二次验证',
   'password-reset': '找回密码',

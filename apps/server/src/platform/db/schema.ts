@@ -490,6 +490,15 @@ export interface SecurityPolicyTable {
   updated_at: string;
 }
 
+/** 安全设置's 控制台访问: one network an enterprise's console may be reached from (none listed: any address). */
+export interface ConsoleIpRuleTable {
+  enterprise_id: number;
+  /** The order the administrator listed them in. */
+  position: number;
+  /** Canonical CIDR (`10.0.0.0/8`, `2001:db8::/32`; a single address as /32 or /128). */
+  network: string;
+}
+
 export interface AccountRecoveryCodeTable {
   account_id: number;
   code_hash: string;
@@ -829,6 +838,7 @@ export interface Database {
   sso_application_service: SsoApplicationServiceTable;
   sso_app_grant: SsoAppGrantTable;
   security_policy: SecurityPolicyTable;
+  console_ip_rule: ConsoleIpRuleTable;
   account_recovery_code: AccountRecoveryCodeTable;
   password_history: PasswordHistoryTable;
   login_log: LoginLogTable;

@@ -3,8 +3,11 @@ import { LRUCache, type Perf } from 'lru-cache';
 /** What a cache's time to live is measured on: `performance` unless a test passes a clock it moves. */
 export type CacheClock = Perf;
 
-/** What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`); `keys`: signing keys. */
-export type CacheGroup = 'site' | 'content' | 'identifiers' | 'keys';
+/**
+ * What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`); `keys`: signing keys;
+ * `console-access`: enterprises' console IP rules.
+ */
+export type CacheGroup = 'site' | 'content' | 'identifiers' | 'keys' | 'console-access';
 
 export interface LoadingCacheOptions<V> {
   /** Most entries kept. */

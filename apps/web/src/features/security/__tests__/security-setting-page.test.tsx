@@ -35,7 +35,10 @@ let stored: SecurityPolicy;
 beforeEach(() => {
   installRuntimeConfig();
   stored = DEFAULTS;
-  fake.api = createFakeApi({ [`GET ${POLICY_URL}`]: () => [stored] });
+  fake.api = createFakeApi({
+    [`GET ${POLICY_URL}`]: () => [stored],
+    'GET /web-api/console/v1/security/ip-rules': [{ rules: [], currentIp: '203.0.113.7' }],
+  });
   // The server keeps what it was sent, and answers with its own message.
   fake.api.put.mockImplementation((url, body) => {
     stored = body as SecurityPolicy;
@@ -47,7 +50,7 @@ beforeEach(() => {
 const admin = menusEntry(['security', 'security:setting']);
 const numberField = (label: string) => screen.getByRole('spinbutton', { name: label });
 const type = (label: string, value: string) => fireEvent.change(numberField(label), { target: { value } });
-const save = () => fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
+const save = () => fireEvent.click(within(form()).getByRole('button', { name: /保\s*存/ }));
 const form = () => document.querySelector<HTMLElement>('.security-setting__form')!;
 
 describe('安全设置 rules', () => {

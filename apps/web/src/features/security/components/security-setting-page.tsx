@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { ConsolePage } from '@/components/console-page';
 import { notify } from '@/lib/notify';
 import { useSaveSecurityPolicy, useSecurityPolicy } from '../api/security-policy';
+import { ConsoleAccessCard } from './console-access-card';
 import {
   PASSWORD_CLASSES,
   type PolicyNumberField,
@@ -66,6 +67,7 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
   return (
     <Form<SecurityPolicy>
       form={form}
+      aria-label="安全策略"
       layout="vertical"
       initialValues={policy}
       onFinish={(values) => void submit(values)}
@@ -121,7 +123,8 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
 /**
  * 安全设置 of the enterprise: password policy, lockout, SSO session lengths and two-factor
  * login. The central login, the password change and account creation enforce them from each
- * account's next login; without saved settings the page shows the platform defaults.
+ * account's next login; without saved settings the page shows the platform defaults. Below,
+ * 控制台访问: the console's IP allow-list, saved on its own and applied at once.
  */
 export function SecuritySettingPage() {
   const policy = useSecurityPolicy();
@@ -150,6 +153,7 @@ export function SecuritySettingPage() {
       ) : (
         <Skeleton active paragraph={{ rows: 10 }} />
       )}
+      <ConsoleAccessCard />
     </ConsolePage>
   );
 }
