@@ -29,6 +29,7 @@ import { articleSearchMigration } from './migrations/0026-article-search.js';
 import { auditRequestIdMigration } from './migrations/0027-audit-request-id.js';
 import { retentionLimitsMigration } from './migrations/0028-retention-limits.js';
 import { sessionCapMigration } from './migrations/0029-session-cap.js';
+import { reauthMigration } from './migrations/0031-reauth.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, PortalMigration> = {
   '0027-audit-request-id': auditRequestIdMigration,
   '0028-retention-limits': retentionLimitsMigration,
   '0029-session-cap': sessionCapMigration,
+  '0031-reauth': reauthMigration,
 };
 
 /**
