@@ -102,6 +102,21 @@ describe.each(testDialects())('验证身份 before sensitive changes, and 退出
     expect((await regenerate(staff)).status).toBe(200);
   });
 
+  it('a portal session opened by single sign-on counts from the SSO login, not from its own opening', async () => {
+    const staff = await signIn('staff');
+    later(6);
+    // The same browser signs in to the portal again without a password (its SSO session answers).
+    const hops = await staff.browser.navigate('/web/portal/cas/login?target=/console');
+    expect(hops.at(-1)?.url).toMatch(/\/console$/);
+    const menus = await staff.browser.json<{ data: { token: { access_token: string } }[] }>('/web/portal/menu/list');
+    const token = `Bearer ${menus.body.data[0]?.token.access_token ?? ''}`;
+    const res = await staff.browser.json<Answer>('/web/portal/account/two-factor/recovery-codes', {
+      method: 'POST',
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: token },
+    });
+    expect(res.body).toEqual({ code: 20403, msg: '请先验证身份' });
+  });
+
   it('wrong passwords at 验证身份 lock the account as at the central login', async () => {
     const operator = await signIn('operator');
     later(6);
