@@ -1,10 +1,13 @@
 import type { Static } from 'typebox';
 import type {
   PasswordChangeBodySchema,
+  MyTwoFactorSchema,
   PasswordTransportKeySchema,
   PortalAppMenuSchema,
   PortalMenuEntrySchema,
   PortalUserSchema,
+  ReauthBodySchema,
+  RecoveryCodesSchema,
 } from './contracts/auth.js';
 
 /** Role codes: Spring-style authorities with the ROLE_ prefix, returned in the menus' `authorities`. */
@@ -97,6 +100,10 @@ export type PortalAppMenu = Static<typeof PortalAppMenuSchema>;
 export type PasswordTransportKey = Static<typeof PasswordTransportKeySchema>;
 /** `PUT /web/portal/account/password`: the three fields, already encrypted. */
 export type PasswordChangeBody = Static<typeof PasswordChangeBodySchema>;
+/** `POST /web/portal/account/reauth`: the encrypted password or a code. */
+export type ReauthBody = Static<typeof ReauthBodySchema>;
+export type MyTwoFactor = Static<typeof MyTwoFactorSchema>;
+export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;
 
 /** Registration rules (spec section 5), shared by the dialog and the server. */
 export const PASSWORD_MIN = 6;
@@ -120,6 +127,22 @@ export const RegisterMessage = {
   phoneRequired: '请输入手机号',
   phoneInvalid: '请输入正确的手机号',
   smsCodeRequired: '请输入验证码',
+} as const;
+
+/**
+ * 验证身份 before a sensitive change (ResponseCode.ReauthRequired) and 退出其他设备: the texts both
+ * sides show.
+ */
+export const ReauthMessage = {
+  required: '请先验证身份',
+  proofRequired: '请输入当前密码或动态验证码',
+  wrongPassword: '密码错误',
+  verified: '身份已验证',
+  signedOutElsewhere: '已退出其他设备',
+  /** After 修改密码: the server has already ended the account's other sessions (safer than offering it). */
+  passwordChanged: '其他设备上的登录已全部退出',
+  /** Shown in 修改密码 before it is saved. */
+  passwordChangeNote: '修改成功后，其他设备上的登录将全部退出',
 } as const;
 
 /** Spec section 5, "Change password": the dialog's messages, also used by the central login's password change. */

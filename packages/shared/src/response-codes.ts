@@ -10,6 +10,12 @@ export const ResponseCode = {
   TokenExpired: 20301,
   /** The token is not valid. */
   TokenInvalid: 20302,
+  /**
+   * A sensitive change (phone, email, two-factor) needs a recent proof of identity (HTTP 403, msg
+   * 请先验证身份): the client asks for the password or a code at `POST /web/portal/account/reauth`,
+   * then replays the call.
+   */
+  ReauthRequired: 20403,
 } as const;
 
 export type ResponseCodeValue = (typeof ResponseCode)[keyof typeof ResponseCode];

@@ -62,10 +62,12 @@ import roleService from './org/role-service.js';
 import accessTokens from './portal-auth/access-tokens.js';
 import auditFailures from './portal-auth/audit-failures.js';
 import auth from './portal-auth/auth.js';
+import accountSecurityRoutes from './portal-auth/account-security-routes.js';
 import portalAuthRoutes from './portal-auth/portal-auth-routes.js';
 import portalAuthService from './portal-auth/portal-auth-service.js';
 import portalSessionRepository from './portal-auth/portal-session-repository.js';
 import portalSessions from './portal-auth/portal-sessions.js';
+import reauthService from './portal-auth/reauth-service.js';
 import registerRoutes from './register/register-routes.js';
 import registerService from './register/register-service.js';
 import smsCodeRepository from './register/sms-code-repository.js';
@@ -126,6 +128,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(forgotPasswordService);
   await app.register(chatLoginService);
   await app.register(portalAuthService);
+  await app.register(reauthService);
   await app.register(registerService);
   await app.register(securityService);
   await app.register(accountAdminRepository);
@@ -166,6 +169,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
     await app.register(oidcRoutes, { prefix: '/oidc' });
   }
   await app.register(portalAuthRoutes);
+  await app.register(accountSecurityRoutes);
   await app.register(registerRoutes);
   await app.register(orgOptionsRoutes);
   await app.register(accountAdminRoutes);

@@ -175,6 +175,8 @@ export interface AuthConfig {
   /** The issuer authenticator apps show beside a TOTP code (RFC 6238 enrolment URI). */
   totpIssuer: string;
   sessionHours: number;
+  /** How recent a session's last proof of identity must be for a sensitive change (REAUTH_MINUTES), else 验证身份. */
+  reauthMinutes: number;
   tokenMinutes: number;
   smsIpDailyLimit: number;
   /** Expose the development SMS outbox at /dev/sms-outbox (never with a real SMS provider). */
@@ -368,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       serviceTicketSeconds: intFrom(env.CAS_ST_SECONDS, 10, 'CAS_ST_SECONDS'),
       loginAttemptsPerMinute: intFrom(env.LOGIN_ATTEMPTS_PER_MINUTE, 20, 'LOGIN_ATTEMPTS_PER_MINUTE'),
       sessionHours: intFrom(env.SESSION_HOURS, 8, 'SESSION_HOURS'),
+      reauthMinutes: positiveIntFrom(env.REAUTH_MINUTES, 5, 'REAUTH_MINUTES'),
       tokenMinutes: intFrom(env.TOKEN_MINUTES, 30, 'TOKEN_MINUTES'),
       smsIpDailyLimit: intFrom(env.SMS_IP_DAILY_LIMIT, 50, 'SMS_IP_DAILY_LIMIT'),
       smsOutbox: env.SMS_OUTBOX === '1',

@@ -1,5 +1,5 @@
-import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, RegisterMessage, refusesPassword } from '@portal/shared';
-import { Form, Input, type InputRef, Modal, message } from 'antd';
+import { PASSWORD_MAX, PASSWORD_MIN, PasswordChangeMessage, ReauthMessage, RegisterMessage, refusesPassword } from '@portal/shared';
+import { Form, Input, type InputRef, Modal, Typography, message } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { changePassword, getPasswordKey } from '@/api/change-password';
 import { ApiError } from '@/lib/api-client';
@@ -48,6 +48,8 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
         confirmPassword: await encryptPassword(key, values.confirmPassword),
       });
       void message.success('密码修改成功');
+      // The server has already signed the account out everywhere else (safer than offering it).
+      void message.info(ReauthMessage.passwordChanged);
       onClose();
     } catch (err) {
       void message.error('密码修改失败');
@@ -107,6 +109,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
         >
           <Input.Password autoComplete="new-password" placeholder="请再次输入密码" />
         </Form.Item>
+        <Typography.Text type="secondary">{ReauthMessage.passwordChangeNote}</Typography.Text>
       </Form>
     </Modal>
   );

@@ -301,7 +301,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return refreshAndReplay(call, sentWithToken);
     }
     const msg = typeof envelope?.msg === 'string' && envelope.msg ? envelope.msg : 'Error';
-    return fail(msg, code, answer.status, silent);
+    // 请先验证身份: the caller opens 验证身份 (components/reauth-dialog) instead of a toast.
+    return fail(msg, code, answer.status, silent || code === ResponseCode.ReauthRequired);
   }
 
   // The envelope's shape is the server's contract (spec section 7): typed by the caller, not checked here.

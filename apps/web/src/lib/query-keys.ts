@@ -31,6 +31,8 @@ export const queryKeys = {
     all: ['sessions'] as const,
     page: (query: object) => ['sessions', 'page', query] as const,
     mine: ['sessions', 'mine'] as const,
+    /** 个人信息's 二次验证 (its recovery codes left). */
+    myTwoFactor: ['sessions', 'my-two-factor'] as const,
     /** 单点登出记录: a session ended here adds deliveries, so they sit under `all`. */
     deliveries: (query: object) => ['sessions', 'deliveries', query] as const,
   },

@@ -42,6 +42,18 @@ export const PasswordChangeBodySchema = Type.Object({
   newPassword: Type.String({ maxLength: 1024 }),
   confirmPassword: Type.String({ maxLength: 1024 }),
 });
+/**
+ * `POST /web/portal/account/reauth` (验证身份): the current password, encrypted with the transport key,
+ * or a code of the account's authenticator (or a recovery code).
+ */
+export const ReauthBodySchema = Type.Object({
+  password: Type.Optional(Type.String({ maxLength: 1024 })),
+  code: Type.Optional(Type.String({ maxLength: 32 })),
+});
+/** `GET /web/portal/account/two-factor`: whether the account has an authenticator bound, and its unused recovery codes. */
+export const MyTwoFactorSchema = Type.Object({ enabled: Type.Boolean(), recoveryCodesLeft: Type.Integer() });
+/** `POST /web/portal/account/two-factor/recovery-codes`: the new recovery codes, shown once. */
+export const RecoveryCodesSchema = Type.Object({ codes: Type.Array(Type.String()) });
 /** `GET /web/portal/cas/login`: the page to return to, or the hidden single sign-on check (`mode=silent`). */
 export const PortalLoginQuerySchema = Type.Object({
   target: Type.Optional(Type.String({ maxLength: 2000 })),

@@ -33,9 +33,10 @@ function createCasLoginService(app: FastifyInstance) {
 
   /**
    * Checks a login's password. Failures count per account, whichever login (username or phone)
-   * named it; names that match no account count per client IP.
+   * named it; names that match no account count per client IP. `wrong`: what a wrong password is
+   * called (验证身份 names no user).
    */
-  async function checkPassword(login: string, password: string, client: LoginClient): Promise<PasswordOutcome> {
+  async function checkPassword(login: string, password: string, client: LoginClient, wrong = '用户名或密码错误'): Promise<PasswordOutcome> {
     const account = (await accounts.findForLogin(login)) ?? (await accountOfDirectoryLogin(app, login));
     const key: LockKey = account ? { accountId: account.id } : { ip: client.ip };
     // 安全设置: the account's enterprise decides its lockout (the platform defaults for unknown names).
@@ -73,10 +74,10 @@ function createCasLoginService(app: FastifyInstance) {
         action: 'login-failed',
         ip: client.ip,
         outcome: 'failure',
-        detail: attempt.left === 0 ? '密码错误次数过多，账号已锁定' : '用户名或密码错误',
+        detail: attempt.left === 0 ? '密码错误次数过多，账号已锁定' : wrong,
       });
       if (attempt.left === 0) return { ok: false, status: 423, error: `密码错误次数过多，账号已锁定，请 ${policy.lockMinutes} 分钟后再试` };
-      return { ok: false, status: 401, error: `用户名或密码错误，还可尝试 ${attempt.left} 次` };
+      return { ok: false, status: 401, error: `${wrong}，还可尝试 ${attempt.left} 次` };
     }
     if (!account.usable || directory?.result === 'disabled') {
       await guard.succeeded(key);

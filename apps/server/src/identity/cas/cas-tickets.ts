@@ -260,9 +260,14 @@ export class TicketStore {
 
   /**
    * Ends every TGT of an account except the one that issued `keepServiceTicket` (after a password
-   * change, inside its transaction); answers the ended ones' tickets.
+   * change, or at 退出其他设备, inside its transaction); answers the ended ones' tickets.
    */
-  async destroyAccountTgts(trx: Kysely<Database>, accountId: number, keepServiceTicket: string): Promise<IssuedTicket[]> {
+  async destroyAccountTgts(
+    trx: Kysely<Database>,
+    accountId: number,
+    keepServiceTicket: string,
+    cause: LogoutCause = { reason: 'password-changed' },
+  ): Promise<IssuedTicket[]> {
     const keep = await this.tickets.tgtOfServiceTicket(keepServiceTicket, trx);
     const tgts = await this.tickets.tgtsOfAccount(trx, accountId, keep);
     if (tgts.length === 0) return [];
@@ -270,7 +275,7 @@ export class TicketStore {
     const ended = await this.tickets.deleteTgts(tgts, trx);
     const tickets = onlyOf(issued, ended);
     await this.endGrantsOf(trx, tickets);
-    await this.recordEnds(trx, ended, { reason: 'password-changed' });
+    await this.recordEnds(trx, ended, cause);
     return tickets;
   }
 

@@ -91,10 +91,13 @@ export class CasValidationService {
   async attributesOf(
     accountId: number,
     application: ServiceApplication | null,
+    authTime?: number,
   ): Promise<{ user: string; attributes: CasAttributes } | undefined> {
     const p = await this.accounts.profile(accountId);
     if (!p?.usable) return undefined;
-    const protocol = { authenticationDate: new Date().toISOString(), longTermAuthenticationRequestTokenUsed: 'false' };
+    // The SSO session's login, not this validation: the portal's 验证身份 counts from it.
+    const authenticationDate = (authTime === undefined ? new Date() : new Date(authTime * 1000)).toISOString();
+    const protocol = { authenticationDate, longTermAuthenticationRequestTokenUsed: 'false' };
     const profile = { name: p.name, telephone: p.phone, email: p.email, number: p.number, enterpriseName: p.enterpriseName };
     if (!application) {
       return {
@@ -123,7 +126,7 @@ export class CasValidationService {
   async serviceValidate(q: ValidationRequest, withAttributes: boolean): Promise<ValidationAnswer> {
     const result = await this.validate(q);
     if (!result.ok) return result;
-    const who = await this.attributesOf(result.accountId, result.application);
+    const who = await this.attributesOf(result.accountId, result.application, result.authTime);
     if (!who) return { ok: false, code: 'INVALID_TICKET', description: '账号不可用' };
     if (!withAttributes) return { ok: true, user: who.user };
     return { ok: true, user: who.user, attributes: { ...who.attributes, isFromNewLogin: String(result.fromLogin) } };

@@ -1,8 +1,8 @@
-import { ApiPrefix, CertificationMessage } from '@portal/shared';
+import { ApiPrefix, CertificationMessage, ReauthMessage, ResponseCode } from '@portal/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Actor } from '../../platform/lib/actor.js';
-import { ForbiddenError, TokenError } from '../../platform/lib/errors.js';
+import { AppError, ForbiddenError, TokenError } from '../../platform/lib/errors.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 
 export interface Principal {
@@ -10,6 +10,8 @@ export interface Principal {
   sessionKey: string;
   /** The CAS service ticket that opened the session. */
   serviceTicket: string;
+  /** When the session's user last proved who they are (its CAS login, or 验证身份 since). */
+  authenticatedAt: Date;
   profile: NonNullable<Awaited<ReturnType<FastifyInstance['accountRepository']['profile']>>>;
 }
 
@@ -60,6 +62,11 @@ declare module 'fastify' {
      * management and application subscription wait for 企业认证), else 403 with the reason.
      */
     requireCertified(...codes: string[]): (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler: authenticated, and the session's last proof of identity is at most REAUTH_MINUTES
+     * old (a sensitive change: phone, email, two-factor), else 403 with ResponseCode.ReauthRequired.
+     */
+    requireRecentAuth(request: FastifyRequest): Promise<void>;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -77,9 +84,24 @@ async function auth(app: FastifyInstance) {
     if (!session || session.accountId !== check.accountId) throw new TokenError('invalid');
     const profile = await app.accountRepository.profile(session.accountId);
     if (!profile?.usable) throw new TokenError('invalid');
-    request.principal = { accountId: session.accountId, sessionKey: session.key, serviceTicket: session.serviceTicket, profile };
+    request.principal = {
+      accountId: session.accountId,
+      sessionKey: session.key,
+      serviceTicket: session.serviceTicket,
+      authenticatedAt: session.authenticatedAt,
+      profile,
+    };
     // After the principal is set, so a refused console write is audited as the caller's failure.
     if (isConsoleApi(request)) await app.consoleAccessService.check(actorOf(request));
+  });
+
+  // Like GitHub's sudo mode and OIDC max_age: a stolen but idle session cannot take over the account's factors.
+  app.decorate('requireRecentAuth', async (request: FastifyRequest) => {
+    await app.authenticate(request);
+    const at = request.principal?.authenticatedAt.getTime() ?? 0;
+    if (Date.now() - at > app.config.auth.reauthMinutes * 60_000) {
+      throw new AppError(ReauthMessage.required, 403, ResponseCode.ReauthRequired);
+    }
   });
 
   app.decorate('requireAuthority', (...codes: string[]) => async (request: FastifyRequest) => {

@@ -42,7 +42,10 @@ function createPortalAuthService(app: FastifyInstance) {
     const account = await accounts.findUsableByUsername(validation.user);
     if (!account) return { ok: false, description: '该账号未在门户开通或已停用' };
     await app.portalSessionService.close(previous);
-    return { ok: true, session: await app.portalSessionService.open(account.id, ticket) };
+    // CAS 3.0 §2.7: when the credentials were checked; single sign-on may have been hours ago.
+    const { authenticationDate } = validation.attributes;
+    const authenticatedAt = typeof authenticationDate === 'string' ? new Date(authenticationDate) : undefined;
+    return { ok: true, session: await app.portalSessionService.open(account.id, ticket, authenticatedAt) };
   }
 
   /**

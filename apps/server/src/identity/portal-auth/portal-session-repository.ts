@@ -21,11 +21,17 @@ export class PortalSessionRepository {
         'portal_session.account_id',
         'portal_session.service_ticket',
         'portal_session.expires_at',
+        'portal_session.created_at',
+        'portal_session.authenticated_at',
         'account.status',
         'enterprise.status as enterprise_status',
       ])
       .where('portal_session.id', '=', key)
       .executeTakeFirst();
+  }
+
+  async setAuthenticatedAt(key: string, at: string): Promise<void> {
+    await this.db.updateTable('portal_session').set({ authenticated_at: at }).where('id', '=', key).execute();
   }
 
   async delete(key: string): Promise<void> {

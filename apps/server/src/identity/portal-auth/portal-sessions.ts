@@ -18,6 +18,8 @@ export interface LiveSession {
   key: string;
   accountId: number;
   serviceTicket: string;
+  /** When its user last proved who they are: the CAS login behind it, or 验证身份 since. */
+  authenticatedAt: Date;
 }
 
 export class PortalSessions {
@@ -26,15 +28,22 @@ export class PortalSessions {
     private readonly hours: number,
   ) {}
 
-  /** Opens a session for an account logged in through `serviceTicket`; answers the cookie value. */
-  async open(accountId: number, serviceTicket: string, now = new Date()): Promise<string> {
+  /**
+   * Opens a session for an account logged in through `serviceTicket`; answers the cookie value.
+   * `authenticatedAt`: when the CAS checked the credentials (CAS 3.0 §2.7 authenticationDate), which
+   * single sign-on may place hours before now; not after now, and not before the session's own lifetime.
+   */
+  async open(accountId: number, serviceTicket: string, authenticatedAt?: Date, now = new Date()): Promise<string> {
     const id = randomBytes(32).toString('base64url');
+    const earliest = now.getTime() - this.hours * 3_600_000;
+    const proved = authenticatedAt && !Number.isNaN(authenticatedAt.getTime()) ? authenticatedAt.getTime() : now.getTime();
     await this.sessions.insert({
       id: digest(id),
       account_id: accountId,
       service_ticket: serviceTicket,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + this.hours * 3_600_000).toISOString(),
+      authenticated_at: new Date(Math.min(now.getTime(), Math.max(earliest, proved))).toISOString(),
     });
     return id;
   }
@@ -47,7 +56,17 @@ export class PortalSessions {
   async byKey(key: string, now = new Date()): Promise<LiveSession | undefined> {
     const row = await this.sessions.withAccount(key);
     if (!row || row.expires_at <= now.toISOString() || !isUsable(row.status, row.enterprise_status)) return undefined;
-    return { key: row.id, accountId: row.account_id, serviceTicket: row.service_ticket };
+    return {
+      key: row.id,
+      accountId: row.account_id,
+      serviceTicket: row.service_ticket,
+      authenticatedAt: new Date(row.authenticated_at ?? row.created_at),
+    };
+  }
+
+  /** 验证身份 succeeded: the session's proof of identity is now. */
+  async stamp(key: string, now = new Date()): Promise<void> {
+    await this.sessions.setAuthenticatedAt(key, now.toISOString());
   }
 
   async close(cookie: string | undefined): Promise<void> {
@@ -67,7 +86,7 @@ export class PortalSessions {
     }
   }
 
-  /** After a password change (inside its transaction): every other session of the account ends. */
+  /** After a password change or at 退出其他设备 (inside its transaction): every other session of the account ends. */
   async closeOthers(accountId: number, keepKey: string, db?: Kysely<Database>): Promise<void> {
     await this.sessions.deleteOthersOf(accountId, keepKey, db);
   }

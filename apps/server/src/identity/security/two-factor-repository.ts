@@ -40,6 +40,17 @@ export class TwoFactorRepository {
       .executeTakeFirst();
   }
 
+  /** How many of the account's recovery codes are still unused. */
+  async unusedRecoveryCodes(accountId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('account_recovery_code')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('used_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Enrols the account with its pending secret `secret`, unless that changed or it is enrolled; answers whether it did. */
   async enable(trx: Kysely<Database>, accountId: number, secret: string | null, step: number, at: string): Promise<boolean> {
     const enabled = await trx

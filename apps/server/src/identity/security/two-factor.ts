@@ -154,6 +154,32 @@ export class TwoFactor {
     return spent ? 'recovery' : undefined;
   }
 
+  /** 个人信息's 二次验证: whether an authenticator is bound, and how many recovery codes are left. */
+  async stateOf(accountId: number): Promise<{ enabled: boolean; recoveryCodesLeft: number }> {
+    const row = await this.accounts.state(accountId);
+    const enabled = Boolean(row?.totp_enabled_at && this.open(row.totp_secret));
+    return { enabled, recoveryCodesLeft: enabled ? await this.accounts.unusedRecoveryCodes(accountId) : 0 };
+  }
+
+  /**
+   * 重新生成恢复码: the old codes stop working and new ones are answered once; `within` (the audit row)
+   * commits with them. Undefined when the account has no authenticator bound.
+   */
+  async regenerateRecoveryCodes(accountId: number, within: (trx: Kysely<Database>) => Promise<void>): Promise<string[] | undefined> {
+    const row = await this.accounts.state(accountId);
+    if (!row?.totp_enabled_at || !this.open(row.totp_secret)) return undefined;
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await this.db.transaction().execute(async (trx) => {
+      await this.accounts.replaceRecoveryCodes(
+        trx,
+        accountId,
+        codes.map((c) => this.hashRecovery(accountId, c)),
+      );
+      await within(trx);
+    });
+    return codes;
+  }
+
   /** 重置二次验证: the secret and recovery codes go, inside the caller's transaction; the next login enrols again. */
   async reset(trx: Kysely<Database>, accountId: number): Promise<void> {
     await this.accounts.clear(trx, accountId);

@@ -5,12 +5,14 @@ import {
   EmptyAnswerSchema,
   LogoutDeliveryQuerySchema,
   LogoutDeliveryRowSchema,
+  ReauthMessage,
   SessionHandleParamsSchema,
   SessionQuerySchema,
   SessionRowSchema,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { TokenError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { actorOf, callerOf } from '../portal-auth/auth.js';
 import type { SessionOwner } from './session-repository.js';
@@ -99,6 +101,27 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { accountId, enterpriseId, serviceTicket } = callerOf(request);
       return ok(await sessions.ofAccount(accountId, enterpriseId, serviceTicket));
+    },
+  );
+
+  app.delete(
+    `${ApiPrefix.portalAuth}/account/sessions`,
+    {
+      onRequest: app.authenticate,
+      config: { auditAction: 'session.end-others' },
+      schema: {
+        tags,
+        summary: '退出其他设备：结束本账号除本浏览器外的全部登录会话，并通知已访问的应用单点登出',
+        response: { 200: Ended, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const sessionKey = request.principal?.sessionKey;
+      if (!sessionKey) throw new TokenError('missing');
+      const tickets = await app.sessionService.endOthers(caller, sessionKey);
+      await app.ssoSessionService.notify(caller, tickets);
+      return ok([], ReauthMessage.signedOutElsewhere);
     },
   );
 

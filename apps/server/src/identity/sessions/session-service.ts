@@ -5,6 +5,7 @@ import { clientSoftware } from '../../platform/lib/user-agent.js';
 import type { EndedTickets } from '../cas/sso-sessions.js';
 import { auditBy } from '../../platform/audit/audit-log.js';
 import type { Actor } from '../../platform/lib/actor.js';
+import type { Caller } from '../portal-auth/auth.js';
 import type { SessionOwner } from './session-repository.js';
 
 /** 强制下线 and ending one's own session (the routes are `session-routes.ts`). */
@@ -27,7 +28,23 @@ function createSessionService(app: FastifyInstance) {
     return tickets;
   }
 
-  return { end };
+  /**
+   * 退出其他设备 (个人信息, and offered after a two-factor change): every other SSO session and portal
+   * session of the caller's account ends (登录日志: 从其他设备退出), keeping the caller's, with the audit
+   * row in the same transaction; answers the tickets, for single logout after the commit.
+   */
+  async function endOthers(caller: Caller, sessionKey: string): Promise<EndedTickets> {
+    return app.database.db.transaction().execute(async (trx) => {
+      await app.portalSessionService.closeOthers(caller.accountId, sessionKey, trx);
+      const tickets = app.config.auth.casEmbedded
+        ? await app.casTicketService.destroyAccountTgts(trx, caller.accountId, caller.serviceTicket, { reason: 'signed-out-elsewhere' })
+        : [];
+      await auditBy(trx, caller, 'session.end-others', caller.username);
+      return tickets;
+    });
+  }
+
+  return { end, endOthers };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

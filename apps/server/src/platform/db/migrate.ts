@@ -30,6 +30,7 @@ import { auditRequestIdMigration } from './migrations/0027-audit-request-id.js';
 import { retentionLimitsMigration } from './migrations/0028-retention-limits.js';
 import { sessionCapMigration } from './migrations/0029-session-cap.js';
 import { consoleIpRulesMigration } from './migrations/0030-console-ip-rules.js';
+import { reauthMigration } from './migrations/0031-reauth.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, PortalMigration> = {
   '0028-retention-limits': retentionLimitsMigration,
   '0029-session-cap': sessionCapMigration,
   '0030-console-ip-rules': consoleIpRulesMigration,
+  '0031-reauth': reauthMigration,
 };
 
 /**

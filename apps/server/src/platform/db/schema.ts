@@ -608,6 +608,8 @@ export interface PortalSessionTable {
   service_ticket: string;
   created_at: string;
   expires_at: string;
+  /** The last proof of identity (the CAS login, or 验证身份); null: counts from created_at. */
+  authenticated_at: string | null;
 }
 
 export interface SmsCodeTable {

@@ -1,6 +1,7 @@
 import type { SessionRow } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
 import { renderWithProviders } from '@/testing/render';
@@ -11,8 +12,14 @@ import { PersonalInfoDialog } from '../components/personal-info-dialog';
 const fake = vi.hoisted(() => ({ api: undefined as FakeApi | undefined }));
 vi.mock('@/lib/api', () => ({ api: () => fake.api }));
 vi.mock('@/lib/notify', () => ({ notify: { error: vi.fn(), success: vi.fn() } }));
+vi.mock('@/lib/encrypt-password', () => ({
+  importPasswordKey: vi.fn(() => Promise.resolve({})),
+  encryptPassword: vi.fn((_key: unknown, text: string) => Promise.resolve(`enc(${text})`)),
+}));
 
 const MINE = '/web/portal/account/sessions';
+const TWO_FACTOR = '/web/portal/account/two-factor';
+const CODES = ['abcde-fghjk', 'mnpqr-stuvw'];
 const HERE: SessionRow = {
   id: 'here',
   username: 'admin',
@@ -42,8 +49,16 @@ let sessions: SessionRow[];
 beforeEach(() => {
   installRuntimeConfig();
   sessions = [HERE, PHONE];
-  fake.api = createFakeApi({ [`GET ${MINE}`]: () => sessions });
+  fake.api = createFakeApi({
+    [`GET ${MINE}`]: () => sessions,
+    [`GET ${TWO_FACTOR}`]: [{ enabled: true, recoveryCodesLeft: 7 }],
+    'GET /web/portal/account/public-key': [{ algorithm: 'RSA-OAEP-256', publicKey: 'AAAA' }],
+  });
   fake.api.delete.mockImplementation((url) => {
+    if (url === MINE) {
+      sessions = sessions.filter((s) => s.current);
+      return Promise.resolve({ code: 20200, msg: '已退出其他设备', data: [] });
+    }
     sessions = sessions.filter((s) => `${MINE}/${s.id}` !== url);
     return Promise.resolve({ code: 20200, msg: '已下线', data: [] });
   });
@@ -84,6 +99,50 @@ describe('个人信息', () => {
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith('已下线'));
     await waitFor(() => expect(within(screen.getByRole('list', { name: '我的登录会话' })).getAllByRole('listitem')).toHaveLength(1));
     expect(screen.queryByText('Mobile Safari 18 · iOS 18')).toBeNull();
+  });
+
+  it('退出其他设备 asks first, then only this browser is left', async () => {
+    renderWithProviders(<PersonalInfoDialog open onClose={() => undefined} />, { session: user });
+    await sessionList();
+    fireEvent.click(screen.getByRole('button', { name: '退出其他设备' }));
+    const confirm = await screen.findByRole('tooltip');
+    expect(within(confirm).getByText('除本浏览器外，该账号在其他设备上的登录都将退出，已登录的应用也将退出。')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: /退\s*出/ }));
+    await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(MINE));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith('已退出其他设备'));
+    await waitFor(() => expect(within(screen.getByRole('list', { name: '我的登录会话' })).getAllByRole('listitem')).toHaveLength(1));
+    expect(screen.getByRole('button', { name: '退出其他设备' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('重新生成恢复码 asks 验证身份 when the login is not recent, then shows the new codes and offers 退出其他设备', async () => {
+    let verified = false;
+    fake.api!.post.mockImplementation((url: string, body?: unknown) => {
+      if (url === '/web/portal/account/reauth') {
+        verified = (body as { password?: string }).password === 'enc(Right#2026)';
+        return verified
+          ? Promise.resolve({ code: 20200, msg: '身份已验证', data: [] })
+          : Promise.reject(new ApiError('密码错误，还可尝试 2 次', 1, 400));
+      }
+      if (!verified) return Promise.reject(new ApiError('请先验证身份', 20403, 403));
+      return Promise.resolve({ code: 20200, msg: '恢复码已重新生成', data: [{ codes: CODES }] });
+    });
+    renderWithProviders(<PersonalInfoDialog open onClose={() => undefined} />, { session: user });
+    expect(await screen.findByText('已绑定身份验证器，剩余恢复码 7 个')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '重新生成恢复码' }));
+
+    await screen.findByRole('dialog', { name: '验证身份' });
+    fireEvent.change(screen.getByLabelText('当前密码'), { target: { value: 'Right#2026' } });
+    fireEvent.click(screen.getByRole('button', { name: /验\s*证/ }));
+
+    const codes = await screen.findByRole('list', { name: '新的恢复码' });
+    expect(
+      within(codes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(CODES);
+    expect(screen.getByText('恢复码已重新生成，旧恢复码已失效')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: '退出其他设备' })).toHaveLength(2);
+    expect(fake.api!.post).toHaveBeenCalledWith('/web/portal/account/two-factor/recovery-codes');
   });
 
   it('asks for the sessions only while open', () => {

@@ -26,3 +26,14 @@ export function useEndMySession() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions.all }),
   });
 }
+
+/** `DELETE /web/portal/account/sessions` (退出其他设备): every other browser of the account signs out, with its applications. */
+export const signOutElsewhere = async () => (await api().delete<unknown>(MY_SESSIONS)).msg;
+
+export function useSignOutElsewhere() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signOutElsewhere,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions.all }),
+  });
+}

@@ -1,9 +1,115 @@
 import type { SessionRow } from '@portal/shared';
-import { Button, Empty, Form, Input, Modal, Popconfirm, Skeleton, Tag, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Empty, Form, Input, Modal, Popconfirm, Skeleton, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useReauth } from '@/components/reauth-dialog';
 import { useSession } from '@/hooks/use-session';
 import { notify } from '@/lib/notify';
-import { useEndMySession, useMySessions } from '../api/my-sessions';
+import { queryKeys } from '@/lib/query-keys';
+import { useEndMySession, useMySessions, useSignOutElsewhere } from '../api/my-sessions';
+import { regenerateRecoveryCodes, useMyTwoFactor } from '../api/my-two-factor';
 import './personal-info-dialog.css';
+
+/** 退出其他设备: every other browser of the account signs out (the server keeps this one). */
+function SignOutElsewhereButton({ disabled = false }: { disabled?: boolean }) {
+  const signOut = useSignOutElsewhere();
+  const confirm = async () => {
+    try {
+      notify.success(await signOut.mutateAsync());
+    } catch {
+      // The API client has shown the server's reason.
+    }
+  };
+  return (
+    <Popconfirm
+      title="退出其他设备"
+      description="除本浏览器外，该账号在其他设备上的登录都将退出，已登录的应用也将退出。"
+      okText="退出"
+      cancelText="取消"
+      okButtonProps={{ danger: true }}
+      onConfirm={confirm}
+      disabled={disabled}
+    >
+      <Button size="small" disabled={disabled} loading={signOut.isPending}>
+        退出其他设备
+      </Button>
+    </Popconfirm>
+  );
+}
+
+/**
+ * 二次验证: whether an authenticator is bound; 重新生成恢复码 (behind 验证身份 when the login is not
+ * recent), after which 退出其他设备 is offered.
+ */
+function MyTwoFactorSection({ open }: { open: boolean }) {
+  const state = useMyTwoFactor(open);
+  const queryClient = useQueryClient();
+  const { run, dialog } = useReauth();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const regenerate = async () => {
+    setBusy(true);
+    try {
+      setCodes(await run(regenerateRecoveryCodes));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions.myTwoFactor });
+    } catch {
+      // Cancelled 验证身份, or the API client has shown the server's reason.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const data = state.data;
+  return (
+    <section className="personal-info__two-factor" aria-labelledby="personal-info-two-factor">
+      <Typography.Title level={5} id="personal-info-two-factor">
+        二次验证
+      </Typography.Title>
+      {data ? (
+        <div className="personal-info__two-factor-row">
+          <Typography.Text type={data.enabled ? undefined : 'secondary'}>
+            {data.enabled ? `已绑定身份验证器，剩余恢复码 ${data.recoveryCodesLeft} 个` : '未绑定身份验证器'}
+          </Typography.Text>
+          {data.enabled && (
+            <Button size="small" onClick={() => void regenerate()} loading={busy}>
+              重新生成恢复码
+            </Button>
+          )}
+        </div>
+      ) : state.isError ? (
+        <Typography.Text type="secondary">二次验证状态加载失败</Typography.Text>
+      ) : (
+        <Skeleton active paragraph={{ rows: 1 }} title={false} />
+      )}
+      {codes && (
+        <Alert
+          className="personal-info__codes"
+          type="success"
+          showIcon
+          title="恢复码已重新生成，旧恢复码已失效"
+          description={
+            <>
+              <Typography.Paragraph>每个恢复码只能使用一次，请妥善保存：</Typography.Paragraph>
+              <ul className="personal-info__code-list" aria-label="新的恢复码">
+                {codes.map((c) => (
+                  <li key={c}>
+                    <Typography.Text code copyable>
+                      {c}
+                    </Typography.Text>
+                  </li>
+                ))}
+              </ul>
+              <div className="personal-info__two-factor-row">
+                <Typography.Text type="secondary">担心账号已在其他设备登录？</Typography.Text>
+                <SignOutElsewhereButton />
+              </div>
+            </>
+          }
+        />
+      )}
+      {dialog}
+    </section>
+  );
+}
 
 function SessionItem({ session }: { session: SessionRow }) {
   const end = useEndMySession();
@@ -51,11 +157,15 @@ function SessionItem({ session }: { session: SessionRow }) {
 /** 我的登录会话: where the account is signed in; the other browsers can be signed out from here. */
 function MySessions({ open }: { open: boolean }) {
   const sessions = useMySessions(open);
+  const others = sessions.data?.some((s) => !s.current) ?? false;
   return (
     <section className="personal-info__sessions" aria-labelledby="personal-info-sessions">
-      <Typography.Title level={5} id="personal-info-sessions">
-        我的登录会话
-      </Typography.Title>
+      <div className="personal-info__sessions-head">
+        <Typography.Title level={5} id="personal-info-sessions">
+          我的登录会话
+        </Typography.Title>
+        {sessions.data && <SignOutElsewhereButton disabled={!others} />}
+      </div>
       {sessions.data ? (
         sessions.data.length > 0 ? (
           <ul className="personal-info__session-list" aria-label="我的登录会话">
@@ -75,7 +185,10 @@ function MySessions({ open }: { open: boolean }) {
   );
 }
 
-/** Spec section 2: personal information, read-only 账号, 姓名, 电话; and the account's own sign-in sessions. */
+/**
+ * Spec section 2: personal information, read-only 账号, 姓名, 电话; the account's 二次验证 and its own
+ * sign-in sessions, with 退出其他设备.
+ */
 export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const session = useSession();
   return (
@@ -99,6 +212,7 @@ export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: 
           <Input id="personal-info-phone" value={session?.phone ?? ''} readOnly />
         </Form.Item>
       </Form>
+      <MyTwoFactorSection open={open} />
       <MySessions open={open} />
     </Modal>
   );
