@@ -20,6 +20,17 @@ export interface EncryptedPasswords {
 export type PortalSignIn = { ok: true; session: string } | { ok: false; code?: string; description: string };
 
 /**
+ * The login time a CAS server gave (CAS 3.0 §2.7 `authenticationDate`): Apereo CAS may send it as a
+ * list or with a zone name (`…+08:00[Asia/Shanghai]`). One that cannot be read counts as long ago, so
+ * a sensitive change asks for 验证身份 rather than trusting the session as fresh.
+ */
+export function authenticationDateOf(value: unknown): Date {
+  const first: unknown = Array.isArray(value) ? value[0] : value;
+  const date = typeof first === 'string' ? new Date(first.replace(/\[[^\]]*\]$/, '')) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : new Date(0);
+}
+
+/**
  * The portal side of login (the routes are `portal-auth-routes.ts`): a CAS ticket becomes a portal
  * session; 修改密码 with its checks, lockout, history and the end of the account's other logins.
  */
@@ -43,8 +54,7 @@ function createPortalAuthService(app: FastifyInstance) {
     if (!account) return { ok: false, description: '该账号未在门户开通或已停用' };
     await app.portalSessionService.close(previous);
     // CAS 3.0 §2.7: when the credentials were checked; single sign-on may have been hours ago.
-    const { authenticationDate } = validation.attributes;
-    const authenticatedAt = typeof authenticationDate === 'string' ? new Date(authenticationDate) : undefined;
+    const authenticatedAt = authenticationDateOf(validation.attributes.authenticationDate);
     return { ok: true, session: await app.portalSessionService.open(account.id, ticket, authenticatedAt) };
   }
 

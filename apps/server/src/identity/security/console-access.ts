@@ -35,6 +35,9 @@ export function parseNetwork(entry: string): Network | undefined {
 }
 
 /** A network as stored and shown: a single address without its prefix length, else `address/bits` (RFC 5952 for IPv6). */
+/** A client's address as people write it: an IPv4 client of a server listening on `::` is `::ffff:a.b.c.d` to Node. */
+const shown = (address: string) => (ipaddr.isValid(address) ? ipaddr.process(address).toString() : address);
+
 const formatNetwork = ([ip, bits]: Network) => (bits === width(ip) ? ip.toString() : `${ip.toString()}/${bits}`);
 
 /** Whether `address` (a request's, an IPv4-mapped one read as IPv4) lies in one of `networks`. */
@@ -66,12 +69,12 @@ function createConsoleAccessService(app: FastifyInstance) {
     if (caller.enterpriseId === null || caller.authorities.includes(Role.PlatformOperator)) return;
     const networks = (await lists.get(String(caller.enterpriseId)))?.networks ?? [];
     if (networks.length && !inside(networks, caller.ip)) {
-      throw new ForbiddenError(`当前 IP 地址（${caller.ip}）不在企业允许访问控制台的范围内`);
+      throw new ForbiddenError(`当前 IP 地址（${shown(caller.ip)}）不在企业允许访问控制台的范围内`);
     }
   }
 
   async function rulesOf(enterpriseId: number, actor: Actor): Promise<ConsoleIpRules> {
-    return { rules: await repository.ofEnterprise(enterpriseId), currentIp: actor.ip };
+    return { rules: await repository.ofEnterprise(enterpriseId), currentIp: shown(actor.ip) };
   }
 
   /**
@@ -90,7 +93,7 @@ function createConsoleAccessService(app: FastifyInstance) {
     }
     if (networks.size > CONSOLE_IP_RULES_MAX) throw new BadRequestError(ConsoleIpRulesMessage.tooMany);
     if (networks.size && !inside([...networks.values()], actor.ip)) {
-      throw new BadRequestError(`当前 IP 地址（${actor.ip}）不在列表内，保存后将无法访问控制台，请先加入该地址`);
+      throw new BadRequestError(`当前 IP 地址（${shown(actor.ip)}）不在列表内，保存后将无法访问控制台，请先加入该地址`);
     }
     const rules = [...networks.keys()];
     await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
