@@ -108,6 +108,8 @@ async function auth(app: FastifyInstance) {
     await app.authenticate(request);
     const held = request.principal?.profile.authorities ?? [];
     if (!codes.some((c) => held.includes(c))) throw new ForbiddenError();
+    // An administrator's act outside the console's areas (申请使用 on the public site) is the console's too.
+    if (!isConsoleApi(request)) await app.consoleAccessService.check(actorOf(request));
   });
 
   app.decorate('requireCertified', (...codes: string[]) => {

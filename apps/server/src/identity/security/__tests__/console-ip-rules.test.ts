@@ -26,7 +26,7 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
   afterAll(() => t.close());
 
   /** A call as the browser at `from` makes it. */
-  const call = (token: string, from: string, method: 'GET' | 'PUT', url: string, payload?: object) =>
+  const call = (token: string, from: string, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
     t.app.inject({ method, url, remoteAddress: from, headers: { ...XHR, authorization: token }, ...(payload ? { payload } : {}) });
   const rulesOf = async (token: string, from = INSIDE) => {
     const res = await call(token, from, 'GET', `${BASE}/security/ip-rules`);
@@ -116,6 +116,9 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
     expect((await call(staff, OUTSIDE, 'GET', '/web/portal/account/password-rules')).statusCode).toBe(200);
     expect((await call(staff, OUTSIDE, 'GET', '/web-api/portal/v1/my-apps')).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/cas/login', remoteAddress: OUTSIDE })).statusCode).toBe(200);
+    // An administrator's act on the public site (申请使用) is the console's all the same.
+    const subscribe = await call(admin, OUTSIDE, 'POST', '/web-api/portal/v1/applications/no-such-app/subscription', {});
+    expect([subscribe.statusCode, subscribe.json().msg]).toEqual([403, `当前 IP 地址（${OUTSIDE}）不在企业允许访问控制台的范围内`]);
   });
 
   it('holds neither another enterprise nor platform operators', async () => {
