@@ -27,12 +27,15 @@ if (happyWindow.happyDOM && happyWindow.Response) {
 // antd renders its static messages, notifications and Modal.confirm into roots of their own (through
 // @rc-component/util's render) that nothing unmounts, so a closing animation can commit while the
 // environment is torn down and React's follow-up task then finds no `window`. The file's last hook
-// unmounts them; the holders are kept between tests so that a later toast still shows.
+// unmounts them; the holders are kept between tests so that a later toast still shows. After it, a
+// late render (Modal.confirm closes on a timer) has nothing left to draw into and is dropped.
 type RcRender = { render: (node: unknown, container: object) => void };
 const rcRender = createRequire(import.meta.url)('@rc-component/util/lib/React/render') as RcRender;
 const staticHolders = new Set<object>();
+let fileEnded = false;
 const renderHolder = rcRender.render;
 rcRender.render = (node, container) => {
+  if (fileEnded) return;
   staticHolders.add(container);
   renderHolder(node, container);
 };
@@ -59,6 +62,7 @@ const schedulerDrained = () => new Promise<void>((resolve) => unstable_scheduleC
 // schedule another, and a lazy component settling late (a busy machine) queues one more render: drain
 // a few rounds, letting promises and immediates settle between them.
 afterAll(async () => {
+  fileEnded = true;
   act(() => {
     for (const container of staticHolders) {
       (container as Record<string, { unmount(): void } | undefined>)[holderRootKey]?.unmount();
