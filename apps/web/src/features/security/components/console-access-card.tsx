@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { notify } from '@/lib/notify';
 import { useConsoleIpRules, useSaveConsoleIpRules } from '../api/console-ip-rules';
+import { FormFooter } from './form-footer';
 
 interface IpRulesForm {
   rules: string;
@@ -88,12 +89,7 @@ function IpRulesForm({ value }: { value: ConsoleIpRules }) {
           </Button>
         }
       />
-      <div className="security-setting__footer">
-        <Button onClick={() => form.resetFields()}>还原</Button>
-        <Button type="primary" htmlType="submit" loading={saving}>
-          保存
-        </Button>
-      </div>
+      <FormFooter onReset={() => form.resetFields()} saving={saving} />
     </Form>
   );
 }

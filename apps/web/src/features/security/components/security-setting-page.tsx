@@ -17,6 +17,7 @@ import {
   policyNumberRule,
 } from '../lib/policy-rules';
 import './security.css';
+import { FormFooter } from './form-footer';
 
 /** Each number's label in its section, and its unit. */
 const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> = {
@@ -110,12 +111,7 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
           </Space>
         </Col>
       </Row>
-      <div className="security-setting__footer">
-        <Button onClick={() => form.resetFields()}>还原</Button>
-        <Button type="primary" htmlType="submit" loading={saving}>
-          保存
-        </Button>
-      </div>
+      <FormFooter onReset={() => form.resetFields()} saving={saving} />
     </Form>
   );
 }
