@@ -119,14 +119,9 @@ export class TwoFactor {
     if (!row || !secret || row.totp_enabled_at) return undefined;
     const step = await this.acceptedStep(secret, code.trim(), null, now);
     if (step === undefined) return undefined;
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     return this.db.transaction().execute(async (trx) => {
       if (!(await this.accounts.enable(trx, accountId, row.totp_secret, step, now.toISOString()))) return undefined;
-      await this.accounts.replaceRecoveryCodes(
-        trx,
-        accountId,
-        codes.map((c) => this.hashRecovery(accountId, c)),
-      );
+      const codes = await this.newRecoveryCodes(trx, accountId);
       await within(trx);
       return codes;
     });
@@ -168,15 +163,21 @@ export class TwoFactor {
   async regenerateRecoveryCodes(accountId: number, within: (trx: Kysely<Database>) => Promise<void>): Promise<string[] | undefined> {
     const row = await this.accounts.state(accountId);
     if (!row?.totp_enabled_at || !this.open(row.totp_secret)) return undefined;
-    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await this.db.transaction().execute(async (trx) => {
-      await this.accounts.replaceRecoveryCodes(
-        trx,
-        accountId,
-        codes.map((c) => this.hashRecovery(accountId, c)),
-      );
+    return this.db.transaction().execute(async (trx) => {
+      const codes = await this.newRecoveryCodes(trx, accountId);
       await within(trx);
+      return codes;
     });
+  }
+
+  /** A fresh set of recovery codes in place of the account's old ones (stored hashed); answers them, to be shown once. */
+  private async newRecoveryCodes(trx: Kysely<Database>, accountId: number): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await this.accounts.replaceRecoveryCodes(
+      trx,
+      accountId,
+      codes.map((c) => this.hashRecovery(accountId, c)),
+    );
     return codes;
   }
 
