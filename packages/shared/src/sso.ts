@@ -10,6 +10,7 @@ import type {
   SessionRowSchema,
   SsoAppGrantsBodySchema,
   SsoAppGrantsSchema,
+  TenantIpRulesSchema,
   SsoApplicationBodySchema,
   SsoApplicationRowSchema,
   SsoAppCreatedSchema,
@@ -137,6 +138,8 @@ export const SESSION_OVERFLOW_LABELS: Record<SessionOverflow, string> = { 'end-o
 export type SecurityPolicy = Static<typeof SecurityPolicySchema>;
 /** 控制台访问 (`GET /web-api/console/v1/security/ip-rules`): the enterprise's allowed networks and the caller's address. */
 export type ConsoleIpRules = Static<typeof ConsoleIpRulesSchema>;
+/** `GET /web-api/console/v1/tenants/{id}/ip-rules`: an enterprise's 控制台访问 list, for its operator. */
+export type TenantIpRules = Static<typeof TenantIpRulesSchema>;
 /** `PUT /web-api/console/v1/security/ip-rules`: the form's lines. */
 export type ConsoleIpRulesBody = Static<typeof ConsoleIpRulesBodySchema>;
 /** `GET /web/portal/account/password-rules`: the caller's enterprise's password rules, with the server's one-line description of them. */

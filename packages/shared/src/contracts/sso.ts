@@ -218,6 +218,9 @@ export const ConsoleIpRulesSchema = Type.Object({
   currentIp: Type.String({ description: '调用者当前的 IP 地址（保存的列表须包含它）' }),
 });
 
+/** `GET /web-api/console/v1/tenants/{id}/ip-rules` (operators): an enterprise's 控制台访问 list. */
+export const TenantIpRulesSchema = Type.Pick(ConsoleIpRulesSchema, ['rules']);
+
 // ----- 在线会话
 
 export const SessionRowSchema = Type.Object({
