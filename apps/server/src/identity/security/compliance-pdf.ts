@@ -16,13 +16,40 @@ function heading(doc: PDFKit.PDFDocument, text: string) {
   doc.moveDown(0.8).fontSize(12).fillColor('#000').text(text, MARGIN).moveDown(0.3).fontSize(BODY);
 }
 
-function table(doc: PDFKit.PDFDocument, header: string[], rows: string[][], columnStyles?: (number | string)[]) {
-  doc.table({
-    columnStyles: columnStyles ?? header.map(() => '*'),
-    defaultStyle: { padding: 3, border: 0.5, borderColor: '#bfbfbf' },
-    rowStyles: (i) => (i === 0 ? { backgroundColor: '#f0f0f0' } : undefined),
-    data: [header, ...rows],
-  });
+const PAD = 3;
+
+/**
+ * A table of text cells, columns in points ('*' shares what is left), its header repeated on each page.
+ * Drawn cell by cell: pdfkit's own table measures every CJK line break several times over, many times slower.
+ */
+function table(doc: PDFKit.PDFDocument, header: string[], rows: string[][], columns?: (number | '*')[]) {
+  const spec = columns ?? header.map(() => '*' as const);
+  const available = doc.page.width - 2 * MARGIN;
+  const fixed = spec.reduce<number>((sum, w) => sum + (w === '*' ? 0 : w), 0);
+  const stars = spec.filter((w) => w === '*').length;
+  const widths = spec.map((w) => (w === '*' ? (available - fixed) / stars : w));
+  const heightOf = (cells: string[]) =>
+    Math.max(...cells.map((text, i) => doc.heightOfString(text || ' ', { width: (widths[i] ?? 0) - 2 * PAD }))) + 2 * PAD;
+  const draw = (cells: string[], shaded: boolean) => {
+    const height = heightOf(cells);
+    if (doc.y + height > doc.page.height - MARGIN) {
+      doc.addPage();
+      if (!shaded) draw(header, true);
+    }
+    const y = doc.y;
+    let x = MARGIN;
+    cells.forEach((text, i) => {
+      const width = widths[i] ?? 0;
+      if (shaded) doc.rect(x, y, width, height).fill('#f0f0f0');
+      doc.rect(x, y, width, height).lineWidth(0.5).stroke('#bfbfbf');
+      doc.fillColor('#000').text(text, x + PAD, y + PAD, { width: width - 2 * PAD });
+      x += width;
+    });
+    doc.x = MARGIN;
+    doc.y = y + height;
+  };
+  draw(header, true);
+  for (const row of rows) draw(row, false);
 }
 
 /**

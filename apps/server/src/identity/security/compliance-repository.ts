@@ -38,7 +38,10 @@ export class ComplianceRepository {
       .where('created_at', '>=', start)
       .where('created_at', '<=', end);
     const [results, reasons, locked, enrolments, accounts, outcomes, actions] = await Promise.all([
-      logins.select(['result', (eb) => eb.fn.countAll().as('n')]).groupBy('result').execute(),
+      logins
+        .select(['result', (eb) => eb.fn.countAll().as('n')])
+        .groupBy('result')
+        .execute(),
       logins
         .select(['reason', (eb) => eb.fn.countAll().as('n')])
         .where('result', '=', 'failure')
@@ -56,16 +59,19 @@ export class ComplianceRepository {
         .executeTakeFirstOrThrow(),
       this.db
         .selectFrom('account')
-        .select([
-          (eb) => eb.fn.countAll().as('n'),
-          (eb) => eb.fn.count('totp_enabled_at').as('enrolled'),
-        ])
+        .select([(eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.count('totp_enabled_at').as('enrolled')])
         .where('enterprise_id', '=', enterpriseId)
         .where('status', '=', 'active')
         .where('deleted_at', 'is', null)
         .executeTakeFirstOrThrow(),
-      audits.select(['outcome', (eb) => eb.fn.countAll().as('n')]).groupBy('outcome').execute(),
-      audits.select(['action', (eb) => eb.fn.countAll().as('n')]).groupBy('action').execute(),
+      audits
+        .select(['outcome', (eb) => eb.fn.countAll().as('n')])
+        .groupBy('outcome')
+        .execute(),
+      audits
+        .select(['action', (eb) => eb.fn.countAll().as('n')])
+        .groupBy('action')
+        .execute(),
     ]);
     const byResult = (result: string) => count(results.find((r) => r.result === result)?.n);
     const byOutcome = (outcome: string) => count(outcomes.find((r) => r.outcome === outcome)?.n);

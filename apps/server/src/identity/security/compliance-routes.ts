@@ -82,7 +82,8 @@ const complianceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           max: EVIDENCE_PER_MINUTE,
           timeWindow: 60_000,
           hook: 'preHandler',
-          keyGenerator: (request) => `evidence:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId ?? request.ip}`}`,
+          keyGenerator: (request) =>
+            `evidence:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId ?? request.ip}`}`,
           errorResponseBuilder: (_request, context) =>
             new TooManyRequestsError(`导出证据包过于频繁，请 ${Math.ceil(context.ttl / 1000)} 秒后再试`),
         },

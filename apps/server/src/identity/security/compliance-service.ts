@@ -36,7 +36,10 @@ interface ControlRule {
 }
 
 const text = (c: ComplianceContext, ...fields: (keyof SecurityPolicy)[]) =>
-  fields.map((f) => policyFieldText(f, c.policy)).map((t) => `${t.label} ${t.value}`).join('；');
+  fields
+    .map((f) => policyFieldText(f, c.policy))
+    .map((t) => `${t.label} ${t.value}`)
+    .join('；');
 
 const DJCP = 'GB/T 22239-2019 8.1.4.1 身份鉴别';
 const DJCP_AUDIT = 'GB/T 22239-2019 8.1.4.3 安全审计';

@@ -1,10 +1,4 @@
-import {
-  type ComplianceControl,
-  type ComplianceReport,
-  type SecurityPolicy,
-  applySecurityPreset,
-  securityPreset,
-} from '@portal/shared';
+import { type ComplianceControl, type ComplianceReport, type SecurityPolicy, applySecurityPreset, securityPreset } from '@portal/shared';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chinaDate } from '../../../platform/lib/china-time.js';
@@ -160,7 +154,10 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
     expect(res.headers['content-type']).toBe('application/pdf');
     const pages = await readLabelPdf(res.rawPayload);
     // Table cells wrap and pdf.js spaces words as it likes: compared without white space.
-    const text = pages.map((p) => p.text).join('').replace(/\s+/g, '');
+    const text = pages
+      .map((p) => p.text)
+      .join('')
+      .replace(/\s+/g, '');
     const flat = (s: string) => s.replace(/\s+/g, '');
     expect(text).toContain('安全合规证据包');
     expect(text).toContain(HENGYUE);
