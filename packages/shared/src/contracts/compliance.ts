@@ -18,6 +18,8 @@ export const ComplianceControlSchema = Type.Object({
   current: Type.String({ description: '本企业当前的设置' }),
   passed: Type.Boolean(),
   remedy: Type.String({ description: '未通过时应修改的设置；通过时为空' }),
+  /** Whether 安全设置 changes it (the page links there); otherwise the platform provides it. */
+  inSettings: Type.Boolean(),
 });
 
 export const ComplianceScoreSchema = Type.Object({

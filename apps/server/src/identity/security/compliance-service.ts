@@ -301,6 +301,7 @@ function createComplianceService(app: FastifyInstance) {
         current: rule.current(context),
         passed,
         remedy: passed ? '' : rule.remedy,
+        inSettings: rule.remedy.startsWith(`在${SETTINGS}`),
       };
     });
   }
