@@ -5,6 +5,7 @@ import type {
   ComplianceReportSchema,
   ComplianceScoreSchema,
 } from './contracts/compliance.js';
+import { PASSWORD_CLASSES } from './security-policy.js';
 import { PASSWORD_CLASS_LABELS, SESSION_OVERFLOW_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS } from './sso.js';
 
 /**
@@ -100,7 +101,13 @@ const POLICY_FIELDS: { [K in Field]?: { label: string; text: (value: SecurityPol
   passwordMinLength: { label: '密码最短长度', text: (v) => `${v} 位` },
   passwordClasses: {
     label: '密码必须包含',
-    text: (v) => (v.length ? v.map((c) => PASSWORD_CLASS_LABELS[c]).join('、') : '不限'),
+    // In the page's order, whatever order they were saved in.
+    text: (v) =>
+      v.length
+        ? PASSWORD_CLASSES.filter((c) => v.includes(c))
+            .map((c) => PASSWORD_CLASS_LABELS[c])
+            .join('、')
+        : '不限',
   },
   passwordNoUsername: { label: '密码不得包含账号', text: (v) => (v ? '是' : '否') },
   passwordHistory: { label: '历史密码', text: (v) => (v ? `最近 ${v} 个不可重复` : '不限制') },
