@@ -74,6 +74,9 @@ import smsCodeRepository from './register/sms-code-repository.js';
 import smsCodes from './register/sms-codes.js';
 import passwordHistoryRepository from './security/password-history-repository.js';
 import passwordPolicy from './security/password-policy.js';
+import complianceRepository from './security/compliance-repository.js';
+import complianceRoutes from './security/compliance-routes.js';
+import complianceService from './security/compliance-service.js';
 import consoleAccess from './security/console-access.js';
 import consoleIpRuleRepository from './security/console-ip-rule-repository.js';
 import securityPolicyRepository from './security/security-policy-repository.js';
@@ -131,6 +134,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(reauthService);
   await app.register(registerService);
   await app.register(securityService);
+  await app.register(complianceRepository);
+  await app.register(complianceService);
   await app.register(accountAdminRepository);
   await app.register(groupRepository);
   await app.register(roleRepository);
@@ -183,6 +188,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(sessionRoutes);
   await app.register(loginLogRoutes);
   await app.register(securityRoutes);
+  await app.register(complianceRoutes);
   await app.register(notificationRoutes);
   await app.register(authSourceRoutes);
   await app.register(syncRoutes);

@@ -86,6 +86,7 @@ export const AUDIT_ACTIONS = {
   'login-log.export': '导出登录日志',
   'security.policy': '修改安全设置',
   'security.ip-rules': '修改控制台访问规则',
+  'security.compliance-export': '导出安全合规证据',
   'account.two-factor-reset': '重置二次验证',
   'two-factor-enrol': '绑定二次验证',
   'two-factor.recovery-codes': '重新生成恢复码',

@@ -1,5 +1,5 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { PASSWORD_CLASS_LABELS, type SecurityPolicy, SESSION_OVERFLOW_LABELS, TWO_FACTOR_LABELS } from '@portal/shared';
+import { PASSWORD_CLASS_LABELS, SECURITY_PRESETS, type SecurityPolicy, SESSION_OVERFLOW_LABELS, TWO_FACTOR_LABELS } from '@portal/shared';
 import { Alert, Button, Card, Checkbox, Col, Form, InputNumber, Radio, Result, Row, Skeleton, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { ConsolePage } from '@/components/console-page';
@@ -18,6 +18,7 @@ import {
 } from '../lib/policy-rules';
 import './security.css';
 import { FormFooter } from './form-footer';
+import { type PendingPreset, PresetDialog } from './preset-dialog';
 
 /** Each number's label in its section, and its unit. */
 const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> = {
@@ -53,6 +54,7 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
   const [form] = Form.useForm<SecurityPolicy>();
   const save = useSaveSecurityPolicy();
   const [saving, setSaving] = useState(false);
+  const [pending, setPending] = useState<PendingPreset>();
 
   const submit = async (values: SecurityPolicy) => {
     setSaving(true);
@@ -74,6 +76,19 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
       onFinish={(values) => void submit(values)}
       className="security-setting__form"
     >
+      <Card title="一键预设" size="small" className="security-setting__presets">
+        <Space wrap size={[16, 8]}>
+          {SECURITY_PRESETS.map((preset) => (
+            <Button
+              key={preset.key}
+              onClick={() => setPending({ preset, current: policyBody({ ...policy, ...form.getFieldsValue(true) }) })}
+            >
+              应用{preset.title}
+            </Button>
+          ))}
+          <span className="security-setting__hint">先预览将修改的设置，确认后保存</span>
+        </Space>
+      </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
           <Card title="密码策略" size="small">
@@ -112,6 +127,16 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
         </Col>
       </Row>
       <FormFooter onReset={() => form.resetFields()} saving={saving} />
+      <PresetDialog
+        pending={pending}
+        onClose={() => setPending(undefined)}
+        onApply={(next) => {
+          setPending(undefined);
+          // Through the form: its rules check the values and 保存's path sends them.
+          form.setFieldsValue(next);
+          form.submit();
+        }}
+      />
     </Form>
   );
 }
