@@ -19,6 +19,8 @@ import forgotPasswordService from './cas/forgot-password-service.js';
 import loginFailureRepository from './cas/login-failure-repository.js';
 import loginGuard from './cas/login-guard.js';
 import loginSteps from './cas/login-steps.js';
+import passkeyLoginRoutes from './cas/passkey-login-routes.js';
+import passkeyLoginService from './cas/passkey-login-service.js';
 import logoutDeliveryRepository from './cas/logout-delivery-repository.js';
 import logoutDeliveryService from './cas/logout-delivery-service.js';
 import ssoSessions from './cas/sso-sessions.js';
@@ -76,6 +78,9 @@ import passwordHistoryRepository from './security/password-history-repository.js
 import passwordPolicy from './security/password-policy.js';
 import consoleAccess from './security/console-access.js';
 import consoleIpRuleRepository from './security/console-ip-rule-repository.js';
+import passkeyRepository from './security/passkey-repository.js';
+import passkeyRoutes from './security/passkey-routes.js';
+import passkeys from './security/passkeys.js';
 import securityPolicyRepository from './security/security-policy-repository.js';
 import securityRoutes from './security/security-routes.js';
 import securityService from './security/security-service.js';
@@ -118,12 +123,15 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(passwordPolicy);
   await app.register(twoFactorRepository);
   await app.register(twoFactor);
+  await app.register(passkeyRepository);
+  await app.register(passkeys);
   await app.register(authSourceRepository);
   await app.register(casLogin);
   await app.register(loginSteps);
   await app.register(smsCodeRepository);
   await app.register(smsCodes);
   await app.register(casLoginService);
+  await app.register(passkeyLoginService);
   await app.register(casValidationService);
   await app.register(forgotPasswordService);
   await app.register(chatLoginService);
@@ -164,6 +172,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });
     await app.register(twoFactorRoutes, { prefix: '/cas' });
+    await app.register(passkeyLoginRoutes, { prefix: '/cas' });
     await app.register(forgotPasswordRoutes, { prefix: '/cas' });
     await app.register(chatLoginRoutes, { prefix: '/cas' });
     await app.register(oidcRoutes, { prefix: '/oidc' });
@@ -183,6 +192,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(sessionRoutes);
   await app.register(loginLogRoutes);
   await app.register(securityRoutes);
+  await app.register(passkeyRoutes);
   await app.register(notificationRoutes);
   await app.register(authSourceRoutes);
   await app.register(syncRoutes);
