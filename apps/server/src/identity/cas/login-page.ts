@@ -58,13 +58,14 @@ const alert = (error: string | undefined) => (error ? `<div class="cas-alert" ro
 function passkeyForm(
   m: { casBase: string; service: string | undefined; renew: boolean; execution: string; proof?: string },
   label: string,
+  title?: string,
 ): string {
   const secondFactor = m.proof !== undefined;
   const action = withService(`${m.casBase}/login/${secondFactor ? 'two-factor/passkey' : 'passkey'}`, m.service);
   return `<form method="post" action="${escapeHtml(action)}" class="cas-passkey" data-passkey="${escapeHtml(`${m.casBase}/login/passkey/options`)}" hidden>
   <input type="hidden" name="credential" value="">
   ${secondFactor ? `<input type="hidden" name="proof" value="${escapeHtml(m.proof ?? '')}">\n  ` : ''}${stepFields(m.execution, m.renew)}
-  <p class="cas-passkey__error cas-alert" role="alert" hidden></p>
+  ${title ? `<p class="cas-other__title">${escapeHtml(title)}</p>\n  ` : ''}<p class="cas-passkey__error cas-alert" role="alert" hidden></p>
   <button type="button" class="cas-passkey__button">${escapeHtml(label)}</button>
 </form>`;
 }
@@ -120,7 +121,7 @@ ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` :
   ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
   <button type="submit">登 录</button>
 </form>
-${passkeyForm(m, '通行密钥登录')}
+${passkeyForm(m, '使用通行密钥', '通行密钥登录')}
 ${otherLogins(m)}
 <div class="cas-links">
   <a href="${escapeHtml(m.portalBase)}/?register=1">没有账号？立即注册</a>
