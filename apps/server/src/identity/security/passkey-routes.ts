@@ -11,11 +11,13 @@ import {
   PasskeySchema,
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { ForbiddenError } from '../../platform/lib/errors.js';
+import { ForbiddenError, TooManyRequestsError } from '../../platform/lib/errors.js';
 import { actorOf, callerOf } from '../portal-auth/auth.js';
 
 const MINE = `${ApiPrefix.portalAuth}/account/passkeys`;
 const tags = ['security'];
+/** Registration ceremonies begun per account and minute: each keeps a challenge row until it is spent or expires. */
+const CEREMONIES_PER_MINUTE = 10;
 
 /**
  * 个人信息's 通行密钥 (the caller's own passkeys: adding and removing one is a sensitive change behind
@@ -45,6 +47,17 @@ const passkeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${MINE}/options`,
     {
       onRequest: app.requireRecentAuth,
+      config: {
+        rateLimit: {
+          limit: 'passkey-register',
+          max: CEREMONIES_PER_MINUTE,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          keyGenerator: (request) => `account:${request.principal?.accountId ?? request.ip}`,
+          errorResponseBuilder: (_request, context) =>
+            new TooManyRequestsError(`添加通行密钥过于频繁，请 ${Math.ceil(context.ttl / 1000)} 秒后再试`),
+        },
+      },
       schema: {
         tags,
         summary: '添加通行密钥：注册参数（需近期验证身份）',
