@@ -29,6 +29,8 @@ interface StepModel {
   name: string;
   target: LoginTarget;
   error?: string;
+  /** How the login began, carried in the page's proof. */
+  method?: LoginMethod | undefined;
 }
 
 /**
@@ -51,8 +53,16 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   /** The account a step's proof is for, if it is genuine, for this step, fresh and unspent. */
   const checkProof = (proof: string | undefined, step: LoginStep) => proofs.check(proof ?? '', step, proofState);
 
-  async function issueProof(accountId: number, step: LoginStep): Promise<string> {
-    return proofs.issue(accountId, step, (await proofState(accountId)) ?? '');
+  async function issueProof(accountId: number, step: LoginStep, method?: LoginMethod): Promise<string> {
+    return proofs.issue(accountId, step, (await proofState(accountId)) ?? '', Date.now(), method);
+  }
+
+  /** How the login that posted this step began (its proof carries it from the first step), for 登录日志. */
+  function carriedMethod(request: FastifyRequest): LoginMethod | undefined {
+    const body = request.body as { proof?: unknown; change?: unknown } | undefined;
+    const proof = typeof body?.proof === 'string' ? body.proof : typeof body?.change === 'string' ? body.change : '';
+    const method = proof ? proofs.methodOf(proof) : undefined;
+    return method === 'password' || method === 'passkey' ? method : undefined;
   }
 
   /** What the steps of an account depend on: its profile, its enterprise's policy and whether two-factor login applies to it. */
@@ -76,7 +86,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
 
   /** 二次验证: a code of the authenticator app when one is bound, a passkey when the account has one. */
   async function codePage(request: FastifyRequest, reply: FastifyReply, status: number, m: StepModel & { proof?: string }) {
-    const proof = m.proof ?? (await issueProof(m.accountId, 'code'));
+    const proof = m.proof ?? (await issueProof(m.accountId, 'code', m.method ?? carriedMethod(request)));
     const [state, passkeys] = await Promise.all([accounts.loginState(m.accountId), app.passkeyRepository.count(m.accountId)]);
     const factors = { totp: !!state?.twoFactorEnrolled, passkey: passkeys > 0 };
     return casLogin.html(reply, status, twoFactorCodePage({ ...pageBase(request, reply, m), proof, ...factors }));
@@ -88,7 +98,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     status: number,
     m: StepModel & { proof?: string; expired: boolean; policy: SecurityPolicy },
   ) {
-    const change = m.proof ?? (await issueProof(m.accountId, 'change'));
+    const change = m.proof ?? (await issueProof(m.accountId, 'change', m.method ?? carriedMethod(request)));
     return casLogin.html(
       reply,
       status,
@@ -101,7 +111,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const secret = await app.twoFactorService.pendingSecret(m.accountId);
     if (!secret) return next(request, reply, m.accountId, m.target, 'enrol');
     const enrolment = await app.twoFactorService.enrolment(secret, m.username);
-    const proof = await issueProof(m.accountId, 'enrol');
+    const proof = await issueProof(m.accountId, 'enrol', m.method ?? carriedMethod(request));
     return casLogin.html(
       reply,
       status,
@@ -110,7 +120,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   }
 
   async function recoveryPage(request: FastifyRequest, reply: FastifyReply, m: StepModel & { codes: string[] }) {
-    const proof = await issueProof(m.accountId, 'recovery');
+    const proof = await issueProof(m.accountId, 'recovery', m.method ?? carriedMethod(request));
     return casLogin.html(reply, 200, recoveryCodesPage({ ...pageBase(request, reply, m), proof, codes: m.codes }));
   }
 
@@ -133,7 +143,8 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     }
     const { state, profile, policy, twoFactor, passkeys } = context;
     const secondFactor = state.twoFactorEnrolled || passkeys > 0;
-    const model = { accountId, name: profile.name || profile.username, target };
+    const method = known?.method ?? carriedMethod(request);
+    const model = { accountId, name: profile.name || profile.username, target, method };
     // A right password restarts the count of wrong ones before any step's page; wrong codes keep their
     // own count until the whole login succeeds, which restarts both (completeLogin).
     const passed = async () => {
@@ -168,7 +179,6 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
       await passed();
       return enrolPage(request, reply, 200, { ...model, username: profile.username });
     }
-    const method = known?.method;
     return casLogin.completeLogin(
       request,
       reply,
