@@ -157,6 +157,7 @@ export const LOGIN_FAILURE_REASONS = {
   'password-expired': '密码已过期',
   'source-unavailable': '认证源无法连接',
   'sessions-full': '在线会话数已达上限',
+  'passkey-failed': '通行密钥验证失败',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 

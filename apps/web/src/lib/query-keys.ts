@@ -35,6 +35,8 @@ export const queryKeys = {
     mine: ['sessions', 'mine'] as const,
     /** 个人信息's 二次验证 (its recovery codes left). */
     myTwoFactor: ['sessions', 'my-two-factor'] as const,
+    /** 个人信息's 通行密钥. */
+    myPasskeys: ['sessions', 'my-passkeys'] as const,
     /** 单点登出记录: a session ended here adds deliveries, so they sit under `all`. */
     deliveries: (query: object) => ['sessions', 'deliveries', query] as const,
   },

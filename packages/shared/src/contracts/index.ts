@@ -16,3 +16,4 @@ export * from './content-admin.js';
 export * from './cas.js';
 export * from './machine-clients.js';
 export * from './compliance.js';
+export * from './passkeys.js';

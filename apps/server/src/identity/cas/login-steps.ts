@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { passwordExpired } from '../security/password-policy.js';
+import type { LoginMethod } from '../login-log/login-log-repository.js';
 import type { LoginTarget } from './cas-login.js';
 import { type LoginStep, LoginProofs } from './login-proofs.js';
 import { passwordChangePage, recoveryCodesPage, twoFactorCodePage, twoFactorEnrolPage } from './login-page.js';
@@ -18,6 +19,8 @@ const ORDER: Record<Stage, number> = { password: 0, code: 1, change: 2, enrol: 3
 export interface KnownAtLogin {
   policy: SecurityPolicy;
   directoryPassword: boolean;
+  /** How the first step proved the account (登录日志's 登录方式). */
+  method?: LoginMethod;
 }
 
 /** A page of a step: the account it is for, where the login goes, and an error to show. */
@@ -26,15 +29,18 @@ interface StepModel {
   name: string;
   target: LoginTarget;
   error?: string;
+  /** How the login began, carried in the page's proof. */
+  method?: LoginMethod | undefined;
 }
 
 /**
  * The central login after the password (安全设置), in this order:
- * 1. 二次验证 — a code from the authenticator, when the policy requires it and the account is enrolled
- *    (before anything else, so a known password alone changes nothing);
+ * 1. 二次验证 — a code from the authenticator or a passkey, when the policy requires it and the account
+ *    has either (before anything else, so a known password alone changes nothing); a passwordless
+ *    passkey sign-in (user verification: something held and something known or biometric) starts after it;
  * 2. a new password — an initial one set by an administrator, or one older than the
  *    policy's expiry (密码已过期, logged as `password-expired`);
- * 3. 绑定二次验证 — when required and not enrolled yet (after the password is the holder's own), then
+ * 3. 绑定二次验证 — when required and the account has neither an authenticator nor a passkey yet (after the password is the holder's own), then
  *    the recovery codes, shown once;
  * then the login completes. Each step's form carries a signed proof of the steps before it
  * (LoginProofs); the policy is read at this login, so a change applies at the next one.
@@ -47,8 +53,16 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   /** The account a step's proof is for, if it is genuine, for this step, fresh and unspent. */
   const checkProof = (proof: string | undefined, step: LoginStep) => proofs.check(proof ?? '', step, proofState);
 
-  async function issueProof(accountId: number, step: LoginStep): Promise<string> {
-    return proofs.issue(accountId, step, (await proofState(accountId)) ?? '');
+  async function issueProof(accountId: number, step: LoginStep, method?: LoginMethod): Promise<string> {
+    return proofs.issue(accountId, step, (await proofState(accountId)) ?? '', Date.now(), method);
+  }
+
+  /** How the login that posted this step began (its proof carries it from the first step), for 登录日志. */
+  function carriedMethod(request: FastifyRequest): LoginMethod | undefined {
+    const body = request.body as { proof?: unknown; change?: unknown } | undefined;
+    const proof = typeof body?.proof === 'string' ? body.proof : typeof body?.change === 'string' ? body.change : '';
+    const method = proof ? proofs.methodOf(proof) : undefined;
+    return method === 'password' || method === 'passkey' ? method : undefined;
   }
 
   /** What the steps of an account depend on: its profile, its enterprise's policy and whether two-factor login applies to it. */
@@ -56,7 +70,9 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const [state, profile] = await Promise.all([accounts.loginState(accountId), accounts.profile(accountId)]);
     if (!state || !profile) return undefined;
     const policy = known ?? (await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId));
-    return { state, profile, policy, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities) };
+    // A passkey is a second factor beside the authenticator app (an account with one needs no enrolment).
+    const passkeys = await app.passkeyRepository.count(accountId);
+    return { state, profile, policy, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities), passkeys };
   }
 
   const pageBase = (request: FastifyRequest, reply: FastifyReply, m: StepModel) => ({
@@ -68,9 +84,12 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     ...(m.error ? { error: m.error } : {}),
   });
 
+  /** 二次验证: a code of the authenticator app when one is bound, a passkey when the account has one. */
   async function codePage(request: FastifyRequest, reply: FastifyReply, status: number, m: StepModel & { proof?: string }) {
-    const proof = m.proof ?? (await issueProof(m.accountId, 'code'));
-    return casLogin.html(reply, status, twoFactorCodePage({ ...pageBase(request, reply, m), proof }));
+    const proof = m.proof ?? (await issueProof(m.accountId, 'code', m.method ?? carriedMethod(request)));
+    const [state, passkeys] = await Promise.all([accounts.loginState(m.accountId), app.passkeyRepository.count(m.accountId)]);
+    const factors = { totp: !!state?.twoFactorEnrolled, passkey: passkeys > 0 };
+    return casLogin.html(reply, status, twoFactorCodePage({ ...pageBase(request, reply, m), proof, ...factors }));
   }
 
   async function changePage(
@@ -79,7 +98,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     status: number,
     m: StepModel & { proof?: string; expired: boolean; policy: SecurityPolicy },
   ) {
-    const change = m.proof ?? (await issueProof(m.accountId, 'change'));
+    const change = m.proof ?? (await issueProof(m.accountId, 'change', m.method ?? carriedMethod(request)));
     return casLogin.html(
       reply,
       status,
@@ -92,7 +111,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const secret = await app.twoFactorService.pendingSecret(m.accountId);
     if (!secret) return next(request, reply, m.accountId, m.target, 'enrol');
     const enrolment = await app.twoFactorService.enrolment(secret, m.username);
-    const proof = await issueProof(m.accountId, 'enrol');
+    const proof = await issueProof(m.accountId, 'enrol', m.method ?? carriedMethod(request));
     return casLogin.html(
       reply,
       status,
@@ -101,7 +120,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   }
 
   async function recoveryPage(request: FastifyRequest, reply: FastifyReply, m: StepModel & { codes: string[] }) {
-    const proof = await issueProof(m.accountId, 'recovery');
+    const proof = await issueProof(m.accountId, 'recovery', m.method ?? carriedMethod(request));
     return casLogin.html(reply, 200, recoveryCodesPage({ ...pageBase(request, reply, m), proof, codes: m.codes }));
   }
 
@@ -122,14 +141,16 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
         error: '账号已停用，请联系企业管理员',
       });
     }
-    const { state, profile, policy, twoFactor } = context;
-    const model = { accountId, name: profile.name || profile.username, target };
+    const { state, profile, policy, twoFactor, passkeys } = context;
+    const secondFactor = state.twoFactorEnrolled || passkeys > 0;
+    const method = known?.method ?? carriedMethod(request);
+    const model = { accountId, name: profile.name || profile.username, target, method };
     // A right password restarts the count of wrong ones before any step's page; wrong codes keep their
     // own count until the whole login succeeds, which restarts both (completeLogin).
     const passed = async () => {
       if (after === 'password') await app.loginGuardService.succeeded({ accountId });
     };
-    if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) {
+    if (ORDER[after] < ORDER.code && twoFactor && secondFactor) {
       await passed();
       return codePage(request, reply, 200, model);
     }
@@ -154,11 +175,16 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
         return changePage(request, reply, 200, { ...model, expired: true, policy });
       }
     }
-    if (ORDER[after] < ORDER.enrol && twoFactor && !state.twoFactorEnrolled) {
+    if (ORDER[after] < ORDER.enrol && twoFactor && !secondFactor) {
       await passed();
       return enrolPage(request, reply, 200, { ...model, username: profile.username });
     }
-    return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username, profile, policy }, target.registered);
+    return casLogin.completeLogin(
+      request,
+      reply,
+      { id: accountId, username: profile.username, profile, policy, ...(method ? { method } : {}) },
+      target.registered,
+    );
   }
 
   return { checkProof, issueProof, contextOf, codePage, changePage, enrolPage, recoveryPage, next };
@@ -179,6 +205,14 @@ export default fp(
   },
   {
     name: 'login-steps',
-    dependencies: ['cas-login', 'account-repository', 'security-policy-repository', 'two-factor', 'login-guard', 'login-log-repository'],
+    dependencies: [
+      'cas-login',
+      'account-repository',
+      'security-policy-repository',
+      'two-factor',
+      'passkey-repository',
+      'login-guard',
+      'login-log-repository',
+    ],
   },
 );

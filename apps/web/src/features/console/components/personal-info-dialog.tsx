@@ -8,6 +8,7 @@ import { notify } from '@/lib/notify';
 import { queryKeys } from '@/lib/query-keys';
 import { useEndMySession, useMySessions, useSignOutElsewhere } from '../api/my-sessions';
 import { regenerateRecoveryCodes, useMyTwoFactor } from '../api/my-two-factor';
+import { MyPasskeysSection } from './my-passkeys-section';
 import './personal-info-dialog.css';
 
 /** 退出其他设备: every other browser of the account signs out (the server keeps this one). */
@@ -186,8 +187,8 @@ function MySessions({ open }: { open: boolean }) {
 }
 
 /**
- * Spec section 2: personal information, read-only 账号, 姓名, 电话; the account's 二次验证 and its own
- * sign-in sessions, with 退出其他设备.
+ * Spec section 2: personal information, read-only 账号, 姓名, 电话; the account's 二次验证, its 通行密钥
+ * and its own sign-in sessions, with 退出其他设备.
  */
 export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const session = useSession();
@@ -213,6 +214,7 @@ export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: 
         </Form.Item>
       </Form>
       <MyTwoFactorSection open={open} />
+      <MyPasskeysSection open={open} />
       <MySessions open={open} />
     </Modal>
   );
