@@ -86,7 +86,9 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     const res = await scim(token, 'GET', path);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     // SCIMMY reads it as a ListResponse (schemas, totalResults, Resources).
-    expect(() => new SCIMMY.Messages.ListResponse(res.body)).not.toThrow();
+    expect(
+      () => new SCIMMY.Messages.ListResponse(res.body as unknown as ConstructorParameters<typeof SCIMMY.Messages.ListResponse>[0]),
+    ).not.toThrow();
     return res.body as { totalResults: number; startIndex: number; itemsPerPage: number; Resources: Json[] };
   };
   const userIdOf = async (username: string) =>
