@@ -66,6 +66,8 @@ export function ScimTokenCard() {
   return (
     <Card
       className="auth-sources__scim"
+      role="region"
+      aria-label="SCIM 同步"
       title="SCIM 同步"
       extra={
         <Button icon={<PlusOutlined />} onClick={() => setCreating(true)}>
