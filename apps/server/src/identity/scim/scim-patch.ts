@@ -1,4 +1,5 @@
 import { type ScimResource as PatchTarget, type ScimPatchOperation, scimPatch } from 'scim-patch';
+import { parse } from 'scim2-parse-filter';
 import { ScimError, invalidPath, invalidValue } from './scim-errors.js';
 import { type AttributeKinds, GROUP_ATTRIBUTES, canonicalPath, checkedFilter, knownPath } from './scim-filter.js';
 import type { ScimResource } from './scim-resources.js';
@@ -19,6 +20,14 @@ function readOnly(path: string, kinds: AttributeKinds): boolean {
   return top === 'id' || top === 'meta' || (kinds !== GROUP_ATTRIBUTES && top === 'groups');
 }
 
+/** One of the core User schema's attributes the portal does not keep. */
+function ignoredAttribute(attribute: string, kinds: AttributeKinds): boolean {
+  return kinds !== GROUP_ATTRIBUTES && USER_IGNORED.some((a) => a.toLowerCase() === attribute.toLowerCase());
+}
+
+/** A filter's string literal (RFC 7644 §3.4.2.2: JSON string). */
+const literal = (value: string) => JSON.stringify(value);
+
 /** A PATCH path checked against the resource type (RFC 7644 §3.5.2: invalidPath), in the form scim-patch reads. */
 function checkedPath(raw: string, kinds: AttributeKinds): string {
   if (raw.length > 500) throw invalidPath('path 过长');
@@ -28,6 +37,15 @@ function checkedPath(raw: string, kinds: AttributeKinds): string {
   let canonical: string;
   if (bracket) {
     const [, attribute = '', inner = '', sub] = bracket;
+    if (ignoredAttribute(attribute, kinds)) {
+      // An attribute the portal does not keep (Entra ID sends addresses[type eq "work"].formatted): accepted, then dropped.
+      try {
+        parse(inner);
+      } catch {
+        throw invalidPath(`path ${raw} 格式不正确`);
+      }
+      return path;
+    }
     try {
       checkedFilter(`${attribute}[${inner}]`, kinds);
     } catch (err) {
@@ -38,7 +56,7 @@ function checkedPath(raw: string, kinds: AttributeKinds): string {
   } else {
     if (/[[\]]/.test(path)) throw invalidPath(`path ${raw} 格式不正确`);
     const known = knownPath(path, kinds);
-    const ignored = kinds !== GROUP_ATTRIBUTES && USER_IGNORED.some((a) => a.toLowerCase() === path.split('.')[0]?.toLowerCase());
+    const ignored = ignoredAttribute(path.split('.')[0] ?? '', kinds);
     const extension = path.toLowerCase() === ENTERPRISE;
     if (!known && !ignored && !extension) throw invalidPath(`不支持的属性路径 ${raw}`);
     canonical = known ?? path.toLowerCase();
@@ -110,6 +128,12 @@ export function patched(resource: ScimResource, body: unknown, kinds: AttributeK
     const checked = path === undefined ? undefined : checkedPath(path, kinds);
     if (kind === 'remove') {
       if (checked === undefined) throw new ScimError(400, 'remove 操作须指定 path', 'noTarget');
+      // Entra ID removes members by value ({ path: "members", value: [{ value: "…" }] }): one remove by filter each,
+      // since the elements as answered carry more than the value (display, $ref), so whole-element equality finds none.
+      if (Array.isArray(value) && !checked.includes('[') && value.every((v) => isObject(v) && typeof v.value === 'string')) {
+        for (const v of value as { value: string }[]) ops.push({ op: 'remove', path: `${checked}[value eq ${literal(v.value)}]` });
+        continue;
+      }
       ops.push({ op: 'remove', path: checked, ...(value === undefined ? {} : { value: value as unknown }) });
       continue;
     }

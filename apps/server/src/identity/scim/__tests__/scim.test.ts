@@ -244,12 +244,16 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
           { op: 'add', path: 'emails[type eq "work"].value', value: 'sen.zhan@hengyue.example.cn' },
           { op: 'Replace', path: `${ENTERPRISE}:department`, value: '售后服务部' },
           { op: 'replace', value: { 'name.givenName': '淼' } },
+          // What the portal does not keep is accepted and dropped, as Entra ID's default mappings send it.
+          { op: 'add', path: 'addresses[type eq "work"].formatted', value: '徐州市经济开发区' },
+          { op: 'replace', path: 'title', value: '质检员' },
         ],
       },
       { 'if-match': replaced.etag ?? '' },
     );
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     validUser(patched.body);
+    expect(patched.body).not.toHaveProperty('addresses');
     expect(patched.body).toMatchObject({
       displayName: '詹淼',
       emails: [{ value: 'sen.zhan@hengyue.example.cn', type: 'work', primary: true }],
@@ -326,6 +330,18 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     );
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect((removed.body.members as Json[]).map((m) => m.value)).toEqual([staff]);
+    // Microsoft Entra ID's form: members named by value, without a filter.
+    const readded = await scim(hengyue, 'PATCH', `/Groups/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Add', path: 'members', value: [{ value: zhoujie }] }],
+    });
+    expect((readded.body.members as Json[]).length).toBe(2);
+    const byValue = await scim(hengyue, 'PATCH', `/Groups/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'Remove', path: 'members', value: [{ value: zhoujie }] }],
+    });
+    expect(byValue.status, JSON.stringify(byValue.body)).toBe(200);
+    expect((byValue.body.members as Json[]).map((m) => m.value)).toEqual([staff]);
     // The group is a 账号组 of the console, and the user shows it.
     const groups = await consoleCall(admin, 'GET', '/account-group/page/list?keyword=装配车间');
     expect(JSON.stringify(groups.body.data)).toContain('装配车间');
