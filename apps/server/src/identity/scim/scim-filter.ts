@@ -92,6 +92,21 @@ export function valuesAt(resource: unknown, path: string): unknown[] {
 
 export interface CheckedFilter {
   test(resource: unknown): boolean;
+  /**
+   * Values the filter requires of an attribute whatever else it says (an `eq` at its top or in a top-level
+   * `and`), by lower-case path: what the repository may narrow the read by before the test decides.
+   */
+  required: ReadonlyMap<string, string>;
+}
+
+function requiredValues(filter: Filter, core: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const visit = (f: Filter) => {
+    if (f.op === 'and') f.filters.forEach(visit);
+    else if (f.op === 'eq' && typeof f.compValue === 'string') found.set(canonicalPath(f.attrPath, core), f.compValue);
+  };
+  visit(filter);
+  return found;
 }
 
 function kindOf(kinds: AttributeKinds, path: string): Kind {
@@ -211,7 +226,7 @@ export function checkedFilter(text: string, kinds: AttributeKinds): CheckedFilte
   } catch {
     throw invalidFilter('过滤条件格式不正确，示例：userName eq "zhangsan"');
   }
-  return { test: build(parsed, kinds, '') };
+  return { test: build(parsed, kinds, ''), required: requiredValues(parsed, coreOf(kinds)) };
 }
 
 /** A path of sortBy or a PATCH operation's attribute, canonical, when the resource type has it. */

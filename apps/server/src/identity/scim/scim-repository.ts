@@ -55,8 +55,16 @@ function slices<T>(items: readonly T[]): T[][] {
 export class ScimRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The enterprise's accounts (all, or those of `ids`), by id. */
-  async users(enterpriseId: number, ids?: readonly number[], db: Kysely<Database> = this.db): Promise<ScimUserRecord[]> {
+  /**
+   * The enterprise's accounts (all, or those of `ids`), by id; `narrow` reads only those with this username
+   * (compared in lower case: usernames are ASCII) or externalId, the lookups identity providers make before a create.
+   */
+  async users(
+    enterpriseId: number,
+    ids?: readonly number[],
+    db: Kysely<Database> = this.db,
+    narrow: { username?: string | undefined; externalId?: string | undefined } = {},
+  ): Promise<ScimUserRecord[]> {
     let query = db
       .selectFrom('account')
       .leftJoin('scim_user', 'scim_user.account_id', 'account.id')
@@ -82,6 +90,9 @@ export class ScimRepository {
       if (ids.length === 0) return [];
       query = query.where('account.id', 'in', ids);
     }
+    const { username, externalId } = narrow;
+    if (username !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['account.username']), '=', username.toLowerCase()));
+    if (externalId !== undefined) query = query.where('scim_user.external_id', '=', externalId);
     const rows = await query.orderBy('account.id').execute();
     const memberships = new Map<number, { id: number; name: string }[]>();
     for (const slice of slices(rows.map((r) => r.id))) {
@@ -129,8 +140,13 @@ export class ScimRepository {
     return names;
   }
 
-  /** The enterprise's groups (all, or those of `ids`), by id, with their members that are not deleted. */
-  async groups(enterpriseId: number, ids?: readonly number[], db: Kysely<Database> = this.db): Promise<ScimGroupRecord[]> {
+  /** The enterprise's groups (all, or those of `ids`, or with this externalId), by id, with their members that are not deleted. */
+  async groups(
+    enterpriseId: number,
+    ids?: readonly number[],
+    db: Kysely<Database> = this.db,
+    narrow: { externalId?: string | undefined } = {},
+  ): Promise<ScimGroupRecord[]> {
     let query = db
       .selectFrom('account_group')
       .leftJoin('scim_group', 'scim_group.group_id', 'account_group.id')
@@ -140,6 +156,7 @@ export class ScimRepository {
       if (ids.length === 0) return [];
       query = query.where('account_group.id', 'in', ids);
     }
+    if (narrow.externalId !== undefined) query = query.where('scim_group.external_id', '=', narrow.externalId);
     const rows = await query.orderBy('account_group.id').execute();
     const members = new Map<number, { id: number; name: string }[]>();
     for (const slice of slices(rows.map((r) => r.id))) {

@@ -84,9 +84,10 @@ function projected(resource: ScimResource, attributes?: readonly string[], exclu
   return resource;
 }
 
+const filterOf = (query: ScimListQuery, kinds: AttributeKinds) => (query.filter?.trim() ? checkedFilter(query.filter, kinds) : undefined);
+
 /** A page of resources as a ListResponse (RFC 7644 §3.4.2): filtered, sorted, then cut at startIndex (1-based) and count. */
-function listOf(resources: ScimResource[], query: ScimListQuery, kinds: AttributeKinds) {
-  const filter: CheckedFilter | undefined = query.filter?.trim() ? checkedFilter(query.filter, kinds) : undefined;
+function listOf(resources: ScimResource[], query: ScimListQuery, kinds: AttributeKinds, filter: CheckedFilter | undefined) {
   let matched = filter ? resources.filter((r) => filter.test(r)) : resources;
   if (query.sortBy) {
     const path = knownPath(query.sortBy, kinds);
@@ -136,8 +137,14 @@ export class ScimService {
     return this.app.database.db;
   }
 
-  private async userResources(c: ScimCaller, ids?: readonly number[], db: Kysely<Database> = this.db): Promise<ScimResource[]> {
-    const users = await this.repo.users(c.enterpriseId, ids, db);
+  private async userResources(
+    c: ScimCaller,
+    ids?: readonly number[],
+    db: Kysely<Database> = this.db,
+    filter?: CheckedFilter,
+  ): Promise<ScimResource[]> {
+    const narrow = { username: filter?.required.get('username'), externalId: filter?.required.get('externalid') };
+    const users = await this.repo.users(c.enterpriseId, ids, db, narrow);
     const managerIds = users.map((u) => u.managerId).filter((id): id is number => id !== null);
     const names = await this.repo.names(c.enterpriseId, managerIds, db);
     return users.map((u) => {
@@ -163,8 +170,10 @@ export class ScimService {
     return { record, resource: groupResource(record, c.base) };
   }
 
+  /** The filter is checked before anything is read; an `eq` on userName or externalId narrows the read itself. */
   async listUsers(c: ScimCaller, query: ScimListQuery) {
-    return listOf(await this.userResources(c), query, USER_ATTRIBUTES);
+    const filter = filterOf(query, USER_ATTRIBUTES);
+    return listOf(await this.userResources(c, undefined, this.db, filter), query, USER_ATTRIBUTES, filter);
   }
 
   async getUser(c: ScimCaller, rawId: string, query: Pick<ScimListQuery, 'attributes' | 'excludedAttributes'> = {}) {
@@ -280,11 +289,13 @@ export class ScimService {
   }
 
   async listGroups(c: ScimCaller, query: ScimListQuery) {
-    const groups = await this.repo.groups(c.enterpriseId);
+    const filter = filterOf(query, GROUP_ATTRIBUTES);
+    const groups = await this.repo.groups(c.enterpriseId, undefined, this.db, { externalId: filter?.required.get('externalid') });
     return listOf(
       groups.map((g) => groupResource(g, c.base)),
       query,
       GROUP_ATTRIBUTES,
+      filter,
     );
   }
 
