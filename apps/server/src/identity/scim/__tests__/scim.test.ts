@@ -445,6 +445,20 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     expectError(await scim(hengyue, 'GET', '/Nothing'), 404);
   });
 
+  it("keeps the console's guard rails: the last administrator stays, a group 应用授权 names stays", async () => {
+    const admins = await userIdOf('admin');
+    const lastAdmin = await scim(hengyue, 'PATCH', `/Users/${admins}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    });
+    expectError(lastAdmin, 409);
+    expect((await scim(hengyue, 'GET', `/Users/${admins}`)).body.active).toBe(true);
+    expect((await consoleCall(admin, 'GET', '/account/page/list?limit=1')).status).toBe(200);
+    const quality = (await list(hengyue, `/Groups?filter=${encodeURIComponent('displayName eq "质量部"')}`)).Resources[0];
+    expectError(await scim(hengyue, 'DELETE', `/Groups/${String(quality?.id)}`), 409);
+    expect((await scim(hengyue, 'GET', `/Groups/${String(quality?.id)}`)).status).toBe(200);
+  });
+
   it("shows an enterprise's SCIM clients to operators in 租户管理", async () => {
     const operator = await tokenFor(t, 'operator');
     const enterprise = await t.database.db
