@@ -226,11 +226,15 @@ export function readUser(
   const display = text(field(raw, 'displayName'), 'displayName', 64) ?? '';
   const composed = composeName(family, given);
   let name: string;
+  let keepParts = true;
   if (previous) {
     // A patch: what changed decides (formatted is the account's name as it was before).
     const partsChanged = family !== (previous.family ?? '') || given !== (previous.given ?? '');
-    if (formatted && formatted !== (previous.formatted ?? '')) name = formatted;
-    else if (partsChanged && composed) name = composed;
+    if (formatted && formatted !== (previous.formatted ?? '')) {
+      name = formatted;
+      // The old parts belong to the old name.
+      keepParts = partsChanged;
+    } else if (partsChanged && composed) name = composed;
     else if (display && display !== (previous.display ?? '')) name = display;
     else name = formatted || composed || display || previous.name;
   } else {
@@ -271,8 +275,8 @@ export function readUser(
   return {
     username,
     name,
-    familyName: family || null,
-    givenName: given || null,
+    familyName: (keepParts && family) || null,
+    givenName: (keepParts && given) || null,
     email,
     phone,
     active: bool(field(raw, 'active'), 'active') ?? true,

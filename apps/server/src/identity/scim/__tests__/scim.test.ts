@@ -260,6 +260,13 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
       [ENTERPRISE]: { department: '售后服务部' },
     });
 
+    // A new formatted name replaces the old one and its parts.
+    const reformatted = await scim(hengyue, 'PATCH', `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'name.formatted', value: '林晓' }],
+    });
+    expect(reformatted.body).toMatchObject({ displayName: '林晓', name: { formatted: '林晓', familyName: '林', givenName: '晓' } });
+
     // userName stays (账号 never changes).
     const renamed = await scim(hengyue, 'PATCH', `/Users/${id}`, {
       schemas: [PATCH],
