@@ -9,8 +9,6 @@ import type { ScimClient } from './scim-tokens.js';
 
 /** Calls one token may make a minute: a full sync of a few thousand people fits, a runaway client does not. */
 export const SCIM_REQUESTS_PER_MINUTE = 1200;
-/** The largest SCIM request body: a group with thousands of members fits. */
-const SCIM_BODY_LIMIT = 1024 * 1024;
 const SCIM_JSON = 'application/scim+json; charset=utf-8';
 /** A list's page when the client names none. */
 const DEFAULT_COUNT = 100;
@@ -94,7 +92,11 @@ export default async function scimRoutes(app: FastifyInstance): Promise<void> {
   };
   // SCIM clients send application/scim+json or application/json (RFC 7644 §3.1); a malformed body is invalidSyntax.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(['application/scim+json', 'application/json'], { parseAs: 'string', bodyLimit: SCIM_BODY_LIMIT }, parseJson);
+  app.addContentTypeParser(
+    ['application/scim+json', 'application/json'],
+    { parseAs: 'string', bodyLimit: app.config.bodyLimit },
+    parseJson,
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ScimError)

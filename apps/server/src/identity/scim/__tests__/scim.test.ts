@@ -448,6 +448,8 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     for (const [body, scimType] of creations) expectError(await scim(hengyue, 'POST', '/Users', body), 400, scimType);
     expect((await list(hengyue, `/Users?filter=${encodeURIComponent('phoneNumbers.value sw "1380000701"')}`)).totalResults).toBe(0);
     expectError(await scim(hengyue, 'GET', '/Users?startIndex=abc'), 400, 'invalidValue');
+    // A body past BODY_LIMIT (1 MiB here) is refused before it is read whole.
+    expectError(await scim(hengyue, 'POST', '/Users', { schemas: [USER], userName: 'toolarge', title: 'x'.repeat(1_100_000) }), 413);
     expectError(await scim(hengyue, 'GET', '/Users/not-an-id'), 404);
     expectError(await scim(hengyue, 'GET', '/Nothing'), 404);
   });
