@@ -21,6 +21,7 @@ export * from './open-service.js';
 export * from './app-subscription.js';
 export * from './sso-self-test.js';
 export * from './machine-clients.js';
+export * from './scim.js';
 export * from './identifier-stats.js';
 export * from './contracts/index.js';
 export * from './console-menu.js';

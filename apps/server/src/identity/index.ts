@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { SCIM_BASE_PATH } from '@portal/shared';
 import fp from 'fastify-plugin';
 import accountRepository from './accounts/account-repository.js';
 import passwordTransport from './accounts/password-transport.js';
@@ -71,6 +72,12 @@ import portalSessionRepository from './portal-auth/portal-session-repository.js'
 import portalSessions from './portal-auth/portal-sessions.js';
 import reauthService from './portal-auth/reauth-service.js';
 import registerRoutes from './register/register-routes.js';
+import scimRepository from './scim/scim-repository.js';
+import scimRoutes from './scim/scim-routes.js';
+import scimService from './scim/scim-service.js';
+import scimTokenRepository from './scim/scim-token-repository.js';
+import scimTokenRoutes from './scim/scim-token-routes.js';
+import scimTokens from './scim/scim-tokens.js';
 import registerService from './register/register-service.js';
 import smsCodeRepository from './register/sms-code-repository.js';
 import smsCodes from './register/sms-codes.js';
@@ -168,6 +175,10 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(machineClients);
   await app.register(machineTokens);
   await app.register(machineDirectoryService);
+  await app.register(scimTokenRepository);
+  await app.register(scimTokens);
+  await app.register(scimRepository);
+  await app.register(scimService);
   // The OpenID provider is the central login's: it runs where the embedded CAS does.
   if (app.config.auth.casEmbedded) {
     await app.register(oidcProvider);
@@ -206,6 +217,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(selfTestRoutes);
   await app.register(machineClientRoutes);
   await app.register(machineDirectoryRoutes);
+  await app.register(scimTokenRoutes);
+  await app.register(scimRoutes, { prefix: SCIM_BASE_PATH });
 };
 
 export default fp(identityModule, { name: 'identity-module', dependencies: ['platform-module'] });

@@ -123,6 +123,11 @@ export const queryKeys = {
     all: ['machine-clients'] as const,
     page: (query: object) => ['machine-clients', 'page', query] as const,
   },
+  /** SCIM 同步's tokens of the enterprise (a card of 认证源). */
+  scimTokens: {
+    all: ['scim-tokens'] as const,
+    list: ['scim-tokens', 'list'] as const,
+  },
   identifiers: {
     all: ['identifiers'] as const,
     prefixes: ['identifiers', 'prefixes'] as const,

@@ -17,3 +17,4 @@ export * from './cas.js';
 export * from './machine-clients.js';
 export * from './compliance.js';
 export * from './passkeys.js';
+export * from './scim.js';

@@ -82,6 +82,8 @@ export const AUDIT_ACTIONS = {
   'machine-client.enable': '启用机器客户端',
   'machine-client.delete': '删除机器客户端',
   'machine-client.read-accounts': '机器客户端读取账号',
+  'scim-token.create': '创建 SCIM 令牌',
+  'scim-token.revoke': '吊销 SCIM 令牌',
   'session.end': '强制下线',
   'login-log.export': '导出登录日志',
   'security.policy': '修改安全设置',

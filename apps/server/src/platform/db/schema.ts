@@ -827,6 +827,39 @@ export interface SyncRunItemTable {
   error: Generated<string>;
 }
 
+/** A SCIM bearer token of an enterprise (scim/): only its SHA-256 is kept. */
+export interface ScimTokenTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  name: string;
+  token_hash: string;
+  /** Its first characters, shown to tell tokens apart. */
+  hint: string;
+  created_by: string;
+  created_at: string;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+}
+
+/** What SCIM knows of an account beyond its own columns. */
+export interface ScimUserTable {
+  account_id: number;
+  enterprise_id: number;
+  external_id: string | null;
+  family_name: string | null;
+  given_name: string | null;
+  department: string | null;
+  manager_id: number | null;
+}
+
+/** What SCIM knows of a 账号组 beyond its own columns; updated_at is the group's meta.lastModified. */
+export interface ScimGroupTable {
+  group_id: number;
+  enterprise_id: number;
+  external_id: string | null;
+  updated_at: string;
+}
+
 /** A limit's count for one key (a client address, an account) in its current window. */
 export interface RateLimitHitTable {
   /** The limit's name and the key: `cas-login|192.0.2.1`. */
@@ -911,6 +944,9 @@ export interface Database {
   oidc_client_id: OidcClientIdTable;
   rate_limit_hit: RateLimitHitTable;
   scheduled_task: ScheduledTaskTable;
+  scim_token: ScimTokenTable;
+  scim_user: ScimUserTable;
+  scim_group: ScimGroupTable;
 }
 
 export type NavItemRow = Selectable<NavItemTable>;

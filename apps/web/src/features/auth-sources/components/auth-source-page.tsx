@@ -8,6 +8,7 @@ import { notify } from '@/lib/notify';
 import { useAuthSources, useDeleteAuthSource, useSetAuthSourceEnabled } from '../api/auth-sources';
 import { type AuthSourceFormTarget, AuthSourceFormDrawer } from './auth-source-form-drawer';
 import { LastSync } from './last-sync';
+import { ScimTokenCard } from './scim-token-card';
 import { SourceTypeTag } from './source-type';
 import { SourceTypePicker } from './source-type-picker';
 import { TestSourceDialog } from './test-source-dialog';
@@ -144,6 +145,7 @@ export function AuthSourcePage() {
         onCreated={(id, type) => setEditing(isChatSourceType(type) ? { id } : null)}
       />
       <TestSourceDialog source={testing} onClose={() => setTesting(null)} />
+      <ScimTokenCard />
     </ConsolePage>
   );
 }

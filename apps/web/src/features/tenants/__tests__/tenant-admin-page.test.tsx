@@ -79,6 +79,18 @@ beforeEach(() => {
     ['GET /web-api/console/v1/tenants/2/auth-sources']: [],
     ['GET /web-api/console/v1/tenants/1/ip-rules']: [{ rules: ['10.0.0.0/8', '203.0.113.7'] }],
     ['GET /web-api/console/v1/tenants/2/ip-rules']: [{ rules: [] }],
+    ['GET /web-api/console/v1/tenants/1/scim-tokens']: [
+      {
+        id: 2,
+        name: '北森 HR',
+        hint: 'scim_Ab12Cd…',
+        createdBy: 'admin',
+        createdAt: '2026-11-20 09:30:00',
+        lastUsedAt: '2026-11-28 22:15:04',
+        lastUsedIp: '203.0.113.7',
+      },
+    ],
+    ['GET /web-api/console/v1/tenants/2/scim-tokens']: [],
     ['DELETE /web-api/console/v1/tenants/1/ip-rules']: [],
     [`PUT ${BASE}/1/status`]: [],
     [`PUT ${BASE}/2/status`]: [],
@@ -167,6 +179,19 @@ describe('租户管理', () => {
     const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });
     expect(await within(other).findByText('未配置认证源')).toBeTruthy();
   });
+  it('详情 shows the enterprise’s SCIM clients with their last activity', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /详\s*情/ }));
+    const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
+    const scim = within(drawer).getByRole('region', { name: 'SCIM 客户端' });
+    const hr = await within(scim).findByRole('row', { name: /北森 HR/ });
+    for (const text of ['scim_Ab12Cd…', /2026-11-28 22:15:04/, /203\.0\.113\.7/]) expect(within(hr).getByText(text)).toBeTruthy();
+    fireEvent.click(within(drawer).getByRole('button', { name: '关闭' }));
+    fireEvent.click(within(await tenantRow('常州瑞驰')).getByRole('button', { name: /详\s*情/ }));
+    const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });
+    expect(await within(other).findByText('未接入 SCIM 客户端')).toBeTruthy();
+  });
+
   it('详情 shows the enterprise’s 控制台访问 list, and 清除限制 lifts it after confirming', async () => {
     renderWithProviders(<TenantAdminPage />, { session: operator });
     fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /详\s*情/ }));

@@ -1,0 +1,433 @@
+import { randomBytes } from 'node:crypto';
+import { Role, TenantMessage } from '@portal/shared';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { auditBy } from '../../platform/audit/audit-log.js';
+import type { Database } from '../../platform/db/schema.js';
+import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import type { Actor } from '../../platform/lib/actor.js';
+import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import { hashPassword } from '../accounts/passwords.js';
+import type { EndedTickets } from '../cas/sso-sessions.js';
+import { ScimError, invalidValue } from './scim-errors.js';
+import {
+  type AttributeKinds,
+  GROUP_ATTRIBUTES,
+  type CheckedFilter,
+  USER_ATTRIBUTES,
+  checkedFilter,
+  knownPath,
+  valuesAt,
+} from './scim-filter.js';
+import { patched } from './scim-patch.js';
+import type { ScimGroupRecord, ScimUserRecord } from './scim-repository.js';
+import { type ScimResource, groupResource, readGroup, readUser, userResource } from './scim-resources.js';
+import { LIST_SCHEMA, SCIM_MAX_RESULTS } from './scim-schemas.js';
+
+/** Who calls: the token's enterprise, the actor its audit rows name, and the address resources are located at. */
+export interface ScimCaller {
+  enterpriseId: number;
+  actor: Actor;
+  /** `{PUBLIC_URL}/scim/v2`. */
+  base: string;
+}
+
+/** A list's query (RFC 7644 §3.4.2), as read from the URL or a search request. */
+export interface ScimListQuery {
+  filter?: string | undefined;
+  startIndex: number;
+  count: number;
+  sortBy?: string | undefined;
+  sortOrder?: 'ascending' | 'descending' | undefined;
+  attributes?: readonly string[] | undefined;
+  excludedAttributes?: readonly string[] | undefined;
+}
+
+const notFound = (what: string) => new ScimError(404, `${what}不存在`);
+
+/** A resource id as the portal makes them; anything else is no resource. */
+function idOf(raw: string, what: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw notFound(what);
+  return Number(raw);
+}
+
+/** RFC 7644 §3.14: a stale If-Match answers 412 and changes nothing; `*` or none matches any version. */
+function checkVersion(ifMatch: string | undefined, version: string): void {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return;
+  const strip = (v: string) => v.trim().replace(/^W\//, '');
+  const wanted = ifMatch.split(',').map(strip);
+  if (!wanted.includes(strip(version))) throw new ScimError(412, '资源已被修改（版本不匹配），请重新读取后再试');
+}
+
+/** attributes / excludedAttributes (RFC 7644 §3.4.2.5) on top-level names; id, schemas and meta always stay. */
+function projected(resource: ScimResource, attributes?: readonly string[], excluded?: readonly string[]): Record<string, unknown> {
+  const always = new Set(['id', 'schemas', 'meta']);
+  const names = (list: readonly string[]) =>
+    new Set(
+      list.map((a) =>
+        a
+          .trim()
+          .split('.')[0]!
+          .toLowerCase()
+          .replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/, ''),
+      ),
+    );
+  if (attributes?.length) {
+    const keep = names(attributes);
+    return Object.fromEntries(Object.entries(resource).filter(([k]) => always.has(k) || keep.has(k.toLowerCase())));
+  }
+  if (excluded?.length) {
+    const drop = names(excluded);
+    return Object.fromEntries(Object.entries(resource).filter(([k]) => always.has(k) || !drop.has(k.toLowerCase())));
+  }
+  return resource;
+}
+
+const filterOf = (query: ScimListQuery, kinds: AttributeKinds) => (query.filter?.trim() ? checkedFilter(query.filter, kinds) : undefined);
+
+/** A page of resources as a ListResponse (RFC 7644 §3.4.2): filtered, sorted, then cut at startIndex (1-based) and count. */
+function listOf(resources: ScimResource[], query: ScimListQuery, kinds: AttributeKinds, filter: CheckedFilter | undefined) {
+  let matched = filter ? resources.filter((r) => filter.test(r)) : resources;
+  if (query.sortBy) {
+    const path = knownPath(query.sortBy, kinds);
+    if (!path) throw invalidValue(`不支持按属性 ${query.sortBy} 排序`);
+    const key = (r: ScimResource) => {
+      const v = valuesAt(r, path)[0];
+      return typeof v === 'string' ? v.toLowerCase() : v === undefined ? undefined : String(v);
+    };
+    const sign = query.sortOrder === 'descending' ? -1 : 1;
+    // RFC 7644 §3.4.2.3: resources without the attribute come last whatever the order.
+    matched = [...matched].sort((a, b) => {
+      const x = key(a);
+      const y = key(b);
+      if (x === y) return 0;
+      if (x === undefined) return 1;
+      if (y === undefined) return -1;
+      return x < y ? -sign : sign;
+    });
+  }
+  const start = Math.max(1, query.startIndex);
+  const count = Math.min(Math.max(0, query.count), SCIM_MAX_RESULTS);
+  const page = matched.slice(start - 1, start - 1 + count);
+  return {
+    schemas: [LIST_SCHEMA],
+    totalResults: matched.length,
+    startIndex: start,
+    itemsPerPage: page.length,
+    Resources: page.map((r) => projected(r, query.attributes, query.excludedAttributes)),
+  };
+}
+
+/**
+ * SCIM 2.0 Users and Groups of one enterprise (RFC 7643/7644): accounts and 账号组. Every write runs
+ * in the enterprise's transaction (enterprise row locked first), reads the resource it changes there,
+ * checks If-Match against its version, and commits with its audit rows under the token's name; a
+ * user set inactive or deleted loses every session as with 停用 and 删除 (single logout after the commit).
+ * A patch is applied to the resource as answered and the result written like a replace.
+ */
+export class ScimService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  private get repo() {
+    return this.app.scimRepository;
+  }
+
+  private get db() {
+    return this.app.database.db;
+  }
+
+  private async userResources(
+    c: ScimCaller,
+    ids?: readonly number[],
+    db: Kysely<Database> = this.db,
+    filter?: CheckedFilter,
+  ): Promise<ScimResource[]> {
+    const narrow = { username: filter?.required.get('username'), externalId: filter?.required.get('externalid') };
+    const users = await this.repo.users(c.enterpriseId, ids, db, narrow);
+    const managerIds = users.map((u) => u.managerId).filter((id): id is number => id !== null);
+    const names = await this.repo.names(c.enterpriseId, managerIds, db);
+    return users.map((u) => {
+      const managerName = u.managerId === null ? undefined : names.get(u.managerId);
+      return userResource(
+        u,
+        c.base,
+        managerName === undefined || u.managerId === null ? undefined : { id: u.managerId, name: managerName },
+      );
+    });
+  }
+
+  private async userRecord(c: ScimCaller, id: number, db: Kysely<Database>): Promise<{ record: ScimUserRecord; resource: ScimResource }> {
+    const [record] = await this.repo.users(c.enterpriseId, [id], db);
+    const [resource] = await this.userResources(c, [id], db);
+    if (!record || !resource) throw notFound('用户');
+    return { record, resource };
+  }
+
+  private async groupRecord(c: ScimCaller, id: number, db: Kysely<Database>): Promise<{ record: ScimGroupRecord; resource: ScimResource }> {
+    const [record] = await this.repo.groups(c.enterpriseId, [id], db);
+    if (!record) throw notFound('账号组');
+    return { record, resource: groupResource(record, c.base) };
+  }
+
+  /** The filter is checked before anything is read; an `eq` on userName or externalId narrows the read itself. */
+  async listUsers(c: ScimCaller, query: ScimListQuery) {
+    const filter = filterOf(query, USER_ATTRIBUTES);
+    return listOf(await this.userResources(c, undefined, this.db, filter), query, USER_ATTRIBUTES, filter);
+  }
+
+  async getUser(c: ScimCaller, rawId: string, query: Pick<ScimListQuery, 'attributes' | 'excludedAttributes'> = {}) {
+    const { resource } = await this.userRecord(c, idOf(rawId, '用户'), this.db);
+    return { resource: projected(resource, query.attributes, query.excludedAttributes), version: resource.meta.version };
+  }
+
+  /** The account a new User becomes: 普通员工 like a synced account, with a random password nobody knows (忘记密码 sets one). */
+  async createUser(c: ScimCaller, body: unknown): Promise<ScimResource> {
+    const input = readUser(body);
+    const staffRoleId = await this.repo.staffRoleId(Role.EnterpriseStaff);
+    const passwordHash = await hashPassword(randomBytes(24).toString('base64url'));
+    const id = await this.unique(() =>
+      inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
+        await this.refuseTaken(trx, input.username, input.phone);
+        if (input.managerId !== null) await this.checkManager(trx, c, input.managerId);
+        const created = await this.app.accountAdminRepository.create(trx, c.enterpriseId, {
+          username: input.username,
+          name: input.name,
+          phone: input.phone,
+          email: input.email,
+          passwordHash,
+          groupIds: [],
+          roleIds: staffRoleId === undefined ? [] : [staffRoleId],
+        });
+        await this.repo.updateAccount(trx, c.enterpriseId, created, {
+          name: input.name,
+          phone: input.phone,
+          email: input.email,
+          number: input.number,
+        });
+        if (!input.active) await this.app.accountAdminRepository.setStatus(trx, c.enterpriseId, created, 'disabled');
+        await this.repo.saveUserExtra(trx, c.enterpriseId, created, input);
+        await auditBy(trx, c.actor, 'account.create', `${input.username} ${input.name}`, 'success', 'SCIM');
+        return created;
+      }),
+    );
+    return (await this.userRecord(c, id, this.db)).resource;
+  }
+
+  /** PUT (replace) or PATCH of a User: checked against its version, then written like a replace. */
+  async writeUser(
+    c: ScimCaller,
+    rawId: string,
+    body: unknown,
+    ifMatch: string | undefined,
+    mode: 'replace' | 'patch',
+  ): Promise<ScimResource> {
+    const id = idOf(rawId, '用户');
+    const tickets = await this.unique(() =>
+      inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
+        const { record, resource } = await this.userRecord(c, id, trx);
+        checkVersion(ifMatch, resource.meta.version);
+        const name = resource.name as { formatted?: string; familyName?: string; givenName?: string };
+        const input =
+          mode === 'patch'
+            ? readUser(patched(resource, body, USER_ATTRIBUTES), {
+                name: record.name,
+                ...(name.formatted === undefined ? {} : { formatted: name.formatted }),
+                ...(name.familyName === undefined ? {} : { family: name.familyName }),
+                ...(name.givenName === undefined ? {} : { given: name.givenName }),
+                display: record.name,
+              })
+            : readUser(body);
+        if (input.username !== record.username) throw new ScimError(400, 'userName（账号）创建后不可修改', 'mutability');
+        if (input.phone !== record.phone) await this.refuseTaken(trx, null, input.phone, id);
+        if (input.managerId !== null) {
+          if (input.managerId === id) throw invalidValue('manager 不能是用户自己');
+          await this.checkManager(trx, c, input.managerId);
+        }
+        const target = `${record.username} ${input.name}`;
+        const changed =
+          input.name !== record.name || input.phone !== record.phone || input.email !== record.email || input.number !== record.number;
+        if (changed) {
+          await this.repo.updateAccount(trx, c.enterpriseId, id, {
+            name: input.name,
+            phone: input.phone,
+            email: input.email,
+            number: input.number,
+          });
+          await auditBy(trx, c.actor, 'account.update', target, 'success', 'SCIM');
+        }
+        await this.repo.saveUserExtra(trx, c.enterpriseId, id, input);
+        let ended: EndedTickets = [];
+        const status = input.active ? 'active' : 'disabled';
+        if (status !== record.status) {
+          await this.app.accountAdminRepository.setStatus(trx, c.enterpriseId, id, status);
+          // As 停用: every session ends (登出 row 账号停用) and the applications hear of it after the commit.
+          if (status === 'disabled') ended = await this.app.ssoSessionService.end(trx, [id], { reason: 'disabled' });
+          await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
+          await auditBy(trx, c.actor, status === 'disabled' ? 'account.disable' : 'account.enable', target, 'success', 'SCIM');
+        }
+        return ended;
+      }),
+    );
+    await this.app.ssoSessionService.notify(c.actor, tickets);
+    return (await this.userRecord(c, id, this.db)).resource;
+  }
+
+  /** DELETE: as 删除 (soft: username and phone stay taken), every session ended. */
+  async deleteUser(c: ScimCaller, rawId: string, ifMatch: string | undefined): Promise<void> {
+    const id = idOf(rawId, '用户');
+    const tickets = await inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
+      const { record, resource } = await this.userRecord(c, id, trx);
+      checkVersion(ifMatch, resource.meta.version);
+      if (!(await this.app.accountAdminRepository.softDelete(trx, c.enterpriseId, id))) throw notFound('用户');
+      const ended = await this.app.ssoSessionService.end(trx, [id], { reason: 'deleted' });
+      await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
+      await auditBy(trx, c.actor, 'account.delete', `${record.username} ${record.name}`, 'success', 'SCIM');
+      return ended;
+    });
+    await this.app.ssoSessionService.notify(c.actor, tickets);
+  }
+
+  async listGroups(c: ScimCaller, query: ScimListQuery) {
+    const filter = filterOf(query, GROUP_ATTRIBUTES);
+    const groups = await this.repo.groups(c.enterpriseId, undefined, this.db, { externalId: filter?.required.get('externalid') });
+    return listOf(
+      groups.map((g) => groupResource(g, c.base)),
+      query,
+      GROUP_ATTRIBUTES,
+      filter,
+    );
+  }
+
+  async getGroup(c: ScimCaller, rawId: string, query: Pick<ScimListQuery, 'attributes' | 'excludedAttributes'> = {}) {
+    const { resource } = await this.groupRecord(c, idOf(rawId, '账号组'), this.db);
+    return { resource: projected(resource, query.attributes, query.excludedAttributes), version: resource.meta.version };
+  }
+
+  async createGroup(c: ScimCaller, body: unknown): Promise<ScimResource> {
+    const input = readGroup(body);
+    const id = await this.uniqueGroup(() =>
+      inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
+        await this.checkMembers(trx, c, input.memberIds);
+        if (await this.repo.groupNameTaken(trx, c.enterpriseId, input.name)) throw this.groupNameTaken();
+        const created = await this.app.groupRepository.create(trx, c.enterpriseId, { name: input.name, description: '', roleIds: [] });
+        await this.repo.saveGroup(trx, c.enterpriseId, created, input.name, input.externalId);
+        await this.repo.setMembers(trx, created, input.memberIds);
+        await auditBy(trx, c.actor, 'group.create', input.name, 'success', `SCIM，成员 ${input.memberIds.length} 个`);
+        return created;
+      }),
+    );
+    return (await this.groupRecord(c, id, this.db)).resource;
+  }
+
+  async writeGroup(
+    c: ScimCaller,
+    rawId: string,
+    body: unknown,
+    ifMatch: string | undefined,
+    mode: 'replace' | 'patch',
+  ): Promise<ScimResource> {
+    const id = idOf(rawId, '账号组');
+    await this.uniqueGroup(() =>
+      inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
+        const { record, resource } = await this.groupRecord(c, id, trx);
+        checkVersion(ifMatch, resource.meta.version);
+        const input = readGroup(mode === 'patch' ? patched(resource, body, GROUP_ATTRIBUTES) : body);
+        await this.checkMembers(trx, c, input.memberIds);
+        if (input.name !== record.name && (await this.repo.groupNameTaken(trx, c.enterpriseId, input.name, id))) {
+          throw this.groupNameTaken();
+        }
+        await this.repo.saveGroup(trx, c.enterpriseId, id, input.name, input.externalId);
+        const { added, removed } = await this.repo.setMembers(trx, id, input.memberIds);
+        // The group may grant 企业管理员: its members decide who administers the enterprise.
+        await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
+        if (input.name !== record.name) await auditBy(trx, c.actor, 'group.update', `${record.name} → ${input.name}`, 'success', 'SCIM');
+        if (added.length)
+          await auditBy(trx, c.actor, 'group.member-add', input.name, 'success', `SCIM：${await this.usernames(trx, c, added)}`);
+        if (removed.length) {
+          await auditBy(trx, c.actor, 'group.member-remove', input.name, 'success', `SCIM：${await this.usernames(trx, c, removed)}`);
+        }
+      }),
+    );
+    return (await this.groupRecord(c, id, this.db)).resource;
+  }
+
+  /** DELETE of a group, as 删除: not while 应用授权 names it (409). */
+  async deleteGroup(c: ScimCaller, rawId: string, ifMatch: string | undefined): Promise<void> {
+    const id = idOf(rawId, '账号组');
+    await inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
+      const { record, resource } = await this.groupRecord(c, id, trx);
+      checkVersion(ifMatch, resource.meta.version);
+      const apps = await this.app.ssoAppRepository.grantedTo(trx, 'group', id);
+      if (apps.length) throw new ScimError(409, `该账号组已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
+      await this.app.groupRepository.delete(trx, id);
+      await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
+      await auditBy(trx, c.actor, 'group.delete', record.name, 'success', 'SCIM');
+    });
+  }
+
+  private async usernames(trx: Kysely<Database>, c: ScimCaller, ids: readonly number[]): Promise<string> {
+    const rows = await trx
+      .selectFrom('account')
+      .select('username')
+      .where('enterprise_id', '=', c.enterpriseId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows
+      .map((r) => r.username)
+      .sort()
+      .join(',');
+  }
+
+  private async checkMembers(trx: Kysely<Database>, c: ScimCaller, ids: readonly number[]): Promise<void> {
+    const live = await this.repo.liveAccountIds(trx, c.enterpriseId, ids);
+    const missing = ids.filter((id) => !live.has(id));
+    if (missing.length) throw invalidValue(`成员不存在：${missing.slice(0, 10).join('、')}`);
+  }
+
+  private async checkManager(trx: Kysely<Database>, c: ScimCaller, id: number): Promise<void> {
+    if (!(await this.repo.liveAccountIds(trx, c.enterpriseId, [id])).has(id)) throw invalidValue(`manager 不存在：${id}`);
+  }
+
+  private async refuseTaken(trx: Kysely<Database>, username: string | null, phone: string, exceptId?: number): Promise<void> {
+    const taken = await this.repo.taken(trx, username, phone, exceptId);
+    if (taken.username) throw new ScimError(409, `userName：${TenantMessage.usernameTaken}`, 'uniqueness');
+    if (taken.phone) throw new ScimError(409, `phoneNumbers：${TenantMessage.phoneTaken}`, 'uniqueness');
+  }
+
+  private groupNameTaken(): ScimError {
+    return new ScimError(409, `displayName：${TenantMessage.groupNameTaken}`, 'uniqueness');
+  }
+
+  /** A write that lost a race for a username or phone: the unique constraint's refusal, in SCIM's terms. */
+  private async unique<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ScimError(409, `${TenantMessage.usernameTaken}或${TenantMessage.phoneTaken}`, 'uniqueness');
+      throw err;
+    }
+  }
+
+  private async uniqueGroup<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw this.groupNameTaken();
+      throw err;
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    scimService: ScimService;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('scimService', new ScimService(app));
+  },
+  { name: 'scim-service', dependencies: ['scim-repository'] },
+);

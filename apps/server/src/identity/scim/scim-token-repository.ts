@@ -1,0 +1,87 @@
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+
+export interface ScimTokenRecord {
+  id: number;
+  enterprise_id: number;
+  name: string;
+  hint: string;
+  created_by: string;
+  created_at: string;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+}
+
+const COLUMNS = ['id', 'enterprise_id', 'name', 'hint', 'created_by', 'created_at', 'last_used_at', 'last_used_ip'] as const;
+
+/** SCIM 同步's tokens: an enterprise's, by the SHA-256 of the token. */
+export class ScimTokenRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  list(enterpriseId: number, db: Kysely<Database> = this.db): Promise<ScimTokenRecord[]> {
+    return db.selectFrom('scim_token').select(COLUMNS).where('enterprise_id', '=', enterpriseId).orderBy('id', 'desc').execute();
+  }
+
+  byId(trx: Kysely<Database>, enterpriseId: number, id: number): Promise<ScimTokenRecord | undefined> {
+    return trx.selectFrom('scim_token').select(COLUMNS).where('enterprise_id', '=', enterpriseId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(
+    trx: Kysely<Database>,
+    row: { enterpriseId: number; name: string; tokenHash: string; hint: string; createdBy: string },
+  ): Promise<number> {
+    const { id } = await trx
+      .insertInto('scim_token')
+      .values({
+        enterprise_id: row.enterpriseId,
+        name: row.name,
+        token_hash: row.tokenHash,
+        hint: row.hint,
+        created_by: row.createdBy,
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async delete(trx: Kysely<Database>, id: number): Promise<void> {
+    await trx.deleteFrom('scim_token').where('id', '=', id).execute();
+  }
+
+  /** The token with this hash whose enterprise is active. */
+  byHash(tokenHash: string): Promise<ScimTokenRecord | undefined> {
+    return this.db
+      .selectFrom('scim_token')
+      .innerJoin('enterprise', 'enterprise.id', 'scim_token.enterprise_id')
+      .select(COLUMNS.map((c) => `scim_token.${c}` as const))
+      .where('scim_token.token_hash', '=', tokenHash)
+      .where('enterprise.status', '=', 'active')
+      .executeTakeFirst();
+  }
+
+  /** Records a use, at most once a minute per token (a sync run makes many calls; one write each would be waste). */
+  async touch(id: number, ip: string, now: Date): Promise<void> {
+    const stale = new Date(now.getTime() - 60_000).toISOString();
+    await this.db
+      .updateTable('scim_token')
+      .set({ last_used_at: now.toISOString(), last_used_ip: ip.slice(0, 64) })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', stale)]))
+      .execute();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    scimTokenRepository: ScimTokenRepository;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('scimTokenRepository', new ScimTokenRepository(app.database.db));
+  },
+  { name: 'scim-token-repository' },
+);

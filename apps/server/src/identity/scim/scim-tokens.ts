@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SCIM_TOKEN_NAME_MAX, SCIM_TOKENS_MAX, ScimMessage, type ScimTokenRow, type ScimTokenSecret } from '@portal/shared';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { auditBy } from '../../platform/audit/audit-log.js';
+import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import type { Actor } from '../../platform/lib/actor.js';
+import { chinaTime } from '../../platform/lib/china-time.js';
+import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
+import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
+import type { ScimTokenRecord } from './scim-token-repository.js';
+
+/** What a token looks like: a prefix secret scanners know, then 256 random bits. */
+const TOKEN_PREFIX = 'scim_';
+const TOKEN_PATTERN = /^scim_[A-Za-z0-9_-]{43}$/;
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The token a SCIM call authenticated with. */
+export interface ScimClient {
+  tokenId: number;
+  name: string;
+  enterpriseId: number;
+}
+
+const rowOf = (t: ScimTokenRecord): ScimTokenRow => ({
+  id: t.id,
+  name: t.name,
+  hint: `${t.hint}…`,
+  createdBy: t.created_by,
+  createdAt: chinaTime(new Date(t.created_at)),
+  lastUsedAt: t.last_used_at ? chinaTime(new Date(t.last_used_at)) : '',
+  lastUsedIp: t.last_used_ip ?? '',
+});
+
+/**
+ * SCIM 同步's tokens (认证源, authority auth:source): named, scoped to the creator's enterprise, shown
+ * once (only a SHA-256 is kept, like 机器客户端's secrets), revoked by deleting them; every write
+ * commits with its audit row. A token of a disabled enterprise authenticates nothing.
+ */
+export class ScimTokenService {
+  constructor(private readonly app: FastifyInstance) {}
+
+  private get tokens() {
+    return this.app.scimTokenRepository;
+  }
+
+  async list(caller: Actor): Promise<ScimTokenRow[]> {
+    return (await this.tokens.list(callerEnterprise(caller))).map(rowOf);
+  }
+
+  /** 租户管理's 详情 (operators): any enterprise's tokens with their last use. */
+  async listOf(enterpriseId: number): Promise<ScimTokenRow[]> {
+    if (!(await this.app.authSourceRepository.enterpriseExists(enterpriseId))) throw new NotFoundError('企业不存在');
+    return (await this.tokens.list(enterpriseId)).map(rowOf);
+  }
+
+  async create(caller: Actor, rawName: string): Promise<ScimTokenSecret> {
+    const enterpriseId = callerEnterprise(caller);
+    const name = rawName.trim();
+    if (name.length < 1 || name.length > SCIM_TOKEN_NAME_MAX) throw new BadRequestError(ScimMessage.nameLength);
+    const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+    try {
+      const id = await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+        // Counted under the enterprise's lock, so two creations at once cannot both pass the limit.
+        if ((await this.tokens.list(enterpriseId, trx)).length >= SCIM_TOKENS_MAX) throw new ConflictError(ScimMessage.tooMany);
+        const created = await this.tokens.insert(trx, {
+          enterpriseId,
+          name,
+          tokenHash: digest(token),
+          hint: token.slice(0, TOKEN_PREFIX.length + 6),
+          createdBy: caller.username,
+        });
+        await auditBy(trx, caller, 'scim-token.create', name);
+        return created;
+      });
+      return { id, name, token };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new ConflictError(ScimMessage.nameTaken);
+      throw err;
+    }
+  }
+
+  /** 吊销: the token is deleted, so its next call answers 401. */
+  async revoke(caller: Actor, id: number): Promise<void> {
+    const enterpriseId = callerEnterprise(caller);
+    await inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
+      const token = await this.tokens.byId(trx, enterpriseId, id);
+      if (!token) throw new NotFoundError(ScimMessage.notFound);
+      await this.tokens.delete(trx, token.id);
+      await auditBy(trx, caller, 'scim-token.revoke', token.name);
+    });
+  }
+
+  /** The client of `Authorization: Bearer <token>`, its use recorded; undefined for anything else. */
+  async authenticate(header: string | undefined, ip: string): Promise<ScimClient | undefined> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    const token = match?.[1];
+    if (!token || !TOKEN_PATTERN.test(token)) return undefined;
+    const found = await this.tokens.byHash(digest(token));
+    if (!found) return undefined;
+    await this.tokens.touch(found.id, ip, new Date());
+    return { tokenId: found.id, name: found.name, enterpriseId: found.enterprise_id };
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    scimTokenService: ScimTokenService;
+  }
+}
+
+export default fp(
+  async (app) => {
+    app.decorate('scimTokenService', new ScimTokenService(app));
+  },
+  { name: 'scim-tokens', dependencies: ['scim-token-repository'] },
+);
