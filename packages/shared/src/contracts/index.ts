@@ -15,3 +15,4 @@ export * from './system.js';
 export * from './content-admin.js';
 export * from './cas.js';
 export * from './machine-clients.js';
+export * from './audit-chain.js';
