@@ -78,7 +78,7 @@ export function securityPolicyProblem(policy: SecurityPolicy): string | undefine
   if (policy.sessionIdleMinutes > policy.sessionMaxHours * 60) return SecurityPolicyMessage.idleBeyondMax;
   const retention = AUDIT_RETENTION_LIMITS;
   if (policy.auditRetentionDays !== undefined && !isIntegerIn(policy.auditRetentionDays, retention)) {
-    return `${retention.label}须为 ${retention.min}-${retention.max} 之间的整数（网络安全法要求日志至少保存六个月）`;
+    return `${retention.label}须为 ${retention.min}-${retention.max} 之间的整数`;
   }
   return undefined;
 }
