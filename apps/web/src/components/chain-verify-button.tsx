@@ -2,6 +2,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import type { AuditChainVerification } from '@portal/shared';
 import { Alert, Button, Descriptions, Modal, Typography } from 'antd';
 import { useState } from 'react';
+import './chain-verify-button.css';
 
 interface ChainVerifyButtonProps {
   /** 操作日志 or 登录日志: what the dialog names. */
@@ -70,7 +71,7 @@ export function ChainVerifyButton({ logName, period, run }: ChainVerifyButtonPro
                 style={{ marginBottom: 16 }}
               />
             )}
-            <Descriptions column={1} size="small" bordered>
+            <Descriptions column={1} size="small" bordered styles={{ label: { whiteSpace: 'nowrap' } }}>
               {problem && (
                 <>
                   <Descriptions.Item label="第一处断裂">
