@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Insertable, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { AuditLogTable, Database, LoginLogTable } from '../db/schema.js';
 import { CHAIN_DEFAULTS, CHAIN_TABLE, type ChainLog, type ChainRow, GENESIS_HASH, chainHash } from './audit-chain.js';
 
@@ -64,7 +64,21 @@ async function appendChained<R extends { enterprise_id?: number | null } & Recor
     const key = chainKeyOf(row.enterprise_id);
     byKey.set(key, [...(byKey.get(key) ?? []), row]);
   }
-  for (const key of [...byKey.keys()].sort((a, b) => a - b)) {
+  const keys = [...byKey.keys()].sort((a, b) => a - b);
+  if (log === 'audit' && trx.getExecutor().adapter instanceof PostgresAdapter) {
+    // A sign-in writes its 登录日志 row, then its 操作日志 row; a console write that ends sessions may write them the
+    // other way round. An 操作日志 append takes the enterprise's 登录日志 head first, so both heads are always
+    // locked in one order and such transactions queue instead of deadlocking. (SQLite has one writer.)
+    await trx
+      .selectFrom('audit_chain')
+      .select('seq')
+      .where('log', '=', 'login')
+      .where('enterprise_key', 'in', keys)
+      .orderBy('enterprise_key')
+      .forUpdate()
+      .execute();
+  }
+  for (const key of keys) {
     const group = byKey.get(key) ?? [];
     const { first, prevHash } = await claimPlaces(trx, log, key, group.length);
     let prev = prevHash;
