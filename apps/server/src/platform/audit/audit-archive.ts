@@ -48,7 +48,7 @@ export class AuditArchive {
     const counts: ArchiveCounts = { loginLog: 0, auditLog: 0 };
     for (const log of CHAIN_LOGS) {
       const earliest = new Date(now.getTime() - AUDIT_RETENTION_MIN_DAYS * DAY_MS).toISOString();
-      const keys = [...new Set([...(await this.repo.keys(log)), ...(await this.repo.unchainedKeys(log, earliest))])].sort((a, b) => a - b);
+      const keys = [...new Set(await this.repo.keysWithRowsBefore(log, earliest))].sort((a, b) => a - b);
       const days = await this.repo.retentionDays(keys);
       for (const key of keys) {
         if (stopping()) break;

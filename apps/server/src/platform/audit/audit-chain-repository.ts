@@ -203,11 +203,11 @@ export class AuditChainRepository {
     return result.rows.map((row) => ({ ...row, id: Number(row.id) }));
   }
 
-  /** Enterprises (0: none) with rows written before the chain began that are older than `cutoff`. */
-  async unchainedKeys(log: ChainLog, cutoff: string): Promise<number[]> {
+  /** Enterprises (0: none) with rows older than `cutoff` (found through the time index): the only ones retention may touch. */
+  async keysWithRowsBefore(log: ChainLog, cutoff: string): Promise<number[]> {
     const table = sql.table(CHAIN_TABLE[log]);
     const result = await sql<{ enterprise_id: number | null }>`select distinct enterprise_id from ${table}
-      where chain_seq is null and created_at < ${cutoff}`.execute(this.db);
+      where created_at < ${cutoff}`.execute(this.db);
     return result.rows.map((r) => chainKeyOf(r.enterprise_id === null ? null : Number(r.enterprise_id)));
   }
 
