@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createGunzip } from 'node:zlib';
+import zlib, { createGunzip } from 'node:zlib';
 import type { AuditChainVerification, SecurityPolicy } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, secondInstance, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
@@ -13,6 +13,21 @@ import { inTransaction } from '../../db/transaction.js';
 
 const BASE = '/web-api/console/v1';
 const CHAIN_WRITER = fileURLToPath(new URL('../../../testing/chain-writer.ts', import.meta.url));
+const AUDIT_VERIFY = fileURLToPath(new URL('../../../cli/audit-verify.ts', import.meta.url));
+
+/** `npm run audit:verify -- ARGS` as an operator runs it: its exit status and what it prints. */
+function auditVerify(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', AUDIT_VERIFY, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (status) => resolve({ status, out }));
+  });
+}
 const DAY = 86_400_000;
 
 /** Lines of a (gzip) file, as `npm run audit:verify -- --file` reads them. */
@@ -310,6 +325,17 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     const archive = await verifyChainLines(fileLines(path.join(dir, files[1]!)));
     expect(archive).toMatchObject({ intact: true, log: 'login', enterpriseId: short, rows: 30, unchained: 1, problem: null });
     expect(await verifyChainLines(fileLines(path.join(dir, files[0]!)))).toMatchObject({ intact: true, log: 'audit', rows: 1 });
+    // The documented command says the same of the archive, and names a row changed in a copy of it.
+    const archived = path.join(dir, files[1]!);
+    const ok = await auditVerify(['--file', archived]);
+    expect(ok.status, ok.out).toBe(0);
+    expect(ok.out).toContain(`${archived}: 完整 (login log, enterprise ${short}, 30 rows`);
+    const copy = path.join(path.dirname(dir), 'changed.jsonl');
+    const text = zlib.gunzipSync(fs.readFileSync(archived)).toString('utf8');
+    fs.writeFileSync(copy, text.replace('"aged-200-7"', '"aged-200-X"'));
+    const changed = await auditVerify([copy]);
+    expect(changed.status).toBe(1);
+    expect(changed.out).toMatch(/被篡改: 记录内容与其哈希不符（记录 id \d+，序号 8）/);
 
     // What remains still verifies: its first row follows the archive's end (the chain's new anchor).
     expect(await t.app.auditChainService.verify('login', short, {})).toMatchObject({ intact: true, checked: 3, problem: null });
