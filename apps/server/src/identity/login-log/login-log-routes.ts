@@ -19,6 +19,7 @@ import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { BadRequestError, ForbiddenError } from '../../platform/lib/errors.js';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
+import { verifyRateLimit } from '../../platform/audit/audit-chain-service.js';
 import type { LoginLogFilters, LoginLogScope } from './login-log-repository.js';
 import { LOGIN_RESULT_TEXT, loginLogRow } from './login-log-service.js';
 import { actorOf, callerOf } from '../portal-auth/auth.js';
@@ -91,6 +92,7 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${ApiPrefix.console}/login-log/verify`,
     {
       onRequest: guard,
+      config: { rateLimit: verifyRateLimit('login') },
       schema: {
         tags: ['security'],
         summary: '校验登录日志完整性：本企业期间内的哈希链是否未被篡改、删除或插入，及第一处断裂',

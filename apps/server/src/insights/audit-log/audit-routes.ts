@@ -19,6 +19,7 @@ import { BadRequestError, ForbiddenError } from '../../platform/lib/errors.js';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
 import { AUDIT_ACTIONS, auditActionsFor, isAuditAction, isPlatformAuditAction } from '../../platform/audit/audit-log.js';
 import type { AuditFilters, AuditLogEntry, AuditScope } from '../../platform/audit/audit-repository.js';
+import { verifyRateLimit } from '../../platform/audit/audit-chain-service.js';
 import { actorOf } from '../../identity/portal-auth/auth.js';
 
 const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明', '请求编号'];
@@ -101,6 +102,7 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${ApiPrefix.console}/audit/verify`,
     {
       onRequest: guard,
+      config: { rateLimit: verifyRateLimit('audit') },
       schema: {
         tags: ['console'],
         summary: '校验操作日志完整性：本企业期间内的哈希链是否未被篡改、删除或插入，及第一处断裂',

@@ -1,9 +1,11 @@
 import type { AuditChainVerification } from '@portal/shared';
+import type { RateLimitOptions } from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { chinaTime, chinaTimeToIso } from '../lib/china-time.js';
-import { BadRequestError } from '../lib/errors.js';
+import { BadRequestError, TooManyRequestsError } from '../lib/errors.js';
 import { CHAIN_BREAK_TEXT, type ChainBreak, type ChainLog, type ChainRow, ChainWalker } from './audit-chain.js';
 import { AuditChainRepository, type ChainHead } from './audit-chain-repository.js';
 
@@ -25,6 +27,24 @@ export interface ChainVerification {
 export interface ChainPeriod {
   from?: string | undefined;
   to?: string | undefined;
+}
+
+/** Verifications of one log an enterprise may run per minute (each may read a long chain). */
+export const VERIFICATIONS_PER_MINUTE = 30;
+
+/** The named limit of 校验完整性 (all instances together), per enterprise and log. */
+export function verifyRateLimit(log: ChainLog): RateLimitOptions {
+  return {
+    limit: 'audit-chain-verify',
+    max: VERIFICATIONS_PER_MINUTE,
+    timeWindow: 60_000,
+    // After the authority check: the caller's enterprise is known.
+    hook: 'preHandler',
+    keyGenerator: (request: FastifyRequest) =>
+      `${log}:${request.principal?.profile.enterpriseId ?? `account-${request.principal?.accountId ?? request.ip}`}`,
+    errorResponseBuilder: (_request, context) =>
+      new TooManyRequestsError(`完整性校验过于频繁，请 ${Math.ceil(context.ttl / 1000)} 秒后再试`),
+  };
 }
 
 /** An exported or archived range: JSON lines, a header with the anchor, the rows, the end's place and hash. */

@@ -8,7 +8,7 @@ import type { AuditChainVerification, SecurityPolicy } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, secondInstance, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { appendAuditLog, appendLoginLog } from '../audit-chain-repository.js';
-import { verifyChainLines } from '../audit-chain-service.js';
+import { VERIFICATIONS_PER_MINUTE, verifyChainLines } from '../audit-chain-service.js';
 import { inTransaction } from '../../db/transaction.js';
 
 const BASE = '/web-api/console/v1';
@@ -356,5 +356,15 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     const { auditRetentionDays: _days, ...withoutRetention } = policy;
     expect((await call(admin, 'PUT', '/security/policy', withoutRetention)).statusCode).toBe(200);
     expect((await call(admin, 'GET', '/security/policy')).json<{ data: SecurityPolicy[] }>().data[0]!.auditRetentionDays).toBe(365);
+  });
+
+  it('limits 校验完整性 per enterprise and log, with a clear answer', async () => {
+    for (let i = 0; i < VERIFICATIONS_PER_MINUTE; i++) expect((await call(rcadmin, 'GET', '/audit/verify')).statusCode).toBe(200);
+    const refused = await call(rcadmin, 'GET', '/audit/verify');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 1, msg: expect.stringMatching(/^完整性校验过于频繁，请 \d+ 秒后再试$/) });
+    // Another log, and another enterprise, count on their own.
+    expect((await call(rcadmin, 'GET', '/login-log/verify')).statusCode).toBe(200);
+    expect((await call(admin, 'GET', '/audit/verify')).statusCode).toBe(200);
   });
 });
