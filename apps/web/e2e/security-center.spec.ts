@@ -185,6 +185,43 @@ test.describe('安全中心', () => {
     await expect(page).not.toHaveURL(/\/cas\/login/);
   });
 
+  test('登录日志 and 操作日志: 校验完整性 proves the enterprise’s chain intact, with the hashes of its ends', async ({
+    page,
+    newTenant,
+  }) => {
+    // The administrator's own sign-in is the enterprise's first 登录日志 row; saving 安全设置 its 操作日志 row.
+    const { admin } = await newTenant();
+    await openConsole(page, admin, '/console/security/setting');
+    const retention = page.getByRole('spinbutton', { name: '保留天数' });
+    await expect(retention).toHaveValue('180');
+    await retention.fill('365');
+    await page
+      .getByRole('button', { name: /保\s*存/ })
+      .first()
+      .click();
+    await expect(page.getByText('安全设置已保存，下次登录起生效')).toBeVisible();
+    await expect(retention).toHaveValue('365');
+    await page.screenshot({ path: test.info().outputPath('security-setting-1440.png') });
+
+    for (const [path, name] of [
+      ['/console/security/login-log', '登录日志'],
+      ['/console/audit', '操作日志'],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('button', { name: /校验完整性/ }).click();
+      const dialog = page.getByRole('dialog', { name: `${name}完整性校验` });
+      await expect(dialog.getByText('完整', { exact: true })).toBeVisible();
+      await expect(dialog.getByText(/全部期间的 [1-9]\d* 条记录未被篡改、删除或插入。/)).toBeVisible();
+      await expect(dialog.getByText(/^[0-9a-f]{64}$/).first()).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath(`verify-${path.split('/').pop()}-1440.png`) });
+      await dialog
+        .getByRole('button', { name: /关\s*闭/ })
+        .last()
+        .click();
+      await expect(dialog).toBeHidden();
+    }
+  });
+
   test('安全设置, 在线会话, 登录日志 and 统计分析 fit a phone @mobile', async ({ page, tenant }) => {
     await openConsole(page, tenant.admin, '/console/security/setting');
     for (const [path, text] of [
@@ -198,6 +235,12 @@ test.describe('安全中心', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, path).toBeLessThanOrEqual(0);
     }
+    // 校验完整性's answer fits too.
+    await page.goto('/console/security/login-log');
+    await page.getByRole('button', { name: /校验完整性/ }).click();
+    await expect(page.getByRole('dialog', { name: '登录日志完整性校验' }).getByText('完整', { exact: true })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: test.info().outputPath('verify-login-log-375.png') });
     // 单点登出记录 fits too (a delivered row is shown by the 强制下线 journey).
     await page.goto('/console/security/session');
     await page.getByRole('tab', { name: '单点登出记录' }).click();

@@ -19,7 +19,10 @@ const CLASS_PATTERNS: Record<PasswordClass, RegExp> = {
   symbol: /[!-/:-@[-`{-~]/,
 };
 
-type NumericField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow'>;
+type NumericField = Exclude<
+  keyof SecurityPolicy,
+  'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow' | 'auditRetentionDays'
+>;
 
 /**
  * Ranges of the numeric settings. The password length stays within the spec's 6–18 (section 5), so a
@@ -35,6 +38,11 @@ export const SECURITY_POLICY_LIMITS: Record<NumericField, { min: number; max: nu
   sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
   sessionMaxConcurrent: { min: 0, max: 20, label: '同时在线会话数上限' },
 };
+
+/**
+ * 审计日志保留天数: 网络安全法 §21 and 等保 2.0 安全审计 keep logs at least six months (180 days); at most ten years.
+ */
+export const AUDIT_RETENTION_LIMITS = { min: 180, max: 3650, label: '审计日志保留天数' } as const;
 
 export const SecurityPolicyMessage = {
   minLengthBelowSpec: `密码最短长度不能少于${PASSWORD_MIN}位`,
@@ -68,6 +76,10 @@ export function securityPolicyProblem(policy: SecurityPolicy): string | undefine
   if (!TWO_FACTOR_MODES.includes(policy.twoFactor)) return SecurityPolicyMessage.twoFactorUnknown;
   if (!SESSION_OVERFLOWS.includes(policy.sessionOverflow)) return SecurityPolicyMessage.overflowUnknown;
   if (policy.sessionIdleMinutes > policy.sessionMaxHours * 60) return SecurityPolicyMessage.idleBeyondMax;
+  const retention = AUDIT_RETENTION_LIMITS;
+  if (policy.auditRetentionDays !== undefined && !isIntegerIn(policy.auditRetentionDays, retention)) {
+    return `${retention.label}须为 ${retention.min}-${retention.max} 之间的整数`;
+  }
   return undefined;
 }
 

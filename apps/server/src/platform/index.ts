@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import auditChainService from './audit/audit-chain-service.js';
 import auditRepository from './audit/audit-repository.js';
 import allowedHosts from './plugins/allowed-hosts.js';
 import apiDocs from './plugins/api-docs.js';
@@ -34,6 +35,7 @@ const platformModule: FastifyPluginAsync = async (app) => {
   // Repositories and services (decorators).
   await app.register(systemRepository);
   await app.register(auditRepository);
+  await app.register(auditChainService);
   await app.register(smsSender);
   await app.register(retention);
   // Routes.

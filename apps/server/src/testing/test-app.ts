@@ -56,6 +56,7 @@ export async function createTestDatabase(
     WEB_DIST: path.join(dir, 'no-web'),
     FILES_DIR: path.join(dir, 'files'),
     PRIVATE_FILES_DIR: path.join(dir, 'private'),
+    AUDIT_ARCHIVE_DIR: path.join(dir, 'audit-archive'),
     LOG_LEVEL: 'silent',
     // Scheduled syncs run only when a test calls app.syncScheduleService.tick().
     SYNC_SCHEDULER: '0',

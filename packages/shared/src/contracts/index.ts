@@ -18,3 +18,4 @@ export * from './machine-clients.js';
 export * from './compliance.js';
 export * from './passkeys.js';
 export * from './scim.js';
+export * from './audit-chain.js';

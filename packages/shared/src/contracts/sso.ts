@@ -191,6 +191,8 @@ export const SecurityPolicySchema = Type.Object({
   sessionMaxConcurrent: Count,
   sessionOverflow: Type.Union([Type.Literal('end-oldest'), Type.Literal('refuse')]),
   twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
+  /** 审计日志保留天数: 登录日志 and 操作日志 older are archived to a file, then deleted (180–3650; absent in a body: unchanged). */
+  auditRetentionDays: Type.Optional(Count),
 });
 /** `GET /web/portal/account/password-rules`: the rules a new password of the caller is checked against, and them in one sentence. */
 export const PasswordRulesAnswerSchema = Type.Object({

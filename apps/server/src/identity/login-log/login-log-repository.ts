@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { appendLoginLog } from '../../platform/audit/audit-chain-repository.js';
 import type { PortalMetrics } from '../../platform/lib/metrics.js';
 
 export interface LoginAttempt {
@@ -186,7 +188,7 @@ export class LoginLogRepository {
           },
         ];
       });
-      if (rows.length > 0) await trx.insertInto('login_log').values(rows).execute();
+      if (rows.length > 0) await inTransaction(trx, (t) => appendLoginLog(t, rows));
     }
   }
 
@@ -239,11 +241,12 @@ export class LoginLogRepository {
     };
     if (trx) {
       // Inside a transaction the row commits or rolls back with the login it describes.
-      await trx.insertInto('login_log').values(row).execute();
+      await appendLoginLog(trx, [row]);
       return;
     }
     try {
-      await this.db.insertInto('login_log').values(row).execute();
+      // Its own short transaction: the enterprise's chain head is locked only for this insert.
+      await inTransaction(this.db, (t) => appendLoginLog(t, [row]));
     } catch (err) {
       log.error({ err }, 'login log not written');
     }

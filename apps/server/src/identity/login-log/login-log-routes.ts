@@ -2,6 +2,8 @@ import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ApiPrefix,
+  AuditChainVerificationSchema,
+  AuditChainVerifyQuerySchema,
   Authority,
   LOGIN_LOG_EXPORT_MAX_ROWS,
   LoginLogFilterQuerySchema,
@@ -15,8 +17,9 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { BadRequestError } from '../../platform/lib/errors.js';
+import { BadRequestError, ForbiddenError } from '../../platform/lib/errors.js';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
+import { verifyRateLimit } from '../../platform/audit/audit-chain-service.js';
 import type { LoginLogFilters, LoginLogScope } from './login-log-repository.js';
 import { LOGIN_RESULT_TEXT, loginLogRow } from './login-log-service.js';
 import { actorOf, callerOf } from '../portal-auth/auth.js';
@@ -83,6 +86,27 @@ const loginLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ok(await app.loginLogService.logoutDeliveries(scopeOf(request), request.params.id)),
+  );
+
+  app.get(
+    `${ApiPrefix.console}/login-log/verify`,
+    {
+      onRequest: guard,
+      config: { rateLimit: verifyRateLimit('login') },
+      schema: {
+        tags: ['security'],
+        summary: '校验登录日志完整性：本企业期间内的哈希链是否未被篡改、删除或插入，及第一处断裂',
+        querystring: AuditChainVerifyQuerySchema,
+        response: { 200: Envelope(AuditChainVerificationSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      // Operators verify any enterprise's chain (0: attempts of no enterprise); an enterprise its own.
+      const key = 'all' in scope ? (request.query.enterpriseId ?? 0) : 'enterpriseId' in scope ? scope.enterpriseId : undefined;
+      if (key === undefined) throw new ForbiddenError('未加入企业的账号没有可校验的登录日志');
+      return ok(await app.auditChainService.consoleVerification('login', key, request.query));
+    },
   );
 
   app.get(

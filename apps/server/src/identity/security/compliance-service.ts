@@ -155,11 +155,11 @@ const RULES: readonly ControlRule[] = [
     id: 'djcp-audit-c',
     framework: 'djcp',
     clause: `${DJCP_AUDIT} c)；网络安全法 第二十一条`,
-    title: '审计记录保存不少于六个月',
-    requirement: `登录日志与操作日志保存不少于 ${AUDIT_RETENTION_MIN_DAYS} 天，不可在控制台删除或修改`,
-    current: (c) => `保存 ${c.auditRetentionDays} 天`,
+    title: '审计记录受到保护并保存不少于六个月',
+    requirement: `登录日志与操作日志按企业哈希链接、可校验完整性，不可在控制台删除或修改，保存不少于 ${AUDIT_RETENTION_MIN_DAYS} 天，到期归档后清除`,
+    current: (c) => `哈希链防篡改；保存 ${c.auditRetentionDays} 天，到期归档`,
     passes: (c) => c.auditRetentionDays >= AUDIT_RETENTION_MIN_DAYS,
-    remedy: `审计记录须保存不少于 ${AUDIT_RETENTION_MIN_DAYS} 天`,
+    remedy: `在${SETTINGS}的审计日志中将保留天数设为不少于 ${AUDIT_RETENTION_MIN_DAYS} 天`,
   },
   {
     id: 'asvs-6.2.1',
@@ -277,11 +277,9 @@ export interface ComplianceEvidence {
  * only here), their score per baseline, and the statistics an evidence pack adds for a period.
  */
 function createComplianceService(app: FastifyInstance) {
-  /**
-   * How long the enterprise's sign-in and audit records are kept. Today the platform's retention decides
-   * (登录日志 LOGIN_LOG_RETENTION_DAYS; 操作日志 is never pruned); a per-enterprise setting plugs in here.
-   */
-  const auditRetentionDays = (_policy: SecurityPolicy): number => app.config.retention.loginLogDays;
+  /** How long the enterprise's 登录日志 and 操作日志 are kept: its 审计日志保留天数, else the platform's default. */
+  const auditRetentionDays = (policy: SecurityPolicy): number =>
+    policy.auditRetentionDays ?? app.config.securityDefaults.auditRetentionDays ?? AUDIT_RETENTION_MIN_DAYS;
 
   async function contextOf(enterpriseId: number, actor: Actor): Promise<ComplianceContext> {
     const policy = await app.securityPolicyRepository.ofEnterprise(enterpriseId);

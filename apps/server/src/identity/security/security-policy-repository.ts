@@ -16,6 +16,7 @@ const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
   sessionMaxConcurrent: row.session_max_concurrent,
   sessionOverflow: row.session_overflow,
   twoFactor: row.two_factor,
+  auditRetentionDays: row.audit_retention_days,
 });
 
 /**
@@ -50,6 +51,8 @@ export class SecurityPolicyRepository {
       session_overflow: policy.sessionOverflow,
       two_factor: policy.twoFactor,
       updated_at: new Date().toISOString(),
+      // A body without it (a client that predates it) leaves the saved value, or the platform's default.
+      audit_retention_days: policy.auditRetentionDays ?? (await this.ofEnterprise(enterpriseId, trx)).auditRetentionDays ?? 180,
     };
     await trx
       .insertInto('security_policy')

@@ -17,6 +17,7 @@ const describe = (p: SecurityPolicy) =>
     `锁定${p.lockMaxFailures}次/${p.lockMinutes}分钟`,
     `会话空闲${p.sessionIdleMinutes}分钟/最长${p.sessionMaxHours}小时`,
     `二次验证${p.twoFactor}`,
+    p.auditRetentionDays === undefined ? '' : `审计日志保留${p.auditRetentionDays}天`,
   ]
     .filter(Boolean)
     .join('，');

@@ -4,6 +4,8 @@ import {
   ApiPrefix,
   AUDIT_EXPORT_MAX_ROWS,
   AuditActionSchema,
+  AuditChainVerificationSchema,
+  AuditChainVerifyQuerySchema,
   AuditLogFilterQuerySchema,
   AuditLogQuerySchema,
   AuditLogRowSchema,
@@ -13,10 +15,11 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { chinaTime, chinaTimeToIso } from '../../platform/lib/china-time.js';
 import { Envelope, Page, errorResponses, ok } from '../../platform/lib/envelope.js';
-import { BadRequestError } from '../../platform/lib/errors.js';
+import { BadRequestError, ForbiddenError } from '../../platform/lib/errors.js';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
 import { AUDIT_ACTIONS, auditActionsFor, isAuditAction, isPlatformAuditAction } from '../../platform/audit/audit-log.js';
 import type { AuditFilters, AuditLogEntry, AuditScope } from '../../platform/audit/audit-repository.js';
+import { verifyRateLimit } from '../../platform/audit/audit-chain-service.js';
 import { actorOf } from '../../identity/portal-auth/auth.js';
 
 const AUDIT_CSV_HEADERS = ['时间', '账号', '姓名', '企业', '操作', '对象', 'IP', '结果', '说明', '请求编号'];
@@ -92,6 +95,27 @@ const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const scope = scopeOf(request);
       const { total, rows } = await app.auditRepository.page(scope, filtersOf(scope, request.query), offset, limit);
       return ok({ total, rows: rows.map(toApi) });
+    },
+  );
+
+  app.get(
+    `${ApiPrefix.console}/audit/verify`,
+    {
+      onRequest: guard,
+      config: { rateLimit: verifyRateLimit('audit') },
+      schema: {
+        tags: ['console'],
+        summary: '校验操作日志完整性：本企业期间内的哈希链是否未被篡改、删除或插入，及第一处断裂',
+        querystring: AuditChainVerifyQuerySchema,
+        response: { 200: Envelope(AuditChainVerificationSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const scope = scopeOf(request);
+      // Operators verify any enterprise's chain (0: the rows of none); an enterprise its own.
+      const key = 'all' in scope ? (request.query.enterpriseId ?? 0) : 'enterpriseId' in scope ? scope.enterpriseId : undefined;
+      if (key === undefined) throw new ForbiddenError('未加入企业的账号没有可校验的操作日志');
+      return ok(await app.auditChainService.consoleVerification('audit', key, request.query));
     },
   );
 

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { inTransaction } from '../db/transaction.js';
+import { appendAuditLog } from './audit-chain-repository.js';
 import type { AuditEntry } from './audit-log.js';
 
 /**
@@ -22,7 +24,10 @@ const auditRow = (entry: AuditEntry) => ({
   created_at: new Date().toISOString(),
 });
 
-/** The one insert every audit row goes through; `db` may be the transaction of the write it records. */
+/**
+ * The one insert every audit row goes through, into its enterprise's hash chain; `db` may be the
+ * transaction of the write it records (the chain's head then stays locked until that commits).
+ */
 export async function insertAuditEntry(db: Kysely<Database>, entry: AuditEntry): Promise<void> {
-  await db.insertInto('audit_log').values(auditRow(entry)).execute();
+  await inTransaction(db, (trx) => appendAuditLog(trx, [auditRow(entry)]));
 }

@@ -488,6 +488,26 @@ export interface SecurityPolicyTable {
   session_overflow: Generated<SessionOverflow>;
   two_factor: Generated<TwoFactorMode>;
   updated_at: string;
+  /** 审计日志保留天数: 登录日志 and 操作日志 rows older are archived, then deleted (at least 180). */
+  audit_retention_days: Generated<number>;
+}
+
+/** A hash chain's head: 登录日志 (`login`) or 操作日志 (`audit`) of one enterprise (0: rows of none). */
+export interface AuditChainTable {
+  log: 'login' | 'audit';
+  enterprise_key: number;
+  /** The last row's place (0: none yet). */
+  seq: number;
+  last_hash: string;
+  /** The last archived and purged row: the first remaining row follows it (0 and the genesis hash at first). */
+  anchor_seq: number;
+  anchor_hash: string;
+}
+
+/** Where each log's chain began: rows with a lower id were written before it. */
+export interface AuditChainStartTable {
+  log: 'login' | 'audit';
+  first_id: number;
 }
 
 /** 安全设置's 控制台访问: one network an enterprise's console may be reached from (none listed: any address). */
@@ -558,6 +578,12 @@ export interface LoginLogTable {
   session_handle: string | null;
   /** How the sign-in was made: `password`, `passkey`; empty when not recorded. */
   method: Generated<string>;
+  /** Place in the enterprise's chain (docs/architecture.md, "Tamper-evident audit"); null: written before the chain began. */
+  chain_seq: number | null;
+  /** The hash of the chain's previous row (or of its anchor). */
+  prev_hash: string | null;
+  /** SHA-256 of this row's canonical serialization with its place and the previous hash. */
+  row_hash: string | null;
 }
 
 export interface PortalMenuTable {
@@ -667,6 +693,12 @@ export interface AuditLogTable {
   /** The request that wrote the row (its `X-Request-Id`); '' for rows of no request (schedules) and older rows. */
   request_id: Generated<string>;
   created_at: string;
+  /** Place in the enterprise's chain (docs/architecture.md, "Tamper-evident audit"); null: written before the chain began. */
+  chain_seq: number | null;
+  /** The hash of the chain's previous row (or of its anchor). */
+  prev_hash: string | null;
+  /** SHA-256 of this row's canonical serialization with its place and the previous hash. */
+  row_hash: string | null;
 }
 
 /** Identifier prefixes (Handle / IDIS), each owned by one enterprise. */
@@ -918,6 +950,8 @@ export interface Database {
   portal_session: PortalSessionTable;
   sms_code: SmsCodeTable;
   audit_log: AuditLogTable;
+  audit_chain: AuditChainTable;
+  audit_chain_start: AuditChainStartTable;
   uploaded_file: UploadedFileTable;
   upload_usage: UploadUsageTable;
   idf_prefix: IdfPrefixTable;

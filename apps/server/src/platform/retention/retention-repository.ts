@@ -4,11 +4,10 @@ import type { Database } from '../db/schema.js';
 
 /**
  * What the retention job prunes: a table and the indexed column whose value below a cutoff makes a
- * row go (migration 0028 and earlier ones index each).
+ * row go (migration 0028 and earlier ones index each). 登录日志 and 操作日志 are archived first, by each
+ * enterprise's retention (platform/audit/audit-archive.ts).
  */
 const TARGETS = {
-  /** 登录日志 older than its retention. */
-  loginLog: { table: 'login_log', column: 'created_at' },
   /** Expired SSO sessions (在线会话); their service tickets go with them (on delete cascade). */
   ssoSessions: { table: 'cas_tgt', column: 'expires_at' },
   /** Expired portal sessions. */

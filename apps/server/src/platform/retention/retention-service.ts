@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { AuditArchive, type ArchiveCounts } from '../audit/audit-archive.js';
+import { AuditChainRepository } from '../audit/audit-chain-repository.js';
 import type { RetentionConfig } from '../config.js';
 import { chinaDate } from '../lib/china-time.js';
 import { everyInterval } from '../lib/ticker.js';
@@ -21,8 +23,8 @@ const TASK = 'retention';
 /** A module's own housekeeping, run with the rest (idle SSO sessions by each enterprise's policy). */
 export type RetentionStep = (now: Date) => Promise<unknown>;
 
-/** What a run deleted, per table. */
-export type PruneCounts = Record<RetentionTarget, number>;
+/** What a run deleted, per table (登录日志 and 操作日志: archived, then deleted). */
+export type PruneCounts = Record<RetentionTarget, number> & ArchiveCounts;
 
 /**
  * Retention (docs/architecture.md, "Retention"): every interval one instance of all (a lease on the
@@ -39,6 +41,7 @@ export class RetentionService {
     private readonly repo: RetentionRepository,
     private readonly config: RetentionConfig,
     private readonly log: FastifyBaseLogger,
+    private readonly archive?: AuditArchive,
   ) {}
 
   /** The instance is closing: a run in progress ends after its current batch (the rest goes at the next run). */
@@ -53,11 +56,9 @@ export class RetentionService {
 
   /** The cutoff below which a target's rows go at `now`. */
   cutoff(target: RetentionTarget, now: Date): string | number {
-    const { loginLogDays, lookupHandleDays, smsCodeDays, loginFailureDays } = this.config;
+    const { lookupHandleDays, smsCodeDays, loginFailureDays } = this.config;
     const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
     switch (target) {
-      case 'loginLog':
-        return daysAgo(loginLogDays);
       case 'smsCodes':
         return daysAgo(smsCodeDays);
       case 'loginFailures':
@@ -75,7 +76,8 @@ export class RetentionService {
 
   /** Prunes every table now (whichever instance asks); answers what went. */
   async prune(now = new Date()): Promise<PruneCounts> {
-    const counts = {} as PruneCounts;
+    const counts = { loginLog: 0, auditLog: 0 } as PruneCounts;
+    if (this.archive) Object.assign(counts, await this.archive.run(now, () => this.stopping));
     for (const target of RETENTION_TARGETS) {
       const cutoff = this.cutoff(target, now);
       let total = 0;
@@ -120,7 +122,13 @@ declare module 'fastify' {
 
 export default fp(
   async (app: FastifyInstance) => {
-    const service = new RetentionService(new RetentionRepository(app.database.db, app.database.dialect), app.config.retention, app.log);
+    const { db, dialect } = app.database;
+    const archive = new AuditArchive(
+      new AuditChainRepository(db),
+      { dir: app.config.retention.auditArchiveDir, defaultDays: app.config.securityDefaults.auditRetentionDays ?? 180 },
+      app.log,
+    );
+    const service = new RetentionService(new RetentionRepository(db, dialect), app.config.retention, app.log, archive);
     app.decorate('retentionService', service);
     // SYNC_SCHEDULER=0 turns this instance's scheduled work off (tests drive tick() themselves).
     if (!app.config.auth.syncScheduler) return;

@@ -77,7 +77,7 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
       remedy: '在安全设置中将密码最短长度设为不少于 8 位，并勾选至少三类必须包含的字符',
     });
     expect(control(report, 'djcp-d-mfa')).toMatchObject({ passed: false, current: '二次验证 关闭' });
-    expect(control(report, 'djcp-audit-c')).toMatchObject({ passed: true, current: '保存 180 天', remedy: '' });
+    expect(control(report, 'djcp-audit-c')).toMatchObject({ passed: true, current: '哈希链防篡改；保存 180 天，到期归档', remedy: '' });
     // ASVS forbids what 等保 asks for: no composition rules and no rotation pass there.
     expect(control(report, 'asvs-6.2.5')).toMatchObject({ clause: 'ASVS 5.0 6.2.5', passed: true });
     expect(control(report, 'asvs-6.2.10').passed).toBe(true);

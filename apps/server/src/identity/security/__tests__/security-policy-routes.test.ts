@@ -19,6 +19,7 @@ const strict: SecurityPolicy = {
   sessionMaxConcurrent: 0,
   sessionOverflow: 'end-oldest',
   twoFactor: 'admins',
+  auditRetentionDays: 365,
 };
 
 describe('platform security defaults from the environment', () => {
@@ -36,6 +37,7 @@ describe('platform security defaults from the environment', () => {
       sessionMaxConcurrent: 0,
       sessionOverflow: 'end-oldest',
       twoFactor: 'off',
+      auditRetentionDays: 180,
     });
     expect(
       loadConfig({ PASSWORD_MIN_LENGTH: '8', PASSWORD_CLASSES: 'upper,digit', PASSWORD_NO_USERNAME: '1', TWO_FACTOR: 'all' })

@@ -30,10 +30,23 @@ const ROW = {
   createdAt: '2026-11-20 10:30:00',
 };
 
+const INTACT = {
+  intact: true,
+  checked: 12,
+  firstSeq: 1,
+  lastSeq: 12,
+  startHash: '0'.repeat(64),
+  endHash: 'ab'.repeat(32),
+  problem: null,
+};
+let verification: object = INTACT;
+
 beforeEach(() => {
   installRuntimeConfig();
+  verification = INTACT;
   fake.api = createFakeApi({
     'GET /web-api/console/v1/audit/page/list': [{ rows: [ROW], total: 1 }],
+    'GET /web-api/console/v1/audit/verify': () => [verification],
     'GET /web-api/console/v1/audit/actions': [
       { code: 'login', name: '登录' },
       { code: 'login-failed', name: '登录失败' },
@@ -128,5 +141,41 @@ describe('操作日志 page', () => {
   it('shows the enterprise column to accounts that see every enterprise', async () => {
     renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit', 'audit:all-enterprises']) });
     expect(await screen.findByText('徐州恒岳重工机械有限公司')).toBeTruthy();
+  });
+
+  it('校验完整性 verifies the chain: 完整 with the period’s end hashes, or the first broken row and why', async () => {
+    renderWithProviders(<AuditLogPage />, { session: menusEntry(['audit']) });
+    await screen.findByText('李娜');
+    fireEvent.click(screen.getByRole('button', { name: /校验完整性/ }));
+    const intact = await screen.findByRole('dialog', { name: '操作日志完整性校验' });
+    expect(within(intact).getByText('完整')).toBeTruthy();
+    expect(within(intact).getByText('全部期间的 12 条记录未被篡改、删除或插入。')).toBeTruthy();
+    expect(within(intact).getByText('ab'.repeat(32))).toBeTruthy();
+    // The footer's 关闭 (the corner's × is named 关闭 too).
+    fireEvent.click(
+      within(intact)
+        .getAllByRole('button', { name: /关\s*闭/ })
+        .at(-1)!,
+    );
+
+    verification = {
+      ...INTACT,
+      intact: false,
+      checked: 4,
+      problem: {
+        kind: 'removed',
+        kindText: '被删除',
+        rowId: 42,
+        seq: 7,
+        createdAt: '2026-11-20 10:31:00',
+        reason: '序号 6 的记录缺失（位于此行之前）',
+      },
+    };
+    fireEvent.click(screen.getByRole('button', { name: /校验完整性/ }));
+    const broken = await screen.findByRole('dialog', { name: '操作日志完整性校验' });
+    expect(within(broken).getByText('不完整：记录被删除')).toBeTruthy();
+    expect(within(broken).getByText('序号 6 的记录缺失（位于此行之前）')).toBeTruthy();
+    expect(within(broken).getByText(/记录 42（序号 7）/)).toBeTruthy();
+    expect(fake.api!.get).toHaveBeenCalledWith('/web-api/console/v1/audit/verify', { params: {} });
   });
 });

@@ -1,4 +1,4 @@
-import { ApiPrefix, type AuditAction, type AuditLogRow, type PageResult } from '@portal/shared';
+import { ApiPrefix, type AuditAction, type AuditChainVerification, type AuditLogRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
@@ -44,4 +44,13 @@ export function useExportAuditLog() {
   return useMutation({
     mutationFn: ({ params, filename }: { params: AuditFilterParams; filename: string }) => exportAuditLog(params, filename),
   });
+}
+
+/** `GET /web-api/console/v1/audit/verify`: 校验完整性 of the enterprise's 操作日志 over the period (none: the whole chain). */
+export async function verifyAuditLog(
+  period: Pick<AuditFilterParams, 'filterStartTime' | 'filterEndTime'>,
+): Promise<AuditChainVerification> {
+  const answer = (await api().get<AuditChainVerification>(`${ApiPrefix.console}/audit/verify`, { params: period })).data[0];
+  if (!answer) throw new Error('empty verification');
+  return answer;
 }

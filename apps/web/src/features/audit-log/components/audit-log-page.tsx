@@ -8,8 +8,9 @@ import { ConsolePage } from '@/components/console-page';
 import { Pagination } from '@/components/pagination';
 import { usePermission } from '@/components/permission';
 import '@/lib/dayjs';
-import { type PickedRange, dayBoundsOpenValue } from '@/lib/date-range';
-import { useAuditActions, useAuditLog, useExportAuditLog } from '../api/audit-log';
+import { type PickedRange, dateTimeRangeFilters, dayBoundsOpenValue } from '@/lib/date-range';
+import { ChainVerifyButton } from '@/components/chain-verify-button';
+import { useAuditActions, useAuditLog, useExportAuditLog, verifyAuditLog } from '../api/audit-log';
 import {
   type AuditFilters,
   INITIAL_AUDIT_FILTERS,
@@ -187,9 +188,16 @@ export function AuditLogPage() {
         </Form>
       }
       actions={
-        <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>
-          导出 CSV
-        </Button>
+        <>
+          <ChainVerifyButton
+            logName="操作日志"
+            period={filters.range ? '所选期间' : '全部期间'}
+            run={() => verifyAuditLog(dateTimeRangeFilters(filters.range))}
+          />
+          <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>
+            导出 CSV
+          </Button>
+        </>
       }
     >
       <Table<AuditLogRow>

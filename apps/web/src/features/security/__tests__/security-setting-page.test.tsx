@@ -28,6 +28,7 @@ const DEFAULTS: SecurityPolicy = {
   sessionMaxConcurrent: 0,
   sessionOverflow: 'end-oldest',
   twoFactor: 'off',
+  auditRetentionDays: 180,
 };
 
 let stored: SecurityPolicy;
@@ -75,10 +76,11 @@ describe('安全设置 rules', () => {
 });
 
 describe('安全设置 page', () => {
-  it('shows the enterprise’s policy in its four sections', async () => {
+  it('shows the enterprise’s policy in its five sections', async () => {
     renderWithProviders(<SecuritySettingPage />, { session: admin });
     await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
-    for (const title of ['密码策略', '登录锁定', '会话', '二次验证']) expect(screen.getAllByText(title).length).toBeGreaterThan(0);
+    for (const title of ['密码策略', '登录锁定', '会话', '二次验证', '审计日志'])
+      expect(screen.getAllByText(title).length).toBeGreaterThan(0);
     expect((screen.getByRole('checkbox', { name: '小写字母' }) as HTMLInputElement).checked).toBe(true);
     expect((screen.getByRole('checkbox', { name: '大写字母' }) as HTMLInputElement).checked).toBe(false);
     expect((numberField('锁定时长') as HTMLInputElement).value).toBe('15');
@@ -94,11 +96,14 @@ describe('安全设置 page', () => {
     type('失败次数', '');
     type('空闲超时', '600');
     type('最长时长', '2');
+    // 网络安全法 keeps logs at least six months.
+    type('保留天数', '90');
     save();
     await waitFor(() =>
       expect(fieldErrors(form())).toEqual([
         '密码最短长度不能少于6位',
         '禁止重复使用的历史密码个数须为 0-24 之间的整数',
+        '审计日志保留天数须为 180-3650 之间的整数',
         '登录失败锁定次数须为 3-20 之间的整数',
         '会话空闲超时不能超过会话最长时长',
       ]),
@@ -109,6 +114,7 @@ describe('安全设置 page', () => {
     type('历史密码', '24');
     type('失败次数', '3');
     type('最长时长', '10');
+    type('保留天数', '180');
     await waitFor(() => expect(fieldErrors(form())).toEqual([]));
   });
 
@@ -126,6 +132,7 @@ describe('安全设置 page', () => {
     type('空闲超时', '30');
     type('最长时长', '12');
     type('同时在线上限', '3');
+    type('保留天数', '365');
     fireEvent.click(screen.getByRole('radio', { name: '拒绝新的登录' }));
     fireEvent.click(screen.getByRole('radio', { name: '全员' }));
     const gets = fake.api!.get.mock.calls.length;
@@ -144,6 +151,7 @@ describe('安全设置 page', () => {
       sessionMaxConcurrent: 3,
       sessionOverflow: 'refuse',
       twoFactor: 'all',
+      auditRetentionDays: 365,
     };
     await waitFor(() => expect(fake.api!.put).toHaveBeenCalledWith(POLICY_URL, sent));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith('安全设置已保存'));

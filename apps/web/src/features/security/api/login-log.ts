@@ -1,4 +1,4 @@
-import { ApiPrefix, type LoginLogRow, type LogoutDeliveryRow, type PageResult } from '@portal/shared';
+import { ApiPrefix, type AuditChainVerification, type LoginLogRow, type LogoutDeliveryRow, type PageResult } from '@portal/shared';
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { saveBlob } from '@/lib/download';
@@ -66,4 +66,13 @@ export function useExportLoginLog() {
   return useMutation({
     mutationFn: ({ params, filename }: { params: LoginLogFilterParams; filename: string }) => exportLoginLog(params, filename),
   });
+}
+
+/** `GET /login-log/verify`: 校验完整性 of the enterprise's 登录日志 over the period (none: the whole chain). */
+export async function verifyLoginLog(
+  period: Pick<LoginLogFilterParams, 'filterStartTime' | 'filterEndTime'>,
+): Promise<AuditChainVerification> {
+  const answer = (await api().get<AuditChainVerification>(`${CONSOLE}/login-log/verify`, { params: period })).data[0];
+  if (!answer) throw new Error('empty verification');
+  return answer;
 }

@@ -8,9 +8,10 @@ import { FilterButtons } from '@/components/filter-buttons';
 import { Pagination } from '@/components/pagination';
 import { usePermission } from '@/components/permission';
 import '@/lib/dayjs';
-import { type PickedRange, dayBoundsOpenValue } from '@/lib/date-range';
+import { type PickedRange, dateTimeRangeFilters, dayBoundsOpenValue } from '@/lib/date-range';
+import { ChainVerifyButton } from '@/components/chain-verify-button';
 import type { LoginLogRow } from '@portal/shared';
-import { useApplicationOptions, useExportLoginLog, useLoginLog } from '../api/login-log';
+import { useApplicationOptions, useExportLoginLog, useLoginLog, verifyLoginLog } from '../api/login-log';
 import {
   INITIAL_LOGIN_LOG_FILTERS,
   LOGIN_LOG_EXPORT_MAX_ROWS,
@@ -208,9 +209,16 @@ export function LoginLogPage() {
         </Form>
       }
       actions={
-        <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>
-          导出 CSV
-        </Button>
+        <>
+          <ChainVerifyButton
+            logName="登录日志"
+            period={filters.range ? '所选期间' : '全部期间'}
+            run={() => verifyLoginLog(dateTimeRangeFilters(filters.range))}
+          />
+          <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>
+            导出 CSV
+          </Button>
+        </>
       }
     >
       <Table<LoginLogRow>

@@ -30,6 +30,7 @@ const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> 
   sessionIdleMinutes: { label: '空闲超时', unit: '分钟' },
   sessionMaxHours: { label: '最长时长', unit: '小时' },
   sessionMaxConcurrent: { label: '同时在线上限', unit: '个' },
+  auditRetentionDays: { label: '保留天数', unit: '天' },
 };
 
 function NumberField({ name, extra, dependencies }: { name: PolicyNumberField; extra?: string; dependencies?: PolicyNumberField[] }) {
@@ -91,17 +92,25 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
       </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
-          <Card title="密码策略" size="small">
-            <NumberField name="passwordMinLength" extra="不少于 6 位，不超过 18 位" />
-            <Form.Item name="passwordClasses" label="必须包含">
-              <Checkbox.Group options={PASSWORD_CLASSES.map((c) => ({ value: c, label: PASSWORD_CLASS_LABELS[c] }))} />
-            </Form.Item>
-            <Form.Item name="passwordNoUsername" label="不得包含账号" valuePropName="checked">
-              <Switch />
-            </Form.Item>
-            <NumberField name="passwordHistory" extra="新密码不能与最近 N 次使用过的密码相同，0 为不限制" />
-            <NumberField name="passwordExpiryDays" extra="密码使用超过该天数后，登录时须修改密码；0 为永不过期" />
-          </Card>
+          <Space orientation="vertical" size={16} className="security-setting__stack">
+            <Card title="密码策略" size="small">
+              <NumberField name="passwordMinLength" extra="不少于 6 位，不超过 18 位" />
+              <Form.Item name="passwordClasses" label="必须包含">
+                <Checkbox.Group options={PASSWORD_CLASSES.map((c) => ({ value: c, label: PASSWORD_CLASS_LABELS[c] }))} />
+              </Form.Item>
+              <Form.Item name="passwordNoUsername" label="不得包含账号" valuePropName="checked">
+                <Switch />
+              </Form.Item>
+              <NumberField name="passwordHistory" extra="新密码不能与最近 N 次使用过的密码相同，0 为不限制" />
+              <NumberField name="passwordExpiryDays" extra="密码使用超过该天数后，登录时须修改密码；0 为永不过期" />
+            </Card>
+            <Card title="审计日志" size="small">
+              <NumberField
+                name="auditRetentionDays"
+                extra="登录日志和操作日志超过该天数后归档到服务器的归档文件并从系统中删除；不少于 180 天（网络安全法要求日志至少保存六个月）"
+              />
+            </Card>
+          </Space>
         </Col>
         <Col xs={24} xl={12}>
           <Space orientation="vertical" size={16} className="security-setting__stack">

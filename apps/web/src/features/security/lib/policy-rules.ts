@@ -28,6 +28,7 @@ export const SECURITY_POLICY_LIMITS: Record<PolicyNumberField, { min: number; ma
   sessionIdleMinutes: { min: 5, max: 1440, label: '会话空闲超时（分钟）' },
   sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
   sessionMaxConcurrent: { min: 0, max: 20, label: '同时在线会话数上限' },
+  auditRetentionDays: { min: 180, max: 3650, label: '审计日志保留天数' },
 };
 
 export const SecurityPolicyMessage = {
@@ -82,5 +83,6 @@ export function policyBody(values: SecurityPolicy): SecurityPolicy {
     sessionMaxConcurrent: values.sessionMaxConcurrent,
     sessionOverflow: values.sessionOverflow,
     twoFactor: values.twoFactor,
+    auditRetentionDays: values.auditRetentionDays,
   };
 }

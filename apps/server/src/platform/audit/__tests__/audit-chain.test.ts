@@ -1,0 +1,370 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import zlib, { createGunzip } from 'node:zlib';
+import type { AuditChainVerification, SecurityPolicy } from '@portal/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, secondInstance, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { appendAuditLog, appendLoginLog } from '../audit-chain-repository.js';
+import { VERIFICATIONS_PER_MINUTE, verifyChainLines } from '../audit-chain-service.js';
+import { inTransaction } from '../../db/transaction.js';
+
+const BASE = '/web-api/console/v1';
+const CHAIN_WRITER = fileURLToPath(new URL('../../../testing/chain-writer.ts', import.meta.url));
+const AUDIT_VERIFY = fileURLToPath(new URL('../../../cli/audit-verify.ts', import.meta.url));
+
+/** `npm run audit:verify -- ARGS` as an operator runs it: its exit status and what it prints. */
+function auditVerify(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', AUDIT_VERIFY, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (status) => resolve({ status, out }));
+  });
+}
+const DAY = 86_400_000;
+
+/** Lines of a (gzip) file, as `npm run audit:verify -- --file` reads them. */
+function fileLines(file: string): AsyncIterable<string> {
+  const input = fs.createReadStream(file);
+  return readline.createInterface({ input: file.endsWith('.gz') ? input.pipe(createGunzip()) : input, crlfDelay: Infinity });
+}
+
+async function* asLines(items: AsyncIterable<unknown>): AsyncGenerator<string> {
+  for await (const item of items) yield JSON.stringify(item);
+}
+
+describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
+  let t: TestApp;
+  let other: Awaited<ReturnType<typeof secondInstance>>;
+  let admin: string;
+  let rcadmin: string;
+  let operator: string;
+  let hengyue: number;
+  let rc: number;
+
+  const call = async (token: string, method: 'GET' | 'PUT', url: string, payload?: object) =>
+    t.app.inject({
+      method,
+      url: `${BASE}${url}`,
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: token },
+      ...(payload ? { payload } : {}),
+    });
+  const verify = async (token: string, log: 'login-log' | 'audit', query = '') => {
+    const res = await call(token, 'GET', `/${log}/verify${query ? `?${query}` : ''}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ data: AuditChainVerification[] }>().data[0]!;
+  };
+  /** Sign-in attempts of an enterprise, through the one write path the central login uses. */
+  const signIns = async (app: TestApp['app'], enterpriseId: number, count: number, username = 'chain-user') => {
+    for (let i = 0; i < count; i++) {
+      await app.loginLogRepository.record(app.log, {
+        accountId: null,
+        username: `${username}-${i}`,
+        enterpriseId,
+        result: i % 3 === 0 ? 'failure' : 'success',
+        ...(i % 3 === 0 ? { reason: 'bad-password' as const } : {}),
+        ip: '192.0.2.33',
+        userAgent: 'chain-test',
+      });
+    }
+  };
+  const rowsOf = (enterpriseId: number, like: string) =>
+    t.database.db
+      .selectFrom('login_log')
+      .selectAll()
+      .where('enterprise_id', '=', enterpriseId)
+      .where('username', 'like', like)
+      .orderBy('chain_seq')
+      .execute();
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    other = await secondInstance(t);
+    [admin, rcadmin, operator] = await Promise.all([tokenFor(t, 'admin'), tokenFor(t, 'rcadmin'), tokenFor(t, 'operator')]);
+    const ids = await t.database.db
+      .selectFrom('account')
+      .select(['username', 'enterprise_id'])
+      .where('username', 'in', ['admin', 'rcadmin'])
+      .execute();
+    hengyue = ids.find((a) => a.username === 'admin')!.enterprise_id!;
+    rc = ids.find((a) => a.username === 'rcadmin')!.enterprise_id!;
+  });
+  afterAll(async () => {
+    await other.close();
+    await t.close();
+  });
+
+  it('verifies an intact period, and names the first row altered, removed or inserted in the database directly', async () => {
+    await signIns(t.app, hengyue, 6, 'tamper');
+    const rows = await rowsOf(hengyue, 'tamper-%');
+    expect(rows).toHaveLength(6);
+    // Each row holds the previous row's hash.
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.prev_hash).toBe(rows[i - 1]!.row_hash);
+
+    const intact = await verify(admin, 'login-log');
+    expect(intact).toMatchObject({ intact: true, problem: null });
+    expect(intact.checked).toBeGreaterThanOrEqual(6);
+
+    const db = t.database.db;
+    const [, second, third, , fifth] = rows;
+    // Altered: a failure made a success.
+    expect(rows[3]!.result).toBe('failure');
+    await db.updateTable('login_log').set({ result: 'success', reason: '' }).where('id', '=', rows[3]!.id).execute();
+    expect((await verify(admin, 'login-log')).problem).toMatchObject({
+      kind: 'altered',
+      kindText: '被篡改',
+      rowId: rows[3]!.id,
+      seq: rows[3]!.chain_seq,
+    });
+    await db.updateTable('login_log').set({ result: 'failure', reason: rows[3]!.reason }).where('id', '=', rows[3]!.id).execute();
+    expect((await verify(admin, 'login-log')).intact).toBe(true);
+
+    // Removed: the row after the gap is named.
+    await db.deleteFrom('login_log').where('id', '=', second!.id).execute();
+    expect((await verify(admin, 'login-log')).problem).toMatchObject({ kind: 'removed', kindText: '被删除', rowId: third!.id });
+    await db.insertInto('login_log').values(second!).execute();
+
+    // Removed at the end of the chain (the newest row).
+    const newest = rows.at(-1)!;
+    await db.deleteFrom('login_log').where('id', '=', newest.id).execute();
+    expect((await verify(admin, 'login-log')).problem).toMatchObject({ kind: 'removed', rowId: null, seq: newest.chain_seq });
+    await db.insertInto('login_log').values(newest).execute();
+
+    // Inserted: a row put in without the chain, and a copy of a row's place.
+    const forged = await db
+      .insertInto('login_log')
+      .values({ enterprise_id: hengyue, username: 'tamper-forged', result: 'success', created_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await verify(admin, 'login-log')).problem).toMatchObject({ kind: 'inserted', kindText: '被插入', rowId: forged.id });
+    await db.deleteFrom('login_log').where('id', '=', forged.id).execute();
+    const { id: _id, ...copy } = fifth!;
+    const duplicate = await db.insertInto('login_log').values(copy).returning('id').executeTakeFirstOrThrow();
+    expect((await verify(admin, 'login-log')).problem).toMatchObject({ kind: 'inserted', rowId: duplicate.id });
+    await db.deleteFrom('login_log').where('id', '=', duplicate.id).execute();
+
+    expect(await verify(admin, 'login-log')).toMatchObject({ intact: true, problem: null });
+    // Another enterprise's verification neither sees nor is touched by this enterprise's rows.
+    await db.updateTable('login_log').set({ ip: '203.0.113.66' }).where('id', '=', third!.id).execute();
+    expect((await verify(rcadmin, 'login-log')).intact).toBe(true);
+    expect((await verify(admin, 'login-log')).problem).toMatchObject({ kind: 'altered', rowId: third!.id });
+    // An operator verifies a named enterprise.
+    expect((await verify(operator, 'login-log', `enterpriseId=${hengyue}`)).problem).toMatchObject({ kind: 'altered', rowId: third!.id });
+    await db.updateTable('login_log').set({ ip: third!.ip }).where('id', '=', third!.id).execute();
+  });
+
+  it('chains 操作日志 the same way, and a period outside the break verifies', async () => {
+    // A console write of the enterprise and its audit row.
+    const policy = (await call(admin, 'GET', '/security/policy')).json<{ data: SecurityPolicy[] }>().data[0]!;
+    expect((await call(admin, 'PUT', '/security/policy', { ...policy, auditRetentionDays: 365 })).statusCode).toBe(200);
+    const before = await verify(admin, 'audit');
+    expect(before).toMatchObject({ intact: true, problem: null });
+    const row = await t.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('enterprise_id', '=', hengyue)
+      .where('action', '=', 'security.policy')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(row.detail).toContain('审计日志保留365天');
+    await t.database.db.updateTable('audit_log').set({ detail: '审计日志保留180天' }).where('id', '=', row.id).execute();
+    expect((await verify(admin, 'audit')).problem).toMatchObject({ kind: 'altered', rowId: row.id });
+    // A period that ends before the altered row (and whose following row is intact) verifies.
+    const early = await verify(admin, 'audit', new URLSearchParams({ filterEndTime: '2000-01-01 00:00:00' }).toString());
+    expect(early).toMatchObject({ checked: 0 });
+    await t.database.db.updateTable('audit_log').set({ detail: row.detail }).where('id', '=', row.id).execute();
+    expect((await verify(admin, 'audit')).intact).toBe(true);
+
+    const bad = await call(
+      admin,
+      'GET',
+      `/audit/verify?${new URLSearchParams({ filterStartTime: '2026-02-01 00:00:00', filterEndTime: '2026-01-01 00:00:00' })}`,
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 1, msg: '开始时间不能晚于结束时间' });
+  });
+
+  it('keeps one chain when two instances append to it at once', async () => {
+    // The other instance: on PostgreSQL one in this process (its own pool); on SQLite another process on
+    // the same file, since an in-process connection's wait for the file's write lock would hold this thread.
+    const elsewhere =
+      dialect === 'postgres'
+        ? signIns(other.app, rc, 25, 'race-b')
+        : new Promise<void>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', CHAIN_WRITER, t.config.sqliteFile, String(rc), '25', 'race-b'], {
+              stdio: ['ignore', 'ignore', 'inherit'],
+            });
+            child.on('error', reject);
+            child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`chain writer exited with ${code}`))));
+          });
+    await Promise.all([signIns(t.app, rc, 25, 'race-a'), elsewhere, signIns(t.app, rc, 25, 'race-c')]);
+    const rows = await t.database.db.selectFrom('login_log').select(['chain_seq', 'username']).where('enterprise_id', '=', rc).execute();
+    expect(rows.filter((r) => r.username.startsWith('race-'))).toHaveLength(75);
+    const places = rows.map((r) => Number(r.chain_seq));
+    expect(new Set(places).size).toBe(places.length);
+    const result = await verify(rcadmin, 'login-log');
+    expect(result).toMatchObject({ intact: true, problem: null });
+    expect(result.checked).toBe(rows.length);
+    expect(result.lastSeq).toBe(Math.max(...places));
+  });
+
+  it('exports a period with its anchors; the file verifies, and a changed or dropped line does not', async () => {
+    const lines: string[] = [];
+    for await (const line of asLines(t.app.auditChainService.exportRange('login', rc, {}))) lines.push(line);
+    const result = await verifyChainLines(
+      asLines(
+        (async function* () {
+          yield* lines.map((l) => JSON.parse(l) as unknown);
+        })(),
+      ),
+    );
+    expect(result).toMatchObject({ intact: true, log: 'login', enterpriseId: rc });
+    expect(result.rows).toBeGreaterThanOrEqual(75);
+    const check = async (changed: string[]) => {
+      async function* gen() {
+        yield* changed;
+      }
+      return verifyChainLines(gen());
+    };
+    const altered = [...lines];
+    altered[3] = altered[3]!.replace('192.0.2.33', '192.0.2.34');
+    expect((await check(altered)).problem).toMatchObject({ kind: 'altered' });
+    const dropped = lines.filter((_, i) => i !== 5);
+    expect((await check(dropped)).problem).toMatchObject({ kind: 'removed' });
+    expect((await check(lines.slice(0, -1))).intact).toBe(false);
+  });
+
+  it('archives rows older than each enterprise’s retention to a file that verifies, then purges them; the chain still verifies', async () => {
+    const db = t.database.db;
+    const now = new Date();
+    const enterprise = async (name: string) =>
+      (
+        await db
+          .insertInto('enterprise')
+          .values({
+            name,
+            certification_status: 'none',
+            created_at: now.toISOString(),
+            credit_code: null,
+            certified_at: null,
+            updated_at: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    // One keeps the platform's 180 days, the other saved 365.
+    const [short, long] = [await enterprise('留存短企业'), await enterprise('留存长企业')];
+    await inTransaction(db, (trx) =>
+      t.app.securityPolicyRepository.save(trx, long, { ...t.app.config.securityDefaults, auditRetentionDays: 365 }),
+    );
+    const aged = (enterpriseId: number, daysAgo: number, n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => ({
+        enterprise_id: enterpriseId,
+        username: `${tag}-${daysAgo}-${i}`,
+        result: 'success' as const,
+        created_at: new Date(now.getTime() - daysAgo * DAY + i).toISOString(),
+      }));
+    // Written before the chain began (no place; an id below its start): archived all the same.
+    const legacyId =
+      (await db.selectFrom('audit_chain_start').select('first_id').where('log', '=', 'login').executeTakeFirstOrThrow()).first_id - 1;
+    await db.deleteFrom('login_log').where('id', '=', legacyId).execute();
+    await db
+      .insertInto('login_log')
+      .values({ ...aged(short, 300, 1, 'legacy')[0]!, id: legacyId })
+      .execute();
+    // Rows as written over time: old ones first, then recent ones.
+    await inTransaction(db, (trx) => appendLoginLog(trx, [...aged(short, 200, 30, 'aged'), ...aged(long, 200, 5, 'aged')]));
+    await inTransaction(db, (trx) =>
+      appendAuditLog(trx, [
+        {
+          enterprise_id: short,
+          username: 'aged',
+          action: 'login',
+          ip: '192.0.2.1',
+          outcome: 'success',
+          created_at: new Date(now.getTime() - 400 * DAY).toISOString(),
+        },
+      ]),
+    );
+    await inTransaction(db, (trx) => appendLoginLog(trx, [...aged(short, 10, 3, 'recent'), ...aged(long, 10, 3, 'recent')]));
+    const untouched = await db
+      .selectFrom('login_log')
+      .select(['id', 'row_hash'])
+      .where('enterprise_id', 'not in', [short, long])
+      .orderBy('id')
+      .execute();
+
+    const counts = await t.app.retentionService.prune(now);
+    expect(counts.loginLog).toBe(31);
+    expect(counts.auditLog).toBe(1);
+
+    const left = async (enterpriseId: number) =>
+      (await db.selectFrom('login_log').select('username').where('enterprise_id', '=', enterpriseId).orderBy('chain_seq').execute()).map(
+        (r) => r.username,
+      );
+    // The short one's old rows went; the long one keeps its 200-day-old rows; other enterprises' rows are as they were.
+    expect(await left(short)).toEqual(['recent-10-0', 'recent-10-1', 'recent-10-2']);
+    expect(await left(long)).toHaveLength(8);
+    expect(
+      await db.selectFrom('login_log').select(['id', 'row_hash']).where('enterprise_id', 'not in', [short, long]).orderBy('id').execute(),
+    ).toEqual(untouched);
+
+    const dir = t.config.retention.auditArchiveDir;
+    const files = fs.readdirSync(dir).sort();
+    expect(files).toEqual([
+      expect.stringMatching(new RegExp(`^audit-log-enterprise-${short}-.*\\.jsonl\\.gz$`)),
+      expect.stringMatching(new RegExp(`^login-log-enterprise-${short}-.*-1-30\\.jsonl\\.gz$`)),
+    ]);
+    const archive = await verifyChainLines(fileLines(path.join(dir, files[1]!)));
+    expect(archive).toMatchObject({ intact: true, log: 'login', enterpriseId: short, rows: 30, unchained: 1, problem: null });
+    expect(await verifyChainLines(fileLines(path.join(dir, files[0]!)))).toMatchObject({ intact: true, log: 'audit', rows: 1 });
+    // The documented command says the same of the archive, and names a row changed in a copy of it.
+    const archived = path.join(dir, files[1]!);
+    const ok = await auditVerify(['--file', archived]);
+    expect(ok.status, ok.out).toBe(0);
+    expect(ok.out).toContain(`${archived}: 完整 (login log, enterprise ${short}, 30 rows`);
+    const copy = path.join(path.dirname(dir), 'changed.jsonl');
+    const text = zlib.gunzipSync(fs.readFileSync(archived)).toString('utf8');
+    fs.writeFileSync(copy, text.replace('"aged-200-7"', '"aged-200-X"'));
+    const changed = await auditVerify([copy]);
+    expect(changed.status).toBe(1);
+    expect(changed.out).toMatch(/被篡改: 记录内容与其哈希不符（记录 id \d+，序号 8）/);
+
+    // What remains still verifies: its first row follows the archive's end (the chain's new anchor).
+    expect(await t.app.auditChainService.verify('login', short, {})).toMatchObject({ intact: true, checked: 3, problem: null });
+    expect((await t.app.auditChainService.repo.head('login', short))?.anchorHash).toBe(archive.end?.hash);
+    expect(await t.app.auditChainService.verify('login', long, {})).toMatchObject({ intact: true, checked: 8 });
+    // A second run finds nothing more to archive.
+    expect((await t.app.retentionService.prune(now)).loginLog).toBe(0);
+    expect(fs.readdirSync(dir)).toHaveLength(2);
+  });
+
+  it('keeps the audit retention within 180–3650 days', async () => {
+    const policy = (await call(admin, 'GET', '/security/policy')).json<{ data: SecurityPolicy[] }>().data[0]!;
+    expect(policy.auditRetentionDays).toBe(365);
+    const res = await call(admin, 'PUT', '/security/policy', { ...policy, auditRetentionDays: 90 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 1, msg: '审计日志保留天数须为 180-3650 之间的整数' });
+    // A body without the field keeps the saved value.
+    const { auditRetentionDays: _days, ...withoutRetention } = policy;
+    expect((await call(admin, 'PUT', '/security/policy', withoutRetention)).statusCode).toBe(200);
+    expect((await call(admin, 'GET', '/security/policy')).json<{ data: SecurityPolicy[] }>().data[0]!.auditRetentionDays).toBe(365);
+  });
+
+  it('limits 校验完整性 per enterprise and log, with a clear answer', async () => {
+    for (let i = 0; i < VERIFICATIONS_PER_MINUTE; i++) expect((await call(rcadmin, 'GET', '/audit/verify')).statusCode).toBe(200);
+    const refused = await call(rcadmin, 'GET', '/audit/verify');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 1, msg: expect.stringMatching(/^完整性校验过于频繁，请 \d+ 秒后再试$/) });
+    // Another log, and another enterprise, count on their own.
+    expect((await call(rcadmin, 'GET', '/login-log/verify')).statusCode).toBe(200);
+    expect((await call(admin, 'GET', '/audit/verify')).statusCode).toBe(200);
+  });
+});
