@@ -452,6 +452,12 @@ export const PASSKEY_JS = `(function () {
       error.hidden = false;
       button.disabled = false;
     }
+    // Only this site's own messages are shown: a proxy's error page or a dropped connection gets a plain one.
+    function shown(text) {
+      var err = new Error(text);
+      err.shown = true;
+      return err;
+    }
     button.addEventListener('click', function () {
       button.disabled = true;
       error.hidden = true;
@@ -461,15 +467,25 @@ export const PASSKEY_JS = `(function () {
         headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
         body: JSON.stringify(proof ? { proof: proof.value } : {}),
       })
-        .then(function (res) {
-          return res.json().then(function (body) {
-            if (!res.ok || !body.data || !body.data[0]) throw new Error(body.msg || '通行密钥验证失败，请重试');
-            return body.data[0].options;
-          });
-        })
+        .then(
+          function (res) {
+            return res.json().then(
+              function (body) {
+                if (!res.ok || !body || !body.data || !body.data[0]) throw shown((body && body.msg) || '通行密钥验证失败，请重试');
+                return body.data[0].options;
+              },
+              function () {
+                throw shown('服务暂时不可用，请稍后重试');
+              },
+            );
+          },
+          function () {
+            throw shown('网络连接失败，请检查网络后重试');
+          },
+        )
         .then(function (options) {
           return lib.startAuthentication({ optionsJSON: options }).catch(function () {
-            throw new Error('未完成通行密钥验证，请重试或使用其他方式登录');
+            throw shown('未完成通行密钥验证，请重试或使用其他方式登录');
           });
         })
         .then(function (credential) {
@@ -477,7 +493,7 @@ export const PASSKEY_JS = `(function () {
           form.submit();
         })
         .catch(function (err) {
-          fail(err && err.message ? err.message : '通行密钥验证失败，请重试');
+          fail(err && err.shown ? err.message : '通行密钥验证失败，请重试');
         });
     });
   });
