@@ -297,6 +297,42 @@ export class SamlService {
     }
   }
 
+  // ----- 接入自检
+
+  /**
+   * A signed unsolicited response for the account (接入自检's sign-in step): what the SP gets when the
+   * person opens it from 我的应用, without a sign-in row (no session ends it: it signs nobody in here).
+   */
+  async testResponse(applicationId: number, accountId: number): Promise<string | undefined> {
+    const sp = await this.app.samlRepository.providerOf(applicationId);
+    const application = await this.app.ssoAppRepository.application(applicationId);
+    const profile = await this.app.accountRepository.profile(accountId);
+    const who = application && (await this.app.casValidationService.attributesOf(accountId, application));
+    if (!sp || !application || !profile || !who) return undefined;
+    const nameId = this.nameIdOf(sp, applicationId, accountId, profile.username, profile.email);
+    if (!nameId) return undefined;
+    const attributes: Record<string, string | string[]> = {};
+    for (const name of RELEASED) {
+      const value = who.attributes[name];
+      if (value !== undefined && application.attributes.includes(name)) attributes[name] = value;
+    }
+    const sessionIndex = randomBytes(18).toString('base64url');
+    return loginResponse(this.endpoints(), await this.keys.keySet(), sp, {
+      nameId,
+      inResponseTo: null,
+      sessionIndex,
+      authTime: new Date(),
+      attributes,
+    });
+  }
+
+  /** A signed LogoutRequest naming no live sign-in (接入自检's SLO step). */
+  async testLogoutRequest(applicationId: number): Promise<string | undefined> {
+    const sp = await this.app.samlRepository.providerOf(applicationId);
+    if (!sp?.sloUrl) return undefined;
+    return logoutRequest(this.endpoints(), await this.keys.keySet(), sp, 'self-test', randomBytes(18).toString('base64url'));
+  }
+
   // ----- the CAS registry's view of SAML sign-ins (InternalServices)
 
   /** The sign-in of a ticket the registry gave this provider (claims checked its origin). */

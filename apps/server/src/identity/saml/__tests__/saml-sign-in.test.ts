@@ -425,11 +425,25 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
         expect(res.statusCode, msg).toBeLessThan(500);
         expect(res.json()).toMatchObject({ code: 1, msg });
       }
-      const count = await db.database.db
-        .selectFrom('saml_service_provider')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow();
-      expect(Number(count.n)).toBe(4);
+      const written = await db.database.db.selectFrom('sso_application').select('name').where('name', 'like', '坏的%').execute();
+      expect(written).toEqual([]);
+    });
+
+    it('接入自检: the metadata, the ACS, a real signed response the SP accepts and its SLO address answering', async () => {
+      const res = await consoleCall('POST', `/sso-app/${openId}/self-test`, {});
+      expect(res.statusCode, res.body).toBe(200);
+      const result = (res.json() as { data: { protocol: string; passed: boolean; steps: { key: string; status: string }[] }[] }).data[0];
+      expect(result?.protocol).toBe('saml2');
+      expect(result?.steps.map((s) => [s.key, s.status])).toEqual([
+        ['samlMetadata', 'passed'],
+        ['acsReachable', 'passed'],
+        ['samlResponse', 'passed'],
+        ['sloReachable', 'passed'],
+      ]);
+      // The SP really validated the response and the logout request (signatures, audience, recipient).
+      expect(open.received.profiles).toHaveLength(1);
+      expect(open.received.logoutRequests).toHaveLength(1);
+      expect(result?.passed).toBe(true);
     });
 
     it('reads an SP metadata upload into the form fields', async () => {
