@@ -209,6 +209,20 @@ export async function verifyRequest(
 const escapeXml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
+/**
+ * samlify's response template with its `{Tag}`s filled, values escaped; a null value drops its
+ * attribute (an unsolicited response has no InResponseTo). Written here: Node's ESM view of samlify
+ * does not export its template helper.
+ */
+function fillTemplate(template: string, values: Record<string, string | null>): string {
+  let xml = template;
+  for (const [tag, value] of Object.entries(values)) {
+    xml =
+      value === null ? xml.replaceAll(new RegExp(`\\s+[\\w:.-]+="\\{${tag}\\}"`, 'g'), '') : xml.replaceAll(`{${tag}}`, escapeXml(value));
+  }
+  return xml;
+}
+
 /** What a login response says of the person and the sign-in. */
 export interface Assertion {
   nameId: string;
@@ -242,7 +256,7 @@ export async function loginResponse(endpoints: SamlEndpoints, keys: SamlKeySet, 
     `<saml:AuthnStatement AuthnInstant="${a.authTime.toISOString()}" SessionIndex="${escapeXml(a.sessionIndex)}">` +
     '<saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>';
   const template = (context: string) => {
-    const filled = samlify.SamlLib.replaceTagsByValue(context, {
+    const filled = fillTemplate(context, {
       ID: id,
       AssertionID: `_${randomUUID()}`,
       Destination: settings.acsUrl,

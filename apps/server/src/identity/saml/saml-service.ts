@@ -84,6 +84,14 @@ export class SamlService {
     return samlEndpoints(publicSiteUrl(this.app.config));
   }
 
+  /**
+   * The endpoints as this request reached them (PUBLIC_URL when set, else the checked Host, as the
+   * central login's own addresses): a message's Destination must name one of them (SAML Bindings §3.4.5.2).
+   */
+  private addressOf(request: FastifyRequest): SamlEndpoints {
+    return samlEndpoints(this.app.casSignInService.portalBase(request));
+  }
+
   private casBase(): string {
     return `${this.app.config.publicUrl ?? ''}/cas`;
   }
@@ -145,7 +153,7 @@ export class SamlService {
       if (message.protocolBinding !== undefined && message.protocolBinding !== BINDINGS.post)
         throw new SamlRefusal('only the HTTP-POST response binding is offered');
       const endpoints = this.endpoints();
-      if (message.destination !== undefined && message.destination !== endpoints.ssoUrl)
+      if (message.destination !== undefined && message.destination !== this.addressOf(request).ssoUrl)
         throw new SamlRefusal('Destination is not this IdP');
       checkIssueInstant(message.issueInstant, now);
       await verifyRequest(
@@ -264,7 +272,7 @@ export class SamlService {
       const message = readInbound(params.SAMLRequest, binding, 'LogoutRequest');
       const { sp, application } = await this.provider(message.issuer);
       const endpoints = this.endpoints();
-      if (message.destination !== undefined && message.destination !== endpoints.sloUrl)
+      if (message.destination !== undefined && message.destination !== this.addressOf(request).sloUrl)
         throw new SamlRefusal('Destination is not this IdP');
       checkIssueInstant(message.issueInstant, now);
       const keys = await this.keys.keySet(now);
