@@ -40,7 +40,35 @@ export const OIDC_SELF_TEST_STEP_TITLES: Record<OidcSelfTestStepKey, string> = {
   userinfo: '用户信息（/me）',
 };
 
-export type SelfTestStepKey = CasSelfTestStepKey | OidcSelfTestStepKey;
+/** The steps of a SAML 2.0 application's check. */
+export const SAML_SELF_TEST_STEPS = ['samlMetadata', 'acsReachable', 'samlResponse', 'sloReachable'] as const;
+export type SamlSelfTestStepKey = (typeof SAML_SELF_TEST_STEPS)[number];
+export const SAML_SELF_TEST_STEP_TITLES: Record<SamlSelfTestStepKey, string> = {
+  samlMetadata: 'IdP 元数据与签名证书',
+  acsReachable: '断言消费地址（ACS）可访问',
+  samlResponse: '签名响应被应用接受',
+  sloReachable: '单点登出地址可响应',
+};
+
+/** 接入自检's texts for SAML 2.0 applications. */
+export const SamlSelfTestMessage = {
+  metadata: (url: string, certificates: number) => `${url} 为有效的 SAML 2.0 元数据（${certificates} 个签名证书，RSA-SHA256）`,
+  metadataFailed: (url: string, reason: string) => `IdP 元数据 ${url} 无效：${reason}`,
+  acsReachable: (url: string, status: number) => `GET ${url} 返回 HTTP ${status}（地址可访问；响应以 POST 发送）`,
+  acsStatus: (url: string, status: number) => `GET ${url} 返回 HTTP ${status}：断言消费地址不可用`,
+  acsFailed: (url: string, reason: string) => `无法访问 ${url}：${reason}`,
+  accepted: (url: string, status: number, username: string) =>
+    `以账号 ${username} 签名的 IdP 发起响应 POST 至 ${url}，应用返回 HTTP ${status}（已接受）`,
+  refused: (url: string, status: number) =>
+    `签名响应 POST 至 ${url}，应用返回 HTTP ${status}：请核对应用配置的 IdP 元数据（证书、实体 ID），或应用不接受 IdP 发起的登录（此时请从应用发起登录验证）`,
+  responseFailed: (url: string, reason: string) => `签名响应无法送达 ${url}：${reason}`,
+  sloAnswered: (url: string, status: number) => `POST 签名的 LogoutRequest 至 ${url}，返回 HTTP ${status}`,
+  sloStatus: (url: string, status: number) => `POST 签名的 LogoutRequest 至 ${url} 返回 HTTP ${status}：应用收到登出请求后应返回 2xx`,
+  sloFailed: (url: string, reason: string) => `登出请求无法送达 ${url}：${reason}`,
+  noSlo: '未填写单点登出地址：会话结束时不通知该应用',
+} as const;
+
+export type SelfTestStepKey = CasSelfTestStepKey | OidcSelfTestStepKey | SamlSelfTestStepKey;
 
 export type SelfTestStepStatus = 'passed' | 'failed' | 'skipped';
 

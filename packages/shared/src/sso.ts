@@ -6,6 +6,8 @@ import type {
   LogoutDeliveryRowSchema,
   MyApplicationSchema,
   PasswordRulesAnswerSchema,
+  SamlMetadataBodySchema,
+  SamlSettingsSchema,
   SecurityPolicySchema,
   SessionRowSchema,
   SsoAppGrantsBodySchema,
@@ -36,7 +38,7 @@ export const ATTRIBUTE_LABELS: Record<ReleasableAttribute, string> = {
   roles: '角色 roles',
 };
 
-export const SSO_PROTOCOLS = { cas3: 'CAS 3.0', oidc: 'OpenID Connect' } as const;
+export const SSO_PROTOCOLS = { cas3: 'CAS 3.0', oidc: 'OpenID Connect', saml2: 'SAML 2.0' } as const;
 export type SsoProtocol = keyof typeof SSO_PROTOCOLS;
 
 /**
@@ -97,6 +99,25 @@ export function oidcEndpoints(issuerAddress: string) {
   };
 }
 export type OidcEndpoints = ReturnType<typeof oidcEndpoints>;
+
+/** NameID formats a SAML application may receive (SAML Core §8.3), the console's labels. */
+export const SAML_NAME_ID_FORMATS = {
+  persistent: '持久标识 persistent（每个应用不同，不随账号信息变化）',
+  email: '邮箱 emailAddress',
+  unspecified: '账号 unspecified（用户名）',
+} as const;
+export type SamlNameIdFormat = keyof typeof SAML_NAME_ID_FORMATS;
+
+/** The identity provider's addresses under `{PUBLIC_URL}/saml`: its entity ID is its metadata address. */
+export function samlEndpoints(portalBase: string) {
+  const base = `${portalBase}/saml`;
+  return { entityId: `${base}/metadata`, metadataUrl: `${base}/metadata`, ssoUrl: `${base}/sso`, sloUrl: `${base}/slo` };
+}
+export type SamlEndpoints = ReturnType<typeof samlEndpoints>;
+/** A SAML application's settings as 应用列表 answers them. */
+export type SamlSettings = Static<typeof SamlSettingsSchema>;
+/** 上传 SP 元数据's body. */
+export type SamlMetadataBody = Static<typeof SamlMetadataBodySchema>;
 export type SsoApplicationStatus = 'enabled' | 'disabled';
 export const SSO_APPLICATION_STATUS_LABELS: Record<SsoApplicationStatus, string> = { enabled: '启用', disabled: '停用' };
 /** Most service addresses per application. */
@@ -108,6 +129,8 @@ export type SsoApplicationRow = Static<typeof SsoApplicationRowSchema>;
 export type SsoApplicationBody = Static<typeof SsoApplicationBodySchema>;
 /** An OIDC application's settings in a body of 新建 / 编辑. */
 export type OidcSettingsBody = NonNullable<SsoApplicationBody['oidc']>;
+/** A SAML application's settings in a body of 新建 / 编辑. */
+export type SamlSettingsBody = NonNullable<SsoApplicationBody['saml']>;
 /** 新建's answer: the id and, for a confidential OIDC application, its secret (shown once). */
 export type SsoAppCreated = Static<typeof SsoAppCreatedSchema>;
 /** 重置密钥's answer: the new secret (shown once). */
@@ -226,6 +249,23 @@ export const SsoMessage = {
   notFound: '应用不存在',
   platformReadOnly: '平台应用由平台维护，不能修改或删除',
   protocolFixed: '协议创建后不能修改',
+} as const;
+
+/** 应用列表's messages for SAML 2.0 applications. */
+export const SamlAppMessage = {
+  settingsRequired: '请填写 SAML 设置',
+  providerOff: '门户未启用内置统一身份认证，不能登记 SAML 应用',
+  entityIdInvalid: `实体 ID 须为 1～${APP_URL_MAX} 个可打印字符`,
+  entityIdTaken: '实体 ID 已被其他应用使用',
+  acsInvalid: '断言消费地址（ACS）须为完整的 http(s) 地址（仅 localhost 与 127.0.0.1 可使用 http）',
+  sloInvalid: '单点登出地址须为完整的 http(s) 地址（仅 localhost 与 127.0.0.1 可使用 http）',
+  certificateInvalid: 'SP 证书须为 PEM 或 Base64 格式的 X.509 证书',
+  certificateRequired: '要求请求签名时须填写 SP 证书',
+  unsigned: '响应与断言至少签名其一',
+  nameIdFormatUnknown: '不支持的 NameID 格式',
+  metadataInvalid: '无法解析 SP 元数据：须为含 SPSSODescriptor 的 SAML 2.0 元数据',
+  metadataNoAcs: 'SP 元数据中没有 HTTP-POST 绑定的断言消费地址',
+  refused: (label: string, url: string, reason: string) => `${label} ${url}：${reason}`,
 } as const;
 
 /** 应用列表's messages for OpenID Connect applications. */

@@ -44,6 +44,9 @@ import oidcProvider from './oidc/oidc-provider.js';
 import oidcRepository from './oidc/oidc-repository.js';
 import oidcRoutes from './oidc/oidc-routes.js';
 import oidcSignIn from './oidc/oidc-sign-in.js';
+import samlRepository from './saml/saml-repository.js';
+import samlRoutes from './saml/saml-routes.js';
+import samlService from './saml/saml-service.js';
 import accountAdminRepository from './org/account-admin-repository.js';
 import accountAdminRoutes from './org/account-admin-routes.js';
 import accountAdminService from './org/account-admin-service.js';
@@ -184,6 +187,9 @@ const identityModule: FastifyPluginAsync = async (app) => {
     await app.register(oidcProvider);
     await app.register(oidcSignIn);
   }
+  await app.register(samlRepository);
+  // The SAML identity provider signs in through the embedded CAS as well.
+  if (app.config.auth.casEmbedded) await app.register(samlService);
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });
@@ -192,6 +198,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
     await app.register(forgotPasswordRoutes, { prefix: '/cas' });
     await app.register(chatLoginRoutes, { prefix: '/cas' });
     await app.register(oidcRoutes, { prefix: '/oidc' });
+    await app.register(samlRoutes, { prefix: '/saml' });
   }
   await app.register(portalAuthRoutes);
   await app.register(accountSecurityRoutes);

@@ -9,6 +9,7 @@ import { seedIdentifiers } from './identifiers-seed.js';
 import { seedMachineClients } from './machine-clients-seed.js';
 import { seedSite } from './site-seed.js';
 import { seedOidcApplications, seedSsoApplications } from './sso-apps-seed.js';
+import { seedSamlApplications } from './saml-apps-seed.js';
 
 export type SeedOptions = CertificationSeedOptions;
 
@@ -28,6 +29,7 @@ export async function seedDemoData(db: Kysely<Database>, options: SeedOptions): 
   // After the organisation: 质量部 is granted one of the demo applications.
   if (await seedSsoApplications(db, now.toISOString())) seeded.push('sso-apps');
   if (await seedOidcApplications(db, now.toISOString())) seeded.push('oidc-apps');
+  if (await seedSamlApplications(db, now.toISOString())) seeded.push('saml-apps');
   // After the organisation: the demo enterprises' administrators applied for their certification.
   if (await seedCertification(db, now, options)) seeded.push('certification');
   // After the applications, 恒岳's own 应用列表 and its certification: its subscriptions.

@@ -19,6 +19,7 @@ interface AttributeRow {
 const RELEASED = {
   cas3: { step: 'validate', address: '服务地址', title: '释放的属性', column: '属性', empty: '票据校验未返回属性' },
   oidc: { step: 'userinfo', address: '回调地址', title: '用户信息返回的声明', column: '声明', empty: '用户信息未返回声明' },
+  saml2: { step: 'samlResponse', address: '断言消费地址', title: '响应中的属性', column: '属性', empty: '响应未包含属性' },
 } as const;
 
 /**

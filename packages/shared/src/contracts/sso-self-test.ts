@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OIDC_SELF_TEST_STEPS, SELF_TEST_STEPS } from '../sso-self-test.js';
+import { OIDC_SELF_TEST_STEPS, SAML_SELF_TEST_STEPS, SELF_TEST_STEPS } from '../sso-self-test.js';
 import { APP_URL_MAX } from '../sso.js';
 import { literals } from './envelope.js';
 import { SsoProtocolSchema } from './sso.js';
@@ -7,7 +7,7 @@ import { SsoProtocolSchema } from './sso.js';
 /** The bodies of 接入自检 (应用列表): the source of the types in sso-self-test.ts. */
 
 export const SelfTestStepSchema = Type.Object({
-  key: literals([...SELF_TEST_STEPS, ...OIDC_SELF_TEST_STEPS]),
+  key: literals([...SELF_TEST_STEPS, ...OIDC_SELF_TEST_STEPS, ...SAML_SELF_TEST_STEPS]),
   title: Type.String(),
   status: literals(['passed', 'failed', 'skipped'] as const),
   detail: Type.String({ description: '检查了什么；未通过时的确切原因（地址、HTTP 状态、连接错误）' }),

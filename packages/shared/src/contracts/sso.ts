@@ -9,6 +9,8 @@ import {
   MAX_SERVICE_PREFIXES,
   OIDC_APP_SCOPES,
   RELEASABLE_ATTRIBUTES,
+  SAML_NAME_ID_FORMATS,
+  type SamlNameIdFormat,
   SSO_PROTOCOLS,
   type SsoProtocol,
   STATISTICS_DAYS,
@@ -26,7 +28,8 @@ import { literals } from './envelope.js';
 export const SsoApplicationStatusSchema = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
 export const ReleasableAttributeSchema = literals(RELEASABLE_ATTRIBUTES);
 export const SsoProtocolSchema = literals(Object.keys(SSO_PROTOCOLS) as SsoProtocol[], {
-  description: 'cas3：CAS 3.0（CAS 2.0 与 1.0 的票据校验同样可用）；oidc：OpenID Connect（授权码 + PKCE）。创建后不能修改',
+  description:
+    'cas3：CAS 3.0（CAS 2.0 与 1.0 的票据校验同样可用）；oidc：OpenID Connect（授权码 + PKCE）；saml2：SAML 2.0（HTTP-Redirect / HTTP-POST 请求，HTTP-POST 响应）。创建后不能修改',
 });
 export const OidcClientTypeSchema = Type.Union([Type.Literal('confidential'), Type.Literal('public')], {
   description: 'confidential：机密客户端（有客户端密钥）；public：公开客户端（无密钥，须使用 PKCE S256）',
@@ -63,6 +66,40 @@ export const OidcIntegrationSchema = Type.Object(
   { description: 'OpenID Connect 集成配置' },
 );
 
+export const SamlNameIdFormatSchema = literals(Object.keys(SAML_NAME_ID_FORMATS) as SamlNameIdFormat[], {
+  description: 'persistent：每个应用不同的持久标识；email：邮箱；unspecified：用户名',
+});
+
+/** A SAML application's service-provider settings (应用列表 answers them; 新建 / 编辑 take them). */
+export const SamlSettingsSchema = Type.Object({
+  entityId: Type.String({ maxLength: APP_URL_MAX * 2, description: 'SP 实体 ID（AuthnRequest 的 Issuer，响应的 Audience）' }),
+  acsUrl: Type.String({ maxLength: APP_URL_MAX * 2, description: '断言消费地址（ACS，HTTP-POST）：响应只发往这里' }),
+  sloUrl: Type.String({ maxLength: APP_URL_MAX * 2, description: '单点登出地址（HTTP-POST / Redirect）；空：不通知' }),
+  certificate: Type.String({ maxLength: 20_000, description: 'SP 签名证书（PEM）；要求请求签名时必填' }),
+  nameIdFormat: SamlNameIdFormatSchema,
+  signResponse: Type.Boolean({ description: '签名整个响应（RSA-SHA256）' }),
+  signAssertion: Type.Boolean({ description: '签名断言（RSA-SHA256）' }),
+  wantRequestsSigned: Type.Boolean({ description: '要求 AuthnRequest 与登出请求签名' }),
+});
+
+/** The identity provider's addresses (`{PUBLIC_URL}/saml`), the same for every application. */
+export const SamlIntegrationSchema = Type.Object(
+  {
+    entityId: Type.String({ description: 'IdP 实体 ID（即元数据地址）' }),
+    metadataUrl: Type.String({ description: 'IdP 元数据（含签名证书）' }),
+    ssoUrl: Type.String({ description: '单点登录地址（HTTP-Redirect、HTTP-POST）' }),
+    sloUrl: Type.String({ description: '单点登出地址（HTTP-Redirect、HTTP-POST）' }),
+  },
+  { description: 'SAML 2.0 集成配置' },
+);
+
+/** `POST /web-api/console/v1/sso-app/saml/metadata`: an SP's metadata, uploaded. */
+export const SamlMetadataBodySchema = Type.Object({
+  xml: Type.String({ minLength: 1, maxLength: 200_000, description: 'SP 元数据 XML' }),
+});
+/** Its answer: the settings the metadata names, for the form (nothing is written). */
+export const SamlMetadataAnswerSchema = Type.Partial(SamlSettingsSchema);
+
 export const SsoApplicationRowSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -79,6 +116,7 @@ export const SsoApplicationRowSchema = Type.Object({
   platform: Type.Boolean({ description: '订阅的平台应用：由平台维护，只读（服务地址为平台的），经应用授权决定谁可登录' }),
   provider: Type.String({ description: '平台应用的提供方；本企业自建应用为空' }),
   oidc: Type.Union([OidcSettingsSchema, Type.Null()], { description: 'OpenID Connect 设置；CAS 应用为 null' }),
+  saml: Type.Optional(Type.Union([SamlSettingsSchema, Type.Null()], { description: 'SAML 2.0 设置；其他协议为 null' })),
   integration: Type.Object(
     {
       loginUrl: Type.String(),
@@ -86,6 +124,7 @@ export const SsoApplicationRowSchema = Type.Object({
       logoutUrl: Type.String(),
       casServerUrlPrefix: Type.String(),
       oidc: OidcIntegrationSchema,
+      saml: Type.Optional(SamlIntegrationSchema),
     },
     { description: '集成配置：应用接入统一身份认证所需的地址' },
   ),
@@ -123,6 +162,21 @@ export const SsoApplicationBodySchema = Type.Object({
         refreshTokenSeconds: Type.Integer(),
       },
       { description: 'OpenID Connect 设置（协议为 oidc 时必填）' },
+    ),
+  ),
+  saml: Type.Optional(
+    Type.Object(
+      {
+        entityId: Type.String({ maxLength: APP_URL_MAX * 4 }),
+        acsUrl: Type.String({ maxLength: APP_URL_MAX * 4 }),
+        sloUrl: Type.String({ maxLength: APP_URL_MAX * 4 }),
+        certificate: Type.String({ maxLength: 20_000 }),
+        nameIdFormat: Type.String({ maxLength: 32 }),
+        signResponse: Type.Boolean(),
+        signAssertion: Type.Boolean(),
+        wantRequestsSigned: Type.Boolean(),
+      },
+      { description: 'SAML 2.0 设置（协议为 saml2 时必填）' },
     ),
   ),
 });
@@ -251,8 +305,8 @@ export const LogoutDeliveryRowSchema = Type.Object({
   sessionId: Type.String({ description: '已结束会话的句柄（与在线会话的 id 相同）' }),
   username: Type.String(),
   applicationName: Type.String(),
-  protocol: Type.Union([Type.Literal('cas3'), Type.Literal('oidc')], {
-    description: 'cas3：CAS logoutRequest；oidc：后端登出 logout_token',
+  protocol: Type.Union([Type.Literal('cas3'), Type.Literal('oidc'), Type.Literal('saml2')], {
+    description: 'cas3：CAS logoutRequest；oidc：后端登出 logout_token；saml2：SAML LogoutRequest（HTTP-POST）',
   }),
   target: Type.String({ description: '消息发往的地址' }),
   state: Type.Union([Type.Literal('delivered'), Type.Literal('retrying'), Type.Literal('failed')], {

@@ -10,6 +10,7 @@ import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { CONTENT_CACHE } from '../../platform/plugins/http-cache.js';
 import { DEFAULT_SORT_ORDER } from '../articles/article-repository.js';
 import { oidcReferenceGroup } from './oidc-reference.js';
+import { samlReferenceGroup } from './saml-reference.js';
 
 /** What this module reads of the OpenAPI document (@fastify/swagger's OpenAPI 3). */
 type Schema = JSONSchema7 & { nullable?: boolean };
@@ -503,7 +504,10 @@ const apiReferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (operations.length) groups.push({ key: group.key, title: group.title, description, operations });
     }
     // The OpenID provider runs beside the embedded CAS (its sign-in is the central login's).
-    if (app.config.auth.casEmbedded) groups.push(oidcReferenceGroup(app.config.publicUrl ?? origin));
+    if (app.config.auth.casEmbedded) {
+      groups.push(oidcReferenceGroup(app.config.publicUrl ?? origin));
+      groups.push(samlReferenceGroup(app.config.publicUrl ?? origin));
+    }
     return groups;
   }
 

@@ -62,11 +62,15 @@ export interface RegisteredService {
  * platform-wide prefixes would take them as the portal itself (no 应用授权, no application in 登录日志).
  */
 export interface InternalServices {
+  /** The protocol its applications hear of a logout through (LogoutMessage.protocol). */
+  protocol: 'oidc' | 'saml2';
+  /** Whether an ended ticket is one of its sign-ins, whose application it tells (logoutMessages). */
+  claims(ticket: IssuedTicket, portalBase: string): boolean;
   /** Whether the address is one of them, by its form alone (a callback whose sign-in has expired too). */
   owns(url: URL, portalBase: string): boolean;
   /** The application it signs in to and where the browser goes at its end; undefined when the sign-in is gone. */
   resolve(url: URL, portalBase: string): Promise<{ application: ServiceApplication; redirectOrigin: string } | undefined>;
-  /** The messages that tell the applications of ended sign-ins (tickets with `oidc`) through their own protocol. */
+  /** The messages that tell the applications of ended sign-ins (the tickets it claims) through their own protocol. */
   logoutMessages(tickets: IssuedTicket[]): Promise<LogoutMessage[]>;
   /** Sends one of them; throws with the reason when the application does not accept it. */
   send(message: LogoutMessage): Promise<void>;
@@ -82,10 +86,11 @@ export interface SingleLogoutTarget {
 
 /**
  * One single-logout message to one application for an ended SSO session: a CAS logoutRequest for a
- * ticket (`ticketId`), or an OpenID Connect back-channel logout_token for a client's sid.
+ * ticket (`ticketId`), an OpenID Connect back-channel logout_token for a client's sid, or a SAML
+ * LogoutRequest for a sign-in (`sid`, its SessionIndex).
  */
 export interface LogoutMessage {
-  protocol: 'cas3' | 'oidc';
+  protocol: 'cas3' | 'oidc' | 'saml2';
   target: string;
   /** Sent through the outbound rules (an address an enterprise typed). */
   guarded: boolean;
@@ -109,7 +114,7 @@ export interface LogoutMessage {
  */
 export class ServiceRegistry {
   private readonly prefixes: URL[];
-  private internal: InternalServices | undefined;
+  private readonly internals: InternalServices[] = [];
 
   constructor(
     extra: string[],
@@ -118,15 +123,19 @@ export class ServiceRegistry {
     this.prefixes = extra.map((p) => new URL(p));
   }
 
-  /** Set by the OpenID provider (which the CAS does not import). */
+  /** Added by the OpenID and SAML identity providers (which the CAS does not import). */
   useInternalServices(internal: InternalServices): void {
-    this.internal = internal;
+    this.internals.push(internal);
+  }
+
+  private internalFor(url: URL, portalBase: string): InternalServices | undefined {
+    return this.internals.find((i) => i.owns(url, portalBase));
   }
 
   /** Whether `service` is one of the portal's own sign-ins (InternalServices), live or expired. */
   isInternal(service: string | undefined, portalBase: string): boolean {
     const url = parseRedirectUrl(service);
-    return !!url && !!this.internal?.owns(url, portalBase);
+    return !!url && this.internalFor(url, portalBase) !== undefined;
   }
 
   /** The platform-wide prefixes: this portal (`portalBase`, its own address) and CAS_SERVICES. */
@@ -148,8 +157,9 @@ export class ServiceRegistry {
   async resolve(service: string | undefined, portalBase: string): Promise<RegisteredService | undefined> {
     const url = parseRedirectUrl(service);
     if (!url || service === undefined) return undefined;
-    if (this.internal?.owns(url, portalBase)) {
-      const found = await this.internal.resolve(url, portalBase);
+    const internal = this.internalFor(url, portalBase);
+    if (internal) {
+      const found = await internal.resolve(url, portalBase);
       if (!found) return undefined;
       return {
         service,
@@ -189,10 +199,9 @@ export class ServiceRegistry {
   /**
    * The single-logout messages ended tickets call for: a CAS logoutRequest to every registered service
    * (CAS 3.0 §2.3.3), and the portal's own sign-ins' applications told through their protocol (OpenID
-   * Connect back-channel logout). A callback ticket of a sign-in that never finished tells nobody.
+   * Connect back-channel logout, SAML LogoutRequest). A callback ticket of a sign-in that never finished tells nobody.
    */
   async logoutMessages(tickets: IssuedTicket[], portalBase: string): Promise<LogoutMessage[]> {
-    const own = tickets.filter((t) => t.oidc);
     const cas = tickets.filter((t) => !t.oidc && !this.isInternal(t.service, portalBase));
     const casMessages = await Promise.all(
       cas.map(async (ticket): Promise<LogoutMessage | undefined> => {
@@ -212,15 +221,21 @@ export class ServiceRegistry {
         };
       }),
     );
-    const oidcMessages = own.length > 0 && this.internal ? await this.internal.logoutMessages(own) : [];
-    return [...casMessages.filter((m) => m !== undefined), ...oidcMessages];
+    const own = await Promise.all(
+      this.internals.map((internal) => {
+        const claimed = tickets.filter((t) => internal.claims(t, portalBase));
+        return claimed.length > 0 ? internal.logoutMessages(claimed) : [];
+      }),
+    );
+    return [...casMessages.filter((m) => m !== undefined), ...own.flat()];
   }
 
   /** Sends one single-logout message; throws with the reason when the application does not accept it. */
   async sendLogout(message: LogoutMessage, guard: OutboundGuard): Promise<void> {
-    if (message.protocol === 'oidc') {
-      if (!this.internal) throw new Error('OpenID Connect is not available');
-      return this.internal.send(message);
+    if (message.protocol !== 'cas3') {
+      const internal = this.internals.find((i) => i.protocol === message.protocol);
+      if (!internal) throw new Error(`${message.protocol} is not available`);
+      return internal.send(message);
     }
     await sendLogoutRequest(new URL(message.target), message.ticketId ?? '', message.guarded ? guard : undefined);
   }

@@ -151,6 +151,9 @@ export default fp(
     const service = new OidcSignIn(app);
     app.decorate('oidcSignInService', service);
     app.casApplicationService.useInternalServices({
+      protocol: 'oidc',
+      // Its finished sign-ins' tickets carry what the provider issued (an unfinished callback's tell nobody).
+      claims: (ticket) => ticket.oidc !== undefined,
       owns: (url, portalBase) => url.origin === new URL(portalBase).origin && CALLBACK_PATH.test(url.pathname),
       resolve: (url) => service.resolve(url),
       logoutMessages: (tickets) => app.oidcService.backchannelMessages(tickets),

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import type { Caller } from '../portal-auth/auth.js';
 import { runOidcSelfTest } from './oidc-self-test.js';
+import { runSamlSelfTest } from './saml-self-test.js';
 import { runSelfTest, signInSkipReason } from './self-test.js';
 import type { SsoApplication } from './sso-app-repository.js';
 
@@ -33,9 +34,18 @@ export async function selfTestPrecheck(app: FastifyInstance, caller: Caller, id:
 export async function selfTestRun(app: FastifyInstance, caller: Caller, id: number, body: SelfTestBody): Promise<SelfTestResult> {
   const application = await applicationOf(app, caller, id);
   const account = { id: caller.accountId, username: caller.username, serviceTicket: caller.serviceTicket };
-  const result = application.oidc
-    ? await runOidcSelfTest(app, application, application.oidc, { redirectUri: body.redirectUri, clientSecret: body.clientSecret }, account)
-    : await runSelfTest(app, application, body.service, account);
+  const result =
+    application.protocol === 'saml2'
+      ? await runSamlSelfTest(app, application, account)
+      : application.oidc
+        ? await runOidcSelfTest(
+            app,
+            application,
+            application.oidc,
+            { redirectUri: body.redirectUri, clientSecret: body.clientSecret },
+            account,
+          )
+        : await runSelfTest(app, application, body.service, account);
   const failed = result.steps.filter((s) => s.status === 'failed').map((s) => s.title);
   const detail = `${result.service}：${failed.length ? `未通过 ${failed.join('、')}` : '全部通过'}`;
   await app.auditRepository.recordBy(caller, 'sso-app.self-test', application.name, 'success', detail);

@@ -1,4 +1,5 @@
 import {
+  type SamlSettings,
   type MyApplication,
   OIDC_APP_SCOPES,
   type OidcAppScope,
@@ -41,6 +42,8 @@ export interface SsoApplicationInput {
   protocol: SsoProtocol;
   /** Protocol 'oidc' only. */
   oidc?: OidcSettingsInput;
+  /** Protocol 'saml2' only (kept in saml_service_provider). */
+  saml?: SamlSettings;
   name: string;
   icon: string;
   category: string;
@@ -105,7 +108,7 @@ const toServiceApplication = (r: {
  * change holds at once on every instance.
  */
 /** An application 我的应用 lists, with what an OpenID Connect one opens at. */
-export type UsableApplication = MyApplication & { oidc: { initiateLoginUri: string; redirectUris: string[] } | null };
+export type UsableApplication = MyApplication & { oidc: { initiateLoginUri: string; redirectUris: string[] } | null; saml: boolean };
 
 export class SsoAppRepository {
   constructor(
@@ -156,7 +159,7 @@ export class SsoAppRepository {
       icon: r.icon,
       category: r.category,
       description: r.description,
-      protocol: r.protocol === 'oidc' ? 'oidc' : 'cas3',
+      protocol: r.protocol === 'oidc' || r.protocol === 'saml2' ? r.protocol : 'cas3',
       oidc:
         r.protocol === 'oidc' && r.oidc_client_id
           ? {
@@ -674,6 +677,7 @@ export class SsoAppRepository {
       description: r.description,
       url: r.url ?? r.platform_service_url ?? '',
       oidc: r.protocol === 'oidc' ? { initiateLoginUri: r.oidc_initiate_login_uri, redirectUris: addressList(r.oidc_redirect_uris) } : null,
+      saml: r.protocol === 'saml2',
     }));
   }
 

@@ -4,6 +4,8 @@ import {
   Authority,
   EmptyAnswerSchema,
   RowIdParamsSchema,
+  SamlMetadataAnswerSchema,
+  SamlMetadataBodySchema,
   SsoApplicationBodySchema,
   SsoApplicationQuerySchema,
   SsoApplicationRowSchema,
@@ -39,6 +41,20 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { keyword, status, offset, limit } = request.query;
       return ok(await apps.page(callerOf(request), { keyword: keyword?.trim() ?? '', status: status || undefined }, offset, limit));
     },
+  );
+
+  app.post(
+    `${BASE}/saml/metadata`,
+    {
+      ...canList,
+      schema: {
+        tags,
+        summary: '读取 SP 元数据（上传的 XML）：返回其中的实体 ID、ACS、SLO 与证书，供表单填写；不保存',
+        body: SamlMetadataBodySchema,
+        response: { 200: Envelope(SamlMetadataAnswerSchema), ...errorResponses },
+      },
+    },
+    async (request) => ok(apps.readMetadata(request.body)),
   );
 
   app.get(

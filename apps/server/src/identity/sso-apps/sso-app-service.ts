@@ -8,6 +8,14 @@ import {
   type OidcSettingsBody,
   oidcEndpoints,
   RELEASABLE_ATTRIBUTES,
+  SAML_NAME_ID_FORMATS,
+  SamlAppMessage,
+  type SamlSettings,
+  type SamlMetadataBody,
+  type SamlSettingsBody,
+  APP_URL_MAX,
+  LOCAL_HOSTS,
+  samlEndpoints,
   type ReleasableAttribute,
   type SsoAppGrants,
   type SsoAppGrantsBody,
@@ -23,7 +31,7 @@ import {
   parseRedirectUrl,
   serviceOverlapsOwn,
 } from '@portal/shared';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -39,6 +47,8 @@ import { overlaps } from '../cas/cas-services.js';
 import { hashClientSecret, newClientSecret } from '../oidc/client-secret.js';
 import { OIDC_PREFIX } from '../oidc/oidc-provider.js';
 import type { Caller } from '../portal-auth/auth.js';
+import { pemOf, readSpMetadata, SamlRefusal } from '../saml/saml-protocol.js';
+import { SAML_PREFIX } from '../saml/saml-service.js';
 import type { OidcSettingsInput, SsoApplication, SsoApplicationInput } from './sso-app-repository.js';
 
 declare module 'fastify' {
@@ -57,6 +67,13 @@ const BACKCHANNEL_LABEL = '后端登出地址';
 
 /** A generated client id: 80 random bits as hex (what Casdoor and Logto do when none is chosen). */
 const generatedClientId = () => randomBytes(10).toString('hex');
+
+/** The settings as 应用列表 answers them (without the application id). */
+function samlSettings(row: (SamlSettings & { applicationId: number }) | undefined): SamlSettings | undefined {
+  if (!row) return undefined;
+  const { applicationId: _id, ...settings } = row;
+  return settings;
+}
 
 /** A unique name is checked first for its message; the constraint catches a concurrent twin. */
 async function writing(work: () => Promise<void>) {
@@ -93,10 +110,11 @@ export class SsoAppService {
     return `${this.portalBase(caller)}/cas`;
   }
 
-  private withIntegration(caller: Caller, row: SsoApplication): SsoApplicationRow {
+  private withIntegration(caller: Caller, row: SsoApplication, saml?: SamlSettings): SsoApplicationRow {
     const cas = this.casServerUrlPrefix(caller);
     return {
       ...row,
+      saml: row.protocol === 'saml2' ? (saml ?? null) : null,
       integration: {
         loginUrl: `${cas}/login`,
         validateUrl: `${cas}/p3/serviceValidate`,
@@ -104,6 +122,7 @@ export class SsoAppService {
         casServerUrlPrefix: cas,
         // The provider's issuer is the portal's configured address (its discovery document names the same).
         oidc: oidcEndpoints(`${this.portalBase(caller)}${OIDC_PREFIX}`),
+        saml: samlEndpoints(this.portalBase(caller)),
       },
     };
   }
@@ -170,6 +189,67 @@ export class SsoAppService {
     };
   }
 
+  /**
+   * A SAML application's SP settings: the entity ID as typed (it is compared exactly), the ACS and SLO
+   * addresses absolute http(s) (https but on loopback) and, for the SLO the portal POSTs to, allowed by
+   * the outbound rules; a certificate when requests must be signed; at least one signature.
+   */
+  private samlInputOf(body: SamlSettingsBody | undefined): SamlSettings {
+    if (!this.app.config.auth.casEmbedded) throw new BadRequestError(SamlAppMessage.providerOff);
+    if (!body) throw new BadRequestError(SamlAppMessage.settingsRequired);
+    const entityId = body.entityId.trim();
+    if (!entityId || entityId.length > APP_URL_MAX || !/^[\x21-\x7e]+$/.test(entityId))
+      throw new BadRequestError(SamlAppMessage.entityIdInvalid);
+    const address = (raw: string, message: string, required: boolean) => {
+      const value = raw.trim();
+      if (!value && !required) return '';
+      const url = parseRedirectUrl(value);
+      const local = url && LOCAL_HOSTS.includes(url.hostname);
+      if (!url || value.length > APP_URL_MAX || value.includes('#') || (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)))
+        throw new BadRequestError(message);
+      return value;
+    };
+    const acsUrl = address(body.acsUrl, SamlAppMessage.acsInvalid, true);
+    const sloUrl = address(body.sloUrl, SamlAppMessage.sloInvalid, false);
+    if (sloUrl) this.assertReachable(sloUrl, (url, reason) => SamlAppMessage.refused('单点登出地址', url, reason));
+    let certificate = '';
+    if (body.certificate.trim()) {
+      certificate = pemOf(body.certificate);
+      try {
+        new X509Certificate(certificate);
+      } catch {
+        throw new BadRequestError(SamlAppMessage.certificateInvalid);
+      }
+    }
+    if (body.wantRequestsSigned && !certificate) throw new BadRequestError(SamlAppMessage.certificateRequired);
+    if (!body.signResponse && !body.signAssertion) throw new BadRequestError(SamlAppMessage.unsigned);
+    if (!Object.keys(SAML_NAME_ID_FORMATS).includes(body.nameIdFormat)) throw new BadRequestError(SamlAppMessage.nameIdFormatUnknown);
+    return {
+      entityId,
+      acsUrl,
+      sloUrl,
+      certificate,
+      nameIdFormat: body.nameIdFormat as SamlSettings['nameIdFormat'],
+      signResponse: body.signResponse,
+      signAssertion: body.signAssertion,
+      wantRequestsSigned: body.wantRequestsSigned,
+    };
+  }
+
+  /** 上传 SP 元数据: the settings an SP's metadata names, for the form to fill in (nothing is written). */
+  readMetadata(body: SamlMetadataBody): Partial<SamlSettings> & { entityId: string } {
+    const { xml } = body;
+    try {
+      const found = readSpMetadata(xml);
+      if (!found.acsUrl) throw new BadRequestError(SamlAppMessage.metadataNoAcs);
+      return found;
+    } catch (err) {
+      if (err instanceof BadRequestError) throw err;
+      if (err instanceof SamlRefusal || err instanceof Error) throw new BadRequestError(SamlAppMessage.metadataInvalid);
+      throw err;
+    }
+  }
+
   /** The body checked by the shared rules and normalised; the service addresses may still overlap others (checked in the write). */
   private inputOf(body: SsoApplicationBody): SsoApplicationInput {
     const name = body.name.trim();
@@ -179,6 +259,23 @@ export class SsoAppService {
     if (common) throw new BadRequestError(common);
     const icon = checkedImagePath(body.icon, SsoMessage.iconInvalid) ?? '';
     if (icon.length > ICON_MAX) throw new BadRequestError(SsoMessage.iconInvalid);
+    if (body.protocol === 'saml2') {
+      // Its sign-ins follow its SP settings; 返回属性 are released under their own names.
+      const known: readonly string[] = RELEASABLE_ATTRIBUTES;
+      if (body.attributes.some((a) => !known.includes(a))) throw new BadRequestError(SsoMessage.attributeUnknown);
+      return {
+        protocol: 'saml2',
+        saml: this.samlInputOf(body.saml),
+        name,
+        icon,
+        category,
+        description,
+        servicePrefixes: [],
+        logoutUrl: '',
+        attributes: RELEASABLE_ATTRIBUTES.filter((a): a is ReleasableAttribute => body.attributes.includes(a)),
+        status: body.status,
+      };
+    }
     if (body.protocol === 'oidc') {
       // Its sign-ins and logouts follow its OIDC settings: no service addresses, 注销地址 or CAS attributes.
       const oidc = this.oidcInputOf(body.oidc);
@@ -260,12 +357,15 @@ export class SsoAppService {
     limit: number,
   ): Promise<{ total: number; rows: SsoApplicationRow[] }> {
     const page = await this.apps.page(callerEnterprise(caller), filters, offset, limit);
-    return { total: page.total, rows: page.rows.map((row) => this.withIntegration(caller, row)) };
+    const saml = await this.app.samlRepository.providersOf(page.rows.filter((r) => r.protocol === 'saml2').map((r) => r.id));
+    return { total: page.total, rows: page.rows.map((row) => this.withIntegration(caller, row, samlSettings(saml.get(row.id)))) };
   }
 
   /** An application with its integration settings. */
   async detail(caller: Caller, id: number): Promise<SsoApplicationRow> {
-    return this.withIntegration(caller, await this.applicationOf(caller, id));
+    const row = await this.applicationOf(caller, id);
+    const saml = row.protocol === 'saml2' ? await this.app.samlRepository.providerOf(row.id) : undefined;
+    return this.withIntegration(caller, row, samlSettings(saml));
   }
 
   /**
@@ -286,7 +386,12 @@ export class SsoAppService {
         await this.assertNoOverlap(trx, enterpriseId, undefined, input.servicePrefixes);
         if (oidc) await this.reserveClientId(trx, oidc.clientId);
         id = await this.apps.create(trx, enterpriseId, input, secret ? hashClientSecret(secret) : '');
-        const detail = oidc ? `客户端 ID：${oidc.clientId}；回调地址：${oidc.redirectUris.join(' ')}` : input.servicePrefixes.join(' ');
+        if (input.saml) await this.saveSaml(trx, id, input.saml);
+        const detail = input.saml
+          ? `实体 ID：${input.saml.entityId}；ACS：${input.saml.acsUrl}`
+          : oidc
+            ? `客户端 ID：${oidc.clientId}；回调地址：${oidc.redirectUris.join(' ')}`
+            : input.servicePrefixes.join(' ');
         await auditBy(trx, caller, 'sso-app.create', input.name, 'success', detail);
       }),
     );
@@ -306,6 +411,13 @@ export class SsoAppService {
       if (isUniqueViolation(err)) throw new ConflictError(OidcAppMessage.clientIdTaken);
       throw err;
     }
+  }
+
+  /** An SP's settings, inside the write's transaction: an entity ID belongs to one application of all enterprises. */
+  private async saveSaml(trx: Kysely<Database>, applicationId: number, saml: SamlSettings) {
+    if (await this.app.samlRepository.entityIdTaken(trx, saml.entityId, applicationId))
+      throw new ConflictError(SamlAppMessage.entityIdTaken);
+    await this.app.samlRepository.saveProvider(trx, applicationId, saml);
   }
 
   /** 重置密钥 of a confidential OIDC application: a new secret answered this once; the old one stops working at once. */
@@ -340,6 +452,7 @@ export class SsoAppService {
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.assertNoOverlap(trx, enterpriseId, current.id, input.servicePrefixes);
         await this.apps.update(trx, enterpriseId, current.id, input);
+        if (input.saml) await this.saveSaml(trx, current.id, input.saml);
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
         const detail = input.oidc
           ? `客户端 ID：${input.oidc.clientId}；回调地址：${input.oidc.redirectUris.join(' ')}`
@@ -405,7 +518,10 @@ export class SsoAppService {
    */
   async myApplications(accountId: number): Promise<MyApplication[]> {
     const issuer = `${publicSiteUrl(this.app.config)}${OIDC_PREFIX}`;
-    return (await this.apps.usableBy(accountId)).map(({ oidc, ...application }) => {
+    const base = publicSiteUrl(this.app.config);
+    return (await this.apps.usableBy(accountId)).map(({ oidc, saml, ...application }) => {
+      // A SAML application opens through an IdP-initiated sign-on (an unsolicited response at its ACS).
+      if (saml) return { ...application, url: `${base}${SAML_PREFIX}/initiate/${application.id}` };
       if (!oidc) return application;
       if (oidc.initiateLoginUri) {
         const url = new URL(oidc.initiateLoginUri);

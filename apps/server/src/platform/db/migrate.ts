@@ -33,6 +33,7 @@ import { consoleIpRulesMigration } from './migrations/0030-console-ip-rules.js';
 import { reauthMigration } from './migrations/0031-reauth.js';
 import { passkeysMigration } from './migrations/0032-passkeys.js';
 import { auditChainMigration } from './migrations/0035-audit-chain.js';
+import { samlMigration } from './migrations/0036-saml.js';
 import { scimMigration } from './migrations/0037-scim.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
@@ -66,6 +67,7 @@ const migrations: Record<string, PortalMigration> = {
   '0031-reauth': reauthMigration,
   '0032-passkeys': passkeysMigration,
   '0035-audit-chain': auditChainMigration,
+  '0036-saml': samlMigration,
   '0037-scim': scimMigration,
 };
 

@@ -404,6 +404,44 @@ export interface SsoApplicationTable {
 
 export type OidcClientType = 'confidential' | 'public';
 
+/** The SAML identity provider's signing keys: one per generation, the private key sealed. */
+export interface SamlSigningKeyTable {
+  id: Generated<number>;
+  generation: number;
+  certificate: string;
+  private_key: string;
+  created_at: string;
+  retire_at: string | null;
+}
+
+/** A SAML application's service-provider settings (identity/saml/). */
+export interface SamlServiceProviderTable {
+  application_id: number;
+  entity_id: string;
+  acs_url: string;
+  slo_url: string;
+  certificate: string;
+  name_id_format: string;
+  sign_response: number;
+  sign_assertion: number;
+  want_requests_signed: number;
+}
+
+/** A SAML sign-in from the SP's request (or 我的应用) to its response, kept for single logout. */
+export interface SamlSignInTable {
+  id: string;
+  application_id: number;
+  request_id: string | null;
+  relay_state: Generated<string>;
+  force_authn: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  answered_at: string | null;
+  account_id: number | null;
+  name_id: string | null;
+  ticket_id: string | null;
+}
+
 /** What the OpenID provider keeps (its adapter's rows): one row per model instance. */
 export interface OidcModelTable {
   kind: string;
@@ -619,7 +657,7 @@ export interface LogoutDeliveryTable {
   session_handle: string;
   application_id: number | null;
   application_name: string;
-  protocol: 'cas3' | 'oidc';
+  protocol: 'cas3' | 'oidc' | 'saml2';
   target: string;
   guarded: number;
   ticket_id: string | null;
@@ -974,6 +1012,9 @@ export interface Database {
   sync_run_item: SyncRunItemTable;
   oidc_model: OidcModelTable;
   oidc_signing_key: OidcSigningKeyTable;
+  saml_signing_key: SamlSigningKeyTable;
+  saml_service_provider: SamlServiceProviderTable;
+  saml_sign_in: SamlSignInTable;
   machine_client: MachineClientTable;
   oidc_client_id: OidcClientIdTable;
   rate_limit_hit: RateLimitHitTable;

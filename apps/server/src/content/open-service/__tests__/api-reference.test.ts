@@ -32,6 +32,7 @@ const EXPECTED: Record<string, string[]> = {
     '/oidc/token/introspection',
     '/oidc/session/end',
   ],
+  saml: ['/saml/metadata', '/saml/sso', '/saml/slo'],
   enterprise: [
     '/open-api/enterprise/v1/account/page/list',
     '/open-api/enterprise/v1/account-group/page/list',

@@ -156,9 +156,16 @@ describe.each(testDialects())('登录日志 on %s', (dialect) => {
 
   it('offers the enterprise’s applications as the 应用 filter', async () => {
     const res = await call(admin, '/login-log/applications');
-    // With the demo applications of 恒岳 (seeded, its OpenID Connect one and the platform application it subscribed to included), by name.
+    // With the demo applications of 恒岳 (seeded, its OpenID Connect and SAML ones and the platform application it subscribed to included), by name.
     const offered = res.json<{ data: { id: number; name: string }[] }>().data;
-    expect(offered.map((a) => a.name)).toEqual(['OA 办公', '恒岳移动巡检', '恒岳设备运维平台', '恒岳质量追溯系统', '智能运维']);
+    expect(offered.map((a) => a.name)).toEqual([
+      'OA 办公',
+      '恒岳供应链协同',
+      '恒岳移动巡检',
+      '恒岳设备运维平台',
+      '恒岳质量追溯系统',
+      '智能运维',
+    ]);
     expect(offered[0]).toEqual({ id: oa, name: 'OA 办公' });
     expect((await call(rcadmin, '/login-log/applications')).json<{ data: unknown[] }>().data).toEqual([]);
   });

@@ -75,7 +75,8 @@ describe.each(testDialects())('OpenID provider on %s', (dialect) => {
 
   /** The same client talking to instance B: the load balancer sent it there. */
   function atB(config: client.Configuration): client.Configuration {
-    config[client.customFetch] = (url, options) => fetch(url.replace(base, baseB), options);
+    // openid-client's options are fetch's own (its body type is written against Node's, not the DOM's).
+    config[client.customFetch] = (url, options) => fetch(url.replace(base, baseB), options as RequestInit);
     return config;
   }
 

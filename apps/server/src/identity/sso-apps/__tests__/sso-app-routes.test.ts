@@ -115,6 +115,8 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
         true,
         'Engineering e+ 平台',
       ],
+      // 恒岳's SAML 2.0 demo application: no service addresses; its attributes go out under their SAML names.
+      ['恒岳供应链协同', [], true, ['name', 'telephone', 'email', 'enterpriseName', 'groups', 'roles'], 'enabled', false, ''],
       // 恒岳's OpenID Connect demo application: no service addresses or CAS attributes (its scopes decide its claims).
       ['恒岳移动巡检', [], true, [], 'enabled', false, ''],
       ['恒岳质量追溯系统', ['http://localhost:8082/'], false, ['name', 'telephone', 'enterpriseName'], 'enabled', false, ''],
@@ -137,8 +139,24 @@ describe.each(testDialects())('应用列表 and 应用授权 API on %s', (dialec
         introspectionEndpoint: `${PORTAL}/oidc/token/introspection`,
         endSessionEndpoint: `${PORTAL}/oidc/session/end`,
       },
+      saml: {
+        entityId: `${PORTAL}/saml/metadata`,
+        metadataUrl: `${PORTAL}/saml/metadata`,
+        ssoUrl: `${PORTAL}/saml/sso`,
+        sloUrl: `${PORTAL}/saml/slo`,
+      },
     });
     expect(page.rows[0]?.protocol).toBe('cas3');
+    expect(page.rows[1]?.saml).toEqual({
+      entityId: 'http://localhost:8084/saml/metadata',
+      acsUrl: 'http://localhost:8084/saml/acs',
+      sloUrl: 'http://localhost:8084/saml/slo',
+      certificate: '',
+      nameIdFormat: 'persistent',
+      signResponse: true,
+      signAssertion: true,
+      wantRequestsSigned: false,
+    });
     expect(await list(rcadmin)).toEqual({ total: 0, rows: [] });
     expect((await list(admin, '?keyword=质量')).rows.map((r) => r.name)).toEqual(['恒岳质量追溯系统']);
     expect((await list(admin, '?status=disabled')).total).toBe(0);
@@ -456,10 +474,20 @@ describe.each(testDialects())('我的应用 on %s', (dialect) => {
     const 运维 = ['恒岳设备运维平台', 'http://localhost:8081/'];
     const 巡检 = ['恒岳移动巡检', 'http://localhost:8083/'];
     const 质量 = ['恒岳质量追溯系统', 'http://localhost:8082/'];
-    expect(await myApps('admin')).toEqual([运维, 巡检]);
+    // A SAML application (恒岳供应链协同, 企业全员) opens at the IdP-initiated sign-on: the portal starts it.
+    const 供应链 = await (async () => {
+      const row = await t.database.db
+        .selectFrom('sso_application')
+        .select('id')
+        .where('name', '=', '恒岳供应链协同')
+        .executeTakeFirstOrThrow();
+      // At the portal's configured address (none here: the server's own).
+      return ['恒岳供应链协同', expect.stringMatching(new RegExp(`^https?://[^/]+/saml/initiate/${row.id}$`))];
+    })();
+    expect(await myApps('admin')).toEqual([运维, 巡检, 供应链]);
     // 质量部's members (王芳, 周杰) also get the application granted to the group.
-    expect(await myApps('wangfang')).toEqual([运维, 质量, 巡检]);
-    expect(await myApps('zhoujie')).toEqual([运维, 质量, 巡检]);
+    expect(await myApps('wangfang')).toEqual([运维, 质量, 巡检, 供应链]);
+    expect(await myApps('zhoujie')).toEqual([运维, 质量, 巡检, 供应链]);
     expect(await myApps('rcadmin')).toEqual([]);
 
     const { id } = await consoleCall(
@@ -468,7 +496,7 @@ describe.each(testDialects())('我的应用 on %s', (dialect) => {
       body({ servicePrefixes: ['https://wms.hengyue.example.cn/a', 'https://wms.hengyue.example.cn/b'] }),
     );
     const 仓储 = ['恒岳仓储管理', 'https://wms.hengyue.example.cn/a'];
-    expect(await myApps('liuyang')).toEqual([运维, 巡检]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检, 供应链]);
     // Through a role held through a group (质量部 → 质检员) and through an own role (普通员工).
     const roles = new Map((await t.database.db.selectFrom('role').select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
     await consoleCall('PUT', `/sso-app/${id}/grants`, {
@@ -477,20 +505,20 @@ describe.each(testDialects())('我的应用 on %s', (dialect) => {
       roleIds: [roles.get('ROLE_QUALITY')],
       accountIds: [],
     });
-    expect(await myApps('wangfang')).toEqual([运维, 质量, 巡检, 仓储]);
-    expect(await myApps('liuyang')).toEqual([运维, 巡检]);
+    expect(await myApps('wangfang')).toEqual([运维, 质量, 巡检, 供应链, 仓储]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检, 供应链]);
     await consoleCall('PUT', `/sso-app/${id}/grants`, {
       allMembers: false,
       groupIds: [],
       roleIds: [roles.get('ROLE_ENTERPRISE_STAFF')],
       accountIds: [],
     });
-    expect(await myApps('liuyang')).toEqual([运维, 巡检, 仓储]);
-    expect(await myApps('admin')).toEqual([运维, 巡检]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检, 供应链, 仓储]);
+    expect(await myApps('admin')).toEqual([运维, 巡检, 供应链]);
 
     // 停用 takes it off every list.
     await consoleCall('PUT', `/sso-app/${id}`, body({ servicePrefixes: ['https://wms.hengyue.example.cn/a'], status: 'disabled' }));
-    expect(await myApps('liuyang')).toEqual([运维, 巡检]);
+    expect(await myApps('liuyang')).toEqual([运维, 巡检, 供应链]);
   });
 
   it('opens an OpenID Connect application at its 发起登录地址 with the issuer, else at its first callback’s origin', async () => {

@@ -3,6 +3,7 @@ import {
   ATTRIBUTE_LABELS,
   OIDC_CLIENT_TYPE_LABELS,
   OIDC_SCOPE_LABELS,
+  SAML_NAME_ID_FORMATS,
   SSO_APPLICATION_STATUS_LABELS,
   SSO_PROTOCOLS,
   type SsoApplicationRow,
@@ -28,6 +29,29 @@ function Setting({ label, value, note }: { label: string; value: string; note?: 
         {note && <small>{note}</small>}
       </dd>
     </div>
+  );
+}
+
+/**
+ * A SAML 2.0 application: the identity provider's metadata (the SP imports it), its sign-on and logout
+ * addresses, what the SP registered, and 接入自检.
+ */
+function SamlAppIntegration({ app }: { app: SsoApplicationRow }) {
+  const { saml } = app;
+  const idp = app.integration.saml;
+  if (!saml || !idp) return null;
+  return (
+    <section className="integration__app" aria-label={`${app.name} 的接入参数与自检`}>
+      <h3 className="integration__subtitle">接入参数</h3>
+      <dl className="integration__settings">
+        <Setting label="IdP 元数据" value={idp.metadataUrl} note="应用（SP）导入此元数据即可：含实体 ID、签名证书与各地址" />
+        <Setting label="单点登录地址" value={idp.ssoUrl} note="HTTP-Redirect、HTTP-POST" />
+        <Setting label="单点登出地址" value={idp.sloUrl} note="HTTP-Redirect、HTTP-POST" />
+        <Setting label="SP 实体 ID" value={saml.entityId} />
+        <Setting label="断言消费地址（ACS）" value={saml.acsUrl} note={`NameID：${SAML_NAME_ID_FORMATS[saml.nameIdFormat]}`} />
+      </dl>
+      <SelfTestRunner appId={app.id} service={saml.acsUrl} protocol="saml2" />
+    </section>
   );
 }
 
@@ -231,7 +255,7 @@ export function IdentityIntegration({ appListUrl }: { appListUrl: string }) {
     return (
       <>
         <p className="integration__intro">
-          本企业在应用列表中登记了 {apps.data.total} 个应用（协议 {SSO_PROTOCOLS.cas3} 或 {SSO_PROTOCOLS.oidc}
+          本企业在应用列表中登记了 {apps.data.total} 个应用（协议 {SSO_PROTOCOLS.cas3}、{SSO_PROTOCOLS.oidc} 或 {SSO_PROTOCOLS.saml2}
           ）。展开应用查看接入参数、复制客户端配置并运行接入自检；修改地址、返回属性或授权范围请到 <a href={appListUrl}>应用列表</a>。
         </p>
         <Collapse
@@ -247,7 +271,13 @@ export function IdentityIntegration({ appListUrl }: { appListUrl: string }) {
                 <Tag color={app.status === 'enabled' ? 'success' : 'default'}>{SSO_APPLICATION_STATUS_LABELS[app.status]}</Tag>
               </span>
             ),
-            children: app.oidc ? <OidcAppIntegration app={app} /> : <AppIntegration app={app} />,
+            children: app.oidc ? (
+              <OidcAppIntegration app={app} />
+            ) : app.saml ? (
+              <SamlAppIntegration app={app} />
+            ) : (
+              <AppIntegration app={app} />
+            ),
           }))}
         />
       </>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { PAGINATION_DEFAULTS, Pagination } from '@/components/pagination';
 import { useLogoutDeliveries } from '../api/sessions';
 
-const PROTOCOLS: Record<LogoutDeliveryRow['protocol'], string> = { cas3: 'CAS', oidc: 'OIDC' };
+const PROTOCOLS: Record<LogoutDeliveryRow['protocol'], string> = { cas3: 'CAS', oidc: 'OIDC', saml2: 'SAML' };
 
 function StateTag({ row }: { row: LogoutDeliveryRow }) {
   if (row.state === 'delivered') return <Tag color="success">已送达</Tag>;

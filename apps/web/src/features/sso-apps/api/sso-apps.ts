@@ -1,6 +1,7 @@
 import {
   ApiPrefix,
   type PageResult,
+  type SamlSettings,
   type SsoAppCreated,
   type SsoApplicationBody,
   type SsoApplicationRow,
@@ -51,6 +52,11 @@ export const deleteSsoApp = async (id: number) => (await api().delete<unknown>(`
 export function useSsoAppMutation<T, R>(write: (input: T) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({ mutationFn: write, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.ssoApps.all }) });
+}
+
+/** 上传元数据: the SP settings its metadata names (nothing is saved); a refusal toasts. */
+export async function readSamlMetadata(xml: string): Promise<Partial<SamlSettings>> {
+  return (await api().post<Partial<SamlSettings>>(`${SSO_APP_API}/saml/metadata`, { xml })).data[0] ?? {};
 }
 
 export const useCreateSsoApp = () => useSsoAppMutation(createSsoApp);

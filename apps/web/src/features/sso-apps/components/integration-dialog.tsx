@@ -1,4 +1,11 @@
-import { ATTRIBUTE_LABELS, OIDC_CLIENT_TYPE_LABELS, OIDC_SCOPE_LABELS, SSO_PROTOCOLS, type SsoApplicationRow } from '@portal/shared';
+import {
+  ATTRIBUTE_LABELS,
+  OIDC_CLIENT_TYPE_LABELS,
+  OIDC_SCOPE_LABELS,
+  SAML_NAME_ID_FORMATS,
+  SSO_PROTOCOLS,
+  type SsoApplicationRow,
+} from '@portal/shared';
 import { Alert, Button, Modal, Tabs, Typography } from 'antd';
 import { oidcClientGuides, oidcEndpointEntries } from '@/lib/oidc-client-config';
 import { integrationEntries } from '../lib/integration';
@@ -17,6 +24,54 @@ function Entry({ label, value, note }: { label: string; value: string; note?: st
           </Typography.Text>
         )}
       </dd>
+    </div>
+  );
+}
+
+/**
+ * A SAML 2.0 application's 集成配置: the identity provider's metadata (address and download, with the
+ * signing certificate), its sign-on and logout addresses, and what the application registered.
+ */
+function SamlIntegration({ app }: { app: SsoApplicationRow }) {
+  const { saml } = app;
+  const idp = app.integration.saml;
+  if (!saml || !idp) return null;
+  return (
+    <div className="sso-apps__integration">
+      <Alert
+        type="info"
+        showIcon
+        title={`协议 ${SSO_PROTOCOLS.saml2}：应用（SP）导入下面的 IdP 元数据即可；响应只发往已登记的断言消费地址。`}
+      />
+      <dl className="sso-apps__integration-list">
+        <Entry label="IdP 元数据" value={idp.metadataUrl} note="含签名证书；轮换证书时新旧证书同时列出" />
+        <div className="sso-apps__integration-item">
+          <dt>下载元数据</dt>
+          <dd>
+            <Typography.Link href={idp.metadataUrl} download="idp-metadata.xml">
+              idp-metadata.xml
+            </Typography.Link>
+          </dd>
+        </div>
+        <Entry label="IdP 实体 ID" value={idp.entityId} />
+        <Entry label="单点登录地址" value={idp.ssoUrl} note="HTTP-Redirect、HTTP-POST" />
+        <Entry label="单点登出地址" value={idp.sloUrl} note="HTTP-Redirect、HTTP-POST" />
+        <Entry label="SP 实体 ID" value={saml.entityId} />
+        <Entry label="断言消费地址（ACS）" value={saml.acsUrl} />
+        <div className="sso-apps__integration-item">
+          <dt>NameID 与签名</dt>
+          <dd>
+            {SAML_NAME_ID_FORMATS[saml.nameIdFormat]}；
+            {[saml.signResponse && '签名响应', saml.signAssertion && '签名断言', saml.wantRequestsSigned && '要求请求签名']
+              .filter(Boolean)
+              .join('、')}
+          </dd>
+        </div>
+        <div className="sso-apps__integration-item">
+          <dt>返回属性</dt>
+          <dd>{app.attributes.length > 0 ? app.attributes.join('、') : '无（仅 NameID）'}</dd>
+        </div>
+      </dl>
     </div>
   );
 }
@@ -118,7 +173,8 @@ export function IntegrationDialog({ app, onClose }: { app: SsoApplicationRow | n
       destroyOnHidden
     >
       {app?.oidc && <OidcIntegration app={app} />}
-      {app && !app.oidc && (
+      {app?.saml && <SamlIntegration app={app} />}
+      {app && !app.oidc && !app.saml && (
         <div className="sso-apps__integration">
           {app.platform ? (
             <Alert

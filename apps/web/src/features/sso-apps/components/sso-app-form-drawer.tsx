@@ -14,6 +14,8 @@ import {
   type OidcLifetime,
   OidcRules,
   RELEASABLE_ATTRIBUTES,
+  SAML_NAME_ID_FORMATS,
+  type SamlNameIdFormat,
   SSO_APPLICATION_STATUS_LABELS,
   SSO_PROTOCOLS,
   type SsoApplicationRow,
@@ -26,7 +28,7 @@ import { useState } from 'react';
 import { ImageUpload } from '@/components/image-upload';
 import { tenantRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
-import { useCreateSsoApp, useUpdateSsoApp } from '../api/sso-apps';
+import { readSamlMetadata, useCreateSsoApp, useUpdateSsoApp } from '../api/sso-apps';
 import {
   OIDC_FORM_LIFETIMES,
   type SsoAppFormValues,
@@ -37,6 +39,11 @@ import {
   ssoAppBody,
 } from '../lib/sso-app-form';
 import type { ShownSecret } from './client-secret-dialog';
+
+const NAME_ID_OPTIONS = (Object.keys(SAML_NAME_ID_FORMATS) as SamlNameIdFormat[]).map((f) => ({
+  value: f,
+  label: SAML_NAME_ID_FORMATS[f],
+}));
 
 /** What the drawer is open for: a new application, or the application to edit. */
 export type SsoAppFormTarget = { app?: SsoApplicationRow };
@@ -302,12 +309,16 @@ export function SsoAppFormDrawer({
           required
           extra={
             (app ? '协议创建后不能修改。' : '') +
-            (protocol === 'oidc' ? '授权码 + PKCE，签发 ID 令牌与访问令牌' : '兼容 CAS 2.0 与 CAS 1.0 的票据校验')
+            (protocol === 'oidc'
+              ? '授权码 + PKCE，签发 ID 令牌与访问令牌'
+              : protocol === 'saml2'
+                ? 'SP 发起（HTTP-Redirect、HTTP-POST）与 IdP 发起的登录，签名响应经 HTTP-POST 发往断言消费地址'
+                : '兼容 CAS 2.0 与 CAS 1.0 的票据校验')
           }
         >
           <Radio.Group options={PROTOCOL_OPTIONS} optionType="button" disabled={app !== undefined} />
         </Form.Item>
-        {protocol === 'oidc' ? <OidcFields editing={app !== undefined} /> : <CasFields />}
+        {protocol === 'oidc' ? <OidcFields editing={app !== undefined} /> : protocol === 'saml2' ? <SamlFields /> : <CasFields />}
         <Form.Item name="status" label="状态" extra="停用后该应用不能再通过统一身份认证登录">
           <Radio.Group options={STATUS_OPTIONS} optionType="button" />
         </Form.Item>
@@ -376,6 +387,65 @@ function CasFields() {
         <Input placeholder="https://app.example.com/logout" inputMode="url" maxLength={APP_URL_MAX} />
       </Form.Item>
       <Form.Item name="attributes" label="返回属性" extra="票据校验（CAS 3.0）时随账号一并返回给应用的属性">
+        <Checkbox.Group options={ATTRIBUTE_OPTIONS} className="sso-apps__attributes" />
+      </Form.Item>
+    </>
+  );
+}
+
+/** A SAML 2.0 application's fields: its SP settings (typed, or read from its uploaded metadata) and 返回属性. */
+function SamlFields() {
+  const form = Form.useFormInstance<SsoAppFormValues>();
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    const found = await readSamlMetadata(await file.text());
+    form.setFieldsValue({ saml: { ...form.getFieldValue('saml'), ...found } });
+  };
+  return (
+    <>
+      <Form.Item
+        label="SP 元数据"
+        extra="上传应用（服务提供方）的 SAML 元数据 XML，自动填写下面的实体 ID、断言消费地址、单点登出地址与证书"
+      >
+        <input
+          type="file"
+          accept=".xml,application/xml,text/xml,application/samlmetadata+xml"
+          aria-label="上传 SP 元数据"
+          onChange={(e) => void upload(e.target.files?.[0]).catch(() => undefined)}
+        />
+      </Form.Item>
+      <Form.Item name={['saml', 'entityId']} label="SP 实体 ID" required extra="AuthnRequest 的 Issuer；响应的 Audience">
+        <Input placeholder="https://app.example.com/saml/metadata" maxLength={APP_URL_MAX} />
+      </Form.Item>
+      <Form.Item
+        name={['saml', 'acsUrl']}
+        label="断言消费地址（ACS）"
+        required
+        extra="签名响应只经 HTTP-POST 发往此地址；须为 https（仅 localhost 与 127.0.0.1 可使用 http）"
+      >
+        <Input placeholder="https://app.example.com/saml/acs" inputMode="url" maxLength={APP_URL_MAX} />
+      </Form.Item>
+      <Form.Item name={['saml', 'sloUrl']} label="单点登出地址" extra="会话结束时平台向此地址发送签名的 LogoutRequest；留空则不通知">
+        <Input placeholder="https://app.example.com/saml/slo" inputMode="url" maxLength={APP_URL_MAX} />
+      </Form.Item>
+      <Form.Item name={['saml', 'certificate']} label="SP 证书" extra="应用签名请求所用的 X.509 证书（PEM）；要求请求签名时必填">
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} placeholder="-----BEGIN CERTIFICATE-----" />
+      </Form.Item>
+      <Form.Item name={['saml', 'nameIdFormat']} label="NameID 格式">
+        <Radio.Group options={NAME_ID_OPTIONS} />
+      </Form.Item>
+      <Form.Item label="签名" extra="RSA-SHA256；响应与断言至少签名其一">
+        <Form.Item name={['saml', 'signResponse']} valuePropName="checked" noStyle>
+          <Checkbox>签名响应</Checkbox>
+        </Form.Item>
+        <Form.Item name={['saml', 'signAssertion']} valuePropName="checked" noStyle>
+          <Checkbox>签名断言</Checkbox>
+        </Form.Item>
+        <Form.Item name={['saml', 'wantRequestsSigned']} valuePropName="checked" noStyle>
+          <Checkbox>要求请求签名</Checkbox>
+        </Form.Item>
+      </Form.Item>
+      <Form.Item name="attributes" label="返回属性" extra="以同名 SAML 属性（如 name、email、groups）随断言返回给应用">
         <Checkbox.Group options={ATTRIBUTE_OPTIONS} className="sso-apps__attributes" />
       </Form.Item>
     </>

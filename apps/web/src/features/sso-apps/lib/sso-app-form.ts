@@ -4,6 +4,8 @@ import {
   OidcAppMessage,
   type OidcClientType,
   type ReleasableAttribute,
+  SamlAppMessage,
+  type SamlSettings,
   type SsoApplicationBody,
   type SsoApplicationRow,
   type SsoApplicationStatus,
@@ -33,6 +35,7 @@ export interface OidcFormValues {
 /** The 新增 / 编辑 form of an application. */
 export interface SsoAppFormValues {
   oidc: OidcFormValues;
+  saml: SamlSettings;
   name: string;
   icon: string;
   category: string;
@@ -44,7 +47,7 @@ export interface SsoAppFormValues {
   status: SsoApplicationStatus;
 }
 
-export type SsoAppFormField = keyof SsoAppFormValues | ['oidc', keyof OidcFormValues];
+export type SsoAppFormField = keyof SsoAppFormValues | ['oidc', keyof OidcFormValues] | ['saml', keyof SamlSettings];
 
 /** The lifetimes' bounds in the form's units. */
 export const OIDC_FORM_LIFETIMES = {
@@ -69,10 +72,25 @@ export function newOidcForm(): OidcFormValues {
   };
 }
 
+/** A new SAML application: persistent NameID, response and assertion signed, requests unsigned. */
+export function newSamlForm(): SamlSettings {
+  return {
+    entityId: '',
+    acsUrl: '',
+    sloUrl: '',
+    certificate: '',
+    nameIdFormat: 'persistent',
+    signResponse: true,
+    signAssertion: true,
+    wantRequestsSigned: false,
+  };
+}
+
 /** A new application: one empty address to fill, the user's name released, enabled. */
 export function newSsoAppForm(): SsoAppFormValues {
   return {
     oidc: newOidcForm(),
+    saml: newSamlForm(),
     name: '',
     icon: '',
     category: '',
@@ -102,6 +120,7 @@ export function editSsoAppForm(row: SsoApplicationRow): SsoAppFormValues {
           refreshTokenHours: oidc.refreshTokenSeconds / 3600,
         }
       : newOidcForm(),
+    saml: row.saml ? { ...row.saml } : newSamlForm(),
     name: row.name,
     icon: row.icon,
     category: row.category,
@@ -152,6 +171,23 @@ export function ssoAppBody(values: SsoAppFormValues): SsoApplicationBody {
       },
     };
   }
+  if (values.protocol === 'saml2') {
+    const { saml } = values;
+    return {
+      ...common,
+      protocol: 'saml2',
+      servicePrefixes: [],
+      logoutUrl: '',
+      attributes: values.attributes,
+      saml: {
+        ...saml,
+        entityId: trimmed(saml.entityId),
+        acsUrl: trimmed(saml.acsUrl),
+        sloUrl: trimmed(saml.sloUrl),
+        certificate: trimmed(saml.certificate),
+      },
+    };
+  }
   return {
     ...common,
     protocol: values.protocol,
@@ -181,9 +217,22 @@ const OIDC_FIELD_OF_MESSAGE = new Map<string, SsoAppFormField>([
   [OidcAppMessage.scopeUnknown, ['oidc', 'scopes']],
 ]);
 
+/** Server refusals of a SAML field shown under it. */
+const SAML_FIELD_OF_MESSAGE = new Map<string, SsoAppFormField>([
+  [SamlAppMessage.entityIdInvalid, ['saml', 'entityId']],
+  [SamlAppMessage.entityIdTaken, ['saml', 'entityId']],
+  [SamlAppMessage.acsInvalid, ['saml', 'acsUrl']],
+  [SamlAppMessage.sloInvalid, ['saml', 'sloUrl']],
+  [SamlAppMessage.certificateInvalid, ['saml', 'certificate']],
+  [SamlAppMessage.certificateRequired, ['saml', 'certificate']],
+  [SamlAppMessage.unsigned, ['saml', 'signAssertion']],
+]);
+
 export const fieldOfMessage = (message: string): SsoAppFormField | undefined =>
   FIELD_OF_MESSAGE.get(message) ??
   OIDC_FIELD_OF_MESSAGE.get(message) ??
+  SAML_FIELD_OF_MESSAGE.get(message) ??
+  (message.startsWith('单点登出地址') ? ['saml', 'sloUrl'] : undefined) ??
   (message.startsWith('后端登出地址') ? ['oidc', 'backchannelLogoutUri'] : undefined);
 
 /** The same address twice adds nothing: the form asks for one of them to go (compared as stored). */

@@ -1,0 +1,461 @@
+import { deflateRawSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp, type PortalApp } from '../../../app.js';
+import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
+import { startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
+import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
+
+const HENGYUE = '徐州恒岳重工机械有限公司';
+const isLoginForm = (hop: BrowserResponse | undefined) => hop?.status === 200 && hop.text.includes('账号登录');
+const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+const EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+/** A hand-written AuthnRequest (what no SP library would send), for the HTTP-Redirect binding. */
+function authnRequest(
+  issuer: string,
+  destination: string,
+  extra: { id?: string; issueInstant?: string; acs?: string; prefix?: string } = {},
+) {
+  const id = extra.id ?? `_${Math.random().toString(16).slice(2)}${Date.now()}`;
+  const xml =
+    `${extra.prefix ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
+    `ID="${id}" Version="2.0" IssueInstant="${extra.issueInstant ?? new Date().toISOString()}" Destination="${destination}"` +
+    `${extra.acs ? ` AssertionConsumerServiceURL="${extra.acs}"` : ''} ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST">` +
+    `<saml:Issuer>${issuer}</saml:Issuer></samlp:AuthnRequest>`;
+  return deflateRawSync(Buffer.from(xml)).toString('base64');
+}
+
+/**
+ * The SAML 2.0 identity provider through the central login, against an independent service provider
+ * (@node-saml/node-saml, a real second HTTP server): SP-initiated sign-on on both bindings, attributes,
+ * 应用授权, IdP-initiated sign-on, single logout both ways, and the classic attacks refused.
+ */
+describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
+  let db: TestDatabase;
+  let app: PortalApp;
+  let base: string;
+  /** Signs nothing, persistent NameID, 企业全员, every attribute. */
+  let open: SamlSp;
+  /** Must sign its requests (HTTP-POST), email NameID. */
+  let signing: SamlSp;
+  /** Nobody granted (应用授权). */
+  let restricted: SamlSp;
+  let openId: number;
+  let adminToken: string;
+
+  const accountRow = (username: string) =>
+    db.database.db.selectFrom('account').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    db = await createTestDatabase(dialect, {
+      PUBLIC_URL: base,
+      OUTBOUND_ALLOW_NETWORKS: '127.0.0.1/32',
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+    });
+    app = await buildApp({ config: db.config, database: db.database, logger: false });
+    await app.listen({ port, host: '127.0.0.1' });
+    const keys = spKeyPair();
+    [open, signing, restricted] = await Promise.all([
+      startSamlSp({ idpBase: base, unsolicited: true }),
+      startSamlSp({
+        idpBase: base,
+        signing: keys,
+        identifierFormat: EMAIL,
+        overrides: { authnRequestBinding: 'HTTP-POST', skipRequestCompression: true },
+      }),
+      startSamlSp({ idpBase: base }),
+    ]);
+    const hengyue = await db.database.db.selectFrom('enterprise').select('id').where('name', '=', HENGYUE).executeTakeFirstOrThrow();
+    const now = new Date().toISOString();
+    const insert = async (
+      sp: SamlSp,
+      name: string,
+      allMembers: number,
+      settings: { certificate?: string; nameIdFormat: string; wantRequestsSigned: number },
+    ) => {
+      const { id } = await db.database.db
+        .insertInto('sso_application')
+        .values({
+          enterprise_id: hengyue.id,
+          name,
+          protocol: 'saml2',
+          all_members: allMembers,
+          attributes: 'name,telephone,email,enterpriseName,groups,roles',
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.database.db
+        .insertInto('saml_service_provider')
+        .values({
+          application_id: id,
+          entity_id: sp.entityId,
+          acs_url: sp.acsUrl,
+          slo_url: sp.sloUrl,
+          certificate: settings.certificate ?? '',
+          name_id_format: settings.nameIdFormat,
+          sign_response: 1,
+          sign_assertion: 1,
+          want_requests_signed: settings.wantRequestsSigned,
+        })
+        .execute();
+      return id;
+    };
+    openId = await insert(open, '恒岳供应链协同（测试）', 1, { nameIdFormat: 'persistent', wantRequestsSigned: 0 });
+    await insert(signing, '恒岳采购门户（测试）', 1, { certificate: keys.certificate, nameIdFormat: 'email', wantRequestsSigned: 1 });
+    await insert(restricted, '恒岳财务共享（测试）', 0, { nameIdFormat: 'persistent', wantRequestsSigned: 0 });
+    adminToken = await tokenFor({ ...db, app, close: () => app.close() }, 'admin');
+  });
+  afterAll(async () => {
+    await Promise.all([open.close(), signing.close(), restricted.close()]);
+    await app.close();
+    await db.drop();
+  });
+  beforeEach(() => {
+    for (const sp of [open, signing, restricted]) {
+      sp.received.profiles.length = 0;
+      sp.received.refusals.length = 0;
+      sp.received.logoutRequests.length = 0;
+      sp.received.logoutResponses = 0;
+      sp.received.hits = 0;
+    }
+  });
+
+  /** A fresh browser starting at the SP: the central login's form, then the response posted to the SP. */
+  async function signIn(sp: SamlSp, username: string, browser = new TestBrowser(base)) {
+    const hops = await browser.navigate(sp.loginUrl, {}, 12);
+    const form = hops.at(-1);
+    if (!isLoginForm(form) || !form) throw new Error(`no login form: ${form?.status} ${form?.url}`);
+    const after = await browser.submitForm(form, { username, password: DEMO_PASSWORD }, '/cas/login');
+    const post = after.at(-1) as BrowserResponse;
+    return { browser, hops, post };
+  }
+
+  it('publishes its metadata with the signing certificate and its endpoints', async () => {
+    const res = await fetch(`${base}/saml/metadata`);
+    expect(res.status).toBe(200);
+    const xml = await res.text();
+    expect(xml).toContain(`entityID="${base}/saml/metadata"`);
+    expect(xml).toMatch(/<(\w+:)?X509Certificate>[A-Za-z0-9+/=]{500,}</);
+    expect(xml).toContain(`Location="${base}/saml/sso"`);
+    expect(xml).toContain(`Location="${base}/saml/slo"`);
+  });
+
+  it('signs in SP-initiated over HTTP-Redirect: the central login, a signed response posted to the registered ACS, attributes under their SAML names', async () => {
+    const { hops, post, browser } = await signIn(open, 'admin');
+    // The SP's request went to the IdP, the IdP on to the central login (never straight back to the SP).
+    expect(new URL(hops[1]?.url ?? '').pathname).toBe('/saml/sso');
+    expect(hops[1]?.status).toBe(303);
+    expect(post.status).toBe(200);
+    expect(post.text).toContain(`action="${open.acsUrl}"`);
+    // The page may post only to the SP's origin, by a hashed script.
+    const csp = post.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain(`form-action ${open.base}`);
+    expect(csp).toMatch(/script-src 'sha256-/);
+    const landed = (await browser.submitForm(post, {}, open.acsUrl)).at(-1);
+    expect(landed?.status).toBe(200);
+    const profile = JSON.parse(landed?.text ?? '{}') as Record<string, unknown>;
+    const admin = await accountRow('admin');
+    expect(profile).toMatchObject({
+      issuer: `${base}/saml/metadata`,
+      nameIDFormat: PERSISTENT,
+      relayState: 'relay-1',
+      name: admin.name,
+      email: admin.email,
+      telephone: admin.phone,
+      enterpriseName: HENGYUE,
+    });
+    // Persistent: opaque, not the username or the account id.
+    expect(String(profile.nameID)).toMatch(/^[\w-]{40,}$/);
+    expect(profile.sessionIndex).toEqual(expect.any(String));
+    expect(Array.isArray(profile.roles) || typeof profile.roles === 'string').toBe(true);
+    // 登录日志 has the sign-in at this application.
+    const log = await db.database.db
+      .selectFrom('login_log')
+      .select(['application_name', 'result'])
+      .where('username', '=', 'admin')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(log).toEqual({ application_name: '恒岳供应链协同（测试）', result: 'success' });
+  });
+
+  it('signs in to a second SP over HTTP-POST with a signed request and the email NameID, without the form (one sign-on session)', async () => {
+    const { browser, post } = await signIn(open, 'admin');
+    await browser.submitForm(post, {}, open.acsUrl);
+    const start = await browser.fetch(`${signing.base}/saml/login-post`);
+    const hops = await browser.submitForm(start, {});
+    expect(hops.some(isLoginForm)).toBe(false);
+    const page = hops.at(-1) as BrowserResponse;
+    expect(page.text).toContain(`action="${signing.acsUrl}"`);
+    const landed = (await browser.submitForm(page, {}, signing.acsUrl)).at(-1);
+    const profile = JSON.parse(landed?.text ?? '{}') as Record<string, unknown>;
+    expect(profile).toMatchObject({ nameID: (await accountRow('admin')).email, nameIDFormat: EMAIL, relayState: 'relay-2' });
+  });
+
+  it('refuses a person 应用授权 does not admit, and the SP receives nothing', async () => {
+    const { post } = await signIn(restricted, 'admin');
+    expect(post.status).toBe(403);
+    expect(post.text).toContain('您无权访问该应用');
+    expect(post.text).not.toContain('SAMLResponse');
+    expect(restricted.received.profiles).toHaveLength(0);
+  });
+
+  it('answers ForceAuthn with the form again although a sign-on session is live', async () => {
+    const { browser, post } = await signIn(open, 'staff');
+    await browser.submitForm(post, {}, open.acsUrl);
+    const forced = await startSamlSp({
+      idpBase: base,
+      overrides: { forceAuthn: true, issuer: open.entityId, callbackUrl: open.acsUrl, audience: open.entityId },
+    });
+    try {
+      const hops = await browser.navigate(`${forced.base}/saml/login`, {}, 12);
+      expect(isLoginForm(hops.at(-1))).toBe(true);
+      expect(hops.at(-1)?.url).toContain('renew=true');
+    } finally {
+      await forced.close();
+    }
+  });
+
+  describe('bad input is refused with a page: no 500, never a redirect or a form to the SP', () => {
+    /** The IdP's answer to an HTTP-Redirect request: refused, nothing on to the login or the SP. */
+    async function expectRefused(url: string, init: RequestInit = {}) {
+      const res = await fetch(url, { ...init, redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      const text = await res.text();
+      expect(text).toContain('登录请求无效');
+      expect(text).not.toContain('SAMLResponse');
+    }
+    const redirect = (encoded: string) => `${base}/saml/sso?SAMLRequest=${encodeURIComponent(encoded)}`;
+
+    it('an unknown entity ID', async () => {
+      await expectRefused(redirect(authnRequest('https://unknown.example/sp', `${base}/saml/sso`)));
+    });
+
+    it('an ACS address that is not the registered one', async () => {
+      await expectRefused(redirect(authnRequest(open.entityId, `${base}/saml/sso`, { acs: 'https://evil.example/acs' })));
+    });
+
+    it('a replayed request and an expired one', async () => {
+      const once = redirect(authnRequest(open.entityId, `${base}/saml/sso`, { id: '_replayed-request-1' }));
+      expect((await fetch(once, { redirect: 'manual' })).status).toBe(303);
+      await expectRefused(once);
+      const old = new Date(Date.now() - 3600_000).toISOString();
+      await expectRefused(redirect(authnRequest(open.entityId, `${base}/saml/sso`, { issueInstant: old })));
+    });
+
+    it('an unsigned request from an SP that must sign, and one signed by another key', async () => {
+      await expectRefused(redirect(authnRequest(signing.entityId, `${base}/saml/sso`)));
+      const impostor = await startSamlSp({
+        idpBase: base,
+        signing: spKeyPair(),
+        overrides: {
+          issuer: signing.entityId,
+          callbackUrl: signing.acsUrl,
+          authnRequestBinding: 'HTTP-POST',
+          skipRequestCompression: true,
+        },
+      });
+      try {
+        const message = (await impostor.saml.getAuthorizeMessageAsync('x')) as Record<string, string>;
+        await expectRefused(`${base}/saml/sso`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(message).toString(),
+        });
+      } finally {
+        await impostor.close();
+      }
+    });
+
+    it('XML with external entities (XXE) and a comment inside a NameID', async () => {
+      const xxe = authnRequest(open.entityId, `${base}/saml/sso`, {
+        prefix: '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
+      });
+      await expectRefused(redirect(xxe));
+      const logout = deflateRawSync(
+        Buffer.from(
+          `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_c1" Version="2.0" IssueInstant="${new Date().toISOString()}">` +
+            `<saml:Issuer>${open.entityId}</saml:Issuer><saml:NameID>admin<!-- -->@evil.example</saml:NameID><samlp:SessionIndex>x</samlp:SessionIndex></samlp:LogoutRequest>`,
+        ),
+      ).toString('base64');
+      await expectRefused(`${base}/saml/slo?SAMLRequest=${encodeURIComponent(logout)}`);
+    });
+
+    it('a wrapped signature: a signed request moved inside a forged one', async () => {
+      const message = (await signing.saml.getAuthorizeMessageAsync('x')) as Record<string, string>;
+      const signed = Buffer.from(message.SAMLRequest ?? '', 'base64').toString('utf8');
+      const inner = signed.replace(/^<\?xml[^>]*\?>/, '');
+      const forged = inner
+        .replace(/ID="[^"]+"/, 'ID="_forged"')
+        .replace(/AssertionConsumerServiceURL="[^"]+"/, 'AssertionConsumerServiceURL="https://evil.example/acs"')
+        .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')
+        .replace(/(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/, `$1<samlp:Extensions>${inner}</samlp:Extensions>`);
+      await expectRefused(`${base}/saml/sso`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLRequest: Buffer.from(forged).toString('base64') }).toString(),
+      });
+      // The same wrapping that keeps the registered ACS still fails the signature.
+      const keptAcs = inner
+        .replace(/ID="[^"]+"/, 'ID="_forged2"')
+        .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')
+        .replace(/(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/, `$1<samlp:Extensions>${inner}</samlp:Extensions>`);
+      await expectRefused(`${base}/saml/sso`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLRequest: Buffer.from(keptAcs).toString('base64') }).toString(),
+      });
+      expect(signing.received.hits).toBe(0);
+    });
+
+    it('garbage and missing messages', async () => {
+      await expectRefused(redirect('not base64 at all %%%'));
+      await expectRefused(`${base}/saml/sso`);
+    });
+  });
+
+  it('signs in IdP-initiated from 我的应用: an unsolicited response the SP accepts', async () => {
+    const browser = new TestBrowser(base);
+    await browser.portalLogin('admin', DEMO_PASSWORD);
+    const mine = await browser.json<{ code: number; data: { id: number; url: string }[] }>('/web-api/portal/v1/my-apps', {
+      headers: { authorization: adminToken },
+    });
+    const entry = mine.body.data.find((a) => a.id === openId);
+    expect(entry?.url).toBe(`${base}/saml/initiate/${openId}`);
+    const hops = await browser.navigate(entry?.url ?? '', {}, 12);
+    const page = hops.at(-1) as BrowserResponse;
+    expect(page.text).toContain(`action="${open.acsUrl}"`);
+    const landed = (await browser.submitForm(page, {}, open.acsUrl)).at(-1);
+    const profile = JSON.parse(landed?.text ?? '{}') as Record<string, unknown>;
+    expect(profile).toMatchObject({ issuer: `${base}/saml/metadata`, nameIDFormat: PERSISTENT, name: (await accountRow('admin')).name });
+    expect(profile.inResponseTo).toBeUndefined();
+  });
+
+  it('single logout from the portal: each SP gets a signed LogoutRequest naming its sign-in, recorded as delivered', async () => {
+    const { browser, post } = await signIn(open, 'staff');
+    const landed = (await browser.submitForm(post, {}, open.acsUrl)).at(-1);
+    const profile = JSON.parse(landed?.text ?? '{}') as { nameID: string; sessionIndex: string };
+    await browser.navigate('/cas/logout');
+    await expect.poll(() => open.received.logoutRequests.length).toBe(1);
+    expect(open.received.logoutRequests[0]).toMatchObject({ nameID: profile.nameID, sessionIndex: profile.sessionIndex });
+    await expect
+      .poll(async () =>
+        (
+          await db.database.db
+            .selectFrom('logout_delivery')
+            .select(['protocol', 'state', 'target'])
+            .where('protocol', '=', 'saml2')
+            .where('username', '=', 'staff')
+            .execute()
+        ).map((r) => `${r.state} ${r.target}`),
+      )
+      .toContain(`delivered ${open.sloUrl}`);
+  });
+
+  it('single logout from the SP: the sign-on session ends, the SP gets a LogoutResponse, the next sign-in asks again', async () => {
+    const { browser, post } = await signIn(open, 'staff');
+    const landed = (await browser.submitForm(post, {}, open.acsUrl)).at(-1);
+    const profile = JSON.parse(landed?.text ?? '{}') as Parameters<SamlSp['saml']['getLogoutUrlAsync']>[0];
+    const url = await open.saml.getLogoutUrlAsync(profile, 'bye', {});
+    const hops = await browser.navigate(url);
+    const page = hops.at(-1) as BrowserResponse;
+    expect(page.text).toContain(`action="${open.sloUrl}"`);
+    await browser.submitForm(page, {}, open.sloUrl);
+    expect(open.received.logoutResponses).toBe(1);
+    const again = await browser.navigate(open.loginUrl, {}, 12);
+    expect(isLoginForm(again.at(-1))).toBe(true);
+    const row = await db.database.db
+      .selectFrom('login_log')
+      .select(['result', 'reason', 'application_name'])
+      .where('username', '=', 'staff')
+      .where('result', '=', 'logout')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ result: 'logout', reason: 'signed-out', application_name: '恒岳供应链协同（测试）' });
+  });
+
+  describe('应用列表: SAML applications', () => {
+    const consoleCall = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      app.inject({
+        method,
+        url: `/web-api/console/v1${url}`,
+        headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization: adminToken },
+        ...(payload ? { payload } : {}),
+      });
+    const body = (saml: Record<string, unknown>) => ({
+      name: '恒岳供应链协同（新建）',
+      protocol: 'saml2',
+      servicePrefixes: [],
+      attributes: ['name', 'email'],
+      status: 'enabled',
+      saml: {
+        entityId: 'https://scm.example.com/saml/metadata',
+        acsUrl: 'https://scm.example.com/saml/acs',
+        sloUrl: '',
+        certificate: '',
+        nameIdFormat: 'persistent',
+        signResponse: true,
+        signAssertion: true,
+        wantRequestsSigned: false,
+        ...saml,
+      },
+    });
+
+    it('creates one by hand and answers its settings with the IdP metadata address; bad settings get a Chinese message and write nothing', async () => {
+      const created = await consoleCall('POST', '/sso-app', body({}));
+      expect(created.statusCode).toBe(200);
+      const id = (created.json() as { data: { id: number }[] }).data[0]?.id;
+      const detail = (await consoleCall('GET', `/sso-app/${id}`)).json() as { data: Record<string, Record<string, unknown>>[] };
+      expect(detail.data[0]?.saml).toMatchObject({ entityId: 'https://scm.example.com/saml/metadata', nameIdFormat: 'persistent' });
+      expect(detail.data[0]?.integration?.saml).toMatchObject({ metadataUrl: `${base}/saml/metadata` });
+      for (const [saml, msg] of [
+        [{ entityId: open.entityId }, '实体 ID 已被其他应用使用'],
+        [{ acsUrl: 'http://scm.example.com/acs' }, '断言消费地址（ACS）须为完整的 http(s) 地址（仅 localhost 与 127.0.0.1 可使用 http）'],
+        [{ wantRequestsSigned: true }, '要求请求签名时须填写 SP 证书'],
+        [{ signResponse: false, signAssertion: false }, '响应与断言至少签名其一'],
+        [{ certificate: 'not a certificate' }, 'SP 证书须为 PEM 或 Base64 格式的 X.509 证书'],
+      ] as const) {
+        const res = await consoleCall('POST', '/sso-app', { ...body(saml), name: `坏的 ${msg.slice(0, 6)}` });
+        expect(res.statusCode, msg).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode, msg).toBeLessThan(500);
+        expect(res.json()).toMatchObject({ code: 1, msg });
+      }
+      const written = await db.database.db.selectFrom('sso_application').select('name').where('name', 'like', '坏的%').execute();
+      expect(written).toEqual([]);
+    });
+
+    it('接入自检: the metadata, the ACS, a real signed response the SP accepts and its SLO address answering', async () => {
+      const res = await consoleCall('POST', `/sso-app/${openId}/self-test`, {});
+      expect(res.statusCode, res.body).toBe(200);
+      const result = (res.json() as { data: { protocol: string; passed: boolean; steps: { key: string; status: string }[] }[] }).data[0];
+      expect(result?.protocol).toBe('saml2');
+      expect(result?.steps.map((s) => [s.key, s.status])).toEqual([
+        ['samlMetadata', 'passed'],
+        ['acsReachable', 'passed'],
+        ['samlResponse', 'passed'],
+        ['sloReachable', 'passed'],
+      ]);
+      // The SP really validated the response and the logout request (signatures, audience, recipient).
+      expect(open.received.profiles).toHaveLength(1);
+      expect(open.received.logoutRequests).toHaveLength(1);
+      expect(result?.passed).toBe(true);
+    });
+
+    it('reads an SP metadata upload into the form fields', async () => {
+      const xml = open.saml.generateServiceProviderMetadata(null, spKeyPair().certificate);
+      const res = await consoleCall('POST', '/sso-app/saml/metadata', { xml });
+      expect(res.statusCode).toBe(200);
+      expect((res.json() as { data: unknown[] }).data[0]).toMatchObject({ entityId: open.entityId, acsUrl: open.acsUrl });
+      const bad = await consoleCall('POST', '/sso-app/saml/metadata', {
+        xml: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ code: 1, msg: '无法解析 SP 元数据：须为含 SPSSODescriptor 的 SAML 2.0 元数据' });
+    });
+  });
+});

@@ -1,0 +1,451 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { type SamlEndpoints, type SamlSettings, samlEndpoints } from '@portal/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { publicSiteUrl } from '../../platform/config.js';
+import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import { outboundRequest } from '../../platform/lib/outbound.js';
+import { SecretBox } from '../../platform/lib/sealed-secret.js';
+import type { LogoutMessage, ServiceApplication } from '../cas/cas-services.js';
+import type { IssuedTicket } from '../cas/cas-ticket-repository.js';
+import { TGC } from '../cas/cas-login.js';
+import { LogoutRefusedError, SLO_TIMEOUT_MS } from '../cas/single-logout.js';
+import { SAML_KEY_SECRET, SamlKeys } from './saml-keys.js';
+import {
+  BINDINGS,
+  type InboundBinding,
+  checkIssueInstant,
+  idpMetadata,
+  loginResponse,
+  logoutRequest,
+  logoutResponse,
+  readInbound,
+  REQUEST_MAX_AGE_MS,
+  SamlRefusal,
+  verifyRequest,
+} from './saml-protocol.js';
+import { SUBMIT_SCRIPT_HASH, samlExpiredPage, samlLogoutDonePage, samlNoEmailPage, samlPostPage, samlRefusedPage } from './saml-pages.js';
+import type { SamlSignInRow, ServiceProviderRow } from './saml-repository.js';
+
+/** Where the identity provider is mounted. */
+export const SAML_PREFIX = '/saml';
+/** A sign-in's callback from the central login (a CAS service of the portal's own). */
+const CALLBACK_PATH = new RegExp(`^${SAML_PREFIX}/sign-in/([\\w-]{1,64})/callback$`);
+export const samlCallbackUrl = (portalBase: string, uid: string) => `${portalBase}${SAML_PREFIX}/sign-in/${uid}/callback`;
+
+/** The SAML names of 返回属性 (应用列表): the portal's attribute names, as Keycloak and Casdoor release them. */
+const RELEASED = ['name', 'email', 'telephone', 'enterpriseName', 'number', 'groups', 'roles'] as const;
+
+/** What an inbound message carries, from the query (HTTP-Redirect) or the form (HTTP-POST). */
+export interface InboundParams {
+  SAMLRequest?: string | undefined;
+  SAMLResponse?: string | undefined;
+  RelayState?: string | undefined;
+  SigAlg?: string | undefined;
+  Signature?: string | undefined;
+}
+
+/** The raw query octets a Redirect-binding signature covers (SAML Bindings §3.4.4.1), as the SP sent them. */
+function octetString(rawUrl: string, field: 'SAMLRequest' | 'SAMLResponse'): string {
+  const query = rawUrl.split('?')[1] ?? '';
+  const parts = new Map(query.split('&').map((p) => [p.split('=')[0] ?? '', p] as const));
+  return [field, 'RelayState', 'SigAlg']
+    .map((name) => parts.get(name))
+    .filter((p): p is string => p !== undefined)
+    .join('&');
+}
+
+/** A web origin of an absolute address. */
+const originOf = (address: string) => new URL(address).origin;
+
+/**
+ * The SAML 2.0 identity provider (docs/architecture.md, "SAML 2.0"): SP-initiated sign-on (HTTP-Redirect
+ * and HTTP-POST requests in, HTTP-POST response out), IdP-initiated sign-on from 我的应用 and single
+ * logout both ways. Like OpenID Connect it signs in through the central login: the browser goes to
+ * `/cas/login` with the sign-in's callback as its service, so the login steps, SSO session, 应用授权
+ * and 登录日志 are the CAS's; the callback validates the ticket in-process and answers the SP.
+ */
+export class SamlService {
+  private readonly keys: SamlKeys;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    box: SecretBox,
+    private readonly persistentKey: Buffer,
+  ) {
+    this.keys = new SamlKeys(app.samlRepository, box, new URL(publicSiteUrl(app.config)).host);
+  }
+
+  get keyStore(): SamlKeys {
+    return this.keys;
+  }
+
+  endpoints(): SamlEndpoints {
+    return samlEndpoints(publicSiteUrl(this.app.config));
+  }
+
+  /**
+   * The endpoints as this request reached them (PUBLIC_URL when set, else the checked Host, as the
+   * central login's own addresses): a message's Destination must name one of them (SAML Bindings §3.4.5.2).
+   */
+  private addressOf(request: FastifyRequest): SamlEndpoints {
+    return samlEndpoints(this.app.casSignInService.portalBase(request));
+  }
+
+  private casBase(): string {
+    return `${this.app.config.publicUrl ?? ''}/cas`;
+  }
+
+  private html(reply: FastifyReply, status: number, body: string) {
+    return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  }
+
+  /** A refused message: logged with its reason, a page for the person, nothing for any application. */
+  private refuse(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+    if (!(err instanceof SamlRefusal)) throw err;
+    request.log.warn({ reason: err.reason }, 'SAML message refused');
+    return this.html(reply, 400, samlRefusedPage(this.casBase()));
+  }
+
+  /** The HTTP-POST binding's page: only `action`'s origin may receive its form (CSP form-action). */
+  private post(reply: FastifyReply, action: string, field: 'SAMLResponse' | 'SAMLRequest', value: string, relayState: string) {
+    const policy = `default-src 'none'; script-src ${SUBMIT_SCRIPT_HASH}; style-src 'self'; img-src 'self'; form-action ${originOf(action)}; frame-ancestors 'none'; base-uri 'none'`;
+    return reply
+      .code(200)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', policy)
+      .type('text/html; charset=utf-8')
+      .send(samlPostPage(this.casBase(), action, field, value, relayState));
+  }
+
+  async metadata(): Promise<string> {
+    return idpMetadata(this.endpoints(), await this.keys.keySet());
+  }
+
+  /** An enabled SAML application and its SP settings by entity ID; a refusal otherwise. */
+  private async provider(entityId: string): Promise<{ sp: ServiceProviderRow; application: ServiceApplication }> {
+    const sp = await this.app.samlRepository.providerByEntityId(entityId);
+    const application = sp && (await this.app.ssoAppRepository.application(sp.applicationId));
+    if (!sp || !application) throw new SamlRefusal(`unknown service provider ${entityId.slice(0, 200)}`);
+    if (application.status !== 'enabled') throw new SamlRefusal(`application ${application.id} is disabled`);
+    return { sp, application };
+  }
+
+  private toCentralLogin(request: FastifyRequest, reply: FastifyReply, uid: string, renew: boolean) {
+    const service = samlCallbackUrl(this.app.casSignInService.portalBase(request), uid);
+    const query = new URLSearchParams({ service, ...(renew ? { renew: 'true' } : {}) });
+    return reply.header('cache-control', 'no-store').redirect(`${this.casBase()}/login?${query.toString()}`, 303);
+  }
+
+  /**
+   * An AuthnRequest (SAML Profiles §4.1.4.1): its SP known and enabled, its ACS (if named) the registered
+   * one, addressed to this IdP, fresh, signed where the SP must sign, its ID never seen before from that
+   * SP; then on to the central login (renew for ForceAuthn). Anything else is refused with a page.
+   */
+  async signOn(request: FastifyRequest, reply: FastifyReply, binding: InboundBinding, params: InboundParams) {
+    const now = new Date();
+    try {
+      if (!params.SAMLRequest) throw new SamlRefusal('no SAMLRequest');
+      const message = readInbound(params.SAMLRequest, binding, 'AuthnRequest');
+      const { sp } = await this.provider(message.issuer);
+      if (message.acsUrl !== undefined && message.acsUrl !== sp.acsUrl)
+        throw new SamlRefusal('AssertionConsumerServiceURL is not the registered one');
+      if (message.protocolBinding !== undefined && message.protocolBinding !== BINDINGS.post)
+        throw new SamlRefusal('only the HTTP-POST response binding is offered');
+      const endpoints = this.endpoints();
+      if (message.destination !== undefined && message.destination !== this.addressOf(request).ssoUrl)
+        throw new SamlRefusal('Destination is not this IdP');
+      checkIssueInstant(message.issueInstant, now);
+      await verifyRequest(
+        endpoints,
+        await this.keys.keySet(now),
+        sp,
+        'AuthnRequest',
+        binding,
+        this.envelope(request, binding, params, 'SAMLRequest'),
+      );
+      const uid = randomBytes(18).toString('base64url');
+      try {
+        await this.app.samlRepository.createSignIn(
+          {
+            id: uid,
+            applicationId: sp.applicationId,
+            requestId: message.id,
+            relayState: (params.RelayState ?? '').slice(0, 1000),
+            forceAuthn: message.forceAuthn,
+            expiresAt: new Date(now.getTime() + REQUEST_MAX_AGE_MS * 2).toISOString(),
+          },
+          now.toISOString(),
+        );
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new SamlRefusal('request ID seen before (replay)');
+        throw err;
+      }
+      return this.toCentralLogin(request, reply, uid, message.forceAuthn);
+    } catch (err) {
+      return this.refuse(request, reply, err);
+    }
+  }
+
+  private envelope(request: FastifyRequest, binding: InboundBinding, params: InboundParams, field: 'SAMLRequest' | 'SAMLResponse') {
+    const values = Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    return binding === 'redirect' ? { query: values, octetString: octetString(request.url, field) } : { body: values };
+  }
+
+  /** IdP-initiated sign-on (我的应用): an unsolicited response after the central login. */
+  async initiate(request: FastifyRequest, reply: FastifyReply, applicationId: number) {
+    const sp = await this.app.samlRepository.providerOf(applicationId);
+    const application = sp && (await this.app.ssoAppRepository.application(applicationId));
+    if (!sp || application?.status !== 'enabled') return this.html(reply, 404, samlRefusedPage(this.casBase()));
+    const now = new Date();
+    const uid = randomBytes(18).toString('base64url');
+    await this.app.samlRepository.createSignIn(
+      {
+        id: uid,
+        applicationId,
+        requestId: null,
+        relayState: '',
+        forceAuthn: false,
+        expiresAt: new Date(now.getTime() + REQUEST_MAX_AGE_MS * 2).toISOString(),
+      },
+      now.toISOString(),
+    );
+    return this.toCentralLogin(request, reply, uid, false);
+  }
+
+  /** The NameID of the account for the SP in its format; undefined when the account has none (no email). */
+  private nameIdOf(sp: SamlSettings, applicationId: number, accountId: number, username: string, email: string): string | undefined {
+    if (sp.nameIdFormat === 'email') return email || undefined;
+    if (sp.nameIdFormat === 'unspecified') return username;
+    // Persistent (SAML Core §8.3.7): opaque, stable, different per application, not the account id.
+    return createHmac('sha256', this.persistentKey).update(`${applicationId}:${accountId}`).digest('base64url');
+  }
+
+  /** Back from the central login: a valid ticket for this sign-in answers the SP at its registered ACS. */
+  async callback(request: FastifyRequest, reply: FastifyReply, uid: string, ticket: string | undefined) {
+    const now = new Date();
+    const signIn = await this.app.samlRepository.signIn(uid);
+    if (!signIn || signIn.answeredAt !== null || signIn.expiresAt <= now.toISOString())
+      return this.html(reply, 400, samlExpiredPage(this.casBase()));
+    if (!ticket) return this.toCentralLogin(request, reply, uid, signIn.forceAuthn);
+    const service = samlCallbackUrl(this.app.casSignInService.portalBase(request), uid);
+    const result = await this.app.casValidationService.validate({ service, ticket, ...(signIn.forceAuthn ? { renew: 'true' } : {}) });
+    if (!result.ok || result.application?.id !== signIn.applicationId) return this.html(reply, 400, samlExpiredPage(this.casBase()));
+    const sp = await this.app.samlRepository.providerOf(signIn.applicationId);
+    const profile = await this.app.accountRepository.profile(result.accountId);
+    const who = await this.app.casValidationService.attributesOf(result.accountId, result.application, result.authTime);
+    if (!sp || !profile || !who) return this.html(reply, 400, samlExpiredPage(this.casBase()));
+    const nameId = this.nameIdOf(sp, signIn.applicationId, result.accountId, profile.username, profile.email);
+    if (!nameId) return this.html(reply, 403, samlNoEmailPage(this.casBase()));
+    if (!(await this.app.samlRepository.answer(uid, result.accountId, nameId, ticket, now.toISOString())))
+      return this.html(reply, 400, samlExpiredPage(this.casBase()));
+    const attributes: Record<string, string | string[]> = {};
+    for (const name of RELEASED) {
+      const value = who.attributes[name];
+      if (value !== undefined && result.application.attributes.includes(name)) attributes[name] = value;
+    }
+    const response = await loginResponse(this.endpoints(), await this.keys.keySet(now), sp, {
+      nameId,
+      inResponseTo: signIn.requestId,
+      sessionIndex: uid,
+      authTime: new Date(result.authTime * 1000),
+      attributes,
+    });
+    return this.post(reply, sp.acsUrl, 'SAMLResponse', response, signIn.relayState);
+  }
+
+  /**
+   * The SP's LogoutRequest (SAML Profiles §4.4.3.3): signed where the SP must sign, naming a sign-in of
+   * that SP (SessionIndex) and its NameID; the SSO session that made it ends (登录日志's 登出 row, the
+   * other applications told), then the SP gets a signed LogoutResponse at its registered SLO address. A
+   * LogoutResponse (an SP answering the portal's front-channel request) just ends at the page.
+   */
+  async logout(request: FastifyRequest, reply: FastifyReply, binding: InboundBinding, params: InboundParams) {
+    if (!params.SAMLRequest)
+      return this.html(
+        reply,
+        params.SAMLResponse ? 200 : 400,
+        params.SAMLResponse ? samlLogoutDonePage(this.casBase()) : samlRefusedPage(this.casBase()),
+      );
+    const now = new Date();
+    try {
+      const message = readInbound(params.SAMLRequest, binding, 'LogoutRequest');
+      const { sp, application } = await this.provider(message.issuer);
+      const endpoints = this.endpoints();
+      if (message.destination !== undefined && message.destination !== this.addressOf(request).sloUrl)
+        throw new SamlRefusal('Destination is not this IdP');
+      checkIssueInstant(message.issueInstant, now);
+      const keys = await this.keys.keySet(now);
+      const parsed = await verifyRequest(
+        endpoints,
+        keys,
+        sp,
+        'LogoutRequest',
+        binding,
+        this.envelope(request, binding, params, 'SAMLRequest'),
+      );
+      const signIn = message.sessionIndex ? await this.app.samlRepository.signIn(message.sessionIndex) : undefined;
+      const nameId = parsed.extract.nameID;
+      if (signIn && signIn.applicationId === sp.applicationId && signIn.nameId !== null && signIn.nameId === nameId && signIn.ticketId) {
+        const tgt = await this.app.casTicketService.tgtOfServiceTicket(signIn.ticketId);
+        if (tgt) {
+          const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log };
+          const ended = await this.app.casLoginService.logout(tgt, client, { id: application.id, name: application.name });
+          // The SP that asked is answered here, not told again.
+          const others = ended.filter((t) => t.id !== signIn.ticketId);
+          void this.app.logoutDeliveryService.deliver(others, this.app.casSignInService.portalBase(request), request.log);
+        }
+      }
+      // The browser's TGC names an ended session now; it goes as the CAS logout's does.
+      reply.header('set-cookie', `${TGC}=; Path=/cas; Max-Age=0; HttpOnly; SameSite=Lax`);
+      if (!sp.sloUrl) return this.html(reply, 200, samlLogoutDonePage(this.casBase()));
+      return this.post(reply, sp.sloUrl, 'SAMLResponse', logoutResponse(endpoints, keys, sp, message.id), params.RelayState ?? '');
+    } catch (err) {
+      return this.refuse(request, reply, err);
+    }
+  }
+
+  // ----- 接入自检
+
+  /**
+   * A signed unsolicited response for the account (接入自检's sign-in step): what the SP gets when the
+   * person opens it from 我的应用, without a sign-in row (no session ends it: it signs nobody in here).
+   */
+  async testResponse(applicationId: number, accountId: number): Promise<string | undefined> {
+    const sp = await this.app.samlRepository.providerOf(applicationId);
+    const application = await this.app.ssoAppRepository.application(applicationId);
+    const profile = await this.app.accountRepository.profile(accountId);
+    const who = application && (await this.app.casValidationService.attributesOf(accountId, application));
+    if (!sp || !application || !profile || !who) return undefined;
+    const nameId = this.nameIdOf(sp, applicationId, accountId, profile.username, profile.email);
+    if (!nameId) return undefined;
+    const attributes: Record<string, string | string[]> = {};
+    for (const name of RELEASED) {
+      const value = who.attributes[name];
+      if (value !== undefined && application.attributes.includes(name)) attributes[name] = value;
+    }
+    const sessionIndex = randomBytes(18).toString('base64url');
+    return loginResponse(this.endpoints(), await this.keys.keySet(), sp, {
+      nameId,
+      inResponseTo: null,
+      sessionIndex,
+      authTime: new Date(),
+      attributes,
+    });
+  }
+
+  /** A signed LogoutRequest naming no live sign-in (接入自检's SLO step). */
+  async testLogoutRequest(applicationId: number): Promise<string | undefined> {
+    const sp = await this.app.samlRepository.providerOf(applicationId);
+    if (!sp?.sloUrl) return undefined;
+    return logoutRequest(this.endpoints(), await this.keys.keySet(), sp, 'self-test', randomBytes(18).toString('base64url'));
+  }
+
+  // ----- the CAS registry's view of SAML sign-ins (InternalServices)
+
+  /** The sign-in of a ticket the registry gave this provider (claims checked its origin). */
+  private uidOf(service: string): string | undefined {
+    const url = URL.parse(service);
+    return url ? CALLBACK_PATH.exec(url.pathname)?.[1] : undefined;
+  }
+
+  async resolve(url: URL): Promise<{ application: ServiceApplication; redirectOrigin: string } | undefined> {
+    const uid = CALLBACK_PATH.exec(url.pathname)?.[1];
+    const signIn = uid ? await this.app.samlRepository.signIn(uid) : undefined;
+    const sp = signIn && (await this.app.samlRepository.providerOf(signIn.applicationId));
+    const application = sp && (await this.app.ssoAppRepository.application(sp.applicationId));
+    // The login's last redirect is to the callback (this site); its page then posts to the ACS.
+    return application && sp ? { application, redirectOrigin: originOf(sp.acsUrl) } : undefined;
+  }
+
+  /** Single logout to the SPs of ended sign-ins that answered and have an SLO address (a signed LogoutRequest each). */
+  async logoutMessages(tickets: IssuedTicket[]): Promise<LogoutMessage[]> {
+    const messages: LogoutMessage[] = [];
+    for (const ticket of tickets) {
+      const uid = this.uidOf(ticket.service);
+      const signIn = uid ? await this.app.samlRepository.signIn(uid) : undefined;
+      if (!signIn?.answeredAt || !signIn.nameId) continue;
+      const sp = await this.app.samlRepository.providerOf(signIn.applicationId);
+      const application = await this.app.ssoAppRepository.application(signIn.applicationId);
+      if (!sp?.sloUrl || !application) continue;
+      messages.push({
+        protocol: 'saml2',
+        target: sp.sloUrl,
+        guarded: true,
+        ticketId: ticket.id,
+        clientId: null,
+        sid: signIn.id,
+        applicationId: application.id,
+        applicationName: application.name,
+        accountId: ticket.accountId,
+        tgtId: ticket.tgtId,
+      });
+    }
+    return messages;
+  }
+
+  /**
+   * Sends one LogoutRequest over the HTTP-POST binding from the server (the SP's SLO address, through the
+   * outbound rules, no redirect followed, 3 s); throws with the reason when the SP does not accept it.
+   */
+  async sendLogout(message: LogoutMessage): Promise<void> {
+    const signIn: SamlSignInRow | undefined = message.sid ? await this.app.samlRepository.signIn(message.sid) : undefined;
+    const sp = signIn && (await this.app.samlRepository.providerOf(signIn.applicationId));
+    if (!signIn?.nameId || !sp?.sloUrl) throw new Error('the SAML application or its sign-in is gone');
+    const body = new URLSearchParams({
+      SAMLRequest: logoutRequest(this.endpoints(), await this.keys.keySet(), sp, signIn.nameId, signIn.id),
+    });
+    const response = await outboundRequest(this.app.outbound, new URL(sp.sloUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+      signal: AbortSignal.timeout(SLO_TIMEOUT_MS),
+    });
+    if (response.status >= 400) throw new LogoutRefusedError(response.status);
+  }
+
+  /** Whether an address is one of the SAML sign-ins' callbacks. */
+  owns(url: URL, portalBase: string): boolean {
+    return url.origin === new URL(portalBase).origin && CALLBACK_PATH.test(url.pathname);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    samlService: SamlService;
+  }
+}
+
+export default fp(
+  async (app) => {
+    const box = new SecretBox(await app.systemRepository.sharedKey(SAML_KEY_SECRET));
+    const service = new SamlService(app, box, await app.systemRepository.sharedKey('saml-persistent-name-id'));
+    // The first start generates the signing key and certificate.
+    await service.keyStore.ensure();
+    app.decorate('samlService', service);
+    app.casApplicationService.useInternalServices({
+      protocol: 'saml2',
+      claims: (ticket, portalBase) => {
+        const url = URL.parse(ticket.service);
+        return !!url && service.owns(url, portalBase);
+      },
+      owns: (url, portalBase) => service.owns(url, portalBase),
+      resolve: (url) => service.resolve(url),
+      logoutMessages: (tickets) => service.logoutMessages(tickets),
+      send: (message) => service.sendLogout(message),
+    });
+  },
+  {
+    name: 'saml-service',
+    dependencies: [
+      'system-repository',
+      'saml-repository',
+      'sso-app-repository',
+      'cas-services',
+      'cas-tickets',
+      'cas-login',
+      'cas-login-service',
+      'cas-validation-service',
+    ],
+  },
+);
