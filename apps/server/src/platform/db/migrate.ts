@@ -33,6 +33,7 @@ import { consoleIpRulesMigration } from './migrations/0030-console-ip-rules.js';
 import { reauthMigration } from './migrations/0031-reauth.js';
 import { passkeysMigration } from './migrations/0032-passkeys.js';
 import { scimMigration } from './migrations/0037-scim.js';
+import { portalSessionLastUsedMigration } from './migrations/0038-portal-session-last-used.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, PortalMigration> = {
   '0031-reauth': reauthMigration,
   '0032-passkeys': passkeysMigration,
   '0037-scim': scimMigration,
+  '0038-portal-session-last-used': portalSessionLastUsedMigration,
 };
 
 /**
