@@ -35,6 +35,7 @@ export const ComplianceMessage = {
   startAfterEnd: '开始日期不能晚于结束日期',
   periodTooLong: `统计区间最长 ${EVIDENCE_PERIOD_MAX_DAYS} 天`,
   endInFuture: '结束日期不能晚于今天',
+  evidenceBusy: '另一份证据包正在生成，请稍后再试',
 } as const;
 
 export type SecurityPresetKey = 'djcp3' | 'nist';
