@@ -35,11 +35,12 @@ export const ComplianceMessage = {
   startAfterEnd: '开始日期不能晚于结束日期',
   periodTooLong: `统计区间最长 ${EVIDENCE_PERIOD_MAX_DAYS} 天`,
   endInFuture: '结束日期不能晚于今天',
+  evidenceBusy: '另一份证据包正在生成，请稍后再试',
 } as const;
 
 export type SecurityPresetKey = 'djcp3' | 'nist';
 
-/** A one-click baseline of 安全设置: the fields it sets (the rest stay as they are). */
+/** A one-click baseline of 安全设置: the fields it sets as minimums (the rest stay as they are). */
 export interface SecurityPreset {
   key: SecurityPresetKey;
   title: string;
@@ -74,6 +75,8 @@ export const SECURITY_PRESETS: readonly SecurityPreset[] = [
       passwordMinLength: 8,
       passwordClasses: [],
       passwordExpiryDays: 0,
+      // ASVS 6.3.1: at most 10 failed attempts before the account is held.
+      lockMaxFailures: 10,
       twoFactor: 'all',
       sessionMaxConcurrent: 5,
       sessionIdleMinutes: 30,
@@ -89,12 +92,45 @@ export const securityPreset = (key: SecurityPresetKey): SecurityPreset => {
   return preset;
 };
 
-/** The policy after a preset: its fields replaced, every other one kept. */
-export function applySecurityPreset(policy: SecurityPolicy, preset: SecurityPreset): SecurityPolicy {
-  return { ...policy, ...preset.policy };
+type Field = keyof SecurityPolicy;
+
+/** Of two non-zero values the smaller; 0 (不限制, 永不过期) gives way to any limit. */
+const smallerLimit = (current: number, preset: number) => (current && preset ? Math.min(current, preset) : current || preset);
+
+/**
+ * How a preset's value and the current one combine: the stronger of the two, so a preset never weakens a
+ * stricter setting. Where the baselines genuinely disagree the preset decides: NIST SP 800-63B / ASVS 6.2.5,
+ * 6.2.10 clear composition rules and rotation (an empty class list, expiry 0). 'roles' is weaker than 'all' and
+ * not comparable to 'admins' (the preset's value applies). Fields not listed take the preset's value.
+ */
+const STRONGER: { [K in Field]?: (current: SecurityPolicy[K], preset: SecurityPolicy[K]) => SecurityPolicy[K] } = {
+  passwordMinLength: Math.max,
+  passwordClasses: (current, preset) => (preset.length ? PASSWORD_CLASSES.filter((c) => current.includes(c) || preset.includes(c)) : []),
+  passwordNoUsername: (current, preset) => current || preset,
+  passwordHistory: Math.max,
+  passwordExpiryDays: (current, preset) => (preset ? smallerLimit(current, preset) : 0),
+  lockMaxFailures: Math.min,
+  lockMinutes: Math.max,
+  sessionIdleMinutes: Math.min,
+  sessionMaxHours: Math.min,
+  sessionMaxConcurrent: smallerLimit,
+  twoFactor: (current, preset) => (current === 'all' ? current : preset),
+};
+
+function stronger<K extends Field>(field: K, current: SecurityPolicy[K], preset: SecurityPolicy[K]): SecurityPolicy[K] {
+  const combine = STRONGER[field] as ((c: SecurityPolicy[K], p: SecurityPolicy[K]) => SecurityPolicy[K]) | undefined;
+  return combine ? combine(current, preset) : preset;
 }
 
-type Field = keyof SecurityPolicy;
+/** The policy after a preset: each of its fields at least as strict as the preset asks, every other one kept. */
+export function applySecurityPreset(policy: SecurityPolicy, preset: SecurityPreset): SecurityPolicy {
+  const next = { ...policy };
+  for (const field of Object.keys(preset.policy) as Field[]) {
+    const value = preset.policy[field];
+    if (value !== undefined) Object.assign(next, { [field]: stronger(field, policy[field], value) });
+  }
+  return next;
+}
 
 /** How each setting is named and how its value reads, in the 安全设置 page's order. */
 const POLICY_FIELDS: { [K in Field]?: { label: string; text: (value: SecurityPolicy[K]) => string } } = {

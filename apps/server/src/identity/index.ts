@@ -115,6 +115,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(accountRepository);
   await app.register(passwordTransport);
   await app.register(portalSessionRepository);
+  await app.register(securityPolicyRepository);
   await app.register(portalSessions);
   await app.register(accessTokens);
   await app.register(consoleIpRuleRepository);
@@ -131,7 +132,6 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(loginFailureRepository);
   await app.register(loginGuard);
   await app.register(loginLogRepository);
-  await app.register(securityPolicyRepository);
   await app.register(passwordHistoryRepository);
   await app.register(passwordPolicy);
   await app.register(twoFactorRepository);

@@ -71,3 +71,8 @@ export function chinaTimeText(instant: string | Date): string {
   if (Number.isNaN(ms)) return '';
   return new Date(ms + CHINA_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
 }
+
+/** Today's date in China, `yyyy-MM-dd`, whatever the browser's zone (安全合规's periods are China dates). */
+export function chinaToday(now = Date.now()): string {
+  return new Date(now + CHINA_OFFSET_MS).toISOString().slice(0, 10);
+}

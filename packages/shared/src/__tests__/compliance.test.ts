@@ -31,7 +31,6 @@ describe('安全设置 presets', () => {
   it('preview each change in the page’s words, classes compared as a set', () => {
     const next = applySecurityPreset(current, securityPreset('nist'));
     expect(policyChanges(current, next)).toEqual([
-      { field: 'passwordMinLength', label: '密码最短长度', from: '10 位', to: '8 位' },
       { field: 'passwordClasses', label: '密码必须包含', from: '小写字母、数字', to: '不限' },
       { field: 'sessionIdleMinutes', label: '会话空闲超时', from: '120 分钟', to: '30 分钟' },
       { field: 'sessionMaxHours', label: '会话最长时长', from: '720 小时', to: '12 小时' },
@@ -40,5 +39,50 @@ describe('安全设置 presets', () => {
     ]);
     expect(policyChanges(next, { ...next, passwordClasses: [...next.passwordClasses].reverse() })).toEqual([]);
     expect(policyChanges(current, { ...current, passwordClasses: ['lower', 'digit'] })).toEqual([]);
+  });
+
+  it('never weaken a stricter setting: each preset value is a minimum', () => {
+    const strict: SecurityPolicy = {
+      passwordMinLength: 14,
+      passwordClasses: ['lower', 'upper', 'digit', 'symbol'],
+      passwordNoUsername: true,
+      passwordHistory: 12,
+      passwordExpiryDays: 60,
+      lockMaxFailures: 3,
+      lockMinutes: 60,
+      sessionIdleMinutes: 10,
+      sessionMaxHours: 4,
+      sessionMaxConcurrent: 2,
+      sessionOverflow: 'refuse',
+      twoFactor: 'all',
+    };
+    expect(applySecurityPreset(strict, securityPreset('djcp3'))).toEqual(strict);
+    expect(policyChanges(strict, applySecurityPreset(strict, securityPreset('djcp3')))).toEqual([]);
+    // NIST/ASVS clears composition rules and rotation on purpose (the baselines disagree); nothing else moves.
+    expect(policyChanges(strict, applySecurityPreset(strict, securityPreset('nist')))).toEqual([
+      { field: 'passwordClasses', label: '密码必须包含', from: '小写字母、大写字母、数字、特殊字符', to: '不限' },
+      { field: 'passwordExpiryDays', label: '密码有效期', from: '60 天', to: '永不过期' },
+    ]);
+  });
+
+  it('keep the classes already required beside the preset’s, and raise a limit only where it is weaker', () => {
+    const next = applySecurityPreset(
+      { ...current, passwordClasses: ['symbol'], passwordExpiryDays: 180, passwordHistory: 3, sessionMaxConcurrent: 9 },
+      securityPreset('djcp3'),
+    );
+    expect(next).toMatchObject({ passwordClasses: ['lower', 'upper', 'digit', 'symbol'], passwordExpiryDays: 90, passwordHistory: 5 });
+    expect(applySecurityPreset({ ...current, sessionMaxConcurrent: 9 }, securityPreset('nist')).sessionMaxConcurrent).toBe(5);
+    expect(applySecurityPreset({ ...current, sessionMaxConcurrent: 3 }, securityPreset('nist')).sessionMaxConcurrent).toBe(3);
+  });
+
+  it('二次验证: 全员 stays 全员 under 等保三级; 仅管理员 becomes 全员 under NIST/ASVS', () => {
+    expect(applySecurityPreset({ ...current, twoFactor: 'all' }, securityPreset('djcp3')).twoFactor).toBe('all');
+    expect(applySecurityPreset({ ...current, twoFactor: 'admins' }, securityPreset('djcp3')).twoFactor).toBe('admins');
+    expect(applySecurityPreset({ ...current, twoFactor: 'admins' }, securityPreset('nist')).twoFactor).toBe('all');
+  });
+
+  it('NIST/ASVS holds an account after at most 10 failures (ASVS 6.3.1)', () => {
+    expect(applySecurityPreset({ ...current, lockMaxFailures: 20 }, securityPreset('nist')).lockMaxFailures).toBe(10);
+    expect(applySecurityPreset({ ...current, lockMaxFailures: 3 }, securityPreset('nist')).lockMaxFailures).toBe(3);
   });
 });

@@ -23,6 +23,8 @@ export class PortalSessionRepository {
         'portal_session.expires_at',
         'portal_session.created_at',
         'portal_session.authenticated_at',
+        'portal_session.last_used_at',
+        'account.enterprise_id',
         'account.status',
         'enterprise.status as enterprise_status',
       ])
@@ -32,6 +34,10 @@ export class PortalSessionRepository {
 
   async setAuthenticatedAt(key: string, at: string): Promise<void> {
     await this.db.updateTable('portal_session').set({ authenticated_at: at }).where('id', '=', key).execute();
+  }
+
+  async setLastUsedAt(key: string, at: string): Promise<void> {
+    await this.db.updateTable('portal_session').set({ last_used_at: at }).where('id', '=', key).execute();
   }
 
   async delete(key: string): Promise<void> {

@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ApiPrefix } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
+import type { SecurityPolicy } from '@portal/shared';
 import type { Database } from '../../platform/db/schema.js';
+import type { LoadingCache } from '../../platform/lib/cache.js';
 import { isUsable } from '../accounts/account-repository.js';
 import type { PortalSessionRepository } from './portal-session-repository.js';
 
@@ -22,10 +24,24 @@ export interface LiveSession {
   authenticatedAt: Date;
 }
 
+/** The limits of 安全设置 that end a console session (the enterprise's, else the platform defaults). */
+export type PortalSessionLimits = Pick<SecurityPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'>;
+
+/** How long an instance answers from an enterprise's limits it read; a save clears this instance's copies at once. */
+const LIMITS_TTL_MS = 30_000;
+/** Last use is written at most this often per session: requests stay reads, idle time is measured to about a minute. */
+const TOUCH_EVERY_MS = 60_000;
+
 export class PortalSessions {
+  /**
+   * `hours`: SESSION_HOURS, the outer bound every session is stored with (the retention job removes it after);
+   * `limits`: the account's enterprise's 会话空闲超时 and 会话最长时长, which end it sooner (等保 2.0 8.1.4.1 b,
+   * ASVS 7.3.1/7.3.2), keyed by enterprise id ('' for accounts without one).
+   */
   constructor(
     private readonly sessions: PortalSessionRepository,
     private readonly hours: number,
+    private readonly limits: LoadingCache<PortalSessionLimits>,
   ) {}
 
   /**
@@ -56,6 +72,17 @@ export class PortalSessions {
   async byKey(key: string, now = new Date()): Promise<LiveSession | undefined> {
     const row = await this.sessions.withAccount(key);
     if (!row || row.expires_at <= now.toISOString() || !isUsable(row.status, row.enterprise_status)) return undefined;
+    const limits = await this.limits.get(row.enterprise_id === null ? '' : String(row.enterprise_id));
+    const lastUsed = Date.parse(row.last_used_at ?? row.created_at);
+    if (limits) {
+      const idle = now.getTime() - lastUsed > limits.sessionIdleMinutes * 60_000;
+      const tooOld = now.getTime() - Date.parse(row.created_at) > limits.sessionMaxHours * 3_600_000;
+      if (idle || tooOld) {
+        await this.sessions.delete(row.id);
+        return undefined;
+      }
+    }
+    if (now.getTime() - lastUsed >= TOUCH_EVERY_MS) await this.sessions.setLastUsedAt(row.id, now.toISOString());
     return {
       key: row.id,
       accountId: row.account_id,
@@ -105,8 +132,17 @@ declare module 'fastify' {
 
 export default fp(
   async (app) => {
-    app.decorate('portalSessionService', new PortalSessions(app.portalSessionRepository, app.config.auth.sessionHours));
+    const policies = app.securityPolicyRepository;
+    const limits = app.caches.create<PortalSessionLimits>('security-policy', {
+      max: 10_000,
+      ttl: LIMITS_TTL_MS,
+      load: async (key) => {
+        const { sessionIdleMinutes, sessionMaxHours } = await policies.ofEnterprise(key === '' ? null : Number(key));
+        return { sessionIdleMinutes, sessionMaxHours };
+      },
+    });
+    app.decorate('portalSessionService', new PortalSessions(app.portalSessionRepository, app.config.auth.sessionHours, limits));
     // Expired sessions go with the retention job (platform/retention).
   },
-  { name: 'portal-sessions', dependencies: ['portal-session-repository'] },
+  { name: 'portal-sessions', dependencies: ['portal-session-repository', 'security-policy-repository'] },
 );

@@ -81,9 +81,10 @@ export async function compliancePdf(evidence: ComplianceEvidence): Promise<Buffe
     [
       ['企业', report.enterpriseName],
       ['统计区间', `${period.start} 至 ${period.end}（北京时间，含首尾两日）`],
+      ...(period.loginsPurgedBefore ? [['登录记录', `区间早于 ${period.loginsPurgedBefore} 的登录记录已按保留期清除`]] : []),
       ['生成时间', report.evaluatedAt],
       ['审计记录保存', `${report.auditRetentionDays} 天`],
-      ...report.scores.map((score) => [score.title, `${score.passed}/${score.total} 项通过，得分 ${score.score}`]),
+      ...report.scores.map((score) => [score.title, `${score.passed}/${score.total} 项通过，${score.score} 分`]),
     ],
     [120, '*'],
   );
@@ -101,7 +102,7 @@ export async function compliancePdf(evidence: ComplianceEvidence): Promise<Buffe
 
   heading(doc, '二、控制项评估');
   for (const score of report.scores) {
-    doc.fontSize(10).text(`${COMPLIANCE_FRAMEWORK_LABELS[score.framework]}：${score.passed}/${score.total} 项通过，得分 ${score.score}`);
+    doc.fontSize(10).text(`${COMPLIANCE_FRAMEWORK_LABELS[score.framework]}：${score.passed}/${score.total} 项通过，${score.score} 分`);
     doc.moveDown(0.3).fontSize(BODY);
     table(
       doc,
@@ -124,7 +125,8 @@ export async function compliancePdf(evidence: ComplianceEvidence): Promise<Buffe
       ['登出', String(s.signIns.logout)],
       ...s.failuresByReason.map((r) => [`登录失败：${reasonText(r.reason)}`, String(r.count)]),
       ['账号锁定（锁定期间的登录尝试）', String(s.lockouts.attempts)],
-      ['被锁定的账号', String(s.lockouts.accounts)],
+      // The attempt that locks is logged as a wrong password: these are the accounts refused while locked.
+      ['锁定期间被拒绝登录的账号', String(s.lockouts.accounts)],
       ['二次验证失败', String(s.twoFactor.failures)],
       ['绑定二次验证', String(s.twoFactor.enrolments)],
       ['已绑定二次验证的账号 / 启用的账号（当前）', `${s.twoFactor.enrolledAccounts} / ${s.twoFactor.activeAccounts}`],

@@ -1,6 +1,13 @@
 import { Readable, pipeline } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiPrefix, Authority, COMPLIANCE_FRAMEWORK_LABELS, ComplianceEvidenceQuerySchema, ComplianceReportSchema } from '@portal/shared';
+import {
+  ApiPrefix,
+  Authority,
+  COMPLIANCE_FRAMEWORK_LABELS,
+  ComplianceEvidenceQuerySchema,
+  ComplianceMessage,
+  ComplianceReportSchema,
+} from '@portal/shared';
 import { Type } from 'typebox';
 import { attachment, csvWriter } from '../../platform/audit/audit-csv.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
@@ -11,7 +18,7 @@ import { compliancePdf } from './compliance-pdf.js';
 
 const BASE = `${ApiPrefix.console}/security/compliance`;
 const tags = ['security'];
-const CSV_HEADERS = ['标准', '条款', '控制项', '要求', '当前设置', '结果', '整改建议'];
+const CSV_HEADERS = ['标准', '条款', '控制项', '要求', '当前设置', '结果', '整改建议', '企业', '评估时间'];
 /** Evidence packs one enterprise may draw a minute: each reads a period of logs and draws a PDF. */
 const EVIDENCE_PER_MINUTE = 10;
 
@@ -23,6 +30,8 @@ const stampOf = (date: Date) => chinaTime(date).replace(/[-: ]/g, '');
  */
 const complianceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const guard = app.requireAuthority(Authority.SecurityCompliance);
+  // One evidence pack at a time per instance: each reads a period of logs and draws a PDF.
+  let building = false;
 
   app.get(
     BASE,
@@ -64,6 +73,8 @@ const complianceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         c.current,
         c.passed ? '通过' : '未通过',
         c.remedy,
+        report.enterpriseName,
+        report.evaluatedAt,
       ]);
       const stamp = stampOf(new Date());
       reply.type('text/csv; charset=utf-8').header('content-disposition', attachment(`安全合规-${stamp}.csv`, `compliance-${stamp}.csv`));
@@ -99,14 +110,21 @@ const complianceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const caller = callerOf(request);
       const { start, end } = request.query;
-      const evidence = await app.complianceService.evidence(caller.profile.enterpriseId, start, end, caller);
-      const pdf = await compliancePdf(evidence);
-      await app.auditRepository.recordBy(actorOf(request), 'security.compliance-export', `证据包 ${start} 至 ${end}`);
-      const name = `安全合规证据包-${start.replace(/-/g, '')}-${end.replace(/-/g, '')}`;
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', attachment(`${name}.pdf`, `compliance-evidence-${start}-${end}.pdf`))
-        .send(pdf);
+      if (building) throw new TooManyRequestsError(ComplianceMessage.evidenceBusy);
+      building = true;
+      try {
+        const evidence = await app.complianceService.evidence(caller.profile.enterpriseId, start, end, caller);
+        const pdf = await compliancePdf(evidence);
+        await app.auditRepository.recordBy(actorOf(request), 'security.compliance-export', `证据包 ${start} 至 ${end}`);
+        // The same name the console saves it under.
+        const name = `安全合规证据包-${start}-${end}`;
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', attachment(`${name}.pdf`, `compliance-evidence-${start}-${end}.pdf`))
+          .send(pdf);
+      } finally {
+        building = false;
+      }
     },
   );
 };

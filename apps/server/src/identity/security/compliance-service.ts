@@ -262,6 +262,8 @@ export interface EvidencePeriod {
   end: string;
   startIso: string;
   endIso: string;
+  /** When the period starts before LOGIN_LOG_RETENTION_DAYS ago: the China time before which sign-ins were purged. */
+  loginsPurgedBefore?: string;
 }
 
 /** The evidence pack: the report, the period and its statistics. */
@@ -355,7 +357,10 @@ function createComplianceService(app: FastifyInstance) {
     if (end > chinaDate(now)) throw new BadRequestError(ComplianceMessage.endInFuture);
     const days = Math.round((Date.parse(endIso) + 1000 - Date.parse(startIso)) / DAY_MS);
     if (days > EVIDENCE_PERIOD_MAX_DAYS) throw new BadRequestError(ComplianceMessage.periodTooLong);
-    return { start, end, startIso, endIso: endIso.replace('.000Z', '.999Z') };
+    // The retention job keeps 登录日志 for LOGIN_LOG_RETENTION_DAYS: earlier counts would read as none happened.
+    const horizon = new Date(now.getTime() - app.config.retention.loginLogDays * DAY_MS);
+    const purged = startIso < horizon.toISOString() ? { loginsPurgedBefore: chinaTime(horizon) } : {};
+    return { start, end, startIso, endIso: endIso.replace('.000Z', '.999Z'), ...purged };
   }
 
   /** The evidence pack's contents; the period is checked before anything is read. */

@@ -38,6 +38,8 @@ function createSecurityService(app: FastifyInstance) {
       await app.securityPolicyRepository.save(trx, enterpriseId, policy);
       await auditBy(trx, actor, 'security.policy', '安全设置', 'success', describe(policy));
     });
+    // The console's sessions on this instance follow the new limits at once (others within their cache's TTL).
+    app.caches.clear('security-policy');
   }
 
   /** The account's secret and recovery codes go: its next login enrols again. Another enterprise's account answers 404. */

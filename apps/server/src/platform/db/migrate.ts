@@ -35,6 +35,7 @@ import { passkeysMigration } from './migrations/0032-passkeys.js';
 import { auditChainMigration } from './migrations/0035-audit-chain.js';
 import { samlMigration } from './migrations/0036-saml.js';
 import { scimMigration } from './migrations/0037-scim.js';
+import { portalSessionLastUsedMigration } from './migrations/0038-portal-session-last-used.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, PortalMigration> = {
   '0035-audit-chain': auditChainMigration,
   '0036-saml': samlMigration,
   '0037-scim': scimMigration,
+  '0038-portal-session-last-used': portalSessionLastUsedMigration,
 };
 
 /**

@@ -704,6 +704,8 @@ export interface PortalSessionTable {
   expires_at: string;
   /** The last proof of identity (the CAS login, or 验证身份); null: counts from created_at. */
   authenticated_at: string | null;
+  /** When the session was last used, written at most about once a minute; null: counts from created_at. */
+  last_used_at: string | null;
 }
 
 export interface SmsCodeTable {

@@ -5,9 +5,9 @@ export type CacheClock = Perf;
 
 /**
  * What a write may make stale: writes clear every cache of their group (`CacheRegistry.clear`); `keys`: signing keys;
- * `console-access`: enterprises' console IP rules.
+ * `console-access`: enterprises' console IP rules; `security-policy`: enterprises' 安全设置 as the console's sessions read it.
  */
-export type CacheGroup = 'site' | 'content' | 'identifiers' | 'keys' | 'console-access';
+export type CacheGroup = 'site' | 'content' | 'identifiers' | 'keys' | 'console-access' | 'security-policy';
 
 export interface LoadingCacheOptions<V> {
   /** Most entries kept. */

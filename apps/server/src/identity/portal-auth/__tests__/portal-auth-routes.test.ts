@@ -161,6 +161,8 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     ]);
     expect(operator?.routers[9]?.children.map((c) => c.meta.title)).toEqual(['栏目管理', '文章管理', '推荐应用', '首页配置', '开放服务']);
     expect(operator?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['应用列表', '机器客户端', '应用授权', '应用订阅']);
+    // 安全合规 measures one enterprise's settings: operators belong to none, so it is not theirs.
+    expect(operator?.routers[4]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
     const service = (await menus((await loggedIn('service')).browser))[0];
     expect(service?.authorities).toEqual(['ROLE_SERVICE_CUSTOMER_EMPLOYEE']);
     expect(service?.routers).toEqual([]);

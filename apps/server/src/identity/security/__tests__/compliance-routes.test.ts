@@ -18,6 +18,11 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
   let staff: string;
   const today = chinaDate(new Date());
   const weekAgo = chinaDate(new Date(Date.now() - 7 * DAY));
+  // A past period with rows on and just outside its edges (China midnight is 16:00Z the day before).
+  const periodStart = chinaDate(new Date(Date.now() - 20 * DAY));
+  const periodEnd = chinaDate(new Date(Date.now() - 10 * DAY));
+  const startEdge = new Date(Date.parse(`${periodStart}T00:00:00+08:00`));
+  const endEdge = new Date(Date.parse(`${periodEnd}T23:59:59.999+08:00`));
 
   beforeAll(async () => {
     t = await createTestApp(dialect);
@@ -46,6 +51,29 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
         row(hengyue, 'failure', 'locked', 30),
         ...Array.from({ length: 7 }, () => row(ruichi, 'failure', 'locked', 1)),
       ])
+      .execute();
+    const edges = [startEdge.getTime() - 1, startEdge.getTime(), endEdge.getTime(), endEdge.getTime() + 1].map((ms) =>
+      new Date(ms).toISOString(),
+    );
+    expect(edges[1]).toMatch(/T16:00:00\.000Z$/);
+    expect(edges[2]).toMatch(/T15:59:59\.999Z$/);
+    await t.database.db
+      .insertInto('login_log')
+      .values(edges.map((created_at) => ({ ...row(hengyue, 'success', '', 0), created_at })))
+      .execute();
+    await t.database.db
+      .insertInto('audit_log')
+      .values(
+        edges.map((created_at) => ({
+          account_id: hengyue.accountId,
+          username: hengyue.username,
+          enterprise_id: hengyue.enterpriseId,
+          action: 'security.policy',
+          ip: '192.0.2.10',
+          outcome: 'success' as const,
+          created_at,
+        })),
+      )
       .execute();
   });
   afterAll(() => t.close());
@@ -132,7 +160,7 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(String(res.headers['content-disposition'])).toContain("filename*=UTF-8''%E5%AE%89%E5%85%A8%E5%90%88%E8%A7%84");
     const rows = parse(res.body, { bom: true }) as string[][];
-    expect(rows[0]).toEqual(['标准', '条款', '控制项', '要求', '当前设置', '结果', '整改建议']);
+    expect(rows[0]).toEqual(['标准', '条款', '控制项', '要求', '当前设置', '结果', '整改建议', '企业', '评估时间']);
     expect(rows).toHaveLength(21);
     expect(rows.find((r) => r[2] === '口令复杂度')).toEqual([
       '等保 2.0 第三级（GB/T 22239-2019 安全计算环境）',
@@ -142,6 +170,8 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
       '密码最短长度 8 位；密码必须包含 小写字母、大写字母、数字',
       '通过',
       '',
+      HENGYUE,
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
     ]);
     expect(rows.find((r) => r[1] === 'ASVS 5.0 6.2.5')?.[5]).toBe('未通过');
     const [entry] = await c.audit(admin, 'security.compliance-export');
@@ -169,12 +199,49 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
     // The period's sign-ins: 恒岳's own (瑞驰's seven lockouts and the month-old one are not counted).
     expect(text).toContain('登录成功2');
     expect(text).toContain('登录失败4');
-    expect(text).toContain('账号锁定（锁定期间的登录尝试）2被锁定的账号1');
+    expect(text).toContain('账号锁定（锁定期间的登录尝试）2锁定期间被拒绝登录的账号1');
     expect(text).toContain('二次验证失败1');
-    expect(text).toContain('操作成功');
+    for (const score of report.scores) expect(text).toContain(`${score.passed}/${score.total}项通过，${score.score}分`);
+    expect(text).not.toContain('得分');
+    expect(text).not.toContain('已按保留期清除');
+    // The console saves it under the same name (安全合规证据包-<start>-<end>.pdf).
+    expect(String(res.headers['content-disposition'])).toContain(
+      `filename*=UTF-8''${encodeURIComponent(`安全合规证据包-${weekAgo}-${today}.pdf`)}`,
+    );
     expect(text).not.toContain(RUICHI);
     const [entry] = await c.audit(admin, 'security.compliance-export');
     expect(entry).toMatchObject({ target: `证据包 ${weekAgo} 至 ${today}`, outcome: 'success' });
+  });
+
+  it('counts a period from China midnight to the last millisecond of its end day, and nothing just outside', async () => {
+    const res = await c.call(admin, 'GET', `/security/compliance/evidence?start=${periodStart}&end=${periodEnd}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const text = (await readLabelPdf(res.rawPayload))
+      .map((p) => p.text)
+      .join('')
+      .replace(/\s+/g, '');
+    expect(text).toContain('登录成功2登录失败0');
+    expect(text).toContain('操作成功2操作失败0');
+  });
+
+  it('says when the period starts before the sign-in records kept (LOGIN_LOG_RETENTION_DAYS, 180)', async () => {
+    const start = chinaDate(new Date(Date.now() - 200 * DAY));
+    const res = await c.call(admin, 'GET', `/security/compliance/evidence?start=${start}&end=${today}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const text = (await readLabelPdf(res.rawPayload))
+      .map((p) => p.text)
+      .join('')
+      .replace(/\s+/g, '');
+    const horizon = chinaDate(new Date(Date.now() - 180 * DAY));
+    expect(text).toMatch(new RegExp(`区间早于${horizon}\\d{2}:\\d{2}:\\d{2}的登录记录已按保留期清除`));
+  });
+
+  it('draws one evidence pack at a time on an instance; another asked meanwhile is refused in Chinese', async () => {
+    const ask = () => c.call(rcadmin, 'GET', `/security/compliance/evidence?start=${weekAgo}&end=${today}`);
+    const answers = await Promise.all([ask(), ask()]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 429]);
+    expect(answers.find((a) => a.statusCode === 429)?.json()).toEqual({ code: 1, msg: '另一份证据包正在生成，请稍后再试' });
+    expect((await ask()).statusCode).toBe(200);
   });
 
   it('refuses a bad period in Chinese', async () => {
@@ -195,6 +262,9 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
   });
 
   it('belongs to holders of security:compliance', async () => {
+    // Platform operators belong to no enterprise: the role does not hold it.
+    const operator = await tokenFor(t, 'operator');
+    expect((await c.call(operator, 'GET', '/security/compliance')).statusCode).toBe(403);
     expect((await c.call(staff, 'GET', '/security/compliance')).statusCode).toBe(403);
     expect((await c.call(staff, 'GET', '/security/compliance/export')).statusCode).toBe(403);
     expect((await c.call(staff, 'GET', `/security/compliance/evidence?start=${weekAgo}&end=${today}`)).statusCode).toBe(403);

@@ -32,7 +32,6 @@ export const SYSTEM_ROLES: { code: string; name: string; description: string; au
       Authority.SecuritySetting,
       Authority.SecuritySession,
       Authority.SecurityLoginLog,
-      Authority.SecurityCompliance,
       Authority.Auth,
       Authority.AuthSource,
       Authority.AuthSync,

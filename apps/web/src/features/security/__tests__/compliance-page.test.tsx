@@ -108,4 +108,21 @@ describe('安全合规 page', () => {
     expect((Date.parse(end) - Date.parse(start)) / 86_400_000).toBe(29);
     expect(vi.mocked(saveBlob).mock.calls[1]?.[1]).toBe(`安全合规证据包-${start}-${end}.pdf`);
   });
+
+  it('counts the default period in China dates, whatever the browser’s zone', async () => {
+    // 01:30 on 2 March in Beijing is still 1 March in UTC (and in every zone west of it).
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-01T17:30:00Z') });
+    try {
+      renderPage();
+      await screen.findByRole('table', { name: /等保 2.0 第三级/ });
+      fireEvent.click(screen.getByRole('button', { name: /导出 CSV/ }));
+      await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
+      expect(vi.mocked(saveBlob).mock.calls[0]?.[1]).toBe('安全合规-20260302013000.csv');
+      fireEvent.click(screen.getByRole('button', { name: /导出证据包/ }));
+      await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(2));
+      expect(fake.api!.blob.mock.calls[1]?.[1]?.params).toEqual({ start: '2026-02-01', end: '2026-03-02' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -53,6 +53,16 @@ const numberField = (label: string) => screen.getByRole('spinbutton', { name: la
 const type = (label: string, value: string) => fireEvent.change(numberField(label), { target: { value } });
 const save = () => fireEvent.click(within(form()).getByRole('button', { name: /保\s*存/ }));
 const form = () => document.querySelector<HTMLElement>('.security-setting__form')!;
+/** The preset preview's rows: setting, 当前, 应用后. */
+const changeRows = (dialog: HTMLElement) =>
+  within(within(dialog).getByRole('table', { name: '预设的修改' }))
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    );
 
 describe('安全设置 rules', () => {
   it('accept whole numbers within each range and nothing else, in the server’s words', () => {
@@ -171,23 +181,15 @@ describe('安全设置 page', () => {
   it('a preset shows each change (current → new) before anything is saved; 应用并保存 saves through 保存', async () => {
     renderWithProviders(<SecuritySettingPage />, { session: admin });
     await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
-    // An unsaved edit is where the preview starts from.
-    type('锁定时长', '60');
+    // An unsaved edit: the preview starts from the saved policy and says the edit is dropped.
+    type('锁定时长', '5');
     fireEvent.click(screen.getByRole('button', { name: '应用等保三级' }));
     const dialog = await screen.findByRole('dialog', { name: '应用预设：等保三级' });
-    const rows = within(within(dialog).getByRole('table', { name: '预设的修改' }))
-      .getAllByRole('row')
-      .slice(1)
-      .map((row) =>
-        within(row)
-          .getAllByRole('cell')
-          .map((cell) => cell.textContent),
-      );
-    expect(rows).toEqual([
+    expect(within(dialog).getByRole('alert').textContent).toBe('页面上未保存的修改将被放弃，预设基于已保存的设置应用');
+    expect(changeRows(dialog)).toEqual([
       ['密码必须包含', '小写字母、数字', '小写字母、大写字母、数字'],
       ['历史密码', '不限制', '最近 5 个不可重复'],
       ['密码有效期', '永不过期', '90 天'],
-      ['锁定时长', '60 分钟', '15 分钟'],
       ['会话空闲超时', '120 分钟', '30 分钟'],
       ['二次验证', '关闭', '仅管理员'],
     ]);
@@ -199,9 +201,36 @@ describe('安全设置 page', () => {
         passwordClasses: ['lower', 'upper', 'digit'],
         passwordHistory: 5,
         passwordExpiryDays: 90,
-        lockMinutes: 15,
         sessionIdleMinutes: 30,
         twoFactor: 'admins',
+      }),
+    );
+  });
+
+  it('a preset keeps stricter saved settings: the preview lists and 应用并保存 saves only what it raises', async () => {
+    stored = { ...DEFAULTS, passwordMinLength: 12, lockMaxFailures: 3, lockMinutes: 60, sessionIdleMinutes: 15, twoFactor: 'all' };
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('12'));
+    fireEvent.click(screen.getByRole('button', { name: '应用等保三级' }));
+    const dialog = await screen.findByRole('dialog', { name: '应用预设：等保三级' });
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(changeRows(dialog)).toEqual([
+      ['密码必须包含', '小写字母、数字', '小写字母、大写字母、数字'],
+      ['历史密码', '不限制', '最近 5 个不可重复'],
+      ['密码有效期', '永不过期', '90 天'],
+    ]);
+    fireEvent.click(within(dialog).getByRole('button', { name: '应用并保存' }));
+    await waitFor(() =>
+      expect(fake.api!.put).toHaveBeenCalledWith(POLICY_URL, {
+        ...DEFAULTS,
+        passwordMinLength: 12,
+        passwordClasses: ['lower', 'upper', 'digit'],
+        passwordHistory: 5,
+        passwordExpiryDays: 90,
+        lockMaxFailures: 3,
+        lockMinutes: 60,
+        sessionIdleMinutes: 15,
+        twoFactor: 'all',
       }),
     );
   });

@@ -22,6 +22,7 @@ import { Link } from 'react-router';
 import { ConsolePage } from '@/components/console-page';
 import { paths } from '@/config/paths';
 import '@/lib/dayjs';
+import { chinaTimeText, chinaToday } from '@/lib/time';
 import { useComplianceReport, useExportComplianceCsv, useExportEvidencePack } from '../api/compliance';
 import './security.css';
 
@@ -127,7 +128,9 @@ export function CompliancePage() {
   const csv = useExportComplianceCsv();
   const pdf = useExportEvidencePack();
   const wide = Grid.useBreakpoint().md ?? true;
-  const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, 'day'), dayjs()]);
+  // China dates, whatever the browser's zone: the server reads the period as 北京时间.
+  const today = dayjs(chinaToday());
+  const [period, setPeriod] = useState<[Dayjs, Dayjs]>(() => [today.subtract(29, 'day'), today]);
 
   if (report.isError && !report.data) {
     return (
@@ -145,7 +148,7 @@ export function CompliancePage() {
     );
   }
 
-  const stamp = dayjs().format('YYYYMMDDHHmmss');
+  const stamp = chinaTimeText(new Date()).replace(/\D/g, '');
   const start = period[0].format(DATE);
   const end = period[1].format(DATE);
   const data = report.data;
@@ -159,12 +162,12 @@ export function CompliancePage() {
           value={period}
           format={DATE}
           allowClear={false}
-          disabledDate={(d) => d.isAfter(dayjs(), 'day')}
+          disabledDate={(d) => d.isAfter(today, 'day')}
           placeholder={['开始日期', '结束日期']}
           presets={[
-            { label: '近 30 天', value: [dayjs().subtract(29, 'day'), dayjs()] },
-            { label: '近 90 天', value: [dayjs().subtract(89, 'day'), dayjs()] },
-            { label: '近 180 天', value: [dayjs().subtract(179, 'day'), dayjs()] },
+            { label: '近 30 天', value: [today.subtract(29, 'day'), today] },
+            { label: '近 90 天', value: [today.subtract(89, 'day'), today] },
+            { label: '近 180 天', value: [today.subtract(179, 'day'), today] },
           ]}
           onChange={(value) => value?.[0] && value[1] && setPeriod([value[0], value[1]])}
         />

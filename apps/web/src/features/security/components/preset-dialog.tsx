@@ -1,10 +1,11 @@
 import { type PolicyChange, type SecurityPolicy, type SecurityPreset, applySecurityPreset, policyChanges } from '@portal/shared';
 import { Alert, Modal, Table, Typography } from 'antd';
 
-/** A preset about to be applied: the policy it starts from (the form's values). */
+/** A preset about to be applied: the policy it starts from (the saved one), and whether the form holds edits it drops. */
 export interface PendingPreset {
   preset: SecurityPreset;
   current: SecurityPolicy;
+  unsaved: boolean;
 }
 
 /**
@@ -36,6 +37,14 @@ export function PresetDialog({
       {pending && (
         <>
           <Typography.Paragraph type="secondary">{pending.preset.description}</Typography.Paragraph>
+          {pending.unsaved && (
+            <Alert
+              type="warning"
+              showIcon
+              className="preset-dialog__unsaved"
+              title="页面上未保存的修改将被放弃，预设基于已保存的设置应用"
+            />
+          )}
           {changes.length ? (
             <Table<PolicyChange>
               rowKey="field"

@@ -82,7 +82,8 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
           {SECURITY_PRESETS.map((preset) => (
             <Button
               key={preset.key}
-              onClick={() => setPending({ preset, current: policyBody({ ...policy, ...form.getFieldsValue(true) }) })}
+              // From the saved policy: the preview shows exactly what 应用并保存 will save (unsaved edits are dropped).
+              onClick={() => setPending({ preset, current: policyBody(policy), unsaved: form.isFieldsTouched() })}
             >
               应用{preset.title}
             </Button>
