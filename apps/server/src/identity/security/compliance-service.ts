@@ -345,7 +345,7 @@ function createComplianceService(app: FastifyInstance) {
   }
 
   /** A period of China dates (both days included): real dates, in order, at most a year, not past today. */
-  function periodOf(start: string, end: string, now = new Date()): EvidencePeriod {
+  function periodOf(start: string, end: string, retentionDays: number, now = new Date()): EvidencePeriod {
     const bound = (date: string, label: string, time: string) => {
       const at = DATE.test(date) ? parseChinaTime(`${date} ${time}`) : undefined;
       if (!at) throw new BadRequestError(ComplianceMessage.dateInvalid(label));
@@ -357,8 +357,8 @@ function createComplianceService(app: FastifyInstance) {
     if (end > chinaDate(now)) throw new BadRequestError(ComplianceMessage.endInFuture);
     const days = Math.round((Date.parse(endIso) + 1000 - Date.parse(startIso)) / DAY_MS);
     if (days > EVIDENCE_PERIOD_MAX_DAYS) throw new BadRequestError(ComplianceMessage.periodTooLong);
-    // The retention job keeps 登录日志 for LOGIN_LOG_RETENTION_DAYS: earlier counts would read as none happened.
-    const horizon = new Date(now.getTime() - app.config.retention.loginLogDays * DAY_MS);
+    // The retention job archives and purges 登录日志 after the enterprise's 审计日志保留天数: earlier counts would read as none happened.
+    const horizon = new Date(now.getTime() - retentionDays * DAY_MS);
     const purged = startIso < horizon.toISOString() ? { loginsPurgedBefore: chinaTime(horizon) } : {};
     return { start, end, startIso, endIso: endIso.replace('.000Z', '.999Z'), ...purged };
   }
@@ -366,7 +366,7 @@ function createComplianceService(app: FastifyInstance) {
   /** The evidence pack's contents; the period is checked before anything is read. */
   async function evidence(enterpriseId: number | null, start: string, end: string, actor: Actor): Promise<ComplianceEvidence> {
     const id = enterpriseOf(enterpriseId);
-    const period = periodOf(start, end);
+    const period = periodOf(start, end, auditRetentionDays(await app.securityPolicyRepository.ofEnterprise(id)));
     const [{ report, policy }, statistics] = await Promise.all([
       evaluated(id, actor),
       app.complianceRepository.statistics(id, period.startIso, period.endIso),
