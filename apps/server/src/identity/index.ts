@@ -81,6 +81,9 @@ import securityRoutes from './security/security-routes.js';
 import securityService from './security/security-service.js';
 import twoFactor from './security/two-factor.js';
 import twoFactorRepository from './security/two-factor-repository.js';
+import trustedDeviceRepository from './security/trusted-device-repository.js';
+import trustedDevices from './security/trusted-devices.js';
+import trustedDeviceRoutes from './security/trusted-device-routes.js';
 import sessionRepository from './sessions/session-repository.js';
 import sessionRoutes from './sessions/session-routes.js';
 import sessionService from './sessions/session-service.js';
@@ -118,6 +121,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(passwordPolicy);
   await app.register(twoFactorRepository);
   await app.register(twoFactor);
+  await app.register(trustedDeviceRepository);
+  await app.register(trustedDevices);
   await app.register(authSourceRepository);
   await app.register(casLogin);
   await app.register(loginSteps);
@@ -183,6 +188,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(sessionRoutes);
   await app.register(loginLogRoutes);
   await app.register(securityRoutes);
+  await app.register(trustedDeviceRoutes);
   await app.register(notificationRoutes);
   await app.register(authSourceRoutes);
   await app.register(syncRoutes);

@@ -116,6 +116,8 @@ export class AccountRepository {
         .set({ password_hash: passwordHash, must_change_password: 0, updated_at: new Date().toISOString() })
         .where('id', '=', accountId)
         .execute();
+      // 信任此设备: a new password ends every browser's trust (whoever knew the old one may have been trusted).
+      await trx.deleteFrom('trusted_device').where('account_id', '=', accountId).execute();
       return within(trx);
     });
   }
@@ -199,6 +201,17 @@ export class AccountRepository {
       if (isUniqueViolation(err)) throw new ConflictError('用户名或手机号已注册');
       throw err;
     }
+  }
+
+  /** The ids of the roles the account holds, its own and its groups' (安全设置's 按角色). */
+  async roleIds(accountId: number): Promise<number[]> {
+    const direct = this.db.selectFrom('account_role').select('account_role.role_id').where('account_role.account_id', '=', accountId);
+    const viaGroups = this.db
+      .selectFrom('account_group_member')
+      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
+      .select('account_group_role.role_id')
+      .where('account_group_member.account_id', '=', accountId);
+    return (await direct.union(viaGroups).execute()).map((r) => r.role_id);
   }
 
   async profile(accountId: number): Promise<AccountProfile | undefined> {

@@ -193,22 +193,89 @@ export interface StepPageModel {
   error?: string;
 }
 
-/** 二次验证: the code of the authenticator app (RFC 6238), or one of the recovery codes. */
-export function twoFactorCodePage(m: StepPageModel): string {
+export interface CodePageModel extends StepPageModel {
+  /** The way in use: the authenticator's code (or a recovery code), or 短信验证码. */
+  method: 'totp' | 'sms';
+  /** The ways the account can use (the page offers the others). */
+  factors: { totp: boolean; sms: boolean };
+  /** The phone an SMS code goes to, masked (138****0002). */
+  phone: string;
+  /** 信任此设备's days; 0: the box is not offered. */
+  trustDays: number;
+  /** An SMS code was just sent. */
+  sent?: boolean;
+}
+
+/** A button posting the step's proof to `path` with one more field (another way, or a new SMS code). */
+const stepButton = (m: CodePageModel, path: string, fields: Record<string, string>, label: string, primary = false) =>
+  `<form method="post" action="${escapeHtml(withService(`${m.casBase}${path}`, m.service))}" class="cas-inline">
+  ${Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('')}
+  <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
+  ${stepFields(m.execution, m.renew)}
+  <button type="submit"${primary ? '' : ' class="cas-other__button"'}>${escapeHtml(label)}</button>
+</form>`;
+
+/** 信任此设备: offered with every code form when the enterprise allows trusted devices. */
+const trustBox = (days: number) =>
+  days > 0
+    ? `<label class="cas-check" for="trust"><input id="trust" name="trust" type="checkbox" value="1">信任此设备，${days} 天内在此浏览器登录无需二次验证</label>`
+    : '';
+
+/**
+ * 二次验证: the code of the authenticator app (RFC 6238) or one of the recovery codes, or a 短信验证码
+ * sent to the account's phone; the other ways the account can use below; 信任此设备 when allowed.
+ */
+export function twoFactorCodePage(m: CodePageModel): string {
+  const action = escapeHtml(withService(`${m.casBase}/login/two-factor`, m.service));
+  const codeForm = (
+    label: string,
+    input: string,
+    method: string,
+  ) => `<form method="post" action="${action}" class="cas-form" autocomplete="off">
+  <label for="code">${label}</label>
+  ${input}
+  <input type="hidden" name="method" value="${method}">
+  ${trustBox(m.trustDays)}
+  <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
+  ${stepFields(m.execution, m.renew)}
+  <button type="submit">验 证</button>
+</form>`;
+  let sub: string;
+  let main: string;
+  if (m.method === 'totp') {
+    sub = '请打开手机上的身份验证器应用，输入其中显示的 6 位动态验证码。';
+    main = `${codeForm(
+      '动态验证码',
+      '<input id="code" name="code" type="text" required maxlength="16" inputmode="numeric" autocomplete="one-time-code" placeholder="6 位数字，或一个恢复码" autofocus>',
+      'totp',
+    )}
+<p class="cas-hint">手机不在身边？可输入绑定时保存的一个恢复码，每个恢复码只能使用一次。恢复码也已用完时，请联系企业管理员重置二次验证。</p>`;
+  } else if (m.sent) {
+    sub = `验证码已发送至 ${escapeHtml(m.phone)}，5 分钟内有效。`;
+    main = codeForm(
+      '短信验证码',
+      '<input id="code" name="code" type="text" required maxlength="6" inputmode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code" placeholder="请输入 6 位验证码" autofocus>',
+      'sms',
+    );
+  } else {
+    sub = `将向账号绑定的手机 ${escapeHtml(m.phone)} 发送短信验证码。`;
+    main = `<div class="cas-form">${stepButton(m, '/login/two-factor/method', { method: 'sms' }, '获取短信验证码', true)}</div>`;
+  }
+  const others = [
+    ...(m.method === 'sms' && m.sent ? [stepButton(m, '/login/two-factor/method', { method: 'sms' }, '重新发送短信')] : []),
+    ...(m.method !== 'totp' && m.factors.totp ? [stepButton(m, '/login/two-factor/method', { method: 'totp' }, '验证器应用')] : []),
+    ...(m.method !== 'sms' && m.factors.sms ? [stepButton(m, '/login/two-factor/method', { method: 'sms' }, '短信验证码')] : []),
+  ];
   return layout(
     '二次验证',
     m.casBase,
     `<h1>二次验证</h1>
-<p class="cas-card__sub">${escapeHtml(m.name)}，请打开手机上的身份验证器应用，输入其中显示的 6 位动态验证码。</p>
+<p class="cas-card__sub">${escapeHtml(m.name)}，${sub}</p>
 ${alert(m.error)}
-<form method="post" action="${escapeHtml(withService(`${m.casBase}/login/two-factor`, m.service))}" class="cas-form" autocomplete="off">
-  <label for="code">动态验证码</label>
-  <input id="code" name="code" type="text" required maxlength="16" inputmode="numeric" autocomplete="one-time-code" placeholder="6 位数字，或一个恢复码" autofocus>
-  <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
-  ${stepFields(m.execution, m.renew)}
-  <button type="submit">验 证</button>
-</form>
-<p class="cas-hint">手机不在身边？可输入绑定时保存的一个恢复码，每个恢复码只能使用一次。恢复码也已用完时，请联系企业管理员重置二次验证。</p>
+${main}
+${others.length ? `<div class="cas-other"><p class="cas-other__title">其他验证方式</p><div class="cas-other__buttons">${others.join('')}</div></div>` : ''}
 <div class="cas-links"><a href="${escapeHtml(withService(`${m.casBase}/login`, m.service))}">使用其他账号登录</a></div>`,
   );
 }
@@ -381,6 +448,12 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-choices{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:10px}
 .cas-choice{display:block;padding:12px 16px;border:1px solid #d0d7e2;border-radius:8px;color:#1f2937;text-decoration:none}
 .cas-choice:hover{border-color:#1677ff;color:#1677ff;background:#f0f6ff}
+.cas-inline{display:inline-flex;margin:0}
+.cas-inline .cas-other__button{background:#fff;cursor:pointer;font:inherit;font-size:14px}
+.cas-form .cas-inline{display:flex;flex-direction:column}
+.cas-form .cas-inline button{width:100%}
+.cas-form .cas-check{display:flex;align-items:center;gap:8px;margin:0 0 14px;font-size:14px;color:#374151;cursor:pointer}
+.cas-form .cas-check input{width:16px;height:16px;margin:0;padding:0;flex:none}
 .cas-codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 16px;margin:0 0 20px;padding-left:24px}
 @media (max-width:860px){.cas{grid-template-columns:minmax(0,420px)}.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
 `;

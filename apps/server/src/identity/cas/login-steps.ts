@@ -1,4 +1,4 @@
-import { describePasswordRules, type SecurityPolicy, twoFactorApplies } from '@portal/shared';
+import { SMS_PHONE_PATTERN, describePasswordRules, type SecurityPolicy, twoFactorApplies } from '@portal/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
@@ -6,6 +6,7 @@ import { passwordExpired } from '../security/password-policy.js';
 import type { LoginTarget } from './cas-login.js';
 import { type LoginStep, LoginProofs } from './login-proofs.js';
 import { passwordChangePage, recoveryCodesPage, twoFactorCodePage, twoFactorEnrolPage } from './login-page.js';
+import { TRUST_COOKIE } from '../security/trusted-devices.js';
 
 /** Where a login stands: just past the password, or past one of the steps. */
 type Stage = 'password' | Exclude<LoginStep, 'reset'>;
@@ -19,6 +20,30 @@ export interface KnownAtLogin {
   policy: SecurityPolicy;
   directoryPassword: boolean;
 }
+
+/** 二次验证's ways an account can use at this login (允许的验证方式 and what the account holds). */
+export interface SecondFactors {
+  /** An authenticator app (or its recovery codes), once bound. */
+  totp: boolean;
+  /** 短信验证码 to the account's phone (a mainland mobile number: registration verified it, or the administrator or directory keeps it). */
+  sms: boolean;
+  /** A passkey: none is held by the account as long as no passkey is stored for it. */
+  passkey: boolean;
+}
+export type SecondFactorMethod = 'totp' | 'sms';
+
+/** What the 二次验证 page shows: the way in use, the others on offer, the phone a code goes to, 信任此设备's days. */
+export interface CodeChoice {
+  method: SecondFactorMethod;
+  factors: SecondFactors;
+  phone: string;
+  trustDays: number;
+  /** An SMS code was just sent (the page says where and for how long). */
+  sent?: boolean;
+}
+
+/** `13800000002` → `138****0002`. */
+export const maskPhone = (phone: string) => (phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : phone);
 
 /** A page of a step: the account it is for, where the login goes, and an error to show. */
 interface StepModel {
@@ -51,13 +76,27 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     return proofs.issue(accountId, step, (await proofState(accountId)) ?? '');
   }
 
-  /** What the steps of an account depend on: its profile, its enterprise's policy and whether two-factor login applies to it. */
+  /**
+   * What the steps of an account depend on: its profile, its enterprise's policy, whether two-factor
+   * login applies to it (按角色: a role it holds, directly or through a group) and the second factors
+   * it can use under 允许的验证方式.
+   */
   async function contextOf(accountId: number, known?: SecurityPolicy) {
     const [state, profile] = await Promise.all([accounts.loginState(accountId), accounts.profile(accountId)]);
     if (!state || !profile) return undefined;
     const policy = known ?? (await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId));
-    return { state, profile, policy, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities) };
+    const roles = policy.twoFactor === 'roles' ? { held: await accounts.roleIds(accountId), required: policy.twoFactorRoles } : undefined;
+    const allowed = (m: 'totp' | 'sms' | 'passkey') => policy.twoFactorMethods.includes(m);
+    const factors: SecondFactors = {
+      totp: allowed('totp') && state.twoFactorEnrolled,
+      sms: allowed('sms') && SMS_PHONE_PATTERN.test(profile.phone),
+      passkey: false,
+    };
+    return { state, profile, policy, factors, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities, roles) };
   }
+
+  /** The way the 二次验证 page starts with: the authenticator when bound, else 短信验证码. */
+  const firstMethod = (factors: SecondFactors): SecondFactorMethod => (factors.totp ? 'totp' : 'sms');
 
   const pageBase = (request: FastifyRequest, reply: FastifyReply, m: StepModel) => ({
     casBase: casLogin.casBase(request),
@@ -68,9 +107,19 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     ...(m.error ? { error: m.error } : {}),
   });
 
-  async function codePage(request: FastifyRequest, reply: FastifyReply, status: number, m: StepModel & { proof?: string }) {
+  async function codePage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    m: StepModel & { proof?: string; choice: CodeChoice },
+  ) {
     const proof = m.proof ?? (await issueProof(m.accountId, 'code'));
-    return casLogin.html(reply, status, twoFactorCodePage({ ...pageBase(request, reply, m), proof }));
+    const { choice } = m;
+    return casLogin.html(
+      reply,
+      status,
+      twoFactorCodePage({ ...pageBase(request, reply, m), proof, ...choice, phone: maskPhone(choice.phone) }),
+    );
   }
 
   async function changePage(
@@ -129,9 +178,26 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const passed = async () => {
       if (after === 'password') await app.loginGuardService.succeeded({ accountId });
     };
-    if (ORDER[after] < ORDER.code && twoFactor && state.twoFactorEnrolled) {
+    const { factors } = context;
+    const usable = factors.totp || factors.sms || factors.passkey;
+    // 信任此设备: a browser trusted after an earlier second factor skips it within the policy's days.
+    const trusted =
+      ORDER[after] < ORDER.code &&
+      twoFactor &&
+      usable &&
+      (await app.trustedDeviceService.trusted(request.cookies[TRUST_COOKIE], accountId, policy));
+    if (ORDER[after] < ORDER.code && twoFactor && usable && !trusted) {
       await passed();
-      return codePage(request, reply, 200, model);
+      const choice = { method: firstMethod(factors), factors, phone: profile.phone, trustDays: policy.trustDeviceDays };
+      return codePage(request, reply, 200, { ...model, choice });
+    }
+    if (ORDER[after] < ORDER.code && twoFactor && !usable && !policy.twoFactorMethods.includes('totp')) {
+      // Nothing the enterprise accepts is held, and the authenticator cannot be bound here.
+      return casLogin.renderLogin(request, reply, 403, {
+        service: target.service,
+        renew: target.renew,
+        error: '企业要求二次验证，但该账号没有可用的验证方式，请联系企业管理员',
+      });
     }
     // A directory's password (LDAP / AD) is changed and expires in the directory, never here.
     if (ORDER[after] < ORDER.change && !(known?.directoryPassword ?? (await hasDirectoryPassword(app, accountId)))) {
@@ -154,14 +220,15 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
         return changePage(request, reply, 200, { ...model, expired: true, policy });
       }
     }
-    if (ORDER[after] < ORDER.enrol && twoFactor && !state.twoFactorEnrolled) {
+    // 绑定二次验证 only when no accepted factor is held (one that is passed the step above, or will pass it).
+    if (ORDER[after] < ORDER.enrol && twoFactor && !usable && policy.twoFactorMethods.includes('totp')) {
       await passed();
       return enrolPage(request, reply, 200, { ...model, username: profile.username });
     }
     return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username, profile, policy }, target.registered);
   }
 
-  return { checkProof, issueProof, contextOf, codePage, changePage, enrolPage, recoveryPage, next };
+  return { checkProof, issueProof, contextOf, firstMethod, codePage, changePage, enrolPage, recoveryPage, next };
 }
 
 export type LoginSteps = ReturnType<typeof createLoginSteps>;
@@ -179,6 +246,14 @@ export default fp(
   },
   {
     name: 'login-steps',
-    dependencies: ['cas-login', 'account-repository', 'security-policy-repository', 'two-factor', 'login-guard', 'login-log-repository'],
+    dependencies: [
+      'cas-login',
+      'account-repository',
+      'security-policy-repository',
+      'two-factor',
+      'trusted-devices',
+      'login-guard',
+      'login-log-repository',
+    ],
   },
 );

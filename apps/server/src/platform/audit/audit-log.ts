@@ -90,6 +90,8 @@ export const AUDIT_ACTIONS = {
   'two-factor-enrol': '绑定二次验证',
   'two-factor.recovery-codes': '重新生成恢复码',
   reauth: '验证身份',
+  'trusted-device.trust': '信任此设备',
+  'trusted-device.revoke': '移除受信任设备',
   'session.end-others': '退出其他设备',
   'password-reset': '找回密码',
   'enterprise.profile': '修改企业信息',
