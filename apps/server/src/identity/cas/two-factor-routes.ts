@@ -6,11 +6,16 @@ import { Type } from 'typebox';
 import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import type { LoginTarget } from './cas-login.js';
-import type { SecondFactorMethod, SecondFactors } from './login-steps.js';
+import type { CodeChoice, SecondFactorMethod, SecondFactors } from './login-steps.js';
 import { AppError } from '../../platform/lib/errors.js';
 import { TRUST_COOKIE } from '../security/trusted-devices.js';
 
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
+/** What every step's form carries (CasStepFormSchema) under its query. */
+type StepRequest = FastifyRequest<{
+  Querystring: { service?: string; renew?: string };
+  Body: { proof?: string; execution?: string; renew?: string };
+}>;
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
 /**
@@ -39,10 +44,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
    * window, and the proof of the steps before. Answers the account, or the page that refuses it.
    */
   async function stepOf(
-    request: FastifyRequest<{
-      Querystring: { service?: string; renew?: string };
-      Body: { proof?: string; execution?: string; renew?: string };
-    }>,
+    request: StepRequest,
     reply: FastifyReply,
     step: 'code' | 'enrol' | 'recovery',
   ): Promise<{ refused: string | FastifyReply } | { accountId: number; target: LoginTarget }> {
@@ -73,25 +75,36 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
   const NOT_ALLOWED = '该验证方式不可用，请选择其他验证方式';
 
+  /**
+   * The code step's account, what its page shows (the ways the account can use, 信任此设备's days) and
+   * the model of that page; or the page that refuses the form.
+   */
+  async function codeStepOf(request: StepRequest, reply: FastifyReply) {
+    const step = await stepOf(request, reply, 'code');
+    if ('refused' in step) return step;
+    const { accountId, target } = step;
+    const context = await steps.contextOf(accountId);
+    if (!context?.profile.usable) return { refused: await disabled(request, reply, target) };
+    const { profile, policy, factors } = context;
+    const model = { accountId, name: profile.name || profile.username, target, proof: request.body.proof ?? '' };
+    const choice = (method: SecondFactorMethod, sent = false): CodeChoice => ({
+      method,
+      factors,
+      phone: profile.phone,
+      trustDays: policy.trustDeviceDays,
+      sent,
+    });
+    return { accountId, target, context, model, choice };
+  }
+
   app.post(
     '/login/two-factor',
     { config: { csrf: false }, schema: schema('CAS 登录：二次验证（动态验证码、恢复码或短信验证码；可信任此设备）') },
     async (request, reply) => {
-      const step = await stepOf(request, reply, 'code');
+      const step = await codeStepOf(request, reply);
       if ('refused' in step) return step.refused;
-      const { accountId, target } = step;
-      const context = await steps.contextOf(accountId);
-      if (!context?.profile.usable) return disabled(request, reply, target);
-      const { profile, policy, factors } = context;
-      const proof = request.body.proof ?? '';
-      const model = { accountId, name: profile.name || profile.username, target, proof };
-      const choice = (method: SecondFactorMethod, sent = false) => ({
-        method,
-        factors,
-        phone: profile.phone,
-        trustDays: policy.trustDeviceDays,
-        sent,
-      });
+      const { accountId, target, model, choice } = step;
+      const { profile, policy, factors } = step.context;
       const method = methodOf(request.body.method, factors);
       if (!method) return steps.codePage(request, reply, 400, { ...model, choice: choice(steps.firstMethod(factors)), error: NOT_ALLOWED });
       const code = (request.body.code ?? '').trim();
@@ -135,20 +148,10 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: schema('CAS 登录：二次验证方式（验证器应用，或向账号手机发送短信验证码）'),
     },
     async (request, reply) => {
-      const step = await stepOf(request, reply, 'code');
+      const step = await codeStepOf(request, reply);
       if ('refused' in step) return step.refused;
-      const { accountId, target } = step;
-      const context = await steps.contextOf(accountId);
-      if (!context?.profile.usable) return disabled(request, reply, target);
-      const { profile, policy, factors } = context;
-      const model = { accountId, name: profile.name || profile.username, target, proof: request.body.proof ?? '' };
-      const choice = (method: SecondFactorMethod, sent = false) => ({
-        method,
-        factors,
-        phone: profile.phone,
-        trustDays: policy.trustDeviceDays,
-        sent,
-      });
+      const { model, choice } = step;
+      const { profile, factors } = step.context;
       const method = methodOf(request.body.method, factors);
       if (!method) return steps.codePage(request, reply, 400, { ...model, choice: choice(steps.firstMethod(factors)), error: NOT_ALLOWED });
       if (method === 'totp') return steps.codePage(request, reply, 200, { ...model, choice: choice('totp') });
