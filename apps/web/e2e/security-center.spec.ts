@@ -106,10 +106,20 @@ test.describe('安全中心', () => {
     await passwordStep(page, admin.username, admin.password);
     await expect(sidebarMenu(page).getByRole('menuitem', { name: /安全中心/ })).toBeVisible();
     await page.goto('/console/security/setting');
+    // 按角色 offers the enterprise's roles.
+    await page.getByRole('radio', { name: '按角色' }).check();
+    const card = page.locator('.ant-card').filter({ has: page.getByText('允许的验证方式') });
+    // Retried, as a click while the dropdown opens can be lost.
+    await expect(async () => {
+      await card.getByRole('combobox', { name: '角色' }).click();
+      await page.getByTitle('企业管理员', { exact: true }).last().click({ timeout: 2_000 });
+      await expect(card.locator('.ant-select-selection-item').getByText('企业管理员')).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await card.screenshot({ path: test.info().outputPath('security-setting-roles-1440.png') });
     await page.getByRole('radio', { name: '全员' }).check();
     await page.getByRole('checkbox', { name: '短信验证码' }).check();
     await page.getByLabel('信任此设备').fill('30');
-    const card = page.locator('.ant-card').filter({ has: page.getByText('允许的验证方式') });
     await card.screenshot({ path: test.info().outputPath('security-setting-mfa-1440.png') });
     await page
       .getByRole('form', { name: '安全策略' })
