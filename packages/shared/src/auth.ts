@@ -62,6 +62,8 @@ export const Authority = {
   SecuritySetting: 'security:setting',
   SecuritySession: 'security:session',
   SecurityLoginLog: 'security:login-log',
+  /** 安全合规: the enterprise's settings against 等保三级 and ASVS, with the evidence pack. */
+  SecurityCompliance: 'security:compliance',
   /** 认证与同步: authentication sources (LDAP/AD, 企业微信, 钉钉, 飞书) and directory sync. */
   Auth: 'auth',
   AuthSource: 'auth:source',

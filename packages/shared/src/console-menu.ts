@@ -82,6 +82,13 @@ export const CONSOLE_MENUS: readonly ConsoleMenu[] = [
         icon: 'audit-operation-log',
         authCode: Authority.SecurityLoginLog,
       },
+      {
+        name: 'SecurityCompliance',
+        path: '/console/security/compliance',
+        title: '安全合规',
+        icon: 'security-setting',
+        authCode: Authority.SecurityCompliance,
+      },
     ],
   },
   {

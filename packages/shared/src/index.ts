@@ -25,3 +25,4 @@ export * from './identifier-stats.js';
 export * from './contracts/index.js';
 export * from './console-menu.js';
 export * from './api-paths.js';
+export * from './compliance.js';

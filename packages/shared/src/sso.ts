@@ -10,6 +10,7 @@ import type {
   SessionRowSchema,
   SsoAppGrantsBodySchema,
   SsoAppGrantsSchema,
+  TenantIpRulesSchema,
   SsoApplicationBodySchema,
   SsoApplicationRowSchema,
   SsoAppCreatedSchema,
@@ -145,6 +146,8 @@ export const SESSION_OVERFLOW_LABELS: Record<SessionOverflow, string> = { 'end-o
 export type SecurityPolicy = Static<typeof SecurityPolicySchema>;
 /** 控制台访问 (`GET /web-api/console/v1/security/ip-rules`): the enterprise's allowed networks and the caller's address. */
 export type ConsoleIpRules = Static<typeof ConsoleIpRulesSchema>;
+/** `GET /web-api/console/v1/tenants/{id}/ip-rules`: an enterprise's 控制台访问 list, for its operator. */
+export type TenantIpRules = Static<typeof TenantIpRulesSchema>;
 /** `PUT /web-api/console/v1/security/ip-rules`: the form's lines. */
 export type ConsoleIpRulesBody = Static<typeof ConsoleIpRulesBodySchema>;
 /** A trusted device (信任此设备) of an account. */
@@ -164,6 +167,7 @@ export const LOGIN_FAILURE_REASONS = {
   'password-expired': '密码已过期',
   'source-unavailable': '认证源无法连接',
   'sessions-full': '在线会话数已达上限',
+  'passkey-failed': '通行密钥验证失败',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 

@@ -172,6 +172,7 @@ export const TENANT_AUTHORITY_TREE: AuthorityNode[] = [
       { code: Authority.SecuritySetting, title: '安全设置' },
       { code: Authority.SecuritySession, title: '在线会话' },
       { code: Authority.SecurityLoginLog, title: '登录日志' },
+      { code: Authority.SecurityCompliance, title: '安全合规' },
     ],
   },
   {

@@ -48,6 +48,9 @@ const pages: Record<string, ConsolePage> = {
   SecurityLoginLog: {
     component: lazy(() => import('@/features/security/components/login-log-page').then((m) => ({ default: m.LoginLogPage }))),
   },
+  SecurityCompliance: {
+    component: lazy(() => import('@/features/security/components/compliance-page').then((m) => ({ default: m.CompliancePage }))),
+  },
   AuthSource: {
     component: lazy(() => import('@/features/auth-sources/components/auth-source-page').then((m) => ({ default: m.AuthSourcePage }))),
   },

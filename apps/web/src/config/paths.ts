@@ -32,6 +32,8 @@ export const paths = {
   /** 应用列表 and 应用授权 in the console; a subscribed platform application is authorized there. */
   appList: { path: '/console/app/list', getHref: () => '/console/app/list' },
   appAuthorization: { path: '/console/app/authorization', getHref: () => '/console/app/authorization' },
+  /** 安全设置 in the console: 安全合规's remedies link there. */
+  securitySetting: { path: '/console/security/setting', getHref: () => '/console/security/setting' },
   /** 消息中心 in the console: a hidden route, opened from the navbar's bell. */
   messages: { path: '/console/message', getHref: () => '/console/message' },
   consoleRedirect: { path: '/redirect/console/*', getHref: (fullPath: string) => `/redirect${fullPath}` },

@@ -25,6 +25,8 @@ export const queryKeys = {
     logoutDeliveries: (id: number) => ['security', 'login-log', 'deliveries', id] as const,
     /** The enterprise's applications the 登录日志 filter offers. */
     applications: ['security', 'applications'] as const,
+    /** 安全合规: the controls evaluated on the saved policy (saving 安全设置 reloads it, under `all`). */
+    compliance: ['security', 'compliance'] as const,
   },
   /** SSO sessions: 在线会话 and one's own in 个人信息; ending one from either view reloads both. */
   sessions: {
@@ -35,6 +37,8 @@ export const queryKeys = {
     myTwoFactor: ['sessions', 'my-two-factor'] as const,
     /** 个人信息's 受信任设备 (信任此设备). */
     myTrustedDevices: ['sessions', 'my-trusted-devices'] as const,
+    /** 个人信息's 通行密钥. */
+    myPasskeys: ['sessions', 'my-passkeys'] as const,
     /** 单点登出记录: a session ended here adds deliveries, so they sit under `all`. */
     deliveries: (query: object) => ['sessions', 'deliveries', query] as const,
   },

@@ -15,3 +15,5 @@ export * from './system.js';
 export * from './content-admin.js';
 export * from './cas.js';
 export * from './machine-clients.js';
+export * from './compliance.js';
+export * from './passkeys.js';

@@ -226,6 +226,9 @@ export const ConsoleIpRulesSchema = Type.Object({
   currentIp: Type.String({ description: '调用者当前的 IP 地址（保存的列表须包含它）' }),
 });
 
+/** `GET /web-api/console/v1/tenants/{id}/ip-rules` (operators): an enterprise's 控制台访问 list. */
+export const TenantIpRulesSchema = Type.Pick(ConsoleIpRulesSchema, ['rules']);
+
 // ----- 信任此设备
 
 /** A trusted device (个人信息's own list, 账号管理's per account): a browser that may skip the second factor until it expires. */

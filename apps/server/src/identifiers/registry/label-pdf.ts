@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LABEL_SHEET, type LabelLayout, type LabelSize, labelDimensions, labelSheetGrid } from '@portal/shared';
 import type { PNG } from 'pngjs';
 import encodeQR from 'qr';
+import { cjkFont } from '../../platform/lib/cjk-font.js';
 
 /** What one label shows: the QR code of `url`, the handle and up to two `名称：值` lines. */
 export interface LabelContent {
@@ -21,15 +20,7 @@ export interface LabelOptions {
 /** Points per millimetre (PDF user space is 1/72 inch). */
 const MM = 72 / 25.4;
 
-/** Noto Sans SC (OFL): a TrueType font with every Chinese character; each PDF embeds only the glyphs it uses. */
-const FONT_FILE = createRequire(import.meta.url).resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf');
 const FONT = 'label';
-let fontData: Promise<Buffer> | undefined;
-const labelFont = () =>
-  (fontData ??= readFile(FONT_FILE).catch((err: unknown) => {
-    fontData = undefined;
-    throw err;
-  }));
 
 /** Padding and type sizes per label size: small thermal labels stay legible, large ones fill out. */
 const STYLES: Record<LabelSize, { padding: number; handlePt: number; fieldPt: number }> = {
@@ -122,7 +113,7 @@ function drawLabel(doc: PDFKit.PDFDocument, Png: typeof PNG, label: LabelContent
  */
 export async function labelPdf(labels: readonly LabelContent[], options: LabelOptions): Promise<PDFKit.PDFDocument> {
   // pdfkit and pngjs are loaded by the first label sheet: most processes never print one.
-  const [font, { default: PDFDocument }, { PNG: Png }] = await Promise.all([labelFont(), import('pdfkit'), import('pngjs')]);
+  const [font, { default: PDFDocument }, { PNG: Png }] = await Promise.all([cjkFont(), import('pdfkit'), import('pngjs')]);
   const doc = new PDFDocument({ autoFirstPage: false, margin: 0, compress: true, info: { Title: '标识标签' } });
   doc.registerFont(FONT, font);
   const { pageSize, slots } = pageLayout(options);

@@ -92,7 +92,7 @@ function createCasLoginService(app: FastifyInstance) {
       await app.loginLogRepository.record(client.log, attemptOf('failure', account.refusal ?? 'disabled'));
       return { ok: false, status: 403, error: '账号已停用，请联系企业管理员' };
     }
-    return { ok: true, accountId: account.id, known: { policy, directoryPassword: directory !== undefined } };
+    return { ok: true, accountId: account.id, known: { policy, directoryPassword: directory !== undefined, method: 'password' } };
   }
 
   /**

@@ -7,6 +7,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { recordAudit } from '../../platform/audit/audit-log.js';
 import type { AccountProfile } from '../accounts/account-repository.js';
+import type { LoginMethod } from '../login-log/login-log-repository.js';
 import type { ServiceApplication } from './cas-services.js';
 import type { RegisteredService } from './cas-services.js';
 import { loginPage, messagePage } from './login-page.js';
@@ -245,7 +246,7 @@ function createCasLogin(app: FastifyInstance) {
   async function completeLogin(
     request: FastifyRequest,
     reply: FastifyReply,
-    account: { id: number; username: string; profile?: AccountProfile; policy?: SecurityPolicy },
+    account: { id: number; username: string; profile?: AccountProfile; policy?: SecurityPolicy; method?: LoginMethod },
     target: RegisteredService | undefined,
     within?: (trx: Kysely<Database>) => Promise<void>,
   ) {
@@ -276,6 +277,7 @@ function createCasLogin(app: FastifyInstance) {
               name: profile?.name ?? '',
               result: 'success',
               ...(signedInto ? { applicationId: signedInto.id, applicationName: signedInto.name } : {}),
+              ...(account.method ? { method: account.method } : {}),
               ...client,
             },
             trx,
@@ -290,6 +292,7 @@ function createCasLogin(app: FastifyInstance) {
             target: target?.redirectOrigin ?? target?.url.origin ?? '',
             ip: request.ip,
             outcome: 'success',
+            ...(account.method === 'passkey' ? { detail: '通行密钥' } : {}),
           });
         },
         policy,

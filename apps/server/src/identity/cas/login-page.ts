@@ -1,10 +1,18 @@
 import { AUTH_SOURCE_TYPE_LABELS, type ChatSourceType } from '@portal/shared';
 import escapeHtml from 'escape-html';
 
-/** The embedded CAS server's pages: server-rendered HTML, no scripts (the CSP allows none inline). */
+/**
+ * The embedded CAS server's pages: server-rendered HTML. The CSP allows no inline script: the pages
+ * that offer a passkey load the site's own two files (the WebAuthn browser library and PASSKEY_JS).
+ */
+
+/** The scripts of a page that offers a passkey, from this site (CSP script-src 'self'). */
+const passkeyScripts = (casBase: string) =>
+  `<script src="${escapeHtml(casBase)}/assets/webauthn.js" defer></script>\n<script src="${escapeHtml(casBase)}/assets/passkey.js" defer></script>\n`;
 
 /** The central login's page frame; `protocol` names the service in the footer (CAS 3.0, OpenID Connect). */
 export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0'): string {
+  const scripts = body.includes('data-passkey=') ? passkeyScripts(casBase) : '';
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -14,7 +22,7 @@ export function layout(title: string, casBase: string, body: string, protocol = 
 <title>${escapeHtml(title)} - Engineering e+ 统一身份认证</title>
 <link rel="icon" href="${escapeHtml(casBase)}/assets/logo.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(casBase)}/assets/login.css">
-</head>
+${scripts}</head>
 <body>
 <main class="cas">
   <section class="cas-brand" aria-hidden="true">
@@ -42,6 +50,25 @@ const stepFields = (execution: string, renew: boolean) =>
   `<input type="hidden" name="execution" value="${escapeHtml(execution)}">${renew ? '\n  <input type="hidden" name="renew" value="true">' : ''}`;
 
 const alert = (error: string | undefined) => (error ? `<div class="cas-alert" role="alert">${escapeHtml(error)}</div>` : '');
+
+/**
+ * A passkey's form (PASSKEY_JS drives it): the button asks this site for the ceremony's options, the
+ * browser's authenticator answers, and the form posts the answer. Hidden until the script finds WebAuthn.
+ */
+function passkeyForm(
+  m: { casBase: string; service: string | undefined; renew: boolean; execution: string; proof?: string },
+  label: string,
+  title?: string,
+): string {
+  const secondFactor = m.proof !== undefined;
+  const action = withService(`${m.casBase}/login/${secondFactor ? 'two-factor/passkey' : 'passkey'}`, m.service);
+  return `<form method="post" action="${escapeHtml(action)}" class="cas-passkey" data-passkey="${escapeHtml(`${m.casBase}/login/passkey/options`)}" hidden>
+  <input type="hidden" name="credential" value="">
+  ${secondFactor ? `<input type="hidden" name="proof" value="${escapeHtml(m.proof ?? '')}">\n  ` : ''}${stepFields(m.execution, m.renew)}
+  ${title ? `<p class="cas-other__title">${escapeHtml(title)}</p>\n  ` : ''}<p class="cas-passkey__error cas-alert" role="alert" hidden></p>
+  <button type="button" class="cas-passkey__button">${escapeHtml(label)}</button>
+</form>`;
+}
 
 export interface LoginPageModel {
   casBase: string;
@@ -94,6 +121,7 @@ ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` :
   ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
   <button type="submit">登 录</button>
 </form>
+${passkeyForm(m, '使用通行密钥', '通行密钥登录')}
 ${otherLogins(m)}
 <div class="cas-links">
   <a href="${escapeHtml(m.portalBase)}/?register=1">没有账号？立即注册</a>
@@ -194,10 +222,10 @@ export interface StepPageModel {
 }
 
 export interface CodePageModel extends StepPageModel {
-  /** The way in use: the authenticator's code (or a recovery code), or 短信验证码. */
-  method: 'totp' | 'sms';
+  /** The way in use: the authenticator's code (or a recovery code), 短信验证码, or a passkey. */
+  method: 'totp' | 'sms' | 'passkey';
   /** The ways the account can use (the page offers the others). */
-  factors: { totp: boolean; sms: boolean };
+  factors: { totp: boolean; sms: boolean; passkey: boolean };
   /** The phone an SMS code goes to, masked (138****0002). */
   phone: string;
   /** 信任此设备's days; 0: the box is not offered. */
@@ -224,8 +252,8 @@ const trustBox = (days: number) =>
     : '';
 
 /**
- * 二次验证: the code of the authenticator app (RFC 6238) or one of the recovery codes, or a 短信验证码
- * sent to the account's phone; the other ways the account can use below; 信任此设备 when allowed.
+ * 二次验证: the code of the authenticator app (RFC 6238) or one of the recovery codes, a 短信验证码
+ * sent to the account's phone, or a passkey; the other ways the account can use below; 信任此设备 when allowed.
  */
 export function twoFactorCodePage(m: CodePageModel): string {
   const action = escapeHtml(withService(`${m.casBase}/login/two-factor`, m.service));
@@ -242,26 +270,33 @@ export function twoFactorCodePage(m: CodePageModel): string {
   ${stepFields(m.execution, m.renew)}
   <button type="submit">验 证</button>
 </form>`;
+  const passkey = m.method === 'passkey' || m.factors.passkey ? passkeyForm(m, '使用通行密钥验证') : '';
   let sub: string;
   let main: string;
   if (m.method === 'totp') {
-    sub = '请打开手机上的身份验证器应用，输入其中显示的 6 位动态验证码。';
+    sub = `请打开手机上的身份验证器应用，输入其中显示的 6 位动态验证码${m.factors.passkey ? '，或使用通行密钥验证' : ''}。`;
     main = `${codeForm(
       '动态验证码',
       '<input id="code" name="code" type="text" required maxlength="16" inputmode="numeric" autocomplete="one-time-code" placeholder="6 位数字，或一个恢复码" autofocus>',
       'totp',
     )}
+${passkey}
 <p class="cas-hint">手机不在身边？可输入绑定时保存的一个恢复码，每个恢复码只能使用一次。恢复码也已用完时，请联系企业管理员重置二次验证。</p>`;
+  } else if (m.method === 'passkey') {
+    sub = '请使用您的通行密钥完成验证。';
+    main = passkey;
   } else if (m.sent) {
     sub = `验证码已发送至 ${escapeHtml(m.phone)}，5 分钟内有效。`;
-    main = codeForm(
+    main = `${codeForm(
       '短信验证码',
       '<input id="code" name="code" type="text" required maxlength="6" inputmode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code" placeholder="请输入 6 位验证码" autofocus>',
       'sms',
-    );
+    )}
+${passkey}`;
   } else {
     sub = `将向账号绑定的手机 ${escapeHtml(m.phone)} 发送短信验证码。`;
-    main = `<div class="cas-form">${stepButton(m, '/login/two-factor/method', { method: 'sms' }, '获取短信验证码', true)}</div>`;
+    main = `<div class="cas-form">${stepButton(m, '/login/two-factor/method', { method: 'sms' }, '获取短信验证码', true)}</div>
+${passkey}`;
   }
   const others = [
     ...(m.method === 'sms' && m.sent ? [stepButton(m, '/login/two-factor/method', { method: 'sms' }, '重新发送短信')] : []),
@@ -455,8 +490,64 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-form .cas-check{display:flex;align-items:center;gap:8px;margin:0 0 14px;font-size:14px;color:#374151;cursor:pointer}
 .cas-form .cas-check input{width:16px;height:16px;margin:0;padding:0;flex:none}
 .cas-codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 16px;margin:0 0 20px;padding-left:24px}
+.cas-passkey{display:flex;flex-direction:column;margin-top:12px}
+.cas-passkey[hidden],.cas-passkey__error[hidden]{display:none}
+.cas-passkey__button{height:44px;border:1px solid #1677ff;border-radius:8px;background:#fff;color:#1677ff;font-size:15px;cursor:pointer}
+.cas-passkey__button:hover{background:#f0f6ff}
+.cas-passkey__button:disabled{opacity:.6;cursor:wait}
 @media (max-width:860px){.cas{grid-template-columns:minmax(0,420px)}.cas-brand{display:none}.cas-card{border-radius:16px;width:100%;max-width:420px;min-height:0;padding:36px 24px}}
 `;
 
 /** The portal logo (same as the web app's favicon). */
 export const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1f6fff"/><stop offset="1" stop-color="#0f3d8c"/></linearGradient></defs><rect width="64" height="64" rx="14" fill="url(#g)"/><path d="M18 18h24v6H25v5h15v6H25v5h17v6H18z" fill="#fff"/><path d="M44 28h4v4h4v4h-4v4h-4v-4h-4v-4h4z" fill="#ffb020"/></svg>`;
+
+/**
+ * The passkey forms' script (no inline script: CSP script-src 'self'): shows them when the browser has
+ * WebAuthn, and on the button asks for the ceremony's options (POST, with the form's proof for a second
+ * factor), runs it with @simplewebauthn/browser (webauthn.js) and posts the answer with the form.
+ */
+export const PASSKEY_JS = `(function () {
+  'use strict';
+  var lib = window.SimpleWebAuthnBrowser;
+  if (!lib || !lib.browserSupportsWebAuthn()) return;
+  document.querySelectorAll('form[data-passkey]').forEach(function (form) {
+    var button = form.querySelector('.cas-passkey__button');
+    var error = form.querySelector('.cas-passkey__error');
+    var proof = form.querySelector('input[name="proof"]');
+    form.hidden = false;
+    function fail(text) {
+      error.textContent = text;
+      error.hidden = false;
+      button.disabled = false;
+    }
+    button.addEventListener('click', function () {
+      button.disabled = true;
+      error.hidden = true;
+      fetch(form.getAttribute('data-passkey'), {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+        body: JSON.stringify(proof ? { proof: proof.value } : {}),
+      })
+        .then(function (res) {
+          return res.json().then(function (body) {
+            if (!res.ok || !body.data || !body.data[0]) throw new Error(body.msg || '通行密钥验证失败，请重试');
+            return body.data[0].options;
+          });
+        })
+        .then(function (options) {
+          return lib.startAuthentication({ optionsJSON: options }).catch(function () {
+            throw new Error('未完成通行密钥验证，请重试或使用其他方式登录');
+          });
+        })
+        .then(function (credential) {
+          form.querySelector('input[name="credential"]').value = JSON.stringify(credential);
+          form.submit();
+        })
+        .catch(function (err) {
+          fail(err && err.message ? err.message : '通行密钥验证失败，请重试');
+        });
+    });
+  });
+})();
+`;

@@ -22,11 +22,31 @@ const fingerprint = (state: string) => createHash('sha256').update(state).digest
 export class LoginProofs {
   constructor(private readonly key: Buffer) {}
 
-  issue(accountId: number, step: LoginStep, state: string, now = Date.now()): string {
-    const payload = Buffer.from(
-      JSON.stringify({ a: accountId, s: step, e: Math.floor(now / 1000) + LIFETIME_SECONDS, p: fingerprint(state) }),
-    ).toString('base64url');
+  /** `method`: how the login's first step proved the account (登录日志's 登录方式), carried to the step that completes it. */
+  issue(accountId: number, step: LoginStep, state: string, now = Date.now(), method?: string): string {
+    const claims = {
+      a: accountId,
+      s: step,
+      e: Math.floor(now / 1000) + LIFETIME_SECONDS,
+      p: fingerprint(state),
+      ...(method ? { m: method } : {}),
+    };
+    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return `${payload}.${this.sign(payload)}`;
+  }
+
+  /** The first step's method a genuine proof carries, if any (the caller has checked the proof itself). */
+  methodOf(proof: string): string | undefined {
+    const [payload = '', signature = ''] = proof.split('.');
+    const expected = Buffer.from(this.sign(payload));
+    const given = Buffer.from(signature);
+    if (!payload || expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    try {
+      const { m } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { m?: unknown };
+      return typeof m === 'string' ? m : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The account the proof names, if it is genuine, for `step`, fresh and its account's state unchanged. */

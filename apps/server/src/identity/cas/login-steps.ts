@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { passwordExpired } from '../security/password-policy.js';
+import type { LoginMethod } from '../login-log/login-log-repository.js';
 import type { LoginTarget } from './cas-login.js';
 import { type LoginStep, LoginProofs } from './login-proofs.js';
 import { passwordChangePage, recoveryCodesPage, twoFactorCodePage, twoFactorEnrolPage } from './login-page.js';
@@ -19,6 +20,8 @@ const ORDER: Record<Stage, number> = { password: 0, code: 1, change: 2, enrol: 3
 export interface KnownAtLogin {
   policy: SecurityPolicy;
   directoryPassword: boolean;
+  /** How the first step proved the account (登录日志's 登录方式). */
+  method?: LoginMethod;
 }
 
 /** 二次验证's ways an account can use at this login (允许的验证方式 and what the account holds). */
@@ -27,10 +30,10 @@ export interface SecondFactors {
   totp: boolean;
   /** 短信验证码 to the account's phone (a mainland mobile number: registration verified it, or the administrator or directory keeps it). */
   sms: boolean;
-  /** A passkey: none is held by the account as long as no passkey is stored for it. */
+  /** A passkey registered in 个人信息 (WebAuthn, user verified). */
   passkey: boolean;
 }
-export type SecondFactorMethod = 'totp' | 'sms';
+export type SecondFactorMethod = keyof SecondFactors;
 
 /** What the 二次验证 page shows: the way in use, the others on offer, the phone a code goes to, 信任此设备's days. */
 export interface CodeChoice {
@@ -51,15 +54,18 @@ interface StepModel {
   name: string;
   target: LoginTarget;
   error?: string;
+  /** How the login began, carried in the page's proof. */
+  method?: LoginMethod | undefined;
 }
 
 /**
  * The central login after the password (安全设置), in this order:
- * 1. 二次验证 — a code from the authenticator, when the policy requires it and the account is enrolled
- *    (before anything else, so a known password alone changes nothing);
+ * 1. 二次验证 — a code from the authenticator or a passkey, when the policy requires it and the account
+ *    has either (before anything else, so a known password alone changes nothing); a passwordless
+ *    passkey sign-in (user verification: something held and something known or biometric) starts after it;
  * 2. a new password — an initial one set by an administrator, or one older than the
  *    policy's expiry (密码已过期, logged as `password-expired`);
- * 3. 绑定二次验证 — when required and not enrolled yet (after the password is the holder's own), then
+ * 3. 绑定二次验证 — when required and the account has neither an authenticator nor a passkey yet (after the password is the holder's own), then
  *    the recovery codes, shown once;
  * then the login completes. Each step's form carries a signed proof of the steps before it
  * (LoginProofs); the policy is read at this login, so a change applies at the next one.
@@ -72,8 +78,16 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   /** The account a step's proof is for, if it is genuine, for this step, fresh and unspent. */
   const checkProof = (proof: string | undefined, step: LoginStep) => proofs.check(proof ?? '', step, proofState);
 
-  async function issueProof(accountId: number, step: LoginStep): Promise<string> {
-    return proofs.issue(accountId, step, (await proofState(accountId)) ?? '');
+  async function issueProof(accountId: number, step: LoginStep, method?: LoginMethod): Promise<string> {
+    return proofs.issue(accountId, step, (await proofState(accountId)) ?? '', Date.now(), method);
+  }
+
+  /** How the login that posted this step began (its proof carries it from the first step), for 登录日志. */
+  function carriedMethod(request: FastifyRequest): LoginMethod | undefined {
+    const body = request.body as { proof?: unknown; change?: unknown } | undefined;
+    const proof = typeof body?.proof === 'string' ? body.proof : typeof body?.change === 'string' ? body.change : '';
+    const method = proof ? proofs.methodOf(proof) : undefined;
+    return method === 'password' || method === 'passkey' ? method : undefined;
   }
 
   /**
@@ -86,17 +100,24 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     if (!state || !profile) return undefined;
     const policy = known ?? (await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId));
     const roles = policy.twoFactor === 'roles' ? { held: await accounts.roleIds(accountId), required: policy.twoFactorRoles } : undefined;
-    const allowed = (m: 'totp' | 'sms' | 'passkey') => policy.twoFactorMethods.includes(m);
+    const allowed = (m: SecondFactorMethod) => policy.twoFactorMethods.includes(m);
     const factors: SecondFactors = {
       totp: allowed('totp') && state.twoFactorEnrolled,
       sms: allowed('sms') && SMS_PHONE_PATTERN.test(profile.phone),
-      passkey: false,
+      passkey: allowed('passkey') && (await app.passkeyRepository.count(accountId)) > 0,
     };
     return { state, profile, policy, factors, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities, roles) };
   }
 
-  /** The way the 二次验证 page starts with: the authenticator when bound, else 短信验证码. */
-  const firstMethod = (factors: SecondFactors): SecondFactorMethod => (factors.totp ? 'totp' : 'sms');
+  /** The way the 二次验证 page starts with: the authenticator when bound, else a passkey, else 短信验证码 (it costs a message). */
+  const firstMethod = (factors: SecondFactors): SecondFactorMethod => (factors.totp ? 'totp' : factors.passkey ? 'passkey' : 'sms');
+
+  /** What the 二次验证 page shows an account: `method` (else the first way it can use), its ways, its phone, 信任此设备's days. */
+  const choiceOf = (
+    context: { profile: { phone: string }; policy: SecurityPolicy; factors: SecondFactors },
+    method: SecondFactorMethod = firstMethod(context.factors),
+    sent = false,
+  ): CodeChoice => ({ method, factors: context.factors, phone: context.profile.phone, trustDays: context.policy.trustDeviceDays, sent });
 
   const pageBase = (request: FastifyRequest, reply: FastifyReply, m: StepModel) => ({
     casBase: casLogin.casBase(request),
@@ -107,13 +128,14 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     ...(m.error ? { error: m.error } : {}),
   });
 
+  /** 二次验证: the way in use (an authenticator's code, a 短信验证码 or a passkey) and the others the account can use. */
   async function codePage(
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
     m: StepModel & { proof?: string; choice: CodeChoice },
   ) {
-    const proof = m.proof ?? (await issueProof(m.accountId, 'code'));
+    const proof = m.proof ?? (await issueProof(m.accountId, 'code', m.method ?? carriedMethod(request)));
     const { choice } = m;
     return casLogin.html(
       reply,
@@ -128,7 +150,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     status: number,
     m: StepModel & { proof?: string; expired: boolean; policy: SecurityPolicy },
   ) {
-    const change = m.proof ?? (await issueProof(m.accountId, 'change'));
+    const change = m.proof ?? (await issueProof(m.accountId, 'change', m.method ?? carriedMethod(request)));
     return casLogin.html(
       reply,
       status,
@@ -141,7 +163,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const secret = await app.twoFactorService.pendingSecret(m.accountId);
     if (!secret) return next(request, reply, m.accountId, m.target, 'enrol');
     const enrolment = await app.twoFactorService.enrolment(secret, m.username);
-    const proof = await issueProof(m.accountId, 'enrol');
+    const proof = await issueProof(m.accountId, 'enrol', m.method ?? carriedMethod(request));
     return casLogin.html(
       reply,
       status,
@@ -150,7 +172,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   }
 
   async function recoveryPage(request: FastifyRequest, reply: FastifyReply, m: StepModel & { codes: string[] }) {
-    const proof = await issueProof(m.accountId, 'recovery');
+    const proof = await issueProof(m.accountId, 'recovery', m.method ?? carriedMethod(request));
     return casLogin.html(reply, 200, recoveryCodesPage({ ...pageBase(request, reply, m), proof, codes: m.codes }));
   }
 
@@ -172,7 +194,8 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
       });
     }
     const { state, profile, policy, twoFactor } = context;
-    const model = { accountId, name: profile.name || profile.username, target };
+    const method = known?.method ?? carriedMethod(request);
+    const model = { accountId, name: profile.name || profile.username, target, method };
     // A right password restarts the count of wrong ones before any step's page; wrong codes keep their
     // own count until the whole login succeeds, which restarts both (completeLogin).
     const passed = async () => {
@@ -188,8 +211,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
       (await app.trustedDeviceService.trusted(request.cookies[TRUST_COOKIE], accountId, policy));
     if (ORDER[after] < ORDER.code && twoFactor && usable && !trusted) {
       await passed();
-      const choice = { method: firstMethod(factors), factors, phone: profile.phone, trustDays: policy.trustDeviceDays };
-      return codePage(request, reply, 200, { ...model, choice });
+      return codePage(request, reply, 200, { ...model, choice: choiceOf(context) });
     }
     if (ORDER[after] < ORDER.code && twoFactor && !usable && !policy.twoFactorMethods.includes('totp')) {
       // Nothing the enterprise accepts is held, and the authenticator cannot be bound here.
@@ -225,10 +247,15 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
       await passed();
       return enrolPage(request, reply, 200, { ...model, username: profile.username });
     }
-    return casLogin.completeLogin(request, reply, { id: accountId, username: profile.username, profile, policy }, target.registered);
+    return casLogin.completeLogin(
+      request,
+      reply,
+      { id: accountId, username: profile.username, profile, policy, ...(method ? { method } : {}) },
+      target.registered,
+    );
   }
 
-  return { checkProof, issueProof, contextOf, firstMethod, codePage, changePage, enrolPage, recoveryPage, next };
+  return { checkProof, issueProof, contextOf, firstMethod, choiceOf, codePage, changePage, enrolPage, recoveryPage, next };
 }
 
 export type LoginSteps = ReturnType<typeof createLoginSteps>;
@@ -252,6 +279,7 @@ export default fp(
       'security-policy-repository',
       'two-factor',
       'trusted-devices',
+      'passkey-repository',
       'login-guard',
       'login-log-repository',
     ],

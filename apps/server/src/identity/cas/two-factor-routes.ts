@@ -85,15 +85,9 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { accountId, target } = step;
     const context = await steps.contextOf(accountId);
     if (!context?.profile.usable) return { refused: await disabled(request, reply, target) };
-    const { profile, policy, factors } = context;
+    const { profile } = context;
     const model = { accountId, name: profile.name || profile.username, target, proof: request.body.proof ?? '' };
-    const choice = (method: SecondFactorMethod, sent = false): CodeChoice => ({
-      method,
-      factors,
-      phone: profile.phone,
-      trustDays: policy.trustDeviceDays,
-      sent,
-    });
+    const choice = (method: SecondFactorMethod, sent = false): CodeChoice => steps.choiceOf(context, method, sent);
     return { accountId, target, context, model, choice };
   }
 

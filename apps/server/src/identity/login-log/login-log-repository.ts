@@ -17,7 +17,12 @@ export interface LoginAttempt {
   applicationName?: string;
   ip: string;
   userAgent: string;
+  /** How the sign-in was made (`password`, `passkey`), when known. */
+  method?: LoginMethod;
 }
+
+/** 登录日志's 登录方式. */
+export type LoginMethod = 'password' | 'passkey';
 
 /**
  * Whose attempts a reader sees: every enterprise's (operators, with the attempts that matched no
@@ -230,6 +235,7 @@ export class LoginLogRepository {
       ip: attempt.ip.slice(0, 64),
       user_agent: attempt.userAgent.slice(0, 500),
       created_at: new Date().toISOString(),
+      ...(attempt.method ? { method: attempt.method } : {}),
     };
     if (trx) {
       // Inside a transaction the row commits or rolls back with the login it describes.

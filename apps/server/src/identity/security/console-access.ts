@@ -3,10 +3,10 @@ import { CONSOLE_IP_RULES_MAX, type ConsoleIpRules, ConsoleIpRulesMessage, Role 
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import ipaddr from 'ipaddr.js';
-import { auditBy } from '../../platform/audit/audit-log.js';
+import { auditBy, auditEntryOf, recordAudit } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import type { Actor } from '../../platform/lib/actor.js';
-import { BadRequestError, ForbiddenError } from '../../platform/lib/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
 
 type Ip = ipaddr.IPv4 | ipaddr.IPv6;
 type Network = [Ip, number];
@@ -104,7 +104,31 @@ function createConsoleAccessService(app: FastifyInstance) {
     return rules;
   }
 
-  return { check, rulesOf, save };
+  async function existing(enterpriseId: number): Promise<void> {
+    if (!(await repository.enterpriseExists(enterpriseId))) throw new NotFoundError('企业不存在');
+  }
+
+  /** 租户管理: an enterprise's list as an operator sees it. */
+  async function rulesOfTenant(enterpriseId: number): Promise<string[]> {
+    await existing(enterpriseId);
+    return repository.ofEnterprise(enterpriseId);
+  }
+
+  /**
+   * 租户管理's 清除限制: the way back for an enterprise whose administrators all left its listed networks. The
+   * enterprise's own 操作日志 records it, so its administrators see who lifted their restriction.
+   */
+  async function clearForTenant(enterpriseId: number, actor: Actor): Promise<void> {
+    await existing(enterpriseId);
+    await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
+      await repository.replace(trx, enterpriseId, []);
+      const entry = auditEntryOf(actor, 'security.ip-rules', '控制台访问', 'success', '平台运营清除限制：不限制');
+      await recordAudit(trx, actor.log, { ...entry, enterpriseId });
+    });
+    app.caches.clear('console-access');
+  }
+
+  return { check, rulesOf, save, rulesOfTenant, clearForTenant };
 }
 
 export type ConsoleAccessService = ReturnType<typeof createConsoleAccessService>;

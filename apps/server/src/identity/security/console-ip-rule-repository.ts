@@ -16,6 +16,10 @@ export class ConsoleIpRuleRepository {
     return rows.map((r) => r.network);
   }
 
+  async enterpriseExists(enterpriseId: number): Promise<boolean> {
+    return (await this.db.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).executeTakeFirst()) !== undefined;
+  }
+
   /** Replaces the enterprise's list (checked, canonical networks) inside the caller's transaction. */
   async replace(trx: Kysely<Database>, enterpriseId: number, networks: readonly string[]): Promise<void> {
     await trx.deleteFrom('console_ip_rule').where('enterprise_id', '=', enterpriseId).execute();

@@ -6,7 +6,9 @@ import {
   ConsoleIpRulesSchema,
   EmptyAnswerSchema,
   PasswordRulesAnswerSchema,
+  RowIdParamsSchema,
   SecurityPolicySchema,
+  TenantIpRulesSchema,
   TwoFactorResetParamsSchema,
   describePasswordRules,
 } from '@portal/shared';
@@ -92,6 +94,40 @@ const securityRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const rules = await app.consoleAccessService.save(enterpriseOf(request), request.body.rules, actorOf(request));
       return ok([], rules.length ? '控制台访问规则已保存，立即生效' : '已清空允许访问的 IP 地址，控制台不限制访问地址');
+    },
+  );
+
+  // 租户管理: the operator reads an enterprise's list and may lift it, the way back for an enterprise whose
+  // administrators all left their listed networks (operators are held by no list).
+  app.get(
+    `${BASE}/tenants/:id/ip-rules`,
+    {
+      onRequest: app.requireAuthority(Authority.Tenant),
+      schema: {
+        tags,
+        summary: '某企业的控制台访问规则（平台运营；空：不限制）',
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(TenantIpRulesSchema), ...errorResponses },
+      },
+    },
+    async (request) => ok({ rules: await app.consoleAccessService.rulesOfTenant(request.params.id) }),
+  );
+
+  app.delete(
+    `${BASE}/tenants/:id/ip-rules`,
+    {
+      onRequest: app.requireAuthority(Authority.Tenant),
+      config: { auditAction: 'security.ip-rules' },
+      schema: {
+        tags,
+        summary: '清除某企业的控制台访问限制（平台运营；该企业的操作日志记录此操作）',
+        params: RowIdParamsSchema,
+        response: { 200: EmptyAnswerSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await app.consoleAccessService.clearForTenant(request.params.id, actorOf(request));
+      return ok([], '已清除该企业的控制台访问限制');
     },
   );
 

@@ -31,6 +31,7 @@ import { retentionLimitsMigration } from './migrations/0028-retention-limits.js'
 import { sessionCapMigration } from './migrations/0029-session-cap.js';
 import { consoleIpRulesMigration } from './migrations/0030-console-ip-rules.js';
 import { reauthMigration } from './migrations/0031-reauth.js';
+import { passkeysMigration } from './migrations/0032-passkeys.js';
 import { mfaPolicyMigration } from './migrations/0033-mfa-policy.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
@@ -62,6 +63,7 @@ const migrations: Record<string, PortalMigration> = {
   '0029-session-cap': sessionCapMigration,
   '0030-console-ip-rules': consoleIpRulesMigration,
   '0031-reauth': reauthMigration,
+  '0032-passkeys': passkeysMigration,
   '0033-mfa-policy': mfaPolicyMigration,
 };
 

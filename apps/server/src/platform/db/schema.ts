@@ -528,6 +528,34 @@ export interface AccountRecoveryCodeTable {
   used_at: string | null;
 }
 
+/** A passkey (WebAuthn credential) of an account. */
+export interface WebauthnCredentialTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The account's enterprise when it was registered: a sign-in with it elsewhere is refused. */
+  enterprise_id: number | null;
+  /** base64url. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter last seen (bigint: a string on PostgreSQL). */
+  counter: Generated<number | string>;
+  /** The authenticator's transports, comma-separated (`internal,hybrid`). */
+  transports: Generated<string>;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn ceremony's challenge (base64url), spent once. */
+export interface WebauthnChallengeTable {
+  challenge: string;
+  purpose: 'register' | 'sign-in' | 'second-factor';
+  /** The account it was issued to (registration, second factor); null for a passwordless sign-in. */
+  account_id: number | null;
+  expires_at: string;
+}
+
 export interface PasswordHistoryTable {
   id: Generated<number>;
   account_id: number;
@@ -551,6 +579,8 @@ export interface LoginLogTable {
   created_at: string;
   /** A 登出 row's ended session (在线会话's handle), which its single-logout deliveries carry too. */
   session_handle: string | null;
+  /** How the sign-in was made: `password`, `passkey`; empty when not recorded. */
+  method: Generated<string>;
 }
 
 export interface PortalMenuTable {
@@ -867,6 +897,8 @@ export interface Database {
   trusted_device: TrustedDeviceTable;
   console_ip_rule: ConsoleIpRuleTable;
   account_recovery_code: AccountRecoveryCodeTable;
+  webauthn_credential: WebauthnCredentialTable;
+  webauthn_challenge: WebauthnChallengeTable;
   password_history: PasswordHistoryTable;
   login_log: LoginLogTable;
   enterprise_invitation: EnterpriseInvitationTable;

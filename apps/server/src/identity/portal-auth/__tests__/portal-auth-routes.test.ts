@@ -138,7 +138,7 @@ describe.each(testDialects())('portal session and token on %s', (dialect) => {
     expect(entry?.routers[2]?.children.map((c) => c.meta.title)).toEqual(['账号管理', '账号组', '角色管理']);
     // 应用订阅 is the operators' queue: an enterprise administrator requests from the application center.
     expect(entry?.routers[3]?.children.map((c) => c.meta.title)).toEqual(['应用列表', '机器客户端', '应用授权']);
-    expect(entry?.routers[4]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志']);
+    expect(entry?.routers[4]?.children.map((c) => c.meta.title)).toEqual(['安全设置', '在线会话', '登录日志', '安全合规']);
     expect(entry?.routers[5]?.children.map((c) => c.meta.title)).toEqual(['认证源', '同步']);
     expect(entry?.routers[7]?.children.map((c) => c.name)).toEqual(['IdentifierTemplate', 'IdentifierRecord', 'IdentifierStats']);
   });

@@ -1,6 +1,6 @@
 import { CONSOLE_IP_RULES_MAX, type ConsoleIpRules } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, secondInstance, type TestApp, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { callerFor, createTestApp, secondInstance, type TestApp, testClock, testDialects, tokenFor } from '../../../testing/test-app.js';
 
 const BASE = '/web-api/console/v1';
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
@@ -26,7 +26,7 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
   afterAll(() => t.close());
 
   /** A call as the browser at `from` makes it. */
-  const call = (token: string, from: string, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+  const call = (token: string, from: string, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, remoteAddress: from, headers: { ...XHR, authorization: token }, ...(payload ? { payload } : {}) });
   const rulesOf = async (token: string, from = INSIDE) => {
     const res = await call(token, from, 'GET', `${BASE}/security/ip-rules`);
@@ -164,5 +164,25 @@ describe.each(testDialects())('控制台访问 (console IP rules) on %s', (diale
     clock.advance(30_001);
     expect((await call(admin, OUTSIDE, 'GET', `${BASE}/security/policy`)).statusCode).toBe(403);
     expect((await call(admin, INSIDE, 'GET', `${BASE}/security/policy`)).statusCode).toBe(200);
+  });
+
+  it('an operator reads an enterprise’s list in 租户管理 and lifts it, which the enterprise’s 操作日志 records', async () => {
+    const { enterpriseId } = await callerFor(t, 'admin');
+    const listed = await save(admin, INSIDE, [INSIDE, '10.0.0.0/8']);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const read = await call(operator, OUTSIDE, 'GET', `${BASE}/tenants/${enterpriseId}/ip-rules`);
+    expect([read.statusCode, read.json().data]).toEqual([200, [{ rules: [INSIDE, '10.0.0.0/8'] }]]);
+    // Only operators: an enterprise administrator may neither read nor lift it this way.
+    expect((await call(admin, INSIDE, 'GET', `${BASE}/tenants/${enterpriseId}/ip-rules`)).statusCode).toBe(403);
+    expect((await call(admin, INSIDE, 'DELETE', `${BASE}/tenants/${enterpriseId}/ip-rules`)).statusCode).toBe(403);
+    const missing = await call(operator, OUTSIDE, 'DELETE', `${BASE}/tenants/999999/ip-rules`);
+    expect([missing.statusCode, missing.json().msg]).toEqual([404, '企业不存在']);
+
+    const cleared = await call(operator, OUTSIDE, 'DELETE', `${BASE}/tenants/${enterpriseId}/ip-rules`);
+    expect([cleared.statusCode, cleared.json().msg]).toEqual([200, '已清除该企业的控制台访问限制']);
+    // At once on this instance: the administrator is back from anywhere.
+    expect((await call(admin, OUTSIDE, 'GET', `${BASE}/security/policy`)).statusCode).toBe(200);
+    expect(await rulesOf(admin, OUTSIDE)).toEqual({ rules: [], currentIp: OUTSIDE });
+    expect((await audit(OUTSIDE))[0]).toMatchObject({ username: 'operator', outcome: 'success', detail: '平台运营清除限制：不限制' });
   });
 });

@@ -1,4 +1,4 @@
-import type { SessionRow, TrustedDeviceRow } from '@portal/shared';
+import type { Passkey, SessionRow, TrustedDeviceRow } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
@@ -19,6 +19,7 @@ vi.mock('@/lib/encrypt-password', () => ({
 
 const MINE = '/web/portal/account/sessions';
 const TWO_FACTOR = '/web/portal/account/two-factor';
+const PASSKEYS = '/web/portal/account/passkeys';
 const CODES = ['abcde-fghjk', 'mnpqr-stuvw'];
 const HERE: SessionRow = {
   id: 'here',
@@ -57,14 +58,20 @@ const LAPTOP: TrustedDeviceRow = {
 
 let sessions: SessionRow[];
 let devices: TrustedDeviceRow[];
+let passkeys: Passkey[];
 
 beforeEach(() => {
   installRuntimeConfig();
   sessions = [HERE, PHONE];
   devices = [LAPTOP];
+  passkeys = [
+    { id: 3, name: '办公电脑', createdAt: '2026-11-20T01:00:00.000Z', lastUsedAt: null },
+    { id: 4, name: '手机', createdAt: '2026-11-18T02:30:00.000Z', lastUsedAt: '2026-11-19T12:05:00.000Z' },
+  ];
   fake.api = createFakeApi({
     [`GET ${DEVICES}`]: () => devices,
     [`GET ${MINE}`]: () => sessions,
+    [`GET ${PASSKEYS}`]: () => passkeys,
     [`GET ${TWO_FACTOR}`]: [{ enabled: true, recoveryCodesLeft: 7 }],
     'GET /web/portal/account/public-key': [{ algorithm: 'RSA-OAEP-256', publicKey: 'AAAA' }],
   });
@@ -176,6 +183,60 @@ describe('个人信息', () => {
     await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${DEVICES}/41`));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith('已移除，该设备下次登录时需重新进行二次验证'));
     expect(await screen.findByText(/暂无受信任的设备/)).toBeTruthy();
+  });
+
+  it('通行密钥 lists each passkey with when it was added and last used; 重命名 asks for a name and saves it', async () => {
+    fake.api!.put.mockImplementation((url: string, body?: unknown) => {
+      passkeys = passkeys.map((p) => (`${PASSKEYS}/${p.id}` === url ? { ...p, name: (body as { name: string }).name } : p));
+      return Promise.resolve({ code: 20200, msg: '通行密钥已重命名', data: [] });
+    });
+    renderWithProviders(<PersonalInfoDialog open onClose={() => undefined} />, { session: user });
+    const list = await screen.findByRole('list', { name: '我的通行密钥' });
+    const office = within(list).getByRole('listitem', { name: '办公电脑' });
+    expect(within(office).getByText('添加于 2026-11-20 09:00:00 · 尚未使用')).toBeTruthy();
+    expect(within(list).getByText('添加于 2026-11-18 10:30:00 · 最近使用 2026-11-19 20:05:00')).toBeTruthy();
+    // jsdom has no WebAuthn: nothing to add with, and the section says why.
+    expect(screen.queryByRole('button', { name: '添加通行密钥' })).toBeNull();
+    expect(screen.getByText('当前浏览器不支持通行密钥，请使用最新版的 Chrome、Edge 或 Safari。')).toBeTruthy();
+
+    fireEvent.click(within(office).getByRole('button', { name: '重命名' }));
+    const naming = await screen.findByRole('dialog', { name: '重命名通行密钥' });
+    fireEvent.change(within(naming).getByLabelText('通行密钥名称'), { target: { value: '   ' } });
+    fireEvent.click(within(naming).getByRole('button', { name: /确\s*定/ }));
+    expect(await within(naming).findByText('请输入通行密钥名称')).toBeTruthy();
+    expect(fake.api!.put).not.toHaveBeenCalled();
+    fireEvent.change(within(naming).getByLabelText('通行密钥名称'), { target: { value: ' 家里的电脑 ' } });
+    fireEvent.click(within(naming).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(fake.api!.put).toHaveBeenCalledWith(`${PASSKEYS}/3`, { name: '家里的电脑' }));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith('通行密钥已重命名'));
+    expect(await within(screen.getByRole('list', { name: '我的通行密钥' })).findByRole('listitem', { name: '家里的电脑' })).toBeTruthy();
+  });
+
+  it('移除 asks first, then 验证身份 when the login is not recent, then the passkey is gone', async () => {
+    let verified = false;
+    fake.api!.post.mockImplementation((url: string) => {
+      if (url !== '/web/portal/account/reauth') return Promise.reject(new Error(`unexpected ${url}`));
+      verified = true;
+      return Promise.resolve({ code: 20200, msg: '身份已验证', data: [] });
+    });
+    fake.api!.delete.mockImplementation((url: string) => {
+      if (!verified) return Promise.reject(new ApiError('请先验证身份', 20403, 403));
+      passkeys = passkeys.filter((p) => `${PASSKEYS}/${p.id}` !== url);
+      return Promise.resolve({ code: 20200, msg: '通行密钥已移除', data: [] });
+    });
+    renderWithProviders(<PersonalInfoDialog open onClose={() => undefined} />, { session: user });
+    const phone = within(await screen.findByRole('list', { name: '我的通行密钥' })).getByRole('listitem', { name: '手机' });
+    fireEvent.click(within(phone).getByRole('button', { name: /移\s*除/ }));
+    const confirm = await screen.findByRole('tooltip');
+    expect(within(confirm).getByText('移除后，该设备上的通行密钥将不能再登录此账号。')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: /移\s*除/ }));
+
+    await screen.findByRole('dialog', { name: '验证身份' });
+    fireEvent.change(screen.getByLabelText('当前密码'), { target: { value: 'Right#2026' } });
+    fireEvent.click(screen.getByRole('button', { name: /验\s*证/ }));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith('通行密钥已移除'));
+    expect(fake.api!.delete).toHaveBeenLastCalledWith(`${PASSKEYS}/4`);
+    await waitFor(() => expect(within(screen.getByRole('list', { name: '我的通行密钥' })).getAllByRole('listitem')).toHaveLength(1));
   });
 
   it('asks for the sessions only while open', () => {

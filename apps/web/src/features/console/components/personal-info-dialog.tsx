@@ -9,6 +9,7 @@ import { queryKeys } from '@/lib/query-keys';
 import { useEndMySession, useMySessions, useSignOutElsewhere } from '../api/my-sessions';
 import { useMyTrustedDevices, useRemoveMyTrustedDevice } from '../api/my-trusted-devices';
 import { regenerateRecoveryCodes, useMyTwoFactor } from '../api/my-two-factor';
+import { MyPasskeysSection } from './my-passkeys-section';
 import './personal-info-dialog.css';
 
 /** 退出其他设备: every other browser of the account signs out (the server keeps this one). */
@@ -251,8 +252,8 @@ function MySessions({ open }: { open: boolean }) {
 }
 
 /**
- * Spec section 2: personal information, read-only 账号, 姓名, 电话; the account's 二次验证, its trusted
- * devices (信任此设备) and its own sign-in sessions, with 退出其他设备.
+ * Spec section 2: personal information, read-only 账号, 姓名, 电话; the account's 二次验证, its 通行密钥,
+ * its trusted devices (信任此设备) and its own sign-in sessions, with 退出其他设备.
  */
 export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const session = useSession();
@@ -278,6 +279,7 @@ export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: 
         </Form.Item>
       </Form>
       <MyTwoFactorSection open={open} />
+      <MyPasskeysSection open={open} />
       <MyTrustedDevices open={open} />
       <MySessions open={open} />
     </Modal>

@@ -36,6 +36,9 @@ export const setAccountStatus = async ({ id, status }: { id: number; status: 'ac
 
 export const unlockAccount = async (id: number) => (await api().post<unknown>(`${ORG_API}/account/${id}/unlock`)).msg;
 
+/** 清除通行密钥: every passkey of the account goes (a lost device, a handover). */
+export const clearAccountPasskeys = async (id: number) => (await api().delete<unknown>(`${ORG_API}/account/${id}/passkeys`)).msg;
+
 export interface PasswordReset {
   id: number;
   passwordMode: PasswordMode;
@@ -58,5 +61,6 @@ export const useCreateAccount = () => useOrgMutation(createAccount);
 export const useUpdateAccount = () => useOrgMutation(updateAccount);
 export const useSetAccountStatus = () => useOrgMutation(setAccountStatus);
 export const useUnlockAccount = () => useOrgMutation(unlockAccount);
+export const useClearAccountPasskeys = () => useOrgMutation(clearAccountPasskeys);
 export const useResetAccountPassword = () => useOrgMutation(resetAccountPassword);
 export const useDeleteAccount = () => useOrgMutation(deleteAccount);

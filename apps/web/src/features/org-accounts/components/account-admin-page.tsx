@@ -18,7 +18,7 @@ import { Pagination } from '@/components/pagination';
 import { notify } from '@/lib/notify';
 import { formatTime } from '@/lib/time';
 import { useOrgOptions } from '@/api/get-org-options';
-import { useAccounts, useDeleteAccount, useSetAccountStatus, useUnlockAccount } from '../api/accounts';
+import { useAccounts, useClearAccountPasskeys, useDeleteAccount, useSetAccountStatus, useUnlockAccount } from '../api/accounts';
 import { useExportAccounts } from '../api/account-transfer';
 import { usePendingJoinRequestCount } from '../api/join-requests';
 import { type AccountFilters, INITIAL_ACCOUNT_FILTERS, accountFilterParams, accountListQuery, exportFilename } from '../lib/account-query';
@@ -77,6 +77,7 @@ export function AccountAdminPage() {
   const pending = usePendingJoinRequestCount().data ?? 0;
   const setStatus = useSetAccountStatus();
   const unlock = useUnlockAccount();
+  const clearPasskeys = useClearAccountPasskeys();
   const remove = useDeleteAccount();
   const exporter = useExportAccounts();
   const wide = Grid.useBreakpoint().md ?? true;
@@ -121,6 +122,14 @@ export function AccountAdminPage() {
       okText: '删除',
       danger: true,
       run: () => remove.mutateAsync(row.id),
+    });
+  const confirmClearPasskeys = (row: AccountRow) =>
+    confirmAction({
+      title: '清除通行密钥',
+      content: `确定清除${who(row)}的全部通行密钥吗？设备丢失或人员交接时使用：清除后这些通行密钥不能再登录，该账号可使用密码登录后重新添加。`,
+      okText: '清除',
+      danger: true,
+      run: () => clearPasskeys.mutateAsync(row.id),
     });
   const enable = async (row: AccountRow) => {
     try {
@@ -169,12 +178,14 @@ export function AccountAdminPage() {
               ...(row.state === 'locked' ? [{ key: 'disable', label: '停用', danger: true }] : []),
               { key: 'reset-password', label: '重置密码' },
               { key: 'trusted-devices', label: '受信任的设备' },
+              { key: 'clear-passkeys', label: '清除通行密钥' },
               { key: 'delete', label: '删除', danger: true },
             ],
             onClick: ({ key }) => {
               if (key === 'disable') confirmDisable(row);
               else if (key === 'delete') confirmDelete(row);
               else if (key === 'trusted-devices') setDevicesOf(row);
+              else if (key === 'clear-passkeys') confirmClearPasskeys(row);
               else setResetting(row);
             },
           }}

@@ -209,4 +209,52 @@ describe('安全设置 page', () => {
     fireEvent.click(within(form()).getByRole('button', { name: /还\s*原/ }));
     await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
   });
+
+  it('a preset shows each change (current → new) before anything is saved; 应用并保存 saves through 保存', async () => {
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+    // An unsaved edit is where the preview starts from.
+    type('锁定时长', '60');
+    fireEvent.click(screen.getByRole('button', { name: '应用等保三级' }));
+    const dialog = await screen.findByRole('dialog', { name: '应用预设：等保三级' });
+    const rows = within(within(dialog).getByRole('table', { name: '预设的修改' }))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(rows).toEqual([
+      ['密码必须包含', '小写字母、数字', '小写字母、大写字母、数字'],
+      ['历史密码', '不限制', '最近 5 个不可重复'],
+      ['密码有效期', '永不过期', '90 天'],
+      ['锁定时长', '60 分钟', '15 分钟'],
+      ['会话空闲超时', '120 分钟', '30 分钟'],
+      ['二次验证', '关闭', '仅管理员'],
+    ]);
+    expect(fake.api!.put).not.toHaveBeenCalled();
+    fireEvent.click(within(dialog).getByRole('button', { name: '应用并保存' }));
+    await waitFor(() =>
+      expect(fake.api!.put).toHaveBeenCalledWith(POLICY_URL, {
+        ...DEFAULTS,
+        passwordClasses: ['lower', 'upper', 'digit'],
+        passwordHistory: 5,
+        passwordExpiryDays: 90,
+        lockMinutes: 15,
+        sessionIdleMinutes: 30,
+        twoFactor: 'admins',
+      }),
+    );
+  });
+
+  it('取消 leaves the form as it was', async () => {
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+    fireEvent.click(screen.getByRole('button', { name: '应用NIST/ASVS' }));
+    const dialog = await screen.findByRole('dialog', { name: '应用预设：NIST/ASVS' });
+    fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
+    expect((screen.getByRole('radio', { name: '关闭' }) as HTMLInputElement).checked).toBe(true);
+    expect(fake.api!.put).not.toHaveBeenCalled();
+  });
 });

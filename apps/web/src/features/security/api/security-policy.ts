@@ -26,6 +26,10 @@ export function useSaveSecurityPolicy() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveSecurityPolicy,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.security.policy }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.security.policy }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.security.compliance }),
+      ]),
   });
 }

@@ -1,6 +1,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import {
   PASSWORD_CLASS_LABELS,
+  SECURITY_PRESETS,
   type SecurityPolicy,
   SESSION_OVERFLOW_LABELS,
   TWO_FACTOR_LABELS,
@@ -28,6 +29,7 @@ import {
 } from '../lib/policy-rules';
 import './security.css';
 import { FormFooter } from './form-footer';
+import { type PendingPreset, PresetDialog } from './preset-dialog';
 
 /** Each number's label in its section, and its unit. */
 const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> = {
@@ -67,6 +69,7 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
   const byRole = Form.useWatch('twoFactor', form) === 'roles';
   // The roles 按角色 offers: the enterprise's (组织与账号's list), loaded once 按角色 is chosen.
   const roles = useOrgOptions(byRole);
+  const [pending, setPending] = useState<PendingPreset>();
 
   const submit = async (values: SecurityPolicy) => {
     setSaving(true);
@@ -88,6 +91,19 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
       onFinish={(values) => void submit(values)}
       className="security-setting__form"
     >
+      <Card title="一键预设" size="small" className="security-setting__presets">
+        <Space wrap size={[16, 8]}>
+          {SECURITY_PRESETS.map((preset) => (
+            <Button
+              key={preset.key}
+              onClick={() => setPending({ preset, current: policyBody({ ...policy, ...form.getFieldsValue(true) }) })}
+            >
+              应用{preset.title}
+            </Button>
+          ))}
+          <span className="security-setting__hint">先预览将修改的设置，确认后保存</span>
+        </Space>
+      </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
           <Card title="密码策略" size="small">
@@ -152,6 +168,16 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
         </Col>
       </Row>
       <FormFooter onReset={() => form.resetFields()} saving={saving} />
+      <PresetDialog
+        pending={pending}
+        onClose={() => setPending(undefined)}
+        onApply={(next) => {
+          setPending(undefined);
+          // Through the form: its rules check the values and 保存's path sends them.
+          form.setFieldsValue(next);
+          form.submit();
+        }}
+      />
     </Form>
   );
 }

@@ -77,6 +77,9 @@ beforeEach(() => {
     [`GET ${BASE}/page/list`]: [{ rows: [HENGYUE, RUICHI, OPERATIONS], total: 3 }],
     ['GET /web-api/console/v1/tenants/1/auth-sources']: HENGYUE_SOURCES,
     ['GET /web-api/console/v1/tenants/2/auth-sources']: [],
+    ['GET /web-api/console/v1/tenants/1/ip-rules']: [{ rules: ['10.0.0.0/8', '203.0.113.7'] }],
+    ['GET /web-api/console/v1/tenants/2/ip-rules']: [{ rules: [] }],
+    ['DELETE /web-api/console/v1/tenants/1/ip-rules']: [],
     [`PUT ${BASE}/1/status`]: [],
     [`PUT ${BASE}/2/status`]: [],
   });
@@ -164,6 +167,29 @@ describe('租户管理', () => {
     const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });
     expect(await within(other).findByText('未配置认证源')).toBeTruthy();
   });
+  it('详情 shows the enterprise’s 控制台访问 list, and 清除限制 lifts it after confirming', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /详\s*情/ }));
+    const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
+    const access = within(drawer).getByRole('region', { name: '控制台访问' });
+    expect(await within(access).findByText('10.0.0.0/8')).toBeTruthy();
+    expect(within(access).getByText('203.0.113.7')).toBeTruthy();
+
+    fireEvent.click(within(access).getByRole('button', { name: /清除限制/ }));
+    const confirm = await screen.findByRole('dialog', { name: '清除控制台访问限制' });
+    expect(within(confirm).getByText(/该企业的操作日志将记录此操作/)).toBeTruthy();
+    expect(fake.api!.delete).not.toHaveBeenCalled();
+    fireEvent.click(within(confirm).getByRole('button', { name: /清\s*除/ }));
+    await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith('/web-api/console/v1/tenants/1/ip-rules'));
+
+    fireEvent.click(within(drawer).getByRole('button', { name: '关闭' }));
+    fireEvent.click(within(await tenantRow('常州瑞驰')).getByRole('button', { name: /详\s*情/ }));
+    const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });
+    const none = within(other).getByRole('region', { name: '控制台访问' });
+    expect(await within(none).findByText('不限制访问地址')).toBeTruthy();
+    expect(within(none).queryByRole('button', { name: /清除限制/ })).toBeNull();
+  });
+
   it('新建企业 checks the credit code before sending, shows a taken name under its field, then creates', async () => {
     const code = `91320200MA1NEW001${creditCodeCheckChar('91320200MA1NEW001')}`;
     let refuse = true;

@@ -7,8 +7,10 @@ import {
   ENTERPRISE_STATUS_LABELS,
   type TenantRow,
 } from '@portal/shared';
-import { Alert, Descriptions, Drawer, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Alert, Button, Descriptions, Drawer, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { confirmAction } from '@/components/confirm-action';
 import { useTenantAuthSources } from '../api/tenant-auth-sources';
+import { useClearTenantIpRules, useTenantIpRules } from '../api/tenant-ip-rules';
 
 const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
   { title: '类型', dataIndex: 'type', width: 100, render: (type: AuthSourceType) => <Tag>{AUTH_SOURCE_TYPE_LABELS[type]}</Tag> },
@@ -62,6 +64,39 @@ function TenantAuthSources({ tenantId }: { tenantId: number }) {
   );
 }
 
+/**
+ * 控制台访问 of one enterprise, with 清除限制: the way back when its administrators all left the networks
+ * they listed (operators are held by no list, so they can always reach this).
+ */
+function TenantIpRules({ tenant }: { tenant: TenantRow }) {
+  const rules = useTenantIpRules(tenant.id);
+  const clear = useClearTenantIpRules(tenant.id);
+  if (rules.isError) return <Alert type="error" showIcon title={rules.error.message || '控制台访问规则读取失败'} />;
+  if (!rules.data) return <Typography.Text type="secondary">加载中…</Typography.Text>;
+  if (!rules.data.rules.length) return <Typography.Text type="secondary">不限制访问地址</Typography.Text>;
+  const confirmClear = () =>
+    confirmAction({
+      title: '清除控制台访问限制',
+      content: `确定清除「${tenant.name}」的控制台访问限制吗？清除后该企业的账号可从任意地址访问控制台，该企业的操作日志将记录此操作。`,
+      okText: '清除',
+      danger: true,
+      run: () => clear.mutateAsync(),
+    });
+  return (
+    <Space orientation="vertical" size={8} className="tenants__ip-rules">
+      <Typography.Text type="secondary">仅允许以下地址访问控制台：</Typography.Text>
+      <Space size={[4, 4]} wrap>
+        {rules.data.rules.map((rule) => (
+          <Tag key={rule}>{rule}</Tag>
+        ))}
+      </Space>
+      <Button danger size="small" onClick={confirmClear} loading={clear.isPending}>
+        清除限制
+      </Button>
+    </Space>
+  );
+}
+
 /** An enterprise's facts for operators, with its authentication sources. */
 export function TenantDetailDrawer({ tenant, onClose }: { tenant: TenantRow | null; onClose(): void }) {
   return (
@@ -85,6 +120,10 @@ export function TenantDetailDrawer({ tenant, onClose }: { tenant: TenantRow | nu
           <section className="tenants__section" aria-label="认证源">
             <h3 className="tenants__section-title">认证源</h3>
             <TenantAuthSources tenantId={tenant.id} />
+          </section>
+          <section className="tenants__section" aria-label="控制台访问">
+            <h3 className="tenants__section-title">控制台访问</h3>
+            <TenantIpRules tenant={tenant} />
           </section>
         </div>
       )}

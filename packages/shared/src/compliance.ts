@@ -1,0 +1,149 @@
+import type { Static } from 'typebox';
+import type {
+  ComplianceControlSchema,
+  ComplianceEvidenceQuerySchema,
+  ComplianceReportSchema,
+  ComplianceScoreSchema,
+} from './contracts/compliance.js';
+import { PASSWORD_CLASSES } from './security-policy.js';
+import { PASSWORD_CLASS_LABELS, SESSION_OVERFLOW_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS } from './sso.js';
+
+/**
+ * 安全合规 and the presets of 安全设置: the two baselines an enterprise is measured against, the preset
+ * settings that pass each, and how a policy's values read. The controls themselves are evaluated on the
+ * server (one service), so the page, the CSV and the evidence pack say the same.
+ */
+
+export type ComplianceFramework = 'djcp' | 'asvs';
+export const COMPLIANCE_FRAMEWORK_LABELS: Record<ComplianceFramework, string> = {
+  djcp: '等保 2.0 第三级（GB/T 22239-2019 安全计算环境）',
+  asvs: 'OWASP ASVS 5.0 第二级（V6 身份认证、V7 会话管理）',
+};
+
+export type ComplianceControl = Static<typeof ComplianceControlSchema>;
+export type ComplianceScore = Static<typeof ComplianceScoreSchema>;
+export type ComplianceReport = Static<typeof ComplianceReportSchema>;
+export type ComplianceEvidenceQuery = Static<typeof ComplianceEvidenceQuerySchema>;
+
+/** 网络安全法 第二十一条: network logs are kept no less than six months. */
+export const AUDIT_RETENTION_MIN_DAYS = 180;
+/** The longest period one evidence pack covers (a year, leap day included). */
+export const EVIDENCE_PERIOD_MAX_DAYS = 366;
+
+export const ComplianceMessage = {
+  dateInvalid: (label: string) => `${label}格式应为 yyyy-MM-dd`,
+  startAfterEnd: '开始日期不能晚于结束日期',
+  periodTooLong: `统计区间最长 ${EVIDENCE_PERIOD_MAX_DAYS} 天`,
+  endInFuture: '结束日期不能晚于今天',
+} as const;
+
+export type SecurityPresetKey = 'djcp3' | 'nist';
+
+/** A one-click baseline of 安全设置: the fields it sets (the rest stay as they are). */
+export interface SecurityPreset {
+  key: SecurityPresetKey;
+  title: string;
+  description: string;
+  policy: Partial<SecurityPolicy>;
+  /** The audit retention the baseline asks for; the platform's retention settings decide it today. */
+  auditRetentionDays: number;
+}
+
+export const SECURITY_PRESETS: readonly SecurityPreset[] = [
+  {
+    key: 'djcp3',
+    title: '等保三级',
+    description: '口令复杂度并定期更换、登录失败锁定、超时退出、管理员双因素认证（GB/T 22239-2019 8.1.4.1）',
+    policy: {
+      passwordMinLength: 8,
+      passwordClasses: ['lower', 'upper', 'digit'],
+      passwordExpiryDays: 90,
+      passwordHistory: 5,
+      lockMaxFailures: 5,
+      lockMinutes: 15,
+      twoFactor: 'admins',
+      sessionIdleMinutes: 30,
+    },
+    auditRetentionDays: AUDIT_RETENTION_MIN_DAYS,
+  },
+  {
+    key: 'nist',
+    title: 'NIST/ASVS',
+    description: '长度优先、常见密码拦截、不强制定期更换、全员多因素认证、限制同时在线会话（NIST SP 800-63B、OWASP ASVS 5.0）',
+    policy: {
+      passwordMinLength: 8,
+      passwordClasses: [],
+      passwordExpiryDays: 0,
+      twoFactor: 'all',
+      sessionMaxConcurrent: 5,
+      sessionIdleMinutes: 30,
+      sessionMaxHours: 12,
+    },
+    auditRetentionDays: AUDIT_RETENTION_MIN_DAYS,
+  },
+];
+
+export const securityPreset = (key: SecurityPresetKey): SecurityPreset => {
+  const preset = SECURITY_PRESETS.find((p) => p.key === key);
+  if (!preset) throw new Error(`unknown preset ${key}`);
+  return preset;
+};
+
+/** The policy after a preset: its fields replaced, every other one kept. */
+export function applySecurityPreset(policy: SecurityPolicy, preset: SecurityPreset): SecurityPolicy {
+  return { ...policy, ...preset.policy };
+}
+
+type Field = keyof SecurityPolicy;
+
+/** How each setting is named and how its value reads, in the 安全设置 page's order. */
+const POLICY_FIELDS: { [K in Field]?: { label: string; text: (value: SecurityPolicy[K]) => string } } = {
+  passwordMinLength: { label: '密码最短长度', text: (v) => `${v} 位` },
+  passwordClasses: {
+    label: '密码必须包含',
+    // In the page's order, whatever order they were saved in.
+    text: (v) =>
+      v.length
+        ? PASSWORD_CLASSES.filter((c) => v.includes(c))
+            .map((c) => PASSWORD_CLASS_LABELS[c])
+            .join('、')
+        : '不限',
+  },
+  passwordNoUsername: { label: '密码不得包含账号', text: (v) => (v ? '是' : '否') },
+  passwordHistory: { label: '历史密码', text: (v) => (v ? `最近 ${v} 个不可重复` : '不限制') },
+  passwordExpiryDays: { label: '密码有效期', text: (v) => (v ? `${v} 天` : '永不过期') },
+  lockMaxFailures: { label: '登录失败锁定次数', text: (v) => `${v} 次` },
+  lockMinutes: { label: '锁定时长', text: (v) => `${v} 分钟` },
+  sessionIdleMinutes: { label: '会话空闲超时', text: (v) => `${v} 分钟` },
+  sessionMaxHours: { label: '会话最长时长', text: (v) => `${v} 小时` },
+  sessionMaxConcurrent: { label: '同时在线会话数上限', text: (v) => (v ? `${v} 个` : '不限制') },
+  sessionOverflow: { label: '超出上限时', text: (v) => SESSION_OVERFLOW_LABELS[v] },
+  twoFactor: { label: '二次验证', text: (v) => TWO_FACTOR_LABELS[v] },
+};
+
+const sameValue = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x) => b.includes(x)) : a === b;
+
+/** A setting's name and its value as the console shows it (`密码有效期`, `90 天`). */
+export function policyFieldText<K extends Field>(field: K, policy: SecurityPolicy): { label: string; value: string } {
+  const spec = POLICY_FIELDS[field] as { label: string; text: (value: SecurityPolicy[K]) => string } | undefined;
+  return { label: spec?.label ?? field, value: spec ? spec.text(policy[field]) : String(policy[field]) };
+}
+
+/** One line of a preset's preview: the setting, its value now and after. */
+export interface PolicyChange {
+  field: Field;
+  label: string;
+  from: string;
+  to: string;
+}
+
+/** The settings `next` changes from `current`, in the page's order. */
+export function policyChanges(current: SecurityPolicy, next: SecurityPolicy): PolicyChange[] {
+  return (Object.keys(POLICY_FIELDS) as Field[])
+    .filter((field) => !sameValue(current[field], next[field]))
+    .map((field) => {
+      const before = policyFieldText(field, current);
+      return { field, label: before.label, from: before.value, to: policyFieldText(field, next).value };
+    });
+}
