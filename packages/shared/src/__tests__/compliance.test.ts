@@ -44,4 +44,23 @@ describe('安全设置 presets', () => {
     expect(policyChanges(next, { ...next, passwordClasses: [...next.passwordClasses].reverse() })).toEqual([]);
     expect(policyChanges(current, { ...current, passwordClasses: ['lower', 'digit'] })).toEqual([]);
   });
+
+  it('keep a second factor reachable: 全员 is not lowered, 验证器应用 stays allowed, NIST leaves SMS out; roles and trusted days kept', () => {
+    const strict: SecurityPolicy = { ...current, twoFactor: 'all', twoFactorRoles: [7], twoFactorMethods: ['sms'], trustDeviceDays: 14 };
+    const djcp = applySecurityPreset(strict, securityPreset('djcp3'));
+    expect(djcp).toMatchObject({ twoFactor: 'all', twoFactorRoles: [7], twoFactorMethods: ['totp', 'sms'], trustDeviceDays: 14 });
+    expect(securityPolicyProblem(djcp)).toBeUndefined();
+    const nist = applySecurityPreset(strict, securityPreset('nist'));
+    expect(securityPolicyProblem(nist)).toBeUndefined();
+    expect(policyChanges(strict, nist)).toContainEqual({
+      field: 'twoFactorMethods',
+      label: '允许的验证方式',
+      from: '短信验证码',
+      to: '验证器应用（TOTP）、通行密钥',
+    });
+    // Off stays off where a preset leaves two-factor alone: nothing to reach.
+    expect(
+      applySecurityPreset({ ...current, twoFactorMethods: ['sms'] }, { ...securityPreset('djcp3'), policy: {} }).twoFactorMethods,
+    ).toEqual(['sms']);
+  });
 });

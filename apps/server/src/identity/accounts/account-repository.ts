@@ -279,6 +279,23 @@ export class AccountRepository {
     return this.holders(Authority.OrgAccount, enterpriseId, db);
   }
 
+  /** Which of `accountIds` hold one of `roleIds`, their own or through a group (安全合规's 按角色 coverage). */
+  async holdingRoles(accountIds: readonly number[], roleIds: readonly number[]): Promise<number[]> {
+    if (accountIds.length === 0 || roleIds.length === 0) return [];
+    const direct = this.db
+      .selectFrom('account_role')
+      .select('account_role.account_id')
+      .where('account_role.account_id', 'in', [...accountIds])
+      .where('account_role.role_id', 'in', [...roleIds]);
+    const viaGroups = this.db
+      .selectFrom('account_group_member')
+      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
+      .select('account_group_member.account_id')
+      .where('account_group_member.account_id', 'in', [...accountIds])
+      .where('account_group_role.role_id', 'in', [...roleIds]);
+    return (await direct.union(viaGroups).execute()).map((r) => r.account_id);
+  }
+
   /**
    * Active accounts holding `authority` through one of their roles or their groups' roles: of one
    * enterprise, or of any when `enterpriseId` is null (platform reviewers).

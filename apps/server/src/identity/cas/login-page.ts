@@ -54,11 +54,13 @@ const alert = (error: string | undefined) => (error ? `<div class="cas-alert" ro
 /**
  * A passkey's form (PASSKEY_JS drives it): the button asks this site for the ceremony's options, the
  * browser's authenticator answers, and the form posts the answer. Hidden until the script finds WebAuthn.
+ * `extra`: more of the form (信任此设备's box, or the field that carries the page's box).
  */
 function passkeyForm(
   m: { casBase: string; service: string | undefined; renew: boolean; execution: string; proof?: string },
   label: string,
   title?: string,
+  extra = '',
 ): string {
   const secondFactor = m.proof !== undefined;
   const action = withService(`${m.casBase}/login/${secondFactor ? 'two-factor/passkey' : 'passkey'}`, m.service);
@@ -66,7 +68,7 @@ function passkeyForm(
   <input type="hidden" name="credential" value="">
   ${secondFactor ? `<input type="hidden" name="proof" value="${escapeHtml(m.proof ?? '')}">\n  ` : ''}${stepFields(m.execution, m.renew)}
   ${title ? `<p class="cas-other__title">${escapeHtml(title)}</p>\n  ` : ''}<p class="cas-passkey__error cas-alert" role="alert" hidden></p>
-  <button type="button" class="cas-passkey__button">${escapeHtml(label)}</button>
+  ${extra ? `${extra}\n  ` : ''}<button type="button" class="cas-passkey__button">${escapeHtml(label)}</button>
 </form>`;
 }
 
@@ -270,7 +272,11 @@ export function twoFactorCodePage(m: CodePageModel): string {
   ${stepFields(m.execution, m.renew)}
   <button type="submit">验 证</button>
 </form>`;
-  const passkey = m.method === 'passkey' || m.factors.passkey ? passkeyForm(m, '使用通行密钥验证') : '';
+  // 信任此设备 after a passkey too: the code form's box is carried by the passkey's form (PASSKEY_JS), and
+  // without a code form on the page the passkey's form holds the box itself.
+  const codeOnPage = m.method === 'totp' || (m.method === 'sms' && !!m.sent);
+  const trust = m.trustDays > 0 ? (codeOnPage ? '<input type="hidden" name="trust" value="" data-trust>' : trustBox(m.trustDays)) : '';
+  const passkey = m.method === 'passkey' || m.factors.passkey ? passkeyForm(m, '使用通行密钥验证', undefined, trust) : '';
   let sub: string;
   let main: string;
   if (m.method === 'totp') {
@@ -487,8 +493,8 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-inline .cas-other__button{background:#fff;cursor:pointer;font:inherit;font-size:14px}
 .cas-form .cas-inline{display:flex;flex-direction:column}
 .cas-form .cas-inline button{width:100%}
-.cas-form .cas-check{display:flex;align-items:center;gap:8px;margin:0 0 14px;font-size:14px;color:#374151;cursor:pointer}
-.cas-form .cas-check input{width:16px;height:16px;margin:0;padding:0;flex:none}
+.cas-form .cas-check,.cas-passkey .cas-check{display:flex;align-items:center;gap:8px;margin:0 0 14px;font-size:14px;color:#374151;cursor:pointer}
+.cas-form .cas-check input,.cas-passkey .cas-check input{width:16px;height:16px;margin:0;padding:0;flex:none}
 .cas-codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 16px;margin:0 0 20px;padding-left:24px}
 .cas-passkey{display:flex;flex-direction:column;margin-top:12px}
 .cas-passkey[hidden],.cas-passkey__error[hidden]{display:none}
@@ -542,6 +548,9 @@ export const PASSKEY_JS = `(function () {
         })
         .then(function (credential) {
           form.querySelector('input[name="credential"]').value = JSON.stringify(credential);
+          var relay = form.querySelector('input[data-trust]');
+          var box = document.getElementById('trust');
+          if (relay) relay.value = box && box.checked ? '1' : '';
           form.submit();
         })
         .catch(function (err) {

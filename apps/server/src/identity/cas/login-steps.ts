@@ -45,6 +45,9 @@ export interface CodeChoice {
   sent?: boolean;
 }
 
+/** A second factor 允许的验证方式 leave out, or one the account does not hold, was posted. */
+export const FACTOR_NOT_ALLOWED = '该验证方式不可用，请选择其他验证方式';
+
 /** `13800000002` → `138****0002`. */
 export const maskPhone = (phone: string) => (phone.length >= 7 ? `${phone.slice(0, 3)}****${phone.slice(-4)}` : phone);
 
@@ -60,13 +63,15 @@ interface StepModel {
 
 /**
  * The central login after the password (安全设置), in this order:
- * 1. 二次验证 — a code from the authenticator or a passkey, when the policy requires it and the account
- *    has either (before anything else, so a known password alone changes nothing); a passwordless
- *    passkey sign-in (user verification: something held and something known or biometric) starts after it;
+ * 1. 二次验证 — when the policy requires it and the account holds one of 允许的验证方式 (the authenticator's
+ *    code, a 短信验证码, a passkey), unless 信任此设备 trusts this browser; before anything else, so a known
+ *    password alone changes nothing. A passwordless passkey sign-in (user verification: something held and
+ *    something known or biometric) is two factors and starts after it when 通行密钥 is allowed; otherwise it
+ *    stands for the password and this step asks for an allowed factor;
  * 2. a new password — an initial one set by an administrator, or one older than the
  *    policy's expiry (密码已过期, logged as `password-expired`);
- * 3. 绑定二次验证 — when required and the account has neither an authenticator nor a passkey yet (after the password is the holder's own), then
- *    the recovery codes, shown once;
+ * 3. 绑定二次验证 — when required, the account holds no allowed factor and 验证器应用 is allowed (after the
+ *    password is the holder's own), then the recovery codes, shown once;
  * then the login completes. Each step's form carries a signed proof of the steps before it
  * (LoginProofs); the policy is read at this login, so a change applies at the next one.
  */
@@ -176,6 +181,28 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     return casLogin.html(reply, 200, recoveryCodesPage({ ...pageBase(request, reply, m), proof, codes: m.codes }));
   }
 
+  /**
+   * 信任此设备, ticked at a right second factor (any of them): trusts this browser for the account when the
+   * enterprise allows it, with the HttpOnly cookie under the CAS path.
+   */
+  async function trustDevice(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    profile: { id: number; username: string; enterpriseId: number | null },
+    policy: SecurityPolicy,
+  ): Promise<void> {
+    const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log };
+    const trusted = await app.trustedDeviceService.trust(profile, policy, client);
+    if (!trusted) return;
+    reply.setCookie(TRUST_COOKIE, trusted.token, {
+      path: '/cas',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      maxAge: trusted.maxAgeSeconds,
+    });
+  }
+
   /** The next page of the login of `accountId` after stage `after`, or the completed login. */
   async function next(
     request: FastifyRequest,
@@ -195,6 +222,8 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     }
     const { state, profile, policy, twoFactor } = context;
     const method = known?.method ?? carriedMethod(request);
+    // A passwordless passkey sign-in passes 二次验证 itself when 通行密钥 is an allowed factor.
+    const stage: Stage = after === 'password' && method === 'passkey' && policy.twoFactorMethods.includes('passkey') ? 'code' : after;
     const model = { accountId, name: profile.name || profile.username, target, method };
     // A right password restarts the count of wrong ones before any step's page; wrong codes keep their
     // own count until the whole login succeeds, which restarts both (completeLogin).
@@ -205,15 +234,15 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const usable = factors.totp || factors.sms || factors.passkey;
     // 信任此设备: a browser trusted after an earlier second factor skips it within the policy's days.
     const trusted =
-      ORDER[after] < ORDER.code &&
+      ORDER[stage] < ORDER.code &&
       twoFactor &&
       usable &&
       (await app.trustedDeviceService.trusted(request.cookies[TRUST_COOKIE], accountId, policy));
-    if (ORDER[after] < ORDER.code && twoFactor && usable && !trusted) {
+    if (ORDER[stage] < ORDER.code && twoFactor && usable && !trusted) {
       await passed();
       return codePage(request, reply, 200, { ...model, choice: choiceOf(context) });
     }
-    if (ORDER[after] < ORDER.code && twoFactor && !usable && !policy.twoFactorMethods.includes('totp')) {
+    if (ORDER[stage] < ORDER.code && twoFactor && !usable && !policy.twoFactorMethods.includes('totp')) {
       // Nothing the enterprise accepts is held, and the authenticator cannot be bound here.
       return casLogin.renderLogin(request, reply, 403, {
         service: target.service,
@@ -222,7 +251,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
       });
     }
     // A directory's password (LDAP / AD) is changed and expires in the directory, never here.
-    if (ORDER[after] < ORDER.change && !(known?.directoryPassword ?? (await hasDirectoryPassword(app, accountId)))) {
+    if (ORDER[stage] < ORDER.change && !(known?.directoryPassword ?? (await hasDirectoryPassword(app, accountId)))) {
       if (state.mustChangePassword) {
         await passed();
         return changePage(request, reply, 200, { ...model, expired: false, policy });
@@ -243,7 +272,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
       }
     }
     // 绑定二次验证 only when no accepted factor is held (one that is passed the step above, or will pass it).
-    if (ORDER[after] < ORDER.enrol && twoFactor && !usable && policy.twoFactorMethods.includes('totp')) {
+    if (ORDER[stage] < ORDER.enrol && twoFactor && !usable && policy.twoFactorMethods.includes('totp')) {
       await passed();
       return enrolPage(request, reply, 200, { ...model, username: profile.username });
     }
@@ -255,7 +284,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     );
   }
 
-  return { checkProof, issueProof, contextOf, firstMethod, choiceOf, codePage, changePage, enrolPage, recoveryPage, next };
+  return { checkProof, issueProof, contextOf, firstMethod, choiceOf, trustDevice, codePage, changePage, enrolPage, recoveryPage, next };
 }
 
 export type LoginSteps = ReturnType<typeof createLoginSteps>;

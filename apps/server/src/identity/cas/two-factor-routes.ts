@@ -6,9 +6,8 @@ import { Type } from 'typebox';
 import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import type { LoginTarget } from './cas-login.js';
-import type { CodeChoice, SecondFactorMethod, SecondFactors } from './login-steps.js';
+import { type CodeChoice, FACTOR_NOT_ALLOWED, type SecondFactorMethod, type SecondFactors } from './login-steps.js';
 import { AppError } from '../../platform/lib/errors.js';
-import { TRUST_COOKIE } from '../security/trusted-devices.js';
 
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
 /** What every step's form carries (CasStepFormSchema) under its query. */
@@ -73,7 +72,6 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const method = given === 'sms' ? 'sms' : 'totp';
     return factors[method] ? method : undefined;
   };
-  const NOT_ALLOWED = '该验证方式不可用，请选择其他验证方式';
 
   /**
    * The code step's account, what its page shows (the ways the account can use, 信任此设备's days) and
@@ -100,7 +98,8 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { accountId, target, model, choice } = step;
       const { profile, policy, factors } = step.context;
       const method = methodOf(request.body.method, factors);
-      if (!method) return steps.codePage(request, reply, 400, { ...model, choice: choice(steps.firstMethod(factors)), error: NOT_ALLOWED });
+      if (!method)
+        return steps.codePage(request, reply, 400, { ...model, choice: choice(steps.firstMethod(factors)), error: FACTOR_NOT_ALLOWED });
       const code = (request.body.code ?? '').trim();
       if (!code) {
         const error = method === 'sms' ? '请输入短信验证码' : '请输入动态验证码';
@@ -118,19 +117,7 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (!checked.ok)
         return steps.codePage(request, reply, checked.status, { ...model, choice: choice(method, method === 'sms'), error: checked.error });
-      // 信任此设备: ticked after a right code, when the enterprise allows it.
-      if (request.body.trust === '1') {
-        const trusted = await app.trustedDeviceService.trust(profile, policy, client);
-        if (trusted) {
-          reply.setCookie(TRUST_COOKIE, trusted.token, {
-            path: '/cas',
-            httpOnly: true,
-            sameSite: 'lax',
-            secure: request.protocol === 'https',
-            maxAge: trusted.maxAgeSeconds,
-          });
-        }
-      }
+      if (request.body.trust === '1') await steps.trustDevice(request, reply, profile, policy);
       return steps.next(request, reply, accountId, target, 'code');
     },
   );
@@ -147,7 +134,8 @@ const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { model, choice } = step;
       const { profile, factors } = step.context;
       const method = methodOf(request.body.method, factors);
-      if (!method) return steps.codePage(request, reply, 400, { ...model, choice: choice(steps.firstMethod(factors)), error: NOT_ALLOWED });
+      if (!method)
+        return steps.codePage(request, reply, 400, { ...model, choice: choice(steps.firstMethod(factors)), error: FACTOR_NOT_ALLOWED });
       if (method === 'totp') return steps.codePage(request, reply, 200, { ...model, choice: choice('totp') });
       // Past the step's burst window (cas-login-step): the SMS codes' limits per phone and per address (sms-codes.ts).
       try {

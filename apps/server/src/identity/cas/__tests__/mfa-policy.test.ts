@@ -2,13 +2,14 @@ import type { SecurityPolicy, TrustedDeviceRow } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
-import { listen, TestBrowser } from '../../../testing/test-browser.js';
+import { type BrowserResponse, listen, TestBrowser } from '../../../testing/test-browser.js';
+import { type SoftwarePasskey, SoftwareAuthenticator } from '../../../testing/webauthn-authenticator.js';
 import { consoleClient } from '../../org/__tests__/account-test-client.js';
 
 /**
- * 安全设置's second factor beyond the authenticator: 按角色, 允许的验证方式, 短信验证码 through the
- * development outbox, and 信任此设备 (skipped step, expiry, removal by the user, the administrator,
- * a new password and a reset second factor).
+ * 安全设置's second factor beyond the authenticator: 按角色, 允许的验证方式 (a passkey among them),
+ * 短信验证码 through the development outbox, and 信任此设备 (after any factor; skipped step, expiry,
+ * removal by the user, the administrator, a new password and a reset second factor).
  */
 describe.each(testDialects())('MFA policy, SMS second factor and trusted devices on %s', (dialect) => {
   let t: TestApp;
@@ -243,6 +244,103 @@ describe.each(testDialects())('MFA policy, SMS second factor and trusted devices
     reopen(browser);
     expect((await signIn(browser, 'wangfang'))?.text).toContain('<h1>二次验证</h1>');
     expect(await myDevices(token)).toEqual([]);
+  });
+
+  it('通行密钥 among 允许的验证方式: offered while allowed and held, trusts the device, and a passwordless one is two factors only then', async () => {
+    await setPolicy({
+      twoFactor: 'roles',
+      twoFactorRoles: [qualityRole],
+      twoFactorMethods: ['totp', 'sms', 'passkey'],
+      trustDeviceDays: 30,
+    });
+    const device = new SoftwareAuthenticator(base);
+    const xhr = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
+    type Options = Parameters<SoftwareAuthenticator['get']>[1];
+    // zhoujie (质检员 through 质量部) adds a passkey in 个人信息.
+    const portal = new TestBrowser(base);
+    const token = await tokenFor(t, 'zhoujie');
+    const ask = (path: string, body: unknown) =>
+      portal.json<{ msg: string; data: { options: Parameters<SoftwareAuthenticator['create']>[0] }[] }>(
+        `/web/portal/account/passkeys${path}`,
+        {
+          method: 'POST',
+          headers: { ...xhr, authorization: token },
+          body: JSON.stringify(body),
+        },
+      );
+    const created = device.create((await ask('/options', {})).body.data[0]!.options);
+    expect((await ask('', { name: '工位电脑', credential: created.response })).body.msg).toBe('通行密钥已添加');
+    const passkey: SoftwarePasskey = created.passkey;
+
+    /** The page's passkey form as its script drives it: options (with the step's proof), the authenticator, the post. */
+    const usePasskey = async (browser: TestBrowser, page: BrowserResponse, fields: Record<string, string> = {}) => {
+      const second = page.text.includes('/login/two-factor/passkey');
+      const proof = second ? (/name="proof" value="([^"]*)"/.exec(page.text)?.[1] ?? '') : undefined;
+      const res = await browser.json<{ msg: string; data: { options: Options }[] }>('/cas/login/passkey/options', {
+        method: 'POST',
+        headers: xhr,
+        body: JSON.stringify(proof === undefined ? {} : { proof }),
+      });
+      if (!res.body.data?.[0]) return { refused: res };
+      const credential = JSON.stringify(device.get(passkey, res.body.data[0].options));
+      return { hops: await browser.submitForm(page, { credential, ...fields }, second ? '/login/two-factor/passkey' : '/login/passkey') };
+    };
+    const loginPage = (browser: TestBrowser) => browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
+
+    // After the password: the passkey first (no authenticator bound), 短信验证码 beside it, 信任此设备 in the passkey's form.
+    const browser = new TestBrowser(base);
+    const step = await signIn(browser, 'zhoujie');
+    expect(step?.text).toContain('请使用您的通行密钥完成验证');
+    expect(step?.text).toContain('使用通行密钥验证');
+    expect(step?.text).toContain('其他验证方式');
+    expect(step?.text).toContain('>短信验证码</button>');
+    expect(step?.text).not.toContain('name="code"');
+    expect(step?.text).toMatch(/class="cas-passkey"[^>]*>[\s\S]*信任此设备，30 天内[\s\S]*<\/form>/);
+    const done = (await usePasskey(browser, step!, { trust: '1' })).hops;
+    expect(done?.[0]?.status).toBe(303);
+    expect(done?.[0]?.location).toMatch(/ticket=ST-/);
+    expect(browser.cookies.get('CASTRUST')).toMatchObject({ httpOnly: true, path: '/cas' });
+    reopen(browser);
+    expect((await signIn(browser, 'zhoujie'))?.status).toBe(303);
+
+    // A passwordless passkey sign-in is both factors while 通行密钥 is allowed: no step.
+    const passwordless = new TestBrowser(base);
+    const direct = (await usePasskey(passwordless, await loginPage(passwordless))).hops;
+    expect(direct?.[0]?.status).toBe(303);
+    expect(direct?.[0]?.location).toMatch(/ticket=ST-/);
+
+    // 通行密钥 left out: the step offers 短信验证码 only, and refuses a passkey posted anyway.
+    await setPolicy({ twoFactor: 'roles', twoFactorRoles: [qualityRole], twoFactorMethods: ['totp', 'sms'], trustDeviceDays: 30 });
+    const other = new TestBrowser(base);
+    const smsOnly = await signIn(other, 'zhoujie');
+    expect(smsOnly?.text).toContain('将向账号绑定的手机');
+    expect(smsOnly?.text).not.toContain('使用通行密钥验证');
+    const options = await other.json('/cas/login/passkey/options', {
+      method: 'POST',
+      headers: xhr,
+      body: JSON.stringify({ proof: /name="proof" value="([^"]*)"/.exec(smsOnly?.text ?? '')?.[1] ?? '' }),
+    });
+    expect(options).toEqual({ status: 400, body: { code: 1, msg: '该验证方式不可用，请选择其他验证方式' } });
+    const posted = await other.fetch(`/cas/login/two-factor/passkey?service=${encodeURIComponent(service)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        proof: /name="proof" value="([^"]*)"/.exec(smsOnly?.text ?? '')?.[1] ?? '',
+        execution: /name="execution" value="([^"]*)"/.exec(smsOnly?.text ?? '')?.[1] ?? '',
+        credential: '{}',
+      }).toString(),
+    });
+    expect(posted.status).toBe(400);
+    expect(posted.text).toContain('该验证方式不可用，请选择其他验证方式');
+    expect(other.cookies.has('TGC')).toBe(false);
+
+    // ... and a passwordless passkey stands for the password only: the step follows.
+    const first = new TestBrowser(base);
+    const [then] = (await usePasskey(first, await loginPage(first))).hops ?? [];
+    expect(then?.status).toBe(200);
+    expect(then?.text).toContain('<h1>二次验证</h1>');
+    expect(then?.text).toContain('将向账号绑定的手机');
+    expect(first.cookies.has('TGC')).toBe(false);
   });
 
   it('a trusted device is removed by its user, by the administrator, by a new password and by a reset second factor', async () => {
