@@ -97,9 +97,15 @@ test.describe('passkeys', () => {
       await page.setViewportSize({ width: 1440, height: 900 });
       await info.getByRole('button', { name: /确\s*定/ }).click();
 
-      // Administrators must sign in with a second factor from now on: the passkey is one.
+      // Administrators must sign in with a second factor from now on: the passkey is one, 短信验证码 another,
+      // and a browser may be trusted after either.
       const [policy] = await api.get<Record<string, unknown>>('/web-api/console/v1/security/policy');
-      await api.put('/web-api/console/v1/security/policy', { ...policy, twoFactor: 'admins' });
+      await api.put('/web-api/console/v1/security/policy', {
+        ...policy,
+        twoFactor: 'admins',
+        twoFactorMethods: ['totp', 'sms', 'passkey'],
+        trustDeviceDays: 30,
+      });
 
       // Sign out, then open the application: 通行密钥登录, no password, ends inside it.
       await page.getByRole('button', { name: '退出登录' }).click();
@@ -127,9 +133,24 @@ test.describe('passkeys', () => {
       await expect(fresh.page.getByRole('heading', { name: '二次验证' })).toBeVisible();
       await expect(fresh.page.getByLabel('动态验证码')).toHaveCount(0);
       await fresh.page.screenshot({ path: test.info().outputPath('passkeys-second-factor-1440.png'), fullPage: true });
+      // 短信验证码 sends a code; its page keeps the passkey beside it, and 信任此设备 ticked there goes with the passkey too.
+      await fresh.page.getByRole('button', { name: '短信验证码' }).click();
+      await expect(fresh.page.getByLabel('短信验证码')).toBeVisible();
+      await fresh.page.getByRole('checkbox', { name: /信任此设备/ }).check();
+      await fresh.page.screenshot({ path: test.info().outputPath('passkeys-second-factor-sms-1440.png'), fullPage: true });
       await fresh.page.getByRole('button', { name: '使用通行密钥验证' }).click();
       await expect(fresh.page.getByText(`signed in as ${admin.username}`)).toBeVisible();
       expect(fresh.page.url()).toBe(appHome);
+      // The browser closed and opened again: the password alone, the trusted device skips the step.
+      const kept = (await fresh.context.cookies()).filter((c) => c.expires > 0);
+      expect(kept.map((c) => c.name)).toContain('CASTRUST');
+      await fresh.context.clearCookies();
+      await fresh.context.addCookies(kept);
+      await fresh.page.goto(appHome, { waitUntil: 'commit' });
+      await fresh.page.getByLabel('账号').fill(admin.username);
+      await fresh.page.getByLabel('密码', { exact: true }).fill(admin.password);
+      await fresh.page.getByRole('button', { name: '登 录' }).click();
+      await expect(fresh.page.getByText(`signed in as ${admin.username}`)).toBeVisible();
 
       // Removal in 个人信息 (the console's own sign-in asks for the passkey as the second factor too).
       await page.goto('/console', { waitUntil: 'commit' });

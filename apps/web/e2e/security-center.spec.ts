@@ -95,6 +95,72 @@ test.describe('安全中心', () => {
     await page.screenshot({ path: test.info().outputPath('login-log-logout-1440.png') });
   });
 
+  test('短信验证码 as the second factor with 信任此设备: the next sign-in in that browser skips the step', async ({
+    page,
+    browser,
+    baseURL,
+    newTenant,
+  }) => {
+    test.setTimeout(150_000);
+    const { admin } = await newTenant();
+    await passwordStep(page, admin.username, admin.password);
+    await expect(sidebarMenu(page).getByRole('menuitem', { name: /安全中心/ })).toBeVisible();
+    await page.goto('/console/security/setting');
+    // 按角色 offers the enterprise's roles.
+    await page.getByRole('radio', { name: '按角色' }).check();
+    const card = page.locator('.ant-card').filter({ has: page.getByText('允许的验证方式') });
+    // Retried, as a click while the dropdown opens can be lost.
+    await expect(async () => {
+      await card.getByRole('combobox', { name: '角色' }).click();
+      await page.getByTitle('企业管理员', { exact: true }).last().click({ timeout: 2_000 });
+      await expect(card.locator('.ant-select-selection-item').getByText('企业管理员')).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await card.screenshot({ path: test.info().outputPath('security-setting-roles-1440.png') });
+    await page.getByRole('radio', { name: '全员' }).check();
+    await page.getByRole('checkbox', { name: '短信验证码' }).check();
+    await page.getByLabel('信任此设备').fill('30');
+    await card.screenshot({ path: test.info().outputPath('security-setting-mfa-1440.png') });
+    await page
+      .getByRole('form', { name: '安全策略' })
+      .getByRole('button', { name: /保\s*存/ })
+      .click();
+    await expect(page.getByText('安全设置已保存，下次登录起生效')).toBeVisible();
+    await page.setViewportSize({ width: 375, height: 812 });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('security-setting-mfa-375.png') });
+
+    // Another browser: no authenticator is bound, so the step offers the code by SMS.
+    const second = await newPage(browser, baseURL);
+    await passwordStep(second, admin.username, admin.password);
+    await expect(second.getByRole('heading', { name: '二次验证' })).toBeVisible();
+    await second.getByRole('button', { name: '获取短信验证码' }).click();
+    await expect(second.getByText(`验证码已发送至 ${admin.phone.slice(0, 3)}****${admin.phone.slice(-4)}`)).toBeVisible();
+    const { code } = await lastSms(second, admin.phone, 'login');
+    await second.getByLabel('短信验证码').fill(code ?? '');
+    await second.getByRole('checkbox', { name: /信任此设备/ }).check();
+    await second.screenshot({ path: test.info().outputPath('two-factor-sms-1440.png') });
+    await second.setViewportSize({ width: 375, height: 812 });
+    await second.screenshot({ path: test.info().outputPath('two-factor-sms-375.png'), fullPage: true });
+    await second.setViewportSize({ width: 1440, height: 900 });
+    await second.getByRole('button', { name: /验\s*证/ }).click();
+    await expect(sidebarMenu(second).getByRole('menuitem', { name: /工作台/ })).toBeVisible();
+
+    // The browser closed and opened again: its session cookies are gone, the trusted device's stays.
+    const kept = (await second.context().cookies()).filter((c) => c.expires > 0);
+    expect(kept.map((c) => c.name)).toContain('CASTRUST');
+    await second.context().clearCookies();
+    await second.context().addCookies(kept);
+    await passwordStep(second, admin.username, admin.password);
+    await expect(sidebarMenu(second).getByRole('menuitem', { name: /工作台/ })).toBeVisible();
+
+    // 个人信息 lists it.
+    await second.getByRole('button', { name: /用户菜单/ }).click();
+    await second.getByRole('menuitem', { name: '个人信息' }).click();
+    await expect(second.getByRole('list', { name: '受信任的设备' }).getByRole('listitem')).toHaveCount(1);
+    await second.context().close();
+  });
+
   test('同时在线上限 with 拒绝新的登录: a second browser is refused at the central login, and 登录日志 says why', async ({
     page,
     browser,

@@ -5,8 +5,8 @@ import type {
   ComplianceReportSchema,
   ComplianceScoreSchema,
 } from './contracts/compliance.js';
-import { PASSWORD_CLASSES } from './security-policy.js';
-import { PASSWORD_CLASS_LABELS, SESSION_OVERFLOW_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS } from './sso.js';
+import { PASSWORD_CLASSES, TWO_FACTOR_METHODS } from './security-policy.js';
+import { PASSWORD_CLASS_LABELS, SESSION_OVERFLOW_LABELS, type SecurityPolicy, TWO_FACTOR_LABELS, TWO_FACTOR_METHOD_LABELS } from './sso.js';
 
 /**
  * 安全合规 and the presets of 安全设置: the two baselines an enterprise is measured against, the preset
@@ -78,6 +78,8 @@ export const SECURITY_PRESETS: readonly SecurityPreset[] = [
       // ASVS 6.3.1: at most 10 failed attempts before the account is held.
       lockMaxFailures: 10,
       twoFactor: 'all',
+      // SMS is a restricted authenticator (NIST SP 800-63B 5.1.3.3); a passkey resists phishing.
+      twoFactorMethods: ['totp', 'passkey'],
       sessionMaxConcurrent: 5,
       sessionIdleMinutes: 30,
       sessionMaxHours: 12,
@@ -122,12 +124,19 @@ function stronger<K extends Field>(field: K, current: SecurityPolicy[K], preset:
   return combine ? combine(current, preset) : preset;
 }
 
-/** The policy after a preset: each of its fields at least as strict as the preset asks, every other one kept. */
+/**
+ * The policy after a preset: each of its fields at least as strict as the preset asks, every other one kept
+ * (按角色's roles, 信任此设备). While two-factor is on, 验证器应用 stays among the allowed factors, so an account
+ * that holds none of them binds one at its next sign-in instead of being refused.
+ */
 export function applySecurityPreset(policy: SecurityPolicy, preset: SecurityPreset): SecurityPolicy {
   const next = { ...policy };
   for (const field of Object.keys(preset.policy) as Field[]) {
     const value = preset.policy[field];
     if (value !== undefined) Object.assign(next, { [field]: stronger(field, policy[field], value) });
+  }
+  if (next.twoFactor !== 'off' && !next.twoFactorMethods.includes('totp')) {
+    next.twoFactorMethods = TWO_FACTOR_METHODS.filter((m) => m === 'totp' || next.twoFactorMethods.includes(m));
   }
   return next;
 }
@@ -155,6 +164,15 @@ const POLICY_FIELDS: { [K in Field]?: { label: string; text: (value: SecurityPol
   sessionMaxConcurrent: { label: '同时在线会话数上限', text: (v) => (v ? `${v} 个` : '不限制') },
   sessionOverflow: { label: '超出上限时', text: (v) => SESSION_OVERFLOW_LABELS[v] },
   twoFactor: { label: '二次验证', text: (v) => TWO_FACTOR_LABELS[v] },
+  twoFactorRoles: { label: '二次验证的角色', text: (v) => (v.length ? `${v.length} 个角色` : '未选择') },
+  twoFactorMethods: {
+    label: '允许的验证方式',
+    text: (v) =>
+      TWO_FACTOR_METHODS.filter((m) => v.includes(m))
+        .map((m) => TWO_FACTOR_METHOD_LABELS[m])
+        .join('、'),
+  },
+  trustDeviceDays: { label: '信任此设备', text: (v) => (v ? `${v} 天` : '不允许') },
 };
 
 const sameValue = (a: unknown, b: unknown) =>

@@ -1,5 +1,12 @@
 import { Authority, PASSWORD_MAX, PASSWORD_MIN } from './auth.js';
-import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type SessionOverflow, type TwoFactorMode } from './sso.js';
+import {
+  PASSWORD_CLASS_LABELS,
+  type PasswordClass,
+  type SecurityPolicy,
+  type SessionOverflow,
+  type TwoFactorMethod,
+  type TwoFactorMode,
+} from './sso.js';
 
 /**
  * 安全设置: the ranges of an enterprise's security policy and the password rules it sets.
@@ -8,7 +15,11 @@ import { PASSWORD_CLASS_LABELS, type PasswordClass, type SecurityPolicy, type Se
 
 /** The character classes a policy may require, in the order messages name them. */
 export const PASSWORD_CLASSES: readonly PasswordClass[] = ['lower', 'upper', 'digit', 'symbol'];
-export const TWO_FACTOR_MODES: readonly TwoFactorMode[] = ['off', 'admins', 'all'];
+export const TWO_FACTOR_MODES: readonly TwoFactorMode[] = ['off', 'admins', 'all', 'roles'];
+/** 允许的验证方式 in the order the pages offer them. */
+export const TWO_FACTOR_METHODS: readonly TwoFactorMethod[] = ['totp', 'sms', 'passkey'];
+/** 信任此设备's longest trust, in days (a device asks again at least this often). */
+export const TRUST_DEVICE_MAX_DAYS = 90;
 export const SESSION_OVERFLOWS: readonly SessionOverflow[] = ['end-oldest', 'refuse'];
 
 const CLASS_PATTERNS: Record<PasswordClass, RegExp> = {
@@ -21,7 +32,7 @@ const CLASS_PATTERNS: Record<PasswordClass, RegExp> = {
 
 type NumericField = Exclude<
   keyof SecurityPolicy,
-  'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow' | 'auditRetentionDays'
+  'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow' | 'auditRetentionDays' | 'twoFactorRoles' | 'twoFactorMethods'
 >;
 
 /**
@@ -37,6 +48,7 @@ export const SECURITY_POLICY_LIMITS: Record<NumericField, { min: number; max: nu
   sessionIdleMinutes: { min: 5, max: 1440, label: '会话空闲超时（分钟）' },
   sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
   sessionMaxConcurrent: { min: 0, max: 20, label: '同时在线会话数上限' },
+  trustDeviceDays: { min: 0, max: TRUST_DEVICE_MAX_DAYS, label: '信任此设备天数' },
 };
 
 /**
@@ -49,7 +61,11 @@ export const SecurityPolicyMessage = {
   minLengthImpossible: `密码最短长度不能超过${PASSWORD_MAX}位（密码最长${PASSWORD_MAX}位，否则任何密码都无法满足）`,
   classUnknown: '密码字符类型只能是小写字母、大写字母、数字、特殊字符',
   classesImpossible: `要求的字符类型多于密码最长长度${PASSWORD_MAX}位，任何密码都无法满足`,
-  twoFactorUnknown: '二次验证只能是关闭、仅管理员或全员',
+  twoFactorUnknown: '二次验证只能是关闭、仅管理员、全员或按角色',
+  rolesRequired: '按角色启用二次验证时，请至少选择一个角色',
+  roleUnknown: '所选角色不存在或不属于本企业',
+  methodsRequired: '请至少选择一种允许的验证方式',
+  methodUnknown: '验证方式只能是验证器应用、短信验证码或通行密钥',
   overflowUnknown: '超出上限时只能是结束最早的会话或拒绝新的登录',
   idleBeyondMax: '会话空闲超时不能超过会话最长时长',
 } as const;
@@ -74,6 +90,9 @@ export function securityPolicyProblem(policy: SecurityPolicy): string | undefine
   // Each required class takes at least one character: the longest password must hold them all.
   if (new Set(policy.passwordClasses).size > PASSWORD_MAX) return SecurityPolicyMessage.classesImpossible;
   if (!TWO_FACTOR_MODES.includes(policy.twoFactor)) return SecurityPolicyMessage.twoFactorUnknown;
+  if (policy.twoFactor === 'roles' && policy.twoFactorRoles.length === 0) return SecurityPolicyMessage.rolesRequired;
+  if (policy.twoFactorMethods.length === 0) return SecurityPolicyMessage.methodsRequired;
+  if (policy.twoFactorMethods.some((m) => !TWO_FACTOR_METHODS.includes(m))) return SecurityPolicyMessage.methodUnknown;
   if (!SESSION_OVERFLOWS.includes(policy.sessionOverflow)) return SecurityPolicyMessage.overflowUnknown;
   if (policy.sessionIdleMinutes > policy.sessionMaxHours * 60) return SecurityPolicyMessage.idleBeyondMax;
   const retention = AUDIT_RETENTION_LIMITS;
@@ -144,8 +163,16 @@ export function describePasswordRules(rules: PasswordRules): string {
   return parts.join('，');
 }
 
-/** Whether the policy's two-factor login applies to an account holding `authorities` (仅管理员: holders of org:account). */
-export function twoFactorApplies(mode: TwoFactorMode, authorities: readonly string[]): boolean {
+/**
+ * Whether the policy's two-factor login applies to an account holding `authorities` (仅管理员: holders of
+ * org:account); 按角色: holders of one of `roles.required` (ids), given the ids the account holds.
+ */
+export function twoFactorApplies(
+  mode: TwoFactorMode,
+  authorities: readonly string[],
+  roles?: { held: readonly number[]; required: readonly number[] },
+): boolean {
+  if (mode === 'roles') return !!roles && roles.required.some((id) => roles.held.includes(id));
   return mode === 'all' || (mode === 'admins' && authorities.includes(Authority.OrgAccount));
 }
 

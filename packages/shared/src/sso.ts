@@ -18,6 +18,7 @@ import type {
   SsoAppCreatedSchema,
   SsoAppSecretSchema,
   StatisticsSchema,
+  TrustedDeviceRowSchema,
 } from './contracts/sso.js';
 import type { PageResult } from './response-codes.js';
 /**
@@ -151,8 +152,15 @@ export const PASSWORD_CLASS_LABELS: Record<PasswordClass, string> = {
   digit: '数字',
   symbol: '特殊字符',
 };
-export type TwoFactorMode = 'off' | 'admins' | 'all';
-export const TWO_FACTOR_LABELS: Record<TwoFactorMode, string> = { off: '关闭', admins: '仅管理员', all: '全员' };
+export type TwoFactorMode = 'off' | 'admins' | 'all' | 'roles';
+export const TWO_FACTOR_LABELS: Record<TwoFactorMode, string> = { off: '关闭', admins: '仅管理员', all: '全员', roles: '按角色' };
+/** 允许的验证方式: the second factors an enterprise may accept. */
+export type TwoFactorMethod = 'totp' | 'sms' | 'passkey';
+export const TWO_FACTOR_METHOD_LABELS: Record<TwoFactorMethod, string> = {
+  totp: '验证器应用（TOTP）',
+  sms: '短信验证码',
+  passkey: '通行密钥',
+};
 /** 安全设置's 超出上限时: a sign-in beyond the account's cap on concurrent sessions ends its oldest session, or is refused. */
 export type SessionOverflow = 'end-oldest' | 'refuse';
 export const SESSION_OVERFLOW_LABELS: Record<SessionOverflow, string> = { 'end-oldest': '结束最早的会话', refuse: '拒绝新的登录' };
@@ -165,6 +173,8 @@ export type ConsoleIpRules = Static<typeof ConsoleIpRulesSchema>;
 export type TenantIpRules = Static<typeof TenantIpRulesSchema>;
 /** `PUT /web-api/console/v1/security/ip-rules`: the form's lines. */
 export type ConsoleIpRulesBody = Static<typeof ConsoleIpRulesBodySchema>;
+/** A trusted device (信任此设备) of an account. */
+export type TrustedDeviceRow = Static<typeof TrustedDeviceRowSchema>;
 /** `GET /web/portal/account/password-rules`: the caller's enterprise's password rules, with the server's one-line description of them. */
 export type PasswordRulesAnswer = Static<typeof PasswordRulesAnswerSchema>;
 

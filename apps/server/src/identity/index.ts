@@ -99,6 +99,9 @@ import securityRoutes from './security/security-routes.js';
 import securityService from './security/security-service.js';
 import twoFactor from './security/two-factor.js';
 import twoFactorRepository from './security/two-factor-repository.js';
+import trustedDeviceRepository from './security/trusted-device-repository.js';
+import trustedDevices from './security/trusted-devices.js';
+import trustedDeviceRoutes from './security/trusted-device-routes.js';
 import sessionRepository from './sessions/session-repository.js';
 import sessionRoutes from './sessions/session-routes.js';
 import sessionService from './sessions/session-service.js';
@@ -136,6 +139,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(passwordPolicy);
   await app.register(twoFactorRepository);
   await app.register(twoFactor);
+  await app.register(trustedDeviceRepository);
+  await app.register(trustedDevices);
   await app.register(passkeyRepository);
   await app.register(passkeys);
   await app.register(authSourceRepository);
@@ -215,6 +220,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(sessionRoutes);
   await app.register(loginLogRoutes);
   await app.register(securityRoutes);
+  await app.register(trustedDeviceRoutes);
   await app.register(complianceRoutes);
   await app.register(passkeyRoutes);
   await app.register(notificationRoutes);

@@ -7,7 +7,9 @@ import {
   type SecurityPolicy,
   SESSION_OVERFLOWS,
   type SessionOverflow,
+  TWO_FACTOR_METHODS,
   TWO_FACTOR_MODES,
+  type TwoFactorMethod,
   type TwoFactorMode,
   securityPolicyProblem,
 } from '@portal/shared';
@@ -71,7 +73,7 @@ export interface ServerConfig {
   /**
    * 安全设置's platform defaults: the policy of every enterprise without its own, of accounts without
    * an enterprise, and of registration (PASSWORD_*, LOGIN_MAX_FAILURES, LOGIN_LOCK_MINUTES,
-   * CAS_TGT_IDLE_MINUTES, CAS_TGT_HOURS, TWO_FACTOR).
+   * CAS_TGT_IDLE_MINUTES, CAS_TGT_HOURS, TWO_FACTOR, TWO_FACTOR_METHODS, TRUST_DEVICE_DAYS).
    */
   securityDefaults: SecurityPolicy;
   /** SMS_PROVIDER and the provider's keys (SMS_*, ALIYUN_SMS_*, TENCENT_SMS_*); never logged. */
@@ -284,9 +286,17 @@ function securityDefaultsFrom(env: NodeJS.ProcessEnv): SecurityPolicy {
       throw new Error(`PASSWORD_CLASSES lists ${PASSWORD_CLASSES.join(', ')}, got "${c}"`);
     }
   }
+  // 按角色 names an enterprise's roles: the platform's default has none to name.
+  const platformModes: readonly TwoFactorMode[] = TWO_FACTOR_MODES.filter((m) => m !== 'roles');
   const twoFactor = (env.TWO_FACTOR || 'off') as TwoFactorMode;
-  if (!TWO_FACTOR_MODES.includes(twoFactor))
-    throw new Error(`TWO_FACTOR must be one of ${TWO_FACTOR_MODES.join(', ')}, got "${env.TWO_FACTOR}"`);
+  if (!platformModes.includes(twoFactor)) throw new Error(`TWO_FACTOR must be one of ${platformModes.join(', ')}, got "${env.TWO_FACTOR}"`);
+  const twoFactorMethods = (env.TWO_FACTOR_METHODS || 'totp,passkey')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) as TwoFactorMethod[];
+  for (const m of twoFactorMethods) {
+    if (!TWO_FACTOR_METHODS.includes(m)) throw new Error(`TWO_FACTOR_METHODS lists ${TWO_FACTOR_METHODS.join(', ')}, got "${m}"`);
+  }
   if (!['', '0', '1', undefined].includes(env.PASSWORD_NO_USERNAME)) throw new Error('PASSWORD_NO_USERNAME must be 0 or 1');
   const sessionOverflow = (env.CAS_SESSION_OVERFLOW || 'end-oldest') as SessionOverflow;
   if (!SESSION_OVERFLOWS.includes(sessionOverflow))
@@ -305,9 +315,12 @@ function securityDefaultsFrom(env: NodeJS.ProcessEnv): SecurityPolicy {
     sessionOverflow,
     twoFactor,
     auditRetentionDays: auditRetentionDaysFrom(env),
+    twoFactorRoles: [],
+    twoFactorMethods: TWO_FACTOR_METHODS.filter((m) => twoFactorMethods.includes(m)),
+    trustDeviceDays: intFrom(env.TRUST_DEVICE_DAYS, 0, 'TRUST_DEVICE_DAYS'),
   };
   const problem = securityPolicyProblem(policy);
-  if (problem) throw new Error(`platform security defaults (PASSWORD_*, LOGIN_*, CAS_TGT_*, TWO_FACTOR): ${problem}`);
+  if (problem) throw new Error(`platform security defaults (PASSWORD_*, LOGIN_*, CAS_TGT_*, TWO_FACTOR*, TRUST_DEVICE_DAYS): ${problem}`);
   return policy;
 }
 

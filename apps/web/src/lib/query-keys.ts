@@ -35,6 +35,8 @@ export const queryKeys = {
     mine: ['sessions', 'mine'] as const,
     /** 个人信息's 二次验证 (its recovery codes left). */
     myTwoFactor: ['sessions', 'my-two-factor'] as const,
+    /** 个人信息's 受信任设备 (信任此设备). */
+    myTrustedDevices: ['sessions', 'my-trusted-devices'] as const,
     /** 个人信息's 通行密钥. */
     myPasskeys: ['sessions', 'my-passkeys'] as const,
     /** 单点登出记录: a session ended here adds deliveries, so they sit under `all`. */
@@ -56,6 +58,8 @@ export const queryKeys = {
     groupMembers: (groupId: number, query: object) => ['org', 'group-members', groupId, query] as const,
     groupCandidates: (groupId: number, keyword: string) => ['org', 'group-candidates', groupId, keyword] as const,
     roles: ['org', 'roles'] as const,
+    /** 账号管理's 受信任设备 of one account. */
+    trustedDevices: (accountId: number) => ['org', 'trusted-devices', accountId] as const,
   },
   articles: {
     all: ['articles'] as const,

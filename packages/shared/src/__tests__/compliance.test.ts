@@ -16,6 +16,9 @@ const current: SecurityPolicy = {
   sessionMaxConcurrent: 0,
   sessionOverflow: 'refuse',
   twoFactor: 'off',
+  twoFactorRoles: [],
+  twoFactorMethods: ['totp', 'passkey'],
+  trustDeviceDays: 0,
 };
 
 describe('安全设置 presets', () => {
@@ -55,6 +58,9 @@ describe('安全设置 presets', () => {
       sessionMaxConcurrent: 2,
       sessionOverflow: 'refuse',
       twoFactor: 'all',
+      twoFactorRoles: [],
+      twoFactorMethods: ['totp', 'passkey'],
+      trustDeviceDays: 0,
     };
     expect(applySecurityPreset(strict, securityPreset('djcp3'))).toEqual(strict);
     expect(policyChanges(strict, applySecurityPreset(strict, securityPreset('djcp3')))).toEqual([]);
@@ -84,5 +90,24 @@ describe('安全设置 presets', () => {
   it('NIST/ASVS holds an account after at most 10 failures (ASVS 6.3.1)', () => {
     expect(applySecurityPreset({ ...current, lockMaxFailures: 20 }, securityPreset('nist')).lockMaxFailures).toBe(10);
     expect(applySecurityPreset({ ...current, lockMaxFailures: 3 }, securityPreset('nist')).lockMaxFailures).toBe(3);
+  });
+
+  it('keep a second factor reachable: 全员 is not lowered, 验证器应用 stays allowed, NIST leaves SMS out; roles and trusted days kept', () => {
+    const strict: SecurityPolicy = { ...current, twoFactor: 'all', twoFactorRoles: [7], twoFactorMethods: ['sms'], trustDeviceDays: 14 };
+    const djcp = applySecurityPreset(strict, securityPreset('djcp3'));
+    expect(djcp).toMatchObject({ twoFactor: 'all', twoFactorRoles: [7], twoFactorMethods: ['totp', 'sms'], trustDeviceDays: 14 });
+    expect(securityPolicyProblem(djcp)).toBeUndefined();
+    const nist = applySecurityPreset(strict, securityPreset('nist'));
+    expect(securityPolicyProblem(nist)).toBeUndefined();
+    expect(policyChanges(strict, nist)).toContainEqual({
+      field: 'twoFactorMethods',
+      label: '允许的验证方式',
+      from: '短信验证码',
+      to: '验证器应用（TOTP）、通行密钥',
+    });
+    // Off stays off where a preset leaves two-factor alone: nothing to reach.
+    expect(
+      applySecurityPreset({ ...current, twoFactorMethods: ['sms'] }, { ...securityPreset('djcp3'), policy: {} }).twoFactorMethods,
+    ).toEqual(['sms']);
   });
 });

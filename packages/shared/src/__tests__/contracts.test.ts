@@ -50,7 +50,7 @@ describe('contracts', () => {
       status: 'enabled',
     };
     expect(Value.Check(SsoApplicationBodySchema, app)).toBe(true);
-    expect(Value.Check(SsoApplicationBodySchema, { ...app, protocol: 'saml2' })).toBe(false);
+    expect(Value.Check(SsoApplicationBodySchema, { ...app, protocol: 'wsfed' })).toBe(false);
   });
 
   it('fills in the defaults a caller may leave out', () => {

@@ -22,6 +22,9 @@ const policy: SecurityPolicy = {
   sessionMaxConcurrent: 0,
   sessionOverflow: 'end-oldest',
   twoFactor: 'admins',
+  twoFactorRoles: [],
+  twoFactorMethods: ['totp', 'passkey'],
+  trustDeviceDays: 0,
 };
 
 describe('security policy (安全设置) rules shared by console and server', () => {
@@ -87,5 +90,18 @@ describe('security policy (安全设置) rules shared by console and server', ()
     expect(twoFactorApplies('admins', ['org:account'])).toBe(true);
     expect(twoFactorApplies('admins', ['dashboard'])).toBe(false);
     expect(twoFactorApplies('off', ['org:account'])).toBe(false);
+    // 按角色: holders of a chosen role only, whatever else they hold.
+    expect(twoFactorApplies('roles', ['org:account'], { held: [3, 7], required: [7] })).toBe(true);
+    expect(twoFactorApplies('roles', ['org:account'], { held: [3], required: [7] })).toBe(false);
+    expect(twoFactorApplies('roles', ['org:account'])).toBe(false);
+  });
+
+  it('refuses 按角色 without roles, no allowed factor, and trusted days beyond 90', () => {
+    expect(securityPolicyProblem({ ...policy, twoFactor: 'roles', twoFactorRoles: [] })).toBe(SecurityPolicyMessage.rolesRequired);
+    expect(securityPolicyProblem({ ...policy, twoFactor: 'roles', twoFactorRoles: [4] })).toBeUndefined();
+    expect(securityPolicyProblem({ ...policy, twoFactorMethods: [] })).toBe(SecurityPolicyMessage.methodsRequired);
+    expect(securityPolicyProblem({ ...policy, twoFactorMethods: ['email' as 'sms'] })).toBe(SecurityPolicyMessage.methodUnknown);
+    expect(securityPolicyProblem({ ...policy, trustDeviceDays: 90 })).toBeUndefined();
+    expect(securityPolicyProblem({ ...policy, trustDeviceDays: 91 })).toBe('信任此设备天数须为 0-90 之间的整数');
   });
 });

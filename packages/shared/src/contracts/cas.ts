@@ -32,6 +32,10 @@ export const CasStepFormSchema = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 32 })),
   execution: Type.Optional(Type.String({ maxLength: 200 })),
   renew: Type.Optional(Type.String({ maxLength: 10 })),
+  /** 二次验证's way: `totp` (authenticator or recovery code, the default) or `sms` (a code sent to the account's phone). */
+  method: Type.Optional(Type.String({ maxLength: 16 })),
+  /** 信任此设备: the box ticked (`1`) after a right code, when the enterprise allows trusted devices. */
+  trust: Type.Optional(Type.String({ maxLength: 10 })),
 });
 /** 忘记密码's query: the service to return to. */
 export const CasServiceQuerySchema = Type.Object({ service: Type.Optional(Type.String({ maxLength: 2000 })) });

@@ -64,6 +64,8 @@ export const CasPasskeyFormSchema = Type.Object({
   proof: Type.Optional(Type.String({ maxLength: 400 })),
   execution: Type.Optional(Type.String({ maxLength: 200 })),
   renew: Type.Optional(Type.String({ maxLength: 10 })),
+  /** 信任此设备 at the second factor: the page's box ticked (`1`), when the enterprise allows trusted devices. */
+  trust: Type.Optional(Type.String({ maxLength: 10 })),
 });
 
 /** What 个人信息 and the console say about passkeys. */

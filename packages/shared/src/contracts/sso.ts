@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PASSWORD_CLASSES } from '../security-policy.js';
+import { PASSWORD_CLASSES, TWO_FACTOR_METHODS } from '../security-policy.js';
 import {
   APP_URL_MAX,
   LOGIN_FAILURE_REASONS,
@@ -244,7 +244,15 @@ export const SecurityPolicySchema = Type.Object({
   /** 同时在线会话数上限: SSO sessions one account may hold at once; 0 for no cap. */
   sessionMaxConcurrent: Count,
   sessionOverflow: Type.Union([Type.Literal('end-oldest'), Type.Literal('refuse')]),
-  twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all')]),
+  twoFactor: Type.Union([Type.Literal('off'), Type.Literal('admins'), Type.Literal('all'), Type.Literal('roles')]),
+  /** 按角色: the enterprise's roles (ids, 角色) whose holders, directly or through a group, sign in with a second factor. */
+  twoFactorRoles: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 100 }),
+  /** 允许的验证方式: the second factors the enterprise accepts (at least one). */
+  twoFactorMethods: Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('sms'), Type.Literal('passkey')]), {
+    maxItems: TWO_FACTOR_METHODS.length,
+  }),
+  /** 信任此设备: days a browser that passed the second factor may skip it (0: never). */
+  trustDeviceDays: Count,
   /** 审计日志保留天数: 登录日志 and 操作日志 older are archived to a file, then deleted (180–3650; absent in a body: unchanged). */
   auditRetentionDays: Type.Optional(Count),
 });
@@ -276,6 +284,24 @@ export const ConsoleIpRulesSchema = Type.Object({
 
 /** `GET /web-api/console/v1/tenants/{id}/ip-rules` (operators): an enterprise's 控制台访问 list. */
 export const TenantIpRulesSchema = Type.Pick(ConsoleIpRulesSchema, ['rules']);
+
+// ----- 信任此设备
+
+/** A trusted device (个人信息's own list, 账号管理's per account): a browser that may skip the second factor until it expires. */
+export const TrustedDeviceRowSchema = Type.Object({
+  id: Type.Integer(),
+  browser: Type.String(),
+  os: Type.String(),
+  ip: Type.String({ description: '信任时的 IP 地址' }),
+  createdAt: Type.String({ description: '信任时间 yyyy-MM-dd HH:mm:ss（中国时间）' }),
+  lastUsedAt: Type.String({ description: '最近使用 yyyy-MM-dd HH:mm:ss（中国时间）；未使用过为空' }),
+  expiresAt: Type.String({ description: '到期时间 yyyy-MM-dd HH:mm:ss（中国时间）' }),
+});
+export const TrustedDeviceParamsSchema = Type.Object({ deviceId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+export const AccountTrustedDeviceParamsSchema = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+  deviceId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+});
 
 // ----- 在线会话
 

@@ -116,6 +116,8 @@ export class AccountRepository {
         .set({ password_hash: passwordHash, must_change_password: 0, updated_at: new Date().toISOString() })
         .where('id', '=', accountId)
         .execute();
+      // 信任此设备: a new password ends every browser's trust (whoever knew the old one may have been trusted).
+      await trx.deleteFrom('trusted_device').where('account_id', '=', accountId).execute();
       return within(trx);
     });
   }
@@ -201,6 +203,17 @@ export class AccountRepository {
     }
   }
 
+  /** The ids of the roles the account holds, its own and its groups' (安全设置's 按角色). */
+  async roleIds(accountId: number): Promise<number[]> {
+    const direct = this.db.selectFrom('account_role').select('account_role.role_id').where('account_role.account_id', '=', accountId);
+    const viaGroups = this.db
+      .selectFrom('account_group_member')
+      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
+      .select('account_group_role.role_id')
+      .where('account_group_member.account_id', '=', accountId);
+    return (await direct.union(viaGroups).execute()).map((r) => r.role_id);
+  }
+
   async profile(accountId: number): Promise<AccountProfile | undefined> {
     const row = await this.db
       .selectFrom('account')
@@ -264,6 +277,23 @@ export class AccountRepository {
    */
   administrators(enterpriseId: number, db: Kysely<Database> = this.db): Promise<number[]> {
     return this.holders(Authority.OrgAccount, enterpriseId, db);
+  }
+
+  /** Which of `accountIds` hold one of `roleIds`, their own or through a group (安全合规's 按角色 coverage). */
+  async holdingRoles(accountIds: readonly number[], roleIds: readonly number[]): Promise<number[]> {
+    if (accountIds.length === 0 || roleIds.length === 0) return [];
+    const direct = this.db
+      .selectFrom('account_role')
+      .select('account_role.account_id')
+      .where('account_role.account_id', 'in', [...accountIds])
+      .where('account_role.role_id', 'in', [...roleIds]);
+    const viaGroups = this.db
+      .selectFrom('account_group_member')
+      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
+      .select('account_group_member.account_id')
+      .where('account_group_member.account_id', 'in', [...accountIds])
+      .where('account_group_role.role_id', 'in', [...roleIds]);
+    return (await direct.union(viaGroups).execute()).map((r) => r.account_id);
   }
 
   /**

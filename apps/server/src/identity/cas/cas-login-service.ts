@@ -1,7 +1,15 @@
-import { AuthSourceMessage, type LoginFailureReason, PasswordChangeMessage, type SecurityPolicy, TenantRules } from '@portal/shared';
+import {
+  AuthSourceMessage,
+  type LoginFailureReason,
+  PasswordChangeMessage,
+  SMS_CODE_PATTERN,
+  type SecurityPolicy,
+  TenantRules,
+} from '@portal/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { recordAudit } from '../../platform/audit/audit-log.js';
+import { AppError } from '../../platform/lib/errors.js';
 import type { AccountProfile } from '../accounts/account-repository.js';
 import { hashPassword, verifyPassword } from '../accounts/passwords.js';
 import { accountOfDirectoryLogin, checkDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
@@ -157,6 +165,16 @@ function createCasLoginService(app: FastifyInstance) {
     code: string,
     client: LoginClient,
   ): Promise<{ ok: true } | { ok: false; status: number; error: string; restart: boolean }> {
+    return secondFactor(profile, policy, client, async () => (await app.twoFactorService.verify(profile.id, code)) !== undefined);
+  }
+
+  /** A second factor's check under the account's count of wrong codes (`checkCode`'s rules), whichever factor `accepted` checks. */
+  async function secondFactor(
+    profile: AccountProfile,
+    policy: SecurityPolicy,
+    client: LoginClient,
+    accepted: () => Promise<boolean>,
+  ): Promise<{ ok: true } | { ok: false; status: number; error: string; restart: boolean }> {
     const accountId = profile.id;
     const key = { twoFactorOf: accountId };
     const attempt = await guard.attempt(key, policy);
@@ -175,7 +193,7 @@ function createCasLoginService(app: FastifyInstance) {
       await logged('locked');
       return { ok: false, status: 423, error: `验证失败次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, restart: true };
     }
-    if (await app.twoFactorService.verify(accountId, code)) {
+    if (await accepted()) {
       await guard.succeeded(key);
       return { ok: true };
     }
@@ -196,6 +214,45 @@ function createCasLoginService(app: FastifyInstance) {
     return { ok: false, status: 401, error: `验证码错误或已使用，还可尝试 ${attempt.left} 次`, restart: false };
   }
 
+  /**
+   * 二次验证 by 短信验证码: a code to the account's phone through the configured provider, under the SMS
+   * codes' limits (per phone and per address, sms-codes.ts). Over a limit: their 429; a provider failure
+   * withdraws the code (it does not count) and answers 503.
+   */
+  async function sendSmsCode(profile: AccountProfile, client: LoginClient): Promise<void> {
+    const issued = await app.smsCodeService.issue('login', profile.phone, client.ip);
+    try {
+      await app.smsSender.send({ phone: profile.phone, templateKey: 'login', params: { code: issued.code } });
+    } catch (err) {
+      await app.smsCodeService.withdraw(issued.id);
+      client.log.error({ err: (err as Error).message, provider: app.smsSender.name }, 'SMS not sent');
+      throw new AppError('短信发送失败，请稍后再试', 503);
+    }
+  }
+
+  /**
+   * A 短信验证码 at the second factor: like an authenticator's code, wrong ones count toward the account's
+   * lockout; the code itself is single use, expires and has its own tries (sms-codes.ts).
+   */
+  async function checkSmsCode(
+    profile: AccountProfile,
+    policy: SecurityPolicy,
+    code: string,
+    client: LoginClient,
+  ): Promise<{ ok: true } | { ok: false; status: number; error: string; restart: boolean }> {
+    return secondFactor(profile, policy, client, async () => {
+      if (!SMS_CODE_PATTERN.test(code)) return false;
+      try {
+        const id = await app.smsCodeService.check('login', profile.phone, code);
+        await app.database.db.transaction().execute((trx) => app.smsCodeService.consume(trx, id));
+        return true;
+      } catch (err) {
+        if (err instanceof AppError) return false;
+        throw err;
+      }
+    });
+  }
+
   /** 绑定二次验证: the first code confirms the pending secret, with its audit row; answers the recovery codes, or undefined. */
   async function enrol(profile: AccountProfile, code: string, client: LoginClient): Promise<string[] | undefined> {
     return app.twoFactorService.confirm(profile.id, code, (trx) =>
@@ -210,7 +267,7 @@ function createCasLoginService(app: FastifyInstance) {
     );
   }
 
-  return { checkPassword, changeProblem, changePassword, logout, checkCode, enrol };
+  return { checkPassword, changeProblem, changePassword, logout, checkCode, sendSmsCode, checkSmsCode, enrol };
 }
 
 export type CasLoginService = ReturnType<typeof createCasLoginService>;
@@ -225,5 +282,5 @@ export default fp(
   async (app) => {
     app.decorate('casLoginService', createCasLoginService(app));
   },
-  { name: 'cas-login-service', dependencies: ['login-guard', 'cas-tickets', 'password-policy', 'two-factor'] },
+  { name: 'cas-login-service', dependencies: ['login-guard', 'cas-tickets', 'password-policy', 'two-factor', 'sms-codes'] },
 );

@@ -54,11 +54,13 @@ const alert = (error: string | undefined) => (error ? `<div class="cas-alert" ro
 /**
  * A passkey's form (PASSKEY_JS drives it): the button asks this site for the ceremony's options, the
  * browser's authenticator answers, and the form posts the answer. Hidden until the script finds WebAuthn.
+ * `extra`: more of the form (信任此设备's box, or the field that carries the page's box).
  */
 function passkeyForm(
   m: { casBase: string; service: string | undefined; renew: boolean; execution: string; proof?: string },
   label: string,
   title?: string,
+  extra = '',
 ): string {
   const secondFactor = m.proof !== undefined;
   const action = withService(`${m.casBase}/login/${secondFactor ? 'two-factor/passkey' : 'passkey'}`, m.service);
@@ -66,7 +68,7 @@ function passkeyForm(
   <input type="hidden" name="credential" value="">
   ${secondFactor ? `<input type="hidden" name="proof" value="${escapeHtml(m.proof ?? '')}">\n  ` : ''}${stepFields(m.execution, m.renew)}
   ${title ? `<p class="cas-other__title">${escapeHtml(title)}</p>\n  ` : ''}<p class="cas-passkey__error cas-alert" role="alert" hidden></p>
-  <button type="button" class="cas-passkey__button">${escapeHtml(label)}</button>
+  ${extra ? `${extra}\n  ` : ''}<button type="button" class="cas-passkey__button">${escapeHtml(label)}</button>
 </form>`;
 }
 
@@ -210,13 +212,6 @@ export function messagePage(casBase: string, title: string, text: string, links:
   );
 }
 
-export interface CodePageModel extends StepPageModel {
-  /** The account has an authenticator app bound (a code is asked for). */
-  totp: boolean;
-  /** The account has a passkey (使用通行密钥验证 is offered). */
-  passkey: boolean;
-}
-
 export interface StepPageModel {
   casBase: string;
   service: string | undefined;
@@ -228,27 +223,100 @@ export interface StepPageModel {
   error?: string;
 }
 
-/** 二次验证: the code of the authenticator app (RFC 6238) or one of the recovery codes, and/or a passkey. */
+export interface CodePageModel extends StepPageModel {
+  /** The way in use: the authenticator's code (or a recovery code), 短信验证码, or a passkey. */
+  method: 'totp' | 'sms' | 'passkey';
+  /** The ways the account can use (the page offers the others). */
+  factors: { totp: boolean; sms: boolean; passkey: boolean };
+  /** The phone an SMS code goes to, masked (138****0002). */
+  phone: string;
+  /** 信任此设备's days; 0: the box is not offered. */
+  trustDays: number;
+  /** An SMS code was just sent. */
+  sent?: boolean;
+}
+
+/** A button posting the step's proof to `path` with one more field (another way, or a new SMS code). */
+const stepButton = (m: CodePageModel, path: string, fields: Record<string, string>, label: string, primary = false) =>
+  `<form method="post" action="${escapeHtml(withService(`${m.casBase}${path}`, m.service))}" class="cas-inline">
+  ${Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('')}
+  <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
+  ${stepFields(m.execution, m.renew)}
+  <button type="submit"${primary ? '' : ' class="cas-other__button"'}>${escapeHtml(label)}</button>
+</form>`;
+
+/** 信任此设备: offered with every code form when the enterprise allows trusted devices. */
+const trustBox = (days: number) =>
+  days > 0
+    ? `<label class="cas-check" for="trust"><input id="trust" name="trust" type="checkbox" value="1">信任此设备，${days} 天内在此浏览器登录无需二次验证</label>`
+    : '';
+
+/**
+ * 二次验证: the code of the authenticator app (RFC 6238) or one of the recovery codes, a 短信验证码
+ * sent to the account's phone, or a passkey; the other ways the account can use below; 信任此设备 when allowed.
+ */
 export function twoFactorCodePage(m: CodePageModel): string {
-  const codeForm = `<form method="post" action="${escapeHtml(withService(`${m.casBase}/login/two-factor`, m.service))}" class="cas-form" autocomplete="off">
-  <label for="code">动态验证码</label>
-  <input id="code" name="code" type="text" required maxlength="16" inputmode="numeric" autocomplete="one-time-code" placeholder="6 位数字，或一个恢复码" autofocus>
+  const action = escapeHtml(withService(`${m.casBase}/login/two-factor`, m.service));
+  const codeForm = (
+    label: string,
+    input: string,
+    method: string,
+  ) => `<form method="post" action="${action}" class="cas-form" autocomplete="off">
+  <label for="code">${label}</label>
+  ${input}
+  <input type="hidden" name="method" value="${method}">
+  ${trustBox(m.trustDays)}
   <input type="hidden" name="proof" value="${escapeHtml(m.proof)}">
   ${stepFields(m.execution, m.renew)}
   <button type="submit">验 证</button>
 </form>`;
-  const sub = m.totp
-    ? `${escapeHtml(m.name)}，请打开手机上的身份验证器应用，输入其中显示的 6 位动态验证码${m.passkey ? '，或使用通行密钥验证' : ''}。`
-    : `${escapeHtml(m.name)}，请使用您的通行密钥完成验证。`;
+  // 信任此设备 after a passkey too: the code form's box is carried by the passkey's form (PASSKEY_JS), and
+  // without a code form on the page the passkey's form holds the box itself.
+  const codeOnPage = m.method === 'totp' || (m.method === 'sms' && !!m.sent);
+  const trust = m.trustDays > 0 ? (codeOnPage ? '<input type="hidden" name="trust" value="" data-trust>' : trustBox(m.trustDays)) : '';
+  const passkey = m.method === 'passkey' || m.factors.passkey ? passkeyForm(m, '使用通行密钥验证', undefined, trust) : '';
+  let sub: string;
+  let main: string;
+  if (m.method === 'totp') {
+    sub = `请打开手机上的身份验证器应用，输入其中显示的 6 位动态验证码${m.factors.passkey ? '，或使用通行密钥验证' : ''}。`;
+    main = `${codeForm(
+      '动态验证码',
+      '<input id="code" name="code" type="text" required maxlength="16" inputmode="numeric" autocomplete="one-time-code" placeholder="6 位数字，或一个恢复码" autofocus>',
+      'totp',
+    )}
+${passkey}
+<p class="cas-hint">手机不在身边？可输入绑定时保存的一个恢复码，每个恢复码只能使用一次。恢复码也已用完时，请联系企业管理员重置二次验证。</p>`;
+  } else if (m.method === 'passkey') {
+    sub = '请使用您的通行密钥完成验证。';
+    main = passkey;
+  } else if (m.sent) {
+    sub = `验证码已发送至 ${escapeHtml(m.phone)}，5 分钟内有效。`;
+    main = `${codeForm(
+      '短信验证码',
+      '<input id="code" name="code" type="text" required maxlength="6" inputmode="numeric" pattern="[0-9]{6}" autocomplete="one-time-code" placeholder="请输入 6 位验证码" autofocus>',
+      'sms',
+    )}
+${passkey}`;
+  } else {
+    sub = `将向账号绑定的手机 ${escapeHtml(m.phone)} 发送短信验证码。`;
+    main = `<div class="cas-form">${stepButton(m, '/login/two-factor/method', { method: 'sms' }, '获取短信验证码', true)}</div>
+${passkey}`;
+  }
+  const others = [
+    ...(m.method === 'sms' && m.sent ? [stepButton(m, '/login/two-factor/method', { method: 'sms' }, '重新发送短信')] : []),
+    ...(m.method !== 'totp' && m.factors.totp ? [stepButton(m, '/login/two-factor/method', { method: 'totp' }, '验证器应用')] : []),
+    ...(m.method !== 'sms' && m.factors.sms ? [stepButton(m, '/login/two-factor/method', { method: 'sms' }, '短信验证码')] : []),
+  ];
   return layout(
     '二次验证',
     m.casBase,
     `<h1>二次验证</h1>
-<p class="cas-card__sub">${sub}</p>
+<p class="cas-card__sub">${escapeHtml(m.name)}，${sub}</p>
 ${alert(m.error)}
-${m.totp ? codeForm : ''}
-${m.passkey ? passkeyForm(m, '使用通行密钥验证') : ''}
-${m.totp ? '<p class="cas-hint">手机不在身边？可输入绑定时保存的一个恢复码，每个恢复码只能使用一次。恢复码也已用完时，请联系企业管理员重置二次验证。</p>' : ''}
+${main}
+${others.length ? `<div class="cas-other"><p class="cas-other__title">其他验证方式</p><div class="cas-other__buttons">${others.join('')}</div></div>` : ''}
 <div class="cas-links"><a href="${escapeHtml(withService(`${m.casBase}/login`, m.service))}">使用其他账号登录</a></div>`,
   );
 }
@@ -421,6 +489,12 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-choices{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:10px}
 .cas-choice{display:block;padding:12px 16px;border:1px solid #d0d7e2;border-radius:8px;color:#1f2937;text-decoration:none}
 .cas-choice:hover{border-color:#1677ff;color:#1677ff;background:#f0f6ff}
+.cas-inline{display:inline-flex;margin:0}
+.cas-inline .cas-other__button{background:#fff;cursor:pointer;font:inherit;font-size:14px}
+.cas-form .cas-inline{display:flex;flex-direction:column}
+.cas-form .cas-inline button{width:100%}
+.cas-form .cas-check,.cas-passkey .cas-check{display:flex;align-items:center;gap:8px;margin:0 0 14px;font-size:14px;color:#374151;cursor:pointer}
+.cas-form .cas-check input,.cas-passkey .cas-check input{width:16px;height:16px;margin:0;padding:0;flex:none}
 .cas-codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 16px;margin:0 0 20px;padding-left:24px}
 .cas-passkey{display:flex;flex-direction:column;margin-top:12px}
 .cas-passkey[hidden],.cas-passkey__error[hidden]{display:none}
@@ -490,6 +564,9 @@ export const PASSKEY_JS = `(function () {
         })
         .then(function (credential) {
           form.querySelector('input[name="credential"]').value = JSON.stringify(credential);
+          var relay = form.querySelector('input[data-trust]');
+          var box = document.getElementById('trust');
+          if (relay) relay.value = box && box.checked ? '1' : '';
           form.submit();
         })
         .catch(function (err) {

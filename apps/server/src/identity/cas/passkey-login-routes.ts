@@ -19,6 +19,7 @@ import { BadRequestError, TooManyRequestsError } from '../../platform/lib/errors
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { PASSKEY_JS } from './login-page.js';
+import { FACTOR_NOT_ALLOWED } from './login-steps.js';
 import { PasskeyLoginMessage } from './passkey-login-service.js';
 
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
@@ -82,6 +83,8 @@ const passkeyLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (request.body.proof !== undefined) {
         accountId = (await steps.checkProof(request.body.proof, 'code')) ?? null;
         if (accountId === null) throw new BadRequestError('验证页面已过期，请重新登录');
+        // After a password, a passkey is a second factor only where 允许的验证方式 lists it.
+        if (!(await steps.contextOf(accountId))?.factors.passkey) throw new BadRequestError(FACTOR_NOT_ALLOWED);
       }
       const options = await app.passkeyService.authenticationOptions(requestOrigin(request), accountId);
       return ok({ options: options as unknown as Record<string, unknown> });
@@ -115,8 +118,8 @@ const passkeyLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!credential) return restart(400, PasskeyLoginMessage.failed);
       const outcome = await passkeyLogin.signIn(requestOrigin(request), credential, clientOf(request));
       if (!outcome.ok) return restart(outcome.status, outcome.error);
-      // User verification made it two factors: the login goes on after 二次验证 (a new password, if one is due).
-      return steps.next(request, reply, outcome.accountId, target, 'code', outcome.known);
+      // User verification makes it two factors where 通行密钥 is an allowed one (login-steps.ts decides).
+      return steps.next(request, reply, outcome.accountId, target, 'password', outcome.known);
     },
   );
 
@@ -154,12 +157,14 @@ const passkeyLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const context = await steps.contextOf(accountId);
       if (!context?.profile.usable) return restart(403, PasskeyLoginMessage.disabled);
       const { profile, policy } = context;
-      const model = { accountId, name: profile.name || profile.username, target, proof };
+      const model = { accountId, name: profile.name || profile.username, target, proof, choice: steps.choiceOf(context) };
+      if (!context.factors.passkey) return steps.codePage(request, reply, 400, { ...model, error: FACTOR_NOT_ALLOWED });
       const credential = credentialOf(request.body.credential);
       if (!credential) return steps.codePage(request, reply, 400, { ...model, error: PasskeyLoginMessage.failed });
       const outcome = await passkeyLogin.secondFactor(requestOrigin(request), profile, policy, credential, clientOf(request));
       if (!outcome.ok && outcome.restart) return restart(outcome.status, outcome.error, profile.username);
       if (!outcome.ok) return steps.codePage(request, reply, outcome.status, { ...model, error: outcome.error });
+      if (request.body.trust === '1') await steps.trustDevice(request, reply, profile, policy);
       return steps.next(request, reply, accountId, target, 'code');
     },
   );

@@ -390,13 +390,16 @@ export class AccountAdminRepository {
   /** 重置密码: a new password the account must change at its next login. */
   async resetPassword(trx: Kysely<Database>, enterpriseId: number, id: number, passwordHash: string): Promise<boolean> {
     const now = new Date().toISOString();
-    return this.live(
+    const reset = await this.live(
       trx
         .updateTable('account')
         .set({ password_hash: passwordHash, must_change_password: 1, password_changed_at: now, updated_at: now })
         .where('id', '=', id),
       enterpriseId,
     );
+    // 信任此设备: a new password ends every browser's trust.
+    if (reset) await trx.deleteFrom('trusted_device').where('account_id', '=', id).execute();
+    return reset;
   }
 
   /** 删除 (soft): the row stays, so the username and phone stay taken and audit rows keep their names; groups and roles go. */

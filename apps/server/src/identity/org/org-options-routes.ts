@@ -3,12 +3,18 @@ import { ApiPrefix, Authority, OrgOptionsSchema } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { ForbiddenError } from '../../platform/lib/errors.js';
 
-/** The choices of 组织与账号's forms and filters: the enterprise's groups and the roles it grants. */
+/** The choices of 组织与账号's forms and filters, and of 安全设置's 按角色: the enterprise's groups and the roles it grants. */
 const orgOptionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     `${ApiPrefix.console}/org/options`,
     {
-      onRequest: app.requireAuthority(Authority.OrgAccount, Authority.OrgGroup, Authority.OrgRole, Authority.AppAuthorization),
+      onRequest: app.requireAuthority(
+        Authority.OrgAccount,
+        Authority.OrgGroup,
+        Authority.OrgRole,
+        Authority.AppAuthorization,
+        Authority.SecuritySetting,
+      ),
       schema: {
         tags: ['org'],
         summary: '本企业的账号组与可授予的角色（企业管理员、普通员工、客户员工与自定义角色）',

@@ -107,6 +107,10 @@ export class RoleService {
       // Like a group: not while an application authorization names it.
       const apps = await this.app.ssoAppRepository.grantedTo(trx, 'role', role.id);
       if (apps.length) throw new ConflictError(`该角色已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
+      // 安全设置's 按角色 would silently stop asking its holders for a second factor.
+      if (await this.app.securityPolicyRepository.namesRole(trx, enterpriseId, role.id)) {
+        throw new ConflictError('该角色用于安全设置的二次验证（按角色），请先在“安全设置”中移除');
+      }
       await this.roles.delete(trx, role.id);
       await this.app.accountRepository.assertAdministratorsRemain(trx, enterpriseId, caller.accountId, administers(caller));
       await auditBy(trx, caller, 'role.delete', `${role.code} ${role.name}`);

@@ -21,8 +21,8 @@ export const SMS_POLICY = {
   perPhoneDay: 10,
 } as const;
 
-/** register: 注册; reset: 忘记密码. */
-export type SmsPurpose = 'register' | 'reset';
+/** register: 注册; reset: 忘记密码; login: 二次验证's 短信验证码. */
+export type SmsPurpose = 'register' | 'reset' | 'login';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

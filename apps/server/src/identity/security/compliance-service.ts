@@ -22,6 +22,8 @@ interface ComplianceContext {
   auditRetentionDays: number;
   /** Whether sign-in pages are served over HTTPS (PUBLIC_URL, else the address the caller used). */
   https: boolean;
+  /** 按角色: the enterprise's administrators (org:account) holding none of the chosen roles; 0 in the other modes. */
+  adminsOutsideRoles: number;
 }
 
 interface ControlRule {
@@ -127,9 +129,13 @@ const RULES: readonly ControlRule[] = [
     clause: `${DJCP} d)`,
     title: '两种或两种以上组合的鉴别技术',
     requirement: '至少管理员登录时使用密码与动态验证码两种鉴别',
-    current: (c) => text(c, 'twoFactor'),
-    passes: (c) => c.policy.twoFactor !== 'off',
-    remedy: `在${SETTINGS}中将二次验证设为仅管理员或全员`,
+    // 按角色 meets it when the chosen roles reach every administrator (directly or through a group).
+    current: (c) =>
+      c.policy.twoFactor === 'roles'
+        ? `${text(c, 'twoFactor')}；${c.adminsOutsideRoles ? `${c.adminsOutsideRoles} 名管理员不持有所选角色` : '所选角色覆盖全部管理员'}`
+        : text(c, 'twoFactor'),
+    passes: (c) => c.policy.twoFactor !== 'off' && c.adminsOutsideRoles === 0,
+    remedy: `在${SETTINGS}中将二次验证设为仅管理员或全员，或按角色时选择覆盖全部管理员的角色`,
   },
   {
     id: 'djcp-audit-a',
@@ -283,10 +289,23 @@ function createComplianceService(app: FastifyInstance) {
   const auditRetentionDays = (policy: SecurityPolicy): number =>
     policy.auditRetentionDays ?? app.config.securityDefaults.auditRetentionDays ?? AUDIT_RETENTION_MIN_DAYS;
 
+  /** 按角色: how many of the enterprise's administrators hold none of the roles the policy names. */
+  async function adminsOutsideRoles(enterpriseId: number, policy: SecurityPolicy): Promise<number> {
+    if (policy.twoFactor !== 'roles') return 0;
+    const admins = await app.accountRepository.administrators(enterpriseId);
+    const covered = new Set(await app.accountRepository.holdingRoles(admins, policy.twoFactorRoles));
+    return admins.filter((id) => !covered.has(id)).length;
+  }
+
   async function contextOf(enterpriseId: number, actor: Actor): Promise<ComplianceContext> {
     const policy = await app.securityPolicyRepository.ofEnterprise(enterpriseId);
     const address = app.config.publicUrl ?? actor.origin;
-    return { policy, auditRetentionDays: auditRetentionDays(policy), https: address.startsWith('https://') };
+    return {
+      policy,
+      auditRetentionDays: auditRetentionDays(policy),
+      https: address.startsWith('https://'),
+      adminsOutsideRoles: await adminsOutsideRoles(enterpriseId, policy),
+    };
   }
 
   function evaluate(context: ComplianceContext): ComplianceControl[] {
@@ -389,5 +408,5 @@ export default fp(
   async (app) => {
     app.decorate('complianceService', createComplianceService(app));
   },
-  { name: 'compliance-service', dependencies: ['compliance-repository', 'security-policy-repository'] },
+  { name: 'compliance-service', dependencies: ['compliance-repository', 'security-policy-repository', 'account-repository'] },
 );

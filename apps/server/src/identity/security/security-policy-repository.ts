@@ -1,9 +1,9 @@
-import { PASSWORD_CLASSES, type PasswordClass, type SecurityPolicy } from '@portal/shared';
+import { PASSWORD_CLASSES, type PasswordClass, type SecurityPolicy, TENANT_SYSTEM_ROLES, TWO_FACTOR_METHODS } from '@portal/shared';
 import fp from 'fastify-plugin';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SecurityPolicyTable } from '../../platform/db/schema.js';
 
-const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
+const toPolicy = (row: Selectable<SecurityPolicyTable>, roles: number[]): SecurityPolicy => ({
   passwordMinLength: row.password_min_length,
   passwordClasses: PASSWORD_CLASSES.filter((c) => row.password_classes.split(',').includes(c)),
   passwordNoUsername: row.password_no_username === 1,
@@ -17,6 +17,9 @@ const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
   sessionOverflow: row.session_overflow,
   twoFactor: row.two_factor,
   auditRetentionDays: row.audit_retention_days,
+  twoFactorRoles: roles,
+  twoFactorMethods: TWO_FACTOR_METHODS.filter((m) => row.two_factor_methods.split(',').includes(m)),
+  trustDeviceDays: row.trust_device_days,
 });
 
 /**
@@ -32,7 +35,47 @@ export class SecurityPolicyRepository {
   async ofEnterprise(enterpriseId: number | null, db: Kysely<Database> = this.db): Promise<SecurityPolicy> {
     if (enterpriseId === null) return this.defaults;
     const row = await db.selectFrom('security_policy').selectAll().where('enterprise_id', '=', enterpriseId).executeTakeFirst();
-    return row ? toPolicy(row) : this.defaults;
+    if (!row) return this.defaults;
+    const roles = await db
+      .selectFrom('security_policy_role')
+      .select('role_id')
+      .where('enterprise_id', '=', enterpriseId)
+      .orderBy('role_id')
+      .execute();
+    return toPolicy(
+      row,
+      roles.map((r) => r.role_id),
+    );
+  }
+
+  /** Which of `roleIds` are roles the enterprise may grant (the tenant system roles and its own). */
+  async rolesOfEnterprise(enterpriseId: number, roleIds: readonly number[]): Promise<number[]> {
+    if (roleIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('role')
+      .select('id')
+      .where('id', 'in', [...roleIds])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('enterprise_id', 'is', null), eb('code', 'in', [...TENANT_SYSTEM_ROLES])]),
+          eb('enterprise_id', '=', enterpriseId),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether the enterprise's saved policy asks holders of `roleId` for a second factor (按角色). */
+  async namesRole(trx: Kysely<Database>, enterpriseId: number, roleId: number): Promise<boolean> {
+    const row = await trx
+      .selectFrom('security_policy_role')
+      .innerJoin('security_policy', 'security_policy.enterprise_id', 'security_policy_role.enterprise_id')
+      .select('security_policy_role.role_id')
+      .where('security_policy_role.enterprise_id', '=', enterpriseId)
+      .where('security_policy_role.role_id', '=', roleId)
+      .where('security_policy.two_factor', '=', 'roles')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Saves the enterprise's policy (a checked one) inside the caller's transaction. */
@@ -50,6 +93,8 @@ export class SecurityPolicyRepository {
       session_max_concurrent: policy.sessionMaxConcurrent,
       session_overflow: policy.sessionOverflow,
       two_factor: policy.twoFactor,
+      two_factor_methods: TWO_FACTOR_METHODS.filter((m) => policy.twoFactorMethods.includes(m)).join(','),
+      trust_device_days: policy.trustDeviceDays,
       updated_at: new Date().toISOString(),
       // A body without it (a client that predates it) leaves the saved value, or the platform's default.
       audit_retention_days: policy.auditRetentionDays ?? (await this.ofEnterprise(enterpriseId, trx)).auditRetentionDays ?? 180,
@@ -59,6 +104,14 @@ export class SecurityPolicyRepository {
       .values({ enterprise_id: enterpriseId, ...values })
       .onConflict((oc) => oc.column('enterprise_id').doUpdateSet(values))
       .execute();
+    await trx.deleteFrom('security_policy_role').where('enterprise_id', '=', enterpriseId).execute();
+    const roles = [...new Set(policy.twoFactorRoles)];
+    if (roles.length > 0) {
+      await trx
+        .insertInto('security_policy_role')
+        .values(roles.map((role_id) => ({ enterprise_id: enterpriseId, role_id })))
+        .execute();
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { PASSWORD_CLASSES, type SecurityPolicy, securityPolicyProblem } from '@portal/shared';
+import { PASSWORD_CLASSES, type SecurityPolicy, SecurityPolicyMessage, TWO_FACTOR_METHODS, securityPolicyProblem } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
@@ -18,6 +18,9 @@ const describe = (p: SecurityPolicy) =>
     `会话空闲${p.sessionIdleMinutes}分钟/最长${p.sessionMaxHours}小时`,
     `二次验证${p.twoFactor}`,
     p.auditRetentionDays === undefined ? '' : `审计日志保留${p.auditRetentionDays}天`,
+    p.twoFactor === 'roles' ? `角色[${p.twoFactorRoles.join(',')}]` : '',
+    `验证方式[${p.twoFactorMethods.join(',')}]`,
+    `信任设备${p.trustDeviceDays}天`,
   ]
     .filter(Boolean)
     .join('，');
@@ -30,10 +33,18 @@ function createSecurityService(app: FastifyInstance) {
   const { db } = app.database;
 
   async function savePolicy(enterpriseId: number, input: SecurityPolicy, actor: Actor): Promise<void> {
-    // The classes in their canonical order, whatever order the form sent.
-    const policy: SecurityPolicy = { ...input, passwordClasses: PASSWORD_CLASSES.filter((c) => input.passwordClasses.includes(c)) };
+    // The classes and factors in their canonical order, whatever order the form sent; each role once.
+    const policy: SecurityPolicy = {
+      ...input,
+      passwordClasses: PASSWORD_CLASSES.filter((c) => input.passwordClasses.includes(c)),
+      twoFactorMethods: TWO_FACTOR_METHODS.filter((m) => input.twoFactorMethods.includes(m)),
+      twoFactorRoles: [...new Set(input.twoFactorRoles)].sort((a, b) => a - b),
+    };
     const problem = securityPolicyProblem(policy);
     if (problem) throw new BadRequestError(problem);
+    // 按角色 names roles of this enterprise only (another enterprise's role id reads as unknown).
+    const known = await app.securityPolicyRepository.rolesOfEnterprise(enterpriseId, policy.twoFactorRoles);
+    if (known.length !== policy.twoFactorRoles.length) throw new BadRequestError(SecurityPolicyMessage.roleUnknown);
     await inEnterpriseTransaction(db, enterpriseId, async (trx) => {
       await app.securityPolicyRepository.save(trx, enterpriseId, policy);
       await auditBy(trx, actor, 'security.policy', '安全设置', 'success', describe(policy));

@@ -95,7 +95,7 @@ export class TwoFactorRepository {
     return spent.numUpdatedRows > 0n;
   }
 
-  /** The secret and recovery codes go, inside the caller's transaction. */
+  /** The secret, recovery codes and trusted devices go, inside the caller's transaction. */
   async clear(trx: Kysely<Database>, accountId: number): Promise<void> {
     await trx
       .updateTable('account')
@@ -103,6 +103,8 @@ export class TwoFactorRepository {
       .where('id', '=', accountId)
       .execute();
     await trx.deleteFrom('account_recovery_code').where('account_id', '=', accountId).execute();
+    // 信任此设备: trust earned with the old factors ends with them.
+    await trx.deleteFrom('trusted_device').where('account_id', '=', accountId).execute();
   }
 }
 

@@ -97,6 +97,8 @@ export const AUDIT_ACTIONS = {
   'passkey.remove': '移除通行密钥',
   'account.passkeys-remove': '清除通行密钥',
   reauth: '验证身份',
+  'trusted-device.trust': '信任此设备',
+  'trusted-device.revoke': '移除受信任设备',
   'session.end-others': '退出其他设备',
   'password-reset': '找回密码',
   'enterprise.profile': '修改企业信息',

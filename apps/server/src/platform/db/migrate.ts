@@ -32,6 +32,7 @@ import { sessionCapMigration } from './migrations/0029-session-cap.js';
 import { consoleIpRulesMigration } from './migrations/0030-console-ip-rules.js';
 import { reauthMigration } from './migrations/0031-reauth.js';
 import { passkeysMigration } from './migrations/0032-passkeys.js';
+import { mfaPolicyMigration } from './migrations/0033-mfa-policy.js';
 import { auditChainMigration } from './migrations/0035-audit-chain.js';
 import { samlMigration } from './migrations/0036-saml.js';
 import { scimMigration } from './migrations/0037-scim.js';
@@ -67,6 +68,7 @@ const migrations: Record<string, PortalMigration> = {
   '0030-console-ip-rules': consoleIpRulesMigration,
   '0031-reauth': reauthMigration,
   '0032-passkeys': passkeysMigration,
+  '0033-mfa-policy': mfaPolicyMigration,
   '0035-audit-chain': auditChainMigration,
   '0036-saml': samlMigration,
   '0037-scim': scimMigration,

@@ -505,7 +505,7 @@ export interface SsoAppGrantTable {
   subject_id: number;
 }
 
-export type TwoFactorMode = 'off' | 'admins' | 'all';
+export type TwoFactorMode = 'off' | 'admins' | 'all' | 'roles';
 export type SessionOverflow = 'end-oldest' | 'refuse';
 
 /** 安全设置 of an enterprise (no row: the platform defaults from configuration). */
@@ -525,6 +525,10 @@ export interface SecurityPolicyTable {
   session_max_concurrent: Generated<number>;
   session_overflow: Generated<SessionOverflow>;
   two_factor: Generated<TwoFactorMode>;
+  /** 允许的验证方式, comma-separated: totp, sms, passkey. */
+  two_factor_methods: Generated<string>;
+  /** 信任此设备: days a browser may skip the second factor; 0: off. */
+  trust_device_days: Generated<number>;
   updated_at: string;
   /** 审计日志保留天数: 登录日志 and 操作日志 rows older are archived, then deleted (at least 180). */
   audit_retention_days: Generated<number>;
@@ -546,6 +550,25 @@ export interface AuditChainTable {
 export interface AuditChainStartTable {
   log: 'login' | 'audit';
   first_id: number;
+}
+
+/** 安全设置's 按角色: a role whose holders sign in with a second factor. */
+export interface SecurityPolicyRoleTable {
+  enterprise_id: number;
+  role_id: number;
+}
+
+/** 信任此设备: a browser that passed the second factor; its cookie's token is kept only as SHA-256 hex. */
+export interface TrustedDeviceTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: string;
+  /** The browser's User-Agent as sent (cut at 200 characters), shown as browser and system. */
+  user_agent: Generated<string>;
+  ip: Generated<string>;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
 }
 
 /** 安全设置's 控制台访问: one network an enterprise's console may be reached from (none listed: any address). */
@@ -975,6 +998,8 @@ export interface Database {
   sso_application_service: SsoApplicationServiceTable;
   sso_app_grant: SsoAppGrantTable;
   security_policy: SecurityPolicyTable;
+  security_policy_role: SecurityPolicyRoleTable;
+  trusted_device: TrustedDeviceTable;
   console_ip_rule: ConsoleIpRuleTable;
   account_recovery_code: AccountRecoveryCodeTable;
   webauthn_credential: WebauthnCredentialTable;

@@ -22,6 +22,9 @@ const hengyuePolicy: SecurityPolicy = {
   sessionMaxConcurrent: 0,
   sessionOverflow: 'end-oldest',
   twoFactor: 'off',
+  twoFactorRoles: [],
+  twoFactorMethods: ['totp', 'passkey'],
+  trustDeviceDays: 0,
 };
 
 /** 安全设置: the enterprise's policy decides at the central login and wherever a password is set. */

@@ -154,6 +154,35 @@ describe.each(testDialects())('安全合规 API on %s', (dialect) => {
     expect(control(report, 'asvs-7.1.2').current).toBe('同时在线会话数上限 5 个；超出上限时 结束最早的会话');
   });
 
+  it('按角色 meets 等保 d) only when the chosen roles reach every administrator; ASVS asks for 全员', async () => {
+    const current = await c.data<SecurityPolicy>(c.call(admin, 'GET', '/security/policy'));
+    const roles = (await c.options(admin)).roles;
+    const roleId = (name: string) => roles.find((r) => r.name === name)?.id ?? 0;
+    const byRoles = async (names: string[]) => {
+      const res = await c.call(admin, 'PUT', '/security/policy', { ...current, twoFactor: 'roles', twoFactorRoles: names.map(roleId) });
+      expect(res.statusCode, res.body).toBe(200);
+      return reportOf(admin);
+    };
+
+    const quality = await byRoles(['质检员']);
+    expect(control(quality, 'djcp-d-mfa')).toMatchObject({
+      passed: false,
+      current: expect.stringMatching(/^二次验证 按角色；\d+ 名管理员不持有所选角色$/) as string,
+      remedy: '在安全设置中将二次验证设为仅管理员或全员，或按角色时选择覆盖全部管理员的角色',
+    });
+    const admins = await byRoles(['企业管理员', '质检员']);
+    expect(control(admins, 'djcp-d-mfa')).toMatchObject({ passed: true, current: '二次验证 按角色；所选角色覆盖全部管理员', remedy: '' });
+    expect(control(admins, 'asvs-6.3.3').passed).toBe(false);
+
+    // A preset keeps the roles for later and never drops 验证器应用, so no account is left unable to sign in.
+    const withSmsOnly = { ...current, twoFactor: 'roles' as const, twoFactorRoles: [roleId('质检员')], twoFactorMethods: ['sms' as const] };
+    const next = applySecurityPreset(withSmsOnly, securityPreset('djcp3'));
+    expect(next).toMatchObject({ twoFactor: 'admins', twoFactorRoles: [roleId('质检员')], twoFactorMethods: ['totp', 'sms'] });
+    const saved = await c.call(admin, 'PUT', '/security/policy', next);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(control(await reportOf(admin), 'djcp-d-mfa').passed).toBe(true);
+  });
+
   it('exports the control table as CSV', async () => {
     const res = await c.call(admin, 'GET', '/security/compliance/export');
     expect(res.statusCode, res.body).toBe(200);

@@ -20,6 +20,9 @@ const strict: SecurityPolicy = {
   sessionOverflow: 'end-oldest',
   twoFactor: 'admins',
   auditRetentionDays: 365,
+  twoFactorRoles: [],
+  twoFactorMethods: ['totp', 'passkey'],
+  trustDeviceDays: 0,
 };
 
 describe('platform security defaults from the environment', () => {
@@ -38,6 +41,9 @@ describe('platform security defaults from the environment', () => {
       sessionOverflow: 'end-oldest',
       twoFactor: 'off',
       auditRetentionDays: 180,
+      twoFactorRoles: [],
+      twoFactorMethods: ['totp', 'passkey'],
+      trustDeviceDays: 0,
     });
     expect(
       loadConfig({ PASSWORD_MIN_LENGTH: '8', PASSWORD_CLASSES: 'upper,digit', PASSWORD_NO_USERNAME: '1', TWO_FACTOR: 'all' })
@@ -52,6 +58,14 @@ describe('platform security defaults from the environment', () => {
     expect(() => loadConfig({ PASSWORD_MIN_LENGTH: '19' })).toThrow(/PASSWORD_\*.*密码最短长度不能超过18位/);
     expect(() => loadConfig({ PASSWORD_CLASSES: 'emoji' })).toThrow(/PASSWORD_CLASSES/);
     expect(() => loadConfig({ TWO_FACTOR: 'sometimes' })).toThrow(/TWO_FACTOR/);
+    // 按角色 names an enterprise's roles: no platform default can.
+    expect(() => loadConfig({ TWO_FACTOR: 'roles' })).toThrow(/TWO_FACTOR/);
+    expect(loadConfig({ TWO_FACTOR_METHODS: 'sms, totp', TRUST_DEVICE_DAYS: '30' }).securityDefaults).toMatchObject({
+      twoFactorMethods: ['totp', 'sms'],
+      trustDeviceDays: 30,
+    });
+    expect(() => loadConfig({ TWO_FACTOR_METHODS: 'email' })).toThrow(/TWO_FACTOR_METHODS/);
+    expect(() => loadConfig({ TRUST_DEVICE_DAYS: '91' })).toThrow(/信任此设备天数/);
     expect(() => loadConfig({ LOGIN_MAX_FAILURES: '1' })).toThrow(/登录失败锁定次数/);
   });
 });

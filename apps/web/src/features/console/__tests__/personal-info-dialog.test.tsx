@@ -1,4 +1,4 @@
-import type { Passkey, SessionRow } from '@portal/shared';
+import type { Passkey, SessionRow, TrustedDeviceRow } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
@@ -45,23 +45,41 @@ const PHONE: SessionRow = {
   current: false,
 };
 
+const DEVICES = '/web/portal/account/trusted-devices';
+const LAPTOP: TrustedDeviceRow = {
+  id: 41,
+  browser: 'Edge 131',
+  os: 'Windows 11',
+  ip: '10.1.9.20',
+  createdAt: '2026-11-01 09:00:00',
+  lastUsedAt: '2026-11-18 08:01:00',
+  expiresAt: '2026-12-01 09:00:00',
+};
+
 let sessions: SessionRow[];
+let devices: TrustedDeviceRow[];
 let passkeys: Passkey[];
 
 beforeEach(() => {
   installRuntimeConfig();
   sessions = [HERE, PHONE];
+  devices = [LAPTOP];
   passkeys = [
     { id: 3, name: '办公电脑', createdAt: '2026-11-20T01:00:00.000Z', lastUsedAt: null },
     { id: 4, name: '手机', createdAt: '2026-11-18T02:30:00.000Z', lastUsedAt: '2026-11-19T12:05:00.000Z' },
   ];
   fake.api = createFakeApi({
+    [`GET ${DEVICES}`]: () => devices,
     [`GET ${MINE}`]: () => sessions,
     [`GET ${PASSKEYS}`]: () => passkeys,
     [`GET ${TWO_FACTOR}`]: [{ enabled: true, recoveryCodesLeft: 7 }],
     'GET /web/portal/account/public-key': [{ algorithm: 'RSA-OAEP-256', publicKey: 'AAAA' }],
   });
   fake.api.delete.mockImplementation((url) => {
+    if (url.startsWith(DEVICES)) {
+      devices = devices.filter((d) => `${DEVICES}/${d.id}` !== url);
+      return Promise.resolve({ code: 20200, msg: '已移除，该设备下次登录时需重新进行二次验证', data: [] });
+    }
     if (url === MINE) {
       sessions = sessions.filter((s) => s.current);
       return Promise.resolve({ code: 20200, msg: '已退出其他设备', data: [] });
@@ -150,6 +168,21 @@ describe('个人信息', () => {
     expect(screen.getByText('恢复码已重新生成，旧恢复码已失效')).toBeTruthy();
     expect(screen.getAllByRole('button', { name: '退出其他设备' })).toHaveLength(2);
     expect(fake.api!.post).toHaveBeenCalledWith('/web/portal/account/two-factor/recovery-codes');
+  });
+
+  it('lists the trusted devices (信任此设备); 移除 asks first and that browser is asked again next time', async () => {
+    renderWithProviders(<PersonalInfoDialog open onClose={() => undefined} />, { session: user });
+    const list = await screen.findByRole('list', { name: '受信任的设备' });
+    const laptop = within(list).getByRole('listitem', { name: 'Edge 131 · Windows 11' });
+    expect(within(laptop).getByText('10.1.9.20 · 信任于 2026-11-01 09:00:00')).toBeTruthy();
+    expect(within(laptop).getByText('最近使用 2026-11-18 08:01:00 · 到期 2026-12-01 09:00:00')).toBeTruthy();
+    fireEvent.click(within(laptop).getByRole('button', { name: /移\s*除/ }));
+    const confirm = await screen.findByRole('tooltip');
+    expect(within(confirm).getByText('该设备下次登录时需重新进行二次验证。')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: /移\s*除/ }));
+    await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${DEVICES}/41`));
+    await waitFor(() => expect(notify.success).toHaveBeenCalledWith('已移除，该设备下次登录时需重新进行二次验证'));
+    expect(await screen.findByText(/暂无受信任的设备/)).toBeTruthy();
   });
 
   it('通行密钥 lists each passkey with when it was added and last used; 重命名 asks for a name and saves it', async () => {

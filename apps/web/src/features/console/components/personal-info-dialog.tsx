@@ -1,4 +1,4 @@
-import type { SessionRow } from '@portal/shared';
+import type { SessionRow, TrustedDeviceRow } from '@portal/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Empty, Form, Input, Modal, Popconfirm, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { useSession } from '@/hooks/use-session';
 import { notify } from '@/lib/notify';
 import { queryKeys } from '@/lib/query-keys';
 import { useEndMySession, useMySessions, useSignOutElsewhere } from '../api/my-sessions';
+import { useMyTrustedDevices, useRemoveMyTrustedDevice } from '../api/my-trusted-devices';
 import { regenerateRecoveryCodes, useMyTwoFactor } from '../api/my-two-factor';
 import { MyPasskeysSection } from './my-passkeys-section';
 import './personal-info-dialog.css';
@@ -155,6 +156,70 @@ function SessionItem({ session }: { session: SessionRow }) {
   );
 }
 
+function TrustedDeviceItem({ device }: { device: TrustedDeviceRow }) {
+  const remove = useRemoveMyTrustedDevice();
+  const removeIt = async () => {
+    try {
+      notify.success(await remove.mutateAsync(device.id));
+    } catch {
+      // The API client has shown the server's reason.
+    }
+  };
+  const client = [device.browser, device.os].filter(Boolean).join(' · ') || '未知设备';
+  return (
+    <li className="personal-info__session" aria-label={client}>
+      <div className="personal-info__session-main">
+        <Typography.Text strong>{client}</Typography.Text>
+        <span className="personal-info__session-meta">
+          {device.ip || '—'} · 信任于 {device.createdAt}
+        </span>
+        <span className="personal-info__session-meta">
+          {device.lastUsedAt ? `最近使用 ${device.lastUsedAt} · ` : ''}到期 {device.expiresAt}
+        </span>
+      </div>
+      <Popconfirm
+        title="移除受信任设备"
+        description="该设备下次登录时需重新进行二次验证。"
+        okText="移除"
+        cancelText="取消"
+        okButtonProps={{ danger: true }}
+        onConfirm={removeIt}
+      >
+        <Button size="small" danger loading={remove.isPending}>
+          移除
+        </Button>
+      </Popconfirm>
+    </li>
+  );
+}
+
+/** 受信任的设备: browsers that skip the second factor (信任此设备) until they expire; each can be removed. */
+function MyTrustedDevices({ open }: { open: boolean }) {
+  const devices = useMyTrustedDevices(open);
+  return (
+    <section className="personal-info__sessions" aria-labelledby="personal-info-trusted-devices">
+      <Typography.Title level={5} id="personal-info-trusted-devices">
+        受信任的设备
+      </Typography.Title>
+      {devices.data ? (
+        devices.data.length > 0 ? (
+          <ul className="personal-info__session-list" aria-label="受信任的设备">
+            {devices.data.map((d) => (
+              <TrustedDeviceItem key={d.id} device={d} />
+            ))}
+          </ul>
+        ) : (
+          <Typography.Text type="secondary">暂无受信任的设备（登录时勾选“信任此设备”的浏览器会列在这里）</Typography.Text>
+        )
+      ) : devices.isError ? (
+        <Typography.Text type="secondary">受信任的设备加载失败</Typography.Text>
+      ) : (
+        <Skeleton active paragraph={{ rows: 1 }} title={false} />
+      )}
+    </section>
+  );
+}
+
 /** 我的登录会话: where the account is signed in; the other browsers can be signed out from here. */
 function MySessions({ open }: { open: boolean }) {
   const sessions = useMySessions(open);
@@ -187,8 +252,8 @@ function MySessions({ open }: { open: boolean }) {
 }
 
 /**
- * Spec section 2: personal information, read-only 账号, 姓名, 电话; the account's 二次验证, its 通行密钥
- * and its own sign-in sessions, with 退出其他设备.
+ * Spec section 2: personal information, read-only 账号, 姓名, 电话; the account's 二次验证, its 通行密钥,
+ * its trusted devices (信任此设备) and its own sign-in sessions, with 退出其他设备.
  */
 export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const session = useSession();
@@ -215,6 +280,7 @@ export function PersonalInfoDialog({ open, onClose }: { open: boolean; onClose: 
       </Form>
       <MyTwoFactorSection open={open} />
       <MyPasskeysSection open={open} />
+      <MyTrustedDevices open={open} />
       <MySessions open={open} />
     </Modal>
   );

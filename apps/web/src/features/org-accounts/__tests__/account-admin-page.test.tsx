@@ -117,6 +117,18 @@ beforeEach(() => {
     [`POST ${API}/account/2/password`]: [],
     [`POST ${API}/join-request/21/approve`]: [],
     [`POST ${API}/invitation`]: [],
+    [`GET ${API}/account/2/trusted-devices`]: [
+      {
+        id: 41,
+        browser: 'Edge 131',
+        os: 'Windows 11',
+        ip: '10.1.9.20',
+        createdAt: '2026-11-01 09:00:00',
+        lastUsedAt: '',
+        expiresAt: '2026-12-01 09:00:00',
+      },
+    ],
+    [`DELETE ${API}/account/2/trusted-devices/41`]: [],
   });
   vi.mocked(saveBlob).mockClear();
   vi.mocked(notify.error).mockClear();
@@ -232,6 +244,21 @@ describe('账号管理 list', () => {
     await waitFor(() =>
       expect(fake.api!.post).toHaveBeenCalledWith(`${API}/account/2/password`, { passwordMode: 'sms' }, { silent: true }),
     );
+  });
+});
+
+describe('账号管理 受信任的设备', () => {
+  it('lists an account’s trusted devices from 更多 and removes one after confirming', async () => {
+    renderPage();
+    fireEvent.click(within(await accountRow('staff')).getByRole('button', { name: '更多操作：staff' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: '受信任的设备' }));
+    const drawer = await dialog('受信任的设备：李娜');
+    const row = await within(drawer).findByRole('row', { name: /Edge 131 · Windows 11/ });
+    expect(within(row).getByText('2026-12-01 09:00:00')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: '移除：Edge 131 · Windows 11' }));
+    const confirm = await screen.findByRole('tooltip');
+    fireEvent.click(within(confirm).getByRole('button', { name: /移\s*除/ }));
+    await waitFor(() => expect(fake.api!.delete).toHaveBeenCalledWith(`${API}/account/2/trusted-devices/41`));
   });
 });
 

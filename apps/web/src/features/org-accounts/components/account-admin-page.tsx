@@ -27,6 +27,7 @@ import { AccountImportDialog } from './account-import-dialog';
 import { InviteDialog } from './invite-dialog';
 import { JoinRequestsDrawer } from './join-requests-drawer';
 import { ResetPasswordDialog } from './reset-password-dialog';
+import { TrustedDevicesDrawer } from './trusted-devices-drawer';
 import './org-accounts.css';
 import { cappedExport } from '@/components/capped-export';
 
@@ -55,6 +56,7 @@ export function AccountAdminPage() {
   const [filters, setFilters] = useState<AccountFilters>(INITIAL_ACCOUNT_FILTERS);
   const [editing, setEditing] = useState<AccountFormTarget | null>(null);
   const [resetting, setResetting] = useState<AccountRow | null>(null);
+  const [devicesOf, setDevicesOf] = useState<AccountRow | null>(null);
   const [importing, setImporting] = useState(false);
   const [inviting, setInviting] = useState(false);
   const [joinRequestsOpen, setJoinRequestsOpen] = useState(false);
@@ -175,12 +177,14 @@ export function AccountAdminPage() {
             items: [
               ...(row.state === 'locked' ? [{ key: 'disable', label: '停用', danger: true }] : []),
               { key: 'reset-password', label: '重置密码' },
+              { key: 'trusted-devices', label: '受信任的设备' },
               { key: 'clear-passkeys', label: '清除通行密钥' },
               { key: 'delete', label: '删除', danger: true },
             ],
             onClick: ({ key }) => {
               if (key === 'disable') confirmDisable(row);
               else if (key === 'delete') confirmDelete(row);
+              else if (key === 'trusted-devices') setDevicesOf(row);
               else if (key === 'clear-passkeys') confirmClearPasskeys(row);
               else setResetting(row);
             },
@@ -347,6 +351,7 @@ export function AccountAdminPage() {
       <AccountImportDialog open={importing} onClose={() => setImporting(false)} />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} />
       <JoinRequestsDrawer open={joinRequestsOpen || joinsLinked} onClose={closeJoinRequests} />
+      <TrustedDevicesDrawer account={devicesOf} onClose={() => setDevicesOf(null)} />
     </ConsolePage>
   );
 }

@@ -5,6 +5,7 @@ import { notify } from '@/lib/notify';
 import { type FakeApi, createFakeApi } from '@/testing/fake-api';
 import { fieldErrors } from '@/testing/form';
 import { renderWithProviders } from '@/testing/render';
+import { chooseOption } from '@/testing/select';
 import { installRuntimeConfig } from '@/testing/runtime-config';
 import { menusEntry } from '@/testing/session';
 import { SecuritySettingPage } from '../components/security-setting-page';
@@ -29,6 +30,9 @@ const DEFAULTS: SecurityPolicy = {
   sessionOverflow: 'end-oldest',
   twoFactor: 'off',
   auditRetentionDays: 180,
+  twoFactorRoles: [],
+  twoFactorMethods: ['totp', 'passkey'],
+  trustDeviceDays: 0,
 };
 
 let stored: SecurityPolicy;
@@ -39,6 +43,15 @@ beforeEach(() => {
   fake.api = createFakeApi({
     [`GET ${POLICY_URL}`]: () => [stored],
     'GET /web-api/console/v1/security/ip-rules': [{ rules: [], currentIp: '203.0.113.7' }],
+    'GET /web-api/console/v1/org/options': [
+      {
+        groups: [],
+        roles: [
+          { id: 2, name: '企业管理员', code: 'ROLE_ENTERPRISE_ADMIN' },
+          { id: 9, name: '质检员', code: 'ROLE_QUALITY' },
+        ],
+      },
+    ],
   });
   // The server keeps what it was sent, and answers with its own message.
   fake.api.put.mockImplementation((url, body) => {
@@ -162,12 +175,49 @@ describe('安全设置 page', () => {
       sessionOverflow: 'refuse',
       twoFactor: 'all',
       auditRetentionDays: 365,
+      twoFactorRoles: [],
+      twoFactorMethods: ['totp', 'passkey'],
+      trustDeviceDays: 0,
     };
     await waitFor(() => expect(fake.api!.put).toHaveBeenCalledWith(POLICY_URL, sent));
     await waitFor(() => expect(notify.success).toHaveBeenCalledWith('安全设置已保存'));
     await waitFor(() => expect(fake.api!.get.mock.calls.length).toBeGreaterThan(gets));
     await waitFor(() => expect((screen.getByRole('radio', { name: '全员' }) as HTMLInputElement).checked).toBe(true));
     expect((numberField('最小长度') as HTMLInputElement).value).toBe('10');
+  });
+
+  it('按角色 asks for a role; the allowed factors and 信任此设备 days are sent with the rest', async () => {
+    renderWithProviders(<SecuritySettingPage />, { session: admin });
+    await waitFor(() => expect((numberField('最小长度') as HTMLInputElement).value).toBe('8'));
+    expect(screen.queryByRole('combobox', { name: '角色' })).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: '按角色' }));
+    await screen.findByRole('combobox', { name: '角色' });
+    fireEvent.click(screen.getByRole('checkbox', { name: '验证器应用（TOTP）' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: '通行密钥' }));
+    type('信任此设备', '91');
+    save();
+    await waitFor(() =>
+      expect(fieldErrors(form())).toEqual([
+        '按角色启用二次验证时，请至少选择一个角色',
+        '请至少选择一种允许的验证方式',
+        '信任此设备天数须为 0-90 之间的整数',
+      ]),
+    );
+    expect(fake.api!.put).not.toHaveBeenCalled();
+
+    await chooseOption(screen.getByRole('combobox', { name: '角色' }), '质检员');
+    fireEvent.click(screen.getByRole('checkbox', { name: '短信验证码' }));
+    type('信任此设备', '30');
+    save();
+    await waitFor(() =>
+      expect(fake.api!.put).toHaveBeenCalledWith(POLICY_URL, {
+        ...DEFAULTS,
+        twoFactor: 'roles',
+        twoFactorRoles: [9],
+        twoFactorMethods: ['sms'],
+        trustDeviceDays: 30,
+      }),
+    );
   });
 
   it('还原 puts back the loaded values', async () => {

@@ -1,7 +1,15 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { PASSWORD_CLASS_LABELS, SECURITY_PRESETS, type SecurityPolicy, SESSION_OVERFLOW_LABELS, TWO_FACTOR_LABELS } from '@portal/shared';
-import { Alert, Button, Card, Checkbox, Col, Form, InputNumber, Radio, Result, Row, Skeleton, Space, Switch } from 'antd';
+import {
+  PASSWORD_CLASS_LABELS,
+  SECURITY_PRESETS,
+  type SecurityPolicy,
+  SESSION_OVERFLOW_LABELS,
+  TWO_FACTOR_LABELS,
+  TWO_FACTOR_METHOD_LABELS,
+} from '@portal/shared';
+import { Alert, Button, Card, Checkbox, Col, Form, InputNumber, Radio, Result, Row, Select, Skeleton, Space, Switch } from 'antd';
 import { useState } from 'react';
+import { useOrgOptions } from '@/api/get-org-options';
 import { ConsolePage } from '@/components/console-page';
 import { notify } from '@/lib/notify';
 import { useSaveSecurityPolicy, useSecurityPolicy } from '../api/security-policy';
@@ -11,10 +19,13 @@ import {
   type PolicyNumberField,
   SECURITY_POLICY_LIMITS,
   SESSION_OVERFLOWS,
+  TWO_FACTOR_METHODS,
   TWO_FACTOR_MODES,
   idleWithinMaxRule,
+  methodsRule,
   policyBody,
   policyNumberRule,
+  rolesWhenByRoleRule,
 } from '../lib/policy-rules';
 import './security.css';
 import { FormFooter } from './form-footer';
@@ -31,6 +42,7 @@ const NUMBER_FIELDS: Record<PolicyNumberField, { label: string; unit: string }> 
   sessionMaxHours: { label: '最长时长', unit: '小时' },
   sessionMaxConcurrent: { label: '同时在线上限', unit: '个' },
   auditRetentionDays: { label: '保留天数', unit: '天' },
+  trustDeviceDays: { label: '信任此设备', unit: '天' },
 };
 
 function NumberField({ name, extra, dependencies }: { name: PolicyNumberField; extra?: string; dependencies?: PolicyNumberField[] }) {
@@ -55,6 +67,9 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
   const [form] = Form.useForm<SecurityPolicy>();
   const save = useSaveSecurityPolicy();
   const [saving, setSaving] = useState(false);
+  const byRole = Form.useWatch('twoFactor', form) === 'roles';
+  // The roles 按角色 offers: the enterprise's (组织与账号's list), loaded once 按角色 is chosen.
+  const roles = useOrgOptions(byRole);
   const [pending, setPending] = useState<PendingPreset>();
 
   const submit = async (values: SecurityPolicy) => {
@@ -128,9 +143,35 @@ function PolicyForm({ policy }: { policy: SecurityPolicy }) {
               </Form.Item>
             </Card>
             <Card title="二次验证" size="small">
-              <Form.Item name="twoFactor" label="启用范围" extra="使用验证器应用（TOTP）的动态验证码；首次需要时，账号在登录时扫码绑定">
+              <Form.Item
+                name="twoFactor"
+                label="启用范围"
+                extra="仅管理员：持有账号管理权限的账号；按角色：持有所选角色（含经账号组获得）的账号"
+              >
                 <Radio.Group options={TWO_FACTOR_MODES.map((m) => ({ value: m, label: TWO_FACTOR_LABELS[m] }))} />
               </Form.Item>
+              {byRole && (
+                <Form.Item name="twoFactorRoles" label="角色" required dependencies={['twoFactor']} rules={[rolesWhenByRoleRule]}>
+                  <Select
+                    mode="multiple"
+                    allowClear
+                    placeholder="选择需要二次验证的角色"
+                    loading={roles.isLoading}
+                    options={(roles.data?.roles ?? []).map((r) => ({ value: r.id, label: r.name }))}
+                    optionFilterProp="label"
+                  />
+                </Form.Item>
+              )}
+              <Form.Item
+                name="twoFactorMethods"
+                label="允许的验证方式"
+                required
+                rules={[methodsRule]}
+                extra="账号没有已允许的方式时：允许验证器应用则在登录时扫码绑定；短信验证码发往账号绑定的手机；通行密钥在账号登记后可用"
+              >
+                <Checkbox.Group options={TWO_FACTOR_METHODS.map((m) => ({ value: m, label: TWO_FACTOR_METHOD_LABELS[m] }))} />
+              </Form.Item>
+              <NumberField name="trustDeviceDays" extra="通过二次验证时可勾选“信任此设备”，该浏览器在此天数内登录免二次验证；0 为不允许" />
               <Alert type="info" showIcon title="修改在账号下次登录时生效，已登录的会话不受影响。" />
             </Card>
           </Space>

@@ -5,12 +5,17 @@ import {
   SESSION_OVERFLOW_LABELS,
   type SessionOverflow,
   TWO_FACTOR_LABELS,
+  TWO_FACTOR_METHOD_LABELS,
+  type TwoFactorMethod,
   type TwoFactorMode,
 } from '@portal/shared';
 import type { FormRule } from 'antd';
 
 /** The numeric settings of 安全设置. */
-export type PolicyNumberField = Exclude<keyof SecurityPolicy, 'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow'>;
+export type PolicyNumberField = Exclude<
+  keyof SecurityPolicy,
+  'passwordClasses' | 'passwordNoUsername' | 'twoFactor' | 'sessionOverflow' | 'twoFactorRoles' | 'twoFactorMethods'
+>;
 
 // The ranges and messages below are the server's (the policy rules it checks every 保存 against), so a
 // value the form accepts is one the server accepts. 最小长度 stays within the spec's 6–18 (section 9):
@@ -18,6 +23,7 @@ export type PolicyNumberField = Exclude<keyof SecurityPolicy, 'passwordClasses' 
 export const PASSWORD_CLASSES = Object.keys(PASSWORD_CLASS_LABELS) as PasswordClass[];
 export const TWO_FACTOR_MODES = Object.keys(TWO_FACTOR_LABELS) as TwoFactorMode[];
 export const SESSION_OVERFLOWS = Object.keys(SESSION_OVERFLOW_LABELS) as SessionOverflow[];
+export const TWO_FACTOR_METHODS = Object.keys(TWO_FACTOR_METHOD_LABELS) as TwoFactorMethod[];
 
 export const SECURITY_POLICY_LIMITS: Record<PolicyNumberField, { min: number; max: number; label: string }> = {
   passwordMinLength: { min: 6, max: 18, label: '密码最短长度' },
@@ -29,12 +35,15 @@ export const SECURITY_POLICY_LIMITS: Record<PolicyNumberField, { min: number; ma
   sessionMaxHours: { min: 1, max: 720, label: '会话最长时长（小时）' },
   sessionMaxConcurrent: { min: 0, max: 20, label: '同时在线会话数上限' },
   auditRetentionDays: { min: 180, max: 3650, label: '审计日志保留天数' },
+  trustDeviceDays: { min: 0, max: 90, label: '信任此设备天数' },
 };
 
 export const SecurityPolicyMessage = {
   minLengthBelowSpec: '密码最短长度不能少于6位',
   minLengthImpossible: '密码最短长度不能超过18位（密码最长18位，否则任何密码都无法满足）',
   idleBeyondMax: '会话空闲超时不能超过会话最长时长',
+  rolesRequired: '按角色启用二次验证时，请至少选择一个角色',
+  methodsRequired: '请至少选择一种允许的验证方式',
 } as const;
 
 /** The message for a number outside its range (empty, a fraction, too small or too big), or undefined. */
@@ -68,7 +77,21 @@ export const idleWithinMaxRule: FormRule = ({ getFieldValue }) => ({
   },
 });
 
-/** The body of 保存: the classes in a fixed order, so an unchanged policy sends the same body. */
+/** 按角色 needs at least one role (the other modes keep the choice without using it). */
+export const rolesWhenByRoleRule: FormRule = ({ getFieldValue }) => ({
+  validator: (_rule, value: unknown) =>
+    getFieldValue('twoFactor') === 'roles' && !(Array.isArray(value) && value.length > 0)
+      ? Promise.reject(new Error(SecurityPolicyMessage.rolesRequired))
+      : Promise.resolve(),
+});
+
+/** 允许的验证方式: at least one. */
+export const methodsRule: FormRule = {
+  validator: (_rule, value: unknown) =>
+    Array.isArray(value) && value.length > 0 ? Promise.resolve() : Promise.reject(new Error(SecurityPolicyMessage.methodsRequired)),
+};
+
+/** The body of 保存: the classes and factors in a fixed order, so an unchanged policy sends the same body. */
 export function policyBody(values: SecurityPolicy): SecurityPolicy {
   return {
     passwordMinLength: values.passwordMinLength,
@@ -84,5 +107,8 @@ export function policyBody(values: SecurityPolicy): SecurityPolicy {
     sessionOverflow: values.sessionOverflow,
     twoFactor: values.twoFactor,
     auditRetentionDays: values.auditRetentionDays,
+    twoFactorRoles: [...(values.twoFactorRoles ?? [])].sort((a, b) => a - b),
+    twoFactorMethods: TWO_FACTOR_METHODS.filter((m) => (values.twoFactorMethods ?? []).includes(m)),
+    trustDeviceDays: values.trustDeviceDays,
   };
 }
