@@ -109,7 +109,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const factors: SecondFactors = {
       totp: allowed('totp') && state.twoFactorEnrolled,
       sms: allowed('sms') && SMS_PHONE_PATTERN.test(profile.phone),
-      passkey: allowed('passkey') && (await app.passkeyRepository.count(accountId)) > 0,
+      passkey: allowed('passkey') && (await app.passkeyRepository.count(accountId, profile.enterpriseId)) > 0,
     };
     return { state, profile, policy, factors, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities, roles) };
   }

@@ -14,6 +14,7 @@ export const PasskeyLoginMessage = {
   failed: '通行密钥验证失败，请重试或使用其他方式登录',
   expired: '通行密钥验证已过期，请重试',
   disabled: '账号已停用，请联系企业管理员',
+  elsewhere: '该通行密钥是在其他企业下添加的，当前不可用，请使用其他方式登录',
 } as const;
 
 /**
@@ -63,6 +64,11 @@ function createPasskeyLoginService(app: FastifyInstance) {
       await logged(client, profile, 'locked');
       return { ok: false, status: 423, error: `登录失败次数过多，账号已锁定，请 ${attempt.minutes} 分钟后再试`, restart: true };
     }
+    if (!checked.ok && checked.reason === 'elsewhere') {
+      // The account's own passkey from before it changed enterprise: a true credential, not a guess.
+      await guard.refund(key, policy);
+      return { ok: false, status: 400, error: PasskeyLoginMessage.elsewhere, restart: true };
+    }
     if (!checked.ok) {
       await logged(client, profile, 'passkey-failed');
       if (attempt.left === 0)
@@ -104,10 +110,11 @@ function createPasskeyLoginService(app: FastifyInstance) {
       await guard.succeeded(key);
       return { ok: true, accountId: profile.id, known: { policy, directoryPassword: await hasDirectoryPassword(app, profile.id) } };
     }
-    if (checked.reason === 'expired') {
-      // Nothing was tried: a challenge that is gone is the page's age, not a guess.
+    if (checked.reason === 'expired' || checked.reason === 'elsewhere') {
+      // Nothing was guessed: a challenge that is gone is the page's age; a passkey added under another
+      // enterprise is the account's own, only not usable here.
       await guard.refund(key, policy);
-      return { ok: false, status: 400, error: PasskeyLoginMessage.expired, restart: false };
+      return { ok: false, status: 400, error: PasskeyLoginMessage[checked.reason], restart: false };
     }
     await logged(client, profile, 'two-factor-failed');
     await app.auditRepository.record(client.log, {

@@ -73,11 +73,13 @@ export class PasskeyRepository {
     return rows.map(toPasskey);
   }
 
-  async count(accountId: number): Promise<number> {
+  /** The account's passkeys usable where it belongs now: those added under its current enterprise. */
+  async count(accountId: number, enterpriseId: number | null): Promise<number> {
     const row = await this.db
       .selectFrom('webauthn_credential')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('account_id', '=', accountId)
+      .where('enterprise_id', enterpriseId === null ? 'is' : '=', enterpriseId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

@@ -197,6 +197,35 @@ describe.each(testDialects())('passkeys (WebAuthn): 个人信息, 通行密钥�
     await t.app.database.db.deleteFrom('login_failure').execute();
   });
 
+  it('a passkey added under another enterprise says so, and its tries never lock the account', async () => {
+    // As after the account left the enterprise it added the passkey under (加入企业 moves the account, not its passkeys).
+    const { id: other } = await t.database.db
+      .selectFrom('enterprise')
+      .select('id')
+      .where('name', 'like', '%瑞驰%')
+      .executeTakeFirstOrThrow();
+    await t.database.db.updateTable('webauthn_credential').set({ enterprise_id: other }).where('id', '=', staffKeyId).execute();
+    try {
+      const browser = new TestBrowser(base);
+      for (let i = 0; i < 6; i++) {
+        const tried = await passkeySignIn(browser, await loginPage(browser), (options) => device.get(staffKey, options));
+        expect(tried[0]?.status).toBe(400);
+        expect(tried[0]?.text).toContain('该通行密钥是在其他企业下添加的，当前不可用，请使用其他方式登录');
+      }
+      expect(browser.cookies.has('TGC')).toBe(false);
+      // Not locked: the password still signs in.
+      const password = await new TestBrowser(base).casLogin('staff', DEMO_PASSWORD, service);
+      expect(password[0]?.location).toMatch(/ticket=ST-/);
+    } finally {
+      const { enterprise_id } = await t.database.db
+        .selectFrom('account')
+        .select('enterprise_id')
+        .where('username', '=', 'staff')
+        .executeTakeFirstOrThrow();
+      await t.database.db.updateTable('webauthn_credential').set({ enterprise_id }).where('id', '=', staffKeyId).execute();
+    }
+  });
+
   it('二次验证: a passkey stands in for the authenticator app, only the account’s own', async () => {
     const admin = await tokenFor(t, 'admin');
     const policy = { ...t.app.config.securityDefaults, twoFactor: 'all' };
