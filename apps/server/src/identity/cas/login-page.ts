@@ -290,7 +290,10 @@ ${passkey}
 <p class="cas-hint">手机不在身边？可输入绑定时保存的一个恢复码，每个恢复码只能使用一次。恢复码也已用完时，请联系企业管理员重置二次验证。</p>`;
   } else if (m.method === 'passkey') {
     sub = '请使用您的通行密钥完成验证。';
-    main = passkey;
+    // The form shows only where the browser has WebAuthn: the way back is said in plain text, as for a lost authenticator.
+    const alternatives = m.factors.totp || m.factors.sms ? '请选择下方其他验证方式，或' : '请';
+    main = `${passkey}
+<p class="cas-hint">无法使用通行密钥（浏览器不支持，或通行密钥不在身边）？${alternatives}联系企业管理员清除通行密钥后重新登录。</p>`;
   } else if (m.sent) {
     sub = `验证码已发送至 ${escapeHtml(m.phone)}，5 分钟内有效。`;
     main = `${codeForm(

@@ -294,6 +294,10 @@ describe.each(testDialects())('MFA policy, SMS second factor and trusted devices
     expect(step?.text).toContain('使用通行密钥验证');
     expect(step?.text).toContain('其他验证方式');
     expect(step?.text).toContain('>短信验证码</button>');
+    // Where the browser has no WebAuthn the form stays hidden: the page says what to do instead.
+    expect(step?.text).toContain(
+      '无法使用通行密钥（浏览器不支持，或通行密钥不在身边）？请选择下方其他验证方式，或联系企业管理员清除通行密钥后重新登录。',
+    );
     expect(step?.text).not.toContain('name="code"');
     expect(step?.text).toMatch(/class="cas-passkey"[^>]*>[\s\S]*信任此设备，30 天内[\s\S]*<\/form>/);
     const done = (await usePasskey(browser, step!, { trust: '1' })).hops;
