@@ -20,6 +20,9 @@ const POLICY = {
   sessionMaxConcurrent: 0,
   sessionOverflow: 'end-oldest',
   twoFactor: 'off',
+  twoFactorRoles: [],
+  twoFactorMethods: ['totp', 'passkey'],
+  trustDeviceDays: 0,
 };
 
 interface Answer {

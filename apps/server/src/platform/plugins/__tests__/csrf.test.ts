@@ -24,9 +24,9 @@ function routesOf(t: TestApp, method: string): string[] {
 }
 
 /**
- * Form posts from other sites (the CAS login with its steps — new password, two-factor — and 忘记密码,
+ * Form posts from other sites (the CAS login with its steps — new password, two-factor, passkeys — and 忘记密码,
  * the CAS back-channel logout, the OpenID provider's endpoints that clients post to and its logout
- * confirmation) opt out with `config.csrf`.
+ * confirmation, SAML's HTTP-POST binding) opt out with `config.csrf`.
  */
 const FORM_POSTS = new Set([
   'POST /cas/login',
@@ -34,6 +34,9 @@ const FORM_POSTS = new Set([
   'POST /cas/login/two-factor',
   'POST /cas/login/two-factor/enrol',
   'POST /cas/login/two-factor/continue',
+  'POST /cas/login/two-factor/method',
+  'POST /cas/login/two-factor/passkey',
+  'POST /cas/login/passkey',
   'POST /cas/forgot-password',
   'POST /cas/forgot-password/reset',
   'POST /web/portal/cas/callback',
@@ -42,6 +45,8 @@ const FORM_POSTS = new Set([
   'POST /oidc/token/revocation',
   'POST /oidc/me',
   'POST /oidc/session/end/confirm',
+  'POST /saml/sso',
+  'POST /saml/slo',
 ]);
 
 describe('CSRF check', () => {
@@ -63,8 +68,8 @@ describe('CSRF check', () => {
       if (FORM_POSTS.has(route)) {
         // The OpenID provider answers in OAuth's JSON or with its pages, not in the envelope.
         expect(res.body, route).not.toContain('X-Requested-With');
-      } else if (route.includes(' /open-api/enterprise/')) {
-        // The enterprise API takes a bearer token only, never a cookie, so a cross-site form carries no credential.
+      } else if (route.includes(' /open-api/enterprise/') || route.includes(' /scim/v2')) {
+        // The enterprise API and SCIM take a bearer token only, never a cookie, so a cross-site form carries no credential.
         expect([route, res.statusCode]).toEqual([route, 401]);
       } else {
         expect([route, res.statusCode, res.json<{ msg: string }>().msg]).toEqual([route, 403, '非法请求：缺少 X-Requested-With 请求头']);
