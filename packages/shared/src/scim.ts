@@ -17,6 +17,8 @@ export const ScimMessage = {
   nameTaken: '名称已被使用',
   tooMany: `每个企业最多保留 ${SCIM_TOKENS_MAX} 个 SCIM 令牌，请先吊销不再使用的令牌`,
   notFound: 'SCIM 令牌不存在',
+  /** A token manages the enterprise's people and groups: creating one takes the authorities that do. */
+  createForbidden: '创建 SCIM 令牌需要“账号管理”和“账号组”权限（如企业管理员）',
   tokenOnce: '访问令牌只显示这一次，关闭后无法再次查看；请立即复制到对接系统中，遗失后只能吊销并重新创建。',
 } as const;
 

@@ -97,6 +97,65 @@ export interface CheckedFilter {
    * `and`), by lower-case path: what the repository may narrow the read by before the test decides.
    */
   required: ReadonlyMap<string, string>;
+  /** The filter as a condition the repository can put in SQL, when every part of it translates (Users only). */
+  condition?: UserCondition | undefined;
+}
+
+/** The account columns a User filter may compare in SQL. */
+export type UserColumn = 'username' | 'name' | 'email' | 'externalId' | 'active' | 'updatedAt' | 'createdAt';
+
+/**
+ * A User filter the database evaluates exactly as the evaluator here would: strings compared in lower
+ * case (eq, sw, co, ew), externalId exactly (eq), active, and the meta times as ISO instants.
+ */
+export type UserCondition =
+  | { op: 'and' | 'or'; parts: UserCondition[] }
+  | { column: UserColumn; cmp: 'eq' | 'sw' | 'co' | 'ew' | 'gt' | 'ge' | 'lt' | 'le'; value: string | boolean };
+
+const STRING_COLUMNS: Record<string, UserColumn> = {
+  username: 'username',
+  displayname: 'name',
+  'name.formatted': 'name',
+  'emails.value': 'email',
+};
+
+/**
+ * The SQL form of a checked User filter, or undefined when a part does not translate (not, ne, pr,
+ * value filters, other attributes). Strings are translated only when SQL's lower() folds them as
+ * JavaScript does (no cased letter outside ASCII), so both answer the same.
+ */
+function userCondition(filter: Filter): UserCondition | undefined {
+  switch (filter.op) {
+    case 'and':
+    case 'or': {
+      const parts = filter.filters.map(userCondition);
+      return parts.every((p): p is UserCondition => p !== undefined) ? { op: filter.op, parts } : undefined;
+    }
+    case 'not':
+    case '[]':
+    case 'pr':
+      return undefined;
+    default: {
+      const path = canonicalPath(filter.attrPath, USER_SCHEMA);
+      const { op, compValue } = filter;
+      if (path === 'active' && op === 'eq' && typeof compValue === 'boolean') return { column: 'active', cmp: 'eq', value: compValue };
+      if (path === 'externalid' && op === 'eq' && typeof compValue === 'string')
+        return { column: 'externalId', cmp: 'eq', value: compValue };
+      if ((path === 'meta.lastmodified' || path === 'meta.created') && typeof compValue === 'string') {
+        if (op !== 'eq' && op !== 'gt' && op !== 'ge' && op !== 'lt' && op !== 'le') return undefined;
+        const at = Date.parse(compValue);
+        if (Number.isNaN(at)) return undefined;
+        return { column: path === 'meta.created' ? 'createdAt' : 'updatedAt', cmp: op, value: new Date(at).toISOString() };
+      }
+      const column = STRING_COLUMNS[path];
+      if (column && typeof compValue === 'string' && (op === 'eq' || op === 'sw' || op === 'co' || op === 'ew')) {
+        // eslint-disable-next-line no-control-regex
+        const foldsLikeSql = [...compValue.replace(/[\x00-\x7f]/g, '')].every((ch) => ch.toLowerCase() === ch.toUpperCase());
+        return foldsLikeSql ? { column, cmp: op, value: compValue.toLowerCase() } : undefined;
+      }
+      return undefined;
+    }
+  }
 }
 
 function requiredValues(filter: Filter, core: string): Map<string, string> {
@@ -226,7 +285,11 @@ export function checkedFilter(text: string, kinds: AttributeKinds): CheckedFilte
   } catch {
     throw invalidFilter('过滤条件格式不正确，示例：userName eq "zhangsan"');
   }
-  return { test: build(parsed, kinds, ''), required: requiredValues(parsed, coreOf(kinds)) };
+  return {
+    test: build(parsed, kinds, ''),
+    required: requiredValues(parsed, coreOf(kinds)),
+    condition: kinds === USER_ATTRIBUTES ? userCondition(parsed) : undefined,
+  };
 }
 
 /** A path of sortBy or a PATCH operation's attribute, canonical, when the resource type has it. */

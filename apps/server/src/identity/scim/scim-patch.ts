@@ -151,3 +151,60 @@ export function patched(resource: ScimResource, body: unknown, kinds: AttributeK
     throw refusal(err);
   }
 }
+
+const MEMBER_ID = /^[1-9]\d{0,8}$/;
+const MEMBER_KEYS = new Set(['value', '$ref', 'display', 'type']);
+const MEMBERS_PATH = new Set(['members', `${GROUP_SCHEMA.toLowerCase()}:members`]);
+const MEMBER_FILTER = /^members\[\s*value\s+eq\s+"([1-9]\d{0,8})"\s*\]$/i;
+
+/** The ids of a members value, or undefined when it is not a plain list of users by id (the full patch then judges it). */
+function memberIds(value: unknown): number[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const ids: number[] = [];
+  for (const m of value) {
+    if (!isObject(m) || !Object.keys(m).every((k) => MEMBER_KEYS.has(k.toLowerCase()))) return undefined;
+    const entry = Object.fromEntries(Object.entries(m).map(([k, v]) => [k.toLowerCase(), v]));
+    if (entry.type !== undefined && entry.type !== null && String(entry.type).toLowerCase() !== 'user') return undefined;
+    if (typeof entry.value !== 'string' || !MEMBER_ID.test(entry.value)) return undefined;
+    ids.push(Number(entry.value));
+  }
+  return ids;
+}
+
+/**
+ * A Group PatchOp that only adds and removes members by id (Entra ID's and Okta's form: `add` with path
+ * `members`, `remove` with `members[value eq "…"]` or with path `members` and the values), as deltas; undefined
+ * for any other patch. Removing a user who is no member changes nothing, as adding one who is does.
+ */
+export function memberDelta(body: unknown): { add: number[]; remove: number[] } | undefined {
+  if (!isObject(body)) return undefined;
+  const schemas = Object.entries(body).find(([k]) => k.toLowerCase() === 'schemas')?.[1];
+  if (!Array.isArray(schemas) || !schemas.includes(PATCH_SCHEMA)) return undefined;
+  const operations = Object.entries(body).find(([k]) => k.toLowerCase() === 'operations')?.[1];
+  if (!Array.isArray(operations) || operations.length === 0 || operations.length > MAX_OPERATIONS) return undefined;
+  const last = new Map<number, boolean>();
+  for (const raw of operations) {
+    if (!isObject(raw)) return undefined;
+    const get = (key: string) => Object.entries(raw).find(([k]) => k.toLowerCase() === key)?.[1];
+    const op = get('op');
+    const path = get('path');
+    const value = get('value');
+    if (typeof op !== 'string' || (path !== undefined && typeof path !== 'string')) return undefined;
+    const kind = op.toLowerCase();
+    const onMembers = typeof path === 'string' && MEMBERS_PATH.has(path.toLowerCase());
+    let ids: number[] | undefined;
+    if (kind === 'add' && onMembers) ids = memberIds(value);
+    else if (kind === 'add' && path === undefined && isObject(value) && Object.keys(value).every((k) => k.toLowerCase() === 'members')) {
+      ids = memberIds(Object.values(value)[0]);
+    } else if (kind === 'remove' && onMembers && value !== undefined) ids = memberIds(value);
+    else if (kind === 'remove' && typeof path === 'string' && value === undefined) {
+      const found = MEMBER_FILTER.exec(path.trim());
+      ids = found ? [Number(found[1])] : undefined;
+    }
+    if (!ids) return undefined;
+    // Operations apply in order: the last one for a user decides.
+    for (const id of ids) last.set(id, kind === 'add');
+  }
+  const entries = [...last];
+  return { add: entries.filter(([, joins]) => joins).map(([id]) => id), remove: entries.filter(([, joins]) => !joins).map(([id]) => id) };
+}

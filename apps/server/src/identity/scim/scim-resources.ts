@@ -137,7 +137,8 @@ function chosen(value: unknown, path: string, type: string): string | undefined 
       primary: bool(field(v, 'primary'), `${path}.primary`),
     };
   });
-  const pick = entries.find((e) => e.primary) ?? entries.find((e) => e.type.toLowerCase() === type) ?? entries[0];
+  // The last primary wins: a PATCH that adds a new primary value appends it after the old one (RFC 7643 §2.4: one primary).
+  const pick = entries.findLast((e) => e.primary) ?? entries.find((e) => e.type.toLowerCase() === type) ?? entries[0];
   return pick?.value || undefined;
 }
 
@@ -184,7 +185,8 @@ export interface UserInput {
   givenName: string | null;
   email: string;
   phone: string;
-  active: boolean;
+  /** Absent: a create makes the account active, a replace or patch leaves its status as it is. */
+  active: boolean | undefined;
   externalId: string | null;
   number: string;
   department: string | null;
@@ -279,7 +281,7 @@ export function readUser(
     givenName: (keepParts && given) || null,
     email,
     phone,
-    active: bool(field(raw, 'active'), 'active') ?? true,
+    active: bool(field(raw, 'active'), 'active'),
     externalId,
     number: text(field(extension, 'employeeNumber'), 'employeeNumber', 32) ?? '',
     department: text(field(extension, 'department'), 'department', 128) || null,

@@ -9,6 +9,8 @@ import type { ScimClient } from './scim-tokens.js';
 
 /** Calls one token may make a minute: a full sync of a few thousand people fits, a runaway client does not. */
 export const SCIM_REQUESTS_PER_MINUTE = 1200;
+/** Unknown or revoked tokens one address may present a minute before it is answered 429 (guessing, a misconfigured client). */
+export const SCIM_BAD_TOKENS_PER_MINUTE = 30;
 const SCIM_JSON = 'application/scim+json; charset=utf-8';
 /** A list's page when the client names none. */
 const DEFAULT_COUNT = 100;
@@ -81,6 +83,8 @@ export default async function scimRoutes(app: FastifyInstance): Promise<void> {
     timeWindow: 60_000,
     keyGenerator: (request) => `scim:${request.scimClient?.tokenId ?? request.ip}`,
   });
+  // Counted per address on refusals only, so a flood of bad tokens is limited without costing good calls a write.
+  const badTokens = app.createRateLimit({ limit: 'scim-bad-token', max: SCIM_BAD_TOKENS_PER_MINUTE, timeWindow: 60_000 });
 
   app.decorateRequest('scimClient', null);
   const parseJson = (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
@@ -118,6 +122,11 @@ export default async function scimRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
     const client = await app.scimTokenService.authenticate(request.headers.authorization, request.ip);
     if (!client) {
+      const bad = await badTokens(request);
+      if (!bad.isAllowed && bad.isExceeded) {
+        reply.header('retry-after', String(bad.ttlInSeconds));
+        throw new ScimError(429, `无效的访问令牌过多，请 ${bad.ttlInSeconds} 秒后重试`);
+      }
       reply.header('www-authenticate', 'Bearer realm="scim", error="invalid_token"');
       throw new ScimError(401, 'SCIM 访问令牌无效或已被吊销');
     }
@@ -230,7 +239,7 @@ export default async function scimRoutes(app: FastifyInstance): Promise<void> {
       const c = callerOf(request);
       const q = listQuery(query(request));
       const found = users ? await scim.getUser(c, request.params.id, q) : await scim.getGroup(c, request.params.id, q);
-      reply.header('etag', found.version);
+      if (found.version !== undefined) reply.header('etag', found.version);
       return sendScim(reply, 200, found.resource);
     });
     app.post(`/${kind}`, options, async (request, reply) => {

@@ -20,10 +20,10 @@ import {
   knownPath,
   valuesAt,
 } from './scim-filter.js';
-import { patched } from './scim-patch.js';
-import type { ScimGroupRecord, ScimUserRecord } from './scim-repository.js';
+import { memberDelta, patched } from './scim-patch.js';
+import type { ScimGroupRecord, ScimUserRecord, UserOrder } from './scim-repository.js';
 import { type ScimResource, groupResource, readGroup, readUser, userResource } from './scim-resources.js';
-import { LIST_SCHEMA, SCIM_MAX_RESULTS } from './scim-schemas.js';
+import { ENTERPRISE_USER_SCHEMA, LIST_SCHEMA, SCIM_MAX_RESULTS } from './scim-schemas.js';
 
 /** Who calls: the token's enterprise, the actor its audit rows name, and the address resources are located at. */
 export interface ScimCaller {
@@ -46,6 +46,16 @@ export interface ScimListQuery {
 
 const notFound = (what: string) => new ScimError(404, `${what}不存在`);
 
+/** Characters of usernames an audit row lists before it counts them instead (the row keeps 500 characters of detail). */
+const AUDIT_NAMES_CHARS = 440;
+
+/** Accounts a filter the database cannot run may be evaluated over, in memory (beyond: tooMany). */
+export const SCIM_FILTER_IN_MEMORY_MAX = 5000;
+
+const accountGuarded = () =>
+  new ScimError(403, '该用户持有控制台管理权限，不能通过 SCIM 修改其账号、姓名、手机号、邮箱、状态或删除，请在控制台“账号管理”中操作');
+const groupGuarded = () => new ScimError(403, '该账号组的角色含控制台管理权限，不能通过 SCIM 修改其成员或删除，请在控制台“账号组”中操作');
+
 /** A resource id as the portal makes them; anything else is no resource. */
 function idOf(raw: string, what: string): number {
   if (!/^[1-9]\d{0,8}$/.test(raw)) throw notFound(what);
@@ -60,19 +70,23 @@ function checkVersion(ifMatch: string | undefined, version: string): void {
   if (!wanted.includes(strip(version))) throw new ScimError(412, '资源已被修改（版本不匹配），请重新读取后再试');
 }
 
+const CORE_URN = /^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/;
+const ENTERPRISE_URN = ENTERPRISE_USER_SCHEMA.toLowerCase();
+
+/**
+ * The top-level attribute an attributes/excludedAttributes entry names: the core schema's URN is taken
+ * off first (its "2.0" holds a dot), and any attribute of the enterprise extension names the extension.
+ */
+function topAttribute(entry: string): string {
+  const lower = entry.trim().toLowerCase().replace(CORE_URN, '');
+  if (lower.startsWith(ENTERPRISE_URN)) return ENTERPRISE_URN;
+  return lower.split('.')[0] ?? '';
+}
+
 /** attributes / excludedAttributes (RFC 7644 §3.4.2.5) on top-level names; id, schemas and meta always stay. */
 function projected(resource: ScimResource, attributes?: readonly string[], excluded?: readonly string[]): Record<string, unknown> {
   const always = new Set(['id', 'schemas', 'meta']);
-  const names = (list: readonly string[]) =>
-    new Set(
-      list.map((a) =>
-        a
-          .trim()
-          .split('.')[0]!
-          .toLowerCase()
-          .replace(/^urn:ietf:params:scim:schemas:core:2\.0:(user|group):/, ''),
-      ),
-    );
+  const names = (list: readonly string[]) => new Set(list.map(topAttribute));
   if (attributes?.length) {
     const keep = names(attributes);
     return Object.fromEntries(Object.entries(resource).filter(([k]) => always.has(k) || keep.has(k.toLowerCase())));
@@ -82,6 +96,21 @@ function projected(resource: ScimResource, attributes?: readonly string[], exclu
     return Object.fromEntries(Object.entries(resource).filter(([k]) => always.has(k) || !drop.has(k.toLowerCase())));
   }
   return resource;
+}
+
+/** Whether an answer shows `attribute` (a top-level name in lower case) under attributes / excludedAttributes. */
+function shows(query: Pick<ScimListQuery, 'attributes' | 'excludedAttributes'>, attribute: string): boolean {
+  if (query.attributes?.length) return query.attributes.some((a) => topAttribute(a) === attribute);
+  return !(query.excludedAttributes ?? []).some((a) => topAttribute(a) === attribute);
+}
+
+/**
+ * A group answered without reading its members has no version (RFC 7643 §3.1: meta.version is optional):
+ * the version covers the members, and one computed without them would never match.
+ */
+function unversioned(resource: ScimResource): ScimResource {
+  const { version: _version, ...meta } = resource.meta;
+  return { ...resource, meta } as ScimResource;
 }
 
 const filterOf = (query: ScimListQuery, kinds: AttributeKinds) => (query.filter?.trim() ? checkedFilter(query.filter, kinds) : undefined);
@@ -107,16 +136,31 @@ function listOf(resources: ScimResource[], query: ScimListQuery, kinds: Attribut
       return x < y ? -sign : sign;
     });
   }
-  const start = Math.max(1, query.startIndex);
-  const count = Math.min(Math.max(0, query.count), SCIM_MAX_RESULTS);
-  const page = matched.slice(start - 1, start - 1 + count);
+  const { start, count } = pageOf(query);
+  return listResponse(matched.length, start, matched.slice(start - 1, start - 1 + count), query);
+}
+
+/** startIndex (1-based, at least 1) and count (0 to the maximum) of a list query. */
+function pageOf(query: ScimListQuery): { start: number; count: number } {
+  return { start: Math.max(1, query.startIndex), count: Math.min(Math.max(0, query.count), SCIM_MAX_RESULTS) };
+}
+
+function listResponse(total: number, start: number, page: readonly ScimResource[], query: ScimListQuery) {
   return {
     schemas: [LIST_SCHEMA],
-    totalResults: matched.length,
+    totalResults: total,
     startIndex: start,
     itemsPerPage: page.length,
     Resources: page.map((r) => projected(r, query.attributes, query.excludedAttributes)),
   };
+}
+
+/** The order of a user list in SQL: by id unless sorted by userName; undefined for an order only the evaluator knows. */
+function sqlOrder(query: ScimListQuery): UserOrder | undefined {
+  if (!query.sortBy) return { by: 'id', descending: false };
+  const path = knownPath(query.sortBy, USER_ATTRIBUTES);
+  if (!path) throw invalidValue(`不支持按属性 ${query.sortBy} 排序`);
+  return path === 'username' ? { by: 'username', descending: query.sortOrder === 'descending' } : undefined;
 }
 
 /**
@@ -144,7 +188,11 @@ export class ScimService {
     filter?: CheckedFilter,
   ): Promise<ScimResource[]> {
     const narrow = { username: filter?.required.get('username'), externalId: filter?.required.get('externalid') };
-    const users = await this.repo.users(c.enterpriseId, ids, db, narrow);
+    return this.resourcesOf(c, await this.repo.users(c.enterpriseId, ids, db, narrow), db);
+  }
+
+  /** Users as answered, with their managers' names. */
+  private async resourcesOf(c: ScimCaller, users: readonly ScimUserRecord[], db: Kysely<Database>): Promise<ScimResource[]> {
     const managerIds = users.map((u) => u.managerId).filter((id): id is number => id !== null);
     const names = await this.repo.names(c.enterpriseId, managerIds, db);
     return users.map((u) => {
@@ -159,7 +207,7 @@ export class ScimService {
 
   private async userRecord(c: ScimCaller, id: number, db: Kysely<Database>): Promise<{ record: ScimUserRecord; resource: ScimResource }> {
     const [record] = await this.repo.users(c.enterpriseId, [id], db);
-    const [resource] = await this.userResources(c, [id], db);
+    const [resource] = record ? await this.resourcesOf(c, [record], db) : [];
     if (!record || !resource) throw notFound('用户');
     return { record, resource };
   }
@@ -170,9 +218,29 @@ export class ScimService {
     return { record, resource: groupResource(record, c.base) };
   }
 
-  /** The filter is checked before anything is read; an `eq` on userName or externalId narrows the read itself. */
+  /**
+   * The filter is checked before anything is read. Without one, or with one that translates to SQL
+   * (the common attributes, and/or), and in id or userName order, the database counts and pages, and
+   * only the page's accounts are read with their groups and managers. Anything else is evaluated here
+   * over the whole enterprise, so only up to SCIM_FILTER_IN_MEMORY_MAX accounts (tooMany beyond).
+   */
   async listUsers(c: ScimCaller, query: ScimListQuery) {
     const filter = filterOf(query, USER_ATTRIBUTES);
+    const order = sqlOrder(query);
+    if (order && (!filter || filter.condition)) {
+      const { start, count } = pageOf(query);
+      const { total, ids } = await this.repo.userPage(c.enterpriseId, filter?.condition, order, start - 1, count);
+      const byId = new Map((await this.userResources(c, ids)).map((r) => [r.id, r]));
+      const page = ids.map((id) => byId.get(String(id))).filter((r): r is ScimResource => r !== undefined);
+      return listResponse(total, start, page, query);
+    }
+    if ((await this.repo.userCount(c.enterpriseId)) > SCIM_FILTER_IN_MEMORY_MAX) {
+      throw new ScimError(
+        400,
+        `企业账号超过 ${SCIM_FILTER_IN_MEMORY_MAX} 个时，过滤条件只能使用 userName、displayName、name.formatted、emails.value（eq、sw、co、ew）、externalId eq、active eq、meta.created 或 meta.lastModified（eq、gt、ge、lt、le）及其 and / or 组合，排序只能按 userName`,
+        'tooMany',
+      );
+    }
     return listOf(await this.userResources(c, undefined, this.db, filter), query, USER_ATTRIBUTES, filter);
   }
 
@@ -200,12 +268,13 @@ export class ScimService {
           roleIds: staffRoleId === undefined ? [] : [staffRoleId],
         });
         await this.repo.updateAccount(trx, c.enterpriseId, created, {
+          username: input.username,
           name: input.name,
           phone: input.phone,
           email: input.email,
           number: input.number,
         });
-        if (!input.active) await this.app.accountAdminRepository.setStatus(trx, c.enterpriseId, created, 'disabled');
+        if (input.active === false) await this.app.accountAdminRepository.setStatus(trx, c.enterpriseId, created, 'disabled');
         await this.repo.saveUserExtra(trx, c.enterpriseId, created, input);
         await auditBy(trx, c.actor, 'account.create', `${input.username} ${input.name}`, 'success', 'SCIM');
         return created;
@@ -238,27 +307,39 @@ export class ScimService {
                 display: record.name,
               })
             : readUser(body);
-        if (input.username !== record.username) throw new ScimError(400, 'userName（账号）创建后不可修改', 'mutability');
-        if (input.phone !== record.phone) await this.refuseTaken(trx, null, input.phone, id);
+        // RFC 7644 §3.5.1: an absent active leaves the account as it is (only a create defaults to active).
+        const status = input.active === undefined ? record.status : input.active ? 'active' : 'disabled';
+        const renamed = input.username !== record.username;
+        const personal = renamed || input.name !== record.name || input.phone !== record.phone || input.email !== record.email;
+        const changed = personal || input.number !== record.number;
+        // Who signs in as an administrator stays the console's: 忘记密码 by a phone SCIM set would hand it over.
+        if ((personal || status !== record.status) && (await this.privileged(trx, c, [id])).has(id)) throw accountGuarded();
+        // A rename (Entra ID's UPN change) takes a username no account has or had, as a create would.
+        if (renamed || input.phone !== record.phone) await this.refuseTaken(trx, renamed ? input.username : null, input.phone, id);
         if (input.managerId !== null) {
           if (input.managerId === id) throw invalidValue('manager 不能是用户自己');
           await this.checkManager(trx, c, input.managerId);
         }
-        const target = `${record.username} ${input.name}`;
-        const changed =
-          input.name !== record.name || input.phone !== record.phone || input.email !== record.email || input.number !== record.number;
+        const target = `${input.username} ${input.name}`;
         if (changed) {
           await this.repo.updateAccount(trx, c.enterpriseId, id, {
+            username: input.username,
             name: input.name,
             phone: input.phone,
             email: input.email,
             number: input.number,
           });
-          await auditBy(trx, c.actor, 'account.update', target, 'success', 'SCIM');
+          await auditBy(
+            trx,
+            c.actor,
+            'account.update',
+            target,
+            'success',
+            renamed ? `SCIM，账号 ${record.username} → ${input.username}` : 'SCIM',
+          );
         }
         await this.repo.saveUserExtra(trx, c.enterpriseId, id, input);
         let ended: EndedTickets = [];
-        const status = input.active ? 'active' : 'disabled';
         if (status !== record.status) {
           await this.app.accountAdminRepository.setStatus(trx, c.enterpriseId, id, status);
           // As 停用: every session ends (登出 row 账号停用) and the applications hear of it after the commit.
@@ -279,6 +360,7 @@ export class ScimService {
     const tickets = await inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
       const { record, resource } = await this.userRecord(c, id, trx);
       checkVersion(ifMatch, resource.meta.version);
+      if ((await this.privileged(trx, c, [id])).has(id)) throw accountGuarded();
       if (!(await this.app.accountAdminRepository.softDelete(trx, c.enterpriseId, id))) throw notFound('用户');
       const ended = await this.app.ssoSessionService.end(trx, [id], { reason: 'deleted' });
       await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
@@ -288,19 +370,35 @@ export class ScimService {
     await this.app.ssoSessionService.notify(c.actor, tickets);
   }
 
+  /**
+   * Groups, narrowed in SQL by an `eq` on externalId or displayName; members are read only when the
+   * answer shows them or the filter or order looks at them (a group may have tens of thousands).
+   */
   async listGroups(c: ScimCaller, query: ScimListQuery) {
     const filter = filterOf(query, GROUP_ATTRIBUTES);
-    const groups = await this.repo.groups(c.enterpriseId, undefined, this.db, { externalId: filter?.required.get('externalid') });
-    return listOf(
-      groups.map((g) => groupResource(g, c.base)),
-      query,
-      GROUP_ATTRIBUTES,
-      filter,
+    const needsMembers = shows(query, 'members') || /members/i.test(query.filter ?? '') || /members/i.test(query.sortBy ?? '');
+    const groups = await this.repo.groups(
+      c.enterpriseId,
+      undefined,
+      this.db,
+      { externalId: filter?.required.get('externalid'), displayName: filter?.required.get('displayname') },
+      needsMembers,
     );
+    const resources = groups.map((g) => (needsMembers ? groupResource(g, c.base) : unversioned(groupResource(g, c.base))));
+    return listOf(resources, query, GROUP_ATTRIBUTES, filter);
   }
 
   async getGroup(c: ScimCaller, rawId: string, query: Pick<ScimListQuery, 'attributes' | 'excludedAttributes'> = {}) {
-    const { resource } = await this.groupRecord(c, idOf(rawId, '账号组'), this.db);
+    const id = idOf(rawId, '账号组');
+    if (!shows(query, 'members')) {
+      const [record] = await this.repo.groups(c.enterpriseId, [id], this.db, {}, false);
+      if (!record) throw notFound('账号组');
+      return {
+        resource: projected(unversioned(groupResource(record, c.base)), query.attributes, query.excludedAttributes),
+        version: undefined,
+      };
+    }
+    const { resource } = await this.groupRecord(c, id, this.db);
     return { resource: projected(resource, query.attributes, query.excludedAttributes), version: resource.meta.version };
   }
 
@@ -320,6 +418,11 @@ export class ScimService {
     return (await this.groupRecord(c, id, this.db)).resource;
   }
 
+  /**
+   * PUT or PATCH of a Group. A PATCH that only adds and removes members, without If-Match, is applied as
+   * deltas (the group's other members are not read: Entra ID and Okta send one such PATCH per change, to
+   * groups of any size); anything else is patched onto the resource as answered and written like a PUT.
+   */
   async writeGroup(
     c: ScimCaller,
     rawId: string,
@@ -328,8 +431,18 @@ export class ScimService {
     mode: 'replace' | 'patch',
   ): Promise<ScimResource> {
     const id = idOf(rawId, '账号组');
+    const delta = mode === 'patch' && (ifMatch === undefined || ifMatch.trim() === '*') ? memberDelta(body) : undefined;
     await this.uniqueGroup(() =>
       inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
+        if (delta) {
+          const [record] = await this.repo.groups(c.enterpriseId, [id], trx, {}, false);
+          if (!record) throw notFound('账号组');
+          await this.checkMembers(trx, c, delta.add);
+          const { added, removed } = await this.repo.changeMembers(trx, id, delta.add, delta.remove);
+          await this.membersWritten(trx, c, record, record.name, added, removed);
+          if (added.length || removed.length) await this.repo.saveGroup(trx, c.enterpriseId, id, record.name, record.externalId);
+          return;
+        }
         const { record, resource } = await this.groupRecord(c, id, trx);
         checkVersion(ifMatch, resource.meta.version);
         const input = readGroup(mode === 'patch' ? patched(resource, body, GROUP_ATTRIBUTES) : body);
@@ -339,20 +452,35 @@ export class ScimService {
         }
         await this.repo.saveGroup(trx, c.enterpriseId, id, input.name, input.externalId);
         const { added, removed } = await this.repo.setMembers(trx, id, input.memberIds);
-        // The group may grant 企业管理员: its members decide who administers the enterprise.
-        await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
         if (input.name !== record.name) await auditBy(trx, c.actor, 'group.update', `${record.name} → ${input.name}`, 'success', 'SCIM');
-        if (added.length)
-          await auditBy(trx, c.actor, 'group.member-add', input.name, 'success', `SCIM：${await this.usernames(trx, c, added)}`);
-        if (removed.length) {
-          await auditBy(trx, c.actor, 'group.member-remove', input.name, 'success', `SCIM：${await this.usernames(trx, c, removed)}`);
-        }
+        await this.membersWritten(trx, c, record, input.name, added, removed);
       }),
     );
     return (await this.groupRecord(c, id, this.db)).resource;
   }
 
-  /** DELETE of a group, as 删除: not while 应用授权 names it (409). */
+  /**
+   * After a membership change, inside its transaction: refused (403) for a group whose roles carry console
+   * authorities, since a token could otherwise make anyone, itself included, an administrator; the guard
+   * rails; the audit rows.
+   */
+  private async membersWritten(
+    trx: Kysely<Database>,
+    c: ScimCaller,
+    record: Pick<ScimGroupRecord, 'id' | 'name'>,
+    name: string,
+    added: readonly number[],
+    removed: readonly number[],
+  ): Promise<void> {
+    if (!added.length && !removed.length) return;
+    if (await this.repo.groupPrivileged(trx, record.id, await this.staffAuthorities(trx))) throw groupGuarded();
+    await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
+    if (added.length) await auditBy(trx, c.actor, 'group.member-add', name, 'success', `SCIM：${await this.usernames(trx, c, added)}`);
+    if (removed.length)
+      await auditBy(trx, c.actor, 'group.member-remove', name, 'success', `SCIM：${await this.usernames(trx, c, removed)}`);
+  }
+
+  /** DELETE of a group, as 删除: not while 应用授权 names it (409), nor when its roles carry console authorities (403). */
   async deleteGroup(c: ScimCaller, rawId: string, ifMatch: string | undefined): Promise<void> {
     const id = idOf(rawId, '账号组');
     await inEnterpriseTransaction(this.db, c.enterpriseId, async (trx) => {
@@ -360,23 +488,36 @@ export class ScimService {
       checkVersion(ifMatch, resource.meta.version);
       const apps = await this.app.ssoAppRepository.grantedTo(trx, 'group', id);
       if (apps.length) throw new ScimError(409, `该账号组已用于应用授权（${apps.join('、')}），请先在“应用授权”中移除`);
+      if (await this.repo.groupPrivileged(trx, id, await this.staffAuthorities(trx))) throw groupGuarded();
       await this.app.groupRepository.delete(trx, id);
       await this.app.accountRepository.assertAdministratorsRemain(trx, c.enterpriseId, 0, false);
       await auditBy(trx, c.actor, 'group.delete', record.name, 'success', 'SCIM');
     });
   }
 
+  /** Usernames for an audit row, in order: all that fit, else the first ones and how many in all. */
   private async usernames(trx: Kysely<Database>, c: ScimCaller, ids: readonly number[]): Promise<string> {
-    const rows = await trx
-      .selectFrom('account')
-      .select('username')
-      .where('enterprise_id', '=', c.enterpriseId)
-      .where('id', 'in', ids)
-      .execute();
-    return rows
-      .map((r) => r.username)
-      .sort()
-      .join(',');
+    const names = await this.repo.usernames(trx, c.enterpriseId, ids);
+    const all = names.join(',');
+    if (all.length <= AUDIT_NAMES_CHARS) return all;
+    const shown: string[] = [];
+    let length = 0;
+    for (const name of names) {
+      if (length + name.length + 1 > AUDIT_NAMES_CHARS) break;
+      shown.push(name);
+      length += name.length + 1;
+    }
+    return `${shown.join(',')} 等 ${names.length} 个`;
+  }
+
+  /** 普通员工's authorities: anything beyond them is a console authority SCIM may not hand out or override. */
+  private async staffAuthorities(trx: Kysely<Database>): Promise<string[]> {
+    return this.repo.staffAuthorities(trx, Role.EnterpriseStaff);
+  }
+
+  /** Which of these accounts hold console authorities. */
+  private async privileged(trx: Kysely<Database>, c: ScimCaller, ids: readonly number[]): Promise<Set<number>> {
+    return this.repo.privilegedAccounts(trx, c.enterpriseId, ids, await this.staffAuthorities(trx));
   }
 
   private async checkMembers(trx: Kysely<Database>, c: ScimCaller, ids: readonly number[]): Promise<void> {

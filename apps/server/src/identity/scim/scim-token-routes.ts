@@ -6,9 +6,12 @@ import {
   RowIdParamsSchema,
   ScimTokenBodySchema,
   ScimTokenRowSchema,
+  ScimMessage,
   ScimTokenSecretSchema,
 } from '@portal/shared';
+import type { FastifyRequest } from 'fastify';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
+import { ForbiddenError } from '../../platform/lib/errors.js';
 import { callerOf } from '../portal-auth/auth.js';
 
 const tags = ['scim'];
@@ -16,11 +19,24 @@ const BASE = `${ApiPrefix.console}/auth/scim-tokens`;
 
 /**
  * SCIM 同步's tokens (a card of 认证源, authority auth:source): list, 创建 (the token answered once),
- * 吊销. Operators (authority tenant) see any enterprise's tokens with their last use in 租户管理.
+ * 吊销. A token manages the enterprise's people and groups, so creating one also takes org:account and
+ * org:group (what 企业管理员 holds) and a recent 验证身份. Operators (authority tenant) see any
+ * enterprise's tokens with their last use in 租户管理.
  */
 const scimTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const tokens = app.scimTokenService;
   const canSource = { onRequest: app.requireAuthority(Authority.AuthSource) };
+  const canCreate = {
+    onRequest: [
+      app.requireAuthority(Authority.AuthSource),
+      async (request: FastifyRequest) => {
+        const held = request.principal?.profile.authorities ?? [];
+        if (!held.includes(Authority.OrgAccount) || !held.includes(Authority.OrgGroup))
+          throw new ForbiddenError(ScimMessage.createForbidden);
+      },
+      app.requireRecentAuth,
+    ],
+  };
 
   app.get(
     BASE,
@@ -38,7 +54,7 @@ const scimTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     BASE,
     {
-      ...canSource,
+      ...canCreate,
       config: { auditAction: 'scim-token.create' },
       schema: {
         tags,

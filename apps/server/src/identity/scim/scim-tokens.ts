@@ -15,6 +15,8 @@ import type { ScimTokenRecord } from './scim-token-repository.js';
 const TOKEN_PREFIX = 'scim_';
 const TOKEN_PATTERN = /^scim_[A-Za-z0-9_-]{43}$/;
 
+/** How often a token's last use is written. */
+const TOUCH_INTERVAL_MS = 60_000;
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The token a SCIM call authenticated with. */
@@ -100,7 +102,10 @@ export class ScimTokenService {
     if (!token || !TOKEN_PATTERN.test(token)) return undefined;
     const found = await this.tokens.byHash(digest(token));
     if (!found) return undefined;
-    await this.tokens.touch(found.id, ip, new Date());
+    // A sync makes many calls: the use is written at most once a minute, decided here without a write.
+    const now = new Date();
+    const last = found.last_used_at === null ? 0 : Date.parse(found.last_used_at);
+    if (!(now.getTime() - last < TOUCH_INTERVAL_MS)) await this.tokens.touch(found.id, ip, now);
     return { tokenId: found.id, name: found.name, enterpriseId: found.enterprise_id };
   }
 }

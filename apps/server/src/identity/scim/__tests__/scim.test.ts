@@ -1,6 +1,6 @@
 import type { ScimTokenRow, ScimTokenSecret } from '@portal/shared';
 import SCIMMY from 'scimmy';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { listen, TestBrowser } from '../../../testing/test-browser.js';
@@ -267,12 +267,15 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     });
     expect(reformatted.body).toMatchObject({ displayName: '林晓', name: { formatted: '林晓', familyName: '林', givenName: '晓' } });
 
-    // userName stays (账号 never changes).
-    const renamed = await scim(hengyue, 'PATCH', `/Users/${id}`, {
-      schemas: [PATCH],
-      Operations: [{ op: 'replace', path: 'userName', value: 'other' }],
-    });
-    expectError(renamed, 400, 'mutability');
+    // userName follows the provider (Entra ID's UPN changes) to a username no account has; a taken one is refused.
+    const rename = (userName: string) =>
+      scim(hengyue, 'PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'userName', value: userName }] });
+    expectError(await rename('admin'), 409, 'uniqueness');
+    const renamed = await rename('linxiao');
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.userName).toBe('linxiao');
+    expect(JSON.stringify((await consoleCall(admin, 'GET', '/account/page/list?keyword=linxiao')).body.data)).toContain('13800007001');
+    expect((await rename('bjensen')).body.userName).toBe('bjensen');
 
     expect((await scim(hengyue, 'DELETE', `/Users/${id}`)).status).toBe(204);
     expectError(await scim(hengyue, 'GET', `/Users/${id}`), 404);
@@ -454,14 +457,60 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     expectError(await scim(hengyue, 'GET', '/Nothing'), 404);
   });
 
-  it("keeps the console's guard rails: the last administrator stays, a group 应用授权 names stays", async () => {
+  it("keeps the console's guard rails: administrators stay the console's, a group 应用授权 names stays", async () => {
     const admins = await userIdOf('admin');
-    const lastAdmin = await scim(hengyue, 'PATCH', `/Users/${admins}`, {
+    const before = await scim(hengyue, 'GET', `/Users/${admins}`);
+    // A token cannot disable, delete, rename or re-phone an administrator (then 忘记密码 would hand the account over).
+    for (const operation of [
+      { op: 'replace', path: 'active', value: false },
+      { op: 'replace', path: 'phoneNumbers', value: [{ value: '13800007099', type: 'mobile' }] },
+      { op: 'replace', path: 'emails', value: [{ value: 'taken-over@example.cn', type: 'work' }] },
+      { op: 'replace', path: 'displayName', value: '冒名' },
+      { op: 'replace', path: 'userName', value: 'admin2' },
+    ]) {
+      const refused = await scim(hengyue, 'PATCH', `/Users/${admins}`, { schemas: [PATCH], Operations: [operation] });
+      expectError(refused, 403);
+      expect(String(refused.body.detail)).toContain('控制台管理权限');
+    }
+    expectError(
+      await scim(hengyue, 'PUT', `/Users/${admins}`, { schemas: [USER], userName: 'admin', phoneNumbers: [{ value: '13800007099' }] }),
+      403,
+    );
+    expectError(await scim(hengyue, 'DELETE', `/Users/${admins}`), 403);
+    expect((await scim(hengyue, 'GET', `/Users/${admins}`)).etag).toBe(before.etag);
+    // What only the provider keeps (the extension) it may still write.
+    const department = await scim(hengyue, 'PATCH', `/Users/${admins}`, {
       schemas: [PATCH],
-      Operations: [{ op: 'replace', path: 'active', value: false }],
+      Operations: [{ op: 'add', path: `${ENTERPRISE}:department`, value: '信息中心' }],
     });
-    expectError(lastAdmin, 409);
-    expect((await scim(hengyue, 'GET', `/Users/${admins}`)).body.active).toBe(true);
+    expect(department.status, JSON.stringify(department.body)).toBe(200);
+
+    // Nor put anyone (itself included) into a group whose roles carry console authorities, take them out or delete it.
+    const adminRole = await t.database.db
+      .selectFrom('role')
+      .select('id')
+      .where('code', '=', 'ROLE_ENTERPRISE_ADMIN')
+      .where('enterprise_id', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect((await consoleCall(admin, 'POST', '/account-group', { name: '系统管理员组', roleIds: [adminRole.id] })).status).toBe(200);
+    const adminsGroup = String(
+      (await list(hengyue, `/Groups?filter=${encodeURIComponent('displayName eq "系统管理员组"')}`)).Resources[0]?.id,
+    );
+    const staff = await userIdOf('staff');
+    for (const body of [
+      { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: staff }] }] },
+      { schemas: [PATCH], Operations: [{ op: 'replace', path: 'members', value: [{ value: staff }] }] },
+    ]) {
+      const refused = await scim(hengyue, 'PATCH', `/Groups/${adminsGroup}`, body);
+      expectError(refused, 403);
+      expect(String(refused.body.detail)).toContain('控制台管理权限');
+    }
+    expectError(
+      await scim(hengyue, 'PUT', `/Groups/${adminsGroup}`, { schemas: [GROUP], displayName: '系统管理员组', members: [{ value: staff }] }),
+      403,
+    );
+    expectError(await scim(hengyue, 'DELETE', `/Groups/${adminsGroup}`), 403);
+    expect((await scim(hengyue, 'GET', `/Groups/${adminsGroup}`)).body.members).toEqual([]);
     expect((await consoleCall(admin, 'GET', '/account/page/list?limit=1')).status).toBe(200);
     const quality = (await list(hengyue, `/Groups?filter=${encodeURIComponent('displayName eq "质量部"')}`)).Resources[0];
     expectError(await scim(hengyue, 'DELETE', `/Groups/${String(quality?.id)}`), 409);
@@ -482,5 +531,201 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     expect(rows.find((r) => r.name === '北森 HR')?.lastUsedAt).not.toBe('');
     expect((await consoleCall(admin, 'GET', `/tenants/${enterprise.id}/scim-tokens`)).status).toBe(403);
     expect((await consoleCall(operator, 'GET', '/tenants/999999/scim-tokens')).status).toBe(404);
+  });
+
+  it('creates a token only for who administers accounts and groups, after a recent 验证身份', async () => {
+    const fresh = await tokenFor(t, 'admin');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6 * 60_000 });
+    try {
+      const stale = await consoleCall(fresh, 'POST', '/auth/scim-tokens', { name: '过期会话' });
+      expect(stale.status).toBe(403);
+      expect(stale.body).toMatchObject({ code: 20403, msg: '请先验证身份' });
+    } finally {
+      vi.useRealTimers();
+    }
+    const names = ((await consoleCall(admin, 'GET', '/auth/scim-tokens')).body.data as ScimTokenRow[]).map((r) => r.name);
+    expect(names).not.toContain('过期会话');
+  });
+
+  it('leaves a disabled user disabled when a PUT or PATCH does not set active', async () => {
+    const created = await scim(hengyue, 'POST', '/Users', {
+      schemas: [USER],
+      userName: 'leaver01',
+      name: { formatted: '离职人' },
+      phoneNumbers: [{ value: '13800007021' }],
+      active: false,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.active).toBe(false);
+    const id = String(created.body.id);
+    const put = await scim(hengyue, 'PUT', `/Users/${id}`, {
+      schemas: [USER],
+      userName: 'leaver01',
+      name: { formatted: '离职人员' },
+      phoneNumbers: [{ value: '13800007021' }],
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(put.body).toMatchObject({ active: false, displayName: '离职人员' });
+    const removed = await scim(hengyue, 'PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'remove', path: 'active' }] });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(removed.body.active).toBe(false);
+    // A new primary email added by PATCH becomes the account's email.
+    const emailed = await scim(hengyue, 'PATCH', `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: 'emails', value: [{ value: 'first@hengyue.example.cn', type: 'work', primary: true }] }],
+    });
+    expect(emailed.body.emails).toEqual([{ value: 'first@hengyue.example.cn', type: 'work', primary: true }]);
+    const second = await scim(hengyue, 'PATCH', `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: 'emails', value: [{ value: 'second@hengyue.example.cn', type: 'work', primary: true }] }],
+    });
+    expect(second.body.emails).toEqual([{ value: 'second@hengyue.example.cn', type: 'work', primary: true }]);
+  });
+
+  it('answers attributes and excludedAttributes named with their schema URN', async () => {
+    const id = await userIdOf('zhoujie');
+    await scim(hengyue, 'PATCH', `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: `${ENTERPRISE}:department`, value: '装配车间' }],
+    });
+    const only = await scim(hengyue, 'GET', `/Users/${id}?attributes=${encodeURIComponent(`${USER}:userName,${USER}:name.givenName`)}`);
+    expect(Object.keys(only.body).sort()).toEqual(['id', 'meta', 'name', 'schemas', 'userName']);
+    const without = await scim(hengyue, 'GET', `/Users/${id}?excludedAttributes=${encodeURIComponent(`${USER}:emails,${USER}:groups`)}`);
+    expect(without.body).not.toHaveProperty('emails');
+    expect(without.body).not.toHaveProperty('groups');
+    expect(without.body.userName).toBe('zhoujie');
+    const extension = await list(
+      hengyue,
+      `/Users?filter=${encodeURIComponent('userName eq "zhoujie"')}&attributes=${encodeURIComponent(`${ENTERPRISE}:department`)}`,
+    );
+    expect(extension.Resources[0]).toMatchObject({ [ENTERPRISE]: { department: '装配车间' } });
+    expect(extension.Resources[0]).not.toHaveProperty('userName');
+    const groups = await list(hengyue, `/Groups?excludedAttributes=${encodeURIComponent(`${GROUP}:members`)}`);
+    expect(groups.Resources.length).toBeGreaterThan(0);
+    for (const g of groups.Resources) expect(g).not.toHaveProperty('members');
+  });
+
+  describe('at the scale of a large enterprise', () => {
+    const BULK = 5100;
+    const usernames = Array.from({ length: BULK }, (_, i) => (i % 2 === 0 ? `zq_${i}` : `zqx${i}`));
+    let bulkIds: string[] = [];
+
+    beforeAll(async () => {
+      const ruichiAdmin = await t.database.db
+        .selectFrom('account')
+        .select('enterprise_id')
+        .where('username', '=', 'rcadmin')
+        .executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      for (let start = 0; start < BULK; start += 500) {
+        await t.database.db
+          .insertInto('account')
+          .values(
+            usernames.slice(start, start + 500).map((username, k) => {
+              const i = start + k;
+              return {
+                username,
+                name: i % 10 === 0 ? `张%${i}` : `员工${i}`,
+                phone: `139${String(i).padStart(8, '0')}`,
+                email: `${username}@ruichi.example.cn`,
+                number: '',
+                password_hash: 'x',
+                enterprise_id: ruichiAdmin.enterprise_id,
+                status: i % 7 === 0 ? ('disabled' as const) : ('active' as const),
+                created_at: now,
+                updated_at: now,
+              };
+            }),
+          )
+          .execute();
+      }
+      bulkIds = (await t.database.db.selectFrom('account').select('id').where('username', 'in', usernames.slice(0, 500)).execute()).map(
+        (r) => String(r.id),
+      );
+    });
+
+    const count = async (filter: string) => (await list(ruichi, `/Users?count=0&filter=${encodeURIComponent(filter)}`)).totalResults;
+
+    it('pages and filters users in the database, with the same answers as the evaluator', async () => {
+      const everyone = await list(ruichi, '/Users?count=0');
+      expect(everyone.totalResults).toBeGreaterThan(BULK);
+      const page = await list(ruichi, '/Users?startIndex=1001&count=50');
+      expect(page).toMatchObject({ totalResults: everyone.totalResults, startIndex: 1001, itemsPerPage: 50 });
+      const ids = page.Resources.map((r) => Number(r.id));
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      // "_" and "%" are literals, not LIKE's wildcards.
+      expect(await count('userName sw "ZQ_"')).toBe(usernames.filter((u) => u.startsWith('zq_')).length);
+      expect(await count('displayName co "%"')).toBe(Math.ceil(BULK / 10));
+      expect(await count('userName sw "zq" and active eq false')).toBe(Math.ceil(BULK / 7));
+      expect(await count('emails.value ew "0@RUICHI.example.cn" or userName eq "zqx1"')).toBe(
+        usernames.filter((u) => u.endsWith('0')).length + 1,
+      );
+      expect(await count('externalId eq "none-such" or (userName co "x51" and meta.lastModified gt "2000-01-01T00:00:00Z")')).toBe(
+        usernames.filter((u) => u.includes('x51')).length,
+      );
+      const sorted = await list(
+        ruichi,
+        `/Users?sortBy=userName&sortOrder=descending&count=3&filter=${encodeURIComponent('userName sw "zq"')}`,
+      );
+      expect(sorted.Resources.map((r) => r.userName)).toEqual([...usernames].sort().reverse().slice(0, 3));
+      // A filter only the evaluator runs is refused over this many accounts, with what does work.
+      const refused = await scim(ruichi, 'GET', `/Users?filter=${encodeURIComponent('phoneNumbers.value sw "139"')}`);
+      expectError(refused, 400, 'tooMany');
+      expect(String(refused.body.detail)).toContain('userName');
+    });
+
+    it('keeps a group of thousands: deltas, members left out on request, and an audit row that counts', async () => {
+      const created = await scim(ruichi, 'POST', '/Groups', { schemas: [GROUP], displayName: 'Bulk Team' });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = String(created.body.id);
+      const put = await scim(ruichi, 'PUT', `/Groups/${id}`, {
+        schemas: [GROUP],
+        displayName: 'Bulk Team',
+        members: bulkIds.slice(1).map((value) => ({ value })),
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect((put.body.members as Json[]).length).toBe(bulkIds.length - 1);
+      // The audit row names the first ones and counts them all.
+      const audit = await consoleCall(rcadmin, 'GET', '/audit/page/list?limit=5&action=group.member-add');
+      expect(JSON.stringify(audit.body.data)).toContain(`等 ${bulkIds.length - 1} 个`);
+
+      const added = await scim(ruichi, 'PATCH', `/Groups/${id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: bulkIds[0] }] }],
+      });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      expect((added.body.members as Json[]).map((m) => m.value).sort()).toEqual([...bulkIds].sort());
+      const removed = await scim(ruichi, 'PATCH', `/Groups/${id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'remove', path: `members[value eq "${bulkIds[1]}"]` },
+          { op: 'Remove', path: 'members', value: [{ value: bulkIds[2] }] },
+        ],
+      });
+      expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+      const left = (removed.body.members as Json[]).map((m) => m.value);
+      expect(left).toHaveLength(bulkIds.length - 2);
+      expect(left).not.toContain(bulkIds[1]);
+      expect(left).not.toContain(bulkIds[2]);
+
+      // Left out on request: no members, and no version that would not be the group's.
+      const bare = await scim(ruichi, 'GET', `/Groups/${id}?excludedAttributes=members`);
+      expect(bare.body).not.toHaveProperty('members');
+      expect(bare.body.displayName).toBe('Bulk Team');
+      const found = await list(ruichi, `/Groups?excludedAttributes=members&filter=${encodeURIComponent('displayName eq "bulk team"')}`);
+      expect(found.Resources.map((r) => r.id)).toEqual([id]);
+      expect(found.Resources[0]).not.toHaveProperty('members');
+      const withMembers = await list(ruichi, `/Groups?filter=${encodeURIComponent('displayName eq "BULK TEAM"')}`);
+      expect((withMembers.Resources[0]?.members as Json[]).length).toBe(bulkIds.length - 2);
+    });
+  });
+
+  it('answers a flood of bad tokens from one address with 429', async () => {
+    let last = await scim('scim_not-a-real-token-at-all-0000000000000000000', 'GET', '/Users');
+    for (let i = 0; i < 40 && last.status === 401; i++)
+      last = await scim(`scim_${'x'.repeat(38)}${String(i).padStart(5, '0')}`, 'GET', '/Users');
+    expectError(last, 429);
+    // A real token still works from there.
+    expect((await scim(hengyue, 'GET', '/Users?count=1')).status).toBe(200);
   });
 });

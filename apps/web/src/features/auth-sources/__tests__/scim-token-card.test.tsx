@@ -1,4 +1,4 @@
-import { type ScimTokenRow, ScimMessage } from '@portal/shared';
+import { ResponseCode, type ScimTokenRow, ScimMessage } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ConfigProvider, Modal } from 'antd';
 import { MemoryRouter } from 'react-router';
@@ -96,6 +96,33 @@ describe('SCIM 同步', () => {
     fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: '北森 HR' } });
     fireEvent.click(button(dialog, '创建'));
     await waitFor(() => expect(fieldErrors(dialog)).toContain(ScimMessage.nameTaken));
+  });
+
+  it('asks 验证身份 first when the login is not recent, then creates the token', async () => {
+    let verified = false;
+    fake.api = createFakeApi({
+      [`GET ${API}`]: [HR],
+      [`POST ${API}`]: (body) => {
+        if (!verified) throw new ApiError('请先验证身份', ResponseCode.ReauthRequired, 403);
+        return [{ id: 9, name: (body as { name: string }).name, token: TOKEN }];
+      },
+      'POST /web/portal/account/reauth': (body) => {
+        verified = (body as { code?: string }).code === '123456';
+        return [];
+      },
+    });
+    renderCard();
+    await screen.findByRole('row', { name: /北森 HR/ });
+    fireEvent.click(screen.getByRole('button', { name: /新建令牌/ }));
+    const dialog = await screen.findByRole('dialog', { name: '新建 SCIM 令牌' });
+    fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: 'Entra ID' } });
+    fireEvent.click(button(dialog, '创建'));
+    const reauth = await screen.findByRole('dialog', { name: '验证身份' });
+    fireEvent.click(within(reauth).getByText('使用动态验证码'));
+    fireEvent.change(await within(reauth).findByLabelText('动态验证码'), { target: { value: '123456' } });
+    fireEvent.click(button(reauth, '验证'));
+    expect(await screen.findByText(TOKEN)).toBeTruthy();
+    expect(fake.api!.post).toHaveBeenCalledWith('/web/portal/account/reauth', { code: '123456' }, { silent: true });
   });
 
   it('revokes a token after asking', async () => {
