@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SecurityPolicyTable } from '../../platform/db/schema.js';
 
-const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
+const toPolicy = (row: Selectable<SecurityPolicyTable>, defaults: SecurityPolicy): SecurityPolicy => ({
   passwordMinLength: row.password_min_length,
   passwordClasses: PASSWORD_CLASSES.filter((c) => row.password_classes.split(',').includes(c)),
   passwordNoUsername: row.password_no_username === 1,
@@ -16,7 +16,12 @@ const toPolicy = (row: Selectable<SecurityPolicyTable>): SecurityPolicy => ({
   sessionMaxConcurrent: row.session_max_concurrent,
   sessionOverflow: row.session_overflow,
   twoFactor: row.two_factor,
-  auditRetentionDays: row.audit_retention_days,
+  // Null: the enterprise never chose one, so it keeps what the platform keeps (AUDIT_RETENTION_DAYS).
+  ...(row.audit_retention_days !== null
+    ? { auditRetentionDays: row.audit_retention_days }
+    : defaults.auditRetentionDays !== undefined
+      ? { auditRetentionDays: defaults.auditRetentionDays }
+      : {}),
 });
 
 /**
@@ -32,7 +37,16 @@ export class SecurityPolicyRepository {
   async ofEnterprise(enterpriseId: number | null, db: Kysely<Database> = this.db): Promise<SecurityPolicy> {
     if (enterpriseId === null) return this.defaults;
     const row = await db.selectFrom('security_policy').selectAll().where('enterprise_id', '=', enterpriseId).executeTakeFirst();
-    return row ? toPolicy(row) : this.defaults;
+    return row ? toPolicy(row, this.defaults) : this.defaults;
+  }
+
+  private async savedRetention(db: Kysely<Database>, enterpriseId: number): Promise<number | null> {
+    const row = await db
+      .selectFrom('security_policy')
+      .select('audit_retention_days')
+      .where('enterprise_id', '=', enterpriseId)
+      .executeTakeFirst();
+    return row?.audit_retention_days ?? null;
   }
 
   /** Saves the enterprise's policy (a checked one) inside the caller's transaction. */
@@ -51,8 +65,8 @@ export class SecurityPolicyRepository {
       session_overflow: policy.sessionOverflow,
       two_factor: policy.twoFactor,
       updated_at: new Date().toISOString(),
-      // A body without it (a client that predates it) leaves the saved value, or the platform's default.
-      audit_retention_days: policy.auditRetentionDays ?? (await this.ofEnterprise(enterpriseId, trx)).auditRetentionDays ?? 180,
+      // A body without it (a client that predates it) leaves the saved value, or the platform's default (null).
+      audit_retention_days: policy.auditRetentionDays ?? (await this.savedRetention(trx, enterpriseId)),
     };
     await trx
       .insertInto('security_policy')
