@@ -45,7 +45,7 @@ export interface SecurityPreset {
   title: string;
   description: string;
   policy: Partial<SecurityPolicy>;
-  /** The audit retention the baseline asks for; the platform's retention settings decide it today. */
+  /** The least audit retention the baseline asks for: applying it raises 审计日志保留天数 to this, never lowers it. */
   auditRetentionDays: number;
 }
 
@@ -89,9 +89,13 @@ export const securityPreset = (key: SecurityPresetKey): SecurityPreset => {
   return preset;
 };
 
-/** The policy after a preset: its fields replaced, every other one kept. */
+/** The policy after a preset: its fields replaced, every other one kept; the audit retention at least the preset's. */
 export function applySecurityPreset(policy: SecurityPolicy, preset: SecurityPreset): SecurityPolicy {
-  return { ...policy, ...preset.policy };
+  return {
+    ...policy,
+    ...preset.policy,
+    auditRetentionDays: Math.max(policy.auditRetentionDays ?? AUDIT_RETENTION_MIN_DAYS, preset.auditRetentionDays),
+  };
 }
 
 type Field = keyof SecurityPolicy;
@@ -119,6 +123,7 @@ const POLICY_FIELDS: { [K in Field]?: { label: string; text: (value: SecurityPol
   sessionMaxConcurrent: { label: '同时在线会话数上限', text: (v) => (v ? `${v} 个` : '不限制') },
   sessionOverflow: { label: '超出上限时', text: (v) => SESSION_OVERFLOW_LABELS[v] },
   twoFactor: { label: '二次验证', text: (v) => TWO_FACTOR_LABELS[v] },
+  auditRetentionDays: { label: '审计日志保留天数', text: (v) => (v === undefined ? '平台默认' : `${v} 天`) },
 };
 
 const sameValue = (a: unknown, b: unknown) =>

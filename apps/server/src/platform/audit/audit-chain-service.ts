@@ -21,6 +21,8 @@ export interface ChainVerification {
   startHash: string | null;
   endHash: string | null;
   problem: ChainBreak | null;
+  /** The chain's anchor: rows up to this place are archived (0: none), and verify with their archive files. */
+  archivedSeq: number;
 }
 
 /** A period, ISO instants, both bounds included. */
@@ -136,8 +138,10 @@ export class AuditChainService {
       startHash: null,
       endHash: null,
       problem: null,
+      archivedSeq: 0,
     };
     const head = await repo.head(log, key);
+    result.archivedSeq = head?.anchorSeq ?? 0;
     const placed = (row: ChainRow, kind: ChainBreak['kind'], reason: string): ChainBreak => ({
       kind,
       rowId: row.id,
@@ -202,6 +206,7 @@ export class AuditChainService {
     const { problem, ...rest } = await this.verify(log, key, { from, to });
     return {
       ...rest,
+      enterpriseId: enterpriseOf(key),
       problem: problem && {
         ...problem,
         kindText: CHAIN_BREAK_TEXT[problem.kind],
