@@ -273,6 +273,36 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     expect(result.lastSeq).toBe(Math.max(...places));
   });
 
+  it('a sign-in and a console write of one enterprise, writing the two logs in either order at once, never deadlock', async () => {
+    const db = t.database.db;
+    const now = () => new Date().toISOString();
+    const login = (tag: string) => ({ enterprise_id: rc, username: `mixed-${tag}`, result: 'success' as const, created_at: now() });
+    const audit = (tag: string) => ({
+      enterprise_id: rc,
+      username: `mixed-${tag}`,
+      action: 'login',
+      ip: '192.0.2.5',
+      outcome: 'success' as const,
+      created_at: now(),
+    });
+    // Without the retry inTransaction adds: a deadlock would fail the write here.
+    const signIn = (i: number) =>
+      db.transaction().execute(async (trx) => {
+        await appendLoginLog(trx, [login(`s${i}`)]);
+        await appendAuditLog(trx, [audit(`s${i}`)]);
+      });
+    const consoleWrite = (i: number) =>
+      db.transaction().execute(async (trx) => {
+        await appendAuditLog(trx, [audit(`c${i}`)]);
+        await appendLoginLog(trx, [login(`c${i}`)]);
+      });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? signIn(i) : consoleWrite(i))));
+    expect(await db.selectFrom('login_log').select('id').where('username', 'like', 'mixed-%').execute()).toHaveLength(20);
+    expect(await db.selectFrom('audit_log').select('id').where('username', 'like', 'mixed-%').execute()).toHaveLength(20);
+    expect(await t.app.auditChainService.verify('login', rc, {})).toMatchObject({ intact: true });
+    expect(await t.app.auditChainService.verify('audit', rc, {})).toMatchObject({ intact: true });
+  });
+
   it('exports a period with its anchors; the file verifies, and a changed or dropped line does not', async () => {
     const lines: string[] = [];
     for await (const line of asLines(t.app.auditChainService.exportRange('login', rc, {}))) lines.push(line);
