@@ -470,6 +470,41 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     fs.rmSync(blocker, { force: true });
   });
 
+  it('an enterprise that never chose a retention keeps the platform’s, whatever it is', async () => {
+    const db = t.database.db;
+    const { id: e } = await db
+      .insertInto('enterprise')
+      .values({
+        name: '平台留存企业',
+        certification_status: 'none',
+        created_at: new Date().toISOString(),
+        credit_code: null,
+        certified_at: null,
+        updated_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // A policy saved by a client that does not send the field (as rows that existed before the setting).
+    const { auditRetentionDays: _days, ...withoutRetention } = t.app.config.securityDefaults;
+    await inTransaction(db, (trx) => t.app.securityPolicyRepository.save(trx, e, withoutRetention));
+    expect((await t.app.securityPolicyRepository.ofEnterprise(e)).auditRetentionDays).toBe(
+      t.app.config.securityDefaults.auditRetentionDays,
+    );
+    const old = new Date(Date.now() - 200 * DAY).toISOString();
+    await inTransaction(db, (trx) =>
+      appendLoginLog(trx, [{ enterprise_id: e, username: 'platform-kept', result: 'success', created_at: old }]),
+    );
+    // A platform that keeps 365 days keeps this enterprise's 200-day-old row.
+    const dir = path.join(path.dirname(t.config.retention.auditArchiveDir), 'archive-365');
+    const archive = new AuditArchive(new AuditChainRepository(db), { dir, defaultDays: 365 }, t.app.log);
+    expect((await archive.run(new Date())).loginLog).toBe(0);
+    expect(await db.selectFrom('login_log').select('id').where('enterprise_id', '=', e).execute()).toHaveLength(1);
+    // Out of the later archive test's way.
+    await db.deleteFrom('login_log').where('enterprise_id', '=', e).execute();
+    await db.deleteFrom('audit_chain').where('enterprise_key', '=', e).execute();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('archives rows older than each enterprise’s retention to a file that verifies, then purges them; the chain still verifies', async () => {
     const db = t.database.db;
     const now = new Date();
