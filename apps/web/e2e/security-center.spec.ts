@@ -277,7 +277,7 @@ test.describe('安全中心', () => {
       await page.getByRole('button', { name: /校验完整性/ }).click();
       const dialog = page.getByRole('dialog', { name: `${name}完整性校验` });
       await expect(dialog.getByText('完整', { exact: true })).toBeVisible();
-      await expect(dialog.getByText(/全部期间的 [1-9]\d* 条记录未被篡改、删除或插入。/)).toBeVisible();
+      await expect(dialog.getByText(/数据库中现存的 [1-9]\d* 条入链记录未被篡改、删除或插入。/)).toBeVisible();
       await expect(dialog.getByText(/^[0-9a-f]{64}$/).first()).toBeVisible();
       await page.screenshot({ path: test.info().outputPath(`verify-${path.split('/').pop()}-1440.png`) });
       await dialog

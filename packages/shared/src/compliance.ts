@@ -46,7 +46,7 @@ export interface SecurityPreset {
   title: string;
   description: string;
   policy: Partial<SecurityPolicy>;
-  /** The audit retention the baseline asks for; the platform's retention settings decide it today. */
+  /** The least audit retention the baseline asks for: applying it raises 审计日志保留天数 to this, never lowers it. */
   auditRetentionDays: number;
 }
 
@@ -126,7 +126,7 @@ function stronger<K extends Field>(field: K, current: SecurityPolicy[K], preset:
 
 /**
  * The policy after a preset: each of its fields at least as strict as the preset asks, every other one kept
- * (按角色's roles, 信任此设备). While two-factor is on, 验证器应用 stays among the allowed factors, so an account
+ * (按角色's roles, 信任此设备), the audit retention at least the preset's. While two-factor is on, 验证器应用 stays among the allowed factors, so an account
  * that holds none of them binds one at its next sign-in instead of being refused.
  */
 export function applySecurityPreset(policy: SecurityPolicy, preset: SecurityPreset): SecurityPolicy {
@@ -138,6 +138,8 @@ export function applySecurityPreset(policy: SecurityPolicy, preset: SecurityPres
   if (next.twoFactor !== 'off' && !next.twoFactorMethods.includes('totp')) {
     next.twoFactorMethods = TWO_FACTOR_METHODS.filter((m) => m === 'totp' || next.twoFactorMethods.includes(m));
   }
+  // The audit retention too is a minimum (网络安全法 §21: six months); a longer one stays.
+  next.auditRetentionDays = Math.max(policy.auditRetentionDays ?? AUDIT_RETENTION_MIN_DAYS, preset.auditRetentionDays);
   return next;
 }
 
@@ -173,6 +175,7 @@ const POLICY_FIELDS: { [K in Field]?: { label: string; text: (value: SecurityPol
         .join('、'),
   },
   trustDeviceDays: { label: '信任此设备', text: (v) => (v ? `${v} 天` : '不允许') },
+  auditRetentionDays: { label: '审计日志保留天数', text: (v) => (v === undefined ? '平台默认' : `${v} 天`) },
 };
 
 const sameValue = (a: unknown, b: unknown) =>

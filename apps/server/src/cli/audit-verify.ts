@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
 import { CHAIN_BREAK_TEXT, type ChainBreak, type ChainLog } from '../platform/audit/audit-chain.js';
-import { AuditChainService, type ChainPeriod, verifyChainLines } from '../platform/audit/audit-chain-service.js';
+import { AuditChainService, ChainFileError, type ChainPeriod, verifyChainLines } from '../platform/audit/audit-chain-service.js';
 import { loadConfig } from '../platform/config.js';
 import { createDatabase } from '../platform/db/database.js';
 import { chinaTimeToIso } from '../platform/lib/china-time.js';
@@ -17,7 +17,7 @@ import { BadRequestError } from '../platform/lib/errors.js';
 //                                                     verifies the chain in the database over the period
 //                                                     (T: yyyy-MM-dd HH:mm:ss China time, or ISO), and with
 //                                                     --out exports it (gzip JSON lines with the anchors of its ends)
-// Exit status 0: intact; 1: a break (named); 2: bad arguments.
+// Exit status 0: intact; 1: a break (named); 2: bad arguments or a file that is no export/archive; 3: another error.
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -35,7 +35,11 @@ const describeBreak = (p: ChainBreak) =>
 
 function instant(text: string | undefined, label: string, end = false): string | undefined {
   if (!text) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}T/.test(text)) return new Date(text).toISOString();
+  if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
+    const date = new Date(text);
+    if (Number.isNaN(date.getTime())) throw new UsageError(`${label} is no valid time: ${text}`);
+    return date.toISOString();
+  }
   const iso = chinaTimeToIso(text, label);
   return end ? iso.replace('.000Z', '.999Z') : iso;
 }
@@ -48,7 +52,19 @@ function fileLines(file: string): AsyncIterable<string> {
 async function verifyFiles(files: string[]): Promise<boolean> {
   let intact = true;
   for (const file of files) {
-    const result = await verifyChainLines(fileLines(file));
+    // A file that cannot be read is bad input (status 2), not a break.
+    try {
+      fs.accessSync(file, fs.constants.R_OK);
+    } catch {
+      throw new UsageError(`${file}: 文件不存在或无法读取`);
+    }
+    let result: Awaited<ReturnType<typeof verifyChainLines>>;
+    try {
+      result = await verifyChainLines(fileLines(file));
+    } catch (err) {
+      if (err instanceof ChainFileError) throw new UsageError(`${file}: ${err.message}`);
+      throw new UsageError(`${file}: 无法读取（${err instanceof Error ? err.message : String(err)}）`);
+    }
     const who = result.enterpriseId === null ? 'platform' : `enterprise ${result.enterpriseId}`;
     if (result.intact) {
       console.log(
@@ -63,8 +79,9 @@ async function verifyFiles(files: string[]): Promise<boolean> {
 }
 
 async function verifyDatabase(): Promise<boolean> {
-  const enterprise = values.enterprise === 'platform' ? 0 : Number(values.enterprise);
-  if (!Number.isInteger(enterprise) || enterprise < 0) throw new UsageError('--enterprise takes an enterprise id or "platform"');
+  const enterprise = values.enterprise === 'platform' ? 0 : /^\d+$/.test(values.enterprise ?? '') ? Number(values.enterprise) : NaN;
+  if (!Number.isInteger(enterprise) || (values.enterprise !== 'platform' && enterprise <= 0))
+    throw new UsageError('--enterprise takes an enterprise id or "platform"');
   const logs: ChainLog[] = values.log ? [values.log as ChainLog] : ['login', 'audit'];
   if (logs.some((l) => l !== 'login' && l !== 'audit')) throw new UsageError('--log takes login or audit');
   if (values.out && logs.length !== 1) throw new UsageError('--out exports one log: name it with --log');
@@ -102,7 +119,12 @@ try {
   if (files.length === 0 && values.enterprise === undefined) throw new UsageError('name --file F or --enterprise ID|platform');
   process.exitCode = (files.length > 0 ? await verifyFiles(files) : await verifyDatabase()) ? 0 : 1;
 } catch (err) {
-  if (!(err instanceof UsageError) && !(err instanceof BadRequestError)) throw err;
-  console.error(`audit:verify: ${err.message}`);
-  process.exitCode = 2;
+  if (err instanceof UsageError || err instanceof BadRequestError) {
+    console.error(`audit:verify: ${err.message}`);
+    process.exitCode = 2;
+  } else {
+    // The database cannot be reached, or the like: one line, no stack trace.
+    console.error(`audit:verify: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 3;
+  }
 }

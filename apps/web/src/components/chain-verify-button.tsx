@@ -7,7 +7,7 @@ import './chain-verify-button.css';
 interface ChainVerifyButtonProps {
   /** 操作日志 or 登录日志: what the dialog names. */
   logName: string;
-  /** Whether the page's filter names a period (else the whole chain is verified). */
+  /** What was read: `所选期间` (the filter's period), or `数据库中现存` (every row not yet archived). */
   period: string;
   run: () => Promise<AuditChainVerification>;
 }
@@ -67,7 +67,7 @@ export function ChainVerifyButton({ logName, period, run }: ChainVerifyButtonPro
                 type="success"
                 showIcon
                 title="完整"
-                description={`${period}的 ${result.checked} 条记录未被篡改、删除或插入。`}
+                description={`${period}的 ${result.checked} 条入链记录未被篡改、删除或插入。`}
                 style={{ marginBottom: 16 }}
               />
             )}
@@ -81,10 +81,17 @@ export function ChainVerifyButton({ logName, period, run }: ChainVerifyButtonPro
                   {problem.createdAt && <Descriptions.Item label="记录时间">{problem.createdAt}</Descriptions.Item>}
                 </>
               )}
+              <Descriptions.Item label="校验范围">
+                {result.enterpriseId === null ? '不属于任何企业的记录（平台账号、未匹配账号的登录尝试）' : '本企业的记录'}
+              </Descriptions.Item>
               <Descriptions.Item label="校验记录数">{result.checked}</Descriptions.Item>
               <Descriptions.Item label="起始锚点">{hash(result.startHash)}</Descriptions.Item>
               <Descriptions.Item label="结束哈希">{hash(result.endHash)}</Descriptions.Item>
             </Descriptions>
+            <Typography.Paragraph type="secondary" className="chain-verify__note">
+              启用哈希链之前写入的记录不在链中，只核对其后没有记录被插入。
+              {result.archivedSeq > 0 && `序号 ${result.archivedSeq} 及之前的记录已归档，请用归档文件校验（npm run audit:verify）。`}
+            </Typography.Paragraph>
           </>
         )}
       </Modal>

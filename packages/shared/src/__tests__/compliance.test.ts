@@ -39,6 +39,7 @@ describe('安全设置 presets', () => {
       { field: 'sessionMaxHours', label: '会话最长时长', from: '720 小时', to: '12 小时' },
       { field: 'sessionMaxConcurrent', label: '同时在线会话数上限', from: '不限制', to: '5 个' },
       { field: 'twoFactor', label: '二次验证', from: '关闭', to: '全员' },
+      { field: 'auditRetentionDays', label: '审计日志保留天数', from: '平台默认', to: '180 天' },
     ]);
     expect(policyChanges(next, { ...next, passwordClasses: [...next.passwordClasses].reverse() })).toEqual([]);
     expect(policyChanges(current, { ...current, passwordClasses: ['lower', 'digit'] })).toEqual([]);
@@ -109,5 +110,19 @@ describe('安全设置 presets', () => {
     expect(
       applySecurityPreset({ ...current, twoFactorMethods: ['sms'] }, { ...securityPreset('djcp3'), policy: {} }).twoFactorMethods,
     ).toEqual(['sms']);
+  });
+
+  it('raises the audit retention to the preset’s minimum and never lowers a longer one', () => {
+    for (const preset of SECURITY_PRESETS) {
+      expect(applySecurityPreset({ ...current, auditRetentionDays: 365 }, preset).auditRetentionDays, preset.title).toBe(365);
+      expect(applySecurityPreset({ ...current, auditRetentionDays: 180 }, preset).auditRetentionDays, preset.title).toBe(180);
+      expect(applySecurityPreset(current, preset).auditRetentionDays, preset.title).toBe(preset.auditRetentionDays);
+    }
+    expect(
+      policyChanges(
+        { ...current, auditRetentionDays: 365 },
+        applySecurityPreset({ ...current, auditRetentionDays: 365 }, securityPreset('djcp3')),
+      ).map((c) => c.field),
+    ).not.toContain('auditRetentionDays');
   });
 });

@@ -33,4 +33,8 @@ export const AuditChainVerificationSchema = Type.Object({
   startHash: Type.Union([Type.String(), Type.Null()], { description: '期间第一条记录所接的前一哈希（锚点）' }),
   endHash: Type.Union([Type.String(), Type.Null()], { description: '期间最后一条记录的哈希（锚点）' }),
   problem: Type.Union([AuditChainBreakSchema, Type.Null()], { description: '第一处断裂' }),
+  enterpriseId: Type.Union([Type.Integer(), Type.Null()], {
+    description: '所校验的链：企业编号；null 为不属于任何企业的记录（平台账号、未匹配账号的登录尝试）',
+  }),
+  archivedSeq: Type.Integer({ description: '已归档并从数据库删除的最后序号（0：尚未归档）：这些记录用归档文件校验' }),
 });

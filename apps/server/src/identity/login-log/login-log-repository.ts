@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import { storable } from '../../platform/audit/audit-chain.js';
 import { appendLoginLog } from '../../platform/audit/audit-chain-repository.js';
 import type { PortalMetrics } from '../../platform/lib/metrics.js';
 
@@ -175,14 +176,14 @@ export class LoginLogRepository {
           {
             enterprise_id: account.enterprise_id,
             account_id: account.id,
-            username: account.username.slice(0, 64),
-            name: account.name.slice(0, 32),
+            username: storable(account.username, 64),
+            name: storable(account.name, 32),
             result: 'logout' as const,
             reason: cause.reason,
             application_id: cause.application?.id ?? null,
-            application_name: (cause.application?.name ?? '').slice(0, 64),
-            ip: s.ip.slice(0, 64),
-            user_agent: s.userAgent.slice(0, 500),
+            application_name: storable(cause.application?.name ?? '', 64),
+            ip: storable(s.ip, 64),
+            user_agent: storable(s.userAgent, 500),
             created_at: now,
             session_handle: s.handle,
           },
@@ -228,14 +229,14 @@ export class LoginLogRepository {
     const row = {
       enterprise_id: attempt.enterpriseId,
       account_id: attempt.accountId,
-      username: attempt.username.slice(0, 64),
-      name: (attempt.name ?? '').slice(0, 32),
+      username: storable(attempt.username, 64),
+      name: storable(attempt.name ?? '', 32),
       result: attempt.result,
       reason: attempt.reason ?? '',
       application_id: attempt.applicationId ?? null,
-      application_name: (attempt.applicationName ?? '').slice(0, 64),
-      ip: attempt.ip.slice(0, 64),
-      user_agent: attempt.userAgent.slice(0, 500),
+      application_name: storable(attempt.applicationName ?? '', 64),
+      ip: storable(attempt.ip, 64),
+      user_agent: storable(attempt.userAgent, 500),
       created_at: new Date().toISOString(),
       ...(attempt.method ? { method: attempt.method } : {}),
     };

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SecurityPolicyTable } from '../../platform/db/schema.js';
 
-const toPolicy = (row: Selectable<SecurityPolicyTable>, roles: number[]): SecurityPolicy => ({
+const toPolicy = (row: Selectable<SecurityPolicyTable>, roles: number[], defaults: SecurityPolicy): SecurityPolicy => ({
   passwordMinLength: row.password_min_length,
   passwordClasses: PASSWORD_CLASSES.filter((c) => row.password_classes.split(',').includes(c)),
   passwordNoUsername: row.password_no_username === 1,
@@ -16,7 +16,12 @@ const toPolicy = (row: Selectable<SecurityPolicyTable>, roles: number[]): Securi
   sessionMaxConcurrent: row.session_max_concurrent,
   sessionOverflow: row.session_overflow,
   twoFactor: row.two_factor,
-  auditRetentionDays: row.audit_retention_days,
+  // Null: the enterprise never chose one, so it keeps what the platform keeps (AUDIT_RETENTION_DAYS).
+  ...(row.audit_retention_days !== null
+    ? { auditRetentionDays: row.audit_retention_days }
+    : defaults.auditRetentionDays !== undefined
+      ? { auditRetentionDays: defaults.auditRetentionDays }
+      : {}),
   twoFactorRoles: roles,
   twoFactorMethods: TWO_FACTOR_METHODS.filter((m) => row.two_factor_methods.split(',').includes(m)),
   trustDeviceDays: row.trust_device_days,
@@ -45,6 +50,7 @@ export class SecurityPolicyRepository {
     return toPolicy(
       row,
       roles.map((r) => r.role_id),
+      this.defaults,
     );
   }
 
@@ -78,6 +84,15 @@ export class SecurityPolicyRepository {
     return row !== undefined;
   }
 
+  private async savedRetention(db: Kysely<Database>, enterpriseId: number): Promise<number | null> {
+    const row = await db
+      .selectFrom('security_policy')
+      .select('audit_retention_days')
+      .where('enterprise_id', '=', enterpriseId)
+      .executeTakeFirst();
+    return row?.audit_retention_days ?? null;
+  }
+
   /** Saves the enterprise's policy (a checked one) inside the caller's transaction. */
   async save(trx: Kysely<Database>, enterpriseId: number, policy: SecurityPolicy): Promise<void> {
     const values = {
@@ -96,8 +111,8 @@ export class SecurityPolicyRepository {
       two_factor_methods: TWO_FACTOR_METHODS.filter((m) => policy.twoFactorMethods.includes(m)).join(','),
       trust_device_days: policy.trustDeviceDays,
       updated_at: new Date().toISOString(),
-      // A body without it (a client that predates it) leaves the saved value, or the platform's default.
-      audit_retention_days: policy.auditRetentionDays ?? (await this.ofEnterprise(enterpriseId, trx)).auditRetentionDays ?? 180,
+      // A body without it (a client that predates it) leaves the saved value, or the platform's default (null).
+      audit_retention_days: policy.auditRetentionDays ?? (await this.savedRetention(trx, enterpriseId)),
     };
     await trx
       .insertInto('security_policy')

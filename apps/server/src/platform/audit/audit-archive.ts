@@ -5,16 +5,14 @@ import { createGzip } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { CHAIN_LOGS, type ChainLog, ChainWalker } from './audit-chain.js';
 import type { AuditChainRepository } from './audit-chain-repository.js';
-import { CHAIN_FILE_FORMAT, type ChainFileLine } from './audit-chain-service.js';
+import { CHAIN_FILE_FORMAT, type ChainFileLine, rowsUpToAnchor } from './audit-chain-service.js';
 
 const DAY_MS = 86_400_000;
 /** The least any enterprise keeps its logs (网络安全法 §21: six months): rows younger are never looked at. */
 export const AUDIT_RETENTION_MIN_DAYS = 180;
 /** Rows one run archives per chain at most; the rest go at the next run. */
 const MAX_ROWS_PER_RUN = 100_000;
-/** Rows one delete takes. */
-const PURGE_BATCH = 1000;
-/** Ids per `in (…)`. */
+/** Ids per `in (…)` (one delete each). */
 const SLICE = 500;
 
 export interface AuditArchiveConfig {
@@ -46,6 +44,7 @@ export class AuditArchive {
 
   async run(now: Date, stopping: () => boolean = () => false): Promise<ArchiveCounts> {
     const counts: ArchiveCounts = { loginLog: 0, auditLog: 0 };
+    this.removeStaleParts();
     for (const log of CHAIN_LOGS) {
       const earliest = new Date(now.getTime() - AUDIT_RETENTION_MIN_DAYS * DAY_MS).toISOString();
       const keys = [...new Set(await this.repo.keysWithRowsBefore(log, earliest))].sort((a, b) => a - b);
@@ -53,17 +52,59 @@ export class AuditArchive {
       for (const key of keys) {
         if (stopping()) break;
         const cutoff = new Date(now.getTime() - (days.get(key) ?? this.config.defaultDays) * DAY_MS).toISOString();
-        const purged = await this.archiveChain(log, key, cutoff, now);
-        counts[log === 'login' ? 'loginLog' : 'auditLog'] += purged;
+        try {
+          const purged = await this.archiveChain(log, key, cutoff, now);
+          counts[log === 'login' ? 'loginLog' : 'auditLog'] += purged;
+        } catch (err) {
+          // One chain that cannot be archived (an unwritable directory, a database error) keeps its rows
+          // and does not stop the others or the rest of retention; the next run tries again.
+          this.log.error({ err, log, enterpriseKey: key }, 'audit rows not archived');
+        }
       }
     }
     return counts;
+  }
+
+  /** Archive files a run that died left half written (one run at a time holds the lease, so none is in progress). */
+  private removeStaleParts(): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.config.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!name.endsWith('.jsonl.gz.part')) continue;
+      fs.rmSync(path.join(this.config.dir, name), { force: true });
+      this.log.warn({ file: name }, 'stale partial audit archive removed');
+    }
+  }
+
+  /** Deletes rows by id in slices; answers how many went. */
+  private async purge(log: ChainLog, ids: readonly number[]): Promise<number> {
+    let purged = 0;
+    for (let i = 0; i < ids.length; i += SLICE) {
+      purged += await this.repo.purgeIds(log, ids.slice(i, i + SLICE));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return purged;
   }
 
   /** Archives and purges one chain's rows older than `cutoff`; answers how many rows went. */
   private async archiveChain(log: ChainLog, key: number, cutoff: string, now: Date): Promise<number> {
     const head = await this.repo.head(log, key);
     const anchor = { seq: head?.anchorSeq ?? 0, hash: head?.anchorHash ?? '' };
+    let purged = 0;
+    if (head) {
+      // Rows up to the anchor were archived by a run that stopped before its deletes ended: they go now,
+      // unless rows were put in there (then the chain is kept as it is for the investigation).
+      const pending = await rowsUpToAnchor(this.repo, log, key, head);
+      if (pending.problem) {
+        this.log.error({ log, enterpriseKey: key, problem: pending.problem }, 'audit chain does not verify: not archived');
+        return 0;
+      }
+      purged += await this.purge(log, pending.ids);
+    }
     // The end: the last old row with no younger row before it (a clock step back never archives a row within retention).
     const lastOld = head && (await this.repo.lastPlaceBefore(log, key, anchor.seq, cutoff));
     const firstYoung = head && (await this.repo.placeAt(log, key, anchor.seq, { from: cutoff }));
@@ -72,8 +113,9 @@ export class AuditArchive {
         ? anchor.seq
         : Math.max(anchor.seq, Math.min(lastOld, (firstYoung ?? Infinity) - 1, anchor.seq + MAX_ROWS_PER_RUN));
     const unchained = await this.repo.unchainedBefore(log, key, cutoff, MAX_ROWS_PER_RUN);
-    let purged = 0;
     if (end > anchor.seq || unchained.length > 0) {
+      // The ids written to the file: the only rows the purge deletes.
+      const written: number[] = unchained.map((r) => r.id);
       const walker = new ChainWalker(log, anchor);
       const repo = this.repo;
       const header: ChainFileLine = {
@@ -90,6 +132,7 @@ export class AuditArchive {
         for (const row of unchained) yield `${JSON.stringify({ kind: 'unchained', row } satisfies ChainFileLine)}\n`;
         for await (const row of repo.rows(log, key, anchor.seq + 1, end)) {
           if (!walker.next(row)) throw new ChainBrokenError();
+          written.push(row.id);
           yield `${JSON.stringify({ kind: 'row', row } satisfies ChainFileLine)}\n`;
         }
         if (walker.finish(end)) throw new ChainBrokenError();
@@ -116,23 +159,16 @@ export class AuditArchive {
       fs.fsyncSync(handle);
       fs.closeSync(handle);
       fs.renameSync(part, file);
+      // The rename itself is durable only once the directory is: before the anchor moves past the rows.
+      const dir = fs.openSync(this.config.dir, 'r');
+      try {
+        fs.fsyncSync(dir);
+      } finally {
+        fs.closeSync(dir);
+      }
       this.log.info({ file, log, enterpriseKey: key, rows: end - anchor.seq, unchained: unchained.length }, 'audit rows archived');
       if (end > anchor.seq) await this.repo.moveAnchor(log, key, end, walker.lastHash ?? '');
-      for (let i = 0; i < unchained.length; i += SLICE)
-        purged += await this.repo.purgeIds(
-          log,
-          unchained.slice(i, i + SLICE).map((r) => r.id),
-        );
-    }
-    // Rows up to the anchor are archived (this run's, or a run that stopped before its deletes ended).
-    const upTo = Math.max(end, anchor.seq);
-    if (upTo > 0) {
-      for (;;) {
-        const deleted = await this.repo.purgeArchived(log, key, upTo, PURGE_BATCH);
-        purged += deleted;
-        if (deleted < PURGE_BATCH) break;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      purged += await this.purge(log, written);
     }
     return purged;
   }

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import type { AuditLogTable, Database, LoginLogTable } from '../db/schema.js';
-import { CHAIN_DEFAULTS, CHAIN_TABLE, type ChainLog, type ChainRow, GENESIS_HASH, chainHash } from './audit-chain.js';
+import { CHAIN_DEFAULTS, CHAIN_TABLE, type ChainLog, type ChainRow, GENESIS_HASH, chainHash, storable } from './audit-chain.js';
 
 /** A chain's head: its last place and hash, and the anchor the first remaining row follows. */
 export interface ChainHead {
@@ -84,7 +84,13 @@ async function appendChained<R extends { enterprise_id?: number | null } & Recor
     let prev = prevHash;
     const chained = group.map((given, i) => {
       const seq = first + i;
-      const row = { ...CHAIN_DEFAULTS[log], ...given };
+      // Well-formed text only: a lone surrogate would be stored as U+FFFD and no longer match its hash.
+      const row = Object.fromEntries(
+        Object.entries({ ...CHAIN_DEFAULTS[log], ...given }).map(([field, value]) => [
+          field,
+          typeof value === 'string' ? storable(value, Infinity) : value,
+        ]),
+      ) as R;
       const hash = chainHash(log, seq, prev, row);
       const withChain = { ...row, chain_seq: seq, prev_hash: prev, row_hash: hash };
       prev = hash;
@@ -133,12 +139,6 @@ export class AuditChainRepository {
     return rows.map((r) => Number(r.enterprise_key));
   }
 
-  /** The first id of `log` written with the chain: rows after it without a place were put in directly. */
-  async firstChainedId(log: ChainLog): Promise<number> {
-    const row = await this.db.selectFrom('audit_chain_start').select('first_id').where('log', '=', log).executeTakeFirst();
-    return Number(row?.first_id ?? 0);
-  }
-
   /** The place of the first row at or after `from` (min) or of the last row at or before `to` (max) past the anchor. */
   async placeAt(log: ChainLog, key: number, anchorSeq: number, bound: { from: string } | { to: string }): Promise<number | undefined> {
     const table = sql.table(CHAIN_TABLE[log]);
@@ -164,8 +164,11 @@ export class AuditChainRepository {
     let after = { seq: fromSeq - 1, id: 0 };
     for (;;) {
       const { seq, id } = after;
+      // `chain_seq >= seq` bounds the index range scan (enterprise_id, chain_seq): without it PostgreSQL
+      // reads the chain from its start on every batch.
       const batch = await sql<StoredChainRow>`select * from ${table} where ${ofChain(key)} and chain_seq <= ${toSeq}
-        and (chain_seq > ${seq} or (chain_seq = ${seq} and id > ${id})) order by chain_seq, id limit ${CHAIN_BATCH}`.execute(this.db);
+        and chain_seq >= ${seq} and (chain_seq > ${seq} or (chain_seq = ${seq} and id > ${id}))
+        order by chain_seq, id limit ${CHAIN_BATCH}`.execute(this.db);
       for (const row of batch.rows) yield { ...row, id: Number(row.id), chain_seq: Number(row.chain_seq) };
       const last = batch.rows.at(-1);
       if (!last || batch.rows.length < CHAIN_BATCH) return;
@@ -173,17 +176,48 @@ export class AuditChainRepository {
     }
   }
 
-  /** The first row of the chain's enterprise, written after the chain began, that has no place (put in directly), within the period. */
+  /**
+   * The first row of the chain's enterprise without a place (put in directly), within the period: one
+   * with an id after the chain began, or one with an older id that claims a time after it began.
+   */
   async firstUnchained(log: ChainLog, key: number, period: { from?: string; to?: string }): Promise<StoredChainRow | undefined> {
     const table = sql.table(CHAIN_TABLE[log]);
-    const firstId = await this.firstChainedId(log);
+    const start = await this.db.selectFrom('audit_chain_start').selectAll().where('log', '=', log).executeTakeFirst();
+    const firstId = Number(start?.first_id ?? 0);
     const from = period.from ? sql`and created_at >= ${period.from}` : sql``;
     const to = period.to ? sql`and created_at <= ${period.to}` : sql``;
-    const result =
-      await sql<StoredChainRow>`select * from ${table} where ${ofChain(key)} and chain_seq is null and id >= ${firstId} ${from} ${to}
+    const result = await sql<StoredChainRow>`select * from ${table} where ${ofChain(key)} and chain_seq is null
+      and (id >= ${firstId} or created_at >= ${start?.started_at ?? ''}) ${from} ${to}
       order by id limit 1`.execute(this.db);
     const row = result.rows[0];
     return row && { ...row, id: Number(row.id) };
+  }
+
+  /** The first row of the chain placed after its head's last place (put in directly: appends move the head first). */
+  async firstPastHead(log: ChainLog, key: number, headSeq: number): Promise<StoredChainRow | undefined> {
+    const table = sql.table(CHAIN_TABLE[log]);
+    const result = await sql<StoredChainRow>`select * from ${table} where ${ofChain(key)} and chain_seq > ${headSeq}
+      order by chain_seq, id limit 1`.execute(this.db);
+    const row = result.rows[0];
+    return row && { ...row, id: Number(row.id), chain_seq: Number(row.chain_seq) };
+  }
+
+  /** The lowest place of the chain's rows at or before the anchor (archived rows whose purge has not ended, or rows put in). */
+  async lowestPlaceUpTo(log: ChainLog, key: number, anchorSeq: number): Promise<number | undefined> {
+    const table = sql.table(CHAIN_TABLE[log]);
+    const result = await sql<{ seq: number | null }>`select min(chain_seq) as seq from ${table}
+      where ${ofChain(key)} and chain_seq <= ${anchorSeq}`.execute(this.db);
+    const seq = result.rows[0]?.seq;
+    return seq === null || seq === undefined ? undefined : Number(seq);
+  }
+
+  /** Any row of the enterprise with a place in the chain (a chain without a head whose rows remain lost its head). */
+  async anyChained(log: ChainLog, key: number): Promise<StoredChainRow | undefined> {
+    const table = sql.table(CHAIN_TABLE[log]);
+    const result = await sql<StoredChainRow>`select * from ${table} where ${ofChain(key)} and chain_seq is not null
+      order by chain_seq, id limit 1`.execute(this.db);
+    const row = result.rows[0];
+    return row && { ...row, id: Number(row.id), chain_seq: Number(row.chain_seq) };
   }
 
   /** The last place of the chain whose row is older than `cutoff`, past the anchor (the end of what retention archives). */
@@ -222,23 +256,15 @@ export class AuditChainRepository {
       .execute();
   }
 
-  /** Deletes at most `limit` of the chain's rows at or before the anchor; answers how many went. */
-  async purgeArchived(log: ChainLog, key: number, anchorSeq: number, limit: number): Promise<number> {
-    const table = sql.table(CHAIN_TABLE[log]);
-    const result = await sql`delete from ${table} where id in (select id from ${table}
-      where ${ofChain(key)} and chain_seq <= ${anchorSeq} order by chain_seq limit ${limit})`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0);
-  }
-
-  /** Deletes archived rows written before the chain began, by id. */
+  /** Deletes archived rows by id: only rows written to an archive file go (a row put in later stays as evidence). */
   async purgeIds(log: ChainLog, ids: readonly number[]): Promise<number> {
     if (ids.length === 0) return 0;
     const table = sql.table(CHAIN_TABLE[log]);
-    const result = await sql`delete from ${table} where chain_seq is null and id in (${sql.join(ids)})`.execute(this.db);
+    const result = await sql`delete from ${table} where id in (${sql.join(ids)})`.execute(this.db);
     return Number(result.numAffectedRows ?? 0);
   }
 
-  /** The retention (days) of each enterprise that saved one; others keep the platform default. */
+  /** The retention (days) of each enterprise that chose one; others (none saved, or null) keep the platform default. */
   async retentionDays(keys: readonly number[]): Promise<Map<number, number>> {
     const ids = keys.filter((k) => k !== 0);
     if (ids.length === 0) return new Map();
@@ -246,6 +272,7 @@ export class AuditChainRepository {
       .selectFrom('security_policy')
       .select(['enterprise_id', 'audit_retention_days'])
       .where('enterprise_id', 'in', ids)
+      .where('audit_retention_days', 'is not', null)
       .execute();
     return new Map(rows.map((r) => [Number(r.enterprise_id), Number(r.audit_retention_days)]));
   }

@@ -2,11 +2,11 @@ import type { AuditChainVerification } from '@portal/shared';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { chinaTime, chinaTimeToIso } from '../lib/china-time.js';
 import { BadRequestError, TooManyRequestsError } from '../lib/errors.js';
-import { CHAIN_BREAK_TEXT, type ChainBreak, type ChainLog, type ChainRow, ChainWalker } from './audit-chain.js';
+import { CHAIN_BREAK_TEXT, CHAIN_LOGS, type ChainBreak, type ChainLog, type ChainRow, ChainWalker } from './audit-chain.js';
 import { AuditChainRepository, type ChainHead } from './audit-chain-repository.js';
 
 /** What a verification found: the rows of the period checked, the hashes at its ends, and the first break. */
@@ -21,6 +21,8 @@ export interface ChainVerification {
   startHash: string | null;
   endHash: string | null;
   problem: ChainBreak | null;
+  /** The chain's anchor: rows up to this place are archived (0: none), and verify with their archive files. */
+  archivedSeq: number;
 }
 
 /** A period, ISO instants, both bounds included. */
@@ -67,6 +69,31 @@ export type ChainFileLine =
 const enterpriseOf = (key: number) => (key === 0 ? null : key);
 
 /**
+ * The chain's rows at or before its anchor: archived rows whose purge has not ended yet, which must
+ * still be a gapless, intact run that ends at the anchor's hash (then their ids may be purged), or
+ * rows put in at an archived place (a break: 被插入 or 被篡改, and nothing is purged).
+ */
+export async function rowsUpToAnchor(
+  repo: AuditChainRepository,
+  log: ChainLog,
+  key: number,
+  head: ChainHead,
+): Promise<{ ids: number[]; problem: ChainBreak | undefined }> {
+  const lowest = await repo.lowestPlaceUpTo(log, key, head.anchorSeq);
+  if (lowest === undefined) return { ids: [], problem: undefined };
+  const walker = new ChainWalker(log, { seq: lowest - 1, hash: null });
+  const ids: number[] = [];
+  for await (const row of repo.rows(log, key, lowest, head.anchorSeq)) {
+    if (!walker.next(row)) break;
+    ids.push(row.id);
+  }
+  const problem = walker.finish(head.anchorSeq, head.anchorHash);
+  if (!problem) return { ids, problem: undefined };
+  // The true rows of archived places are in the archive: a row there that is not part of that run was put in.
+  return { ids: [], problem: { ...problem, kind: 'inserted', reason: `已归档的位置上有不属于链的记录（${problem.reason}）` } };
+}
+
+/**
  * Verification (the console's 校验完整性, `npm run audit:verify`): walks one enterprise's chain over a
  * period and one row past each end, so a row removed at either end is found too; and the same over
  * an exported or archived file, which carries the hashes of its ends.
@@ -74,21 +101,35 @@ const enterpriseOf = (key: number) => (key === 0 ? null : key);
 export class AuditChainService {
   readonly repo: AuditChainRepository;
 
-  constructor(db: Kysely<Database>) {
+  constructor(private readonly db: Kysely<Database>) {
     this.repo = new AuditChainRepository(db);
   }
 
+  /**
+   * Runs `work` over one snapshot of the database (PostgreSQL REPEATABLE READ; SQLite's read
+   * transaction): the head, the period's places and the rows agree even while an archive moves the
+   * anchor and purges, so a verification never reports rows an archive took in between as 被删除.
+   */
+  private snapshot<T>(work: (repo: AuditChainRepository) => Promise<T>): Promise<T> {
+    const begin = this.db.transaction();
+    const trx = this.db.getExecutor().adapter instanceof PostgresAdapter ? begin.setIsolationLevel('repeatable read') : begin;
+    return trx.execute((t) => work(new AuditChainRepository(t)));
+  }
+
   /** The places to read for a period: those of its rows, one before and one after. */
-  private async window(log: ChainLog, key: number, head: ChainHead, period: ChainPeriod) {
-    const lo =
-      (period.from ? await this.repo.placeAt(log, key, head.anchorSeq, { from: period.from }) : head.anchorSeq + 1) ?? head.seq + 1;
-    const hi = (period.to ? await this.repo.placeAt(log, key, head.anchorSeq, { to: period.to }) : head.seq) ?? head.anchorSeq;
+  private async window(repo: AuditChainRepository, log: ChainLog, key: number, head: ChainHead, period: ChainPeriod) {
+    const lo = (period.from ? await repo.placeAt(log, key, head.anchorSeq, { from: period.from }) : head.anchorSeq + 1) ?? head.seq + 1;
+    const hi = (period.to ? await repo.placeAt(log, key, head.anchorSeq, { to: period.to }) : head.seq) ?? head.anchorSeq;
     const start = Math.max(head.anchorSeq + 1, Math.min(lo, hi + 1) - 1);
     const end = Math.min(head.seq, Math.max(hi, lo - 1) + 1);
     return { lo, hi, start, end };
   }
 
-  async verify(log: ChainLog, key: number, period: ChainPeriod): Promise<ChainVerification> {
+  verify(log: ChainLog, key: number, period: ChainPeriod): Promise<ChainVerification> {
+    return this.snapshot((repo) => this.verifyIn(repo, log, key, period));
+  }
+
+  private async verifyIn(repo: AuditChainRepository, log: ChainLog, key: number, period: ChainPeriod): Promise<ChainVerification> {
     const result: ChainVerification = {
       intact: true,
       checked: 0,
@@ -97,15 +138,29 @@ export class AuditChainService {
       startHash: null,
       endHash: null,
       problem: null,
+      archivedSeq: 0,
     };
-    const head = await this.repo.head(log, key);
+    const head = await repo.head(log, key);
+    result.archivedSeq = head?.anchorSeq ?? 0;
+    const placed = (row: ChainRow, kind: ChainBreak['kind'], reason: string): ChainBreak => ({
+      kind,
+      rowId: row.id,
+      seq: row.chain_seq,
+      createdAt: row.created_at,
+      reason,
+    });
+    if (!head) {
+      // Every append moves the head first: placed rows without one mean the head was deleted.
+      const orphan = await repo.anyChained(log, key);
+      if (orphan) result.problem = placed(orphan, 'removed', '链头缺失：链中有记录，但链头（最后位置与哈希）被删除');
+    }
     if (head) {
-      const { lo, hi, start, end } = await this.window(log, key, head, period);
+      const { lo, hi, start, end } = await this.window(repo, log, key, head, period);
       const walker = new ChainWalker(
         log,
         start === head.anchorSeq + 1 ? { seq: head.anchorSeq, hash: head.anchorHash } : { seq: start - 1, hash: null },
       );
-      for await (const row of this.repo.rows(log, key, start, end)) {
+      for await (const row of repo.rows(log, key, start, end)) {
         if (!walker.next(row)) break;
         if (row.chain_seq < lo || row.chain_seq > hi) continue;
         if (result.firstSeq === null) {
@@ -117,9 +172,14 @@ export class AuditChainService {
         result.checked++;
       }
       result.problem = walker.finish(end, end === head.seq ? head.lastHash : undefined) ?? null;
+      if (!result.problem) {
+        const past = await repo.firstPastHead(log, key, head.seq);
+        if (past) result.problem = placed(past, 'inserted', `序号 ${past.chain_seq} 超出链头的最后位置 ${head.seq}：此行不属于链`);
+      }
+      result.problem ??= (await rowsUpToAnchor(repo, log, key, head)).problem ?? null;
     }
     if (!result.problem) {
-      const stray = await this.repo.firstUnchained(log, key, period);
+      const stray = await repo.firstUnchained(log, key, period);
       if (stray) {
         result.problem = {
           kind: 'inserted',
@@ -146,6 +206,7 @@ export class AuditChainService {
     const { problem, ...rest } = await this.verify(log, key, { from, to });
     return {
       ...rest,
+      enterpriseId: enterpriseOf(key),
       problem: problem && {
         ...problem,
         kindText: CHAIN_BREAK_TEXT[problem.kind],
@@ -160,7 +221,7 @@ export class AuditChainService {
    */
   async *exportRange(log: ChainLog, key: number, period: ChainPeriod): AsyncGenerator<ChainFileLine> {
     const head = await this.repo.head(log, key);
-    const { lo, hi } = head ? await this.window(log, key, head, period) : { lo: 1, hi: 0 };
+    const { lo, hi } = head ? await this.window(this.repo, log, key, head, period) : { lo: 1, hi: 0 };
     let first: ChainRow | undefined;
     if (lo <= hi) for await (const row of this.repo.rows(log, key, lo, lo)) first ??= row;
     const anchor = { seq: lo - 1, hash: first?.prev_hash ?? '' };
@@ -185,6 +246,15 @@ export class AuditChainService {
     yield { kind: 'end', seq: last.seq, hash: last.hash, rows: count };
   }
 }
+
+/** A file that is no export or archive of a chain at all (its header or a line cannot be read): the command's bad input. */
+export class ChainFileError extends Error {}
+
+const isAnchor = (value: unknown): value is { seq: number; hash: string } =>
+  typeof value === 'object' &&
+  value !== null &&
+  Number.isInteger((value as { seq?: unknown }).seq) &&
+  typeof (value as { hash?: unknown }).hash === 'string';
 
 /** What a file's verification found. */
 export interface FileVerification {
@@ -229,9 +299,12 @@ export async function verifyChainLines(lines: AsyncIterable<string>): Promise<Fi
     } catch {
       return broken(`第 ${lineNo} 行不是 JSON`);
     }
+    if (typeof line !== 'object' || line === null || Array.isArray(line)) throw new ChainFileError(`第 ${lineNo} 行不是对象`);
     if (result.end) return broken(`结束行之后还有内容（第 ${lineNo} 行）`, 'inserted');
     if (!walker) {
       if (line.kind !== 'header' || line.format !== CHAIN_FILE_FORMAT) return broken('文件缺少校验头（不是导出或归档的审计文件）');
+      if (!CHAIN_LOGS.includes(line.log)) throw new ChainFileError(`校验头的日志类型无法识别：${String(line.log)}`);
+      if (!isAnchor(line.anchor)) throw new ChainFileError('校验头缺少锚点（anchor 的 seq 与 hash）');
       result.log = line.log;
       result.enterpriseId = line.enterpriseId;
       result.anchor = line.anchor;
@@ -240,13 +313,16 @@ export async function verifyChainLines(lines: AsyncIterable<string>): Promise<Fi
     }
     if (line.kind === 'unchained') result.unchained++;
     else if (line.kind === 'row') {
+      if (typeof line.row !== 'object' || line.row === null) throw new ChainFileError(`第 ${lineNo} 行缺少记录`);
       if (!walker.next({ ...line.row, id: Number(line.row.id), chain_seq: Number(line.row.chain_seq) })) {
         result.problem = walker.problem ?? null;
         return result;
       }
       result.rows++;
-    } else if (line.kind === 'end') result.end = { seq: line.seq, hash: line.hash };
-    else return broken(`第 ${lineNo} 行无法识别`);
+    } else if (line.kind === 'end') {
+      if (!isAnchor(line)) throw new ChainFileError(`第 ${lineNo} 行：结束行缺少 seq 与 hash`);
+      result.end = { seq: line.seq, hash: line.hash };
+    } else return broken(`第 ${lineNo} 行无法识别`);
   }
   if (!walker || !result.end || !result.anchor) return broken('文件不完整：缺少结束行', 'removed');
   const problem = walker.finish(result.end.seq);

@@ -57,6 +57,26 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** A row's hashed fields as stored (text, integers or null). */
 export type ChainFields = Readonly<Record<string, unknown>>;
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text as both databases store it, at most `max` characters: a lone surrogate (which the drivers
+ * store as U+FFFD) becomes U+FFFD, the cut falls between code points (never inside a surrogate
+ * pair), and a NUL (PostgreSQL text cannot hold it) is written out as `\u0000`. Every chained row's
+ * text passes here before it is hashed and inserted, so the stored row is the one hashed.
+ */
+export function storable(text: string, max: number): string {
+  const clean = text.replaceAll('\0', '\\u0000').replace(LONE_SURROGATE, '\ufffd');
+  if (clean.length <= max) return clean;
+  let out = '';
+  let count = 0;
+  for (const point of clean) {
+    if (count++ === max) break;
+    out += point;
+  }
+  return out;
+}
+
 /** The row's own hash at place `seq` after a row hashed `prevHash`. */
 export function chainHash(log: ChainLog, seq: number, prevHash: string, row: ChainFields): string {
   const values = CHAIN_FIELDS[log].map((field) => {

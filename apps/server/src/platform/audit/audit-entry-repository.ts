@@ -1,15 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { inTransaction } from '../db/transaction.js';
+import { storable } from './audit-chain.js';
 import { appendAuditLog } from './audit-chain-repository.js';
 import type { AuditEntry } from './audit-log.js';
-
-/**
- * Text as stored, at most `max` characters: a NUL (a refused request's address may hold one) is
- * written out as `\u0000`, since PostgreSQL text cannot hold it and the row would be lost there;
- * SQLite stores the same, so both databases show the same entry.
- */
-const storable = (text: string, max: number) => text.replaceAll('\0', '\\u0000').slice(0, max);
 
 const auditRow = (entry: AuditEntry) => ({
   account_id: entry.accountId,

@@ -530,8 +530,8 @@ export interface SecurityPolicyTable {
   /** 信任此设备: days a browser may skip the second factor; 0: off. */
   trust_device_days: Generated<number>;
   updated_at: string;
-  /** 审计日志保留天数: 登录日志 and 操作日志 rows older are archived, then deleted (at least 180). */
-  audit_retention_days: Generated<number>;
+  /** 审计日志保留天数: 登录日志 and 操作日志 rows older are archived, then deleted (at least 180); null: the platform default. */
+  audit_retention_days: number | null;
 }
 
 /** A hash chain's head: 登录日志 (`login`) or 操作日志 (`audit`) of one enterprise (0: rows of none). */
@@ -550,6 +550,8 @@ export interface AuditChainTable {
 export interface AuditChainStartTable {
   log: 'login' | 'audit';
   first_id: number;
+  /** When the chain began: a row without a place claiming a later time was put in directly. */
+  started_at: string;
 }
 
 /** 安全设置's 按角色: a role whose holders sign in with a second factor. */

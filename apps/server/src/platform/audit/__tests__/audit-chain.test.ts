@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -10,24 +11,58 @@ import { createTestApp, secondInstance, type TestApp, testDialects, tokenFor } f
 import { appendAuditLog, appendLoginLog } from '../audit-chain-repository.js';
 import { VERIFICATIONS_PER_MINUTE, verifyChainLines } from '../audit-chain-service.js';
 import { inTransaction } from '../../db/transaction.js';
+import { AuditArchive } from '../audit-archive.js';
+import { AuditChainRepository } from '../audit-chain-repository.js';
+import { insertAuditEntry } from '../audit-entry-repository.js';
+import { RetentionRepository } from '../../retention/retention-repository.js';
+import { RetentionService } from '../../retention/retention-service.js';
 
 const BASE = '/web-api/console/v1';
 const CHAIN_WRITER = fileURLToPath(new URL('../../../testing/chain-writer.ts', import.meta.url));
 const AUDIT_VERIFY = fileURLToPath(new URL('../../../cli/audit-verify.ts', import.meta.url));
 
 /** `npm run audit:verify -- ARGS` as an operator runs it: its exit status and what it prints. */
-function auditVerify(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; out: string }> {
+function auditVerify(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', AUDIT_VERIFY, ...args], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (status) => resolve({ status, out }));
+    child.on('close', (status) => resolve({ status, out, err }));
   });
 }
+
+describe('npm run audit:verify with bad input', () => {
+  it('exits 2 with one line and no stack trace', async () => {
+    const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'audit-verify-'));
+    const file = (name: string, lines: unknown[]) => {
+      const at = path.join(dir, name);
+      fs.writeFileSync(at, lines.map((l) => JSON.stringify(l)).join('\n'));
+      return at;
+    };
+    const header = { kind: 'header', format: 'portal-audit-chain/1', log: 'login', enterpriseId: 1, from: null, to: null };
+    const cases = [
+      ['--file', path.join(dir, 'missing.jsonl')],
+      ['--file', file('no-anchor.jsonl', [header, { kind: 'end', seq: 0, hash: '' }])],
+      ['--file', file('null-line.jsonl', [{ ...header, anchor: { seq: 0, hash: '' } }, null])],
+      ['--file', file('unknown-log.jsonl', [{ ...header, log: 'mail', anchor: { seq: 0, hash: '' } }])],
+      ['--enterprise', '1', '--from', '2026-13-45T99:00:00Z'],
+      ['--enterprise', ''],
+    ];
+    const results = await Promise.all(cases.map((args) => auditVerify(args)));
+    for (const [i, result] of results.entries()) {
+      expect(result.status, `${cases[i]!.join(' ')}: ${result.err}`).toBe(2);
+      expect(result.err.trim().split('\n'), cases[i]!.join(' ')).toEqual([expect.stringMatching(/^audit:verify: \S/)]);
+      expect(result.err).not.toMatch(/\n\s+at /);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
 const DAY = 86_400_000;
 
 /** Lines of a (gzip) file, as `npm run audit:verify -- --file` reads them. */
@@ -161,7 +196,20 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
   });
 
   it('chains 操作日志 the same way, and a period outside the break verifies', async () => {
-    // A console write of the enterprise and its audit row.
+    // Two earlier rows of the chain (a second apart), then a console write of the enterprise and its audit row.
+    await inTransaction(t.database.db, (trx) =>
+      appendAuditLog(
+        trx,
+        [2000, 1000].map((ago) => ({
+          enterprise_id: hengyue,
+          username: 'admin',
+          action: 'login',
+          ip: '192.0.2.9',
+          outcome: 'success' as const,
+          created_at: new Date(Date.now() - ago).toISOString(),
+        })),
+      ),
+    );
     const policy = (await call(admin, 'GET', '/security/policy')).json<{ data: SecurityPolicy[] }>().data[0]!;
     expect((await call(admin, 'PUT', '/security/policy', { ...policy, auditRetentionDays: 365 })).statusCode).toBe(200);
     const before = await verify(admin, 'audit');
@@ -178,7 +226,17 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     expect((await verify(admin, 'audit')).problem).toMatchObject({ kind: 'altered', rowId: row.id });
     // A period that ends before the altered row (and whose following row is intact) verifies.
     const early = await verify(admin, 'audit', new URLSearchParams({ filterEndTime: '2000-01-01 00:00:00' }).toString());
-    expect(early).toMatchObject({ checked: 0 });
+    expect(early).toMatchObject({ intact: true, checked: 0, problem: null });
+    // A period that ends two rows before the altered one: its rows check, and the row read after it is intact.
+    const earlier = await t.database.db
+      .selectFrom('audit_log')
+      .select(['created_at', 'chain_seq'])
+      .where('enterprise_id', '=', hengyue)
+      .where('chain_seq', '=', row.chain_seq! - 2)
+      .executeTakeFirstOrThrow();
+    const upTo = await t.app.auditChainService.verify('audit', hengyue, { to: earlier.created_at });
+    expect(upTo).toMatchObject({ intact: true, problem: null, lastSeq: earlier.chain_seq });
+    expect(upTo.checked).toBeGreaterThan(0);
     await t.database.db.updateTable('audit_log').set({ detail: row.detail }).where('id', '=', row.id).execute();
     expect((await verify(admin, 'audit')).intact).toBe(true);
 
@@ -215,6 +273,36 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     expect(result.lastSeq).toBe(Math.max(...places));
   });
 
+  it('a sign-in and a console write of one enterprise, writing the two logs in either order at once, never deadlock', async () => {
+    const db = t.database.db;
+    const now = () => new Date().toISOString();
+    const login = (tag: string) => ({ enterprise_id: rc, username: `mixed-${tag}`, result: 'success' as const, created_at: now() });
+    const audit = (tag: string) => ({
+      enterprise_id: rc,
+      username: `mixed-${tag}`,
+      action: 'login',
+      ip: '192.0.2.5',
+      outcome: 'success' as const,
+      created_at: now(),
+    });
+    // Without the retry inTransaction adds: a deadlock would fail the write here.
+    const signIn = (i: number) =>
+      db.transaction().execute(async (trx) => {
+        await appendLoginLog(trx, [login(`s${i}`)]);
+        await appendAuditLog(trx, [audit(`s${i}`)]);
+      });
+    const consoleWrite = (i: number) =>
+      db.transaction().execute(async (trx) => {
+        await appendAuditLog(trx, [audit(`c${i}`)]);
+        await appendLoginLog(trx, [login(`c${i}`)]);
+      });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? signIn(i) : consoleWrite(i))));
+    expect(await db.selectFrom('login_log').select('id').where('username', 'like', 'mixed-%').execute()).toHaveLength(20);
+    expect(await db.selectFrom('audit_log').select('id').where('username', 'like', 'mixed-%').execute()).toHaveLength(20);
+    expect(await t.app.auditChainService.verify('login', rc, {})).toMatchObject({ intact: true });
+    expect(await t.app.auditChainService.verify('audit', rc, {})).toMatchObject({ intact: true });
+  });
+
   it('exports a period with its anchors; the file verifies, and a changed or dropped line does not', async () => {
     const lines: string[] = [];
     for await (const line of asLines(t.app.auditChainService.exportRange('login', rc, {}))) lines.push(line);
@@ -239,6 +327,182 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     const dropped = lines.filter((_, i) => i !== 5);
     expect((await check(dropped)).problem).toMatchObject({ kind: 'removed' });
     expect((await check(lines.slice(0, -1))).intact).toBe(false);
+  });
+
+  it('stores and hashes text as the database keeps it: an emoji cut at each length, a lone surrogate', async () => {
+    const emoji = '😀';
+    await t.app.loginLogRepository.record(t.app.log, {
+      accountId: null,
+      username: `${'a'.repeat(63)}${emoji}`,
+      enterpriseId: null,
+      name: `${'n'.repeat(31)}${emoji}`,
+      result: 'failure',
+      reason: 'bad-password',
+      applicationName: `${'p'.repeat(63)}${emoji}`,
+      ip: '\ud800',
+      userAgent: `${'u'.repeat(499)}${emoji}`,
+    });
+    await insertAuditEntry(t.database.db, {
+      accountId: null,
+      username: `${'a'.repeat(63)}${emoji}`,
+      enterpriseId: hengyue,
+      action: 'login',
+      target: `${'t'.repeat(199)}${emoji}`,
+      ip: '192.0.2.8',
+      outcome: 'failure',
+      detail: `${'d'.repeat(499)}${emoji}\udc00`,
+      requestId: `${'r'.repeat(63)}${emoji}`,
+    });
+    const stored = await t.database.db
+      .selectFrom('login_log')
+      .selectAll()
+      .where('enterprise_id', 'is', null)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    // Within each length counted in characters (code points): the emoji is kept whole, the lone surrogate replaced.
+    expect(stored).toMatchObject({
+      username: `${'a'.repeat(63)}${emoji}`,
+      name: `${'n'.repeat(31)}${emoji}`,
+      application_name: `${'p'.repeat(63)}${emoji}`,
+      ip: '\ufffd',
+      user_agent: `${'u'.repeat(499)}${emoji}`,
+    });
+    // The chain of sign-ins of no enterprise (the operator's) and the enterprise's 操作日志 still verify.
+    expect(await t.app.auditChainService.verify('login', 0, {})).toMatchObject({ intact: true, problem: null });
+    expect(await t.app.auditChainService.verify('audit', hengyue, {})).toMatchObject({ intact: true, problem: null });
+    // A text past its length is cut between characters.
+    await t.app.loginLogRepository.record(t.app.log, {
+      accountId: null,
+      username: `${'a'.repeat(64)}${emoji}`,
+      enterpriseId: null,
+      result: 'failure',
+      ip: '192.0.2.8',
+      userAgent: 'x',
+    });
+    const whole = await t.database.db.selectFrom('login_log').select('username').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(whole.username).toBe('a'.repeat(64));
+    expect(await t.app.auditChainService.verify('login', 0, {})).toMatchObject({ intact: true, problem: null });
+  });
+
+  it('finds rows placed past the head, at or before the anchor, old-id rows put in later, and a deleted head', async () => {
+    const db = t.database.db;
+    const now = new Date().toISOString();
+    const { id: e } = await db
+      .insertInto('enterprise')
+      .values({
+        name: '链校验企业',
+        certification_status: 'none',
+        created_at: now,
+        credit_code: null,
+        certified_at: null,
+        updated_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const check = () => t.app.auditChainService.verify('login', e, {});
+    await signIns(t.app, e, 3, 'gap');
+    expect(await check()).toMatchObject({ intact: true, checked: 3 });
+    const forge = async (values: { chain_seq: number | null; id?: number; created_at?: string }) =>
+      (
+        await db
+          .insertInto('login_log')
+          .values({ enterprise_id: e, username: 'forged', result: 'success', created_at: now, ...values })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    for (const seq of [9, 0, -4]) {
+      const id = await forge({ chain_seq: seq });
+      expect((await check()).problem, `chain_seq ${seq}`).toMatchObject({ kind: 'inserted', rowId: id });
+      await db.deleteFrom('login_log').where('id', '=', id).execute();
+    }
+    // A row without a place, with an id from before the chain began, that claims a time after it began.
+    const oldId = await forge({ chain_seq: null, id: -7 });
+    expect((await check()).problem).toMatchObject({ kind: 'inserted', rowId: oldId });
+    await db.deleteFrom('login_log').where('id', '=', oldId).execute();
+    expect((await check()).intact).toBe(true);
+    // The head deleted: the chain's rows are there, its end is not.
+    const head = await db
+      .selectFrom('audit_chain')
+      .selectAll()
+      .where('log', '=', 'login')
+      .where('enterprise_key', '=', e)
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom('audit_chain').where('log', '=', 'login').where('enterprise_key', '=', e).execute();
+    expect(await check()).toMatchObject({ intact: false, problem: { kind: 'removed' } });
+    await db.insertInto('audit_chain').values(head).execute();
+    expect((await check()).intact).toBe(true);
+  });
+
+  it('keeps retention going when archives cannot be written', async () => {
+    const blocker = path.join(path.dirname(t.config.retention.auditArchiveDir), 'not-a-directory');
+    fs.writeFileSync(blocker, 'x');
+    const archive = new AuditArchive(
+      new AuditChainRepository(t.database.db),
+      { dir: path.join(blocker, 'archives'), defaultDays: 180 },
+      t.app.log,
+    );
+    const service = new RetentionService(new RetentionRepository(t.database.db, dialect), t.app.config.retention, t.app.log, archive);
+    const db = t.database.db;
+    const { id: e } = await db
+      .insertInto('enterprise')
+      .values({
+        name: '归档失败企业',
+        certification_status: 'none',
+        created_at: new Date().toISOString(),
+        credit_code: null,
+        certified_at: null,
+        updated_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const old = new Date(Date.now() - 400 * DAY).toISOString();
+    await inTransaction(db, (trx) =>
+      appendLoginLog(trx, [{ enterprise_id: e, username: 'unarchivable', result: 'success', created_at: old }]),
+    );
+    // The run ends (the other tables are pruned after the archive); the rows stay for the next run.
+    const counts = await service.prune(new Date());
+    expect(counts.loginLog).toBe(0);
+    expect(await db.selectFrom('login_log').select('id').where('enterprise_id', '=', e).execute()).toHaveLength(1);
+    expect(await t.app.auditChainService.verify('login', e, {})).toMatchObject({ intact: true, checked: 1 });
+    // Out of the later archive test's way: the enterprise's chain goes whole.
+    await db.deleteFrom('login_log').where('enterprise_id', '=', e).execute();
+    await db.deleteFrom('audit_chain').where('enterprise_key', '=', e).execute();
+    fs.rmSync(blocker, { force: true });
+  });
+
+  it('an enterprise that never chose a retention keeps the platform’s, whatever it is', async () => {
+    const db = t.database.db;
+    const { id: e } = await db
+      .insertInto('enterprise')
+      .values({
+        name: '平台留存企业',
+        certification_status: 'none',
+        created_at: new Date().toISOString(),
+        credit_code: null,
+        certified_at: null,
+        updated_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // A policy saved by a client that does not send the field (as rows that existed before the setting).
+    const { auditRetentionDays: _days, ...withoutRetention } = t.app.config.securityDefaults;
+    await inTransaction(db, (trx) => t.app.securityPolicyRepository.save(trx, e, withoutRetention));
+    expect((await t.app.securityPolicyRepository.ofEnterprise(e)).auditRetentionDays).toBe(
+      t.app.config.securityDefaults.auditRetentionDays,
+    );
+    const old = new Date(Date.now() - 200 * DAY).toISOString();
+    await inTransaction(db, (trx) =>
+      appendLoginLog(trx, [{ enterprise_id: e, username: 'platform-kept', result: 'success', created_at: old }]),
+    );
+    // A platform that keeps 365 days keeps this enterprise's 200-day-old row.
+    const dir = path.join(path.dirname(t.config.retention.auditArchiveDir), 'archive-365');
+    const archive = new AuditArchive(new AuditChainRepository(db), { dir, defaultDays: 365 }, t.app.log);
+    expect((await archive.run(new Date())).loginLog).toBe(0);
+    expect(await db.selectFrom('login_log').select('id').where('enterprise_id', '=', e).execute()).toHaveLength(1);
+    // Out of the later archive test's way.
+    await db.deleteFrom('login_log').where('enterprise_id', '=', e).execute();
+    await db.deleteFrom('audit_chain').where('enterprise_key', '=', e).execute();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('archives rows older than each enterprise’s retention to a file that verifies, then purges them; the chain still verifies', async () => {
@@ -341,9 +605,26 @@ describe.each(testDialects())('tamper-evident audit on %s', (dialect) => {
     expect(await t.app.auditChainService.verify('login', short, {})).toMatchObject({ intact: true, checked: 3, problem: null });
     expect((await t.app.auditChainService.repo.head('login', short))?.anchorHash).toBe(archive.end?.hash);
     expect(await t.app.auditChainService.verify('login', long, {})).toMatchObject({ intact: true, checked: 8 });
-    // A second run finds nothing more to archive.
+    // A second run finds nothing more to archive, and removes what a run that died left half written.
+    fs.writeFileSync(path.join(dir, `login-log-enterprise-${short}-dead.jsonl.gz.part`), 'half');
     expect((await t.app.retentionService.prune(now)).loginLog).toBe(0);
     expect(fs.readdirSync(dir)).toHaveLength(2);
+    // A row put in at an archived place is named, and no run deletes it (only archived ids are purged).
+    const { id: forged } = await db
+      .insertInto('login_log')
+      .values({
+        enterprise_id: short,
+        username: 'forged',
+        result: 'success',
+        created_at: aged(short, 250, 1, 'x')[0]!.created_at,
+        chain_seq: 5,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await t.app.auditChainService.verify('login', short, {})).problem).toMatchObject({ kind: 'inserted', rowId: forged });
+    expect((await t.app.retentionService.prune(now)).loginLog).toBe(0);
+    expect(await db.selectFrom('login_log').select('id').where('id', '=', forged).execute()).toHaveLength(1);
+    await db.deleteFrom('login_log').where('id', '=', forged).execute();
   });
 
   it('keeps the audit retention within 180–3650 days', async () => {

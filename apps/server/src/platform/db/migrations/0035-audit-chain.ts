@@ -10,7 +10,8 @@ const LOGS = ['login_log', 'audit_log'] as const;
  * head (locked by every append, so appends of one chain queue across instances) and its anchor (the
  * last archived row, which the first remaining row links to). Rows written before this migration are
  * outside every chain: `audit_chain_start` keeps the last id each log had, so a row without a place
- * that comes after it was put in directly. Each enterprise keeps both logs `audit_retention_days`.
+ * that comes after it (or that claims a time after `started_at`) was put in directly. Each enterprise keeps
+ * both logs `audit_retention_days` (null: the platform default).
  */
 export const auditChainMigration: PortalMigration = {
   async up(db) {
@@ -34,13 +35,17 @@ export const auditChainMigration: PortalMigration = {
       .createTable('audit_chain_start')
       .addColumn('log', 'varchar(16)', (c) => c.primaryKey())
       .addColumn('first_id', 'integer', (c) => c.notNull())
+      .addColumn('started_at', 'varchar(32)', (c) => c.notNull())
       .execute();
-    await sql`insert into audit_chain_start (log, first_id) select 'login', coalesce(max(id), 0) + 1 from login_log`.execute(db);
-    await sql`insert into audit_chain_start (log, first_id) select 'audit', coalesce(max(id), 0) + 1 from audit_log`.execute(db);
-    await db.schema
-      .alterTable('security_policy')
-      .addColumn('audit_retention_days', 'integer', (c) => c.notNull().defaultTo(180))
-      .execute();
+    const now = new Date().toISOString();
+    await sql`insert into audit_chain_start (log, first_id, started_at) select 'login', coalesce(max(id), 0) + 1, ${now} from login_log`.execute(
+      db,
+    );
+    await sql`insert into audit_chain_start (log, first_id, started_at) select 'audit', coalesce(max(id), 0) + 1, ${now} from audit_log`.execute(
+      db,
+    );
+    // Null: the platform default (AUDIT_RETENTION_DAYS), so existing enterprises keep what the platform keeps.
+    await db.schema.alterTable('security_policy').addColumn('audit_retention_days', 'integer').execute();
   },
   async down(db) {
     await db.schema.alterTable('security_policy').dropColumn('audit_retention_days').execute();

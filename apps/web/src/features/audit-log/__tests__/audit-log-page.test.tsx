@@ -38,6 +38,8 @@ const INTACT = {
   startHash: '0'.repeat(64),
   endHash: 'ab'.repeat(32),
   problem: null,
+  enterpriseId: null,
+  archivedSeq: 40,
 };
 let verification: object = INTACT;
 
@@ -149,8 +151,11 @@ describe('操作日志 page', () => {
     fireEvent.click(screen.getByRole('button', { name: /校验完整性/ }));
     const intact = await screen.findByRole('dialog', { name: '操作日志完整性校验' });
     expect(within(intact).getByText('完整')).toBeTruthy();
-    expect(within(intact).getByText('全部期间的 12 条记录未被篡改、删除或插入。')).toBeTruthy();
+    expect(within(intact).getByText('数据库中现存的 12 条入链记录未被篡改、删除或插入。')).toBeTruthy();
     expect(within(intact).getByText('ab'.repeat(32))).toBeTruthy();
+    // Which chain was read, and what the check leaves to the archive files.
+    expect(within(intact).getByText('不属于任何企业的记录（平台账号、未匹配账号的登录尝试）')).toBeTruthy();
+    expect(within(intact).getByText(/序号 40 及之前的记录已归档，请用归档文件校验/)).toBeTruthy();
     // The footer's 关闭 (the corner's × is named 关闭 too).
     fireEvent.click(
       within(intact)

@@ -191,7 +191,7 @@ export function AuditLogPage() {
         <>
           <ChainVerifyButton
             logName="操作日志"
-            period={filters.range ? '所选期间' : '全部期间'}
+            period={filters.range ? '所选期间' : '数据库中现存'}
             run={() => verifyAuditLog(dateTimeRangeFilters(filters.range))}
           />
           <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>

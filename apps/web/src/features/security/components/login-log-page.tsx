@@ -212,7 +212,7 @@ export function LoginLogPage() {
         <>
           <ChainVerifyButton
             logName="登录日志"
-            period={filters.range ? '所选期间' : '全部期间'}
+            period={filters.range ? '所选期间' : '数据库中现存'}
             run={() => verifyLoginLog(dateTimeRangeFilters(filters.range))}
           />
           <Button icon={<DownloadOutlined />} onClick={download} loading={exporter.isPending} disabled={total === 0}>

@@ -62,8 +62,8 @@ export function PresetDialog({
             <Alert type="success" showIcon title="当前设置已符合该预设，无需修改" />
           )}
           <Typography.Paragraph type="secondary" className="preset-dialog__note">
-            该预设要求审计记录保存不少于 {pending.preset.auditRetentionDays} 天：由平台的日志保留设置决定，可在安全合规中核对。
-            修改在账号下次登录时生效。
+            该预设要求审计记录保存不少于 {pending.preset.auditRetentionDays}{' '}
+            天：应用后「审计日志保留天数」不少于此值（已设得更长的保持不变）。 修改在账号下次登录时生效。
           </Typography.Paragraph>
         </>
       )}
