@@ -2,9 +2,12 @@ import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
+import { type CasClientApp, startCasClientApp } from '../../../testing/cas-client-app.js';
+import { OidcClientApp } from '../../../testing/oidc-client-app.js';
 import { startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
+import { hashClientSecret } from '../../oidc/client-secret.js';
 
 const HENGYUE = '徐州恒岳重工机械有限公司';
 const isLoginForm = (hop: BrowserResponse | undefined) => hop?.status === 200 && hop.text.includes('账号登录');
@@ -43,6 +46,9 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
   let restricted: SamlSp;
   let openId: number;
   let adminToken: string;
+  /** A CAS application and an OpenID Connect one of the same enterprise (one sign-on session with the SPs). */
+  let casApp: CasClientApp;
+  let rp: OidcClientApp;
 
   const accountRow = (username: string) =>
     db.database.db.selectFrom('account').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
@@ -108,10 +114,46 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     openId = await insert(open, '恒岳供应链协同（测试）', 1, { nameIdFormat: 'persistent', wantRequestsSigned: 0 });
     await insert(signing, '恒岳采购门户（测试）', 1, { certificate: keys.certificate, nameIdFormat: 'email', wantRequestsSigned: 1 });
     await insert(restricted, '恒岳财务共享（测试）', 0, { nameIdFormat: 'persistent', wantRequestsSigned: 0 });
+    casApp = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
+    const cas = await db.database.db
+      .insertInto('sso_application')
+      .values({
+        enterprise_id: hengyue.id,
+        name: '恒岳设备台账（测试）',
+        protocol: 'cas3',
+        all_members: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.database.db
+      .insertInto('sso_application_service')
+      .values({ application_id: cas.id, enterprise_id: hengyue.id, prefix: casApp.serviceUrl, host: '127.0.0.1' })
+      .execute();
+    const secret = 'saml-sso-oidc-secret-for-tests-only';
+    rp = await OidcClientApp.start({ issuer: `${base}/oidc`, clientId: 'saml-sso-oidc-test', clientSecret: secret });
+    await db.database.db
+      .insertInto('sso_application')
+      .values({
+        enterprise_id: hengyue.id,
+        name: '恒岳移动巡检（测试）',
+        protocol: 'oidc',
+        all_members: 1,
+        oidc_client_id: 'saml-sso-oidc-test',
+        oidc_client_type: 'confidential',
+        oidc_secret_hash: hashClientSecret(secret),
+        oidc_redirect_uris: JSON.stringify([rp.redirectUri]),
+        oidc_backchannel_logout_uri: rp.backchannelUri,
+        oidc_scopes: 'openid profile',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     adminToken = await tokenFor({ ...db, app, close: () => app.close() }, 'admin');
   });
   afterAll(async () => {
-    await Promise.all([open.close(), signing.close(), restricted.close()]);
+    await Promise.all([open.close(), signing.close(), restricted.close(), casApp.close(), rp.close()]);
     await app.close();
     await db.drop();
   });
@@ -123,6 +165,8 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       sp.received.logoutResponses = 0;
       sp.received.hits = 0;
     }
+    casApp.reset();
+    rp.reset();
   });
 
   /** A fresh browser starting at the SP: the central login's form, then the response posted to the SP. */
@@ -377,6 +421,48 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ result: 'logout', reason: 'signed-out', application_name: '恒岳供应链协同（测试）' });
+  });
+
+  it('one sign-in and one sign-out across a CAS, an OIDC and a SAML application: single logout reaches all three, recorded', async () => {
+    // Signs in once, at the SAML application (the central login's form).
+    const { browser, post } = await signIn(open, 'wangfang');
+    const landed = (await browser.submitForm(post, {}, open.acsUrl)).at(-1);
+    const saml = JSON.parse(landed?.text ?? '{}') as { nameID: string; sessionIndex: string };
+    expect(saml.sessionIndex).toEqual(expect.any(String));
+    // The CAS application and the OIDC one: no form, the same sign-on session.
+    const cas = await browser.navigate(casApp.serviceUrl, {}, 12);
+    expect(cas.some(isLoginForm)).toBe(false);
+    expect(cas.at(-1)?.text).toContain('signed in as wangfang');
+    const oidc = await browser.navigate(rp.loginUrl(), {}, 12);
+    expect(oidc.some(isLoginForm)).toBe(false);
+    const signedIn = rp.signIns.at(-1);
+    expect(oidc.at(-1)?.text).toContain(`signed in as ${String(signedIn?.claims.sub)}`);
+
+    // Signs out once, at the CAS application: its sign-out link is the central logout (CAS 3.0 §2.3).
+    expect((await browser.fetch('/cas/logout')).text).toContain('您已安全退出');
+
+    // The CAS application's logoutRequest, the OIDC back-channel logout token, the SP's signed LogoutRequest.
+    await expect.poll(() => [casApp.logoutTickets.length, rp.logoutTokens.length, open.received.logoutRequests.length]).toEqual([1, 1, 1]);
+    const token = JSON.parse(Buffer.from(rp.logoutTokens[0]?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(token).toMatchObject({ sub: signedIn?.claims.sub, sid: signedIn?.claims.sid });
+    expect(rp.rejectedLogoutTokens).toEqual([]);
+    expect(open.received.logoutRequests[0]).toMatchObject({ nameID: saml.nameID, sessionIndex: saml.sessionIndex });
+    expect(open.received.refusals).toEqual([]);
+    // 单点登出记录 has one delivered message per application.
+    await expect
+      .poll(async () =>
+        (
+          await db.database.db
+            .selectFrom('logout_delivery')
+            .select(['protocol', 'state', 'application_name'])
+            .where('username', '=', 'wangfang')
+            .orderBy('protocol')
+            .execute()
+        ).map((r) => `${r.protocol} ${r.state} ${r.application_name}`),
+      )
+      .toEqual(['cas3 delivered 恒岳设备台账（测试）', 'oidc delivered 恒岳移动巡检（测试）', 'saml2 delivered 恒岳供应链协同（测试）']);
+    // The sign-on session has ended: each application's next visit meets the form.
+    expect(isLoginForm((await browser.navigate(open.loginUrl, {}, 12)).at(-1))).toBe(true);
   });
 
   describe('应用列表: SAML applications', () => {
