@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
@@ -542,6 +544,44 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       });
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ code: 1, msg: '无法解析 SP 元数据：须为含 SPSSODescriptor 的 SAML 2.0 元数据' });
+    });
+
+    it('fetches an SP metadata address through the outbound rules: size, redirects, failures and refused addresses get a Chinese message', async () => {
+      const xml = open.saml.generateServiceProviderMetadata(null, spKeyPair().certificate);
+      const server = http.createServer((req, res) => {
+        if (req.url === '/metadata') return res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(xml);
+        if (req.url === '/huge') return res.writeHead(200, { 'content-type': 'application/xml' }).end(`<x>${'a'.repeat(300_000)}</x>`);
+        if (req.url === '/moved') return res.writeHead(302, { location: 'https://elsewhere.example/saml/metadata?x=1' }).end();
+        return res.writeHead(404).end('secret page body');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const res = await consoleCall('POST', '/sso-app/saml/metadata', { url: `${at}/metadata` });
+        expect(res.statusCode, res.body).toBe(200);
+        expect((res.json() as { data: unknown[] }).data[0]).toMatchObject({ entityId: open.entityId, acsUrl: open.acsUrl });
+        for (const [url, msg] of [
+          [`${at}/huge`, `无法获取 SP 元数据 ${at}/huge：元数据超过 200 KB`],
+          [`${at}/moved`, `无法获取 SP 元数据 ${at}/moved：地址重定向到 https://elsewhere.example/saml/metadata，请填写重定向后的地址`],
+          [`${at}/missing`, `无法获取 SP 元数据 ${at}/missing：地址返回 HTTP 404`],
+          ['http://10.1.2.3/saml/metadata', '元数据地址 http://10.1.2.3/saml/metadata：不允许连接到该地址（内网地址）'],
+          [
+            'http://169.254.169.254/latest/meta-data',
+            '元数据地址 http://169.254.169.254/latest/meta-data：不允许连接到该地址（链路本地地址）',
+          ],
+          ['file:///etc/passwd', '元数据地址须为完整的 http(s) 地址，如 https://app.example.com/saml/metadata'],
+        ] as const) {
+          const bad = await consoleCall('POST', '/sso-app/saml/metadata', { url });
+          expect(bad.statusCode, url).toBe(400);
+          expect(bad.json(), url).toMatchObject({ code: 1, msg });
+        }
+        expect((await consoleCall('POST', '/sso-app/saml/metadata', {})).json()).toMatchObject({
+          code: 1,
+          msg: '请上传 SP 元数据文件或填写元数据地址',
+        });
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
   });
 });
