@@ -12,6 +12,7 @@ import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/te
 import { hashClientSecret } from '../../oidc/client-secret.js';
 
 const HENGYUE = '徐州恒岳重工机械有限公司';
+const DAY = 86_400_000;
 const isLoginForm = (hop: BrowserResponse | undefined) => hop?.status === 200 && hop.text.includes('账号登录');
 const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 const EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -266,6 +267,45 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     }
   });
 
+  it('honours IsPassive: no page without a sign-on session (a signed NoPassive the SP accepts), a response with one, NoPassive with ForceAuthn', async () => {
+    /** An SP (the registered one's entity ID and ACS) whose requests are passive; it validates what the IdP posts. */
+    const passiveSp = (forceAuthn = false) =>
+      startSamlSp({
+        idpBase: base,
+        overrides: { passive: true, forceAuthn, issuer: open.entityId, callbackUrl: open.acsUrl, audience: open.entityId },
+      });
+    /** The response the IdP's page posts to the ACS, validated by the SP that asked. */
+    const answered = async (sp: SamlSp, page: BrowserResponse | undefined) => {
+      expect(page?.status).toBe(200);
+      expect(page?.text).toContain(`action="${open.acsUrl}"`);
+      const fields = Object.fromEntries(
+        [...(page?.text ?? '').matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+      );
+      return sp.saml.validatePostResponseAsync(fields as Record<string, string>);
+    };
+    const [passive, passiveForced] = await Promise.all([passiveSp(), passiveSp(true)]);
+    try {
+      const browser = new TestBrowser(base);
+      const none = await browser.navigate(`${passive.base}/saml/login`, {}, 12);
+      expect(none.some(isLoginForm)).toBe(false);
+      expect(none.some((hop) => hop.url.includes('gateway=true'))).toBe(true);
+      expect(await answered(passive, none.at(-1))).toEqual({ profile: null, loggedOut: false });
+      // The same browser signs in; a passive request now gets a response without the form.
+      const { post } = await signIn(open, 'liuyang', browser);
+      await browser.submitForm(post, {}, open.acsUrl);
+      const live = await browser.navigate(`${passive.base}/saml/login`, {}, 12);
+      expect(live.some(isLoginForm)).toBe(false);
+      const { profile } = await answered(passive, live.at(-1));
+      expect(profile).toMatchObject({ nameIDFormat: PERSISTENT, name: (await accountRow('liuyang')).name });
+      // ForceAuthn with IsPassive cannot be met even with a session (SAML Core §3.4.1).
+      const forced = await browser.navigate(`${passiveForced.base}/saml/login`, {}, 12);
+      expect(forced.some(isLoginForm)).toBe(false);
+      expect(await answered(passiveForced, forced.at(-1))).toEqual({ profile: null, loggedOut: false });
+    } finally {
+      await Promise.all([passive.close(), passiveForced.close()]);
+    }
+  });
+
   describe('bad input is refused with a page: no 500, never a redirect or a form to the SP', () => {
     /** The IdP's answer to an HTTP-Redirect request: refused, nothing on to the login or the SP. */
     async function expectRefused(url: string, init: RequestInit = {}) {
@@ -465,6 +505,71 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       .toEqual(['cas3 delivered 恒岳设备台账（测试）', 'oidc delivered 恒岳移动巡检（测试）', 'saml2 delivered 恒岳供应链协同（测试）']);
     // The sign-on session has ended: each application's next visit meets the form.
     expect(isLoginForm((await browser.navigate(open.loginUrl, {}, 12)).at(-1))).toBe(true);
+  });
+
+  it('the retention job prunes sign-ins nothing needs: not those still in their replay window, of a live session or with a logout retry due', async () => {
+    const now = new Date();
+    const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    const account = await accountRow('zhoujie');
+    await db.database.db
+      .insertInto('cas_tgt')
+      .values({
+        id: 'TGT-saml-ret',
+        account_id: account.id,
+        created_at: ago(60_000),
+        last_used_at: ago(60_000),
+        expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
+      })
+      .execute();
+    await db.database.db
+      .insertInto('cas_st')
+      .values({
+        id: 'ST-saml-ret',
+        tgt_id: 'TGT-saml-ret',
+        service: `${base}/saml/sign-in/ret-live/callback`,
+        created_at: ago(DAY),
+        expires_at: ago(DAY),
+      })
+      .execute();
+    const row = (id: string, expiresAt: string, answered: { ticket: string } | undefined) => ({
+      id,
+      application_id: openId,
+      request_id: `_${id}`,
+      created_at: ago(DAY),
+      expires_at: expiresAt,
+      ...(answered ? { answered_at: ago(DAY), account_id: account.id, name_id: 'n', ticket_id: answered.ticket } : {}),
+    });
+    await db.database.db
+      .insertInto('saml_sign_in')
+      .values([
+        row('ret-waiting-old', ago(DAY), undefined),
+        row('ret-waiting-recent', ago(60_000), undefined),
+        row('ret-live', ago(DAY), { ticket: 'ST-saml-ret' }),
+        row('ret-ended', ago(DAY), { ticket: 'ST-gone-1' }),
+        row('ret-retrying', ago(DAY), { ticket: 'ST-gone-2' }),
+      ])
+      .execute();
+    await db.database.db
+      .insertInto('logout_delivery')
+      .values({
+        account_id: account.id,
+        username: 'zhoujie',
+        session_handle: 'h',
+        application_id: openId,
+        application_name: '恒岳供应链协同（测试）',
+        protocol: 'saml2',
+        target: open.sloUrl,
+        guarded: 1,
+        sid: 'ret-retrying',
+        state: 'retrying',
+        next_at: new Date(now.getTime() + 60_000).toISOString(),
+        created_at: ago(60_000),
+        updated_at: ago(60_000),
+      })
+      .execute();
+    await app.retentionService.prune(now);
+    const left = await db.database.db.selectFrom('saml_sign_in').select('id').where('id', 'like', 'ret-%').orderBy('id').execute();
+    expect(left.map((r) => r.id)).toEqual(['ret-live', 'ret-retrying', 'ret-waiting-recent']);
   });
 
   describe('应用列表: SAML applications', () => {
