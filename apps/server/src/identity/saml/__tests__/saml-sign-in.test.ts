@@ -6,7 +6,7 @@ import { buildApp, type PortalApp } from '../../../app.js';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { type CasClientApp, startCasClientApp } from '../../../testing/cas-client-app.js';
 import { OidcClientApp } from '../../../testing/oidc-client-app.js';
-import { startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
+import { idpCertificates, startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
 import { hashClientSecret } from '../../oidc/client-secret.js';
@@ -172,6 +172,23 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     rp.reset();
   });
 
+  /** The response the IdP's HTTP-POST page carries to the registered ACS, validated by the SP that asked (`sp`). */
+  async function answered(sp: SamlSp, page: BrowserResponse | undefined) {
+    expect(page?.status).toBe(200);
+    expect(page?.text).toContain(`action="${open.acsUrl}"`);
+    const fields = Object.fromEntries(
+      [...(page?.text ?? '').matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    return sp.saml.validatePostResponseAsync(fields as Record<string, string>);
+  }
+
+  /** The certificates in a posted response's signatures (KeyInfo): the key that signed it. */
+  const signingCertificates = (page: BrowserResponse | undefined) => {
+    const response = /name="SAMLResponse"[^>]*value="([^"]*)"/.exec(page?.text ?? '')?.[1] ?? '';
+    const xml = Buffer.from(response, 'base64').toString('utf8');
+    return [...new Set([...xml.matchAll(/<(?:\w+:)?X509Certificate>([^<]+)</g)].map((m) => (m[1] ?? '').replace(/\s+/g, '')))];
+  };
+
   /** A fresh browser starting at the SP: the central login's form, then the response posted to the SP. */
   async function signIn(sp: SamlSp, username: string, browser = new TestBrowser(base)) {
     const hops = await browser.navigate(sp.loginUrl, {}, 12);
@@ -274,15 +291,6 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
         idpBase: base,
         overrides: { passive: true, forceAuthn, issuer: open.entityId, callbackUrl: open.acsUrl, audience: open.entityId },
       });
-    /** The response the IdP's page posts to the ACS, validated by the SP that asked. */
-    const answered = async (sp: SamlSp, page: BrowserResponse | undefined) => {
-      expect(page?.status).toBe(200);
-      expect(page?.text).toContain(`action="${open.acsUrl}"`);
-      const fields = Object.fromEntries(
-        [...(page?.text ?? '').matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
-      );
-      return sp.saml.validatePostResponseAsync(fields as Record<string, string>);
-    };
     const [passive, passiveForced] = await Promise.all([passiveSp(), passiveSp(true)]);
     try {
       const browser = new TestBrowser(base);
@@ -688,5 +696,49 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
         await new Promise((resolve) => server.close(resolve));
       }
     });
+  });
+
+  // Last: it leaves the identity provider with a rotated key.
+  it('rotates its signing key: both certificates published during the roll-over, the old key signing until the delay has passed, then the new one; the SP accepts throughout', async () => {
+    const [first, ...others] = await idpCertificates(base);
+    expect(others).toEqual([]);
+    const { generation, signsFrom } = await app.samlService.keyStore.rotate();
+    expect(signsFrom.getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const published = await idpCertificates(base);
+    expect(published).toHaveLength(2);
+    expect(published[0]).toBe(first);
+    const second = published[1] ?? '';
+    /** SPs (the registered entity ID and ACS): one refreshed its metadata during the roll-over, one did not. */
+    const as = { issuer: open.entityId, callbackUrl: open.acsUrl, audience: open.entityId };
+    const [refreshed, stale] = await Promise.all([
+      startSamlSp({ idpBase: base, overrides: as }),
+      startSamlSp({ idpBase: base, overrides: { ...as, idpCert: first ?? '' } }),
+    ]);
+    try {
+      const { browser, post } = await signIn(open, 'zhoujie');
+      // During the roll-over the old key signs: an SP that has not refreshed yet still accepts.
+      expect(signingCertificates(post)).toEqual([first]);
+      const landed = (await browser.submitForm(post, {}, open.acsUrl)).at(-1);
+      expect(landed?.status).toBe(200);
+      for (const sp of [refreshed, stale]) {
+        const page = (await browser.navigate(`${sp.base}/saml/login`, {}, 12)).at(-1);
+        expect((await answered(sp, page)).profile).toMatchObject({ nameIDFormat: PERSISTENT });
+      }
+      // The delay has passed (as if a day went by): the new key signs, both stay in the metadata.
+      await db.database.db
+        .updateTable('saml_signing_key')
+        .set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+        .where('generation', '=', generation)
+        .execute();
+      expect(await idpCertificates(base)).toEqual([second, first]);
+      const now = (await browser.navigate(`${refreshed.base}/saml/login`, {}, 12)).at(-1);
+      expect(signingCertificates(now)).toEqual([second]);
+      expect((await answered(refreshed, now)).profile).toMatchObject({ nameIDFormat: PERSISTENT });
+      // An SP that never refreshed its copy no longer verifies it.
+      const late = (await browser.navigate(`${stale.base}/saml/login`, {}, 12)).at(-1);
+      await expect(answered(stale, late)).rejects.toThrow(/signature/i);
+    } finally {
+      await Promise.all([refreshed.close(), stale.close()]);
+    }
   });
 });
