@@ -64,8 +64,15 @@ async function startServiceProvider(portal: string) {
   return { ...sp, close: () => new Promise((resolve) => server.close(() => resolve(undefined))) };
 }
 
+/** The global setup's CAS 3.0 client application (another origin). */
+function casAppOrigin(): string {
+  const origin = process.env.E2E_CAS_APP;
+  if (!origin) throw new Error('E2E_CAS_APP is set by the e2e global setup');
+  return origin;
+}
+
 test.describe('SAML 2.0', () => {
-  test('a fresh browser starts at the SAML application, signs in at the central login and lands in the application', async ({
+  test('a fresh browser starts at the SAML application, signs in at the central login, lands in the application and opens a CAS application without signing in again', async ({
     tenant,
     page,
     browser,
@@ -92,12 +99,18 @@ test.describe('SAML 2.0', () => {
           wantRequestsSigned: false,
         },
       });
-      await api.put(`/web-api/console/v1/sso-app/${created?.id ?? 0}/grants`, {
-        allMembers: true,
-        groupIds: [],
-        roleIds: [],
-        accountIds: [],
+      // A CAS application of the same enterprise (the global setup's CAS 3.0 client, a path of its own).
+      const casHome = `${casAppOrigin()}/saml-journey-${uniqueTag()}/`;
+      const [cas] = await api.post<{ id: number }>('/web-api/console/v1/sso-app', {
+        name: `设备台账${uniqueTag()}`,
+        protocol: 'cas3',
+        servicePrefixes: [casHome],
+        attributes: [],
+        status: 'enabled',
       });
+      for (const id of [created?.id, cas?.id]) {
+        await api.put(`/web-api/console/v1/sso-app/${id ?? 0}/grants`, { allMembers: true, groupIds: [], roleIds: [], accountIds: [] });
+      }
 
       const context = await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
       const person = await context.newPage();
@@ -110,6 +123,10 @@ test.describe('SAML 2.0', () => {
       await expect(person.getByRole('heading', { name: '已登录' })).toBeVisible();
       expect(person.url()).toBe(sp.acsUrl);
       await expect(person.getByText(tenant.admin.name)).toBeVisible();
+      // The same sign-on session: the CAS application opens signed in, no login form on the way.
+      await person.goto(casHome);
+      await expect(person.getByText(`signed in as ${tenant.admin.username}`)).toBeVisible();
+      expect(person.url()).toBe(casHome);
       await context.close();
     } finally {
       await sp.close();

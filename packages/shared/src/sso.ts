@@ -261,6 +261,11 @@ export const SsoMessage = {
   protocolFixed: '协议创建后不能修改',
 } as const;
 
+/** The largest SP metadata 应用列表 reads (uploaded or fetched; a typical one is a few KB). */
+export const SAML_METADATA_MAX_BYTES = 200_000;
+/** How long the portal waits for an SP's metadata address to answer. */
+export const SAML_METADATA_TIMEOUT_SECONDS = 10;
+
 /** 应用列表's messages for SAML 2.0 applications. */
 export const SamlAppMessage = {
   settingsRequired: '请填写 SAML 设置',
@@ -275,6 +280,18 @@ export const SamlAppMessage = {
   nameIdFormatUnknown: '不支持的 NameID 格式',
   metadataInvalid: '无法解析 SP 元数据：须为含 SPSSODescriptor 的 SAML 2.0 元数据',
   metadataNoAcs: 'SP 元数据中没有 HTTP-POST 绑定的断言消费地址',
+  metadataSource: '请上传 SP 元数据文件或填写元数据地址',
+  metadataUrlInvalid: '元数据地址须为完整的 http(s) 地址，如 https://app.example.com/saml/metadata',
+  /** Why the metadata at an address could not be read (its reason: one of `metadataFetch`'s). */
+  metadataFetchFailed: (url: string, reason: string) => `无法获取 SP 元数据 ${url}：${reason}`,
+  metadataFetch: {
+    status: (status: number) => `地址返回 HTTP ${status}`,
+    redirect: (target: string) => `地址重定向到 ${target}，请填写重定向后的地址`,
+    timeout: `${SAML_METADATA_TIMEOUT_SECONDS} 秒内没有应答`,
+    tooLarge: `元数据超过 ${SAML_METADATA_MAX_BYTES / 1000} KB`,
+    notFound: '域名无法解析',
+    unreachable: (code: string) => `无法连接（${code}）`,
+  },
   refused: (label: string, url: string, reason: string) => `${label} ${url}：${reason}`,
 } as const;
 

@@ -9,6 +9,7 @@ import {
   MAX_SERVICE_PREFIXES,
   OIDC_APP_SCOPES,
   RELEASABLE_ATTRIBUTES,
+  SAML_METADATA_MAX_BYTES,
   SAML_NAME_ID_FORMATS,
   type SamlNameIdFormat,
   SSO_PROTOCOLS,
@@ -93,9 +94,15 @@ export const SamlIntegrationSchema = Type.Object(
   { description: 'SAML 2.0 集成配置' },
 );
 
-/** `POST /web-api/console/v1/sso-app/saml/metadata`: an SP's metadata, uploaded. */
+/** `POST /web-api/console/v1/sso-app/saml/metadata`: an SP's metadata, uploaded or at an address the portal fetches. */
 export const SamlMetadataBodySchema = Type.Object({
-  xml: Type.String({ minLength: 1, maxLength: 200_000, description: 'SP 元数据 XML' }),
+  xml: Type.Optional(Type.String({ maxLength: SAML_METADATA_MAX_BYTES, description: 'SP 元数据 XML（上传）' })),
+  url: Type.Optional(
+    Type.String({
+      maxLength: APP_URL_MAX * 2,
+      description: 'SP 元数据地址（http(s)，由平台经出站地址规则获取；不跟随重定向；10 秒、200 KB 以内）；与 xml 二选一',
+    }),
+  ),
 });
 /** Its answer: the settings the metadata names, for the form (nothing is written). */
 export const SamlMetadataAnswerSchema = Type.Partial(SamlSettingsSchema);

@@ -285,6 +285,42 @@ export async function loginResponse(endpoints: SamlEndpoints, keys: SamlKeySet, 
   return result.context;
 }
 
+/** A login response without an assertion: a status only, as a Response to the SP's request. */
+const STATUS_RESPONSE_TEMPLATE =
+  '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
+  'ID="{ID}" Version="2.0" IssueInstant="{IssueInstant}" Destination="{Destination}" InResponseTo="{InResponseTo}">' +
+  '<saml:Issuer>{Issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">' +
+  '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:NoPassive"/></samlp:StatusCode></samlp:Status></samlp:Response>';
+
+/**
+ * The answer to a passive request the IdP cannot meet without showing the person a page (SAML Core
+ * §3.4.1 IsPassive, §3.2.2.2 NoPassive): a Response with the Responder/NoPassive status and no
+ * assertion, the response itself signed (there is no assertion to sign), RSA-SHA256, to the ACS.
+ */
+export async function noPassiveResponse(
+  endpoints: SamlEndpoints,
+  keys: SamlKeySet,
+  settings: SamlSettings,
+  inResponseTo: string | null,
+): Promise<string> {
+  const messageSigned = { ...settings, signResponse: true, signAssertion: false };
+  const idp = identityProvider(endpoints, keys, messageSigned);
+  const sp = serviceProvider(messageSigned);
+  const id = `_${randomUUID()}`;
+  const template = () => ({
+    id,
+    context: fillTemplate(STATUS_RESPONSE_TEMPLATE, {
+      ID: id,
+      IssueInstant: new Date().toISOString(),
+      Destination: settings.acsUrl,
+      InResponseTo: inResponseTo,
+      Issuer: endpoints.entityId,
+    }),
+  });
+  const result = await idp.createLoginResponse(sp, { extract: {} }, BINDING_NAMES.post, {}, { customTagReplacement: template });
+  return result.context;
+}
+
 /** A signed LogoutRequest to the SP for one sign-in (HTTP-POST binding): the base64 SAMLRequest. */
 export function logoutRequest(
   endpoints: SamlEndpoints,

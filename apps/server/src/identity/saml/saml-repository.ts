@@ -24,6 +24,8 @@ export interface SamlSignInRow {
   requestId: string | null;
   relayState: string;
   forceAuthn: boolean;
+  /** The request's IsPassive (SAML Core §3.4.1). */
+  isPassive: boolean;
   expiresAt: string;
   answeredAt: string | null;
   accountId: number | null;
@@ -61,6 +63,7 @@ const toSignIn = (r: {
   request_id: string | null;
   relay_state: string;
   force_authn: number;
+  is_passive: number;
   expires_at: string;
   answered_at: string | null;
   account_id: number | null;
@@ -72,6 +75,7 @@ const toSignIn = (r: {
   requestId: r.request_id,
   relayState: r.relay_state,
   forceAuthn: r.force_authn === 1,
+  isPassive: r.is_passive === 1,
   expiresAt: r.expires_at,
   answeredAt: r.answered_at,
   accountId: r.account_id,
@@ -188,6 +192,7 @@ export class SamlRepository {
         request_id: row.requestId,
         relay_state: row.relayState,
         force_authn: row.forceAuthn ? 1 : 0,
+        is_passive: row.isPassive ? 1 : 0,
         created_at: now,
         expires_at: row.expiresAt,
       })
@@ -207,6 +212,52 @@ export class SamlRepository {
     const r = await this.db
       .updateTable('saml_sign_in')
       .set({ answered_at: now, account_id: accountId, name_id: nameId, ticket_id: ticketId })
+      .where('id', '=', id)
+      .where('answered_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Deletes at most `limit` sign-ins expired before `before` that nothing needs any more: never answered,
+   * or answered and their service ticket gone (the SSO session ended) with no single-logout retry still
+   * due for them (a retry reads the sign-in). Oldest first; answers how many went.
+   */
+  async pruneSignIns(before: string, limit: number): Promise<number> {
+    const done = this.db
+      .selectFrom('saml_sign_in as s')
+      .select('s.id')
+      .where('s.expires_at', '<', before)
+      .where((eb) =>
+        eb.or([
+          eb('s.ticket_id', 'is', null),
+          eb.not(eb.exists(eb.selectFrom('cas_st as t').select('t.id').whereRef('t.id', '=', 's.ticket_id'))),
+        ]),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('logout_delivery as d')
+              .select('d.id')
+              .where('d.next_at', 'is not', null)
+              .where('d.protocol', '=', 'saml2')
+              .whereRef('d.sid', '=', 's.id'),
+          ),
+        ),
+      )
+      .orderBy('s.expires_at')
+      .limit(limit);
+    const r = await this.db.deleteFrom('saml_sign_in').where('id', 'in', done).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  /** Marks a waiting sign-in answered without an account (a NoPassive answer), once, as `answer` does. */
+  async answerNobody(id: string, now: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('saml_sign_in')
+      .set({ answered_at: now })
       .where('id', '=', id)
       .where('answered_at', 'is', null)
       .where('expires_at', '>', now)

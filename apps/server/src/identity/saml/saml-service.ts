@@ -10,6 +10,7 @@ import type { LogoutMessage, ServiceApplication } from '../cas/cas-services.js';
 import type { IssuedTicket } from '../cas/cas-ticket-repository.js';
 import { TGC } from '../cas/cas-login.js';
 import { LogoutRefusedError, SLO_TIMEOUT_MS } from '../cas/single-logout.js';
+import { PRUNE_BATCH } from '../../platform/retention/retention-service.js';
 import { SAML_KEY_SECRET, SamlKeys } from './saml-keys.js';
 import {
   BINDINGS,
@@ -19,6 +20,7 @@ import {
   loginResponse,
   logoutRequest,
   logoutResponse,
+  noPassiveResponse,
   readInbound,
   REQUEST_MAX_AGE_MS,
   SamlRefusal,
@@ -26,6 +28,9 @@ import {
 } from './saml-protocol.js';
 import { SUBMIT_SCRIPT_HASH, samlExpiredPage, samlLogoutDonePage, samlNoEmailPage, samlPostPage, samlRefusedPage } from './saml-pages.js';
 import type { SamlSignInRow, ServiceProviderRow } from './saml-repository.js';
+
+/** Batches of sign-ins one retention run deletes at most; what is left goes at the next run. */
+const PRUNE_MAX_BATCHES = 200;
 
 /** Where the identity provider is mounted. */
 export const SAML_PREFIX = '/saml';
@@ -131,9 +136,14 @@ export class SamlService {
     return { sp, application };
   }
 
-  private toCentralLogin(request: FastifyRequest, reply: FastifyReply, uid: string, renew: boolean) {
+  /**
+   * To the central login with the sign-in's callback as the service. A passive request goes as a CAS
+   * gateway (CAS 3.0 §2.1.1): without a sign-on session, or when 应用授权 refuses, the login shows
+   * nothing and comes back without a ticket.
+   */
+  private toCentralLogin(request: FastifyRequest, reply: FastifyReply, uid: string, renew: boolean, passive = false) {
     const service = samlCallbackUrl(this.app.casSignInService.portalBase(request), uid);
-    const query = new URLSearchParams({ service, ...(renew ? { renew: 'true' } : {}) });
+    const query = new URLSearchParams({ service, ...(renew ? { renew: 'true' } : {}), ...(passive ? { gateway: 'true' } : {}) });
     return reply.header('cache-control', 'no-store').redirect(`${this.casBase()}/login?${query.toString()}`, 303);
   }
 
@@ -173,6 +183,7 @@ export class SamlService {
             requestId: message.id,
             relayState: (params.RelayState ?? '').slice(0, 1000),
             forceAuthn: message.forceAuthn,
+            isPassive: message.isPassive,
             expiresAt: new Date(now.getTime() + REQUEST_MAX_AGE_MS * 2).toISOString(),
           },
           now.toISOString(),
@@ -181,7 +192,9 @@ export class SamlService {
         if (isUniqueViolation(err)) throw new SamlRefusal('request ID seen before (replay)');
         throw err;
       }
-      return this.toCentralLogin(request, reply, uid, message.forceAuthn);
+      // ForceAuthn asks for a fresh login, IsPassive forbids showing one: both cannot be met (SAML Core §3.4.1).
+      if (message.isPassive && message.forceAuthn) return this.noPassive(reply, uid);
+      return this.toCentralLogin(request, reply, uid, message.forceAuthn, message.isPassive);
     } catch (err) {
       return this.refuse(request, reply, err);
     }
@@ -206,11 +219,23 @@ export class SamlService {
         requestId: null,
         relayState: '',
         forceAuthn: false,
+        isPassive: false,
         expiresAt: new Date(now.getTime() + REQUEST_MAX_AGE_MS * 2).toISOString(),
       },
       now.toISOString(),
     );
     return this.toCentralLogin(request, reply, uid, false);
+  }
+
+  /** A passive sign-in that cannot be met without the person: the SP gets a signed NoPassive Response, once. */
+  private async noPassive(reply: FastifyReply, uid: string) {
+    const now = new Date();
+    const signIn = await this.app.samlRepository.signIn(uid);
+    const sp = signIn && (await this.app.samlRepository.providerOf(signIn.applicationId));
+    if (!signIn || !sp || !(await this.app.samlRepository.answerNobody(uid, now.toISOString())))
+      return this.html(reply, 400, samlExpiredPage(this.casBase()));
+    const response = await noPassiveResponse(this.endpoints(), await this.keys.keySet(now), sp, signIn.requestId);
+    return this.post(reply, sp.acsUrl, 'SAMLResponse', response, signIn.relayState);
   }
 
   /** The NameID of the account for the SP in its format; undefined when the account has none (no email). */
@@ -227,7 +252,7 @@ export class SamlService {
     const signIn = await this.app.samlRepository.signIn(uid);
     if (!signIn || signIn.answeredAt !== null || signIn.expiresAt <= now.toISOString())
       return this.html(reply, 400, samlExpiredPage(this.casBase()));
-    if (!ticket) return this.toCentralLogin(request, reply, uid, signIn.forceAuthn);
+    if (!ticket) return signIn.isPassive ? this.noPassive(reply, uid) : this.toCentralLogin(request, reply, uid, signIn.forceAuthn);
     const service = samlCallbackUrl(this.app.casSignInService.portalBase(request), uid);
     const result = await this.app.casValidationService.validate({ service, ticket, ...(signIn.forceAuthn ? { renew: 'true' } : {}) });
     if (!result.ok || result.application?.id !== signIn.applicationId) return this.html(reply, 400, samlExpiredPage(this.casBase()));
@@ -404,6 +429,22 @@ export class SamlService {
     if (response.status >= 400) throw new LogoutRefusedError(response.status);
   }
 
+  /**
+   * Housekeeping (a retention step): sign-ins past their expiry by more than a request's age, so that a
+   * request still within its IssueInstant window always finds its ID (replay) and no answered sign-in
+   * goes while its SSO session or a single-logout retry may still name it.
+   */
+  async pruneSignIns(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - REQUEST_MAX_AGE_MS).toISOString();
+    let total = 0;
+    for (let batch = 0; batch < PRUNE_MAX_BATCHES; batch++) {
+      const deleted = await this.app.samlRepository.pruneSignIns(before, PRUNE_BATCH);
+      total += deleted;
+      if (deleted < PRUNE_BATCH) break;
+    }
+    return total;
+  }
+
   /** Whether an address is one of the SAML sign-ins' callbacks. */
   owns(url: URL, portalBase: string): boolean {
     return url.origin === new URL(portalBase).origin && CALLBACK_PATH.test(url.pathname);
@@ -423,6 +464,7 @@ export default fp(
     // The first start generates the signing key and certificate.
     await service.keyStore.ensure();
     app.decorate('samlService', service);
+    app.retentionService.add('SAML sign-ins', (now) => service.pruneSignIns(now));
     app.casApplicationService.useInternalServices({
       protocol: 'saml2',
       claims: (ticket, portalBase) => {
@@ -446,6 +488,7 @@ export default fp(
       'cas-login',
       'cas-login-service',
       'cas-validation-service',
+      'retention',
     ],
   },
 );

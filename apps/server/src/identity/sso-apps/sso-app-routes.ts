@@ -49,12 +49,12 @@ const ssoAppRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ...canList,
       schema: {
         tags,
-        summary: '读取 SP 元数据（上传的 XML）：返回其中的实体 ID、ACS、SLO 与证书，供表单填写；不保存',
+        summary: '读取 SP 元数据（上传的 XML，或由平台获取元数据地址）：返回其中的实体 ID、ACS、SLO 与证书，供表单填写；不保存',
         body: SamlMetadataBodySchema,
         response: { 200: Envelope(SamlMetadataAnswerSchema), ...errorResponses },
       },
     },
-    async (request) => ok(apps.readMetadata(request.body)),
+    async (request) => ok(await apps.readMetadata(request.body)),
   );
 
   app.get(

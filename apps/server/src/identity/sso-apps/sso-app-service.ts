@@ -9,6 +9,8 @@ import {
   oidcEndpoints,
   RELEASABLE_ATTRIBUTES,
   SAML_NAME_ID_FORMATS,
+  SAML_METADATA_MAX_BYTES,
+  SAML_METADATA_TIMEOUT_SECONDS,
   SamlAppMessage,
   type SamlSettings,
   type SamlMetadataBody,
@@ -42,6 +44,7 @@ import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import { checkedImagePath } from '../../platform/lib/checked-urls.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/lib/errors.js';
+import { errorCodeOf, OutboundRefusedError, OutboundTooLargeError, outboundGetText } from '../../platform/lib/outbound.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
 import { overlaps } from '../cas/cas-services.js';
 import { hashClientSecret, newClientSecret } from '../oidc/client-secret.js';
@@ -236,9 +239,14 @@ export class SsoAppService {
     };
   }
 
-  /** 上传 SP 元数据: the settings an SP's metadata names, for the form to fill in (nothing is written). */
-  readMetadata(body: SamlMetadataBody): Partial<SamlSettings> & { entityId: string } {
-    const { xml } = body;
+  /**
+   * 上传 / 获取 SP 元数据: the settings an SP's metadata names, for the form to fill in (nothing is
+   * written). The metadata is the uploaded XML, or fetched from its address through the outbound rules
+   * (an enterprise typed it), as Keycloak's "import from URL" does.
+   */
+  async readMetadata(body: SamlMetadataBody): Promise<Partial<SamlSettings> & { entityId: string }> {
+    const xml = body.xml?.trim() ? body.xml : body.url?.trim() ? await this.fetchMetadata(body.url.trim()) : undefined;
+    if (xml === undefined) throw new BadRequestError(SamlAppMessage.metadataSource);
     try {
       const found = readSpMetadata(xml);
       if (!found.acsUrl) throw new BadRequestError(SamlAppMessage.metadataNoAcs);
@@ -248,6 +256,40 @@ export class SsoAppService {
       if (err instanceof SamlRefusal || err instanceof Error) throw new BadRequestError(SamlAppMessage.metadataInvalid);
       throw err;
     }
+  }
+
+  /**
+   * The SP metadata at an http(s) address: no redirect followed, at most SAML_METADATA_MAX_BYTES within
+   * SAML_METADATA_TIMEOUT_SECONDS; a refused address, a failed connection or a non-2xx answer is the
+   * Chinese reason (the answer's body is never quoted).
+   */
+  private async fetchMetadata(raw: string): Promise<string> {
+    const url = URL.parse(raw);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password)
+      throw new BadRequestError(SamlAppMessage.metadataUrlInvalid);
+    const failed = (reason: string) => new BadRequestError(SamlAppMessage.metadataFetchFailed(raw, reason));
+    const { metadataFetch } = SamlAppMessage;
+    let answer: Awaited<ReturnType<typeof outboundGetText>>;
+    try {
+      answer = await outboundGetText(this.app.outbound, url, {
+        headers: { accept: 'application/samlmetadata+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.1' },
+        maxBytes: SAML_METADATA_MAX_BYTES,
+        signal: AbortSignal.timeout(SAML_METADATA_TIMEOUT_SECONDS * 1000),
+      });
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) throw new BadRequestError(SamlAppMessage.refused('元数据地址', raw, err.message));
+      if (err instanceof OutboundTooLargeError) throw failed(metadataFetch.tooLarge);
+      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) throw failed(metadataFetch.timeout);
+      const code = errorCodeOf(err);
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw failed(metadataFetch.notFound);
+      throw failed(metadataFetch.unreachable(code ?? (err instanceof Error ? err.name : 'unknown')));
+    }
+    if (answer.status >= 300 && answer.status < 400 && answer.location) {
+      const target = URL.parse(answer.location, url);
+      throw failed(metadataFetch.redirect(target ? `${target.origin}${target.pathname}`.slice(0, 200) : answer.location.slice(0, 40)));
+    }
+    if (answer.status < 200 || answer.status > 299) throw failed(metadataFetch.status(answer.status));
+    return answer.text;
   }
 
   /** The body checked by the shared rules and normalised; the service addresses may still overlap others (checked in the write). */

@@ -434,6 +434,8 @@ export interface SamlSignInTable {
   request_id: string | null;
   relay_state: Generated<string>;
   force_authn: Generated<number>;
+  /** The AuthnRequest's IsPassive: the central login may show nothing (a NoPassive answer without a session). */
+  is_passive: Generated<number>;
   created_at: string;
   expires_at: string;
   answered_at: string | null;

@@ -178,16 +178,10 @@ export interface OutboundAnswer {
   location: string | null;
 }
 
-/**
- * One HTTP(S) request to a tenant's address through `guard`: the body of the answer is never read,
- * a redirect is never followed, and `signal` ends it (DNS included). TLS checks the certificate
- * against the host name of the URL, not the address connected to.
- */
-export async function outboundRequest(
-  guard: OutboundGuard,
-  url: URL,
-  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; signal: AbortSignal },
-): Promise<OutboundAnswer> {
+type OutboundInit = { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; signal: AbortSignal };
+
+/** Connects through `guard` and sends the request; answers the response with its body unread. */
+async function send(guard: OutboundGuard, url: URL, init: OutboundInit): Promise<http.IncomingMessage> {
   const secure = url.protocol === 'https:';
   const port = Number(url.port) || (secure ? 443 : 80);
   const abort = new Promise<never>((_, reject) => {
@@ -196,18 +190,68 @@ export async function outboundRequest(
   });
   abort.catch(() => undefined);
   const addresses = await Promise.race([guard.resolve(url.hostname, port), abort]);
-  return new Promise<OutboundAnswer>((resolve, reject) => {
+  return new Promise<http.IncomingMessage>((resolve, reject) => {
     const request = (secure ? https : http).request(
       url,
       { method: init.method, headers: init.headers ?? {}, lookup: fixedLookup(addresses), signal: init.signal, agent: false },
-      (response) => {
-        resolve({ status: response.statusCode ?? 0, location: response.headers.location ?? null });
-        response.destroy();
-      },
+      resolve,
     );
     request.once('error', reject);
     request.end(init.body);
   });
+}
+
+/**
+ * One HTTP(S) request to a tenant's address through `guard`: the body of the answer is never read,
+ * a redirect is never followed, and `signal` ends it (DNS included). TLS checks the certificate
+ * against the host name of the URL, not the address connected to.
+ */
+export async function outboundRequest(guard: OutboundGuard, url: URL, init: OutboundInit): Promise<OutboundAnswer> {
+  const response = await send(guard, url, init);
+  response.destroy();
+  return { status: response.statusCode ?? 0, location: response.headers.location ?? null };
+}
+
+/** An answer whose body is larger than the caller takes; the connection was closed when it got there. */
+export class OutboundTooLargeError extends Error {
+  readonly code = 'EOUTBOUND_TOO_LARGE';
+  constructor(readonly maxBytes: number) {
+    super(`the answer is larger than ${maxBytes} bytes`);
+  }
+}
+
+/**
+ * A GET of a document at a tenant's address (an SP's metadata) through `guard`, as `outboundRequest`:
+ * no redirect followed, `signal` ends it. The body of a 2xx answer is read as UTF-8 as it arrives, at
+ * most `maxBytes` (a longer one, by Content-Length or by what came, is dropped with OutboundTooLargeError).
+ */
+export async function outboundGetText(
+  guard: OutboundGuard,
+  url: URL,
+  init: { headers?: Record<string, string>; maxBytes: number; signal: AbortSignal },
+): Promise<OutboundAnswer & { text: string }> {
+  const response = await send(guard, url, { method: 'GET', ...(init.headers ? { headers: init.headers } : {}), signal: init.signal });
+  const status = response.statusCode ?? 0;
+  const location = response.headers.location ?? null;
+  if (status < 200 || status > 299) {
+    response.destroy();
+    return { status, location, text: '' };
+  }
+  if (Number(response.headers['content-length']) > init.maxBytes) {
+    response.destroy();
+    throw new OutboundTooLargeError(init.maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > init.maxBytes) {
+      response.destroy();
+      throw new OutboundTooLargeError(init.maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return { status, location, text: Buffer.concat(chunks).toString('utf8') };
 }
 
 /** Node's error code of a failed fetch: undici puts the socket's error in `cause` (an AggregateError when several addresses were tried). */

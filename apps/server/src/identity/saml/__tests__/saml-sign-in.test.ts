@@ -1,12 +1,18 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
-import { startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
+import { type CasClientApp, startCasClientApp } from '../../../testing/cas-client-app.js';
+import { OidcClientApp } from '../../../testing/oidc-client-app.js';
+import { idpCertificates, startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
+import { hashClientSecret } from '../../oidc/client-secret.js';
 
 const HENGYUE = '徐州恒岳重工机械有限公司';
+const DAY = 86_400_000;
 const isLoginForm = (hop: BrowserResponse | undefined) => hop?.status === 200 && hop.text.includes('账号登录');
 const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
 const EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -43,6 +49,9 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
   let restricted: SamlSp;
   let openId: number;
   let adminToken: string;
+  /** A CAS application and an OpenID Connect one of the same enterprise (one sign-on session with the SPs). */
+  let casApp: CasClientApp;
+  let rp: OidcClientApp;
 
   const accountRow = (username: string) =>
     db.database.db.selectFrom('account').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
@@ -108,10 +117,46 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     openId = await insert(open, '恒岳供应链协同（测试）', 1, { nameIdFormat: 'persistent', wantRequestsSigned: 0 });
     await insert(signing, '恒岳采购门户（测试）', 1, { certificate: keys.certificate, nameIdFormat: 'email', wantRequestsSigned: 1 });
     await insert(restricted, '恒岳财务共享（测试）', 0, { nameIdFormat: 'persistent', wantRequestsSigned: 0 });
+    casApp = await startCasClientApp({ casServerUrlPrefix: `${base}/cas` });
+    const cas = await db.database.db
+      .insertInto('sso_application')
+      .values({
+        enterprise_id: hengyue.id,
+        name: '恒岳设备台账（测试）',
+        protocol: 'cas3',
+        all_members: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.database.db
+      .insertInto('sso_application_service')
+      .values({ application_id: cas.id, enterprise_id: hengyue.id, prefix: casApp.serviceUrl, host: '127.0.0.1' })
+      .execute();
+    const secret = 'saml-sso-oidc-secret-for-tests-only';
+    rp = await OidcClientApp.start({ issuer: `${base}/oidc`, clientId: 'saml-sso-oidc-test', clientSecret: secret });
+    await db.database.db
+      .insertInto('sso_application')
+      .values({
+        enterprise_id: hengyue.id,
+        name: '恒岳移动巡检（测试）',
+        protocol: 'oidc',
+        all_members: 1,
+        oidc_client_id: 'saml-sso-oidc-test',
+        oidc_client_type: 'confidential',
+        oidc_secret_hash: hashClientSecret(secret),
+        oidc_redirect_uris: JSON.stringify([rp.redirectUri]),
+        oidc_backchannel_logout_uri: rp.backchannelUri,
+        oidc_scopes: 'openid profile',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     adminToken = await tokenFor({ ...db, app, close: () => app.close() }, 'admin');
   });
   afterAll(async () => {
-    await Promise.all([open.close(), signing.close(), restricted.close()]);
+    await Promise.all([open.close(), signing.close(), restricted.close(), casApp.close(), rp.close()]);
     await app.close();
     await db.drop();
   });
@@ -123,7 +168,26 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       sp.received.logoutResponses = 0;
       sp.received.hits = 0;
     }
+    casApp.reset();
+    rp.reset();
   });
+
+  /** The response the IdP's HTTP-POST page carries to the registered ACS, validated by the SP that asked (`sp`). */
+  async function answered(sp: SamlSp, page: BrowserResponse | undefined) {
+    expect(page?.status).toBe(200);
+    expect(page?.text).toContain(`action="${open.acsUrl}"`);
+    const fields = Object.fromEntries(
+      [...(page?.text ?? '').matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    return sp.saml.validatePostResponseAsync(fields as Record<string, string>);
+  }
+
+  /** The certificates in a posted response's signatures (KeyInfo): the key that signed it. */
+  const signingCertificates = (page: BrowserResponse | undefined) => {
+    const response = /name="SAMLResponse"[^>]*value="([^"]*)"/.exec(page?.text ?? '')?.[1] ?? '';
+    const xml = Buffer.from(response, 'base64').toString('utf8');
+    return [...new Set([...xml.matchAll(/<(?:\w+:)?X509Certificate>([^<]+)</g)].map((m) => (m[1] ?? '').replace(/\s+/g, '')))];
+  };
 
   /** A fresh browser starting at the SP: the central login's form, then the response posted to the SP. */
   async function signIn(sp: SamlSp, username: string, browser = new TestBrowser(base)) {
@@ -217,6 +281,36 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       expect(hops.at(-1)?.url).toContain('renew=true');
     } finally {
       await forced.close();
+    }
+  });
+
+  it('honours IsPassive: no page without a sign-on session (a signed NoPassive the SP accepts), a response with one, NoPassive with ForceAuthn', async () => {
+    /** An SP (the registered one's entity ID and ACS) whose requests are passive; it validates what the IdP posts. */
+    const passiveSp = (forceAuthn = false) =>
+      startSamlSp({
+        idpBase: base,
+        overrides: { passive: true, forceAuthn, issuer: open.entityId, callbackUrl: open.acsUrl, audience: open.entityId },
+      });
+    const [passive, passiveForced] = await Promise.all([passiveSp(), passiveSp(true)]);
+    try {
+      const browser = new TestBrowser(base);
+      const none = await browser.navigate(`${passive.base}/saml/login`, {}, 12);
+      expect(none.some(isLoginForm)).toBe(false);
+      expect(none.some((hop) => hop.url.includes('gateway=true'))).toBe(true);
+      expect(await answered(passive, none.at(-1))).toEqual({ profile: null, loggedOut: false });
+      // The same browser signs in; a passive request now gets a response without the form.
+      const { post } = await signIn(open, 'liuyang', browser);
+      await browser.submitForm(post, {}, open.acsUrl);
+      const live = await browser.navigate(`${passive.base}/saml/login`, {}, 12);
+      expect(live.some(isLoginForm)).toBe(false);
+      const { profile } = await answered(passive, live.at(-1));
+      expect(profile).toMatchObject({ nameIDFormat: PERSISTENT, name: (await accountRow('liuyang')).name });
+      // ForceAuthn with IsPassive cannot be met even with a session (SAML Core §3.4.1).
+      const forced = await browser.navigate(`${passiveForced.base}/saml/login`, {}, 12);
+      expect(forced.some(isLoginForm)).toBe(false);
+      expect(await answered(passiveForced, forced.at(-1))).toEqual({ profile: null, loggedOut: false });
+    } finally {
+      await Promise.all([passive.close(), passiveForced.close()]);
     }
   });
 
@@ -379,6 +473,113 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     expect(row).toEqual({ result: 'logout', reason: 'signed-out', application_name: '恒岳供应链协同（测试）' });
   });
 
+  it('one sign-in and one sign-out across a CAS, an OIDC and a SAML application: single logout reaches all three, recorded', async () => {
+    // Signs in once, at the SAML application (the central login's form).
+    const { browser, post } = await signIn(open, 'wangfang');
+    const landed = (await browser.submitForm(post, {}, open.acsUrl)).at(-1);
+    const saml = JSON.parse(landed?.text ?? '{}') as { nameID: string; sessionIndex: string };
+    expect(saml.sessionIndex).toEqual(expect.any(String));
+    // The CAS application and the OIDC one: no form, the same sign-on session.
+    const cas = await browser.navigate(casApp.serviceUrl, {}, 12);
+    expect(cas.some(isLoginForm)).toBe(false);
+    expect(cas.at(-1)?.text).toContain('signed in as wangfang');
+    const oidc = await browser.navigate(rp.loginUrl(), {}, 12);
+    expect(oidc.some(isLoginForm)).toBe(false);
+    const signedIn = rp.signIns.at(-1);
+    expect(oidc.at(-1)?.text).toContain(`signed in as ${String(signedIn?.claims.sub)}`);
+
+    // Signs out once, at the CAS application: its sign-out link is the central logout (CAS 3.0 §2.3).
+    expect((await browser.fetch('/cas/logout')).text).toContain('您已安全退出');
+
+    // The CAS application's logoutRequest, the OIDC back-channel logout token, the SP's signed LogoutRequest.
+    await expect.poll(() => [casApp.logoutTickets.length, rp.logoutTokens.length, open.received.logoutRequests.length]).toEqual([1, 1, 1]);
+    const token = JSON.parse(Buffer.from(rp.logoutTokens[0]?.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    expect(token).toMatchObject({ sub: signedIn?.claims.sub, sid: signedIn?.claims.sid });
+    expect(rp.rejectedLogoutTokens).toEqual([]);
+    expect(open.received.logoutRequests[0]).toMatchObject({ nameID: saml.nameID, sessionIndex: saml.sessionIndex });
+    expect(open.received.refusals).toEqual([]);
+    // 单点登出记录 has one delivered message per application.
+    await expect
+      .poll(async () =>
+        (
+          await db.database.db
+            .selectFrom('logout_delivery')
+            .select(['protocol', 'state', 'application_name'])
+            .where('username', '=', 'wangfang')
+            .orderBy('protocol')
+            .execute()
+        ).map((r) => `${r.protocol} ${r.state} ${r.application_name}`),
+      )
+      .toEqual(['cas3 delivered 恒岳设备台账（测试）', 'oidc delivered 恒岳移动巡检（测试）', 'saml2 delivered 恒岳供应链协同（测试）']);
+    // The sign-on session has ended: each application's next visit meets the form.
+    expect(isLoginForm((await browser.navigate(open.loginUrl, {}, 12)).at(-1))).toBe(true);
+  });
+
+  it('the retention job prunes sign-ins nothing needs: not those still in their replay window, of a live session or with a logout retry due', async () => {
+    const now = new Date();
+    const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    const account = await accountRow('zhoujie');
+    await db.database.db
+      .insertInto('cas_tgt')
+      .values({
+        id: 'TGT-saml-ret',
+        account_id: account.id,
+        created_at: ago(60_000),
+        last_used_at: ago(60_000),
+        expires_at: new Date(now.getTime() + 3_600_000).toISOString(),
+      })
+      .execute();
+    await db.database.db
+      .insertInto('cas_st')
+      .values({
+        id: 'ST-saml-ret',
+        tgt_id: 'TGT-saml-ret',
+        service: `${base}/saml/sign-in/ret-live/callback`,
+        created_at: ago(DAY),
+        expires_at: ago(DAY),
+      })
+      .execute();
+    const row = (id: string, expiresAt: string, answered: { ticket: string } | undefined) => ({
+      id,
+      application_id: openId,
+      request_id: `_${id}`,
+      created_at: ago(DAY),
+      expires_at: expiresAt,
+      ...(answered ? { answered_at: ago(DAY), account_id: account.id, name_id: 'n', ticket_id: answered.ticket } : {}),
+    });
+    await db.database.db
+      .insertInto('saml_sign_in')
+      .values([
+        row('ret-waiting-old', ago(DAY), undefined),
+        row('ret-waiting-recent', ago(60_000), undefined),
+        row('ret-live', ago(DAY), { ticket: 'ST-saml-ret' }),
+        row('ret-ended', ago(DAY), { ticket: 'ST-gone-1' }),
+        row('ret-retrying', ago(DAY), { ticket: 'ST-gone-2' }),
+      ])
+      .execute();
+    await db.database.db
+      .insertInto('logout_delivery')
+      .values({
+        account_id: account.id,
+        username: 'zhoujie',
+        session_handle: 'h',
+        application_id: openId,
+        application_name: '恒岳供应链协同（测试）',
+        protocol: 'saml2',
+        target: open.sloUrl,
+        guarded: 1,
+        sid: 'ret-retrying',
+        state: 'retrying',
+        next_at: new Date(now.getTime() + 60_000).toISOString(),
+        created_at: ago(60_000),
+        updated_at: ago(60_000),
+      })
+      .execute();
+    await app.retentionService.prune(now);
+    const left = await db.database.db.selectFrom('saml_sign_in').select('id').where('id', 'like', 'ret-%').orderBy('id').execute();
+    expect(left.map((r) => r.id)).toEqual(['ret-live', 'ret-retrying', 'ret-waiting-recent']);
+  });
+
   describe('应用列表: SAML applications', () => {
     const consoleCall = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
       app.inject({
@@ -457,5 +658,87 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toMatchObject({ code: 1, msg: '无法解析 SP 元数据：须为含 SPSSODescriptor 的 SAML 2.0 元数据' });
     });
+
+    it('fetches an SP metadata address through the outbound rules: size, redirects, failures and refused addresses get a Chinese message', async () => {
+      const xml = open.saml.generateServiceProviderMetadata(null, spKeyPair().certificate);
+      const server = http.createServer((req, res) => {
+        if (req.url === '/metadata') return res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(xml);
+        if (req.url === '/huge') return res.writeHead(200, { 'content-type': 'application/xml' }).end(`<x>${'a'.repeat(300_000)}</x>`);
+        if (req.url === '/moved') return res.writeHead(302, { location: 'https://elsewhere.example/saml/metadata?x=1' }).end();
+        return res.writeHead(404).end('secret page body');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const res = await consoleCall('POST', '/sso-app/saml/metadata', { url: `${at}/metadata` });
+        expect(res.statusCode, res.body).toBe(200);
+        expect((res.json() as { data: unknown[] }).data[0]).toMatchObject({ entityId: open.entityId, acsUrl: open.acsUrl });
+        for (const [url, msg] of [
+          [`${at}/huge`, `无法获取 SP 元数据 ${at}/huge：元数据超过 200 KB`],
+          [`${at}/moved`, `无法获取 SP 元数据 ${at}/moved：地址重定向到 https://elsewhere.example/saml/metadata，请填写重定向后的地址`],
+          [`${at}/missing`, `无法获取 SP 元数据 ${at}/missing：地址返回 HTTP 404`],
+          ['http://10.1.2.3/saml/metadata', '元数据地址 http://10.1.2.3/saml/metadata：不允许连接到该地址（内网地址）'],
+          [
+            'http://169.254.169.254/latest/meta-data',
+            '元数据地址 http://169.254.169.254/latest/meta-data：不允许连接到该地址（链路本地地址）',
+          ],
+          ['file:///etc/passwd', '元数据地址须为完整的 http(s) 地址，如 https://app.example.com/saml/metadata'],
+        ] as const) {
+          const bad = await consoleCall('POST', '/sso-app/saml/metadata', { url });
+          expect(bad.statusCode, url).toBe(400);
+          expect(bad.json(), url).toMatchObject({ code: 1, msg });
+        }
+        expect((await consoleCall('POST', '/sso-app/saml/metadata', {})).json()).toMatchObject({
+          code: 1,
+          msg: '请上传 SP 元数据文件或填写元数据地址',
+        });
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+  });
+
+  // Last: it leaves the identity provider with a rotated key.
+  it('rotates its signing key: both certificates published during the roll-over, the old key signing until the delay has passed, then the new one; the SP accepts throughout', async () => {
+    const [first, ...others] = await idpCertificates(base);
+    expect(others).toEqual([]);
+    const { generation, signsFrom } = await app.samlService.keyStore.rotate();
+    expect(signsFrom.getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const published = await idpCertificates(base);
+    expect(published).toHaveLength(2);
+    expect(published[0]).toBe(first);
+    const second = published[1] ?? '';
+    /** SPs (the registered entity ID and ACS): one refreshed its metadata during the roll-over, one did not. */
+    const as = { issuer: open.entityId, callbackUrl: open.acsUrl, audience: open.entityId };
+    const [refreshed, stale] = await Promise.all([
+      startSamlSp({ idpBase: base, overrides: as }),
+      startSamlSp({ idpBase: base, overrides: { ...as, idpCert: first ?? '' } }),
+    ]);
+    try {
+      const { browser, post } = await signIn(open, 'zhoujie');
+      // During the roll-over the old key signs: an SP that has not refreshed yet still accepts.
+      expect(signingCertificates(post)).toEqual([first]);
+      const landed = (await browser.submitForm(post, {}, open.acsUrl)).at(-1);
+      expect(landed?.status).toBe(200);
+      for (const sp of [refreshed, stale]) {
+        const page = (await browser.navigate(`${sp.base}/saml/login`, {}, 12)).at(-1);
+        expect((await answered(sp, page)).profile).toMatchObject({ nameIDFormat: PERSISTENT });
+      }
+      // The delay has passed (as if a day went by): the new key signs, both stay in the metadata.
+      await db.database.db
+        .updateTable('saml_signing_key')
+        .set({ created_at: new Date(Date.now() - 25 * 3_600_000).toISOString() })
+        .where('generation', '=', generation)
+        .execute();
+      expect(await idpCertificates(base)).toEqual([second, first]);
+      const now = (await browser.navigate(`${refreshed.base}/saml/login`, {}, 12)).at(-1);
+      expect(signingCertificates(now)).toEqual([second]);
+      expect((await answered(refreshed, now)).profile).toMatchObject({ nameIDFormat: PERSISTENT });
+      // An SP that never refreshed its copy no longer verifies it.
+      const late = (await browser.navigate(`${stale.base}/saml/login`, {}, 12)).at(-1);
+      await expect(answered(stale, late)).rejects.toThrow(/signature/i);
+    } finally {
+      await Promise.all([refreshed.close(), stale.close()]);
+    }
   });
 });

@@ -116,6 +116,31 @@ describe('应用列表: SAML 2.0 applications', () => {
     await waitFor(() => expect(fieldErrors(drawer)).toContain(SamlAppMessage.entityIdTaken));
   });
 
+  it('获取 fetches the SP metadata at the address typed and fills in the settings it names', async () => {
+    fake.api = createFakeApi({
+      [`GET ${API}/page/list`]: [{ rows: [SCM], total: 1 }],
+      [`POST ${API}/saml/metadata`]: (body) =>
+        (body as { url?: string }).url === 'https://srm.example.com/saml/metadata'
+          ? [{ entityId: 'https://srm.example.com/saml/metadata', acsUrl: 'https://srm.example.com/saml/acs', wantRequestsSigned: true }]
+          : [],
+    });
+    renderPage();
+    await screen.findByRole('row', { name: /恒岳供应链协同/ });
+    fireEvent.click(screen.getByRole('button', { name: /新增应用/ }));
+    const drawer = await screen.findByRole('dialog', { name: '新增应用' });
+    fireEvent.click(within(drawer).getByRole('radio', { name: 'SAML 2.0' }));
+    const fetchButton = await within(drawer).findByRole('button', { name: /获\s*取/ });
+    expect(fetchButton.hasAttribute('disabled')).toBe(true);
+    type(drawer, 'SP 元数据地址', ' https://srm.example.com/saml/metadata ');
+    fireEvent.click(fetchButton);
+    await waitFor(() =>
+      expect((within(drawer).getByLabelText('SP 实体 ID') as HTMLInputElement).value).toBe('https://srm.example.com/saml/metadata'),
+    );
+    expect(fake.api!.post).toHaveBeenCalledWith(`${API}/saml/metadata`, { url: 'https://srm.example.com/saml/metadata' });
+    expect((within(drawer).getByLabelText('断言消费地址（ACS）') as HTMLInputElement).value).toBe('https://srm.example.com/saml/acs');
+    expect((within(drawer).getByRole('checkbox', { name: '要求请求签名' }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('集成配置 shows the IdP metadata address with a download, and what the SP registered', async () => {
     renderPage();
     const row = await screen.findByRole('row', { name: /恒岳供应链协同/ });

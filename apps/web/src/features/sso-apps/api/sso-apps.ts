@@ -1,6 +1,7 @@
 import {
   ApiPrefix,
   type PageResult,
+  type SamlMetadataBody,
   type SamlSettings,
   type SsoAppCreated,
   type SsoApplicationBody,
@@ -54,9 +55,9 @@ export function useSsoAppMutation<T, R>(write: (input: T) => Promise<R>) {
   return useMutation({ mutationFn: write, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.ssoApps.all }) });
 }
 
-/** 上传元数据: the SP settings its metadata names (nothing is saved); a refusal toasts. */
-export async function readSamlMetadata(xml: string): Promise<Partial<SamlSettings>> {
-  return (await api().post<Partial<SamlSettings>>(`${SSO_APP_API}/saml/metadata`, { xml })).data[0] ?? {};
+/** 上传 / 获取元数据: the SP settings its metadata (uploaded, or at an address the platform fetches) names; nothing is saved; a refusal toasts. */
+export async function readSamlMetadata(source: SamlMetadataBody): Promise<Partial<SamlSettings>> {
+  return (await api().post<Partial<SamlSettings>>(`${SSO_APP_API}/saml/metadata`, source)).data[0] ?? {};
 }
 
 export const useCreateSsoApp = () => useSsoAppMutation(createSsoApp);

@@ -23,7 +23,7 @@ import {
   SsoRules,
   type SsoProtocol,
 } from '@portal/shared';
-import { Button, Checkbox, Drawer, Form, type FormRule, Input, InputNumber, Radio } from 'antd';
+import { Button, Checkbox, Drawer, Form, type FormRule, Input, InputNumber, Radio, Space } from 'antd';
 import { useState } from 'react';
 import { ImageUpload } from '@/components/image-upload';
 import { tenantRule } from '@/lib/form-rules';
@@ -393,13 +393,27 @@ function CasFields() {
   );
 }
 
-/** A SAML 2.0 application's fields: its SP settings (typed, or read from its uploaded metadata) and 返回属性. */
+/**
+ * A SAML 2.0 application's fields: its SP settings (typed, or read from its metadata, uploaded or
+ * fetched by the platform from its address) and 返回属性.
+ */
 function SamlFields() {
   const form = Form.useFormInstance<SsoAppFormValues>();
+  const [metadataUrl, setMetadataUrl] = useState('');
+  const [fetching, setFetching] = useState(false);
+  const fill = (found: Awaited<ReturnType<typeof readSamlMetadata>>) =>
+    form.setFieldsValue({ saml: { ...form.getFieldValue('saml'), ...found } });
   const upload = async (file: File | undefined) => {
     if (!file) return;
-    const found = await readSamlMetadata(await file.text());
-    form.setFieldsValue({ saml: { ...form.getFieldValue('saml'), ...found } });
+    fill(await readSamlMetadata({ xml: await file.text() }));
+  };
+  const fetchMetadata = async () => {
+    setFetching(true);
+    try {
+      fill(await readSamlMetadata({ url: metadataUrl.trim() }));
+    } finally {
+      setFetching(false);
+    }
   };
   return (
     <>
@@ -413,6 +427,29 @@ function SamlFields() {
           aria-label="上传 SP 元数据"
           onChange={(e) => void upload(e.target.files?.[0]).catch(() => undefined)}
         />
+      </Form.Item>
+      <Form.Item
+        label="SP 元数据地址"
+        htmlFor="sso-app-saml-metadata-url"
+        extra="或填写元数据的地址，由平台获取并自动填写（不跟随重定向；10 秒、200 KB 以内）"
+      >
+        <Space.Compact block>
+          <Input
+            id="sso-app-saml-metadata-url"
+            value={metadataUrl}
+            onChange={(e) => setMetadataUrl(e.target.value)}
+            placeholder="https://app.example.com/saml/metadata"
+            inputMode="url"
+            maxLength={APP_URL_MAX}
+            onPressEnter={(e) => {
+              e.preventDefault();
+              if (metadataUrl.trim()) void fetchMetadata().catch(() => undefined);
+            }}
+          />
+          <Button loading={fetching} disabled={!metadataUrl.trim()} onClick={() => void fetchMetadata().catch(() => undefined)}>
+            获取
+          </Button>
+        </Space.Compact>
       </Form.Item>
       <Form.Item name={['saml', 'entityId']} label="SP 实体 ID" required extra="AuthnRequest 的 Issuer；响应的 Audience">
         <Input placeholder="https://app.example.com/saml/metadata" maxLength={APP_URL_MAX} />
