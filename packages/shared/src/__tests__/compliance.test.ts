@@ -62,6 +62,7 @@ describe('安全设置 presets', () => {
       twoFactorRoles: [],
       twoFactorMethods: ['totp', 'passkey'],
       trustDeviceDays: 0,
+      auditRetentionDays: 365,
     };
     expect(applySecurityPreset(strict, securityPreset('djcp3'))).toEqual(strict);
     expect(policyChanges(strict, applySecurityPreset(strict, securityPreset('djcp3')))).toEqual([]);

@@ -37,7 +37,7 @@ import { auditChainMigration } from './migrations/0035-audit-chain.js';
 import { samlMigration } from './migrations/0036-saml.js';
 import { scimMigration } from './migrations/0037-scim.js';
 import { portalSessionLastUsedMigration } from './migrations/0038-portal-session-last-used.js';
-import { samlPassiveMigration } from './migrations/0041-saml-passive.js';
+import { samlPassiveMigration } from './migrations/0039-saml-passive.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -74,7 +74,7 @@ const migrations: Record<string, PortalMigration> = {
   '0036-saml': samlMigration,
   '0037-scim': scimMigration,
   '0038-portal-session-last-used': portalSessionLastUsedMigration,
-  '0041-saml-passive': samlPassiveMigration,
+  '0039-saml-passive': samlPassiveMigration,
 };
 
 /**
