@@ -105,6 +105,18 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
   const id = attr('ID');
   const issueInstant = attr('IssueInstant');
   if (!issuer || !id || !issueInstant) throw new SamlRefusal(`${kind} lacks Issuer, ID or IssueInstant`);
+  // An enveloped signature must be the root's own: one Reference to the root's ID and nothing carried
+  // inside it. Otherwise a signed original moved into ds:Object under a forged root still verifies
+  // (XML Signature wrapping), while the fields read here come from the forged root.
+  if (root.Signature !== undefined) {
+    const signature = root.Signature as Record<string, unknown>;
+    const reference = (signature.SignedInfo as Record<string, unknown> | undefined)?.Reference;
+    const uri =
+      reference && typeof reference === 'object' && !Array.isArray(reference) ? (reference as Record<string, unknown>)['@URI'] : undefined;
+    if (Array.isArray(root.Signature) || signature.Object !== undefined || uri !== `#${id}`) {
+      throw new SamlRefusal(`${kind}'s signature does not cover the message itself`);
+    }
+  }
   return {
     xml,
     kind,

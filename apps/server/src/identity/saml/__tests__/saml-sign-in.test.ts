@@ -404,6 +404,21 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ SAMLRequest: Buffer.from(keptAcs).toString('base64') }).toString(),
       });
+      // The signed original kept as the signature's ds:Object under a forged root with a fresh ID.
+      const signature = /<(ds:)?Signature[\s\S]*<\/(ds:)?Signature>/.exec(inner)?.[0] ?? '';
+      const unsigned = inner.replace(signature, '');
+      const wrapped = unsigned
+        .replace(/ID="[^"]+"/, 'ID="_forged3"')
+        .replace(
+          /(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/,
+          `$1${signature.replace(/<\/((?:ds:)?)Signature>$/, `<$1Object>${unsigned}</$1Object></$1Signature>`)}`,
+        );
+      expect(signature).toMatch(/^<(ds:)?Signature/);
+      await expectRefused(`${base}/saml/sso`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLRequest: Buffer.from(wrapped).toString('base64') }).toString(),
+      });
       expect(signing.received.hits).toBe(0);
     });
 
