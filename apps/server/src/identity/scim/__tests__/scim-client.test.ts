@@ -1,0 +1,368 @@
+import type { ScimTokenSecret } from '@portal/shared';
+import SCIMMY from 'scimmy';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
+import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
+import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { listen, TestBrowser } from '../../../testing/test-browser.js';
+
+const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+type Json = Record<string, unknown>;
+type Kind = 'Users' | 'Groups';
+interface Answer {
+  status: number;
+  type: string;
+  etag: string | null;
+  location: string | null;
+  body: Json;
+}
+
+SCIMMY.Schemas.declare(SCIMMY.Schemas.User.definition);
+SCIMMY.Schemas.declare(SCIMMY.Schemas.Group.definition);
+SCIMMY.Schemas.declare(SCIMMY.Schemas.EnterpriseUser.definition);
+const schemaOf = (kind: Kind) => (kind === 'Users' ? SCIMMY.Schemas.User : SCIMMY.Schemas.Group);
+
+/**
+ * An HR system's SCIM client built on SCIMMY, an independent RFC 7643/7644 implementation: SCIMMY
+ * builds and checks every request (resources, SearchRequest, PatchOp) and reads every answer
+ * (resources, ListResponse); only the transport is fetch. No SCIM client library that sends the
+ * requests itself is published on npm for Node 20 and 26, so this is the thinnest client possible.
+ */
+class ScimmyClient {
+  constructor(
+    private readonly base: string,
+    private readonly token: string,
+  ) {}
+
+  async send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+    const res = await fetch(path.startsWith('http') ? path : `${this.base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        accept: 'application/scim+json',
+        ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      etag: res.headers.get('etag'),
+      location: res.headers.get('location'),
+      body: text ? (JSON.parse(text) as Json) : {},
+    };
+  }
+
+  /** A resource the server answered, read back through SCIMMY's schema (it throws on what RFC 7643 forbids). */
+  private resource(kind: Kind, res: Answer, status: number): Answer {
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.type).toContain('application/scim+json');
+    const Schema = schemaOf(kind);
+    expect(() => new Schema(res.body, 'out')).not.toThrow();
+    expect(res.etag).toBe((res.body.meta as Json).version);
+    return res;
+  }
+
+  /** RFC 7644 §3.3: the resource as SCIMMY serialises it for a create. */
+  async create(kind: Kind, resource: Json): Promise<Answer> {
+    const Schema = schemaOf(kind);
+    return this.resource(kind, await this.send('POST', `/${kind}`, JSON.parse(JSON.stringify(new Schema(resource, 'in'))) as Json), 201);
+  }
+
+  async read(kind: Kind, id: string): Promise<Answer> {
+    return this.resource(kind, await this.send('GET', `/${kind}/${id}`), 200);
+  }
+
+  /** RFC 7644 §3.5.1. */
+  async replace(kind: Kind, id: string, resource: Json, ifMatch?: string): Promise<Answer> {
+    const Schema = schemaOf(kind);
+    const body = JSON.parse(JSON.stringify(new Schema(resource, 'in'))) as Json;
+    return this.resource(kind, await this.send('PUT', `/${kind}/${id}`, body, ifMatch ? { 'if-match': ifMatch } : {}), 200);
+  }
+
+  /** RFC 7644 §3.5.2: SCIMMY checks the PatchOp message before it is sent. */
+  async patch(kind: Kind, id: string, operations: SCIMMY.Messages.PatchOp.PatchOpOperation[]): Promise<Answer> {
+    const message = new SCIMMY.Messages.PatchOp({ schemas: [PATCH], Operations: operations });
+    return this.resource(kind, await this.send('PATCH', `/${kind}/${id}`, message), 200);
+  }
+
+  /** RFC 7644 §3.6. */
+  async delete(kind: Kind, id: string): Promise<number> {
+    return (await this.send('DELETE', `/${kind}/${id}`)).status;
+  }
+
+  /** RFC 7644 §3.4.2 (GET with query parameters), from SCIMMY's SearchRequest. */
+  async search(kind: Kind, params: { filter?: string; startIndex?: number; count?: number }) {
+    const request = new SCIMMY.Messages.SearchRequest().prepare(params);
+    const query = new URLSearchParams();
+    if (request.filter) query.set('filter', request.filter);
+    if (request.startIndex !== undefined) query.set('startIndex', String(request.startIndex));
+    if (request.count !== undefined) query.set('count', String(request.count));
+    const res = await this.send('GET', `/${kind}?${query.toString()}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = new SCIMMY.Messages.ListResponse(res.body as unknown as SCIMMY.Messages.ListResponse);
+    const Schema = schemaOf(kind);
+    for (const r of list.Resources) expect(() => new Schema(r, 'out')).not.toThrow();
+    return list as unknown as { totalResults: number; startIndex: number; itemsPerPage: number; Resources: Json[] };
+  }
+
+  /** RFC 7644 §3.4.3 (POST /.search), the SearchRequest message as SCIMMY builds it. */
+  async searchByPost(kind: Kind, params: { filter?: string; startIndex?: number; count?: number }) {
+    const res = await this.send('POST', `/${kind}/.search`, new SCIMMY.Messages.SearchRequest().prepare(params));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return new SCIMMY.Messages.ListResponse(res.body as unknown as SCIMMY.Messages.ListResponse) as unknown as { Resources: Json[] };
+  }
+
+  /** Every resource, a page at a time (RFC 7644 §3.4.2.4), as a client syncing a directory reads them. */
+  async all(kind: Kind, pageSize: number): Promise<Json[]> {
+    const seen: Json[] = [];
+    for (let startIndex = 1; ; startIndex += pageSize) {
+      const page = await this.search(kind, { startIndex, count: pageSize });
+      expect(page.startIndex).toBe(startIndex);
+      seen.push(...page.Resources);
+      if (page.Resources.length < pageSize || seen.length >= page.totalResults) {
+        expect(seen.length).toBe(page.totalResults);
+        return seen;
+      }
+    }
+  }
+}
+
+const ids = (resources: Json[]) => resources.map((r) => String(r.id)).sort();
+const memberIds = (group: Json) => ((group.members as Json[] | undefined) ?? []).map((m) => String(m.value)).sort();
+
+describe.each(testDialects())('SCIM 2.0 driven by an independent client (SCIMMY) on %s', (dialect) => {
+  let t: TestApp;
+  let base: string;
+  let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
+  let client: ScimmyClient;
+  let other: ScimmyClient;
+
+  const newToken = async (username: string, name: string) => {
+    const res = await fetch(`${base}/web-api/console/v1/auth/scim-tokens`, {
+      method: 'POST',
+      headers: { authorization: await tokenFor(t, username), 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: ScimTokenSecret[] }).data[0]?.token ?? '';
+  };
+
+  beforeAll(async () => {
+    receiver = await startLogoutReceiver();
+    t = await createTestApp(dialect, { CAS_SERVICES: receiver.url, LOGIN_ATTEMPTS_PER_MINUTE: '1000' });
+    base = await listen(t.app);
+    client = new ScimmyClient(`${base}/scim/v2`, await newToken('admin', 'SCIMMY 客户端'));
+    other = new ScimmyClient(`${base}/scim/v2`, await newToken('rcadmin', '瑞驰 SCIMMY'));
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('creates, reads, pages, filters, replaces, patches and deletes users and groups (RFC 7644 §3.3–3.6)', async () => {
+    // §3.3's example as sent, plus the mobile number every account of the portal has.
+    const bjensen = await client.create('Users', {
+      schemas: [USER],
+      userName: 'bjensen',
+      externalId: 'bjensen',
+      name: { formatted: 'Ms. Barbara J Jensen III', familyName: 'Jensen', givenName: 'Barbara' },
+      phoneNumbers: [{ value: '13800008001', type: 'mobile' }],
+    });
+    expect(bjensen.body).toMatchObject({
+      schemas: expect.arrayContaining([USER]) as unknown,
+      userName: 'bjensen',
+      externalId: 'bjensen',
+      name: { formatted: 'Ms. Barbara J Jensen III', familyName: 'Jensen', givenName: 'Barbara' },
+      meta: { resourceType: 'User' },
+    });
+    const meta = bjensen.body.meta as Json;
+    expect(bjensen.location).toBe(meta.location);
+    expect(String(meta.created)).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(Date.parse(String(meta.lastModified))).toBeGreaterThanOrEqual(Date.parse(String(meta.created)));
+    // The Location answers the same resource and version.
+    const again = await client.send('GET', String(bjensen.location));
+    expect(again.body).toEqual(bjensen.body);
+    expect(again.etag).toBe(bjensen.etag);
+    const bjensenId = String(bjensen.body.id);
+
+    const people: [string, string, string][] = [
+      ['john', "O'Malley", 'john@example.com'],
+      ['jsmith', 'Smith', 'jsmith@example.org'],
+      ['mwong', 'Wong', 'mwong@example.net'],
+    ];
+    const created: string[] = [];
+    for (const [i, [userName, familyName, email]] of people.entries()) {
+      const res = await client.create('Users', {
+        schemas: [USER],
+        userName,
+        name: { familyName, givenName: userName },
+        emails: [{ value: email, type: 'work', primary: true }],
+        phoneNumbers: [{ value: `1380000810${i}`, type: 'mobile' }],
+      });
+      created.push(String(res.body.id));
+    }
+
+    // Paging a page at a time finds everyone once, the same as one large page.
+    const everyone = await client.all('Users', 3);
+    expect(new Set(ids(everyone)).size).toBe(everyone.length);
+    expect(ids(everyone)).toEqual(ids((await client.search('Users', { count: 200 })).Resources));
+    expect(ids(everyone)).toEqual(expect.arrayContaining([bjensenId, ...created]));
+
+    // §3.4.2.2's examples the portal's attributes allow: the server's answer is what SCIMMY's own
+    // evaluation of the same filter picks from everyone.
+    for (const filter of [
+      'userName Eq "john"',
+      'name.familyName co "O\'Malley"',
+      'meta.lastModified gt "2011-05-13T04:42:34Z"',
+      'meta.lastModified lt "2011-05-13T04:42:34Z"',
+      'emails.value co "example.com" or emails.value co "example.org"',
+      'emails[type eq "work" and value co "@example.com"]',
+      'externalId eq "bjensen" and not (userName eq "john")',
+      'externalId pr',
+    ]) {
+      const expected = ids(new SCIMMY.Types.Filter(filter).match(everyone) as Json[]);
+      expect(ids((await client.search('Users', { filter })).Resources), filter).toEqual(expected);
+      expect(ids((await client.searchByPost('Users', { filter })).Resources), `POST ${filter}`).toEqual(expected);
+    }
+    // A complex attribute compared as a whole compares its value (RFC 7644 §3.4.2.2's example).
+    expect(ids((await client.search('Users', { filter: 'emails co "example.com" or emails.value co "example.org"' })).Resources)).toEqual(
+      ids(new SCIMMY.Types.Filter('emails.value co "example.com" or emails.value co "example.org"').match(everyone) as Json[]),
+    );
+    // userName is not case-exact (RFC 7643 §4.1.1), which SCIMMY's schema-blind evaluation does not know.
+    expect(ids((await client.search('Users', { filter: 'userName eq "BJENSEN"' })).Resources)).toEqual([bjensenId]);
+    expect(ids((await client.search('Users', { filter: 'userName sw "J"' })).Resources)).toEqual(
+      [created[0], created[1]].map(String).sort(),
+    );
+
+    // §3.5.1: PUT replaces the user; If-Match with the current version is honoured.
+    const replaced = await client.replace(
+      'Users',
+      bjensenId,
+      {
+        schemas: [USER],
+        userName: 'bjensen',
+        externalId: 'bjensen',
+        name: { familyName: 'Jensen', givenName: 'Babs' },
+        emails: [{ value: 'bjensen@example.com', type: 'work', primary: true }],
+        phoneNumbers: [{ value: '13800008001', type: 'mobile' }],
+      },
+      bjensen.etag ?? '',
+    );
+    expect(replaced.body).toMatchObject({ name: { givenName: 'Babs' }, emails: [{ value: 'bjensen@example.com' }] });
+    expect(replaced.etag).not.toBe(bjensen.etag);
+
+    // §3.5.2.3: replace a value inside a multi-valued attribute, and attributes without a path.
+    const patched = await client.patch('Users', bjensenId, [
+      { op: 'replace', path: 'emails[type eq "work"].value', value: 'babs@example.com' },
+      { op: 'replace', value: { 'name.givenName': 'Barbara', externalId: 'hr-bjensen' } },
+    ]);
+    expect(patched.body).toMatchObject({
+      externalId: 'hr-bjensen',
+      name: { givenName: 'Barbara' },
+      emails: [{ value: 'babs@example.com' }],
+    });
+    expect((await client.read('Users', bjensenId)).body).toEqual(patched.body);
+
+    // Groups: §3.3 create with a member, then §3.5.2's member operations, each checked against
+    // SCIMMY applying the same PatchOp to the group it read before.
+    const [john, jsmith, mwong] = created as [string, string, string];
+    const tour = await client.create('Groups', {
+      schemas: [GROUP],
+      displayName: 'Tour Guides',
+      members: [{ value: bjensenId, $ref: `${base}/scim/v2/Users/${bjensenId}`, display: 'Babs Jensen' }],
+    });
+    const groupId = String(tour.body.id);
+    expect(memberIds(tour.body)).toEqual([bjensenId]);
+    const steps: SCIMMY.Messages.PatchOp.PatchOpOperation[][] = [
+      // §3.5.2.1: add members.
+      [{ op: 'add', path: 'members', value: [{ display: 'John', $ref: `${base}/scim/v2/Users/${john}`, value: john }] }],
+      [{ op: 'add', path: 'members', value: [{ value: jsmith }, { value: mwong }] }],
+      // §3.5.2.2: remove one member, then several.
+      [{ op: 'remove', path: `members[value eq "${john}"]` }],
+      [
+        { op: 'remove', path: `members[value eq "${jsmith}"]` },
+        { op: 'remove', path: `members[value eq "${bjensenId}"]` },
+      ],
+      // §3.5.2.3: replace all members, by remove and add, then by replace.
+      [
+        { op: 'remove', path: 'members' },
+        { op: 'add', path: 'members', value: [{ value: john }, { value: jsmith }] },
+      ],
+      [{ op: 'replace', path: 'members', value: [{ value: bjensenId }, { value: mwong }] }],
+      [{ op: 'replace', path: 'displayName', value: 'Tour Leaders' }],
+      // §3.5.2.2: remove all members.
+      [{ op: 'remove', path: 'members' }],
+    ];
+    let before = (await client.read('Groups', groupId)).body;
+    for (const operations of steps) {
+      const expected = await new SCIMMY.Messages.PatchOp({ schemas: [PATCH], Operations: operations }).apply(
+        new SCIMMY.Schemas.Group(before, 'out'),
+      );
+      const after = (await client.patch('Groups', groupId, operations)).body;
+      expect(memberIds(after), JSON.stringify(operations)).toEqual(memberIds(expected as unknown as Json));
+      expect(after.displayName).toBe((expected as unknown as Json).displayName);
+      before = after;
+    }
+    expect(before).toMatchObject({ displayName: 'Tour Leaders' });
+    expect(memberIds(before)).toEqual([]);
+    // PUT on a group: members and name as given.
+    const put = await client.replace('Groups', groupId, { schemas: [GROUP], displayName: 'Tour Guides', members: [{ value: mwong }] });
+    expect(memberIds(put.body)).toEqual([mwong]);
+    const byMember = await client.search('Groups', { filter: `members[value eq "${mwong}"] and displayName eq "tour guides"` });
+    expect(ids(byMember.Resources)).toEqual([groupId]);
+
+    // §3.6: DELETE answers 204; the resource is gone, a second DELETE is 404, lists leave it out.
+    expect(await client.delete('Groups', groupId)).toBe(204);
+    expect((await client.send('GET', `/Groups/${groupId}`)).status).toBe(404);
+    expect(await client.delete('Groups', groupId)).toBe(404);
+    expect(await client.delete('Users', mwong)).toBe(204);
+    expect((await client.send('GET', `/Users/${mwong}`)).status).toBe(404);
+    expect(await client.delete('Users', mwong)).toBe(404);
+    expect(ids(await client.all('Users', 3))).not.toContain(mwong);
+    // Another enterprise's client neither sees nor changes any of it.
+    expect((await other.send('GET', `/Users/${bjensenId}`)).status).toBe(404);
+    expect(await other.delete('Users', bjensenId)).toBe(404);
+    expect((await other.search('Users', { filter: 'userName eq "bjensen"' })).totalResults).toBe(0);
+  });
+
+  it("deactivating through the client ends the person's sign-on: single logout, and the TGC no longer signs in", async () => {
+    const browser = new TestBrowser(base);
+    const service = `${receiver.url}/wangfang`;
+    const [hop] = await browser.casLogin('wangfang', DEMO_PASSWORD, service);
+    const ticket = new URL(hop?.location ?? 'http://x/').searchParams.get('ticket') ?? '';
+    expect(ticket).toMatch(/^ST-/);
+    // While active, the same browser signs in to the application again without the form.
+    const [sso] = await browser.navigate(`/cas/login?service=${encodeURIComponent(service)}`, {}, 1);
+    expect(sso?.location ?? '').toContain('ticket=ST-');
+
+    const id = String((await client.search('Users', { filter: 'userName eq "wangfang"' })).Resources[0]?.id);
+    const before = receiver.logoutRequests.length;
+    // Entra ID's and Okta's form: replace with a value object and no path.
+    const res = await client.patch('Users', id, [{ op: 'replace', value: { active: false } }]);
+    expect(res.body.active).toBe(false);
+    // The application holding the ticket got CAS's logoutRequest…
+    expect(receiver.logoutRequests.slice(before).join()).toContain(ticket);
+    // …and the browser's TGC no longer signs in: CAS shows its login form, no ticket.
+    const [after] = await browser.navigate(`/cas/login?service=${encodeURIComponent(service)}`, {}, 1);
+    expect(after?.location ?? '').not.toContain('ticket=');
+    expect(after?.status).toBe(200);
+    expect(after?.text).toContain('name="execution"');
+  });
+
+  it('answers errors in the SCIM format that SCIMMY reads', async () => {
+    const res = await client.send('GET', `/Users?filter=${encodeURIComponent('userName eq')}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ schemas: [ERROR], status: '400', scimType: 'invalidFilter' });
+    // SCIMMY raises the same kind of error for the same filter.
+    expect(() => new SCIMMY.Types.Filter('((userName eq "a")')).toThrow();
+    const parsed = new SCIMMY.Messages.Error({ status: 400, scimType: 'invalidFilter', detail: String(res.body.detail) });
+    expect(JSON.parse(JSON.stringify(parsed))).toEqual(res.body);
+  });
+});
