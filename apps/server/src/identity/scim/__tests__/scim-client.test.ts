@@ -8,7 +8,9 @@ import { listen, TestBrowser } from '../../../testing/test-browser.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const SEARCH = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 type Json = Record<string, unknown>;
@@ -354,6 +356,195 @@ describe.each(testDialects())('SCIM 2.0 driven by an independent client (SCIMMY)
     expect(after?.location ?? '').not.toContain('ticket=');
     expect(after?.status).toBe(200);
     expect(after?.text).toContain('name="execution"');
+  });
+
+  it('answers a sweep of bad input with SCIM errors in Chinese, never a 500, and writes nothing (RFC 7644 §3.12)', async () => {
+    const user = String((await client.search('Users', { filter: 'userName eq "staff"' })).Resources[0]?.id);
+    const group = String(
+      (await client.create('Groups', { schemas: [GROUP], displayName: '质检小组', members: [{ value: user }] })).body.id,
+    );
+    const stranger = String((await other.search('Users', { count: 1 })).Resources[0]?.id);
+    // What both enterprises hold, to the version: nothing below may change it.
+    const state = async () =>
+      JSON.stringify(
+        await Promise.all(
+          [client, other].flatMap((c) =>
+            (['Users', 'Groups'] as const).map(async (kind) => (await c.all(kind, 50)).map((r) => [r.id, (r.meta as Json).version])),
+          ),
+        ),
+      );
+    const before = await state();
+
+    const P = (...operations: unknown[]) => ({ schemas: [PATCH], Operations: operations });
+    const q = (filter: string) => `?filter=${encodeURIComponent(filter)}`;
+    type Case = [by: ScimmyClient, method: string, path: string, body: unknown, status: number, scimType: string | undefined];
+    const cases: Case[] = [
+      // Filters: unbalanced parentheses and brackets, unknown operators, unknown attributes, wrong value types.
+      ...[
+        '(userName eq "a"',
+        'userName eq "a")',
+        'emails[type eq "work"',
+        'emails[type eq "work"]]',
+        'userName eq "unterminated',
+        'userName eq "a" and',
+        'userName regex "a"',
+        'userName eq "a" xor userName eq "b"',
+        'userName pr "x"',
+        '()',
+        'shoeSize eq 42',
+        'emails[nope eq "x"]',
+        `${ENTERPRISE}:costCenter eq "x"`,
+        'emails.value[type eq "x"]',
+        'name eq "x"',
+        'active eq "yes"',
+        'meta.lastModified gt 5',
+        'x'.repeat(5000),
+      ].flatMap((filter): Case[] => [
+        [client, 'GET', `/Users${q(filter)}`, undefined, 400, 'invalidFilter'],
+        [client, 'POST', '/Users/.search', { schemas: [SEARCH], filter }, 400, 'invalidFilter'],
+      ]),
+      [client, 'GET', `/Groups${q('userName eq "a"')}`, undefined, 400, 'invalidFilter'],
+      [client, 'GET', `/Groups${q('members[display eq "a"')}`, undefined, 400, 'invalidFilter'],
+      [client, 'GET', '/Users?count=abc', undefined, 400, 'invalidValue'],
+      [client, 'GET', '/Users?startIndex=1.5', undefined, 400, 'invalidValue'],
+      [client, 'GET', '/Users?sortBy=shoeSize', undefined, 400, 'invalidValue'],
+      [client, 'GET', '/Users?sortOrder=sideways', undefined, 400, 'invalidValue'],
+      [client, 'GET', `/Users${q('a')}&filter=b`, undefined, 400, 'invalidValue'],
+      [client, 'POST', '/Users/.search', { schemas: [SEARCH], filter: 5 }, 400, 'invalidValue'],
+      [client, 'POST', '/Users/.search', { schemas: [SEARCH], count: 'x' }, 400, 'invalidValue'],
+      // PATCH messages that are not RFC 7644 §3.5.2's.
+      [
+        client,
+        'PATCH',
+        `/Users/${user}`,
+        { schemas: [USER], Operations: [{ op: 'replace', path: 'active', value: false }] },
+        400,
+        'invalidSyntax',
+      ],
+      [client, 'PATCH', `/Users/${user}`, { schemas: [PATCH], Operations: {} }, 400, 'invalidSyntax'],
+      [client, 'PATCH', `/Users/${user}`, P(null), 400, 'invalidSyntax'],
+      [client, 'PATCH', `/Users/${user}`, P('add'), 400, 'invalidSyntax'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 5, path: 'active', value: false }), 400, 'invalidSyntax'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'move', path: 'active' }), 400, 'invalidSyntax'],
+      [
+        client,
+        'PATCH',
+        `/Users/${user}`,
+        P(...Array.from({ length: 101 }, () => ({ op: 'replace', path: 'displayName', value: '多' }))),
+        400,
+        'invalidSyntax',
+      ],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'replace', path: 5, value: false }), 400, 'invalidPath'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'replace', path: 'emails[type eq "work"', value: 'x' }), 400, 'invalidPath'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'replace', path: 'emails[type eq "work"].value.extra', value: 'x' }), 400, 'invalidPath'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'replace', value: { shoeSize: 1 } }), 400, 'invalidPath'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'add', path: 'displayName' }), 400, 'invalidValue'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'add', value: 'not an object' }), 400, 'invalidValue'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'replace', path: 'id', value: '5' }), 400, 'mutability'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'replace', path: 'meta.lastModified', value: 'x' }), 400, 'mutability'],
+      [client, 'PATCH', `/Users/${user}`, P({ op: 'replace', path: 'groups', value: [] }), 400, 'mutability'],
+      // Wrong value types and values, with a good operation first: neither is applied.
+      ...[
+        { op: 'replace', path: 'active', value: {} },
+        { op: 'replace', path: 'userName', value: 123 },
+        { op: 'replace', path: 'userName', value: null },
+        { op: 'remove', path: 'userName' },
+        { op: 'replace', path: 'name', value: 'a string' },
+        { op: 'replace', path: 'emails', value: [{ value: 5 }] },
+        { op: 'replace', path: 'emails[type eq "work"].value', value: 'not-an-email' },
+        { op: 'remove', path: 'phoneNumbers' },
+        { op: 'replace', path: 'displayName', value: '长'.repeat(65) },
+        { op: 'replace', path: `${ENTERPRISE}:manager`, value: { value: stranger } },
+        { op: 'replace', path: `${ENTERPRISE}:manager`, value: '99999999999' },
+      ].map((bad): Case => [
+        client,
+        'PATCH',
+        `/Users/${user}`,
+        P({ op: 'replace', path: 'displayName', value: '半途' }, bad),
+        400,
+        'invalidValue',
+      ]),
+      ...[
+        { op: 'add', path: 'members', value: [{ value: 123 }] },
+        { op: 'add', path: 'members', value: [{ value: 'abc' }] },
+        { op: 'add', path: 'members', value: [{}] },
+        { op: 'add', path: 'members', value: 'x' },
+        { op: 'add', path: 'members', value: [{ value: '99999999999999999999' }] },
+        { op: 'add', path: 'members', value: [{ value: '999999999' }] },
+        { op: 'add', path: 'members', value: [{ value: stranger }] },
+        { op: 'add', path: 'members', value: [{ value: user, type: 'Group' }] },
+        { op: 'replace', path: 'displayName', value: 5 },
+        { op: 'replace', path: 'displayName', value: '' },
+      ].map((bad): Case => [client, 'PATCH', `/Groups/${group}`, P({ op: 'remove', path: 'members' }, bad), 400, 'invalidValue']),
+      [client, 'PATCH', `/Groups/${group}`, P({ op: 'remove', path: 'members[value eq "x"' }), 400, 'invalidPath'],
+      // Creations and replacements of the wrong shape.
+      [client, 'POST', '/Users', 'null', 400, 'invalidSyntax'],
+      [client, 'POST', '/Users', [], 400, 'invalidSyntax'],
+      [client, 'POST', '/Users', '{"schemas": [', 400, 'invalidSyntax'],
+      [client, 'POST', '/Users', { schemas: 'x', userName: 'badschemas', phoneNumbers: [{ value: '13800009005' }] }, 400, 'invalidValue'],
+      [client, 'POST', '/Users', { schemas: [USER], userName: ['a'], phoneNumbers: [{ value: '13800009001' }] }, 400, 'invalidValue'],
+      [client, 'POST', '/Users', { schemas: [USER], userName: 'badphone', phoneNumbers: '13800009002' }, 400, 'invalidValue'],
+      [
+        client,
+        'POST',
+        '/Users',
+        { schemas: [USER], userName: 'badname', phoneNumbers: [{ value: '13800009004' }], name: [] },
+        400,
+        'invalidValue',
+      ],
+      [
+        client,
+        'POST',
+        '/Users',
+        `{"__proto__": {"admin": true}, "schemas": ["${USER}"], "userName": "proto", "phoneNumbers": [{"value": "13800009007"}]}`,
+        400,
+        'invalidValue',
+      ],
+      [client, 'POST', '/Groups', { schemas: [GROUP], displayName: '外企成员', members: [{ value: stranger }] }, 400, 'invalidValue'],
+      [client, 'POST', '/Groups', { schemas: [GROUP], displayName: 5 }, 400, 'invalidValue'],
+      [client, 'POST', '/Groups', { schemas: [GROUP], displayName: '散成员', members: { value: user } }, 400, 'invalidValue'],
+      [
+        client,
+        'PUT',
+        `/Groups/${group}`,
+        { schemas: [GROUP], displayName: '质检小组', members: [{ value: user }, { value: stranger }] },
+        400,
+        'invalidValue',
+      ],
+      // Bodies past BODY_LIMIT (1 MiB here) are refused before they are read whole.
+      [client, 'PATCH', `/Groups/${group}`, P({ op: 'replace', path: 'displayName', value: '大'.repeat(600_000) }), 413, undefined],
+      [
+        client,
+        'POST',
+        '/Groups',
+        { schemas: [GROUP], displayName: '大组', members: Array.from({ length: 90_000 }, () => ({ value: user })) },
+        413,
+        undefined,
+      ],
+      // Ids the portal never made, and the other enterprise's resources: not found.
+      ...['1.5', '-1', '0', '0x10', '99999999999999999999'].map((id): Case => [client, 'GET', `/Users/${id}`, undefined, 404, undefined]),
+      [client, 'DELETE', '/Groups/99999999999999999999', undefined, 404, undefined],
+      [other, 'GET', `/Users/${user}`, undefined, 404, undefined],
+      [other, 'PUT', `/Users/${user}`, { schemas: [USER], userName: 'staff', phoneNumbers: [{ value: '13800009010' }] }, 404, undefined],
+      [other, 'PATCH', `/Users/${user}`, P({ op: 'replace', path: 'active', value: false }), 404, undefined],
+      [other, 'DELETE', `/Users/${user}`, undefined, 404, undefined],
+      [other, 'GET', `/Groups/${group}`, undefined, 404, undefined],
+      [other, 'PUT', `/Groups/${group}`, { schemas: [GROUP], displayName: '改名' }, 404, undefined],
+      [other, 'PATCH', `/Groups/${group}`, P({ op: 'remove', path: 'members' }), 404, undefined],
+      [other, 'DELETE', `/Groups/${group}`, undefined, 404, undefined],
+      [other, 'PATCH', `/Groups/${group}`, P({ op: 'add', path: 'members', value: [{ value: stranger }] }), 404, undefined],
+    ];
+    for (const [by, method, path, body, status, scimType] of cases) {
+      const res = await by.send(method, path, body);
+      const what = `${method} ${path.slice(0, 120)} ${JSON.stringify(body)?.slice(0, 160) ?? ''}`;
+      expect(res.status, `${what} → ${JSON.stringify(res.body)}`).toBe(status);
+      expect(res.type, what).toContain('application/scim+json');
+      expect(res.body.schemas, what).toEqual([ERROR]);
+      expect(res.body.status, what).toBe(String(status));
+      expect(res.body.scimType, what).toBe(scimType);
+      expect(String(res.body.detail), what).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(await state()).toBe(before);
   });
 
   it('answers errors in the SCIM format that SCIMMY reads', async () => {
