@@ -1,4 +1,4 @@
-import type { ScimTokenSecret } from '@portal/shared';
+import type { ScimTokenSecret, TenantIntegrations } from '@portal/shared';
 import SCIMMY from 'scimmy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
@@ -545,6 +545,60 @@ describe.each(testDialects())('SCIM 2.0 driven by an independent client (SCIMMY)
       expect(String(res.body.detail), what).toMatch(/[\u4e00-\u9fff]/);
     }
     expect(await state()).toBe(before);
+  });
+
+  it("shows operators an enterprise's sources and SCIM clients with their last activity, in one read of its own", async () => {
+    const enterpriseOf = async (username: string) =>
+      await t.database.db.selectFrom('account').select(['id', 'enterprise_id']).where('username', '=', username).executeTakeFirstOrThrow();
+    const zhoujie = await enterpriseOf('zhoujie');
+    const now = new Date().toISOString();
+    // A 企业微信 source of 恒岳 linking zhoujie, who then signs in.
+    const source = await t.database.db
+      .insertInto('auth_source')
+      .values({
+        enterprise_id: Number(zhoujie.enterprise_id),
+        type: 'wecom',
+        name: '恒岳企业微信',
+        status: 'enabled',
+        config: JSON.stringify({ corpId: 'ww-hengyue', agentId: '1000002' }),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.database.db
+      .insertInto('account_identity')
+      .values({ account_id: zhoujie.id, source_id: source.id, external_id: 'zhoujie', created_at: now, updated_at: now })
+      .execute();
+    const read = async (enterpriseId: number, token: string) => {
+      const res = await fetch(`${base}/web-api/console/v1/tenants/${enterpriseId}/integrations`, {
+        headers: { authorization: token, 'x-requested-with': 'XMLHttpRequest' },
+      });
+      return { status: res.status, body: (await res.json()) as { data: TenantIntegrations[] } };
+    };
+    const operator = await tokenFor(t, 'operator');
+    const hengyue = Number(zhoujie.enterprise_id);
+    const before = (await read(hengyue, operator)).body.data[0];
+    expect(before?.sources).toEqual([expect.objectContaining({ type: 'wecom', name: '恒岳企业微信', enabled: true, lastSignInAt: '' })]);
+
+    const [hop] = await new TestBrowser(base).casLogin('zhoujie', DEMO_PASSWORD, `${receiver.url}/zhoujie`);
+    expect(hop?.location ?? '').toContain('ticket=ST-');
+    const res = await read(hengyue, operator);
+    expect(res.status).toBe(200);
+    const view = res.body.data[0];
+    expect(view?.sources[0]?.lastSignInAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    // The client of this test: its last use, and the last change it made (the deactivation above or later writes).
+    const scimmy = view?.scimClients.find((c) => c.name === 'SCIMMY 客户端');
+    expect(scimmy?.lastUsedAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(scimmy?.lastChange).toMatch(/账号|账号组/);
+    expect(scimmy?.lastChangeAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    // Each enterprise's read is its own: 瑞驰's shows its client, none of 恒岳's.
+    const ruichi = await read(Number((await enterpriseOf('rcadmin')).enterprise_id), operator);
+    expect(ruichi.body.data[0]?.scimClients.map((c) => c.name)).toEqual(['瑞驰 SCIMMY']);
+    expect(ruichi.body.data[0]?.sources).toEqual([]);
+    // Operators only; an unknown enterprise is not found.
+    expect((await read(hengyue, await tokenFor(t, 'admin'))).status).toBe(403);
+    expect((await read(999999, operator)).status).toBe(404);
   });
 
   it('answers errors in the SCIM format that SCIMMY reads', async () => {
