@@ -80,7 +80,7 @@ const SCIM_CLIENT_COLUMNS: TableColumnsType<TenantScimClientActivity> = [
     dataIndex: 'name',
     width: 110,
     ellipsis: { showTitle: false },
-    render: (name: string, row) => <span title={`${row.createdBy} 创建于 ${row.createdAt}`}>{name}</span>,
+    render: (name: string, row) => <span title={`${name}（${row.createdBy} 创建于 ${row.createdAt}）`}>{name}</span>,
   },
   { title: '令牌', dataIndex: 'hint', width: 120 },
   {
