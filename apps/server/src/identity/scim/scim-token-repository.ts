@@ -47,17 +47,22 @@ export class ScimTokenRepository {
   }
 
   /**
-   * The last row each of these audit actors (a token's `SCIM <name>`) wrote in the enterprise's 操作日志,
-   * by actor: what its client last changed.
+   * The last row each of these audit actors (a token's `SCIM <name>`) wrote in the enterprise's 操作日志
+   * since its token was made, by actor: what its client last changed.
    */
-  async lastChanges(enterpriseId: number, actors: string[]): Promise<Map<string, { action: string; target: string; at: string }>> {
+  async lastChanges(
+    enterpriseId: number,
+    actors: { actor: string; since: string }[],
+  ): Promise<Map<string, { action: string; target: string; at: string }>> {
     const found = new Map<string, { action: string; target: string; at: string }>();
-    for (const actor of actors) {
+    for (const { actor, since } of actors) {
       const row = await this.db
         .selectFrom('audit_log')
         .select(['action', 'target', 'created_at'])
         .where('enterprise_id', '=', enterpriseId)
         .where('username', '=', actor)
+        // Not before the token was made: a revoked token of the same name is another client, and the read stays bounded.
+        .where('created_at', '>=', since)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(1)

@@ -73,12 +73,14 @@ export class ScimTokenService {
    * it made (its newest row in the 操作日志; reads are not audited, so they show only as the last use).
    */
   async activityOf(enterpriseId: number): Promise<TenantScimClientActivity[]> {
-    const rows = await this.listOf(enterpriseId);
+    if (!(await this.app.authSourceRepository.enterpriseExists(enterpriseId))) throw new NotFoundError('企业不存在');
+    const tokens = await this.tokens.list(enterpriseId);
     const changes = await this.tokens.lastChanges(
       enterpriseId,
-      rows.map((r) => scimActorName(r.name)),
+      tokens.map((t) => ({ actor: scimActorName(t.name), since: t.created_at })),
     );
-    return rows.map((row) => {
+    return tokens.map((token) => {
+      const row = rowOf(token);
       const change = changes.get(scimActorName(row.name));
       if (!change) return { ...row, lastChange: '', lastChangeAt: '' };
       const action = isAuditAction(change.action) ? AUDIT_ACTIONS[change.action] : change.action;
