@@ -1,7 +1,7 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { ScimMessage } from '@portal/shared';
 import { openConsole } from './console-helpers.js';
-import { expect, test, uniquePhone, uniqueTag } from './fixtures.js';
+import { type Tenant, expect, freshContext, test, uniquePhone, uniqueTag } from './fixtures.js';
 
 /**
  * SCIM 同步: an administrator (this file's enterprise, the tenant fixture) creates a token under 认证源
@@ -29,11 +29,30 @@ async function createToken(page: Page, name: string): Promise<{ dialog: Locator;
   return { dialog, token };
 }
 
+/** 租户管理 → 详情 of the tenant's enterprise, as the seeded operator, at `width`: answers the drawer's SCIM section. */
+async function operatorDetail(browser: Browser, tenant: Tenant, width: number): Promise<{ page: Page; scim: Locator }> {
+  const context = await freshContext(browser);
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await openConsole(page, 'operator', '/console/tenant');
+  await page.getByLabel('企业名称').fill(tenant.name);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await page
+    .getByRole('row')
+    .filter({ hasText: tenant.name })
+    .getByRole('button', { name: /详\s*情/ })
+    .click();
+  const detail = page.getByRole('dialog', { name: `企业详情：${tenant.name}` });
+  await expect(detail.getByRole('region', { name: '认证源' })).toBeVisible();
+  return { page, scim: detail.getByRole('region', { name: 'SCIM 客户端' }) };
+}
+
 test.describe('SCIM 同步', () => {
   test('an administrator creates a token; the HR system provisions a person with it until it is revoked', async ({
     tenant,
     page,
     request,
+    browser,
   }) => {
     await openConsole(page, tenant.admin, '/console/auth/source');
     const card = page.getByRole('region', { name: 'SCIM 同步' });
@@ -66,6 +85,14 @@ test.describe('SCIM 同步', () => {
     await page.goto('/console/org/account');
     await expect(page.getByRole('row').filter({ hasText: username })).toContainText('林晓');
 
+    // The operator sees the client in 租户管理: when it last called, and what it last changed.
+    const operator = await operatorDetail(browser, tenant, 1440);
+    const client = operator.scim.getByRole('row').filter({ hasText: name });
+    await expect(client).toContainText(`新增账号 ${username} 林晓`);
+    await expect(client).not.toContainText('从未使用');
+    await operator.page.screenshot({ path: test.info().outputPath('tenant-scim-clients-1440.png') });
+    await operator.page.context().close();
+
     await page.goto('/console/auth/source');
     await page
       .locator('.auth-sources__scim')
@@ -82,9 +109,10 @@ test.describe('SCIM 同步', () => {
     expect(refused.status()).toBe(401);
   });
 
-  test('the card and a new token fit a phone (375 px) @mobile', async ({ tenant, page }) => {
+  test("the card, a new token and the operator's view of it fit a phone (375 px) @mobile", async ({ tenant, page, browser }) => {
     await openConsole(page, tenant.admin, '/console/auth/source');
-    const { dialog, token } = await createToken(page, `考勤系统${uniqueTag()}`);
+    const name = `考勤系统${uniqueTag()}`;
+    const { dialog, token } = await createToken(page, name);
     // The token wraps inside the dialog instead of running off the screen.
     const box = await dialog.getByText(token).boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
@@ -95,5 +123,13 @@ test.describe('SCIM 同步', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await page.getByRole('region', { name: 'SCIM 同步' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath('scim-card-375.png'), fullPage: true });
+
+    const operator = await operatorDetail(browser, tenant, 375);
+    const client = operator.scim.getByRole('row').filter({ hasText: name });
+    await expect(client).toContainText('从未使用');
+    await expect(client).toContainText('暂无变更');
+    expect(await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await operator.page.screenshot({ path: test.info().outputPath('tenant-scim-clients-375.png') });
+    await operator.page.context().close();
   });
 });

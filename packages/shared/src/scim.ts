@@ -1,5 +1,10 @@
 import type { Static } from 'typebox';
 import type { ScimTokenBodySchema, ScimTokenRowSchema, ScimTokenSecretSchema } from './contracts/scim.js';
+import type {
+  TenantIntegrationsSchema,
+  TenantScimClientActivitySchema,
+  TenantSourceActivitySchema,
+} from './contracts/tenant-integrations.js';
 
 /**
  * SCIM 2.0 (RFC 7643/7644) provisioning: an enterprise's HR system or identity provider keeps its
@@ -26,3 +31,10 @@ export type ScimTokenRow = Static<typeof ScimTokenRowSchema>;
 export type ScimTokenBody = Static<typeof ScimTokenBodySchema>;
 /** The token of 创建, shown once. */
 export type ScimTokenSecret = Static<typeof ScimTokenSecretSchema>;
+
+/** 租户管理's view of an enterprise's 认证源, with the last sign-in of the accounts it links. */
+export type TenantSourceActivity = Static<typeof TenantSourceActivitySchema>;
+/** 租户管理's view of an enterprise's SCIM client: its token's last use and the last change it made. */
+export type TenantScimClientActivity = Static<typeof TenantScimClientActivitySchema>;
+/** `GET /web-api/console/v1/tenants/{id}/integrations` (operators). */
+export type TenantIntegrations = Static<typeof TenantIntegrationsSchema>;

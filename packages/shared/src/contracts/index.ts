@@ -19,3 +19,4 @@ export * from './compliance.js';
 export * from './passkeys.js';
 export * from './scim.js';
 export * from './audit-chain.js';
+export * from './tenant-integrations.js';

@@ -197,6 +197,24 @@ export class AuthSourceRepository {
   }
 
   /** The enterprise's sources in the order they were added, with their linked accounts and the id of their last finished sync run. */
+  /**
+   * When the accounts each source links last signed in (ISO, by source id): the operator's sign that a
+   * source is in use. Read through the login log's enterprise index, so another enterprise's rows never count.
+   */
+  async lastSignIns(enterpriseId: number): Promise<Map<number, string>> {
+    const rows = await this.db
+      .selectFrom('account_identity')
+      .innerJoin('auth_source', 'auth_source.id', 'account_identity.source_id')
+      .innerJoin('login_log', 'login_log.account_id', 'account_identity.account_id')
+      .select((eb) => ['account_identity.source_id as sourceId', eb.fn.max('login_log.created_at').as('at')])
+      .where('auth_source.enterprise_id', '=', enterpriseId)
+      .where('login_log.enterprise_id', '=', enterpriseId)
+      .where('login_log.result', '=', 'success')
+      .groupBy('account_identity.source_id')
+      .execute();
+    return new Map(rows.map((r) => [r.sourceId, String(r.at)]));
+  }
+
   async list(enterpriseId: number): Promise<SourceListRow[]> {
     const rows = await this.db
       .selectFrom('auth_source')

@@ -1,4 +1,5 @@
 import {
+  type TenantSourceActivity,
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceConfig,
   type AuthSourceDetail,
@@ -14,6 +15,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { auditBy } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { chinaTime } from '../../platform/lib/china-time.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/lib/errors.js';
 import { callerEnterprise } from '../../platform/lib/tenant-scope.js';
@@ -148,6 +150,16 @@ export class AuthSourceService {
     // Asked of identity's own repository: the tenants module sits above identity.
     if (!(await this.sources.enterpriseExists(enterpriseId))) throw new NotFoundError('企业不存在');
     return this.withLastSync(await this.sources.list(enterpriseId));
+  }
+
+  /** 租户管理's view (operators): any enterprise's sources, each with when the accounts it links last signed in. */
+  async activityOfEnterprise(enterpriseId: number): Promise<TenantSourceActivity[]> {
+    const sources = await this.listOfEnterprise(enterpriseId);
+    const signIns = await this.sources.lastSignIns(enterpriseId);
+    return sources.map((source) => {
+      const at = signIns.get(source.id);
+      return { ...source, lastSignInAt: at ? chinaTime(new Date(at)) : '' };
+    });
   }
 
   /** A source without its secret, with the address a chat platform sends the person back to after the QR scan. */

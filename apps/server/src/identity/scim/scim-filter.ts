@@ -136,7 +136,7 @@ function userCondition(filter: Filter): UserCondition | undefined {
     case 'pr':
       return undefined;
     default: {
-      const path = canonicalPath(filter.attrPath, USER_SCHEMA);
+      const path = valuePath(canonicalPath(filter.attrPath, USER_SCHEMA), USER_ATTRIBUTES);
       const { op, compValue } = filter;
       if (path === 'active' && op === 'eq' && typeof compValue === 'boolean') return { column: 'active', cmp: 'eq', value: compValue };
       if (path === 'externalid' && op === 'eq' && typeof compValue === 'string')
@@ -233,6 +233,14 @@ function compare(kind: Kind, op: string, actual: unknown, expected: boolean | nu
   }
 }
 
+/**
+ * A multi-valued attribute compared as a whole compares its `value` (RFC 7644 §3.4.2.2's example
+ * `emails co "example.com"`, and members or groups by id); other paths as they are.
+ */
+function valuePath(path: string, kinds: AttributeKinds): string {
+  return kinds.get(path) === 'complex' && kinds.has(`${path}.value`) ? `${path}.value` : path;
+}
+
 /** Builds the test of a parsed filter, checking every attribute first (so an unknown one fails even when no resource exists). */
 function build(filter: Filter, kinds: AttributeKinds, prefix: string): (resource: unknown) => boolean {
   const core = coreOf(kinds);
@@ -261,7 +269,7 @@ function build(filter: Filter, kinds: AttributeKinds, prefix: string): (resource
       return (r) => valuesAt(r, relative).some((v) => v !== '' && !(Array.isArray(v) && v.length === 0));
     }
     default: {
-      const path = full(filter.attrPath);
+      const path = valuePath(full(filter.attrPath), kinds);
       const kind = kindOf(kinds, path);
       const relative = path.slice(prefix.length);
       const { op, compValue } = filter;

@@ -20,11 +20,16 @@ export function composeName(family: string, given: string): string {
   return CJK_NAME.test(family) && CJK_NAME.test(given) ? `${family}${given}` : `${given} ${family}`;
 }
 
-/** The parts SCIM was given, while they still make up the account's name; else a Chinese name's first character as the family name. */
+/**
+ * The parts SCIM was given, while they still belong to the account's name: they make it up, or the name
+ * holds each of them (RFC 7643 §4.1.1's formatted name carries titles and middle names, "Ms. Barbara J
+ * Jensen III"); else a Chinese name's first character as the family name.
+ */
 function nameParts(u: ScimUserRecord): { familyName?: string; givenName?: string } {
   const family = u.familyName ?? '';
   const given = u.givenName ?? '';
-  if ((family || given) && composeName(family, given) === u.name) {
+  const holds = (part: string) => !part || u.name.includes(part);
+  if ((family || given) && (composeName(family, given) === u.name || (holds(family) && holds(given)))) {
     return { ...(family ? { familyName: family } : {}), ...(given ? { givenName: given } : {}) };
   }
   if (CJK_NAME.test(u.name) && [...u.name].length >= 2) return { familyName: [...u.name][0]!, givenName: [...u.name].slice(1).join('') };

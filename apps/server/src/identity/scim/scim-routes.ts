@@ -5,7 +5,7 @@ import { requestOrigin } from '../../platform/lib/request-origin.js';
 import { ScimError, invalidValue, scimErrorBody } from './scim-errors.js';
 import { SEARCH_SCHEMA, resourceTypes, schemaDocuments, serviceProviderConfig } from './scim-schemas.js';
 import type { ScimCaller, ScimListQuery } from './scim-service.js';
-import type { ScimClient } from './scim-tokens.js';
+import { type ScimClient, scimActorName } from './scim-tokens.js';
 
 /** Calls one token may make a minute: a full sync of a few thousand people fits, a runaway client does not. */
 export const SCIM_REQUESTS_PER_MINUTE = 1200;
@@ -147,7 +147,7 @@ export default async function scimRoutes(app: FastifyInstance): Promise<void> {
       base: `${app.config.publicUrl ?? origin}${SCIM_BASE_PATH}`,
       actor: {
         accountId: null,
-        username: `SCIM ${client.name}`,
+        username: scimActorName(client.name),
         enterpriseId: client.enterpriseId,
         authorities: [],
         ip: request.ip,

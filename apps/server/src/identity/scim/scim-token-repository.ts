@@ -46,6 +46,32 @@ export class ScimTokenRepository {
     return id;
   }
 
+  /**
+   * The last row each of these audit actors (a token's `SCIM <name>`) wrote in the enterprise's 操作日志
+   * since its token was made, by actor: what its client last changed.
+   */
+  async lastChanges(
+    enterpriseId: number,
+    actors: { actor: string; since: string }[],
+  ): Promise<Map<string, { action: string; target: string; at: string }>> {
+    const found = new Map<string, { action: string; target: string; at: string }>();
+    for (const { actor, since } of actors) {
+      const row = await this.db
+        .selectFrom('audit_log')
+        .select(['action', 'target', 'created_at'])
+        .where('enterprise_id', '=', enterpriseId)
+        .where('username', '=', actor)
+        // Not before the token was made: a revoked token of the same name is another client, and the read stays bounded.
+        .where('created_at', '>=', since)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) found.set(actor, { action: row.action, target: row.target, at: row.created_at });
+    }
+    return found;
+  }
+
   async delete(trx: Kysely<Database>, id: number): Promise<void> {
     await trx.deleteFrom('scim_token').where('id', '=', id).execute();
   }

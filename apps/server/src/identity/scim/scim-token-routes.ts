@@ -8,6 +8,7 @@ import {
   ScimTokenRowSchema,
   ScimMessage,
   ScimTokenSecretSchema,
+  TenantIntegrationsSchema,
 } from '@portal/shared';
 import type { FastifyRequest } from 'fastify';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
@@ -96,6 +97,24 @@ const scimTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ok(await tokens.listOf(request.params.id)),
+  );
+
+  // 租户管理's 详情 in one read: the enterprise's 认证源 and SCIM clients with their last activity.
+  app.get(
+    `${ApiPrefix.console}/tenants/:id/integrations`,
+    {
+      onRequest: app.requireAuthority(Authority.Tenant),
+      schema: {
+        tags,
+        summary: '某企业的认证源与 SCIM 客户端及其最近活动（平台运营）',
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(TenantIntegrationsSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const sources = await app.authSourceService.activityOfEnterprise(request.params.id);
+      return ok([{ sources, scimClients: await tokens.activityOf(request.params.id) }]);
+    },
   );
 };
 

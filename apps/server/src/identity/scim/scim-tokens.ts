@@ -1,8 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SCIM_TOKEN_NAME_MAX, SCIM_TOKENS_MAX, ScimMessage, type ScimTokenRow, type ScimTokenSecret } from '@portal/shared';
+import {
+  SCIM_TOKEN_NAME_MAX,
+  SCIM_TOKENS_MAX,
+  ScimMessage,
+  type ScimTokenRow,
+  type ScimTokenSecret,
+  type TenantScimClientActivity,
+} from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { auditBy } from '../../platform/audit/audit-log.js';
+import { AUDIT_ACTIONS, auditBy, isAuditAction } from '../../platform/audit/audit-log.js';
 import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
 import type { Actor } from '../../platform/lib/actor.js';
 import { chinaTime } from '../../platform/lib/china-time.js';
@@ -25,6 +32,9 @@ export interface ScimClient {
   name: string;
   enterpriseId: number;
 }
+
+/** The actor a token's writes are audited under, in the enterprise's 操作日志. */
+export const scimActorName = (tokenName: string) => `SCIM ${tokenName}`;
 
 const rowOf = (t: ScimTokenRecord): ScimTokenRow => ({
   id: t.id,
@@ -56,6 +66,26 @@ export class ScimTokenService {
   async listOf(enterpriseId: number): Promise<ScimTokenRow[]> {
     if (!(await this.app.authSourceRepository.enterpriseExists(enterpriseId))) throw new NotFoundError('企业不存在');
     return (await this.tokens.list(enterpriseId)).map(rowOf);
+  }
+
+  /**
+   * 租户管理's view (operators): any enterprise's SCIM clients, each with its last use and the last change
+   * it made (its newest row in the 操作日志; reads are not audited, so they show only as the last use).
+   */
+  async activityOf(enterpriseId: number): Promise<TenantScimClientActivity[]> {
+    if (!(await this.app.authSourceRepository.enterpriseExists(enterpriseId))) throw new NotFoundError('企业不存在');
+    const tokens = await this.tokens.list(enterpriseId);
+    const changes = await this.tokens.lastChanges(
+      enterpriseId,
+      tokens.map((t) => ({ actor: scimActorName(t.name), since: t.created_at })),
+    );
+    return tokens.map((token) => {
+      const row = rowOf(token);
+      const change = changes.get(scimActorName(row.name));
+      if (!change) return { ...row, lastChange: '', lastChangeAt: '' };
+      const action = isAuditAction(change.action) ? AUDIT_ACTIONS[change.action] : change.action;
+      return { ...row, lastChange: change.target ? `${action} ${change.target}` : action, lastChangeAt: chinaTime(new Date(change.at)) };
+    });
   }
 
   async create(caller: Actor, rawName: string): Promise<ScimTokenSecret> {

@@ -1,4 +1,4 @@
-import { type AuthSourceSummary, EnterpriseMessage, type TenantRow, creditCodeCheckChar } from '@portal/shared';
+import { EnterpriseMessage, type TenantRow, type TenantSourceActivity, creditCodeCheckChar } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -37,7 +37,7 @@ const RUICHI: TenantRow = {
 };
 const OPERATIONS: TenantRow = { ...HENGYUE, id: 3, name: 'Engineering e+ 平台运营中心', accountCount: 1, admins: [] };
 
-const HENGYUE_SOURCES: AuthSourceSummary[] = [
+const HENGYUE_SOURCES: TenantSourceActivity[] = [
   {
     id: 3,
     type: 'ldap',
@@ -58,6 +58,7 @@ const HENGYUE_SOURCES: AuthSourceSummary[] = [
       finishedAt: '2026-11-23 02:00:03',
     },
     updatedAt: '2026-11-20 09:30:00',
+    lastSignInAt: '2026-11-28 08:59:12',
   },
   {
     id: 4,
@@ -68,6 +69,7 @@ const HENGYUE_SOURCES: AuthSourceSummary[] = [
     linkedAccounts: 0,
     lastSync: null,
     updatedAt: '2026-11-21 10:00:00',
+    lastSignInAt: '',
   },
 ];
 
@@ -75,22 +77,38 @@ beforeEach(() => {
   installRuntimeConfig();
   fake.api = createFakeApi({
     [`GET ${BASE}/page/list`]: [{ rows: [HENGYUE, RUICHI, OPERATIONS], total: 3 }],
-    ['GET /web-api/console/v1/tenants/1/auth-sources']: HENGYUE_SOURCES,
-    ['GET /web-api/console/v1/tenants/2/auth-sources']: [],
-    ['GET /web-api/console/v1/tenants/1/ip-rules']: [{ rules: ['10.0.0.0/8', '203.0.113.7'] }],
-    ['GET /web-api/console/v1/tenants/2/ip-rules']: [{ rules: [] }],
-    ['GET /web-api/console/v1/tenants/1/scim-tokens']: [
+    ['GET /web-api/console/v1/tenants/1/integrations']: [
       {
-        id: 2,
-        name: '北森 HR',
-        hint: 'scim_Ab12Cd…',
-        createdBy: 'admin',
-        createdAt: '2026-11-20 09:30:00',
-        lastUsedAt: '2026-11-28 22:15:04',
-        lastUsedIp: '203.0.113.7',
+        sources: HENGYUE_SOURCES,
+        scimClients: [
+          {
+            id: 2,
+            name: '北森 HR',
+            hint: 'scim_Ab12Cd…',
+            createdBy: 'admin',
+            createdAt: '2026-11-20 09:30:00',
+            lastUsedAt: '2026-11-28 22:15:04',
+            lastUsedIp: '203.0.113.7',
+            lastChange: '停用账号 wangfang 王芳',
+            lastChangeAt: '2026-11-28 22:14:58',
+          },
+          {
+            id: 3,
+            name: '飞书 HR',
+            hint: 'scim_Zz98Yx…',
+            createdBy: 'admin',
+            createdAt: '2026-11-27 10:00:00',
+            lastUsedAt: '',
+            lastUsedIp: '',
+            lastChange: '',
+            lastChangeAt: '',
+          },
+        ],
       },
     ],
-    ['GET /web-api/console/v1/tenants/2/scim-tokens']: [],
+    ['GET /web-api/console/v1/tenants/2/integrations']: [{ sources: [], scimClients: [] }],
+    ['GET /web-api/console/v1/tenants/1/ip-rules']: [{ rules: ['10.0.0.0/8', '203.0.113.7'] }],
+    ['GET /web-api/console/v1/tenants/2/ip-rules']: [{ rules: [] }],
     ['DELETE /web-api/console/v1/tenants/1/ip-rules']: [],
     [`PUT ${BASE}/1/status`]: [],
     [`PUT ${BASE}/2/status`]: [],
@@ -163,16 +181,22 @@ describe('租户管理', () => {
     const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
     const sources = within(drawer).getByRole('region', { name: '认证源' });
     const ldap = await within(sources).findByRole('row', { name: /恒岳目录/ });
-    for (const text of ['LDAP / AD', '启用', '失败', '2026-11-23 02:00:03', '无法连接到 10.0.0.8:389（连接被拒绝，该端口没有服务在监听）'])
+    for (const text of [
+      'LDAP / AD',
+      '启用',
+      '2026-11-28 08:59:12',
+      '失败',
+      '2026-11-23 02:00:03',
+      '无法连接到 10.0.0.8:389（连接被拒绝，该端口没有服务在监听）',
+    ])
       expect(within(ldap).getByText(text)).toBeTruthy();
     const dingtalk = within(sources).getByRole('row', { name: /钉钉/ });
-    for (const text of ['停用', '从未同步']) expect(within(dingtalk).getByText(text)).toBeTruthy();
+    for (const text of ['停用', '从未登录', '从未同步']) expect(within(dingtalk).getByText(text)).toBeTruthy();
     expect(
       within(sources)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['类型', '名称', '状态', '最近同步结果']);
-    expect(fake.api!.get).toHaveBeenCalledWith('/web-api/console/v1/tenants/1/auth-sources');
+    ).toEqual(['类型', '名称', '状态', '最近登录', '最近同步结果']);
 
     fireEvent.click(within(drawer).getByRole('button', { name: '关闭' }));
     fireEvent.click(within(await tenantRow('常州瑞驰')).getByRole('button', { name: /详\s*情/ }));
@@ -185,7 +209,18 @@ describe('租户管理', () => {
     const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
     const scim = within(drawer).getByRole('region', { name: 'SCIM 客户端' });
     const hr = await within(scim).findByRole('row', { name: /北森 HR/ });
-    for (const text of ['scim_Ab12Cd…', /2026-11-28 22:15:04/, /203\.0\.113\.7/]) expect(within(hr).getByText(text)).toBeTruthy();
+    for (const text of ['scim_Ab12Cd…', '2026-11-28 22:15:04', '203.0.113.7', '停用账号 wangfang 王芳', '2026-11-28 22:14:58'])
+      expect(within(hr).getByText(text)).toBeTruthy();
+    const unused = within(scim).getByRole('row', { name: /飞书 HR/ });
+    for (const text of ['从未使用', '暂无变更']) expect(within(unused).getByText(text)).toBeTruthy();
+    expect(
+      within(scim)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['名称', '令牌', '最近活动', '最近变更']);
+    // Sources and SCIM clients come from one operator read.
+    const reads = fake.api!.get.mock.calls.map(([url]) => url).filter((url) => url.startsWith('/web-api/console/v1/tenants/1/'));
+    expect(reads.filter((url) => url !== '/web-api/console/v1/tenants/1/ip-rules')).toEqual(['/web-api/console/v1/tenants/1/integrations']);
     fireEvent.click(within(drawer).getByRole('button', { name: '关闭' }));
     fireEvent.click(within(await tenantRow('常州瑞驰')).getByRole('button', { name: /详\s*情/ }));
     const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });

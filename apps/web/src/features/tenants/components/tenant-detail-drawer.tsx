@@ -1,33 +1,40 @@
 import { SyncRunStatusTag } from '@/components/sync-run-status-tag';
 import {
   AUTH_SOURCE_TYPE_LABELS,
-  type AuthSourceSummary,
   type AuthSourceType,
   CERTIFICATION_STATUS_LABELS,
-  type ScimTokenRow,
   ENTERPRISE_STATUS_LABELS,
+  type TenantIntegrations,
   type TenantRow,
+  type TenantScimClientActivity,
+  type TenantSourceActivity,
 } from '@portal/shared';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { confirmAction } from '@/components/confirm-action';
-import { useTenantAuthSources } from '../api/tenant-auth-sources';
+import { useTenantIntegrations } from '../api/tenant-integrations';
 import { useClearTenantIpRules, useTenantIpRules } from '../api/tenant-ip-rules';
-import { useTenantScimTokens } from '../api/tenant-scim-tokens';
 
-const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
-  { title: '类型', dataIndex: 'type', width: 100, render: (type: AuthSourceType) => <Tag>{AUTH_SOURCE_TYPE_LABELS[type]}</Tag> },
-  { title: '名称', dataIndex: 'name', width: 130, ellipsis: { showTitle: true } },
+/** A time of last activity, or what stands for none. */
+const lastAt = (at: string, none: string) =>
+  at ? <span className="tenants__meta">{at}</span> : <Typography.Text type="secondary">{none}</Typography.Text>;
+
+const AUTH_SOURCE_COLUMNS: TableColumnsType<TenantSourceActivity> = [
+  { title: '类型', dataIndex: 'type', width: 90, render: (type: AuthSourceType) => <Tag>{AUTH_SOURCE_TYPE_LABELS[type]}</Tag> },
+  { title: '名称', dataIndex: 'name', width: 110, ellipsis: { showTitle: true } },
   {
     title: '状态',
     dataIndex: 'enabled',
-    width: 70,
+    width: 64,
     render: (enabled: boolean) => <Tag color={enabled ? 'success' : 'default'}>{enabled ? '启用' : '停用'}</Tag>,
   },
+  // The accounts it links, signing in: the sign that a source is in use, also for one that never syncs.
+  { title: '最近登录', dataIndex: 'lastSignInAt', width: 100, render: (at: string) => lastAt(at, '从未登录') },
   {
     title: '最近同步结果',
     dataIndex: 'lastSync',
-    width: 240,
-    render: (run: AuthSourceSummary['lastSync']) =>
+    width: 220,
+    render: (run: TenantSourceActivity['lastSync']) =>
       run ? (
         <span className="tenants__sync" title={run.error || undefined}>
           <SyncRunStatusTag status={run.status} />
@@ -46,39 +53,45 @@ const AUTH_SOURCE_COLUMNS: TableColumnsType<AuthSourceSummary> = [
   },
 ];
 
-/** 认证源 of one enterprise: which sources it configured, and how its latest sync went. */
-function TenantAuthSources({ tenantId }: { tenantId: number }) {
-  const sources = useTenantAuthSources(tenantId);
-  if (sources.isError) return <Alert type="error" showIcon title={sources.error.message || '认证源读取失败'} />;
+type Integrations = UseQueryResult<TenantIntegrations>;
+
+/** 认证源 of one enterprise: which sources it configured, when their accounts last signed in, how the latest sync went. */
+function TenantAuthSources({ integrations }: { integrations: Integrations }) {
+  if (integrations.isError) return <Alert type="error" showIcon title={integrations.error.message || '认证源读取失败'} />;
   return (
-    <Table<AuthSourceSummary>
+    <Table<TenantSourceActivity>
       aria-label="认证源列表"
       rowKey="id"
       columns={AUTH_SOURCE_COLUMNS}
-      dataSource={sources.data ?? []}
-      loading={sources.isFetching}
+      dataSource={integrations.data?.sources ?? []}
+      loading={integrations.isFetching}
       pagination={false}
       size="small"
-      scroll={{ x: 540 }}
+      scroll={{ x: 584 }}
       tableLayout="fixed"
       locale={{ emptyText: '未配置认证源' }}
     />
   );
 }
 
-const SCIM_TOKEN_COLUMNS: TableColumnsType<ScimTokenRow> = [
-  { title: '名称', dataIndex: 'name', width: 110, ellipsis: { showTitle: true } },
+const SCIM_CLIENT_COLUMNS: TableColumnsType<TenantScimClientActivity> = [
+  {
+    title: '名称',
+    dataIndex: 'name',
+    width: 110,
+    ellipsis: { showTitle: false },
+    render: (name: string, row) => <span title={`${name}（${row.createdBy} 创建于 ${row.createdAt}）`}>{name}</span>,
+  },
   { title: '令牌', dataIndex: 'hint', width: 120 },
   {
     title: '最近活动',
     key: 'lastUsed',
-    width: 190,
+    width: 140,
     render: (_: unknown, row) =>
       row.lastUsedAt ? (
-        <span>
-          {row.lastUsedAt}
+        <span className="tenants__sync">
+          <span className="tenants__meta">{row.lastUsedAt}</span>
           <Typography.Text type="secondary" className="tenants__meta">
-            {' '}
             {row.lastUsedIp}
           </Typography.Text>
         </span>
@@ -86,20 +99,34 @@ const SCIM_TOKEN_COLUMNS: TableColumnsType<ScimTokenRow> = [
         <Typography.Text type="secondary">从未使用</Typography.Text>
       ),
   },
-  { title: '创建时间', dataIndex: 'createdAt', width: 150 },
+  {
+    title: '最近变更',
+    key: 'lastChange',
+    width: 200,
+    render: (_: unknown, row) =>
+      row.lastChange ? (
+        <span className="tenants__sync">
+          <span className="tenants__change">{row.lastChange}</span>
+          <Typography.Text type="secondary" className="tenants__meta">
+            {row.lastChangeAt}
+          </Typography.Text>
+        </span>
+      ) : (
+        <Typography.Text type="secondary">暂无变更</Typography.Text>
+      ),
+  },
 ];
 
-/** SCIM clients of one enterprise: the systems that provision its accounts, and when each last called. */
-function TenantScimTokens({ tenantId }: { tenantId: number }) {
-  const tokens = useTenantScimTokens(tenantId);
-  if (tokens.isError) return <Alert type="error" showIcon title={tokens.error.message || 'SCIM 客户端读取失败'} />;
+/** SCIM clients of one enterprise: the systems that provision its accounts, when each last called and what it last changed. */
+function TenantScimClients({ integrations }: { integrations: Integrations }) {
+  if (integrations.isError) return <Alert type="error" showIcon title={integrations.error.message || 'SCIM 客户端读取失败'} />;
   return (
-    <Table<ScimTokenRow>
+    <Table<TenantScimClientActivity>
       aria-label="SCIM 客户端列表"
       rowKey="id"
-      columns={SCIM_TOKEN_COLUMNS}
-      dataSource={tokens.data ?? []}
-      loading={tokens.isFetching}
+      columns={SCIM_CLIENT_COLUMNS}
+      dataSource={integrations.data?.scimClients ?? []}
+      loading={integrations.isFetching}
       pagination={false}
       size="small"
       // Fits the drawer's 640 px beside the sources' table; narrower screens scroll it in its own box.
@@ -143,7 +170,24 @@ function TenantIpRules({ tenant }: { tenant: TenantRow }) {
   );
 }
 
-/** An enterprise's facts for operators, with its authentication sources. */
+/** The enterprise's 认证源 and SCIM clients, from one read. */
+function TenantIntegrationsSections({ tenantId }: { tenantId: number }) {
+  const integrations = useTenantIntegrations(tenantId);
+  return (
+    <>
+      <section className="tenants__section" aria-label="认证源">
+        <h3 className="tenants__section-title">认证源</h3>
+        <TenantAuthSources integrations={integrations} />
+      </section>
+      <section className="tenants__section" aria-label="SCIM 客户端">
+        <h3 className="tenants__section-title">SCIM 客户端</h3>
+        <TenantScimClients integrations={integrations} />
+      </section>
+    </>
+  );
+}
+
+/** An enterprise's facts for operators, with its authentication sources and SCIM clients. */
 export function TenantDetailDrawer({ tenant, onClose }: { tenant: TenantRow | null; onClose(): void }) {
   return (
     <Drawer
@@ -163,14 +207,7 @@ export function TenantDetailDrawer({ tenant, onClose }: { tenant: TenantRow | nu
             <Descriptions.Item label="管理员">{tenant.admins.length > 0 ? tenant.admins.join('、') : '—'}</Descriptions.Item>
             <Descriptions.Item label="创建时间">{tenant.createdAt}</Descriptions.Item>
           </Descriptions>
-          <section className="tenants__section" aria-label="认证源">
-            <h3 className="tenants__section-title">认证源</h3>
-            <TenantAuthSources tenantId={tenant.id} />
-          </section>
-          <section className="tenants__section" aria-label="SCIM 客户端">
-            <h3 className="tenants__section-title">SCIM 客户端</h3>
-            <TenantScimTokens tenantId={tenant.id} />
-          </section>
+          <TenantIntegrationsSections tenantId={tenant.id} />
           <section className="tenants__section" aria-label="控制台访问">
             <h3 className="tenants__section-title">控制台访问</h3>
             <TenantIpRules tenant={tenant} />
