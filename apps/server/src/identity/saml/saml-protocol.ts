@@ -52,6 +52,11 @@ export interface InboundMessage {
   acsUrl: string | undefined;
   protocolBinding: string | undefined;
   sessionIndex: string | undefined;
+  /**
+   * Why the message's signature cannot be its own (XML Signature wrapping), if so: refused by the
+   * caller once the Issuer's application is known, so that 登录日志 shows the refusal at it.
+   */
+  wrapped: string | undefined;
 }
 
 const parser = new XMLParser({
@@ -108,13 +113,14 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
   // An enveloped signature must be the root's own: one Reference to the root's ID and nothing carried
   // inside it. Otherwise a signed original moved into ds:Object under a forged root still verifies
   // (XML Signature wrapping), while the fields read here come from the forged root.
+  let wrapped: string | undefined;
   if (root.Signature !== undefined) {
     const signature = root.Signature as Record<string, unknown>;
     const reference = (signature.SignedInfo as Record<string, unknown> | undefined)?.Reference;
     const uri =
       reference && typeof reference === 'object' && !Array.isArray(reference) ? (reference as Record<string, unknown>)['@URI'] : undefined;
     if (Array.isArray(root.Signature) || signature.Object !== undefined || uri !== `#${id}`) {
-      throw new SamlRefusal(`${kind}'s signature does not cover the message itself`);
+      wrapped = `${kind}'s signature does not cover the message itself`;
     }
   }
   return {
@@ -129,6 +135,7 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
     acsUrl: attr('AssertionConsumerServiceURL'),
     protocolBinding: attr('ProtocolBinding'),
     sessionIndex: textOf(root.SessionIndex),
+    wrapped,
   };
 }
 
