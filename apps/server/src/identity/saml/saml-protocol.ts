@@ -23,6 +23,18 @@ const NAME_ID_URNS: Record<SamlNameIdFormat, string> = {
 };
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 
+/**
+ * AuthnContextClassRef of an assertion, as the SSO session was authenticated: a password over TLS (SAML
+ * Authn Context §3.4.19), more than one factor (a passkey, or a password and a second factor at that
+ * login: the REFEDS MFA profile, which SPs such as Microsoft Entra, Shibboleth and Keycloak recognise),
+ * or another way (chat or SMS sign-in, a session from before this was recorded).
+ */
+export const AUTHN_CONTEXTS = {
+  password: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
+  mfa: 'https://refeds.org/profile/mfa',
+  unspecified: 'urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified',
+} as const;
+
 /** How far another clock may be off (Keycloak's and Shibboleth's default is minutes, not seconds). */
 export const CLOCK_SKEW_MS = 3 * 60_000;
 /** How old a request may be when it arrives, and how long its sign-in waits at the central login. */
@@ -248,6 +260,8 @@ export interface Assertion {
   inResponseTo: string | null;
   sessionIndex: string;
   authTime: Date;
+  /** AuthnContextClassRef (AUTHN_CONTEXTS). */
+  authnContext: string;
   /** Released attributes under their SAML names, multi-valued ones as lists. */
   attributes: Record<string, string | string[]>;
 }
@@ -273,7 +287,7 @@ export async function loginResponse(endpoints: SamlEndpoints, keys: SamlKeySet, 
     .join('');
   const authn =
     `<saml:AuthnStatement AuthnInstant="${a.authTime.toISOString()}" SessionIndex="${escapeXml(a.sessionIndex)}">` +
-    '<saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>';
+    `<saml:AuthnContext><saml:AuthnContextClassRef>${escapeXml(a.authnContext)}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`;
   const template = (context: string) => {
     const filled = fillTemplate(context, {
       ID: id,

@@ -280,6 +280,12 @@ export class SamlRepository {
     }
   }
 
+  /** How the SSO session was authenticated (cas_tgt.authn); undefined when not known. */
+  async sessionAuthn(tgtId: string): Promise<'password' | 'mfa' | undefined> {
+    const row = await this.db.selectFrom('cas_tgt').select('authn').where('id', '=', tgtId).executeTakeFirst();
+    return row?.authn === 'password' || row?.authn === 'mfa' ? row.authn : undefined;
+  }
+
   /**
    * Whether an account other than `accountId`, in any enterprise, holds the email (case-insensitive):
    * then the email names nobody for certain and may not be a NameID.

@@ -13,6 +13,7 @@ import { LogoutRefusedError, SLO_TIMEOUT_MS } from '../cas/single-logout.js';
 import { PRUNE_BATCH } from '../../platform/retention/retention-service.js';
 import { SAML_KEY_SECRET, SamlKeys } from './saml-keys.js';
 import {
+  AUTHN_CONTEXTS,
   BINDINGS,
   type InboundBinding,
   checkIssueInstant,
@@ -84,6 +85,13 @@ interface LogoutContinuation {
   nameId: string;
   relayState: string;
   expiresAt: number;
+}
+
+/** 接入自检's signed unsolicited response and the sign-in it names (for the SLO step's LogoutRequest). */
+export interface TestSignIn {
+  response: string;
+  nameId: string;
+  sessionIndex: string;
 }
 
 /** The application of a message's SP, once its Issuer named a registered one. */
@@ -379,6 +387,7 @@ export class SamlService {
       inResponseTo: signIn.requestId,
       sessionIndex: uid,
       authTime: new Date(result.authTime * 1000),
+      authnContext: AUTHN_CONTEXTS[(await this.app.samlRepository.sessionAuthn(result.tgtId)) ?? 'unspecified'],
       attributes,
     });
     return this.post(reply, sp.acsUrl, 'SAMLResponse', response, signIn.relayState);
@@ -505,7 +514,7 @@ export class SamlService {
    * A signed unsolicited response for the account (接入自检's sign-in step): what the SP gets when the
    * person opens it from 我的应用, without a sign-in row (no session ends it: it signs nobody in here).
    */
-  async testResponse(applicationId: number, accountId: number): Promise<string | undefined> {
+  async testResponse(applicationId: number, accountId: number): Promise<TestSignIn | undefined> {
     const sp = await this.app.samlRepository.providerOf(applicationId);
     const application = await this.app.ssoAppRepository.application(applicationId);
     const profile = await this.app.accountRepository.profile(accountId);
@@ -519,20 +528,33 @@ export class SamlService {
       if (value !== undefined && application.attributes.includes(name)) attributes[name] = value;
     }
     const sessionIndex = randomBytes(18).toString('base64url');
-    return loginResponse(this.endpoints(), await this.keys.keySet(), sp, {
+    const response = await loginResponse(this.endpoints(), await this.keys.keySet(), sp, {
       nameId,
       inResponseTo: null,
       sessionIndex,
       authTime: new Date(),
+      // The administrator's test, no sign-in: nothing to say how one was made.
+      authnContext: AUTHN_CONTEXTS.unspecified,
       attributes,
     });
+    return { response, nameId, sessionIndex };
   }
 
-  /** A signed LogoutRequest naming no live sign-in (接入自检's SLO step). */
-  async testLogoutRequest(applicationId: number): Promise<string | undefined> {
+  /**
+   * A signed LogoutRequest (接入自检's SLO step) for the test sign-in when there was one (its NameID and
+   * SessionIndex, what single logout would send after it), else naming no live sign-in.
+   */
+  async testLogoutRequest(applicationId: number, signedIn?: TestSignIn): Promise<string | undefined> {
     const sp = await this.app.samlRepository.providerOf(applicationId);
     if (!sp?.sloUrl) return undefined;
-    return logoutRequest(this.endpoints(), await this.keys.keySet(), sp, 'self-test', randomBytes(18).toString('base64url'));
+    const nameId = signedIn?.nameId ?? 'self-test';
+    return logoutRequest(
+      this.endpoints(),
+      await this.keys.keySet(),
+      sp,
+      nameId,
+      signedIn?.sessionIndex ?? randomBytes(18).toString('base64url'),
+    );
   }
 
   // ----- the CAS registry's view of SAML sign-ins (InternalServices)

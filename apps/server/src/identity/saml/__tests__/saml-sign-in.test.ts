@@ -9,6 +9,7 @@ import { OidcClientApp } from '../../../testing/oidc-client-app.js';
 import { idpCertificates, startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
+import { enrolmentKey, totp } from '../../../testing/totp.js';
 import { hashClientSecret } from '../../oidc/client-secret.js';
 
 const HENGYUE = '徐州恒岳重工机械有限公司';
@@ -252,6 +253,10 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       telephone: admin.phone,
       enterpriseName: HENGYUE,
     });
+    // A password sign-in says so (SAML Authn Context §3.4.19).
+    expect(open.received.profiles[0]?.getAssertionXml?.()).toContain(
+      '<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>',
+    );
     // Persistent: opaque, not the username or the account id.
     expect(String(profile.nameID)).toMatch(/^[\w-]{40,}$/);
     expect(profile.sessionIndex).toEqual(expect.any(String));
@@ -616,6 +621,30 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     }
   });
 
+  it('states a sign-in with a second factor as multi-factor (REFEDS MFA) in the assertion', async () => {
+    const policy = (twoFactor: 'off' | 'all') =>
+      app.inject({
+        method: 'PUT',
+        url: '/web-api/console/v1/security/policy',
+        headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization: adminToken },
+        payload: { ...app.config.securityDefaults, twoFactor },
+      });
+    expect((await policy('all')).statusCode).toBe(200);
+    try {
+      const { browser, post: enrol } = await signIn(open, 'liuyang');
+      expect(enrol.text).toContain('<h1>绑定二次验证</h1>');
+      const codes = (await browser.submitForm(enrol, { code: totp(enrolmentKey(enrol.text), Date.now()) }, '/two-factor/enrol')).at(-1);
+      const page = (await browser.submitForm(codes as BrowserResponse, {}, '/two-factor')).at(-1) as BrowserResponse;
+      const landed = (await browser.submitForm(page, {}, open.acsUrl)).at(-1);
+      expect(landed?.status).toBe(200);
+      expect(open.received.profiles[0]?.getAssertionXml?.()).toContain(
+        '<saml:AuthnContextClassRef>https://refeds.org/profile/mfa</saml:AuthnContextClassRef>',
+      );
+    } finally {
+      expect((await policy('off')).statusCode).toBe(200);
+    }
+  });
+
   it('signs in IdP-initiated from 我的应用: an unsolicited response the SP accepts', async () => {
     const browser = new TestBrowser(base);
     await browser.portalLogin('admin', DEMO_PASSWORD);
@@ -844,10 +873,20 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
         ['samlResponse', 'passed'],
         ['sloReachable', 'passed'],
       ]);
-      // The SP really validated the response and the logout request (signatures, audience, recipient).
+      // The SP really validated the response and the logout request (signatures, audience, recipient);
+      // the logout names the test sign-in, as single logout would after it.
       expect(open.received.profiles).toHaveLength(1);
       expect(open.received.logoutRequests).toHaveLength(1);
+      expect(open.received.logoutRequests[0]).toMatchObject({
+        nameID: open.received.profiles[0]?.nameID,
+        sessionIndex: open.received.profiles[0]?.sessionIndex,
+      });
       expect(result?.passed).toBe(true);
+      // What can be seen from here is that the SP took the post without an error, worded so.
+      const details = (res.json() as { data: { steps: { key: string; detail: string }[] }[] }).data[0]?.steps;
+      expect(details?.find((s) => s.key === 'samlResponse')?.detail).toContain('已提交至');
+      expect(details?.find((s) => s.key === 'samlResponse')?.detail).not.toContain('已接受');
+      expect(details?.find((s) => s.key === 'sloReachable')?.detail).toContain('以 HTTP-POST 发送');
     });
 
     it('reads an SP metadata upload into the form fields', async () => {
