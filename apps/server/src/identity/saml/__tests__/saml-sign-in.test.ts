@@ -889,6 +889,30 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       expect(details?.find((s) => s.key === 'sloReachable')?.detail).toContain('以 HTTP-POST 发送');
     });
 
+    it('接入自检 does not count a response the SP answers by sending the browser back to sign in', async () => {
+      // An ACS that takes nothing: every post is answered with a redirect to the IdP's sign-on.
+      const server = http.createServer((req, res) => {
+        if (req.method === 'POST') return res.writeHead(302, { location: `${base}/saml/sso?SAMLRequest=x` }).end();
+        return res.writeHead(200).end('acs');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const acs = `http://127.0.0.1:${(server.address() as AddressInfo).port}/acs`;
+      const setAcs = (url: string) =>
+        db.database.db.updateTable('saml_service_provider').set({ acs_url: url }).where('application_id', '=', openId).execute();
+      try {
+        await setAcs(acs);
+        const res = await consoleCall('POST', `/sso-app/${openId}/self-test`, {});
+        const result = (res.json() as { data: { passed: boolean; steps: { key: string; status: string; detail: string }[] }[] }).data[0];
+        const step = result?.steps.find((s) => s.key === 'samlResponse');
+        expect(step?.status).toBe('failed');
+        expect(step?.detail).toContain('跳转回统一认证');
+        expect(result?.passed).toBe(false);
+      } finally {
+        await setAcs(open.acsUrl);
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
     it('reads an SP metadata upload into the form fields', async () => {
       const xml = open.saml.generateServiceProviderMetadata(null, spKeyPair().certificate);
       const res = await consoleCall('POST', '/sso-app/saml/metadata', { xml });
