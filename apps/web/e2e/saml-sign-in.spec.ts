@@ -9,7 +9,8 @@ import { expect, test, uniqueTag } from './fixtures.js';
  * An enterprise (this file's own, the tenant fixture) connects a SAML 2.0 application: a real service
  * provider on @node-saml/node-saml, configured from the portal's IdP metadata. A fresh browser starts
  * at the application, signs in at the central login and is posted back to the application's ACS on
- * its own origin (what the page's CSP form-action must allow).
+ * its own origin, which redirects to the application's page on another origin (the page's CSP
+ * form-action governs that redirect too).
  */
 async function startServiceProvider(portal: string) {
   const metadata = await (await fetch(`${portal}/saml/metadata`)).text();
@@ -24,6 +25,8 @@ async function startServiceProvider(portal: string) {
     entityId: `${base}/saml-${n}/metadata`,
     acsUrl: `${base}/saml-${n}/acs`,
     loginUrl: `${base}/saml-${n}/login`,
+    // The application itself, where the ACS sends the browser: the same server under another origin.
+    appUrl: `http://127.0.0.1:${port}/saml-${n}/app`,
   };
   const saml = new SAML({
     entryPoint: `${portal}/saml/sso`,
@@ -49,8 +52,13 @@ async function startServiceProvider(portal: string) {
           }
           if (path === new URL(sp.acsUrl).pathname && req.method === 'POST') {
             const { profile } = await saml.validatePostResponseAsync(Object.fromEntries(new URLSearchParams(body)));
+            res.writeHead(302, { location: `${sp.appUrl}?name=${encodeURIComponent(String(profile?.name ?? ''))}` });
+            return res.end();
+          }
+          if (path === new URL(sp.appUrl).pathname) {
+            const name = new URL(req.url ?? '/', base).searchParams.get('name') ?? '';
             res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-            return res.end(`<!doctype html><title>供应商协同</title><h1>已登录</h1><p>${String(profile?.name ?? '')}</p>`);
+            return res.end(`<!doctype html><title>供应商协同</title><h1>已登录</h1><p>${name.replace(/[<>&"]/g, '')}</p>`);
           }
           res.writeHead(404);
           return res.end();
@@ -119,9 +127,9 @@ test.describe('SAML 2.0', () => {
       await person.getByLabel('账号').fill(tenant.admin.username);
       await person.getByLabel('密码', { exact: true }).fill(tenant.admin.password);
       await person.getByRole('button', { name: /登\s*录/ }).click();
-      // The response page posts itself to the ACS on the application's origin.
+      // The response page posts itself to the ACS, whose redirect to the application's other origin is let through.
       await expect(person.getByRole('heading', { name: '已登录' })).toBeVisible();
-      expect(person.url()).toBe(sp.acsUrl);
+      expect(person.url()).toBe(`${sp.appUrl}?name=${encodeURIComponent(tenant.admin.name)}`);
       await expect(person.getByText(tenant.admin.name)).toBeVisible();
       // The same sign-on session: the CAS application opens signed in, no login form on the way.
       await person.goto(casHome);

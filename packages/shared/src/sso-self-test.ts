@@ -57,12 +57,15 @@ export const SamlSelfTestMessage = {
   acsReachable: (url: string, status: number) => `GET ${url} 返回 HTTP ${status}（地址可访问；响应以 POST 发送）`,
   acsStatus: (url: string, status: number) => `GET ${url} 返回 HTTP ${status}：断言消费地址不可用`,
   acsFailed: (url: string, reason: string) => `无法访问 ${url}：${reason}`,
-  accepted: (url: string, status: number, username: string) =>
-    `以账号 ${username} 签名的 IdP 发起响应 POST 至 ${url}，应用返回 HTTP ${status}（已接受）`,
+  accepted: (url: string, status: number, username: string, location: string | undefined) =>
+    `以账号 ${username} 签名的 IdP 发起响应已提交至 ${url}，应用返回 HTTP ${status}${location ? `，跳转至 ${location}` : ''}（未报错；应用是否建立会话以其页面为准）`,
+  bounced: (url: string, status: number, location: string) =>
+    `签名响应提交至 ${url}，应用返回 HTTP ${status} 并跳转回统一认证（${location}）：应用未接受该响应，请核对应用配置的 IdP 元数据（证书、实体 ID），或应用不接受 IdP 发起的登录`,
   refused: (url: string, status: number) =>
     `签名响应 POST 至 ${url}，应用返回 HTTP ${status}：请核对应用配置的 IdP 元数据（证书、实体 ID），或应用不接受 IdP 发起的登录（此时请从应用发起登录验证）`,
   responseFailed: (url: string, reason: string) => `签名响应无法送达 ${url}：${reason}`,
-  sloAnswered: (url: string, status: number) => `POST 签名的 LogoutRequest 至 ${url}，返回 HTTP ${status}`,
+  sloAnswered: (url: string, status: number, username: string) =>
+    `签名的 LogoutRequest（账号 ${username} 的测试会话）以 HTTP-POST 发送至 ${url}，与单点登出相同，返回 HTTP ${status}`,
   sloStatus: (url: string, status: number) => `POST 签名的 LogoutRequest 至 ${url} 返回 HTTP ${status}：应用收到登出请求后应返回 2xx`,
   sloFailed: (url: string, reason: string) => `登出请求无法送达 ${url}：${reason}`,
   noSlo: '未填写单点登出地址：会话结束时不通知该应用',

@@ -191,6 +191,8 @@ export const LOGIN_FAILURE_REASONS = {
   'source-unavailable': '认证源无法连接',
   'sessions-full': '在线会话数已达上限',
   'passkey-failed': '通行密钥验证失败',
+  'saml-refused': 'SAML 请求无效',
+  'name-id-unavailable': '邮箱无法作为应用标识',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 

@@ -45,7 +45,7 @@ import oidcRepository from './oidc/oidc-repository.js';
 import oidcRoutes from './oidc/oidc-routes.js';
 import oidcSignIn from './oidc/oidc-sign-in.js';
 import samlRepository from './saml/saml-repository.js';
-import samlRoutes from './saml/saml-routes.js';
+import samlRoutes, { samlCasRoutes } from './saml/saml-routes.js';
 import samlService from './saml/saml-service.js';
 import accountAdminRepository from './org/account-admin-repository.js';
 import accountAdminRoutes from './org/account-admin-routes.js';
@@ -204,6 +204,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
     await app.register(chatLoginRoutes, { prefix: '/cas' });
     await app.register(oidcRoutes, { prefix: '/oidc' });
     await app.register(samlRoutes, { prefix: '/saml' });
+    await app.register(samlCasRoutes, { prefix: '/cas' });
   }
   await app.register(portalAuthRoutes);
   await app.register(accountSecurityRoutes);

@@ -246,7 +246,15 @@ function createCasLogin(app: FastifyInstance) {
   async function completeLogin(
     request: FastifyRequest,
     reply: FastifyReply,
-    account: { id: number; username: string; profile?: AccountProfile; policy?: SecurityPolicy; method?: LoginMethod },
+    account: {
+      id: number;
+      username: string;
+      profile?: AccountProfile;
+      policy?: SecurityPolicy;
+      method?: LoginMethod;
+      /** A second factor was passed at this login (or a passkey was the sign-in). */
+      multiFactor?: boolean;
+    },
     target: RegisteredService | undefined,
     within?: (trx: Kysely<Database>) => Promise<void>,
   ) {
@@ -262,7 +270,7 @@ function createCasLogin(app: FastifyInstance) {
     const opened = await tickets
       .createTgt(
         account.id,
-        client,
+        { ...client, authn: account.multiFactor || account.method === 'passkey' ? 'mfa' : account.method === 'password' ? 'password' : '' },
         async (trx) => {
           await within?.(trx);
           // The whole login succeeded: its failure counts (passwords, two-factor codes) start again.

@@ -18,6 +18,9 @@ export interface TicketPolicy {
 }
 
 /** The SSO session limits of 安全设置 that apply when an account's enterprise has no policy of its own. */
+/** How an SSO session was authenticated (cas_tgt.authn): a SAML assertion's AuthnContextClassRef states it. */
+export type SessionAuthn = 'password' | 'mfa' | '';
+
 export type SessionDefaults = Pick<SecurityPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'>;
 
 /** 安全设置's limits on a new SSO session: its hard limit, and the account's cap on concurrent sessions. */
@@ -79,7 +82,7 @@ export class TicketStore {
    */
   async createTgt(
     accountId: number,
-    client: { ip: string; userAgent: string },
+    client: { ip: string; userAgent: string; authn?: SessionAuthn | undefined },
     within: (trx: Kysely<Database>) => Promise<void>,
     limits?: SessionLimits,
   ): Promise<{ tgt: string; ended: IssuedTicket[] }> {
@@ -99,6 +102,7 @@ export class TicketStore {
           expires_at: later(now, maxHours * 3_600_000),
           ip: client.ip.slice(0, 64),
           user_agent: client.userAgent.slice(0, 500),
+          authn: client.authn ?? '',
         },
         trx,
       );

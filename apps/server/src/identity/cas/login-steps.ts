@@ -279,7 +279,15 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     return casLogin.completeLogin(
       request,
       reply,
-      { id: accountId, username: profile.username, profile, policy, ...(method ? { method } : {}) },
+      // A code (or the recovery codes after binding one) was just passed: this login had a second factor.
+      {
+        id: accountId,
+        username: profile.username,
+        profile,
+        policy,
+        ...(method ? { method } : {}),
+        multiFactor: after === 'code' || after === 'recovery',
+      },
       target.registered,
     );
   }

@@ -23,6 +23,18 @@ const NAME_ID_URNS: Record<SamlNameIdFormat, string> = {
 };
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
 
+/**
+ * AuthnContextClassRef of an assertion, as the SSO session was authenticated: a password over TLS (SAML
+ * Authn Context §3.4.19), more than one factor (a passkey, or a password and a second factor at that
+ * login: the REFEDS MFA profile, which SPs such as Microsoft Entra, Shibboleth and Keycloak recognise),
+ * or another way (chat or SMS sign-in, a session from before this was recorded).
+ */
+export const AUTHN_CONTEXTS = {
+  password: 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport',
+  mfa: 'https://refeds.org/profile/mfa',
+  unspecified: 'urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified',
+} as const;
+
 /** How far another clock may be off (Keycloak's and Shibboleth's default is minutes, not seconds). */
 export const CLOCK_SKEW_MS = 3 * 60_000;
 /** How old a request may be when it arrives, and how long its sign-in waits at the central login. */
@@ -52,6 +64,11 @@ export interface InboundMessage {
   acsUrl: string | undefined;
   protocolBinding: string | undefined;
   sessionIndex: string | undefined;
+  /**
+   * Why the message's signature cannot be its own (XML Signature wrapping), if so: refused by the
+   * caller once the Issuer's application is known, so that 登录日志 shows the refusal at it.
+   */
+  wrapped: string | undefined;
 }
 
 const parser = new XMLParser({
@@ -108,13 +125,14 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
   // An enveloped signature must be the root's own: one Reference to the root's ID and nothing carried
   // inside it. Otherwise a signed original moved into ds:Object under a forged root still verifies
   // (XML Signature wrapping), while the fields read here come from the forged root.
+  let wrapped: string | undefined;
   if (root.Signature !== undefined) {
     const signature = root.Signature as Record<string, unknown>;
     const reference = (signature.SignedInfo as Record<string, unknown> | undefined)?.Reference;
     const uri =
       reference && typeof reference === 'object' && !Array.isArray(reference) ? (reference as Record<string, unknown>)['@URI'] : undefined;
     if (Array.isArray(root.Signature) || signature.Object !== undefined || uri !== `#${id}`) {
-      throw new SamlRefusal(`${kind}'s signature does not cover the message itself`);
+      wrapped = `${kind}'s signature does not cover the message itself`;
     }
   }
   return {
@@ -129,6 +147,7 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
     acsUrl: attr('AssertionConsumerServiceURL'),
     protocolBinding: attr('ProtocolBinding'),
     sessionIndex: textOf(root.SessionIndex),
+    wrapped,
   };
 }
 
@@ -241,6 +260,8 @@ export interface Assertion {
   inResponseTo: string | null;
   sessionIndex: string;
   authTime: Date;
+  /** AuthnContextClassRef (AUTHN_CONTEXTS). */
+  authnContext: string;
   /** Released attributes under their SAML names, multi-valued ones as lists. */
   attributes: Record<string, string | string[]>;
 }
@@ -266,7 +287,7 @@ export async function loginResponse(endpoints: SamlEndpoints, keys: SamlKeySet, 
     .join('');
   const authn =
     `<saml:AuthnStatement AuthnInstant="${a.authTime.toISOString()}" SessionIndex="${escapeXml(a.sessionIndex)}">` +
-    '<saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>';
+    `<saml:AuthnContext><saml:AuthnContextClassRef>${escapeXml(a.authnContext)}</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`;
   const template = (context: string) => {
     const filled = fillTemplate(context, {
       ID: id,

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { SamlNameIdFormat, SamlSettings } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 
 /** A stored signing key: its certificate (PEM) and its sealed private key. */
 export interface StoredSamlKey {
@@ -251,6 +253,52 @@ export class SamlRepository {
       .limit(limit);
     const r = await this.db.deleteFrom('saml_sign_in').where('id', 'in', done).executeTakeFirst();
     return Number(r.numDeletedRows);
+  }
+
+  /**
+   * Records an SP's LogoutRequest ID in the store that refuses replayed AuthnRequest IDs (the same
+   * unique key per SP: SAML Core §1.3.4 makes a message ID unique across the issuer's messages). The row
+   * is answered at once (no sign-in waits on it) and goes with the expired sign-ins. False: seen before.
+   */
+  async recordLogoutRequest(applicationId: number, requestId: string, expiresAt: string, now: string): Promise<boolean> {
+    try {
+      await this.db
+        .insertInto('saml_sign_in')
+        .values({
+          id: `logout-${randomUUID()}`,
+          application_id: applicationId,
+          request_id: requestId,
+          created_at: now,
+          expires_at: expiresAt,
+          answered_at: now,
+        })
+        .execute();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  /** How the SSO session was authenticated (cas_tgt.authn); undefined when not known. */
+  async sessionAuthn(tgtId: string): Promise<'password' | 'mfa' | undefined> {
+    const row = await this.db.selectFrom('cas_tgt').select('authn').where('id', '=', tgtId).executeTakeFirst();
+    return row?.authn === 'password' || row?.authn === 'mfa' ? row.authn : undefined;
+  }
+
+  /**
+   * Whether an account other than `accountId`, in any enterprise, holds the email (case-insensitive):
+   * then the email names nobody for certain and may not be a NameID.
+   */
+  async emailHeldByOthers(accountId: number, email: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('account')
+      .select('id')
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .where('id', '!=', accountId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Marks a waiting sign-in answered without an account (a NoPassive answer), once, as `answer` does. */

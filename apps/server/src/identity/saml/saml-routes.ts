@@ -1,7 +1,10 @@
+import cookie from '@fastify/cookie';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
-import type { InboundParams } from './saml-service.js';
+import { describeValidation } from '../../platform/plugins/error-handler.js';
+import { type InboundParams, LOGOUT_CONTINUATION_PATH } from './saml-service.js';
 
 /** The message fields of both bindings; bounds only (the service reads and checks the message). */
 const Message = Type.Object({
@@ -12,6 +15,8 @@ const Message = Type.Object({
   Signature: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
+/** Pages for the person, whatever the status; the framework's own refusals keep the envelope. */
+const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
 /**
  * /saml: the identity provider's metadata, single sign-on and single logout endpoints (HTTP-Redirect
@@ -23,6 +28,20 @@ export default async function samlRoutes(app: FastifyInstance) {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const service = () => app.samlService;
 
+  // Per-client-IP window of every SAML endpoint (each message costs a signature check and a row), wider
+  // than the login form's: one sign-in is a request, a callback and a response.
+  const messages = app.createRateLimit({ limit: 'saml', max: app.config.auth.loginAttemptsPerMinute * 3, timeWindow: 60_000 });
+  app.addHook('onRequest', async (request, reply) => {
+    const burst = await messages(request);
+    if (!burst.isAllowed && burst.isExceeded) return service().busy(reply, burst.ttlInSeconds);
+    return undefined;
+  });
+  // A message the schema refuses is answered with a page the person can read, not an envelope.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (!error.validation) throw error;
+    return service().invalid(reply, describeValidation(error.validation, error.validationContext));
+  });
+
   typed.get('/metadata', { schema: { hide: true, response: { 200: Type.String() } } }, async (_request, reply) =>
     reply
       .header('cache-control', 'public, max-age=3600')
@@ -31,7 +50,7 @@ export default async function samlRoutes(app: FastifyInstance) {
       .send(await service().metadata()),
   );
 
-  const sso = { hide: true, response: { 400: Html } };
+  const sso = { hide: true, response: PageAnswers };
   typed.get('/sso', { schema: { ...sso, querystring: Message } }, async (request, reply) =>
     service().signOn(request, reply, 'redirect', request.query as InboundParams),
   );
@@ -52,7 +71,7 @@ export default async function samlRoutes(app: FastifyInstance) {
         hide: true,
         params: Type.Object({ uid: Type.String({ maxLength: 64 }) }),
         querystring: Type.Object({ ticket: Type.Optional(Type.String({ maxLength: 300 })) }),
-        response: { 400: Html },
+        response: PageAnswers,
       },
     },
     async (request, reply) => service().callback(request, reply, request.params.uid, request.query.ticket),
@@ -63,9 +82,27 @@ export default async function samlRoutes(app: FastifyInstance) {
       schema: {
         hide: true,
         params: Type.Object({ applicationId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
-        response: { 404: Html },
+        response: PageAnswers,
       },
     },
     async (request, reply) => service().initiate(request, reply, request.params.applicationId),
+  );
+}
+
+/**
+ * The SP-initiated logout's second half, mounted under /cas: the TGC's cookie path, so that only the
+ * session of the browser that brought the accepted LogoutRequest can end.
+ */
+export async function samlCasRoutes(app: FastifyInstance) {
+  await app.register(cookie);
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (!error.validation) throw error;
+    return app.samlService.invalid(reply, describeValidation(error.validation, error.validationContext));
+  });
+  typed.get(
+    LOGOUT_CONTINUATION_PATH,
+    { schema: { hide: true, querystring: Type.Object({ t: Type.String({ maxLength: 4000 }) }), response: PageAnswers } },
+    async (request, reply) => app.samlService.continueLogout(request, reply, request.query.t),
   );
 }

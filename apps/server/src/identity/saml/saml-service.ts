@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type SamlEndpoints, type SamlSettings, samlEndpoints } from '@portal/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,6 +13,7 @@ import { LogoutRefusedError, SLO_TIMEOUT_MS } from '../cas/single-logout.js';
 import { PRUNE_BATCH } from '../../platform/retention/retention-service.js';
 import { SAML_KEY_SECRET, SamlKeys } from './saml-keys.js';
 import {
+  AUTHN_CONTEXTS,
   BINDINGS,
   type InboundBinding,
   checkIssueInstant,
@@ -26,7 +27,18 @@ import {
   SamlRefusal,
   verifyRequest,
 } from './saml-protocol.js';
-import { SUBMIT_SCRIPT_HASH, samlExpiredPage, samlLogoutDonePage, samlNoEmailPage, samlPostPage, samlRefusedPage } from './saml-pages.js';
+import {
+  SUBMIT_SCRIPT_HASH,
+  samlBusyPage,
+  samlExpiredPage,
+  samlInvalidPage,
+  samlLogoutDonePage,
+  samlLogoutKeptPage,
+  samlLogoutRefusedPage,
+  samlNoEmailPage,
+  samlPostPage,
+  samlRefusedPage,
+} from './saml-pages.js';
 import type { SamlSignInRow, ServiceProviderRow } from './saml-repository.js';
 
 /** Batches of sign-ins one retention run deletes at most; what is left goes at the next run. */
@@ -60,6 +72,33 @@ function octetString(rawUrl: string, field: 'SAMLRequest' | 'SAMLResponse'): str
     .join('&');
 }
 
+/** Where an SP-initiated logout goes on once its request is accepted: under /cas, where the TGC is sent. */
+export const LOGOUT_CONTINUATION_PATH = '/saml/logout';
+/** How long the continuation of an accepted LogoutRequest stays valid (one redirect). */
+const CONTINUATION_MS = 2 * 60_000;
+
+/** An accepted LogoutRequest on its way to the browser's session (sealed into the continuation address). */
+interface LogoutContinuation {
+  applicationId: number;
+  requestId: string;
+  sessionIndex: string;
+  nameId: string;
+  relayState: string;
+  expiresAt: number;
+}
+
+/** 接入自检's signed unsolicited response and the sign-in it names (for the SLO step's LogoutRequest). */
+export interface TestSignIn {
+  response: string;
+  nameId: string;
+  sessionIndex: string;
+}
+
+/** The application of a message's SP, once its Issuer named a registered one. */
+interface Seen {
+  application?: ServiceApplication;
+}
+
 /** A web origin of an absolute address. */
 const originOf = (address: string) => new URL(address).origin;
 
@@ -72,6 +111,7 @@ const originOf = (address: string) => new URL(address).origin;
  */
 export class SamlService {
   private readonly keys: SamlKeys;
+  private readonly continuationKey: Buffer;
 
   constructor(
     private readonly app: FastifyInstance,
@@ -79,6 +119,7 @@ export class SamlService {
     private readonly persistentKey: Buffer,
   ) {
     this.keys = new SamlKeys(app.samlRepository, box, new URL(publicSiteUrl(app.config)).host);
+    this.continuationKey = createHmac('sha256', persistentKey).update('saml-logout-continuation').digest();
   }
 
   get keyStore(): SamlKeys {
@@ -105,33 +146,80 @@ export class SamlService {
     return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
   }
 
-  /** A refused message: logged with its reason, a page for the person, nothing for any application. */
-  private refuse(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+  /**
+   * A refused message: logged with its reason and as a failed sign-in in 登录日志 (at the application
+   * when its SP is known), a page for the person, nothing for any application.
+   */
+  private async refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    err: unknown,
+    application: ServiceApplication | undefined,
+    page: (casBase: string) => string = samlRefusedPage,
+  ) {
     if (!(err instanceof SamlRefusal)) throw err;
     request.log.warn({ reason: err.reason }, 'SAML message refused');
-    return this.html(reply, 400, samlRefusedPage(this.casBase()));
+    await this.app.loginLogRepository.record(request.log, {
+      accountId: null,
+      username: '',
+      enterpriseId: application?.enterpriseId ?? null,
+      result: 'failure',
+      reason: 'saml-refused',
+      ...(application ? { applicationId: application.id, applicationName: application.name } : {}),
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? '',
+    });
+    return this.html(reply, 400, page(this.casBase()));
   }
 
-  /** The HTTP-POST binding's page: only `action`'s origin may receive its form (CSP form-action). */
-  private post(reply: FastifyReply, action: string, field: 'SAMLResponse' | 'SAMLRequest', value: string, relayState: string) {
-    const policy = `default-src 'none'; script-src ${SUBMIT_SCRIPT_HASH}; style-src 'self'; img-src 'self'; form-action ${originOf(action)}; frame-ancestors 'none'; base-uri 'none'`;
+  /** A request the route's schema refuses (a field too long, a wrong type): the refusal page with the reason. */
+  invalid(reply: FastifyReply, reason: string) {
+    return this.html(reply, 400, samlInvalidPage(this.casBase(), reason));
+  }
+
+  /** Over the per-address limit of SAML messages. */
+  busy(reply: FastifyReply, seconds: number) {
+    return this.html(reply.header('retry-after', seconds), 429, samlBusyPage(this.casBase(), seconds));
+  }
+
+  /**
+   * The HTTP-POST binding's page. CSP form-action also governs the redirects that follow the form's
+   * POST (as on the central login's pages), and where the SP's ACS or SLO sends the browser next (its
+   * application, a RelayState deep link) is the SP's to choose and cannot be registered: the policy names
+   * the SP's origin and allows web addresses after it, never javascript: or data: targets.
+   */
+  private post(
+    reply: FastifyReply,
+    action: string,
+    field: 'SAMLResponse' | 'SAMLRequest',
+    value: string,
+    relayState: string,
+    purpose: 'sign-in' | 'sign-out' = 'sign-in',
+  ) {
+    const target = new URL(action);
+    const schemes = target.protocol === 'http:' ? 'https: http:' : 'https:';
+    const policy = `default-src 'none'; script-src ${SUBMIT_SCRIPT_HASH}; style-src 'self'; img-src 'self'; form-action ${target.origin} ${schemes}; frame-ancestors 'none'; base-uri 'none'`;
     return reply
       .code(200)
       .header('cache-control', 'no-store')
       .header('content-security-policy', policy)
       .type('text/html; charset=utf-8')
-      .send(samlPostPage(this.casBase(), action, field, value, relayState));
+      .send(samlPostPage(this.casBase(), action, field, value, relayState, purpose));
   }
 
   async metadata(): Promise<string> {
     return idpMetadata(this.endpoints(), await this.keys.keySet());
   }
 
-  /** An enabled SAML application and its SP settings by entity ID; a refusal otherwise. */
-  private async provider(entityId: string): Promise<{ sp: ServiceProviderRow; application: ServiceApplication }> {
+  /**
+   * An enabled SAML application and its SP settings by entity ID; a refusal otherwise. `seen` keeps the
+   * application once known, so that a refusal after it is logged at that application.
+   */
+  private async provider(entityId: string, seen: Seen): Promise<{ sp: ServiceProviderRow; application: ServiceApplication }> {
     const sp = await this.app.samlRepository.providerByEntityId(entityId);
     const application = sp && (await this.app.ssoAppRepository.application(sp.applicationId));
     if (!sp || !application) throw new SamlRefusal(`unknown service provider ${entityId.slice(0, 200)}`);
+    seen.application = application;
     if (application.status !== 'enabled') throw new SamlRefusal(`application ${application.id} is disabled`);
     return { sp, application };
   }
@@ -154,10 +242,12 @@ export class SamlService {
    */
   async signOn(request: FastifyRequest, reply: FastifyReply, binding: InboundBinding, params: InboundParams) {
     const now = new Date();
+    const seen: Seen = {};
     try {
       if (!params.SAMLRequest) throw new SamlRefusal('no SAMLRequest');
       const message = readInbound(params.SAMLRequest, binding, 'AuthnRequest');
-      const { sp } = await this.provider(message.issuer);
+      const { sp } = await this.provider(message.issuer, seen);
+      if (message.wrapped) throw new SamlRefusal(message.wrapped);
       if (message.acsUrl !== undefined && message.acsUrl !== sp.acsUrl)
         throw new SamlRefusal('AssertionConsumerServiceURL is not the registered one');
       if (message.protocolBinding !== undefined && message.protocolBinding !== BINDINGS.post)
@@ -196,7 +286,7 @@ export class SamlService {
       if (message.isPassive && message.forceAuthn) return this.noPassive(reply, uid);
       return this.toCentralLogin(request, reply, uid, message.forceAuthn, message.isPassive);
     } catch (err) {
-      return this.refuse(request, reply, err);
+      return this.refuse(request, reply, err, seen.application);
     }
   }
 
@@ -238,9 +328,18 @@ export class SamlService {
     return this.post(reply, sp.acsUrl, 'SAMLResponse', response, signIn.relayState);
   }
 
-  /** The NameID of the account for the SP in its format; undefined when the account has none (no email). */
-  private nameIdOf(sp: SamlSettings, applicationId: number, accountId: number, username: string, email: string): string | undefined {
-    if (sp.nameIdFormat === 'email') return email || undefined;
+  /**
+   * The NameID of the account for the SP in its format; undefined when the account has none. An email
+   * names the account only when it has one that no other account (in any enterprise) holds: an email is
+   * neither unique nor proven here (accounts register and are imported with any address), and an SP keyed
+   * on it would take whoever set the same address for the person who holds it.
+   */
+  private async nameIdOf(sp: SamlSettings, applicationId: number, accountId: number, username: string, email: string) {
+    if (sp.nameIdFormat === 'email') {
+      const address = email.trim();
+      if (!address || (await this.app.samlRepository.emailHeldByOthers(accountId, address))) return undefined;
+      return address;
+    }
     if (sp.nameIdFormat === 'unspecified') return username;
     // Persistent (SAML Core §8.3.7): opaque, stable, different per application, not the account id.
     return createHmac('sha256', this.persistentKey).update(`${applicationId}:${accountId}`).digest('base64url');
@@ -260,8 +359,22 @@ export class SamlService {
     const profile = await this.app.accountRepository.profile(result.accountId);
     const who = await this.app.casValidationService.attributesOf(result.accountId, result.application, result.authTime);
     if (!sp || !profile || !who) return this.html(reply, 400, samlExpiredPage(this.casBase()));
-    const nameId = this.nameIdOf(sp, signIn.applicationId, result.accountId, profile.username, profile.email);
-    if (!nameId) return this.html(reply, 403, samlNoEmailPage(this.casBase()));
+    const nameId = await this.nameIdOf(sp, signIn.applicationId, result.accountId, profile.username, profile.email);
+    if (!nameId) {
+      await this.app.loginLogRepository.record(request.log, {
+        accountId: profile.id,
+        username: profile.username,
+        enterpriseId: profile.enterpriseId,
+        name: profile.name,
+        result: 'failure',
+        reason: 'name-id-unavailable',
+        applicationId: result.application.id,
+        applicationName: result.application.name,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? '',
+      });
+      return this.html(reply, 403, samlNoEmailPage(this.casBase()));
+    }
     if (!(await this.app.samlRepository.answer(uid, result.accountId, nameId, ticket, now.toISOString())))
       return this.html(reply, 400, samlExpiredPage(this.casBase()));
     const attributes: Record<string, string | string[]> = {};
@@ -274,60 +387,125 @@ export class SamlService {
       inResponseTo: signIn.requestId,
       sessionIndex: uid,
       authTime: new Date(result.authTime * 1000),
+      authnContext: AUTHN_CONTEXTS[(await this.app.samlRepository.sessionAuthn(result.tgtId)) ?? 'unspecified'],
       attributes,
     });
     return this.post(reply, sp.acsUrl, 'SAMLResponse', response, signIn.relayState);
   }
 
   /**
-   * The SP's LogoutRequest (SAML Profiles §4.4.3.3): signed where the SP must sign, naming a sign-in of
-   * that SP (SessionIndex) and its NameID; the SSO session that made it ends (登录日志's 登出 row, the
-   * other applications told), then the SP gets a signed LogoutResponse at its registered SLO address. A
-   * LogoutResponse (an SP answering the portal's front-channel request) just ends at the page.
+   * The SP's LogoutRequest (SAML Profiles §4.4.3.3): addressed to this IdP, fresh, its ID never seen
+   * before from that SP, and signed whenever the SP registered a certificate or must sign (a logout ends
+   * a person's every session, so an SP able to sign must: §4.4.4.1). It ends the SSO session of this
+   * browser only, and only when the request names this browser's sign-in at that SP (SessionIndex and
+   * NameID): 登录日志's 登出 row, the other applications told, the TGC cleared. The SP then gets a signed
+   * LogoutResponse at its registered SLO address. A refused request changes nothing. A LogoutResponse
+   * (an SP answering the portal's front-channel request) just ends at the page.
    */
   async logout(request: FastifyRequest, reply: FastifyReply, binding: InboundBinding, params: InboundParams) {
     if (!params.SAMLRequest)
       return this.html(
         reply,
         params.SAMLResponse ? 200 : 400,
-        params.SAMLResponse ? samlLogoutDonePage(this.casBase()) : samlRefusedPage(this.casBase()),
+        params.SAMLResponse ? samlLogoutDonePage(this.casBase()) : samlLogoutRefusedPage(this.casBase()),
       );
     const now = new Date();
+    const seen: Seen = {};
     try {
       const message = readInbound(params.SAMLRequest, binding, 'LogoutRequest');
-      const { sp, application } = await this.provider(message.issuer);
+      const { sp, application } = await this.provider(message.issuer, seen);
+      if (message.wrapped) throw new SamlRefusal(message.wrapped);
       const endpoints = this.endpoints();
       if (message.destination !== undefined && message.destination !== this.addressOf(request).sloUrl)
         throw new SamlRefusal('Destination is not this IdP');
       checkIssueInstant(message.issueInstant, now);
       const keys = await this.keys.keySet(now);
+      const mustSign = sp.wantRequestsSigned || sp.certificate !== '';
       const parsed = await verifyRequest(
         endpoints,
         keys,
-        sp,
+        { ...sp, wantRequestsSigned: mustSign },
         'LogoutRequest',
         binding,
         this.envelope(request, binding, params, 'SAMLRequest'),
       );
-      const signIn = message.sessionIndex ? await this.app.samlRepository.signIn(message.sessionIndex) : undefined;
-      const nameId = parsed.extract.nameID;
-      if (signIn && signIn.applicationId === sp.applicationId && signIn.nameId !== null && signIn.nameId === nameId && signIn.ticketId) {
-        const tgt = await this.app.casTicketService.tgtOfServiceTicket(signIn.ticketId);
-        if (tgt) {
-          const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log };
-          const ended = await this.app.casLoginService.logout(tgt, client, { id: application.id, name: application.name });
-          // The SP that asked is answered here, not told again.
-          const others = ended.filter((t) => t.id !== signIn.ticketId);
-          void this.app.logoutDeliveryService.deliver(others, this.app.casSignInService.portalBase(request), request.log);
-        }
-      }
-      // The browser's TGC names an ended session now; it goes as the CAS logout's does.
-      reply.header('set-cookie', `${TGC}=; Path=/cas; Max-Age=0; HttpOnly; SameSite=Lax`);
-      if (!sp.sloUrl) return this.html(reply, 200, samlLogoutDonePage(this.casBase()));
-      return this.post(reply, sp.sloUrl, 'SAMLResponse', logoutResponse(endpoints, keys, sp, message.id), params.RelayState ?? '');
+      const expiresAt = new Date(now.getTime() + REQUEST_MAX_AGE_MS * 2).toISOString();
+      if (!(await this.app.samlRepository.recordLogoutRequest(sp.applicationId, message.id, expiresAt, now.toISOString())))
+        throw new SamlRefusal('LogoutRequest ID seen before (replay)');
+      const nameId: unknown = parsed.extract.nameID;
+      // The browser's TGC is sent only under /cas (its cookie path): the session is looked at there.
+      const token = this.seal({
+        applicationId: application.id,
+        requestId: message.id,
+        sessionIndex: message.sessionIndex ?? '',
+        nameId: typeof nameId === 'string' ? nameId : '',
+        relayState: (params.RelayState ?? '').slice(0, 1000),
+        expiresAt: now.getTime() + CONTINUATION_MS,
+      });
+      const to = `${this.app.casSignInService.portalBase(request)}/cas${LOGOUT_CONTINUATION_PATH}?${new URLSearchParams({ t: token }).toString()}`;
+      return reply.header('cache-control', 'no-store').redirect(to, 303);
     } catch (err) {
-      return this.refuse(request, reply, err);
+      return this.refuse(request, reply, err, seen.application, samlLogoutRefusedPage);
     }
+  }
+
+  private seal(c: LogoutContinuation): string {
+    const body = Buffer.from(JSON.stringify(c)).toString('base64url');
+    return `${body}.${createHmac('sha256', this.continuationKey).update(body).digest('base64url')}`;
+  }
+
+  private unseal(token: string, now: Date): LogoutContinuation | undefined {
+    const [body = '', mac = ''] = token.split('.');
+    const expected = createHmac('sha256', this.continuationKey).update(body).digest();
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LogoutContinuation;
+    return c.expiresAt > now.getTime() ? c : undefined;
+  }
+
+  /**
+   * The second half of an SP-initiated logout, under /cas with the browser's TGC: ends this browser's
+   * session when the accepted request named it, then answers the SP with a signed LogoutResponse at its
+   * registered SLO address (or a page when it has none).
+   */
+  async continueLogout(request: FastifyRequest, reply: FastifyReply, token: string) {
+    const now = new Date();
+    const c = this.unseal(token, now);
+    const sp = c && (await this.app.samlRepository.providerOf(c.applicationId));
+    const application = sp && (await this.app.ssoAppRepository.application(sp.applicationId));
+    if (!c || !sp || !application) return this.html(reply, 400, samlLogoutRefusedPage(this.casBase()));
+    const ended = await this.endBrowserSession(request, sp, application, c.sessionIndex, c.nameId);
+    // The browser's TGC names an ended session now; it goes as the CAS logout's does.
+    if (ended) reply.header('set-cookie', `${TGC}=; Path=/cas; Max-Age=0; HttpOnly; SameSite=Lax`);
+    if (!sp.sloUrl) return this.html(reply, 200, ended ? samlLogoutDonePage(this.casBase()) : samlLogoutKeptPage(this.casBase()));
+    const response = logoutResponse(this.endpoints(), await this.keys.keySet(now), sp, c.requestId);
+    return this.post(reply, sp.sloUrl, 'SAMLResponse', response, c.relayState, 'sign-out');
+  }
+
+  /**
+   * Ends this browser's SSO session when the LogoutRequest names its sign-in at the SP: the sign-in
+   * (SessionIndex) of that application with that NameID, answered within the session the browser's TGC
+   * names. Answers whether a session ended.
+   */
+  private async endBrowserSession(
+    request: FastifyRequest,
+    sp: ServiceProviderRow,
+    application: ServiceApplication,
+    sessionIndex: string,
+    nameId: string,
+  ): Promise<boolean> {
+    const browserTgt = request.cookies[TGC];
+    if (!sessionIndex || !nameId || !browserTgt) return false;
+    const signIn = await this.app.samlRepository.signIn(sessionIndex);
+    if (!signIn?.ticketId || signIn.applicationId !== sp.applicationId || signIn.nameId !== nameId) return false;
+    const tgt = await this.app.casTicketService.tgtOfServiceTicket(signIn.ticketId);
+    if (!tgt || tgt !== browserTgt) return false;
+    const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log };
+    const ended = await this.app.casLoginService.logout(tgt, client, { id: application.id, name: application.name });
+    // The SP that asked is answered here, not told again.
+    const others = ended.filter((t) => t.id !== signIn.ticketId);
+    void this.app.logoutDeliveryService.deliver(others, this.app.casSignInService.portalBase(request), request.log);
+    return true;
   }
 
   // ----- 接入自检
@@ -336,13 +514,13 @@ export class SamlService {
    * A signed unsolicited response for the account (接入自检's sign-in step): what the SP gets when the
    * person opens it from 我的应用, without a sign-in row (no session ends it: it signs nobody in here).
    */
-  async testResponse(applicationId: number, accountId: number): Promise<string | undefined> {
+  async testResponse(applicationId: number, accountId: number): Promise<TestSignIn | undefined> {
     const sp = await this.app.samlRepository.providerOf(applicationId);
     const application = await this.app.ssoAppRepository.application(applicationId);
     const profile = await this.app.accountRepository.profile(accountId);
     const who = application && (await this.app.casValidationService.attributesOf(accountId, application));
     if (!sp || !application || !profile || !who) return undefined;
-    const nameId = this.nameIdOf(sp, applicationId, accountId, profile.username, profile.email);
+    const nameId = await this.nameIdOf(sp, applicationId, accountId, profile.username, profile.email);
     if (!nameId) return undefined;
     const attributes: Record<string, string | string[]> = {};
     for (const name of RELEASED) {
@@ -350,20 +528,33 @@ export class SamlService {
       if (value !== undefined && application.attributes.includes(name)) attributes[name] = value;
     }
     const sessionIndex = randomBytes(18).toString('base64url');
-    return loginResponse(this.endpoints(), await this.keys.keySet(), sp, {
+    const response = await loginResponse(this.endpoints(), await this.keys.keySet(), sp, {
       nameId,
       inResponseTo: null,
       sessionIndex,
       authTime: new Date(),
+      // The administrator's test, no sign-in: nothing to say how one was made.
+      authnContext: AUTHN_CONTEXTS.unspecified,
       attributes,
     });
+    return { response, nameId, sessionIndex };
   }
 
-  /** A signed LogoutRequest naming no live sign-in (接入自检's SLO step). */
-  async testLogoutRequest(applicationId: number): Promise<string | undefined> {
+  /**
+   * A signed LogoutRequest (接入自检's SLO step) for the test sign-in when there was one (its NameID and
+   * SessionIndex, what single logout would send after it), else naming no live sign-in.
+   */
+  async testLogoutRequest(applicationId: number, signedIn?: TestSignIn): Promise<string | undefined> {
     const sp = await this.app.samlRepository.providerOf(applicationId);
     if (!sp?.sloUrl) return undefined;
-    return logoutRequest(this.endpoints(), await this.keys.keySet(), sp, 'self-test', randomBytes(18).toString('base64url'));
+    const nameId = signedIn?.nameId ?? 'self-test';
+    return logoutRequest(
+      this.endpoints(),
+      await this.keys.keySet(),
+      sp,
+      nameId,
+      signedIn?.sessionIndex ?? randomBytes(18).toString('base64url'),
+    );
   }
 
   // ----- the CAS registry's view of SAML sign-ins (InternalServices)

@@ -12,7 +12,7 @@ import * as samlify from 'samlify';
 import { chinaTime } from '../../platform/lib/china-time.js';
 import type { SelfTestAccount } from './self-test.js';
 import { signInSkipReason } from './self-test.js';
-import { exchange, statusOf } from './self-test-http.js';
+import { exchange, redirectTarget, statusOf } from './self-test-http.js';
 import type { SsoApplication } from './sso-app-repository.js';
 
 const step = (key: SamlSelfTestStepKey, status: SelfTestStepStatus, detail: string): SelfTestStep => ({
@@ -25,9 +25,11 @@ const step = (key: SamlSelfTestStepKey, status: SelfTestStepStatus, detail: stri
 /**
  * 接入自检 of a SAML 2.0 application: the IdP metadata reads back as valid metadata with its signing
  * certificates; the ACS answers a GET; a real signed (IdP-initiated) response for the administrator,
- * posted from the server to the ACS, is accepted (2xx or 3xx) where the SP accepts unsolicited
- * responses; the SLO address answers a signed LogoutRequest. Only registered addresses, through the
- * outbound rules, no redirect followed, no answer quoted beyond its status.
+ * posted from the server to the ACS, is submitted: a 2xx, or a 3xx that does not send the browser back
+ * to this IdP to sign in again, is as much as can be seen from here (worded so, not as "accepted"); the
+ * SLO address answers the signed LogoutRequest for that test sign-in, sent as single logout sends it
+ * (HTTP-POST from the server). Only registered addresses, through the outbound rules, no redirect
+ * followed, no answer quoted beyond its status and redirect target.
  */
 export async function runSamlSelfTest(
   app: FastifyInstance,
@@ -72,7 +74,8 @@ export async function runSamlSelfTest(
       );
     }
     const skipped = await signInSkipReason(app, application, account.id, account.username);
-    const response = skipped ? undefined : await saml.testResponse(application.id, account.id);
+    const signedIn = skipped ? undefined : await saml.testResponse(application.id, account.id);
+    const response = signedIn?.response;
     if (!response) steps.push(step('samlResponse', 'skipped', skipped ?? SelfTestMessage.skippedNoTicket));
     else {
       const posted = await exchange(
@@ -86,15 +89,24 @@ export async function runSamlSelfTest(
       );
       if (!posted.ok) steps.push(step('samlResponse', 'failed', SamlSelfTestMessage.responseFailed(acs.href, posted.reason)));
       else {
-        const { status } = await statusOf(posted.response);
-        steps.push(
-          status < 400
-            ? step('samlResponse', 'passed', SamlSelfTestMessage.accepted(acs.href, status, account.username))
-            : step('samlResponse', 'failed', SamlSelfTestMessage.refused(acs.href, status)),
-        );
+        const { status, location } = await statusOf(posted.response);
+        const to = location && status >= 300 && status < 400 ? new URL(location, acs) : undefined;
+        // An SP that did not take the response starts a sign-in again: back to this IdP's SSO or login.
+        const back = to !== undefined && to.origin === new URL(endpoints.ssoUrl).origin && /^\/(saml|cas)\//.test(to.pathname);
+        if (status < 200 || status >= 400) steps.push(step('samlResponse', 'failed', SamlSelfTestMessage.refused(acs.href, status)));
+        else if (back)
+          steps.push(step('samlResponse', 'failed', SamlSelfTestMessage.bounced(acs.href, status, redirectTarget(to.href, acs))));
+        else
+          steps.push(
+            step(
+              'samlResponse',
+              'passed',
+              SamlSelfTestMessage.accepted(acs.href, status, account.username, to ? redirectTarget(to.href, acs) : undefined),
+            ),
+          );
       }
     }
-    const logout = await saml.testLogoutRequest(application.id);
+    const logout = await saml.testLogoutRequest(application.id, signedIn);
     if (!logout || !sp.sloUrl) steps.push(step('sloReachable', 'skipped', SamlSelfTestMessage.noSlo));
     else {
       const slo = new URL(sp.sloUrl);
@@ -114,7 +126,9 @@ export async function runSamlSelfTest(
           step(
             'sloReachable',
             status < 300 ? 'passed' : 'failed',
-            status < 300 ? SamlSelfTestMessage.sloAnswered(slo.href, status) : SamlSelfTestMessage.sloStatus(slo.href, status),
+            status < 300
+              ? SamlSelfTestMessage.sloAnswered(slo.href, status, account.username)
+              : SamlSelfTestMessage.sloStatus(slo.href, status),
           ),
         );
       }

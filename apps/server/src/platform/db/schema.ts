@@ -671,6 +671,8 @@ export interface CasTgtTable {
   /** The client that opened the SSO session (在线会话). */
   ip: Generated<string>;
   user_agent: Generated<string>;
+  /** How the session was authenticated: 'password', 'mfa' or '' (another way, or not known). */
+  authn: Generated<string>;
 }
 
 export type LogoutDeliveryState = 'delivered' | 'retrying' | 'failed';

@@ -9,6 +9,7 @@ import { OidcClientApp } from '../../../testing/oidc-client-app.js';
 import { idpCertificates, startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
+import { enrolmentKey, totp } from '../../../testing/totp.js';
 import { hashClientSecret } from '../../oidc/client-secret.js';
 
 const HENGYUE = '徐州恒岳重工机械有限公司';
@@ -49,6 +50,8 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
   let restricted: SamlSp;
   let openId: number;
   let adminToken: string;
+  /** The signing SP's key. */
+  let spKeys: ReturnType<typeof spKeyPair>;
   /** A CAS application and an OpenID Connect one of the same enterprise (one sign-on session with the SPs). */
   let casApp: CasClientApp;
   let rp: OidcClientApp;
@@ -67,6 +70,7 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     app = await buildApp({ config: db.config, database: db.database, logger: false });
     await app.listen({ port, host: '127.0.0.1' });
     const keys = spKeyPair();
+    spKeys = keys;
     [open, signing, restricted] = await Promise.all([
       startSamlSp({ idpBase: base, unsolicited: true }),
       startSamlSp({
@@ -199,6 +203,22 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     return { browser, hops, post };
   }
 
+  /** 登录日志's refused SAML messages at an application. */
+  const refusalsAt = async (applicationName: string) =>
+    Number(
+      (
+        await db.database.db
+          .selectFrom('login_log')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('reason', '=', 'saml-refused')
+          .where('application_name', '=', applicationName)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  /** Whether this browser's sign-on session is live: the SAML application's next sign-in goes without the form. */
+  const sessionLive = async (browser: TestBrowser) => !isLoginForm((await browser.navigate(open.loginUrl, {}, 12)).at(-1));
+
   it('publishes its metadata with the signing certificate and its endpoints', async () => {
     const res = await fetch(`${base}/saml/metadata`);
     expect(res.status).toBe(200);
@@ -233,6 +253,10 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       telephone: admin.phone,
       enterpriseName: HENGYUE,
     });
+    // A password sign-in says so (SAML Authn Context §3.4.19).
+    expect(open.received.profiles[0]?.getAssertionXml?.()).toContain(
+      '<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>',
+    );
     // Persistent: opaque, not the username or the account id.
     expect(String(profile.nameID)).toMatch(/^[\w-]{40,}$/);
     expect(profile.sessionIndex).toEqual(expect.any(String));
@@ -316,12 +340,12 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
 
   describe('bad input is refused with a page: no 500, never a redirect or a form to the SP', () => {
     /** The IdP's answer to an HTTP-Redirect request: refused, nothing on to the login or the SP. */
-    async function expectRefused(url: string, init: RequestInit = {}) {
+    async function expectRefused(url: string, init: RequestInit = {}, title = '登录请求无效') {
       const res = await fetch(url, { ...init, redirect: 'manual' });
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
       const text = await res.text();
-      expect(text).toContain('登录请求无效');
+      expect(text).toContain(title);
       expect(text).not.toContain('SAMLResponse');
     }
     const redirect = (encoded: string) => `${base}/saml/sso?SAMLRequest=${encodeURIComponent(encoded)}`;
@@ -377,55 +401,248 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
             `<saml:Issuer>${open.entityId}</saml:Issuer><saml:NameID>admin<!-- -->@evil.example</saml:NameID><samlp:SessionIndex>x</samlp:SessionIndex></samlp:LogoutRequest>`,
         ),
       ).toString('base64');
-      await expectRefused(`${base}/saml/slo?SAMLRequest=${encodeURIComponent(logout)}`);
+      await expectRefused(`${base}/saml/slo?SAMLRequest=${encodeURIComponent(logout)}`, {}, '退出请求无效');
     });
 
-    it('a wrapped signature: a signed request moved inside a forged one', async () => {
+    it('a wrapped signature, each variant: the refusal page, nothing to the SP, no sign-in started, 登录日志 has the refusal', async () => {
       const message = (await signing.saml.getAuthorizeMessageAsync('x')) as Record<string, string>;
       const signed = Buffer.from(message.SAMLRequest ?? '', 'base64').toString('utf8');
       const inner = signed.replace(/^<\?xml[^>]*\?>/, '');
-      const forged = inner
-        .replace(/ID="[^"]+"/, 'ID="_forged"')
-        .replace(/AssertionConsumerServiceURL="[^"]+"/, 'AssertionConsumerServiceURL="https://evil.example/acs"')
-        .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')
-        .replace(/(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/, `$1<samlp:Extensions>${inner}</samlp:Extensions>`);
-      await expectRefused(`${base}/saml/sso`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ SAMLRequest: Buffer.from(forged).toString('base64') }).toString(),
-      });
-      // The same wrapping that keeps the registered ACS still fails the signature.
-      const keptAcs = inner
-        .replace(/ID="[^"]+"/, 'ID="_forged2"')
-        .replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '')
-        .replace(/(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/, `$1<samlp:Extensions>${inner}</samlp:Extensions>`);
-      await expectRefused(`${base}/saml/sso`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ SAMLRequest: Buffer.from(keptAcs).toString('base64') }).toString(),
-      });
-      // The signed original kept as the signature's ds:Object under a forged root with a fresh ID.
       const signature = /<(ds:)?Signature[\s\S]*<\/(ds:)?Signature>/.exec(inner)?.[0] ?? '';
-      const unsigned = inner.replace(signature, '');
-      const wrapped = unsigned
-        .replace(/ID="[^"]+"/, 'ID="_forged3"')
-        .replace(
-          /(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/,
-          `$1${signature.replace(/<\/((?:ds:)?)Signature>$/, `<$1Object>${unsigned}</$1Object></$1Signature>`)}`,
-        );
       expect(signature).toMatch(/^<(ds:)?Signature/);
-      await expectRefused(`${base}/saml/sso`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ SAMLRequest: Buffer.from(wrapped).toString('base64') }).toString(),
-      });
-      expect(signing.received.hits).toBe(0);
+      const unsigned = inner.replace(signature, '');
+      const variants: Record<string, string> = {
+        // A forged root (another ACS) carrying the signed original in Extensions.
+        'forged ACS, original in Extensions': inner
+          .replace(/ID="[^"]+"/, 'ID="_forged1"')
+          .replace(/AssertionConsumerServiceURL="[^"]+"/, 'AssertionConsumerServiceURL="https://evil.example/acs"')
+          .replace(signature, '')
+          .replace(/(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/, `$1<samlp:Extensions>${inner}</samlp:Extensions>`),
+        // The same wrapping keeping every field: only the signature can tell.
+        'kept fields, original in Extensions': unsigned
+          .replace(/ID="[^"]+"/, 'ID="_forged2"')
+          .replace(/(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/, `$1<samlp:Extensions>${inner}</samlp:Extensions>`),
+        // The signed original kept as the signature's ds:Object under a forged root with a fresh ID.
+        "original in the signature's Object": unsigned
+          .replace(/ID="[^"]+"/, 'ID="_forged3"')
+          .replace(
+            /(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/,
+            `$1${signature.replace(/<\/((?:ds:)?)Signature>$/, `<$1Object>${unsigned}</$1Object></$1Signature>`)}`,
+          ),
+        // The original's signature moved onto a forged root with another ID (the Reference names the original).
+        'signature moved to a forged root': unsigned
+          .replace(/ID="[^"]+"/, 'ID="_forged4"')
+          .replace(/(<saml:Issuer[^>]*>[^<]*<\/saml:Issuer>)/, `$1${signature}`),
+      };
+      for (const [name, xml] of Object.entries(variants)) {
+        const before = await refusalsAt('恒岳采购门户（测试）');
+        await expectRefused(`${base}/saml/sso`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ SAMLRequest: Buffer.from(xml).toString('base64') }).toString(),
+        });
+        expect(await refusalsAt('恒岳采购门户（测试）'), name).toBe(before + 1);
+        const started = await db.database.db.selectFrom('saml_sign_in').select('id').where('request_id', 'like', '_forged%').execute();
+        expect(started, name).toEqual([]);
+        expect(signing.received.hits, name).toBe(0);
+      }
     });
 
     it('garbage and missing messages', async () => {
       await expectRefused(redirect('not base64 at all %%%'));
       await expectRefused(`${base}/saml/sso`);
     });
+  });
+
+  it('refuses the email NameID when the account has no email or another account (any enterprise, any case) holds it: a page, 登录日志, nothing to the SP', async () => {
+    const liuyang = await accountRow('liuyang');
+    /** A fresh browser signing in at the SP that asks for the email NameID (HTTP-POST request). */
+    const attempt = async () => {
+      const browser = new TestBrowser(base);
+      const start = await browser.fetch(`${signing.base}/saml/login-post`);
+      const form = (await browser.submitForm(start, {})).at(-1);
+      if (!form || !isLoginForm(form)) throw new Error(`no login form: ${form?.status}`);
+      return (await browser.submitForm(form, { username: 'liuyang', password: DEMO_PASSWORD }, '/cas/login')).at(-1) as BrowserResponse;
+    };
+    const refusedRows = () =>
+      db.database.db
+        .selectFrom('login_log')
+        .select(['result', 'reason', 'application_name'])
+        .where('username', '=', 'liuyang')
+        .where('reason', '=', 'name-id-unavailable')
+        .execute();
+    const setEmail = (username: string, email: string) =>
+      db.database.db.updateTable('account').set({ email }).where('username', '=', username).execute();
+    const service = await accountRow('service');
+    try {
+      // Another enterprise's account registered the same address in capitals.
+      await setEmail('service', liuyang.email.toUpperCase());
+      const shared = await attempt();
+      expect(shared.status).toBe(403);
+      expect(shared.text).toContain('无法登录该应用');
+      expect(shared.text).toContain('请联系企业管理员在账号管理中为您的账号设置唯一的邮箱');
+      expect(shared.text).not.toContain('SAMLResponse');
+      await setEmail('service', service.email);
+      await setEmail('liuyang', '');
+      const none = await attempt();
+      expect(none.status).toBe(403);
+      expect(none.text).not.toContain('SAMLResponse');
+      // The SP saw only its own two starts (login-post), no response.
+      expect(signing.received.hits).toBe(2);
+      expect(signing.received.profiles).toEqual([]);
+      expect(await refusedRows()).toEqual([
+        { result: 'failure', reason: 'name-id-unavailable', application_name: '恒岳采购门户（测试）' },
+        { result: 'failure', reason: 'name-id-unavailable', application_name: '恒岳采购门户（测试）' },
+      ]);
+    } finally {
+      await setEmail('service', service.email);
+      await setEmail('liuyang', liuyang.email);
+    }
+    // Its own address again, held by nobody else: the SP gets it.
+    const page = await attempt();
+    const landed = await signing.saml.validatePostResponseAsync(
+      Object.fromEntries(
+        [...page.text.matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+      ) as Record<string, string>,
+    );
+    expect(landed.profile).toMatchObject({ nameID: liuyang.email, nameIDFormat: EMAIL });
+  });
+
+  it("SP-initiated logout: unsigned or wrongly signed where the SP has a certificate, replayed, or naming another browser's sign-in ends no session", async () => {
+    // Browser A signs in at the SP that signs (its certificate is registered) and at the open one.
+    const a = await signIn(open, 'staff');
+    const aProfile = JSON.parse((await a.browser.submitForm(a.post, {}, open.acsUrl)).at(-1)?.text ?? '{}') as Parameters<
+      SamlSp['saml']['getLogoutUrlAsync']
+    >[0];
+    const start = await a.browser.fetch(`${signing.base}/saml/login-post`);
+    const page = (await a.browser.submitForm(start, {})).at(-1) as BrowserResponse;
+    const signed = await signing.saml.validatePostResponseAsync(
+      Object.fromEntries(
+        [...page.text.matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+      ) as Record<string, string>,
+    );
+    const profile = signed.profile as Parameters<SamlSp['saml']['getLogoutUrlAsync']>[0];
+    const before = await refusalsAt('恒岳采购门户（测试）');
+
+    // The signing SP's LogoutRequests over HTTP-Redirect (deflated, signed by its registered key).
+    const signer = await startSamlSp({ idpBase: base, signing: spKeys, identifierFormat: EMAIL, overrides: { issuer: signing.entityId } });
+    const url = new URL(await signer.saml.getLogoutUrlAsync(profile, 'bye', {}));
+    await signer.close();
+    // Unsigned: the same request without its signature. An SP with a certificate must sign its logout
+    // even where its sign-in requests need not be signed.
+    const unsigned = url.href.replace(/&(SigAlg|Signature)=[^&]*/g, '');
+    expect(unsigned).not.toContain('Signature=');
+    const wantSigned = (value: number) =>
+      db.database.db
+        .updateTable('saml_service_provider')
+        .set({ want_requests_signed: value })
+        .where('entity_id', '=', signing.entityId)
+        .execute();
+    await wantSigned(0);
+    const refused = await a.browser.fetch(unsigned).finally(() => wantSigned(1));
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('退出请求无效');
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    // Signed by another key.
+    const impostor = await startSamlSp({ idpBase: base, signing: spKeyPair(), overrides: { issuer: signing.entityId } });
+    try {
+      const forged = await a.browser.fetch(await impostor.saml.getLogoutUrlAsync(profile, 'bye', {}));
+      expect(forged.status).toBe(400);
+      expect(forged.text).toContain('退出请求无效');
+    } finally {
+      await impostor.close();
+    }
+    expect(await refusalsAt('恒岳采购门户（测试）')).toBe(before + 2);
+    expect(await sessionLive(a.browser)).toBe(true);
+
+    // Browser B (another person) brings A's valid request for the open SP: B's session is not A's, nothing ends.
+    const b = await signIn(open, 'liuyang');
+    await b.browser.submitForm(b.post, {}, open.acsUrl);
+    const other = (await b.browser.navigate(await open.saml.getLogoutUrlAsync(aProfile, 'bye', {}))).at(-1) as BrowserResponse;
+    expect(other.text).not.toContain('您已安全退出');
+    expect(other.text).toContain(`action="${open.sloUrl}"`);
+    expect(await sessionLive(a.browser)).toBe(true);
+    expect(await sessionLive(b.browser)).toBe(true);
+
+    // The signed request from A's browser ends A's session; the same request again is a replay.
+    const ok = (await a.browser.navigate(url.href)).at(-1) as BrowserResponse;
+    expect(ok.text).toContain(`action="${signing.sloUrl}"`);
+    expect(ok.text).toContain('已退出统一认证');
+    expect(await sessionLive(a.browser)).toBe(false);
+    const replayed = (await b.browser.navigate(url.href)).at(-1) as BrowserResponse;
+    expect(replayed.status).toBe(400);
+    expect(replayed.text).toContain('退出请求无效');
+    expect(await sessionLive(b.browser)).toBe(true);
+  });
+
+  it('answers a malformed message on every /saml address with a readable Chinese page, never a 500', async () => {
+    const long = 'x'.repeat(2100);
+    for (const [method, path] of [
+      ['GET', `/saml/sso?Signature=${long}`],
+      ['POST', '/saml/sso'],
+      ['GET', `/saml/slo?RelayState=${'r'.repeat(1100)}`],
+      ['POST', '/saml/slo'],
+      ['GET', `/saml/sign-in/${'u'.repeat(80)}/callback`],
+      ['GET', '/saml/initiate/not-a-number'],
+      ['GET', '/cas/saml/logout'],
+    ] as const) {
+      const res = await app.inject({
+        method,
+        url: path,
+        headers: { host: new URL(base).host },
+        ...(method === 'POST'
+          ? { payload: `Signature=${long}`, headers: { host: new URL(base).host, 'content-type': 'application/x-www-form-urlencoded' } }
+          : {}),
+      });
+      expect(res.statusCode, path).toBe(400);
+      expect(res.headers['content-type'], path).toMatch(/^text\/html/);
+      expect(res.body, path).toContain('<h1>请求无效</h1>');
+      expect(res.body, path).toMatch(/(查询参数|请求体|路径参数)/);
+      expect(res.body, path).not.toContain('[object Object]');
+    }
+  });
+
+  it('limits SAML messages per client address with a Chinese page', async () => {
+    const strict = await buildApp({
+      config: { ...db.config, auth: { ...db.config.auth, loginAttemptsPerMinute: 1 } },
+      database: db.database,
+      logger: false,
+    });
+    try {
+      const hit = () =>
+        strict.inject({ method: 'GET', url: '/saml/metadata', headers: { host: new URL(base).host }, remoteAddress: '10.20.30.40' });
+      for (let i = 0; i < 3; i++) expect((await hit()).statusCode).toBe(200);
+      const over = await hit();
+      expect(over.statusCode).toBe(429);
+      expect(over.headers['retry-after']).toMatch(/^\d+$/);
+      expect(over.body).toContain('请求过于频繁，请');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('states a sign-in with a second factor as multi-factor (REFEDS MFA) in the assertion', async () => {
+    const policy = (twoFactor: 'off' | 'all') =>
+      app.inject({
+        method: 'PUT',
+        url: '/web-api/console/v1/security/policy',
+        headers: { host: new URL(base).host, 'x-requested-with': 'XMLHttpRequest', authorization: adminToken },
+        payload: { ...app.config.securityDefaults, twoFactor },
+      });
+    expect((await policy('all')).statusCode).toBe(200);
+    try {
+      const { browser, post: enrol } = await signIn(open, 'liuyang');
+      expect(enrol.text).toContain('<h1>绑定二次验证</h1>');
+      const codes = (await browser.submitForm(enrol, { code: totp(enrolmentKey(enrol.text), Date.now()) }, '/two-factor/enrol')).at(-1);
+      const page = (await browser.submitForm(codes as BrowserResponse, {}, '/two-factor')).at(-1) as BrowserResponse;
+      const landed = (await browser.submitForm(page, {}, open.acsUrl)).at(-1);
+      expect(landed?.status).toBe(200);
+      expect(open.received.profiles[0]?.getAssertionXml?.()).toContain(
+        '<saml:AuthnContextClassRef>https://refeds.org/profile/mfa</saml:AuthnContextClassRef>',
+      );
+    } finally {
+      expect((await policy('off')).statusCode).toBe(200);
+    }
   });
 
   it('signs in IdP-initiated from 我的应用: an unsolicited response the SP accepts', async () => {
@@ -656,10 +873,44 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
         ['samlResponse', 'passed'],
         ['sloReachable', 'passed'],
       ]);
-      // The SP really validated the response and the logout request (signatures, audience, recipient).
+      // The SP really validated the response and the logout request (signatures, audience, recipient);
+      // the logout names the test sign-in, as single logout would after it.
       expect(open.received.profiles).toHaveLength(1);
       expect(open.received.logoutRequests).toHaveLength(1);
+      expect(open.received.logoutRequests[0]).toMatchObject({
+        nameID: open.received.profiles[0]?.nameID,
+        sessionIndex: open.received.profiles[0]?.sessionIndex,
+      });
       expect(result?.passed).toBe(true);
+      // What can be seen from here is that the SP took the post without an error, worded so.
+      const details = (res.json() as { data: { steps: { key: string; detail: string }[] }[] }).data[0]?.steps;
+      expect(details?.find((s) => s.key === 'samlResponse')?.detail).toContain('已提交至');
+      expect(details?.find((s) => s.key === 'samlResponse')?.detail).not.toContain('已接受');
+      expect(details?.find((s) => s.key === 'sloReachable')?.detail).toContain('以 HTTP-POST 发送');
+    });
+
+    it('接入自检 does not count a response the SP answers by sending the browser back to sign in', async () => {
+      // An ACS that takes nothing: every post is answered with a redirect to the IdP's sign-on.
+      const server = http.createServer((req, res) => {
+        if (req.method === 'POST') return res.writeHead(302, { location: `${base}/saml/sso?SAMLRequest=x` }).end();
+        return res.writeHead(200).end('acs');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const acs = `http://127.0.0.1:${(server.address() as AddressInfo).port}/acs`;
+      const setAcs = (url: string) =>
+        db.database.db.updateTable('saml_service_provider').set({ acs_url: url }).where('application_id', '=', openId).execute();
+      try {
+        await setAcs(acs);
+        const res = await consoleCall('POST', `/sso-app/${openId}/self-test`, {});
+        const result = (res.json() as { data: { passed: boolean; steps: { key: string; status: string; detail: string }[] }[] }).data[0];
+        const step = result?.steps.find((s) => s.key === 'samlResponse');
+        expect(step?.status).toBe('failed');
+        expect(step?.detail).toContain('跳转回统一认证');
+        expect(result?.passed).toBe(false);
+      } finally {
+        await setAcs(open.acsUrl);
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
 
     it('reads an SP metadata upload into the form fields', async () => {
