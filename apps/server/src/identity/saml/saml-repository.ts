@@ -291,14 +291,17 @@ export class SamlRepository {
    * then the email names nobody for certain and may not be a NameID.
    */
   async emailHeldByOthers(accountId: number, email: string): Promise<boolean> {
-    const row = await this.db
+    return (await this.emailHolderStatement(accountId, email).executeTakeFirst()) !== undefined;
+  }
+
+  /** The statement behind `emailHeldByOthers`, answered by the `lower(email)` index. */
+  emailHolderStatement(accountId: number, email: string) {
+    return this.db
       .selectFrom('account')
       .select('id')
       .where(sql<string>`lower(email)`, '=', email.toLowerCase())
       .where('id', '!=', accountId)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+      .limit(1);
   }
 
   /** Marks a waiting sign-in answered without an account (a NoPassive answer), once, as `answer` does. */

@@ -6,6 +6,7 @@ import { buildApp, type PortalApp } from '../../../app.js';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { type CasClientApp, startCasClientApp } from '../../../testing/cas-client-app.js';
 import { OidcClientApp } from '../../../testing/oidc-client-app.js';
+import { queryPlan } from '../../../testing/query-plan.js';
 import { idpCertificates, startSamlSp, spKeyPair, type SamlSp } from '../../../testing/saml-sp-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
@@ -506,6 +507,13 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       ) as Record<string, string>,
     );
     expect(landed.profile).toMatchObject({ nameID: liuyang.email, nameIDFormat: EMAIL });
+  });
+
+  it('finds another holder of an email through the lower(email) index, never by scanning accounts', async () => {
+    const statement = app.samlRepository.emailHolderStatement(1, 'Liuyang@Example.com').compile();
+    const plan = await queryPlan(db.database.db, dialect, statement);
+    expect(plan).toMatch(/account_email_lower_idx/);
+    expect(plan).not.toMatch(/\bSCAN account\b|Seq Scan/);
   });
 
   it("SP-initiated logout: unsigned or wrongly signed where the SP has a certificate, replayed, or naming another browser's sign-in ends no session", async () => {
