@@ -215,6 +215,34 @@ export class AccountRepository {
   }
 
   async profile(accountId: number): Promise<AccountProfile | undefined> {
+    const person = await this.person(accountId);
+    if (!person) return undefined;
+    // Spec section 6 and 账号组: an account holds its own roles and those of its groups.
+    const direct = this.db.selectFrom('account_role').select('account_role.role_id').where('account_role.account_id', '=', accountId);
+    const viaGroups = this.db
+      .selectFrom('account_group_member')
+      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
+      .select('account_group_role.role_id')
+      .where('account_group_member.account_id', '=', accountId);
+    const grants = await this.db
+      .selectFrom('role')
+      .leftJoin('role_authority', 'role_authority.role_id', 'role.id')
+      .select(['role.code', 'role_authority.authority'])
+      .where('role.id', 'in', direct.union(viaGroups))
+      .execute();
+    const authorities = new Set<string>();
+    for (const g of grants) {
+      authorities.add(g.code);
+      if (g.authority) authorities.add(g.authority);
+    }
+    return { ...person, authorities: [...authorities].sort() };
+  }
+
+  /**
+   * The profile without the roles and authorities, in one read: what an OpenID Connect token's claims
+   * and its usability check need (the roles claim is read on its own, only when asked for).
+   */
+  async person(accountId: number): Promise<Omit<AccountProfile, 'authorities'> | undefined> {
     const row = await this.db
       .selectFrom('account')
       .leftJoin('enterprise', 'enterprise.id', 'account.enterprise_id')
@@ -235,24 +263,6 @@ export class AccountRepository {
       .where('account.id', '=', accountId)
       .executeTakeFirst();
     if (!row) return undefined;
-    // Spec section 6 and 账号组: an account holds its own roles and those of its groups.
-    const direct = this.db.selectFrom('account_role').select('account_role.role_id').where('account_role.account_id', '=', accountId);
-    const viaGroups = this.db
-      .selectFrom('account_group_member')
-      .innerJoin('account_group_role', 'account_group_role.group_id', 'account_group_member.group_id')
-      .select('account_group_role.role_id')
-      .where('account_group_member.account_id', '=', accountId);
-    const grants = await this.db
-      .selectFrom('role')
-      .leftJoin('role_authority', 'role_authority.role_id', 'role.id')
-      .select(['role.code', 'role_authority.authority'])
-      .where('role.id', 'in', direct.union(viaGroups))
-      .execute();
-    const authorities = new Set<string>();
-    for (const g of grants) {
-      authorities.add(g.code);
-      if (g.authority) authorities.add(g.authority);
-    }
     return {
       id: row.id,
       username: row.username,
@@ -267,7 +277,6 @@ export class AccountRepository {
       // A disabled enterprise's accounts are as good as disabled (租户管理).
       usable: isUsable(row.status, row.enterprise_status),
       mustChangePassword: row.must_change_password === 1,
-      authorities: [...authorities].sort(),
     };
   }
 

@@ -98,20 +98,22 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
   /**
    * What the steps of an account depend on: its profile, its enterprise's policy, whether two-factor
    * login applies to it (按角色: a role it holds, directly or through a group) and the second factors
-   * it can use under 允许的验证方式.
+   * it can use under 允许的验证方式. `factorsIfRequired`: the factors matter only where two-factor login
+   * applies (the steps after the password), so the account's passkeys are not counted otherwise.
    */
-  async function contextOf(accountId: number, known?: SecurityPolicy) {
+  async function contextOf(accountId: number, known?: SecurityPolicy, { factorsIfRequired = false } = {}) {
     const [state, profile] = await Promise.all([accounts.loginState(accountId), accounts.profile(accountId)]);
     if (!state || !profile) return undefined;
     const policy = known ?? (await app.securityPolicyRepository.ofEnterprise(profile.enterpriseId));
     const roles = policy.twoFactor === 'roles' ? { held: await accounts.roleIds(accountId), required: policy.twoFactorRoles } : undefined;
-    const allowed = (m: SecondFactorMethod) => policy.twoFactorMethods.includes(m);
+    const twoFactor = twoFactorApplies(policy.twoFactor, profile.authorities, roles);
+    const allowed = (m: SecondFactorMethod) => policy.twoFactorMethods.includes(m) && (twoFactor || !factorsIfRequired);
     const factors: SecondFactors = {
       totp: allowed('totp') && state.twoFactorEnrolled,
       sms: allowed('sms') && SMS_PHONE_PATTERN.test(profile.phone),
       passkey: allowed('passkey') && (await app.passkeyRepository.count(accountId, profile.enterpriseId)) > 0,
     };
-    return { state, profile, policy, factors, twoFactor: twoFactorApplies(policy.twoFactor, profile.authorities, roles) };
+    return { state, profile, policy, factors, twoFactor };
   }
 
   /** The way the 二次验证 page starts with: the authenticator when bound, else a passkey, else 短信验证码 (it costs a message). */
@@ -212,7 +214,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     after: Stage,
     known?: KnownAtLogin,
   ): Promise<string | FastifyReply> {
-    const context = await contextOf(accountId, known?.policy);
+    const context = await contextOf(accountId, known?.policy, { factorsIfRequired: true });
     if (!context?.profile.usable) {
       return casLogin.renderLogin(request, reply, 403, {
         service: target.service,

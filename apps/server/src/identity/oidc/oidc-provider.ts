@@ -12,6 +12,7 @@ import Provider, {
   type Configuration,
   type Grant,
   type Interaction,
+  type InteractionResults,
   type KoaContextWithOIDC,
   type RefreshToken,
 } from 'oidc-provider';
@@ -48,9 +49,24 @@ export const OIDC_HEADERS: Readonly<Record<string, string>> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
+/**
+ * A client's metadata. The provider's Client#metadata() builds a new snake_case copy on every call, and
+ * a sign-in asks for it at each token's lifetime; a Client instance is made once per set of stored
+ * properties (its cache is keyed by their digest), so its metadata is too.
+ */
+const metadataOfClient = new WeakMap<Client, Partial<PortalClientMetadata>>();
+function metadataOf(client: Client): Partial<PortalClientMetadata> {
+  let metadata = metadataOfClient.get(client);
+  if (!metadata) {
+    metadata = client.metadata() as Partial<PortalClientMetadata>;
+    metadataOfClient.set(client, metadata);
+  }
+  return metadata;
+}
+
 /** Seconds from a client's metadata (its token lifetime), or the default; never more than `max`. */
 function lifetime(client: Client | undefined, name: (typeof PORTAL_CLIENT_METADATA)[number], fallback: number, max: number): number {
-  const value = (client?.metadata() as Partial<PortalClientMetadata> | undefined)?.[name];
+  const value = client ? metadataOf(client)[name] : undefined;
   return typeof value === 'number' && value > 0 ? Math.min(value, max) : fallback;
 }
 
@@ -141,7 +157,7 @@ async function ssoSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<S
   if (!oidc.prompts.has('none') || oidc.result || !accountId || !oidc.session?.uid || !oidc.client) return undefined;
   const tgt = await deps.sso.liveTgtOfOidcSession(oidc.session.uid);
   if (!tgt || String(tgt.accountId) !== accountId) return undefined;
-  const applicationId = (oidc.client.metadata() as Partial<PortalClientMetadata>).portal_application_id;
+  const applicationId = metadataOf(oidc.client).portal_application_id;
   let allowed = true;
   if (applicationId !== undefined && !(await deps.access.mayUse(tgt.accountId, applicationId))) {
     allowed = false;
@@ -150,6 +166,25 @@ async function ssoSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<S
   const signIn = { tgtId: tgt.id, allowed };
   ssoSignIns.set(ctx, signIn);
   return signIn;
+}
+
+/**
+ * The application of a token's client. At /token and /me the provider has just read the client that
+ * presents the token, with the same query (enabled, of an active enterprise): its metadata names the
+ * application, so it is not read again; another client's is read.
+ */
+async function applicationOfToken(
+  deps: ProviderDeps,
+  ctx: KoaContextWithOIDC,
+  clientId: string,
+): Promise<{ id: number; name: string } | undefined> {
+  const client = ctx.oidc.client;
+  if (client?.clientId === clientId) {
+    const id = metadataOf(client).portal_application_id;
+    // A machine client has no application: 应用授权 does not apply.
+    return id === undefined ? undefined : { id, name: client.clientName ?? '' };
+  }
+  return deps.clients.findApplication(clientId);
 }
 
 /**
@@ -169,7 +204,8 @@ async function findAccount(
 ): Promise<Account | undefined> {
   if (!/^[1-9]\d{0,9}$/.test(sub)) return undefined;
   const accountId = Number(sub);
-  const profile = await deps.accounts.profile(accountId);
+  // The claims name no roles (those are read below, when asked for): the profile without them.
+  const profile = await deps.accounts.person(accountId);
   if (!profile?.usable) return undefined;
   // A refresh lives as long as the SSO session that signed it in (Keycloak's SSO Session Idle and Max):
   // after an idle or absolute timeout it is refused and spent. offline_access outlives the timeouts
@@ -181,7 +217,7 @@ async function findAccount(
     }
   }
   if (token?.clientId) {
-    const application = await deps.clients.findApplication(token.clientId);
+    const application = await applicationOfToken(deps, ctx, token.clientId);
     if (application && !(await deps.access.mayUse(accountId, application.id))) {
       if (token.grantId) await deps.repository.destroyGrant(token.grantId);
       await logNotAuthorized(deps, ctx, accountId, application);
@@ -320,7 +356,7 @@ function configuration(deps: ProviderDeps): Configuration {
         enabled: true,
         allowedPolicy: async (_ctx, client, token) => {
           if (token.clientId !== client.clientId) return false;
-          const applicationId = (client.metadata() as Partial<PortalClientMetadata>).portal_application_id;
+          const applicationId = metadataOf(client).portal_application_id;
           const { accountId } = token as { accountId?: string };
           return !accountId || applicationId === undefined || (await deps.access.mayUse(Number(accountId), applicationId));
         },
@@ -408,7 +444,7 @@ async function linkSignIn(ctx: KoaContextWithOIDC, deps: ProviderDeps): Promise<
   }
   const sso = ssoSignIns.get(ctx);
   if (oidc?.route === 'authorization' && sso?.allowed) {
-    const applicationId = (client.metadata() as Partial<PortalClientMetadata>).portal_application_id ?? null;
+    const applicationId = metadataOf(client).portal_application_id ?? null;
     await deps.sso.recordSignIn(sso.tgtId, `${deps.issuer}/auth`, applicationId, link);
   }
 }
@@ -559,10 +595,15 @@ export class OidcService {
     }
   }
 
-  /** Completes the waiting authorization request with the sign-in's result; answers where the browser goes on. */
-  async finishInteraction(request: FastifyRequest, res: ServerResponse, result: Record<string, unknown>): Promise<string> {
-    const provider = await this.provider();
-    return provider.interactionResult(this.forwarded(request), res, result, { mergeWithLastSubmission: false });
+  /**
+   * Completes the waiting authorization request (as `interaction` read it, from this browser's cookie)
+   * with the sign-in's result; answers where the browser goes on. What the provider's interactionResult
+   * does without merging an earlier submission, on the interaction in hand instead of a second read of it.
+   */
+  async finishInteraction(interaction: Interaction, result: InteractionResults): Promise<string> {
+    interaction.result = result;
+    await interaction.persist();
+    return interaction.returnTo;
   }
 
   /** An authorization request by its uid (the CAS registry resolves its callback without the browser's cookie). */

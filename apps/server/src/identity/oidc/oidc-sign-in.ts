@@ -90,7 +90,7 @@ export class OidcSignIn {
       return this.toCentralLogin(request, reply, uid, true);
     }
     const portal: PortalInteractionResult = { ticket };
-    const returnTo = await this.app.oidcService.finishInteraction(request, reply.raw, {
+    const returnTo = await this.app.oidcService.finishInteraction(interaction, {
       // A browser-session cookie, like the TGC: the SSO session stays the authority.
       login: { accountId: String(result.accountId), ts: result.authTime, remember: false },
       // 应用授权 is the consent (enterprise applications are first party); it resolves an explicit prompt=consent.

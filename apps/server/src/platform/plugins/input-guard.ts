@@ -33,12 +33,13 @@ function* leaves(value: unknown, path: string): Generator<[string, unknown]> {
 
 function check(part: keyof typeof WHERE, value: unknown): void {
   const controls = part === 'body' ? BODY_CONTROL : LINE_CONTROL;
+  // Every request passes here: the name is put together only for the one that is refused.
+  // A wildcard path (`/api/handles/*`) is the address itself.
+  const name = (path: string) => (path === '*' ? '请求地址' : path ? `${WHERE[part]} ${path} ` : WHERE[part]);
   for (const [path, leaf] of leaves(value, '')) {
-    // A wildcard path (`/api/handles/*`) is the address itself.
-    const name = path === '*' ? '请求地址' : path ? `${WHERE[part]} ${path} ` : WHERE[part];
-    if (typeof leaf === 'string' && controls.test(leaf)) throw new InputError(part, `${name}含有不允许的控制字符`);
+    if (typeof leaf === 'string' && controls.test(leaf)) throw new InputError(part, `${name(path)}含有不允许的控制字符`);
     if (typeof leaf === 'number' && (!Number.isFinite(leaf) || (Number.isInteger(leaf) && Math.abs(leaf) > MAX_INT))) {
-      throw new InputError(part, `${name}超出允许范围`);
+      throw new InputError(part, `${name(path)}超出允许范围`);
     }
   }
 }
