@@ -48,6 +48,8 @@ function connectionFields(type: AuthSourceType): AuthSourceFieldName[] {
       return [['dingtalk', 'appKey'], ['dingtalk', 'corpId'], 'secret'];
     case 'feishu':
       return [['feishu', 'appId'], 'secret'];
+    case 'oidc':
+      return [['oidc', 'issuer'], ['oidc', 'clientId'], ['oidc', 'scopes'], 'secret'];
   }
 }
 
