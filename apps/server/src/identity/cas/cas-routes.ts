@@ -128,13 +128,10 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return page(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`);
       }
       if (!login) return page(400, '请输入用户名或手机号');
-      if (!password) {
-        // Identity-first: an address of a domain an enterprise's provider claims signs in there.
-        const sourceId = await app.federationService.sourceOfLogin(login);
-        if (sourceId !== undefined) return reply.redirect(federatedLoginHref(casBase(request), sourceId, service, renew), 303);
-        if (request.body.step === 'identify') return renderLogin(request, reply, 200, { service, renew, username: login });
-        return page(400, '请输入密码');
-      }
+      // Identity-first: an address of a domain an enterprise's provider claims signs in there (a password typed with it is not used).
+      const sourceId = await app.federationService.sourceOfLogin(login);
+      if (sourceId !== undefined) return reply.redirect(federatedLoginHref(casBase(request), sourceId, service, renew), 303);
+      if (!password) return page(400, '请输入密码');
 
       const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
       if (!checked.ok) return page(checked.status, checked.error);

@@ -144,7 +144,7 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     const page = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
     idp.state.signInAs = sub;
     try {
-      return await browser.submitForm(page, { username: email }, '/cas/login?');
+      return await browser.submitForm(page, { username: email, password: '' }, '/cas/login?');
     } finally {
       idp.state.signInAs = null;
     }
@@ -191,23 +191,20 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     expect(tested.raw).not.toContain(CLIENT.clientSecret);
   });
 
-  it('asks for 账号或邮箱 first and offers the provider as a button; others go on to the password', async () => {
+  it('asks for 账号或邮箱 first and offers the provider as a button; a claimed address needs no password, others still do', async () => {
     const browser = new TestBrowser(base);
     const page = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
-    expect(page.text).toContain('账号或邮箱');
-    expect(page.text).toContain('下一步');
-    expect(page.text).not.toContain('name="password"');
-    expect(page.text).toContain(
-      `/cas/login/federation/${sourceId}?service=${encodeURIComponent(service).replaceAll('%', '%')}`.split('?')[0],
-    );
-    expect(page.text).toContain('恒岳统一身份');
-    const [routed] = await browser.submitForm(page, { username: 'Zhao.Lei@HENGYUE-HI.cn' }, '/cas/login?');
+    expect(page.text).toContain('<label for="username">账号或邮箱</label>');
+    expect(page.text).toContain('无需密码，点击登录将跳转到企业身份提供方');
+    expect(page.text).toContain(`href="${base}/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}"`);
+    expect(page.text).toContain('>恒岳统一身份</a>');
+    const [routed] = await browser.submitForm(page, { username: 'Zhao.Lei@HENGYUE-HI.cn', password: '' }, '/cas/login?');
     expect(routed?.status).toBe(303);
     expect(routed?.location).toBe(`${base}/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
-    const [password] = await browser.submitForm(page, { username: 'staff' }, '/cas/login?');
-    expect(password?.status).toBe(200);
-    expect(password?.text).toContain('name="password"');
-    expect(password?.text).toContain('value="staff"');
+    const [unclaimed] = await browser.submitForm(page, { username: 'someone@example.com', password: '' }, '/cas/login?');
+    expect([unclaimed?.status, unclaimed?.text.includes('请输入密码')]).toEqual([400, true]);
+    const [password] = await browser.submitForm(page, { username: 'staff', password: '' }, '/cas/login?');
+    expect([password?.status, password?.text.includes('请输入密码')]).toEqual([400, true]);
   });
 
   it('creates the account at the first sign-in (JIT, default 账号组), then finds it by subject; a password post still works for others', async () => {
