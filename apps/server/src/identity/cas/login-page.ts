@@ -11,8 +11,8 @@ const passkeyScripts = (casBase: string) =>
   `<script src="${escapeHtml(casBase)}/assets/webauthn.js" defer></script>\n<script src="${escapeHtml(casBase)}/assets/passkey.js" defer></script>\n`;
 
 /** The central login's page frame; `protocol` names the service in the footer (CAS 3.0, OpenID Connect). */
-export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0'): string {
-  const scripts = body.includes('data-passkey=') ? passkeyScripts(casBase) : '';
+export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0', head = ''): string {
+  const scripts = (body.includes('data-passkey=') ? passkeyScripts(casBase) : '') + head;
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -230,6 +230,23 @@ export function messagePage(casBase: string, title: string, text: string, links:
     `<h1>${escapeHtml(title)}</h1>
 <p class="cas-card__text">${escapeHtml(text)}</p>
 <div class="cas-links cas-links--buttons">${links.map((l) => `<a class="cas-button" href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('')}</div>`,
+  );
+}
+
+/**
+ * Identity-first's hand-over to an enterprise's provider after the login form's post: a same-site
+ * refresh, not a redirect, since CSP form-action would judge a redirect chain after a form post by the
+ * provider's origin, which the login page cannot know in advance. The link serves browsers that do not refresh.
+ */
+export function federatedRedirectPage(casBase: string, href: string): string {
+  return layout(
+    '正在跳转',
+    casBase,
+    `<h1>正在跳转到企业身份提供方</h1>
+<p class="cas-card__text">您的邮箱属于已接入企业身份提供方的企业，请在企业身份提供方完成登录。</p>
+<div class="cas-links cas-links--buttons"><a class="cas-button" href="${escapeHtml(href)}">继续</a></div>`,
+    'CAS 3.0',
+    `<meta http-equiv="refresh" content="0;url=${escapeHtml(href)}">\n`,
   );
 }
 
