@@ -11,6 +11,8 @@ export interface IdpPerson {
   email: string;
   email_verified: boolean;
   phone_number: string;
+  /** Their password at the provider's own login page (a browser test types it). */
+  password?: string;
 }
 
 export interface IdpClient {
@@ -28,6 +30,24 @@ export interface IdpFaults {
   /** Answer the token endpoint this many milliseconds late. */
   slowTokenMs: number;
 }
+
+const bodyOf = (req: http.IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => resolve(body));
+    req.on('error', reject);
+  });
+
+/** The provider's own sign-in page (its look is its own: another company's product). */
+const loginPage = (action: string, failed: boolean) => `<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>集团统一身份认证</title></head>
+<body><main><h1>集团统一身份认证</h1>${failed ? '<p role="alert">用户名或密码错误</p>' : ''}
+<form method="post" action="${action}">
+<label for="login">用户名</label><input id="login" name="login" autocomplete="username">
+<label for="password">密码</label><input id="password" name="password" type="password">
+<button type="submit">登录</button>
+</form></main></body></html>`;
 
 function rsaJwk(kid: string): { privateJwk: JWK; publicJwk: JWK } {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -75,13 +95,14 @@ export async function startOidcIdp(options: { port: number; clients: IdpClient[]
     async findAccount(_ctx, id) {
       const person = people.get(id);
       if (!person) return undefined;
-      return { accountId: id, claims: async () => ({ ...person }) };
+      const { password: _password, ...claims } = person;
+      return { accountId: id, claims: async () => claims };
     },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['enterprise-idp-test-cookie-key'] },
     // Each portal sign-in is a login here: the provider keeps no session between them.
-    ttl: { Session: 1 },
+    ttl: { Session: 1, Interaction: 600, Grant: 600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
   });
 
   const callback = provider.callback();
@@ -103,13 +124,22 @@ export async function startOidcIdp(options: { port: number; clients: IdpClient[]
       if (url.pathname.startsWith('/interaction/')) {
         const details = await provider.interactionDetails(req, res);
         if (details.prompt.name === 'login') {
-          if (!state.signInAs) {
-            res.statusCode = 401;
-            res.end('nobody signs in');
+          // A test that set `signInAs` stands for a person who signed in; otherwise the provider's own login page.
+          let accountId = state.signInAs;
+          if (!accountId && req.method === 'POST') {
+            const form = new URLSearchParams(await bodyOf(req));
+            const login = form.get('login') ?? '';
+            const person = [...people.values()].find((p) => p.preferred_username === login || p.email === login);
+            if (person && person.password !== undefined && person.password === form.get('password')) accountId = person.sub;
+          }
+          if (!accountId) {
+            res.statusCode = req.method === 'POST' ? 401 : 200;
+            res.setHeader('content-type', 'text/html; charset=utf-8');
+            res.end(loginPage(url.pathname, req.method === 'POST'));
             return;
           }
           state.logins += 1;
-          await provider.interactionFinished(req, res, { login: { accountId: state.signInAs } }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
           return;
         }
         const grant = new provider.Grant({
