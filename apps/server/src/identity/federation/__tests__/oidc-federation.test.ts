@@ -359,6 +359,30 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     }
   });
 
+  it('two-factor per 安全设置 follows the provider as it follows a password', async () => {
+    const policy = (changes: Record<string, unknown>) =>
+      api('PUT', '/web-api/console/v1/security/policy', admin, { ...t.app.config.securityDefaults, ...changes });
+    expect((await policy({ twoFactor: 'all' })).status).toBe(200);
+    try {
+      const hops = await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+      expect(lastPage(hops).status).toBe(200);
+      expect(lastPage(hops).text).toContain('绑定二次验证');
+      expect(hops.some((h) => h.location?.includes('ticket='))).toBe(false);
+    } finally {
+      await policy({});
+    }
+  });
+
+  it('refuses another enterprise’s 账号组 as default groups, writing nothing', async () => {
+    const ruichi = await enterpriseOf('常州瑞驰液压科技有限公司');
+    const foreign = await t.database.db.selectFrom('account_group').select('id').where('enterprise_id', '=', ruichi).executeTakeFirst();
+    const groups = foreign ? [foreign.id] : [999_999];
+    const refused = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }, { groupIds: groups }));
+    expect([refused.status, refused.body.msg]).toEqual([400, AuthSourceMessage.groupUnknown]);
+    const detail = await api<AuthSourceDetail>('GET', `${SOURCES}/${sourceId}`, admin);
+    expect(detail.data.type === 'oidc' && detail.data.config.groupIds).toEqual([groupId]);
+  });
+
   it('a federated session ends like a password one: logout reaches the applications (single logout)', async () => {
     const browser = new TestBrowser(base);
     const hops = await signInByEmail(browser, 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
