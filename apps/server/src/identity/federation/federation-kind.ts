@@ -72,6 +72,11 @@ export interface FederationKind {
   finish(source: FederatedSource, answer: FederationAnswer): Promise<ExternalIdentity>;
   /** 测试连接's server-side steps (discovery, keys), each with what went wrong. */
   test(source: FederatedSource): Promise<AuthSourceTestStep[]>;
+  /**
+   * The provider's own word that a person's session there ended (OIDC Back-Channel Logout's
+   * logout_token), verified: whose it was. Throws FederationError for anything not genuine.
+   */
+  logout?(source: FederatedSource, params: Record<string, string>): Promise<{ subject?: string; sessionId?: string }>;
 }
 
 /** The kind's settings shared by every federated type. */

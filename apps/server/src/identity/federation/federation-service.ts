@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { recordAudit } from '../../platform/audit/audit-log.js';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { hashPassword } from '../accounts/passwords.js';
 import type { LoginClient } from '../cas/cas-login-service.js';
@@ -368,7 +368,38 @@ function createFederationService(app: FastifyInstance) {
     return `企业要求通过企业身份提供方登录，请点击“${forced.name}”登录`;
   }
 
+  /**
+   * The provider says a person's session there ended (OIDC Back-Channel Logout): every portal session of
+   * the account linked to that subject ends, with single logout to its applications (the portal keeps no
+   * upstream session id, so a token naming only a `sid` ends nothing). Refused when the notification is not genuine.
+   */
+  async function upstreamLogout(
+    sourceId: number,
+    params: Record<string, string>,
+    actor: { origin: string; log: LoginClient['log'] },
+  ): Promise<{ ok: true; ended: number } | { ok: false; error: string }> {
+    const source = await federatedSource(sourceId);
+    const kind = source ? kinds.get(source.type) : undefined;
+    if (!source || !kind?.logout) return { ok: false, error: '该认证源不接受登出通知' };
+    let who: { subject?: string; sessionId?: string };
+    try {
+      who = await kind.logout(source, params);
+    } catch (err) {
+      if (!(err instanceof FederationError)) throw err;
+      actor.log.warn({ sourceId, reason: err.reason }, 'federated logout notification refused');
+      return { ok: false, error: err.message };
+    }
+    const accountId = who.subject === undefined ? undefined : await sources.accountOf(source.id, who.subject);
+    if (accountId === undefined) return { ok: true, ended: 0 };
+    const tickets = await inTransaction(app.database.db, (trx) =>
+      app.ssoSessionService.end(trx, [accountId], { reason: 'federation-logout' }),
+    );
+    await app.ssoSessionService.notify(actor, tickets);
+    return { ok: true, ended: tickets.length };
+  }
+
   return {
+    upstreamLogout,
     registerKind,
     federatedSource,
     loginOptions,
@@ -406,6 +437,7 @@ export default fp(
       'login-guard',
       'login-log-repository',
       'security-policy-repository',
+      'sso-sessions',
     ],
   },
 );
