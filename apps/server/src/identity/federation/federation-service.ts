@@ -27,6 +27,10 @@ import {
 import { FederationRepository, type PendingFederation } from './federation-repository.js';
 import { FederationTestLinks } from './federation-test-links.js';
 
+/** account.email's length; account_identity.external_id's (a subject longer than that links nothing). */
+const EMAIL_MAX = 100;
+const SUBJECT_MAX = 200;
+
 /** How long a person may take at their provider, from the redirect to its answer. */
 export const FEDERATION_SIGN_IN_SECONDS = 600;
 
@@ -73,6 +77,12 @@ export function usernameOf(value: string): string {
   return local.replace(/[.-]/g, '_');
 }
 
+/** An address as an account keeps it (lower case, at most 100 characters), or '' for anything else. */
+export function emailOf(value: string): string {
+  const email = value.toLowerCase();
+  return email.length <= EMAIL_MAX && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : '';
+}
+
 /** The account fields of an identity under a source's mapping. */
 export function mapIdentity(settings: FederationSettings, identity: ExternalIdentity): MappedAccount {
   const { claims } = identity;
@@ -81,7 +91,7 @@ export function mapIdentity(settings: FederationSettings, identity: ExternalIden
   return {
     username,
     name: claimText(claims, mapping.name).slice(0, 32) || username,
-    email: claimText(claims, mapping.email).toLowerCase(),
+    email: emailOf(claimText(claims, mapping.email)),
     phone: mobileOf(claimText(claims, mapping.phone)),
   };
 }
@@ -321,6 +331,8 @@ function createFederationService(app: FastifyInstance) {
       return { kind: 'refused', status: 403, title: '无法登录', text };
     };
 
+    if (identity.subject.length > SUBJECT_MAX)
+      return refused('企业身份提供方返回的用户标识（sub）过长，无法关联平台账号，请联系企业管理员。');
     let accountId = await sources.accountOf(source.id, identity.subject);
     if (accountId === undefined && mapped.email) accountId = await accountByVerifiedEmail(source, settings, identity, mapped.email);
     if (accountId === undefined) {
