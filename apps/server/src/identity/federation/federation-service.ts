@@ -140,10 +140,11 @@ function createFederationService(app: FastifyInstance) {
 
   /** The login page: whether it asks for 账号或邮箱 first, and a button per enabled source. */
   async function loginOptions(): Promise<{ identityFirst: boolean; sources: { id: number; label: string }[] }> {
-    const [enabled, identityFirst] = await Promise.all([repo.enabledSources(), repo.anyDomain()]);
+    // One query per login page: a source's settings carry its domains (federation_domain mirrors them in the same write).
+    const enabled = await repo.enabledSources();
     const names = new Set(enabled.map((s) => s.enterpriseName));
     return {
-      identityFirst,
+      identityFirst: enabled.some((s) => ((JSON.parse(s.config) as { domains?: unknown[] }).domains ?? []).length > 0),
       // One enterprise: its sources by name; several: with the enterprise's name in front.
       sources: enabled.map((s) => ({ id: s.id, label: names.size > 1 ? `${s.enterpriseName}：${s.name}` : s.name })),
     };
