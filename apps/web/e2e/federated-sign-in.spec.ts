@@ -8,7 +8,8 @@ import { expect, test, uniquePhone, uniqueTag } from './fixtures.js';
  * The enterprise (this file's own, the tenant fixture) brings its own OpenID Provider: an independent
  * oidc-provider on its own port with its own people and sign-in page. A fresh browser starts at a CAS
  * application on another origin, types an address of the enterprise's domain at the central login, signs
- * in at the provider, and lands in the application, its account created on the way (JIT).
+ * in at the provider, and lands in the application, its account created on the way (JIT). Before that, the
+ * administrator's 测试登录 runs a real sign-in in a popup and reads what came back in the form.
  */
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -78,6 +79,23 @@ test.describe('企业身份提供方（OpenID Connect）', () => {
       people: [person],
     });
     try {
+      // 测试登录 in the console: a real sign-in at the provider in a popup, whose result comes back to the form.
+      await page.reload();
+      await page
+        .getByRole('row', { name: new RegExp(`集团身份${tag}`) })
+        .getByRole('button', { name: /编\s*辑/ })
+        .click();
+      const drawer = page.getByRole('dialog', { name: /编辑认证源/ });
+      const popupOpened = page.waitForEvent('popup');
+      await drawer.getByRole('button', { name: '测试登录' }).click();
+      const popup = await popupOpened;
+      await popup.getByLabel('用户名').fill(person.preferred_username);
+      await popup.getByLabel('密码').fill(person.password);
+      await popup.getByRole('button', { name: '登录' }).click();
+      await expect(drawer.getByText('测试登录成功')).toBeVisible();
+      await expect(drawer.getByText(person.email).first()).toBeVisible();
+      await drawer.getByRole('button', { name: /取\s*消/ }).click();
+
       // A CAS application of the enterprise, open to all its members (JIT accounts included).
       const casHome = `${casAppOrigin()}/federated-${tag}/`;
       const [cas] = await api.post<{ id: number }>('/web-api/console/v1/sso-app', {

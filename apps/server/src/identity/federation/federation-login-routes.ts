@@ -150,7 +150,7 @@ const federationLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return casLogin.html(
           reply,
           outcome.status,
-          federationTestPage(casLogin.casBase(request), casLogin.portalBase(request), { ok: false, error: outcome.error }),
+          federationTestPage(casLogin.casBase(request), casLogin.portalBase(request), id, { ok: false, error: outcome.error }),
         );
       if (started) await federation.recordFailure(started.sourceId, client(request));
       return refusedPage(request, reply, outcome.status, '企业身份登录失败', outcome.error, target);
@@ -161,7 +161,7 @@ const federationLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return casLogin.html(
         reply,
         200,
-        federationTestPage(casLogin.casBase(request), casLogin.portalBase(request), {
+        federationTestPage(casLogin.casBase(request), casLogin.portalBase(request), id, {
           ok: true,
           subject: identity.subject,
           claims: identity.claims,

@@ -12,11 +12,11 @@ const claimValue = (value: unknown) => (typeof value === 'string' ? value : JSON
 
 /**
  * 测试连接's popup after the provider's answer: the claims received and the account fields they map
- * to (no one is signed in). The result also goes to the console's window (postMessage to the portal's
- * origin only) by FEDERATION_TEST_JS: the CSP allows no inline script, so the data rides in a JSON block.
+ * to (no one is signed in). The result also goes to the console by FEDERATION_TEST_JS: the CSP allows no
+ * inline script, so the data rides in a JSON block.
  */
-export function federationTestPage(casBase: string, portalBase: string, outcome: FederationTestOutcome): string {
-  const data = JSON.stringify({ type: 'federation-test', ...outcome }).replace(/</g, '\\u003c');
+export function federationTestPage(casBase: string, portalBase: string, sourceId: number, outcome: FederationTestOutcome): string {
+  const data = JSON.stringify({ type: 'federation-test', sourceId, ...outcome }).replace(/</g, '\\u003c');
   const rows = (pairs: [string, string][]) =>
     pairs.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('');
   const body = outcome.ok
@@ -37,12 +37,22 @@ export function federationTestPage(casBase: string, portalBase: string, outcome:
   );
 }
 
-/** Posts the popup's result to the console window that opened it, at the portal's origin only. */
+/**
+ * Hands the popup's result to the console: on a same-origin BroadcastChannel, since the pages'
+ * Cross-Origin-Opener-Policy (same-origin) severs the opener once the popup has been at the provider,
+ * and to `window.opener` at the portal's origin only where one is still there.
+ */
 export const FEDERATION_TEST_JS = `(function () {
   var node = document.getElementById('federation-test-result');
-  if (!node || !window.opener) return;
+  if (!node) return;
+  var data = JSON.parse(node.textContent || '{}');
   try {
-    window.opener.postMessage(JSON.parse(node.textContent || '{}'), node.getAttribute('data-origin'));
+    if (window.BroadcastChannel) new BroadcastChannel('federation-test').postMessage(data);
+  } catch (e) {
+    /* no channel: the page itself shows the result */
+  }
+  try {
+    if (window.opener) window.opener.postMessage(data, node.getAttribute('data-origin'));
   } catch (e) {
     /* the console was closed or navigated away */
   }

@@ -447,8 +447,32 @@ describe('认证源 新增 and 编辑', () => {
     const redirect = await within(edit).findByRole('region', { name: '重定向地址' });
     expect(within(redirect).getByText('https://portal.example.com/cas/login/federation/8/callback')).toBeTruthy();
     expect(within(redirect).getByText('https://portal.example.com/cas/login/federation/8/backchannel-logout')).toBeTruthy();
-    expect(within(edit).getByRole('button', { name: '测试登录' })).toBeTruthy();
     expect(within(edit).getByLabelText<HTMLInputElement>('客户端密钥（Client Secret）').value).toBe('');
+
+    // 测试登录: the popup goes to the server's signed link; its page hands the result back on the channel.
+    fake.api!.routes[`POST ${API}/8/sign-in-test`] = [{ url: 'https://portal.example.com/cas/login/federation/8?test=t' }];
+    const popup = { location: { href: 'about:blank' }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    fireEvent.click(within(edit).getByRole('button', { name: '测试登录' }));
+    await waitFor(() => expect(popup.location.href).toBe('https://portal.example.com/cas/login/federation/8?test=t'));
+    const channel = new BroadcastChannel('federation-test');
+    // Another source's result is not this test's.
+    channel.postMessage({ type: 'federation-test', sourceId: 9, ok: false, error: '别的认证源' });
+    channel.postMessage({
+      type: 'federation-test',
+      sourceId: 8,
+      ok: true,
+      subject: 'sub-42',
+      claims: { sub: 'sub-42', email_verified: true },
+      mapped: { username: 'zhao_lei', name: '赵磊', email: 'zhaolei@corp.example.com', phone: '' },
+    });
+    expect(await within(edit).findByText('测试登录成功')).toBeTruthy();
+    expect(within(edit).getByText('zhao_lei')).toBeTruthy();
+    expect(within(edit).getByText('email_verified')).toBeTruthy();
+    expect(within(edit).queryByText('别的认证源')).toBeNull();
+    expect(popup.close).toHaveBeenCalled();
+    channel.close();
+    open.mockRestore();
   });
 
   it('a chat platform: its identifiers and secret; the callback address to copy once saved', async () => {

@@ -9,6 +9,7 @@ import { SecretField } from './secret-field';
 /** What 测试登录's popup posts back (federation-pages.ts on the server). */
 interface SignInTestMessage {
   type: 'federation-test';
+  sourceId: number;
   ok: boolean;
   error?: string;
   subject?: string;
@@ -46,24 +47,35 @@ const CLAIM_FIELDS = [
 
 /**
  * 测试登录: a saved source's real sign-in in a popup (a signed two-minute link from the server), whose
- * page posts the claims and the mapped account fields back here. Only messages from the portal's own
- * origin with the popup as their source are read.
+ * page hands the claims and the mapped account fields back here: on a same-origin BroadcastChannel (the
+ * pages' Cross-Origin-Opener-Policy severs the opener once the popup has been at the provider), or from
+ * the opener's own origin. Only a result for this source while a test is running is taken.
  */
 function SignInTest({ sourceId }: { sourceId: number }) {
   const link = useSignInTestLink();
   const [result, setResult] = useState<SignInTestMessage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const popup = useRef<Window | null>(null);
+  const waiting = useRef(false);
 
   useEffect(() => {
-    const listen = (event: MessageEvent) => {
-      if (event.origin !== window.location.origin || event.source !== popup.current || !isSignInTest(event.data)) return;
-      setResult(event.data);
+    const take = (data: unknown) => {
+      if (!waiting.current || !isSignInTest(data) || data.sourceId !== sourceId) return;
+      waiting.current = false;
+      setResult(data);
       popup.current?.close();
     };
-    window.addEventListener('message', listen);
-    return () => window.removeEventListener('message', listen);
-  }, []);
+    const fromWindow = (event: MessageEvent) => {
+      if (event.origin === window.location.origin) take(event.data);
+    };
+    window.addEventListener('message', fromWindow);
+    const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('federation-test');
+    if (channel) channel.onmessage = (event: MessageEvent) => take(event.data);
+    return () => {
+      window.removeEventListener('message', fromWindow);
+      channel?.close();
+    };
+  }, [sourceId]);
 
   const start = async () => {
     setResult(null);
@@ -77,6 +89,7 @@ function SignInTest({ sourceId }: { sourceId: number }) {
         return;
       }
       popup.current = opened;
+      waiting.current = true;
       opened.location.href = url;
     } catch (err) {
       opened?.close();
