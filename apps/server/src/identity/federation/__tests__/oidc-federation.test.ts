@@ -305,6 +305,27 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     const real = await browser.navigate(back);
     expect(real[0]?.status).toBe(400);
     expect(browser.cookies.has('TGC')).toBe(false);
+
+    // A sign-in left at the provider past its ten minutes signs no one in either.
+    const late = new TestBrowser(base);
+    const lateStart = await late.fetch(`/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
+    await t.database.db
+      .updateTable('federation_sign_in')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
+    idp.state.signInAs = '7f1c-zhaolei';
+    const lateHops = await late.navigate(lateStart.location ?? '', {}, 10);
+    idp.state.signInAs = null;
+    expect(lastPage(lateHops).status).toBe(400);
+    expect(lastPage(lateHops).text).toContain('企业身份登录已过期或无效');
+    expect(late.cookies.has('TGC')).toBe(false);
+
+    // The return address is a registered service, or nothing: no open redirect through the provider.
+    const foreign = await new TestBrowser(base).fetch(
+      `/cas/login/federation/${sourceId}?service=${encodeURIComponent('https://evil.example/steal')}`,
+    );
+    expect(foreign.status).toBe(403);
+    expect(foreign.location).toBeNull();
   });
 
   it('refuses an ID token with another nonce, a bad signature, an issuer that does not match and a provider too slow to answer', async () => {
