@@ -60,7 +60,7 @@ export function AuthSourcePage() {
 
   const columns: TableColumnsType<AuthSourceSummary> = [
     { title: '名称', dataIndex: 'name', width: 140, ellipsis: { showTitle: true } },
-    { title: '类型', dataIndex: 'type', width: 110, render: (type: AuthSourceType) => <SourceTypeTag type={type} /> },
+    { title: '类型', dataIndex: 'type', width: 150, render: (type: AuthSourceType) => <SourceTypeTag type={type} /> },
     {
       // The one column without a width: it takes what the others leave.
       title: '地址/标识',
