@@ -193,6 +193,9 @@ export const LOGIN_FAILURE_REASONS = {
   'passkey-failed': '通行密钥验证失败',
   'saml-refused': 'SAML 请求无效',
   'name-id-unavailable': '邮箱无法作为应用标识',
+  'federation-failed': '企业身份认证失败',
+  'federation-unlinked': '企业身份未关联账号',
+  'password-not-allowed': '仅允许企业身份登录',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 
@@ -212,6 +215,7 @@ export const LOGOUT_REASONS = {
   'sync-disabled': '同步停用',
   'enterprise-disabled': '企业停用',
   'session-cap': '超出在线会话数上限',
+  'federation-logout': '企业身份提供方登出',
 } as const;
 export type LogoutReason = keyof typeof LOGOUT_REASONS;
 /** 登录日志's 原因: why a sign-in failed or how a session ended. */

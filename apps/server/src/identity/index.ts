@@ -16,6 +16,9 @@ import casValidationService from './cas/cas-validation-service.js';
 import chatLoginRoutes from './cas/chat-login-routes.js';
 import chatLoginService from './cas/chat-login-service.js';
 import forgotPasswordRoutes from './cas/forgot-password-routes.js';
+import federationLoginRoutes from './federation/federation-login-routes.js';
+import federationOidc from './federation/oidc-kind.js';
+import federationService from './federation/federation-service.js';
 import forgotPasswordService from './cas/forgot-password-service.js';
 import loginFailureRepository from './cas/login-failure-repository.js';
 import loginGuard from './cas/login-guard.js';
@@ -160,6 +163,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(complianceRepository);
   await app.register(complianceService);
   await app.register(accountAdminRepository);
+  await app.register(federationService);
+  await app.register(federationOidc);
   await app.register(groupRepository);
   await app.register(roleRepository);
   await app.register(joinRequestRepository);
@@ -202,6 +207,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
     await app.register(passkeyLoginRoutes, { prefix: '/cas' });
     await app.register(forgotPasswordRoutes, { prefix: '/cas' });
     await app.register(chatLoginRoutes, { prefix: '/cas' });
+    await app.register(federationLoginRoutes, { prefix: '/cas' });
     await app.register(oidcRoutes, { prefix: '/oidc' });
     await app.register(samlRoutes, { prefix: '/saml' });
     await app.register(samlCasRoutes, { prefix: '/cas' });

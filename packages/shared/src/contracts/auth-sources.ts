@@ -3,7 +3,10 @@ import {
   AUTH_SOURCE_NAME_MAX,
   AUTH_SOURCE_TYPES,
   CHAT_ID_MAX,
+  FEDERATION_DOMAINS_MAX,
+  FEDERATION_GROUPS_MAX,
   LDAP_TEXT_MAX,
+  OIDC_TEXT_MAX,
   SECRET_MAX,
   SYNC_USERNAME_PREFIX_MAX,
 } from '../auth-sources.js';
@@ -123,17 +126,28 @@ export const LdapSourceConfigBodySchema = Type.Object({
 export const WecomSourceConfigBodySchema = Type.Object({ corpId: Optional(CHAT_ID_MAX), agentId: Optional(CHAT_ID_MAX) });
 export const DingtalkSourceConfigBodySchema = Type.Object({ appKey: Optional(CHAT_ID_MAX), corpId: Optional(CHAT_ID_MAX) });
 export const FeishuSourceConfigBodySchema = Type.Object({ appId: Optional(CHAT_ID_MAX) });
+export const OidcSourceConfigBodySchema = Type.Object({
+  issuer: Optional(OIDC_TEXT_MAX),
+  clientId: Optional(OIDC_TEXT_MAX),
+  scopes: Optional(OIDC_TEXT_MAX),
+  mapping: Type.Object({ username: Optional(100), name: Optional(100), email: Optional(100), phone: Optional(100) }),
+  domains: Type.Optional(Type.Array(Bounded(253), { maxItems: FEDERATION_DOMAINS_MAX * 2 })),
+  jit: Type.Optional(Type.Boolean()),
+  groupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: FEDERATION_GROUPS_MAX * 2 })),
+  enforce: Type.Optional(Type.Boolean()),
+});
 
 /** One branch per type, keyed by `type`: that type's settings (`configs`), plus the `extra` fields every branch has. */
-function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema>(
+function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema, O extends TSchema>(
   extra: P,
-  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F },
+  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F; oidc: O },
 ) {
   return Type.Union([
     Type.Object({ ...extra, type: Type.Literal('ldap'), config: configs.ldap }),
     Type.Object({ ...extra, type: Type.Literal('wecom'), config: configs.wecom }),
     Type.Object({ ...extra, type: Type.Literal('dingtalk'), config: configs.dingtalk }),
     Type.Object({ ...extra, type: Type.Literal('feishu'), config: configs.feishu }),
+    Type.Object({ ...extra, type: Type.Literal('oidc'), config: configs.oidc }),
   ]);
 }
 
@@ -142,6 +156,7 @@ const configBodies = {
   wecom: WecomSourceConfigBodySchema,
   dingtalk: DingtalkSourceConfigBodySchema,
   feishu: FeishuSourceConfigBodySchema,
+  oidc: OidcSourceConfigBodySchema,
 };
 
 const SecretBody = Type.String({ maxLength: SECRET_MAX * 4, description: '密钥（LDAP 绑定密码、应用 Secret）；编辑时空或不传表示不修改' });
@@ -179,6 +194,16 @@ export const LdapSourceConfigSchema = Type.Object({
 export const WecomSourceConfigSchema = Type.Object({ corpId: Type.String(), agentId: Type.String() });
 export const DingtalkSourceConfigSchema = Type.Object({ appKey: Type.String(), corpId: Type.String() });
 export const FeishuSourceConfigSchema = Type.Object({ appId: Type.String() });
+export const OidcSourceConfigSchema = Type.Object({
+  issuer: Type.String({ description: '发现地址（Issuer），读取其 /.well-known/openid-configuration' }),
+  clientId: Type.String(),
+  scopes: Type.String({ description: '授权范围，以空格分隔，含 openid' }),
+  mapping: Type.Object({ username: Type.String(), name: Type.String(), email: Type.String(), phone: Type.String() }),
+  domains: Type.Array(Type.String(), { description: '属于本企业的邮箱域名（各企业之间唯一）' }),
+  jit: Type.Boolean({ description: '允许首次登录自动创建账号' }),
+  groupIds: Type.Array(Type.Integer(), { description: '自动创建的账号加入的账号组' }),
+  enforce: Type.Boolean({ description: '仅允许通过企业身份提供方登录（企业管理员保留密码登录）' }),
+});
 
 export const AuthSourceDetailSchema = perType(
   {
@@ -186,15 +211,23 @@ export const AuthSourceDetailSchema = perType(
     name: Type.String(),
     enabled: Type.Boolean(),
     hasSecret: Type.Boolean({ description: '已保存密钥（密钥本身从不返回）' }),
-    callbackUrl: Type.Union([Type.String(), Type.Null()], { description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址' }),
+    callbackUrl: Type.Union([Type.String(), Type.Null()], {
+      description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址；OpenID Connect：在身份提供方登记的重定向地址',
+    }),
     updatedAt: Type.String(),
   },
-  { ldap: LdapSourceConfigSchema, wecom: WecomSourceConfigSchema, dingtalk: DingtalkSourceConfigSchema, feishu: FeishuSourceConfigSchema },
+  {
+    ldap: LdapSourceConfigSchema,
+    wecom: WecomSourceConfigSchema,
+    dingtalk: DingtalkSourceConfigSchema,
+    feishu: FeishuSourceConfigSchema,
+    oidc: OidcSourceConfigSchema,
+  },
 );
 
 export const AuthSourceSummarySchema = Type.Object({
   id: Type.Integer(),
-  type: literals(['ldap', 'wecom', 'dingtalk', 'feishu'] as const),
+  type: literals(AUTH_SOURCE_TYPES),
   name: Type.String(),
   enabled: Type.Boolean(),
   endpoint: Type.String({ description: 'LDAP 地址，或企业 / 应用标识' }),
@@ -217,3 +250,6 @@ export const AuthSourceTestResultSchema = Type.Object({
   steps: Type.Array(AuthSourceTestStepSchema),
   sample: Type.Array(DirectoryUserViewSchema),
 });
+
+/** `POST /web-api/console/v1/auth/sources/:id/sign-in-test`: the popup's address (a signed link, two minutes). */
+export const FederationTestLinkSchema = Type.Object({ url: Type.String() });

@@ -11,6 +11,7 @@ import {
   Authority,
   CreatedIdSchema,
   EmptyAnswerSchema,
+  FederationTestLinkSchema,
   RowIdParamsSchema,
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
@@ -134,6 +135,24 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const limit = await testRuns(request);
       if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
       return ok(await sources.test(source, request.log));
+    },
+  );
+
+  app.post(
+    `${BASE}/:id/sign-in-test`,
+    {
+      ...canSource,
+      schema: {
+        tags,
+        summary: '测试登录（OpenID Connect：返回在弹窗中打开的登录地址，两分钟内有效，不会登录任何账号）',
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(FederationTestLinkSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const limit = await testRuns(request);
+      if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
+      return ok(await sources.signInTest(callerOf(request), request.params.id));
     },
   );
 

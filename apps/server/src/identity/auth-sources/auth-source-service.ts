@@ -9,6 +9,8 @@ import {
   type AuthSourceSummary,
   type AuthSourceTestInput,
   type AuthSourceTestResult,
+  isChatSourceType,
+  isFederatedSourceType,
   parseLdapUrl,
 } from '@portal/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -67,6 +69,28 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
       return { type: 'dingtalk', config: { appKey: text(body.config.appKey), corpId: text(body.config.corpId) } };
     case 'feishu':
       return { type: 'feishu', config: { appId: text(body.config.appId) } };
+    case 'oidc': {
+      const c = body.config;
+      return {
+        type: 'oidc',
+        config: {
+          issuer: text(c.issuer),
+          clientId: text(c.clientId),
+          scopes: text(c.scopes).split(/\s+/).filter(Boolean).join(' '),
+          mapping: {
+            username: text(c.mapping.username),
+            name: text(c.mapping.name),
+            email: text(c.mapping.email),
+            phone: text(c.mapping.phone),
+          },
+          // example.com, @example.com and Example.COM are one domain.
+          domains: (c.domains ?? []).map((d) => text(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          jit: c.jit ?? false,
+          groupIds: [...new Set(c.groupIds ?? [])],
+          enforce: c.enforce ?? false,
+        },
+      };
+    }
   }
 }
 
@@ -75,9 +99,39 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
  * bind password again, or a console user could have it sent to a server of their choosing.
  */
 function keepsAddress(stored: AuthSourceConfig, settings: AuthSourceConfig): boolean {
+  // An OpenID Connect client secret goes to the token endpoint the issuer's discovery names.
+  if (stored.type === 'oidc' && settings.type === 'oidc') return stored.config.issuer === settings.config.issuer;
   if (stored.type !== 'ldap' || settings.type !== 'ldap') return true;
   // StartTLS turned off would send it in clear text to the same host: that needs it typed again too.
   return stored.config.url === settings.config.url && (settings.config.startTls || !stored.config.startTls);
+}
+
+/** An OpenID Connect issuer's host and port (for the literal-address check). */
+function issuerAddress(settings: AuthSourceConfig): { host: string; port: number } | undefined {
+  if (settings.type !== 'oidc') return undefined;
+  const url = new URL(settings.config.issuer);
+  return { host: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+}
+
+/**
+ * A federated source's email domains and default 账号组, inside its write: a domain claimed by another
+ * source (any enterprise's) is refused, and the groups must be the enterprise's own.
+ */
+async function writeFederation(
+  app: FastifyInstance,
+  trx: Parameters<Parameters<typeof inEnterpriseTransaction>[2]>[0],
+  enterpriseId: number,
+  sourceId: number,
+  input: AuthSourceWrite,
+): Promise<void> {
+  if (input.type !== 'oidc') return;
+  const repo = app.federationService.repository;
+  const { domains, groupIds } = input.config;
+  const taken = await repo.domainTaken(trx, domains, sourceId);
+  if (taken) throw new ConflictError(AuthSourceMessage.domainTaken(taken));
+  if ((await repo.groupsOf(trx, enterpriseId, groupIds)).length !== groupIds.length)
+    throw new BadRequestError(AuthSourceMessage.groupUnknown);
+  await repo.replaceDomains(trx, enterpriseId, sourceId, domains);
 }
 
 /** The audit row's detail: what the source is and whether it is on; a changed secret is said, never shown. */
@@ -132,10 +186,10 @@ export class AuthSourceService {
     const problem =
       AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
     if (problem) throw new BadRequestError(problem);
-    const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : undefined;
+    const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : issuerAddress(settings);
     // A literal address the portal would never connect to is refused now; a name is checked where it resolves, at connect time.
     const refusal = address && this.app.outbound.literalRefusal(address.host, address.port);
-    if (refusal) throw new BadRequestError(AuthSourceMessage.urlRefused(refusal));
+    if (refusal) throw new BadRequestError(settings.type === 'oidc' ? `发现地址：${refusal}` : AuthSourceMessage.urlRefused(refusal));
     if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
     return { ...settings, name, enabled: body.enabled, secret };
   }
@@ -166,7 +220,13 @@ export class AuthSourceService {
   async detail(caller: Caller, id: number): Promise<AuthSourceDetail> {
     const source = await this.sourceOf(caller, id);
     // The configured address first, never a parameter.
-    const callbackUrl = source.type === 'ldap' ? null : `${this.app.config.publicUrl ?? caller.origin}/cas/login/${source.type}/callback`;
+    const base = this.app.config.publicUrl ?? caller.origin;
+    const callbackUrl =
+      source.type === 'ldap'
+        ? null
+        : isFederatedSourceType(source.type)
+          ? `${base}/cas/login/federation/${source.id}/callback`
+          : `${base}/cas/login/${source.type}/callback`;
     return { ...source, callbackUrl };
   }
 
@@ -178,10 +238,11 @@ export class AuthSourceService {
     if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
     return writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
-        if (input.type !== 'ldap' && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
+        if (isChatSourceType(input.type) && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
           throw new ConflictError(AuthSourceMessage.chatTypeTaken);
         }
         const created = await sources.create(trx, enterpriseId, input);
+        await writeFederation(this.app, trx, enterpriseId, created, input);
         await auditBy(trx, caller, 'auth-source.create', input.name, 'success', auditDetail(input, input.enabled, false));
         return created;
       }),
@@ -197,6 +258,7 @@ export class AuthSourceService {
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.sources.update(trx, enterpriseId, current.id, input);
+        await writeFederation(this.app, trx, enterpriseId, current.id, input);
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
         await auditBy(trx, caller, 'auth-source.update', renamed, 'success', auditDetail(input, input.enabled, input.secret !== ''));
       }),
@@ -214,6 +276,18 @@ export class AuthSourceService {
       await this.sources.delete(trx, enterpriseId, current.id);
       await auditBy(trx, caller, 'auth-source.delete', current.name, 'success', AUTH_SOURCE_TYPE_LABELS[current.type]);
     });
+  }
+
+  /**
+   * 测试连接's sign-in of a saved federated source: the popup's address, a signed link valid for two
+   * minutes that starts a sign-in at the provider and shows what came back (no one is signed in).
+   */
+  async signInTest(caller: Caller, id: number): Promise<{ url: string }> {
+    const source = await this.sourceOf(caller, id);
+    if (!isFederatedSourceType(source.type)) throw new BadRequestError('该类型的认证源不支持测试登录');
+    const base = this.app.config.publicUrl ?? caller.origin;
+    const token = this.app.federationTestLinkService.issue(source.id);
+    return { url: `${base}/cas/login/federation/${source.id}?test=${encodeURIComponent(token)}` };
   }
 
   /**
@@ -243,6 +317,11 @@ export class AuthSourceService {
 
   /** 测试连接: each step with what went wrong, in Chinese. */
   async test(source: LoadedSource, log: FastifyBaseLogger): Promise<AuthSourceTestResult> {
+    if (source.type === 'oidc') {
+      // Discovery and keys here; the sign-in itself runs in the administrator's popup (signInTest).
+      const steps = await this.app.federationService.test(source);
+      return { ok: steps.every((step) => step.ok), steps, sample: [] };
+    }
     try {
       return await openDirectory(this.app, source, log).test();
     } catch (err) {

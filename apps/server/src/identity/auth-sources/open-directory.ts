@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { chatPlatform } from './chat/chat-platform.js';
-import type { Directory, LoadedSource } from './directory.js';
+import { AuthSourceMessage } from '@portal/shared';
+import { type Directory, DirectoryError, type LoadedSource } from './directory.js';
 import { LdapDirectory } from './ldap/ldap-directory.js';
 
 /**
@@ -10,5 +11,7 @@ import { LdapDirectory } from './ldap/ldap-directory.js';
  */
 export function openDirectory(app: FastifyInstance, source: LoadedSource, log: FastifyBaseLogger = app.log): Directory {
   if (source.type === 'ldap') return new LdapDirectory(source, { timeoutMs: app.config.auth.ldapTimeoutMs, guard: app.outbound, log });
+  // An enterprise's own provider signs people in; it has no directory to read (SCIM pushes changes instead).
+  if (source.type === 'oidc') throw new DirectoryError(AuthSourceMessage.federatedNoSync);
   return chatPlatform(source, app.config.auth.chatEndpoints);
 }

@@ -9,7 +9,7 @@ import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TGC, isTrue } from './cas-login.js';
 import { type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
-import { LOGIN_CSS, LOGO_SVG, messagePage } from './login-page.js';
+import { LOGIN_CSS, LOGO_SVG, federatedLoginHref, federatedRedirectPage, messagePage } from './login-page.js';
 
 /** CAS 3.0 §2.1.1, §2.3.1, §2.5.1: the protocol's parameters (the pages' own forms are shared contracts). */
 const LoginQuery = Type.Object({
@@ -128,10 +128,17 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return page(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`);
       }
       if (!login) return page(400, '请输入用户名或手机号');
+      // Identity-first: an address of a domain an enterprise's provider claims signs in there (a password typed with it is not used).
+      const sourceId = await app.federationService.sourceOfLogin(login);
+      if (sourceId !== undefined)
+        return html(reply, 200, federatedRedirectPage(casBase(request), federatedLoginHref(casBase(request), sourceId, service, renew)));
       if (!password) return page(400, '请输入密码');
 
       const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
       if (!checked.ok) return page(checked.status, checked.error);
+      // 仅允许通过企业身份提供方登录: a right password of such an enterprise's account still signs nobody in (break glass: 企业管理员).
+      const forced = await app.federationService.passwordRefusal(checked.accountId, clientOf(request));
+      if (forced) return page(403, forced);
       // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
       return steps.next(request, reply, checked.accountId, { service, registered: target, renew }, 'password', checked.known);
     },

@@ -11,8 +11,8 @@ const passkeyScripts = (casBase: string) =>
   `<script src="${escapeHtml(casBase)}/assets/webauthn.js" defer></script>\n<script src="${escapeHtml(casBase)}/assets/passkey.js" defer></script>\n`;
 
 /** The central login's page frame; `protocol` names the service in the footer (CAS 3.0, OpenID Connect). */
-export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0'): string {
-  const scripts = body.includes('data-passkey=') ? passkeyScripts(casBase) : '';
+export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0', head = ''): string {
+  const scripts = (body.includes('data-passkey=') ? passkeyScripts(casBase) : '') + head;
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -82,6 +82,19 @@ export interface LoginPageModel {
   error?: string;
   /** 其他登录方式: the chat platforms some active enterprise signs in with. */
   chatLogins?: readonly ChatSourceType[];
+  /** Identity-first (some enterprise's provider claims email domains): 账号或邮箱 first, the password after it. */
+  identityFirst?: boolean;
+  /** 其他登录方式: the enterprises' own providers (OpenID Connect), by their 认证源 name. */
+  federatedLogins?: readonly { id: number; label: string }[];
+}
+
+/** A federated source's sign-in, for the same service (and renew) as the form. */
+export function federatedLoginHref(casBase: string, sourceId: number, service: string | undefined, renew: boolean): string {
+  const query = new URLSearchParams();
+  if (service) query.set('service', service);
+  if (renew) query.set('renew', 'true');
+  const search = query.toString();
+  return `${casBase}/login/federation/${sourceId}${search ? `?${search}` : ''}`;
 }
 
 /** The QR sign-in of a chat platform, for the same service (and renew) as the form. */
@@ -94,20 +107,28 @@ export function chatLoginHref(casBase: string, type: ChatSourceType, service: st
   return `${casBase}/login/${type}${search ? `?${search}` : ''}`;
 }
 
-/** 其他登录方式: a button per chat platform, or nothing when none is configured. */
+/** 其他登录方式: a button per chat platform and per enterprise provider, or nothing when none is configured. */
 function otherLogins(m: LoginPageModel): string {
-  if (!m.chatLogins?.length) return '';
-  const buttons = m.chatLogins
-    .map(
-      (type) =>
-        `<a class="cas-other__button cas-other__button--${type}" href="${escapeHtml(chatLoginHref(m.casBase, type, m.service, m.renew))}">${escapeHtml(AUTH_SOURCE_TYPE_LABELS[type])}</a>`,
-    )
-    .join('');
+  if (!m.chatLogins?.length && !m.federatedLogins?.length) return '';
+  const chat = (m.chatLogins ?? []).map(
+    (type) =>
+      `<a class="cas-other__button cas-other__button--${type}" href="${escapeHtml(chatLoginHref(m.casBase, type, m.service, m.renew))}">${escapeHtml(AUTH_SOURCE_TYPE_LABELS[type])}</a>`,
+  );
+  const federated = (m.federatedLogins ?? []).map(
+    (s) =>
+      `<a class="cas-other__button cas-other__button--federated" href="${escapeHtml(federatedLoginHref(m.casBase, s.id, m.service, m.renew))}">${escapeHtml(s.label)}</a>`,
+  );
+  const buttons = [...chat, ...federated].join('');
   return `<div class="cas-other"><p class="cas-other__title">其他登录方式</p><div class="cas-other__buttons">${buttons}</div></div>`;
 }
 
 export function loginPage(m: LoginPageModel): string {
   const action = `${m.casBase}/login${m.service ? `?service=${encodeURIComponent(m.service)}` : ''}`;
+  // Identity-first: 账号或邮箱 comes first and an address of a claimed domain signs in at its provider
+  // without a password (the field stays, so a username and password typed or posted together still sign in).
+  const federated = m.identityFirst === true;
+  const placeholder = federated ? '请输入用户名、手机号或企业邮箱' : '请输入用户名或手机号';
+  const hint = federated ? '\n  <p class="cas-hint" id="login-hint">使用企业邮箱时，无需密码，点击登录将跳转到企业身份提供方</p>' : '';
   return layout(
     '登录',
     m.casBase,
@@ -115,10 +136,10 @@ export function loginPage(m: LoginPageModel): string {
 <p class="cas-card__sub">欢迎使用 Engineering e+ 统一身份认证</p>
 ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" class="cas-form" autocomplete="on">
-  <label for="username">账号</label>
-  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="请输入用户名或手机号" value="${escapeHtml(m.username ?? '')}"${m.username ? '' : ' autofocus'}>
+  <label for="username">${federated ? '账号或邮箱' : '账号'}</label>
+  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="${placeholder}" value="${escapeHtml(m.username ?? '')}"${m.username ? '' : ' autofocus'}${federated ? ' aria-describedby="login-hint"' : ''}>${hint}
   <label for="password">密码</label>
-  <input id="password" name="password" type="password" required maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>
+  <input id="password" name="password" type="password"${federated ? '' : ' required'} maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>
   <input type="hidden" name="execution" value="${escapeHtml(m.execution)}">
   ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
   <button type="submit">登 录</button>
@@ -209,6 +230,23 @@ export function messagePage(casBase: string, title: string, text: string, links:
     `<h1>${escapeHtml(title)}</h1>
 <p class="cas-card__text">${escapeHtml(text)}</p>
 <div class="cas-links cas-links--buttons">${links.map((l) => `<a class="cas-button" href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('')}</div>`,
+  );
+}
+
+/**
+ * Identity-first's hand-over to an enterprise's provider after the login form's post: a same-site
+ * refresh, not a redirect, since CSP form-action would judge a redirect chain after a form post by the
+ * provider's origin, which the login page cannot know in advance. The link serves browsers that do not refresh.
+ */
+export function federatedRedirectPage(casBase: string, href: string): string {
+  return layout(
+    '正在跳转',
+    casBase,
+    `<h1>正在跳转到企业身份提供方</h1>
+<p class="cas-card__text">您的邮箱属于已接入企业身份提供方的企业，请在企业身份提供方完成登录。</p>
+<div class="cas-links cas-links--buttons"><a class="cas-button" href="${escapeHtml(href)}">继续</a></div>`,
+    'CAS 3.0',
+    `<meta http-equiv="refresh" content="0;url=${escapeHtml(href)}">\n`,
   );
 }
 
@@ -489,6 +527,11 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-other__button--wecom{color:#0082ef}
 .cas-other__button--dingtalk{color:#007fff}
 .cas-other__button--feishu{color:#3370ff}
+.cas-hint{margin:-6px 0 12px;color:#6b7280;font-size:12px;line-height:1.6}
+.cas-other__button--federated{color:#1f2937;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.cas-table{width:100%;border-collapse:collapse;margin:0 0 16px;font-size:13px;table-layout:fixed}
+.cas-table th,.cas-table td{padding:6px 8px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top;word-break:break-all}
+.cas-table th{width:36%;color:#6b7280;font-weight:normal}
 .cas-choices{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:10px}
 .cas-choice{display:block;padding:12px 16px;border:1px solid #d0d7e2;border-radius:8px;color:#1f2937;text-decoration:none}
 .cas-choice:hover{border-color:#1677ff;color:#1677ff;background:#f0f6ff}

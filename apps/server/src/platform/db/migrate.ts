@@ -39,6 +39,7 @@ import { scimMigration } from './migrations/0037-scim.js';
 import { portalSessionLastUsedMigration } from './migrations/0038-portal-session-last-used.js';
 import { samlPassiveMigration } from './migrations/0039-saml-passive.js';
 import { ssoSessionAuthnMigration } from './migrations/0040-sso-session-authn.js';
+import { federationMigration } from './migrations/0041-federation.js';
 import { accountEmailLowerMigration } from './migrations/0043-account-email-lower.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
@@ -78,6 +79,7 @@ const migrations: Record<string, PortalMigration> = {
   '0038-portal-session-last-used': portalSessionLastUsedMigration,
   '0039-saml-passive': samlPassiveMigration,
   '0040-sso-session-authn': ssoSessionAuthnMigration,
+  '0041-federation': federationMigration,
   '0043-account-email-lower': accountEmailLowerMigration,
 };
 

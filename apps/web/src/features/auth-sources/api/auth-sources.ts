@@ -122,3 +122,14 @@ export const useSetAuthSourceEnabled = () => useAuthSourceMutation(setAuthSource
 export function useTestAuthSource() {
   return useMutation({ mutationFn: testAuthSource, gcTime: 0 });
 }
+
+/** `POST /auth/sources/{id}/sign-in-test`: 测试登录's popup address (a signed link, two minutes). */
+export async function signInTestLink(id: number): Promise<{ url: string }> {
+  const link = (await api().post<{ url: string }>(`${AUTH_SOURCE_API}/${id}/sign-in-test`, {}, { silent: true })).data[0];
+  if (!link) throw new Error('服务器未返回测试登录地址');
+  return link;
+}
+
+export function useSignInTestLink() {
+  return useMutation({ mutationFn: signInTestLink, gcTime: 0 });
+}

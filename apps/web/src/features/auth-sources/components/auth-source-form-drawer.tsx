@@ -25,6 +25,7 @@ import {
 import { TEST_STEPS } from '../lib/platforms';
 import { ChatFields } from './chat-fields';
 import { LdapFields } from './ldap-fields';
+import { OidcFields } from './oidc-fields';
 import { SourceTypeTag } from './source-type';
 import { TestResultPanel } from './test-result-panel';
 
@@ -48,6 +49,8 @@ function connectionFields(type: AuthSourceType): AuthSourceFieldName[] {
       return [['dingtalk', 'appKey'], ['dingtalk', 'corpId'], 'secret'];
     case 'feishu':
       return [['feishu', 'appId'], 'secret'];
+    case 'oidc':
+      return [['oidc', 'issuer'], ['oidc', 'clientId'], ['oidc', 'scopes'], 'secret'];
   }
 }
 
@@ -220,7 +223,12 @@ export function AuthSourceFormDrawer({
           </div>
           <div className="auth-sources__name-row">
             <Form.Item name="name" label="名称" required rules={[tenantRule(AuthSourceRules.name)]} className="auth-sources__name">
-              <Input maxLength={AUTH_SOURCE_NAME_MAX} placeholder={type === 'ldap' ? '如：集团 AD、研发 OpenLDAP' : undefined} />
+              <Input
+                maxLength={AUTH_SOURCE_NAME_MAX}
+                placeholder={
+                  type === 'ldap' ? '如：集团 AD、研发 OpenLDAP' : type === 'oidc' ? '如：集团统一身份（登录页按钮上显示）' : undefined
+                }
+              />
             </Form.Item>
             <Form.Item name="enabled" label="启用" valuePropName="checked">
               <Switch />
@@ -228,6 +236,12 @@ export function AuthSourceFormDrawer({
           </div>
           {type === 'ldap' ? (
             <LdapFields form={form} storedSecret={source?.hasSecret ?? false} />
+          ) : type === 'oidc' ? (
+            <OidcFields
+              storedSecret={source?.hasSecret ?? false}
+              callbackUrl={source?.callbackUrl ?? null}
+              {...(editingId !== undefined ? { sourceId: editingId } : {})}
+            />
           ) : (
             isChatSourceType(type) && (
               <ChatFields type={type} storedSecret={source?.hasSecret ?? false} callbackUrl={source?.callbackUrl ?? null} />
@@ -236,7 +250,7 @@ export function AuthSourceFormDrawer({
           <div ref={resultRef}>
             {!tested && !testError && (
               <p className="auth-sources__meta auth-sources__test-hint">
-                测试连接使用当前填写的内容（未保存也可），{TEST_STEPS[type === 'ldap' ? 'ldap' : 'chat']}
+                测试连接使用当前填写的内容（未保存也可），{TEST_STEPS[type === 'ldap' || type === 'oidc' ? type : 'chat']}
               </p>
             )}
             {testError && <Alert type="error" showIcon title={testError} className="auth-sources__test-error" />}

@@ -60,7 +60,7 @@ export function AuthSourcePage() {
 
   const columns: TableColumnsType<AuthSourceSummary> = [
     { title: '名称', dataIndex: 'name', width: 140, ellipsis: { showTitle: true } },
-    { title: '类型', dataIndex: 'type', width: 110, render: (type: AuthSourceType) => <SourceTypeTag type={type} /> },
+    { title: '类型', dataIndex: 'type', width: 150, render: (type: AuthSourceType) => <SourceTypeTag type={type} /> },
     {
       // The one column without a width: it takes what the others leave.
       title: '地址/标识',
@@ -141,8 +141,8 @@ export function AuthSourcePage() {
       <AuthSourceFormDrawer
         target={editing}
         onClose={() => setEditing(null)}
-        // A chat platform's callback address exists once it is saved: the drawer stays open on it to copy.
-        onCreated={(id, type) => setEditing(isChatSourceType(type) ? { id } : null)}
+        // A chat platform's callback address and a provider's redirect URI exist once saved: the drawer stays open on them to copy.
+        onCreated={(id, type) => setEditing(type !== 'ldap' ? { id } : null)}
       />
       <TestSourceDialog source={testing} onClose={() => setTesting(null)} />
       <ScimTokenCard />

@@ -11,6 +11,8 @@ import {
   type LdapAttributeMapping,
   LDAP_DEFAULTS,
   type LdapSourceConfig,
+  OIDC_DEFAULTS,
+  type OidcSourceConfig,
   type WecomSourceConfig,
   isLdapsUrl,
 } from '@portal/shared';
@@ -28,6 +30,7 @@ export interface AuthSourceFormValues {
   wecom: WecomSourceConfig;
   dingtalk: DingtalkSourceConfig;
   feishu: FeishuSourceConfig;
+  oidc: OidcSourceConfig;
 }
 
 type SettingOf<T extends AuthSourceType> = [T, keyof AuthSourceFormValues[T] & string];
@@ -39,7 +42,9 @@ export type AuthSourceFieldName =
   | SettingOf<'wecom'>
   | SettingOf<'dingtalk'>
   | SettingOf<'feishu'>
-  | ['ldap', 'mapping', keyof LdapAttributeMapping];
+  | SettingOf<'oidc'>
+  | ['ldap', 'mapping', keyof LdapAttributeMapping]
+  | ['oidc', 'mapping', keyof OidcSourceConfig['mapping']];
 
 const EMPTY_CHAT = {
   wecom: { corpId: '', agentId: '' },
@@ -56,12 +61,13 @@ function blankForm(): AuthSourceFormValues {
     wecom: { ...EMPTY_CHAT.wecom },
     dingtalk: { ...EMPTY_CHAT.dingtalk },
     feishu: { ...EMPTY_CHAT.feishu },
+    oidc: { ...OIDC_DEFAULTS, mapping: { ...OIDC_DEFAULTS.mapping }, domains: [], groupIds: [] },
   };
 }
 
 /** A new source of `type`, enabled: LDAP starts from the usual OpenLDAP settings, a chat platform named after itself. */
 export function newAuthSourceForm(type: AuthSourceType): AuthSourceFormValues {
-  return { ...blankForm(), name: type === 'ldap' ? '' : AUTH_SOURCE_TYPE_LABELS[type] };
+  return { ...blankForm(), name: type === 'ldap' || type === 'oidc' ? '' : AUTH_SOURCE_TYPE_LABELS[type] };
 }
 
 /** The form of a stored source: its settings, and an empty secret. */
@@ -76,6 +82,8 @@ export function editAuthSourceForm(detail: AuthSourceDetail): AuthSourceFormValu
       return { ...form, dingtalk: { ...detail.config } };
     case 'feishu':
       return { ...form, feishu: { ...detail.config } };
+    case 'oidc':
+      return { ...form, oidc: { ...detail.config, mapping: { ...detail.config.mapping }, domains: [...detail.config.domains] } };
   }
 }
 
@@ -110,6 +118,23 @@ export function authSourceConfig(type: AuthSourceType, values: Partial<AuthSourc
       return { type, config: { appKey: trim(values.dingtalk?.appKey), corpId: trim(values.dingtalk?.corpId) } };
     case 'feishu':
       return { type, config: { appId: trim(values.feishu?.appId) } };
+    case 'oidc': {
+      const o = { ...OIDC_DEFAULTS, ...values.oidc };
+      const m = { ...OIDC_DEFAULTS.mapping, ...values.oidc?.mapping };
+      return {
+        type,
+        config: {
+          issuer: trim(o.issuer),
+          clientId: trim(o.clientId),
+          scopes: trim(o.scopes).split(/\s+/).filter(Boolean).join(' '),
+          mapping: { username: trim(m.username), name: trim(m.name), email: trim(m.email), phone: trim(m.phone) },
+          domains: o.domains.map((d) => trim(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          jit: Boolean(o.jit),
+          groupIds: [...o.groupIds],
+          enforce: Boolean(o.enforce),
+        },
+      };
+    }
   }
 }
 
@@ -144,6 +169,8 @@ export function configOf(detail: AuthSourceDetail): AuthSourceConfig {
       return { type: detail.type, config: detail.config };
     case 'feishu':
       return { type: detail.type, config: detail.config };
+    case 'oidc':
+      return { type: detail.type, config: detail.config };
   }
 }
 
@@ -177,6 +204,20 @@ export function fieldOfMessage(type: AuthSourceType, message: string): AuthSourc
       [AuthSourceMessage.domainInvalid]: ['ldap', 'adDomain'],
     };
     return ldapFields[message];
+  }
+  if (type === 'oidc') {
+    const oidcFields: Record<string, AuthSourceFieldName> = {
+      [AuthSourceMessage.issuerInvalid]: ['oidc', 'issuer'],
+      [AuthSourceMessage.clientIdRequired]: ['oidc', 'clientId'],
+      [AuthSourceMessage.scopesInvalid]: ['oidc', 'scopes'],
+      [AuthSourceMessage.claimRequired]: ['oidc', 'mapping', 'username'],
+      [AuthSourceMessage.domainsTooMany]: ['oidc', 'domains'],
+      [AuthSourceMessage.groupsTooMany]: ['oidc', 'groupIds'],
+      [AuthSourceMessage.groupUnknown]: ['oidc', 'groupIds'],
+    };
+    if (message.startsWith('邮箱域名')) return ['oidc', 'domains'];
+    if (message.startsWith('发现地址')) return ['oidc', 'issuer'];
+    return oidcFields[message];
   }
   if (message === AuthSourceMessage.corpIdRequired && type === 'wecom') return ['wecom', 'corpId'];
   if (message === AuthSourceMessage.corpIdRequired && type === 'dingtalk') return ['dingtalk', 'corpId'];
