@@ -10,6 +10,10 @@ import type {
   DirectoryUserViewSchema,
   FeishuSourceConfigSchema,
   LdapSourceConfigSchema,
+  SamlIdpMetadataSchema,
+  SamlMetadataReadSchema,
+  SamlSourceConfigSchema,
+  SamlSpEndpointsSchema,
   SyncChangeSchema,
   SyncCountsSchema,
   SyncJobInputSchema,
@@ -28,16 +32,20 @@ import { isAdBindName, isAttributeName, isDistinguishedName, isDnsDomain, isLdap
  * of the console calls, for both sides.
  */
 
-export type AuthSourceType = 'ldap' | 'wecom' | 'dingtalk' | 'feishu';
-export const AUTH_SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'wecom', 'dingtalk', 'feishu'];
+export type AuthSourceType = 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'saml';
+export const AUTH_SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'wecom', 'dingtalk', 'feishu', 'saml'];
 export const AUTH_SOURCE_TYPE_LABELS: Record<AuthSourceType, string> = {
   ldap: 'LDAP / AD',
   wecom: '企业微信',
   dingtalk: '钉钉',
   feishu: '飞书',
+  saml: 'SAML 2.0',
 };
 /** The chat platforms: QR sign-in on the central login, at most one source of each per enterprise. */
-export type ChatSourceType = Exclude<AuthSourceType, 'ldap'>;
+export type ChatSourceType = Exclude<AuthSourceType, 'ldap' | 'saml'>;
+/** The sources whose people sign in at the enterprise's own identity provider (no directory to read, no secret kept). */
+export type FederatedSourceType = 'saml';
+export const isFederatedSourceType = (type: string): type is FederatedSourceType => type === 'saml';
 export const CHAT_SOURCE_TYPES: readonly ChatSourceType[] = ['wecom', 'dingtalk', 'feishu'];
 export const isChatSourceType = (type: string): type is ChatSourceType => (CHAT_SOURCE_TYPES as readonly string[]).includes(type);
 
@@ -62,11 +70,52 @@ export type DingtalkSourceConfig = Static<typeof DingtalkSourceConfigSchema>;
 /** 飞书: the custom app's App ID; its App Secret is the source's secret. */
 export type FeishuSourceConfig = Static<typeof FeishuSourceConfigSchema>;
 
+/** SAML 2.0: the enterprise's identity provider (its metadata's fields) and how its assertions fill an account. */
+export type SamlSourceConfig = Static<typeof SamlSourceConfigSchema>;
+/** What the enterprise registers at its IdP: our entity ID, ACS, SLO and metadata address for this source. */
+export type SamlSpEndpoints = Static<typeof SamlSpEndpointsSchema>;
+/** 读取元数据's body and answer. */
+export type SamlMetadataRead = Static<typeof SamlMetadataReadSchema>;
+export type SamlIdpMetadata = Static<typeof SamlIdpMetadataSchema>;
+export type SamlBinding = SamlSourceConfig['ssoBinding'];
+export const SAML_BINDING_LABELS: Record<SamlBinding, string> = { redirect: 'HTTP-Redirect', post: 'HTTP-POST' };
+/** NameID formats a SAML source may ask its IdP for (SAML Core §8.3). */
+export const SAML_SOURCE_NAME_ID_LABELS: Record<SamlSourceConfig['nameIdFormat'], string> = {
+  persistent: '持久标识 persistent',
+  email: '邮箱 emailAddress',
+  unspecified: '未指定 unspecified',
+};
+export const SAML_TEXT_MAX = 500;
+/** A PEM certificate (RSA-4096 with a long chain of names is under 4 KiB). */
+export const SAML_CERTIFICATE_MAX = 8000;
+export const SAML_CERTIFICATES_MAX = 4;
+
+/** The service-provider addresses of a SAML source under the central login (`{PUBLIC_URL}/cas/login/saml/{id}`). */
+export function samlSpEndpoints(portalBase: string, sourceId: number): SamlSpEndpoints {
+  const base = `${portalBase}/cas/login/saml/${sourceId}`;
+  return { entityId: `${base}/metadata`, metadataUrl: `${base}/metadata`, acsUrl: `${base}/acs`, sloUrl: `${base}/slo` };
+}
+
+export const SAML_DEFAULTS: SamlSourceConfig = {
+  metadataUrl: '',
+  idpEntityId: '',
+  ssoUrl: '',
+  ssoBinding: 'redirect',
+  sloUrl: '',
+  certificates: [],
+  nameIdFormat: 'persistent',
+  mapping: { username: '', name: 'displayName', phone: 'mobile', email: 'mail' },
+  wantAssertionsSigned: true,
+  jit: false,
+  defaultGroupIds: [],
+};
+
 export type AuthSourceConfig =
   | { type: 'ldap'; config: LdapSourceConfig }
   | { type: 'wecom'; config: WecomSourceConfig }
   | { type: 'dingtalk'; config: DingtalkSourceConfig }
-  | { type: 'feishu'; config: FeishuSourceConfig };
+  | { type: 'feishu'; config: FeishuSourceConfig }
+  | { type: 'saml'; config: SamlSourceConfig };
 
 export const LDAP_DEFAULTS: LdapSourceConfig = {
   url: 'ldap://',
@@ -197,6 +246,21 @@ export const AuthSourceMessage = {
   sourceUnavailable: '认证源暂时无法连接，请稍后再试或联系企业管理员',
   /** 修改密码 and 忘记密码 of an account whose password is its directory's (LDAP / AD). */
   directoryPassword: '该账号由企业目录（LDAP）管理，请在企业目录中修改密码',
+  samlEntityIdRequired: '请输入 IdP 实体 ID（Entity ID）',
+  samlSsoUrlRequired: '请输入 IdP 单点登录地址（SSO URL）',
+  samlUrlInvalid: '地址须为 http:// 或 https:// 开头的完整网址',
+  samlTextTooLong: `SAML 设置项最多${SAML_TEXT_MAX}个字符`,
+  samlCertificateRequired: '请提供 IdP 的签名证书',
+  samlCertificateInvalid: '签名证书不是有效的 X.509 证书（PEM 或 Base64）',
+  samlTooManyCertificates: `签名证书最多${SAML_CERTIFICATES_MAX}个`,
+  samlAttributeInvalid: '属性名不能包含空白或控制字符',
+  samlMetadataMissing: '请输入元数据地址或粘贴元数据 XML',
+  /** The metadata could not be read (its reason after the colon). */
+  samlMetadataInvalid: (reason: string) => `IdP 元数据无效：${reason}`,
+  samlMetadataUnreachable: (reason: string) => `无法获取 IdP 元数据：${reason}`,
+  samlJitNeedsUsername: '自动创建账号需要用户名：请映射用户名属性或使用 NameID',
+  samlGroupUnknown: '默认账号组不存在',
+  samlOnly: '只有 SAML 2.0 认证源可以测试登录',
 } as const;
 
 function requiredText(value: string, max: number, missing: string, tooLong: string): string | undefined {
@@ -204,6 +268,10 @@ function requiredText(value: string, max: number, missing: string, tooLong: stri
   return textLength(value) > max ? tooLong : undefined;
 }
 const ldapText = (value: string) => (textLength(value) > LDAP_TEXT_MAX ? AuthSourceMessage.ldapTextTooLong : undefined);
+const samlText = (value: string) => (textLength(value) > SAML_TEXT_MAX ? AuthSourceMessage.samlTextTooLong : undefined);
+const isWebUrl = (value: string) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value);
+/** A certificate's Base64 body, whatever its PEM armour and line breaks. */
+export const certificateBase64 = (value: string) => value.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 const chatId = (value: string, missing: string) => requiredText(value, CHAT_ID_MAX, missing, AuthSourceMessage.chatIdTooLong);
 
 /**
@@ -268,6 +336,28 @@ export const AuthSourceRules = {
   },
   appKey: (value: string) => chatId(value, AuthSourceMessage.appKeyRequired),
   appId: (value: string) => chatId(value, AuthSourceMessage.appIdRequired),
+  /** SAML: the IdP's entity ID (any URI, usually its metadata address). */
+  samlEntityId: (value: string) => (value.trim() ? samlText(value) : AuthSourceMessage.samlEntityIdRequired),
+  /** SAML: an http(s) address; `required` for the SSO URL, the SLO URL and the metadata address may be empty. */
+  samlUrl(value: string, required: boolean): string | undefined {
+    if (!value.trim()) return required ? AuthSourceMessage.samlSsoUrlRequired : undefined;
+    return samlText(value) ?? (isWebUrl(value.trim()) ? undefined : AuthSourceMessage.samlUrlInvalid);
+  },
+  /** SAML: at least one signing certificate, each Base64 of a DER certificate (the server parses them too). */
+  samlCertificates(values: readonly string[]): string | undefined {
+    if (values.length === 0) return AuthSourceMessage.samlCertificateRequired;
+    if (values.length > SAML_CERTIFICATES_MAX) return AuthSourceMessage.samlTooManyCertificates;
+    const bad = values.some((v) => {
+      const body = certificateBase64(v);
+      return body.length < 100 || body.length > SAML_CERTIFICATE_MAX || !/^[A-Za-z0-9+/]+={0,2}$/.test(body);
+    });
+    return bad ? AuthSourceMessage.samlCertificateInvalid : undefined;
+  },
+  /** SAML: an attribute's Name (often a URI); empty: not read (用户名 then is the NameID). */
+  samlAttribute(value: string): string | undefined {
+    if (!value.trim()) return undefined;
+    return samlText(value) ?? (/[\s\p{Cc}]/u.test(value.trim()) ? AuthSourceMessage.samlAttributeInvalid : undefined);
+  },
   /** The first problem of a source's settings by its type, in the form's order (the secret is checked by whoever stores it). */
   config(source: AuthSourceConfig): string | undefined {
     switch (source.type) {
@@ -294,6 +384,20 @@ export const AuthSourceRules = {
         return AuthSourceRules.appKey(source.config.appKey) ?? AuthSourceRules.corpId(source.config.corpId);
       case 'feishu':
         return AuthSourceRules.appId(source.config.appId);
+      case 'saml': {
+        const c = source.config;
+        return (
+          AuthSourceRules.samlUrl(c.metadataUrl, false) ??
+          AuthSourceRules.samlEntityId(c.idpEntityId) ??
+          AuthSourceRules.samlUrl(c.ssoUrl, true) ??
+          AuthSourceRules.samlUrl(c.sloUrl, false) ??
+          AuthSourceRules.samlCertificates(c.certificates) ??
+          AuthSourceRules.samlAttribute(c.mapping.username) ??
+          AuthSourceRules.samlAttribute(c.mapping.name) ??
+          AuthSourceRules.samlAttribute(c.mapping.phone) ??
+          AuthSourceRules.samlAttribute(c.mapping.email)
+        );
+      }
     }
   },
 } as const;

@@ -191,6 +191,8 @@ export const LOGIN_FAILURE_REASONS = {
   'source-unavailable': '认证源无法连接',
   'sessions-full': '在线会话数已达上限',
   'passkey-failed': '通行密钥验证失败',
+  'federation-refused': '身份提供方响应无效',
+  'federation-no-account': '未关联账号',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 
@@ -210,6 +212,7 @@ export const LOGOUT_REASONS = {
   'sync-disabled': '同步停用',
   'enterprise-disabled': '企业停用',
   'session-cap': '超出在线会话数上限',
+  'idp-logout': '身份提供方登出',
 } as const;
 export type LogoutReason = keyof typeof LOGOUT_REASONS;
 /** 登录日志's 原因: why a sign-in failed or how a session ended. */

@@ -4,6 +4,9 @@ import {
   AUTH_SOURCE_TYPES,
   CHAT_ID_MAX,
   LDAP_TEXT_MAX,
+  SAML_CERTIFICATE_MAX,
+  SAML_CERTIFICATES_MAX,
+  SAML_TEXT_MAX,
   SECRET_MAX,
   SYNC_USERNAME_PREFIX_MAX,
 } from '../auth-sources.js';
@@ -123,17 +126,38 @@ export const LdapSourceConfigBodySchema = Type.Object({
 export const WecomSourceConfigBodySchema = Type.Object({ corpId: Optional(CHAT_ID_MAX), agentId: Optional(CHAT_ID_MAX) });
 export const DingtalkSourceConfigBodySchema = Type.Object({ appKey: Optional(CHAT_ID_MAX), corpId: Optional(CHAT_ID_MAX) });
 export const FeishuSourceConfigBodySchema = Type.Object({ appId: Optional(CHAT_ID_MAX) });
+const SamlNameIdFormatSchema = literals(['persistent', 'email', 'unspecified'] as const);
+const SamlBindingSchema = literals(['redirect', 'post'] as const);
+export const SamlSourceConfigBodySchema = Type.Object({
+  metadataUrl: Optional(SAML_TEXT_MAX),
+  idpEntityId: Optional(SAML_TEXT_MAX),
+  ssoUrl: Optional(SAML_TEXT_MAX),
+  ssoBinding: Type.Optional(SamlBindingSchema),
+  sloUrl: Optional(SAML_TEXT_MAX),
+  certificates: Type.Optional(Type.Array(Bounded(SAML_CERTIFICATE_MAX), { maxItems: SAML_CERTIFICATES_MAX })),
+  nameIdFormat: Type.Optional(SamlNameIdFormatSchema),
+  mapping: Type.Object({
+    username: Optional(SAML_TEXT_MAX),
+    name: Optional(SAML_TEXT_MAX),
+    phone: Optional(SAML_TEXT_MAX),
+    email: Optional(SAML_TEXT_MAX),
+  }),
+  wantAssertionsSigned: Type.Optional(Type.Boolean()),
+  jit: Type.Optional(Type.Boolean()),
+  defaultGroupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50 })),
+});
 
 /** One branch per type, keyed by `type`: that type's settings (`configs`), plus the `extra` fields every branch has. */
-function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema>(
+function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema, S extends TSchema>(
   extra: P,
-  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F },
+  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F; saml: S },
 ) {
   return Type.Union([
     Type.Object({ ...extra, type: Type.Literal('ldap'), config: configs.ldap }),
     Type.Object({ ...extra, type: Type.Literal('wecom'), config: configs.wecom }),
     Type.Object({ ...extra, type: Type.Literal('dingtalk'), config: configs.dingtalk }),
     Type.Object({ ...extra, type: Type.Literal('feishu'), config: configs.feishu }),
+    Type.Object({ ...extra, type: Type.Literal('saml'), config: configs.saml }),
   ]);
 }
 
@@ -142,6 +166,7 @@ const configBodies = {
   wecom: WecomSourceConfigBodySchema,
   dingtalk: DingtalkSourceConfigBodySchema,
   feishu: FeishuSourceConfigBodySchema,
+  saml: SamlSourceConfigBodySchema,
 };
 
 const SecretBody = Type.String({ maxLength: SECRET_MAX * 4, description: '密钥（LDAP 绑定密码、应用 Secret）；编辑时空或不传表示不修改' });
@@ -179,6 +204,26 @@ export const LdapSourceConfigSchema = Type.Object({
 export const WecomSourceConfigSchema = Type.Object({ corpId: Type.String(), agentId: Type.String() });
 export const DingtalkSourceConfigSchema = Type.Object({ appKey: Type.String(), corpId: Type.String() });
 export const FeishuSourceConfigSchema = Type.Object({ appId: Type.String() });
+export const SamlSourceConfigSchema = Type.Object({
+  metadataUrl: Type.String({ description: 'IdP 元数据地址；粘贴或上传元数据时为空' }),
+  idpEntityId: Type.String(),
+  ssoUrl: Type.String(),
+  ssoBinding: SamlBindingSchema,
+  sloUrl: Type.String({ description: 'IdP 的单点登出地址，可为空' }),
+  certificates: Type.Array(Type.String(), { description: 'IdP 的签名证书（PEM）' }),
+  nameIdFormat: SamlNameIdFormatSchema,
+  mapping: Type.Object({ username: Type.String(), name: Type.String(), phone: Type.String(), email: Type.String() }),
+  wantAssertionsSigned: Type.Boolean({ description: '要求断言签名（否则响应或断言至少一个签名）' }),
+  jit: Type.Boolean({ description: '首次登录时自动创建账号' }),
+  defaultGroupIds: Type.Array(Type.Integer(), { description: '自动创建的账号加入的账号组' }),
+});
+/** What the enterprise registers at its IdP for a SAML source (our side as a service provider). */
+export const SamlSpEndpointsSchema = Type.Object({
+  entityId: Type.String(),
+  acsUrl: Type.String(),
+  sloUrl: Type.String(),
+  metadataUrl: Type.String(),
+});
 
 export const AuthSourceDetailSchema = perType(
   {
@@ -187,14 +232,21 @@ export const AuthSourceDetailSchema = perType(
     enabled: Type.Boolean(),
     hasSecret: Type.Boolean({ description: '已保存密钥（密钥本身从不返回）' }),
     callbackUrl: Type.Union([Type.String(), Type.Null()], { description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址' }),
+    serviceProvider: Type.Union([SamlSpEndpointsSchema, Type.Null()], { description: 'SAML 2.0：在 IdP 登记的本平台 SP 信息' }),
     updatedAt: Type.String(),
   },
-  { ldap: LdapSourceConfigSchema, wecom: WecomSourceConfigSchema, dingtalk: DingtalkSourceConfigSchema, feishu: FeishuSourceConfigSchema },
+  {
+    ldap: LdapSourceConfigSchema,
+    wecom: WecomSourceConfigSchema,
+    dingtalk: DingtalkSourceConfigSchema,
+    feishu: FeishuSourceConfigSchema,
+    saml: SamlSourceConfigSchema,
+  },
 );
 
 export const AuthSourceSummarySchema = Type.Object({
   id: Type.Integer(),
-  type: literals(['ldap', 'wecom', 'dingtalk', 'feishu'] as const),
+  type: literals(['ldap', 'wecom', 'dingtalk', 'feishu', 'saml'] as const),
   name: Type.String(),
   enabled: Type.Boolean(),
   endpoint: Type.String({ description: 'LDAP 地址，或企业 / 应用标识' }),
@@ -216,4 +268,18 @@ export const AuthSourceTestResultSchema = Type.Object({
   ok: Type.Boolean(),
   steps: Type.Array(AuthSourceTestStepSchema),
   sample: Type.Array(DirectoryUserViewSchema),
+});
+
+/** `POST /web-api/console/v1/auth/sources/saml-metadata`: an IdP's metadata by address or as pasted / uploaded XML. */
+export const SamlMetadataReadSchema = Type.Object({
+  url: Type.Optional(Bounded(SAML_TEXT_MAX)),
+  xml: Type.Optional(Type.String({ maxLength: 512 * 1024 })),
+});
+/** The fields of a SAML source an IdP's metadata fills in. */
+export const SamlIdpMetadataSchema = Type.Object({
+  idpEntityId: Type.String(),
+  ssoUrl: Type.String(),
+  ssoBinding: SamlBindingSchema,
+  sloUrl: Type.String(),
+  certificates: Type.Array(Type.String()),
 });

@@ -42,6 +42,8 @@ export function endpointOf(source: AuthSourceConfig): string {
       return source.config.appKey;
     case 'feishu':
       return source.config.appId;
+    case 'saml':
+      return source.config.idpEntityId;
   }
 }
 
@@ -191,6 +193,18 @@ export class AuthSourceRepository {
   // ------------------------------------------------------------------------------ console (认证源)
 
   /** Whether the enterprise exists (租户管理's 详情 lists another enterprise's sources). */
+  /** Those of `ids` that are 账号组 of the enterprise. */
+  async groupsOfEnterprise(enterpriseId: number, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('account_group')
+      .select('id')
+      .where('enterprise_id', '=', enterpriseId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async enterpriseExists(enterpriseId: number): Promise<boolean> {
     const row = await this.db.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).executeTakeFirst();
     return row !== undefined;

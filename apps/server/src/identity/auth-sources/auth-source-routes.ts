@@ -12,7 +12,10 @@ import {
   CreatedIdSchema,
   EmptyAnswerSchema,
   RowIdParamsSchema,
+  SamlIdpMetadataSchema,
+  SamlMetadataReadSchema,
 } from '@portal/shared';
+import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { TooManyRequestsError } from '../../platform/lib/errors.js';
 import { callerOf } from '../portal-auth/auth.js';
@@ -135,6 +138,41 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
       return ok(await sources.test(source, request.log));
     },
+  );
+
+  app.post(
+    `${BASE}/saml-metadata`,
+    {
+      ...canSource,
+      schema: {
+        tags,
+        summary: '读取 SAML IdP 元数据（地址或粘贴、上传的 XML），返回实体 ID、单点登录与登出地址、签名证书',
+        body: SamlMetadataReadSchema,
+        response: { 200: Envelope(SamlIdpMetadataSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (request.body.url?.trim()) {
+        // Fetching an address the caller typed: the same limit per enterprise as 测试连接.
+        const limit = await testRuns(request);
+        if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
+      }
+      return ok(await sources.readSamlMetadata(request.body));
+    },
+  );
+
+  app.post(
+    `${BASE}/:id/saml-test`,
+    {
+      ...canSource,
+      schema: {
+        tags,
+        summary: 'SAML 测试登录：在弹出窗口打开的地址（2 分钟内有效，只显示收到的属性，不登录）',
+        params: RowIdParamsSchema,
+        response: { 200: Envelope(Type.Object({ url: Type.String() })), ...errorResponses },
+      },
+    },
+    async (request) => ok({ url: await sources.samlTestUrl(callerOf(request), request.params.id) }),
   );
 
   app.get(

@@ -1,6 +1,8 @@
 import {
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceConfig,
+  certificateBase64,
+  samlSpEndpoints,
   type AuthSourceDetail,
   type AuthSourceInput,
   AuthSourceMessage,
@@ -8,8 +10,13 @@ import {
   type AuthSourceSummary,
   type AuthSourceTestInput,
   type AuthSourceTestResult,
+  isChatSourceType,
   parseLdapUrl,
+  SAML_DEFAULTS,
+  type SamlIdpMetadata,
+  type SamlMetadataRead,
 } from '@portal/shared';
+import { X509Certificate } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { auditBy } from '../../platform/audit/audit-log.js';
@@ -21,6 +28,7 @@ import type { Caller } from '../portal-auth/auth.js';
 import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
 import { DirectoryError, type LoadedSource } from './directory.js';
 import { openDirectory } from './open-directory.js';
+import { certificatePem, fetchIdpMetadata, readableCertificates, readIdpMetadata, SamlSpRefusal } from './saml/saml-sp.js';
 import { runSummary } from './sync-run-summary.js';
 
 declare module 'fastify' {
@@ -65,6 +73,30 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
       return { type: 'dingtalk', config: { appKey: text(body.config.appKey), corpId: text(body.config.corpId) } };
     case 'feishu':
       return { type: 'feishu', config: { appId: text(body.config.appId) } };
+    case 'saml': {
+      const c = body.config;
+      return {
+        type: 'saml',
+        config: {
+          metadataUrl: text(c.metadataUrl),
+          idpEntityId: text(c.idpEntityId),
+          ssoUrl: text(c.ssoUrl),
+          ssoBinding: c.ssoBinding ?? SAML_DEFAULTS.ssoBinding,
+          sloUrl: text(c.sloUrl),
+          certificates: (c.certificates ?? []).map((v) => v.trim()).filter((v) => v !== ''),
+          nameIdFormat: c.nameIdFormat ?? SAML_DEFAULTS.nameIdFormat,
+          mapping: {
+            username: text(c.mapping.username),
+            name: text(c.mapping.name),
+            phone: text(c.mapping.phone),
+            email: text(c.mapping.email),
+          },
+          wantAssertionsSigned: c.wantAssertionsSigned ?? SAML_DEFAULTS.wantAssertionsSigned,
+          jit: c.jit ?? false,
+          defaultGroupIds: [...new Set(c.defaultGroupIds ?? [])],
+        },
+      };
+    }
   }
 }
 
@@ -127,15 +159,35 @@ export class AuthSourceService {
     const name = body.name.trim();
     const secret = body.secret ?? '';
     const settings = settingsOf(body);
-    const problem =
-      AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
+    // A SAML source keeps no secret: the IdP's certificates are public and our key is the portal's.
+    const secretProblem = settings.type === 'saml' ? undefined : AuthSourceRules.secret(secret, current?.hasSecret ?? false);
+    const problem = AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? secretProblem;
     if (problem) throw new BadRequestError(problem);
+    if (settings.type === 'saml' && !readableCertificates(settings.config.certificates)) {
+      throw new BadRequestError(AuthSourceMessage.samlCertificateInvalid);
+    }
+    if (
+      settings.type === 'saml' &&
+      settings.config.jit &&
+      !settings.config.mapping.username &&
+      settings.config.nameIdFormat === 'persistent'
+    ) {
+      // A persistent NameID is an opaque string, never a username.
+      throw new BadRequestError(AuthSourceMessage.samlJitNeedsUsername);
+    }
     const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : undefined;
     // A literal address the portal would never connect to is refused now; a name is checked where it resolves, at connect time.
     const refusal = address && this.app.outbound.literalRefusal(address.host, address.port);
     if (refusal) throw new BadRequestError(AuthSourceMessage.urlRefused(refusal));
     if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
-    return { ...settings, name, enabled: body.enabled, secret };
+    return { ...settings, name, enabled: body.enabled, secret: settings.type === 'saml' ? '' : secret };
+  }
+
+  /** A SAML source's default groups must be 账号组 of the caller's enterprise. */
+  private async checkGroups(enterpriseId: number, input: AuthSourceWrite): Promise<void> {
+    if (input.type !== 'saml' || input.config.defaultGroupIds.length === 0) return;
+    const found = await this.sources.groupsOfEnterprise(enterpriseId, input.config.defaultGroupIds);
+    if (found.length !== input.config.defaultGroupIds.length) throw new BadRequestError(AuthSourceMessage.samlGroupUnknown);
   }
 
   /** The caller's enterprise's sources. */
@@ -154,8 +206,10 @@ export class AuthSourceService {
   async detail(caller: Caller, id: number): Promise<AuthSourceDetail> {
     const source = await this.sourceOf(caller, id);
     // The configured address first, never a parameter.
-    const callbackUrl = source.type === 'ldap' ? null : `${this.app.config.publicUrl ?? caller.origin}/cas/login/${source.type}/callback`;
-    return { ...source, callbackUrl };
+    const portalBase = this.app.config.publicUrl ?? caller.origin;
+    const callbackUrl = isChatSourceType(source.type) ? `${portalBase}/cas/login/${source.type}/callback` : null;
+    const serviceProvider = source.type === 'saml' ? samlSpEndpoints(portalBase, source.id) : null;
+    return { ...source, callbackUrl, serviceProvider } as AuthSourceDetail;
   }
 
   /** 新建 (企业微信, 钉钉 and 飞书 at most one each); answers the new source's id. */
@@ -164,9 +218,10 @@ export class AuthSourceService {
     const sources = this.sources;
     const input = this.writeOf(body);
     if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
+    await this.checkGroups(enterpriseId, input);
     return writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
-        if (input.type !== 'ldap' && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
+        if (isChatSourceType(input.type) && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
           throw new ConflictError(AuthSourceMessage.chatTypeTaken);
         }
         const created = await sources.create(trx, enterpriseId, input);
@@ -182,6 +237,7 @@ export class AuthSourceService {
     const current = await this.sourceOf(caller, id);
     const input = this.writeOf(body, current);
     if (await this.sources.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(AuthSourceMessage.nameTaken);
+    await this.checkGroups(enterpriseId, input);
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.sources.update(trx, enterpriseId, current.id, input);
@@ -216,7 +272,7 @@ export class AuthSourceService {
     const typed = body.secret ?? '';
     // The stored secret stands in for an untyped one only for the same type and, for LDAP, the same address.
     const usable = stored !== undefined && stored.type === settings.type && stored.secret !== '';
-    const problem = AuthSourceRules.config(settings) ?? AuthSourceRules.secret(typed, usable);
+    const problem = AuthSourceRules.config(settings) ?? (settings.type === 'saml' ? undefined : AuthSourceRules.secret(typed, usable));
     if (problem) throw new BadRequestError(problem);
     if (!typed && stored && !keepsAddress(stored, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
     return {
@@ -229,8 +285,88 @@ export class AuthSourceService {
     };
   }
 
+  /**
+   * 读取元数据: an IdP's metadata by its address (through the outbound rules, with a timeout and a size
+   * limit) or as pasted / uploaded, read into the fields a SAML source keeps.
+   */
+  async readSamlMetadata(body: SamlMetadataRead): Promise<SamlIdpMetadata> {
+    const url = text(body.url);
+    const xml = body.xml ?? '';
+    if (!url && !xml.trim()) throw new BadRequestError(AuthSourceMessage.samlMetadataMissing);
+    let document = xml;
+    if (url) {
+      const problem = AuthSourceRules.samlUrl(url, true);
+      if (problem) throw new BadRequestError(problem);
+      try {
+        document = await fetchIdpMetadata(this.app.outbound, url);
+      } catch (err) {
+        if (err instanceof SamlSpRefusal) throw new BadRequestError(AuthSourceMessage.samlMetadataUnreachable(err.reason));
+        throw err;
+      }
+    }
+    try {
+      return readIdpMetadata(document);
+    } catch (err) {
+      if (err instanceof SamlSpRefusal) throw new BadRequestError(AuthSourceMessage.samlMetadataInvalid(err.reason));
+      throw err;
+    }
+  }
+
+  /** The popup address of 测试连接's sign-in for a saved SAML source of the caller's enterprise. */
+  async samlTestUrl(caller: Caller, id: number): Promise<string> {
+    const source = await this.sources.load(callerEnterprise(caller), id);
+    if (!source) throw new NotFoundError(AuthSourceMessage.notFound);
+    if (source.type !== 'saml') throw new BadRequestError(AuthSourceMessage.samlOnly);
+    return this.app.samlSourceLoginService.testUrl(source, this.app.config.publicUrl ?? caller.origin);
+  }
+
+  /** 测试连接 of a SAML source: its metadata fetched again and compared, then what the sign-in in the popup needs. */
+  private async testSaml(source: LoadedSource & { type: 'saml' }): Promise<AuthSourceTestResult> {
+    const steps: AuthSourceTestResult['steps'] = [];
+    const fail = (name: string, detail: string) => ({ ok: false, steps: [...steps, { name, ok: false, detail }], sample: [] });
+    const c = source.config;
+    if (c.metadataUrl) {
+      let document: string;
+      try {
+        document = await fetchIdpMetadata(this.app.outbound, c.metadataUrl);
+      } catch (err) {
+        if (!(err instanceof SamlSpRefusal)) throw err;
+        return fail('获取元数据', err.reason);
+      }
+      steps.push({ name: '获取元数据', ok: true, detail: c.metadataUrl });
+      let meta: SamlIdpMetadata;
+      try {
+        meta = readIdpMetadata(document);
+      } catch (err) {
+        if (!(err instanceof SamlSpRefusal)) throw err;
+        return fail('解析元数据', err.reason);
+      }
+      steps.push({ name: '解析元数据', ok: true, detail: `实体 ID ${meta.idpEntityId}` });
+      if (meta.idpEntityId !== c.idpEntityId)
+        return fail('核对设置', `元数据中的实体 ID 为 ${meta.idpEntityId}，与设置不符，请重新读取元数据`);
+      const known = new Set(c.certificates.map(certificateBase64));
+      if (!meta.certificates.some((cert) => known.has(certificateBase64(cert)))) {
+        return fail('核对设置', 'IdP 的签名证书已更换，请重新读取元数据后保存');
+      }
+      steps.push({ name: '核对设置', ok: true, detail: '实体 ID 与签名证书与元数据一致' });
+    } else {
+      steps.push({ name: '元数据', ok: true, detail: '使用粘贴或上传的元数据（未设置元数据地址）' });
+    }
+    const certificates = c.certificates.map((pem) => new X509Certificate(certificatePem(pem)));
+    const expired = certificates.filter((cert) => Date.parse(cert.validTo) < Date.now());
+    steps.push({
+      name: '签名证书',
+      ok: true,
+      detail: `${certificates.length} 个${expired.length ? `（${expired.length} 个已过期：SAML 只校验密钥，不影响登录）` : ''}`,
+    });
+    steps.push({ name: '单点登录地址', ok: true, detail: `${c.ssoUrl}（${c.ssoBinding === 'post' ? 'HTTP-POST' : 'HTTP-Redirect'}）` });
+    steps.push({ name: '单点登出', ok: true, detail: c.sloUrl || '未提供：退出时只结束本平台的会话' });
+    return { ok: true, steps, sample: [] };
+  }
+
   /** 测试连接: each step with what went wrong, in Chinese. */
   async test(source: LoadedSource, log: FastifyBaseLogger): Promise<AuthSourceTestResult> {
+    if (source.type === 'saml') return this.testSaml(source);
     try {
       return await openDirectory(this.app, source, log).test();
     } catch (err) {

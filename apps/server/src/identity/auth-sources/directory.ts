@@ -5,6 +5,7 @@ import type {
   DingtalkSourceConfig,
   FeishuSourceConfig,
   LdapSourceConfig,
+  SamlSourceConfig,
   WecomSourceConfig,
 } from '@portal/shared';
 
@@ -21,6 +22,7 @@ export type LoadedSource = {
   | { type: 'wecom'; config: WecomSourceConfig }
   | { type: 'dingtalk'; config: DingtalkSourceConfig }
   | { type: 'feishu'; config: FeishuSourceConfig }
+  | { type: 'saml'; config: SamlSourceConfig }
 );
 
 /** A person as the directory describes them; usernames are raw (the sync job's prefix comes later). */

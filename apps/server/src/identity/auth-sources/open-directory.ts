@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { chatPlatform } from './chat/chat-platform.js';
-import type { Directory, LoadedSource } from './directory.js';
+import { type Directory, DirectoryError, type LoadedSource } from './directory.js';
 import { LdapDirectory } from './ldap/ldap-directory.js';
 
 /**
@@ -10,5 +10,7 @@ import { LdapDirectory } from './ldap/ldap-directory.js';
  */
 export function openDirectory(app: FastifyInstance, source: LoadedSource, log: FastifyBaseLogger = app.log): Directory {
   if (source.type === 'ldap') return new LdapDirectory(source, { timeoutMs: app.config.auth.ldapTimeoutMs, guard: app.outbound, log });
+  // A SAML IdP signs people in and lists no one: it has no directory to read or sync.
+  if (source.type === 'saml') throw new DirectoryError('SAML 2.0 认证源没有可读取的目录，不能同步');
   return chatPlatform(source, app.config.auth.chatEndpoints);
 }

@@ -846,7 +846,7 @@ export interface IdfLookupValueTable {
 export interface AuthSourceTable {
   id: Generated<number>;
   enterprise_id: number;
-  type: 'ldap' | 'wecom' | 'dingtalk' | 'feishu';
+  type: 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'saml';
   name: string;
   status: 'enabled' | 'disabled';
   config: string;
@@ -864,6 +864,27 @@ export interface AccountIdentityTable {
   dn: Generated<string>;
   created_at: string;
   updated_at: string;
+}
+
+/** A SAML source's message ID seen once: an AuthnRequest awaiting its answer, or an assertion taken (replay). */
+export interface SamlSourceMessageTable {
+  id: Generated<number>;
+  source_id: number;
+  kind: 'request' | 'assertion';
+  message_id: string;
+  expires_at: string;
+}
+
+/** A sign-in through a SAML source: who the IdP said it was (NameID, SessionIndex), for single logout both ways. */
+export interface SamlSourceSessionTable {
+  id: Generated<number>;
+  source_id: number;
+  account_id: number;
+  name_id: string;
+  name_id_format: Generated<string>;
+  session_index: Generated<string>;
+  created_at: string;
+  expires_at: string;
 }
 
 /** A 账号组 filled from a source's department or directory group. */
@@ -1037,6 +1058,8 @@ export interface Database {
   idf_prefix_request: IdfPrefixRequestTable;
   auth_source: AuthSourceTable;
   account_identity: AccountIdentityTable;
+  saml_source_message: SamlSourceMessageTable;
+  saml_source_session: SamlSourceSessionTable;
   group_identity: GroupIdentityTable;
   sync_job: SyncJobTable;
   sync_run: SyncRunTable;
