@@ -10,6 +10,7 @@ import type {
   DirectoryUserViewSchema,
   FeishuSourceConfigSchema,
   LdapSourceConfigSchema,
+  OidcSourceConfigSchema,
   SamlIdpMetadataSchema,
   SamlMetadataReadSchema,
   SamlSourceConfigSchema,
@@ -32,20 +33,18 @@ import { isAdBindName, isAttributeName, isDistinguishedName, isDnsDomain, isLdap
  * of the console calls, for both sides.
  */
 
-export type AuthSourceType = 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'saml';
-export const AUTH_SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'wecom', 'dingtalk', 'feishu', 'saml'];
+export type AuthSourceType = 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'oidc' | 'saml';
+export const AUTH_SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'wecom', 'dingtalk', 'feishu', 'oidc', 'saml'];
 export const AUTH_SOURCE_TYPE_LABELS: Record<AuthSourceType, string> = {
   ldap: 'LDAP / AD',
   wecom: '企业微信',
   dingtalk: '钉钉',
   feishu: '飞书',
+  oidc: 'OpenID Connect',
   saml: 'SAML 2.0',
 };
 /** The chat platforms: QR sign-in on the central login, at most one source of each per enterprise. */
-export type ChatSourceType = Exclude<AuthSourceType, 'ldap' | 'saml'>;
-/** The sources whose people sign in at the enterprise's own identity provider (no directory to read, no secret kept). */
-export type FederatedSourceType = 'saml';
-export const isFederatedSourceType = (type: string): type is FederatedSourceType => type === 'saml';
+export type ChatSourceType = 'wecom' | 'dingtalk' | 'feishu';
 export const CHAT_SOURCE_TYPES: readonly ChatSourceType[] = ['wecom', 'dingtalk', 'feishu'];
 export const isChatSourceType = (type: string): type is ChatSourceType => (CHAT_SOURCE_TYPES as readonly string[]).includes(type);
 
@@ -70,6 +69,9 @@ export type DingtalkSourceConfig = Static<typeof DingtalkSourceConfigSchema>;
 /** 飞书: the custom app's App ID; its App Secret is the source's secret. */
 export type FeishuSourceConfig = Static<typeof FeishuSourceConfigSchema>;
 
+/** OpenID Connect: the enterprise's own provider (its client secret is the source's secret). */
+export type OidcSourceConfig = Static<typeof OidcSourceConfigSchema>;
+
 /** SAML 2.0: the enterprise's identity provider (its metadata's fields) and how its assertions fill an account. */
 export type SamlSourceConfig = Static<typeof SamlSourceConfigSchema>;
 /** What the enterprise registers at its IdP: our entity ID, ACS, SLO and metadata address for this source. */
@@ -90,10 +92,18 @@ export const SAML_TEXT_MAX = 500;
 export const SAML_CERTIFICATE_MAX = 8000;
 export const SAML_CERTIFICATES_MAX = 4;
 
-/** The service-provider addresses of a SAML source under the central login (`{PUBLIC_URL}/cas/login/saml/{id}`). */
+/**
+ * The service-provider addresses of a SAML source: entity ID, metadata and SLO under `/cas/login/saml/{id}`,
+ * the ACS the federated sign-in's callback (`/cas/login/federation/{id}/callback`).
+ */
 export function samlSpEndpoints(portalBase: string, sourceId: number): SamlSpEndpoints {
   const base = `${portalBase}/cas/login/saml/${sourceId}`;
-  return { entityId: `${base}/metadata`, metadataUrl: `${base}/metadata`, acsUrl: `${base}/acs`, sloUrl: `${base}/slo` };
+  return {
+    entityId: `${base}/metadata`,
+    metadataUrl: `${base}/metadata`,
+    acsUrl: `${portalBase}/cas/login/federation/${sourceId}/callback`,
+    sloUrl: `${base}/slo`,
+  };
 }
 
 export const SAML_DEFAULTS: SamlSourceConfig = {
@@ -104,10 +114,12 @@ export const SAML_DEFAULTS: SamlSourceConfig = {
   sloUrl: '',
   certificates: [],
   nameIdFormat: 'persistent',
-  mapping: { username: '', name: 'displayName', phone: 'mobile', email: 'mail' },
+  mapping: { username: 'uid', name: 'displayName', email: 'mail', phone: 'mobile' },
   wantAssertionsSigned: true,
+  domains: [],
   jit: false,
-  defaultGroupIds: [],
+  groupIds: [],
+  enforce: false,
 };
 
 export type AuthSourceConfig =
@@ -115,7 +127,41 @@ export type AuthSourceConfig =
   | { type: 'wecom'; config: WecomSourceConfig }
   | { type: 'dingtalk'; config: DingtalkSourceConfig }
   | { type: 'feishu'; config: FeishuSourceConfig }
+  | { type: 'oidc'; config: OidcSourceConfig }
   | { type: 'saml'; config: SamlSourceConfig };
+
+/**
+ * Federated sign-in (企业身份提供方): sources whose people sign in at the enterprise's own provider
+ * and come back with a verified identity. Each has email domains, JIT creation and the forced-provider switch.
+ */
+export type FederatedSourceType = 'oidc' | 'saml';
+export const FEDERATED_SOURCE_TYPES: readonly FederatedSourceType[] = ['oidc', 'saml'];
+export const isFederatedSourceType = (type: string): type is FederatedSourceType =>
+  (FEDERATED_SOURCE_TYPES as readonly string[]).includes(type);
+
+/** The account fields a provider's claims (or attributes) fill; the username is required. */
+export interface FederationMapping {
+  username: string;
+  name: string;
+  email: string;
+  phone: string;
+}
+/** Email domains a source claims (identity-first login sends those addresses to it). */
+export const FEDERATION_DOMAINS_MAX = 20;
+/** 账号组 a JIT-created account joins. */
+export const FEDERATION_GROUPS_MAX = 20;
+export const OIDC_TEXT_MAX = 500;
+
+export const OIDC_DEFAULTS: OidcSourceConfig = {
+  issuer: 'https://',
+  clientId: '',
+  scopes: 'openid profile email phone',
+  mapping: { username: 'preferred_username', name: 'name', email: 'email', phone: 'phone_number' },
+  domains: [],
+  jit: false,
+  groupIds: [],
+  enforce: false,
+};
 
 export const LDAP_DEFAULTS: LdapSourceConfig = {
   url: 'ldap://',
@@ -246,6 +292,20 @@ export const AuthSourceMessage = {
   sourceUnavailable: '认证源暂时无法连接，请稍后再试或联系企业管理员',
   /** 修改密码 and 忘记密码 of an account whose password is its directory's (LDAP / AD). */
   directoryPassword: '该账号由企业目录（LDAP）管理，请在企业目录中修改密码',
+  issuerInvalid: '请输入正确的发现地址（Issuer），如 https://idp.example.com/realms/corp',
+  clientIdRequired: '请输入客户端 ID（Client ID）',
+  oidcTextTooLong: `OpenID Connect 设置项最多${OIDC_TEXT_MAX}个字符`,
+  scopesInvalid: '授权范围须包含 openid，以空格分隔，如 openid profile email',
+  claimRequired: '声明映射必须指定用户名对应的声明',
+  claimInvalid: '声明名只能包含字母、数字、下划线、连字符、点和冒号',
+  domainsInvalid: (domain: string) => `邮箱域名格式不正确：${domain}（如 example.com）`,
+  domainsDuplicate: (domain: string) => `邮箱域名重复：${domain}`,
+  domainsTooMany: `邮箱域名最多${FEDERATION_DOMAINS_MAX}个`,
+  /** A domain is one enterprise's: another's claim refuses the save. */
+  domainTaken: (domain: string) => `邮箱域名 ${domain} 已被其他企业或认证源使用`,
+  groupsTooMany: `默认账号组最多${FEDERATION_GROUPS_MAX}个`,
+  groupUnknown: '默认账号组不存在',
+  federatedNoSync: '企业身份提供方（OpenID Connect、SAML 2.0）的认证源不能同步',
   samlEntityIdRequired: '请输入 IdP 实体 ID（Entity ID）',
   samlSsoUrlRequired: '请输入 IdP 单点登录地址（SSO URL）',
   samlUrlInvalid: '地址须为 http:// 或 https:// 开头的完整网址',
@@ -253,25 +313,26 @@ export const AuthSourceMessage = {
   samlCertificateRequired: '请提供 IdP 的签名证书',
   samlCertificateInvalid: '签名证书不是有效的 X.509 证书（PEM 或 Base64）',
   samlTooManyCertificates: `签名证书最多${SAML_CERTIFICATES_MAX}个`,
+  samlAttributeRequired: '属性映射必须指定用户名对应的属性（或 NameID）',
   samlAttributeInvalid: '属性名不能包含空白或控制字符',
   samlMetadataMissing: '请输入元数据地址或粘贴元数据 XML',
   /** The metadata could not be read (its reason after the colon). */
   samlMetadataInvalid: (reason: string) => `IdP 元数据无效：${reason}`,
   samlMetadataUnreachable: (reason: string) => `无法获取 IdP 元数据：${reason}`,
-  samlJitNeedsUsername: '自动创建账号需要用户名：请映射用户名属性或使用 NameID',
-  samlGroupUnknown: '默认账号组不存在',
-  samlOnly: '只有 SAML 2.0 认证源可以测试登录',
 } as const;
+
+const samlText = (value: string) => (textLength(value) > SAML_TEXT_MAX ? AuthSourceMessage.samlTextTooLong : undefined);
+const isWebUrl = (value: string) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value);
+/** A certificate's Base64 body, whatever its PEM armour and line breaks. */
+export const certificateBase64 = (value: string) => value.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+/** The mapping's word for the NameID: 用户名 may be the subject itself (an email or account NameID). */
+export const SAML_NAME_ID = 'NameID';
 
 function requiredText(value: string, max: number, missing: string, tooLong: string): string | undefined {
   if (!value.trim()) return missing;
   return textLength(value) > max ? tooLong : undefined;
 }
 const ldapText = (value: string) => (textLength(value) > LDAP_TEXT_MAX ? AuthSourceMessage.ldapTextTooLong : undefined);
-const samlText = (value: string) => (textLength(value) > SAML_TEXT_MAX ? AuthSourceMessage.samlTextTooLong : undefined);
-const isWebUrl = (value: string) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value);
-/** A certificate's Base64 body, whatever its PEM armour and line breaks. */
-export const certificateBase64 = (value: string) => value.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 const chatId = (value: string, missing: string) => requiredText(value, CHAT_ID_MAX, missing, AuthSourceMessage.chatIdTooLong);
 
 /**
@@ -336,6 +397,44 @@ export const AuthSourceRules = {
   },
   appKey: (value: string) => chatId(value, AuthSourceMessage.appKeyRequired),
   appId: (value: string) => chatId(value, AuthSourceMessage.appIdRequired),
+  /** 发现地址 (Issuer): an http(s) URL without query or fragment; its /.well-known/openid-configuration is read. */
+  issuer(value: string): string | undefined {
+    if (textLength(value) > OIDC_TEXT_MAX) return AuthSourceMessage.oidcTextTooLong;
+    try {
+      const url = new URL(value.trim());
+      const ok = (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && !url.search && !url.hash;
+      return ok && !url.username && !url.password ? undefined : AuthSourceMessage.issuerInvalid;
+    } catch {
+      return AuthSourceMessage.issuerInvalid;
+    }
+  },
+  clientId: (value: string) => requiredText(value, OIDC_TEXT_MAX, AuthSourceMessage.clientIdRequired, AuthSourceMessage.oidcTextTooLong),
+  /** 授权范围: space-separated scope tokens (RFC 6749 §3.3), openid among them. */
+  scopes(value: string): string | undefined {
+    if (textLength(value) > OIDC_TEXT_MAX) return AuthSourceMessage.oidcTextTooLong;
+    const tokens = value.trim().split(/\s+/);
+    return tokens.includes('openid') && tokens.every((t) => /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(t))
+      ? undefined
+      : AuthSourceMessage.scopesInvalid;
+  },
+  /** 声明映射: a claim name (`preferred_username`, `upn`, a namespaced one such as `https://x/y` is not taken). */
+  claim(value: string, required: boolean): string | undefined {
+    if (!value.trim()) return required ? AuthSourceMessage.claimRequired : undefined;
+    if (textLength(value) > 100) return AuthSourceMessage.oidcTextTooLong;
+    return /^[A-Za-z_][\w.:-]*$/.test(value.trim()) ? undefined : AuthSourceMessage.claimInvalid;
+  },
+  /** 邮箱域名: DNS names, each once, at most FEDERATION_DOMAINS_MAX. */
+  domains(values: readonly string[]): string | undefined {
+    if (values.length > FEDERATION_DOMAINS_MAX) return AuthSourceMessage.domainsTooMany;
+    const seen = new Set<string>();
+    for (const raw of values) {
+      const domain = raw.trim().toLowerCase();
+      if (!isDnsDomain(domain) || !domain.includes('.')) return AuthSourceMessage.domainsInvalid(raw);
+      if (seen.has(domain)) return AuthSourceMessage.domainsDuplicate(domain);
+      seen.add(domain);
+    }
+    return undefined;
+  },
   /** SAML: the IdP's entity ID (any URI, usually its metadata address). */
   samlEntityId: (value: string) => (value.trim() ? samlText(value) : AuthSourceMessage.samlEntityIdRequired),
   /** SAML: an http(s) address; `required` for the SSO URL, the SLO URL and the metadata address may be empty. */
@@ -353,11 +452,12 @@ export const AuthSourceRules = {
     });
     return bad ? AuthSourceMessage.samlCertificateInvalid : undefined;
   },
-  /** SAML: an attribute's Name (often a URI); empty: not read (用户名 then is the NameID). */
-  samlAttribute(value: string): string | undefined {
-    if (!value.trim()) return undefined;
+  /** SAML: an attribute's Name (often a URI), or `NameID`; empty: not read. */
+  samlAttribute(value: string, required = false): string | undefined {
+    if (!value.trim()) return required ? AuthSourceMessage.samlAttributeRequired : undefined;
     return samlText(value) ?? (/[\s\p{Cc}]/u.test(value.trim()) ? AuthSourceMessage.samlAttributeInvalid : undefined);
   },
+  groupIds: (values: readonly number[]) => (values.length > FEDERATION_GROUPS_MAX ? AuthSourceMessage.groupsTooMany : undefined),
   /** The first problem of a source's settings by its type, in the form's order (the secret is checked by whoever stores it). */
   config(source: AuthSourceConfig): string | undefined {
     switch (source.type) {
@@ -384,6 +484,20 @@ export const AuthSourceRules = {
         return AuthSourceRules.appKey(source.config.appKey) ?? AuthSourceRules.corpId(source.config.corpId);
       case 'feishu':
         return AuthSourceRules.appId(source.config.appId);
+      case 'oidc': {
+        const c = source.config;
+        return (
+          AuthSourceRules.issuer(c.issuer) ??
+          AuthSourceRules.clientId(c.clientId) ??
+          AuthSourceRules.scopes(c.scopes) ??
+          AuthSourceRules.claim(c.mapping.username, true) ??
+          AuthSourceRules.claim(c.mapping.name, false) ??
+          AuthSourceRules.claim(c.mapping.email, false) ??
+          AuthSourceRules.claim(c.mapping.phone, false) ??
+          AuthSourceRules.domains(c.domains) ??
+          AuthSourceRules.groupIds(c.groupIds)
+        );
+      }
       case 'saml': {
         const c = source.config;
         return (
@@ -392,10 +506,12 @@ export const AuthSourceRules = {
           AuthSourceRules.samlUrl(c.ssoUrl, true) ??
           AuthSourceRules.samlUrl(c.sloUrl, false) ??
           AuthSourceRules.samlCertificates(c.certificates) ??
-          AuthSourceRules.samlAttribute(c.mapping.username) ??
+          AuthSourceRules.samlAttribute(c.mapping.username, true) ??
           AuthSourceRules.samlAttribute(c.mapping.name) ??
+          AuthSourceRules.samlAttribute(c.mapping.email) ??
           AuthSourceRules.samlAttribute(c.mapping.phone) ??
-          AuthSourceRules.samlAttribute(c.mapping.email)
+          AuthSourceRules.domains(c.domains) ??
+          AuthSourceRules.groupIds(c.groupIds)
         );
       }
     }

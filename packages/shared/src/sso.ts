@@ -191,8 +191,9 @@ export const LOGIN_FAILURE_REASONS = {
   'source-unavailable': '认证源无法连接',
   'sessions-full': '在线会话数已达上限',
   'passkey-failed': '通行密钥验证失败',
-  'federation-refused': '身份提供方响应无效',
-  'federation-no-account': '未关联账号',
+  'federation-failed': '企业身份认证失败',
+  'federation-unlinked': '企业身份未关联账号',
+  'password-not-allowed': '仅允许企业身份登录',
 } as const;
 export type LoginFailureReason = keyof typeof LOGIN_FAILURE_REASONS;
 

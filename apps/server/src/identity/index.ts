@@ -18,6 +18,8 @@ import chatLoginService from './cas/chat-login-service.js';
 import samlSourceLoginRoutes from './cas/saml-source-login-routes.js';
 import samlSourceLoginService from './cas/saml-source-login-service.js';
 import forgotPasswordRoutes from './cas/forgot-password-routes.js';
+import federationLoginRoutes from './federation/federation-login-routes.js';
+import federationService from './federation/federation-service.js';
 import forgotPasswordService from './cas/forgot-password-service.js';
 import loginFailureRepository from './cas/login-failure-repository.js';
 import loginGuard from './cas/login-guard.js';
@@ -162,6 +164,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(complianceRepository);
   await app.register(complianceService);
   await app.register(accountAdminRepository);
+  await app.register(federationService);
   await app.register(groupRepository);
   await app.register(roleRepository);
   await app.register(joinRequestRepository);
@@ -206,6 +209,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
     await app.register(passkeyLoginRoutes, { prefix: '/cas' });
     await app.register(forgotPasswordRoutes, { prefix: '/cas' });
     await app.register(chatLoginRoutes, { prefix: '/cas' });
+    await app.register(federationLoginRoutes, { prefix: '/cas' });
     await app.register(samlSourceLoginRoutes, { prefix: '/cas' });
     await app.register(oidcRoutes, { prefix: '/oidc' });
     await app.register(samlRoutes, { prefix: '/saml' });

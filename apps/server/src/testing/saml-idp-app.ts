@@ -181,7 +181,12 @@ export async function startSamlIdp() {
             const parsed = await idp.parseLogoutRequest(sp, 'redirect', { query: fields, octetString });
             const extract = parsed.extract as { nameID?: string; sessionIndex?: string; request?: { id?: string } };
             state.logoutRequests.push({ nameId: extract.nameID ?? '', sessionIndex: extract.sessionIndex ?? '' });
-            const { context } = idp.createLogoutResponse(sp, parsed, 'redirect', fields.RelayState ?? '');
+            const { context } = idp.createLogoutResponse(
+              sp,
+              { extract: { request: { id: extract.request?.id ?? '' } } },
+              'redirect',
+              fields.RelayState ?? '',
+            );
             return answer(302, 'text/plain', '', { location: context });
           }
           return answer(404, 'text/plain', 'not found');

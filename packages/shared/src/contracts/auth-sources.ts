@@ -3,7 +3,10 @@ import {
   AUTH_SOURCE_NAME_MAX,
   AUTH_SOURCE_TYPES,
   CHAT_ID_MAX,
+  FEDERATION_DOMAINS_MAX,
+  FEDERATION_GROUPS_MAX,
   LDAP_TEXT_MAX,
+  OIDC_TEXT_MAX,
   SAML_CERTIFICATE_MAX,
   SAML_CERTIFICATES_MAX,
   SAML_TEXT_MAX,
@@ -126,6 +129,16 @@ export const LdapSourceConfigBodySchema = Type.Object({
 export const WecomSourceConfigBodySchema = Type.Object({ corpId: Optional(CHAT_ID_MAX), agentId: Optional(CHAT_ID_MAX) });
 export const DingtalkSourceConfigBodySchema = Type.Object({ appKey: Optional(CHAT_ID_MAX), corpId: Optional(CHAT_ID_MAX) });
 export const FeishuSourceConfigBodySchema = Type.Object({ appId: Optional(CHAT_ID_MAX) });
+export const OidcSourceConfigBodySchema = Type.Object({
+  issuer: Optional(OIDC_TEXT_MAX),
+  clientId: Optional(OIDC_TEXT_MAX),
+  scopes: Optional(OIDC_TEXT_MAX),
+  mapping: Type.Object({ username: Optional(100), name: Optional(100), email: Optional(100), phone: Optional(100) }),
+  domains: Type.Optional(Type.Array(Bounded(253), { maxItems: FEDERATION_DOMAINS_MAX * 2 })),
+  jit: Type.Optional(Type.Boolean()),
+  groupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: FEDERATION_GROUPS_MAX * 2 })),
+  enforce: Type.Optional(Type.Boolean()),
+});
 const SamlNameIdFormatSchema = literals(['persistent', 'email', 'unspecified'] as const);
 const SamlBindingSchema = literals(['redirect', 'post'] as const);
 export const SamlSourceConfigBodySchema = Type.Object({
@@ -139,24 +152,32 @@ export const SamlSourceConfigBodySchema = Type.Object({
   mapping: Type.Object({
     username: Optional(SAML_TEXT_MAX),
     name: Optional(SAML_TEXT_MAX),
-    phone: Optional(SAML_TEXT_MAX),
     email: Optional(SAML_TEXT_MAX),
+    phone: Optional(SAML_TEXT_MAX),
   }),
   wantAssertionsSigned: Type.Optional(Type.Boolean()),
+  domains: Type.Optional(Type.Array(Bounded(253), { maxItems: FEDERATION_DOMAINS_MAX * 2 })),
   jit: Type.Optional(Type.Boolean()),
-  defaultGroupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50 })),
+  groupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: FEDERATION_GROUPS_MAX * 2 })),
+  enforce: Type.Optional(Type.Boolean()),
 });
 
 /** One branch per type, keyed by `type`: that type's settings (`configs`), plus the `extra` fields every branch has. */
-function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema, S extends TSchema>(
-  extra: P,
-  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F; saml: S },
-) {
+function perType<
+  P extends TProperties,
+  L extends TSchema,
+  W extends TSchema,
+  D extends TSchema,
+  F extends TSchema,
+  O extends TSchema,
+  S extends TSchema,
+>(extra: P, configs: { ldap: L; wecom: W; dingtalk: D; feishu: F; oidc: O; saml: S }) {
   return Type.Union([
     Type.Object({ ...extra, type: Type.Literal('ldap'), config: configs.ldap }),
     Type.Object({ ...extra, type: Type.Literal('wecom'), config: configs.wecom }),
     Type.Object({ ...extra, type: Type.Literal('dingtalk'), config: configs.dingtalk }),
     Type.Object({ ...extra, type: Type.Literal('feishu'), config: configs.feishu }),
+    Type.Object({ ...extra, type: Type.Literal('oidc'), config: configs.oidc }),
     Type.Object({ ...extra, type: Type.Literal('saml'), config: configs.saml }),
   ]);
 }
@@ -166,6 +187,7 @@ const configBodies = {
   wecom: WecomSourceConfigBodySchema,
   dingtalk: DingtalkSourceConfigBodySchema,
   feishu: FeishuSourceConfigBodySchema,
+  oidc: OidcSourceConfigBodySchema,
   saml: SamlSourceConfigBodySchema,
 };
 
@@ -204,6 +226,16 @@ export const LdapSourceConfigSchema = Type.Object({
 export const WecomSourceConfigSchema = Type.Object({ corpId: Type.String(), agentId: Type.String() });
 export const DingtalkSourceConfigSchema = Type.Object({ appKey: Type.String(), corpId: Type.String() });
 export const FeishuSourceConfigSchema = Type.Object({ appId: Type.String() });
+export const OidcSourceConfigSchema = Type.Object({
+  issuer: Type.String({ description: '发现地址（Issuer），读取其 /.well-known/openid-configuration' }),
+  clientId: Type.String(),
+  scopes: Type.String({ description: '授权范围，以空格分隔，含 openid' }),
+  mapping: Type.Object({ username: Type.String(), name: Type.String(), email: Type.String(), phone: Type.String() }),
+  domains: Type.Array(Type.String(), { description: '属于本企业的邮箱域名（各企业之间唯一）' }),
+  jit: Type.Boolean({ description: '允许首次登录自动创建账号' }),
+  groupIds: Type.Array(Type.Integer(), { description: '自动创建的账号加入的账号组' }),
+  enforce: Type.Boolean({ description: '仅允许通过企业身份提供方登录（企业管理员保留密码登录）' }),
+});
 export const SamlSourceConfigSchema = Type.Object({
   metadataUrl: Type.String({ description: 'IdP 元数据地址；粘贴或上传元数据时为空' }),
   idpEntityId: Type.String(),
@@ -212,12 +244,14 @@ export const SamlSourceConfigSchema = Type.Object({
   sloUrl: Type.String({ description: 'IdP 的单点登出地址，可为空' }),
   certificates: Type.Array(Type.String(), { description: 'IdP 的签名证书（PEM）' }),
   nameIdFormat: SamlNameIdFormatSchema,
-  mapping: Type.Object({ username: Type.String(), name: Type.String(), phone: Type.String(), email: Type.String() }),
+  mapping: Type.Object({ username: Type.String(), name: Type.String(), email: Type.String(), phone: Type.String() }),
   wantAssertionsSigned: Type.Boolean({ description: '要求断言签名（否则响应或断言至少一个签名）' }),
-  jit: Type.Boolean({ description: '首次登录时自动创建账号' }),
-  defaultGroupIds: Type.Array(Type.Integer(), { description: '自动创建的账号加入的账号组' }),
+  domains: Type.Array(Type.String(), { description: '属于本企业的邮箱域名（各企业之间唯一）' }),
+  jit: Type.Boolean({ description: '允许首次登录自动创建账号' }),
+  groupIds: Type.Array(Type.Integer(), { description: '自动创建的账号加入的账号组' }),
+  enforce: Type.Boolean({ description: '仅允许通过企业身份提供方登录（企业管理员保留密码登录）' }),
 });
-/** What the enterprise registers at its IdP for a SAML source (our side as a service provider). */
+/** What the enterprise registers at its IdP for a SAML source (the portal as its service provider). */
 export const SamlSpEndpointsSchema = Type.Object({
   entityId: Type.String(),
   acsUrl: Type.String(),
@@ -231,8 +265,12 @@ export const AuthSourceDetailSchema = perType(
     name: Type.String(),
     enabled: Type.Boolean(),
     hasSecret: Type.Boolean({ description: '已保存密钥（密钥本身从不返回）' }),
-    callbackUrl: Type.Union([Type.String(), Type.Null()], { description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址' }),
-    serviceProvider: Type.Union([SamlSpEndpointsSchema, Type.Null()], { description: 'SAML 2.0：在 IdP 登记的本平台 SP 信息' }),
+    callbackUrl: Type.Union([Type.String(), Type.Null()], {
+      description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址；OpenID Connect：在身份提供方登记的重定向地址',
+    }),
+    serviceProvider: Type.Optional(
+      Type.Union([SamlSpEndpointsSchema, Type.Null()], { description: 'SAML 2.0：在 IdP 登记的本平台 SP 信息' }),
+    ),
     updatedAt: Type.String(),
   },
   {
@@ -240,13 +278,14 @@ export const AuthSourceDetailSchema = perType(
     wecom: WecomSourceConfigSchema,
     dingtalk: DingtalkSourceConfigSchema,
     feishu: FeishuSourceConfigSchema,
+    oidc: OidcSourceConfigSchema,
     saml: SamlSourceConfigSchema,
   },
 );
 
 export const AuthSourceSummarySchema = Type.Object({
   id: Type.Integer(),
-  type: literals(['ldap', 'wecom', 'dingtalk', 'feishu', 'saml'] as const),
+  type: literals(AUTH_SOURCE_TYPES),
   name: Type.String(),
   enabled: Type.Boolean(),
   endpoint: Type.String({ description: 'LDAP 地址，或企业 / 应用标识' }),
@@ -269,6 +308,9 @@ export const AuthSourceTestResultSchema = Type.Object({
   steps: Type.Array(AuthSourceTestStepSchema),
   sample: Type.Array(DirectoryUserViewSchema),
 });
+
+/** `POST /web-api/console/v1/auth/sources/:id/sign-in-test`: the popup's address (a signed link, two minutes). */
+export const FederationTestLinkSchema = Type.Object({ url: Type.String() });
 
 /** `POST /web-api/console/v1/auth/sources/saml-metadata`: an IdP's metadata by address or as pasted / uploaded XML. */
 export const SamlMetadataReadSchema = Type.Object({

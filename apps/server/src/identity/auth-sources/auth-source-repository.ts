@@ -42,6 +42,8 @@ export function endpointOf(source: AuthSourceConfig): string {
       return source.config.appKey;
     case 'feishu':
       return source.config.appId;
+    case 'oidc':
+      return source.config.issuer;
     case 'saml':
       return source.config.idpEntityId;
   }

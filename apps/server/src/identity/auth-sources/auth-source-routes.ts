@@ -11,11 +11,11 @@ import {
   Authority,
   CreatedIdSchema,
   EmptyAnswerSchema,
+  FederationTestLinkSchema,
   RowIdParamsSchema,
   SamlIdpMetadataSchema,
   SamlMetadataReadSchema,
 } from '@portal/shared';
-import { Type } from 'typebox';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { TooManyRequestsError } from '../../platform/lib/errors.js';
 import { callerOf } from '../portal-auth/auth.js';
@@ -162,17 +162,21 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
-    `${BASE}/:id/saml-test`,
+    `${BASE}/:id/sign-in-test`,
     {
       ...canSource,
       schema: {
         tags,
-        summary: 'SAML 测试登录：在弹出窗口打开的地址（2 分钟内有效，只显示收到的属性，不登录）',
+        summary: '测试登录（OpenID Connect、SAML 2.0：返回在弹窗中打开的登录地址，两分钟内有效，不会登录任何账号）',
         params: RowIdParamsSchema,
-        response: { 200: Envelope(Type.Object({ url: Type.String() })), ...errorResponses },
+        response: { 200: Envelope(FederationTestLinkSchema), ...errorResponses },
       },
     },
-    async (request) => ok({ url: await sources.samlTestUrl(callerOf(request), request.params.id) }),
+    async (request) => {
+      const limit = await testRuns(request);
+      if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
+      return ok(await sources.signInTest(callerOf(request), request.params.id));
+    },
   );
 
   app.get(

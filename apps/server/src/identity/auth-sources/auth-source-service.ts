@@ -1,7 +1,6 @@
 import {
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceConfig,
-  certificateBase64,
   samlSpEndpoints,
   type AuthSourceDetail,
   type AuthSourceInput,
@@ -11,12 +10,12 @@ import {
   type AuthSourceTestInput,
   type AuthSourceTestResult,
   isChatSourceType,
+  isFederatedSourceType,
   parseLdapUrl,
   SAML_DEFAULTS,
   type SamlIdpMetadata,
   type SamlMetadataRead,
 } from '@portal/shared';
-import { X509Certificate } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { auditBy } from '../../platform/audit/audit-log.js';
@@ -28,7 +27,7 @@ import type { Caller } from '../portal-auth/auth.js';
 import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
 import { DirectoryError, type LoadedSource } from './directory.js';
 import { openDirectory } from './open-directory.js';
-import { certificatePem, fetchIdpMetadata, readableCertificates, readIdpMetadata, SamlSpRefusal } from './saml/saml-sp.js';
+import { fetchIdpMetadata, readableCertificates, readIdpMetadata, SamlSpRefusal } from './saml/saml-sp.js';
 import { runSummary } from './sync-run-summary.js';
 
 declare module 'fastify' {
@@ -73,6 +72,28 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
       return { type: 'dingtalk', config: { appKey: text(body.config.appKey), corpId: text(body.config.corpId) } };
     case 'feishu':
       return { type: 'feishu', config: { appId: text(body.config.appId) } };
+    case 'oidc': {
+      const c = body.config;
+      return {
+        type: 'oidc',
+        config: {
+          issuer: text(c.issuer),
+          clientId: text(c.clientId),
+          scopes: text(c.scopes).split(/\s+/).filter(Boolean).join(' '),
+          mapping: {
+            username: text(c.mapping.username),
+            name: text(c.mapping.name),
+            email: text(c.mapping.email),
+            phone: text(c.mapping.phone),
+          },
+          // example.com, @example.com and Example.COM are one domain.
+          domains: (c.domains ?? []).map((d) => text(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          jit: c.jit ?? false,
+          groupIds: [...new Set(c.groupIds ?? [])],
+          enforce: c.enforce ?? false,
+        },
+      };
+    }
     case 'saml': {
       const c = body.config;
       return {
@@ -92,8 +113,10 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
             email: text(c.mapping.email),
           },
           wantAssertionsSigned: c.wantAssertionsSigned ?? SAML_DEFAULTS.wantAssertionsSigned,
+          domains: (c.domains ?? []).map((d) => text(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
           jit: c.jit ?? false,
-          defaultGroupIds: [...new Set(c.defaultGroupIds ?? [])],
+          groupIds: [...new Set(c.groupIds ?? [])],
+          enforce: c.enforce ?? false,
         },
       };
     }
@@ -105,9 +128,39 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
  * bind password again, or a console user could have it sent to a server of their choosing.
  */
 function keepsAddress(stored: AuthSourceConfig, settings: AuthSourceConfig): boolean {
+  // An OpenID Connect client secret goes to the token endpoint the issuer's discovery names.
+  if (stored.type === 'oidc' && settings.type === 'oidc') return stored.config.issuer === settings.config.issuer;
   if (stored.type !== 'ldap' || settings.type !== 'ldap') return true;
   // StartTLS turned off would send it in clear text to the same host: that needs it typed again too.
   return stored.config.url === settings.config.url && (settings.config.startTls || !stored.config.startTls);
+}
+
+/** An OpenID Connect issuer's host and port (for the literal-address check). */
+function issuerAddress(settings: AuthSourceConfig): { host: string; port: number } | undefined {
+  if (settings.type !== 'oidc') return undefined;
+  const url = new URL(settings.config.issuer);
+  return { host: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+}
+
+/**
+ * A federated source's email domains and default 账号组, inside its write: a domain claimed by another
+ * source (any enterprise's) is refused, and the groups must be the enterprise's own.
+ */
+async function writeFederation(
+  app: FastifyInstance,
+  trx: Parameters<Parameters<typeof inEnterpriseTransaction>[2]>[0],
+  enterpriseId: number,
+  sourceId: number,
+  input: AuthSourceWrite,
+): Promise<void> {
+  if (input.type !== 'oidc' && input.type !== 'saml') return;
+  const repo = app.federationService.repository;
+  const { domains, groupIds } = input.config;
+  const taken = await repo.domainTaken(trx, domains, sourceId);
+  if (taken) throw new ConflictError(AuthSourceMessage.domainTaken(taken));
+  if ((await repo.groupsOf(trx, enterpriseId, groupIds)).length !== groupIds.length)
+    throw new BadRequestError(AuthSourceMessage.groupUnknown);
+  await repo.replaceDomains(trx, enterpriseId, sourceId, domains);
 }
 
 /** The audit row's detail: what the source is and whether it is on; a changed secret is said, never shown. */
@@ -166,28 +219,12 @@ export class AuthSourceService {
     if (settings.type === 'saml' && !readableCertificates(settings.config.certificates)) {
       throw new BadRequestError(AuthSourceMessage.samlCertificateInvalid);
     }
-    if (
-      settings.type === 'saml' &&
-      settings.config.jit &&
-      !settings.config.mapping.username &&
-      settings.config.nameIdFormat === 'persistent'
-    ) {
-      // A persistent NameID is an opaque string, never a username.
-      throw new BadRequestError(AuthSourceMessage.samlJitNeedsUsername);
-    }
-    const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : undefined;
+    const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : issuerAddress(settings);
     // A literal address the portal would never connect to is refused now; a name is checked where it resolves, at connect time.
     const refusal = address && this.app.outbound.literalRefusal(address.host, address.port);
-    if (refusal) throw new BadRequestError(AuthSourceMessage.urlRefused(refusal));
+    if (refusal) throw new BadRequestError(settings.type === 'oidc' ? `发现地址：${refusal}` : AuthSourceMessage.urlRefused(refusal));
     if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
     return { ...settings, name, enabled: body.enabled, secret: settings.type === 'saml' ? '' : secret };
-  }
-
-  /** A SAML source's default groups must be 账号组 of the caller's enterprise. */
-  private async checkGroups(enterpriseId: number, input: AuthSourceWrite): Promise<void> {
-    if (input.type !== 'saml' || input.config.defaultGroupIds.length === 0) return;
-    const found = await this.sources.groupsOfEnterprise(enterpriseId, input.config.defaultGroupIds);
-    if (found.length !== input.config.defaultGroupIds.length) throw new BadRequestError(AuthSourceMessage.samlGroupUnknown);
   }
 
   /** The caller's enterprise's sources. */
@@ -206,10 +243,16 @@ export class AuthSourceService {
   async detail(caller: Caller, id: number): Promise<AuthSourceDetail> {
     const source = await this.sourceOf(caller, id);
     // The configured address first, never a parameter.
-    const portalBase = this.app.config.publicUrl ?? caller.origin;
-    const callbackUrl = isChatSourceType(source.type) ? `${portalBase}/cas/login/${source.type}/callback` : null;
-    const serviceProvider = source.type === 'saml' ? samlSpEndpoints(portalBase, source.id) : null;
-    return { ...source, callbackUrl, serviceProvider } as AuthSourceDetail;
+    const base = this.app.config.publicUrl ?? caller.origin;
+    const callbackUrl =
+      source.type === 'ldap'
+        ? null
+        : isFederatedSourceType(source.type)
+          ? `${base}/cas/login/federation/${source.id}/callback`
+          : `${base}/cas/login/${source.type}/callback`;
+    // SAML: what the enterprise registers at its IdP (the ACS is the federated sign-in's callback).
+    const serviceProvider = source.type === 'saml' ? { serviceProvider: samlSpEndpoints(base, source.id) } : {};
+    return { ...source, callbackUrl, ...serviceProvider } as AuthSourceDetail;
   }
 
   /** 新建 (企业微信, 钉钉 and 飞书 at most one each); answers the new source's id. */
@@ -218,13 +261,13 @@ export class AuthSourceService {
     const sources = this.sources;
     const input = this.writeOf(body);
     if (await sources.nameTaken(enterpriseId, input.name)) throw new ConflictError(AuthSourceMessage.nameTaken);
-    await this.checkGroups(enterpriseId, input);
     return writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         if (isChatSourceType(input.type) && (await sources.chatTypeTaken(trx, enterpriseId, input.type))) {
           throw new ConflictError(AuthSourceMessage.chatTypeTaken);
         }
         const created = await sources.create(trx, enterpriseId, input);
+        await writeFederation(this.app, trx, enterpriseId, created, input);
         await auditBy(trx, caller, 'auth-source.create', input.name, 'success', auditDetail(input, input.enabled, false));
         return created;
       }),
@@ -237,10 +280,10 @@ export class AuthSourceService {
     const current = await this.sourceOf(caller, id);
     const input = this.writeOf(body, current);
     if (await this.sources.nameTaken(enterpriseId, input.name, current.id)) throw new ConflictError(AuthSourceMessage.nameTaken);
-    await this.checkGroups(enterpriseId, input);
     await writing(() =>
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.sources.update(trx, enterpriseId, current.id, input);
+        await writeFederation(this.app, trx, enterpriseId, current.id, input);
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
         await auditBy(trx, caller, 'auth-source.update', renamed, 'success', auditDetail(input, input.enabled, input.secret !== ''));
       }),
@@ -258,6 +301,18 @@ export class AuthSourceService {
       await this.sources.delete(trx, enterpriseId, current.id);
       await auditBy(trx, caller, 'auth-source.delete', current.name, 'success', AUTH_SOURCE_TYPE_LABELS[current.type]);
     });
+  }
+
+  /**
+   * 测试连接's sign-in of a saved federated source: the popup's address, a signed link valid for two
+   * minutes that starts a sign-in at the provider and shows what came back (no one is signed in).
+   */
+  async signInTest(caller: Caller, id: number): Promise<{ url: string }> {
+    const source = await this.sourceOf(caller, id);
+    if (!isFederatedSourceType(source.type)) throw new BadRequestError('该类型的认证源不支持测试登录');
+    const base = this.app.config.publicUrl ?? caller.origin;
+    const token = this.app.federationTestLinkService.issue(source.id);
+    return { url: `${base}/cas/login/federation/${source.id}?test=${encodeURIComponent(token)}` };
   }
 
   /**
@@ -312,61 +367,13 @@ export class AuthSourceService {
     }
   }
 
-  /** The popup address of 测试连接's sign-in for a saved SAML source of the caller's enterprise. */
-  async samlTestUrl(caller: Caller, id: number): Promise<string> {
-    const source = await this.sources.load(callerEnterprise(caller), id);
-    if (!source) throw new NotFoundError(AuthSourceMessage.notFound);
-    if (source.type !== 'saml') throw new BadRequestError(AuthSourceMessage.samlOnly);
-    return this.app.samlSourceLoginService.testUrl(source, this.app.config.publicUrl ?? caller.origin);
-  }
-
-  /** 测试连接 of a SAML source: its metadata fetched again and compared, then what the sign-in in the popup needs. */
-  private async testSaml(source: LoadedSource & { type: 'saml' }): Promise<AuthSourceTestResult> {
-    const steps: AuthSourceTestResult['steps'] = [];
-    const fail = (name: string, detail: string) => ({ ok: false, steps: [...steps, { name, ok: false, detail }], sample: [] });
-    const c = source.config;
-    if (c.metadataUrl) {
-      let document: string;
-      try {
-        document = await fetchIdpMetadata(this.app.outbound, c.metadataUrl);
-      } catch (err) {
-        if (!(err instanceof SamlSpRefusal)) throw err;
-        return fail('获取元数据', err.reason);
-      }
-      steps.push({ name: '获取元数据', ok: true, detail: c.metadataUrl });
-      let meta: SamlIdpMetadata;
-      try {
-        meta = readIdpMetadata(document);
-      } catch (err) {
-        if (!(err instanceof SamlSpRefusal)) throw err;
-        return fail('解析元数据', err.reason);
-      }
-      steps.push({ name: '解析元数据', ok: true, detail: `实体 ID ${meta.idpEntityId}` });
-      if (meta.idpEntityId !== c.idpEntityId)
-        return fail('核对设置', `元数据中的实体 ID 为 ${meta.idpEntityId}，与设置不符，请重新读取元数据`);
-      const known = new Set(c.certificates.map(certificateBase64));
-      if (!meta.certificates.some((cert) => known.has(certificateBase64(cert)))) {
-        return fail('核对设置', 'IdP 的签名证书已更换，请重新读取元数据后保存');
-      }
-      steps.push({ name: '核对设置', ok: true, detail: '实体 ID 与签名证书与元数据一致' });
-    } else {
-      steps.push({ name: '元数据', ok: true, detail: '使用粘贴或上传的元数据（未设置元数据地址）' });
-    }
-    const certificates = c.certificates.map((pem) => new X509Certificate(certificatePem(pem)));
-    const expired = certificates.filter((cert) => Date.parse(cert.validTo) < Date.now());
-    steps.push({
-      name: '签名证书',
-      ok: true,
-      detail: `${certificates.length} 个${expired.length ? `（${expired.length} 个已过期：SAML 只校验密钥，不影响登录）` : ''}`,
-    });
-    steps.push({ name: '单点登录地址', ok: true, detail: `${c.ssoUrl}（${c.ssoBinding === 'post' ? 'HTTP-POST' : 'HTTP-Redirect'}）` });
-    steps.push({ name: '单点登出', ok: true, detail: c.sloUrl || '未提供：退出时只结束本平台的会话' });
-    return { ok: true, steps, sample: [] };
-  }
-
   /** 测试连接: each step with what went wrong, in Chinese. */
   async test(source: LoadedSource, log: FastifyBaseLogger): Promise<AuthSourceTestResult> {
-    if (source.type === 'saml') return this.testSaml(source);
+    if (source.type === 'oidc' || source.type === 'saml') {
+      // Discovery, metadata and keys here; the sign-in itself runs in the administrator's popup (signInTest).
+      const steps = await this.app.federationService.test(source);
+      return { ok: steps.every((step) => step.ok), steps, sample: [] };
+    }
     try {
       return await openDirectory(this.app, source, log).test();
     } catch (err) {

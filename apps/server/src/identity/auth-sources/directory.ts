@@ -5,6 +5,7 @@ import type {
   DingtalkSourceConfig,
   FeishuSourceConfig,
   LdapSourceConfig,
+  OidcSourceConfig,
   SamlSourceConfig,
   WecomSourceConfig,
 } from '@portal/shared';
@@ -22,6 +23,7 @@ export type LoadedSource = {
   | { type: 'wecom'; config: WecomSourceConfig }
   | { type: 'dingtalk'; config: DingtalkSourceConfig }
   | { type: 'feishu'; config: FeishuSourceConfig }
+  | { type: 'oidc'; config: OidcSourceConfig }
   | { type: 'saml'; config: SamlSourceConfig }
 );
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { chatPlatform } from './chat/chat-platform.js';
+import { AuthSourceMessage } from '@portal/shared';
 import { type Directory, DirectoryError, type LoadedSource } from './directory.js';
 import { LdapDirectory } from './ldap/ldap-directory.js';
 
@@ -10,7 +11,7 @@ import { LdapDirectory } from './ldap/ldap-directory.js';
  */
 export function openDirectory(app: FastifyInstance, source: LoadedSource, log: FastifyBaseLogger = app.log): Directory {
   if (source.type === 'ldap') return new LdapDirectory(source, { timeoutMs: app.config.auth.ldapTimeoutMs, guard: app.outbound, log });
-  // A SAML IdP signs people in and lists no one: it has no directory to read or sync.
-  if (source.type === 'saml') throw new DirectoryError('SAML 2.0 认证源没有可读取的目录，不能同步');
+  // An enterprise's own provider signs people in; it has no directory to read (SCIM pushes changes instead).
+  if (source.type === 'oidc' || source.type === 'saml') throw new DirectoryError(AuthSourceMessage.federatedNoSync);
   return chatPlatform(source, app.config.auth.chatEndpoints);
 }

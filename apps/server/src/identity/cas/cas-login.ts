@@ -222,7 +222,7 @@ function createCasLogin(app: FastifyInstance) {
     status: number,
     model: { service?: string | undefined; renew: boolean; username?: string; error?: string },
   ) {
-    const chat = await chatLogins();
+    const [chat, federated] = await Promise.all([chatLogins(), app.federationService.loginOptions()]);
     return html(
       reply,
       status,
@@ -235,6 +235,8 @@ function createCasLogin(app: FastifyInstance) {
         ...(model.username ? { username: model.username } : {}),
         ...(model.error ? { error: model.error } : {}),
         chatLogins: chat,
+        identityFirst: federated.identityFirst,
+        federatedLogins: federated.sources,
       }),
     );
   }

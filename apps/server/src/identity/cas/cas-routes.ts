@@ -6,11 +6,11 @@ import { CasLoginFormSchema, CasPasswordChangeFormSchema } from '@portal/shared'
 import { Type } from 'typebox';
 import { ErrorEnvelope, errorResponses } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
-import { SAML_SESSION_COOKIE } from './saml-source-login-routes.js';
+import { FEDERATION_SESSION_COOKIE } from '../federation/federation-login-routes.js';
 import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TGC, isTrue } from './cas-login.js';
 import { type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
-import { LOGIN_CSS, LOGO_SVG, messagePage } from './login-page.js';
+import { LOGIN_CSS, LOGO_SVG, federatedLoginHref, messagePage } from './login-page.js';
 
 /** CAS 3.0 §2.1.1, §2.3.1, §2.5.1: the protocol's parameters (the pages' own forms are shared contracts). */
 const LoginQuery = Type.Object({
@@ -129,10 +129,19 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return page(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`);
       }
       if (!login) return page(400, '请输入用户名或手机号');
-      if (!password) return page(400, '请输入密码');
+      if (!password) {
+        // Identity-first: an address of a domain an enterprise's provider claims signs in there.
+        const sourceId = await app.federationService.sourceOfLogin(login);
+        if (sourceId !== undefined) return reply.redirect(federatedLoginHref(casBase(request), sourceId, service, renew), 303);
+        if (request.body.step === 'identify') return renderLogin(request, reply, 200, { service, renew, username: login });
+        return page(400, '请输入密码');
+      }
 
       const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
       if (!checked.ok) return page(checked.status, checked.error);
+      // 仅允许通过企业身份提供方登录: a right password of such an enterprise's account still signs nobody in (break glass: 企业管理员).
+      const forced = await app.federationService.passwordRefusal(checked.accountId, clientOf(request));
+      if (forced) return page(403, forced);
       // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
       return steps.next(request, reply, checked.accountId, { service, registered: target, renew }, 'password', checked.known);
     },
@@ -199,9 +208,9 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (tgt?.startsWith('TGT-')) await singleLogout(request, await app.casLoginService.logout(tgt, clientOf(request)));
       reply.clearCookie(TGC, { path: '/cas' });
       // Signed in through an enterprise's SAML IdP with single logout: it hears of the 退出 too (SAML Profiles §4.4).
-      const federated = app.samlSourceLoginService.signedInSession(request.cookies[SAML_SESSION_COOKIE]);
+      const federated = app.samlSourceLoginService.signedInSession(request.cookies[FEDERATION_SESSION_COOKIE]);
       if (federated !== undefined) {
-        reply.clearCookie(SAML_SESSION_COOKIE, { path: '/cas' });
+        reply.clearCookie(FEDERATION_SESSION_COOKIE, { path: '/cas' });
         const upstream = tgt?.startsWith('TGT-')
           ? await app.samlSourceLoginService.upstreamLogout(federated, portalBase(request))
           : undefined;

@@ -82,6 +82,19 @@ export interface LoginPageModel {
   error?: string;
   /** 其他登录方式: the chat platforms some active enterprise signs in with. */
   chatLogins?: readonly ChatSourceType[];
+  /** Identity-first (some enterprise's provider claims email domains): 账号或邮箱 first, the password after it. */
+  identityFirst?: boolean;
+  /** 其他登录方式: the enterprises' own providers (OpenID Connect), by their 认证源 name. */
+  federatedLogins?: readonly { id: number; label: string }[];
+}
+
+/** A federated source's sign-in, for the same service (and renew) as the form. */
+export function federatedLoginHref(casBase: string, sourceId: number, service: string | undefined, renew: boolean): string {
+  const query = new URLSearchParams();
+  if (service) query.set('service', service);
+  if (renew) query.set('renew', 'true');
+  const search = query.toString();
+  return `${casBase}/login/federation/${sourceId}${search ? `?${search}` : ''}`;
 }
 
 /** The QR sign-in of a chat platform, for the same service (and renew) as the form. */
@@ -94,20 +107,32 @@ export function chatLoginHref(casBase: string, type: ChatSourceType, service: st
   return `${casBase}/login/${type}${search ? `?${search}` : ''}`;
 }
 
-/** 其他登录方式: a button per chat platform, or nothing when none is configured. */
+/** 其他登录方式: a button per chat platform and per enterprise provider, or nothing when none is configured. */
 function otherLogins(m: LoginPageModel): string {
-  if (!m.chatLogins?.length) return '';
-  const buttons = m.chatLogins
-    .map(
-      (type) =>
-        `<a class="cas-other__button cas-other__button--${type}" href="${escapeHtml(chatLoginHref(m.casBase, type, m.service, m.renew))}">${escapeHtml(AUTH_SOURCE_TYPE_LABELS[type])}</a>`,
-    )
-    .join('');
+  if (!m.chatLogins?.length && !m.federatedLogins?.length) return '';
+  const chat = (m.chatLogins ?? []).map(
+    (type) =>
+      `<a class="cas-other__button cas-other__button--${type}" href="${escapeHtml(chatLoginHref(m.casBase, type, m.service, m.renew))}">${escapeHtml(AUTH_SOURCE_TYPE_LABELS[type])}</a>`,
+  );
+  const federated = (m.federatedLogins ?? []).map(
+    (s) =>
+      `<a class="cas-other__button cas-other__button--federated" href="${escapeHtml(federatedLoginHref(m.casBase, s.id, m.service, m.renew))}">${escapeHtml(s.label)}</a>`,
+  );
+  const buttons = [...chat, ...federated].join('');
   return `<div class="cas-other"><p class="cas-other__title">其他登录方式</p><div class="cas-other__buttons">${buttons}</div></div>`;
 }
 
 export function loginPage(m: LoginPageModel): string {
   const action = `${m.casBase}/login${m.service ? `?service=${encodeURIComponent(m.service)}` : ''}`;
+  // Identity-first's first step: 账号或邮箱 alone; an address of a claimed domain goes to its provider,
+  // anything else comes back here with the password field (a username and password posted together still sign in).
+  const identify = m.identityFirst === true && !m.username;
+  const label = m.identityFirst ? '账号或邮箱' : '账号';
+  const placeholder = m.identityFirst ? '请输入用户名、手机号或企业邮箱' : '请输入用户名或手机号';
+  const password = identify
+    ? '<input type="hidden" name="step" value="identify">'
+    : `<label for="password">密码</label>
+  <input id="password" name="password" type="password" required maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>`;
   return layout(
     '登录',
     m.casBase,
@@ -115,13 +140,12 @@ export function loginPage(m: LoginPageModel): string {
 <p class="cas-card__sub">欢迎使用 Engineering e+ 统一身份认证</p>
 ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" class="cas-form" autocomplete="on">
-  <label for="username">账号</label>
-  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="请输入用户名或手机号" value="${escapeHtml(m.username ?? '')}"${m.username ? '' : ' autofocus'}>
-  <label for="password">密码</label>
-  <input id="password" name="password" type="password" required maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>
+  <label for="username">${label}</label>
+  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="${placeholder}" value="${escapeHtml(m.username ?? '')}"${m.username ? '' : ' autofocus'}>
+  ${password}
   <input type="hidden" name="execution" value="${escapeHtml(m.execution)}">
   ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
-  <button type="submit">登 录</button>
+  <button type="submit">${identify ? '下一步' : '登 录'}</button>
 </form>
 ${passkeyForm(m, '使用通行密钥', '通行密钥登录')}
 ${otherLogins(m)}
@@ -489,6 +513,10 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-other__button--wecom{color:#0082ef}
 .cas-other__button--dingtalk{color:#007fff}
 .cas-other__button--feishu{color:#3370ff}
+.cas-other__button--federated{color:#1f2937;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.cas-table{width:100%;border-collapse:collapse;margin:0 0 16px;font-size:13px;table-layout:fixed}
+.cas-table th,.cas-table td{padding:6px 8px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top;word-break:break-all}
+.cas-table th{width:36%;color:#6b7280;font-weight:normal}
 .cas-choices{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:10px}
 .cas-choice{display:block;padding:12px 16px;border:1px solid #d0d7e2;border-radius:8px;color:#1f2937;text-decoration:none}
 .cas-choice:hover{border-color:#1677ff;color:#1677ff;background:#f0f6ff}

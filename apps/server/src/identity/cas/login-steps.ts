@@ -92,7 +92,7 @@ function createLoginSteps(app: FastifyInstance, proofs: LoginProofs) {
     const body = request.body as { proof?: unknown; change?: unknown } | undefined;
     const proof = typeof body?.proof === 'string' ? body.proof : typeof body?.change === 'string' ? body.change : '';
     const method = proof ? proofs.methodOf(proof) : undefined;
-    return method === 'password' || method === 'passkey' ? method : undefined;
+    return method === 'password' || method === 'passkey' || method === 'federation' ? method : undefined;
   }
 
   /**

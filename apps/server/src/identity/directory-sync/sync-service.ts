@@ -1,4 +1,6 @@
 import {
+  AuthSourceMessage,
+  isFederatedSourceType,
   SYNC_JOB_NAME_MAX,
   SYNC_USERNAME_PREFIX_MAX,
   type SyncJob,
@@ -91,6 +93,7 @@ export class SyncService {
     if ([...name].length > SYNC_JOB_NAME_MAX) throw new BadRequestError(SyncMessage.jobNameTooLong);
     const source = await this.app.authSourceRepository.load(callerEnterprise(caller), body.sourceId);
     if (!source) throw new NotFoundError(SOURCE_NOT_FOUND);
+    if (isFederatedSourceType(source.type)) throw new BadRequestError(AuthSourceMessage.federatedNoSync);
     const prefix = body.mapping.usernamePrefix.trim();
     if (prefix && !PREFIX_PATTERN.test(prefix)) throw new BadRequestError(SyncMessage.prefixInvalid);
     const cron = body.cron.trim().replace(/\s+/g, ' ');

@@ -20,12 +20,12 @@ export interface LoginAttempt {
   applicationName?: string;
   ip: string;
   userAgent: string;
-  /** How the sign-in was made (`password`, `passkey`), when known. */
+  /** How the sign-in was made (`password`, `passkey`, `federation`: at the enterprise's provider), when known. */
   method?: LoginMethod;
 }
 
 /** 登录日志's 登录方式. */
-export type LoginMethod = 'password' | 'passkey';
+export type LoginMethod = 'password' | 'passkey' | 'federation';
 
 /**
  * Whose attempts a reader sees: every enterprise's (operators, with the attempts that matched no

@@ -38,6 +38,7 @@ import { samlMigration } from './migrations/0036-saml.js';
 import { scimMigration } from './migrations/0037-scim.js';
 import { portalSessionLastUsedMigration } from './migrations/0038-portal-session-last-used.js';
 import { samlPassiveMigration } from './migrations/0039-saml-passive.js';
+import { federationMigration } from './migrations/0041-federation.js';
 import { samlSourcesMigration } from './migrations/0042-saml-sources.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
@@ -76,6 +77,7 @@ const migrations: Record<string, PortalMigration> = {
   '0037-scim': scimMigration,
   '0038-portal-session-last-used': portalSessionLastUsedMigration,
   '0039-saml-passive': samlPassiveMigration,
+  '0041-federation': federationMigration,
   '0042-saml-sources': samlSourcesMigration,
 };
 

@@ -846,7 +846,7 @@ export interface IdfLookupValueTable {
 export interface AuthSourceTable {
   id: Generated<number>;
   enterprise_id: number;
-  type: 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'saml';
+  type: 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'oidc' | 'saml';
   name: string;
   status: 'enabled' | 'disabled';
   config: string;
@@ -864,6 +864,27 @@ export interface AccountIdentityTable {
   dn: Generated<string>;
   created_at: string;
   updated_at: string;
+}
+
+/** An email domain a federated source claims (unique across enterprises). */
+export interface FederationDomainTable {
+  id: Generated<number>;
+  enterprise_id: number;
+  source_id: number;
+  domain: string;
+}
+
+/** A redirect to an enterprise's provider awaiting its answer (single use, browser-bound, expiring). */
+export interface FederationSignInTable {
+  id: Generated<number>;
+  state_hash: string;
+  browser_hash: string;
+  source_id: number;
+  purpose: 'login' | 'test';
+  service: Generated<string>;
+  renew: Generated<number>;
+  pending: string;
+  expires_at: string;
 }
 
 /** A SAML source's message ID seen once: an AuthnRequest awaiting its answer, or an assertion taken (replay). */
@@ -1058,6 +1079,8 @@ export interface Database {
   idf_prefix_request: IdfPrefixRequestTable;
   auth_source: AuthSourceTable;
   account_identity: AccountIdentityTable;
+  federation_domain: FederationDomainTable;
+  federation_sign_in: FederationSignInTable;
   saml_source_message: SamlSourceMessageTable;
   saml_source_session: SamlSourceSessionTable;
   group_identity: GroupIdentityTable;

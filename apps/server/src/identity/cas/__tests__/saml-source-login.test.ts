@@ -51,8 +51,10 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
       nameIdFormat: 'persistent',
       mapping: { username: 'uid', name: 'displayName', phone: 'mobile', email: 'mail' },
       wantAssertionsSigned: true,
+      domains: [],
       jit: true,
-      defaultGroupIds: [groupId],
+      groupIds: [groupId],
+      enforce: false,
       ...config,
     },
   });
@@ -74,10 +76,10 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
   async function toIdp(browser: TestBrowser): Promise<BrowserResponse> {
     const start = await browser.fetch('/web/portal/cas/login?target=%2F');
     const service = new URL(start.location ?? '', base).searchParams.get('service') ?? '';
-    const hops = await browser.navigate(`/cas/login/saml/${sourceId}?service=${encodeURIComponent(service)}`);
+    const hops = await browser.navigate(`/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
     expect(hops[0]?.location?.startsWith(`${idp.base}/sso?SAMLRequest=`)).toBe(true);
     const form = hops.at(-1) as BrowserResponse;
-    expect(form.text).toContain(`/cas/login/saml/${sourceId}/acs`);
+    expect(form.text).toContain(`/cas/login/federation/${sourceId}/callback`);
     return form;
   }
   const signedInUser = async (browser: TestBrowser) =>
@@ -138,19 +140,21 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     sourceId = created.body.data.id;
     const detail = await call<AuthSourceDetail>('GET', `/web-api/console/v1/auth/sources/${sourceId}`, admin);
     const sp = `${base}/cas/login/saml/${sourceId}`;
+    const acs = `${base}/cas/login/federation/${sourceId}/callback`;
     expect(detail.body.data.serviceProvider).toEqual({
       entityId: `${sp}/metadata`,
       metadataUrl: `${sp}/metadata`,
-      acsUrl: `${sp}/acs`,
+      acsUrl: acs,
       sloUrl: `${sp}/slo`,
     });
+    expect(detail.body.data.callbackUrl).toBe(acs);
     expect(detail.body.data).not.toHaveProperty('secret');
 
     const metadata = await fetch(`${sp}/metadata?download=1`);
     expect(metadata.headers.get('content-disposition')).toContain('attachment');
     const xml = await metadata.text();
     expect(xml).toContain(`entityID="${sp}/metadata"`);
-    expect(xml).toContain(`Location="${sp}/acs"`);
+    expect(xml).toContain(`Location="${acs}"`);
     expect(xml).toContain(`Location="${sp}/slo"`);
     expect(xml).toContain('AuthnRequestsSigned="true"');
     // Signed with the portal's own SAML key: the identity provider's certificate.
@@ -170,8 +174,9 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
       [{ ssoUrl: 'ftp://idp.example.com/sso' }, '地址须为 http:// 或 https:// 开头的完整网址'],
       [{ certificates: [] }, '请提供 IdP 的签名证书'],
       [{ certificates: [`MII${'A'.repeat(400)}`] }, '签名证书不是有效的 X.509 证书（PEM 或 Base64）'],
-      [{ defaultGroupIds: [999_999] }, '默认账号组不存在'],
-      [{ mapping: { username: '', name: '', phone: '', email: '' } }, '自动创建账号需要用户名：请映射用户名属性或使用 NameID'],
+      [{ groupIds: [999_999] }, '默认账号组不存在'],
+      [{ mapping: { username: '', name: '', phone: '', email: '' } }, '属性映射必须指定用户名对应的属性（或 NameID）'],
+      [{ domains: ['not a domain'] }, '邮箱域名格式不正确：not a domain（如 example.com）'],
     ];
     for (const [config, msg] of cases) {
       const res = await call('POST', '/web-api/console/v1/auth/sources', admin, { ...sourceBody(meta, config), name: '坏的 SAML' });
@@ -205,18 +210,18 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
       '单点登出',
     ]);
 
-    const popup = await call<{ url: string }>('POST', `/web-api/console/v1/auth/sources/${sourceId}/saml-test`, admin);
+    const popup = await call<{ url: string }>('POST', `/web-api/console/v1/auth/sources/${sourceId}/sign-in-test`, admin);
     const browser = new TestBrowser(base);
     const hops = await browser.navigate(popup.body.data.url);
     const result = (await browser.submitForm(hops.at(-1) as BrowserResponse, {})).at(-1) as BrowserResponse;
     expect(result.text).toContain('测试登录成功');
     expect(result.text).toContain(PERSON.nameId);
     expect(result.text).toContain('zhaolei@hengyue-hi.cn');
-    expect(result.text).toContain('尚未关联账号：首次登录时将自动创建');
+    expect(result.text).toContain('赵磊');
     expect(browser.cookies.has('TGC')).toBe(false);
     expect(await db.database.db.selectFrom('account').select('id').where('username', '=', 'zhaolei').execute()).toEqual([]);
     // The ticket is the console's, for this source: a forged one is refused.
-    const forged = await browser.fetch(`/cas/login/saml/${sourceId}?test=forged.ticket`);
+    const forged = await browser.fetch(`/cas/login/federation/${sourceId}?test=forged.ticket`);
     expect(forged.status).toBe(400);
     expect(forged.text).toContain('测试链接已失效');
   });
@@ -227,7 +232,7 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     expect(landed.status).toBe(403);
     expect(landed.text).toContain('企业未开启首次登录自动创建账号');
     expect(await db.database.db.selectFrom('account').select('id').where('username', '=', 'zhaolei').execute()).toEqual([]);
-    expect((await loginLog('SAML:'))[0]).toMatchObject({ result: 'failure', reason: 'federation-no-account' });
+    expect((await loginLog('恒岳 SAML:'))[0]).toMatchObject({ result: 'failure', reason: 'federation-unlinked' });
   });
 
   it('creates the account at the first sign-in (JIT, default group) and finds it by its subject afterwards', async () => {
@@ -263,15 +268,15 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     ['wrong-audience', '受众（Audience）'],
     ['expired', '有效期'],
   ] as const)('refuses a %s response with a page and a 登录日志 row, signing no one in', async (fault, text) => {
-    const before = (await loginLog('SAML:')).length;
+    const before = (await loginLog('SAML 2.0:')).length;
     const { browser, landed } = await signIn(fault);
-    expect(landed.status).toBe(400);
-    expect(landed.text).toContain('身份提供方登录失败');
+    expect(landed.status).toBe(502);
+    expect(landed.text).toContain('企业身份登录失败');
     expect(landed.text).toContain(text);
     expect(browser.cookies.has('TGC')).toBe(false);
-    const rows = await loginLog('SAML:');
+    const rows = await loginLog('SAML 2.0:');
     expect(rows.length).toBe(before + 1);
-    expect(rows[0]).toMatchObject({ result: 'failure', reason: 'federation-refused' });
+    expect(rows[0]).toMatchObject({ result: 'failure', reason: 'federation-failed' });
   });
 
   it('refuses a replayed response and one no browser asked for', async () => {
@@ -281,7 +286,7 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     const replay = new TestBrowser(base);
     const hops = await replay.submitForm(form, {});
     expect(hops.at(-1)?.status).toBe(400);
-    expect(hops.at(-1)?.text).toContain('登录请求已过期');
+    expect(hops.at(-1)?.text).toContain('企业身份登录已过期或无效');
     expect(replay.cookies.has('TGC')).toBe(false);
   });
 

@@ -1,4 +1,11 @@
-import { ClusterOutlined, DingtalkOutlined, SendOutlined, WechatWorkOutlined } from '@ant-design/icons';
+import {
+  ClusterOutlined,
+  DingtalkOutlined,
+  SafetyCertificateOutlined,
+  SendOutlined,
+  WechatWorkOutlined,
+  AuditOutlined,
+} from '@ant-design/icons';
 import { AUTH_SOURCE_TYPE_LABELS, type AuthSourceType } from '@portal/shared';
 import { Tag } from 'antd';
 import type { ReactNode } from 'react';
@@ -9,9 +16,18 @@ export const SOURCE_TYPE_ICONS: Record<AuthSourceType, ReactNode> = {
   wecom: <WechatWorkOutlined />,
   dingtalk: <DingtalkOutlined />,
   feishu: <SendOutlined />,
+  oidc: <SafetyCertificateOutlined />,
+  saml: <AuditOutlined />,
 };
 
-const SOURCE_TYPE_COLORS: Record<AuthSourceType, string> = { ldap: 'purple', wecom: 'green', dingtalk: 'blue', feishu: 'cyan' };
+const SOURCE_TYPE_COLORS: Record<AuthSourceType, string> = {
+  ldap: 'purple',
+  wecom: 'green',
+  dingtalk: 'blue',
+  feishu: 'cyan',
+  oidc: 'geekblue',
+  saml: 'gold',
+};
 
 export function SourceTypeTag({ type }: { type: AuthSourceType }) {
   return (

@@ -11,6 +11,10 @@ import {
   type LdapAttributeMapping,
   LDAP_DEFAULTS,
   type LdapSourceConfig,
+  OIDC_DEFAULTS,
+  type OidcSourceConfig,
+  SAML_DEFAULTS,
+  type SamlSourceConfig,
   type WecomSourceConfig,
   isLdapsUrl,
 } from '@portal/shared';
@@ -28,6 +32,8 @@ export interface AuthSourceFormValues {
   wecom: WecomSourceConfig;
   dingtalk: DingtalkSourceConfig;
   feishu: FeishuSourceConfig;
+  oidc: OidcSourceConfig;
+  saml: SamlSourceConfig;
 }
 
 type SettingOf<T extends AuthSourceType> = [T, keyof AuthSourceFormValues[T] & string];
@@ -39,7 +45,11 @@ export type AuthSourceFieldName =
   | SettingOf<'wecom'>
   | SettingOf<'dingtalk'>
   | SettingOf<'feishu'>
-  | ['ldap', 'mapping', keyof LdapAttributeMapping];
+  | SettingOf<'oidc'>
+  | SettingOf<'saml'>
+  | ['ldap', 'mapping', keyof LdapAttributeMapping]
+  | ['oidc', 'mapping', keyof OidcSourceConfig['mapping']]
+  | ['saml', 'mapping', keyof SamlSourceConfig['mapping']];
 
 const EMPTY_CHAT = {
   wecom: { corpId: '', agentId: '' },
@@ -56,12 +66,14 @@ function blankForm(): AuthSourceFormValues {
     wecom: { ...EMPTY_CHAT.wecom },
     dingtalk: { ...EMPTY_CHAT.dingtalk },
     feishu: { ...EMPTY_CHAT.feishu },
+    oidc: { ...OIDC_DEFAULTS, mapping: { ...OIDC_DEFAULTS.mapping }, domains: [], groupIds: [] },
+    saml: { ...SAML_DEFAULTS, mapping: { ...SAML_DEFAULTS.mapping }, certificates: [], domains: [], groupIds: [] },
   };
 }
 
 /** A new source of `type`, enabled: LDAP starts from the usual OpenLDAP settings, a chat platform named after itself. */
 export function newAuthSourceForm(type: AuthSourceType): AuthSourceFormValues {
-  return { ...blankForm(), name: type === 'ldap' ? '' : AUTH_SOURCE_TYPE_LABELS[type] };
+  return { ...blankForm(), name: type === 'ldap' || type === 'oidc' || type === 'saml' ? '' : AUTH_SOURCE_TYPE_LABELS[type] };
 }
 
 /** The form of a stored source: its settings, and an empty secret. */
@@ -76,6 +88,19 @@ export function editAuthSourceForm(detail: AuthSourceDetail): AuthSourceFormValu
       return { ...form, dingtalk: { ...detail.config } };
     case 'feishu':
       return { ...form, feishu: { ...detail.config } };
+    case 'oidc':
+      return { ...form, oidc: { ...detail.config, mapping: { ...detail.config.mapping }, domains: [...detail.config.domains] } };
+    case 'saml':
+      return {
+        ...form,
+        saml: {
+          ...detail.config,
+          mapping: { ...detail.config.mapping },
+          certificates: [...detail.config.certificates],
+          domains: [...detail.config.domains],
+          groupIds: [...detail.config.groupIds],
+        },
+      };
   }
 }
 
@@ -110,6 +135,45 @@ export function authSourceConfig(type: AuthSourceType, values: Partial<AuthSourc
       return { type, config: { appKey: trim(values.dingtalk?.appKey), corpId: trim(values.dingtalk?.corpId) } };
     case 'feishu':
       return { type, config: { appId: trim(values.feishu?.appId) } };
+    case 'oidc': {
+      const o = { ...OIDC_DEFAULTS, ...values.oidc };
+      const m = { ...OIDC_DEFAULTS.mapping, ...values.oidc?.mapping };
+      return {
+        type,
+        config: {
+          issuer: trim(o.issuer),
+          clientId: trim(o.clientId),
+          scopes: trim(o.scopes).split(/\s+/).filter(Boolean).join(' '),
+          mapping: { username: trim(m.username), name: trim(m.name), email: trim(m.email), phone: trim(m.phone) },
+          domains: o.domains.map((d) => trim(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          jit: Boolean(o.jit),
+          groupIds: [...o.groupIds],
+          enforce: Boolean(o.enforce),
+        },
+      };
+    }
+    case 'saml': {
+      const c = { ...SAML_DEFAULTS, ...values.saml };
+      const m = { ...SAML_DEFAULTS.mapping, ...values.saml?.mapping };
+      return {
+        type,
+        config: {
+          metadataUrl: trim(c.metadataUrl),
+          idpEntityId: trim(c.idpEntityId),
+          ssoUrl: trim(c.ssoUrl),
+          ssoBinding: c.ssoBinding,
+          sloUrl: trim(c.sloUrl),
+          certificates: c.certificates.map(trim).filter(Boolean),
+          nameIdFormat: c.nameIdFormat,
+          mapping: { username: trim(m.username), name: trim(m.name), email: trim(m.email), phone: trim(m.phone) },
+          wantAssertionsSigned: Boolean(c.wantAssertionsSigned),
+          domains: c.domains.map((d) => trim(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          jit: Boolean(c.jit),
+          groupIds: [...c.groupIds],
+          enforce: Boolean(c.enforce),
+        },
+      };
+    }
   }
 }
 
@@ -144,6 +208,10 @@ export function configOf(detail: AuthSourceDetail): AuthSourceConfig {
       return { type: detail.type, config: detail.config };
     case 'feishu':
       return { type: detail.type, config: detail.config };
+    case 'oidc':
+      return { type: detail.type, config: detail.config };
+    case 'saml':
+      return { type: detail.type, config: detail.config };
   }
 }
 
@@ -177,6 +245,36 @@ export function fieldOfMessage(type: AuthSourceType, message: string): AuthSourc
       [AuthSourceMessage.domainInvalid]: ['ldap', 'adDomain'],
     };
     return ldapFields[message];
+  }
+  if (type === 'oidc') {
+    const oidcFields: Record<string, AuthSourceFieldName> = {
+      [AuthSourceMessage.issuerInvalid]: ['oidc', 'issuer'],
+      [AuthSourceMessage.clientIdRequired]: ['oidc', 'clientId'],
+      [AuthSourceMessage.scopesInvalid]: ['oidc', 'scopes'],
+      [AuthSourceMessage.claimRequired]: ['oidc', 'mapping', 'username'],
+      [AuthSourceMessage.domainsTooMany]: ['oidc', 'domains'],
+      [AuthSourceMessage.groupsTooMany]: ['oidc', 'groupIds'],
+      [AuthSourceMessage.groupUnknown]: ['oidc', 'groupIds'],
+    };
+    if (message.startsWith('邮箱域名')) return ['oidc', 'domains'];
+    if (message.startsWith('发现地址')) return ['oidc', 'issuer'];
+    return oidcFields[message];
+  }
+  if (type === 'saml') {
+    const samlFields: Record<string, AuthSourceFieldName> = {
+      [AuthSourceMessage.samlEntityIdRequired]: ['saml', 'idpEntityId'],
+      [AuthSourceMessage.samlSsoUrlRequired]: ['saml', 'ssoUrl'],
+      [AuthSourceMessage.samlCertificateRequired]: ['saml', 'certificates'],
+      [AuthSourceMessage.samlCertificateInvalid]: ['saml', 'certificates'],
+      [AuthSourceMessage.samlTooManyCertificates]: ['saml', 'certificates'],
+      [AuthSourceMessage.samlAttributeRequired]: ['saml', 'mapping', 'username'],
+      [AuthSourceMessage.domainsTooMany]: ['saml', 'domains'],
+      [AuthSourceMessage.groupsTooMany]: ['saml', 'groupIds'],
+      [AuthSourceMessage.groupUnknown]: ['saml', 'groupIds'],
+    };
+    if (message.startsWith('邮箱域名')) return ['saml', 'domains'];
+    if (message.startsWith('无法获取 IdP 元数据') || message.startsWith('IdP 元数据无效')) return ['saml', 'metadataUrl'];
+    return samlFields[message];
   }
   if (message === AuthSourceMessage.corpIdRequired && type === 'wecom') return ['wecom', 'corpId'];
   if (message === AuthSourceMessage.corpIdRequired && type === 'dingtalk') return ['dingtalk', 'corpId'];

@@ -1,0 +1,242 @@
+import { FEDERATED_SOURCE_TYPES } from '@portal/shared';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import type { AuthSourceRepository } from '../auth-sources/auth-source-repository.js';
+
+/** A pending sign-in as stored between the redirect and the provider's answer. */
+export interface PendingFederation {
+  sourceId: number;
+  purpose: 'login' | 'test';
+  browserHash: string;
+  service: string;
+  renew: boolean;
+  pending: Record<string, string>;
+  expiresAt: string;
+}
+
+/** An enabled federated source of an active enterprise, as the login page offers it. */
+export interface FederatedLoginSource {
+  id: number;
+  type: string;
+  name: string;
+  enterpriseId: number;
+  enterpriseName: string;
+  /** The settings JSON (domains, enforce…). */
+  config: string;
+}
+
+/**
+ * Federation's tables (migration 0041): the email domains sources claim and the pending sign-ins.
+ * Sources themselves are auth_source rows (AuthSourceRepository).
+ */
+export class FederationRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sources: AuthSourceRepository,
+  ) {}
+
+  /**
+   * A verified email's first sign-in: links the subject to the enterprise's one active account with
+   * that email that no identity of the source holds yet; undefined when none or several qualify.
+   */
+  async linkByEmail(source: { id: number; enterpriseId: number }, email: string, subject: string): Promise<number | undefined> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const found = await trx
+          .selectFrom('account')
+          .select('account.id')
+          .where('account.email', '=', email)
+          .where('account.enterprise_id', '=', source.enterpriseId)
+          .where('account.status', '=', 'active')
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('account_identity')
+                  .select('account_identity.id')
+                  .whereRef('account_identity.account_id', '=', 'account.id')
+                  .where('account_identity.source_id', '=', source.id),
+              ),
+            ),
+          )
+          .limit(2)
+          .execute();
+        const account = found.length === 1 ? found[0] : undefined;
+        if (!account) return undefined;
+        return (await this.sources.link(trx, account.id, source.id, subject)) ? account.id : undefined;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The enabled federated sources of active enterprises (login page buttons, forced provider). */
+  async enabledSources(enterpriseId?: number): Promise<FederatedLoginSource[]> {
+    let query = this.db
+      .selectFrom('auth_source')
+      .innerJoin('enterprise', 'enterprise.id', 'auth_source.enterprise_id')
+      .select([
+        'auth_source.id',
+        'auth_source.type',
+        'auth_source.name',
+        'auth_source.config',
+        'auth_source.enterprise_id',
+        'enterprise.name as enterprise_name',
+      ])
+      .where('auth_source.type', 'in', FEDERATED_SOURCE_TYPES)
+      .where('auth_source.status', '=', 'enabled')
+      .where('enterprise.status', '=', 'active');
+    if (enterpriseId !== undefined) query = query.where('auth_source.enterprise_id', '=', enterpriseId);
+    const rows = await query.orderBy('enterprise.name').orderBy('auth_source.id').execute();
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      name: r.name,
+      enterpriseId: r.enterprise_id,
+      enterpriseName: r.enterprise_name,
+      config: r.config,
+    }));
+  }
+
+  /** The enabled federated sources of an account's enterprise (while it is active): the forced-provider check, one query. */
+  async sourcesOfAccount(accountId: number): Promise<FederatedLoginSource[]> {
+    const rows = await this.db
+      .selectFrom('account')
+      .innerJoin('enterprise', 'enterprise.id', 'account.enterprise_id')
+      .innerJoin('auth_source', 'auth_source.enterprise_id', 'enterprise.id')
+      .select([
+        'auth_source.id',
+        'auth_source.type',
+        'auth_source.name',
+        'auth_source.config',
+        'auth_source.enterprise_id',
+        'enterprise.name as enterprise_name',
+      ])
+      .where('account.id', '=', accountId)
+      .where('auth_source.type', 'in', FEDERATED_SOURCE_TYPES)
+      .where('auth_source.status', '=', 'enabled')
+      .where('enterprise.status', '=', 'active')
+      .orderBy('auth_source.id')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      name: r.name,
+      enterpriseId: r.enterprise_id,
+      enterpriseName: r.enterprise_name,
+      config: r.config,
+    }));
+  }
+
+  /** Whether any enabled source of an active enterprise claims a domain (the login page asks for 账号或邮箱 first). */
+  async anyDomain(): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('federation_domain')
+      .innerJoin('auth_source', 'auth_source.id', 'federation_domain.source_id')
+      .innerJoin('enterprise', 'enterprise.id', 'auth_source.enterprise_id')
+      .select('federation_domain.id')
+      .where('auth_source.status', '=', 'enabled')
+      .where('enterprise.status', '=', 'active')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The enabled source (of an active enterprise) claiming `domain`. */
+  async sourceOfDomain(domain: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('federation_domain')
+      .innerJoin('auth_source', 'auth_source.id', 'federation_domain.source_id')
+      .innerJoin('enterprise', 'enterprise.id', 'auth_source.enterprise_id')
+      .select('auth_source.id')
+      .where('federation_domain.domain', '=', domain)
+      .where('auth_source.status', '=', 'enabled')
+      .where('enterprise.status', '=', 'active')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** The first of `domains` another source (of any enterprise) claims. */
+  async domainTaken(trx: Kysely<Database>, domains: readonly string[], exceptSourceId?: number): Promise<string | undefined> {
+    if (domains.length === 0) return undefined;
+    let query = trx.selectFrom('federation_domain').select('domain').where('domain', 'in', domains);
+    if (exceptSourceId !== undefined) query = query.where('source_id', '!=', exceptSourceId);
+    return (await query.orderBy('domain').executeTakeFirst())?.domain;
+  }
+
+  /** A source's domains become exactly `domains` (inside the source's write). */
+  async replaceDomains(trx: Kysely<Database>, enterpriseId: number, sourceId: number, domains: readonly string[]): Promise<void> {
+    await trx.deleteFrom('federation_domain').where('source_id', '=', sourceId).execute();
+    if (domains.length === 0) return;
+    await trx
+      .insertInto('federation_domain')
+      .values(domains.map((domain) => ({ enterprise_id: enterpriseId, source_id: sourceId, domain })))
+      .execute();
+  }
+
+  async saveSignIn(stateHash: string, row: PendingFederation): Promise<void> {
+    const now = new Date().toISOString();
+    // Sign-ins nobody finished go when the next one starts: the table holds only the last minutes'.
+    await this.db.deleteFrom('federation_sign_in').where('expires_at', '<', now).execute();
+    await this.db
+      .insertInto('federation_sign_in')
+      .values({
+        state_hash: stateHash,
+        browser_hash: row.browserHash,
+        source_id: row.sourceId,
+        purpose: row.purpose,
+        service: row.service,
+        renew: row.renew ? 1 : 0,
+        pending: JSON.stringify(row.pending),
+        expires_at: row.expiresAt,
+      })
+      .execute();
+  }
+
+  /** Takes a pending sign-in by its state's hash: deleted whatever follows, so each state is used once. */
+  async takeSignIn(stateHash: string): Promise<PendingFederation | undefined> {
+    const row = await this.db
+      .deleteFrom('federation_sign_in')
+      .where('state_hash', '=', stateHash)
+      .returning(['source_id', 'purpose', 'browser_hash', 'service', 'renew', 'pending', 'expires_at'])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      sourceId: row.source_id,
+      purpose: row.purpose,
+      browserHash: row.browser_hash,
+      service: row.service,
+      renew: row.renew === 1,
+      pending: JSON.parse(row.pending) as Record<string, string>,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  /** Accounts that hold a username or a phone already (any enterprise, deleted ones too). */
+  async taken(trx: Kysely<Database>, username: string, phone: string): Promise<{ username: boolean; phone: boolean }> {
+    const rows = await trx
+      .selectFrom('account')
+      .select(['username', 'phone'])
+      .where((eb) => eb.or([eb('username', '=', username), eb('phone', '=', phone)]))
+      .execute();
+    return { username: rows.some((r) => r.username === username), phone: rows.some((r) => r.phone === phone) };
+  }
+
+  /** The enterprise's 账号组 among `ids` (JIT's default groups: another enterprise's are left out). */
+  async groupsOf(trx: Kysely<Database>, enterpriseId: number, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await trx
+      .selectFrom('account_group')
+      .select('id')
+      .where('enterprise_id', '=', enterpriseId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** A JIT account asks for no password at its first login: it has none anyone knows, and signs in at its provider. */
+  async clearInitialPassword(trx: Kysely<Database>, accountId: number): Promise<void> {
+    await trx.updateTable('account').set({ must_change_password: 0 }).where('id', '=', accountId).execute();
+  }
+}
