@@ -887,7 +887,7 @@ export interface FederationSignInTable {
   expires_at: string;
 }
 
-/** A SAML source's message ID seen once: an AuthnRequest awaiting its answer, or an assertion taken (replay). */
+/** A SAML source's message ID seen once: an assertion taken (a replay is refused). */
 export interface SamlSourceMessageTable {
   id: Generated<number>;
   source_id: number;

@@ -1,4 +1,3 @@
-import { Role } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import { isUniqueViolation } from '../../../platform/lib/db-errors.js';
@@ -14,32 +13,12 @@ export interface SamlSourceSession {
 }
 
 /**
- * A SAML source's state on the service-provider side: the AuthnRequest IDs sent (each answered once, before it
- * expires), the assertion IDs taken (a replay is refused), and the federated sign-ins (NameID, SessionIndex)
- * for single logout.
+ * A SAML source's state on the service-provider side: the assertion IDs taken (a replay is refused; the
+ * AuthnRequest's single use is the federated sign-in's state) and the federated sign-ins (NameID,
+ * SessionIndex) for single logout.
  */
 export class SamlSourceRepository {
   constructor(private readonly db: Kysely<Database>) {}
-
-  /** An AuthnRequest sent: its response is taken once, until `expiresAt`. */
-  async requestSent(sourceId: number, requestId: string, expiresAt: Date): Promise<void> {
-    await this.db
-      .insertInto('saml_source_message')
-      .values({ source_id: sourceId, kind: 'request', message_id: requestId, expires_at: expiresAt.toISOString() })
-      .execute();
-  }
-
-  /** Takes the response to `requestId`: true once, while it has not expired; false afterwards (a replay) or when never sent. */
-  async consumeRequest(sourceId: number, requestId: string, now = new Date()): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('saml_source_message')
-      .where('source_id', '=', sourceId)
-      .where('kind', '=', 'request')
-      .where('message_id', '=', requestId)
-      .where('expires_at', '>', now.toISOString())
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
-  }
 
   /** Records an assertion taken; false when it was taken before (a replayed assertion). */
   async assertionTaken(sourceId: number, assertionId: string, expiresAt: Date): Promise<boolean> {
@@ -118,34 +97,6 @@ export class SamlSourceRepository {
   async enterpriseActive(enterpriseId: number): Promise<boolean> {
     const row = await this.db.selectFrom('enterprise').select('status').where('id', '=', enterpriseId).executeTakeFirst();
     return row?.status === 'active';
-  }
-
-  /** 普通员工, the role an account created on first sign-in holds (as a synced one does). */
-  async staffRoleId(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('role')
-      .select('id')
-      .where('code', '=', Role.EnterpriseStaff)
-      .where('enterprise_id', 'is', null)
-      .executeTakeFirst();
-    return row?.id;
-  }
-
-  /** Those of `ids` that are 账号组 of the enterprise (a default group deleted since is left out). */
-  async groupsOf(trx: Kysely<Database>, enterpriseId: number, ids: readonly number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await trx
-      .selectFrom('account_group')
-      .select('id')
-      .where('enterprise_id', '=', enterpriseId)
-      .where('id', 'in', ids)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  /** The IdP keeps the credential: a created account has no password of its own to change. */
-  async clearMustChangePassword(trx: Kysely<Database>, accountId: number): Promise<void> {
-    await trx.updateTable('account').set({ must_change_password: 0 }).where('id', '=', accountId).execute();
   }
 
   /** Forgets one federated sign-in (the browser signed out). */

@@ -169,7 +169,7 @@ function pendingRequestCache(requestId: string | undefined, issued?: (id: string
       issued?.(key);
       return { value, createdAt: Date.now() };
     },
-    // node-saml reads the value as the request's creation time; its age is the database's and the cookie's to enforce.
+    // node-saml reads the value as the request's creation time; its age and single use are the federated sign-in's state.
     getAsync: async (key) => (requestId !== undefined && key === requestId ? new Date().toISOString() : null),
     removeAsync: async (key) => key,
   };

@@ -1,6 +1,7 @@
 import { type AuthSourceDetail, type AuthSourceTestResult, type SamlIdpMetadata } from '@portal/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PortalApp } from '../../../app.js';
+import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { type ResponseFault, type SamlIdp, startSamlIdp } from '../../../testing/saml-idp-app.js';
 import { createTestDatabase, type TestDatabase, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, TestBrowser } from '../../../testing/test-browser.js';
@@ -28,6 +29,8 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
   let admin: string;
   let rcadmin: string;
   let sourceId: number;
+  /** The IdP's metadata as the console read it (reads are rate-limited per enterprise, like 测试连接). */
+  let meta: SamlIdpMetadata;
   let groupId: number;
 
   const call = async <T>(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: object) => {
@@ -59,10 +62,8 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     },
   });
   const setSource = async (config: Record<string, unknown>) => {
-    const meta = (await call<SamlIdpMetadata>('POST', '/web-api/console/v1/auth/sources/saml-metadata', admin, { url: idp.metadataUrl }))
-      .body.data;
     const saved = await call('PUT', `/web-api/console/v1/auth/sources/${sourceId}`, admin, sourceBody(meta, config));
-    expect(saved.status).toBe(200);
+    expect(saved.status, saved.body.msg).toBe(200);
   };
   const loginLog = (username: string) =>
     db.database.db
@@ -131,6 +132,7 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
       sloUrl: `${idp.base}/slo`,
     });
     expect(read.body.data.certificates).toHaveLength(1);
+    meta = read.body.data;
     // Pasted metadata reads the same.
     const pasted = await call<SamlIdpMetadata>('POST', '/web-api/console/v1/auth/sources/saml-metadata', admin, { xml: idp.metadata() });
     expect(pasted.body.data).toEqual(read.body.data);
@@ -167,8 +169,6 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
   });
 
   it('refuses bad settings with a Chinese message and stores nothing', async () => {
-    const meta = (await call<SamlIdpMetadata>('POST', '/web-api/console/v1/auth/sources/saml-metadata', admin, { url: idp.metadataUrl }))
-      .body.data;
     const cases: [Record<string, unknown>, string][] = [
       [{ ssoUrl: '' }, '请输入 IdP 单点登录地址（SSO URL）'],
       [{ ssoUrl: 'ftp://idp.example.com/sso' }, '地址须为 http:// 或 https:// 开头的完整网址'],
@@ -194,8 +194,6 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
   });
 
   it('测试连接 checks the metadata step by step, and the popup sign-in shows the attributes without signing anyone in', async () => {
-    const meta = (await call<SamlIdpMetadata>('POST', '/web-api/console/v1/auth/sources/saml-metadata', admin, { url: idp.metadataUrl }))
-      .body.data;
     const test = await call<AuthSourceTestResult>('POST', '/web-api/console/v1/auth/sources/test', admin, {
       ...sourceBody(meta),
       id: sourceId,
@@ -288,6 +286,47 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     expect(hops.at(-1)?.status).toBe(400);
     expect(hops.at(-1)?.text).toContain('企业身份登录已过期或无效');
     expect(replay.cookies.has('TGC')).toBe(false);
+  });
+
+  it('identity-first sends an address of a claimed domain to the IdP; the verified email links the existing account; the forced provider refuses its password', async () => {
+    await setSource({ jit: false, domains: ['hengyue-hi.cn'], enforce: false });
+    const browser = new TestBrowser(base);
+    const form = await browser.fetch('/cas/login');
+    const execution = /name="execution" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
+    const identify = await browser.fetch('/cas/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'LiNa@Hengyue-HI.cn', execution, step: 'identify' }).toString(),
+    });
+    expect(identify.status).toBe(303);
+    expect(identify.location).toContain(`/cas/login/federation/${sourceId}`);
+    // The IdP's person has a new subject and staff's address in the claimed domain: staff's account, linked now.
+    idp.state.user = {
+      nameId: 'lina-subject-77',
+      sessionIndex: '_idp-session-2',
+      attributes: { uid: 'lina', displayName: '李娜', mail: 'lina@hengyue-hi.cn' },
+    };
+    const toIdpHops = await browser.navigate(new URL(identify.location ?? '', base).toString());
+    idp.state.user = PERSON;
+    expect(toIdpHops[0]?.location?.startsWith(`${idp.base}/sso?SAMLRequest=`)).toBe(true);
+    await browser.submitForm(toIdpHops.at(-1) as BrowserResponse, {});
+    const staff = await db.database.db.selectFrom('account').select('id').where('username', '=', 'staff').executeTakeFirstOrThrow();
+    const link = await db.database.db
+      .selectFrom('account_identity')
+      .select('account_id')
+      .where('source_id', '=', sourceId)
+      .where('external_id', '=', 'lina-subject-77')
+      .executeTakeFirst();
+    expect(link?.account_id).toBe(staff.id);
+
+    // 仅允许通过该 IdP 登录: staff's right password no longer signs in; the enterprise administrator's still does.
+    await setSource({ jit: false, domains: ['hengyue-hi.cn'], enforce: true });
+    const refused = (await new TestBrowser(base).casLogin('staff', DEMO_PASSWORD)).at(-1) as BrowserResponse;
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('企业要求通过企业身份提供方登录');
+    const adminLogin = await new TestBrowser(base).casLogin('admin', DEMO_PASSWORD);
+    expect(adminLogin[0]?.status).not.toBe(403);
+    await setSource({ jit: true, domains: [], enforce: false });
   });
 
   it('the IdP’s signed LogoutRequest ends the federated session; one signed by another key changes nothing', async () => {

@@ -2,15 +2,14 @@ import type { PortalMigration } from './helpers.js';
 import { withId } from './helpers.js';
 
 /**
- * SAML 2.0 认证源 (the portal as a service provider of an enterprise's own IdP): the message IDs it must
- * see once only (the AuthnRequests it sent, until their response comes back; the assertions it took,
- * until they expire), and each federated sign-in's NameID and SessionIndex for single logout both ways.
+ * SAML 2.0 认证源 (the portal as a service provider of an enterprise's own IdP): the assertion IDs it took
+ * (each once, until it expires) and each federated sign-in's NameID and SessionIndex for single logout both ways.
  */
 export const samlSourcesMigration: PortalMigration = {
   async up(db, dialect) {
     await withId(db.schema.createTable('saml_source_message'), dialect)
       .addColumn('source_id', 'integer', (c) => c.notNull().references('auth_source.id').onDelete('cascade'))
-      // request: an AuthnRequest sent and not answered yet; assertion: an assertion taken (replay).
+      // assertion: an assertion taken (a replay is refused until it expires); the kind leaves room for others.
       .addColumn('kind', 'varchar(16)', (c) => c.notNull())
       .addColumn('message_id', 'varchar(256)', (c) => c.notNull())
       .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
