@@ -19,6 +19,7 @@ import samlSourceLoginRoutes from './cas/saml-source-login-routes.js';
 import samlSourceLoginService from './cas/saml-source-login-service.js';
 import forgotPasswordRoutes from './cas/forgot-password-routes.js';
 import federationLoginRoutes from './federation/federation-login-routes.js';
+import federationOidc from './federation/oidc-kind.js';
 import federationService from './federation/federation-service.js';
 import forgotPasswordService from './cas/forgot-password-service.js';
 import loginFailureRepository from './cas/login-failure-repository.js';
@@ -165,6 +166,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(complianceService);
   await app.register(accountAdminRepository);
   await app.register(federationService);
+  await app.register(federationOidc);
   await app.register(groupRepository);
   await app.register(roleRepository);
   await app.register(joinRequestRepository);

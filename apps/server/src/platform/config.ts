@@ -190,6 +190,8 @@ export interface AuthConfig {
   chatEndpoints: ChatEndpoints;
   /** LDAP connect and operation timeout (LDAP_TIMEOUT_MS). */
   ldapTimeoutMs: number;
+  /** Each call to an enterprise's identity provider: discovery, JWKS, token, userinfo (FEDERATION_TIMEOUT_MS). */
+  federationTimeoutMs: number;
   /** Run due scheduled sync jobs on this instance (SYNC_SCHEDULER=0 turns it off; a database lease keeps each run single). */
   syncScheduler: boolean;
 }
@@ -411,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         feishuLogin: trimSlash(env.FEISHU_LOGIN_URL || 'https://accounts.feishu.cn'),
       },
       ldapTimeoutMs: positiveIntFrom(env.LDAP_TIMEOUT_MS, 5000, 'LDAP_TIMEOUT_MS'),
+      federationTimeoutMs: positiveIntFrom(env.FEDERATION_TIMEOUT_MS, 5000, 'FEDERATION_TIMEOUT_MS'),
       syncScheduler: env.SYNC_SCHEDULER !== '0',
     },
     securityDefaults: securityDefaultsFrom(env),

@@ -12,8 +12,6 @@ export const CasLoginFormSchema = Type.Object({
   password: Type.Optional(Type.String({ maxLength: 200 })),
   execution: Type.Optional(Type.String({ maxLength: 200 })),
   renew: Type.Optional(Type.String({ maxLength: 10 })),
-  /** `identify`: identity-first's first step (账号或邮箱 only); a domain a source claims goes to its provider. */
-  step: Type.Optional(Type.String({ maxLength: 16 })),
 });
 /** `POST /cas/login/password`: 修改初始密码 or 密码已过期. */
 export const CasPasswordChangeFormSchema = Type.Object({

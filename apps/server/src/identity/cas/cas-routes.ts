@@ -10,7 +10,7 @@ import { FEDERATION_SESSION_COOKIE } from '../federation/federation-login-routes
 import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TGC, isTrue } from './cas-login.js';
 import { type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
-import { LOGIN_CSS, LOGO_SVG, federatedLoginHref, messagePage } from './login-page.js';
+import { LOGIN_CSS, LOGO_SVG, federatedLoginHref, federatedRedirectPage, messagePage } from './login-page.js';
 
 /** CAS 3.0 §2.1.1, §2.3.1, §2.5.1: the protocol's parameters (the pages' own forms are shared contracts). */
 const LoginQuery = Type.Object({
@@ -129,13 +129,11 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return page(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`);
       }
       if (!login) return page(400, '请输入用户名或手机号');
-      if (!password) {
-        // Identity-first: an address of a domain an enterprise's provider claims signs in there.
-        const sourceId = await app.federationService.sourceOfLogin(login);
-        if (sourceId !== undefined) return reply.redirect(federatedLoginHref(casBase(request), sourceId, service, renew), 303);
-        if (request.body.step === 'identify') return renderLogin(request, reply, 200, { service, renew, username: login });
-        return page(400, '请输入密码');
-      }
+      // Identity-first: an address of a domain an enterprise's provider claims signs in there (a password typed with it is not used).
+      const sourceId = await app.federationService.sourceOfLogin(login);
+      if (sourceId !== undefined)
+        return html(reply, 200, federatedRedirectPage(casBase(request), federatedLoginHref(casBase(request), sourceId, service, renew)));
+      if (!password) return page(400, '请输入密码');
 
       const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
       if (!checked.ok) return page(checked.status, checked.error);

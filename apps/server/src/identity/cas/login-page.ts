@@ -11,8 +11,8 @@ const passkeyScripts = (casBase: string) =>
   `<script src="${escapeHtml(casBase)}/assets/webauthn.js" defer></script>\n<script src="${escapeHtml(casBase)}/assets/passkey.js" defer></script>\n`;
 
 /** The central login's page frame; `protocol` names the service in the footer (CAS 3.0, OpenID Connect). */
-export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0'): string {
-  const scripts = body.includes('data-passkey=') ? passkeyScripts(casBase) : '';
+export function layout(title: string, casBase: string, body: string, protocol = 'CAS 3.0', head = ''): string {
+  const scripts = (body.includes('data-passkey=') ? passkeyScripts(casBase) : '') + head;
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -124,15 +124,11 @@ function otherLogins(m: LoginPageModel): string {
 
 export function loginPage(m: LoginPageModel): string {
   const action = `${m.casBase}/login${m.service ? `?service=${encodeURIComponent(m.service)}` : ''}`;
-  // Identity-first's first step: 账号或邮箱 alone; an address of a claimed domain goes to its provider,
-  // anything else comes back here with the password field (a username and password posted together still sign in).
-  const identify = m.identityFirst === true && !m.username;
-  const label = m.identityFirst ? '账号或邮箱' : '账号';
-  const placeholder = m.identityFirst ? '请输入用户名、手机号或企业邮箱' : '请输入用户名或手机号';
-  const password = identify
-    ? '<input type="hidden" name="step" value="identify">'
-    : `<label for="password">密码</label>
-  <input id="password" name="password" type="password" required maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>`;
+  // Identity-first: 账号或邮箱 comes first and an address of a claimed domain signs in at its provider
+  // without a password (the field stays, so a username and password typed or posted together still sign in).
+  const federated = m.identityFirst === true;
+  const placeholder = federated ? '请输入用户名、手机号或企业邮箱' : '请输入用户名或手机号';
+  const hint = federated ? '\n  <p class="cas-hint" id="login-hint">使用企业邮箱时，无需密码，点击登录将跳转到企业身份提供方</p>' : '';
   return layout(
     '登录',
     m.casBase,
@@ -140,12 +136,13 @@ export function loginPage(m: LoginPageModel): string {
 <p class="cas-card__sub">欢迎使用 Engineering e+ 统一身份认证</p>
 ${m.error ? `<div class="cas-alert" role="alert">${escapeHtml(m.error)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" class="cas-form" autocomplete="on">
-  <label for="username">${label}</label>
-  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="${placeholder}" value="${escapeHtml(m.username ?? '')}"${m.username ? '' : ' autofocus'}>
-  ${password}
+  <label for="username">${federated ? '账号或邮箱' : '账号'}</label>
+  <input id="username" name="username" type="text" required maxlength="64" autocomplete="username" placeholder="${placeholder}" value="${escapeHtml(m.username ?? '')}"${m.username ? '' : ' autofocus'}${federated ? ' aria-describedby="login-hint"' : ''}>${hint}
+  <label for="password">密码</label>
+  <input id="password" name="password" type="password"${federated ? '' : ' required'} maxlength="64" autocomplete="current-password" placeholder="请输入密码"${m.username ? ' autofocus' : ''}>
   <input type="hidden" name="execution" value="${escapeHtml(m.execution)}">
   ${m.renew ? '<input type="hidden" name="renew" value="true">' : ''}
-  <button type="submit">${identify ? '下一步' : '登 录'}</button>
+  <button type="submit">登 录</button>
 </form>
 ${passkeyForm(m, '使用通行密钥', '通行密钥登录')}
 ${otherLogins(m)}
@@ -233,6 +230,23 @@ export function messagePage(casBase: string, title: string, text: string, links:
     `<h1>${escapeHtml(title)}</h1>
 <p class="cas-card__text">${escapeHtml(text)}</p>
 <div class="cas-links cas-links--buttons">${links.map((l) => `<a class="cas-button" href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('')}</div>`,
+  );
+}
+
+/**
+ * Identity-first's hand-over to an enterprise's provider after the login form's post: a same-site
+ * refresh, not a redirect, since CSP form-action would judge a redirect chain after a form post by the
+ * provider's origin, which the login page cannot know in advance. The link serves browsers that do not refresh.
+ */
+export function federatedRedirectPage(casBase: string, href: string): string {
+  return layout(
+    '正在跳转',
+    casBase,
+    `<h1>正在跳转到企业身份提供方</h1>
+<p class="cas-card__text">您的邮箱属于已接入企业身份提供方的企业，请在企业身份提供方完成登录。</p>
+<div class="cas-links cas-links--buttons"><a class="cas-button" href="${escapeHtml(href)}">继续</a></div>`,
+    'CAS 3.0',
+    `<meta http-equiv="refresh" content="0;url=${escapeHtml(href)}">\n`,
   );
 }
 
@@ -513,6 +527,7 @@ background:linear-gradient(150deg,#0b3d91 0%,#1677ff 60%,#13c2c2 130%);box-shado
 .cas-other__button--wecom{color:#0082ef}
 .cas-other__button--dingtalk{color:#007fff}
 .cas-other__button--feishu{color:#3370ff}
+.cas-hint{margin:-6px 0 12px;color:#6b7280;font-size:12px;line-height:1.6}
 .cas-other__button--federated{color:#1f2937;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .cas-table{width:100%;border-collapse:collapse;margin:0 0 16px;font-size:13px;table-layout:fixed}
 .cas-table th,.cas-table td{padding:6px 8px;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:top;word-break:break-all}

@@ -118,6 +118,9 @@ const passkeyLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!credential) return restart(400, PasskeyLoginMessage.failed);
       const outcome = await passkeyLogin.signIn(requestOrigin(request), credential, clientOf(request));
       if (!outcome.ok) return restart(outcome.status, outcome.error);
+      // 仅允许通过企业身份提供方登录 covers every credential kept here, a passkey as a password (break glass: 企业管理员).
+      const forced = await app.federationService.passwordRefusal(outcome.accountId, clientOf(request));
+      if (forced) return restart(403, forced);
       // User verification makes it two factors where 通行密钥 is an allowed one (login-steps.ts decides).
       return steps.next(request, reply, outcome.accountId, target, 'password', outcome.known);
     },

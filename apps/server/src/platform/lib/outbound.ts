@@ -266,3 +266,36 @@ export function errorCodeOf(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A request to a tenant's address through `guard` whose answer is read whatever its status (an OAuth
+ * token endpoint's error is a JSON body with 400), at most `maxBytes`; no redirect followed, `signal`
+ * ends it. The answer's headers come back as the server sent them (lower-case names, joined).
+ */
+export async function outboundExchange(
+  guard: OutboundGuard,
+  url: URL,
+  init: OutboundInit & { maxBytes: number },
+): Promise<OutboundAnswer & { text: string; headers: Record<string, string> }> {
+  const response = await send(guard, url, init);
+  const status = response.statusCode ?? 0;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  if (Number(response.headers['content-length']) > init.maxBytes) {
+    response.destroy();
+    throw new OutboundTooLargeError(init.maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > init.maxBytes) {
+      response.destroy();
+      throw new OutboundTooLargeError(init.maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return { status, location: response.headers.location ?? null, headers, text: Buffer.concat(chunks).toString('utf8') };
+}

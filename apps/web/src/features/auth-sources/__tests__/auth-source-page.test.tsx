@@ -5,6 +5,7 @@ import {
   type AuthSourceSummary,
   type AuthSourceTestResult,
   LDAP_DEFAULTS,
+  OIDC_DEFAULTS,
 } from '@portal/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Modal } from 'antd';
@@ -366,6 +367,87 @@ describe('认证源 新增 and 编辑', () => {
       ]);
       expect(cached).not.toContain('typed-secret-7');
     });
+  });
+
+  it('OpenID Connect: issuer, client, scopes, claim mapping, email domains, JIT with default groups and the forced provider', async () => {
+    fake.api!.routes['GET /web-api/console/v1/org/options'] = [{ groups: [{ id: 21, name: '研发中心' }], roles: [] }];
+    fake.api!.routes[`GET ${API}/8`] = [
+      {
+        id: 8,
+        type: 'oidc',
+        name: '集团统一身份',
+        enabled: true,
+        hasSecret: true,
+        callbackUrl: 'https://portal.example.com/cas/login/federation/8/callback',
+        updatedAt: '2026-11-29 10:00:00',
+        config: { ...OIDC_DEFAULTS, issuer: 'https://idp.corp.example.com', clientId: 'portal', domains: ['corp.example.com'] },
+      },
+    ];
+    renderPage();
+    await sourceRow('恒岳目录');
+    const drawer = await openNew('OpenID Connect');
+    expect(within(drawer).getByLabelText<HTMLInputElement>('授权范围').value).toBe(OIDC_DEFAULTS.scopes);
+    expect(within(drawer).getByLabelText<HTMLInputElement>('用户名').value).toBe('preferred_username');
+    expect(within(drawer).getByText('保存后显示重定向地址，再将它登记到身份提供方')).toBeTruthy();
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() =>
+      expect(fieldErrors(drawer)).toEqual([
+        AuthSourceMessage.nameRequired,
+        AuthSourceMessage.issuerInvalid,
+        AuthSourceMessage.clientIdRequired,
+        AuthSourceMessage.secretRequired,
+      ]),
+    );
+    type(drawer, '名称', '集团统一身份');
+    type(drawer, '发现地址（Issuer）', 'https://idp.corp.example.com');
+    type(drawer, '客户端 ID（Client ID）', ' portal ');
+    type(drawer, '客户端密钥（Client Secret）', 'client-secret-9');
+    type(drawer, '授权范围', 'profile email');
+    const domains = within(drawer).getByLabelText('邮箱域名');
+    fireEvent.change(domains, { target: { value: 'intranet' } });
+    fireEvent.keyDown(domains, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() =>
+      expect(fieldErrors(drawer)).toEqual([AuthSourceMessage.scopesInvalid, AuthSourceMessage.domainsInvalid('intranet')]),
+    );
+    type(drawer, '授权范围', 'openid  profile email');
+    fireEvent.click(within(drawer).getByTitle('intranet').querySelector('[aria-label="close"]')!);
+    fireEvent.mouseDown(domains);
+    fireEvent.change(domains, { target: { value: 'Corp.Example.com' } });
+    fireEvent.keyDown(domains, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    fireEvent.click(within(drawer).getByRole('switch', { name: '允许首次登录自动创建账号' }));
+    fireEvent.mouseDown(within(drawer).getByLabelText('默认账号组'));
+    fireEvent.click(await screen.findByTitle('研发中心'));
+    fireEvent.click(within(drawer).getByRole('switch', { name: '仅允许通过企业身份提供方登录' }));
+    fireEvent.click(button(drawer, '保存'));
+    await waitFor(() =>
+      expect(fake.api!.post).toHaveBeenCalledWith(
+        API,
+        {
+          type: 'oidc',
+          name: '集团统一身份',
+          enabled: true,
+          secret: 'client-secret-9',
+          config: {
+            issuer: 'https://idp.corp.example.com',
+            clientId: 'portal',
+            scopes: 'openid profile email',
+            mapping: OIDC_DEFAULTS.mapping,
+            domains: ['corp.example.com'],
+            jit: true,
+            groupIds: [21],
+            enforce: true,
+          },
+        },
+        { silent: true },
+      ),
+    );
+    // Saved: the redirect URI to register at the provider, and 测试登录.
+    const edit = await screen.findByRole('dialog', { name: '编辑认证源 集团统一身份' });
+    const redirect = await within(edit).findByRole('region', { name: '重定向地址' });
+    expect(within(redirect).getByText('https://portal.example.com/cas/login/federation/8/callback')).toBeTruthy();
+    expect(within(edit).getByRole('button', { name: '测试登录' })).toBeTruthy();
+    expect(within(edit).getByLabelText<HTMLInputElement>('客户端密钥（Client Secret）').value).toBe('');
   });
 
   it('a chat platform: its identifiers and secret; the callback address to copy once saved', async () => {

@@ -136,9 +136,13 @@ export function useReadSamlMetadata() {
   return useMutation({ mutationFn: readSamlMetadata });
 }
 
-/** `POST /auth/sources/{id}/sign-in-test`: the popup's address of a saved federated source's test sign-in (two minutes). */
-export async function signInTestLink(id: number): Promise<string> {
-  const link = (await api().post<{ url: string }>(`${AUTH_SOURCE_API}/${id}/sign-in-test`, undefined, { silent: true })).data[0];
-  if (!link) throw new Error('服务器未返回测试地址');
-  return link.url;
+/** `POST /auth/sources/{id}/sign-in-test`: 测试登录's popup address (a signed link, two minutes). */
+export async function signInTestLink(id: number): Promise<{ url: string }> {
+  const link = (await api().post<{ url: string }>(`${AUTH_SOURCE_API}/${id}/sign-in-test`, {}, { silent: true })).data[0];
+  if (!link) throw new Error('服务器未返回测试登录地址');
+  return link;
+}
+
+export function useSignInTestLink() {
+  return useMutation({ mutationFn: signInTestLink, gcTime: 0 });
 }

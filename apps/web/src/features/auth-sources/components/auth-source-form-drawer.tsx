@@ -25,6 +25,7 @@ import {
 import { TEST_STEPS } from '../lib/platforms';
 import { ChatFields } from './chat-fields';
 import { LdapFields } from './ldap-fields';
+import { OidcFields } from './oidc-fields';
 import { SamlFields } from './saml-fields';
 import { SourceTypeTag } from './source-type';
 import { TestResultPanel } from './test-result-panel';
@@ -231,7 +232,12 @@ export function AuthSourceFormDrawer({
           </div>
           <div className="auth-sources__name-row">
             <Form.Item name="name" label="名称" required rules={[tenantRule(AuthSourceRules.name)]} className="auth-sources__name">
-              <Input maxLength={AUTH_SOURCE_NAME_MAX} placeholder={type === 'ldap' ? '如：集团 AD、研发 OpenLDAP' : undefined} />
+              <Input
+                maxLength={AUTH_SOURCE_NAME_MAX}
+                placeholder={
+                  type === 'ldap' ? '如：集团 AD、研发 OpenLDAP' : type === 'oidc' ? '如：集团统一身份（登录页按钮上显示）' : undefined
+                }
+              />
             </Form.Item>
             <Form.Item name="enabled" label="启用" valuePropName="checked">
               <Switch />
@@ -239,6 +245,12 @@ export function AuthSourceFormDrawer({
           </div>
           {type === 'ldap' ? (
             <LdapFields form={form} storedSecret={source?.hasSecret ?? false} />
+          ) : type === 'oidc' ? (
+            <OidcFields
+              storedSecret={source?.hasSecret ?? false}
+              callbackUrl={source?.callbackUrl ?? null}
+              {...(editingId !== undefined ? { sourceId: editingId } : {})}
+            />
           ) : type === 'saml' ? (
             <SamlFields form={form} sourceId={editingId} serviceProvider={source?.serviceProvider ?? null} />
           ) : (

@@ -141,8 +141,8 @@ export function AuthSourcePage() {
       <AuthSourceFormDrawer
         target={editing}
         onClose={() => setEditing(null)}
-        // A chat platform's callback address exists once it is saved: the drawer stays open on it to copy.
-        onCreated={(id, type) => setEditing(isChatSourceType(type) ? { id } : null)}
+        // A chat platform's callback address and a provider's redirect URI exist once saved: the drawer stays open on them to copy.
+        onCreated={(id, type) => setEditing(type !== 'ldap' ? { id } : null)}
       />
       <TestSourceDialog source={testing} onClose={() => setTesting(null)} />
       <ScimTokenCard />

@@ -12,8 +12,9 @@ import { useState } from 'react';
 import { useOrgOptions } from '@/api/get-org-options';
 import { tenantRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
-import { signInTestLink, useReadSamlMetadata } from '../api/auth-sources';
+import { useReadSamlMetadata } from '../api/auth-sources';
 import type { AuthSourceFormValues } from '../lib/auth-source-form';
+import { SignInTest } from './oidc-fields';
 
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 
@@ -49,7 +50,6 @@ export function SamlFields({
   const read = useReadSamlMetadata();
   const [xmlShown, setXmlShown] = useState(false);
   const [xml, setXml] = useState('');
-  const [testing, setTesting] = useState(false);
   const groups = useOrgOptions();
 
   const fill = (meta: SamlIdpMetadata) => {
@@ -84,22 +84,6 @@ export function SamlFields({
       return;
     }
     await readBy({ url });
-  };
-  const testSignIn = async () => {
-    if (sourceId === undefined) return;
-    // The window opens on the click (a popup blocker allows that), then goes to the signed link.
-    const popup = window.open('', 'saml-sign-in-test', 'popup,width=760,height=760');
-    setTesting(true);
-    try {
-      const url = await signInTestLink(sourceId);
-      if (popup) popup.location.href = url;
-      else window.open(url, '_blank', 'noopener');
-    } catch (err) {
-      popup?.close();
-      notify.error(messageOf(err, '无法开始测试登录'));
-    } finally {
-      setTesting(false);
-    }
   };
 
   return (
@@ -303,9 +287,6 @@ export function SamlFields({
               <Button href={`${serviceProvider.metadataUrl}?download=1`} download>
                 下载 SP 元数据
               </Button>
-              <Button loading={testing} onClick={() => void testSignIn()}>
-                测试登录
-              </Button>
             </Space>
             <Typography.Text type="secondary" className="auth-sources__meta">
               在 IdP 中新建 SAML 应用（信赖方）：导入 SP 元数据，或填写实体 ID、ACS 与 SLO 地址；本平台的登录请求已签名
@@ -317,6 +298,7 @@ export function SamlFields({
           </Typography.Text>
         )}
       </section>
+      {sourceId !== undefined && <SignInTest sourceId={sourceId} />}
     </>
   );
 }

@@ -1,0 +1,418 @@
+import { AuthSourceMessage, type AuthSourceDetail, type AuthSourceTestResult } from '@portal/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
+import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
+import { type IdpPerson, type OidcIdp, startOidcIdp } from '../../../testing/oidc-idp.js';
+import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { type BrowserResponse, freePort, listen, TestBrowser } from '../../../testing/test-browser.js';
+
+const CLIENT = { clientId: 'engineering-eplus', clientSecret: 'idp-client-secret-73c1f0a9' };
+const DOMAIN = 'hengyue-hi.cn';
+const SOURCES = '/web-api/console/v1/auth/sources';
+
+/** 徐州恒岳's people at its own provider. */
+const PEOPLE: IdpPerson[] = [
+  // New here: created at the first sign-in (JIT).
+  {
+    sub: '7f1c-zhaolei',
+    preferred_username: 'zhao.lei@hengyue-hi.cn',
+    name: '赵磊',
+    email: 'zhaolei@hengyue-hi.cn',
+    email_verified: true,
+    phone_number: '+86 139 0000 0101',
+  },
+  // 李娜 has an account (staff): linked by the verified email in a claimed domain.
+  { sub: '7f1c-lina', preferred_username: 'lina', name: '李娜', email: 'lina@hengyue-hi.cn', email_verified: true, phone_number: '' },
+  // An email the provider does not vouch for links nobody.
+  {
+    sub: '7f1c-unverified',
+    preferred_username: 'wang.fang',
+    name: '王芳',
+    email: 'wangfang@hengyue-hi.cn',
+    email_verified: false,
+    phone_number: '13900000102',
+  },
+  // Their username is another account's.
+  {
+    sub: '7f1c-clash',
+    preferred_username: 'admin',
+    name: '冒名',
+    email: 'other@hengyue-hi.cn',
+    email_verified: false,
+    phone_number: '13900000103',
+  },
+  {
+    sub: '7f1c-newcomer',
+    preferred_username: 'sunli',
+    name: '孙丽',
+    email: 'sunli@hengyue-hi.cn',
+    email_verified: true,
+    phone_number: '13900000104',
+  },
+];
+
+describe.each(testDialects())('an enterprise signs its people in through its own OpenID Provider on %s', (dialect) => {
+  let idp: OidcIdp;
+  let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
+  let t: TestApp;
+  let base: string;
+  let admin: string;
+  let rcadmin: string;
+  let sourceId: number;
+  let groupId: number;
+  let service: string;
+
+  const api = async <T = unknown>(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: unknown) => {
+    const res = await t.app.inject({
+      method,
+      url,
+      headers: { 'x-requested-with': 'XMLHttpRequest', authorization: token, host: new URL(base).host },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+    const body = res.json<{ code: number; msg: string; data?: T[] }>();
+    return { status: res.statusCode, body, data: body.data?.[0] as T, raw: res.body };
+  };
+  const oidcBody = (overrides: Record<string, unknown> = {}, config: Record<string, unknown> = {}) => ({
+    type: 'oidc',
+    name: '恒岳统一身份',
+    enabled: true,
+    secret: CLIENT.clientSecret,
+    config: {
+      issuer: idp.issuer,
+      clientId: CLIENT.clientId,
+      scopes: 'openid profile email phone',
+      mapping: { username: 'preferred_username', name: 'name', email: 'email', phone: 'phone_number' },
+      domains: [DOMAIN],
+      jit: true,
+      groupIds: [groupId],
+      enforce: false,
+      ...config,
+    },
+    ...overrides,
+  });
+  const enterpriseOf = async (name: string) =>
+    (await t.database.db.selectFrom('enterprise').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const account = (username: string) =>
+    t.database.db
+      .selectFrom('account')
+      .select(['id', 'enterprise_id', 'name', 'email', 'phone', 'must_change_password'])
+      .where('username', '=', username)
+      .executeTakeFirst();
+
+  beforeAll(async () => {
+    const idpPort = await freePort();
+    receiver = await startLogoutReceiver();
+    t = await createTestApp(dialect, { CAS_SERVICES: receiver.url, LOGIN_ATTEMPTS_PER_MINUTE: '1000', FEDERATION_TIMEOUT_MS: '1500' });
+    base = await listen(t.app);
+    service = `${receiver.url}/hengyue`;
+    admin = await tokenFor(t, 'admin');
+    rcadmin = await tokenFor(t, 'rcadmin');
+    const hengyue = await enterpriseOf('徐州恒岳重工机械有限公司');
+    groupId = (
+      await t.database.db
+        .selectFrom('account_group')
+        .select('id')
+        .where('enterprise_id', '=', hengyue)
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    // The provider learns the portal's redirect URIs of the sources the tests create (ids in order).
+    const redirectUris = Array.from({ length: 12 }, (_, i) => `${base}/cas/login/federation/${i + 1}/callback`);
+    idp = await startOidcIdp({ port: idpPort, clients: [{ ...CLIENT, redirectUris }], people: PEOPLE });
+    const created = await api<{ id: number }>('POST', SOURCES, admin, oidcBody());
+    expect(created.status, created.raw).toBe(200);
+    sourceId = created.data.id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await idp?.close();
+    await receiver?.close();
+  });
+
+  /** The CAS user a service ticket is for, or undefined. */
+  async function ticketUser(hops: BrowserResponse[]): Promise<string | undefined> {
+    const location = hops.find((h) => h.location?.includes('ticket='))?.location ?? '';
+    const ticket = new URL(location, base).searchParams.get('ticket') ?? '';
+    const res = await t.app.inject({
+      url: `/cas/p3/serviceValidate?service=${encodeURIComponent(service)}&ticket=${encodeURIComponent(ticket)}&format=JSON`,
+    });
+    return res.json<{ serviceResponse: { authenticationSuccess?: { user: string } } }>().serviceResponse.authenticationSuccess?.user;
+  }
+
+  /** Where a page's `<meta http-equiv="refresh">` sends the browser. */
+  const refreshOf = (page: BrowserResponse | undefined) =>
+    (/<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(page?.text ?? '')?.[1] ?? '').replaceAll('&amp;', '&');
+
+  /** Identity-first: 账号或邮箱 on the login page, then the provider's login as `sub`, back to the portal. */
+  async function signInByEmail(browser: TestBrowser, email: string, sub: string): Promise<BrowserResponse[]> {
+    const page = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
+    idp.state.signInAs = sub;
+    try {
+      const [handOver] = await browser.submitForm(page, { username: email, password: '' }, '/cas/login?');
+      expect(handOver?.status, handOver?.text).toBe(200);
+      return await browser.navigate(refreshOf(handOver));
+    } finally {
+      idp.state.signInAs = null;
+    }
+  }
+  const lastPage = (hops: BrowserResponse[]) => hops.at(-1)!;
+  const loginRows = (reason: string) =>
+    t.database.db.selectFrom('login_log').select(['username', 'reason', 'method', 'result']).where('reason', '=', reason).execute();
+
+  it('keeps the client secret sealed and out of every answer, and gives the redirect URI to register', async () => {
+    const detail = await api<AuthSourceDetail>('GET', `${SOURCES}/${sourceId}`, admin);
+    expect(detail.status).toBe(200);
+    expect(detail.raw).not.toContain(CLIENT.clientSecret);
+    expect(detail.data).toMatchObject({
+      type: 'oidc',
+      hasSecret: true,
+      callbackUrl: `${base}/cas/login/federation/${sourceId}/callback`,
+    });
+    const list = await api('GET', SOURCES, admin);
+    expect(list.raw).not.toContain(CLIENT.clientSecret);
+    const stored = await t.database.db.selectFrom('auth_source').select('secret').where('id', '=', sourceId).executeTakeFirstOrThrow();
+    expect(stored.secret).not.toContain(CLIENT.clientSecret);
+  });
+
+  it('refuses a domain another enterprise claims, a bad issuer and a missing client id, in Chinese and without writing', async () => {
+    const before = await t.database.db.selectFrom('auth_source').select('id').execute();
+    const taken = await api('POST', SOURCES, rcadmin, oidcBody({ name: '瑞驰身份' }));
+    expect(taken.status).toBe(409);
+    expect(taken.body.msg).toBe(AuthSourceMessage.domainTaken(DOMAIN));
+    const issuer = await api('POST', SOURCES, admin, oidcBody({ name: '另一个' }, { issuer: 'ftp://idp.example.cn', domains: [] }));
+    expect([issuer.status, issuer.body.msg]).toEqual([400, AuthSourceMessage.issuerInvalid]);
+    const client = await api('POST', SOURCES, admin, oidcBody({ name: '另一个' }, { clientId: ' ', domains: [] }));
+    expect([client.status, client.body.msg]).toEqual([400, AuthSourceMessage.clientIdRequired]);
+    const domain = await api('POST', SOURCES, admin, oidcBody({ name: '另一个' }, { domains: ['not a domain'] }));
+    expect([domain.status, domain.body.msg]).toEqual([400, AuthSourceMessage.domainsInvalid('not a domain')]);
+    expect(await t.database.db.selectFrom('auth_source').select('id').execute()).toHaveLength(before.length);
+  });
+
+  it('测试连接 reads the discovery document, checks the endpoints and reads the signing keys', async () => {
+    const { id: _id, ...body } = { id: 0, ...oidcBody() };
+    const tested = await api<AuthSourceTestResult>('POST', `${SOURCES}/test`, admin, { ...body, id: sourceId, secret: undefined });
+    expect(tested.status, tested.raw).toBe(200);
+    expect(tested.data.ok).toBe(true);
+    expect(tested.data.steps.map((s) => s.name)).toEqual(['读取发现文档', '检查端点', '读取签名公钥（JWKS）']);
+    expect(tested.raw).not.toContain(CLIENT.clientSecret);
+  });
+
+  it('asks for 账号或邮箱 first and offers the provider as a button; a claimed address needs no password, others still do', async () => {
+    const browser = new TestBrowser(base);
+    const page = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
+    expect(page.text).toContain('<label for="username">账号或邮箱</label>');
+    expect(page.text).toContain('无需密码，点击登录将跳转到企业身份提供方');
+    expect(page.text).toContain(`href="${base}/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}"`);
+    expect(page.text).toContain('>恒岳统一身份</a>');
+    const [routed] = await browser.submitForm(page, { username: 'Zhao.Lei@HENGYUE-HI.cn', password: '' }, '/cas/login?');
+    expect(routed?.status).toBe(200);
+    expect(refreshOf(routed)).toBe(`${base}/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
+    const [unclaimed] = await browser.submitForm(page, { username: 'someone@example.com', password: '' }, '/cas/login?');
+    expect([unclaimed?.status, unclaimed?.text.includes('请输入密码')]).toEqual([400, true]);
+    const [password] = await browser.submitForm(page, { username: 'staff', password: '' }, '/cas/login?');
+    expect([password?.status, password?.text.includes('请输入密码')]).toEqual([400, true]);
+  });
+
+  it('creates the account at the first sign-in (JIT, default 账号组), then finds it by subject; a password post still works for others', async () => {
+    const first = await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+    expect(await ticketUser(first), lastPage(first).text).toBe('zhao_lei');
+    const created = await account('zhao_lei');
+    expect(created).toMatchObject({
+      name: '赵磊',
+      email: 'zhaolei@hengyue-hi.cn',
+      phone: '13900000101',
+      enterprise_id: await enterpriseOf('徐州恒岳重工机械有限公司'),
+    });
+    expect(created?.must_change_password).toBe(0);
+    const member = await t.database.db
+      .selectFrom('account_group_member')
+      .select('group_id')
+      .where('account_id', '=', created!.id)
+      .execute();
+    expect(member.map((m) => m.group_id)).toEqual([groupId]);
+    const signedIn = await t.database.db
+      .selectFrom('login_log')
+      .select(['method', 'result'])
+      .where('account_id', '=', created!.id)
+      .execute();
+    expect(signedIn).toContainEqual({ method: 'federation', result: 'success' });
+
+    // The provider renames the person: the subject is what counts, no second account.
+    idp.update('7f1c-zhaolei', { preferred_username: 'lei.zhao', name: '赵磊（研发）' });
+    const second = await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+    expect(await ticketUser(second)).toBe('zhao_lei');
+    expect(await account('lei_zhao')).toBeUndefined();
+
+    const password = await new TestBrowser(base).casLogin('liuyang', DEMO_PASSWORD, service);
+    expect(await ticketUser(password)).toBe('liuyang');
+  });
+
+  it('links an existing account by an email the provider verified, never by one it did not', async () => {
+    const lina = await signInByEmail(new TestBrowser(base), 'lina@hengyue-hi.cn', '7f1c-lina');
+    expect(await ticketUser(lina)).toBe('staff');
+    const unverified = await signInByEmail(new TestBrowser(base), 'wangfang@hengyue-hi.cn', '7f1c-unverified');
+    // Not wangfang's account: a new one from the claims (JIT is on).
+    expect(await ticketUser(unverified)).toBe('wang_fang');
+  });
+
+  it('refuses with a page and a 登录日志 row: a username another account holds, and anyone unknown once JIT is off', async () => {
+    const clash = await signInByEmail(new TestBrowser(base), 'other@hengyue-hi.cn', '7f1c-clash');
+    expect(lastPage(clash).status).toBe(403);
+    expect(lastPage(clash).text).toContain('用户名“admin”已被其他账号使用，无法自动创建账号');
+    const update = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }, { jit: false }));
+    expect(update.status, update.raw).toBe(200);
+    const refused = await signInByEmail(new TestBrowser(base), 'sunli@hengyue-hi.cn', '7f1c-newcomer');
+    expect(lastPage(refused).status).toBe(403);
+    expect(lastPage(refused).text).toContain('尚未关联平台账号，企业未开启首次登录自动创建账号');
+    expect(await account('sunli')).toBeUndefined();
+    expect((await loginRows('federation-unlinked')).map((r) => r.username)).toContain('恒岳统一身份:sunli');
+    await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }));
+  });
+
+  it('refuses a forged, replayed or foreign state, with no sign-in', async () => {
+    const browser = new TestBrowser(base);
+    const start = await browser.fetch(`/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.location ?? '');
+    expect(authorize.origin).toBe(idp.issuer);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('nonce')).toBeTruthy();
+    // The provider's pages, up to (not into) its redirect back to the portal.
+    idp.state.signInAs = '7f1c-zhaolei';
+    let back = '';
+    let next = start.location ?? '';
+    for (let hop = 0; hop < 8 && !back; hop += 1) {
+      const res = await browser.fetch(next);
+      next = new URL(res.location ?? '', res.url).href;
+      if (next.startsWith(`${base}/cas/login/federation/${sourceId}/callback`)) back = next;
+    }
+    idp.state.signInAs = null;
+    expect(back).toContain('code=');
+    const forged = new URL(back);
+    forged.searchParams.set('state', 'forged-state-0000000000000000000000000000');
+    const refused = await browser.fetch(forged.href);
+    expect([refused.status, refused.text.includes('企业身份登录已过期或无效')]).toEqual([400, true]);
+    // Another browser holding the callback address (a leaked link) gets nothing either.
+    const stolen = await new TestBrowser(base).fetch(back);
+    expect(stolen.status).toBe(400);
+    // Single use: the first answer bringing the state takes it, whoever brings it, so the real browser's own
+    // callback afterwards signs no one in either.
+    const real = await browser.navigate(back);
+    expect(real[0]?.status).toBe(400);
+    expect(browser.cookies.has('TGC')).toBe(false);
+  });
+
+  it('refuses an ID token with another nonce, a bad signature, an issuer that does not match and a provider too slow to answer', async () => {
+    idp.state.faults.otherNonce = true;
+    const nonce = await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+    idp.state.faults.otherNonce = false;
+    expect(lastPage(nonce).status).toBe(502);
+    expect(lastPage(nonce).text).toContain('身份令牌的 nonce 校验失败');
+
+    // A second source of the same provider, whose keys are read for the first time while the provider serves wrong ones.
+    const other = await api<{ id: number }>('POST', SOURCES, admin, oidcBody({ name: '恒岳备用身份' }, { domains: [] }));
+    expect(other.status, other.raw).toBe(200);
+    idp.state.faults.badKeys = true;
+    const browser = new TestBrowser(base);
+    idp.state.signInAs = '7f1c-zhaolei';
+    const bad = await browser.navigate(`/cas/login/federation/${other.data.id}?service=${encodeURIComponent(service)}`, {}, 10);
+    idp.state.signInAs = null;
+    idp.state.faults.badKeys = false;
+    expect(lastPage(bad).status).toBe(502);
+    expect(lastPage(bad).text).toContain('身份令牌签名无效');
+
+    const foreign = await api<{ id: number }>(
+      'POST',
+      SOURCES,
+      admin,
+      oidcBody({ name: '恒岳错误签发者' }, { domains: [], issuer: idp.issuer.replace('127.0.0.1', 'localhost') }),
+    );
+    const mismatch = await new TestBrowser(base).fetch(`/cas/login/federation/${foreign.data.id}`);
+    expect(mismatch.status).toBe(502);
+    expect(mismatch.text).toContain('签发者');
+
+    idp.state.faults.slowTokenMs = 2500;
+    const slow = await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+    idp.state.faults.slowTokenMs = 0;
+    expect(lastPage(slow).status).toBe(502);
+    expect(lastPage(slow).text).toContain('身份提供方响应超时');
+    expect((await loginRows('federation-failed')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('仅允许通过企业身份提供方登录: a right password is refused, 企业管理员 keep theirs (break glass)', async () => {
+    const on = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }, { enforce: true }));
+    expect(on.status, on.raw).toBe(200);
+    try {
+      const refused = await new TestBrowser(base).casLogin('staff', DEMO_PASSWORD, service);
+      expect(refused[0]?.status).toBe(403);
+      expect(refused[0]?.text).toContain('企业要求通过企业身份提供方登录，请点击“恒岳统一身份”登录');
+      expect(await loginRows('password-not-allowed')).toContainEqual(expect.objectContaining({ username: 'staff' }));
+      const breakGlass = await new TestBrowser(base).casLogin('admin', DEMO_PASSWORD, service);
+      expect(await ticketUser(breakGlass)).toBe('admin');
+      // Another enterprise's people are not concerned.
+      const other = await new TestBrowser(base).casLogin('service', DEMO_PASSWORD, service);
+      expect(await ticketUser(other)).toBe('service');
+      const federated = await signInByEmail(new TestBrowser(base), 'lina@hengyue-hi.cn', '7f1c-lina');
+      expect(await ticketUser(federated)).toBe('staff');
+    } finally {
+      await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }));
+    }
+  });
+
+  it('two-factor per 安全设置 follows the provider as it follows a password', async () => {
+    const policy = (changes: Record<string, unknown>) =>
+      api('PUT', '/web-api/console/v1/security/policy', admin, { ...t.app.config.securityDefaults, ...changes });
+    expect((await policy({ twoFactor: 'all' })).status).toBe(200);
+    try {
+      const hops = await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+      expect(lastPage(hops).status).toBe(200);
+      expect(lastPage(hops).text).toContain('绑定二次验证');
+      expect(hops.some((h) => h.location?.includes('ticket='))).toBe(false);
+    } finally {
+      await policy({});
+    }
+  });
+
+  it('refuses another enterprise’s 账号组 as default groups, writing nothing', async () => {
+    const ruichi = await enterpriseOf('常州瑞驰液压科技有限公司');
+    const foreign = await t.database.db.selectFrom('account_group').select('id').where('enterprise_id', '=', ruichi).executeTakeFirst();
+    const groups = foreign ? [foreign.id] : [999_999];
+    const refused = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }, { groupIds: groups }));
+    expect([refused.status, refused.body.msg]).toEqual([400, AuthSourceMessage.groupUnknown]);
+    const detail = await api<AuthSourceDetail>('GET', `${SOURCES}/${sourceId}`, admin);
+    expect(detail.data.type === 'oidc' && detail.data.config.groupIds).toEqual([groupId]);
+  });
+
+  it('a federated session ends like a password one: logout reaches the applications (single logout)', async () => {
+    const browser = new TestBrowser(base);
+    const hops = await signInByEmail(browser, 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+    const ticket = new URL(hops.find((h) => h.location?.includes('ticket='))?.location ?? '').searchParams.get('ticket') ?? '';
+    expect(ticket).toMatch(/^ST-/);
+    const before = receiver.logoutRequests.length;
+    const out = await browser.fetch('/cas/logout');
+    expect(out.status).toBe(200);
+    expect(receiver.logoutRequests.slice(before).join()).toContain(ticket);
+    const again = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
+    expect(again.text).toContain('账号或邮箱');
+  });
+
+  it('测试登录 shows the claims and the mapped account fields in the popup and signs no one in', async () => {
+    const link = await api<{ url: string }>('POST', `${SOURCES}/${sourceId}/sign-in-test`, admin);
+    expect(link.status, link.raw).toBe(200);
+    const browser = new TestBrowser(base);
+    idp.state.signInAs = '7f1c-newcomer';
+    const hops = await browser.navigate(link.data.url, {}, 10);
+    idp.state.signInAs = null;
+    const page = lastPage(hops);
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain('测试登录成功');
+    expect(page.text).toContain('sunli@hengyue-hi.cn');
+    expect(page.text).toContain('13900000104');
+    expect(browser.cookies.has('TGC')).toBe(false);
+    expect(await account('sunli')).toBeUndefined();
+    // Another enterprise's administrator cannot make a link for it.
+    expect((await api('POST', `${SOURCES}/${sourceId}/sign-in-test`, rcadmin)).status).toBe(404);
+    // A link that was not made by the console starts nothing.
+    expect((await new TestBrowser(base).fetch(`/cas/login/federation/${sourceId}?test=1.forged`)).status).toBe(400);
+  });
+});
