@@ -7,7 +7,7 @@ import {
   SAML_TEXT_MAX,
   type SamlSpEndpoints,
 } from '@portal/shared';
-import { Button, Form, type FormInstance, Input, Select, Space, Switch, Typography, Upload } from 'antd';
+import { Button, Form, type FormInstance, Input, type InputProps, Select, Space, Switch, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useOrgOptions } from '@/api/get-org-options';
 import { tenantRule } from '@/lib/form-rules';
@@ -23,6 +23,26 @@ const certificatesText = (value: unknown) => ({ value: Array.isArray(value) ? va
 const certificatesOf = (text: string) => text.split(/\n(?=-----BEGIN CERTIFICATE-----)/);
 const checkCertificates = (values: unknown) =>
   AuthSourceRules.samlCertificates((Array.isArray(values) ? (values as string[]) : []).map((v) => v.trim()).filter(Boolean));
+
+/** 元数据地址 with its 读取 button beside it (the form item's value is the address). */
+function MetadataUrlInput({
+  loading,
+  onRead,
+  ...input
+}: {
+  loading: boolean;
+  onRead(): void;
+} & Omit<InputProps, 'placeholder' | 'maxLength'>) {
+  // The form item's props (value, onChange, id, aria-invalid, aria-describedby) go to the input itself.
+  return (
+    <Space.Compact block>
+      <Input {...input} placeholder="https://idp.example.com/FederationMetadata/2007-06/FederationMetadata.xml" maxLength={SAML_TEXT_MAX} />
+      <Button loading={loading} onClick={onRead}>
+        读取
+      </Button>
+    </Space.Compact>
+  );
+}
 
 const SP_ROWS: { key: keyof SamlSpEndpoints; label: string }[] = [
   { key: 'entityId', label: 'SP 实体 ID（Entity ID）' },
@@ -90,19 +110,13 @@ export function SamlFields({
     <>
       <section className="auth-sources__section" aria-label="IdP 元数据">
         <h3 className="auth-sources__section-title">IdP 元数据</h3>
-        <Form.Item label="元数据地址" extra="IdP 公布的 SAML 元数据地址（经出站地址规则访问）；读取后自动填写下方各项，也可手动填写">
-          <Space.Compact block>
-            <Form.Item name={['saml', 'metadataUrl']} noStyle rules={[tenantRule((v) => AuthSourceRules.samlUrl(v, false))]}>
-              <Input
-                aria-label="元数据地址"
-                placeholder="https://idp.example.com/FederationMetadata/2007-06/FederationMetadata.xml"
-                maxLength={SAML_TEXT_MAX}
-              />
-            </Form.Item>
-            <Button loading={read.isPending && !xmlShown} onClick={() => void readUrl()}>
-              读取
-            </Button>
-          </Space.Compact>
+        <Form.Item
+          name={['saml', 'metadataUrl']}
+          label="元数据地址"
+          rules={[tenantRule((v) => AuthSourceRules.samlUrl(v, false))]}
+          extra="IdP 公布的 SAML 元数据地址（经出站地址规则访问）；读取后自动填写下方各项，也可手动填写"
+        >
+          <MetadataUrlInput loading={read.isPending && !xmlShown} onRead={() => void readUrl()} />
         </Form.Item>
         {xmlShown ? (
           <div className="auth-sources__saml-xml">
