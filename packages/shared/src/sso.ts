@@ -213,7 +213,7 @@ export const LOGOUT_REASONS = {
   'sync-disabled': '同步停用',
   'enterprise-disabled': '企业停用',
   'session-cap': '超出在线会话数上限',
-  'idp-logout': '身份提供方登出',
+  'federation-logout': '企业身份提供方登出',
 } as const;
 export type LogoutReason = keyof typeof LOGOUT_REASONS;
 /** 登录日志's 原因: why a sign-in failed or how a session ended. */

@@ -19,6 +19,8 @@ export interface IdpClient {
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
+  /** Where the provider sends a logout token when a person's session there ends (Back-Channel Logout 1.0). */
+  backchannelLogoutUri?: string;
 }
 
 /** How the provider misbehaves, for the tests of a relying party's checks. */
@@ -84,6 +86,7 @@ export async function startOidcIdp(options: { port: number; clients: IdpClient[]
       response_types: ['code'],
       grant_types: ['authorization_code'],
       token_endpoint_auth_method: 'client_secret_post',
+      ...(c.backchannelLogoutUri ? { backchannel_logout_uri: c.backchannelLogoutUri } : {}),
     })),
     jwks: { keys: [signing.privateJwk] },
     claims: {
@@ -98,13 +101,23 @@ export async function startOidcIdp(options: { port: number; clients: IdpClient[]
       const { password: _password, ...claims } = person;
       return { accountId: id, claims: async () => claims };
     },
-    features: { devInteractions: { enabled: false } },
+    features: { devInteractions: { enabled: false }, backchannelLogout: { enabled: true } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ['enterprise-idp-test-cookie-key'] },
-    // Each portal sign-in is a login here: the provider keeps no session between them.
-    ttl: { Session: 1, Interaction: 600, Grant: 600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
+    // The portal it tells of ended sessions listens on loopback beside it in tests: without the
+    // provider's own guard against special-use addresses (its dispatcher), which would refuse it.
+    fetch: (url: string | URL | Request, options?: RequestInit) => {
+      const { dispatcher: _guard, ...plain } = (options ?? {}) as RequestInit & { dispatcher?: unknown };
+      return globalThis.fetch(url, plain);
+    },
+    ttl: { Session: 3600, Interaction: 600, Grant: 600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
   });
 
+  /** What went wrong delivering logout tokens (oidc-provider's backchannel.error events). */
+  const backchannelErrors: string[] = [];
+  provider.on('backchannel.error', (_ctx: unknown, err: Error) =>
+    backchannelErrors.push(`${err.message} ${String((err as { cause?: unknown }).cause)}`),
+  );
   const callback = provider.callback();
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -163,6 +176,7 @@ export async function startOidcIdp(options: { port: number; clients: IdpClient[]
     issuer,
     port,
     state,
+    backchannelErrors,
     /** Changes what the provider says of a person from now on. */
     update(sub: string, claims: Partial<IdpPerson>) {
       const person = people.get(sub);

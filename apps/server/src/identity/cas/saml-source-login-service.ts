@@ -162,7 +162,7 @@ export class SamlSourceLogin {
     const accountIds = await this.repository.endSignIns(source.id, request.nameId, request.sessionIndex);
     if (accountIds.length) {
       const ended = await inEnterpriseTransaction(this.app.database.db, source.enterpriseId, (trx) =>
-        this.app.ssoSessionService.end(trx, accountIds, { reason: 'idp-logout' }),
+        this.app.ssoSessionService.end(trx, accountIds, { reason: 'federation-logout' }),
       );
       await this.app.ssoSessionService.notify({ origin: client.origin, log: client.log }, ended);
     }

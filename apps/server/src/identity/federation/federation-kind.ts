@@ -79,6 +79,11 @@ export interface FederationKind {
    * browser keeps (a cookie under /cas) so its 退出 can tell the provider.
    */
   remember?(source: FederatedSource, identity: ExternalIdentity, accountId: number): Promise<string | undefined>;
+  /**
+   * The provider's own word that a person's session there ended (OIDC Back-Channel Logout's
+   * logout_token), verified: whose it was. Throws FederationError for anything not genuine.
+   */
+  logout?(source: FederatedSource, params: Record<string, string>): Promise<{ subject?: string; sessionId?: string }>;
 }
 
 /** The kind's settings shared by every federated type. */

@@ -189,6 +189,36 @@ const federationLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return steps.next(request, reply, signedIn.accountId, target, 'password', { policy, directoryPassword: true, method: 'federation' });
   }
 
+  // OpenID Connect Back-Channel Logout 1.0 §2.8: 200 when the logout is done, 400 for a token that is not genuine, never cached.
+  const logouts = app.createRateLimit({ limit: 'federation-logout', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+  app.post(
+    '/login/federation/:id/backchannel-logout',
+    {
+      config: { csrf: false },
+      schema: {
+        tags: ['cas'],
+        summary: '企业身份提供方的后端登出通知（OpenID Connect Back-Channel Logout）',
+        params: IdParams,
+        body: Type.Object({ logout_token: Type.Optional(Type.String({ maxLength: 20_000 })) }),
+        response: {
+          200: Type.String(),
+          '4xx': Type.Union([Type.Object({ error: Type.String(), error_description: Type.String() }), ErrorEnvelope]),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const burst = await logouts(request);
+      if (!burst.isAllowed && burst.isExceeded)
+        return reply.code(429).send({ error: 'too_many_requests', error_description: '请求过于频繁' });
+      const origin = casLogin.portalBase(request);
+      const params = { ...(request.body.logout_token ? { logout_token: request.body.logout_token } : {}) };
+      const done = await federation.upstreamLogout(request.params.id, params, { origin, log: request.log });
+      if (!done.ok) return reply.code(400).send({ error: 'invalid_request', error_description: done.error });
+      return reply.code(200).type('text/plain; charset=utf-8').send('');
+    },
+  );
+
   const callbackSchema = { tags: ['cas'], summary: 'CAS 登录：企业身份提供方回调', params: IdParams, response: PageAnswers };
   app.get('/login/federation/:id/callback', { schema: { ...callbackSchema, querystring: CallbackFields } }, (request, reply) =>
     callback(request, reply, request.query),

@@ -129,20 +129,6 @@ export class FederationRepository {
     }));
   }
 
-  /** Whether any enabled source of an active enterprise claims a domain (the login page asks for 账号或邮箱 first). */
-  async anyDomain(): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('federation_domain')
-      .innerJoin('auth_source', 'auth_source.id', 'federation_domain.source_id')
-      .innerJoin('enterprise', 'enterprise.id', 'auth_source.enterprise_id')
-      .select('federation_domain.id')
-      .where('auth_source.status', '=', 'enabled')
-      .where('enterprise.status', '=', 'active')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /** The enabled source (of an active enterprise) claiming `domain`. */
   async sourceOfDomain(domain: string): Promise<number | undefined> {
     const row = await this.db

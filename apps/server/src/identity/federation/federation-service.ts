@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { recordAudit } from '../../platform/audit/audit-log.js';
-import { inEnterpriseTransaction } from '../../platform/db/transaction.js';
+import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import { hashPassword } from '../accounts/passwords.js';
 import type { LoginClient } from '../cas/cas-login-service.js';
@@ -26,6 +26,10 @@ import {
 } from './federation-kind.js';
 import { FederationRepository, type PendingFederation } from './federation-repository.js';
 import { FederationTestLinks } from './federation-test-links.js';
+
+/** account.email's length; account_identity.external_id's (a subject longer than that links nothing). */
+const EMAIL_MAX = 100;
+const SUBJECT_MAX = 200;
 
 /** How long a person may take at their provider, from the redirect to its answer. */
 export const FEDERATION_SIGN_IN_SECONDS = 600;
@@ -73,6 +77,12 @@ export function usernameOf(value: string): string {
   return local.replace(/[.-]/g, '_');
 }
 
+/** An address as an account keeps it (lower case, at most 100 characters), or '' for anything else. */
+export function emailOf(value: string): string {
+  const email = value.toLowerCase();
+  return email.length <= EMAIL_MAX && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : '';
+}
+
 /** The account fields of an identity under a source's mapping. */
 export function mapIdentity(settings: FederationSettings, identity: ExternalIdentity): MappedAccount {
   const { claims } = identity;
@@ -81,7 +91,7 @@ export function mapIdentity(settings: FederationSettings, identity: ExternalIden
   return {
     username,
     name: claimText(claims, mapping.name).slice(0, 32) || username,
-    email: claimText(claims, mapping.email).toLowerCase(),
+    email: emailOf(claimText(claims, mapping.email)),
     phone: mobileOf(claimText(claims, mapping.phone)),
   };
 }
@@ -130,10 +140,11 @@ function createFederationService(app: FastifyInstance) {
 
   /** The login page: whether it asks for 账号或邮箱 first, and a button per enabled source. */
   async function loginOptions(): Promise<{ identityFirst: boolean; sources: { id: number; label: string }[] }> {
-    const [enabled, identityFirst] = await Promise.all([repo.enabledSources(), repo.anyDomain()]);
+    // One query per login page: a source's settings carry its domains (federation_domain mirrors them in the same write).
+    const enabled = await repo.enabledSources();
     const names = new Set(enabled.map((s) => s.enterpriseName));
     return {
-      identityFirst,
+      identityFirst: enabled.some((s) => ((JSON.parse(s.config) as { domains?: unknown[] }).domains ?? []).length > 0),
       // One enterprise: its sources by name; several: with the enterprise's name in front.
       sources: enabled.map((s) => ({ id: s.id, label: names.size > 1 ? `${s.enterpriseName}：${s.name}` : s.name })),
     };
@@ -326,6 +337,8 @@ function createFederationService(app: FastifyInstance) {
       return { kind: 'refused', status: 403, title: '无法登录', text };
     };
 
+    if (identity.subject.length > SUBJECT_MAX)
+      return refused('企业身份提供方返回的用户标识（sub）过长，无法关联平台账号，请联系企业管理员。');
     let accountId = await sources.accountOf(source.id, identity.subject);
     if (accountId === undefined && mapped.email) accountId = await accountByVerifiedEmail(source, settings, identity, mapped.email);
     if (accountId === undefined) {
@@ -373,7 +386,38 @@ function createFederationService(app: FastifyInstance) {
     return `企业要求通过企业身份提供方登录，请点击“${forced.name}”登录`;
   }
 
+  /**
+   * The provider says a person's session there ended (OIDC Back-Channel Logout): every portal session of
+   * the account linked to that subject ends, with single logout to its applications (the portal keeps no
+   * upstream session id, so a token naming only a `sid` ends nothing). Refused when the notification is not genuine.
+   */
+  async function upstreamLogout(
+    sourceId: number,
+    params: Record<string, string>,
+    actor: { origin: string; log: LoginClient['log'] },
+  ): Promise<{ ok: true; ended: number } | { ok: false; error: string }> {
+    const source = await federatedSource(sourceId);
+    const kind = source ? kinds.get(source.type) : undefined;
+    if (!source || !kind?.logout) return { ok: false, error: '该认证源不接受登出通知' };
+    let who: { subject?: string; sessionId?: string };
+    try {
+      who = await kind.logout(source, params);
+    } catch (err) {
+      if (!(err instanceof FederationError)) throw err;
+      actor.log.warn({ sourceId, reason: err.reason }, 'federated logout notification refused');
+      return { ok: false, error: err.message };
+    }
+    const accountId = who.subject === undefined ? undefined : await sources.accountOf(source.id, who.subject);
+    if (accountId === undefined) return { ok: true, ended: 0 };
+    const tickets = await inTransaction(app.database.db, (trx) =>
+      app.ssoSessionService.end(trx, [accountId], { reason: 'federation-logout' }),
+    );
+    await app.ssoSessionService.notify(actor, tickets);
+    return { ok: true, ended: tickets.length };
+  }
+
   return {
+    upstreamLogout,
     registerKind,
     federatedSource,
     loginOptions,
@@ -412,6 +456,7 @@ export default fp(
       'login-guard',
       'login-log-repository',
       'security-policy-repository',
+      'sso-sessions',
     ],
   },
 );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuthSourceTestStep, OidcSourceConfig } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import {
   type OutboundGuard,
@@ -188,6 +189,40 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
       }
     },
 
+    /**
+     * Back-Channel Logout 1.0 §2.6: the logout token's signature (the provider's keys), issuer,
+     * audience (this client), iat, the logout event, a sub or sid, and no nonce.
+     */
+    async logout(source, params) {
+      const s = source as OidcSource;
+      const token = params.logout_token;
+      if (!token) throw new FederationError('缺少 logout_token', 'no-logout-token');
+      try {
+        const config = await configOf(s);
+        const meta = config.serverMetadata();
+        const keys = createLocalJWKSet(await jwksOf(customFetch, meta.jwks_uri ?? '', timeoutMs));
+        const { payload } = await jwtVerify(token, keys, {
+          issuer: meta.issuer,
+          audience: s.config.clientId,
+          maxTokenAge: LOGOUT_TOKEN_AGE,
+          clockTolerance: 30,
+        });
+        const events = payload.events as Record<string, unknown> | undefined;
+        const event = events?.[LOGOUT_EVENT];
+        if (typeof event !== 'object' || event === null) throw new FederationError('logout_token 不含登出事件', 'no-logout-event');
+        if ('nonce' in payload) throw new FederationError('logout_token 不得含 nonce', 'logout-nonce');
+        const subject = typeof payload.sub === 'string' ? payload.sub : undefined;
+        const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
+        if (!subject && !sessionId) throw new FederationError('logout_token 须含 sub 或 sid', 'logout-no-subject');
+        return { ...(subject ? { subject } : {}), ...(sessionId ? { sessionId } : {}) };
+      } catch (err) {
+        if (err instanceof FederationError) throw err;
+        const code = (err as { code?: string } | undefined)?.code ?? '';
+        if (code.startsWith('ERR_J')) throw new FederationError('logout_token 无效', `logout-token:${code}`);
+        throw describeOidcError(err);
+      }
+    },
+
     async test(source): Promise<AuthSourceTestStep[]> {
       const s = source as OidcSource;
       const steps: AuthSourceTestStep[] = [];
@@ -236,6 +271,24 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
       return steps;
     },
   };
+}
+
+/** OpenID Connect Back-Channel Logout 1.0 §2.4: the event a logout token carries. */
+const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** How old a logout token may be (its iat), and the clocks' tolerance. */
+const LOGOUT_TOKEN_AGE = '5 min';
+
+/** The signing keys of a provider, read through the outbound rules. */
+async function jwksOf(customFetch: oidc.CustomFetch, uri: string, timeoutMs: number): Promise<JSONWebKeySet> {
+  const answer = await customFetch(uri, {
+    method: 'GET',
+    body: undefined,
+    headers: { accept: 'application/json' },
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!answer.ok) throw new FederationError(`未取得身份提供方的签名公钥（HTTP ${answer.status}）`, 'jwks-status');
+  return (await answer.json()) as JSONWebKeySet;
 }
 
 export default fp(

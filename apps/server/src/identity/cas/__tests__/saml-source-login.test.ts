@@ -345,7 +345,7 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     expect(logout.headers.get('location')).toMatch(new RegExp(`^${idp.base}/metadata|^${idp.base}/slo`));
     expect(new URL(logout.headers.get('location') ?? '').searchParams.get('SAMLResponse')).toBeTruthy();
     expect(await signedInUser(browser)).toBeUndefined();
-    const ended = await db.database.db.selectFrom('login_log').select('reason').where('reason', '=', 'idp-logout').execute();
+    const ended = await db.database.db.selectFrom('login_log').select('reason').where('reason', '=', 'federation-logout').execute();
     expect(ended.length).toBeGreaterThan(0);
   });
 

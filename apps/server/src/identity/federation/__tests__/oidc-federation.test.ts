@@ -118,7 +118,12 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     ).id;
     // The provider learns the portal's redirect URIs of the sources the tests create (ids in order).
     const redirectUris = Array.from({ length: 12 }, (_, i) => `${base}/cas/login/federation/${i + 1}/callback`);
-    idp = await startOidcIdp({ port: idpPort, clients: [{ ...CLIENT, redirectUris }], people: PEOPLE });
+    idp = await startOidcIdp({
+      port: idpPort,
+      // The first source (id 1) hears of sessions ending at the provider.
+      clients: [{ ...CLIENT, redirectUris, backchannelLogoutUri: `${base}/cas/login/federation/1/backchannel-logout` }],
+      people: PEOPLE,
+    });
     const created = await api<{ id: number }>('POST', SOURCES, admin, oidcBody());
     expect(created.status, created.raw).toBe(200);
     sourceId = created.data.id;
@@ -394,6 +399,40 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     expect(receiver.logoutRequests.slice(before).join()).toContain(ticket);
     const again = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
     expect(again.text).toContain('账号或邮箱');
+  });
+
+  it('a session ended at the provider ends the portal session and its applications (back-channel logout); a forged token ends nothing', async () => {
+    expect(sourceId).toBe(1);
+    const browser = new TestBrowser(base);
+    const hops = await signInByEmail(browser, 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
+    const ticket = new URL(hops.find((h) => h.location?.includes('ticket='))?.location ?? '').searchParams.get('ticket') ?? '';
+    expect(ticket).toMatch(/^ST-/);
+
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: `/cas/login/federation/${sourceId}/backchannel-logout`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `logout_token=${'eyJhbGciOiJub25lIn0.eyJzdWIiOiI3ZjFjLXpoYW9sZWkifQ.'}`,
+    });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toMatchObject({ error: 'invalid_request' });
+    const still = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
+    expect(still.location).toContain('ticket=');
+
+    // The person signs out at the provider's own end-session page; it tells the portal.
+    const before = receiver.logoutRequests.length;
+    const confirm = await browser.fetch(`${idp.issuer}/session/end`);
+    expect(confirm.status).toBe(200);
+    const ended = await browser.submitForm(confirm, { logout: 'yes' }, '/session/end/confirm');
+    expect(ended.at(-1)?.status, ended.map((h) => `${h.status} ${h.url} ${h.text.slice(0, 300)}`).join('\n')).toBeLessThan(400);
+    expect(idp.backchannelErrors).toEqual([]);
+    await expect.poll(() => receiver.logoutRequests.slice(before).join()).toContain(ticket);
+    const again = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('账号或邮箱');
+    expect(
+      await t.database.db.selectFrom('login_log').select('reason').where('reason', '=', 'federation-logout').execute(),
+    ).not.toHaveLength(0);
   });
 
   it('测试登录 shows the claims and the mapped account fields in the popup and signs no one in', async () => {

@@ -446,6 +446,7 @@ describe('认证源 新增 and 编辑', () => {
     const edit = await screen.findByRole('dialog', { name: '编辑认证源 集团统一身份' });
     const redirect = await within(edit).findByRole('region', { name: '重定向地址' });
     expect(within(redirect).getByText('https://portal.example.com/cas/login/federation/8/callback')).toBeTruthy();
+    expect(within(redirect).getByText('https://portal.example.com/cas/login/federation/8/backchannel-logout')).toBeTruthy();
     expect(within(edit).getByRole('button', { name: '测试登录' })).toBeTruthy();
     expect(within(edit).getByLabelText<HTMLInputElement>('客户端密钥（Client Secret）').value).toBe('');
   });

@@ -34,6 +34,9 @@ const domainsRule: FormRule = {
   },
 };
 
+/** OpenID Connect Back-Channel Logout's address of a source: beside its redirect URI. */
+const backchannelOf = (callbackUrl: string) => callbackUrl.replace(/\/callback$/, '/backchannel-logout');
+
 const CLAIM_FIELDS = [
   { name: 'username', label: '用户名', placeholder: 'preferred_username' },
   { name: 'name', label: '姓名', placeholder: 'name' },
@@ -215,6 +218,17 @@ export function OidcFields({
             </Typography.Text>
             <Typography.Text type="secondary" className="auth-sources__meta">
               在身份提供方为该客户端登记此重定向地址（授权码模式）
+            </Typography.Text>
+            <Typography.Text strong>后端登出地址（Back-Channel Logout URI，可选）</Typography.Text>
+            <Typography.Text
+              code
+              copyable={{ text: backchannelOf(callbackUrl), tooltips: ['复制', '已复制'] }}
+              className="auth-sources__callback-url"
+            >
+              {backchannelOf(callbackUrl)}
+            </Typography.Text>
+            <Typography.Text type="secondary" className="auth-sources__meta">
+              登记后，人员在身份提供方退出时，平台上的登录会话和应用也随之退出
             </Typography.Text>
           </>
         ) : (
