@@ -207,6 +207,8 @@ function serviceProvider(
     maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
     disableRequestedAuthnContext: true,
     authnRequestBinding: config.ssoBinding === 'post' ? 'HTTP-POST' : 'HTTP-Redirect',
+    // HTTP-POST carries the XML as it is (SAML Bindings §3.5.4); only HTTP-Redirect deflates it.
+    skipRequestCompression: config.ssoBinding === 'post',
     ...(generateUniqueId ? { generateUniqueId } : {}),
   });
 }

@@ -259,6 +259,27 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     idp.state.user = PERSON;
   });
 
+  it('an IdP that takes requests on HTTP-POST only gets a signed AuthnRequest posted from the portal’s own page', async () => {
+    await setSource({ jit: true, ssoBinding: 'post' });
+    const browser = new TestBrowser(base);
+    const start = await browser.fetch('/web/portal/cas/login?target=%2F');
+    const service = new URL(start.location ?? '', base).searchParams.get('service') ?? '';
+    const hops = await browser.navigate(`/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
+    const posting = hops.at(-1) as BrowserResponse;
+    expect(posting.url.startsWith(`${base}/cas/login/saml/${sourceId}/request?r=`)).toBe(true);
+    expect(posting.text).toContain(`action="${idp.base}/sso"`);
+    expect(posting.headers.get('content-security-policy')).toContain(`form-action ${idp.base}`);
+    const requests = idp.state.requests.length;
+    const answer = (await browser.submitForm(posting, {}, '/sso')).at(-1) as BrowserResponse;
+    expect(idp.state.requests.length).toBe(requests + 1);
+    await browser.submitForm(answer, {});
+    expect(await signedInUser(browser)).toBe('zhaolei');
+    // A tampered page address posts nothing.
+    const tampered = await browser.fetch(`/cas/login/saml/${sourceId}/request?r=forged.value`);
+    expect(tampered.status).toBe(400);
+    await setSource({ jit: true });
+  });
+
   it.each([
     ['unsigned', '签名无效'],
     ['wrong-key', '签名无效'],
