@@ -11,6 +11,10 @@ import type {
   FeishuSourceConfigSchema,
   LdapSourceConfigSchema,
   OidcSourceConfigSchema,
+  SamlIdpMetadataSchema,
+  SamlMetadataReadSchema,
+  SamlSourceConfigSchema,
+  SamlSpEndpointsSchema,
   SyncChangeSchema,
   SyncCountsSchema,
   SyncJobInputSchema,
@@ -29,14 +33,15 @@ import { isAdBindName, isAttributeName, isDistinguishedName, isDnsDomain, isLdap
  * of the console calls, for both sides.
  */
 
-export type AuthSourceType = 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'oidc';
-export const AUTH_SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'wecom', 'dingtalk', 'feishu', 'oidc'];
+export type AuthSourceType = 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'oidc' | 'saml';
+export const AUTH_SOURCE_TYPES: readonly AuthSourceType[] = ['ldap', 'wecom', 'dingtalk', 'feishu', 'oidc', 'saml'];
 export const AUTH_SOURCE_TYPE_LABELS: Record<AuthSourceType, string> = {
   ldap: 'LDAP / AD',
   wecom: '企业微信',
   dingtalk: '钉钉',
   feishu: '飞书',
   oidc: 'OpenID Connect',
+  saml: 'SAML 2.0',
 };
 /** The chat platforms: QR sign-in on the central login, at most one source of each per enterprise. */
 export type ChatSourceType = 'wecom' | 'dingtalk' | 'feishu';
@@ -67,19 +72,70 @@ export type FeishuSourceConfig = Static<typeof FeishuSourceConfigSchema>;
 /** OpenID Connect: the enterprise's own provider (its client secret is the source's secret). */
 export type OidcSourceConfig = Static<typeof OidcSourceConfigSchema>;
 
+/** SAML 2.0: the enterprise's identity provider (its metadata's fields) and how its assertions fill an account. */
+export type SamlSourceConfig = Static<typeof SamlSourceConfigSchema>;
+/** What the enterprise registers at its IdP: our entity ID, ACS, SLO and metadata address for this source. */
+export type SamlSpEndpoints = Static<typeof SamlSpEndpointsSchema>;
+/** 读取元数据's body and answer. */
+export type SamlMetadataRead = Static<typeof SamlMetadataReadSchema>;
+export type SamlIdpMetadata = Static<typeof SamlIdpMetadataSchema>;
+export type SamlBinding = SamlSourceConfig['ssoBinding'];
+export const SAML_BINDING_LABELS: Record<SamlBinding, string> = { redirect: 'HTTP-Redirect', post: 'HTTP-POST' };
+/** NameID formats a SAML source may ask its IdP for (SAML Core §8.3). */
+export const SAML_SOURCE_NAME_ID_LABELS: Record<SamlSourceConfig['nameIdFormat'], string> = {
+  persistent: '持久标识 persistent',
+  email: '邮箱 emailAddress',
+  unspecified: '未指定 unspecified',
+};
+export const SAML_TEXT_MAX = 500;
+/** A PEM certificate (RSA-4096 with a long chain of names is under 4 KiB). */
+export const SAML_CERTIFICATE_MAX = 8000;
+export const SAML_CERTIFICATES_MAX = 4;
+
+/**
+ * The service-provider addresses of a SAML source: entity ID, metadata and SLO under `/cas/login/saml/{id}`,
+ * the ACS the federated sign-in's callback (`/cas/login/federation/{id}/callback`).
+ */
+export function samlSpEndpoints(portalBase: string, sourceId: number): SamlSpEndpoints {
+  const base = `${portalBase}/cas/login/saml/${sourceId}`;
+  return {
+    entityId: `${base}/metadata`,
+    metadataUrl: `${base}/metadata`,
+    acsUrl: `${portalBase}/cas/login/federation/${sourceId}/callback`,
+    sloUrl: `${base}/slo`,
+  };
+}
+
+export const SAML_DEFAULTS: SamlSourceConfig = {
+  metadataUrl: '',
+  idpEntityId: '',
+  ssoUrl: '',
+  ssoBinding: 'redirect',
+  sloUrl: '',
+  certificates: [],
+  nameIdFormat: 'persistent',
+  mapping: { username: 'uid', name: 'displayName', email: 'mail', phone: 'mobile' },
+  wantAssertionsSigned: true,
+  domains: [],
+  jit: false,
+  groupIds: [],
+  enforce: false,
+};
+
 export type AuthSourceConfig =
   | { type: 'ldap'; config: LdapSourceConfig }
   | { type: 'wecom'; config: WecomSourceConfig }
   | { type: 'dingtalk'; config: DingtalkSourceConfig }
   | { type: 'feishu'; config: FeishuSourceConfig }
-  | { type: 'oidc'; config: OidcSourceConfig };
+  | { type: 'oidc'; config: OidcSourceConfig }
+  | { type: 'saml'; config: SamlSourceConfig };
 
 /**
  * Federated sign-in (企业身份提供方): sources whose people sign in at the enterprise's own provider
  * and come back with a verified identity. Each has email domains, JIT creation and the forced-provider switch.
  */
-export type FederatedSourceType = 'oidc';
-export const FEDERATED_SOURCE_TYPES: readonly FederatedSourceType[] = ['oidc'];
+export type FederatedSourceType = 'oidc' | 'saml';
+export const FEDERATED_SOURCE_TYPES: readonly FederatedSourceType[] = ['oidc', 'saml'];
 export const isFederatedSourceType = (type: string): type is FederatedSourceType =>
   (FEDERATED_SOURCE_TYPES as readonly string[]).includes(type);
 
@@ -249,8 +305,28 @@ export const AuthSourceMessage = {
   domainTaken: (domain: string) => `邮箱域名 ${domain} 已被其他企业或认证源使用`,
   groupsTooMany: `默认账号组最多${FEDERATION_GROUPS_MAX}个`,
   groupUnknown: '默认账号组不存在',
-  federatedNoSync: '企业身份提供方（OpenID Connect）的认证源不能同步',
+  federatedNoSync: '企业身份提供方（OpenID Connect、SAML 2.0）的认证源不能同步',
+  samlEntityIdRequired: '请输入 IdP 实体 ID（Entity ID）',
+  samlSsoUrlRequired: '请输入 IdP 单点登录地址（SSO URL）',
+  samlUrlInvalid: '地址须为 http:// 或 https:// 开头的完整网址',
+  samlTextTooLong: `SAML 设置项最多${SAML_TEXT_MAX}个字符`,
+  samlCertificateRequired: '请提供 IdP 的签名证书',
+  samlCertificateInvalid: '签名证书不是有效的 X.509 证书（PEM 或 Base64）',
+  samlTooManyCertificates: `签名证书最多${SAML_CERTIFICATES_MAX}个`,
+  samlAttributeRequired: '属性映射必须指定用户名对应的属性（或 NameID）',
+  samlAttributeInvalid: '属性名不能包含空白或控制字符',
+  samlMetadataMissing: '请输入元数据地址或粘贴元数据 XML',
+  /** The metadata could not be read (its reason after the colon). */
+  samlMetadataInvalid: (reason: string) => `IdP 元数据无效：${reason}`,
+  samlMetadataUnreachable: (reason: string) => `无法获取 IdP 元数据：${reason}`,
 } as const;
+
+const samlText = (value: string) => (textLength(value) > SAML_TEXT_MAX ? AuthSourceMessage.samlTextTooLong : undefined);
+const isWebUrl = (value: string) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value);
+/** A certificate's Base64 body, whatever its PEM armour and line breaks. */
+export const certificateBase64 = (value: string) => value.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+/** The mapping's word for the NameID: 用户名 may be the subject itself (an email or account NameID). */
+export const SAML_NAME_ID = 'NameID';
 
 function requiredText(value: string, max: number, missing: string, tooLong: string): string | undefined {
   if (!value.trim()) return missing;
@@ -359,6 +435,28 @@ export const AuthSourceRules = {
     }
     return undefined;
   },
+  /** SAML: the IdP's entity ID (any URI, usually its metadata address). */
+  samlEntityId: (value: string) => (value.trim() ? samlText(value) : AuthSourceMessage.samlEntityIdRequired),
+  /** SAML: an http(s) address; `required` for the SSO URL, the SLO URL and the metadata address may be empty. */
+  samlUrl(value: string, required: boolean): string | undefined {
+    if (!value.trim()) return required ? AuthSourceMessage.samlSsoUrlRequired : undefined;
+    return samlText(value) ?? (isWebUrl(value.trim()) ? undefined : AuthSourceMessage.samlUrlInvalid);
+  },
+  /** SAML: at least one signing certificate, each Base64 of a DER certificate (the server parses them too). */
+  samlCertificates(values: readonly string[]): string | undefined {
+    if (values.length === 0) return AuthSourceMessage.samlCertificateRequired;
+    if (values.length > SAML_CERTIFICATES_MAX) return AuthSourceMessage.samlTooManyCertificates;
+    const bad = values.some((v) => {
+      const body = certificateBase64(v);
+      return body.length < 100 || body.length > SAML_CERTIFICATE_MAX || !/^[A-Za-z0-9+/]+={0,2}$/.test(body);
+    });
+    return bad ? AuthSourceMessage.samlCertificateInvalid : undefined;
+  },
+  /** SAML: an attribute's Name (often a URI), or `NameID`; empty: not read. */
+  samlAttribute(value: string, required = false): string | undefined {
+    if (!value.trim()) return required ? AuthSourceMessage.samlAttributeRequired : undefined;
+    return samlText(value) ?? (/[\s\p{Cc}]/u.test(value.trim()) ? AuthSourceMessage.samlAttributeInvalid : undefined);
+  },
   groupIds: (values: readonly number[]) => (values.length > FEDERATION_GROUPS_MAX ? AuthSourceMessage.groupsTooMany : undefined),
   /** The first problem of a source's settings by its type, in the form's order (the secret is checked by whoever stores it). */
   config(source: AuthSourceConfig): string | undefined {
@@ -396,6 +494,22 @@ export const AuthSourceRules = {
           AuthSourceRules.claim(c.mapping.name, false) ??
           AuthSourceRules.claim(c.mapping.email, false) ??
           AuthSourceRules.claim(c.mapping.phone, false) ??
+          AuthSourceRules.domains(c.domains) ??
+          AuthSourceRules.groupIds(c.groupIds)
+        );
+      }
+      case 'saml': {
+        const c = source.config;
+        return (
+          AuthSourceRules.samlUrl(c.metadataUrl, false) ??
+          AuthSourceRules.samlEntityId(c.idpEntityId) ??
+          AuthSourceRules.samlUrl(c.ssoUrl, true) ??
+          AuthSourceRules.samlUrl(c.sloUrl, false) ??
+          AuthSourceRules.samlCertificates(c.certificates) ??
+          AuthSourceRules.samlAttribute(c.mapping.username, true) ??
+          AuthSourceRules.samlAttribute(c.mapping.name) ??
+          AuthSourceRules.samlAttribute(c.mapping.email) ??
+          AuthSourceRules.samlAttribute(c.mapping.phone) ??
           AuthSourceRules.domains(c.domains) ??
           AuthSourceRules.groupIds(c.groupIds)
         );

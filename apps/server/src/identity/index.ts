@@ -15,6 +15,8 @@ import casTickets from './cas/cas-tickets.js';
 import casValidationService from './cas/cas-validation-service.js';
 import chatLoginRoutes from './cas/chat-login-routes.js';
 import chatLoginService from './cas/chat-login-service.js';
+import samlSourceLoginRoutes from './cas/saml-source-login-routes.js';
+import samlSourceLoginService from './cas/saml-source-login-service.js';
 import forgotPasswordRoutes from './cas/forgot-password-routes.js';
 import federationLoginRoutes from './federation/federation-login-routes.js';
 import federationOidc from './federation/oidc-kind.js';
@@ -200,6 +202,8 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(samlRepository);
   // The SAML identity provider signs in through the embedded CAS as well.
   if (app.config.auth.casEmbedded) await app.register(samlService);
+  // SAML 2.0 认证源: the portal as the enterprise IdP's service provider, with the same SAML key.
+  await app.register(samlSourceLoginService);
   // Routes.
   if (app.config.auth.casEmbedded) {
     await app.register(casRoutes, { prefix: '/cas' });
@@ -208,6 +212,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
     await app.register(forgotPasswordRoutes, { prefix: '/cas' });
     await app.register(chatLoginRoutes, { prefix: '/cas' });
     await app.register(federationLoginRoutes, { prefix: '/cas' });
+    await app.register(samlSourceLoginRoutes, { prefix: '/cas' });
     await app.register(oidcRoutes, { prefix: '/oidc' });
     await app.register(samlRoutes, { prefix: '/saml' });
     await app.register(samlCasRoutes, { prefix: '/cas' });

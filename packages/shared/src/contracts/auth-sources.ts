@@ -7,6 +7,9 @@ import {
   FEDERATION_GROUPS_MAX,
   LDAP_TEXT_MAX,
   OIDC_TEXT_MAX,
+  SAML_CERTIFICATE_MAX,
+  SAML_CERTIFICATES_MAX,
+  SAML_TEXT_MAX,
   SECRET_MAX,
   SYNC_USERNAME_PREFIX_MAX,
 } from '../auth-sources.js';
@@ -136,18 +139,46 @@ export const OidcSourceConfigBodySchema = Type.Object({
   groupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: FEDERATION_GROUPS_MAX * 2 })),
   enforce: Type.Optional(Type.Boolean()),
 });
+const SamlNameIdFormatSchema = literals(['persistent', 'email', 'unspecified'] as const);
+const SamlBindingSchema = literals(['redirect', 'post'] as const);
+export const SamlSourceConfigBodySchema = Type.Object({
+  metadataUrl: Optional(SAML_TEXT_MAX),
+  idpEntityId: Optional(SAML_TEXT_MAX),
+  ssoUrl: Optional(SAML_TEXT_MAX),
+  ssoBinding: Type.Optional(SamlBindingSchema),
+  sloUrl: Optional(SAML_TEXT_MAX),
+  certificates: Type.Optional(Type.Array(Bounded(SAML_CERTIFICATE_MAX), { maxItems: SAML_CERTIFICATES_MAX })),
+  nameIdFormat: Type.Optional(SamlNameIdFormatSchema),
+  mapping: Type.Object({
+    username: Optional(SAML_TEXT_MAX),
+    name: Optional(SAML_TEXT_MAX),
+    email: Optional(SAML_TEXT_MAX),
+    phone: Optional(SAML_TEXT_MAX),
+  }),
+  wantAssertionsSigned: Type.Optional(Type.Boolean()),
+  domains: Type.Optional(Type.Array(Bounded(253), { maxItems: FEDERATION_DOMAINS_MAX * 2 })),
+  jit: Type.Optional(Type.Boolean()),
+  groupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: FEDERATION_GROUPS_MAX * 2 })),
+  enforce: Type.Optional(Type.Boolean()),
+});
 
 /** One branch per type, keyed by `type`: that type's settings (`configs`), plus the `extra` fields every branch has. */
-function perType<P extends TProperties, L extends TSchema, W extends TSchema, D extends TSchema, F extends TSchema, O extends TSchema>(
-  extra: P,
-  configs: { ldap: L; wecom: W; dingtalk: D; feishu: F; oidc: O },
-) {
+function perType<
+  P extends TProperties,
+  L extends TSchema,
+  W extends TSchema,
+  D extends TSchema,
+  F extends TSchema,
+  O extends TSchema,
+  S extends TSchema,
+>(extra: P, configs: { ldap: L; wecom: W; dingtalk: D; feishu: F; oidc: O; saml: S }) {
   return Type.Union([
     Type.Object({ ...extra, type: Type.Literal('ldap'), config: configs.ldap }),
     Type.Object({ ...extra, type: Type.Literal('wecom'), config: configs.wecom }),
     Type.Object({ ...extra, type: Type.Literal('dingtalk'), config: configs.dingtalk }),
     Type.Object({ ...extra, type: Type.Literal('feishu'), config: configs.feishu }),
     Type.Object({ ...extra, type: Type.Literal('oidc'), config: configs.oidc }),
+    Type.Object({ ...extra, type: Type.Literal('saml'), config: configs.saml }),
   ]);
 }
 
@@ -157,6 +188,7 @@ const configBodies = {
   dingtalk: DingtalkSourceConfigBodySchema,
   feishu: FeishuSourceConfigBodySchema,
   oidc: OidcSourceConfigBodySchema,
+  saml: SamlSourceConfigBodySchema,
 };
 
 const SecretBody = Type.String({ maxLength: SECRET_MAX * 4, description: '密钥（LDAP 绑定密码、应用 Secret）；编辑时空或不传表示不修改' });
@@ -204,6 +236,28 @@ export const OidcSourceConfigSchema = Type.Object({
   groupIds: Type.Array(Type.Integer(), { description: '自动创建的账号加入的账号组' }),
   enforce: Type.Boolean({ description: '仅允许通过企业身份提供方登录（企业管理员保留密码登录）' }),
 });
+export const SamlSourceConfigSchema = Type.Object({
+  metadataUrl: Type.String({ description: 'IdP 元数据地址；粘贴或上传元数据时为空' }),
+  idpEntityId: Type.String(),
+  ssoUrl: Type.String(),
+  ssoBinding: SamlBindingSchema,
+  sloUrl: Type.String({ description: 'IdP 的单点登出地址，可为空' }),
+  certificates: Type.Array(Type.String(), { description: 'IdP 的签名证书（PEM）' }),
+  nameIdFormat: SamlNameIdFormatSchema,
+  mapping: Type.Object({ username: Type.String(), name: Type.String(), email: Type.String(), phone: Type.String() }),
+  wantAssertionsSigned: Type.Boolean({ description: '要求断言签名（否则响应或断言至少一个签名）' }),
+  domains: Type.Array(Type.String(), { description: '属于本企业的邮箱域名（各企业之间唯一）' }),
+  jit: Type.Boolean({ description: '允许首次登录自动创建账号' }),
+  groupIds: Type.Array(Type.Integer(), { description: '自动创建的账号加入的账号组' }),
+  enforce: Type.Boolean({ description: '仅允许通过企业身份提供方登录（企业管理员保留密码登录）' }),
+});
+/** What the enterprise registers at its IdP for a SAML source (the portal as its service provider). */
+export const SamlSpEndpointsSchema = Type.Object({
+  entityId: Type.String(),
+  acsUrl: Type.String(),
+  sloUrl: Type.String(),
+  metadataUrl: Type.String(),
+});
 
 export const AuthSourceDetailSchema = perType(
   {
@@ -214,6 +268,9 @@ export const AuthSourceDetailSchema = perType(
     callbackUrl: Type.Union([Type.String(), Type.Null()], {
       description: '企业微信、钉钉、飞书：在其后台填写的登录回调地址；OpenID Connect：在身份提供方登记的重定向地址',
     }),
+    serviceProvider: Type.Optional(
+      Type.Union([SamlSpEndpointsSchema, Type.Null()], { description: 'SAML 2.0：在 IdP 登记的本平台 SP 信息' }),
+    ),
     updatedAt: Type.String(),
   },
   {
@@ -222,6 +279,7 @@ export const AuthSourceDetailSchema = perType(
     dingtalk: DingtalkSourceConfigSchema,
     feishu: FeishuSourceConfigSchema,
     oidc: OidcSourceConfigSchema,
+    saml: SamlSourceConfigSchema,
   },
 );
 
@@ -253,3 +311,17 @@ export const AuthSourceTestResultSchema = Type.Object({
 
 /** `POST /web-api/console/v1/auth/sources/:id/sign-in-test`: the popup's address (a signed link, two minutes). */
 export const FederationTestLinkSchema = Type.Object({ url: Type.String() });
+
+/** `POST /web-api/console/v1/auth/sources/saml-metadata`: an IdP's metadata by address or as pasted / uploaded XML. */
+export const SamlMetadataReadSchema = Type.Object({
+  url: Type.Optional(Bounded(SAML_TEXT_MAX)),
+  xml: Type.Optional(Type.String({ maxLength: 512 * 1024 })),
+});
+/** The fields of a SAML source an IdP's metadata fills in. */
+export const SamlIdpMetadataSchema = Type.Object({
+  idpEntityId: Type.String(),
+  ssoUrl: Type.String(),
+  ssoBinding: SamlBindingSchema,
+  sloUrl: Type.String(),
+  certificates: Type.Array(Type.String()),
+});

@@ -44,6 +44,8 @@ export function endpointOf(source: AuthSourceConfig): string {
       return source.config.appId;
     case 'oidc':
       return source.config.issuer;
+    case 'saml':
+      return source.config.idpEntityId;
   }
 }
 
@@ -193,6 +195,18 @@ export class AuthSourceRepository {
   // ------------------------------------------------------------------------------ console (认证源)
 
   /** Whether the enterprise exists (租户管理's 详情 lists another enterprise's sources). */
+  /** Those of `ids` that are 账号组 of the enterprise. */
+  async groupsOfEnterprise(enterpriseId: number, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('account_group')
+      .select('id')
+      .where('enterprise_id', '=', enterpriseId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   async enterpriseExists(enterpriseId: number): Promise<boolean> {
     const row = await this.db.selectFrom('enterprise').select('id').where('id', '=', enterpriseId).executeTakeFirst();
     return row !== undefined;

@@ -13,6 +13,8 @@ import {
   EmptyAnswerSchema,
   FederationTestLinkSchema,
   RowIdParamsSchema,
+  SamlIdpMetadataSchema,
+  SamlMetadataReadSchema,
 } from '@portal/shared';
 import { Envelope, errorResponses, ok } from '../../platform/lib/envelope.js';
 import { TooManyRequestsError } from '../../platform/lib/errors.js';
@@ -139,12 +141,33 @@ const authSourceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    `${BASE}/saml-metadata`,
+    {
+      ...canSource,
+      schema: {
+        tags,
+        summary: '读取 SAML IdP 元数据（地址或粘贴、上传的 XML），返回实体 ID、单点登录与登出地址、签名证书',
+        body: SamlMetadataReadSchema,
+        response: { 200: Envelope(SamlIdpMetadataSchema), ...errorResponses },
+      },
+    },
+    async (request) => {
+      if (request.body.url?.trim()) {
+        // Fetching an address the caller typed: the same limit per enterprise as 测试连接.
+        const limit = await testRuns(request);
+        if (!limit.isAllowed && limit.isExceeded) throw new TooManyRequestsError(AuthSourceMessage.testTooMany(limit.ttlInSeconds));
+      }
+      return ok(await sources.readSamlMetadata(request.body));
+    },
+  );
+
+  app.post(
     `${BASE}/:id/sign-in-test`,
     {
       ...canSource,
       schema: {
         tags,
-        summary: '测试登录（OpenID Connect：返回在弹窗中打开的登录地址，两分钟内有效，不会登录任何账号）',
+        summary: '测试登录（OpenID Connect、SAML 2.0：返回在弹窗中打开的登录地址，两分钟内有效，不会登录任何账号）',
         params: RowIdParamsSchema,
         response: { 200: Envelope(FederationTestLinkSchema), ...errorResponses },
       },

@@ -2,6 +2,7 @@ import {
   type TenantSourceActivity,
   AUTH_SOURCE_TYPE_LABELS,
   type AuthSourceConfig,
+  samlSpEndpoints,
   type AuthSourceDetail,
   type AuthSourceInput,
   AuthSourceMessage,
@@ -12,6 +13,9 @@ import {
   isChatSourceType,
   isFederatedSourceType,
   parseLdapUrl,
+  SAML_DEFAULTS,
+  type SamlIdpMetadata,
+  type SamlMetadataRead,
 } from '@portal/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -25,6 +29,7 @@ import type { Caller } from '../portal-auth/auth.js';
 import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
 import { DirectoryError, type LoadedSource } from './directory.js';
 import { openDirectory } from './open-directory.js';
+import { fetchIdpMetadata, readableCertificates, readIdpMetadata, SamlSpRefusal } from './saml/saml-sp.js';
 import { runSummary } from './sync-run-summary.js';
 
 declare module 'fastify' {
@@ -91,6 +96,32 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
         },
       };
     }
+    case 'saml': {
+      const c = body.config;
+      return {
+        type: 'saml',
+        config: {
+          metadataUrl: text(c.metadataUrl),
+          idpEntityId: text(c.idpEntityId),
+          ssoUrl: text(c.ssoUrl),
+          ssoBinding: c.ssoBinding ?? SAML_DEFAULTS.ssoBinding,
+          sloUrl: text(c.sloUrl),
+          certificates: (c.certificates ?? []).map((v) => v.trim()).filter((v) => v !== ''),
+          nameIdFormat: c.nameIdFormat ?? SAML_DEFAULTS.nameIdFormat,
+          mapping: {
+            username: text(c.mapping.username),
+            name: text(c.mapping.name),
+            phone: text(c.mapping.phone),
+            email: text(c.mapping.email),
+          },
+          wantAssertionsSigned: c.wantAssertionsSigned ?? SAML_DEFAULTS.wantAssertionsSigned,
+          domains: (c.domains ?? []).map((d) => text(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          jit: c.jit ?? false,
+          groupIds: [...new Set(c.groupIds ?? [])],
+          enforce: c.enforce ?? false,
+        },
+      };
+    }
   }
 }
 
@@ -124,7 +155,7 @@ async function writeFederation(
   sourceId: number,
   input: AuthSourceWrite,
 ): Promise<void> {
-  if (input.type !== 'oidc') return;
+  if (input.type !== 'oidc' && input.type !== 'saml') return;
   const repo = app.federationService.repository;
   const { domains, groupIds } = input.config;
   const taken = await repo.domainTaken(trx, domains, sourceId);
@@ -183,15 +214,19 @@ export class AuthSourceService {
     const name = body.name.trim();
     const secret = body.secret ?? '';
     const settings = settingsOf(body);
-    const problem =
-      AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? AuthSourceRules.secret(secret, current?.hasSecret ?? false);
+    // A SAML source keeps no secret: the IdP's certificates are public and our key is the portal's.
+    const secretProblem = settings.type === 'saml' ? undefined : AuthSourceRules.secret(secret, current?.hasSecret ?? false);
+    const problem = AuthSourceRules.name(name) ?? AuthSourceRules.config(settings) ?? secretProblem;
     if (problem) throw new BadRequestError(problem);
+    if (settings.type === 'saml' && !readableCertificates(settings.config.certificates)) {
+      throw new BadRequestError(AuthSourceMessage.samlCertificateInvalid);
+    }
     const address = settings.type === 'ldap' ? parseLdapUrl(settings.config.url) : issuerAddress(settings);
     // A literal address the portal would never connect to is refused now; a name is checked where it resolves, at connect time.
     const refusal = address && this.app.outbound.literalRefusal(address.host, address.port);
     if (refusal) throw new BadRequestError(settings.type === 'oidc' ? `发现地址：${refusal}` : AuthSourceMessage.urlRefused(refusal));
     if (current?.hasSecret && !secret && !keepsAddress(current, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
-    return { ...settings, name, enabled: body.enabled, secret };
+    return { ...settings, name, enabled: body.enabled, secret: settings.type === 'saml' ? '' : secret };
   }
 
   /** The caller's enterprise's sources. */
@@ -227,7 +262,9 @@ export class AuthSourceService {
         : isFederatedSourceType(source.type)
           ? `${base}/cas/login/federation/${source.id}/callback`
           : `${base}/cas/login/${source.type}/callback`;
-    return { ...source, callbackUrl };
+    // SAML: what the enterprise registers at its IdP (the ACS is the federated sign-in's callback).
+    const serviceProvider = source.type === 'saml' ? { serviceProvider: samlSpEndpoints(base, source.id) } : {};
+    return { ...source, callbackUrl, ...serviceProvider } as AuthSourceDetail;
   }
 
   /** 新建 (企业微信, 钉钉 and 飞书 at most one each); answers the new source's id. */
@@ -302,7 +339,7 @@ export class AuthSourceService {
     const typed = body.secret ?? '';
     // The stored secret stands in for an untyped one only for the same type and, for LDAP, the same address.
     const usable = stored !== undefined && stored.type === settings.type && stored.secret !== '';
-    const problem = AuthSourceRules.config(settings) ?? AuthSourceRules.secret(typed, usable);
+    const problem = AuthSourceRules.config(settings) ?? (settings.type === 'saml' ? undefined : AuthSourceRules.secret(typed, usable));
     if (problem) throw new BadRequestError(problem);
     if (!typed && stored && !keepsAddress(stored, settings)) throw new BadRequestError(AuthSourceMessage.secretRetype);
     return {
@@ -315,10 +352,37 @@ export class AuthSourceService {
     };
   }
 
+  /**
+   * 读取元数据: an IdP's metadata by its address (through the outbound rules, with a timeout and a size
+   * limit) or as pasted / uploaded, read into the fields a SAML source keeps.
+   */
+  async readSamlMetadata(body: SamlMetadataRead): Promise<SamlIdpMetadata> {
+    const url = text(body.url);
+    const xml = body.xml ?? '';
+    if (!url && !xml.trim()) throw new BadRequestError(AuthSourceMessage.samlMetadataMissing);
+    let document = xml;
+    if (url) {
+      const problem = AuthSourceRules.samlUrl(url, true);
+      if (problem) throw new BadRequestError(problem);
+      try {
+        document = await fetchIdpMetadata(this.app.outbound, url);
+      } catch (err) {
+        if (err instanceof SamlSpRefusal) throw new BadRequestError(AuthSourceMessage.samlMetadataUnreachable(err.reason));
+        throw err;
+      }
+    }
+    try {
+      return readIdpMetadata(document);
+    } catch (err) {
+      if (err instanceof SamlSpRefusal) throw new BadRequestError(AuthSourceMessage.samlMetadataInvalid(err.reason));
+      throw err;
+    }
+  }
+
   /** 测试连接: each step with what went wrong, in Chinese. */
   async test(source: LoadedSource, log: FastifyBaseLogger): Promise<AuthSourceTestResult> {
-    if (source.type === 'oidc') {
-      // Discovery and keys here; the sign-in itself runs in the administrator's popup (signInTest).
+    if (source.type === 'oidc' || source.type === 'saml') {
+      // Discovery, metadata and keys here; the sign-in itself runs in the administrator's popup (signInTest).
       const steps = await this.app.federationService.test(source);
       return { ok: steps.every((step) => step.ok), steps, sample: [] };
     }

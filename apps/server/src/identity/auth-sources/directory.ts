@@ -6,6 +6,7 @@ import type {
   FeishuSourceConfig,
   LdapSourceConfig,
   OidcSourceConfig,
+  SamlSourceConfig,
   WecomSourceConfig,
 } from '@portal/shared';
 
@@ -23,6 +24,7 @@ export type LoadedSource = {
   | { type: 'dingtalk'; config: DingtalkSourceConfig }
   | { type: 'feishu'; config: FeishuSourceConfig }
   | { type: 'oidc'; config: OidcSourceConfig }
+  | { type: 'saml'; config: SamlSourceConfig }
 );
 
 /** A person as the directory describes them; usernames are raw (the sync job's prefix comes later). */

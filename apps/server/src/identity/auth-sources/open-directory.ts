@@ -12,6 +12,6 @@ import { LdapDirectory } from './ldap/ldap-directory.js';
 export function openDirectory(app: FastifyInstance, source: LoadedSource, log: FastifyBaseLogger = app.log): Directory {
   if (source.type === 'ldap') return new LdapDirectory(source, { timeoutMs: app.config.auth.ldapTimeoutMs, guard: app.outbound, log });
   // An enterprise's own provider signs people in; it has no directory to read (SCIM pushes changes instead).
-  if (source.type === 'oidc') throw new DirectoryError(AuthSourceMessage.federatedNoSync);
+  if (source.type === 'oidc' || source.type === 'saml') throw new DirectoryError(AuthSourceMessage.federatedNoSync);
   return chatPlatform(source, app.config.auth.chatEndpoints);
 }

@@ -6,6 +6,7 @@ import { CasLoginFormSchema, CasPasswordChangeFormSchema } from '@portal/shared'
 import { Type } from 'typebox';
 import { ErrorEnvelope, errorResponses } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
+import { FEDERATION_SESSION_COOKIE } from '../federation/federation-login-routes.js';
 import { hasDirectoryPassword } from '../auth-sources/ldap/ldap-sign-in.js';
 import { TGC, isTrue } from './cas-login.js';
 import { type CasFailureCode, failureJson, failureXml, successJson, successXml } from './cas-responses.js';
@@ -204,6 +205,15 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       if (tgt?.startsWith('TGT-')) await singleLogout(request, await app.casLoginService.logout(tgt, clientOf(request)));
       reply.clearCookie(TGC, { path: '/cas' });
+      // Signed in through an enterprise's SAML IdP with single logout: it hears of the 退出 too (SAML Profiles §4.4).
+      const federated = app.samlSourceLoginService.signedInSession(request.cookies[FEDERATION_SESSION_COOKIE]);
+      if (federated !== undefined) {
+        reply.clearCookie(FEDERATION_SESSION_COOKIE, { path: '/cas' });
+        const upstream = tgt?.startsWith('TGT-')
+          ? await app.samlSourceLoginService.upstreamLogout(federated, portalBase(request))
+          : undefined;
+        if (upstream) return reply.redirect(upstream, 303);
+      }
       // Only registered services get the redirect (no open redirect).
       if (service) return reply.redirect(service.href, 303);
       return html(

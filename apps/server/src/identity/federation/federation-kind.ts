@@ -18,8 +18,10 @@ export interface ExternalIdentity {
   claims: Record<string, unknown>;
   /** The provider vouches that the email belongs to the person (OIDC `email_verified`). */
   emailVerified: boolean;
-  /** The provider's session (OIDC `sid`), when it names one. */
+  /** The provider's session (OIDC `sid`, SAML's SessionIndex), when it names one. */
   sessionId?: string;
+  /** How the provider names the subject (SAML's NameID Format), for single logout. */
+  subjectFormat?: string;
 }
 
 /** The redirect to the provider, and what checking its answer needs later (kept server-side with the state). */
@@ -72,6 +74,11 @@ export interface FederationKind {
   finish(source: FederatedSource, answer: FederationAnswer): Promise<ExternalIdentity>;
   /** 测试连接's server-side steps (discovery, keys), each with what went wrong. */
   test(source: FederatedSource): Promise<AuthSourceTestStep[]>;
+  /**
+   * Single logout (optional): remembers the provider's session of a completed sign-in; answers what the
+   * browser keeps (a cookie under /cas) so its 退出 can tell the provider.
+   */
+  remember?(source: FederatedSource, identity: ExternalIdentity, accountId: number): Promise<string | undefined>;
   /**
    * The provider's own word that a person's session there ended (OIDC Back-Channel Logout's
    * logout_token), verified: whose it was. Throws FederationError for anything not genuine.

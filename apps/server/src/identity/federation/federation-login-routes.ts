@@ -13,6 +13,8 @@ import { FEDERATION_TEST_JS, federationTestPage } from './federation-pages.js';
 /** The cookie binding a pending federated sign-in to the browser that started it (HttpOnly, only under its path). */
 const BROWSER_COOKIE = 'CASFED';
 const COOKIE_PATH = '/cas/login/federation';
+/** The cookie naming the provider's session this browser signed in with (read by /cas/logout). */
+export const FEDERATION_SESSION_COOKIE = 'CASFEDSP';
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const StartQuery = Type.Object({
@@ -171,6 +173,16 @@ const federationLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     const signedIn = await federation.signIn(source, identity, client(request));
     if (signedIn.kind === 'refused') return refusedPage(request, reply, signedIn.status, signedIn.title, signedIn.text, target);
+    // A kind with single logout (SAML) remembers the provider's session; 退出 reads this cookie to tell the provider.
+    const kept = await federation.remember(source, identity, signedIn.accountId);
+    if (kept) {
+      reply.setCookie(FEDERATION_SESSION_COOKIE, kept, {
+        path: '/cas',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+      });
+    }
     // The provider stands in for the password: two-factor per 安全设置, 应用授权, the session cap and single logout follow.
     // directoryPassword: the account's password is not what signed it in, so no 修改初始密码 or expiry step.
     const policy = await app.securityPolicyRepository.ofEnterprise(source.enterpriseId);

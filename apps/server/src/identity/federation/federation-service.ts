@@ -222,6 +222,11 @@ function createFederationService(app: FastifyInstance) {
     }
   }
 
+  /** Single logout: what the browser keeps of a completed sign-in, when the kind remembers the provider's session. */
+  async function remember(source: FederatedSource, identity: ExternalIdentity, accountId: number): Promise<string | undefined> {
+    return kindOf(source).remember?.(source, identity, accountId);
+  }
+
   /** 测试连接's server-side steps of a federated source (as typed in the form, its secret included). */
   async function test(source: FederatedSource): Promise<AuthSourceTestStep[]> {
     return kindOf(source).test(source);
@@ -423,6 +428,7 @@ function createFederationService(app: FastifyInstance) {
     signIn,
     passwordRefusal,
     recordFailure,
+    remember,
     repository: repo,
   };
 }

@@ -40,6 +40,7 @@ import { portalSessionLastUsedMigration } from './migrations/0038-portal-session
 import { samlPassiveMigration } from './migrations/0039-saml-passive.js';
 import { ssoSessionAuthnMigration } from './migrations/0040-sso-session-authn.js';
 import { federationMigration } from './migrations/0041-federation.js';
+import { samlSourcesMigration } from './migrations/0042-saml-sources.js';
 import { accountEmailLowerMigration } from './migrations/0043-account-email-lower.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
@@ -80,6 +81,7 @@ const migrations: Record<string, PortalMigration> = {
   '0039-saml-passive': samlPassiveMigration,
   '0040-sso-session-authn': ssoSessionAuthnMigration,
   '0041-federation': federationMigration,
+  '0042-saml-sources': samlSourcesMigration,
   '0043-account-email-lower': accountEmailLowerMigration,
 };
 

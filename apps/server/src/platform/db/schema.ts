@@ -848,7 +848,7 @@ export interface IdfLookupValueTable {
 export interface AuthSourceTable {
   id: Generated<number>;
   enterprise_id: number;
-  type: 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'oidc';
+  type: 'ldap' | 'wecom' | 'dingtalk' | 'feishu' | 'oidc' | 'saml';
   name: string;
   status: 'enabled' | 'disabled';
   config: string;
@@ -886,6 +886,27 @@ export interface FederationSignInTable {
   service: Generated<string>;
   renew: Generated<number>;
   pending: string;
+  expires_at: string;
+}
+
+/** A SAML source's message ID seen once: an assertion taken (a replay is refused). */
+export interface SamlSourceMessageTable {
+  id: Generated<number>;
+  source_id: number;
+  kind: 'request' | 'assertion';
+  message_id: string;
+  expires_at: string;
+}
+
+/** A sign-in through a SAML source: who the IdP said it was (NameID, SessionIndex), for single logout both ways. */
+export interface SamlSourceSessionTable {
+  id: Generated<number>;
+  source_id: number;
+  account_id: number;
+  name_id: string;
+  name_id_format: Generated<string>;
+  session_index: Generated<string>;
+  created_at: string;
   expires_at: string;
 }
 
@@ -1062,6 +1083,8 @@ export interface Database {
   account_identity: AccountIdentityTable;
   federation_domain: FederationDomainTable;
   federation_sign_in: FederationSignInTable;
+  saml_source_message: SamlSourceMessageTable;
+  saml_source_session: SamlSourceSessionTable;
   group_identity: GroupIdentityTable;
   sync_job: SyncJobTable;
   sync_run: SyncRunTable;

@@ -22,6 +22,10 @@ const TARGETS = {
   lookupHandles: { table: 'idf_lookup_handle', column: 'day' },
   /** Ended windows of the rate limits (epoch ms). */
   rateLimits: { table: 'rate_limit_hit', column: 'expires_at' },
+  /** A SAML source's request and assertion IDs past their lifetime (a replay then fails on time anyway). */
+  samlSourceMessages: { table: 'saml_source_message', column: 'expires_at' },
+  /** Federated sign-ins' NameIDs past their SSO session's longest life. */
+  samlSourceSessions: { table: 'saml_source_session', column: 'expires_at' },
 } as const;
 
 export type RetentionTarget = keyof typeof TARGETS;

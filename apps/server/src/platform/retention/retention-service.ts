@@ -70,6 +70,8 @@ export class RetentionService {
       case 'ssoSessions':
       case 'portalSessions':
       case 'oidcModels':
+      case 'samlSourceMessages':
+      case 'samlSourceSessions':
         return now.toISOString();
     }
   }

@@ -17,6 +17,8 @@ const PRUNE_INDEX: Record<string, RegExp> = {
   loginFailures: /login_failure_time/,
   lookupHandles: /idf_lookup_handle_day/,
   rateLimits: /rate_limit_hit_expires/,
+  samlSourceMessages: /saml_source_message_expires/,
+  samlSourceSessions: /saml_source_session_expires/,
 };
 
 describe.each(testDialects())('retention on %s', (dialect) => {

@@ -5,6 +5,8 @@ import {
   type AuthSourceSummary,
   type AuthSourceTestInput,
   type AuthSourceTestResult,
+  type SamlIdpMetadata,
+  type SamlMetadataRead,
 } from '@portal/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
@@ -121,6 +123,17 @@ export const useSetAuthSourceEnabled = () => useAuthSourceMutation(setAuthSource
 /** 测试连接 in the form: nothing changes on the server, and the typed secret is forgotten with the form. */
 export function useTestAuthSource() {
   return useMutation({ mutationFn: testAuthSource, gcTime: 0 });
+}
+
+/** `POST /auth/sources/saml-metadata`: an IdP's metadata by address or as pasted XML, read into a SAML source's fields. */
+export async function readSamlMetadata(body: SamlMetadataRead): Promise<SamlIdpMetadata> {
+  const meta = (await api().post<SamlIdpMetadata>(`${AUTH_SOURCE_API}/saml-metadata`, body, { silent: true })).data[0];
+  if (!meta) throw new Error('服务器未返回元数据');
+  return meta;
+}
+
+export function useReadSamlMetadata() {
+  return useMutation({ mutationFn: readSamlMetadata });
 }
 
 /** `POST /auth/sources/{id}/sign-in-test`: 测试登录's popup address (a signed link, two minutes). */

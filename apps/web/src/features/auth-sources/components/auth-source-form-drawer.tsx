@@ -26,6 +26,7 @@ import { TEST_STEPS } from '../lib/platforms';
 import { ChatFields } from './chat-fields';
 import { LdapFields } from './ldap-fields';
 import { OidcFields } from './oidc-fields';
+import { SamlFields } from './saml-fields';
 import { SourceTypeTag } from './source-type';
 import { TestResultPanel } from './test-result-panel';
 
@@ -51,6 +52,14 @@ function connectionFields(type: AuthSourceType): AuthSourceFieldName[] {
       return [['feishu', 'appId'], 'secret'];
     case 'oidc':
       return [['oidc', 'issuer'], ['oidc', 'clientId'], ['oidc', 'scopes'], 'secret'];
+    case 'saml':
+      return [
+        ['saml', 'metadataUrl'],
+        ['saml', 'idpEntityId'],
+        ['saml', 'ssoUrl'],
+        ['saml', 'sloUrl'],
+        ['saml', 'certificates'],
+      ];
   }
 }
 
@@ -242,6 +251,8 @@ export function AuthSourceFormDrawer({
               callbackUrl={source?.callbackUrl ?? null}
               {...(editingId !== undefined ? { sourceId: editingId } : {})}
             />
+          ) : type === 'saml' ? (
+            <SamlFields form={form} sourceId={editingId} serviceProvider={source?.serviceProvider ?? null} />
           ) : (
             isChatSourceType(type) && (
               <ChatFields type={type} storedSecret={source?.hasSecret ?? false} callbackUrl={source?.callbackUrl ?? null} />
@@ -250,7 +261,8 @@ export function AuthSourceFormDrawer({
           <div ref={resultRef}>
             {!tested && !testError && (
               <p className="auth-sources__meta auth-sources__test-hint">
-                测试连接使用当前填写的内容（未保存也可），{TEST_STEPS[type === 'ldap' || type === 'oidc' ? type : 'chat']}
+                测试连接使用当前填写的内容（未保存也可），
+                {TEST_STEPS[type === 'ldap' || type === 'saml' || type === 'oidc' ? type : 'chat']}
               </p>
             )}
             {testError && <Alert type="error" showIcon title={testError} className="auth-sources__test-error" />}

@@ -51,7 +51,7 @@ const CLAIM_FIELDS = [
  * pages' Cross-Origin-Opener-Policy severs the opener once the popup has been at the provider), or from
  * the opener's own origin. Only a result for this source while a test is running is taken.
  */
-function SignInTest({ sourceId }: { sourceId: number }) {
+export function SignInTest({ sourceId }: { sourceId: number }) {
   const link = useSignInTestLink();
   const [result, setResult] = useState<SignInTestMessage | null>(null);
   const [error, setError] = useState<string | null>(null);

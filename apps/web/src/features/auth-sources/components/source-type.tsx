@@ -1,4 +1,11 @@
-import { ClusterOutlined, DingtalkOutlined, SafetyCertificateOutlined, SendOutlined, WechatWorkOutlined } from '@ant-design/icons';
+import {
+  ClusterOutlined,
+  DingtalkOutlined,
+  SafetyCertificateOutlined,
+  SendOutlined,
+  WechatWorkOutlined,
+  AuditOutlined,
+} from '@ant-design/icons';
 import { AUTH_SOURCE_TYPE_LABELS, type AuthSourceType } from '@portal/shared';
 import { Tag } from 'antd';
 import type { ReactNode } from 'react';
@@ -10,6 +17,7 @@ export const SOURCE_TYPE_ICONS: Record<AuthSourceType, ReactNode> = {
   dingtalk: <DingtalkOutlined />,
   feishu: <SendOutlined />,
   oidc: <SafetyCertificateOutlined />,
+  saml: <AuditOutlined />,
 };
 
 const SOURCE_TYPE_COLORS: Record<AuthSourceType, string> = {
@@ -18,6 +26,7 @@ const SOURCE_TYPE_COLORS: Record<AuthSourceType, string> = {
   dingtalk: 'blue',
   feishu: 'cyan',
   oidc: 'geekblue',
+  saml: 'gold',
 };
 
 export function SourceTypeTag({ type }: { type: AuthSourceType }) {

@@ -13,6 +13,8 @@ import {
   type LdapSourceConfig,
   OIDC_DEFAULTS,
   type OidcSourceConfig,
+  SAML_DEFAULTS,
+  type SamlSourceConfig,
   type WecomSourceConfig,
   isLdapsUrl,
 } from '@portal/shared';
@@ -31,6 +33,7 @@ export interface AuthSourceFormValues {
   dingtalk: DingtalkSourceConfig;
   feishu: FeishuSourceConfig;
   oidc: OidcSourceConfig;
+  saml: SamlSourceConfig;
 }
 
 type SettingOf<T extends AuthSourceType> = [T, keyof AuthSourceFormValues[T] & string];
@@ -43,8 +46,10 @@ export type AuthSourceFieldName =
   | SettingOf<'dingtalk'>
   | SettingOf<'feishu'>
   | SettingOf<'oidc'>
+  | SettingOf<'saml'>
   | ['ldap', 'mapping', keyof LdapAttributeMapping]
-  | ['oidc', 'mapping', keyof OidcSourceConfig['mapping']];
+  | ['oidc', 'mapping', keyof OidcSourceConfig['mapping']]
+  | ['saml', 'mapping', keyof SamlSourceConfig['mapping']];
 
 const EMPTY_CHAT = {
   wecom: { corpId: '', agentId: '' },
@@ -62,12 +67,13 @@ function blankForm(): AuthSourceFormValues {
     dingtalk: { ...EMPTY_CHAT.dingtalk },
     feishu: { ...EMPTY_CHAT.feishu },
     oidc: { ...OIDC_DEFAULTS, mapping: { ...OIDC_DEFAULTS.mapping }, domains: [], groupIds: [] },
+    saml: { ...SAML_DEFAULTS, mapping: { ...SAML_DEFAULTS.mapping }, certificates: [], domains: [], groupIds: [] },
   };
 }
 
 /** A new source of `type`, enabled: LDAP starts from the usual OpenLDAP settings, a chat platform named after itself. */
 export function newAuthSourceForm(type: AuthSourceType): AuthSourceFormValues {
-  return { ...blankForm(), name: type === 'ldap' || type === 'oidc' ? '' : AUTH_SOURCE_TYPE_LABELS[type] };
+  return { ...blankForm(), name: type === 'ldap' || type === 'oidc' || type === 'saml' ? '' : AUTH_SOURCE_TYPE_LABELS[type] };
 }
 
 /** The form of a stored source: its settings, and an empty secret. */
@@ -84,6 +90,17 @@ export function editAuthSourceForm(detail: AuthSourceDetail): AuthSourceFormValu
       return { ...form, feishu: { ...detail.config } };
     case 'oidc':
       return { ...form, oidc: { ...detail.config, mapping: { ...detail.config.mapping }, domains: [...detail.config.domains] } };
+    case 'saml':
+      return {
+        ...form,
+        saml: {
+          ...detail.config,
+          mapping: { ...detail.config.mapping },
+          certificates: [...detail.config.certificates],
+          domains: [...detail.config.domains],
+          groupIds: [...detail.config.groupIds],
+        },
+      };
   }
 }
 
@@ -135,6 +152,28 @@ export function authSourceConfig(type: AuthSourceType, values: Partial<AuthSourc
         },
       };
     }
+    case 'saml': {
+      const c = { ...SAML_DEFAULTS, ...values.saml };
+      const m = { ...SAML_DEFAULTS.mapping, ...values.saml?.mapping };
+      return {
+        type,
+        config: {
+          metadataUrl: trim(c.metadataUrl),
+          idpEntityId: trim(c.idpEntityId),
+          ssoUrl: trim(c.ssoUrl),
+          ssoBinding: c.ssoBinding,
+          sloUrl: trim(c.sloUrl),
+          certificates: c.certificates.map(trim).filter(Boolean),
+          nameIdFormat: c.nameIdFormat,
+          mapping: { username: trim(m.username), name: trim(m.name), email: trim(m.email), phone: trim(m.phone) },
+          wantAssertionsSigned: Boolean(c.wantAssertionsSigned),
+          domains: c.domains.map((d) => trim(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          jit: Boolean(c.jit),
+          groupIds: [...c.groupIds],
+          enforce: Boolean(c.enforce),
+        },
+      };
+    }
   }
 }
 
@@ -170,6 +209,8 @@ export function configOf(detail: AuthSourceDetail): AuthSourceConfig {
     case 'feishu':
       return { type: detail.type, config: detail.config };
     case 'oidc':
+      return { type: detail.type, config: detail.config };
+    case 'saml':
       return { type: detail.type, config: detail.config };
   }
 }
@@ -218,6 +259,22 @@ export function fieldOfMessage(type: AuthSourceType, message: string): AuthSourc
     if (message.startsWith('邮箱域名')) return ['oidc', 'domains'];
     if (message.startsWith('发现地址')) return ['oidc', 'issuer'];
     return oidcFields[message];
+  }
+  if (type === 'saml') {
+    const samlFields: Record<string, AuthSourceFieldName> = {
+      [AuthSourceMessage.samlEntityIdRequired]: ['saml', 'idpEntityId'],
+      [AuthSourceMessage.samlSsoUrlRequired]: ['saml', 'ssoUrl'],
+      [AuthSourceMessage.samlCertificateRequired]: ['saml', 'certificates'],
+      [AuthSourceMessage.samlCertificateInvalid]: ['saml', 'certificates'],
+      [AuthSourceMessage.samlTooManyCertificates]: ['saml', 'certificates'],
+      [AuthSourceMessage.samlAttributeRequired]: ['saml', 'mapping', 'username'],
+      [AuthSourceMessage.domainsTooMany]: ['saml', 'domains'],
+      [AuthSourceMessage.groupsTooMany]: ['saml', 'groupIds'],
+      [AuthSourceMessage.groupUnknown]: ['saml', 'groupIds'],
+    };
+    if (message.startsWith('邮箱域名')) return ['saml', 'domains'];
+    if (message.startsWith('无法获取 IdP 元数据') || message.startsWith('IdP 元数据无效')) return ['saml', 'metadataUrl'];
+    return samlFields[message];
   }
   if (message === AuthSourceMessage.corpIdRequired && type === 'wecom') return ['wecom', 'corpId'];
   if (message === AuthSourceMessage.corpIdRequired && type === 'dingtalk') return ['dingtalk', 'corpId'];

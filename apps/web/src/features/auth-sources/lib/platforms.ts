@@ -7,6 +7,7 @@ export const SOURCE_TYPE_DESCRIPTIONS: Record<AuthSourceType, string> = {
   dingtalk: '钉钉扫码登录，同步通讯录的成员与部门',
   feishu: '飞书扫码登录，同步通讯录的成员与部门',
   oidc: '企业自己的身份提供方（Entra ID、Okta、Keycloak 等）：按邮箱域名跳转登录，可首次登录自动创建账号',
+  saml: '企业自己的 SAML 2.0 身份提供方（ADFS、Entra ID、Okta、Shibboleth 等）：导入元数据，按邮箱域名跳转登录',
 };
 
 /** The label of the source's secret in the form: the name its own console gives it. */
@@ -16,6 +17,8 @@ export const SECRET_LABELS: Record<AuthSourceType, string> = {
   dingtalk: 'Client Secret',
   feishu: 'App Secret',
   oidc: '客户端密钥（Client Secret）',
+  // SAML keeps no secret: the IdP's certificates are public, our signing key is the portal's.
+  saml: '',
 };
 
 /** Where the sign-in callback address goes in each platform's console. */
@@ -26,10 +29,11 @@ export const CALLBACK_HINTS: Record<ChatSourceType, string> = {
 };
 
 /** The steps 测试连接 goes through, to say what will be tried before the first answer. */
-export const TEST_STEPS: Record<'ldap' | 'chat' | 'oidc', string> = {
+export const TEST_STEPS: Record<'ldap' | 'chat' | 'oidc' | 'saml', string> = {
   ldap: '依次检查：连接服务器、以绑定账号绑定、按用户基准 DN 与过滤条件查询用户',
   chat: '依次检查：以应用凭据获取访问令牌、读取通讯录',
   oidc: '依次检查：读取发现文档、检查端点、读取签名公钥（JWKS）；保存后可“测试登录”，在弹窗中真实登录一次并查看收到的声明',
+  saml: '依次检查：获取并解析元数据、核对实体 ID 与签名证书；保存后可“测试登录”，在弹窗中真实登录一次并查看收到的属性',
 };
 
 /** Active Directory's usual filters, offered with AD_MAPPING when AD 域 is filled in. */
