@@ -479,8 +479,11 @@ export class SamlService {
     const expected = createHmac('sha256', this.continuationKey).update(body).digest();
     const given = Buffer.from(mac, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LogoutContinuation;
-    return c.expiresAt > now.getTime() ? c : undefined;
+    const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<LogoutContinuation>;
+    // A continuation sealed before it named its recorded row (an earlier release's) is no longer taken.
+    return typeof c.row === 'string' && typeof c.expiresAt === 'number' && c.expiresAt > now.getTime()
+      ? (c as LogoutContinuation)
+      : undefined;
   }
 
   /**
