@@ -83,10 +83,11 @@ export interface InboundMessage {
   /** Whether the message carries an enveloped XML signature (the HTTP-POST binding's). */
   signed: boolean;
   /**
-   * Why the message's signature cannot be its own (XML Signature wrapping), if so: refused by the
-   * caller once the Issuer's application is known, so that 登录日志 shows the refusal at it.
+   * Why the message's signature cannot be accepted, if so: not its own (XML Signature wrapping) or made
+   * with SHA-1. Refused by the caller once the Issuer's application is known, so that 登录日志 shows the
+   * refusal at it.
    */
-  wrapped: string | undefined;
+  signatureFault: string | undefined;
 }
 
 const parser = new XMLParser({
@@ -179,7 +180,7 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
         ? (reference as Record<string, unknown>).DigestMethod
         : undefined;
     if ([algorithmOf(signedInfo?.SignatureMethod), algorithmOf(digest)].some((a) => typeof a === 'string' && SHA1_ALGORITHM.test(a)))
-      throw new SamlRefusal(`${kind} is signed with SHA-1 (SHA-256 or stronger only)`);
+      wrapped ??= `${kind} is signed with SHA-1 (SHA-256 or stronger only)`;
   }
   return {
     xml,
@@ -195,7 +196,7 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
     sessionIndex: fields.SessionIndex,
     nameId: fields.NameID,
     signed: root.Signature !== undefined,
-    wrapped,
+    signatureFault: wrapped,
   };
 }
 

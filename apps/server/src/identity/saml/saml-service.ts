@@ -252,7 +252,7 @@ export class SamlService {
       if (!params.SAMLRequest) throw new SamlRefusal('no SAMLRequest');
       const message = readInbound(params.SAMLRequest, binding, 'AuthnRequest');
       const { sp } = await this.provider(message.issuer, seen);
-      if (message.wrapped) throw new SamlRefusal(message.wrapped);
+      if (message.signatureFault) throw new SamlRefusal(message.signatureFault);
       if (message.acsUrl !== undefined && message.acsUrl !== sp.acsUrl)
         throw new SamlRefusal('AssertionConsumerServiceURL is not the registered one');
       if (message.protocolBinding !== undefined && message.protocolBinding !== BINDINGS.post)
@@ -433,7 +433,7 @@ export class SamlService {
     try {
       const message = readInbound(params.SAMLRequest, binding, 'LogoutRequest');
       const { sp, application } = await this.provider(message.issuer, seen);
-      if (message.wrapped) throw new SamlRefusal(message.wrapped);
+      if (message.signatureFault) throw new SamlRefusal(message.signatureFault);
       const endpoints = this.endpoints();
       this.checkDestination(message, binding, params, this.addressOf(request).sloUrl);
       checkIssueInstant(message.issueInstant, now);

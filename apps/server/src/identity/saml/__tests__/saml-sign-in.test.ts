@@ -427,7 +427,30 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       const before = await refusalsAt('恒岳采购门户（测试）');
       await expectRefused(signed(authnRequest(signing.entityId, ''), 'sha256'));
       await expectRefused(signed(authnRequest(signing.entityId, `${base}/saml/sso`), 'sha1'));
-      expect(await refusalsAt('恒岳采购门户（测试）')).toBe(before + 2);
+      // HTTP-POST: the enveloped signature of the registered key, made with SHA-1.
+      const sha1 = await startSamlSp({
+        idpBase: base,
+        signing: spKeys,
+        overrides: {
+          issuer: signing.entityId,
+          callbackUrl: signing.acsUrl,
+          authnRequestBinding: 'HTTP-POST',
+          skipRequestCompression: true,
+          signatureAlgorithm: 'sha1',
+          digestAlgorithm: 'sha1',
+        },
+      });
+      try {
+        const message = (await sha1.saml.getAuthorizeMessageAsync('x')) as Record<string, string>;
+        await expectRefused(`${base}/saml/sso`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(message).toString(),
+        });
+      } finally {
+        await sha1.close();
+      }
+      expect(await refusalsAt('恒岳采购门户（测试）')).toBe(before + 3);
       // The same request with its Destination, signed with SHA-256, goes on to the central login.
       const accepted = await fetch(signed(authnRequest(signing.entityId, `${base}/saml/sso`), 'sha256'), { redirect: 'manual' });
       expect(accepted.status).toBe(303);
