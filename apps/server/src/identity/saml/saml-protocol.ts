@@ -22,6 +22,8 @@ const NAME_ID_URNS: Record<SamlNameIdFormat, string> = {
   unspecified: 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
 };
 const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+/** Signature and digest algorithms named by SHA-1: refused in incoming messages (collisions are practical). */
+const SHA1_ALGORITHM = /#(?:rsa-|dsa-|ecdsa-|hmac-)?sha1$/i;
 
 /**
  * AuthnContextClassRef of an assertion, as the SSO session was authenticated: a password over TLS (SAML
@@ -43,6 +45,19 @@ export const REQUEST_MAX_AGE_MS = 5 * 60_000;
 const ASSERTION_SECONDS = 5 * 60;
 /** The largest message accepted, decoded (an AuthnRequest or LogoutRequest is a few KiB). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/**
+ * The longest value of each field the portal keeps or looks up, as its column holds it: the ID
+ * (saml_sign_in.request_id), the Issuer (saml_service_provider.entity_id), the SessionIndex (a sign-in's
+ * id, which the portal issues) and the NameID (saml_sign_in.name_id).
+ */
+const FIELD_LIMITS = { ID: 256, Issuer: 500, SessionIndex: 64, NameID: 500 } as const;
+/** Characters XML 1.0 never allows (§2.2): a message carrying one is not well-formed, whatever a lenient parser reads. */
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+// eslint-disable-next-line no-control-regex -- control characters are what this looks for
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A character reference (entities stay unexpanded here) to a C0 control character or DEL. */
+const CONTROL_REFERENCE = /&#(?:x0*(?:[0-1]?[0-9a-f]|7f)|0*(?:[0-9]|[1-2][0-9]|3[01]|127));/i;
 
 /** A message the identity provider refuses: `reason` goes to the log, the person sees the page. */
 export class SamlRefusal extends Error {
@@ -64,11 +79,15 @@ export interface InboundMessage {
   acsUrl: string | undefined;
   protocolBinding: string | undefined;
   sessionIndex: string | undefined;
+  nameId: string | undefined;
+  /** Whether the message carries an enveloped XML signature (the HTTP-POST binding's). */
+  signed: boolean;
   /**
-   * Why the message's signature cannot be its own (XML Signature wrapping), if so: refused by the
-   * caller once the Issuer's application is known, so that 登录日志 shows the refusal at it.
+   * Why the message's signature cannot be accepted, if so: not its own (XML Signature wrapping) or made
+   * with SHA-1. Refused by the caller once the Issuer's application is known, so that 登录日志 shows the
+   * refusal at it.
    */
-  wrapped: string | undefined;
+  signatureFault: string | undefined;
 }
 
 const parser = new XMLParser({
@@ -105,6 +124,7 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
   }
   if (raw.length === 0 || raw.length > MAX_MESSAGE_BYTES) throw new SamlRefusal('message is empty or too large');
   const xml = raw.toString('utf8');
+  if (XML_FORBIDDEN.test(xml)) throw new SamlRefusal('message carries a character XML does not allow');
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new SamlRefusal('message carries a DOCTYPE (external entities are refused)');
   if (xml.includes('<!--')) throw new SamlRefusal('message carries an XML comment');
   if (/<\?(?!xml\s)/i.test(xml) || (xml.match(/<\?/g) ?? []).length > 1) throw new SamlRefusal('message carries a processing instruction');
@@ -122,6 +142,24 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
   const id = attr('ID');
   const issueInstant = attr('IssueInstant');
   if (!issuer || !id || !issueInstant) throw new SamlRefusal(`${kind} lacks Issuer, ID or IssueInstant`);
+  const fields = {
+    ID: id,
+    Issuer: issuer,
+    IssueInstant: issueInstant,
+    Destination: attr('Destination'),
+    AssertionConsumerServiceURL: attr('AssertionConsumerServiceURL'),
+    ProtocolBinding: attr('ProtocolBinding'),
+    SessionIndex: textOf(root.SessionIndex),
+    NameID: textOf(root.NameID),
+  };
+  // What is read here is looked up, kept and compared: a control character (a NUL PostgreSQL refuses, a
+  // line break in a log) or a value longer than its column never reaches the database.
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (CONTROL.test(value) || CONTROL_REFERENCE.test(value)) throw new SamlRefusal(`${kind}'s ${name} carries a control character`);
+    const limit = FIELD_LIMITS[name as keyof typeof FIELD_LIMITS] as number | undefined;
+    if (limit !== undefined && value.length > limit) throw new SamlRefusal(`${kind}'s ${name} is longer than ${limit} characters`);
+  }
   // An enveloped signature must be the root's own: one Reference to the root's ID and nothing carried
   // inside it. Otherwise a signed original moved into ds:Object under a forged root still verifies
   // (XML Signature wrapping), while the fields read here come from the forged root.
@@ -134,6 +172,15 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
     if (Array.isArray(root.Signature) || signature.Object !== undefined || uri !== `#${id}`) {
       wrapped = `${kind}'s signature does not cover the message itself`;
     }
+    const algorithmOf = (element: unknown) =>
+      element && typeof element === 'object' && !Array.isArray(element) ? (element as Record<string, unknown>)['@Algorithm'] : undefined;
+    const signedInfo = signature.SignedInfo as Record<string, unknown> | undefined;
+    const digest =
+      reference && typeof reference === 'object' && !Array.isArray(reference)
+        ? (reference as Record<string, unknown>).DigestMethod
+        : undefined;
+    if ([algorithmOf(signedInfo?.SignatureMethod), algorithmOf(digest)].some((a) => typeof a === 'string' && SHA1_ALGORITHM.test(a)))
+      wrapped ??= `${kind} is signed with SHA-1 (SHA-256 or stronger only)`;
   }
   return {
     xml,
@@ -141,14 +188,21 @@ export function readInbound(encoded: string, binding: InboundBinding, kind: 'Aut
     id,
     issuer,
     issueInstant,
-    destination: attr('Destination'),
+    destination: fields.Destination,
     forceAuthn: attr('ForceAuthn') === 'true' || attr('ForceAuthn') === '1',
     isPassive: attr('IsPassive') === 'true' || attr('IsPassive') === '1',
-    acsUrl: attr('AssertionConsumerServiceURL'),
-    protocolBinding: attr('ProtocolBinding'),
-    sessionIndex: textOf(root.SessionIndex),
-    wrapped,
+    acsUrl: fields.AssertionConsumerServiceURL,
+    protocolBinding: fields.ProtocolBinding,
+    sessionIndex: fields.SessionIndex,
+    nameId: fields.NameID,
+    signed: root.Signature !== undefined,
+    signatureFault: wrapped,
   };
+}
+
+/** Refuses a query signature (HTTP-Redirect, SAML Bindings §3.4.4.1) made with SHA-1. */
+export function checkSigAlg(sigAlg: string | undefined): void {
+  if (sigAlg !== undefined && SHA1_ALGORITHM.test(sigAlg)) throw new SamlRefusal('SigAlg is SHA-1 (SHA-256 or stronger only)');
 }
 
 /** Refuses a message issued too long ago or in the future, beyond the clock skew. */
@@ -367,11 +421,39 @@ export function logoutRequest(
   return idp.createLogoutRequest(sp, BINDING_NAMES.post, { logoutNameID: nameId, sessionIndex }).context;
 }
 
-/** A signed LogoutResponse to the SP's LogoutRequest (HTTP-POST binding): the base64 SAMLResponse. */
-export function logoutResponse(endpoints: SamlEndpoints, keys: SamlKeySet, settings: SamlSettings, requestId: string): string {
+const LOGOUT_RESPONSE_TEMPLATE =
+  '<samlp:LogoutResponse xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ' +
+  'ID="{ID}" Version="2.0" IssueInstant="{IssueInstant}" Destination="{Destination}" InResponseTo="{InResponseTo}">' +
+  '<saml:Issuer>{Issuer}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success">{Partial}' +
+  '</samlp:StatusCode></samlp:Status></samlp:LogoutResponse>';
+
+/**
+ * A signed LogoutResponse to the SP's LogoutRequest (HTTP-POST binding): the base64 SAMLResponse. When
+ * the portal's session was not ended (the request named no sign-in of this browser), Success carries the
+ * second-level PartialLogout (SAML Core §3.7.3.2): the SP's own session ended, not the IdP's.
+ */
+export function logoutResponse(
+  endpoints: SamlEndpoints,
+  keys: SamlKeySet,
+  settings: SamlSettings,
+  requestId: string,
+  partial = false,
+): string {
   const idp = identityProvider(endpoints, keys, settings);
   const sp = serviceProvider(settings);
-  return idp.createLogoutResponse(sp, { extract: { request: { id: requestId } } }, BINDING_NAMES.post).context;
+  const id = `_${randomUUID()}`;
+  const template = () => ({
+    id,
+    context: fillTemplate(LOGOUT_RESPONSE_TEMPLATE, {
+      ID: id,
+      IssueInstant: new Date().toISOString(),
+      Destination: settings.sloUrl,
+      InResponseTo: requestId,
+      Issuer: endpoints.entityId,
+    }).replace('{Partial}', partial ? '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:PartialLogout"/>' : ''),
+  });
+  return idp.createLogoutResponse(sp, { extract: { request: { id: requestId } } }, BINDING_NAMES.post, { customTagReplacement: template })
+    .context;
 }
 
 /** The fields of an SP's metadata 应用列表 fills in (SAML Metadata §2.4.4). */

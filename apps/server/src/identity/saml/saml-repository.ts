@@ -257,27 +257,53 @@ export class SamlRepository {
 
   /**
    * Records an SP's LogoutRequest ID in the store that refuses replayed AuthnRequest IDs (the same
-   * unique key per SP: SAML Core §1.3.4 makes a message ID unique across the issuer's messages). The row
-   * is answered at once (no sign-in waits on it) and goes with the expired sign-ins. False: seen before.
+   * unique key per SP: SAML Core §1.3.4 makes a message ID unique across the issuer's messages), with the
+   * RelayState its LogoutResponse carries back. The row is answered at once (no sign-in waits on it) and
+   * goes with the expired sign-ins. Answers the row's id; undefined: seen before.
    */
-  async recordLogoutRequest(applicationId: number, requestId: string, expiresAt: string, now: string): Promise<boolean> {
+  async recordLogoutRequest(
+    applicationId: number,
+    requestId: string,
+    relayState: string,
+    expiresAt: string,
+    now: string,
+  ): Promise<string | undefined> {
+    const id = `logout-${randomUUID()}`;
     try {
       await this.db
         .insertInto('saml_sign_in')
         .values({
-          id: `logout-${randomUUID()}`,
+          id,
           application_id: applicationId,
           request_id: requestId,
+          relay_state: relayState,
           created_at: now,
           expires_at: expiresAt,
           answered_at: now,
         })
         .execute();
-      return true;
+      return id;
     } catch (err) {
-      if (isUniqueViolation(err)) return false;
+      if (isUniqueViolation(err)) return undefined;
       throw err;
     }
+  }
+
+  /**
+   * Carries out a recorded LogoutRequest once: its row takes the NameID it named (a conditional update,
+   * so of two continuations at the same moment one wins). Answers its RelayState; undefined when the
+   * row is gone or was carried out before.
+   */
+  async consumeLogoutRequest(id: string, applicationId: number, nameId: string): Promise<string | undefined> {
+    const row = await this.db
+      .updateTable('saml_sign_in')
+      .set({ name_id: nameId })
+      .where('id', '=', id)
+      .where('application_id', '=', applicationId)
+      .where('name_id', 'is', null)
+      .returning('relay_state')
+      .executeTakeFirst();
+    return row?.relay_state;
   }
 
   /** How the SSO session was authenticated (cas_tgt.authn); undefined when not known. */
@@ -287,19 +313,22 @@ export class SamlRepository {
   }
 
   /**
-   * Whether an account other than `accountId`, in any enterprise, holds the email (case-insensitive):
-   * then the email names nobody for certain and may not be a NameID.
+   * Whether an account of the enterprise other than `accountId` holds the email (case-insensitive), a
+   * deleted one aside (it keeps its address but signs in nowhere): then the email names nobody for
+   * certain and may not be a NameID.
    */
-  async emailHeldByOthers(accountId: number, email: string): Promise<boolean> {
-    return (await this.emailHolderStatement(accountId, email).executeTakeFirst()) !== undefined;
+  async emailHeldByOthers(enterpriseId: number, accountId: number, email: string): Promise<boolean> {
+    return (await this.emailHolderStatement(enterpriseId, accountId, email).executeTakeFirst()) !== undefined;
   }
 
   /** The statement behind `emailHeldByOthers`, answered by the `lower(email)` index. */
-  emailHolderStatement(accountId: number, email: string) {
+  emailHolderStatement(enterpriseId: number, accountId: number, email: string) {
     return this.db
       .selectFrom('account')
       .select('id')
       .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .where('enterprise_id', '=', enterpriseId)
+      .where('status', '!=', 'deleted')
       .where('id', '!=', accountId)
       .limit(1);
   }

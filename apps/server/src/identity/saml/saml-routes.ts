@@ -1,7 +1,8 @@
 import cookie from '@fastify/cookie';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorEnvelope } from '../../platform/lib/envelope.js';
+import { InputError } from '../../platform/lib/errors.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import { describeValidation } from '../../platform/plugins/error-handler.js';
 import { type InboundParams, LOGOUT_CONTINUATION_PATH } from './saml-service.js';
@@ -17,6 +18,15 @@ const Message = Type.Object({
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
 /** Pages for the person, whatever the status; the framework's own refusals keep the envelope. */
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
+
+/** The refusal page for input refused before the service reads it; anything else goes to the portal's handler. */
+function pageOnRefusal(app: FastifyInstance) {
+  return (error: FastifyError | InputError, _request: unknown, reply: FastifyReply) => {
+    if (error instanceof InputError) return app.samlService.invalid(reply, error.message);
+    if (!('validation' in error) || !error.validation) throw error;
+    return app.samlService.invalid(reply, describeValidation(error.validation, error.validationContext));
+  };
+}
 
 /**
  * /saml: the identity provider's metadata, single sign-on and single logout endpoints (HTTP-Redirect
@@ -36,11 +46,9 @@ export default async function samlRoutes(app: FastifyInstance) {
     if (!burst.isAllowed && burst.isExceeded) return service().busy(reply, burst.ttlInSeconds);
     return undefined;
   });
-  // A message the schema refuses is answered with a page the person can read, not an envelope.
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (!error.validation) throw error;
-    return service().invalid(reply, describeValidation(error.validation, error.validationContext));
-  });
+  // A message the schema or the input guard (control characters) refuses is answered with a page the
+  // person can read, not an envelope.
+  app.setErrorHandler(pageOnRefusal(app));
 
   typed.get('/metadata', { schema: { hide: true, response: { 200: Type.String() } } }, async (_request, reply) =>
     reply
@@ -96,10 +104,7 @@ export default async function samlRoutes(app: FastifyInstance) {
 export async function samlCasRoutes(app: FastifyInstance) {
   await app.register(cookie);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    if (!error.validation) throw error;
-    return app.samlService.invalid(reply, describeValidation(error.validation, error.validationContext));
-  });
+  app.setErrorHandler(pageOnRefusal(app));
   typed.get(
     LOGOUT_CONTINUATION_PATH,
     { schema: { hide: true, querystring: Type.Object({ t: Type.String({ maxLength: 4000 }) }), response: PageAnswers } },

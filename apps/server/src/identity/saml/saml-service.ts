@@ -16,7 +16,9 @@ import {
   AUTHN_CONTEXTS,
   BINDINGS,
   type InboundBinding,
+  type InboundMessage,
   checkIssueInstant,
+  checkSigAlg,
   idpMetadata,
   loginResponse,
   logoutRequest,
@@ -77,13 +79,16 @@ export const LOGOUT_CONTINUATION_PATH = '/saml/logout';
 /** How long the continuation of an accepted LogoutRequest stays valid (one redirect). */
 const CONTINUATION_MS = 2 * 60_000;
 
-/** An accepted LogoutRequest on its way to the browser's session (sealed into the continuation address). */
+/**
+ * An accepted LogoutRequest on its way to the browser's session (sealed into the continuation address):
+ * its recorded row (which keeps the RelayState and is consumed once) and what names the sign-in.
+ */
 interface LogoutContinuation {
   applicationId: number;
+  row: string;
   requestId: string;
   sessionIndex: string;
   nameId: string;
-  relayState: string;
   expiresAt: number;
 }
 
@@ -247,14 +252,13 @@ export class SamlService {
       if (!params.SAMLRequest) throw new SamlRefusal('no SAMLRequest');
       const message = readInbound(params.SAMLRequest, binding, 'AuthnRequest');
       const { sp } = await this.provider(message.issuer, seen);
-      if (message.wrapped) throw new SamlRefusal(message.wrapped);
+      if (message.signatureFault) throw new SamlRefusal(message.signatureFault);
       if (message.acsUrl !== undefined && message.acsUrl !== sp.acsUrl)
         throw new SamlRefusal('AssertionConsumerServiceURL is not the registered one');
       if (message.protocolBinding !== undefined && message.protocolBinding !== BINDINGS.post)
         throw new SamlRefusal('only the HTTP-POST response binding is offered');
       const endpoints = this.endpoints();
-      if (message.destination !== undefined && message.destination !== this.addressOf(request).ssoUrl)
-        throw new SamlRefusal('Destination is not this IdP');
+      this.checkDestination(message, binding, params, this.addressOf(request).ssoUrl);
       checkIssueInstant(message.issueInstant, now);
       await verifyRequest(
         endpoints,
@@ -288,6 +292,18 @@ export class SamlService {
     } catch (err) {
       return this.refuse(request, reply, err, seen.application);
     }
+  }
+
+  /**
+   * A message names this endpoint as its Destination when it names one, and a signed one must (SAML
+   * Bindings §3.4.5.2, §3.5.5.2: otherwise a request signed for another IdP could be brought here). A
+   * query signature made with SHA-1 is refused with it (the XML signature's algorithms are read with the message).
+   */
+  private checkDestination(message: InboundMessage, binding: InboundBinding, params: InboundParams, endpoint: string) {
+    if (binding === 'redirect') checkSigAlg(params.SigAlg);
+    const signed = binding === 'redirect' ? params.Signature !== undefined : message.signed;
+    if (signed && message.destination === undefined) throw new SamlRefusal('a signed message names no Destination');
+    if (message.destination !== undefined && message.destination !== endpoint) throw new SamlRefusal('Destination is not this IdP');
   }
 
   private envelope(request: FastifyRequest, binding: InboundBinding, params: InboundParams, field: 'SAMLRequest' | 'SAMLResponse') {
@@ -330,14 +346,17 @@ export class SamlService {
 
   /**
    * The NameID of the account for the SP in its format; undefined when the account has none. An email
-   * names the account only when it has one that no other account (in any enterprise) holds: an email is
-   * neither unique nor proven here (accounts register and are imported with any address), and an SP keyed
-   * on it would take whoever set the same address for the person who holds it.
+   * names the account only when no other account of the application's enterprise holds it (deleted ones
+   * aside): an email is neither unique nor proven here (accounts are created and imported with any
+   * address), and an SP keyed on it would take whoever set the same address for the person who holds it.
+   * Only the enterprise's own accounts can sign in to its application, so another enterprise's account
+   * with the address names nobody there, and cannot lock this enterprise's people out by taking it.
    */
-  private async nameIdOf(sp: SamlSettings, applicationId: number, accountId: number, username: string, email: string) {
+  private async nameIdOf(sp: SamlSettings, application: ServiceApplication, accountId: number, username: string, email: string) {
+    const applicationId = application.id;
     if (sp.nameIdFormat === 'email') {
       const address = email.trim();
-      if (!address || (await this.app.samlRepository.emailHeldByOthers(accountId, address))) return undefined;
+      if (!address || (await this.app.samlRepository.emailHeldByOthers(application.enterpriseId, accountId, address))) return undefined;
       return address;
     }
     if (sp.nameIdFormat === 'unspecified') return username;
@@ -359,7 +378,7 @@ export class SamlService {
     const profile = await this.app.accountRepository.profile(result.accountId);
     const who = await this.app.casValidationService.attributesOf(result.accountId, result.application, result.authTime);
     if (!sp || !profile || !who) return this.html(reply, 400, samlExpiredPage(this.casBase()));
-    const nameId = await this.nameIdOf(sp, signIn.applicationId, result.accountId, profile.username, profile.email);
+    const nameId = await this.nameIdOf(sp, result.application, result.accountId, profile.username, profile.email);
     if (!nameId) {
       await this.app.loginLogRepository.record(request.log, {
         accountId: profile.id,
@@ -414,10 +433,9 @@ export class SamlService {
     try {
       const message = readInbound(params.SAMLRequest, binding, 'LogoutRequest');
       const { sp, application } = await this.provider(message.issuer, seen);
-      if (message.wrapped) throw new SamlRefusal(message.wrapped);
+      if (message.signatureFault) throw new SamlRefusal(message.signatureFault);
       const endpoints = this.endpoints();
-      if (message.destination !== undefined && message.destination !== this.addressOf(request).sloUrl)
-        throw new SamlRefusal('Destination is not this IdP');
+      this.checkDestination(message, binding, params, this.addressOf(request).sloUrl);
       checkIssueInstant(message.issueInstant, now);
       const keys = await this.keys.keySet(now);
       const mustSign = sp.wantRequestsSigned || sp.certificate !== '';
@@ -430,16 +448,18 @@ export class SamlService {
         this.envelope(request, binding, params, 'SAMLRequest'),
       );
       const expiresAt = new Date(now.getTime() + REQUEST_MAX_AGE_MS * 2).toISOString();
-      if (!(await this.app.samlRepository.recordLogoutRequest(sp.applicationId, message.id, expiresAt, now.toISOString())))
-        throw new SamlRefusal('LogoutRequest ID seen before (replay)');
+      const relayState = (params.RelayState ?? '').slice(0, 1000);
+      const row = await this.app.samlRepository.recordLogoutRequest(sp.applicationId, message.id, relayState, expiresAt, now.toISOString());
+      if (!row) throw new SamlRefusal('LogoutRequest ID seen before (replay)');
       const nameId: unknown = parsed.extract.nameID;
-      // The browser's TGC is sent only under /cas (its cookie path): the session is looked at there.
+      // The browser's TGC is sent only under /cas (its cookie path): the session is looked at there. The
+      // token carries only bounded fields (readInbound), the RelayState stays in the row.
       const token = this.seal({
         applicationId: application.id,
+        row,
         requestId: message.id,
         sessionIndex: message.sessionIndex ?? '',
         nameId: typeof nameId === 'string' ? nameId : '',
-        relayState: (params.RelayState ?? '').slice(0, 1000),
         expiresAt: now.getTime() + CONTINUATION_MS,
       });
       const to = `${this.app.casSignInService.portalBase(request)}/cas${LOGOUT_CONTINUATION_PATH}?${new URLSearchParams({ t: token }).toString()}`;
@@ -459,8 +479,11 @@ export class SamlService {
     const expected = createHmac('sha256', this.continuationKey).update(body).digest();
     const given = Buffer.from(mac, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LogoutContinuation;
-    return c.expiresAt > now.getTime() ? c : undefined;
+    const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<LogoutContinuation>;
+    // A continuation sealed before it named its recorded row (an earlier release's) is no longer taken.
+    return typeof c.row === 'string' && typeof c.expiresAt === 'number' && c.expiresAt > now.getTime()
+      ? (c as LogoutContinuation)
+      : undefined;
   }
 
   /**
@@ -474,12 +497,15 @@ export class SamlService {
     const sp = c && (await this.app.samlRepository.providerOf(c.applicationId));
     const application = sp && (await this.app.ssoAppRepository.application(sp.applicationId));
     if (!c || !sp || !application) return this.html(reply, 400, samlLogoutRefusedPage(this.casBase()));
+    // Once: a continuation address brought again (the browser's history, a copied link) ends nothing.
+    const relayState = await this.app.samlRepository.consumeLogoutRequest(c.row, c.applicationId, c.nameId);
+    if (relayState === undefined) return this.html(reply, 400, samlLogoutRefusedPage(this.casBase()));
     const ended = await this.endBrowserSession(request, sp, application, c.sessionIndex, c.nameId);
     // The browser's TGC names an ended session now; it goes as the CAS logout's does.
     if (ended) reply.header('set-cookie', `${TGC}=; Path=/cas; Max-Age=0; HttpOnly; SameSite=Lax`);
     if (!sp.sloUrl) return this.html(reply, 200, ended ? samlLogoutDonePage(this.casBase()) : samlLogoutKeptPage(this.casBase()));
-    const response = logoutResponse(this.endpoints(), await this.keys.keySet(now), sp, c.requestId);
-    return this.post(reply, sp.sloUrl, 'SAMLResponse', response, c.relayState, 'sign-out');
+    const response = logoutResponse(this.endpoints(), await this.keys.keySet(now), sp, c.requestId, !ended);
+    return this.post(reply, sp.sloUrl, 'SAMLResponse', response, relayState, 'sign-out');
   }
 
   /**
@@ -520,7 +546,7 @@ export class SamlService {
     const profile = await this.app.accountRepository.profile(accountId);
     const who = application && (await this.app.casValidationService.attributesOf(accountId, application));
     if (!sp || !application || !profile || !who) return undefined;
-    const nameId = await this.nameIdOf(sp, applicationId, accountId, profile.username, profile.email);
+    const nameId = await this.nameIdOf(sp, application, accountId, profile.username, profile.email);
     if (!nameId) return undefined;
     const attributes: Record<string, string | string[]> = {};
     for (const name of RELEASED) {

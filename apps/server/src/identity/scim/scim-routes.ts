@@ -34,12 +34,21 @@ function sendScim(reply: FastifyReply, status: number, body: unknown) {
   return reply.status(status).type(SCIM_JSON).send(body);
 }
 
-/** A positive integer query parameter (RFC 7644 §3.4.2.4), or the default; anything else is invalidValue. */
+/** The largest startIndex or count taken (nine digits: well inside the databases' integers and offsets). */
+const MAX_PAGE_NUMBER = 999_999_999;
+
+/**
+ * An integer query parameter (RFC 7644 §3.4.2.4), or the default; anything else is invalidValue. One
+ * below 1 (startIndex) or 0 (count) means that (the caller clamps it), one above the largest taken says so.
+ */
 function integer(value: unknown, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value !== 'string' || !/^-?\d{1,9}$/.test(value)) throw invalidValue(`${name} 须为整数`);
-  return Number(value);
+  let number: number;
+  if (typeof value === 'number' && Number.isInteger(value)) number = value;
+  else if (typeof value === 'string' && /^-?\d+$/.test(value)) number = Number(value);
+  else throw invalidValue(`${name} 须为整数`);
+  if (number > MAX_PAGE_NUMBER) throw invalidValue(`${name} 过大，最大为 ${MAX_PAGE_NUMBER}`);
+  return Math.max(number, -1);
 }
 
 function textParam(value: unknown, name: string): string | undefined {

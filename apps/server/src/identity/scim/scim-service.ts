@@ -311,7 +311,15 @@ export class ScimService {
         const status = input.active === undefined ? record.status : input.active ? 'active' : 'disabled';
         const renamed = input.username !== record.username;
         const personal = renamed || input.name !== record.name || input.phone !== record.phone || input.email !== record.email;
-        const changed = personal || input.number !== record.number;
+        // What only SCIM keeps (externalId, name parts, department, manager) is part of the resource too:
+        // its change is a modification (meta.lastModified, RFC 7643 §3.1) and is audited like the rest.
+        const extraChanged =
+          input.externalId !== record.externalId ||
+          input.familyName !== record.familyName ||
+          input.givenName !== record.givenName ||
+          input.department !== record.department ||
+          input.managerId !== record.managerId;
+        const changed = personal || input.number !== record.number || extraChanged;
         // Who signs in as an administrator stays the console's: 忘记密码 by a phone SCIM set would hand it over.
         if ((personal || status !== record.status) && (await this.privileged(trx, c, [id])).has(id)) throw accountGuarded();
         // A rename (Entra ID's UPN change) takes a username no account has or had, as a create would.

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../app.js';
 import { migrateToLatest } from '../../../platform/db/migrate.js';
 import { CONTENT_CACHE, publicCacheControl } from '../../../platform/plugins/http-cache.js';
+import { sanitizeArticleHtml } from '../../../platform/lib/sanitize-article.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { EARLIER_IDENTITY_TOOL } from './earlier-identity-tool.js';
 
 const TOOLS = '/web-api/portal/v1/open-service/tools';
 const CONSOLE = '/web-api/console/v1/open-service/tool';
@@ -217,6 +219,45 @@ describe.each(testDialects())('开放服务 API on %s', (dialect) => {
       .where('outcome', '=', 'failure')
       .execute();
     expect(failures).toEqual(expect.arrayContaining([{ target: '01', detail: '已有同名的工具' }]));
+  });
+
+  it('brings 统一身份认证集成 as an earlier release wrote it to the current text (SAML 2.0) at the next start; an edited text stays', async () => {
+    const setTexts = (texts: { summary: string; body: string }) =>
+      t.database.db.updateTable('open_service_tool').set(texts).where('id', '=', '03').execute();
+    /** Tool 03 as the centre shows it after a start (server.ts: migrate, then build the app). */
+    const afterStart = async () => {
+      await migrateToLatest(t.database.db, t.database.dialect);
+      const restarted = await buildApp({ config: t.config, database: t.database, logger: false });
+      try {
+        return (await restarted.inject({ url: `${TOOLS}/03` })).json().data[0] as OpenServiceTool;
+      } finally {
+        await restarted.close();
+      }
+    };
+    const current = (await detail('03')).json().data[0] as OpenServiceTool;
+    expect(current.summary).toContain('SAML 2.0');
+    for (const earlier of EARLIER_IDENTITY_TOOL) {
+      await setTexts({ summary: earlier.summary, body: sanitizeArticleHtml(earlier.body) });
+      const upgraded = await afterStart();
+      expect(upgraded.summary).toBe(current.summary);
+      expect(upgraded.body).toBe(current.body);
+      for (const text of [
+        '{门户地址}/saml/metadata',
+        '实体 ID',
+        '断言消费地址（ACS',
+        '单点登出地址（SLO',
+        'NameID 格式',
+        'enterpriseName',
+      ]) {
+        expect(upgraded.body).toContain(text);
+      }
+    }
+    // An operator's edit of the body stays; the summary nobody touched still follows.
+    const [earlier] = EARLIER_IDENTITY_TOOL;
+    const edited = `${sanitizeArticleHtml(earlier.body)}<p>本企业的接入联系人：信息中心。</p>`;
+    await setTexts({ summary: earlier.summary, body: edited });
+    expect(await afterStart()).toMatchObject({ summary: current.summary, body: edited });
+    await setTexts({ summary: current.summary, body: current.body });
   });
 
   it('brings back a missing tool at the next start and keeps the operators’ edits', async () => {

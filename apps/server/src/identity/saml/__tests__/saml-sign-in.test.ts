@@ -1,3 +1,4 @@
+import { createSign } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
@@ -28,9 +29,19 @@ function authnRequest(
   const id = extra.id ?? `_${Math.random().toString(16).slice(2)}${Date.now()}`;
   const xml =
     `${extra.prefix ?? ''}<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
-    `ID="${id}" Version="2.0" IssueInstant="${extra.issueInstant ?? new Date().toISOString()}" Destination="${destination}"` +
+    `ID="${id}" Version="2.0" IssueInstant="${extra.issueInstant ?? new Date().toISOString()}"${destination ? ` Destination="${destination}"` : ''}` +
     `${extra.acs ? ` AssertionConsumerServiceURL="${extra.acs}"` : ''} ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST">` +
     `<saml:Issuer>${issuer}</saml:Issuer></samlp:AuthnRequest>`;
+  return deflateRawSync(Buffer.from(xml)).toString('base64');
+}
+
+/** A hand-written, unsigned LogoutRequest for the HTTP-Redirect binding. */
+function logoutRequestMessage(issuer: string, fields: { id?: string; nameId?: string; sessionIndex?: string } = {}) {
+  const xml =
+    `<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
+    `ID="${fields.id ?? `_${Math.random().toString(16).slice(2)}${Date.now()}`}" Version="2.0" IssueInstant="${new Date().toISOString()}">` +
+    `<saml:Issuer>${issuer}</saml:Issuer><saml:NameID>${fields.nameId ?? 'someone'}</saml:NameID>` +
+    `<samlp:SessionIndex>${fields.sessionIndex ?? 'index'}</samlp:SessionIndex></samlp:LogoutRequest>`;
   return deflateRawSync(Buffer.from(xml)).toString('base64');
 }
 
@@ -186,6 +197,18 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     );
     return sp.saml.validatePostResponseAsync(fields as Record<string, string>);
   }
+
+  /** The fields of the IdP's HTTP-POST page. */
+  const postedFields = (page: BrowserResponse) =>
+    Object.fromEntries(
+      [...page.text.matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    ) as Record<string, string>;
+
+  /** The status codes (top level first) of the LogoutResponse an HTTP-POST page carries. */
+  const logoutStatus = (page: BrowserResponse) => {
+    const xml = Buffer.from(postedFields(page).SAMLResponse ?? '', 'base64').toString('utf8');
+    return [...xml.matchAll(/<(?:\w+:)?StatusCode Value="([^"]+)"/g)].map((m) => m[1]);
+  };
 
   /** The certificates in a posted response's signatures (KeyInfo): the key that signed it. */
   const signingCertificates = (page: BrowserResponse | undefined) => {
@@ -391,6 +414,49 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       }
     });
 
+    it('a signed request without a Destination, and one signed with SHA-1', async () => {
+      /** An HTTP-Redirect request signed over its query octets (SAML Bindings §3.4.4.1) with the signing SP's key. */
+      const signed = (encoded: string, algorithm: 'sha256' | 'sha1') => {
+        const sigAlg = `http://www.w3.org/${algorithm === 'sha1' ? '2000/09/xmldsig#rsa-sha1' : '2001/04/xmldsig-more#rsa-sha256'}`;
+        const octets = `SAMLRequest=${encodeURIComponent(encoded)}&SigAlg=${encodeURIComponent(sigAlg)}`;
+        const signature = createSign(algorithm === 'sha1' ? 'RSA-SHA1' : 'RSA-SHA256')
+          .update(octets)
+          .sign(spKeys.privateKey, 'base64');
+        return `${base}/saml/sso?${octets}&Signature=${encodeURIComponent(signature)}`;
+      };
+      const before = await refusalsAt('恒岳采购门户（测试）');
+      await expectRefused(signed(authnRequest(signing.entityId, ''), 'sha256'));
+      await expectRefused(signed(authnRequest(signing.entityId, `${base}/saml/sso`), 'sha1'));
+      // HTTP-POST: the enveloped signature of the registered key, made with SHA-1.
+      const sha1 = await startSamlSp({
+        idpBase: base,
+        signing: spKeys,
+        overrides: {
+          issuer: signing.entityId,
+          callbackUrl: signing.acsUrl,
+          authnRequestBinding: 'HTTP-POST',
+          skipRequestCompression: true,
+          signatureAlgorithm: 'sha1',
+          digestAlgorithm: 'sha1',
+        },
+      });
+      try {
+        const message = (await sha1.saml.getAuthorizeMessageAsync('x')) as Record<string, string>;
+        await expectRefused(`${base}/saml/sso`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(message).toString(),
+        });
+      } finally {
+        await sha1.close();
+      }
+      expect(await refusalsAt('恒岳采购门户（测试）')).toBe(before + 3);
+      // The same request with its Destination, signed with SHA-256, goes on to the central login.
+      const accepted = await fetch(signed(authnRequest(signing.entityId, `${base}/saml/sso`), 'sha256'), { redirect: 'manual' });
+      expect(accepted.status).toBe(303);
+      expect(accepted.headers.get('location')).toContain('/cas/login?service=');
+    });
+
     it('XML with external entities (XXE) and a comment inside a NameID', async () => {
       const xxe = authnRequest(open.entityId, `${base}/saml/sso`, {
         prefix: '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
@@ -455,7 +521,7 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     });
   });
 
-  it('refuses the email NameID when the account has no email or another account (any enterprise, any case) holds it: a page, 登录日志, nothing to the SP', async () => {
+  it("refuses the email NameID when the account has no email or another account of its enterprise (any case) holds it: a page, 登录日志, nothing to the SP; another enterprise's or a deleted account does not count", async () => {
     const liuyang = await accountRow('liuyang');
     /** A fresh browser signing in at the SP that asks for the email NameID (HTTP-POST request). */
     const attempt = async () => {
@@ -475,15 +541,31 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     const setEmail = (username: string, email: string) =>
       db.database.db.updateTable('account').set({ email }).where('username', '=', username).execute();
     const service = await accountRow('service');
+    const staff = await accountRow('staff');
+    const setStatus = (username: string, status: 'active' | 'deleted') =>
+      db.database.db.updateTable('account').set({ status }).where('username', '=', username).execute();
     try {
-      // Another enterprise's account registered the same address in capitals.
+      // Another enterprise's account and a deleted one of 恒岳 hold the address too: neither names anybody
+      // who can sign in here, so the SP gets liuyang's address.
+      expect(service.enterprise_id).not.toBe(liuyang.enterprise_id);
+      expect(staff.enterprise_id).toBe(liuyang.enterprise_id);
       await setEmail('service', liuyang.email.toUpperCase());
+      await setEmail('staff', liuyang.email);
+      await setStatus('staff', 'deleted');
+      const elsewhere = await attempt();
+      expect(elsewhere.status, elsewhere.text).toBe(200);
+      expect((await signing.saml.validatePostResponseAsync(postedFields(elsewhere))).profile).toMatchObject({ nameID: liuyang.email });
+      await setEmail('service', service.email);
+      signing.received.hits = 0;
+      // Another account of 恒岳 holds the same address in capitals.
+      await setStatus('staff', 'active');
+      await setEmail('staff', liuyang.email.toUpperCase());
       const shared = await attempt();
       expect(shared.status).toBe(403);
       expect(shared.text).toContain('无法登录该应用');
       expect(shared.text).toContain('请联系企业管理员在账号管理中为您的账号设置唯一的邮箱');
       expect(shared.text).not.toContain('SAMLResponse');
-      await setEmail('service', service.email);
+      await setEmail('staff', staff.email);
       await setEmail('liuyang', '');
       const none = await attempt();
       expect(none.status).toBe(403);
@@ -496,21 +578,19 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
         { result: 'failure', reason: 'name-id-unavailable', application_name: '恒岳采购门户（测试）' },
       ]);
     } finally {
+      await setStatus('staff', 'active');
+      await setEmail('staff', staff.email);
       await setEmail('service', service.email);
       await setEmail('liuyang', liuyang.email);
     }
     // Its own address again, held by nobody else: the SP gets it.
     const page = await attempt();
-    const landed = await signing.saml.validatePostResponseAsync(
-      Object.fromEntries(
-        [...page.text.matchAll(/<input[^>]*name="(SAMLResponse|RelayState)"[^>]*value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
-      ) as Record<string, string>,
-    );
+    const landed = await signing.saml.validatePostResponseAsync(postedFields(page));
     expect(landed.profile).toMatchObject({ nameID: liuyang.email, nameIDFormat: EMAIL });
   });
 
   it('finds another holder of an email through the lower(email) index, never by scanning accounts', async () => {
-    const statement = app.samlRepository.emailHolderStatement(1, 'Liuyang@Example.com').compile();
+    const statement = app.samlRepository.emailHolderStatement(1, 1, 'Liuyang@Example.com').compile();
     const plan = await queryPlan(db.database.db, dialect, statement);
     expect(plan).toMatch(/account_email_lower_idx/);
     expect(plan).not.toMatch(/\bSCAN account\b|Seq Scan/);
@@ -569,13 +649,24 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
     const other = (await b.browser.navigate(await open.saml.getLogoutUrlAsync(aProfile, 'bye', {}))).at(-1) as BrowserResponse;
     expect(other.text).not.toContain('您已安全退出');
     expect(other.text).toContain(`action="${open.sloUrl}"`);
+    // The SP hears that the portal's session went on: Success with PartialLogout (SAML Core §3.7.3.2).
+    expect(logoutStatus(other)).toEqual(['urn:oasis:names:tc:SAML:2.0:status:Success', 'urn:oasis:names:tc:SAML:2.0:status:PartialLogout']);
     expect(await sessionLive(a.browser)).toBe(true);
     expect(await sessionLive(b.browser)).toBe(true);
 
     // The signed request from A's browser ends A's session; the same request again is a replay.
-    const ok = (await a.browser.navigate(url.href)).at(-1) as BrowserResponse;
+    const okHops = await a.browser.navigate(url.href);
+    const ok = okHops.at(-1) as BrowserResponse;
     expect(ok.text).toContain(`action="${signing.sloUrl}"`);
     expect(ok.text).toContain('已退出统一认证');
+    expect(logoutStatus(ok)).toEqual(['urn:oasis:names:tc:SAML:2.0:status:Success']);
+    // The continuation address works once: brought again (history, a copied link) it ends nothing.
+    const continuation = okHops.find((hop) => hop.url.includes('/cas/saml/logout?t='))?.url ?? '';
+    expect(continuation).not.toBe('');
+    const again = await b.browser.fetch(continuation);
+    expect(again.status).toBe(400);
+    expect(again.text).toContain('退出请求无效');
+    expect(await sessionLive(b.browser)).toBe(true);
     expect(await sessionLive(a.browser)).toBe(false);
     const replayed = (await b.browser.navigate(url.href)).at(-1) as BrowserResponse;
     expect(replayed.status).toBe(400);
@@ -593,6 +684,10 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       ['GET', `/saml/sign-in/${'u'.repeat(80)}/callback`],
       ['GET', '/saml/initiate/not-a-number'],
       ['GET', '/cas/saml/logout'],
+      // A control character in the query: the input guard's refusal, as a page too.
+      ['GET', '/saml/sso?SAMLRequest=x&RelayState=a%09b'],
+      ['GET', '/saml/slo?RelayState=%00'],
+      ['GET', '/cas/saml/logout?t=a%0Ab'],
     ] as const) {
       const res = await app.inject({
         method,
@@ -608,6 +703,44 @@ describe.each(testDialects())('SAML 2.0 identity provider on %s', (dialect) => {
       expect(res.body, path).toMatch(/(查询参数|请求体|路径参数)/);
       expect(res.body, path).not.toContain('[object Object]');
     }
+
+    // Messages whose values cannot be kept or looked up: a control character (PostgreSQL refuses a NUL
+    // byte) or a value longer than its column. Refused with the page and 登录日志's row, before any write.
+    const sso = (xml: string) => `/saml/sso?SAMLRequest=${encodeURIComponent(xml)}`;
+    const slo = (xml: string) => `/saml/slo?SAMLRequest=${encodeURIComponent(xml)}`;
+    const at = `${base}/saml/sso`;
+    for (const [name, path] of [
+      ['NUL in the Issuer', sso(authnRequest(`${open.entityId}\u0000`, at))],
+      ['DEL in the Issuer', sso(authnRequest(`${open.entityId}\u007f`, at))],
+      ['a tab in the ID', sso(authnRequest(open.entityId, at, { id: '_a\tb' }))],
+      ['a character reference to a control character', sso(authnRequest(`${open.entityId}&#x1;`, at))],
+      ['an Issuer of 501 characters', sso(authnRequest(`${open.entityId}?${'i'.repeat(501)}`, at))],
+      ['an AuthnRequest ID of 257 characters', sso(authnRequest(open.entityId, at, { id: `_${'a'.repeat(256)}` }))],
+      ['NUL in a LogoutRequest Issuer', slo(logoutRequestMessage(`${open.entityId}\u0000`))],
+      ['a LogoutRequest ID of 3000 characters', slo(logoutRequestMessage(open.entityId, { id: `_${'b'.repeat(2999)}` }))],
+      ['a SessionIndex of 65 characters', slo(logoutRequestMessage(open.entityId, { sessionIndex: 's'.repeat(65) }))],
+      ['a NameID of 501 characters', slo(logoutRequestMessage(open.entityId, { nameId: 'n'.repeat(501) }))],
+      ['NUL in a SessionIndex', slo(logoutRequestMessage(open.entityId, { sessionIndex: 'a\u0000b' }))],
+    ] as const) {
+      const before = await db.database.db
+        .selectFrom('login_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('reason', '=', 'saml-refused')
+        .executeTakeFirstOrThrow();
+      const res = await app.inject({ method: 'GET', url: path, headers: { host: new URL(base).host } });
+      expect(res.statusCode, name).toBe(400);
+      expect(res.headers.location, name).toBeUndefined();
+      expect(res.headers['content-type'], name).toMatch(/^text\/html/);
+      expect(res.body, name).toContain(path.startsWith('/saml/sso') ? '<h1>登录请求无效</h1>' : '<h1>退出请求无效</h1>');
+      const after = await db.database.db
+        .selectFrom('login_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('reason', '=', 'saml-refused')
+        .executeTakeFirstOrThrow();
+      expect(Number(after.n), name).toBe(Number(before.n) + 1);
+    }
+    const recorded = await db.database.db.selectFrom('saml_sign_in').select('id').where('request_id', 'like', '_bbbb%').execute();
+    expect(recorded).toEqual([]);
   });
 
   it('limits SAML messages per client address with a Chinese page', async () => {

@@ -451,6 +451,14 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
     for (const [body, scimType] of creations) expectError(await scim(hengyue, 'POST', '/Users', body), 400, scimType);
     expect((await list(hengyue, `/Users?filter=${encodeURIComponent('phoneNumbers.value sw "1380000701"')}`)).totalResults).toBe(0);
     expectError(await scim(hengyue, 'GET', '/Users?startIndex=abc'), 400, 'invalidValue');
+    const huge = await scim(hengyue, 'GET', '/Users?startIndex=99999999999999');
+    expectError(huge, 400, 'invalidValue');
+    expect(huge.body.detail).toBe('startIndex 过大，最大为 999999999');
+    // Below the lower bound means the bound (RFC 7644 §3.4.2.4), however far below.
+    expect(await list(hengyue, '/Users?startIndex=-99999999999999&count=-99999999999999')).toMatchObject({
+      startIndex: 1,
+      itemsPerPage: 0,
+    });
     // A body past BODY_LIMIT (1 MiB here) is refused before it is read whole.
     expectError(await scim(hengyue, 'POST', '/Users', { schemas: [USER], userName: 'toolarge', title: 'x'.repeat(1_100_000) }), 413);
     expectError(await scim(hengyue, 'GET', '/Users/not-an-id'), 404);
@@ -580,6 +588,42 @@ describe.each(testDialects())('SCIM 2.0 provisioning on %s', (dialect) => {
       Operations: [{ op: 'add', path: 'emails', value: [{ value: 'second@hengyue.example.cn', type: 'work', primary: true }] }],
     });
     expect(second.body.emails).toEqual([{ value: 'second@hengyue.example.cn', type: 'work', primary: true }]);
+  });
+
+  it('counts a change of only externalId, department or manager as a modification: meta.lastModified moves and the audit log has it', async () => {
+    const id = await userIdOf('wangfang');
+    const manager = await userIdOf('zhoujie');
+    const long = '2020-01-01T00:00:00.000Z';
+    const updates = () =>
+      t.database.db
+        .selectFrom('audit_log')
+        .select(['action', 'detail'])
+        .where('action', '=', 'account.update')
+        .where('target', 'like', 'wangfang %')
+        .execute();
+    const before = (await updates()).length;
+    for (const [n, operation] of [
+      { op: 'replace', path: 'externalId', value: 'hr-wf-2001' },
+      { op: 'add', path: `${ENTERPRISE}:department`, value: '营销中心' },
+      { op: 'add', path: `${ENTERPRISE}:manager`, value: { value: manager } },
+    ].entries()) {
+      await t.database.db.updateTable('account').set({ updated_at: long }).where('username', '=', 'wangfang').execute();
+      const res = await scim(hengyue, 'PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [operation] });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const meta = res.body.meta as { lastModified: string };
+      expect(Date.parse(meta.lastModified), operation.path).toBeGreaterThan(Date.parse(long));
+      expect((await scim(hengyue, 'GET', `/Users/${id}`)).body.meta, operation.path).toMatchObject({ lastModified: meta.lastModified });
+      expect(await updates(), operation.path).toHaveLength(before + n + 1);
+    }
+    expect(await updates()).toContainEqual({ action: 'account.update', detail: 'SCIM' });
+    // The same values again change nothing: no new modification time, no audit row.
+    await t.database.db.updateTable('account').set({ updated_at: long }).where('username', '=', 'wangfang').execute();
+    const same = await scim(hengyue, 'PATCH', `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'add', path: `${ENTERPRISE}:department`, value: '营销中心' }],
+    });
+    expect((same.body.meta as { lastModified: string }).lastModified).toBe(long);
+    expect(await updates()).toHaveLength(before + 3);
   });
 
   it('answers attributes and excludedAttributes named with their schema URN', async () => {

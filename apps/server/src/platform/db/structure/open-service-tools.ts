@@ -22,6 +22,24 @@ const body = (parts: { intro: string; capabilities: string[]; start: string[]; s
   section('快速开始', list('ol', parts.start) + (parts.startNote ?? '')) +
   section('开发文档', list('ul', parts.documents));
 
+/**
+ * SHA-256 (hex) of a tool's summary and sanitised body as earlier releases first wrote them. A tool still
+ * carrying one of them was never edited: a start brings it to the current text (open-service-structure.ts).
+ */
+export const SUPERSEDED_OPEN_SERVICE_TEXTS: Readonly<Partial<Record<OpenServiceToolId, { summary: string[]; body: string[] }>>> = {
+  // 统一身份认证集成: CAS 3.0 only, then CAS 3.0 and OpenID Connect (before SAML 2.0).
+  '03': {
+    summary: [
+      '8bbeed7cb2942060517b69e3b365f3081d47af9d7590c36a04e99068d2a03de4',
+      'c00dcf64a0f0ac367dfe8244c61ea51093dbfa46ff88aedc0fd749bd2d88d516',
+    ],
+    body: [
+      '998aad4197015e016e74b78830f5a9aab83cf41dc28e9881de396bad9cfb4510',
+      '2dad8dcbb49f30ce1d15fc8e0a35888e3a7e316884efde02354c0f8853287cf7',
+    ],
+  },
+};
+
 export const OPEN_SERVICE_TOOLS: readonly OpenServiceToolSeed[] = [
   {
     id: '01',
@@ -90,7 +108,7 @@ export const OPEN_SERVICE_TOOLS: readonly OpenServiceToolSeed[] = [
     title: '统一身份认证集成',
     icon: 'safety-certificate',
     summary:
-      '基于 CAS 3.0 与 OpenID Connect 的单点登录：在应用列表登记应用，用应用授权控制谁能访问；CAS 应用经 /cas/p3/serviceValidate 校验票据，OIDC 应用按发现文档以授权码 + PKCE 登录。',
+      '基于 CAS 3.0、OpenID Connect 与 SAML 2.0 的单点登录：在应用列表登记应用，用应用授权控制谁能访问；CAS 应用经 /cas/p3/serviceValidate 校验票据，OIDC 应用按发现文档以授权码 + PKCE 登录，SAML 应用导入 IdP 元数据 /saml/metadata。',
     body: body({
       intro:
         '<p>门户内置符合 CAS 3.0 协议的统一身份认证服务。企业的业务系统接入后，员工用门户账号登录一次即可进入所有已授权的应用；' +
@@ -99,13 +117,17 @@ export const OPEN_SERVICE_TOOLS: readonly OpenServiceToolSeed[] = [
         '<p>门户同时是 OpenID Connect 提供方（签发方 <code>{门户地址}/oidc</code>，发现文档 ' +
         '<code>{门户地址}/oidc/.well-known/openid-configuration</code>），与 CAS 应用共用同一登录会话：授权码 + PKCE、' +
         'ID 令牌、用户信息、刷新令牌、令牌撤销与内省、应用发起的退出与后端通道登出。</p>' +
-        '<p>企业管理员登录后，可在本页看到本企业每个应用的接入配置与客户端示例（Spring Security、Node.js openid-client、Python Authlib），并对 CAS 应用运行「接入自检」。</p>',
+        '<p>门户也是 SAML 2.0 身份提供方（IdP）：元数据地址 <code>{门户地址}/saml/metadata</code>（即 IdP 实体 ID，含签名证书），' +
+        '单点登录地址 <code>{门户地址}/saml/sso</code>（HTTP-Redirect 与 HTTP-POST 绑定），单点登出地址 <code>{门户地址}/saml/slo</code>；' +
+        '响应以 HTTP-POST 发往登记的断言消费地址，响应与断言以 RSA-SHA256 签名，同样共用登录会话与单点登出，也支持从「我的应用」直接进入（IdP 发起）。</p>' +
+        '<p>企业管理员登录后，可在本页看到本企业每个应用的接入配置与客户端示例（Spring Security、Node.js openid-client、Python Authlib），并对应用运行「接入自检」。</p>',
       capabilities: [
         '<strong>服务登记</strong>：企业管理员在控制台「应用管理 → 应用列表」中登记应用，填写服务地址（按协议以前缀精确匹配，生产环境须为 https）、注销地址与返回属性。',
         '<strong>访问控制</strong>：在「应用授权」中按全员、账号组、角色或指定账号授权；未授权的账号在登录时即被拒绝，撤销授权后已签发的票据也不能再通过校验。',
         '<strong>票据校验与属性</strong>：应用调用 <code>/cas/p3/serviceValidate</code> 校验服务票据（ST），得到账号名与所选属性：姓名 name、手机号 telephone、邮箱 email、企业名称 enterpriseName、工号 number、账号组 groups、角色 roles。',
         '<strong>单点登出</strong>：用户退出时，门户以 POST 方式向应用的注销地址（未填写时为服务地址）发送 CAS <code>logoutRequest</code>，应用据其中的票据结束本地会话。',
         '<strong>OpenID Connect</strong>：在应用列表中以 OpenID Connect 协议登记应用，得到客户端 ID 与只显示一次的客户端密钥（公开客户端无密钥，须用 PKCE），登记回调地址（精确匹配）、后端登出地址与授权范围（openid、profile、email、phone、enterprise、groups、roles）。',
+        '<strong>SAML 2.0</strong>：在应用列表中以 SAML 2.0 协议登记应用，上传 SP 元数据或填写其地址即可读取，也可手工填写：SP 实体 ID、断言消费地址（ACS，响应只发往此地址）、单点登出地址（SLO，可选）、SP 签名证书（要求请求签名时必填）、NameID 格式（persistent、email 或 unspecified）与签名方式；返回属性以 SAML 属性名 name、email、telephone、enterpriseName、number、groups、roles 发送。',
         '<strong>安全策略</strong>：登录失败锁定、二次验证与会话时长遵循企业在「安全设置」中的配置，登录记录可在「登录日志」中查询。',
       ],
       start: [
@@ -114,6 +136,7 @@ export const OPEN_SERVICE_TOOLS: readonly OpenServiceToolSeed[] = [
         '应用把未登录的用户重定向到 <code>{门户地址}/cas/login?service={URL 编码的应用地址}</code>；登录成功后，浏览器带着 <code>ticket=ST-…</code> 回到应用。',
         '应用服务端请求 <code>{门户地址}/cas/p3/serviceValidate?service=…&amp;ticket=ST-…</code>（加 <code>format=JSON</code> 返回 JSON），从 <code>authenticationSuccess</code> 中读取账号与属性并建立本地会话。',
         '在注销地址上接收 <code>logoutRequest</code>，按其中的 <code>SessionIndex</code>（即服务票据）结束对应会话。',
+        'SAML 应用：在应用（SP）中导入门户的 IdP 元数据 <code>{门户地址}/saml/metadata</code>；在「应用列表」中新建协议为 SAML 2.0 的应用，上传 SP 元数据或登记实体 ID、ACS 地址、SLO 地址、NameID 格式与返回属性，再在「应用授权」中授权。',
       ],
       startNote:
         '<p>Spring Boot 应用使用 Apereo Java CAS Client 时的配置示例：</p>' +
@@ -123,7 +146,8 @@ export const OPEN_SERVICE_TOOLS: readonly OpenServiceToolSeed[] = [
         '<a href="https://apereo.github.io/cas/7.2.x/protocol/CAS-Protocol-Specification.html" target="_blank">CAS 协议规范（CAS 3.0）</a>：登录、票据校验、属性与单点登出的协议细节。',
         '<a href="https://github.com/apereo/java-cas-client" target="_blank">Apereo Java CAS Client</a>：Java 与 Spring Boot 应用的客户端及其配置项。',
         '<a href="https://openid.net/specs/openid-connect-core-1_0.html" target="_blank">OpenID Connect Core 1.0</a>：授权码流程、ID 令牌与声明。',
-        '本中心「API 参考」：<code>/cas/login</code>、<code>/cas/p3/serviceValidate</code> 等 CAS 端点，以及发现文档、<code>/oidc/auth</code>、<code>/oidc/token</code>、<code>/oidc/me</code> 等 OpenID Connect 端点的参数与返回示例。',
+        '<a href="https://docs.oasis-open.org/security/saml/v2.0/saml-core-2.0-os.pdf" target="_blank">SAML 2.0 核心规范</a>：断言、协议消息、NameID 与单点登出。',
+        '本中心「API 参考」：<code>/cas/login</code>、<code>/cas/p3/serviceValidate</code> 等 CAS 端点，以及发现文档、<code>/oidc/auth</code>、<code>/oidc/token</code>、<code>/oidc/me</code> 等 OpenID Connect 端点，以及 <code>/saml/metadata</code>、<code>/saml/sso</code>、<code>/saml/slo</code> 等 SAML 端点的参数与返回示例。',
       ],
     }),
   },

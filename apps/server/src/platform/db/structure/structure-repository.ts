@@ -1,3 +1,4 @@
+import type { OpenServiceToolId } from '@portal/shared';
 import type { Kysely } from 'kysely';
 import type { Database, OpenServiceToolTable } from '../schema.js';
 
@@ -79,5 +80,35 @@ export async function insertMissingOpenServiceTools(
     .insertInto('open_service_tool')
     .values(tools.map((tool) => ({ ...tool, status: 'online' as const, updated_at: now })))
     .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** The summary and body of these tools. */
+export async function openServiceToolTexts(
+  db: Kysely<Database>,
+  ids: readonly OpenServiceToolId[],
+): Promise<{ id: OpenServiceToolId; summary: string; body: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('open_service_tool')
+    .select(['id', 'summary', 'body'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** A tool's summary or body becomes `next` only while it is still `previous` (an operator's edit in the meantime wins). */
+export async function replaceOpenServiceToolText(
+  db: Kysely<Database>,
+  id: OpenServiceToolId,
+  column: 'summary' | 'body',
+  previous: string,
+  next: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('open_service_tool')
+    .set({ [column]: next, updated_at: now })
+    .where('id', '=', id)
+    .where(column, '=', previous)
     .execute();
 }
