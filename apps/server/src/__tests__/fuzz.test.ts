@@ -159,6 +159,9 @@ function problem(call: Call, status: number, type: string, text: string): string
       return 'Handle error that is not JSON';
     }
   }
+  // An enterprise provider's back-channel logout answers in OAuth's JSON (OpenID Connect Back-Channel Logout
+  // 1.0 §2.8); a request its schema refuses still gets the envelope.
+  if (/^\/cas\/login\/federation\/[^/]+\/backchannel-logout/.test(call.url) && /"error":"[a-z_]+"/.test(text)) return undefined;
   // The CAS server's pages and XML, and the portal's login callback page, answer browsers in their own form.
   if ((call.url.startsWith('/cas/') || call.url.startsWith('/web/portal/cas/')) && /html|xml/.test(type)) return undefined;
   try {

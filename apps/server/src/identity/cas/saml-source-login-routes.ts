@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorEnvelope } from '../../platform/lib/envelope.js';
 import { acceptFormBodies } from '../../platform/lib/form-body.js';
 import { FEDERATION_SESSION_COOKIE } from '../federation/federation-login-routes.js';
 import { SUBMIT_SCRIPT_HASH, samlPostPage } from '../saml/saml-pages.js';
@@ -16,7 +17,8 @@ const Message = Type.Object({
   Signature: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 const Html = Type.String({ description: 'text/html; charset=utf-8' });
-const PageAnswers = { 200: Html, '4xx': Html };
+// A refused request's schema error reaches the error handler's envelope, so 4xx is a page or the envelope.
+const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), '5xx': ErrorEnvelope };
 
 /**
  * The portal as an enterprise SAML 2.0 IdP's service provider, under `/cas/login/saml/{source}` (the
@@ -143,7 +145,7 @@ export default async function samlSourceLoginRoutes(app: FastifyInstance) {
         summary: 'SAML 2.0 认证源：本平台作为 SP 的元数据（在 IdP 登记）',
         params: SourceParams,
         querystring: Type.Object({ download: Type.Optional(Type.String({ maxLength: 8 })) }),
-        response: { 200: Type.String(), '4xx': Html },
+        response: { 200: Type.String(), '4xx': Type.Union([Html, ErrorEnvelope]) },
       },
     },
     async (request, reply) => {

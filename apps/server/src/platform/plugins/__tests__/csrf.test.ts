@@ -25,7 +25,7 @@ function routesOf(t: TestApp, method: string): string[] {
 
 /**
  * Form posts from other sites (the CAS login with its steps — new password, two-factor, passkeys — and 忘记密码,
- * the CAS back-channel logout, the OpenID provider's endpoints that clients post to and its logout
+ * the CAS back-channel logout, an enterprise provider's back-channel logout token and its SAML HTTP-POST binding, the OpenID provider's endpoints that clients post to and its logout
  * confirmation, SAML's HTTP-POST binding) opt out with `config.csrf`.
  */
 const FORM_POSTS = new Set([
@@ -47,6 +47,9 @@ const FORM_POSTS = new Set([
   'POST /oidc/session/end/confirm',
   'POST /saml/sso',
   'POST /saml/slo',
+  'POST /cas/login/federation/x/backchannel-logout',
+  'POST /cas/login/federation/x/callback',
+  'POST /cas/login/saml/x/slo',
 ]);
 
 describe('CSRF check', () => {
