@@ -303,6 +303,13 @@ export const AuthSourceMessage = {
   domainsTooMany: `邮箱域名最多${FEDERATION_DOMAINS_MAX}个`,
   /** A domain is one enterprise's: another's claim refuses the save. */
   domainTaken: (domain: string) => `邮箱域名 ${domain} 已被其他企业或认证源使用`,
+  /** The same, when two saves of one domain met at the same moment (the database names no domain). */
+  domainRaced: '邮箱域名已被其他企业或认证源使用',
+  domainUnknown: '该企业未认领此邮箱域名',
+  /** A public mail service's domain says nothing of who the person works for. */
+  domainPublic: (domain: string) => `邮箱域名 ${domain} 是公共邮箱域名，不能作为企业邮箱域名`,
+  /** Another enterprise's accounts hold addresses there, or its AD 域 is that domain. */
+  domainOfOther: (domain: string) => `邮箱域名 ${domain} 已被其他企业的账号或 AD 域使用，不能认领`,
   groupsTooMany: `默认账号组最多${FEDERATION_GROUPS_MAX}个`,
   groupUnknown: '默认账号组不存在',
   federatedNoSync: '企业身份提供方（OpenID Connect、SAML 2.0）的认证源不能同步',
