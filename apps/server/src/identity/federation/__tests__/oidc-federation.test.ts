@@ -1,4 +1,5 @@
 import { AuthSourceMessage, type AuthSourceDetail, type AuthSourceTestResult } from '@portal/shared';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
@@ -269,6 +270,47 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     expect([upn.status, upn.body.msg]).toEqual([409, AuthSourceMessage.domainOfOther('ruichi.local')]);
     expect(await t.database.db.selectFrom('federation_domain').select(['domain', 'status']).orderBy('domain').execute()).toEqual(before);
   });
+
+  // SQLite runs one write transaction at a time: two saves of one domain can only race on PostgreSQL.
+  if (dialect === 'postgres') {
+    it('answers a save that loses the race for a domain with the domain-taken message, writing nothing', async () => {
+      const ruichiSource = await t.database.db
+        .selectFrom('auth_source')
+        .select(['id', 'enterprise_id'])
+        .where('name', '=', '瑞驰 AD')
+        .executeTakeFirstOrThrow();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // Another enterprise's save of the same domain, not committed yet when 恒岳's save checks it.
+      const other = t.database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('federation_domain')
+          .values({ enterprise_id: ruichiSource.enterprise_id, source_id: ruichiSource.id, domain: 'race.example.cn' })
+          .execute();
+        await released;
+      });
+      const saving = api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { domains: [DOMAIN, 'race.example.cn'] }));
+      // 恒岳's insert waits on the unique index for the other transaction.
+      await expect
+        .poll(async () => {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query like '%federation_domain%'`.execute(t.database.db);
+          return rows[0]?.n ?? 0;
+        })
+        .toBeGreaterThan(0);
+      release();
+      await other;
+      const raced = await saving;
+      expect([raced.status, raced.body.msg]).toEqual([409, AuthSourceMessage.domainRaced]);
+      const rows = await t.database.db
+        .selectFrom('federation_domain')
+        .select(['source_id', 'domain'])
+        .where('domain', '=', 'race.example.cn')
+        .execute();
+      expect(rows).toEqual([{ source_id: ruichiSource.id, domain: 'race.example.cn' }]);
+      await t.database.db.deleteFrom('federation_domain').where('domain', '=', 'race.example.cn').execute();
+    });
+  }
 
   it('routes a new domain (an IDN, typed in Unicode with a trailing dot) only after a platform operator approves it', async () => {
     const saved = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { domains: [DOMAIN, '恒岳集团.中国.'] }));
