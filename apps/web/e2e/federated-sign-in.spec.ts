@@ -2,7 +2,7 @@ import net from 'node:net';
 import { startOidcIdp } from '../../server/src/testing/oidc-idp.js';
 import { apiAs } from './api-helpers.js';
 import { openConsole } from './console-helpers.js';
-import { expect, test, uniquePhone, uniqueTag } from './fixtures.js';
+import { expect, freshContext, test, uniquePhone, uniqueTag } from './fixtures.js';
 
 /**
  * The enterprise (this file's own, the tenant fixture) brings its own OpenID Provider: an independent
@@ -94,7 +94,28 @@ test.describe('企业身份提供方（OpenID Connect）', () => {
       await popup.getByRole('button', { name: '登录' }).click();
       await expect(drawer.getByText('测试登录成功')).toBeVisible();
       await expect(drawer.getByText(person.email).first()).toBeVisible();
+      await expect(drawer.getByRole('region', { name: '邮箱域名审核' }).getByText('待审核')).toBeVisible();
       await drawer.getByRole('button', { name: /取\s*消/ }).click();
+
+      // The claimed domain routes only once the platform's operator approves it in 租户管理 → 详情.
+      const operatorContext = await freshContext(browser);
+      const operator = await operatorContext.newPage();
+      await openConsole(operator, 'operator', '/console/tenant');
+      await operator.getByLabel('企业名称').fill(tenant.name);
+      await operator.getByRole('button', { name: /查\s*询/ }).click();
+      await operator
+        .getByRole('row')
+        .filter({ hasText: tenant.name })
+        .getByRole('button', { name: /详\s*情/ })
+        .click();
+      const claimed = operator
+        .getByRole('dialog', { name: `企业详情：${tenant.name}` })
+        .getByRole('region', { name: '企业邮箱域名' })
+        .getByRole('listitem', { name: domain });
+      await expect(claimed.getByText('待审核')).toBeVisible();
+      await claimed.getByRole('button', { name: /批\s*准/ }).click();
+      await expect(claimed.getByText('已批准')).toBeVisible();
+      await operatorContext.close();
 
       // A CAS application of the enterprise, open to all its members (JIT accounts included).
       const casHome = `${casAppOrigin()}/federated-${tag}/`;

@@ -7,7 +7,7 @@ import { expect, test, uniquePhone, uniqueTag } from './fixtures.js';
  * The enterprise (this file's own, the tenant fixture) brings its own SAML 2.0 identity provider: an
  * independent samlify IdP on its own port. Its administrator adds it under 认证源 by its metadata address,
  * sees what to register at the IdP, runs 测试登录 in a popup; then a fresh browser signs in through the
- * source's button on the central login, its account created on the way (JIT).
+ * source's button on the central login of one of the enterprise's applications, its account created on the way (JIT).
  */
 test.describe('企业身份提供方（SAML 2.0）', () => {
   test('the administrator adds the IdP by its metadata, 测试登录 shows the mapped fields, and a person signs in with JIT', async ({
@@ -52,15 +52,29 @@ test.describe('企业身份提供方（SAML 2.0）', () => {
       await expect(popup.getByRole('row', { name: new RegExp(`手机号\\s*${person.mobile}`) })).toBeVisible();
       await popup.close();
 
-      // A fresh browser: the source's button on the central login, the IdP, back signed in (account created).
+      // The central login offers the source's button only for the enterprise's own applications.
+      const origin = process.env.E2E_CAS_APP;
+      if (!origin) throw new Error('E2E_CAS_APP is set by the e2e global setup');
+      const casHome = `${origin}/saml-source-${tag}/`;
+      const api = await apiAs(page);
+      const [cas] = await api.post<{ id: number }>('/web-api/console/v1/sso-app', {
+        name: `质量追溯${tag}`,
+        protocol: 'cas3',
+        servicePrefixes: [casHome],
+        attributes: [],
+        status: 'enabled',
+      });
+      await api.put(`/web-api/console/v1/sso-app/${cas?.id ?? 0}/grants`, { allMembers: true, groupIds: [], roleIds: [], accountIds: [] });
+
+      // A fresh browser: the application sends it to the central login, the source's button, the IdP, back in the application (account created).
       const context = await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
       const visitor = await context.newPage();
-      await visitor.goto('/cas/login', { waitUntil: 'commit' });
+      await visitor.goto(casHome, { waitUntil: 'commit' });
       await visitor.getByRole('link', { name: new RegExp(name) }).click();
       expect(new URL(visitor.url()).origin).toBe(idp.base);
       await visitor.getByRole('button', { name: 'Continue' }).click();
-      await expect(visitor.getByRole('heading', { name: '登录成功' })).toBeVisible();
-      await expect(visitor.getByText(`欢迎您，${person.displayName}。`)).toBeVisible();
+      await expect(visitor.getByText(`signed in as ${person.uid}`)).toBeVisible();
+      expect(visitor.url()).toBe(casHome);
       await context.close();
     } finally {
       // The shared server's login page goes back to how the other journeys know it.

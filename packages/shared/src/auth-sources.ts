@@ -303,6 +303,13 @@ export const AuthSourceMessage = {
   domainsTooMany: `邮箱域名最多${FEDERATION_DOMAINS_MAX}个`,
   /** A domain is one enterprise's: another's claim refuses the save. */
   domainTaken: (domain: string) => `邮箱域名 ${domain} 已被其他企业或认证源使用`,
+  /** The same, when two saves of one domain met at the same moment (the database names no domain). */
+  domainRaced: '邮箱域名已被其他企业或认证源使用',
+  domainUnknown: '该企业未认领此邮箱域名',
+  /** A public mail service's domain says nothing of who the person works for. */
+  domainPublic: (domain: string) => `邮箱域名 ${domain} 是公共邮箱域名，不能作为企业邮箱域名`,
+  /** Another enterprise's accounts hold addresses there, or its AD 域 is that domain. */
+  domainOfOther: (domain: string) => `邮箱域名 ${domain} 已被其他企业的账号或 AD 域使用，不能认领`,
   groupsTooMany: `默认账号组最多${FEDERATION_GROUPS_MAX}个`,
   groupUnknown: '默认账号组不存在',
   federatedNoSync: '企业身份提供方（OpenID Connect、SAML 2.0）的认证源不能同步',
@@ -340,6 +347,20 @@ const chatId = (value: string, missing: string) => requiredText(value, CHAT_ID_M
  * each under its field and the server runs `config` (their first problem) on every write and test:
  * the same functions and messages on both sides. The LDAP syntax is ldap-syntax.ts's.
  */
+/** A claimed email domain's review by a platform operator (租户管理): only 已批准 routes identity-first sign-ins. */
+export const FEDERATION_DOMAIN_STATUS_LABELS = { pending: '待审核', approved: '已批准', refused: '已驳回' } as const;
+export type FederationDomainStatus = keyof typeof FEDERATION_DOMAIN_STATUS_LABELS;
+
+/** A domain's ASCII (punycode) form as browsers and Node read a host name; the text itself when it is no host name. */
+function asciiDomain(domain: string): string {
+  if (/^[\x21-\x7e]*$/.test(domain)) return domain;
+  try {
+    return new URL(`http://${domain}/`).hostname;
+  } catch {
+    return domain;
+  }
+}
+
 export const AuthSourceRules = {
   name: (value: string) => requiredText(value, AUTH_SOURCE_NAME_MAX, AuthSourceMessage.nameRequired, AuthSourceMessage.nameTooLong),
   /** Kept as typed (a password may hold spaces). `stored`: the source keeps one, so '' leaves it as it is; creating needs one. */
@@ -428,7 +449,8 @@ export const AuthSourceRules = {
     if (values.length > FEDERATION_DOMAINS_MAX) return AuthSourceMessage.domainsTooMany;
     const seen = new Set<string>();
     for (const raw of values) {
-      const domain = raw.trim().toLowerCase();
+      // As the server keeps it: without `@` or a trailing dot, an internationalised one in its ASCII form.
+      const domain = asciiDomain(raw.trim().replace(/^@/, '').replace(/\.$/, '').toLowerCase());
       if (!isDnsDomain(domain) || !domain.includes('.')) return AuthSourceMessage.domainsInvalid(raw);
       if (seen.has(domain)) return AuthSourceMessage.domainsDuplicate(domain);
       seen.add(domain);

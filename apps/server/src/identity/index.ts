@@ -18,6 +18,7 @@ import chatLoginService from './cas/chat-login-service.js';
 import samlSourceLoginRoutes from './cas/saml-source-login-routes.js';
 import samlSourceLoginService from './cas/saml-source-login-service.js';
 import forgotPasswordRoutes from './cas/forgot-password-routes.js';
+import federationDomainRoutes from './federation/federation-domain-routes.js';
 import federationLoginRoutes from './federation/federation-login-routes.js';
 import federationOidc from './federation/oidc-kind.js';
 import federationService from './federation/federation-service.js';
@@ -243,6 +244,7 @@ const identityModule: FastifyPluginAsync = async (app) => {
   await app.register(machineClientRoutes);
   await app.register(machineDirectoryRoutes);
   await app.register(scimTokenRoutes);
+  await app.register(federationDomainRoutes);
   await app.register(scimRoutes, { prefix: SCIM_BASE_PATH });
 };
 

@@ -259,6 +259,14 @@ export const SamlSpEndpointsSchema = Type.Object({
   metadataUrl: Type.String(),
 });
 
+/** A claimed email domain and its review by a platform operator: only 已批准 (approved) routes sign-ins. */
+export const FederationDomainReviewSchema = Type.Object({
+  domain: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('refused')], {
+    description: 'pending 待审核；approved 已批准；refused 已驳回',
+  }),
+});
+
 export const AuthSourceDetailSchema = perType(
   {
     id: Type.Integer(),
@@ -270,6 +278,9 @@ export const AuthSourceDetailSchema = perType(
     }),
     serviceProvider: Type.Optional(
       Type.Union([SamlSpEndpointsSchema, Type.Null()], { description: 'SAML 2.0：在 IdP 登记的本平台 SP 信息' }),
+    ),
+    domainReviews: Type.Optional(
+      Type.Array(FederationDomainReviewSchema, { description: 'OpenID Connect、SAML 2.0：各邮箱域名的审核状态（平台运营审核）' }),
     ),
     updatedAt: Type.String(),
   },

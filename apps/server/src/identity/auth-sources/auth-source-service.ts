@@ -29,6 +29,7 @@ import type { Caller } from '../portal-auth/auth.js';
 import { type AuthSourceWrite, type SourceListRow, type StoredSource, endpointOf } from './auth-source-repository.js';
 import { DirectoryError, type LoadedSource } from './directory.js';
 import { openDirectory } from './open-directory.js';
+import { isPublicMailDomain, normalDomain } from '../federation/email-domains.js';
 import { fetchIdpMetadata, readableCertificates, readIdpMetadata, SamlSpRefusal } from './saml/saml-sp.js';
 import { runSummary } from './sync-run-summary.js';
 
@@ -88,8 +89,8 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
             email: text(c.mapping.email),
             phone: text(c.mapping.phone),
           },
-          // example.com, @example.com and Example.COM are one domain.
-          domains: (c.domains ?? []).map((d) => text(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          // example.com, @example.com, Example.COM. and an IDN's ASCII form are one domain.
+          domains: (c.domains ?? []).map(normalDomain).filter(Boolean),
           jit: c.jit ?? false,
           groupIds: [...new Set(c.groupIds ?? [])],
           enforce: c.enforce ?? false,
@@ -115,7 +116,7 @@ function settingsOf(body: Body | TestBody): AuthSourceConfig {
             email: text(c.mapping.email),
           },
           wantAssertionsSigned: c.wantAssertionsSigned ?? SAML_DEFAULTS.wantAssertionsSigned,
-          domains: (c.domains ?? []).map((d) => text(d).replace(/^@/, '').toLowerCase()).filter(Boolean),
+          domains: (c.domains ?? []).map(normalDomain).filter(Boolean),
           jit: c.jit ?? false,
           groupIds: [...new Set(c.groupIds ?? [])],
           enforce: c.enforce ?? false,
@@ -160,6 +161,12 @@ async function writeFederation(
   const { domains, groupIds } = input.config;
   const taken = await repo.domainTaken(trx, domains, sourceId);
   if (taken) throw new ConflictError(AuthSourceMessage.domainTaken(taken));
+  // A public mail service's domain, or one another enterprise's people use (their emails, an AD 域 for
+  // UPN sign-in), would send them to this enterprise's provider: never claimable.
+  const publicDomain = domains.find(isPublicMailDomain);
+  if (publicDomain) throw new BadRequestError(AuthSourceMessage.domainPublic(publicDomain));
+  const used = await repo.domainUsedElsewhere(trx, enterpriseId, domains);
+  if (used) throw new ConflictError(AuthSourceMessage.domainOfOther(used));
   if ((await repo.groupsOf(trx, enterpriseId, groupIds)).length !== groupIds.length)
     throw new BadRequestError(AuthSourceMessage.groupUnknown);
   await repo.replaceDomains(trx, enterpriseId, sourceId, domains);
@@ -171,11 +178,19 @@ const auditDetail = (settings: AuthSourceConfig, enabled: boolean, secretChanged
     '；',
   );
 
+/** The unique index of claimed domains (PostgreSQL names the constraint; SQLite the column). */
+function federationDomainConflict(err: unknown): boolean {
+  const { constraint, message } = err as { constraint?: unknown; message?: unknown };
+  return constraint === 'federation_domain_domain' || (typeof message === 'string' && message.includes('federation_domain.domain'));
+}
+
 /** A unique name is checked first for its message; the constraint catches a concurrent twin. */
 async function writing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
+    // Two enterprises saving one domain at the same moment: the domain's unique index answers.
+    if (isUniqueViolation(err) && federationDomainConflict(err)) throw new ConflictError(AuthSourceMessage.domainRaced);
     if (isUniqueViolation(err)) throw new ConflictError(AuthSourceMessage.nameTaken);
     throw err;
   }
@@ -245,9 +260,11 @@ export class AuthSourceService {
   async activityOfEnterprise(enterpriseId: number): Promise<TenantSourceActivity[]> {
     const sources = await this.listOfEnterprise(enterpriseId);
     const signIns = await this.sources.lastSignIns(enterpriseId);
+    const reviews = await this.app.federationService.repository.domainsOf(sources.map((s) => s.id));
     return sources.map((source) => {
       const at = signIns.get(source.id);
-      return { ...source, lastSignInAt: at ? chinaTime(new Date(at)) : '' };
+      const domainReviews = reviews.filter((r) => r.sourceId === source.id).map(({ domain, status }) => ({ domain, status }));
+      return { ...source, lastSignInAt: at ? chinaTime(new Date(at)) : '', domainReviews };
     });
   }
 
@@ -264,7 +281,16 @@ export class AuthSourceService {
           : `${base}/cas/login/${source.type}/callback`;
     // SAML: what the enterprise registers at its IdP (the ACS is the federated sign-in's callback).
     const serviceProvider = source.type === 'saml' ? { serviceProvider: samlSpEndpoints(base, source.id) } : {};
-    return { ...source, callbackUrl, ...serviceProvider } as AuthSourceDetail;
+    // The form shows each claimed domain's review (待审核 / 已批准 / 已驳回): only approved ones route sign-ins.
+    const domainReviews = isFederatedSourceType(source.type)
+      ? {
+          domainReviews: (await this.app.federationService.repository.domainsOf([source.id])).map(({ domain, status }) => ({
+            domain,
+            status,
+          })),
+        }
+      : {};
+    return { ...source, callbackUrl, ...serviceProvider, ...domainReviews } as AuthSourceDetail;
   }
 
   /** 新建 (企业微信, 钉钉 and 飞书 at most one each); answers the new source's id. */

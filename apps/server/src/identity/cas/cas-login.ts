@@ -222,7 +222,10 @@ function createCasLogin(app: FastifyInstance) {
     status: number,
     model: { service?: string | undefined; renew: boolean; username?: string; error?: string },
   ) {
-    const [chat, federated] = await Promise.all([chatLogins(), app.federationService.loginOptions()]);
+    // Source buttons only for the enterprise owning the requested service (its CAS application, OIDC client or SAML SP).
+    const registered = await registry.resolve(model.service, portalBase(request));
+    const owner = registered?.application?.enterpriseId;
+    const [chat, federated] = await Promise.all([chatLogins(), app.federationService.loginOptions(owner)]);
     return html(
       reply,
       status,

@@ -128,7 +128,11 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply.header('retry-after', burst.ttlInSeconds);
         return page(429, `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试`);
       }
-      if (!login) return page(400, '请输入用户名或手机号');
+      // Identity-first pages ask for 用户名、手机号或企业邮箱 (the field's placeholder): the empty answer says the same.
+      if (!login) {
+        const { identityFirst } = await app.federationService.loginOptions(undefined);
+        return page(400, identityFirst ? '请输入用户名、手机号或企业邮箱' : '请输入用户名或手机号');
+      }
       // Identity-first: an address of a domain an enterprise's provider claims signs in there (a password typed with it is not used).
       const sourceId = await app.federationService.sourceOfLogin(login);
       if (sourceId !== undefined)

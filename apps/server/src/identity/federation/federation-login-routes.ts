@@ -40,6 +40,8 @@ const federationLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { casSignInService: casLogin, loginStepService: steps, federationService: federation, federationTestLinkService: testLinks } = app;
   // Per-client-IP burst window, as in front of the password form: each callback costs calls to the provider.
   const attempts = app.createRateLimit({ limit: 'federation-login', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+  // The start too: each anonymous start writes a pending sign-in and may read the provider's discovery or metadata.
+  const starts = app.createRateLimit({ limit: 'federation-start', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
 
   const client = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? '', log: request.log });
 
@@ -91,6 +93,11 @@ const federationLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }
       const { target, unregistered } = await casLogin.targetOf(request, reply, request.query);
       if (unregistered) return casLogin.unregisteredService(request, reply);
+      const burst = await starts(request);
+      if (!burst.isAllowed && burst.isExceeded) {
+        reply.header('retry-after', burst.ttlInSeconds);
+        return refusedPage(request, reply, 429, '无法登录', `登录尝试过于频繁，请 ${burst.ttlInSeconds} 秒后再试。`, target);
+      }
       let started;
       try {
         started = await federation.begin({

@@ -1,6 +1,6 @@
 import { FEDERATED_SOURCE_TYPES } from '@portal/shared';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/db/schema.js';
+import { type Kysely, sql } from 'kysely';
+import type { Database, FederationDomainStatus } from '../../platform/db/schema.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
 import type { AuthSourceRepository } from '../auth-sources/auth-source-repository.js';
 
@@ -129,18 +129,91 @@ export class FederationRepository {
     }));
   }
 
-  /** The enabled source (of an active enterprise) claiming `domain`. */
-  async sourceOfDomain(domain: string): Promise<number | undefined> {
+  /** The enabled source (of an active enterprise) claiming `domain`, once an operator approved the claim. */
+  async sourceOfDomain(domain: string): Promise<{ id: number; enterpriseId: number } | undefined> {
     const row = await this.db
       .selectFrom('federation_domain')
       .innerJoin('auth_source', 'auth_source.id', 'federation_domain.source_id')
       .innerJoin('enterprise', 'enterprise.id', 'auth_source.enterprise_id')
-      .select('auth_source.id')
+      .select(['auth_source.id', 'auth_source.enterprise_id'])
       .where('federation_domain.domain', '=', domain)
+      .where('federation_domain.status', '=', 'approved')
       .where('auth_source.status', '=', 'enabled')
       .where('enterprise.status', '=', 'active')
       .executeTakeFirst();
-    return row?.id;
+    return row ? { id: row.id, enterpriseId: row.enterprise_id } : undefined;
+  }
+
+  /** Whether an account of another enterprise than `enterpriseId` holds `email` (any case). */
+  async emailOfOtherEnterprise(email: string, enterpriseId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('account')
+      .select('id')
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .where('enterprise_id', '!=', enterpriseId)
+      .where('status', '!=', 'deleted')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * The first of `domains` another enterprise's people use: an AD 域 of its LDAP source (UPN sign-in)
+   * or the domain of an email one of its accounts holds.
+   */
+  async domainUsedElsewhere(trx: Kysely<Database>, enterpriseId: number, domains: readonly string[]): Promise<string | undefined> {
+    if (domains.length === 0) return undefined;
+    const ldap = await trx
+      .selectFrom('auth_source')
+      .select('config')
+      .where('type', '=', 'ldap')
+      .where('enterprise_id', '!=', enterpriseId)
+      .execute();
+    const adDomains = new Set(
+      ldap
+        .map((r) =>
+          String((JSON.parse(r.config) as { adDomain?: unknown }).adDomain ?? '')
+            .trim()
+            .toLowerCase(),
+        )
+        .filter(Boolean),
+    );
+    for (const domain of [...domains].sort()) {
+      if (adDomains.has(domain)) return domain;
+      // Domains are DNS names (letters, digits, hyphens, dots): nothing in them is a LIKE wildcard but `_`, checked again below.
+      const emails = await trx
+        .selectFrom('account')
+        .select('email')
+        .where(sql<string>`lower(email)`, 'like', `%@${domain}`)
+        .where('enterprise_id', '!=', enterpriseId)
+        .where('status', '!=', 'deleted')
+        .limit(20)
+        .execute();
+      if (emails.some((r) => (r.email ?? '').toLowerCase().endsWith(`@${domain}`))) return domain;
+    }
+    return undefined;
+  }
+
+  /** A source's claimed domains with their review state (the source form, 租户管理). */
+  async domainsOf(sourceIds: readonly number[]): Promise<{ sourceId: number; domain: string; status: FederationDomainStatus }[]> {
+    if (sourceIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('federation_domain')
+      .select(['source_id', 'domain', 'status'])
+      .where('source_id', 'in', sourceIds)
+      .orderBy('domain')
+      .execute();
+    return rows.map((r) => ({ sourceId: r.source_id, domain: r.domain, status: r.status }));
+  }
+
+  /** An operator's decision on one enterprise's claimed domain; false when the enterprise claims no such domain. */
+  async review(trx: Kysely<Database>, enterpriseId: number, domain: string, status: FederationDomainStatus): Promise<boolean> {
+    const result = await trx
+      .updateTable('federation_domain')
+      .set({ status })
+      .where('enterprise_id', '=', enterpriseId)
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** The first of `domains` another source (of any enterprise) claims. */
@@ -151,13 +224,21 @@ export class FederationRepository {
     return (await query.orderBy('domain').executeTakeFirst())?.domain;
   }
 
-  /** A source's domains become exactly `domains` (inside the source's write). */
+  /**
+   * A source's domains become exactly `domains` (inside the source's write): the ones it kept keep their
+   * review state, new ones wait for an operator (待审核).
+   */
   async replaceDomains(trx: Kysely<Database>, enterpriseId: number, sourceId: number, domains: readonly string[]): Promise<void> {
-    await trx.deleteFrom('federation_domain').where('source_id', '=', sourceId).execute();
-    if (domains.length === 0) return;
+    const current = await trx.selectFrom('federation_domain').select('domain').where('source_id', '=', sourceId).execute();
+    const kept = new Set(current.map((r) => r.domain));
+    let removing = trx.deleteFrom('federation_domain').where('source_id', '=', sourceId);
+    if (domains.length > 0) removing = removing.where('domain', 'not in', domains);
+    await removing.execute();
+    const added = domains.filter((d) => !kept.has(d));
+    if (added.length === 0) return;
     await trx
       .insertInto('federation_domain')
-      .values(domains.map((domain) => ({ enterprise_id: enterpriseId, source_id: sourceId, domain })))
+      .values(added.map((domain) => ({ enterprise_id: enterpriseId, source_id: sourceId, domain })))
       .execute();
   }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   AUTH_SOURCE_TYPE_LABELS,
+  AuthSourceMessage,
   type AuthSourceTestStep,
   type FederatedSourceType,
   type LoginFailureReason,
@@ -11,9 +12,12 @@ import {
 } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { recordAudit } from '../../platform/audit/audit-log.js';
+import { auditBy, recordAudit } from '../../platform/audit/audit-log.js';
+import type { Actor } from '../../platform/lib/actor.js';
 import { inEnterpriseTransaction, inTransaction } from '../../platform/db/transaction.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
+import { NotFoundError } from '../../platform/lib/errors.js';
+import { accountOfDirectoryLogin } from '../auth-sources/ldap/ldap-sign-in.js';
 import { hashPassword } from '../accounts/passwords.js';
 import type { LoginClient } from '../cas/cas-login-service.js';
 import {
@@ -24,6 +28,7 @@ import {
   type FederationSettings,
   federationSettings,
 } from './federation-kind.js';
+import { normalDomain } from './email-domains.js';
 import { FederationRepository, type PendingFederation } from './federation-repository.js';
 import { FederationTestLinks } from './federation-test-links.js';
 
@@ -100,10 +105,8 @@ export function mapIdentity(settings: FederationSettings, identity: ExternalIden
 export function emailDomain(login: string): string | undefined {
   const at = login.lastIndexOf('@');
   if (at <= 0 || at === login.length - 1) return undefined;
-  return login
-    .slice(at + 1)
-    .trim()
-    .toLowerCase();
+  // As claims are stored: an IDN in its ASCII form, without a trailing dot.
+  return normalDomain(login.slice(at + 1)) || undefined;
 }
 
 /**
@@ -138,22 +141,52 @@ function createFederationService(app: FastifyInstance) {
     return source && isFederatedSourceType(source.type) ? (source as FederatedSource) : undefined;
   }
 
-  /** The login page: whether it asks for 账号或邮箱 first, and a button per enabled source. */
-  async function loginOptions(): Promise<{ identityFirst: boolean; sources: { id: number; label: string }[] }> {
+  /**
+   * The login page: whether it asks for 账号或邮箱 first (some enabled source claims a domain), and a
+   * button per enabled source of the enterprise that owns the requested service only: the shared page
+   * names no customer and offers no other tenant's provider; the bare page has none (identity-first still routes).
+   */
+  async function loginOptions(
+    serviceEnterpriseId: number | undefined,
+  ): Promise<{ identityFirst: boolean; sources: { id: number; label: string }[] }> {
     // One query per login page: a source's settings carry its domains (federation_domain mirrors them in the same write).
     const enabled = await repo.enabledSources();
-    const names = new Set(enabled.map((s) => s.enterpriseName));
     return {
       identityFirst: enabled.some((s) => ((JSON.parse(s.config) as { domains?: unknown[] }).domains ?? []).length > 0),
-      // One enterprise: its sources by name; several: with the enterprise's name in front.
-      sources: enabled.map((s) => ({ id: s.id, label: names.size > 1 ? `${s.enterpriseName}：${s.name}` : s.name })),
+      sources: enabled.filter((s) => s.enterpriseId === serviceEnterpriseId).map((s) => ({ id: s.id, label: s.name })),
     };
   }
 
-  /** Where identity-first sends an address: the enabled source claiming its domain. */
+  /**
+   * Where identity-first sends an address: the enabled source claiming its (operator-approved) domain,
+   * unless the login names an account of another enterprise (an AD UPN, an email one of its accounts
+   * holds): that person signs in as before, never at this enterprise's provider.
+   */
   async function sourceOfLogin(login: string): Promise<number | undefined> {
     const domain = emailDomain(login);
-    return domain ? repo.sourceOfDomain(domain) : undefined;
+    const source = domain ? await repo.sourceOfDomain(domain) : undefined;
+    if (!source) return undefined;
+    const account = (await accounts.findForLogin(login)) ?? (await accountOfDirectoryLogin(app, login));
+    if (account && account.enterpriseId !== source.enterpriseId) return undefined;
+    if (await repo.emailOfOtherEnterprise(login, source.enterpriseId)) return undefined;
+    return source.id;
+  }
+
+  /** 租户管理: a platform operator approves or refuses an enterprise's claimed email domain (audited). */
+  async function reviewDomain(actor: Actor, enterpriseId: number, domain: string, approve: boolean): Promise<void> {
+    const name = normalDomain(domain);
+    await inTransaction(app.database.db, async (trx) => {
+      if (!(await repo.review(trx, enterpriseId, name, approve ? 'approved' : 'refused')))
+        throw new NotFoundError(AuthSourceMessage.domainUnknown);
+      await auditBy(
+        trx,
+        actor,
+        approve ? 'federation-domain.approve' : 'federation-domain.reject',
+        name,
+        'success',
+        `企业 ${enterpriseId}`,
+      );
+    });
   }
 
   /**
@@ -422,6 +455,7 @@ function createFederationService(app: FastifyInstance) {
     federatedSource,
     loginOptions,
     sourceOfLogin,
+    reviewDomain,
     begin,
     complete,
     test,

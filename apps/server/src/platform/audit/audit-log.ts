@@ -112,6 +112,8 @@ export const AUDIT_ACTIONS = {
   'auth-source.create': '新建认证源',
   'auth-source.update': '修改认证源',
   'auth-source.delete': '删除认证源',
+  'federation-domain.approve': '批准企业邮箱域名',
+  'federation-domain.reject': '驳回企业邮箱域名',
   'auth-sync.job.create': '新建同步任务',
   'auth-sync.job.update': '修改同步任务',
   'auth-sync.job.delete': '删除同步任务',

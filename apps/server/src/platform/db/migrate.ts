@@ -42,6 +42,7 @@ import { ssoSessionAuthnMigration } from './migrations/0040-sso-session-authn.js
 import { federationMigration } from './migrations/0041-federation.js';
 import { samlSourcesMigration } from './migrations/0042-saml-sources.js';
 import { accountEmailLowerMigration } from './migrations/0043-account-email-lower.js';
+import { federationDomainReviewMigration } from './migrations/0046-federation-domain-review.js';
 
 /** Every migration, in order. Add new ones here; names sort in application order. */
 const migrations: Record<string, PortalMigration> = {
@@ -83,6 +84,7 @@ const migrations: Record<string, PortalMigration> = {
   '0041-federation': federationMigration,
   '0042-saml-sources': samlSourcesMigration,
   '0043-account-email-lower': accountEmailLowerMigration,
+  '0046-federation-domain-review': federationDomainReviewMigration,
 };
 
 /**

@@ -874,7 +874,11 @@ export interface FederationDomainTable {
   enterprise_id: number;
   source_id: number;
   domain: string;
+  /** pending (待审核) | approved (已批准) | refused (已驳回): only an approved domain routes sign-ins. */
+  status: Generated<FederationDomainStatus>;
 }
+
+export type FederationDomainStatus = 'pending' | 'approved' | 'refused';
 
 /** A redirect to an enterprise's provider awaiting its answer (single use, browser-bound, expiring). */
 export interface FederationSignInTable {

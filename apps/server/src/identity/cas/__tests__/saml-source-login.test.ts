@@ -311,6 +311,13 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
 
   it('identity-first sends an address of a claimed domain to the IdP; the verified email links the existing account; the forced provider refuses its password', async () => {
     await setSource({ jit: false, domains: ['hengyue-hi.cn'], enforce: false });
+    // The claim routes once a platform operator approved it (租户管理).
+    const operator = await tokenFor({ ...db, app, close: async () => undefined }, 'operator');
+    const hengyue = await db.database.db.selectFrom('enterprise').select('id').where('name', '=', HENGYUE).executeTakeFirstOrThrow();
+    const approved = await call('PUT', `/web-api/console/v1/tenants/${hengyue.id}/federation-domains/hengyue-hi.cn`, operator, {
+      approve: true,
+    });
+    expect(approved.status, approved.body.msg).toBe(200);
     const browser = new TestBrowser(base);
     const form = await browser.fetch('/cas/login');
     const execution = /name="execution" value="([^"]+)"/.exec(form.text)?.[1] ?? '';

@@ -1,4 +1,5 @@
 import { AuthSourceMessage, type AuthSourceDetail, type AuthSourceTestResult } from '@portal/shared';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
@@ -58,6 +59,8 @@ describe.each(testDialects())('an enterprise signs its people in through its own
   let base: string;
   let admin: string;
   let rcadmin: string;
+  let operator: string;
+  let hengyue: number;
   let sourceId: number;
   let groupId: number;
   let service: string;
@@ -107,7 +110,8 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     service = `${receiver.url}/hengyue`;
     admin = await tokenFor(t, 'admin');
     rcadmin = await tokenFor(t, 'rcadmin');
-    const hengyue = await enterpriseOf('徐州恒岳重工机械有限公司');
+    operator = await tokenFor(t, 'operator');
+    hengyue = await enterpriseOf('徐州恒岳重工机械有限公司');
     groupId = (
       await t.database.db
         .selectFrom('account_group')
@@ -127,6 +131,9 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     const created = await api<{ id: number }>('POST', SOURCES, admin, oidcBody());
     expect(created.status, created.raw).toBe(200);
     sourceId = created.data.id;
+    // A claimed domain routes sign-ins once a platform operator approved it (租户管理).
+    const approved = await api('PUT', `/web-api/console/v1/tenants/${hengyue}/federation-domains/${DOMAIN}`, operator, { approve: true });
+    expect(approved.status, approved.raw).toBe(200);
   });
   afterAll(async () => {
     await t?.close();
@@ -204,11 +211,17 @@ describe.each(testDialects())('an enterprise signs its people in through its own
 
   it('asks for 账号或邮箱 first and offers the provider as a button; a claimed address needs no password, others still do', async () => {
     const browser = new TestBrowser(base);
+    // The button only on the page of a service of the source's own enterprise (恒岳's application).
+    const own = 'http://localhost:8081/';
+    const ownPage = await browser.fetch(`/cas/login?service=${encodeURIComponent(own)}`);
+    expect(ownPage.text).toContain(`href="${base}/cas/login/federation/${sourceId}?service=${encodeURIComponent(own)}"`);
+    expect(ownPage.text).toContain('>恒岳统一身份</a>');
     const page = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
     expect(page.text).toContain('<label for="username">账号或邮箱</label>');
     expect(page.text).toContain('无需密码，点击登录将跳转到企业身份提供方');
-    expect(page.text).toContain(`href="${base}/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}"`);
-    expect(page.text).toContain('>恒岳统一身份</a>');
+    expect(page.text).not.toContain('/cas/login/federation/');
+    const [empty] = await browser.submitForm(page, { username: ' ', password: '' }, '/cas/login?');
+    expect([empty?.status, empty?.text.includes('请输入用户名、手机号或企业邮箱')]).toEqual([400, true]);
     const [routed] = await browser.submitForm(page, { username: 'Zhao.Lei@HENGYUE-HI.cn', password: '' }, '/cas/login?');
     expect(routed?.status).toBe(200);
     expect(refreshOf(routed)).toBe(`${base}/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
@@ -216,6 +229,160 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     expect([unclaimed?.status, unclaimed?.text.includes('请输入密码')]).toEqual([400, true]);
     const [password] = await browser.submitForm(page, { username: 'staff', password: '' }, '/cas/login?');
     expect([password?.status, password?.text.includes('请输入密码')]).toEqual([400, true]);
+  });
+
+  it('shows no source button on the bare login page nor on a platform service’s, and no enterprise names', async () => {
+    const bare = await new TestBrowser(base).fetch('/cas/login');
+    expect(bare.text).toContain('<label for="username">账号或邮箱</label>');
+    expect(bare.text).not.toContain('/cas/login/federation/');
+    expect(bare.text).not.toContain('恒岳统一身份');
+  });
+
+  it('refuses a public mail domain and a domain another enterprise’s people use, in Chinese and without writing', async () => {
+    const before = await t.database.db.selectFrom('federation_domain').select(['domain', 'status']).orderBy('domain').execute();
+    const qq = await api('POST', SOURCES, rcadmin, oidcBody({ name: '瑞驰身份' }, { domains: ['QQ.com.'] }));
+    expect([qq.status, qq.body.msg]).toEqual([400, AuthSourceMessage.domainPublic('qq.com')]);
+    const gmail = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { domains: [DOMAIN, 'gmail.com'] }));
+    expect([gmail.status, gmail.body.msg]).toEqual([400, AuthSourceMessage.domainPublic('gmail.com')]);
+    // 瑞驰's accounts hold ruichi-hyd.cn addresses: 恒岳 cannot claim it.
+    const emails = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { domains: [DOMAIN, 'ruichi-hyd.cn'] }));
+    expect([emails.status, emails.body.msg]).toEqual([409, AuthSourceMessage.domainOfOther('ruichi-hyd.cn')]);
+    // Nor the AD 域 of 瑞驰's directory, whose people sign in as user@AD域.
+    const ldap = await api('POST', SOURCES, rcadmin, {
+      type: 'ldap',
+      name: '瑞驰 AD',
+      enabled: false,
+      secret: 'bind-secret',
+      config: {
+        url: 'ldap://127.0.0.1:1389',
+        startTls: false,
+        bindDn: 'cn=reader,dc=ruichi,dc=local',
+        baseDn: 'dc=ruichi,dc=local',
+        userFilter: '(objectClass=user)',
+        mapping: { username: 'sAMAccountName', name: 'displayName', phone: 'mobile', email: 'mail' },
+        adDomain: 'ruichi.local',
+        groupBaseDn: '',
+        groupFilter: '',
+      },
+    });
+    expect(ldap.status, ldap.raw).toBe(200);
+    const upn = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { domains: [DOMAIN, 'ruichi.local'] }));
+    expect([upn.status, upn.body.msg]).toEqual([409, AuthSourceMessage.domainOfOther('ruichi.local')]);
+    expect(await t.database.db.selectFrom('federation_domain').select(['domain', 'status']).orderBy('domain').execute()).toEqual(before);
+  });
+
+  // SQLite runs one write transaction at a time: two saves of one domain can only race on PostgreSQL.
+  if (dialect === 'postgres') {
+    it('answers a save that loses the race for a domain with the domain-taken message, writing nothing', async () => {
+      const ruichiSource = await t.database.db
+        .selectFrom('auth_source')
+        .select(['id', 'enterprise_id'])
+        .where('name', '=', '瑞驰 AD')
+        .executeTakeFirstOrThrow();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // Another enterprise's save of the same domain, not committed yet when 恒岳's save checks it.
+      const other = t.database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('federation_domain')
+          .values({ enterprise_id: ruichiSource.enterprise_id, source_id: ruichiSource.id, domain: 'race.example.cn' })
+          .execute();
+        await released;
+      });
+      const saving = api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { domains: [DOMAIN, 'race.example.cn'] }));
+      // 恒岳's insert waits on the unique index for the other transaction.
+      await expect
+        .poll(async () => {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query like '%federation_domain%'`.execute(t.database.db);
+          return rows[0]?.n ?? 0;
+        })
+        .toBeGreaterThan(0);
+      release();
+      await other;
+      const raced = await saving;
+      expect([raced.status, raced.body.msg]).toEqual([409, AuthSourceMessage.domainRaced]);
+      const rows = await t.database.db
+        .selectFrom('federation_domain')
+        .select(['source_id', 'domain'])
+        .where('domain', '=', 'race.example.cn')
+        .execute();
+      expect(rows).toEqual([{ source_id: ruichiSource.id, domain: 'race.example.cn' }]);
+      await t.database.db.deleteFrom('federation_domain').where('domain', '=', 'race.example.cn').execute();
+    });
+  }
+
+  it('routes a new domain (an IDN, typed in Unicode with a trailing dot) only after a platform operator approves it', async () => {
+    const saved = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { domains: [DOMAIN, '恒岳集团.中国.'] }));
+    expect(saved.status, saved.raw).toBe(200);
+    const idn = 'xn--3bs38kp9cg72f.xn--fiqs8s';
+    const detail = await api<AuthSourceDetail & { domainReviews: { domain: string; status: string }[] }>(
+      'GET',
+      `${SOURCES}/${sourceId}`,
+      admin,
+    );
+    expect(detail.data.domainReviews).toEqual([
+      { domain: DOMAIN, status: 'approved' },
+      { domain: idn, status: 'pending' },
+    ]);
+    const browser = new TestBrowser(base);
+    const typed = { username: 'zhaolei@恒岳集团.中国.', password: '' };
+    const [pending] = await browser.submitForm(await browser.fetch('/cas/login'), typed, '/cas/login');
+    expect([pending?.status, pending?.text.includes('请输入密码')]).toEqual([400, true]);
+
+    // Only operators review, only a domain the enterprise claims, audited.
+    const review = `/web-api/console/v1/tenants/${hengyue}/federation-domains/${encodeURIComponent('恒岳集团.中国')}`;
+    expect((await api('PUT', review, admin, { approve: true })).status).toBe(403);
+    const foreign = await api(
+      'PUT',
+      `/web-api/console/v1/tenants/${await enterpriseOf('常州瑞驰液压科技有限公司')}/federation-domains/${idn}`,
+      operator,
+      {
+        approve: true,
+      },
+    );
+    expect([foreign.status, foreign.body.msg]).toEqual([404, AuthSourceMessage.domainUnknown]);
+    const approved = await api('PUT', review, operator, { approve: true });
+    expect(approved.status, approved.raw).toBe(200);
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target'])
+      .where('action', '=', 'federation-domain.approve')
+      .execute();
+    expect(audit).toContainEqual({ action: 'federation-domain.approve', target: idn });
+
+    const [routed] = await browser.submitForm(await browser.fetch('/cas/login'), typed, '/cas/login');
+    expect(routed?.status).toBe(200);
+    expect(refreshOf(routed)).toBe(`${base}/cas/login/federation/${sourceId}`);
+    // Refused again: that domain's addresses sign in as before.
+    expect((await api('PUT', review, operator, { approve: false })).status).toBe(200);
+    const [refused] = await browser.submitForm(await browser.fetch('/cas/login'), typed, '/cas/login');
+    expect([refused?.status, refused?.text.includes('请输入密码')]).toEqual([400, true]);
+  });
+
+  it('does not route an address that names another enterprise’s account to this enterprise’s provider', async () => {
+    // 瑞驰's 王强 was given an address in 恒岳's approved domain after the claim.
+    const { email } = await t.database.db.selectFrom('account').select('email').where('username', '=', 'service').executeTakeFirstOrThrow();
+    await t.database.db.updateTable('account').set({ email: 'wangqiang@hengyue-hi.cn' }).where('username', '=', 'service').execute();
+    try {
+      const browser = new TestBrowser(base);
+      const [other] = await browser.submitForm(
+        await browser.fetch('/cas/login'),
+        { username: 'WangQiang@hengyue-hi.cn', password: '' },
+        '/cas/login',
+      );
+      expect([other?.status, other?.text.includes('请输入密码')]).toEqual([400, true]);
+    } finally {
+      await t.database.db.updateTable('account').set({ email }).where('username', '=', 'service').execute();
+    }
+  });
+
+  it('limits federated sign-in starts per address like the password form', async () => {
+    const start = () => t.app.inject({ url: '/cas/login/federation/999999', remoteAddress: '198.51.100.77' });
+    let last = await start();
+    for (let i = 0; i < 1000 && last.statusCode !== 429; i++) last = await start();
+    expect(last.statusCode).toBe(429);
+    expect(last.body).toContain('登录尝试过于频繁');
   });
 
   it('creates the account at the first sign-in (JIT, default 账号组), then finds it by subject; a password post still works for others', async () => {

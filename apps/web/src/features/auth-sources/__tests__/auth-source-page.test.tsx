@@ -381,6 +381,7 @@ describe('认证源 新增 and 编辑', () => {
         callbackUrl: 'https://portal.example.com/cas/login/federation/8/callback',
         updatedAt: '2026-11-29 10:00:00',
         config: { ...OIDC_DEFAULTS, issuer: 'https://idp.corp.example.com', clientId: 'portal', domains: ['corp.example.com'] },
+        domainReviews: [{ domain: 'corp.example.com', status: 'pending' }],
       },
     ];
     renderPage();
@@ -448,6 +449,10 @@ describe('认证源 新增 and 编辑', () => {
     expect(within(redirect).getByText('https://portal.example.com/cas/login/federation/8/callback')).toBeTruthy();
     expect(within(redirect).getByText('https://portal.example.com/cas/login/federation/8/backchannel-logout')).toBeTruthy();
     expect(within(edit).getByLabelText<HTMLInputElement>('客户端密钥（Client Secret）').value).toBe('');
+    // A saved domain waits for the platform's review before the login page routes it.
+    const reviews = within(edit).getByRole('region', { name: '邮箱域名审核' });
+    expect(within(reviews).getByText('corp.example.com')).toBeTruthy();
+    expect(within(reviews).getByText('待审核')).toBeTruthy();
 
     // 测试登录: the popup goes to the server's signed link; its page hands the result back on the channel.
     fake.api!.routes[`POST ${API}/8/sign-in-test`] = [{ url: 'https://portal.example.com/cas/login/federation/8?test=t' }];

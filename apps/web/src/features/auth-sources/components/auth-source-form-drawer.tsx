@@ -24,6 +24,7 @@ import {
 } from '../lib/auth-source-form';
 import { TEST_STEPS } from '../lib/platforms';
 import { ChatFields } from './chat-fields';
+import { DomainReviews } from './domain-reviews';
 import { LdapFields } from './ldap-fields';
 import { OidcFields } from './oidc-fields';
 import { SamlFields } from './saml-fields';
@@ -258,6 +259,7 @@ export function AuthSourceFormDrawer({
               <ChatFields type={type} storedSecret={source?.hasSecret ?? false} callbackUrl={source?.callbackUrl ?? null} />
             )
           )}
+          {(type === 'oidc' || type === 'saml') && source && 'domainReviews' in source && <DomainReviews reviews={source.domainReviews} />}
           <div ref={resultRef}>
             {!tested && !testError && (
               <p className="auth-sources__meta auth-sources__test-hint">

@@ -59,6 +59,7 @@ const HENGYUE_SOURCES: TenantSourceActivity[] = [
     },
     updatedAt: '2026-11-20 09:30:00',
     lastSignInAt: '2026-11-28 08:59:12',
+    domainReviews: [],
   },
   {
     id: 4,
@@ -70,6 +71,22 @@ const HENGYUE_SOURCES: TenantSourceActivity[] = [
     lastSync: null,
     updatedAt: '2026-11-21 10:00:00',
     lastSignInAt: '',
+    domainReviews: [],
+  },
+  {
+    id: 5,
+    type: 'oidc',
+    name: '恒岳统一身份',
+    enabled: true,
+    endpoint: 'https://idp.hengyue.example',
+    linkedAccounts: 0,
+    lastSync: null,
+    updatedAt: '2026-11-22 10:00:00',
+    lastSignInAt: '',
+    domainReviews: [
+      { domain: 'hengyue-hi.cn', status: 'approved' },
+      { domain: 'hengyue-group.cn', status: 'pending' },
+    ],
   },
 ];
 
@@ -110,6 +127,8 @@ beforeEach(() => {
     ['GET /web-api/console/v1/tenants/1/ip-rules']: [{ rules: ['10.0.0.0/8', '203.0.113.7'] }],
     ['GET /web-api/console/v1/tenants/2/ip-rules']: [{ rules: [] }],
     ['DELETE /web-api/console/v1/tenants/1/ip-rules']: [],
+    ['PUT /web-api/console/v1/tenants/1/federation-domains/hengyue-group.cn']: [],
+    ['PUT /web-api/console/v1/tenants/1/federation-domains/hengyue-hi.cn']: [],
     [`PUT ${BASE}/1/status`]: [],
     [`PUT ${BASE}/2/status`]: [],
   });
@@ -203,6 +222,26 @@ describe('租户管理', () => {
     const other = await screen.findByRole('dialog', { name: '企业详情：常州瑞驰液压科技有限公司' });
     expect(await within(other).findByText('未配置认证源')).toBeTruthy();
   });
+  it('详情 lists the email domains the enterprise’s providers claim; operators approve or refuse each', async () => {
+    renderWithProviders(<TenantAdminPage />, { session: operator });
+    fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /详\s*情/ }));
+    const drawer = await screen.findByRole('dialog', { name: '企业详情：徐州恒岳重工机械有限公司' });
+    const domains = await within(drawer).findByRole('region', { name: '企业邮箱域名' });
+    const pending = within(domains).getByRole('listitem', { name: 'hengyue-group.cn' });
+    for (const text of ['恒岳统一身份', '待审核']) expect(within(pending).getByText(text)).toBeTruthy();
+    const approved = within(domains).getByRole('listitem', { name: 'hengyue-hi.cn' });
+    expect(within(approved).getByText('已批准')).toBeTruthy();
+    expect(within(approved).queryByRole('button', { name: /批\s*准/ })).toBeNull();
+    fireEvent.click(within(pending).getByRole('button', { name: /批\s*准/ }));
+    await waitFor(() =>
+      expect(fake.api!.put).toHaveBeenCalledWith('/web-api/console/v1/tenants/1/federation-domains/hengyue-group.cn', { approve: true }),
+    );
+    fireEvent.click(within(approved).getByRole('button', { name: /驳\s*回/ }));
+    await waitFor(() =>
+      expect(fake.api!.put).toHaveBeenCalledWith('/web-api/console/v1/tenants/1/federation-domains/hengyue-hi.cn', { approve: false }),
+    );
+  });
+
   it('详情 shows the enterprise’s SCIM clients with their last activity', async () => {
     renderWithProviders(<TenantAdminPage />, { session: operator });
     fireEvent.click(within(await tenantRow('徐州恒岳')).getByRole('button', { name: /详\s*情/ }));

@@ -1,5 +1,5 @@
 import { ApiPrefix, type TenantIntegrations } from '@portal/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -20,4 +20,19 @@ export const getTenantIntegrationsQueryOptions = (id: number) =>
 
 export function useTenantIntegrations(id: number | undefined) {
   return useQuery({ ...getTenantIntegrationsQueryOptions(id ?? 0), enabled: id !== undefined });
+}
+
+/**
+ * `PUT /web-api/console/v1/tenants/{id}/federation-domains/{domain}` (operators): approves or refuses an
+ * email domain the enterprise's provider claims; only an approved one routes identity-first sign-ins.
+ */
+export const reviewTenantDomain = async (id: number, domain: string, approve: boolean) =>
+  (await api().put<unknown>(`${ApiPrefix.console}/tenants/${id}/federation-domains/${encodeURIComponent(domain)}`, { approve })).msg;
+
+export function useReviewTenantDomain(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ domain, approve }: { domain: string; approve: boolean }) => reviewTenantDomain(id, domain, approve),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: tenantIntegrationsKey(id) }),
+  });
 }

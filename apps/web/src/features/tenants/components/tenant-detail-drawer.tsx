@@ -4,6 +4,8 @@ import {
   type AuthSourceType,
   CERTIFICATION_STATUS_LABELS,
   ENTERPRISE_STATUS_LABELS,
+  FEDERATION_DOMAIN_STATUS_LABELS,
+  type FederationDomainStatus,
   type TenantIntegrations,
   type TenantRow,
   type TenantScimClientActivity,
@@ -12,7 +14,8 @@ import {
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Descriptions, Drawer, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { confirmAction } from '@/components/confirm-action';
-import { useTenantIntegrations } from '../api/tenant-integrations';
+import { notify } from '@/lib/notify';
+import { useReviewTenantDomain, useTenantIntegrations } from '../api/tenant-integrations';
 import { useClearTenantIpRules, useTenantIpRules } from '../api/tenant-ip-rules';
 
 /** A time of last activity, or what stands for none. */
@@ -170,6 +173,56 @@ function TenantIpRules({ tenant }: { tenant: TenantRow }) {
   );
 }
 
+const DOMAIN_STATUS_COLORS: Record<FederationDomainStatus, string> = { pending: 'gold', approved: 'green', refused: 'red' };
+
+/**
+ * 企业邮箱域名审核: the domains the enterprise's providers claim, each approved or refused here (audited);
+ * identity-first login sends a domain's addresses to the provider only once it is 已批准.
+ */
+function TenantDomainReviews({ tenantId, integrations }: { tenantId: number; integrations: Integrations }) {
+  const review = useReviewTenantDomain(tenantId);
+  const rows = (integrations.data?.sources ?? []).flatMap((source) => source.domainReviews.map((r) => ({ ...r, sourceName: source.name })));
+  if (rows.length === 0) return null;
+  const decide = async (domain: string, approve: boolean) => {
+    try {
+      notify.success(await review.mutateAsync({ domain, approve }));
+    } catch (err) {
+      notify.error(err instanceof Error && err.message ? err.message : '操作失败');
+    }
+  };
+  return (
+    <section className="tenants__section" aria-label="企业邮箱域名">
+      <h3 className="tenants__section-title">企业邮箱域名</h3>
+      <Typography.Text type="secondary" className="tenants__meta">
+        批准后，登录页输入该域名邮箱的人员将跳转到企业身份提供方；请确认该域名确属本企业。
+      </Typography.Text>
+      <ul className="tenants__domains">
+        {rows.map((r) => (
+          <li key={r.domain} aria-label={r.domain} className="tenants__domain">
+            <Typography.Text code>{r.domain}</Typography.Text>
+            <Typography.Text type="secondary" className="tenants__meta">
+              {r.sourceName}
+            </Typography.Text>
+            <Tag color={DOMAIN_STATUS_COLORS[r.status]}>{FEDERATION_DOMAIN_STATUS_LABELS[r.status]}</Tag>
+            <Space size={4}>
+              {r.status !== 'approved' && (
+                <Button size="small" type="primary" loading={review.isPending} onClick={() => void decide(r.domain, true)}>
+                  批准
+                </Button>
+              )}
+              {r.status !== 'refused' && (
+                <Button size="small" danger loading={review.isPending} onClick={() => void decide(r.domain, false)}>
+                  驳回
+                </Button>
+              )}
+            </Space>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The enterprise's 认证源 and SCIM clients, from one read. */
 function TenantIntegrationsSections({ tenantId }: { tenantId: number }) {
   const integrations = useTenantIntegrations(tenantId);
@@ -179,6 +232,7 @@ function TenantIntegrationsSections({ tenantId }: { tenantId: number }) {
         <h3 className="tenants__section-title">认证源</h3>
         <TenantAuthSources integrations={integrations} />
       </section>
+      <TenantDomainReviews tenantId={tenantId} integrations={integrations} />
       <section className="tenants__section" aria-label="SCIM 客户端">
         <h3 className="tenants__section-title">SCIM 客户端</h3>
         <TenantScimClients integrations={integrations} />
