@@ -142,6 +142,9 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
       const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
       if (!checked.ok) return page(checked.status, checked.error);
+      // A directory's own login name (not the account's username or phone) names the account only through its directory.
+      const late = named ? undefined : await app.federationService.passwordRefusal(checked.accountId, clientOf(request));
+      if (late) return page(403, late);
       // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
       return steps.next(request, reply, checked.accountId, { service, registered: target, renew }, 'password', checked.known);
     },
