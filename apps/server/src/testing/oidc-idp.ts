@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { importJWK, SignJWT } from 'jose';
 import Provider, { type JWK } from 'oidc-provider';
 
 /** A person at the enterprise's provider: their stable subject and the claims it releases. */
@@ -184,6 +185,17 @@ export async function startOidcIdp(options: { port: number; clients: IdpClient[]
     },
     add(person: IdpPerson) {
       people.set(person.sub, { ...person });
+    },
+    /**
+     * A token signed with the provider's own key (RS256, its kid): what a genuine provider, or one
+     * misusing its key, could send. `typ` is the header's (logout+jwt unless given; null leaves it out).
+     */
+    async sign(claims: Record<string, unknown>, typ: string | null = 'logout+jwt') {
+      const key = await importJWK(signing.privateJwk as Parameters<typeof importJWK>[0], 'RS256');
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1', ...(typ === null ? {} : { typ }) })
+        .setIssuedAt()
+        .sign(key);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -45,7 +45,7 @@ export async function startSamlIdp() {
     user: undefined as IdpUser | undefined,
     fault: 'none' as ResponseFault,
     /** The AuthnRequests received, parsed (ID, Issuer…). */
-    requests: [] as { id: string; issuer: string; signed: boolean }[],
+    requests: [] as { id: string; issuer: string; signed: boolean; forceAuthn?: boolean }[],
     /** The SP's LogoutRequests received (NameID, SessionIndex). */
     logoutRequests: [] as { nameId: string; sessionIndex: string }[],
     refusals: [] as string[],
@@ -163,7 +163,7 @@ export async function startSamlIdp() {
               ...(posted ? { body: fields } : { query: fields, octetString }),
             });
             const requestId = String((parsed.extract as { request?: { id?: string } }).request?.id ?? '');
-            state.requests.push({ id: requestId, issuer: issuerOf(xml), signed: true });
+            state.requests.push({ id: requestId, issuer: issuerOf(xml), signed: true, forceAuthn: /\sForceAuthn="true"/.test(xml) });
             if (!state.user) return answer(403, 'text/plain', 'no user');
             const acs = sp.entityMeta.getAssertionConsumerService(samlify.Constants.wording.binding.post) as string;
             const response = await loginResponse(sp, requestId, state.user, state.fault);

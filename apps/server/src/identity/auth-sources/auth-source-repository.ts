@@ -349,6 +349,12 @@ export class AuthSourceRepository {
       .execute();
   }
 
+  /** Every account's link to the source ends (its provider changed); answers how many there were. */
+  async unlinkAll(trx: Kysely<Database>, id: number): Promise<number> {
+    const result = await trx.deleteFrom('account_identity').where('source_id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   /** What keeps a source from being deleted: accounts (not deleted) linked to it, and sync jobs reading it. */
   async usage(trx: Kysely<Database>, id: number): Promise<{ linkedAccounts: number; jobs: number }> {
     const [linked, jobs] = await Promise.all([

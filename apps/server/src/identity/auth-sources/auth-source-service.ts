@@ -138,6 +138,16 @@ function keepsAddress(stored: AuthSourceConfig, settings: AuthSourceConfig): boo
   return stored.config.url === settings.config.url && (settings.config.startTls || !stored.config.startTls);
 }
 
+/**
+ * Whether a federated source now names another provider (OIDC issuer, SAML IdP entity ID): subjects are
+ * unique only per provider (OpenID Connect Core §2 `sub`; SAML Core §8.3.7), so its links no longer hold.
+ */
+function providerChanged(stored: AuthSourceConfig, settings: AuthSourceConfig): boolean {
+  if (stored.type === 'oidc' && settings.type === 'oidc') return stored.config.issuer !== settings.config.issuer;
+  if (stored.type === 'saml' && settings.type === 'saml') return stored.config.idpEntityId !== settings.config.idpEntityId;
+  return false;
+}
+
 /** An OpenID Connect issuer's host and port (for the literal-address check). */
 function issuerAddress(settings: AuthSourceConfig): { host: string; port: number } | undefined {
   if (settings.type !== 'oidc') return undefined;
@@ -322,8 +332,22 @@ export class AuthSourceService {
       inEnterpriseTransaction(this.app.database.db, enterpriseId, async (trx) => {
         await this.sources.update(trx, enterpriseId, current.id, input);
         await writeFederation(this.app, trx, enterpriseId, current.id, input);
+        // Another provider's subjects are not the old one's: its links (and sign-ins under way) end with the change.
+        let unlinked = 0;
+        if (providerChanged(current, input)) {
+          unlinked = await this.sources.unlinkAll(trx, current.id);
+          await this.app.federationService.repository.dropSignIns(trx, current.id);
+        }
         const renamed = input.name === current.name ? current.name : `${current.name} → ${input.name}`;
-        await auditBy(trx, caller, 'auth-source.update', renamed, 'success', auditDetail(input, input.enabled, input.secret !== ''));
+        const detail = auditDetail(input, input.enabled, input.secret !== '');
+        await auditBy(
+          trx,
+          caller,
+          'auth-source.update',
+          renamed,
+          'success',
+          unlinked ? `${detail}；身份提供方已更换，解除 ${unlinked} 个账号的关联` : detail,
+        );
       }),
     );
   }

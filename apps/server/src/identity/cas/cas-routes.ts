@@ -137,13 +137,18 @@ const casRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const sourceId = await app.federationService.sourceOfLogin(login);
       if (sourceId !== undefined)
         return html(reply, 200, federatedRedirectPage(casBase(request), federatedLoginHref(casBase(request), sourceId, service, renew)));
+      // 仅允许通过企业身份提供方登录: such an account's password signs nobody in (break glass: 企业管理员). Refused before
+      // the password is checked, so wrong guesses neither lock the person out nor tell whether a password was right.
+      const named = await accounts.findForLogin(login);
+      const forced = named ? await app.federationService.passwordRefusal(named.id, clientOf(request)) : undefined;
+      if (forced) return page(403, forced);
       if (!password) return page(400, '请输入密码');
 
       const checked = await app.casLoginService.checkPassword(login, password, clientOf(request));
       if (!checked.ok) return page(checked.status, checked.error);
-      // 仅允许通过企业身份提供方登录: a right password of such an enterprise's account still signs nobody in (break glass: 企业管理员).
-      const forced = await app.federationService.passwordRefusal(checked.accountId, clientOf(request));
-      if (forced) return page(403, forced);
+      // A directory's own login name (not the account's username or phone) names the account only through its directory.
+      const late = named ? undefined : await app.federationService.passwordRefusal(checked.accountId, clientOf(request));
+      if (late) return page(403, late);
       // Two-factor code, a new password (initial or expired), two-factor enrolment: login-steps.ts.
       return steps.next(request, reply, checked.accountId, { service, registered: target, renew }, 'password', checked.known);
     },

@@ -118,6 +118,9 @@ const chatLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const signedIn = await app.chatLoginService.signIn(type, pending.sourceId, code, redirectUri(request, type), client);
         if (signedIn.kind === 'restart') return restart(signedIn.status, signedIn.error);
         if (signedIn.kind === 'unknown') return unknownPerson(request, reply, type, target, signedIn.text);
+        // 仅允许通过企业身份提供方登录 holds for 扫码 as for a password (break glass: 企业管理员).
+        const forced = await app.federationService.passwordRefusal(signedIn.accountId, client);
+        if (forced) return restart(403, forced);
         return steps.next(request, reply, signedIn.accountId, target, 'password');
       },
     );

@@ -67,15 +67,15 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       resetPasswordPage({ casBase: casLogin.casBase(request), execution: casLogin.executionToken(request, reply), ...m }),
     );
 
-  /** The page after a reset: done, or refused since the account's password is its directory's. */
-  function finished(request: FastifyRequest, reply: FastifyReply, service: string | undefined, done: boolean) {
+  /** The page after a reset: done, or refused since the account's password is its directory's (or its provider's, `text`). */
+  function finished(request: FastifyRequest, reply: FastifyReply, service: string | undefined, done: boolean, refusal?: string) {
     const casBase = casLogin.casBase(request);
     const login = `${casBase}/login${service ? `?service=${encodeURIComponent(service)}` : ''}`;
     if (!done) {
       return casLogin.html(
         reply,
         403,
-        messagePage(casBase, '无法重置密码', AuthSourceMessage.directoryPassword, [{ href: login, label: '返回登录' }]),
+        messagePage(casBase, '无法重置密码', refusal ?? AuthSourceMessage.directoryPassword, [{ href: login, label: '返回登录' }]),
       );
     }
     const text = '新密码已生效，该账号的所有登录均已退出，请使用新密码登录。';
@@ -161,7 +161,7 @@ const forgotPasswordRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (outcome.kind === 'form') return again(outcome.status, outcome.error, outcome.rules, outcome.proof);
       if (outcome.kind === 'phone') return phonePage(request, reply, 400, { service, phone, error: outcome.error });
       if (outcome.kind === 'done') await app.ssoSessionService.notify(actorOf(request), outcome.tickets);
-      return finished(request, reply, service, outcome.kind === 'done');
+      return finished(request, reply, service, outcome.kind === 'done', outcome.kind === 'directory' ? outcome.text : undefined);
     },
   );
 };

@@ -29,7 +29,7 @@ export interface ResetInput {
 export type ResetOutcome =
   | { kind: 'form'; status: number; error: string; proof: string | undefined; rules?: string }
   | { kind: 'phone'; error: string }
-  | { kind: 'directory' }
+  | { kind: 'directory'; text?: string }
   | { kind: 'done'; tickets: EndedTickets };
 
 /**
@@ -96,6 +96,12 @@ function createForgotPasswordService(app: FastifyInstance) {
     if (await hasDirectoryPassword(app, accountId)) {
       if (codeId !== undefined) await spend(codeId);
       return { kind: 'directory' };
+    }
+    // 仅允许通过企业身份提供方登录: no password to set either; told, as above, only to whoever proved the phone.
+    const forced = await app.federationService.passwordUseRefusal(accountId);
+    if (forced) {
+      if (codeId !== undefined) await spend(codeId);
+      return { kind: 'directory', text: forced };
     }
     const { profile, policy } = context;
     const problem = await app.passwordPolicyService.problem({ accountId, username: profile.username, password, policy });

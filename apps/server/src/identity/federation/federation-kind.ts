@@ -68,8 +68,12 @@ export interface FederationKind {
    * HTTP-POST binding), which decides the binding cookie's SameSite.
    */
   readonly callbackMethod: 'GET' | 'POST';
-  /** The provider's address to send the browser to, carrying `state`. Throws FederationError. */
-  start(source: FederatedSource, redirectUri: string, state: string): Promise<FederationStart>;
+  /**
+   * The provider's address to send the browser to, carrying `state`. `renew`: the person must sign in
+   * afresh at the provider (CAS renew, an application's prompt=login or ForceAuthn), not reuse its session.
+   * Throws FederationError.
+   */
+  start(source: FederatedSource, redirectUri: string, state: string, options?: { renew: boolean }): Promise<FederationStart>;
   /** The verified identity in the provider's answer. Throws FederationError. */
   finish(source: FederatedSource, answer: FederationAnswer): Promise<ExternalIdentity>;
   /** 测试连接's server-side steps (discovery, keys), each with what went wrong. */

@@ -13,6 +13,8 @@ import { FEDERATION_TEST_JS, federationTestPage } from './federation-pages.js';
 /** The cookie binding a pending federated sign-in to the browser that started it (HttpOnly, only under its path). */
 const BROWSER_COOKIE = 'CASFED';
 const COOKIE_PATH = '/cas/login/federation';
+/** Logout notices one provider address may send a source per minute (each is checked before any key is fetched). */
+const LOGOUT_NOTICES_PER_MINUTE = 600;
 /** The cookie naming the provider's session this browser signed in with (read by /cas/logout). */
 export const FEDERATION_SESSION_COOKIE = 'CASFEDSP';
 
@@ -197,7 +199,14 @@ const federationLoginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }
 
   // OpenID Connect Back-Channel Logout 1.0 §2.8: 200 when the logout is done, 400 for a token that is not genuine, never cached.
-  const logouts = app.createRateLimit({ limit: 'federation-logout', max: app.config.auth.loginAttemptsPerMinute, timeWindow: 60_000 });
+  // Keyed per source and sender: a provider ending many sessions at once (a bulk sign-out) sends a token each, and a
+  // stranger's flood at one source costs neither another source nor the provider's own address.
+  const logouts = app.createRateLimit({
+    limit: 'federation-logout',
+    max: LOGOUT_NOTICES_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `federation-logout:${(request.params as { id?: unknown }).id}:${request.ip}`,
+  });
   app.post(
     '/login/federation/:id/backchannel-logout',
     {

@@ -1,4 +1,4 @@
-import { FEDERATED_SOURCE_TYPES } from '@portal/shared';
+import { FEDERATED_SOURCE_TYPES, Role } from '@portal/shared';
 import { type Kysely, sql } from 'kysely';
 import type { Database, FederationDomainStatus } from '../../platform/db/schema.js';
 import { isUniqueViolation } from '../../platform/lib/db-errors.js';
@@ -37,38 +37,66 @@ export class FederationRepository {
   ) {}
 
   /**
-   * A verified email's first sign-in: links the subject to the enterprise's one active account with
-   * that email that no identity of the source holds yet; undefined when none or several qualify.
+   * The enterprise's one active account with `email` that no identity of the source holds yet;
+   * undefined when none or several qualify.
    */
-  async linkByEmail(source: { id: number; enterpriseId: number }, email: string, subject: string): Promise<number | undefined> {
+  async accountOfEmail(
+    source: { id: number; enterpriseId: number },
+    email: string,
+    db: Kysely<Database> = this.db,
+  ): Promise<number | undefined> {
+    const found = await db
+      .selectFrom('account')
+      .select('account.id')
+      .where('account.email', '=', email)
+      .where('account.enterprise_id', '=', source.enterpriseId)
+      .where('account.status', '=', 'active')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('account_identity')
+              .select('account_identity.id')
+              .whereRef('account_identity.account_id', '=', 'account.id')
+              .where('account_identity.source_id', '=', source.id),
+          ),
+        ),
+      )
+      .limit(2)
+      .execute();
+    return found.length === 1 ? found[0]?.id : undefined;
+  }
+
+  /**
+   * A verified email's first sign-in: links the subject to `candidate` (accountOfEmail's answer, which
+   * the caller vetted) when it is still the one account qualifying; undefined otherwise.
+   */
+  async linkByEmail(
+    source: { id: number; enterpriseId: number },
+    email: string,
+    subject: string,
+    candidate: number,
+  ): Promise<number | undefined> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const found = await trx
-          .selectFrom('account')
-          .select('account.id')
-          .where('account.email', '=', email)
-          .where('account.enterprise_id', '=', source.enterpriseId)
-          .where('account.status', '=', 'active')
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('account_identity')
-                  .select('account_identity.id')
-                  .whereRef('account_identity.account_id', '=', 'account.id')
-                  .where('account_identity.source_id', '=', source.id),
-              ),
-            ),
-          )
-          .limit(2)
-          .execute();
-        const account = found.length === 1 ? found[0] : undefined;
-        if (!account) return undefined;
-        return (await this.sources.link(trx, account.id, source.id, subject)) ? account.id : undefined;
+        if ((await this.accountOfEmail(source, email, trx)) !== candidate) return undefined;
+        return (await this.sources.link(trx, candidate, source.id, subject)) ? candidate : undefined;
       });
     } catch (err) {
       if (isUniqueViolation(err)) return undefined;
       throw err;
     }
+  }
+
+  /** 普通员工's authorities (the platform role's): anything beyond them is a console authority. */
+  async staffAuthorities(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('role_authority')
+      .innerJoin('role', 'role.id', 'role_authority.role_id')
+      .select('role_authority.authority')
+      .where('role.code', '=', Role.EnterpriseStaff)
+      .where('role.enterprise_id', 'is', null)
+      .execute();
+    return rows.map((r) => r.authority);
   }
 
   /** The enabled federated sources of active enterprises (login page buttons, forced provider). */
@@ -261,11 +289,15 @@ export class FederationRepository {
       .execute();
   }
 
-  /** Takes a pending sign-in by its state's hash: deleted whatever follows, so each state is used once. */
-  async takeSignIn(stateHash: string): Promise<PendingFederation | undefined> {
+  /**
+   * Takes a pending sign-in by its state's hash and the browser's: deleted (so each state is used once)
+   * only when both match, so someone who learnt a state cannot burn the real browser's sign-in.
+   */
+  async takeSignIn(stateHash: string, browserHash: string): Promise<PendingFederation | undefined> {
     const row = await this.db
       .deleteFrom('federation_sign_in')
       .where('state_hash', '=', stateHash)
+      .where('browser_hash', '=', browserHash)
       .returning(['source_id', 'purpose', 'browser_hash', 'service', 'renew', 'pending', 'expires_at'])
       .executeTakeFirst();
     if (!row) return undefined;
@@ -278,6 +310,28 @@ export class FederationRepository {
       pending: JSON.parse(row.pending) as Record<string, string>,
       expiresAt: row.expires_at,
     };
+  }
+
+  /** A source's pending sign-ins end (its provider changed: what they started there answers for another). */
+  async dropSignIns(trx: Kysely<Database>, sourceId: number): Promise<void> {
+    await trx.deleteFrom('federation_sign_in').where('source_id', '=', sourceId).execute();
+  }
+
+  /**
+   * A provider's one-time message (a logout token's jti) taken: false when it was seen before. Kept with
+   * the SAML assertion IDs, in the same table, until it could no longer pass its checks (retention prunes it).
+   */
+  async messageTaken(sourceId: number, kind: 'logout-jti', id: string, until: Date): Promise<boolean> {
+    try {
+      await this.db
+        .insertInto('saml_source_message')
+        .values({ source_id: sourceId, kind, message_id: id, expires_at: until.toISOString() })
+        .execute();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
   }
 
   /** Accounts that hold a username or a phone already (any enterprise, deleted ones too). */

@@ -5,6 +5,7 @@ import {
   type AuthSourceTestStep,
   type FederatedSourceType,
   type LoginFailureReason,
+  Authority,
   PHONE_PATTERN,
   Role,
   TenantRules,
@@ -88,6 +89,14 @@ export function emailOf(value: string): string {
   return email.length <= EMAIL_MAX && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email : '';
 }
 
+/** C0/C1 controls and the bidirectional overrides: they would rewrite how a name reads in the console and 登录日志. */
+const CONTROLS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** A provider's text as the account and 登录日志 keep it: controls stripped, at most `max` characters, never half a surrogate pair. */
+export function plainText(value: string, max: number): string {
+  return Array.from(value.replace(CONTROLS, '').trim()).slice(0, max).join('');
+}
+
 /** The account fields of an identity under a source's mapping. */
 export function mapIdentity(settings: FederationSettings, identity: ExternalIdentity): MappedAccount {
   const { claims } = identity;
@@ -95,10 +104,25 @@ export function mapIdentity(settings: FederationSettings, identity: ExternalIden
   const username = usernameOf(claimText(claims, mapping.username));
   return {
     username,
-    name: claimText(claims, mapping.name).slice(0, 32) || username,
+    name: plainText(claimText(claims, mapping.name), 32) || username,
     email: emailOf(claimText(claims, mapping.email)),
     phone: mobileOf(claimText(claims, mapping.phone)),
   };
+}
+
+/**
+ * The mapped address when the provider vouches for it, else ''. OIDC's `email_verified` speaks of the
+ * `email` claim only (OpenID Connect Core §5.1), so an address mapped from another claim
+ * (preferred_username, a UPN) counts only when it is that same address; a SAML IdP speaks for every
+ * attribute it signs. Either way only a domain the enterprise claimed for the source.
+ */
+export function verifiedEmail(source: FederatedSource, identity: ExternalIdentity, mapped: MappedAccount): string {
+  if (!mapped.email || !identity.emailVerified) return '';
+  const settings = federationSettings(source);
+  const vouched =
+    source.type !== 'oidc' || settings.mapping.email === 'email' || emailOf(claimText(identity.claims, 'email')) === mapped.email;
+  const domain = emailDomain(mapped.email);
+  return vouched && domain && settings.domains.includes(domain) ? mapped.email : '';
 }
 
 /** The domain of an address typed at the login (`Alice@Corp.Example` → `corp.example`), or undefined. */
@@ -205,7 +229,7 @@ function createFederationService(app: FastifyInstance) {
     const kind = kindOf(source);
     const state = randomBytes(32).toString('base64url');
     const browser = randomBytes(32).toString('base64url');
-    const started = await kind.start(source, input.redirectUri, state);
+    const started = await kind.start(source, input.redirectUri, state, { renew: input.renew });
     await repo.saveSignIn(sha256(state), {
       sourceId: source.id,
       purpose: input.purpose,
@@ -233,9 +257,10 @@ function createFederationService(app: FastifyInstance) {
   }): Promise<FederationOutcome> {
     const expired = { ok: false as const, status: 400, error: '企业身份登录已过期或无效，请重新登录' };
     if (!input.state || !input.browser) return expired;
-    const pending = await repo.takeSignIn(sha256(input.state));
+    const browserHash = sha256(input.browser);
+    const pending = await repo.takeSignIn(sha256(input.state), browserHash);
     if (!pending) return expired;
-    if (!same(pending.browserHash, sha256(input.browser)) || pending.sourceId !== input.sourceId) return expired;
+    if (!same(pending.browserHash, browserHash) || pending.sourceId !== input.sourceId) return expired;
     if (Date.parse(pending.expiresAt) <= Date.now()) return { ...expired, pending };
     const source = await federatedSource(pending.sourceId, pending.purpose === 'test');
     if (!source) return { ok: false, status: 403, error: '该企业身份提供方已停用，请使用其他方式登录', pending };
@@ -290,13 +315,28 @@ function createFederationService(app: FastifyInstance) {
     );
   }
 
+  /**
+   * Whether an account holds more than 普通员工 may: 企业管理员, an operator's role or any console authority.
+   * Such an account is never linked by email (a provider asserting an administrator's address would take
+   * over the console); it is linked by an administrator or keeps its password.
+   */
+  async function privileged(accountId: number): Promise<boolean> {
+    const profile = await accounts.profile(accountId);
+    if (!profile) return true;
+    const staff = new Set(await repo.staffAuthorities());
+    const consoleCodes = new Set<string>(Object.values(Authority));
+    const roles = new Set<string>([Role.EnterpriseAdmin, Role.PlatformOperator, Role.CertificationReviewer]);
+    return profile.authorities.some((a) => roles.has(a) || (consoleCodes.has(a) && !staff.has(a)));
+  }
+
   /** The enterprise's account with this verified email, not linked to the source yet, when exactly one qualifies. */
-  async function accountByVerifiedEmail(source: FederatedSource, settings: FederationSettings, identity: ExternalIdentity, email: string) {
-    // Only an address the provider vouches for, in a domain this enterprise has claimed for the source:
-    // a provider cannot take over an account by asserting someone else's address.
-    const domain = emailDomain(email);
-    if (!identity.emailVerified || !domain || !settings.domains.includes(domain)) return undefined;
-    return repo.linkByEmail(source, email, identity.subject);
+  async function accountByVerifiedEmail(source: FederatedSource, identity: ExternalIdentity, email: string) {
+    // Only an address the provider vouches for, in a domain this enterprise has claimed for the source
+    // (verifiedEmail): a provider cannot take over an account by asserting someone else's address.
+    if (!email) return undefined;
+    const candidate = await repo.accountOfEmail(source, email);
+    if (candidate === undefined || (await privileged(candidate))) return undefined;
+    return repo.linkByEmail(source, email, identity.subject, candidate);
   }
 
   /** A new account for the identity (JIT): 普通员工 with the source's default 账号组, linked by subject. */
@@ -315,6 +355,8 @@ function createFederationService(app: FastifyInstance) {
     if (!mapped.phone)
       return { refused: '企业身份提供方未提供中国大陆手机号（平台的每个账号都需要手机号），无法自动创建账号，请联系企业管理员。' };
     const passwordHash = await hashPassword(randomBytes(24).toString('base64url'));
+    // An address only when the provider vouches for it in a claimed domain: otherwise the new account has none.
+    const email = verifiedEmail(source, identity, mapped);
     try {
       return await inEnterpriseTransaction(app.database.db, source.enterpriseId, async (trx) => {
         const taken = await repo.taken(trx, mapped.username, mapped.phone);
@@ -329,6 +371,7 @@ function createFederationService(app: FastifyInstance) {
         const groupIds = await repo.groupsOf(trx, source.enterpriseId, settings.groupIds);
         const accountId = await app.accountAdminRepository.create(trx, source.enterpriseId, {
           ...mapped,
+          email,
           passwordHash,
           groupIds,
           roleIds: staff ? [staff.id] : [],
@@ -360,10 +403,11 @@ function createFederationService(app: FastifyInstance) {
    * claimed domain) the enterprise's account with that email, else a JIT account when the source
    * allows it, else a refusal. Locks and 停用 apply as after a right password.
    */
-  async function signIn(source: FederatedSource, identity: ExternalIdentity, client: LoginClient): Promise<FederatedSignIn> {
+  async function signIn(source: FederatedSource, received: ExternalIdentity, client: LoginClient): Promise<FederatedSignIn> {
     const settings = federationSettings(source);
+    const identity = { ...received, subject: plainText(received.subject, Number.MAX_SAFE_INTEGER) };
     const mapped = mapIdentity(settings, identity);
-    const who = `${source.name}:${mapped.username || identity.subject}`.slice(0, 64);
+    const who = plainText(`${source.name}:${mapped.username || identity.subject}`, 64);
     const unknown = { accountId: null, username: who, enterpriseId: source.enterpriseId, name: mapped.name };
     const refused = async (text: string): Promise<FederatedSignIn> => {
       await failure(client, unknown, 'federation-unlinked');
@@ -373,7 +417,7 @@ function createFederationService(app: FastifyInstance) {
     if (identity.subject.length > SUBJECT_MAX)
       return refused('企业身份提供方返回的用户标识（sub）过长，无法关联平台账号，请联系企业管理员。');
     let accountId = await sources.accountOf(source.id, identity.subject);
-    if (accountId === undefined && mapped.email) accountId = await accountByVerifiedEmail(source, settings, identity, mapped.email);
+    if (accountId === undefined) accountId = await accountByVerifiedEmail(source, identity, verifiedEmail(source, identity, mapped));
     if (accountId === undefined) {
       if (!settings.jit)
         return refused(
@@ -388,7 +432,10 @@ function createFederationService(app: FastifyInstance) {
 
     const account = { accountId, username: profile.username, enterpriseId: source.enterpriseId, name: profile.name };
     const policy = await app.securityPolicyRepository.ofEnterprise(source.enterpriseId);
-    const attempt = await app.loginGuardService.attempt({ accountId }, policy);
+    // The lock counts wrong passwords: an account that may sign in only here has no password to guess, so it does not hold it back.
+    const attempt = (await forcedSource(accountId))
+      ? { locked: false as const }
+      : await app.loginGuardService.attempt({ accountId }, policy);
     if (attempt.locked) {
       await failure(client, account, 'locked');
       return { kind: 'refused', status: 423, title: '账号已锁定', text: `账号已锁定，请 ${attempt.minutes} 分钟后再试。` };
@@ -402,21 +449,40 @@ function createFederationService(app: FastifyInstance) {
   }
 
   /**
-   * 仅允许通过企业身份提供方登录: the refusal of a password (or passkey) sign-in of an account whose
-   * enterprise requires its provider, naming it; undefined when the account may use a password. Break
-   * glass: accounts holding 企业管理员 keep their password, so a broken provider cannot lock the
-   * enterprise out of its own console (as Okta and Logto keep an administrator's password sign-in).
-   * The refusal is a 登录日志 row; the right password does not count towards the lock.
+   * 仅允许通过企业身份提供方登录: the enabled source with 仅允许 of the account's enterprise, when the account
+   * must sign in through it. Break glass: accounts holding 企业管理员 keep their password, so a broken
+   * provider cannot lock the enterprise out of its own console (as Okta and Logto keep an administrator's
+   * password sign-in).
    */
-  async function passwordRefusal(accountId: number, client: LoginClient): Promise<string | undefined> {
+  async function forcedSource(accountId: number): Promise<{ name: string; enterpriseId: number } | undefined> {
     const forced = (await repo.sourcesOfAccount(accountId)).find((s) => (JSON.parse(s.config) as { enforce?: boolean }).enforce === true);
     if (!forced) return undefined;
     const profile = await accounts.profile(accountId);
     if (!profile || profile.authorities.includes(Role.EnterpriseAdmin)) return undefined;
-    await app.loginGuardService.succeeded({ accountId });
-    const entry = { accountId, username: profile.username, enterpriseId: forced.enterpriseId, name: profile.name };
+    return { name: forced.name, enterpriseId: forced.enterpriseId };
+  }
+
+  /** The refusal's text, naming the provider (the same at the login, 扫码登录, 忘记密码 and 验证身份). */
+  const forcedText = (name: string) => `企业要求通过企业身份提供方登录，请点击“${name}”登录`;
+
+  /**
+   * The refusal of a password (or passkey, or 扫码) sign-in of an account that must use its provider,
+   * naming it; undefined when the account may sign in so. Asked before the password is checked: no lock
+   * count and no answer about the password. The refusal is a 登录日志 row.
+   */
+  async function passwordRefusal(accountId: number, client: LoginClient): Promise<string | undefined> {
+    const forced = await forcedSource(accountId);
+    if (!forced) return undefined;
+    const profile = await accounts.profile(accountId);
+    const entry = { accountId, username: profile?.username ?? '', enterpriseId: forced.enterpriseId, name: profile?.name ?? '' };
     await failure(client, entry, 'password-not-allowed');
-    return `企业要求通过企业身份提供方登录，请点击“${forced.name}”登录`;
+    return forcedText(forced.name);
+  }
+
+  /** 忘记密码 and 验证身份: the refusal to set or take a password for an account that must use its provider. */
+  async function passwordUseRefusal(accountId: number): Promise<string | undefined> {
+    const forced = await forcedSource(accountId);
+    return forced ? `企业要求通过企业身份提供方登录，平台密码不可用，请点击“${forced.name}”登录` : undefined;
   }
 
   /**
@@ -440,7 +506,8 @@ function createFederationService(app: FastifyInstance) {
       actor.log.warn({ sourceId, reason: err.reason }, 'federated logout notification refused');
       return { ok: false, error: err.message };
     }
-    const accountId = who.subject === undefined ? undefined : await sources.accountOf(source.id, who.subject);
+    const accountId =
+      who.subject === undefined ? undefined : await sources.accountOf(source.id, plainText(who.subject, Number.MAX_SAFE_INTEGER));
     if (accountId === undefined) return { ok: true, ended: 0 };
     const tickets = await inTransaction(app.database.db, (trx) =>
       app.ssoSessionService.end(trx, [accountId], { reason: 'federation-logout' }),
@@ -461,6 +528,8 @@ function createFederationService(app: FastifyInstance) {
     test,
     signIn,
     passwordRefusal,
+    passwordUseRefusal,
+    forcedSource,
     recordFailure,
     remember,
     repository: repo,

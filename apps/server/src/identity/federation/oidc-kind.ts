@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import type { AuthSourceTestStep, OidcSourceConfig } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
+import {
+  createRemoteJWKSet,
+  customFetch as jwksCustomFetch,
+  decodeJwt,
+  decodeProtectedHeader,
+  type FetchImplementation,
+  type JWTPayload,
+  jwtVerify,
+} from 'jose';
 import * as oidc from 'openid-client';
 import {
   type OutboundGuard,
@@ -102,8 +110,30 @@ export function describeOidcError(err: unknown): FederationError {
  * nonce, the ID token's signature, issuer, audience, expiry and nonce checked by the library, then the
  * userinfo endpoint's claims for the same subject. Every call goes through the outbound address rules.
  */
-export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = () => Date.now()): FederationKind {
+export function createOidcKind(
+  guard: OutboundGuard,
+  timeoutMs: number,
+  now = () => Date.now(),
+  replays?: (sourceId: number, jti: string, until: Date) => Promise<boolean>,
+): FederationKind {
   const customFetch = guardedFetch(guard, timeoutMs);
+  // jose's remote key set per source (its own cache and cool-down), fetching through the outbound rules.
+  const keySets = new Map<number, { uri: string; keys: ReturnType<typeof createRemoteJWKSet> }>();
+  const jwksFetch: FetchImplementation = (url, options) =>
+    customFetch(url, {
+      method: 'GET',
+      body: undefined,
+      headers: Object.fromEntries(options.headers),
+      redirect: 'manual',
+      signal: options.signal,
+    });
+  function remoteKeys(source: OidcSource, uri: string) {
+    const kept = keySets.get(source.id);
+    if (kept?.uri === uri) return kept.keys;
+    const keys = createRemoteJWKSet(new URL(uri), { [jwksCustomFetch]: jwksFetch, timeoutDuration: timeoutMs });
+    keySets.set(source.id, { uri, keys });
+    return keys;
+  }
   // openid-client counts its timeout in seconds.
   const timeout = timeoutMs / 1000;
   const cache = new Map<number, { key: string; config: oidc.Configuration; until: number }>();
@@ -134,12 +164,15 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
     type: 'oidc',
     callbackMethod: 'GET',
 
-    async start(source, redirectUri, state) {
+    async start(source, redirectUri, state, options) {
       const s = source as OidcSource;
       try {
         const config = await configOf(s);
         const verifier = oidc.randomPKCECodeVerifier();
         const nonce = oidc.randomNonce();
+        // A sign-in that must be fresh (CAS renew, an application's prompt=login or max_age) is fresh at the
+        // provider too (OpenID Connect Core §3.1.2.1): prompt=login and max_age=0, and the answer's auth_time is checked.
+        const renew: Record<string, string> = options?.renew ? { prompt: 'login', max_age: '0' } : {};
         const url = oidc.buildAuthorizationUrl(config, {
           redirect_uri: redirectUri,
           scope: s.config.scopes.trim(),
@@ -148,8 +181,10 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
           code_challenge_method: 'S256',
           state,
           nonce,
+          ...renew,
         });
-        return { url: url.href, pending: { verifier, nonce } };
+        const since: Record<string, string> = options?.renew ? { renewSince: String(Math.floor(now() / 1000)) } : {};
+        return { url: url.href, pending: { verifier, nonce, ...since } };
       } catch (err) {
         throw describeOidcError(err);
       }
@@ -172,6 +207,12 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
         );
         const idClaims = tokens.claims();
         if (!idClaims) throw new FederationError('身份提供方未返回身份令牌', 'no-id-token');
+        // OpenID Connect Core §3.1.2.1 max_age: auth_time must be present, and here no older than the redirect.
+        if (answer.pending.renewSince !== undefined) {
+          const authTime = typeof idClaims.auth_time === 'number' ? idClaims.auth_time : 0;
+          if (authTime < Number(answer.pending.renewSince) - RENEW_SKEW_SECONDS)
+            throw new FederationError('身份提供方没有重新验证身份（auth_time 早于本次登录）', 'stale-auth-time');
+        }
         let claims: Record<string, unknown> = { ...idClaims };
         if (config.serverMetadata().userinfo_endpoint && tokens.access_token) {
           // The same subject's claims (OpenID Connect Core §5.3.2: userinfo's sub must equal the ID token's).
@@ -190,18 +231,31 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
     },
 
     /**
-     * Back-Channel Logout 1.0 §2.6: the logout token's signature (the provider's keys), issuer,
-     * audience (this client), iat, the logout event, a sub or sid, and no nonce.
+     * Back-Channel Logout 1.0 §2.6: the logout token's issuer and audience (this client) read first, so a
+     * token meant for no one here fetches nothing; then its typ when present, its signature (the
+     * provider's keys, cached), iat, the logout event, a sub or sid, no nonce, and a jti seen once.
      */
     async logout(source, params) {
       const s = source as OidcSource;
       const token = params.logout_token;
       if (!token) throw new FederationError('缺少 logout_token', 'no-logout-token');
+      let unverified: JWTPayload;
+      let typ: string | undefined;
+      try {
+        unverified = decodeJwt(token);
+        typ = decodeProtectedHeader(token).typ;
+      } catch {
+        throw new FederationError('logout_token 无效', 'logout-token:malformed');
+      }
       try {
         const config = await configOf(s);
         const meta = config.serverMetadata();
-        const keys = createLocalJWKSet(await jwksOf(customFetch, meta.jwks_uri ?? '', timeoutMs));
-        const { payload } = await jwtVerify(token, keys, {
+        if (unverified.iss !== meta.issuer) throw new FederationError('logout_token 的签发者不是该身份提供方', 'logout-issuer');
+        const audiences = Array.isArray(unverified.aud) ? unverified.aud : [unverified.aud];
+        if (!audiences.includes(s.config.clientId)) throw new FederationError('logout_token 不是签发给本平台的', 'logout-audience');
+        // §2.4 recommends typ logout+jwt; a provider typing it plainly JWT is accepted, any other type (an access token) is not.
+        if (typ !== undefined && !LOGOUT_TYPES.has(typ.toLowerCase())) throw new FederationError('logout_token 的类型不符', 'logout-typ');
+        const { payload } = await jwtVerify(token, remoteKeys(s, meta.jwks_uri ?? ''), {
           issuer: meta.issuer,
           audience: s.config.clientId,
           maxTokenAge: LOGOUT_TOKEN_AGE,
@@ -214,6 +268,12 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
         const subject = typeof payload.sub === 'string' ? payload.sub : undefined;
         const sessionId = typeof payload.sid === 'string' ? payload.sid : undefined;
         if (!subject && !sessionId) throw new FederationError('logout_token 须含 sub 或 sid', 'logout-no-subject');
+        if (typeof payload.jti !== 'string' || !payload.jti || payload.jti.length > 256)
+          throw new FederationError('logout_token 须含 jti', 'logout-no-jti');
+        // Seen once while it could still pass the iat check (its age and the clocks' tolerance).
+        const until = new Date(((payload.iat ?? 0) + LOGOUT_TOKEN_SECONDS + 60) * 1000);
+        if (replays && !(await replays(s.id, payload.jti, until)))
+          throw new FederationError('logout_token 已使用过（重放）', 'logout-replay');
         return { ...(subject ? { subject } : {}), ...(sessionId ? { sessionId } : {}) };
       } catch (err) {
         if (err instanceof FederationError) throw err;
@@ -273,27 +333,25 @@ export function createOidcKind(guard: OutboundGuard, timeoutMs: number, now = ()
   };
 }
 
+/** The clocks' tolerance between the portal and a provider for a renewed sign-in's auth_time. */
+const RENEW_SKEW_SECONDS = 30;
+
 /** OpenID Connect Back-Channel Logout 1.0 §2.4: the event a logout token carries. */
 const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
-/** How old a logout token may be (its iat), and the clocks' tolerance. */
-const LOGOUT_TOKEN_AGE = '5 min';
-
-/** The signing keys of a provider, read through the outbound rules. */
-async function jwksOf(customFetch: oidc.CustomFetch, uri: string, timeoutMs: number): Promise<JSONWebKeySet> {
-  const answer = await customFetch(uri, {
-    method: 'GET',
-    body: undefined,
-    headers: { accept: 'application/json' },
-    redirect: 'manual',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (!answer.ok) throw new FederationError(`未取得身份提供方的签名公钥（HTTP ${answer.status}）`, 'jwks-status');
-  return (await answer.json()) as JSONWebKeySet;
-}
+/** How old a logout token may be (its iat). */
+const LOGOUT_TOKEN_SECONDS = 300;
+const LOGOUT_TOKEN_AGE = `${LOGOUT_TOKEN_SECONDS} s`;
+/** A logout token's `typ` header, when present (Back-Channel Logout 1.0 §2.4). */
+const LOGOUT_TYPES = new Set(['logout+jwt', 'application/logout+jwt', 'jwt']);
 
 export default fp(
   async (app: FastifyInstance) => {
-    app.federationService.registerKind(createOidcKind(app.outbound, app.config.auth.federationTimeoutMs));
+    const { repository } = app.federationService;
+    app.federationService.registerKind(
+      createOidcKind(app.outbound, app.config.auth.federationTimeoutMs, undefined, (sourceId, jti, until) =>
+        repository.messageTaken(sourceId, 'logout-jti', jti, until),
+      ),
+    );
   },
   { name: 'federation-oidc', dependencies: ['federation-service'] },
 );

@@ -31,11 +31,11 @@ export function samlKind(app: FastifyInstance): FederationKind {
     type: 'saml',
     callbackMethod: 'POST',
 
-    async start(source, redirectUri, state) {
+    async start(source, redirectUri, state, options) {
       const saml = samlOf(source);
       const { key } = await login().signingKey();
       const sp = login().endpoints(saml.id, new URL(redirectUri).origin);
-      const request = await authnRequest(saml.config, sp, key, state);
+      const request = await authnRequest(saml.config, sp, key, state, options?.renew ?? false);
       if (request.post) {
         // HTTP-POST binding: our own page posts the request (the framework redirects to a URL).
         return { url: login().postRequestUrl(saml, request.post, new URL(redirectUri).origin), pending: { requestId: request.requestId } };

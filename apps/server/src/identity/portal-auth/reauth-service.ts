@@ -24,6 +24,9 @@ function createReauthService(app: FastifyInstance) {
     if (body.password) {
       const password = await app.passwordTransportService.decrypt(body.password);
       if (!password) throw new BadRequestError(ReauthMessage.proofRequired);
+      // 仅允许通过企业身份提供方登录: a password that cannot sign in proves nothing either (an authenticator's code still does).
+      const forced = await app.federationService.passwordUseRefusal(accountId);
+      if (forced) throw new BadRequestError(forced);
       const outcome = await app.casLoginService.checkPassword(profile.username, password, client, ReauthMessage.wrongPassword);
       if (!outcome.ok) throw refused(outcome.status, outcome.error);
       // The username names this session's account; anything else would be a wiring slip, never a pass.

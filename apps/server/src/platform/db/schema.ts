@@ -897,7 +897,8 @@ export interface FederationSignInTable {
 export interface SamlSourceMessageTable {
   id: Generated<number>;
   source_id: number;
-  kind: 'request' | 'assertion';
+  /** logout-jti: an OpenID Connect source's logout token (Back-Channel Logout), seen once. */
+  kind: 'request' | 'assertion' | 'logout-jti';
   message_id: string;
   expires_at: string;
 }

@@ -182,6 +182,7 @@ function serviceProvider(
   key: SpSigningKey,
   cache: CacheProvider,
   generateUniqueId?: () => string,
+  forceAuthn = false,
 ) {
   return new SAML({
     entryPoint: config.ssoUrl,
@@ -210,6 +211,7 @@ function serviceProvider(
     // HTTP-POST carries the XML as it is (SAML Bindings §3.5.4); only HTTP-Redirect deflates it.
     skipRequestCompression: config.ssoBinding === 'post',
     ...(generateUniqueId ? { generateUniqueId } : {}),
+    forceAuthn,
   });
 }
 
@@ -228,9 +230,11 @@ export async function authnRequest(
   sp: SamlSpEndpoints,
   key: SpSigningKey,
   relayState: string,
+  forceAuthn = false,
 ): Promise<{ requestId: string; redirect?: string; post?: Record<string, string> }> {
   const requestId = `_${randomUUID()}`;
-  const saml = serviceProvider(config, sp, key, pendingRequestCache(undefined), () => requestId);
+  // ForceAuthn (SAML Core §3.4.1): a CAS renew or an application's own prompt=login asks the IdP for a fresh sign-in too.
+  const saml = serviceProvider(config, sp, key, pendingRequestCache(undefined), () => requestId, forceAuthn);
   if (config.ssoBinding === 'post') {
     const message = await saml.getAuthorizeMessageAsync(relayState);
     const fields = Object.fromEntries(Object.entries(message).filter((e): e is [string, string] => typeof e[1] === 'string'));

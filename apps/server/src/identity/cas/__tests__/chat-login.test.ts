@@ -326,6 +326,43 @@ describe.each(testDialects())('QR sign-in with 企业微信, 钉钉 and 飞书 a
     expect(await ticketUser(done.location)).toBe('wangfang');
   });
 
+  it('仅允许通过企业身份提供方登录 holds for 扫码 as for a password; 企业管理员 keep it (break glass)', async () => {
+    const now = new Date().toISOString();
+    const config = {
+      issuer: 'https://idp.hengyue-hi.cn',
+      clientId: 'portal',
+      scopes: 'openid',
+      mapping: { username: 'preferred_username', name: 'name', email: 'email', phone: 'phone_number' },
+      domains: [],
+      jit: false,
+      groupIds: [],
+      enforce: true,
+    };
+    const forced = await t.database.db
+      .insertInto('auth_source')
+      .values({
+        enterprise_id: await enterpriseId(HENGYUE),
+        type: 'oidc',
+        name: '恒岳统一身份',
+        status: 'enabled',
+        config: JSON.stringify(config),
+        secret: t.app.authSourceRepository.sealSecret('client-secret'),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    try {
+      const browser = new TestBrowser(base);
+      const refused = await scanIn(browser, 'wecom', 'LiNa');
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('企业要求通过企业身份提供方登录，请点击“恒岳统一身份”登录');
+      expect(browser.cookies.has('TGC')).toBe(false);
+    } finally {
+      await t.database.db.deleteFrom('auth_source').where('id', '=', forced.id).execute();
+    }
+  });
+
   it('two-factor login applies: enrolment at the first scan, the code at the next', async () => {
     const policy = (twoFactor: 'off' | 'all') => c.call(admin, 'PUT', '/security/policy', { ...t.app.config.securityDefaults, twoFactor });
     expect((await policy('all')).statusCode).toBe(200);

@@ -242,7 +242,8 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
       .select(['id', 'name', 'phone', 'email', 'must_change_password'])
       .where('username', '=', 'zhaolei')
       .executeTakeFirstOrThrow();
-    expect(account).toMatchObject({ name: '赵磊', phone: '13912345678', email: 'zhaolei@hengyue-hi.cn', must_change_password: 0 });
+    // The source claims no email domain yet: the IdP's address is not one the enterprise vouched for, so the account keeps none.
+    expect(account).toMatchObject({ name: '赵磊', phone: '13912345678', email: '', must_change_password: 0 });
     const member = await db.database.db
       .selectFrom('account_group_member')
       .select('group_id')
@@ -298,6 +299,18 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
     expect(rows[0]).toMatchObject({ result: 'failure', reason: 'federation-failed' });
   });
 
+  it('CAS renew (an application asking for a fresh sign-in) sends ForceAuthn to the IdP; an ordinary sign-in does not', async () => {
+    await signIn();
+    expect(idp.state.requests.at(-1)?.forceAuthn).toBe(false);
+    const browser = new TestBrowser(base);
+    const start = await browser.fetch('/web/portal/cas/login?target=%2F');
+    const service = new URL(start.location ?? '', base).searchParams.get('service') ?? '';
+    const hops = await browser.navigate(`/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}&renew=true`);
+    expect(idp.state.requests.at(-1)?.forceAuthn).toBe(true);
+    await browser.submitForm(hops.at(-1) as BrowserResponse, {});
+    expect(await signedInUser(browser)).toBe('zhaolei');
+  });
+
   it('refuses a replayed response and one no browser asked for', async () => {
     const { browser, form } = await signIn();
     expect(await signedInUser(browser)).toBe('zhaolei');
@@ -348,6 +361,25 @@ describe.each(testDialects())('SAML 2.0 认证源 on %s', (dialect) => {
       .where('external_id', '=', 'lina-subject-77')
       .executeTakeFirst();
     expect(link?.account_id).toBe(staff.id);
+
+    // The enterprise administrator's address links nobody: 企业管理员 is linked by an administrator, never by email.
+    idp.state.user = {
+      nameId: 'not-the-admin-88',
+      sessionIndex: '_idp-session-3',
+      attributes: { uid: 'zhangwei2', displayName: '张伟', mail: 'zhangwei@hengyue-hi.cn' },
+    };
+    const stranger = new TestBrowser(base);
+    const adminHops = await stranger.navigate(handOver);
+    idp.state.user = PERSON;
+    const adminLanded = (await stranger.submitForm(adminHops.at(-1) as BrowserResponse, {})).at(-1) as BrowserResponse;
+    expect(adminLanded.status).toBe(403);
+    const adminLink = await db.database.db
+      .selectFrom('account_identity')
+      .select('account_id')
+      .where('source_id', '=', sourceId)
+      .where('external_id', '=', 'not-the-admin-88')
+      .executeTakeFirst();
+    expect(adminLink).toBeUndefined();
 
     // 仅允许通过该 IdP 登录: staff's right password no longer signs in; the enterprise administrator's still does.
     await setSource({ jit: false, domains: ['hengyue-hi.cn'], enforce: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailDomain, mapIdentity } from '../federation-service.js';
+import { emailDomain, mapIdentity, plainText } from '../federation-service.js';
 
 const settings = {
   domains: ['corp.example.cn'],
@@ -30,6 +30,13 @@ describe('the account fields a provider’s claims map to', () => {
     });
     expect(mapIdentity(settings, identity({ upn: 'lisi', mail: 'not-an-address', mobile: 13900000102 })).phone).toBe('13900000102');
     expect(mapIdentity(settings, identity({ upn: ['a'], mail: { x: 1 } }))).toMatchObject({ username: '', email: '' });
+  });
+
+  it('keeps a name whole to its 32 characters, never half an emoji, and strips control and direction characters', () => {
+    const name = `${'赵'.repeat(31)}😀尾`;
+    expect(mapIdentity(settings, identity({ upn: 'zl', displayName: name })).name).toBe(`${'赵'.repeat(31)}😀`);
+    expect(mapIdentity(settings, identity({ upn: 'zl', displayName: '\u202e赵\u0007磊\r\n' })).name).toBe('赵磊');
+    expect(plainText('sub\u0000-1\u001b[31m', 200)).toBe('sub-1[31m');
   });
 
   it('reads the domain identity-first routes by, case-insensitively', () => {

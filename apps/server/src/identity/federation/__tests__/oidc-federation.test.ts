@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../../seed/accounts-seed.js';
 import { startLogoutReceiver } from '../../../testing/logout-receiver.js';
+import { consoleClient, outbox } from '../../org/__tests__/account-test-client.js';
 import { type IdpPerson, type OidcIdp, startOidcIdp } from '../../../testing/oidc-idp.js';
 import { createTestApp, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { type BrowserResponse, freePort, listen, TestBrowser } from '../../../testing/test-browser.js';
@@ -54,6 +55,7 @@ const PEOPLE: IdpPerson[] = [
 
 describe.each(testDialects())('an enterprise signs its people in through its own OpenID Provider on %s', (dialect) => {
   let idp: OidcIdp;
+  let issuer: string;
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
   let t: TestApp;
   let base: string;
@@ -81,7 +83,7 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     enabled: true,
     secret: CLIENT.clientSecret,
     config: {
-      issuer: idp.issuer,
+      issuer,
       clientId: CLIENT.clientId,
       scopes: 'openid profile email phone',
       mapping: { username: 'preferred_username', name: 'name', email: 'email', phone: 'phone_number' },
@@ -105,7 +107,12 @@ describe.each(testDialects())('an enterprise signs its people in through its own
   beforeAll(async () => {
     const idpPort = await freePort();
     receiver = await startLogoutReceiver();
-    t = await createTestApp(dialect, { CAS_SERVICES: receiver.url, LOGIN_ATTEMPTS_PER_MINUTE: '1000', FEDERATION_TIMEOUT_MS: '1500' });
+    t = await createTestApp(dialect, {
+      CAS_SERVICES: receiver.url,
+      LOGIN_ATTEMPTS_PER_MINUTE: '1000',
+      FEDERATION_TIMEOUT_MS: '1500',
+      SMS_OUTBOX: '1',
+    });
     base = await listen(t.app);
     service = `${receiver.url}/hengyue`;
     admin = await tokenFor(t, 'admin');
@@ -120,20 +127,23 @@ describe.each(testDialects())('an enterprise signs its people in through its own
         .orderBy('id')
         .executeTakeFirstOrThrow()
     ).id;
-    // The provider learns the portal's redirect URIs of the sources the tests create (ids in order).
-    const redirectUris = Array.from({ length: 12 }, (_, i) => `${base}/cas/login/federation/${i + 1}/callback`);
-    idp = await startOidcIdp({
-      port: idpPort,
-      // The first source (id 1) hears of sessions ending at the provider.
-      clients: [{ ...CLIENT, redirectUris, backchannelLogoutUri: `${base}/cas/login/federation/1/backchannel-logout` }],
-      people: PEOPLE,
-    });
+    // The source exists before its provider starts (saving it contacts nothing), so the provider can name its logout address.
+    issuer = `http://127.0.0.1:${idpPort}`;
     const created = await api<{ id: number }>('POST', SOURCES, admin, oidcBody());
     expect(created.status, created.raw).toBe(200);
     sourceId = created.data.id;
     // A claimed domain routes sign-ins once a platform operator approved it (租户管理).
     const approved = await api('PUT', `/web-api/console/v1/tenants/${hengyue}/federation-domains/${DOMAIN}`, operator, { approve: true });
     expect(approved.status, approved.raw).toBe(200);
+    // The provider learns the portal's redirect URIs of the sources the tests create (ids from the first one on).
+    const redirectUris = Array.from({ length: 12 }, (_, i) => `${base}/cas/login/federation/${sourceId + i}/callback`);
+    idp = await startOidcIdp({
+      port: idpPort,
+      // The first source hears of sessions ending at the provider.
+      clients: [{ ...CLIENT, redirectUris, backchannelLogoutUri: `${base}/cas/login/federation/${sourceId}/backchannel-logout` }],
+      people: PEOPLE,
+    });
+    expect(idp.issuer).toBe(issuer);
   });
   afterAll(async () => {
     await t?.close();
@@ -423,8 +433,72 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     const lina = await signInByEmail(new TestBrowser(base), 'lina@hengyue-hi.cn', '7f1c-lina');
     expect(await ticketUser(lina)).toBe('staff');
     const unverified = await signInByEmail(new TestBrowser(base), 'wangfang@hengyue-hi.cn', '7f1c-unverified');
-    // Not wangfang's account: a new one from the claims (JIT is on).
+    // Not wangfang's account: a new one from the claims (JIT is on), without the address nobody vouched for.
     expect(await ticketUser(unverified)).toBe('wang_fang');
+    expect((await account('wang_fang'))?.email).toBe('');
+  });
+
+  it('links by email only an address the provider vouches for as such, in a claimed domain, and never an administrator', async () => {
+    idp.add({
+      sub: '7f1c-outside',
+      preferred_username: 'outside.person',
+      name: '外域',
+      email: 'outside@gmail.example',
+      email_verified: true,
+      phone_number: '13900000112',
+    });
+    // A verified address outside the claimed domains: the new account (JIT) keeps no email.
+    const outside = await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-outside');
+    expect(await ticketUser(outside)).toBe('outside_person');
+    expect((await account('outside_person'))?.email).toBe('');
+
+    const jitOff = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }, { jit: false }));
+    expect(jitOff.status, jitOff.raw).toBe(200);
+    try {
+      // The enterprise administrator's verified address: refused, never linked to 企业管理员.
+      idp.add({
+        sub: '7f1c-not-admin',
+        preferred_username: 'zhangwei.idp',
+        name: '张伟？',
+        email: 'zhangwei@hengyue-hi.cn',
+        email_verified: true,
+        phone_number: '13900000113',
+      });
+      const adminEmail = await signInByEmail(new TestBrowser(base), 'zhangwei@hengyue-hi.cn', '7f1c-not-admin');
+      expect(lastPage(adminEmail).status).toBe(403);
+      expect(await ticketUser(adminEmail)).toBeUndefined();
+
+      // 邮箱 mapped to a claim the person sets themselves: email_verified speaks of `email`, not of it.
+      const upn = await api(
+        'PUT',
+        `${SOURCES}/${sourceId}`,
+        admin,
+        oidcBody(
+          { secret: '' },
+          {
+            jit: false,
+            mapping: { username: 'preferred_username', name: 'name', email: 'preferred_username', phone: 'phone_number' },
+          },
+        ),
+      );
+      expect(upn.status, upn.raw).toBe(200);
+      idp.add({
+        sub: '7f1c-upn',
+        preferred_username: 'lina@hengyue-hi.cn',
+        name: '冒名',
+        email: 'mallory@hengyue-hi.cn',
+        email_verified: true,
+        phone_number: '13900000114',
+      });
+      const claimed = await signInByEmail(new TestBrowser(base), 'lina@hengyue-hi.cn', '7f1c-upn');
+      expect(lastPage(claimed).status).toBe(403);
+      expect(await ticketUser(claimed)).toBeUndefined();
+      const linked = await t.database.db.selectFrom('account_identity').select('external_id').where('source_id', '=', sourceId).execute();
+      expect(linked.map((l) => l.external_id)).not.toContain('7f1c-upn');
+      expect(linked.map((l) => l.external_id)).not.toContain('7f1c-not-admin');
+    } finally {
+      await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }));
+    }
   });
 
   it('refuses with a page and a 登录日志 row: a username another account holds, and anyone unknown once JIT is off', async () => {
@@ -460,18 +534,21 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     }
     idp.state.signInAs = null;
     expect(back).toContain('code=');
+    // Another browser holding the callback address (a leaked link), or the state with a forged one, gets nothing,
+    // and burns nothing: the state is taken only with the browser that started it.
+    const stranger = new TestBrowser(base);
+    // The stranger holds a binding cookie of its own (a sign-in it started itself).
+    expect((await stranger.fetch(`/cas/login/federation/${sourceId}`)).status).toBe(302);
+    expect((await stranger.fetch(back)).status).toBe(400);
     const forged = new URL(back);
     forged.searchParams.set('state', 'forged-state-0000000000000000000000000000');
-    const refused = await browser.fetch(forged.href);
+    const refused = await stranger.fetch(forged.href);
     expect([refused.status, refused.text.includes('企业身份登录已过期或无效')]).toEqual([400, true]);
-    // Another browser holding the callback address (a leaked link) gets nothing either.
-    const stolen = await new TestBrowser(base).fetch(back);
-    expect(stolen.status).toBe(400);
-    // Single use: the first answer bringing the state takes it, whoever brings it, so the real browser's own
-    // callback afterwards signs no one in either.
     const real = await browser.navigate(back);
-    expect(real[0]?.status).toBe(400);
-    expect(browser.cookies.has('TGC')).toBe(false);
+    expect(await ticketUser(real)).toBe('zhao_lei');
+    // Single use: the same answer again signs no one in.
+    const replayed = await new TestBrowser(base).fetch(back);
+    expect(replayed.status).toBe(400);
 
     // A sign-in left at the provider past its ten minutes signs no one in either.
     const late = new TestBrowser(base);
@@ -533,6 +610,11 @@ describe.each(testDialects())('an enterprise signs its people in through its own
   });
 
   it('仅允许通过企业身份提供方登录: a right password is refused, 企业管理员 keep theirs (break glass)', async () => {
+    // Someone guessed staff's password until the account locked, before the enterprise required its provider.
+    let locked = false;
+    for (let i = 0; i < 12 && !locked; i += 1)
+      locked = (await new TestBrowser(base).casLogin('staff', 'Wrong#2026', service))[0]?.status === 423;
+    expect(locked).toBe(true);
     const on = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }, { enforce: true }));
     expect(on.status, on.raw).toBe(200);
     try {
@@ -545,11 +627,42 @@ describe.each(testDialects())('an enterprise signs its people in through its own
       // Another enterprise's people are not concerned.
       const other = await new TestBrowser(base).casLogin('service', DEMO_PASSWORD, service);
       expect(await ticketUser(other)).toBe('service');
+      // The password lock does not hold back the provider's sign-in, and wrong passwords are refused the same as a right one:
+      // no lock count, no answer about the password.
       const federated = await signInByEmail(new TestBrowser(base), 'lina@hengyue-hi.cn', '7f1c-lina');
       expect(await ticketUser(federated)).toBe('staff');
+      for (let i = 0; i < 6; i += 1) {
+        const wrong = await new TestBrowser(base).casLogin('13800000002', `Wrong#${i}`, service);
+        expect([wrong[0]?.status, wrong[0]?.text.includes('企业要求通过企业身份提供方登录，请点击“恒岳统一身份”登录')]).toEqual([
+          403,
+          true,
+        ]);
+      }
+      expect(await ticketUser(await signInByEmail(new TestBrowser(base), 'lina@hengyue-hi.cn', '7f1c-lina'))).toBe('staff');
+
+      // 验证身份 takes no password of such an account either, and 忘记密码 sets none.
+      const encoded = await consoleClient(t).encoded(DEMO_PASSWORD);
+      const reauth = await api('POST', '/web/portal/account/reauth', await tokenFor(t, 'staff'), { password: encoded });
+      expect([reauth.status, reauth.body.msg]).toEqual([400, '企业要求通过企业身份提供方登录，平台密码不可用，请点击“恒岳统一身份”登录']);
+      const browser = new TestBrowser(base);
+      const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+      const post = (path: string, page: BrowserResponse, fields: Record<string, string>) =>
+        browser.fetch(`/cas/forgot-password${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ execution: field(page.text, 'execution'), ...fields }).toString(),
+        });
+      const sent = await post('', await browser.fetch('/cas/forgot-password'), { phone: '13800000002' });
+      const code = (await outbox(t, '13800000002'))[0]?.params.code ?? '';
+      const reset = await post('/reset', sent, { phone: '13800000002', code, password: 'Newpass2026', confirm: 'Newpass2026' });
+      expect([reset.status, reset.text.includes('企业要求通过企业身份提供方登录，平台密码不可用，请点击“恒岳统一身份”登录')]).toEqual([
+        403,
+        true,
+      ]);
     } finally {
       await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }));
     }
+    expect((await new TestBrowser(base).casLogin('staff', 'Newpass2026', service))[0]?.status).not.toBe(303);
   });
 
   it('two-factor per 安全设置 follows the provider as it follows a password', async () => {
@@ -564,6 +677,20 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     } finally {
       await policy({});
     }
+  });
+
+  it('CAS renew asks the provider for a fresh sign-in (prompt=login, max_age=0), not its running session', async () => {
+    const browser = new TestBrowser(base);
+    expect(await ticketUser(await signInByEmail(browser, 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei'))).toBe('zhao_lei');
+    const logins = idp.state.logins;
+    const start = await browser.fetch(`/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}&renew=true`);
+    const authorize = new URL(start.location ?? '');
+    expect([authorize.searchParams.get('prompt'), authorize.searchParams.get('max_age')]).toEqual(['login', '0']);
+    idp.state.signInAs = '7f1c-zhaolei';
+    const hops = await browser.navigate(start.location ?? '', {}, 10);
+    idp.state.signInAs = null;
+    expect(await ticketUser(hops)).toBe('zhao_lei');
+    expect(idp.state.logins).toBe(logins + 1);
   });
 
   it('refuses another enterprise’s 账号组 as default groups, writing nothing', async () => {
@@ -590,20 +717,43 @@ describe.each(testDialects())('an enterprise signs its people in through its own
   });
 
   it('a session ended at the provider ends the portal session and its applications (back-channel logout); a forged token ends nothing', async () => {
-    expect(sourceId).toBe(1);
     const browser = new TestBrowser(base);
     const hops = await signInByEmail(browser, 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei');
     const ticket = new URL(hops.find((h) => h.location?.includes('ticket='))?.location ?? '').searchParams.get('ticket') ?? '';
     expect(ticket).toMatch(/^ST-/);
 
-    const forged = await t.app.inject({
-      method: 'POST',
-      url: `/cas/login/federation/${sourceId}/backchannel-logout`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `logout_token=${'eyJhbGciOiJub25lIn0.eyJzdWIiOiI3ZjFjLXpoYW9sZWkifQ.'}`,
-    });
-    expect(forged.statusCode).toBe(400);
-    expect(forged.json()).toMatchObject({ error: 'invalid_request' });
+    const notify = (token: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/cas/login/federation/${sourceId}/backchannel-logout`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `logout_token=${encodeURIComponent(token)}`,
+      });
+    const event = { 'http://schemas.openid.net/event/backchannel-logout': {} };
+    const genuine = { iss: idp.issuer, aud: CLIENT.clientId, sub: '7f1c-zhaolei', events: event };
+    // Signed with the provider's own key, and still not a logout of this client's person.
+    const refusals: [Record<string, unknown>, string | null][] = [
+      [{ ...genuine, jti: 'jti-aud', aud: 'another-client' }, 'logout+jwt'],
+      [{ ...genuine, jti: 'jti-iss', iss: 'https://idp.elsewhere.example' }, 'logout+jwt'],
+      [{ ...genuine, jti: 'jti-event', events: {} }, 'logout+jwt'],
+      [{ ...genuine, jti: 'jti-nonce', nonce: 'n-0S6_WzA2Mj' }, 'logout+jwt'],
+      [{ ...genuine }, 'logout+jwt'],
+      [{ ...genuine, jti: 'jti-typ' }, 'at+jwt'],
+    ];
+    for (const [claims, typ] of refusals) {
+      const refused = await notify(await idp.sign(claims, typ));
+      expect([refused.statusCode, refused.json<{ error: string }>().error], JSON.stringify(claims)).toEqual([400, 'invalid_request']);
+    }
+    const unsigned = await notify('eyJhbGciOiJub25lIn0.eyJzdWIiOiI3ZjFjLXpoYW9sZWkifQ.');
+    expect(unsigned.statusCode).toBe(400);
+    // A genuine token naming someone without a session is done (200); the same token again is a replay.
+    const once = await idp.sign({ ...genuine, sub: '7f1c-newcomer', jti: 'jti-once' }, null);
+    expect((await notify(once)).statusCode).toBe(200);
+    const replay = await notify(once);
+    expect([replay.statusCode, replay.json<{ error_description: string }>().error_description]).toEqual([
+      400,
+      'logout_token 已使用过（重放）',
+    ]);
     const still = await browser.fetch(`/cas/login?service=${encodeURIComponent(service)}`);
     expect(still.location).toContain('ticket=');
 
@@ -641,5 +791,27 @@ describe.each(testDialects())('an enterprise signs its people in through its own
     expect((await api('POST', `${SOURCES}/${sourceId}/sign-in-test`, rcadmin)).status).toBe(404);
     // A link that was not made by the console starts nothing.
     expect((await new TestBrowser(base).fetch(`/cas/login/federation/${sourceId}?test=1.forged`)).status).toBe(400);
+  });
+
+  it('a new issuer ends the links of the old provider’s subjects and its sign-ins under way, in the same write', async () => {
+    const links = () => t.database.db.selectFrom('account_identity').select('external_id').where('source_id', '=', sourceId).execute();
+    expect(await links()).not.toHaveLength(0);
+    const pending = new TestBrowser(base);
+    const start = await pending.fetch(`/cas/login/federation/${sourceId}?service=${encodeURIComponent(service)}`);
+    expect(start.status).toBe(302);
+    const moved = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({}, { issuer: issuer.replace('127.0.0.1', 'localhost') }));
+    expect(moved.status, moved.raw).toBe(200);
+    expect(await links()).toEqual([]);
+    expect(await t.database.db.selectFrom('federation_sign_in').select('state_hash').where('source_id', '=', sourceId).execute()).toEqual(
+      [],
+    );
+    // Renaming or any other change keeps them: only another provider's subjects are strangers.
+    const back = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody());
+    expect(back.status, back.raw).toBe(200);
+    expect(await ticketUser(await signInByEmail(new TestBrowser(base), 'zhaolei@hengyue-hi.cn', '7f1c-zhaolei'))).toBe('zhao_lei');
+    const renamed = await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '', name: '恒岳统一身份' }, { jit: false }));
+    expect(renamed.status).toBe(200);
+    expect((await links()).map((l) => l.external_id)).toContain('7f1c-zhaolei');
+    await api('PUT', `${SOURCES}/${sourceId}`, admin, oidcBody({ secret: '' }));
   });
 });

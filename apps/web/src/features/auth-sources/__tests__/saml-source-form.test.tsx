@@ -175,5 +175,7 @@ describe('SAML 2.0 认证源 form', () => {
     expect(within(drawer).getByRole('button', { name: /测试登录/ })).toBeTruthy();
     expect(valueOf(drawer, '签名证书')).toBe(CERT);
     expect(within(drawer).queryByLabelText(/Secret|密钥/)).toBeNull();
+    // Another IdP's subjects are not this one's: saving a new entity ID ends the links, and the form says so.
+    expect(within(drawer).getByText(/更换后，已关联本认证源的账号将全部解除关联/)).toBeTruthy();
   });
 });

@@ -138,6 +138,18 @@ export function SignInTest({ sourceId }: { sourceId: number }) {
 }
 
 /**
+ * Under the provider's identity (issuer, IdP entity ID) of a saved source: another provider's subjects are
+ * not the old one's, so saving a new one ends every account's link to the source.
+ */
+export function ProviderChangeWarning() {
+  return (
+    <Typography.Text type="warning" className="auth-sources__provider-warning">
+      更换后，已关联本认证源的账号将全部解除关联（新身份提供方的用户标识与原来的不同），进行中的登录作废；用户下次登录时按邮箱或首次登录规则重新关联。
+    </Typography.Text>
+  );
+}
+
+/**
  * OpenID Connect (the enterprise's own identity provider): discovery address, client, scopes, claim
  * mapping, the email domains it claims, JIT creation with its default 账号组, and 仅允许通过企业身份提供方登录.
  */
@@ -160,7 +172,12 @@ export function OidcFields({
           label="发现地址（Issuer）"
           required
           rules={[tenantRule(AuthSourceRules.issuer)]}
-          extra="身份提供方的签发者地址，将读取其 /.well-known/openid-configuration"
+          extra={
+            <>
+              身份提供方的签发者地址，将读取其 /.well-known/openid-configuration
+              {sourceId !== undefined && <ProviderChangeWarning />}
+            </>
+          }
         >
           <Input placeholder="https://idp.example.com/realms/corp" maxLength={OIDC_TEXT_MAX} autoComplete="off" />
         </Form.Item>

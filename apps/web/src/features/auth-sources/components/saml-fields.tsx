@@ -14,7 +14,7 @@ import { tenantRule } from '@/lib/form-rules';
 import { notify } from '@/lib/notify';
 import { useReadSamlMetadata } from '../api/auth-sources';
 import type { AuthSourceFormValues } from '../lib/auth-source-form';
-import { SignInTest } from './oidc-fields';
+import { ProviderChangeWarning, SignInTest } from './oidc-fields';
 
 const messageOf = (err: unknown, fallback: string) => (err instanceof Error && err.message ? err.message : fallback);
 
@@ -160,6 +160,7 @@ export function SamlFields({
           label="IdP 实体 ID（Entity ID）"
           required
           rules={[tenantRule(AuthSourceRules.samlEntityId)]}
+          {...(sourceId !== undefined ? { extra: <ProviderChangeWarning /> } : {})}
         >
           <Input maxLength={SAML_TEXT_MAX} />
         </Form.Item>
