@@ -220,6 +220,25 @@ export class OutboundTooLargeError extends Error {
   }
 }
 
+/** The answer's body as UTF-8, at most `maxBytes` by Content-Length or by what came (else the connection closes). */
+async function readText(response: http.IncomingMessage, maxBytes: number): Promise<string> {
+  if (Number(response.headers['content-length']) > maxBytes) {
+    response.destroy();
+    throw new OutboundTooLargeError(maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      response.destroy();
+      throw new OutboundTooLargeError(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * A GET of a document at a tenant's address (an SP's metadata) through `guard`, as `outboundRequest`:
  * no redirect followed, `signal` ends it. The body of a 2xx answer is read as UTF-8 as it arrives, at
@@ -237,21 +256,7 @@ export async function outboundGetText(
     response.destroy();
     return { status, location, text: '' };
   }
-  if (Number(response.headers['content-length']) > init.maxBytes) {
-    response.destroy();
-    throw new OutboundTooLargeError(init.maxBytes);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > init.maxBytes) {
-      response.destroy();
-      throw new OutboundTooLargeError(init.maxBytes);
-    }
-    chunks.push(chunk);
-  }
-  return { status, location, text: Buffer.concat(chunks).toString('utf8') };
+  return { status, location, text: await readText(response, init.maxBytes) };
 }
 
 /** Node's error code of a failed fetch: undici puts the socket's error in `cause` (an AggregateError when several addresses were tried). */
@@ -283,19 +288,5 @@ export async function outboundExchange(
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  if (Number(response.headers['content-length']) > init.maxBytes) {
-    response.destroy();
-    throw new OutboundTooLargeError(init.maxBytes);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > init.maxBytes) {
-      response.destroy();
-      throw new OutboundTooLargeError(init.maxBytes);
-    }
-    chunks.push(chunk);
-  }
-  return { status, location: response.headers.location ?? null, headers, text: Buffer.concat(chunks).toString('utf8') };
+  return { status, location: response.headers.location ?? null, headers, text: await readText(response, init.maxBytes) };
 }
