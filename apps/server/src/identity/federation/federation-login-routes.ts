@@ -31,7 +31,7 @@ const Html = Type.String({ description: 'text/html; charset=utf-8' });
 const PageAnswers = { 200: Html, '4xx': Type.Union([Html, ErrorEnvelope]), 502: Html, '5xx': ErrorEnvelope };
 
 /**
- * Federated sign-in at the central login (docs/architecture.md, "Federated sign-in"): the button or
+ * Federated sign-in at the central login (its README): the button or
  * identity-first's redirect starts here, the enterprise's provider answers at the source's callback,
  * and the account continues through the same steps as a right password (login-steps.ts). 测试连接's
  * popup uses the same two routes and shows what the provider sent instead of signing anyone in.

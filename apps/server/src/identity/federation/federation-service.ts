@@ -134,7 +134,7 @@ export function emailDomain(login: string): string | undefined {
 }
 
 /**
- * The federation layer (docs/architecture.md, "Federated sign-in"): what every federated kind
+ * The federation layer (its README): what every federated kind
  * (OpenID Connect; SAML plugs in the same way) shares. A sign-in starts with a random state whose hash
  * is stored with a second random value only the starting browser holds (a cookie), single use and
  * expiring; the kind verifies the provider's answer; the identity is matched by its stable subject in
