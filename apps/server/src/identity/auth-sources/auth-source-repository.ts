@@ -161,6 +161,38 @@ export class AuthSourceRepository {
     return row?.account_id;
   }
 
+  /**
+   * First-sign-in linking's candidates: up to `limit` active accounts of the source's enterprise whose `field`
+   * is `value` and that no identity of the source holds yet.
+   */
+  async unlinkedAccounts(
+    db: Kysely<Database>,
+    source: { id: number; enterpriseId: number },
+    field: 'email' | 'phone',
+    value: string,
+    limit: number,
+  ): Promise<number[]> {
+    const rows = await db
+      .selectFrom('account')
+      .select('account.id')
+      .where(`account.${field}`, '=', value)
+      .where('account.enterprise_id', '=', source.enterpriseId)
+      .where('account.status', '=', 'active')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('account_identity')
+              .select('account_identity.id')
+              .whereRef('account_identity.account_id', '=', 'account.id')
+              .where('account_identity.source_id', '=', source.id),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Links an account to its identity in a source (first sign-in by phone, sync); the DN for LDAP. False when another account holds it. */
   async link(trx: Kysely<Database>, accountId: number, sourceId: number, externalId: string, dn = ''): Promise<boolean> {
     const now = new Date().toISOString();

@@ -45,25 +45,8 @@ export class FederationRepository {
     email: string,
     db: Kysely<Database> = this.db,
   ): Promise<number | undefined> {
-    const found = await db
-      .selectFrom('account')
-      .select('account.id')
-      .where('account.email', '=', email)
-      .where('account.enterprise_id', '=', source.enterpriseId)
-      .where('account.status', '=', 'active')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('account_identity')
-              .select('account_identity.id')
-              .whereRef('account_identity.account_id', '=', 'account.id')
-              .where('account_identity.source_id', '=', source.id),
-          ),
-        ),
-      )
-      .limit(2)
-      .execute();
-    return found.length === 1 ? found[0]?.id : undefined;
+    const found = await this.sources.unlinkedAccounts(db, source, 'email', email, 2);
+    return found.length === 1 ? found[0] : undefined;
   }
 
   /**

@@ -24,26 +24,10 @@ export class ChatIdentityRepository {
   async linkByPhone(source: SignInSource, phone: string, externalId: string): Promise<number | undefined> {
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const account = await trx
-          .selectFrom('account')
-          .select('account.id')
-          .where('account.phone', '=', phone)
-          .where('account.enterprise_id', '=', source.enterpriseId)
-          .where('account.status', '=', 'active')
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom('account_identity')
-                  .select('account_identity.id')
-                  .whereRef('account_identity.account_id', '=', 'account.id')
-                  .where('account_identity.source_id', '=', source.id),
-              ),
-            ),
-          )
-          .executeTakeFirst();
-        if (!account) return undefined;
+        const [accountId] = await this.sources.unlinkedAccounts(trx, source, 'phone', phone, 1);
+        if (accountId === undefined) return undefined;
         // Someone else's account holds this identity already (a concurrent first sign-in): not this one.
-        return (await this.sources.link(trx, account.id, source.id, externalId)) ? account.id : undefined;
+        return (await this.sources.link(trx, accountId, source.id, externalId)) ? accountId : undefined;
       });
     } catch (err) {
       // Linked to another identity of the source at the same moment: not this person's account to take.
