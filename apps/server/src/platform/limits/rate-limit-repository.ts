@@ -30,7 +30,9 @@ export class RateLimitRepository {
               .then(1)
               .else(eb('rate_limit_hit.hits', '+', 1))
               .end(),
-            expires_at: eb.case().when(ended).then(ends).else(eb.ref('rate_limit_hit.expires_at')).end(),
+            // eb.val: a bare number in CASE … THEN is written into the SQL as a literal, a new statement text
+            // (prepared again, crowding the statement cache) on every hit.
+            expires_at: eb.case().when(ended).then(eb.val(ends)).else(eb.ref('rate_limit_hit.expires_at')).end(),
           };
         }),
       )

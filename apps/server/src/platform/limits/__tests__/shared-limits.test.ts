@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_PEOPLE, HENGYUE_SUFFIX } from '../../../testing/ldap-fixture.js';
 import { createTestApp, secondInstance, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
+import { RateLimitRepository } from '../rate-limit-repository.js';
 
 const LOGIN_ATTEMPTS = 10;
 const execution = 'b'.repeat(32);
@@ -79,6 +80,27 @@ describe.each(testDialects())('limits two instances share on %s', (dialect) => {
     });
     expect(forgot.statusCode).toBe(400);
     expect(forgot.body).toContain('请输入手机号');
+  });
+
+  it('counts every hit with one statement text, so each database prepares it once whatever the window', async () => {
+    // The SQL each query compiles to, as the database receives it.
+    const db = t.app.database.db;
+    const texts = new Set<string>();
+    const repo = new RateLimitRepository(
+      db.withPlugin({
+        transformQuery: ({ node, queryId }) => {
+          texts.add(db.getExecutor().compileQuery(node, queryId).sql);
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      }),
+    );
+    const start = Date.now();
+    expect(await repo.hit('statement-text|a', start, 60_000)).toEqual({ hits: 1, expiresAt: start + 60_000 });
+    expect(await repo.hit('statement-text|a', start + 1_000, 60_000)).toEqual({ hits: 2, expiresAt: start + 60_000 });
+    // The window has ended: a fresh one starts with this hit and ends a window later.
+    expect(await repo.hit('statement-text|a', start + 61_000, 30_000)).toEqual({ hits: 1, expiresAt: start + 91_000 });
+    expect(texts.size).toBe(1);
   });
 
   it('limits 测试连接 per enterprise across instances: the allowance is spent once, not once per instance', async () => {
