@@ -30,6 +30,9 @@ test.describe('开放服务中心', () => {
     for (const [id, title] of TOOLS) {
       const card = cards(page).filter({ has: page.getByRole('heading', { level: 3, name: title, exact: true }) });
       await expect(card).toHaveAttribute('href', `/open-service?toolId=${id}`);
+      // The number is a watermark only: the link reads as its title and summary.
+      await expect(card).toHaveAccessibleName(new RegExp(`^${title} `));
+      await expect(card).not.toHaveAccessibleName(new RegExp(`${id}$`));
       await card.click();
       await expect(page).toHaveURL(new RegExp(`/open-service\\?toolId=${id}$`));
       await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();

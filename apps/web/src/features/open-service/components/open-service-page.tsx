@@ -37,10 +37,7 @@ const HERO_SAMPLE = `GET /cas/p3/serviceValidate
 function ToolCard({ tool }: { tool: OpenServiceToolCard }) {
   return (
     <li>
-      <Link className="open-service__card" to={paths.openService.getHref(tool.id)} id={`tool-${tool.id}`}>
-        <span className="open-service__card-no" aria-hidden="true">
-          {tool.id}
-        </span>
+      <Link className="open-service__card" to={paths.openService.getHref(tool.id)} id={`tool-${tool.id}`} data-no={tool.id}>
         <span className="open-service__card-icon">
           <ToolIcon name={tool.icon} />
         </span>
