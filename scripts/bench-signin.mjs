@@ -167,12 +167,51 @@ export function cpuMsOf(pid) {
   }
 }
 
+/** The ids of `pid`'s child processes (nginx's workers under its master), from /proc; none where there is no /proc. */
+function childrenOf(pid) {
+  try {
+    return fs
+      .readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((name) => {
+        try {
+          const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU milliseconds used so far by each named group of processes (undefined where /proc cannot tell). */
+function cpuOfGroups(groups) {
+  const out = {};
+  for (const [name, pids] of Object.entries(groups)) {
+    let sum = 0;
+    for (const pid of pids) {
+      const ms = cpuMsOf(pid);
+      if (ms === undefined) {
+        sum = undefined;
+        break;
+      }
+      sum += ms;
+    }
+    out[name] = sum;
+  }
+  return out;
+}
+
 /**
  * Runs `work` in `concurrency` loops for `seconds`; answers completions per second, the failures and,
- * given a process id, that process's CPU milliseconds per completion.
+ * for each named group of processes in `cpu`, its CPU milliseconds per completion (`cpuMsEach` is the
+ * first group's).
  */
-async function loops(work, { concurrency, seconds, pid = process.pid }) {
-  const cpuBefore = cpuMsOf(pid);
+async function loops(work, { concurrency, seconds, cpu = { self: [process.pid] } }) {
+  const cpuBefore = cpuOfGroups(cpu);
   const end = Date.now() + seconds * 1000;
   let done = 0;
   const failures = new Map();
@@ -190,28 +229,39 @@ async function loops(work, { concurrency, seconds, pid = process.pid }) {
     }),
   );
   const perSecond = +(done / ((Date.now() - started) / 1000)).toFixed(1);
-  const cpuAfter = cpuMsOf(pid);
-  const cpuMsEach = cpuBefore === undefined || cpuAfter === undefined || done === 0 ? null : +((cpuAfter - cpuBefore) / done).toFixed(2);
+  const cpuAfter = cpuOfGroups(cpu);
+  const cpuMs = {};
+  for (const name of Object.keys(cpu)) {
+    const [before, after] = [cpuBefore[name], cpuAfter[name]];
+    cpuMs[name] = before === undefined || after === undefined || done === 0 ? null : +((after - before) / done).toFixed(2);
+  }
   return {
     perSecond,
     completed: done,
     failed: [...failures.values()].reduce((a, b) => a + b, 0),
     failures: Object.fromEntries(failures),
-    cpuMsEach,
+    cpuMsEach: cpuMs[Object.keys(cpu)[0]],
+    cpuMs,
   };
 }
 
 /**
- * Sign-ins per second through `base` (nginx in front of the server `serverPid`, demo data), each
- * scenario for `seconds` with `concurrency` browsers at once, and the argon2id verifies per second in
- * this process (with their CPU time: `cpuMsEach`). The sign-ins' `cpuMsEach` is the server's CPU time per
- * sign-in (its argon2id verify included): its ratio to a verify's is what the whole path costs.
+ * Sign-ins per second through `base` (nginx, master `proxyPid`, in front of the server `serverPid`, demo
+ * data), each scenario for `seconds` with `concurrency` browsers at once, and the argon2id verifies per
+ * second in this process (with their CPU time: `cpuMsEach`). The sign-ins' `cpuMsEach` is the server's
+ * CPU time per sign-in (its argon2id verify included): its ratio to a verify's is what the whole path
+ * costs. `cpuMs` adds nginx's and this load generator's, which share the cores and so the rate.
  */
-export async function signInThroughput(base, { seconds = 10, concurrency = 8, serverPid } = {}) {
+export async function signInThroughput(base, { seconds = 10, concurrency = 8, serverPid, proxyPid } = {}) {
   const user = (i) => USERS[i % USERS.length];
   const stored = await hash(DEMO_PASSWORD, { algorithm: 2 });
   const argon2idVerify = await loops(() => verify(stored, DEMO_PASSWORD), { concurrency, seconds });
-  const server = { concurrency, seconds, ...(serverPid ? { pid: serverPid } : {}) };
+  const cpu = () => ({
+    ...(serverPid ? { server: [serverPid] } : {}),
+    ...(proxyPid ? { nginx: [proxyPid, ...childrenOf(proxyPid)] } : {}),
+    generator: [process.pid],
+  });
+  const server = { concurrency, seconds, cpu: cpu() };
   return {
     argon2idVerify,
     casSignIn: await loops((i) => casSignIn(base, user(i)), server),

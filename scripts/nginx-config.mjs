@@ -170,6 +170,8 @@ export async function startNginx(nginx, dir, text, port) {
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
+    /** The master process's id (its workers are its children). */
+    pid: child.pid,
     /** What nginx wrote to stderr so far. */
     stderr: () => stderr,
     async stop() {
