@@ -24,6 +24,8 @@ if (!nginx) console.warn(`docs/deploy/nginx.conf is not checked: ${NGINX_MISSING
 /** Stub portal: each answer's headers come from its path; `seen` keeps every request it received. */
 function stubPortal() {
   const seen = [];
+  /** Requests with `together` in their query, each waiting for another to the same address. */
+  const waiting = new Map();
   const big = JSON.stringify({ code: 20200, data: Array.from({ length: 200 }, (_, i) => ({ id: i, title: `标题 ${i}` })) });
   const server = http.createServer((request, response) => {
     let bytes = 0;
@@ -31,7 +33,29 @@ function stubPortal() {
     request.on('end', () => {
       seen.push({ method: request.method, url: request.url, headers: request.headers, bytes });
       const url = new URL(request.url, 'http://stub');
-      if (url.pathname.startsWith('/assets/')) {
+      if (url.searchParams.has('together')) {
+        // Answered once a second request for the same address arrives (`met`), or alone after 3 s: only
+        // requests nginx lets through at the same time meet here. Never shared, as the sign-in pages are.
+        const answer = (met) => {
+          response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'private, no-store', 'set-cookie': 'CASEXEC=x' });
+          response.end(JSON.stringify({ met }));
+        };
+        const other = waiting.get(request.url);
+        if (other) {
+          waiting.delete(request.url);
+          other();
+          answer(true);
+        } else {
+          const alone = setTimeout(() => {
+            waiting.delete(request.url);
+            answer(false);
+          }, 3000);
+          waiting.set(request.url, () => {
+            clearTimeout(alone);
+            answer(true);
+          });
+        }
+      } else if (url.pathname.startsWith('/assets/') || url.pathname.startsWith('/cas/assets/')) {
         response.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'public, max-age=31536000, immutable' });
         response.end('export const x = 1;\n');
       } else if (url.pathname.startsWith('/public')) {
@@ -198,6 +222,27 @@ describe.skipIf(!nginx)('docs/deploy/nginx.conf on nginx', () => {
       }
     }
     for (const url of lookups) expect(stub.count(url)).toBe(2);
+  });
+
+  it('lets visitors into the sign-in protocols and identifier lookups side by side, never queued behind the cache', async () => {
+    // Two browsers opening the same application's login (or looking up the same identifier) at once:
+    // both reach the portal while the other waits for its answer, none held back by the cache lock.
+    for (const pathname of [
+      '/cas/login?service=https%3A%2F%2Fapp.example.com%2F',
+      '/oidc/auth?client_id=hengyue-inspection&response_type=code',
+      '/saml/sso?SAMLRequest=abc',
+      '/scim/v2/Users?count=1',
+      '/web-api/portal/v1/identity/query?handle=88.118.8%2FEX-2024-000123',
+      '/api/handles/88.118.8/EX-2024-000123?type=URL',
+    ]) {
+      const address = `${pathname}&together=1`;
+      const answers = await Promise.all([send(tls.httpsPort, address), send(tls.httpsPort, address)]);
+      for (const answer of answers) expect(JSON.parse(answer.body.toString()), pathname).toEqual({ met: true });
+    }
+    // The login page's stylesheet is the same for everyone: still answered from the cache.
+    await send(tls.httpsPort, '/cas/assets/login.css');
+    expect((await send(tls.httpsPort, '/cas/assets/login.css')).headers['x-cache-status']).toBe('HIT');
+    expect(stub.count('/cas/assets/login.css')).toBe(1);
   });
 
   it('compresses JSON for clients that accept it', async () => {
