@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PreparingPool } from './postgres-prepared.js';
 import type { Database } from './schema.js';
 import { PortalSqliteDialect } from './sqlite-dialect.js';
 
@@ -87,7 +88,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     const client = await pool.connect();
     client.release();
     const queries = queryLog();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queries.log });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PreparingPool(pool) }), log: queries.log });
     return {
       db,
       dialect: 'postgres',

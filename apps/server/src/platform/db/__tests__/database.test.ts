@@ -93,6 +93,38 @@ describe.each(testDialects())('database on %s', (dialect) => {
   });
 });
 
+describe.each(testDialects().filter((d) => d === 'postgres'))('statements on %s', (dialect) => {
+  it('runs each statement prepared once per connection, and one reading * unprepared across a column another instance adds', async () => {
+    const t = await createTestDatabase(dialect, {}, { seed: false });
+    const other = await t.connectAgain();
+    try {
+      const { db } = t.database;
+      await db.insertInto('nav_item').values({ key: 'news', title: '新闻', sort: 2, enabled: 1 }).execute();
+      const titled = () => db.selectFrom('nav_item').select(['key', 'title']).where('key', '=', 'news').executeTakeFirst();
+      const whole = () => db.selectFrom('nav_item').selectAll().where('key', '=', 'news').executeTakeFirst();
+      // A transaction holds one connection: everything in it runs there.
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 3; i++) {
+          await trx.selectFrom('nav_item').select(['key', 'title']).where('key', '=', 'news').executeTakeFirst();
+          await trx.selectFrom('nav_item').selectAll().where('key', '=', 'news').executeTakeFirst();
+        }
+        const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(trx);
+        const statements = prepared.rows.map((r) => r.statement);
+        expect(statements.filter((s) => s.includes('"title" from "nav_item"'))).toHaveLength(1);
+        expect(statements.filter((s) => s.includes('* from "nav_item"'))).toEqual([]);
+      });
+      expect(await titled()).toEqual({ key: 'news', title: '新闻' });
+      // A newer instance's migration adds a column while this one runs: every statement still answers.
+      await sql`alter table nav_item add column note varchar(20)`.execute(other.db);
+      expect(await titled()).toEqual({ key: 'news', title: '新闻' });
+      expect(await whole()).toMatchObject({ key: 'news', title: '新闻', note: null });
+    } finally {
+      await other.destroy();
+      await t.drop();
+    }
+  });
+});
+
 describe('SQLite pragmas', () => {
   it('enforces foreign keys and uses WAL on SQLite', async () => {
     const t = await createTestDatabase('sqlite', {}, { seed: false });
