@@ -1,6 +1,6 @@
 import { AUTH_SOURCE_TESTS_PER_MINUTE } from '@portal/shared';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HENGYUE_BIND_DN, HENGYUE_BIND_PASSWORD, HENGYUE_PEOPLE, HENGYUE_SUFFIX } from '../../../testing/ldap-fixture.js';
 import { createTestApp, secondInstance, type TestApp, testDialects, tokenFor } from '../../../testing/test-app.js';
 import { RateLimitRepository } from '../rate-limit-repository.js';
@@ -101,6 +101,29 @@ describe.each(testDialects())('limits two instances share on %s', (dialect) => {
     // The window has ended: a fresh one starts with this hit and ends a window later.
     expect(await repo.hit('statement-text|a', start + 61_000, 30_000)).toEqual({ hits: 1, expiresAt: start + 91_000 });
     expect(texts.size).toBe(1);
+  });
+
+  it('answers an address already over its limit without writing, until its window ends', async () => {
+    const { db } = t.app.database;
+    const ip = '10.20.0.77';
+    const stored = async () =>
+      (await db.selectFrom('rate_limit_hit').select('hits').where('bucket', 'like', `cas-login|%${ip}%`).executeTakeFirst())?.hits;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-29T08:00:00Z'));
+      for (let i = 0; i < LOGIN_ATTEMPTS; i++) expect((await loginPost(t.app, ip, `nobody-${i}`)).statusCode).not.toBe(429);
+      expect((await loginPost(t.app, ip, 'nobody-x')).statusCode).toBe(429);
+      expect(await stored()).toBe(LOGIN_ATTEMPTS + 1);
+      // A flood of refused posts: each refused again, none written (the database's count is past the limit already).
+      for (let i = 0; i < 5; i++) expect((await loginPost(t.app, ip, 'nobody-x')).statusCode).toBe(429);
+      expect(await stored()).toBe(LOGIN_ATTEMPTS + 1);
+      // The minute has passed: the address may post again, counted in the database from 1.
+      vi.setSystemTime(new Date('2026-11-29T08:01:01Z'));
+      expect((await loginPost(t.app, ip, 'nobody-y')).statusCode).not.toBe(429);
+      expect(await stored()).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('limits 测试连接 per enterprise across instances: the allowance is spent once, not once per instance', async () => {
